@@ -1,0 +1,45 @@
+import path from 'node:path';
+import Router from '@koa/router';
+import Koa from 'koa';
+import type { Config } from './config.ts';
+import type { Db } from './db.ts';
+import { authenticate } from './http/auth.ts';
+import { cors } from './http/cors.ts';
+import { errorHandler } from './http/errors.ts';
+import { mountRoutes, type AppDeps, type AppState, type RouteDef } from './http/routes.ts';
+import { createVerifier, type Verifier } from './identity/verifier.ts';
+import { routes as allRoutes } from './routes.ts';
+import { serveApp } from './web/static.ts';
+
+export interface AppOptions {
+  db: Db;
+  config: Config;
+  verifier?: Verifier;
+  routes?: RouteDef[];
+  /** Folder holding the built `shop-widget/` and `admin/` (vite output). */
+  distDir?: string;
+}
+
+export function buildApp({ db, config, verifier, routes = allRoutes, distDir = path.resolve('dist') }: AppOptions) {
+  const app = new Koa<AppState, AppDeps>({ proxy: false });
+  app.context.db = db;
+  app.context.config = config;
+
+  const router = new Router<AppState, AppDeps>();
+  mountRoutes(router, routes);
+
+  app.use(errorHandler());
+  app.use(async (ctx, next) => {
+    // Trailing slashes are optional everywhere (the specification writes them, clients may not).
+    if (ctx.path.length > 1 && ctx.path.endsWith('/')) ctx.path = ctx.path.replace(/\/+$/, '') || '/';
+    await next();
+  });
+  app.use(cors([new URL(config.publicUrl).origin, ...config.embedOrigins]));
+  app.use(authenticate(verifier ?? createVerifier(config.oidc)));
+  app.use(router.routes());
+  app.use(router.allowedMethods());
+  app.use(serveApp('/backoffice', path.join(distDir, 'admin')));
+  app.use(serveApp('/me', path.join(distDir, 'admin')));
+  app.use(serveApp('/', path.join(distDir, 'shop-widget')));
+  return app;
+}

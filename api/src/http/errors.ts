@@ -1,0 +1,89 @@
+import { randomUUID } from 'node:crypto';
+import type { Middleware } from 'koa';
+import { pgCode } from '../db.ts';
+import { log } from '../log.ts';
+
+export type FieldErrors = Record<string, string>;
+
+/** An error whose message is meant for the person in front of the screen. */
+export class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly errors?: FieldErrors,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+  }
+}
+
+export const badRequest = (message: string, errors?: FieldErrors) => new HttpError(400, message, errors);
+export const notFound = (message = 'Not found.') => new HttpError(404, message);
+export const conflict = (message: string, errors?: FieldErrors) => new HttpError(409, message, errors);
+
+// Constraint violations that slipped past validation still describe bad input, not a server fault.
+const pgClientErrors: Record<string, [number, string]> = {
+  '23505': [409, 'This entry already exists.'],
+  '23503': [409, 'This entry refers to something that does not exist or is still in use.'],
+  '23514': [400, 'A value is not allowed.'],
+  '23502': [400, 'A required value is missing.'],
+  '22001': [400, 'A value is too long.'],
+  '22003': [400, 'A number is out of range.'],
+  '22007': [400, 'A date is not valid.'],
+  '22008': [400, 'A date is out of range.'],
+  '22P02': [400, 'A value has the wrong format.'],
+};
+
+interface KoaLikeError {
+  status?: number;
+  statusCode?: number;
+  expose?: boolean;
+  message?: string;
+  code?: string;
+}
+
+/** Request id, access log and the JSON error contract of architecture.md. */
+export function errorHandler(): Middleware {
+  return async (ctx, next) => {
+    const requestId = randomUUID();
+    ctx.state.requestId = requestId;
+    ctx.set('X-Request-Id', requestId);
+    const started = performance.now();
+    try {
+      await next();
+      if (ctx.status === 404 && ctx.body == null && ctx.path.startsWith('/api')) {
+        throw notFound('There is no such API endpoint.');
+      }
+      if (ctx.status === 405 && ctx.body == null) {
+        throw new HttpError(405, 'This method is not allowed here.', undefined, { Allow: ctx.response.get('Allow') });
+      }
+    } catch (raw) {
+      const error = raw as KoaLikeError;
+      const code = pgCode(raw);
+      if (raw instanceof HttpError) {
+        ctx.status = raw.status;
+        ctx.set(raw.headers);
+        ctx.body = raw.errors ? { message: raw.message, errors: raw.errors } : { message: raw.message };
+      } else if (code && pgClientErrors[code]) {
+        const [status, message] = pgClientErrors[code];
+        ctx.status = status;
+        ctx.body = { message };
+      } else if (error.expose && error.status && error.status < 500) {
+        ctx.status = error.status;
+        ctx.body = { message: error.message };
+      } else {
+        ctx.status = 500;
+        ctx.body = { message: 'An error occurred. Please try again later.', requestId };
+        log.error('request failed', { requestId, method: ctx.method, path: ctx.path, error: String((raw as Error)?.stack ?? raw) });
+      }
+    } finally {
+      log.info('request', {
+        requestId,
+        method: ctx.method,
+        path: ctx.path,
+        status: ctx.status,
+        ms: Math.round(performance.now() - started),
+      });
+    }
+  };
+}

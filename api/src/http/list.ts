@@ -1,0 +1,86 @@
+import type { Knex } from 'knex';
+import { badRequest } from './errors.ts';
+import type { AppContext } from './routes.ts';
+
+/** How one resource's list answers the ra-data-simple-rest contract. */
+export interface ListSpec<Row, Out> {
+  resource: string;
+  /** API field → SQL column or expression that it sorts by. */
+  sortable: Record<string, string>;
+  defaultSort: [field: string, order: 'ASC' | 'DESC'];
+  /** The id column, used for `filter={"id":[…]}` (getMany) and as a stable tie-breaker. */
+  idColumn: string;
+  /** Further filters by API name; unknown filter names are refused, not silently ignored. */
+  filters?: Record<string, (query: Knex.QueryBuilder, value: unknown) => void>;
+  toApi: (row: Row) => Out;
+}
+
+export const maxPageSize = 1000;
+
+function jsonParam(ctx: AppContext, name: string): unknown {
+  const raw = ctx.query[name];
+  if (raw === undefined) return undefined;
+  if (typeof raw !== 'string') throw badRequest(`The parameter "${name}" was given more than once.`);
+  try {
+    return JSON.parse(raw);
+  } catch {
+    throw badRequest(`The parameter "${name}" is not valid JSON.`);
+  }
+}
+
+export function readListParams(ctx: AppContext, spec: ListSpec<never, unknown>) {
+  const sort = jsonParam(ctx, 'sort') ?? spec.defaultSort;
+  if (!Array.isArray(sort) || sort.length !== 2 || typeof sort[0] !== 'string' || !/^(ASC|DESC)$/i.test(String(sort[1]))) {
+    throw badRequest('The parameter "sort" must look like ["field","ASC"].');
+  }
+  const column = spec.sortable[sort[0]];
+  if (!column) throw badRequest(`The list cannot be sorted by "${sort[0]}".`);
+
+  const range = jsonParam(ctx, 'range') ?? [0, maxPageSize - 1];
+  if (!Array.isArray(range) || range.length !== 2 || !range.every((n) => Number.isInteger(n) && n >= 0) || range[1] < range[0]) {
+    throw badRequest('The parameter "range" must look like [0,24].');
+  }
+  if (range[1] - range[0] + 1 > maxPageSize) throw badRequest(`At most ${maxPageSize} entries can be fetched at once.`);
+
+  const filter = jsonParam(ctx, 'filter') ?? {};
+  if (typeof filter !== 'object' || filter === null || Array.isArray(filter)) {
+    throw badRequest('The parameter "filter" must be a JSON object.');
+  }
+  return { sort: [column, String(sort[1]).toUpperCase()] as [string, 'ASC' | 'DESC'], range: range as [number, number], filter: filter as Record<string, unknown> };
+}
+
+function applyFilters(query: Knex.QueryBuilder, filter: Record<string, unknown>, spec: ListSpec<never, unknown>): void {
+  for (const [name, value] of Object.entries(filter)) {
+    if (value === undefined || value === null || value === '') continue;
+    if (name === 'id') {
+      const ids = Array.isArray(value) ? value : [value];
+      if (!ids.every((id) => Number.isInteger(Number(id)) && Number(id) > 0 && Number(id) < 2 ** 31)) {
+        throw badRequest('The filter "id" must hold entry ids.');
+      }
+      query.whereIn(spec.idColumn, ids.map(Number));
+      continue;
+    }
+    const apply = spec.filters?.[name];
+    if (!apply) throw badRequest(`The list cannot be filtered by "${name}".`);
+    apply(query, value);
+  }
+}
+
+/**
+ * Answers a list request: filters, total count, sort, page, and the `Content-Range` header that
+ * react-admin reads for pagination.
+ */
+export async function respondList<Row, Out>(ctx: AppContext, base: Knex.QueryBuilder, spec: ListSpec<Row, Out>): Promise<void> {
+  const { sort, range, filter } = readListParams(ctx, spec as ListSpec<never, unknown>);
+  applyFilters(base, filter, spec as ListSpec<never, unknown>);
+  const counted = await base.clone().clearSelect().clearOrder().count({ total: '*' }).first();
+  const total = Number((counted as { total?: number } | undefined)?.total ?? 0);
+  const rows = (await base
+    .orderByRaw(`${sort[0]} ${sort[1]} nulls last`)
+    .orderBy(spec.idColumn, sort[1] === 'ASC' ? 'asc' : 'desc')
+    .offset(range[0])
+    .limit(range[1] - range[0] + 1)) as Row[];
+  const end = rows.length ? range[0] + rows.length - 1 : range[0];
+  ctx.set('Content-Range', `${spec.resource} ${range[0]}-${end}/${total}`);
+  ctx.body = rows.map(spec.toApi);
+}

@@ -1,0 +1,60 @@
+import { createRemoteJWKSet, jwtVerify, type JWTPayload } from 'jose';
+import type { Config } from '../config.ts';
+import type { User } from './user.ts';
+
+export class InvalidToken extends Error {}
+export class IssuerUnreachable extends Error {}
+
+export type Verifier = (token: string) => Promise<User>;
+
+/** Groups may be plain names or Keycloak group paths ('/backoffice'). */
+export function normaliseGroups(claim: unknown): string[] {
+  if (!Array.isArray(claim)) return [];
+  return claim.filter((g): g is string => typeof g === 'string').map((g) => g.replace(/^\/+/, ''));
+}
+
+function audienceMatches(payload: JWTPayload, oidc: Config['oidc']): boolean {
+  if (!oidc.audience) return true;
+  const aud = Array.isArray(payload.aud) ? payload.aud : payload.aud ? [payload.aud] : [];
+  if (aud.includes(oidc.audience)) return true;
+  // Keycloak issues aud "account" unless an audience mapper is set up; then the client is in azp.
+  return aud.includes('account') && payload.azp === oidc.clientId;
+}
+
+/** Verifies access tokens against the issuer's discovery document and JWKS, as for Keycloak. */
+export function createVerifier(oidc: Config['oidc']): Verifier {
+  let jwks: Promise<ReturnType<typeof createRemoteJWKSet>> | undefined;
+  const loadJwks = async () => {
+    const response = await fetch(`${oidc.issuer}/.well-known/openid-configuration`).catch(() => undefined);
+    if (!response?.ok) throw new IssuerUnreachable('The login service cannot be reached.');
+    const discovery = (await response.json()) as { jwks_uri?: string };
+    if (!discovery.jwks_uri) throw new IssuerUnreachable('The login service publishes no keys.');
+    return createRemoteJWKSet(new URL(discovery.jwks_uri));
+  };
+
+  return async (token) => {
+    if (!oidc.issuer) throw new InvalidToken('No login service is configured.');
+    jwks ??= loadJwks();
+    let keys: ReturnType<typeof createRemoteJWKSet>;
+    try {
+      keys = await jwks;
+    } catch (error) {
+      jwks = undefined; // try the discovery again on the next request
+      throw error;
+    }
+    let payload: JWTPayload;
+    try {
+      ({ payload } = await jwtVerify(token, keys, { issuer: oidc.issuer }));
+    } catch {
+      throw new InvalidToken('The access token is not valid.');
+    }
+    if (!audienceMatches(payload, oidc)) throw new InvalidToken('The access token is not meant for this service.');
+    if (!payload.sub) throw new InvalidToken('The access token names no user.');
+    return {
+      sub: payload.sub,
+      username: String(payload.preferred_username ?? payload.sub),
+      email: typeof payload.email === 'string' ? payload.email : undefined,
+      groups: normaliseGroups(payload.groups),
+    };
+  };
+}

@@ -1,0 +1,41 @@
+import { buildApp } from './app.ts';
+import { loadConfig } from './config.ts';
+import { createDb, migrate } from './db.ts';
+import { log } from './log.ts';
+import { seedOnFirstStart } from '../../seeds/index.ts';
+
+const config = loadConfig();
+const db = createDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+await migrate(db);
+const seeded = config.seedDemo ? await seedOnFirstStart(db) : false;
+
+const app = buildApp({ db, config });
+const server = app.listen(config.port, () => {
+  const where = config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `embedded PostgreSQL in ${config.dataDir}`;
+  console.log(
+    [
+      '',
+      `Street newspaper shop is running${seeded ? ' (demo newspaper seeded)' : ''}.`,
+      `  Shop:        ${config.publicUrl}/v/DEMO-1`,
+      `  Back office: ${config.publicUrl}/backoffice`,
+      `  API:         ${config.publicUrl}/api/settings/`,
+      `  Database:    ${where}`,
+      '',
+    ].join('\n'),
+  );
+});
+
+let stopping = false;
+async function shutdown(signal: string) {
+  if (stopping) return;
+  stopping = true;
+  log.info('shutting down', { signal });
+  server.close();
+  server.closeIdleConnections();
+  setTimeout(() => server.closeAllConnections(), 5000).unref();
+  await new Promise((resolve) => server.once('close', resolve));
+  await db.destroy();
+  process.exit(0);
+}
+process.on('SIGINT', () => void shutdown('SIGINT'));
+process.on('SIGTERM', () => void shutdown('SIGTERM'));
