@@ -1,0 +1,51 @@
+import { createHash } from 'node:crypto';
+import type { Knex } from 'knex';
+import { toBuffer } from '../db.ts';
+import { badRequest } from '../http/errors.ts';
+import { sniffContentType, type FileKind } from './sniff.ts';
+
+export interface StoredFile {
+  id: string;
+  contentType: FileKind;
+  size: number;
+  sha256: string;
+  data: Buffer;
+}
+
+/** Stable public URL of a stored file. */
+export const fileUrl = (id: string | null | undefined): string | null => (id ? `/files/${id}` : null);
+
+/**
+ * Stores an upload after checking what its bytes are. `field` names the form field for the error
+ * message; the original name is kept for display only and never used as a path.
+ */
+export async function storeFile(
+  db: Knex | Knex.Transaction,
+  upload: { buffer: Buffer; originalname?: string },
+  accepted: FileKind[],
+  field: string,
+): Promise<string> {
+  const kind = sniffContentType(upload.buffer);
+  if (!kind || !accepted.includes(kind)) {
+    const wanted = accepted.map((k) => k.split('/')[1].toUpperCase()).join(', ');
+    throw badRequest(`The file for "${field}" is not a valid ${wanted} file.`, { [field]: `Please upload a ${wanted} file.` });
+  }
+  const name = (upload.originalname ?? '').replace(/[^\p{L}\p{N} ._-]/gu, '_').slice(0, 255);
+  const [row] = await db('files')
+    .insert({
+      content_type: kind,
+      size: upload.buffer.length,
+      sha256: createHash('sha256').update(upload.buffer).digest('hex'),
+      name,
+      data: upload.buffer,
+    })
+    .returning('id');
+  return row.id as string;
+}
+
+export async function readFile(db: Knex, id: string): Promise<StoredFile | undefined> {
+  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) return undefined;
+  const row = await db('files').where({ id }).first('id', 'content_type', 'size', 'sha256', 'data');
+  if (!row) return undefined;
+  return { id: row.id, contentType: row.content_type, size: row.size, sha256: row.sha256, data: toBuffer(row.data) };
+}
