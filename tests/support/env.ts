@@ -1,4 +1,3 @@
-import type Koa from 'koa';
 import supertest from 'supertest';
 import { buildApp } from '../../api/src/app.ts';
 import { loadConfig, type Config } from '../../api/src/config.ts';
@@ -16,7 +15,7 @@ export interface TestEngine {
   name: EngineName;
   db: Db;
   config: Config;
-  app: Koa;
+  app: ReturnType<typeof buildApp>;
   issuer: TestIssuer;
 }
 
