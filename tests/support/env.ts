@@ -19,7 +19,8 @@ export interface TestEngine {
   issuer: TestIssuer;
 }
 
-const testSchema = 'shop_test';
+// One schema per test process, so parallel runs against the same PostgreSQL never meet.
+const testSchema = `shop_test_${process.pid}`;
 const engines = new Map<EngineName, Promise<TestEngine>>();
 let issuerPromise: Promise<TestIssuer> | undefined;
 
@@ -31,11 +32,10 @@ export function enginesUnderTest(): EngineName[] {
   return process.env.TEST_DATABASE_URL ? ['pglite', 'postgres'] : ['pglite'];
 }
 
-async function freshPostgresSchema(url: string): Promise<void> {
+async function onPostgres(url: string, sql: string): Promise<void> {
   const admin = createDb({ databaseUrl: url, dataDir: '' });
   try {
-    await admin.raw(`drop schema if exists ${testSchema} cascade`);
-    await admin.raw(`create schema ${testSchema}`);
+    await admin.raw(sql);
   } finally {
     await admin.destroy();
   }
@@ -52,7 +52,7 @@ async function startEngine(name: EngineName): Promise<TestEngine> {
     DATABASE_URL: name === 'postgres' ? process.env.TEST_DATABASE_URL : '',
     DATA_DIR: 'memory://',
   });
-  if (name === 'postgres') await freshPostgresSchema(config.databaseUrl!);
+  if (name === 'postgres') await onPostgres(config.databaseUrl!, `drop schema if exists ${testSchema} cascade; create schema ${testSchema}`);
   const db = createDb({ databaseUrl: config.databaseUrl, dataDir: 'memory://', schema: testSchema });
   await migrate(db);
   return { name, db, config, issuer, app: buildApp({ db, config }) };
@@ -80,7 +80,11 @@ export async function resetDatabase(db: Db): Promise<void> {
 }
 
 export async function closeEngines(): Promise<void> {
-  for (const started of engines.values()) await (await started).db.destroy();
+  for (const started of engines.values()) {
+    const e = await started;
+    await e.db.destroy();
+    if (e.name === 'postgres') await onPostgres(e.config.databaseUrl!, `drop schema if exists ${testSchema} cascade`);
+  }
   engines.clear();
   if (issuerPromise) await (await issuerPromise).close();
   issuerPromise = undefined;
