@@ -1,0 +1,178 @@
+import type { Knex } from 'knex';
+import { pgCode } from '../db.ts';
+import { conflict, notFound } from '../http/errors.ts';
+import { getSettingsRow } from '../settings/queries.ts';
+import type { VendorInput } from './schema.ts';
+
+type Db = Knex | Knex.Transaction;
+
+export interface VendorRow {
+  id: number;
+  license_id: string;
+  first_name: string;
+  last_name: string;
+  email: string | null;
+  language: string;
+  telephone: string;
+  address: string;
+  post_code: string;
+  location: string;
+  longitude: number | null;
+  latitude: number | null;
+  working_time: string;
+  registration_date: string | null;
+  vendor_since: string | null;
+  has_bank_account: boolean;
+  has_smartphone: boolean;
+  online_map: boolean;
+  account_proof_url: string | null;
+  debt: string;
+  is_disabled: boolean;
+  created_at: Date | string;
+  updated_at: Date | string;
+}
+
+/** Timestamps as ISO 8601 UTC; both engines hand timestamptz back as Date, strings are tolerated. */
+export const toIso = (value: Date | string | null): string | null => (value == null ? null : new Date(value).toISOString());
+
+export function vendorToApi(row: VendorRow) {
+  return {
+    id: row.id,
+    licenseId: row.license_id,
+    firstName: row.first_name,
+    lastName: row.last_name,
+    email: row.email,
+    language: row.language,
+    telephone: row.telephone,
+    address: row.address,
+    postCode: row.post_code,
+    location: row.location,
+    longitude: row.longitude,
+    latitude: row.latitude,
+    workingTime: row.working_time,
+    registrationDate: row.registration_date,
+    vendorSince: row.vendor_since,
+    hasBankAccount: row.has_bank_account,
+    hasSmartphone: row.has_smartphone,
+    onlineMap: row.online_map,
+    accountProofUrl: row.account_proof_url,
+    debt: row.debt,
+    isDisabled: row.is_disabled,
+    createdAt: toIso(row.created_at),
+    updatedAt: toIso(row.updated_at),
+  };
+}
+
+function toRow(input: VendorInput) {
+  return {
+    license_id: input.licenseId,
+    first_name: input.firstName,
+    last_name: input.lastName,
+    email: input.email,
+    language: input.language,
+    telephone: input.telephone,
+    address: input.address,
+    post_code: input.postCode,
+    location: input.location,
+    longitude: input.longitude,
+    latitude: input.latitude,
+    working_time: input.workingTime,
+    registration_date: input.registrationDate,
+    vendor_since: input.vendorSince,
+    has_bank_account: input.hasBankAccount,
+    has_smartphone: input.hasSmartphone,
+    online_map: input.onlineMap,
+    account_proof_url: input.accountProofUrl,
+    debt: input.debt,
+    is_disabled: input.isDisabled,
+  };
+}
+
+/** Every vendor, deleted ones included; callers decide. */
+function allVendors(db: Db): Knex.QueryBuilder {
+  // pg turns `date` into a Date at local midnight, which shifts the day in UTC; text keeps it exact.
+  return db('vendors').select(
+    'id', 'license_id', 'first_name', 'last_name', 'email', 'language', 'telephone', 'address', 'post_code',
+    'location', 'longitude', 'latitude', 'working_time',
+    db.raw(`to_char(registration_date, 'YYYY-MM-DD') as registration_date`),
+    db.raw(`to_char(vendor_since, 'YYYY-MM-DD') as vendor_since`),
+    'has_bank_account', 'has_smartphone', 'online_map', 'account_proof_url', 'debt', 'is_disabled',
+    'created_at', 'updated_at',
+  );
+}
+
+/** Vendors that are not deleted: the only ones the API ever shows. */
+export const liveVendors = (db: Db) => allVendors(db).whereNull('deleted_at');
+
+export async function findVendor(db: Db, id: number): Promise<VendorRow | undefined> {
+  return liveVendors(db).where({ id }).first();
+}
+
+export const vendorNotFound = (id: number) => notFound(`There is no vendor with the id ${id}.`);
+
+/** Guards the sub-resources (locations, comments): a deleted vendor has none to show or change. */
+export async function requireLiveVendor(db: Db, id: number): Promise<void> {
+  if (!(await db('vendors').where({ id }).whereNull('deleted_at').first('id'))) throw vendorNotFound(id);
+}
+
+/** Live vendor by licence id, case-insensitively (as the unique index compares them). */
+export async function findVendorByLicense(db: Db, licenseId: string): Promise<VendorRow | undefined> {
+  return liveVendors(db).whereRaw('lower(license_id) = lower(?)', [licenseId]).first();
+}
+
+/** Escapes LIKE wildcards so a search for "50%" means the text, not a pattern. */
+function containsPattern(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+export function searchVendors(query: Knex.QueryBuilder, text: string): void {
+  const pattern = containsPattern(text.trim());
+  query.where((q) => {
+    for (const expression of ['first_name', 'last_name', `first_name || ' ' || last_name`, 'license_id', 'email']) {
+      q.orWhereRaw(`${expression} ilike ? escape '\\'`, [pattern]);
+    }
+  });
+}
+
+/** The licence id is unique among live vendors; the index decides, so two requests cannot race. */
+async function withUniqueLicense<T>(licenseId: string, write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    if (pgCode(error) !== '23505') throw error;
+    throw conflict(`The licence ID "${licenseId}" is already taken by another vendor.`, {
+      licenseId: 'This licence ID is already taken.',
+    });
+  }
+}
+
+/** `<licenseId><postfix>`; the postfix is stored with or without its '@'. */
+function defaultEmail(licenseId: string, postfix: string): string | null {
+  const domain = postfix.trim().replace(/^@/, '');
+  return domain ? `${licenseId}@${domain}` : null;
+}
+
+export async function createVendor(db: Db, input: VendorInput): Promise<VendorRow> {
+  const email = input.email ?? defaultEmail(input.licenseId, (await getSettingsRow(db)).vendor_email_postfix);
+  const [{ id }] = await withUniqueLicense(input.licenseId, () =>
+    db('vendors').insert({ ...toRow(input), email }).returning('id'),
+  );
+  return (await findVendor(db, id))!;
+}
+
+export async function updateVendor(db: Db, id: number, input: VendorInput): Promise<VendorRow | undefined> {
+  const updated = await withUniqueLicense(input.licenseId, () =>
+    db('vendors').where({ id }).whereNull('deleted_at').update({ ...toRow(input), updated_at: db.fn.now() }).returning('id'),
+  );
+  return updated.length ? findVendor(db, id) : undefined;
+}
+
+/** Soft delete: money history keeps pointing at the vendor, and the licence id becomes free again. */
+export async function deleteVendor(db: Db, id: number): Promise<VendorRow | undefined> {
+  const deleted = await db('vendors')
+    .where({ id })
+    .whereNull('deleted_at')
+    .update({ deleted_at: db.fn.now(), updated_at: db.fn.now() })
+    .returning('id');
+  return deleted.length ? allVendors(db).where({ id }).first() : undefined;
+}

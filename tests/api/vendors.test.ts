@@ -1,0 +1,334 @@
+import assert from 'node:assert/strict';
+import type { Response } from 'supertest';
+import { describeApi } from '../support/env.ts';
+
+/** A refusal a person can read: the expected status, a message, never a server fault. */
+function assertRefused(res: Response, status: number, field?: string): void {
+  assert.equal(res.status, status, `expected ${status}, got ${res.status}: ${JSON.stringify(res.body)}`);
+  assert.equal(typeof res.body.message, 'string');
+  assert.ok(res.body.message.trim().length > 0, 'the message is empty');
+  if (field) assert.ok(res.body.errors?.[field], `no error for "${field}" in ${JSON.stringify(res.body.errors)}`);
+}
+
+describeApi('vendors', (t) => {
+  let office: string;
+  let counter = 0;
+  /** Licence ids of our own, never the seed's DEMO-*. */
+  const nextLicense = () => `VT-${++counter}`;
+
+  before(async () => {
+    office = await t.office();
+  });
+
+  const post = (body: unknown) => t.http.post('/api/vendors').set('Authorization', office).send(body as object);
+  const get = (path: string) => t.http.get(path).set('Authorization', office);
+  async function createVendor(fields: Record<string, unknown> = {}) {
+    const res = await post({ licenseId: nextLicense(), firstName: 'Vera', ...fields });
+    assert.equal(res.status, 201, JSON.stringify(res.body));
+    return res.body;
+  }
+  async function withSettings(changes: Record<string, unknown>, run: () => Promise<void>) {
+    const before = await t.db('settings').where({ id: 1 }).first();
+    await t.db('settings').where({ id: 1 }).update(changes);
+    try {
+      await run();
+    } finally {
+      await t.db('settings').where({ id: 1 }).update(Object.fromEntries(Object.keys(changes).map((k) => [k, before[k]])));
+    }
+  }
+
+  describe('create and read', () => {
+    it('creates a vendor with every field and reads it back', async () => {
+      const licenseId = nextLicense();
+      const body = {
+        licenseId,
+        firstName: 'Anna',
+        lastName: 'Huber',
+        email: 'anna.huber@example.org',
+        language: 'Deutsch, Rumänisch',
+        telephone: '+43 660 1234567',
+        address: 'Praterstraße 1',
+        postCode: '1020',
+        location: 'Praterstern',
+        longitude: 16.3913,
+        latitude: 48.2185,
+        workingTime: 'Mo–Fr mornings',
+        registrationDate: '2024-01-31',
+        vendorSince: '2019-12-01',
+        hasBankAccount: true,
+        hasSmartphone: false,
+        onlineMap: true,
+        accountProofUrl: 'https://example.org/proof/anna',
+        debt: '20 € for badges',
+        isDisabled: false,
+      };
+      const created = await post(body);
+      assert.equal(created.status, 201, JSON.stringify(created.body));
+      assert.ok(Number.isInteger(created.body.id));
+      const { createdAt, updatedAt, id, ...rest } = created.body;
+      assert.deepEqual(rest, body);
+      assert.match(createdAt, /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
+      assert.match(updatedAt, /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
+
+      const read = await get(`/api/vendors/${id}/`);
+      assert.equal(read.status, 200);
+      assert.deepEqual(read.body, created.body);
+    });
+
+    it('fills the optional fields with empty values', async () => {
+      const vendor = await createVendor({ email: 'min@example.org', lastName: null, registrationDate: '' });
+      assert.equal(vendor.lastName, '');
+      assert.equal(vendor.registrationDate, null);
+      assert.equal(vendor.latitude, null);
+      assert.equal(vendor.accountProofUrl, null);
+      assert.equal(vendor.hasSmartphone, false);
+      assert.equal(vendor.isDisabled, false);
+    });
+
+    it('derives the e-mail from the licence id and the settings postfix, with or without its @', async () => {
+      for (const postfix of ['@street.example', 'street.example']) {
+        await withSettings({ vendor_email_postfix: postfix }, async () => {
+          const licenseId = nextLicense();
+          const vendor = await createVendor({ licenseId, email: '' });
+          assert.equal(vendor.email, `${licenseId}@street.example`);
+        });
+      }
+      await withSettings({ vendor_email_postfix: '' }, async () => {
+        assert.equal((await createVendor()).email, null);
+      });
+      await withSettings({ vendor_email_postfix: '@street.example' }, async () => {
+        assert.equal((await createVendor({ email: 'own@example.org' })).email, 'own@example.org');
+      });
+    });
+
+    it('refuses an invalid e-mail address with the message of the specification', async () => {
+      const res = await post({ licenseId: nextLicense(), firstName: 'Eva', email: 'not-an-address' });
+      assertRefused(res, 400, 'email');
+      assert.equal(res.body.errors.email, 'Please enter a valid email address.');
+    });
+
+    it('names every field of the wrong type', async () => {
+      const res = await post({ licenseId: nextLicense(), firstName: 42, latitude: 'north', hasSmartphone: 'yes', registrationDate: 20240101 });
+      assertRefused(res, 400, 'firstName');
+      for (const field of ['latitude', 'hasSmartphone', 'registrationDate']) assert.ok(res.body.errors[field], field);
+    });
+
+    it('names the missing required fields', async () => {
+      const res = await post({ lastName: 'Only' });
+      assertRefused(res, 400, 'licenseId');
+      assert.ok(res.body.errors.firstName);
+      assertRefused(await post({ licenseId: nextLicense(), firstName: '   ' }), 400, 'firstName');
+    });
+
+    it('refuses values outside their range or shape', async () => {
+      const cases: [Record<string, unknown>, string][] = [
+        [{ latitude: 91 }, 'latitude'],
+        [{ longitude: -180.5 }, 'longitude'],
+        [{ licenseId: 'has space' }, 'licenseId'],
+        [{ licenseId: '-starts-with-dash' }, 'licenseId'],
+        [{ licenseId: 'X'.repeat(41) }, 'licenseId'],
+        [{ firstName: 'A'.repeat(101) }, 'firstName'],
+        [{ postCode: '1'.repeat(21) }, 'postCode'],
+        [{ registrationDate: '2023-02-29' }, 'registrationDate'],
+        [{ vendorSince: '01.02.2020' }, 'vendorSince'],
+        [{ accountProofUrl: 'javascript:alert(1)' }, 'accountProofUrl'],
+        [{ accountProofUrl: 'ftp://example.org/x' }, 'accountProofUrl'],
+        [{ debt: 5 }, 'debt'],
+      ];
+      for (const [fields, field] of cases) {
+        assertRefused(await post({ licenseId: nextLicense(), firstName: 'Range', ...fields }), 400, field);
+      }
+    });
+
+    it('refuses a body that is not a JSON object, or not JSON at all', async () => {
+      assertRefused(await post([{ licenseId: nextLicense(), firstName: 'Arr' }]), 400);
+      const broken = await t.http.post('/api/vendors').set('Authorization', office).set('Content-Type', 'application/json').send('{"licenseId": ');
+      assertRefused(broken, 400);
+      const text = await t.http.post('/api/vendors').set('Authorization', office).set('Content-Type', 'text/plain').send('licenseId=X');
+      assertRefused(text, 415);
+    });
+
+    it('refuses a licence id that is already taken, also in other letter case', async () => {
+      const licenseId = `vt-dup-${++counter}`;
+      await createVendor({ licenseId: licenseId.toUpperCase() });
+      for (const attempt of [licenseId.toUpperCase(), licenseId]) {
+        const res = await post({ licenseId: attempt, firstName: 'Second' });
+        assertRefused(res, 409, 'licenseId');
+        assert.ok(res.body.message.includes(attempt), res.body.message);
+      }
+    });
+
+    it('answers malformed and unknown ids with 400 and 404', async () => {
+      assertRefused(await get('/api/vendors/abc'), 400);
+      assertRefused(await get('/api/vendors/1.5'), 400);
+      assertRefused(await get('/api/vendors/999999'), 404);
+    });
+
+    it('is only for the back office', async () => {
+      assertRefused(await t.http.get('/api/vendors'), 401);
+      assertRefused(await t.http.post('/api/vendors').send({ licenseId: nextLicense(), firstName: 'X' }), 401);
+      assertRefused(await t.http.get('/api/vendors').set('Authorization', await t.auth(['vendor'])), 403);
+    });
+  });
+
+  describe('update', () => {
+    it('replaces the record with what react-admin sends back', async () => {
+      const vendor = await createVendor({ lastName: 'Before', hasBankAccount: false });
+      const res = await t.http
+        .put(`/api/vendors/${vendor.id}`)
+        .set('Authorization', office)
+        .send({ ...vendor, lastName: 'After', hasBankAccount: true, vendorSince: '2020-02-29', isDisabled: true });
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+      assert.equal(res.body.lastName, 'After');
+      assert.equal(res.body.hasBankAccount, true);
+      assert.equal(res.body.vendorSince, '2020-02-29');
+      assert.equal(res.body.isDisabled, true);
+      assert.equal((await get(`/api/vendors/${vendor.id}`)).body.lastName, 'After');
+    });
+
+    it('refuses an id in the body that differs from the address', async () => {
+      const vendor = await createVendor();
+      const res = await t.http.put(`/api/vendors/${vendor.id}`).set('Authorization', office).send({ ...vendor, id: vendor.id + 1 });
+      assertRefused(res, 400, 'id');
+    });
+
+    it('refuses invalid fields, a taken licence id, unknown and malformed ids', async () => {
+      const taken = await createVendor();
+      const vendor = await createVendor();
+      const put = (id: unknown, body: object) => t.http.put(`/api/vendors/${id}`).set('Authorization', office).send(body);
+      assertRefused(await put(vendor.id, { ...vendor, email: 'nope@' }), 400, 'email');
+      assertRefused(await put(vendor.id, { ...vendor, firstName: undefined }), 400, 'firstName');
+      assertRefused(await put(vendor.id, { ...vendor, licenseId: taken.licenseId.toLowerCase() }), 409, 'licenseId');
+      assertRefused(await put(999999, { ...vendor, id: undefined }), 404);
+      assertRefused(await put('abc', { ...vendor, id: undefined }), 400);
+      const text = await t.http.put(`/api/vendors/${vendor.id}`).set('Authorization', office).set('Content-Type', 'text/plain').send('x');
+      assertRefused(text, 415);
+    });
+  });
+
+  describe('delete', () => {
+    it('soft-deletes: answers the record, then the vendor is gone everywhere but kept in the database', async () => {
+      const vendor = await createVendor();
+      const res = await t.http.delete(`/api/vendors/${vendor.id}`).set('Authorization', office);
+      assert.equal(res.status, 200);
+      assert.equal(res.body.id, vendor.id);
+      assert.equal(res.body.licenseId, vendor.licenseId);
+
+      assertRefused(await get(`/api/vendors/${vendor.id}`), 404);
+      const list = await get(`/api/vendors?filter=${encodeURIComponent(JSON.stringify({ id: [vendor.id] }))}`);
+      assert.deepEqual(list.body, []);
+      assertRefused(await t.http.delete(`/api/vendors/${vendor.id}`).set('Authorization', office), 404);
+      assertRefused(await t.http.put(`/api/vendors/${vendor.id}`).set('Authorization', office).send(vendor), 404);
+      const row = await t.db('vendors').where({ id: vendor.id }).first();
+      assert.ok(row.deleted_at, 'the row is kept with deleted_at set');
+    });
+
+    it('frees the licence id for a new vendor', async () => {
+      const vendor = await createVendor();
+      await t.http.delete(`/api/vendors/${vendor.id}`).set('Authorization', office).expect(200);
+      const again = await post({ licenseId: vendor.licenseId.toLowerCase(), firstName: 'Successor' });
+      assert.equal(again.status, 201, JSON.stringify(again.body));
+      assert.notEqual(again.body.id, vendor.id);
+    });
+
+    it('answers malformed and unknown ids with 400 and 404', async () => {
+      assertRefused(await t.http.delete('/api/vendors/abc').set('Authorization', office), 400);
+      assertRefused(await t.http.delete('/api/vendors/999999').set('Authorization', office), 404);
+    });
+  });
+
+  describe('list', () => {
+    const list = (params: Record<string, unknown>) =>
+      get(`/api/vendors?${new URLSearchParams(Object.entries(params).map(([k, v]) => [k, JSON.stringify(v)]))}`);
+    let team: { id: number; lastName: string }[];
+
+    before(async () => {
+      // Mixed letter case: the order must follow the letters, not upper before lower.
+      team = [];
+      for (const lastName of ['gamma', 'Alpha', 'beta']) team.push(await createVendor({ firstName: 'Listmarker', lastName }));
+    });
+
+    it('sorts by last name both ways', async () => {
+      const asc = await list({ filter: { q: 'listmarker' }, sort: ['lastName', 'ASC'] });
+      assert.equal(asc.status, 200);
+      assert.deepEqual(asc.body.map((v: { lastName: string }) => v.lastName), ['Alpha', 'beta', 'gamma']);
+      const desc = await list({ filter: { q: 'listmarker' }, sort: ['lastName', 'DESC'] });
+      assert.deepEqual(desc.body.map((v: { lastName: string }) => v.lastName), ['gamma', 'beta', 'Alpha']);
+    });
+
+    it('pages with range and tells the total in Content-Range', async () => {
+      const [{ total }] = await t.db('vendors').whereNull('deleted_at').count({ total: '*' });
+      const res = await list({ range: [0, 1], sort: ['id', 'ASC'] });
+      assert.equal(res.status, 200);
+      assert.equal(res.body.length, 2);
+      assert.equal(res.headers['content-range'], `vendors 0-1/${total}`);
+    });
+
+    it('answers getMany with exactly the requested ids', async () => {
+      const res = await list({ filter: { id: [team[0].id, team[2].id] } });
+      assert.deepEqual(res.body.map((v: { id: number }) => v.id).sort(), [team[0].id, team[2].id].sort());
+    });
+
+    it('searches first and last name, licence id and e-mail, ignoring case', async () => {
+      const vendor = await createVendor({ firstName: 'Quirin', lastName: 'Zwirbel', email: 'qz.search@example.org' });
+      for (const q of ['QUIRIN', 'zwirb', vendor.licenseId.toLowerCase(), 'QZ.SEARCH', 'Quirin Zwirbel']) {
+        const res = await list({ filter: { q } });
+        assert.deepEqual(res.body.map((v: { id: number }) => v.id), [vendor.id], `search "${q}"`);
+      }
+    });
+
+    it('treats % and _ in the search as plain characters', async () => {
+      const literal = await createVendor({ lastName: 'Wild_card' });
+      await createVendor({ lastName: 'Wildxcard' });
+      assert.deepEqual((await list({ filter: { q: 'd_c' } })).body.map((v: { id: number }) => v.id), [literal.id]);
+      assert.deepEqual((await list({ filter: { q: 'wild%card' } })).body, []);
+    });
+
+    it('filters by deactivation', async () => {
+      const off = await createVendor({ firstName: 'Offmarker', isDisabled: true });
+      const on = await createVendor({ firstName: 'Offmarker' });
+      assert.deepEqual((await list({ filter: { q: 'offmarker', isDisabled: true } })).body.map((v: { id: number }) => v.id), [off.id]);
+      assert.deepEqual((await list({ filter: { q: 'offmarker', isDisabled: false } })).body.map((v: { id: number }) => v.id), [on.id]);
+    });
+
+    it('refuses unknown sort fields and filters and malformed parameters', async () => {
+      assertRefused(await list({ sort: ['password', 'ASC'] }), 400);
+      assertRefused(await list({ filter: { salary: 1 } }), 400);
+      assertRefused(await list({ filter: { isDisabled: 'maybe' } }), 400);
+      assertRefused(await list({ filter: { q: 5 } }), 400);
+      assertRefused(await get('/api/vendors?range=[0'), 400);
+    });
+  });
+
+  describe('check by licence id (shop)', () => {
+    const check = (licenseId: string) => t.http.get(`/api/vendors/check/${encodeURIComponent(licenseId)}/`);
+
+    it('answers an active vendor with only what the shop shows, without a login', async () => {
+      const vendor = await createVendor({ firstName: 'Karla', lastName: 'Secret', address: 'Hidden 1', email: 'karla@example.org', accountProofUrl: 'https://example.org/k' });
+      const res = await check(vendor.licenseId.toLowerCase());
+      assert.equal(res.status, 200);
+      assert.deepEqual(res.body, { licenseId: vendor.licenseId, displayName: 'Karla', accountProofUrl: 'https://example.org/k' });
+    });
+
+    it('shows the licence id instead of the name when the privacy setting is on', async () => {
+      const vendor = await createVendor({ firstName: 'Privatina' });
+      await withSettings({ use_vendor_license_id_in_shop: true }, async () => {
+        const res = await check(vendor.licenseId);
+        assert.equal(res.status, 200);
+        assert.equal(res.body.displayName, vendor.licenseId);
+        assert.ok(!res.text.includes('Privatina'), res.text);
+      });
+    });
+
+    it('says "This ID is invalid" for unknown, deactivated and deleted vendors', async () => {
+      const disabled = await createVendor({ isDisabled: true });
+      const deleted = await createVendor();
+      await t.http.delete(`/api/vendors/${deleted.id}`).set('Authorization', office).expect(200);
+      for (const licenseId of ['NO-SUCH-VENDOR', disabled.licenseId, deleted.licenseId, 'bad id!']) {
+        const res = await check(licenseId);
+        assertRefused(res, 404);
+        assert.deepEqual(res.body, { message: 'This ID is invalid' }, licenseId);
+      }
+    });
+  });
+});
