@@ -1,10 +1,11 @@
 import { buildApp } from './app.ts';
 import { loadConfig } from './config.ts';
 import { createDb, migrate } from './db.ts';
-import { log } from './log.ts';
+import { log, setLogSilent } from './log.ts';
 import { seedOnFirstStart } from '../../seeds/index.ts';
 
 const config = loadConfig();
+setLogSilent(config.logLevel === 'silent');
 const db = createDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
 await migrate(db);
 const seeded = config.seedDemo ? await seedOnFirstStart(db) : false;
