@@ -10,7 +10,13 @@ export function parse<S extends z.ZodType>(schema: S, input: unknown): z.infer<S
     const field = issue.path.length ? issue.path.join('.') : '_';
     errors[field] ??= issue.message;
   }
+  return rejectFields(errors) as never;
+}
+
+/** A 400 naming every bad field (`_` for the input as a whole); nothing when there is none. */
+export function rejectFields(errors: FieldErrors): void {
   const first = Object.entries(errors)[0];
+  if (!first) return;
   throw badRequest(first[0] === '_' ? first[1] : `Please check the field "${first[0]}": ${first[1]}`, errors);
 }
 

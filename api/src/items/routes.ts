@@ -1,3 +1,65 @@
+import { formFiles } from '../http/form.ts';
+import { respondList } from '../http/list.ts';
 import type { RouteDef } from '../http/routes.ts';
+import { idParam, parse } from '../http/validate.ts';
+import { backofficeListSpec, deleteItem, findItem, itemNotFound, itemsQuery, listPublicItems, saveItem } from './queries.ts';
+import { itemCreateForm, itemFileFields, itemUpdateForm } from './schema.ts';
 
-export const itemRoutes: RouteDef[] = [];
+export const itemRoutes: RouteDef[] = [
+  {
+    method: 'GET',
+    path: '/api/items',
+    access: 'public',
+    handler: async (ctx) => {
+      ctx.body = await listPublicItems(ctx.db);
+    },
+  },
+  // Registered before /api/items/:id, which would otherwise take "backoffice" for an id.
+  {
+    method: 'GET',
+    path: '/api/items/backoffice',
+    access: 'backoffice',
+    handler: (ctx) => respondList(ctx, itemsQuery(ctx.db), backofficeListSpec),
+  },
+  {
+    method: 'GET',
+    path: '/api/items/:id',
+    access: 'backoffice',
+    handler: async (ctx) => {
+      const id = idParam(ctx.params.id, 'item');
+      const item = await findItem(ctx.db, id);
+      if (!item) throw itemNotFound(id);
+      ctx.body = item;
+    },
+  },
+  {
+    method: 'POST',
+    path: '/api/items',
+    access: 'backoffice',
+    body: 'multipart',
+    handler: async (ctx) => {
+      const form = parse(itemCreateForm, ctx.request.body);
+      ctx.body = await saveItem(ctx.db, undefined, form, formFiles(ctx, itemFileFields));
+      ctx.status = 201;
+    },
+  },
+  {
+    method: 'PUT',
+    path: '/api/items/:id',
+    access: 'backoffice',
+    body: 'multipart',
+    handler: async (ctx) => {
+      const id = idParam(ctx.params.id, 'item');
+      const form = parse(itemUpdateForm, ctx.request.body);
+      ctx.body = await saveItem(ctx.db, id, form, formFiles(ctx, itemFileFields));
+    },
+  },
+  {
+    method: 'DELETE',
+    path: '/api/items/:id',
+    access: 'backoffice',
+    handler: async (ctx) => {
+      ctx.body = await deleteItem(ctx.db, idParam(ctx.params.id, 'item'));
+    },
+  },
+];

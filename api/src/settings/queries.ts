@@ -1,4 +1,11 @@
 import type { Knex } from 'knex';
+import type { Config } from '../config.ts';
+import { fileUrl, storeFile } from '../files/queries.ts';
+import { imageKinds } from '../files/sniff.ts';
+import type { UploadedFile } from '../http/body.ts';
+import { rejectFields } from '../http/validate.ts';
+import { findMainItem, setMainProduct } from '../items/queries.ts';
+import type { SettingsForm, settingsFileFields } from './schema.ts';
 
 /** The one settings row as stored (snake_case columns). */
 export type SettingsRow = Record<string, unknown> & {
@@ -14,4 +21,137 @@ export async function getSettingsRow(db: Knex | Knex.Transaction): Promise<Setti
   const row = await db('settings').where({ id: 1 }).first();
   if (!row) throw new Error('The settings row is missing; migrations create it.');
   return row as SettingsRow;
+}
+
+/** Columns of the settings row beyond those every domain reads. */
+interface StoredSettings extends SettingsRow {
+  color: string;
+  font_color: string;
+  logo_file_id: string | null;
+  favicon_file_id: string | null;
+  qr_code_logo_file_id: string | null;
+  agb_url: string;
+  maintainance_mode_help_url: string;
+  vendor_not_found_help_url: string;
+  qr_code_url: string;
+  qr_code_settings: Record<string, unknown>;
+  qr_code_enable_logo: boolean;
+  map_center_lat: number;
+  map_center_long: number;
+  use_tip_instead_of_donation: boolean;
+  orga_covers_transaction_costs: boolean;
+}
+
+const defaultLogo = 'img/logo.png';
+
+/**
+ * The settings anyone may read (shop, back office, widget embedders). Built field by field so a
+ * column added later (a key, a secret) never becomes public by accident; the CSS has its own URL.
+ */
+export async function readPublicSettings(db: Knex | Knex.Transaction, config: Config) {
+  const row = (await getSettingsRow(db)) as StoredSettings;
+  return {
+    newspaperName: row.newspaper_name,
+    color: row.color,
+    fontColor: row.font_color,
+    logo: fileUrl(row.logo_file_id) ?? defaultLogo,
+    favicon: fileUrl(row.favicon_file_id),
+    qrCodeLogoImgUrl: fileUrl(row.qr_code_logo_file_id),
+    agbUrl: row.agb_url,
+    maintainanceModeHelpUrl: row.maintainance_mode_help_url,
+    vendorNotFoundHelpUrl: row.vendor_not_found_help_url,
+    qrCodeUrl: row.qr_code_url,
+    qrCodeSettings: row.qr_code_settings,
+    qrCodeEnableLogo: row.qr_code_enable_logo,
+    vendorEmailPostfix: row.vendor_email_postfix,
+    webshopIsClosed: row.webshop_is_closed,
+    mapCenterLat: row.map_center_lat,
+    mapCenterLong: row.map_center_long,
+    useVendorLicenseIdInShop: row.use_vendor_license_id_in_shop,
+    useTipInsteadOfDonation: row.use_tip_instead_of_donation,
+    orgaCoversTransactionCosts: row.orga_covers_transaction_costs,
+    maxOrderAmount: row.max_order_amount,
+    styleRevision: row.style_revision,
+    mainItem: await findMainItem(db),
+    identityProvider: {
+      url: config.oidc.issuer ?? null,
+      realm: config.oidc.realm ?? null,
+      clientId: config.oidc.clientId,
+      scopes: config.oidc.scopes,
+    },
+  };
+}
+
+type PlainField = Exclude<keyof SettingsForm, 'mainItem' | (typeof settingsFileFields)[number]>;
+
+// Every form field names its column here; the Record type makes a field without a column a type error.
+const columns: Record<PlainField, string> = {
+  newspaperName: 'newspaper_name',
+  color: 'color',
+  fontColor: 'font_color',
+  agbUrl: 'agb_url',
+  maintainanceModeHelpUrl: 'maintainance_mode_help_url',
+  vendorNotFoundHelpUrl: 'vendor_not_found_help_url',
+  qrCodeUrl: 'qr_code_url',
+  qrCodeSettings: 'qr_code_settings',
+  qrCodeEnableLogo: 'qr_code_enable_logo',
+  vendorEmailPostfix: 'vendor_email_postfix',
+  webshopIsClosed: 'webshop_is_closed',
+  mapCenterLat: 'map_center_lat',
+  mapCenterLong: 'map_center_long',
+  useVendorLicenseIdInShop: 'use_vendor_license_id_in_shop',
+  useTipInsteadOfDonation: 'use_tip_instead_of_donation',
+  orgaCoversTransactionCosts: 'orga_covers_transaction_costs',
+  maxOrderAmount: 'max_order_amount',
+};
+
+const fileColumns: Record<(typeof settingsFileFields)[number], string> = {
+  logo: 'logo_file_id',
+  favicon: 'favicon_file_id',
+  qrCodeLogo: 'qr_code_logo_file_id',
+};
+
+/**
+ * Saves the given fields, uploads and main item in one transaction: a bad upload or main item
+ * leaves everything as it was. Answers the public settings as now stored.
+ */
+export async function updateSettings(
+  db: Knex,
+  config: Config,
+  form: SettingsForm,
+  files: Partial<Record<(typeof settingsFileFields)[number], UploadedFile>>,
+) {
+  return db.transaction(async (trx) => {
+    const changes: Record<string, unknown> = {};
+    for (const [field, column] of Object.entries(columns) as [PlainField, string][]) {
+      const value = form[field];
+      // jsonb takes the text form: pg would send a JS array as a PostgreSQL array.
+      if (value !== undefined) changes[column] = field === 'qrCodeSettings' ? JSON.stringify(value) : value;
+    }
+    for (const [field, column] of Object.entries(fileColumns) as [keyof typeof fileColumns, string][]) {
+      const upload = files[field];
+      if (upload) changes[column] = await storeFile(trx, upload, imageKinds, field);
+      else if (form[field] === 'remove') changes[column] = null;
+    }
+    if (form.mainItem !== undefined) {
+      const problem = await setMainProduct(trx, form.mainItem);
+      if (problem) rejectFields({ mainItem: problem });
+    }
+    await trx('settings').where({ id: 1 }).update({ ...changes, updated_at: trx.fn.now() });
+    return readPublicSettings(trx, config);
+  });
+}
+
+/** Stores the custom CSS and moves its revision on, so caches keyed by `?rev=` fetch it anew. */
+export async function saveStyleCss(db: Knex, css: string): Promise<number> {
+  const [row] = await db('settings')
+    .where({ id: 1 })
+    .update({ style_css: css, style_revision: db.raw('style_revision + 1'), updated_at: db.fn.now() })
+    .returning('style_revision');
+  return row.style_revision as number;
+}
+
+export async function readStyleCss(db: Knex): Promise<{ css: string; revision: number }> {
+  const row = await db('settings').where({ id: 1 }).first('style_css', 'style_revision');
+  return { css: row.style_css, revision: row.style_revision };
 }

@@ -1,3 +1,57 @@
+import { formFiles } from '../http/form.ts';
 import type { RouteDef } from '../http/routes.ts';
+import { parse } from '../http/validate.ts';
+import { readPublicSettings, readStyleCss, saveStyleCss, updateSettings } from './queries.ts';
+import { settingsFileFields, settingsForm, styleCss } from './schema.ts';
 
-export const settingsRoutes: RouteDef[] = [];
+export const settingsRoutes: RouteDef[] = [
+  {
+    method: 'GET',
+    path: '/api/settings',
+    access: 'public',
+    handler: async (ctx) => {
+      ctx.body = await readPublicSettings(ctx.db, ctx.config);
+    },
+  },
+  {
+    method: 'PUT',
+    path: '/api/settings',
+    access: 'backoffice',
+    body: 'multipart',
+    handler: async (ctx) => {
+      const form = parse(settingsForm, ctx.request.body);
+      ctx.body = await updateSettings(ctx.db, ctx.config, form, formFiles(ctx, settingsFileFields));
+    },
+  },
+  {
+    method: 'PUT',
+    path: '/api/settings/css',
+    access: 'backoffice',
+    body: 'css',
+    handler: async (ctx) => {
+      ctx.body = { styleRevision: await saveStyleCss(ctx.db, parse(styleCss, ctx.request.body)) };
+    },
+  },
+  {
+    method: 'GET',
+    path: '/public/style.css',
+    access: 'public',
+    handler: async (ctx) => {
+      const { css, revision } = await readStyleCss(ctx.db);
+      // A URL naming the current revision never changes its content; any other must be revalidated.
+      const pinned = ctx.query.rev === String(revision);
+      ctx.type = 'text/css; charset=utf-8';
+      ctx.set({
+        'Cache-Control': pinned ? 'public, max-age=31536000, immutable' : 'no-cache',
+        ETag: `"style-${revision}"`,
+        'X-Content-Type-Options': 'nosniff',
+      });
+      ctx.status = 200;
+      if (ctx.fresh) {
+        ctx.status = 304;
+        return;
+      }
+      ctx.body = css;
+    },
+  },
+];

@@ -1,0 +1,81 @@
+import { z } from 'zod';
+import {
+  boolean,
+  cents,
+  colour,
+  colourMessage,
+  colourPattern,
+  decimal,
+  fileAsText,
+  formField,
+  formJson,
+  id,
+  Invalid,
+  optionalFormField,
+  text,
+  url,
+  type Converter,
+} from '../http/form.ts';
+
+const choice = <T extends readonly [string, ...string[]]>(values: T) =>
+  z.enum(values, { error: `Please choose one of: ${values.join(', ')}.` });
+
+/** Options handed to qr-code-styling; unknown keys are refused so a typo is not silently dropped. */
+const qrCodeSettingsSchema = z.strictObject(
+  {
+    errorCorrectionLevel: choice(['L', 'M', 'Q', 'H']),
+    dotColor: z.string().regex(colourPattern, colourMessage),
+    backgroundColor: z.string().regex(colourPattern, colourMessage),
+    dotType: choice(['square', 'dots', 'rounded', 'classy', 'classy-rounded', 'extra-rounded']),
+    cornerSquareType: choice(['square', 'dot', 'extra-rounded']),
+    cornerDotType: choice(['square', 'dot']),
+  },
+  {
+    error: (issue) =>
+      issue.code === 'unrecognized_keys'
+        ? `Unknown QR code setting: ${issue.keys.join(', ')}.`
+        : 'Please send the QR code settings as a JSON object.',
+  },
+).partial();
+
+/** Vendors' default e-mail is `<licence id><postfix>`, so a bare domain gets its "@". */
+const emailPostfix: Converter<string> = (value) => {
+  if (value === '') return '';
+  if (!/^@?[A-Za-z0-9.-]+\.[A-Za-z]{2,}$/.test(value)) return new Invalid('Please enter a domain like @example.org, or leave it empty.');
+  return value.startsWith('@') ? value : `@${value}`;
+};
+
+/** PUT /api/settings: any subset; an absent field keeps its stored value. */
+export const settingsForm = z
+  .object({
+    newspaperName: formField(text({ max: 200 })),
+    color: formField(colour),
+    fontColor: formField(colour),
+    agbUrl: formField(url),
+    maintainanceModeHelpUrl: formField(url),
+    vendorNotFoundHelpUrl: formField(url),
+    qrCodeUrl: formField(url),
+    qrCodeSettings: formJson(qrCodeSettingsSchema),
+    qrCodeEnableLogo: formField(boolean),
+    vendorEmailPostfix: formField(emailPostfix),
+    webshopIsClosed: formField(boolean),
+    mapCenterLat: formField(decimal({ min: -90, max: 90 })),
+    mapCenterLong: formField(decimal({ min: -180, max: 180 })),
+    useVendorLicenseIdInShop: formField(boolean),
+    useTipInsteadOfDonation: formField(boolean),
+    orgaCoversTransactionCosts: formField(boolean),
+    maxOrderAmount: formField(cents({ min: 1 })),
+    // An item id; empty means no main product.
+    mainItem: optionalFormField(id('an item')),
+    logo: fileAsText,
+    favicon: fileAsText,
+    qrCodeLogo: fileAsText,
+  })
+  .partial();
+
+export type SettingsForm = z.infer<typeof settingsForm>;
+
+export const settingsFileFields = ['logo', 'favicon', 'qrCodeLogo'] as const;
+
+/** Custom CSS may be inlined in a page; these would end the style element and inject markup. */
+export const styleCss = z.string().refine((css) => !/<\/style|<script/i.test(css), 'The style sheet must not contain "</style" or "<script".');
