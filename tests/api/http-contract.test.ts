@@ -1,0 +1,52 @@
+import assert from 'node:assert/strict';
+import { describeApi } from '../support/env.ts';
+
+describeApi('HTTP contract', (t) => {
+  const origin = 'http://shop.test'; // PUBLIC_URL of the test configuration
+
+  it('lets the own origin read Content-Range across origins and allows the preflight', async () => {
+    const preflight = await t.http
+      .options('/api/vendors/')
+      .set('Origin', origin)
+      .set('Access-Control-Request-Method', 'GET')
+      .set('Access-Control-Request-Headers', 'authorization,range');
+    assert.equal(preflight.status, 204);
+    assert.equal(preflight.headers['access-control-allow-origin'], origin);
+    assert.match(preflight.headers['access-control-allow-headers'], /Authorization/);
+    assert.match(preflight.headers['access-control-allow-headers'], /Range/);
+
+    const list = await t.http.get('/api/vendors/?range=[0,4]').set('Origin', origin).set('Authorization', await t.office());
+    assert.equal(list.status, 200);
+    assert.match(list.headers['access-control-expose-headers'], /Content-Range/);
+    assert.match(list.headers['content-range'], /^vendors 0-4\/\d+$/);
+  });
+
+  it('matches origins exactly, so look-alike hosts get no CORS grant', async () => {
+    for (const evil of ['http://shop.test.evil.com', 'http://evil-shop.test', 'https://shop.test', 'null']) {
+      const res = await t.http.get('/api/settings/').set('Origin', evil);
+      assert.equal(res.headers['access-control-allow-origin'], undefined, evil);
+    }
+  });
+
+  it('gives every response a request id and never a stack trace', async () => {
+    const res = await t.http.get('/api/vendors/abc/').set('Authorization', await t.office());
+    assert.ok(res.status >= 400 && res.status < 500);
+    assert.match(res.headers['x-request-id'], /^[0-9a-f-]{36}$/);
+    assert.doesNotMatch(JSON.stringify(res.body), /at .*\.ts:\d+/);
+  });
+
+  it('answers a wrong method on an existing path with 405 and a message', async () => {
+    const res = await t.http.patch('/api/settings/').set('Authorization', await t.office());
+    assert.equal(res.status, 405);
+    assert.ok(res.body.message);
+  });
+
+  it('refuses list parameters it does not understand with a message', async () => {
+    const office = await t.office();
+    for (const query of ['sort=["nope","ASC"]', 'range=[5,1]', 'range=[0,100000]', 'filter=[1]', 'sort=notjson', 'filter={"nope":1}']) {
+      const res = await t.http.get(`/api/vendors/?${query}`).set('Authorization', office);
+      assert.equal(res.status, 400, query);
+      assert.ok(res.body.message, query);
+    }
+  });
+});
