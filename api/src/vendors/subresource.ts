@@ -1,0 +1,76 @@
+import type { Knex } from 'knex';
+import type { z } from 'zod';
+import { notFound } from '../http/errors.ts';
+import { respondList, type ListSpec } from '../http/list.ts';
+import type { RouteDef } from '../http/routes.ts';
+import { parse } from '../http/validate.ts';
+import { childIds, liveVendorId } from './params.ts';
+
+type Db = Knex | Knex.Transaction;
+
+/** A resource that belongs to one vendor (locations, comments) and is managed below its address. */
+export interface VendorSubResource<Row, Input, Patch> {
+  /** Singular, for messages: 'location'. */
+  name: string;
+  /** Path segment and list resource name: 'locations'. */
+  plural: string;
+  /** Route parameter of the child id, as the specification names it: 'locId'. */
+  param: string;
+  list: ListSpec<Row, unknown>;
+  input: z.ZodType<Input>;
+  patch: z.ZodType<Patch>;
+  query(db: Db, vendorId: number): Knex.QueryBuilder;
+  create(db: Db, vendorId: number, input: Input): Promise<Row>;
+  update(db: Db, vendorId: number, id: number, patch: Patch): Promise<Row | undefined>;
+  remove(db: Db, vendorId: number, id: number): Promise<Row | undefined>;
+}
+
+export function vendorSubResourceRoutes<Row, Input, Patch>(r: VendorSubResource<Row, Input, Patch>): RouteDef[] {
+  const base = `/api/vendors/:id/${r.plural}`;
+  const one = `${base}/:${r.param}`;
+  const missing = (vendorId: number, id: number) => notFound(`Vendor ${vendorId} has no ${r.name} with the id ${id}.`);
+  return [
+    {
+      method: 'GET',
+      path: base,
+      access: 'backoffice',
+      handler: async (ctx) => respondList(ctx, r.query(ctx.db, await liveVendorId(ctx)), r.list),
+    },
+    {
+      method: 'POST',
+      path: base,
+      access: 'backoffice',
+      body: 'json',
+      handler: async (ctx) => {
+        const vendorId = await liveVendorId(ctx);
+        const input = parse(r.input, ctx.request.body);
+        ctx.status = 201;
+        ctx.body = r.list.toApi(await r.create(ctx.db, vendorId, input));
+      },
+    },
+    {
+      method: 'PATCH',
+      path: one,
+      access: 'backoffice',
+      body: 'json',
+      handler: async (ctx) => {
+        const [vendorId, id] = await childIds(ctx, r.param, r.name);
+        const patch = parse(r.patch, ctx.request.body);
+        const row = await r.update(ctx.db, vendorId, id, patch);
+        if (!row) throw missing(vendorId, id);
+        ctx.body = r.list.toApi(row);
+      },
+    },
+    {
+      method: 'DELETE',
+      path: one,
+      access: 'backoffice',
+      handler: async (ctx) => {
+        const [vendorId, id] = await childIds(ctx, r.param, r.name);
+        const row = await r.remove(ctx.db, vendorId, id);
+        if (!row) throw missing(vendorId, id);
+        ctx.body = r.list.toApi(row);
+      },
+    },
+  ];
+}
