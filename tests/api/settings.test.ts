@@ -243,4 +243,16 @@ describeApi('settings', (t) => {
       assert.equal((await t.http.put('/api/settings/css').set('Content-Type', 'text/css').send('a{}')).status, 401);
     });
   });
+  it('saves the seeded settings back unchanged when a form sends them as it got them', async () => {
+    await t.reset();
+    const before = await read();
+    const { mainItem, logo, favicon, qrCodeLogoImgUrl, identityProvider, styleRevision, ...fields } = before;
+    const sent: Fields = { mainItem: mainItem.id };
+    for (const [name, value] of Object.entries(fields)) {
+      sent[name] = typeof value === 'object' ? JSON.stringify(value) : (value as string | number | boolean);
+    }
+    const after = await saved(sent);
+    assert.deepEqual(after, before);
+    assert.equal(before.qrCodeSettings.dotType, 'rounded', 'the demo QR code styling is in the saved shape');
+  });
 });

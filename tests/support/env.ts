@@ -3,7 +3,7 @@ import { buildApp } from '../../api/src/app.ts';
 import { loadConfig, type Config } from '../../api/src/config.ts';
 import { createDb, migrate, type Db } from '../../api/src/db.ts';
 import { setLogSilent } from '../../api/src/log.ts';
-import { seedDemo } from '../../seeds/demo.ts';
+import { seedOnFirstStart } from '../../seeds/index.ts';
 import { startTestIssuer, type TestIssuer } from './issuer.ts';
 
 setLogSilent(process.env.TEST_LOG !== '1');
@@ -75,7 +75,7 @@ export async function resetDatabase(db: Db): Promise<void> {
   await db.transaction(async (trx) => {
     await trx.raw(`truncate table ${rows.map((r) => `"${r.tablename}"`).join(', ')} restart identity cascade`);
     await trx('settings').insert({ id: 1 });
-    await seedDemo(trx);
+    await seedOnFirstStart(trx);
   });
 }
 
