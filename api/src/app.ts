@@ -40,6 +40,7 @@ export function buildApp({ db, config, verifier, routes = allRoutes, distDir = p
   app.use(router.allowedMethods());
   app.use(serveApp('/backoffice', path.join(distDir, 'admin')));
   app.use(serveApp('/me', path.join(distDir, 'admin')));
+  app.use(serveApp('/img', path.resolve(import.meta.dirname, '../public/img')));
   app.use(serveApp('/', path.join(distDir, 'shop-widget')));
   return app;
 }
