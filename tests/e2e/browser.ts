@@ -1,0 +1,36 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { outputDir } from './server.ts';
+
+/** Chromium from the system (Debian's package), never a Playwright download. */
+export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+export const chromiumArgs = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--no-first-run',
+  '--disable-dev-shm-usage',
+];
+
+/** A phone: the customer scans a badge on the street. */
+export const phone = { width: 390, height: 844 };
+
+/** Launches headless Chromium; every launch gets its own temporary profile. */
+export async function launchChromium(): Promise<Browser> {
+  if (!fs.existsSync(chromiumPath)) {
+    throw new Error(`Chromium was not found at ${chromiumPath}: install it (apt-get install -y chromium) or set CHROMIUM_PATH.`);
+  }
+  return chromium.launch({ executablePath: chromiumPath, headless: true, args: chromiumArgs, timeout: 60_000 });
+}
+
+/** Saves a full-page screenshot under .test-output/ and returns its path. */
+export async function screenshot(page: Page, name: string): Promise<string> {
+  fs.mkdirSync(outputDir, { recursive: true });
+  const file = path.join(outputDir, `${name}.png`);
+  await page.screenshot({ path: file, fullPage: true });
+  return file;
+}
