@@ -1,19 +1,7 @@
-import { deflateSync } from 'node:zlib';
+import { crc32, deflateSync } from 'node:zlib';
 
-// Small, valid binary files made in code, so the demo newspaper needs no binary blobs in the
-// repository: a PNG logo and a one-page PDF for the digital edition.
-
-const crcTable = Array.from({ length: 256 }, (_, n) => {
-  let c = n;
-  for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-  return c >>> 0;
-});
-
-function crc32(bytes: Buffer): number {
-  let c = 0xffffffff;
-  for (const b of bytes) c = crcTable[(c ^ b) & 0xff] ^ (c >>> 8);
-  return (c ^ 0xffffffff) >>> 0;
-}
+// Small, valid binary files made in code, so neither the demo newspaper nor the tests need binary
+// blobs in the repository: PNG images (the logo) and one-page PDFs (the digital edition).
 
 function pngChunk(type: string, data: Buffer): Buffer {
   const length = Buffer.alloc(4);

@@ -1,30 +1,11 @@
-import { crc32, deflateSync } from 'node:zlib';
 import type supertest from 'supertest';
+import { makePdf, makePng } from '../../seeds/assets/files.ts';
 
 // Small but real files for upload tests, built in code so no binary lives in the repository.
 
-function pngChunk(type: string, data: Buffer): Buffer {
-  const length = Buffer.alloc(4);
-  length.writeUInt32BE(data.length);
-  const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
-  const crc = Buffer.alloc(4);
-  crc.writeUInt32BE(crc32(body));
-  return Buffer.concat([length, body, crc]);
-}
-
-/** A valid PNG of one colour (RGB); different colours give different bytes. */
+/** A valid PNG of one colour; different colours give different bytes. */
 export function pngBytes(rgb: [number, number, number] = [200, 16, 46], size = 2): Buffer {
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(size, 0);
-  header.writeUInt32BE(size, 4);
-  header.set([8, 2, 0, 0, 0], 8); // 8 bits per channel, truecolour, deflate, no filter, no interlace
-  const row = Buffer.from([0, ...Array.from({ length: size }, () => rgb).flat()]); // filter byte 0, then pixels
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    pngChunk('IHDR', header),
-    pngChunk('IDAT', deflateSync(Buffer.concat(Array.from({ length: size }, () => row)))),
-    pngChunk('IEND', Buffer.alloc(0)),
-  ]);
+  return makePng(size, size, () => [...rgb, 255]);
 }
 
 function jpegSegment(marker: number, data: number[]): number[] {
@@ -64,28 +45,9 @@ function le32(n: number): Buffer {
   return b;
 }
 
-/** A valid one-page PDF showing `title`, with a correct cross-reference table. */
+/** A valid one-page PDF showing `title`. */
 export function pdfBytes(title = 'Test edition'): Buffer {
-  const text = title.replace(/[\\()]/g, (c) => `\\${c}`);
-  const stream = `BT /F1 24 Tf 72 720 Td (${text}) Tj ET`;
-  const objects = [
-    '<< /Type /Catalog /Pages 2 0 R >>',
-    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
-    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>',
-    `<< /Length ${Buffer.byteLength(stream, 'latin1')} >>\nstream\n${stream}\nendstream`,
-    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
-  ];
-  let pdf = '%PDF-1.4\n';
-  const offsets: number[] = [];
-  objects.forEach((body, i) => {
-    offsets.push(Buffer.byteLength(pdf, 'latin1'));
-    pdf += `${i + 1} 0 obj\n${body}\nendobj\n`;
-  });
-  const xref = Buffer.byteLength(pdf, 'latin1');
-  pdf += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
-  pdf += offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('');
-  pdf += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
-  return Buffer.from(pdf, 'latin1');
+  return makePdf([title]);
 }
 
 /** A file for `withForm`: bytes alone (named after the field) or bytes with the name the browser would send. */
