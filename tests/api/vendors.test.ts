@@ -1,14 +1,8 @@
 import assert from 'node:assert/strict';
-import type { Response } from 'supertest';
+import { assertRefused } from '../support/assertions.ts';
 import { describeApi } from '../support/env.ts';
 
 /** A refusal a person can read: the expected status, a message, never a server fault. */
-function assertRefused(res: Response, status: number, field?: string): void {
-  assert.equal(res.status, status, `expected ${status}, got ${res.status}: ${JSON.stringify(res.body)}`);
-  assert.equal(typeof res.body.message, 'string');
-  assert.ok(res.body.message.trim().length > 0, 'the message is empty');
-  if (field) assert.ok(res.body.errors?.[field], `no error for "${field}" in ${JSON.stringify(res.body.errors)}`);
-}
 
 describeApi('vendors', (t) => {
   let office: string;
