@@ -35,37 +35,65 @@ interface ItemRow {
   updated_at: Date;
 }
 
-/** What the shop may see: never the PDF, never the licence bookkeeping. */
+/** Which column holds each field; reading and writing items both go through this one table. */
+const columns = {
+  name: 'name',
+  description: 'description',
+  price: 'price',
+  measure: 'measure',
+  order: 'item_order',
+  color: 'color',
+  fontColor: 'font_color',
+  maxOrderAmount: 'max_order_amount',
+  isMainProduct: 'is_main_product',
+  takesOverTransactionCosts: 'takes_over_transaction_costs',
+  isLicenseItem: 'is_license_item',
+  licenseItem: 'license_item_id',
+  licenseGroup: 'license_group',
+  isPdfItem: 'is_pdf_item',
+  disabled: 'disabled',
+  imageFileId: 'image_file_id',
+  pdfFileId: 'pdf_file_id',
+} as const satisfies Record<keyof ItemValues, keyof ItemRow>;
+
+const fields = Object.entries(columns) as [keyof ItemValues, keyof ItemRow][];
+
+function fromRow(row: ItemRow): ItemValues {
+  return Object.fromEntries(fields.map(([field, column]) => [field, row[column]])) as ItemValues;
+}
+
+function toRow(values: ItemValues): Record<string, unknown> {
+  return Object.fromEntries(fields.map(([field, column]) => [column, values[field]]));
+}
+
+/** What the shop may see, named one by one: never the PDF, never the licence bookkeeping. */
 function toPublicItem(row: ItemRow) {
+  const { name, description, price, imageFileId, measure, order, color, fontColor, maxOrderAmount, isMainProduct, licenseItem } = fromRow(row);
   return {
     id: row.id,
-    name: row.name,
-    description: row.description,
-    price: row.price,
-    image: fileUrl(row.image_file_id),
-    measure: row.measure,
-    order: row.item_order,
-    color: row.color,
-    fontColor: row.font_color,
-    maxOrderAmount: row.max_order_amount,
-    isMainProduct: row.is_main_product,
+    name,
+    description,
+    price,
+    image: fileUrl(imageFileId),
+    measure,
+    order,
+    color,
+    fontColor,
+    maxOrderAmount,
+    isMainProduct,
     // An item with a licence item is a digital edition: the checkout asks for an e-mail address.
-    isDigital: row.license_item_id !== null,
+    isDigital: licenseItem !== null,
   };
 }
 
 function toBackofficeItem(row: ItemRow) {
+  const { imageFileId, pdfFileId, ...values } = fromRow(row);
   return {
     ...toPublicItem(row),
-    takesOverTransactionCosts: row.takes_over_transaction_costs,
-    isLicenseItem: row.is_license_item,
-    licenseItem: row.license_item_id,
-    licenseGroup: row.license_group,
-    isPdfItem: row.is_pdf_item,
+    ...values,
     // PDFs are paid content: only the back office gets a URL, and it is behind its login.
-    pdf: row.pdf_file_id ? { url: `/api/files/${row.pdf_file_id}`, size: row.pdf_size } : null,
+    pdf: pdfFileId ? { url: `/api/files/${pdfFileId}`, size: row.pdf_size } : null,
     donationOnly: row.donation_only,
-    disabled: row.disabled,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
@@ -186,50 +214,6 @@ const defaults: Omit<ItemValues, 'name' | 'price'> = {
   imageFileId: null,
   pdfFileId: null,
 };
-
-function fromRow(row: ItemRow): ItemValues {
-  return {
-    name: row.name,
-    description: row.description,
-    price: row.price,
-    measure: row.measure,
-    order: row.item_order,
-    color: row.color,
-    fontColor: row.font_color,
-    maxOrderAmount: row.max_order_amount,
-    isMainProduct: row.is_main_product,
-    takesOverTransactionCosts: row.takes_over_transaction_costs,
-    isLicenseItem: row.is_license_item,
-    licenseItem: row.license_item_id,
-    licenseGroup: row.license_group,
-    isPdfItem: row.is_pdf_item,
-    disabled: row.disabled,
-    imageFileId: row.image_file_id,
-    pdfFileId: row.pdf_file_id,
-  };
-}
-
-function toRow(values: ItemValues) {
-  return {
-    name: values.name,
-    description: values.description,
-    price: values.price,
-    image_file_id: values.imageFileId,
-    measure: values.measure,
-    item_order: values.order,
-    is_main_product: values.isMainProduct,
-    takes_over_transaction_costs: values.takesOverTransactionCosts,
-    color: values.color,
-    font_color: values.fontColor,
-    max_order_amount: values.maxOrderAmount,
-    is_license_item: values.isLicenseItem,
-    license_item_id: values.licenseItem,
-    license_group: values.licenseGroup,
-    is_pdf_item: values.isPdfItem,
-    pdf_file_id: values.pdfFileId,
-    disabled: values.disabled,
-  };
-}
 
 const names = (rows: { name: string }[]) => rows.map((r) => `"${r.name}"`).join(', ');
 
