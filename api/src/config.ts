@@ -8,13 +8,28 @@ export interface Config {
   databaseUrl?: string;
   dataDir: string;
   oidc: {
-    /** Issuer whose discovery document and JWKS verify access tokens. */
+    /**
+     * External issuer (e.g. a Keycloak realm URL) whose discovery document and JWKS verify access
+     * tokens. When absent, the embedded provider at `<publicUrl>/oidc` is the issuer.
+     */
     issuer?: string;
     audience?: string;
     clientId: string;
     realm?: string;
     scopes: string;
+    /** Token claim that matches a vendor login to its vendor record (compared with the vendor's e-mail). */
+    vendorClaim: string;
   };
+  stripe: {
+    /** When absent, the local Stripe sandbox answers the SDK's calls (test mode). */
+    secretKey?: string;
+    webhookSecret?: string;
+  };
+  /** SMTP server for customer e-mails; when absent, mails stay in the outbox for staff to read. */
+  smtpUrl?: string;
+  mailFrom: string;
+  /** How long a PDF download link stays valid. */
+  downloadLinkDays: number;
   embedOrigins: string[];
   logLevel: 'silent' | 'info';
   /** Seed the demo newspaper into an empty database. */
@@ -36,9 +51,25 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       clientId: env.OIDC_CLIENT_ID ?? 'backoffice',
       realm: env.OIDC_REALM || undefined,
       scopes: env.OIDC_SCOPES ?? 'openid profile email offline_access',
+      vendorClaim: env.OIDC_VENDOR_CLAIM || 'email',
     },
+    stripe: {
+      secretKey: env.STRIPE_SECRET_KEY || undefined,
+      webhookSecret: env.STRIPE_WEBHOOK_SECRET || undefined,
+    },
+    smtpUrl: env.SMTP_URL || undefined,
+    mailFrom: env.MAIL_FROM || 'Straßenzeitung <shop@localhost>',
+    downloadLinkDays: positiveInt(env, 'DOWNLOAD_LINK_DAYS', 42),
     embedOrigins: (env.EMBED_ORIGINS ?? '').split(',').map((s) => s.trim()).filter(Boolean),
     logLevel: env.LOG_LEVEL === 'silent' ? 'silent' : 'info',
     seedDemo: env.SEED_DEMO !== 'false',
   };
+}
+
+function positiveInt(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a whole number of at least 1, got "${raw}"`);
+  return value;
 }
