@@ -24,6 +24,8 @@ export interface Config {
     /** When absent, the local Stripe sandbox answers the SDK's calls (test mode). */
     secretKey?: string;
     webhookSecret?: string;
+    /** Another Stripe-compatible API base (e.g. stripe-mock); Stripe's own when absent. */
+    apiUrl?: string;
   };
   /** SMTP server for customer e-mails; when absent, mails stay in the outbox for staff to read. */
   smtpUrl?: string;
@@ -56,6 +58,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     stripe: {
       secretKey: env.STRIPE_SECRET_KEY || undefined,
       webhookSecret: env.STRIPE_WEBHOOK_SECRET || undefined,
+      apiUrl: env.STRIPE_API_URL || undefined,
     },
     smtpUrl: env.SMTP_URL || undefined,
     mailFrom: env.MAIL_FROM || 'Straßenzeitung <shop@localhost>',

@@ -1,0 +1,39 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import supertest from 'supertest';
+import { buildApp } from '../../api/src/app.ts';
+import type { Config } from '../../api/src/config.ts';
+import type { ApiTest } from './env.ts';
+
+export interface ListeningShop {
+  /** http://127.0.0.1:<port>, also the app's PUBLIC_URL. */
+  url: string;
+  config: Config;
+  http: supertest.Agent;
+  close(): Promise<void>;
+}
+
+/**
+ * The app on a real loopback port, on the suite's database, for flows that need real HTTP between
+ * parts of the product: the Stripe SDK calling the sandbox, the sandbox calling our webhook, a
+ * browser following the login redirects. PUBLIC_URL is the listening address.
+ */
+export async function listenShop(t: ApiTest, overrides: (config: Config) => Partial<Config> = () => ({})): Promise<ListeningShop> {
+  const server = http.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+  const url = `http://127.0.0.1:${port}`;
+  const base: Config = { ...t.config, port, publicUrl: url };
+  const config: Config = { ...base, ...overrides(base) };
+  server.on('request', buildApp({ db: t.db, config }).callback());
+  return {
+    url,
+    config,
+    http: supertest.agent(url),
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
