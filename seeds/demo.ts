@@ -1,11 +1,14 @@
 import type { Knex } from 'knex';
 import { storeFile } from '../api/src/files/queries.ts';
+import { hashPassword, verifyPassword } from '../api/src/identity/accounts/passwords.ts';
+import { findActiveAccountByUsername } from '../api/src/identity/accounts/queries.ts';
 import { makeLogoPng, makePdf } from './assets/files.ts';
 
 // The demo newspaper: settings with a logo, four items (print issue, digital edition with its PDF
 // licence, a calendar) and 30 vendors around Vienna's centre with locations and comments, plus one
-// deactivated vendor. Everything is derived from fixed values and a seeded pseudo-random generator,
-// so every run writes exactly the same data. Batch inserts keep it well under a second on PGlite.
+// deactivated vendor, and the demo logins (DEMO_ACCOUNTS). Everything is derived from fixed values and
+// a seeded pseudo-random generator, so every run writes the same data (password hashes aside: each
+// has a salt of its own). Batch inserts keep it well under a second on PGlite.
 
 export const DEMO_NEWSPAPER_NAME = 'Straßenblatt Demo';
 export const DEMO_MAP_CENTRE = { lat: 48.2082, long: 16.3738 } as const;
@@ -13,6 +16,33 @@ export const DEMO_VENDOR_COUNT = 30;
 export const DEMO_COLOUR = '#c8102e';
 export const DEMO_FONT_COLOUR = '#ffffff';
 export const DEMO_VENDOR_EMAIL_POSTFIX = '@demo.strassenzeitung.org';
+
+/**
+ * Logins of the embedded OpenID provider for trying the product out; they exist only in the demo.
+ * The other demo vendors have no login: a vendor created in the back office gets one.
+ */
+export const DEMO_ACCOUNTS = [
+  { username: 'office', password: 'office', groups: ['backoffice'], licenseId: null },
+  { username: 'vendor', password: 'vendor', groups: ['vendor'], licenseId: 'DEMO-1' },
+] as const;
+
+/** The demo logins that still open with their demo password, for the start banner. */
+export async function demoLoginsInUse(db: Knex): Promise<(typeof DEMO_ACCOUNTS)[number][]> {
+  const inUse = [];
+  for (const demo of DEMO_ACCOUNTS) {
+    const account = await findActiveAccountByUsername(db, demo.username);
+    if (account && (await verifyPassword(demo.password, account.password_hash))) inUse.push(demo);
+  }
+  return inUse;
+}
+
+// Hashing is slow on purpose. The demo passwords are public anyway, so one hash per process serves
+// every reseed (the tests reseed often).
+const demoHashes = new Map<string, Promise<string>>();
+function demoHash(password: string): Promise<string> {
+  if (!demoHashes.has(password)) demoHashes.set(password, hashPassword(password));
+  return demoHashes.get(password)!;
+}
 
 /** mulberry32: a tiny deterministic generator, so the demo data is the same on every run. */
 function generator(seed: number) {
@@ -300,4 +330,16 @@ export async function seedDemo(trx: Knex.Transaction | Knex): Promise<void> {
     created_at: '2025-12-15T10:00:00Z',
   });
   await trx('vendor_comments').insert(commentRows);
+
+  const accountRows: Record<string, unknown>[] = [];
+  for (const account of DEMO_ACCOUNTS) {
+    accountRows.push({
+      username: account.username,
+      email: account.licenseId ? vendorRows.find((v) => v.license_id === account.licenseId)!.email : `${account.username}${DEMO_VENDOR_EMAIL_POSTFIX}`,
+      password_hash: await demoHash(account.password),
+      groups: account.groups,
+      vendor_id: account.licenseId ? vendorId.get(account.licenseId) : null,
+    });
+  }
+  await trx('accounts').insert(accountRows);
 }

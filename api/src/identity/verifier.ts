@@ -1,5 +1,9 @@
-import { createRemoteJWKSet, jwtVerify, type JWTPayload } from 'jose';
+import { createLocalJWKSet, createRemoteJWKSet, jwtVerify, type JWTPayload } from 'jose';
 import type { Config } from '../config.ts';
+import type { Db } from '../db.ts';
+import { findActiveAccount } from './accounts/queries.ts';
+import { apiAudience, issuerUrl } from './issuer.ts';
+import { publicSigningKey, type ProviderKeys } from './provider/keys.ts';
 import type { User } from './user.ts';
 
 export class InvalidToken extends Error {}
@@ -49,12 +53,42 @@ export function createVerifier(oidc: Config['oidc']): Verifier {
       throw new InvalidToken('The access token is not valid.');
     }
     if (!audienceMatches(payload, oidc)) throw new InvalidToken('The access token is not meant for this service.');
-    if (!payload.sub) throw new InvalidToken('The access token names no user.');
     return {
-      sub: payload.sub,
-      username: String(payload.preferred_username ?? payload.sub),
-      email: typeof payload.email === 'string' ? payload.email : undefined,
-      groups: normaliseGroups(payload.groups),
+      ...userOf(payload),
+      vendorClaim: typeof payload[oidc.vendorClaim] === 'string' ? (payload[oidc.vendorClaim] as string) : undefined,
     };
+  };
+}
+
+function userOf(payload: JWTPayload): User {
+  if (!payload.sub) throw new InvalidToken('The access token names no user.');
+  return {
+    sub: payload.sub,
+    username: String(payload.preferred_username ?? payload.sub),
+    email: typeof payload.email === 'string' ? payload.email : undefined,
+    groups: normaliseGroups(payload.groups),
+  };
+}
+
+/**
+ * Verifies access tokens of the embedded provider the same way, against its public key as stored in
+ * the database (no HTTP call to ourselves). The account must still be allowed to log in: a
+ * deactivated vendor's token stops working at once, not when it expires.
+ */
+export function createEmbeddedVerifier(db: Db, config: Config, keys: () => Promise<ProviderKeys>): Verifier {
+  const options = { issuer: issuerUrl(config), audience: apiAudience(config), algorithms: ['RS256'] };
+  let jwks: ReturnType<typeof createLocalJWKSet> | undefined;
+  return async (token) => {
+    jwks ??= createLocalJWKSet({ keys: [publicSigningKey(await keys())] });
+    let payload: JWTPayload;
+    try {
+      ({ payload } = await jwtVerify(token, jwks, options));
+    } catch {
+      throw new InvalidToken('The access token is not valid.');
+    }
+    const user = userOf(payload);
+    const account = await findActiveAccount(db, user.sub);
+    if (!account) throw new InvalidToken('This login is no longer active.');
+    return { ...user, accountId: account.id, vendorId: account.vendor_id };
   };
 }

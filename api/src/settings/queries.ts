@@ -4,6 +4,7 @@ import { fileUrl, storeFile } from '../files/queries.ts';
 import { imageKinds } from '../files/sniff.ts';
 import type { UploadedFile } from '../http/body.ts';
 import { rejectFields } from '../http/validate.ts';
+import { issuerUrl } from '../identity/issuer.ts';
 import { findMainItem, setMainProduct } from '../items/queries.ts';
 import type { SettingsForm, settingsFileFields } from './schema.ts';
 
@@ -74,12 +75,21 @@ export async function readPublicSettings(db: Knex | Knex.Transaction, config: Co
     styleRevision: row.style_revision,
     mainItem: await findMainItem(db),
     identityProvider: {
-      url: config.oidc.issuer ?? null,
+      url: issuerUrl(config),
       realm: config.oidc.realm ?? null,
       clientId: config.oidc.clientId,
       scopes: config.oidc.scopes,
     },
   };
+}
+
+/**
+ * The settings as the protocol compares them: what staff can change, the CSS included; the identity
+ * block comes from the configuration, not from a change.
+ */
+export async function readSettingsForProtocol(db: Knex | Knex.Transaction, config: Config) {
+  const { identityProvider: _identityProvider, ...settings } = await readPublicSettings(db, config);
+  return { ...settings, styleCss: (await getSettingsRow(db)).style_css as string };
 }
 
 type PlainField = Exclude<keyof SettingsForm, 'mainItem' | (typeof settingsFileFields)[number]>;

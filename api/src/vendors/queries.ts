@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { pgCode } from '../db.ts';
 import { conflict, notFound } from '../http/errors.ts';
+import { createVendorLogin, removeVendorLogin, syncVendorLogin, type VendorLogin } from '../identity/accounts/queries.ts';
 import { getSettingsRow } from '../settings/queries.ts';
 import type { VendorInput } from './schema.ts';
 
@@ -152,27 +153,41 @@ function defaultEmail(licenseId: string, postfix: string): string | null {
   return domain ? `${licenseId}@${domain}` : null;
 }
 
-export async function createVendor(db: Db, input: VendorInput): Promise<VendorRow> {
+export async function createVendor(db: Db, input: VendorInput): Promise<{ vendor: VendorRow; login: VendorLogin }> {
   const email = input.email ?? defaultEmail(input.licenseId, (await getSettingsRow(db)).vendor_email_postfix);
-  const [{ id }] = await withUniqueLicense(input.licenseId, () =>
-    db('vendors').insert({ ...toRow(input), email }).returning('id'),
-  );
-  return (await findVendor(db, id))!;
+  // The vendor and its login exist together or not at all.
+  return db.transaction(async (trx) => {
+    const [{ id }] = await withUniqueLicense(input.licenseId, () =>
+      trx('vendors').insert({ ...toRow(input), email }).returning('id'),
+    );
+    const vendor = (await findVendor(trx, id))!;
+    return { vendor, login: await createVendorLogin(trx, vendor) };
+  });
 }
 
 export async function updateVendor(db: Db, id: number, input: VendorInput): Promise<VendorRow | undefined> {
-  const updated = await withUniqueLicense(input.licenseId, () =>
-    db('vendors').where({ id }).whereNull('deleted_at').update({ ...toRow(input), updated_at: db.fn.now() }).returning('id'),
-  );
-  return updated.length ? findVendor(db, id) : undefined;
+  return db.transaction(async (trx) => {
+    const before = await liveVendors(trx).where({ id }).forUpdate().first();
+    if (!before) return undefined;
+    await withUniqueLicense(input.licenseId, () =>
+      trx('vendors').where({ id }).update({ ...toRow(input), updated_at: trx.fn.now() }),
+    );
+    const after = (await findVendor(trx, id))!;
+    await syncVendorLogin(trx, before, after);
+    return after;
+  });
 }
 
 /** Soft delete: money history keeps pointing at the vendor, and the licence id becomes free again. */
 export async function deleteVendor(db: Db, id: number): Promise<VendorRow | undefined> {
-  const deleted = await db('vendors')
-    .where({ id })
-    .whereNull('deleted_at')
-    .update({ deleted_at: db.fn.now(), updated_at: db.fn.now() })
-    .returning('id');
-  return deleted.length ? allVendors(db).where({ id }).first() : undefined;
+  return db.transaction(async (trx) => {
+    const deleted = await trx('vendors')
+      .where({ id })
+      .whereNull('deleted_at')
+      .update({ deleted_at: trx.fn.now(), updated_at: trx.fn.now() })
+      .returning('id');
+    if (!deleted.length) return undefined;
+    await removeVendorLogin(trx, id);
+    return allVendors(trx).where({ id }).first();
+  });
 }

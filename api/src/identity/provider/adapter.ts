@@ -1,0 +1,80 @@
+import type { Knex } from 'knex';
+import type { Adapter, AdapterPayload } from 'oidc-provider';
+
+type Db = Knex | Knex.Transaction;
+
+interface StateRow {
+  payload: AdapterPayload;
+}
+
+const epochNow = () => Math.floor(Date.now() / 1000);
+
+/**
+ * oidc-provider's storage on our database: one table for every model, keyed by model and id, so
+ * every API process sees the same sessions, grants, codes and refresh tokens.
+ */
+export function databaseAdapter(db: Knex) {
+  return class DatabaseAdapter implements Adapter {
+    constructor(private readonly model: string) {}
+
+    private live() {
+      return db('oidc_state')
+        .where({ model: this.model })
+        .where((q) => q.whereNull('expires_at').orWhere('expires_at', '>', db.fn.now()));
+    }
+
+    private async first(query: Knex.QueryBuilder): Promise<AdapterPayload | undefined> {
+      const row = (await query.first('payload')) as StateRow | undefined;
+      return row?.payload;
+    }
+
+    async upsert(id: string, payload: AdapterPayload, expiresIn?: number): Promise<void> {
+      // Each login starts an interaction: a fitting moment to drop what has expired, in any process.
+      if (this.model === 'Interaction') await db('oidc_state').where('expires_at', '<', db.fn.now()).delete();
+      await db('oidc_state')
+        .insert({
+          model: this.model,
+          id,
+          payload: JSON.stringify(payload),
+          grant_id: payload.grantId ?? null,
+          uid: payload.uid ?? null,
+          user_code: payload.userCode ?? null,
+          account_id: payload.accountId ?? null,
+          expires_at: expiresIn ? new Date(Date.now() + expiresIn * 1000) : null,
+        })
+        .onConflict(['model', 'id'])
+        .merge();
+    }
+
+    find(id: string) {
+      return this.first(this.live().where({ id }));
+    }
+
+    findByUid(uid: string) {
+      return this.first(this.live().where({ uid }));
+    }
+
+    findByUserCode(userCode: string) {
+      return this.first(this.live().where({ user_code: userCode }));
+    }
+
+    async consume(id: string): Promise<void> {
+      await db('oidc_state')
+        .where({ model: this.model, id })
+        .update({ payload: db.raw(`payload || jsonb_build_object('consumed', ?::bigint)`, [epochNow()]) });
+    }
+
+    async destroy(id: string): Promise<void> {
+      await db('oidc_state').where({ model: this.model, id }).delete();
+    }
+
+    async revokeByGrantId(grantId: string): Promise<void> {
+      await db('oidc_state').where({ model: this.model, grant_id: grantId }).delete();
+    }
+  };
+}
+
+/** Ends everything an account holds at the provider: sessions, grants, codes, refresh tokens. */
+export async function revokeAccountState(db: Db, accountId: string): Promise<void> {
+  await db('oidc_state').where({ account_id: accountId }).delete();
+}
