@@ -1,5 +1,6 @@
 import type Router from '@koa/router';
 import type { Middleware, ParameterizedContext } from 'koa';
+import { protocol, type AuditSpec } from '../audit/protocol.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db.ts';
 import type { User } from '../identity/user.ts';
@@ -27,6 +28,8 @@ export interface RouteDef {
   path: string;
   access: Access;
   body?: BodyKind;
+  /** What the protocol records of a change through this route (see audit/protocol.ts). */
+  audit?: AuditSpec;
   handler: (ctx: AppContext) => Promise<void> | void;
 }
 
@@ -38,6 +41,8 @@ export function mountRoutes(router: Router<AppState, AppDeps>, defs: RouteDef[])
     if (def.path !== '/' && def.path.endsWith('/')) throw new Error(`Route ${def.path} must not end with a slash`);
     const chain: Middleware[] = [authorize(def.access) as unknown as Middleware];
     if (def.body) chain.push(bodyParser(def.body));
+    const recording = protocol(def.method, def.path, def.audit);
+    if (recording) chain.push(recording as unknown as Middleware);
     chain.push(def.handler as unknown as Middleware);
     router.register(def.path, [def.method], chain as never);
   }

@@ -1,9 +1,14 @@
+import type { AuditSpec } from '../audit/protocol.ts';
 import { formFiles } from '../http/form.ts';
 import { respondList } from '../http/list.ts';
-import type { RouteDef } from '../http/routes.ts';
+import type { AppContext, RouteDef } from '../http/routes.ts';
 import { idParam, parse } from '../http/validate.ts';
 import { backofficeListSpec, deleteItem, findItem, itemNotFound, itemsQuery, listPublicItems, saveItem } from './queries.ts';
 import { itemCreateForm, itemFileFields, itemUpdateForm } from './schema.ts';
+
+const itemId = (ctx: AppContext) => idParam(ctx.params.id, 'item');
+
+const itemAudit: AuditSpec = { recordType: 'item', load: (ctx, id) => findItem(ctx.db, Number(id)) };
 
 export const itemRoutes: RouteDef[] = [
   {
@@ -26,7 +31,7 @@ export const itemRoutes: RouteDef[] = [
     path: '/api/items/:id',
     access: 'backoffice',
     handler: async (ctx) => {
-      const id = idParam(ctx.params.id, 'item');
+      const id = itemId(ctx);
       const item = await findItem(ctx.db, id);
       if (!item) throw itemNotFound(id);
       ctx.body = item;
@@ -37,6 +42,7 @@ export const itemRoutes: RouteDef[] = [
     path: '/api/items',
     access: 'backoffice',
     body: 'multipart',
+    audit: itemAudit,
     handler: async (ctx) => {
       const form = parse(itemCreateForm, ctx.request.body);
       ctx.body = await saveItem(ctx.db, undefined, form, formFiles(ctx, itemFileFields));
@@ -48,8 +54,9 @@ export const itemRoutes: RouteDef[] = [
     path: '/api/items/:id',
     access: 'backoffice',
     body: 'multipart',
+    audit: { ...itemAudit, id: itemId },
     handler: async (ctx) => {
-      const id = idParam(ctx.params.id, 'item');
+      const id = itemId(ctx);
       const form = parse(itemUpdateForm, ctx.request.body);
       ctx.body = await saveItem(ctx.db, id, form, formFiles(ctx, itemFileFields));
     },
@@ -58,8 +65,9 @@ export const itemRoutes: RouteDef[] = [
     method: 'DELETE',
     path: '/api/items/:id',
     access: 'backoffice',
+    audit: { ...itemAudit, id: itemId },
     handler: async (ctx) => {
-      ctx.body = await deleteItem(ctx.db, idParam(ctx.params.id, 'item'));
+      ctx.body = await deleteItem(ctx.db, itemId(ctx));
     },
   },
 ];

@@ -1,8 +1,12 @@
+import type { AuditSpec } from '../audit/protocol.ts';
 import { formFiles } from '../http/form.ts';
 import type { RouteDef } from '../http/routes.ts';
 import { parse } from '../http/validate.ts';
-import { readPublicSettings, readStyleCss, saveStyleCss, updateSettings } from './queries.ts';
+import { readPublicSettings, readSettingsForProtocol, readStyleCss, saveStyleCss, updateSettings } from './queries.ts';
 import { settingsFileFields, settingsForm, styleCss } from './schema.ts';
+
+/** The settings are one record; its id is always 1. */
+const settingsAudit: AuditSpec = { recordType: 'settings', id: () => 1, load: (ctx) => readSettingsForProtocol(ctx.db, ctx.config) };
 
 export const settingsRoutes: RouteDef[] = [
   {
@@ -18,6 +22,7 @@ export const settingsRoutes: RouteDef[] = [
     path: '/api/settings',
     access: 'backoffice',
     body: 'multipart',
+    audit: settingsAudit,
     handler: async (ctx) => {
       const form = parse(settingsForm, ctx.request.body);
       ctx.body = await updateSettings(ctx.db, ctx.config, form, formFiles(ctx, settingsFileFields));
@@ -28,6 +33,7 @@ export const settingsRoutes: RouteDef[] = [
     path: '/api/settings/css',
     access: 'backoffice',
     body: 'css',
+    audit: settingsAudit,
     handler: async (ctx) => {
       ctx.body = { styleRevision: await saveStyleCss(ctx.db, parse(styleCss, ctx.request.body)) };
     },

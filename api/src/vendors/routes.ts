@@ -1,3 +1,4 @@
+import type { AuditSpec } from '../audit/protocol.ts';
 import { badRequest, notFound } from '../http/errors.ts';
 import { respondList, type ListSpec } from '../http/list.ts';
 import type { AppContext, RouteDef } from '../http/routes.ts';
@@ -5,6 +6,7 @@ import { idParam, parse } from '../http/validate.ts';
 import { getSettingsRow } from '../settings/queries.ts';
 import { commentRoutes } from './comments/routes.ts';
 import { locationRoutes } from './locations/routes.ts';
+import { ownVendorRoute } from './me.ts';
 import {
   createVendor,
   deleteVendor,
@@ -48,6 +50,15 @@ const vendorList: ListSpec<VendorRow, ReturnType<typeof vendorToApi>> = {
 
 const vendorId = (ctx: AppContext) => idParam(ctx.params.id, 'vendor');
 
+/** The protocol compares a vendor as the back office sees it. */
+const vendorAudit: AuditSpec = {
+  recordType: 'vendor',
+  load: async (ctx, id) => {
+    const vendor = await findVendor(ctx.db, Number(id));
+    return vendor && vendorToApi(vendor);
+  },
+};
+
 /** react-admin sends the whole record back, id included; a different id means a confused client. */
 function assertSameId(body: unknown, id: number): void {
   const bodyId = (body as { id?: unknown } | null)?.id;
@@ -73,10 +84,13 @@ export const vendorRoutes: RouteDef[] = [
     path: '/api/vendors',
     access: 'backoffice',
     body: 'json',
+    audit: vendorAudit,
     handler: async (ctx) => {
       const input = parse(vendorInput, ctx.request.body);
+      const { vendor, login } = await createVendor(ctx.db, input);
       ctx.status = 201;
-      ctx.body = vendorToApi(await createVendor(ctx.db, input));
+      // The vendor's login with its one-time password: shown to staff in this answer only.
+      ctx.body = { ...vendorToApi(vendor), login };
     },
   },
   {
@@ -97,6 +111,8 @@ export const vendorRoutes: RouteDef[] = [
       };
     },
   },
+  // Before /api/vendors/:id, which would otherwise take "me" for an id and refuse vendors.
+  ownVendorRoute,
   {
     method: 'GET',
     path: '/api/vendors/:id',
@@ -113,6 +129,7 @@ export const vendorRoutes: RouteDef[] = [
     path: '/api/vendors/:id',
     access: 'backoffice',
     body: 'json',
+    audit: { ...vendorAudit, id: vendorId },
     handler: async (ctx) => {
       const id = vendorId(ctx);
       assertSameId(ctx.request.body, id);
@@ -126,6 +143,7 @@ export const vendorRoutes: RouteDef[] = [
     method: 'DELETE',
     path: '/api/vendors/:id',
     access: 'backoffice',
+    audit: { ...vendorAudit, id: vendorId },
     handler: async (ctx) => {
       const id = vendorId(ctx);
       const vendor = await deleteVendor(ctx.db, id);

@@ -1,9 +1,10 @@
 import type { Knex } from 'knex';
 import type { z } from 'zod';
+import type { AuditSpec } from '../audit/protocol.ts';
 import { notFound } from '../http/errors.ts';
 import { respondList, type ListSpec } from '../http/list.ts';
 import type { RouteDef } from '../http/routes.ts';
-import { parse } from '../http/validate.ts';
+import { idParam, parse } from '../http/validate.ts';
 import { childIds, liveVendorId } from './params.ts';
 
 type Db = Knex | Knex.Transaction;
@@ -29,6 +30,15 @@ export function vendorSubResourceRoutes<Row, Input, Patch>(r: VendorSubResource<
   const base = `/api/vendors/:id/${r.plural}`;
   const one = `${base}/:${r.param}`;
   const missing = (vendorId: number, id: number) => notFound(`Vendor ${vendorId} has no ${r.name} with the id ${id}.`);
+  const audit: AuditSpec = {
+    recordType: `vendor_${r.name}`,
+    load: async (ctx, id) => {
+      const row = await r.query(ctx.db, idParam(ctx.params.id, 'vendor')).where({ id }).first();
+      return row && (r.list.toApi(row) as object);
+    },
+    details: (ctx) => ({ vendorId: Number(ctx.params.id) }),
+  };
+  const auditOne: AuditSpec = { ...audit, id: (ctx) => idParam(ctx.params[r.param], r.name) };
   return [
     {
       method: 'GET',
@@ -41,6 +51,7 @@ export function vendorSubResourceRoutes<Row, Input, Patch>(r: VendorSubResource<
       path: base,
       access: 'backoffice',
       body: 'json',
+      audit,
       handler: async (ctx) => {
         const vendorId = await liveVendorId(ctx);
         const input = parse(r.input, ctx.request.body);
@@ -53,6 +64,7 @@ export function vendorSubResourceRoutes<Row, Input, Patch>(r: VendorSubResource<
       path: one,
       access: 'backoffice',
       body: 'json',
+      audit: auditOne,
       handler: async (ctx) => {
         const [vendorId, id] = await childIds(ctx, r.param, r.name);
         const patch = parse(r.patch, ctx.request.body);
@@ -65,6 +77,7 @@ export function vendorSubResourceRoutes<Row, Input, Patch>(r: VendorSubResource<
       method: 'DELETE',
       path: one,
       access: 'backoffice',
+      audit: auditOne,
       handler: async (ctx) => {
         const [vendorId, id] = await childIds(ctx, r.param, r.name);
         const row = await r.remove(ctx.db, vendorId, id);

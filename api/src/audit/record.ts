@@ -1,0 +1,63 @@
+import type { Knex } from 'knex';
+
+/** Keys whose values must never be stored: a protocol is read by staff and kept for long. */
+const secretKey = /password|token|secret|hash|authorization|cookie/i;
+const REDACTED = '[redacted]';
+
+/** A copy of a value with every secret-looking key's value replaced, at any depth. */
+export function redact<T>(value: T): T {
+  if (Array.isArray(value)) return value.map(redact) as T;
+  if (value && typeof value === 'object' && !(value instanceof Date)) {
+    return Object.fromEntries(
+      Object.entries(value).map(([key, inner]) => [key, secretKey.test(key) ? REDACTED : redact(inner)]),
+    ) as T;
+  }
+  return value;
+}
+
+export interface ProtocolEntry {
+  action: string;
+  actorSub?: string | null;
+  actorName?: string | null;
+  recordType?: string | null;
+  recordId?: string | number | null;
+  /** Changed fields only: `{ field: { before, after } }`. */
+  changes?: Record<string, { before: unknown; after: unknown }> | null;
+  details?: Record<string, unknown> | null;
+}
+
+/** Appends one entry to the protocol, secrets redacted. */
+export async function writeEntry(db: Knex | Knex.Transaction, entry: ProtocolEntry): Promise<void> {
+  await db('protocol_entries').insert({
+    action: entry.action,
+    actor_sub: entry.actorSub ?? null,
+    actor_name: entry.actorName ?? null,
+    record_type: entry.recordType ?? null,
+    record_id: entry.recordId == null ? null : String(entry.recordId),
+    changes: entry.changes ? JSON.stringify(redact(entry.changes)) : null,
+    details: entry.details ? JSON.stringify(redact(entry.details)) : null,
+  });
+}
+
+/**
+ * A system event (failed login, payment flagged for staff, …). `actor` is the name the event is
+ * about, e.g. the username that failed to log in; it need not be an existing account.
+ */
+export async function recordEvent(
+  db: Knex | Knex.Transaction,
+  event: {
+    action: string;
+    actor?: string | null;
+    recordType?: string;
+    recordId?: string | number | null;
+    details?: Record<string, unknown>;
+  },
+): Promise<void> {
+  await writeEntry(db, {
+    action: event.action,
+    actorName: event.actor,
+    recordType: event.recordType,
+    recordId: event.recordId,
+    details: event.details,
+  });
+}

@@ -1,0 +1,42 @@
+import type { Knex } from 'knex';
+import { HttpError } from '../http/errors.ts';
+import type { RouteDef } from '../http/routes.ts';
+import type { User } from '../identity/user.ts';
+import { vendorAccountSummary } from '../ledger/queries.ts';
+import { findVendor, liveVendors, vendorToApi, type VendorRow } from './queries.ts';
+
+type Db = Knex | Knex.Transaction;
+
+const refused = (message: string) => new HttpError(403, message);
+
+/**
+ * The vendor record a vendor's login belongs to. The embedded provider's account carries the link;
+ * an external provider's token is matched by its configured claim (OIDC_VENDOR_CLAIM, handed over by
+ * the verifier) against the vendor's e-mail, ignoring case. An e-mail that several vendors share
+ * names none of them: guessing could show one vendor another's money.
+ */
+export async function vendorOfUser(db: Db, user: User): Promise<VendorRow> {
+  let candidates: VendorRow[];
+  if (user.accountId !== undefined) {
+    const vendor = user.vendorId ? await findVendor(db, user.vendorId) : undefined;
+    candidates = vendor ? [vendor] : [];
+  } else {
+    const key = user.vendorClaim?.trim();
+    candidates = key ? await liveVendors(db).whereRaw('lower(email) = lower(?)', [key]).limit(2) : [];
+  }
+  if (candidates.length === 0) throw refused('Your login is not linked to a vendor. Please ask the office.');
+  if (candidates.length > 1) throw refused('Your login matches more than one vendor. Please ask the office to correct the e-mail addresses.');
+  if (candidates[0].is_disabled) throw refused('Your vendor account is deactivated. Please ask the office.');
+  return candidates[0];
+}
+
+/** A vendor's own page: the record as the office sees it and the money from the ledger. */
+export const ownVendorRoute: RouteDef = {
+  method: 'GET',
+  path: '/api/vendors/me',
+  access: 'vendor',
+  handler: async (ctx) => {
+    const vendor = await vendorOfUser(ctx.db, ctx.state.user!);
+    ctx.body = { ...vendorToApi(vendor), ...(await vendorAccountSummary(ctx.db, vendor.id)) };
+  },
+};
