@@ -3,11 +3,13 @@ import multer from '@koa/multer';
 import type { Middleware } from 'koa';
 import { HttpError } from './errors.ts';
 
-export type BodyKind = 'json' | 'multipart' | 'css';
+export type BodyKind = 'json' | 'multipart' | 'css' | 'raw';
 
 export const limits = {
   json: 256 * 1024,
   css: 200 * 1024,
+  /** Raw bodies are signed payloads (Stripe's webhook events). */
+  raw: 1024 * 1024,
   /** Per uploaded file (images and PDFs). */
   file: 10 * 1024 * 1024,
   files: 5,
@@ -60,6 +62,21 @@ function css(): Middleware {
   };
 }
 
+/** The body's exact bytes as a Buffer, for signatures computed over them. */
+function raw(): Middleware {
+  return async (ctx, next) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of ctx.req as AsyncIterable<Buffer>) {
+      size += chunk.length;
+      if (size > limits.raw) throw tooLarge('request', limits.raw);
+      chunks.push(chunk);
+    }
+    ctx.request.body = Buffer.concat(chunks);
+    await next();
+  };
+}
+
 const multerMessages: Record<string, (e: { field?: string }) => HttpError> = {
   LIMIT_FILE_SIZE: (e) => new HttpError(413, `The file "${e.field}" is too large; at most ${limits.file / 1024 / 1024} MB are accepted.`, e.field ? { [e.field]: 'File too large' } : undefined),
   LIMIT_FILE_COUNT: () => new HttpError(400, `At most ${limits.files} files can be uploaded at once.`),
@@ -89,7 +106,7 @@ function multipart(): Middleware {
 }
 
 export function bodyParser(kind: BodyKind): Middleware {
-  return { json, css, multipart }[kind]();
+  return { json, css, multipart, raw }[kind]();
 }
 
 /** Files of a parsed multipart request, by field name (one per field). */

@@ -1,0 +1,59 @@
+import type { Knex } from 'knex';
+import type { Config } from '../config.ts';
+import { queueMail } from '../mail/outbox.ts';
+import { createDownloadLink, downloadLinksFor, linkPath, type DownloadLink } from '../pdf/links.ts';
+import { getSettingsRow } from '../settings/queries.ts';
+
+// What a paid order delivers besides the copies the vendor hands over: for a digital edition, a
+// download link to its PDF and an e-mail with the links. Called inside the settle transaction when
+// the order becomes paid; unique keys make a second call add nothing.
+
+type Locale = 'de' | 'en';
+
+const wording = {
+  de: {
+    subject: (paper: string) => `Deine digitale Ausgabe${paper ? ` von ${paper}` : ''}`,
+    intro: 'Danke für deinen Kauf! Hier kannst du herunterladen, was du gekauft hast:',
+    valid: (until: string) => `Die Links sind bis ${until} gültig. Bei Fragen wende dich bitte an das Büro.`,
+    closing: 'Viel Spaß beim Lesen!',
+  },
+  en: {
+    subject: (paper: string) => `Your digital edition${paper ? ` of ${paper}` : ''}`,
+    intro: 'Thank you for your purchase! Here you can download what you bought:',
+    valid: (until: string) => `The links are valid until ${until}. If you have any questions, please contact the office.`,
+    closing: 'Have fun reading!',
+  },
+} satisfies Record<Locale, unknown>;
+
+function pdfMail(locale: Locale, newspaperName: string, links: DownloadLink[], publicUrl: string) {
+  const words = wording[locale];
+  const until = new Intl.DateTimeFormat(locale === 'de' ? 'de-AT' : 'en-GB', { dateStyle: 'long' }).format(new Date(links[0].expiresAt));
+  const lines = links.map((link) => `${link.itemName}: ${publicUrl}${linkPath(link.id)}`);
+  return {
+    subject: words.subject(newspaperName),
+    text: [words.intro, '', ...lines, '', words.valid(until), '', words.closing, ...(newspaperName ? [newspaperName] : [])].join('\n'),
+  };
+}
+
+/**
+ * Creates the order's download links (one per digital item whose licence item is a PDF item, valid
+ * `downloadLinkDays`) and, when the order has an e-mail address, queues one mail with them in the
+ * customer's language. The outbox sends it after commit.
+ */
+export async function deliverOrder(trx: Knex.Transaction, orderId: number, config: Pick<Config, 'publicUrl' | 'downloadLinkDays'>): Promise<void> {
+  const editions: { item_id: number; pdf_file_id: string }[] = await trx('order_entries as e')
+    .join('items as i', 'i.id', 'e.item_id')
+    .join('items as licence', 'licence.id', 'i.license_item_id')
+    .where({ 'e.order_id': orderId, 'e.kind': 'sale', 'licence.is_pdf_item': true })
+    .whereNotNull('licence.pdf_file_id')
+    .select('i.id as item_id', 'licence.pdf_file_id');
+  if (editions.length === 0) return;
+  for (const edition of editions) {
+    await createDownloadLink(trx, { orderId, itemId: edition.item_id, fileId: edition.pdf_file_id, validDays: config.downloadLinkDays });
+  }
+  const order: { email: string | null; locale: Locale } = await trx('orders').where({ id: orderId }).first('email', 'locale');
+  if (!order.email) return;
+  const { newspaper_name: newspaperName } = await getSettingsRow(trx);
+  const links = await downloadLinksFor(trx, orderId);
+  await queueMail(trx, { kind: 'pdf-links', orderId, recipient: order.email, ...pdfMail(order.locale, newspaperName, links, config.publicUrl) });
+}

@@ -1,0 +1,185 @@
+import { randomBytes } from 'node:crypto';
+import type { Knex } from 'knex';
+import type { Config } from '../config.ts';
+import { badRequest, HttpError } from '../http/errors.ts';
+import { log } from '../log.ts';
+import { stripeClient, type Stripe } from '../payments/stripe.ts';
+import { getSettingsRow } from '../settings/queries.ts';
+import { findVendorByLicense } from '../vendors/queries.ts';
+import { limitOrderRate } from './rate-limit.ts';
+import { emailAddress, type OrderInput } from './schema.ts';
+
+// A new order: every rule of the shop checked with a message the customer understands, every price
+// from our own data, the order committed before Stripe hears of it, then the Checkout Session.
+
+/** How long the customer has on the card page. */
+const checkoutMinutes = 30;
+/**
+ * Stripe wants `expires_at` at least 30 minutes after it creates the session; a minute on top keeps
+ * a slow network or a clock a little ahead of Stripe's from failing every order.
+ */
+const clockMarginSeconds = 60;
+/** Stripe's smallest card charge in euros. */
+const minimumTotal = 50;
+
+const paymentsUnavailable = () => new HttpError(502, 'Card payments are not available right now. Please try again later.');
+
+const refuse = (field: string, message: string) => badRequest(message, { [field]: message });
+
+const euros = (cents: number) => `${Math.floor(cents / 100)},${String(cents % 100).padStart(2, '0')} €`;
+
+interface ItemRow {
+  id: number;
+  name: string;
+  price: number;
+  disabled: boolean;
+  is_license_item: boolean;
+  license_item_id: number | null;
+  max_order_amount: number | null;
+}
+
+/** One line of the cart, priced from the database. */
+interface PricedLine {
+  item: ItemRow;
+  quantity: number;
+  /** The licence item a digital edition pays to the newspaper. */
+  licence: ItemRow | null;
+}
+
+const liveItems = (db: Knex, ids: number[]) =>
+  db('items')
+    .whereIn('id', ids)
+    .whereNull('deleted_at')
+    .select<ItemRow[]>('id', 'name', 'price', 'disabled', 'is_license_item', 'license_item_id', 'max_order_amount');
+
+/** The cart's items as they are for sale now; refuses what cannot be bought. */
+async function priceCart(db: Knex, input: OrderInput): Promise<PricedLine[]> {
+  if (input.entries.length === 0) {
+    throw input.tip > 0 ? refuse('entries', 'Donation only is not allowed') : refuse('entries', 'Please choose at least one item.');
+  }
+  const seen = new Set<number>();
+  input.entries.forEach(({ item }, i) => {
+    if (seen.has(item)) throw refuse(`entries.${i}.item`, 'Each item can be in the order only once; please change its quantity instead.');
+    seen.add(item);
+  });
+  const items = new Map((await liveItems(db, [...seen])).map((row) => [row.id, row]));
+  const licenceIds = [...items.values()].flatMap((row) => (row.license_item_id === null ? [] : [row.license_item_id]));
+  const licences = new Map(licenceIds.length ? (await liveItems(db, licenceIds)).map((row) => [row.id, row]) : []);
+  return input.entries.map(({ item: id, quantity }, i) => {
+    const item = items.get(id);
+    const licence = item?.license_item_id == null ? null : licences.get(item.license_item_id);
+    // An edition whose licence item is gone cannot be sold: the newspaper's share would be lost.
+    if (!item || item.disabled || licence === undefined) {
+      throw refuse(`entries.${i}.item`, item ? `"${item.name}" is not available.` : `The item ${id} is not available.`);
+    }
+    if (item.is_license_item) throw refuse(`entries.${i}.item`, `"${item.name}" cannot be bought on its own.`);
+    if (item.max_order_amount !== null && quantity > item.max_order_amount) {
+      throw refuse(`entries.${i}.quantity`, `You can order at most ${item.max_order_amount} × "${item.name}".`);
+    }
+    return { item, quantity, licence };
+  });
+}
+
+/** A digital edition is sent by e-mail; any address given must be one Stripe and our mail accept. */
+function checkEmail(lines: PricedLine[], email: string | null): void {
+  const digital = lines.find((line) => line.licence);
+  if (digital && !email) throw refuse('email', `Your item ${digital.item.name} needs an email address`);
+  if (email && !emailAddress.safeParse(email).success) throw refuse('email', 'Please enter a valid email address.');
+}
+
+/** Order and entries: a sale per item, the licence share per licence item, the tip. */
+function entryRows(orderId: number, lines: PricedLine[], tip: number) {
+  const sales = lines.map(({ item, quantity }) => ({
+    order_id: orderId, kind: 'sale', item_id: item.id, quantity, unit_price: item.price, amount: quantity * item.price,
+  }));
+  // Editions sharing one licence item pay it once, for all their copies together.
+  const licences = new Map<number, { item: ItemRow; quantity: number }>();
+  for (const { licence, quantity } of lines) {
+    if (licence) licences.set(licence.id, { item: licence, quantity: (licences.get(licence.id)?.quantity ?? 0) + quantity });
+  }
+  const licenceRows = [...licences.values()].map(({ item, quantity }) => ({
+    order_id: orderId, kind: 'licence', item_id: item.id, quantity, unit_price: item.price, amount: quantity * item.price,
+  }));
+  const tipRow = tip > 0 ? [{ order_id: orderId, kind: 'tip', item_id: null, quantity: null, unit_price: null, amount: tip }] : [];
+  return [...sales, ...licenceRows, ...tipRow];
+}
+
+function tipLabel(locale: 'de' | 'en', useTip: boolean): string {
+  if (locale === 'en') return useTip ? 'Tip' : 'Donation';
+  return useTip ? 'Trinkgeld' : 'Spende';
+}
+
+export interface PlacedOrder {
+  token: string;
+  checkoutUrl: string;
+}
+
+/** Checks, stores and commits a new order, then opens its Stripe Checkout Session. */
+export async function placeOrder(db: Knex, config: Config, input: OrderInput, clientAddress: string): Promise<PlacedOrder> {
+  const settings = await getSettingsRow(db);
+  if (settings.webshop_is_closed) throw new HttpError(503, 'The shop is closed for maintenance right now. Please try again later.');
+  const vendor = await findVendorByLicense(db, input.vendor);
+  if (!vendor || vendor.is_disabled) throw refuse('vendor', 'This ID is invalid');
+  const lines = await priceCart(db, input);
+  checkEmail(lines, input.email);
+  const total = lines.reduce((sum, { item, quantity }) => sum + item.price * quantity, input.tip);
+  if (total >= settings.max_order_amount) {
+    throw refuse('entries', `The total of ${euros(total)} is too high: an order must stay below ${euros(settings.max_order_amount)}.`);
+  }
+  if (total < minimumTotal) throw refuse('entries', `Card payments need a total of at least ${euros(minimumTotal)}.`);
+  await limitOrderRate(db, clientAddress, config.orderRateLimit);
+
+  const token = randomBytes(32).toString('base64url');
+  const expiresAt = Math.floor(Date.now() / 1000) + checkoutMinutes * 60 + clockMarginSeconds;
+  // Committed before Stripe is called, so no webhook can ever arrive for an order we do not have.
+  const orderId = await db.transaction(async (trx) => {
+    const [{ id }] = await trx('orders')
+      .insert({
+        token,
+        vendor_id: vendor.id,
+        amount_total: total,
+        tip: input.tip,
+        email: input.email,
+        locale: input.locale,
+        expires_at: new Date(expiresAt * 1000),
+      })
+      .returning('id');
+    await trx('order_entries').insert(entryRows(id, lines, input.tip));
+    return id as number;
+  });
+
+  let session: Stripe.Checkout.Session;
+  try {
+    session = await stripeClient(config).checkout.sessions.create(
+      {
+        mode: 'payment',
+        line_items: [
+          ...lines.map(({ item, quantity }) => ({
+            quantity,
+            price_data: { currency: 'eur', unit_amount: item.price, product_data: { name: item.name } },
+          })),
+          ...(input.tip > 0
+            ? [{ quantity: 1, price_data: { currency: 'eur', unit_amount: input.tip, product_data: { name: tipLabel(input.locale, Boolean(settings.use_tip_instead_of_donation)) } } }]
+            : []),
+        ],
+        customer_email: input.email ?? undefined,
+        expires_at: expiresAt,
+        locale: input.locale,
+        metadata: { order: String(orderId) },
+        client_reference_id: String(orderId),
+        success_url: `${config.publicUrl}/success?order=${token}&session_id={CHECKOUT_SESSION_ID}`,
+        cancel_url: `${config.publicUrl}/failure?order=${token}`,
+      },
+      { idempotencyKey: `order-${orderId}-checkout` },
+    );
+    if (!session.url) throw new Error('Stripe answered a Checkout Session without a URL');
+  } catch (error) {
+    // Only the kind of failure is logged: Stripe's messages may quote parts of the key.
+    const e = error as { type?: string; code?: string; statusCode?: number };
+    log.warn('checkout session failed', { order: orderId, type: e.type ?? String(error), code: e.code, status: e.statusCode });
+    await db('orders').where({ id: orderId, status: 'pending' }).update({ status: 'failed', updated_at: db.fn.now() });
+    throw paymentsUnavailable();
+  }
+  await db('orders').where({ id: orderId }).update({ stripe_session_id: session.id, updated_at: db.fn.now() });
+  return { token, checkoutUrl: session.url };
+}

@@ -1,0 +1,98 @@
+import type { Knex } from 'knex';
+import type { Config } from '../config.ts';
+import { log } from '../log.ts';
+import { stripeClient } from '../payments/stripe.ts';
+import { forgetOldOrderRates } from './rate-limit.ts';
+import { applySession, settleOrder } from './settle.ts';
+
+// The safety net under the webhook: a lost or refused event must not leave a paid order pending.
+// Every minute the job asks Stripe about orders pending for a few minutes and about paid orders
+// whose fee is still unknown, and closes the sessions of orders past their time.
+
+/** Identifies this job's advisory lock among all of the database's. */
+const lockKey = 4_004_001;
+/** A webhook normally arrives within seconds; after this the job asks Stripe itself. */
+const pendingGrace = `interval '3 minutes'`;
+/** How long the job keeps asking for a fee that has not arrived. */
+const feeWindow = `interval '3 days'`;
+/** An order asked about is left alone this long, so overlapping runs never ask twice. */
+const recheckAfter = `interval '50 seconds'`;
+const batchSize = 200;
+
+/**
+ * Claims the orders due for a check: under the advisory lock one instance at a time picks them and
+ * stamps `checked_at`, so another instance (or an overlapping run) finds them taken. The lock is
+ * held only for the claim: Stripe is asked outside any transaction (PGlite has one connection, and
+ * the sandbox answering Stripe's calls needs it).
+ */
+async function claimDueOrders(db: Knex): Promise<number[]> {
+  return db.transaction(async (trx) => {
+    const { rows } = (await trx.raw('select pg_try_advisory_xact_lock(?) as locked', [lockKey])) as { rows: { locked: boolean }[] };
+    if (!rows[0].locked) return [];
+    const due = trx('orders')
+      .select('id')
+      .where((q) =>
+        q
+          .where((pending) => pending.where('status', 'pending').where('created_at', '<', trx.raw(`now() - ${pendingGrace}`)))
+          .orWhere((paid) =>
+            paid.where('status', 'paid').whereNull('fee').where('paid_at', '<', trx.raw(`now() - ${pendingGrace}`)).where('paid_at', '>', trx.raw(`now() - ${feeWindow}`)),
+          ),
+      )
+      .where((q) => q.whereNull('checked_at').orWhere('checked_at', '<', trx.raw(`now() - ${recheckAfter}`)))
+      .orderBy('id')
+      .limit(batchSize);
+    const claimed = (await trx('orders').whereIn('id', due).update({ checked_at: trx.fn.now() }).returning('id')) as { id: number }[];
+    await forgetOldOrderRates(trx);
+    return claimed.map((row) => row.id);
+  });
+}
+
+/** Settles one order from Stripe's answer, and closes its session when its time is up. */
+async function reconcileOrder(db: Knex, config: Config, orderId: number): Promise<void> {
+  const order = await settleOrder(db, config, orderId);
+  if (!order || order.status !== 'pending' || new Date(order.expires_at).getTime() > Date.now()) return;
+  if (!order.stripe_session_id) {
+    // Stripe never gave this order a session (the process stopped in between): nothing can be paid.
+    await db('orders').where({ id: orderId, status: 'pending' }).update({ status: 'expired', updated_at: db.fn.now() });
+    return;
+  }
+  let session;
+  try {
+    session = await stripeClient(config).checkout.sessions.expire(order.stripe_session_id);
+  } catch {
+    // Stripe refuses to expire a session that completed meanwhile; its fresh state decides.
+    await settleOrder(db, config, orderId);
+    return;
+  }
+  await applySession(db, config, orderId, session);
+}
+
+/** One run of the job; answers the ids of the orders it asked Stripe about. */
+export async function reconcilePending(db: Knex, config: Config): Promise<number[]> {
+  const claimed = await claimDueOrders(db);
+  for (const id of claimed) {
+    try {
+      await reconcileOrder(db, config, id);
+    } catch (error) {
+      log.warn('reconciling an order failed', { order: id, error: String((error as Error)?.message ?? error) });
+    }
+  }
+  return claimed;
+}
+
+/** Runs the job every minute in the background, for as long as the process runs. */
+export function startReconciliation(db: Knex, config: Config): void {
+  let running = false;
+  const timer = setInterval(async () => {
+    if (running) return;
+    running = true;
+    try {
+      await reconcilePending(db, config);
+    } catch (error) {
+      log.error('reconciliation failed', { error: String((error as Error)?.message ?? error) });
+    } finally {
+      running = false;
+    }
+  }, 60_000);
+  timer.unref();
+}

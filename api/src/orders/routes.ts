@@ -1,0 +1,94 @@
+import { HttpError } from '../http/errors.ts';
+import { respondList } from '../http/list.ts';
+import type { AppContext, RouteDef } from '../http/routes.ts';
+import { idParam, parse } from '../http/validate.ts';
+import { log } from '../log.ts';
+import { Stripe } from '../payments/stripe.ts';
+import { placeOrder } from './place.ts';
+import { findOrder, findOrderByToken, orderReceipt, staffOrderList, staffOrders, staffOrderToApi, type OrderRow } from './queries.ts';
+import { orderInput } from './schema.ts';
+import { invalidConfirmation, settleOrder } from './settle.ts';
+
+/** The receipt's order; every kind of wrong token gets the same answer. */
+async function orderOfToken(ctx: AppContext, token: unknown): Promise<OrderRow> {
+  const order = await findOrderByToken(ctx.db, token);
+  if (!order) throw invalidConfirmation();
+  return order;
+}
+
+/**
+ * Asks Stripe now on the customer's behalf. When Stripe cannot be reached the receipt still
+ * answers (pending); the success page asks again, and the job and the webhook settle it anyway.
+ */
+async function settleForCustomer(ctx: AppContext, order: OrderRow, sessionId: string): Promise<OrderRow> {
+  try {
+    return (await settleOrder(ctx.db, ctx.config, order.id, sessionId)) ?? order;
+  } catch (error) {
+    if (!(error instanceof Stripe.errors.StripeError)) throw error;
+    log.warn('verifying a payment failed', { order: order.id, type: error.type });
+    return order;
+  }
+}
+
+export const orderRoutes: RouteDef[] = [
+  {
+    method: 'POST',
+    path: '/api/orders',
+    access: 'public',
+    body: 'json',
+    handler: async (ctx) => {
+      const input = parse(orderInput, ctx.request.body);
+      const placed = await placeOrder(ctx.db, ctx.config, input, ctx.ip);
+      ctx.status = 201;
+      ctx.body = { order: placed.token, checkoutUrl: placed.checkoutUrl };
+    },
+  },
+  {
+    method: 'GET',
+    path: '/api/orders',
+    access: 'backoffice',
+    handler: (ctx) => respondList(ctx, staffOrders(ctx.db), staffOrderList),
+  },
+  // Registered before /api/orders/:token, which would otherwise take "verify" for a token.
+  {
+    // The success page's call: the session id Stripe put into the return address must be this order's.
+    method: 'GET',
+    path: '/api/orders/verify',
+    access: 'public',
+    handler: async (ctx) => {
+      let order = await orderOfToken(ctx, ctx.query.order);
+      const sessionId = ctx.query.session_id;
+      if (typeof sessionId !== 'string' || !sessionId || (order.stripe_session_id && order.stripe_session_id !== sessionId)) {
+        throw invalidConfirmation();
+      }
+      if (order.status === 'pending' || order.status === 'expired') order = await settleForCustomer(ctx, order, sessionId);
+      ctx.body = await orderReceipt(ctx.db, order);
+    },
+  },
+  {
+    method: 'GET',
+    path: '/api/orders/:token',
+    access: 'public',
+    handler: async (ctx) => {
+      ctx.body = await orderReceipt(ctx.db, await orderOfToken(ctx, ctx.params.token));
+    },
+  },
+  {
+    method: 'POST',
+    path: '/api/orders/:id/reconcile',
+    access: 'backoffice',
+    handler: async (ctx) => {
+      const id = idParam(ctx.params.id, 'order');
+      const order = await findOrder(ctx.db, id);
+      if (!order) throw new HttpError(404, `There is no order with the id ${id}.`);
+      if (!order.stripe_session_id) throw new HttpError(409, 'This order never reached Stripe, so there is nothing to ask about.');
+      try {
+        await settleOrder(ctx.db, ctx.config, id);
+      } catch (error) {
+        if (!(error instanceof Stripe.errors.StripeError)) throw error;
+        throw new HttpError(502, 'Stripe could not be asked right now. Please try again later.');
+      }
+      ctx.body = staffOrderToApi(await staffOrders(ctx.db).where('o.id', id).first());
+    },
+  },
+];

@@ -1,0 +1,48 @@
+import { z } from 'zod';
+
+// The shape of a new order as the shop sends it. Prices are not part of it: anything else a client
+// adds (a price, a total, a status) is dropped here and never read.
+
+const tipMessage = 'Please enter the tip in whole cents (0 or more), for example 150 for 1,50 €.';
+
+const entry = z.object(
+  {
+    item: z.number({ error: 'Please choose an item.' }).int('Please choose an item.').positive('Please choose an item.').max(2 ** 31 - 1, 'Please choose an item.'),
+    quantity: z
+      .number({ error: 'Please enter a whole quantity of at least 1.' })
+      .int('Please enter a whole quantity of at least 1.')
+      .min(1, 'Please enter a whole quantity of at least 1.')
+      .max(10_000, 'Please enter a smaller quantity.'),
+  },
+  { error: 'Please send each item as { item, quantity }.' },
+);
+
+export const orderInput = z.object(
+  {
+    vendor: z.string({ error: 'This ID is invalid' }).trim().min(1, 'This ID is invalid').max(100, 'This ID is invalid'),
+    entries: z.array(entry, { error: 'Please send the items as a list.' }).max(50, 'Please order at most 50 different items at once.'),
+    tip: z
+      .number({ error: tipMessage })
+      .int(tipMessage)
+      .min(0, 'The tip must not be negative.')
+      .max(100_000_000, 'Please enter a smaller tip.')
+      .default(0),
+    email: z
+      .string({ error: 'Please enter a valid email address.' })
+      .trim()
+      .max(254, 'Please enter a valid email address.')
+      .nullish()
+      .transform((value) => value || null),
+    // German is the default and the fallback; a browser's "en-GB" means English.
+    locale: z
+      .string({ error: 'Please choose the language de or en.' })
+      .nullish()
+      .transform((value): 'de' | 'en' => (value?.toLowerCase().startsWith('en') ? 'en' : 'de')),
+  },
+  { error: 'Please send the order as a JSON object.' },
+);
+
+export type OrderInput = z.infer<typeof orderInput>;
+
+/** Checked separately: only a cart with a digital item needs one, but any given address must be valid. */
+export const emailAddress = z.email();

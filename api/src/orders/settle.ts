@@ -1,0 +1,98 @@
+import type { Knex } from 'knex';
+import { recordEvent } from '../audit/record.ts';
+import type { Config } from '../config.ts';
+import { notFound } from '../http/errors.ts';
+import { bookFee, bookOrder } from '../ledger/book.ts';
+import { kickOutbox } from '../mail/outbox.ts';
+import { paymentIntentId, retrieveSession, sessionFee, type Stripe } from '../payments/stripe.ts';
+import { getSettingsRow } from '../settings/queries.ts';
+import { deliverOrder } from './deliveries.ts';
+import { findOrder, type OrderRow } from './queries.ts';
+
+// The one way an order becomes paid. The webhook, the success page's verify call and the
+// reconciliation job all end here; Stripe's answer about the session is the truth, never the
+// caller's word. The order row is locked while it changes, so concurrent calls queue and the
+// later ones find nothing left to do.
+
+export const invalidConfirmation = () => notFound('Invalid payment confirmation');
+
+/** An order Stripe has nothing more to tell us about. */
+const isSettled = (order: OrderRow) => order.status === 'flagged' || (order.status === 'paid' && order.fee !== null);
+
+/** Statuses from which a payment Stripe reports as made is booked (a late payment of an expired order included). */
+const payable = new Set<OrderRow['status']>(['pending', 'expired', 'failed']);
+
+/** Payment intent states after which an asynchronous payment has failed for good. */
+const failedIntent = new Set(['requires_payment_method', 'canceled']);
+
+/**
+ * Asks Stripe about the order's Checkout Session and brings the order in line with it: paid (all
+ * rows booked, deliveries queued), fee booked once known, expired or failed. Idempotent. A session
+ * id is needed only while the order has none stored (a webhook faster than the order's creation).
+ */
+export async function settleOrder(db: Knex, config: Config, orderId: number, sessionId?: string): Promise<OrderRow | undefined> {
+  const order = await findOrder(db, orderId);
+  if (!order) return undefined;
+  const id = order.stripe_session_id ?? sessionId;
+  if (!id || isSettled(order)) return order;
+  return applySession(db, config, orderId, await retrieveSession(config, id));
+}
+
+/**
+ * Applies what Stripe says about a session to its order, in one transaction. Refuses a session that
+ * belongs to another order (the metadata Stripe keeps for us names it).
+ */
+export async function applySession(db: Knex, config: Config, orderId: number, session: Stripe.Checkout.Session): Promise<OrderRow> {
+  if (session.metadata?.order !== String(orderId)) throw invalidConfirmation();
+  let paidNow = false;
+  const order = await db.transaction(async (trx) => {
+    const order = (await trx('orders').where({ id: orderId }).forUpdate().first()) as OrderRow;
+    const changes: Partial<Record<keyof OrderRow, unknown>> = {};
+    if (session.payment_status === 'paid' && payable.has(order.status)) {
+      if (session.amount_total !== order.amount_total || session.currency !== order.currency) return flagOrder(trx, order, session);
+      Object.assign(changes, { status: 'paid', paid_at: trx.fn.now(), stripe_payment_intent_id: paymentIntentId(session) });
+      await bookOrder(trx, order);
+      await deliverOrder(trx, order.id, config);
+      await recordEvent(trx, {
+        action: 'payment.confirmed',
+        recordType: 'order',
+        recordId: order.id,
+        details: { amount: order.amount_total, currency: order.currency, session: session.id },
+      });
+      paidNow = true;
+    } else if (order.status === 'pending' && session.status === 'expired') {
+      changes.status = 'expired';
+    } else if (order.status === 'pending' && session.status === 'complete' && session.payment_status === 'unpaid') {
+      // An asynchronous payment method (e.g. a bank debit) reported back; failed only when the intent says so.
+      const intent = session.payment_intent;
+      if (intent && typeof intent !== 'string' && failedIntent.has(intent.status)) changes.status = 'failed';
+    }
+    const fee = sessionFee(session);
+    if ((paidNow || order.status === 'paid') && order.fee === null && fee !== null) {
+      const { orga_covers_transaction_costs: orgaCovers } = await getSettingsRow(trx);
+      await bookFee(trx, order, fee, Boolean(orgaCovers));
+      changes.fee = fee;
+    }
+    if (!order.stripe_session_id) changes.stripe_session_id = session.id;
+    if (!Object.keys(changes).length) return order;
+    const [updated] = await trx('orders').where({ id: orderId }).update({ ...changes, updated_at: trx.fn.now() }).returning('*');
+    return updated as OrderRow;
+  });
+  // Mails go out after the payment is committed; a failed send never touches the payment.
+  if (paidNow) kickOutbox(db, config);
+  return order;
+}
+
+/** Stripe took a different amount than the order asks for: nothing is booked, staff decide. */
+async function flagOrder(trx: Knex.Transaction, order: OrderRow, session: Stripe.Checkout.Session): Promise<OrderRow> {
+  const reason = `Stripe reported ${session.amount_total} ${session.currency}, the order is ${order.amount_total} ${order.currency}.`;
+  const [flagged] = await trx('orders').where({ id: order.id }).update({
+    status: 'flagged',
+    flag_reason: reason,
+    stripe_session_id: session.id,
+    stripe_payment_intent_id: paymentIntentId(session),
+    updated_at: trx.fn.now(),
+  }).returning('*');
+  await recordEvent(trx, { action: 'payment.flagged', recordType: 'order', recordId: order.id, details: { reason, session: session.id } });
+  return flagged;
+}

@@ -1,0 +1,66 @@
+import Stripe from 'stripe';
+import type { Config } from '../config.ts';
+import { SANDBOX_SECRET_KEY, SANDBOX_WEBHOOK_SECRET } from './sandbox/keys.ts';
+
+// The one place that knows where Stripe is. With a secret key configured it is Stripe (or the
+// Stripe-compatible API at STRIPE_API_URL); without, it is the local sandbox on this very server,
+// reached through the same official SDK, so every code path is the one production runs.
+
+export { Stripe };
+
+/** Where the SDK sends its requests; Stripe's own servers when undefined. */
+function endpoint(url: string | undefined): Pick<Stripe.StripeConfig, 'host' | 'port' | 'protocol'> {
+  if (!url) return {};
+  const parsed = new URL(url);
+  const protocol = parsed.protocol === 'http:' ? 'http' : 'https';
+  return { host: parsed.hostname, port: Number(parsed.port) || (protocol === 'http' ? 80 : 443), protocol };
+}
+
+const usesSandbox = (config: Config) => !config.stripe.secretKey;
+
+const clients = new WeakMap<Config, Stripe>();
+
+/** The SDK client for this configuration (one per configuration, reused: it keeps connections alive). */
+export function stripeClient(config: Config): Stripe {
+  let client = clients.get(config);
+  if (!client) {
+    const sandbox = usesSandbox(config);
+    client = new Stripe(sandbox ? SANDBOX_SECRET_KEY : config.stripe.secretKey!, {
+      ...endpoint(sandbox ? config.publicUrl : config.stripe.apiUrl),
+      maxNetworkRetries: 2,
+      timeout: 20_000,
+      telemetry: false,
+    });
+    clients.set(config, client);
+  }
+  return client;
+}
+
+/**
+ * The secret that signs webhook events. The sandbox's is public, so it is only accepted while the
+ * sandbox is on; with a real key and no STRIPE_WEBHOOK_SECRET there is none (events are refused).
+ */
+export function webhookSecret(config: Config): string | undefined {
+  return config.stripe.webhookSecret ?? (usesSandbox(config) ? SANDBOX_WEBHOOK_SECRET : undefined);
+}
+
+/** What the settle step reads from a session: the payment and its fee in one call. */
+export function retrieveSession(config: Config, sessionId: string): Promise<Stripe.Checkout.Session> {
+  return stripeClient(config).checkout.sessions.retrieve(sessionId, {
+    expand: ['payment_intent.latest_charge.balance_transaction'],
+  });
+}
+
+/** The card fee of a session retrieved with `retrieveSession`; null while Stripe has not settled it. */
+export function sessionFee(session: Stripe.Checkout.Session): number | null {
+  const intent = session.payment_intent;
+  if (!intent || typeof intent === 'string') return null;
+  const charge = intent.latest_charge;
+  if (!charge || typeof charge === 'string') return null;
+  const balance = charge.balance_transaction;
+  if (!balance || typeof balance === 'string') return null;
+  return balance.fee;
+}
+
+export const paymentIntentId = (session: Stripe.Checkout.Session): string | null =>
+  typeof session.payment_intent === 'string' ? session.payment_intent : (session.payment_intent?.id ?? null);

@@ -1,0 +1,30 @@
+import { badRequest, HttpError } from '../http/errors.ts';
+import type { RouteDef } from '../http/routes.ts';
+import { log } from '../log.ts';
+import { stripeClient, webhookSecret, type Stripe } from '../payments/stripe.ts';
+import { handleStripeEvent } from './stripe.ts';
+
+export const webhookRoutes: RouteDef[] = [
+  {
+    // Stripe calls this; the signature over the exact bytes is the only credential.
+    method: 'POST',
+    path: '/api/webhooks/stripe',
+    access: 'public',
+    body: 'raw',
+    handler: async (ctx) => {
+      const secret = webhookSecret(ctx.config);
+      if (!secret) {
+        log.error('a Stripe webhook arrived but STRIPE_WEBHOOK_SECRET is not configured');
+        throw new HttpError(503, 'Webhooks are not configured.');
+      }
+      let event: Stripe.Event;
+      try {
+        event = stripeClient(ctx.config).webhooks.constructEvent(ctx.request.body as Buffer, ctx.get('Stripe-Signature'), secret);
+      } catch {
+        throw badRequest('The webhook signature is not valid.');
+      }
+      const outcome = await handleStripeEvent(ctx.db, ctx.config, event);
+      ctx.body = { received: true, duplicate: outcome === 'duplicate' };
+    },
+  },
+];

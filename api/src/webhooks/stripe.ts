@@ -1,0 +1,58 @@
+import type { Knex } from 'knex';
+import type { Config } from '../config.ts';
+import { settleOrder } from '../orders/settle.ts';
+import type { Stripe } from '../payments/stripe.ts';
+
+// Stripe's events only say "look again": the settle step asks Stripe for the session's current
+// state, so a stale, repeated or out-of-order event can never book anything wrong.
+
+const sessionEvents = new Set([
+  'checkout.session.completed',
+  'checkout.session.async_payment_succeeded',
+  'checkout.session.async_payment_failed',
+  'checkout.session.expired',
+]);
+
+/** The order a session was opened for, from the metadata we gave Stripe; undefined for foreign sessions. */
+function orderOfSession(session: Stripe.Checkout.Session): number | undefined {
+  const id = Number(session.metadata?.order ?? session.client_reference_id);
+  return Number.isSafeInteger(id) && id > 0 ? id : undefined;
+}
+
+async function processEvent(db: Knex, config: Config, event: Stripe.Event): Promise<void> {
+  if (sessionEvents.has(event.type)) {
+    const session = event.data.object as Stripe.Checkout.Session;
+    const orderId = orderOfSession(session);
+    if (orderId !== undefined) await settleOrder(db, config, orderId, session.id);
+  } else if (event.type === 'charge.updated') {
+    // A fee that was unknown when the order was paid. Before the order is paid the session's own
+    // event settles it, fee included, so an earlier charge event has nothing to do.
+    const charge = event.data.object as Stripe.Charge;
+    const intent = typeof charge.payment_intent === 'string' ? charge.payment_intent : charge.payment_intent?.id;
+    const order = intent ? await db('orders').where({ stripe_payment_intent_id: intent }).first('id') : undefined;
+    if (order) await settleOrder(db, config, order.id);
+  }
+}
+
+/**
+ * Handles a verified event once: an event already processed is a no-op; a failure leaves it
+ * unprocessed and rethrows, so the answer is a 5xx and Stripe delivers it again.
+ */
+export async function handleStripeEvent(db: Knex, config: Config, event: Stripe.Event): Promise<'processed' | 'duplicate'> {
+  await db('stripe_events')
+    .insert({ id: event.id, type: event.type, payload: JSON.stringify(event) })
+    .onConflict('id')
+    .ignore();
+  const stored = await db('stripe_events').where({ id: event.id }).first('processed_at');
+  if (stored.processed_at) return 'duplicate';
+  try {
+    await processEvent(db, config, event);
+  } catch (error) {
+    await db('stripe_events')
+      .where({ id: event.id })
+      .update({ attempts: db.raw('attempts + 1'), last_error: String((error as Error)?.message ?? error).slice(0, 1000) });
+    throw error;
+  }
+  await db('stripe_events').where({ id: event.id }).update({ attempts: db.raw('attempts + 1'), processed_at: db.fn.now(), last_error: null });
+  return 'processed';
+}
