@@ -1,0 +1,62 @@
+import { badRequest } from '../http/errors.ts';
+import { respondList, type ListSpec } from '../http/list.ts';
+import type { RouteDef } from '../http/routes.ts';
+import { toIso } from '../vendors/queries.ts';
+
+interface OutboxRow {
+  id: number;
+  kind: string;
+  order_id: number | null;
+  recipient: string;
+  subject: string;
+  text: string;
+  status: string;
+  attempts: number;
+  next_attempt_at: Date;
+  last_error: string | null;
+  sent_at: Date | null;
+  created_at: Date;
+}
+
+const statuses = ['queued', 'sent', 'stored', 'failed'];
+
+/** The outbox as staff read it: without a mail server, this is where customers' mails wait to be forwarded. */
+const outboxList: ListSpec<OutboxRow, unknown> = {
+  resource: 'outbox',
+  sortable: { id: 'id', createdAt: 'created_at', status: 'status', recipient: 'lower(recipient)', nextAttemptAt: 'next_attempt_at' },
+  defaultSort: ['createdAt', 'DESC'],
+  idColumn: 'id',
+  filters: {
+    status: (query, value) => {
+      if (typeof value !== 'string' || !statuses.includes(value)) throw badRequest(`The filter "status" must be one of ${statuses.join(', ')}.`);
+      query.where('status', value);
+    },
+    orderId: (query, value) => {
+      if (!Number.isInteger(Number(value)) || Number(value) < 1) throw badRequest('The filter "orderId" must be an order id.');
+      query.where('order_id', Number(value));
+    },
+  },
+  toApi: (row) => ({
+    id: row.id,
+    kind: row.kind,
+    orderId: row.order_id,
+    recipient: row.recipient,
+    subject: row.subject,
+    text: row.text,
+    status: row.status,
+    attempts: row.attempts,
+    nextAttemptAt: toIso(row.next_attempt_at),
+    lastError: row.last_error,
+    sentAt: toIso(row.sent_at),
+    createdAt: toIso(row.created_at),
+  }),
+};
+
+export const mailRoutes: RouteDef[] = [
+  {
+    method: 'GET',
+    path: '/api/outbox',
+    access: 'backoffice',
+    handler: (ctx) => respondList(ctx, ctx.db('outbox').select('*'), outboxList),
+  },
+];

@@ -1,0 +1,28 @@
+import Router from '@koa/router';
+import type { Middleware } from 'koa';
+import type { Config } from '../../config.ts';
+import type { Db } from '../../db.ts';
+import { mountApi, unknownRoute } from './api.ts';
+import { mountPage } from './page.ts';
+
+/**
+ * The local Stripe sandbox: Stripe's REST API under /v1 (as the official SDK calls it) and the hosted
+ * checkout page under /stripe-sandbox. It is not part of our API (no RouteDef, no OIDC tokens: it
+ * checks Stripe's bearer key itself), so the app mounts it in front of the API's authentication.
+ */
+export function stripeSandbox(db: Db, config: Config): Middleware {
+  const router = new Router();
+  mountApi(router, db, config);
+  mountPage(router, db, config);
+  const routes = router.routes() as unknown as Middleware;
+  return async (ctx, next) => {
+    const ours = ctx.path === '/v1' || ctx.path.startsWith('/v1/') || ctx.path.startsWith('/stripe-sandbox/');
+    if (!ours) return next();
+    await routes(ctx, async () => {
+      if (ctx.path.startsWith('/stripe-sandbox/')) {
+        ctx.status = 404;
+        ctx.body = 'Not found';
+      } else unknownRoute(ctx);
+    });
+  };
+}

@@ -1,0 +1,69 @@
+import { createHash } from 'node:crypto';
+import type { Knex } from 'knex';
+import { noSuchObject, StripeApiError } from './errors.ts';
+
+/** Any object the sandbox keeps, in Stripe's JSON shape (`object` names its type). */
+export interface StripeObject {
+  id: string;
+  object: string;
+  [field: string]: unknown;
+}
+
+type Db = Knex | Knex.Transaction;
+
+// One table of JSON documents by id: the sandbox's state survives a restart and is shared by every
+// process on the same database.
+
+export async function insertObject(trx: Db, object: StripeObject): Promise<void> {
+  await trx('stripe_sandbox_objects').insert({ id: object.id, type: object.object, data: JSON.stringify(object) });
+}
+
+export async function saveObject(trx: Db, object: StripeObject): Promise<void> {
+  await trx('stripe_sandbox_objects').where({ id: object.id }).update({ data: JSON.stringify(object) });
+}
+
+export async function deleteObject(trx: Db, object: StripeObject): Promise<void> {
+  await trx('stripe_sandbox_objects').where({ id: object.id }).delete();
+}
+
+/** The object with this id and type, locked for the transaction when `lock` is set; Stripe's 404 when there is none. */
+export async function getObject<T extends StripeObject = StripeObject>(trx: Db, type: string, id: string, { lock = false } = {}): Promise<T> {
+  const query = trx('stripe_sandbox_objects').where({ id, type }).first('data');
+  if (lock) query.forUpdate();
+  const row = (await query) as { data: T } | undefined;
+  if (!row) throw noSuchObject(type, id);
+  return row.data;
+}
+
+export async function listObjects<T extends StripeObject>(trx: Db, type: string): Promise<T[]> {
+  const rows = (await trx('stripe_sandbox_objects').where({ type }).orderBy('created_at').select('data')) as { data: T }[];
+  return rows.map((row) => row.data);
+}
+
+/** What an earlier request with the same idempotency key answered. */
+type Replay = { body: unknown };
+
+/**
+ * Claims an idempotency key for this request. Answers the stored response when the key was used
+ * before with the same request, and refuses it for a different one, as Stripe does. A concurrent
+ * request with the same key waits on the unique key until the first one commits.
+ */
+export async function claimIdempotencyKey(trx: Knex.Transaction, key: string, request: string): Promise<Replay | undefined> {
+  if (key.length > 255) throw new StripeApiError(400, 'invalid_request_error', 'Idempotency keys can be at most 255 characters long.');
+  const fingerprint = createHash('sha256').update(request).digest('hex');
+  const claimed = await trx('stripe_sandbox_requests').insert({ idempotency_key: key, fingerprint }).onConflict('idempotency_key').ignore().returning('idempotency_key');
+  if (claimed.length) return undefined;
+  const prior = (await trx('stripe_sandbox_requests').where({ idempotency_key: key }).first('fingerprint', 'response')) as { fingerprint: string; response: unknown };
+  if (prior.fingerprint !== fingerprint) {
+    throw new StripeApiError(
+      400,
+      'idempotency_error',
+      `Keys for idempotent requests can only be used with the same parameters they were first used with. Try using a key other than '${key}' if you meant to execute a different request.`,
+    );
+  }
+  return { body: prior.response };
+}
+
+export async function storeIdempotentResponse(trx: Knex.Transaction, key: string, body: unknown): Promise<void> {
+  await trx('stripe_sandbox_requests').where({ idempotency_key: key }).update({ response: JSON.stringify(body) });
+}

@@ -1,0 +1,80 @@
+import assert from 'node:assert/strict';
+import type { Browser, Page } from 'playwright-core';
+import Stripe from 'stripe';
+import { SANDBOX_SECRET_KEY } from '../../api/src/payments/sandbox/keys.ts';
+import { launchChromium, phone, screenshot } from './browser.ts';
+import { removeDir, startServer, type RunningServer } from './server.ts';
+
+// The sandbox's hosted checkout page, as a customer meets it on the phone: the real server without a
+// Stripe key, a session made through the official SDK, and Chromium typing the card and paying.
+describe('e2e: local Stripe sandbox checkout page in Chromium', function () {
+  this.timeout(60_000);
+  let server: RunningServer;
+  let browser: Browser;
+  let page: Page;
+  let stripe: Stripe;
+
+  before(async function () {
+    this.timeout(120_000);
+    [server, browser] = await Promise.all([startServer(), launchChromium()]);
+    stripe = new Stripe(SANDBOX_SECRET_KEY, { host: '127.0.0.1', port: server.port, protocol: 'http', telemetry: false });
+  });
+
+  after(async function () {
+    this.timeout(30_000);
+    await browser?.close();
+    if (server) {
+      await server.stop();
+      removeDir(server.dataDir);
+    }
+  });
+
+  beforeEach(async () => {
+    page = await browser.newPage({ viewport: phone, deviceScaleFactor: 2, locale: 'de-AT' });
+  });
+  afterEach(() => page.close());
+
+  const createSession = () =>
+    stripe.checkout.sessions.create({
+      mode: 'payment',
+      locale: 'de',
+      line_items: [
+        { price_data: { currency: 'eur', unit_amount: 300, product_data: { name: 'Zeitung' } }, quantity: 1 },
+        { price_data: { currency: 'eur', unit_amount: 100, product_data: { name: 'Trinkgeld' } }, quantity: 1 },
+      ],
+      customer_email: 'reader@example.org',
+      expires_at: Math.floor(Date.now() / 1000) + 30 * 60,
+      success_url: `${server.url}/success?session_id={CHECKOUT_SESSION_ID}`,
+      cancel_url: `${server.url}/failure`,
+    });
+
+  it('shows TEST MODE, the lines and the total, and pays with 4242 4242 4242 4242 back to the success URL', async () => {
+    const session = await createSession();
+    await page.goto(session.url!);
+    assert.equal(await page.locator('#sandbox-test-mode').textContent(), 'TEST MODE');
+    // Amounts are formatted as German readers write them (with a no-break space before the €).
+    const lines = (await page.locator('#sandbox-lines li').allInnerTexts()).map((line) => line.replace(/\s+/g, ' '));
+    assert.deepEqual(lines, ['Zeitung × 1 3,00 €', 'Trinkgeld × 1 1,00 €']);
+    assert.equal(await page.locator('#sandbox-total').textContent(), '4,00\u00a0€');
+    const card = page.locator('#card');
+    assert.equal(await card.getAttribute('autocomplete'), 'cc-number');
+    assert.equal(await card.getAttribute('inputmode'), 'numeric');
+    assert.notEqual(await page.locator('#exp').inputValue(), '', 'expiry prefilled');
+    assert.notEqual(await page.locator('#cvc').inputValue(), '', 'CVC prefilled');
+    assert.equal(await page.locator('#sandbox-back').getAttribute('href'), `${server.url}/failure`);
+    // Nothing sticks out sideways at phone width.
+    assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth));
+
+    await card.fill('4000 0000 0000 0002');
+    await page.locator('#sandbox-pay').click();
+    await page.locator('#sandbox-error').waitFor();
+    assert.equal(await page.locator('#sandbox-error').textContent(), 'Your card was declined.');
+
+    await page.locator('#card').fill('4242 4242 4242 4242');
+    await screenshot(page, 'sandbox-checkout');
+    await Promise.all([page.waitForURL(`${server.url}/success?session_id=${session.id}`), page.locator('#sandbox-pay').click()]);
+
+    const paid = await stripe.checkout.sessions.retrieve(session.id);
+    assert.equal(paid.payment_status, 'paid');
+  });
+});
