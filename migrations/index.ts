@@ -1,5 +1,9 @@
 import type { Knex } from 'knex';
 import * as catalogue from './001_catalogue.ts';
+import * as identity from './002_identity.ts';
+import * as protocol from './003_protocol.ts';
+import * as ledgerOrders from './004_ledger_orders.ts';
+import * as deliveries from './005_deliveries.ts';
 
 export interface Migration {
   name: string;
@@ -8,4 +12,10 @@ export interface Migration {
 }
 
 /** Forward-only, in order. A new migration is a new file listed here. */
-export const migrations: Migration[] = [{ name: '001_catalogue', ...catalogue }];
+export const migrations: Migration[] = [
+  { name: '001_catalogue', ...catalogue },
+  { name: '002_identity', ...identity },
+  { name: '003_protocol', ...protocol },
+  { name: '004_ledger_orders', ...ledgerOrders },
+  { name: '005_deliveries', ...deliveries },
+];

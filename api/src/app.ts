@@ -7,7 +7,9 @@ import { authenticate } from './http/auth.ts';
 import { cors } from './http/cors.ts';
 import { errorHandler } from './http/errors.ts';
 import { mountRoutes, type AppDeps, type AppState, type RouteDef } from './http/routes.ts';
+import { embeddedIdentity } from './identity/provider/index.ts';
 import { createVerifier, type Verifier } from './identity/verifier.ts';
+import { stripeSandbox } from './payments/sandbox/index.ts';
 import { routes as allRoutes } from './routes.ts';
 import { serveApp } from './web/static.ts';
 
@@ -25,6 +27,8 @@ export function buildApp({ db, config, verifier, routes = allRoutes, distDir = p
   app.context.db = db;
   app.context.config = config;
 
+  // Without an external issuer the embedded OpenID provider at /oidc issues the tokens.
+  const embedded = config.oidc.issuer ? undefined : embeddedIdentity(db, config);
   const router = new Router<AppState, AppDeps>();
   mountRoutes(router, routes);
 
@@ -34,8 +38,12 @@ export function buildApp({ db, config, verifier, routes = allRoutes, distDir = p
     if (ctx.path.length > 1 && ctx.path.endsWith('/')) ctx.path = ctx.path.replace(/\/+$/, '') || '/';
     await next();
   });
+  // Without a Stripe key the local sandbox answers the SDK at /v1 and shows the test checkout page.
+  // It checks Stripe's own bearer key, so it sits in front of the API's token authentication.
+  if (!config.stripe.secretKey) app.use(stripeSandbox(db, config));
+  if (embedded) app.use(embedded.middleware);
   app.use(cors([new URL(config.publicUrl).origin, ...config.embedOrigins]));
-  app.use(authenticate(verifier ?? createVerifier(config.oidc)));
+  app.use(authenticate(verifier ?? embedded?.verify ?? createVerifier(config.oidc)));
   app.use(router.routes());
   app.use(router.allowedMethods());
   app.use(serveApp('/backoffice', path.join(distDir, 'admin')));

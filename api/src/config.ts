@@ -32,6 +32,8 @@ export interface Config {
   mailFrom: string;
   /** How long a PDF download link stays valid. */
   downloadLinkDays: number;
+  /** New orders one client address may place per minute. */
+  orderRateLimit: number;
   embedOrigins: string[];
   logLevel: 'silent' | 'info';
   /** Seed the demo newspaper into an empty database. */
@@ -63,6 +65,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     smtpUrl: env.SMTP_URL || undefined,
     mailFrom: env.MAIL_FROM || 'Straßenzeitung <shop@localhost>',
     downloadLinkDays: positiveInt(env, 'DOWNLOAD_LINK_DAYS', 42),
+    orderRateLimit: positiveInt(env, 'ORDER_RATE_LIMIT', 30),
     embedOrigins: (env.EMBED_ORIGINS ?? '').split(',').map((s) => s.trim()).filter(Boolean),
     logLevel: env.LOG_LEVEL === 'silent' ? 'silent' : 'info',
     seedDemo: env.SEED_DEMO !== 'false',

@@ -1,10 +1,16 @@
+import { protocolRoutes } from './audit/routes.ts';
 import { fileRoutes } from './files/routes.ts';
 import { healthRoutes } from './health/routes.ts';
 import type { RouteDef } from './http/routes.ts';
+import { identityRoutes } from './identity/routes.ts';
 import { itemRoutes } from './items/routes.ts';
+import { mailRoutes } from './mail/routes.ts';
 import { mapRoutes } from './map/routes.ts';
+import { orderRoutes } from './orders/routes.ts';
+import { pdfRoutes } from './pdf/routes.ts';
 import { settingsRoutes } from './settings/routes.ts';
 import { vendorRoutes } from './vendors/routes.ts';
+import { webhookRoutes } from './webhooks/routes.ts';
 
 /** Every HTTP route of the API, each with its declared access level. */
 export const routes: RouteDef[] = [
@@ -14,4 +20,10 @@ export const routes: RouteDef[] = [
   ...itemRoutes,
   ...vendorRoutes,
   ...mapRoutes,
+  ...orderRoutes,
+  ...webhookRoutes,
+  ...protocolRoutes,
+  ...identityRoutes,
+  ...pdfRoutes,
+  ...mailRoutes,
 ];

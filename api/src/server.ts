@@ -1,7 +1,11 @@
 import { buildApp } from './app.ts';
 import { loadConfig } from './config.ts';
 import { createDb, migrate } from './db.ts';
+import { issuerUrl } from './identity/issuer.ts';
 import { log, setLogSilent } from './log.ts';
+import { startOutboxWorker } from './mail/outbox.ts';
+import { startReconciliation } from './orders/reconcile.ts';
+import { demoLoginsInUse } from '../../seeds/demo.ts';
 import { seedOnFirstStart } from '../../seeds/index.ts';
 
 const config = loadConfig();
@@ -11,6 +15,9 @@ await migrate(db);
 const seeded = config.seedDemo ? await seedOnFirstStart(db) : false;
 
 const app = buildApp({ db, config });
+const demoLogins = config.oidc.issuer ? [] : await demoLoginsInUse(db);
+startOutboxWorker(db, config);
+startReconciliation(db, config);
 const server = app.listen(config.port, () => {
   const where = config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `embedded PostgreSQL in ${config.dataDir}`;
   console.log(
@@ -21,6 +28,10 @@ const server = app.listen(config.port, () => {
       `  Back office: ${config.publicUrl}/backoffice`,
       `  API:         ${config.publicUrl}/api/settings/`,
       `  Database:    ${where}`,
+      `  Logins:      ${config.oidc.issuer ? 'OpenID provider' : 'embedded OpenID provider'} at ${issuerUrl(config)}`,
+      ...(demoLogins.length
+        ? [`  Demo logins: ${demoLogins.map((d) => `${d.username} / ${d.password} (${d.licenseId ? `vendor ${d.licenseId}` : 'back office'})`).join(', ')}`]
+        : []),
       '',
     ].join('\n'),
   );
