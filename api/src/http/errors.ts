@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Middleware } from 'koa';
 import { pgCode } from '../db.ts';
 import { log } from '../log.ts';
+import { isMachinePath } from './paths.ts';
 
 export type FieldErrors = Record<string, string>;
 
@@ -42,6 +43,10 @@ interface KoaLikeError {
   code?: string;
 }
 
+/** PDF download links and receipt tokens are the customer's secrets: the log keeps the path but not them. */
+const loggablePath = (path: string) =>
+  path.replace(/^(\/(?:api\/)?pdf\/)[^/]+/, '$1…').replace(/^(\/api\/orders\/)[A-Za-z0-9_-]{43}(?=\/|$)/, '$1…');
+
 /** Request id, access log and the JSON error contract of architecture.md. */
 export function errorHandler(): Middleware {
   return async (ctx, next) => {
@@ -51,8 +56,8 @@ export function errorHandler(): Middleware {
     const started = performance.now();
     try {
       await next();
-      if (ctx.status === 404 && ctx.body == null && ctx.path.startsWith('/api')) {
-        throw notFound('There is no such API endpoint.');
+      if (ctx.status === 404 && ctx.body == null && isMachinePath(ctx.path)) {
+        throw notFound('There is no such endpoint.');
       }
       if (ctx.status === 405 && ctx.body == null) {
         throw new HttpError(405, 'This method is not allowed here.', undefined, { Allow: ctx.response.get('Allow') });
@@ -74,13 +79,13 @@ export function errorHandler(): Middleware {
       } else {
         ctx.status = 500;
         ctx.body = { message: 'An error occurred. Please try again later.', requestId };
-        log.error('request failed', { requestId, method: ctx.method, path: ctx.path, error: String((raw as Error)?.stack ?? raw) });
+        log.error('request failed', { requestId, method: ctx.method, path: loggablePath(ctx.path), error: String((raw as Error)?.stack ?? raw) });
       }
     } finally {
       log.info('request', {
         requestId,
         method: ctx.method,
-        path: ctx.path,
+        path: loggablePath(ctx.path),
         status: ctx.status,
         ms: Math.round(performance.now() - started),
       });

@@ -1,6 +1,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Middleware } from 'koa';
+import { isMachinePath } from '../http/paths.ts';
 
 const types: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -32,7 +33,7 @@ async function readFileIn(root: string, relative: string): Promise<{ file: strin
 export function serveApp(prefix: string, root: string): Middleware {
   const base = path.resolve(root);
   return async (ctx, next) => {
-    if ((ctx.method !== 'GET' && ctx.method !== 'HEAD') || ctx.path.startsWith('/api/')) return next();
+    if ((ctx.method !== 'GET' && ctx.method !== 'HEAD') || isMachinePath(ctx.path)) return next();
     if (prefix !== '/' && ctx.path !== prefix && !ctx.path.startsWith(prefix + '/')) return next();
     const relative = ctx.path.slice(prefix === '/' ? 0 : prefix.length);
     const found = relative && relative !== '/' && path.extname(relative) ? await readFileIn(base, relative) : undefined;
