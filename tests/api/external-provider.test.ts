@@ -96,4 +96,11 @@ describeApi('logins through an external OpenID provider (Keycloak stand-in)', (t
     const res = await http.get('/api/vendors/').set('Authorization', await as('maria', 'another-app'));
     assertRefused(res, 401);
   });
+
+  it('without OIDC_AUDIENCE still accepts only tokens issued to our client', async () => {
+    const config = loadConfig({ PUBLIC_URL: 'http://shop.test', OIDC_ISSUER: keycloak.issuer, OIDC_CLIENT_ID: 'backoffice', LOG_LEVEL: 'silent' });
+    const noAudience = supertest.agent(buildApp({ db: t.db, config }).callback());
+    assert.equal((await noAudience.get('/api/vendors/').set('Authorization', await as('maria'))).status, 200);
+    assertRefused(await noAudience.get('/api/vendors/').set('Authorization', await as('maria', 'another-app')), 401);
+  });
 });

@@ -17,12 +17,16 @@ export function normaliseGroups(claim: unknown): string[] {
   return claim.filter((g): g is string => typeof g === 'string').map((g) => g.replace(/^\/+/, ''));
 }
 
+/**
+ * A token must be meant for us: the configured audience, or, as Keycloak issues them without an
+ * audience mapper (aud "account"), our client in azp. Without a configured audience only the
+ * client check remains, so a token the realm issued to another application is still refused.
+ */
 function audienceMatches(payload: JWTPayload, oidc: Config['oidc']): boolean {
-  if (!oidc.audience) return true;
   const aud = Array.isArray(payload.aud) ? payload.aud : payload.aud ? [payload.aud] : [];
-  if (aud.includes(oidc.audience)) return true;
-  // Keycloak issues aud "account" unless an audience mapper is set up; then the client is in azp.
-  return aud.includes('account') && payload.azp === oidc.clientId;
+  if (oidc.audience && aud.includes(oidc.audience)) return true;
+  if (!oidc.audience && aud.includes(oidc.clientId)) return true;
+  return (!oidc.audience || aud.includes('account')) && payload.azp === oidc.clientId;
 }
 
 /** Verifies access tokens against the issuer's discovery document and JWKS, as for Keycloak. */
