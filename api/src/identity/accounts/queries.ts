@@ -134,3 +134,18 @@ export async function removeVendorLogin(trx: Db, vendorId: number): Promise<void
   const removed = (await trx('accounts').where({ vendor_id: vendorId }).delete().returning('id')) as { id: number }[];
   for (const account of removed) await revokeAccountState(trx, subjectOf(account));
 }
+
+/**
+ * Gives an account a new random password (returned once, only its hash stored) and ends its
+ * sessions, so a forgotten or leaked password is replaced without anyone else learning the new one.
+ */
+export async function resetPassword(db: Knex, username: string): Promise<string | undefined> {
+  const password = generatePassword();
+  const hash = await hashPassword(password);
+  return db.transaction(async (trx) => {
+    const [account] = await trx('accounts').whereRaw('lower(username) = lower(?)', [username]).update({ password_hash: hash, updated_at: trx.fn.now() }).returning('id');
+    if (!account) return undefined;
+    await revokeAccountState(trx, subjectOf(account));
+    return password;
+  });
+}

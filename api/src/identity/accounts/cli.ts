@@ -1,0 +1,48 @@
+import { loadConfig } from '../../config.ts';
+import { createDb, migrate } from '../../db.ts';
+import { HttpError } from '../../http/errors.ts';
+import { generatePassword } from './passwords.ts';
+import { createAccount, resetPassword } from './queries.ts';
+
+// Staff logins of the embedded OpenID provider, made at the server's console: the office gets its
+// first account without a demo seed, and a forgotten password is replaced without a database tool.
+
+const usage = `Usage:
+  npm run account -- add <username> [--group backoffice|vendor] [--email <address>]
+  npm run account -- password <username>
+
+Uses the same database as npm start (DATABASE_URL or DATA_DIR). The password is printed once.`;
+
+function option(args: string[], name: string): string | undefined {
+  const at = args.indexOf(`--${name}`);
+  return at >= 0 ? args[at + 1] : undefined;
+}
+
+async function run(args: string[]): Promise<string> {
+  const [command, username] = args;
+  if (!username || !['add', 'password'].includes(command)) throw new HttpError(400, usage);
+  const config = loadConfig();
+  const db = createDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  try {
+    await migrate(db);
+    if (command === 'password') {
+      const password = await resetPassword(db, username);
+      if (!password) throw new HttpError(404, `There is no account "${username}".`);
+      return `New password for ${username}: ${password}\nTheir sessions have ended; they log in again with it.`;
+    }
+    const group = option(args, 'group') ?? 'backoffice';
+    if (!['backoffice', 'vendor'].includes(group)) throw new HttpError(400, `The group must be backoffice or vendor, not "${group}".`);
+    const password = generatePassword();
+    await createAccount(db, { username, email: option(args, 'email') ?? null, password, groups: [group] });
+    return `Account ${username} (${group}) created. Password: ${password}\nHand it over in person; it is not shown again.`;
+  } finally {
+    await db.destroy();
+  }
+}
+
+try {
+  console.log(await run(process.argv.slice(2)));
+} catch (error) {
+  console.error(error instanceof HttpError ? error.message : String(error));
+  process.exitCode = 1;
+}

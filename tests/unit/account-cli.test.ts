@@ -1,0 +1,55 @@
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { createDb } from '../../api/src/db.ts';
+import { verifyPassword } from '../../api/src/identity/accounts/passwords.ts';
+
+const run = promisify(execFile);
+
+describe('npm run account: staff logins made at the console', function () {
+  this.timeout(60_000);
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'account-cli-'));
+  const env = { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', LOG_LEVEL: 'silent' };
+  const account = (...args: string[]) =>
+    run(process.execPath, ['--import', 'tsx', 'api/src/identity/accounts/cli.ts', ...args], { env }).then(
+      (done) => ({ code: 0, out: done.stdout + done.stderr }),
+      (failed: { code: number; stdout: string; stderr: string }) => ({ code: failed.code, out: failed.stdout + failed.stderr }),
+    );
+  after(() => rmSync(dataDir, { recursive: true, force: true }));
+
+  it('adds a back-office account with a printed password, refuses the name twice, and replaces a forgotten password', async () => {
+    const added = await account('add', 'Sabine', '--email', 'sabine@office.example');
+    assert.equal(added.code, 0, added.out);
+    const first = /Password: (\S+)/.exec(added.out)?.[1];
+    assert.ok(first, added.out);
+
+    const again = await account('add', 'sabine');
+    assert.equal(again.code, 1);
+    assert.match(again.out, /already taken/);
+
+    const reset = await account('password', 'sabine');
+    assert.equal(reset.code, 0, reset.out);
+    const second = /New password for sabine: (\S+)/.exec(reset.out)?.[1];
+    assert.ok(second && second !== first, reset.out);
+
+    const db = createDb({ dataDir });
+    try {
+      const row = await db('accounts').where({ username: 'Sabine' }).first();
+      assert.deepEqual(row.groups, ['backoffice']);
+      assert.equal(row.email, 'sabine@office.example');
+      assert.equal(await verifyPassword(second, row.password_hash), true, 'the new password logs in');
+      assert.equal(await verifyPassword(first, row.password_hash), false, 'the old one no longer does');
+    } finally {
+      await db.destroy();
+    }
+  });
+
+  it('explains its use when called without a command', async () => {
+    const res = await account();
+    assert.equal(res.code, 1);
+    assert.match(res.out, /npm run account -- add <username>/);
+  });
+});
