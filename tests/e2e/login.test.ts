@@ -2,8 +2,9 @@ import assert from 'node:assert/strict';
 import type { Browser, Page } from 'playwright-core';
 import { DEMO_NEWSPAPER_NAME } from '../../seeds/demo.ts';
 import { authorizeUrl, exchangeCode, pkce, tokenRequest, type Tokens } from '../support/oidc-flow.ts';
-import { launchChromium, phone, screenshot } from './browser.ts';
-import { removeDir, startServer, type RunningServer } from './server.ts';
+import { phone, screenshot } from './browser.ts';
+import type { RunningServer } from './server.ts';
+import { useServerAndBrowser } from './suite.ts';
 
 // Acceptance: a browser logs in at the embedded provider with office / office through code + PKCE,
 // calls the API with the access token, renews it with the refresh token, and logout ends the session.
@@ -14,9 +15,9 @@ describe('e2e: login at the embedded OpenID provider in Chromium', function () {
   let page: Page;
   const problems: string[] = [];
 
-  before(async function () {
-    this.timeout(180_000);
-    [server, browser] = await Promise.all([startServer(), launchChromium()]);
+  const e2e = useServerAndBrowser();
+  before(async () => {
+    ({ server, browser } = e2e);
     page = await browser.newPage({ viewport: phone, deviceScaleFactor: 2, locale: 'de-AT' });
     page.on('pageerror', (error) => problems.push(error.message));
     page.on('console', (message) => {
@@ -26,15 +27,6 @@ describe('e2e: login at the embedded OpenID provider in Chromium', function () {
     });
   });
 
-  after(async function () {
-    this.timeout(30_000);
-    await browser?.close();
-    if (server) {
-      const code = await server.stop();
-      removeDir(server.dataDir);
-      assert.equal(code, 0, 'the server exits with 0 on SIGTERM');
-    }
-  });
 
   const api = (path: string, token: string) => fetch(`${server.url}${path}`, { headers: { Authorization: `Bearer ${token}` } });
   const heading = () => page.getByRole('heading', { level: 1 }).textContent();

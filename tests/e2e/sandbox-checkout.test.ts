@@ -2,8 +2,9 @@ import assert from 'node:assert/strict';
 import type { Browser, Page } from 'playwright-core';
 import Stripe from 'stripe';
 import { SANDBOX_SECRET_KEY } from '../../api/src/payments/sandbox/keys.ts';
-import { launchChromium, phone, screenshot } from './browser.ts';
-import { removeDir, startServer, type RunningServer } from './server.ts';
+import { phone, screenshot } from './browser.ts';
+import type { RunningServer } from './server.ts';
+import { useServerAndBrowser } from './suite.ts';
 
 // The sandbox's hosted checkout page, as a customer meets it on the phone: the real server without a
 // Stripe key, a session made through the official SDK, and Chromium typing the card and paying.
@@ -14,20 +15,12 @@ describe('e2e: local Stripe sandbox checkout page in Chromium', function () {
   let page: Page;
   let stripe: Stripe;
 
-  before(async function () {
-    this.timeout(120_000);
-    [server, browser] = await Promise.all([startServer(), launchChromium()]);
+  const e2e = useServerAndBrowser();
+  before(() => {
+    ({ server, browser } = e2e);
     stripe = new Stripe(SANDBOX_SECRET_KEY, { host: '127.0.0.1', port: server.port, protocol: 'http', telemetry: false });
   });
 
-  after(async function () {
-    this.timeout(30_000);
-    await browser?.close();
-    if (server) {
-      await server.stop();
-      removeDir(server.dataDir);
-    }
-  });
 
   beforeEach(async () => {
     page = await browser.newPage({ viewport: phone, deviceScaleFactor: 2, locale: 'de-AT' });

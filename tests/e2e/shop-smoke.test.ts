@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import type { Browser, Page } from 'playwright-core';
 import { DEMO_NEWSPAPER_NAME } from '../../seeds/demo.ts';
-import { launchChromium, phone, screenshot } from './browser.ts';
-import { removeDir, repoRoot, startServer, type RunningServer } from './server.ts';
+import { phone, screenshot } from './browser.ts';
+import type { RunningServer } from './server.ts';
+import { useServerAndBrowser } from './suite.ts';
 
 // The built shop widget and back office, served by the real server, in Chromium at phone width.
 describe('e2e: shop placeholder in Chromium', function () {
@@ -13,22 +13,9 @@ describe('e2e: shop placeholder in Chromium', function () {
   let page: Page;
   let pageErrors: string[];
 
-  before(async function () {
-    this.timeout(180_000);
-    // `npm test` builds first; this covers running the e2e files alone.
-    execFileSync(process.execPath, ['scripts/ensure-build.mjs'], { cwd: repoRoot, stdio: 'ignore' });
-    [server, browser] = await Promise.all([startServer(), launchChromium()]);
-  });
+  const e2e = useServerAndBrowser();
+  before(() => ({ server, browser } = e2e));
 
-  after(async function () {
-    this.timeout(30_000);
-    await browser?.close();
-    if (server) {
-      const code = await server.stop();
-      removeDir(server.dataDir);
-      assert.equal(code, 0, 'the server exits with 0 on SIGTERM');
-    }
-  });
 
   beforeEach(async () => {
     page = await browser.newPage({ viewport: phone, deviceScaleFactor: 2, locale: 'de-AT' });
