@@ -84,3 +84,14 @@ export async function respondList<Row, Out>(ctx: AppContext, base: Knex.QueryBui
   ctx.set('Content-Range', `${spec.resource} ${range[0]}-${end}/${total}`);
   ctx.body = rows.map(spec.toApi);
 }
+
+/** A filter on a column with a fixed set of values; one value or a list of them (react-admin sends both). */
+export function oneOfFilter(name: string, column: string, allowed: readonly string[]): (query: Knex.QueryBuilder, value: unknown) => void {
+  return (query, value) => {
+    const values = Array.isArray(value) ? value : [value];
+    if (!values.length || !values.every((v) => typeof v === 'string' && allowed.includes(v))) {
+      throw badRequest(`The filter "${name}" must be one of ${allowed.join(', ')}.`);
+    }
+    query.whereIn(column, values);
+  };
+}

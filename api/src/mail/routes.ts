@@ -1,5 +1,5 @@
 import { badRequest } from '../http/errors.ts';
-import { respondList, type ListSpec } from '../http/list.ts';
+import { oneOfFilter, respondList, type ListSpec } from '../http/list.ts';
 import type { RouteDef } from '../http/routes.ts';
 import { toIso } from '../vendors/queries.ts';
 
@@ -27,10 +27,7 @@ const outboxList: ListSpec<OutboxRow, unknown> = {
   defaultSort: ['createdAt', 'DESC'],
   idColumn: 'id',
   filters: {
-    status: (query, value) => {
-      if (typeof value !== 'string' || !statuses.includes(value)) throw badRequest(`The filter "status" must be one of ${statuses.join(', ')}.`);
-      query.where('status', value);
-    },
+    status: oneOfFilter('status', 'status', statuses),
     orderId: (query, value) => {
       if (!Number.isInteger(Number(value)) || Number(value) < 1) throw badRequest('The filter "orderId" must be an order id.');
       query.where('order_id', Number(value));

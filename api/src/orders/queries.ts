@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { fileUrl } from '../files/queries.ts';
 import { badRequest } from '../http/errors.ts';
-import type { ListSpec } from '../http/list.ts';
+import { oneOfFilter, type ListSpec } from '../http/list.ts';
 import { periodFilters } from '../http/period.ts';
 import { downloadLinksFor } from '../pdf/links.ts';
 import { getSettingsRow } from '../settings/queries.ts';
@@ -117,11 +117,7 @@ export const staffOrderList: ListSpec<StaffOrderRow, ReturnType<typeof staffOrde
   defaultSort: ['createdAt', 'DESC'],
   idColumn: 'o.id',
   filters: {
-    status: (query, value) => {
-      const statuses = Array.isArray(value) ? value : [value];
-      if (!statuses.every((s) => orderStatuses.includes(s))) throw badRequest(`The filter "status" must be one of ${orderStatuses.join(', ')}.`);
-      query.whereIn('o.status', statuses);
-    },
+    status: oneOfFilter('status', 'o.status', orderStatuses),
     vendor: (query, value) => {
       if (!Number.isInteger(Number(value)) || Number(value) < 1) throw badRequest('The filter "vendor" must be a vendor id.');
       query.where('o.vendor_id', Number(value));
