@@ -4,6 +4,7 @@ import * as identity from './002_identity.ts';
 import * as protocol from './003_protocol.ts';
 import * as ledgerOrders from './004_ledger_orders.ts';
 import * as deliveries from './005_deliveries.ts';
+import * as books from './006_books.ts';
 
 export interface Migration {
   name: string;
@@ -18,4 +19,5 @@ export const migrations: Migration[] = [
   { name: '003_protocol', ...protocol },
   { name: '004_ledger_orders', ...ledgerOrders },
   { name: '005_deliveries', ...deliveries },
+  { name: '006_books', ...books },
 ];

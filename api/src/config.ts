@@ -34,6 +34,8 @@ export interface Config {
   downloadLinkDays: number;
   /** New orders one client address may place per minute. */
   orderRateLimit: number;
+  /** The newspaper's time zone: a bare date in a period, a statistics day and a CSV time are local to it. */
+  timeZone: string;
   embedOrigins: string[];
   logLevel: 'silent' | 'info';
   /** Seed the demo newspaper into an empty database. */
@@ -66,6 +68,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mailFrom: env.MAIL_FROM || 'Straßenzeitung <shop@localhost>',
     downloadLinkDays: positiveInt(env, 'DOWNLOAD_LINK_DAYS', 42),
     orderRateLimit: positiveInt(env, 'ORDER_RATE_LIMIT', 30),
+    timeZone: timeZone(env.TIME_ZONE || 'Europe/Berlin'),
     embedOrigins: (env.EMBED_ORIGINS ?? '').split(',').map((s) => s.trim()).filter(Boolean),
     logLevel: env.LOG_LEVEL === 'silent' ? 'silent' : 'info',
     seedDemo: env.SEED_DEMO !== 'false',
@@ -78,4 +81,13 @@ function positiveInt(env: NodeJS.ProcessEnv, name: string, fallback: number): nu
   const value = Number(raw);
   if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a whole number of at least 1, got "${raw}"`);
   return value;
+}
+
+function timeZone(name: string): string {
+  try {
+    new Intl.DateTimeFormat('de-DE', { timeZone: name });
+  } catch {
+    throw new Error(`TIME_ZONE must be an IANA time zone like Europe/Berlin, got "${name}"`);
+  }
+  return name;
 }
