@@ -30,7 +30,7 @@ async function readFileIn(root: string, relative: string): Promise<{ file: strin
  * Serves a built single-page app below `prefix`: files as they are (hashed assets cached for a year),
  * every other path gets index.html so the app's own router decides.
  */
-export function serveApp(prefix: string, root: string): Middleware {
+export function serveApp(prefix: string, root: string, indexFile = 'index.html'): Middleware {
   const base = path.resolve(root);
   return async (ctx, next) => {
     if ((ctx.method !== 'GET' && ctx.method !== 'HEAD') || isMachinePath(ctx.path)) return next();
@@ -44,7 +44,7 @@ export function serveApp(prefix: string, root: string): Middleware {
       return;
     }
     if (path.extname(relative) && !relative.endsWith('.html')) return next(); // a missing asset is a 404, not the app
-    const index = await readFileIn(base, 'index.html');
+    const index = await readFileIn(base, indexFile);
     if (!index) return next();
     ctx.type = 'text/html; charset=utf-8';
     ctx.set('Cache-Control', 'no-cache');
