@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { localDay } from '../../api/src/http/period.ts';
 import { setLogSilent } from '../../api/src/log.ts';
 import { stripeClient } from '../../api/src/payments/stripe.ts';
 import { assertRefused } from '../support/assertions.ts';
@@ -347,7 +348,7 @@ describeApi('orders: receipts and the back office', (t) => {
     assert.deepEqual(await ids({ status: 'pending' }), [first.id]);
     assert.deepEqual(await ids({ status: ['pending', 'paid'] }), [second.id, first.id]);
     assert.deepEqual(await ids({ vendor: await t.db('vendors').where({ license_id: 'DEMO-1' }).first('id').then((v) => v.id) }), [first.id]);
-    const today = new Date().toISOString().slice(0, 10);
+    const today = localDay(new Date(), t.config.timeZone);
     assert.deepEqual(await ids({ from: today, to: today }), [second.id, first.id]);
     assert.deepEqual(await ids({ to: '2020-01-01' }), []);
     for (const filter of [{ status: 'lost' }, { from: 'yesterday' }, { vendor: 'DEMO-1' }]) {

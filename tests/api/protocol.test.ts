@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { recordEvent } from '../../api/src/audit/record.ts';
 import { buildApp } from '../../api/src/app.ts';
+import { localDay } from '../../api/src/http/period.ts';
 import type { RouteDef } from '../../api/src/http/routes.ts';
 import { describeApi } from '../support/env.ts';
 import { pngBytes, withForm } from '../support/fixtures.ts';
@@ -186,12 +187,14 @@ describeApi('protocol of changes', (t) => {
       assert.deepEqual((await protocol({ action: 'delete' })).map((e) => e.recordId), [String(first.id)]);
       assert.equal((await protocol({ user: 'jonas', recordType: 'vendor' })).length, 2);
 
-      const today = new Date().toISOString().slice(0, 10);
-      assert.equal((await protocol({ from: today, to: today })).length, 4, 'a bare date as "to" includes that whole day');
+      const today = localDay(new Date(), t.config.timeZone);
+      assert.equal((await protocol({ from: today, to: today })).length, 4, 'a bare date as "to" includes that whole local day');
       assert.equal((await protocol({ to: '2000-01-01' })).length, 0);
       assert.equal((await protocol({ from: new Date(Date.now() + 3_600_000).toISOString() })).length, 0);
       const oldest = all[all.length - 1];
-      assert.deepEqual((await protocol({ to: oldest.at })).map((e) => e.id), [oldest.id], 'a full time as "to" is inclusive');
+      assert.deepEqual(await protocol({ to: oldest.at }), [], 'a full time as "to" is exclusive');
+      const justAfter = new Date(Date.parse(oldest.at) + 1).toISOString();
+      assert.deepEqual((await protocol({ from: oldest.at, to: justAfter })).map((e) => e.id), [oldest.id], 'and as "from" inclusive');
     });
 
     it('refuses unreadable filters with a message', async () => {

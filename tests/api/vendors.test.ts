@@ -60,14 +60,15 @@ describeApi('vendors', (t) => {
       assert.equal(created.status, 201, JSON.stringify(created.body));
       assert.ok(Number.isInteger(created.body.id));
       // The vendor's login comes with the creation only (tests/api/login.test.ts).
-      const { createdAt, updatedAt, id, login, ...rest } = created.body;
+      const { createdAt, updatedAt, id, login, credit, lastPayout, openPayments, ...rest } = created.body;
       assert.deepEqual(rest, body);
+      assert.deepEqual({ credit, lastPayout, openPayments }, { credit: 0, lastPayout: null, openPayments: 0 }, 'no money has moved yet');
       assert.match(createdAt, /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
       assert.match(updatedAt, /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
 
       const read = await get(`/api/vendors/${id}/`);
       assert.equal(read.status, 200);
-      assert.deepEqual(read.body, { ...rest, id, createdAt, updatedAt });
+      assert.deepEqual(read.body, { ...rest, id, createdAt, updatedAt, credit, lastPayout, openPayments });
       assert.equal(login.username, licenseId);
     });
 

@@ -1,4 +1,5 @@
 import { PassThrough } from 'node:stream';
+import { localDay, zoneOffset, type Period } from './period.ts';
 import type { AppContext } from './routes.ts';
 
 // CSV as German spreadsheet programs open it without an import dialog: UTF-8 with a byte order
@@ -23,16 +24,11 @@ export function centsToDecimal(cents: number): string {
 }
 
 function localDate(value: Date | string, timeZone: string, withTime: boolean): string {
-  const parts = new Intl.DateTimeFormat('de-DE', {
-    timeZone,
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    ...(withTime ? { hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' as const } : {}),
-  }).formatToParts(new Date(value));
-  const get = (type: string) => parts.find((p) => p.type === type)?.value ?? '';
-  const day = `${get('day')}.${get('month')}.${get('year')}`;
-  return withTime ? `${day} ${get('hour')}:${get('minute')}:${get('second')}` : day;
+  const at = new Date(value).getTime();
+  const local = new Date(at + zoneOffset(at, timeZone));
+  const two = (n: number) => String(n).padStart(2, '0');
+  const day = `${two(local.getUTCDate())}.${two(local.getUTCMonth() + 1)}.${local.getUTCFullYear()}`;
+  return withTime ? `${day} ${two(local.getUTCHours())}:${two(local.getUTCMinutes())}:${two(local.getUTCSeconds())}` : day;
 }
 
 function cell<Row>(column: CsvColumn<Row>, row: Row, timeZone: string): string {
@@ -60,13 +56,13 @@ export function csvHeader(columns: CsvColumn<unknown>[]): string {
 
 /**
  * Answers a CSV download. `batches` yields the rows a page at a time, so a year of ledger rows is
- * streamed instead of held in memory.
+ * streamed instead of held in memory; a short table is passed as `[rows]`.
  */
 export function respondCsv<Row>(
   ctx: AppContext,
   filename: string,
   columns: CsvColumn<Row>[],
-  batches: AsyncIterable<Row[]>,
+  batches: AsyncIterable<Row[]> | Iterable<Row[]>,
 ): void {
   const timeZone = ctx.config.timeZone;
   const out = new PassThrough();
@@ -90,3 +86,9 @@ export function respondCsv<Row>(
 
 /** Whether the caller asked for the CSV form of a list (`?format=csv`). */
 export const wantsCsv = (ctx: AppContext): boolean => ctx.query.format === 'csv';
+
+/** "buchungen_2026-05-01_2026-05-31.csv": a download named after its period's local days, the last one included. */
+export function periodFilename(name: string, period: Period, timeZone: string): string {
+  const days = [period.from && localDay(period.from, timeZone), period.to && localDay(new Date(period.to.getTime() - 1), timeZone)];
+  return [name, ...days.filter(Boolean)].join('_') + '.csv';
+}

@@ -11,9 +11,14 @@ export interface ListSpec<Row, Out> {
   /** The id column, used for `filter={"id":[…]}` (getMany) and as a stable tie-breaker. */
   idColumn: string;
   /** Further filters by API name; unknown filter names are refused, not silently ignored. */
-  filters?: Record<string, (query: Knex.QueryBuilder, value: unknown) => void>;
+  filters?: Record<string, ListFilter>;
+  /** Filters also read from plain query parameters, as in the specification's `?from=…&to=…`. */
+  queryFilters?: readonly string[];
   toApi: (row: Row) => Out;
 }
+
+/** Narrows a list's query by one filter value; `ctx` gives the request's settings (e.g. the time zone). */
+export type ListFilter = (query: Knex.QueryBuilder, value: unknown, ctx: AppContext) => void;
 
 export const maxPageSize = 1000;
 
@@ -42,14 +47,21 @@ export function readListParams(ctx: AppContext, spec: ListSpec<never, unknown>) 
   }
   if (range[1] - range[0] + 1 > maxPageSize) throw badRequest(`At most ${maxPageSize} entries can be fetched at once.`);
 
+  return { sort: [column, String(sort[1]).toUpperCase()] as [string, 'ASC' | 'DESC'], range: range as [number, number], filter: readListFilter(ctx, spec) };
+}
+
+/** The `filter` parameter, plus the spec's `queryFilters` given as plain query parameters. */
+export function readListFilter(ctx: AppContext, { queryFilters = [] }: Pick<ListSpec<never, unknown>, 'queryFilters'>): Record<string, unknown> {
   const filter = jsonParam(ctx, 'filter') ?? {};
   if (typeof filter !== 'object' || filter === null || Array.isArray(filter)) {
     throw badRequest('The parameter "filter" must be a JSON object.');
   }
-  return { sort: [column, String(sort[1]).toUpperCase()] as [string, 'ASC' | 'DESC'], range: range as [number, number], filter: filter as Record<string, unknown> };
+  const plain = Object.fromEntries(queryFilters.filter((name) => ctx.query[name] !== undefined).map((name) => [name, ctx.query[name]]));
+  return { ...plain, ...(filter as Record<string, unknown>) };
 }
 
-function applyFilters(query: Knex.QueryBuilder, filter: Record<string, unknown>, spec: ListSpec<never, unknown>): void {
+/** Narrows `query` by every filter of the request; unknown or unreadable filters are a 400. */
+export function applyFilters(ctx: AppContext, query: Knex.QueryBuilder, filter: Record<string, unknown>, spec: ListSpec<never, unknown>): void {
   for (const [name, value] of Object.entries(filter)) {
     if (value === undefined || value === null || value === '') continue;
     if (name === 'id') {
@@ -62,7 +74,7 @@ function applyFilters(query: Knex.QueryBuilder, filter: Record<string, unknown>,
     }
     const apply = spec.filters?.[name];
     if (!apply) throw badRequest(`The list cannot be filtered by "${name}".`);
-    apply(query, value);
+    apply(query, value, ctx);
   }
 }
 
@@ -72,7 +84,7 @@ function applyFilters(query: Knex.QueryBuilder, filter: Record<string, unknown>,
  */
 export async function respondList<Row, Out>(ctx: AppContext, base: Knex.QueryBuilder, spec: ListSpec<Row, Out>): Promise<void> {
   const { sort, range, filter } = readListParams(ctx, spec as ListSpec<never, unknown>);
-  applyFilters(base, filter, spec as ListSpec<never, unknown>);
+  applyFilters(ctx, base, filter, spec as ListSpec<never, unknown>);
   const counted = await base.clone().clearSelect().clearOrder().count({ total: '*' }).first();
   const total = Number((counted as { total?: number } | undefined)?.total ?? 0);
   const rows = (await base
@@ -86,7 +98,7 @@ export async function respondList<Row, Out>(ctx: AppContext, base: Knex.QueryBui
 }
 
 /** A filter on a column with a fixed set of values; one value or a list of them (react-admin sends both). */
-export function oneOfFilter(name: string, column: string, allowed: readonly string[]): (query: Knex.QueryBuilder, value: unknown) => void {
+export function oneOfFilter(name: string, column: string, allowed: readonly string[]): ListFilter {
   return (query, value) => {
     const values = Array.isArray(value) ? value : [value];
     if (!values.length || !values.every((v) => typeof v === 'string' && allowed.includes(v))) {

@@ -31,8 +31,13 @@ export async function accountIds(trx: Knex.Transaction, vendorId: number): Promi
   return Object.fromEntries(rows.map((row) => [row.kind, row.id])) as AccountIds;
 }
 
-/** The vendor's account id, or undefined when no money has moved for the vendor yet. */
-export async function vendorAccountId(db: Db, vendorId: number): Promise<number | undefined> {
-  const row = await db('ledger_accounts').where({ vendor_id: vendorId }).first('id');
-  return row?.id;
+/**
+ * The vendor's account id, or undefined when no money has moved for the vendor yet. With `lock`,
+ * the account row stays locked until the transaction ends: payouts and reversals of one vendor
+ * queue on it, whichever server they run on.
+ */
+export async function vendorAccountId(db: Db, vendorId: number, { lock = false } = {}): Promise<number | undefined> {
+  const query = db('ledger_accounts').where({ vendor_id: vendorId }).first('id');
+  if (lock) query.forUpdate();
+  return (await query)?.id;
 }

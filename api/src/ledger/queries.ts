@@ -1,39 +1,125 @@
 import type { Knex } from 'knex';
 import { toIso } from '../vendors/queries.ts';
-import { vendorAccountId } from './accounts.ts';
 
 type Db = Knex | Knex.Transaction;
 
 export interface VendorAccountSummary {
-  /** Open rows received minus open rows sent, in cents: what the next payout pays. */
+  /** Open rows received minus open rows sent, in cents: what the next payout pays; negative is a debt. */
   credit: number;
+  /** The latest payout that was not reversed. */
   lastPayout: { amount: number; at: string } | null;
-  /** Open rows the vendor received (sales, tips, fee covers not yet paid out). */
+  /** Open rows the vendor received (sales, tips, fee covers, reversed payouts not yet paid out). */
   openPayments: number;
+}
+
+/** The columns `withVendorMoney` adds to a query. */
+export interface VendorMoneyColumns {
+  credit: number;
+  open_payments: number;
+  last_payout_amount: number | null;
+  last_payout_at: Date | string | null;
+}
+
+// A vendor's money, computed where it is asked for (never stored, so it cannot drift from the
+// ledger). Each branch of the union reads one of the open-row partial indexes; an aggregate without
+// GROUP BY always answers one row, so a vendor without an account gets 0. Reversed payouts are no
+// payouts any more: the last payout is the latest one still standing.
+const vendorMoneyJoins = (vendorId: string) => `
+  left join lateral (
+    select coalesce(sum(o.signed), 0)::bigint as credit, (count(*) filter (where o.signed > 0))::integer as open_payments
+    from ledger_accounts money_account
+    cross join lateral (
+      select amount as signed from ledger_rows where receiver_id = money_account.id and payout_id is null
+      union all
+      select -amount from ledger_rows where sender_id = money_account.id and payout_id is null
+    ) o
+    where money_account.vendor_id = ${vendorId}
+  ) money on true
+  left join lateral (
+    select p.amount as last_payout_amount, p.created_at as last_payout_at
+    from payouts p
+    where p.vendor_id = ${vendorId} and p.reversed_at is null
+    order by p.created_at desc, p.id desc
+    limit 1
+  ) last_payout on true`;
+
+/**
+ * Adds the vendor's credit, open payments and last payout to a query that has the vendor's id in
+ * `vendorIdColumn` (a trusted column name, never input). `money.credit` can then be sorted and
+ * filtered on like any column.
+ */
+export function withVendorMoney(query: Knex.QueryBuilder, vendorIdColumn: string): Knex.QueryBuilder {
+  return query
+    .joinRaw(vendorMoneyJoins(vendorIdColumn))
+    .select('money.credit', 'money.open_payments', 'last_payout.last_payout_amount', 'last_payout.last_payout_at');
+}
+
+export function vendorMoneyToApi(row: VendorMoneyColumns): VendorAccountSummary {
+  return {
+    credit: row.credit,
+    lastPayout: row.last_payout_amount === null ? null : { amount: row.last_payout_amount, at: toIso(row.last_payout_at)! },
+    openPayments: row.open_payments,
+  };
 }
 
 /** A vendor's money as the back office and the vendor's own page show it. */
 export async function vendorAccountSummary(db: Db, vendorId: number): Promise<VendorAccountSummary> {
-  const account = await vendorAccountId(db, vendorId);
-  if (account === undefined) return { credit: 0, lastPayout: null, openPayments: 0 };
-  const open = await db('ledger_rows')
-    .whereNull('payout_id')
-    .where((q) => q.where('receiver_id', account).orWhere('sender_id', account))
-    .first(
-      db.raw('coalesce(sum(case when receiver_id = ? then amount else -amount end), 0)::bigint as credit', [account]),
-      db.raw('(count(*) filter (where receiver_id = ?))::integer as open_payments', [account]),
+  const row = await withVendorMoney(db.from(db.raw('(select ?::integer as id) v', [vendorId])), 'v.id').first();
+  return vendorMoneyToApi(row);
+}
+
+/** One ledger row as a vendor's account sees it: amount always positive, `sign` +1 received, -1 sent. */
+export interface VendorLedgerRow {
+  id: number;
+  createdAt: string;
+  kind: string;
+  itemId: number | null;
+  itemName: string | null;
+  quantity: number | null;
+  amount: number;
+  sign: 1 | -1;
+}
+
+/** The rows that moved money into or out of `accountId`, with their item names; callers narrow and order. */
+export function accountRows(db: Db, accountId: number): Knex.QueryBuilder {
+  return db('ledger_rows as r')
+    .leftJoin('items as i', 'i.id', 'r.item_id')
+    .where((q) => q.where('r.receiver_id', accountId).orWhere('r.sender_id', accountId))
+    .select(
+      'r.id', 'r.created_at', 'r.kind', 'r.item_id', 'i.name as item_name', 'r.quantity', 'r.amount', 'r.payout_id',
+      db.raw('(case when r.receiver_id = ? then 1 else -1 end)::integer as sign', [accountId]),
     );
-  const payout = await db('ledger_rows')
-    .where({ sender_id: account, kind: 'payout' })
-    .orderBy('created_at', 'desc')
-    .orderBy('id', 'desc')
-    .first('amount', 'created_at');
+}
+
+/** A row of `accountRows`. */
+export interface AccountRow {
+  id: number;
+  created_at: Date | string;
+  kind: string;
+  item_id: number | null;
+  item_name: string | null;
+  quantity: number | null;
+  amount: number;
+  sign: 1 | -1;
+  payout_id: number | null;
+}
+
+export function accountRowToApi(row: AccountRow): VendorLedgerRow {
   return {
-    credit: open.credit,
-    lastPayout: payout ? { amount: payout.amount, at: toIso(payout.created_at)! } : null,
-    openPayments: open.open_payments,
+    id: row.id,
+    createdAt: toIso(row.created_at)!,
+    kind: row.kind,
+    itemId: row.item_id,
+    itemName: row.item_name,
+    quantity: row.quantity,
+    amount: row.amount,
+    sign: row.sign,
   };
 }
+
+/** Every open row of an account, oldest first: what the next payout settles. */
+export const openRows = (db: Db, accountId: number) =>
+  accountRows(db, accountId).whereNull('r.payout_id').orderBy('r.created_at').orderBy('r.id');
 
 export interface AccountBalance {
   accountId: number;

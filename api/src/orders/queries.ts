@@ -9,7 +9,7 @@ import { toIso } from '../vendors/queries.ts';
 
 type Db = Knex | Knex.Transaction;
 
-export const orderStatuses = ['pending', 'paid', 'failed', 'expired', 'flagged'] as const;
+export const orderStatuses = ['pending', 'paid', 'failed', 'expired', 'flagged', 'refunded'] as const;
 export type OrderStatus = (typeof orderStatuses)[number];
 
 export interface OrderRow {
@@ -29,6 +29,9 @@ export interface OrderRow {
   expires_at: Date;
   paid_at: Date | null;
   checked_at: Date | null;
+  stripe_refund_id: string | null;
+  refunded_at: Date | null;
+  refunded_by: string | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -108,6 +111,8 @@ export function staffOrderToApi(row: StaffOrderRow) {
     expiresAt: toIso(row.expires_at),
     paidAt: toIso(row.paid_at),
     checkedAt: toIso(row.checked_at),
+    refundedAt: toIso(row.refunded_at),
+    refundedBy: row.refunded_by,
   };
 }
 

@@ -6,6 +6,7 @@ import { log } from '../log.ts';
 import { Stripe } from '../payments/stripe.ts';
 import { placeOrder } from './place.ts';
 import { findOrder, findOrderByToken, orderReceipt, staffOrderList, staffOrders, staffOrderToApi, type OrderRow } from './queries.ts';
+import { refundOrder } from './refund.ts';
 import { orderInput } from './schema.ts';
 import { invalidConfirmation, settleOrder } from './settle.ts';
 
@@ -88,6 +89,18 @@ export const orderRoutes: RouteDef[] = [
         if (!(error instanceof Stripe.errors.StripeError)) throw error;
         throw new HttpError(502, 'Stripe could not be asked right now. Please try again later.');
       }
+      ctx.body = staffOrderToApi(await staffOrders(ctx.db).where('o.id', id).first());
+    },
+  },
+  {
+    // No `audit` spec: that would run the handler in a transaction, and Stripe is never called in
+    // one. The protocol records the request; the booking records `payment.refunded` itself.
+    method: 'POST',
+    path: '/api/orders/:id/refund',
+    access: 'backoffice',
+    handler: async (ctx) => {
+      const id = idParam(ctx.params.id, 'order');
+      await refundOrder(ctx.db, ctx.config, id, ctx.state.user!.username);
       ctx.body = staffOrderToApi(await staffOrders(ctx.db).where('o.id', id).first());
     },
   },

@@ -2,7 +2,8 @@ import type { Knex } from 'knex';
 import { HttpError } from '../http/errors.ts';
 import type { RouteDef } from '../http/routes.ts';
 import type { User } from '../identity/user.ts';
-import { vendorAccountSummary } from '../ledger/queries.ts';
+import { vendorAccountId } from '../ledger/accounts.ts';
+import { accountRows, accountRowToApi, vendorAccountSummary, type AccountRow } from '../ledger/queries.ts';
 import { findVendor, liveVendors, vendorToApi, type VendorRow } from './queries.ts';
 
 type Db = Knex | Knex.Transaction;
@@ -38,5 +39,21 @@ export const ownVendorRoute: RouteDef = {
   handler: async (ctx) => {
     const vendor = await vendorOfUser(ctx.db, ctx.state.user!);
     ctx.body = { ...vendorToApi(vendor), ...(await vendorAccountSummary(ctx.db, vendor.id)) };
+  },
+};
+
+/** How many of their latest ledger rows a vendor sees on their page. */
+const ownRowsShown = 50;
+
+/** The vendor's latest money movements, newest first, each marked as paid out or still open. */
+export const ownPaymentsRoute: RouteDef = {
+  method: 'GET',
+  path: '/api/vendors/me/payments',
+  access: 'vendor',
+  handler: async (ctx) => {
+    const vendor = await vendorOfUser(ctx.db, ctx.state.user!);
+    const account = await vendorAccountId(ctx.db, vendor.id);
+    const rows: AccountRow[] = account === undefined ? [] : await accountRows(ctx.db, account).orderBy('r.created_at', 'desc').orderBy('r.id', 'desc').limit(ownRowsShown);
+    ctx.body = rows.map((row) => ({ ...accountRowToApi(row), paidOut: row.payout_id !== null }));
   },
 };

@@ -1,17 +1,20 @@
+import type { Knex } from 'knex';
 import type { AuditSpec } from '../audit/protocol.ts';
-import { badRequest, notFound } from '../http/errors.ts';
-import { respondList, type ListSpec } from '../http/list.ts';
+import { centsToDecimal, respondCsv, wantsCsv, type CsvColumn } from '../http/csv.ts';
+import { badRequest, conflict, notFound } from '../http/errors.ts';
+import { applyFilters, readListFilter, respondList, type ListSpec } from '../http/list.ts';
 import type { AppContext, RouteDef } from '../http/routes.ts';
 import { idParam, parse } from '../http/validate.ts';
-import { getSettingsRow } from '../settings/queries.ts';
+import { vendorAccountId } from '../ledger/accounts.ts';
+import { vendorAccountSummary, vendorMoneyToApi, withVendorMoney, type VendorMoneyColumns } from '../ledger/queries.ts';
+import { checkVendor } from './check.ts';
 import { commentRoutes } from './comments/routes.ts';
 import { locationRoutes } from './locations/routes.ts';
-import { ownVendorRoute } from './me.ts';
+import { ownPaymentsRoute, ownVendorRoute } from './me.ts';
 import {
   createVendor,
   deleteVendor,
   findVendor,
-  findVendorByLicense,
   liveVendors,
   searchVendors,
   updateVendor,
@@ -19,9 +22,37 @@ import {
   vendorToApi,
   type VendorRow,
 } from './queries.ts';
-import { licenseIdPattern, vendorInput } from './schema.ts';
+import { vendorInput } from './schema.ts';
 
-const vendorList: ListSpec<VendorRow, ReturnType<typeof vendorToApi>> = {
+type VendorWithMoney = VendorRow & VendorMoneyColumns;
+
+/** Vendors as the back office sees them: the record and the money from the ledger, in one query. */
+const vendorsWithMoney = (db: Knex | Knex.Transaction) => withVendorMoney(liveVendors(db), 'vendors.id');
+
+const vendorCsvColumns: CsvColumn<VendorWithMoney>[] = [
+  { header: 'Lizenznummer', value: (v) => v.license_id },
+  { header: 'Vorname', value: (v) => v.first_name },
+  { header: 'Nachname', value: (v) => v.last_name },
+  { header: 'E-Mail', value: (v) => v.email },
+  { header: 'Telefon', value: (v) => v.telephone },
+  { header: 'Guthaben', value: (v) => v.credit, format: 'cents' },
+  { header: 'Deaktiviert', value: (v) => v.is_disabled },
+];
+
+const vendorWithMoneyToApi = (row: VendorWithMoney) => ({ ...vendorToApi(row), ...vendorMoneyToApi(row) });
+
+async function vendorAnswer(ctx: AppContext, id: number) {
+  const row = await vendorsWithMoney(ctx.db).where('vendors.id', id).first();
+  if (!row) throw vendorNotFound(id);
+  return vendorWithMoneyToApi(row);
+}
+
+const booleanFilter = (name: string, apply: (query: Knex.QueryBuilder, value: boolean) => void) => (query: Knex.QueryBuilder, value: unknown) => {
+  if (typeof value !== 'boolean') throw badRequest(`The filter "${name}" must be true or false.`);
+  apply(query, value);
+};
+
+const vendorList: ListSpec<VendorWithMoney, ReturnType<typeof vendorWithMoneyToApi>> = {
   resource: 'vendors',
   // Names sort as people read them, regardless of case.
   sortable: {
@@ -32,6 +63,9 @@ const vendorList: ListSpec<VendorRow, ReturnType<typeof vendorToApi>> = {
     email: 'lower(email)',
     createdAt: 'created_at',
     isDisabled: 'is_disabled',
+    credit: 'money.credit',
+    openPayments: 'money.open_payments',
+    lastPayout: 'last_payout.last_payout_at',
   },
   defaultSort: ['id', 'ASC'],
   idColumn: 'id',
@@ -40,12 +74,13 @@ const vendorList: ListSpec<VendorRow, ReturnType<typeof vendorToApi>> = {
       if (typeof value !== 'string') throw badRequest('The search filter "q" must be text.');
       searchVendors(query, value);
     },
-    isDisabled: (query, value) => {
-      if (typeof value !== 'boolean') throw badRequest('The filter "isDisabled" must be true or false.');
-      query.where('is_disabled', value);
-    },
+    isDisabled: booleanFilter('isDisabled', (query, value) => query.where('is_disabled', value)),
+    // true: something to pay out (credit > 0); false: nothing (credit ≤ 0).
+    hasCredit: booleanFilter('hasCredit', (query, value) => query.where('money.credit', value ? '>' : '<=', 0)),
+    // true: the vendor owes money (credit < 0, e.g. a refund after a payout); false: credit ≥ 0.
+    hasDebt: booleanFilter('hasDebt', (query, value) => query.where('money.credit', value ? '<' : '>=', 0)),
   },
-  toApi: vendorToApi,
+  toApi: vendorWithMoneyToApi,
 };
 
 const vendorId = (ctx: AppContext) => idParam(ctx.params.id, 'vendor');
@@ -77,7 +112,14 @@ export const vendorRoutes: RouteDef[] = [
     method: 'GET',
     path: '/api/vendors',
     access: 'backoffice',
-    handler: (ctx) => respondList(ctx, liveVendors(ctx.db), vendorList),
+    handler: async (ctx) => {
+      if (!wantsCsv(ctx)) return respondList(ctx, vendorsWithMoney(ctx.db), vendorList);
+      // Every filtered vendor at once: a newspaper has hundreds, not millions.
+      const spec = vendorList as ListSpec<never, unknown>;
+      const query = vendorsWithMoney(ctx.db).orderByRaw('lower(license_id)');
+      applyFilters(ctx, query, readListFilter(ctx, spec), spec);
+      respondCsv(ctx, 'verkaeufer.csv', vendorCsvColumns, [await query]);
+    },
   },
   {
     method: 'POST',
@@ -90,7 +132,7 @@ export const vendorRoutes: RouteDef[] = [
       const { vendor, login } = await createVendor(ctx.db, input);
       ctx.status = 201;
       // The vendor's login with its one-time password: shown to staff in this answer only.
-      ctx.body = { ...vendorToApi(vendor), login };
+      ctx.body = { ...(await vendorAnswer(ctx, vendor.id)), login };
     },
   },
   {
@@ -99,29 +141,20 @@ export const vendorRoutes: RouteDef[] = [
     path: '/api/vendors/check/:licenseId',
     access: 'public',
     handler: async (ctx) => {
-      const licenseId = ctx.params.licenseId;
-      if (!licenseIdPattern.test(licenseId)) throw invalidId();
-      const vendor = await findVendorByLicense(ctx.db, licenseId);
-      if (!vendor || vendor.is_disabled) throw invalidId();
-      const { use_vendor_license_id_in_shop: hideName } = await getSettingsRow(ctx.db);
-      ctx.body = {
-        licenseId: vendor.license_id,
-        displayName: hideName ? vendor.license_id : vendor.first_name,
-        accountProofUrl: vendor.account_proof_url,
-      };
+      const vendor = await checkVendor(ctx.db, ctx.params.licenseId);
+      if (!vendor) throw invalidId();
+      ctx.body = vendor;
     },
   },
   // Before /api/vendors/:id, which would otherwise take "me" for an id and refuse vendors.
   ownVendorRoute,
+  ownPaymentsRoute,
   {
     method: 'GET',
     path: '/api/vendors/:id',
     access: 'backoffice',
     handler: async (ctx) => {
-      const id = vendorId(ctx);
-      const vendor = await findVendor(ctx.db, id);
-      if (!vendor) throw vendorNotFound(id);
-      ctx.body = vendorToApi(vendor);
+      ctx.body = await vendorAnswer(ctx, vendorId(ctx));
     },
   },
   {
@@ -134,9 +167,8 @@ export const vendorRoutes: RouteDef[] = [
       const id = vendorId(ctx);
       assertSameId(ctx.request.body, id);
       const input = parse(vendorInput, ctx.request.body);
-      const vendor = await updateVendor(ctx.db, id, input);
-      if (!vendor) throw vendorNotFound(id);
-      ctx.body = vendorToApi(vendor);
+      if (!(await updateVendor(ctx.db, id, input))) throw vendorNotFound(id);
+      ctx.body = await vendorAnswer(ctx, id);
     },
   },
   {
@@ -146,6 +178,13 @@ export const vendorRoutes: RouteDef[] = [
     audit: { ...vendorAudit, id: vendorId },
     handler: async (ctx) => {
       const id = vendorId(ctx);
+      // Money must not vanish with a vendor: the office pays the credit out or settles the debt first.
+      // The account lock keeps a payout or reversal from changing the credit meanwhile.
+      await vendorAccountId(ctx.db, id, { lock: true });
+      const { credit } = await vendorAccountSummary(ctx.db, id);
+      if (credit !== 0) {
+        throw conflict(`This vendor cannot be deleted: the credit is not zero (${centsToDecimal(credit)} €). Please pay it out or settle the debt first.`);
+      }
       const vendor = await deleteVendor(ctx.db, id);
       if (!vendor) throw vendorNotFound(id);
       ctx.body = vendorToApi(vendor);

@@ -9,6 +9,7 @@ import { expandPaths, list, onlyKnown, parseParams, readBody, requiredText, text
 import { SANDBOX_SECRET_KEY } from './keys.ts';
 import {
   balanceTransaction,
+  createRefund,
   createSession,
   expand,
   isDue,
@@ -138,6 +139,31 @@ const releaseHeldFee: Handler = async (trx, params, ctx) => {
   return { body: charge, events: [stripeEvent('charge.updated', charge, { balance_transaction: null })] };
 };
 
+/** A refund of a payment (by `payment_intent` or `charge`); `charge.refunded` and `refund.created` follow. */
+const createRefundHandler: Handler = async (trx, params) => {
+  onlyKnown(params, ['payment_intent', 'charge', 'amount', 'reason', 'metadata', 'expand']);
+  const intentId = text(params, 'payment_intent');
+  let chargeId = text(params, 'charge');
+  if (!intentId && !chargeId) throw invalidParam('payment_intent', 'One of the following params should be provided for this request: payment_intent or charge.');
+  if (intentId) {
+    const intent = await getObject(trx, 'payment_intent', intentId);
+    if (chargeId && chargeId !== intent.latest_charge) throw invalidParam('charge', `The charge ${chargeId} does not belong to the PaymentIntent ${intentId}.`);
+    chargeId = intent.latest_charge as string;
+  }
+  const charge = await getObject<Charge>(trx, 'charge', chargeId!, { lock: true });
+  const { refund, txn } = createRefund(params, charge);
+  await insertObject(trx, txn);
+  await insertObject(trx, refund);
+  const previous = { amount_refunded: charge.amount_refunded, refunded: charge.refunded };
+  charge.amount_refunded += refund.amount;
+  charge.refunded = charge.amount_refunded === charge.amount;
+  await saveObject(trx, charge);
+  return {
+    body: await expand(trx, refund, expandPaths(params)),
+    events: [stripeEvent('charge.refunded', charge, previous), stripeEvent('refund.created', refund)],
+  };
+};
+
 const createWebhookEndpoint: Handler = async (trx, params) => {
   onlyKnown(params, ['url', 'enabled_events', 'description', 'expand']);
   const url = requiredText(params, 'url');
@@ -176,7 +202,7 @@ const deleteWebhookEndpoint: Handler = async (trx, params, ctx) => {
   return { body: { id: endpoint.id, object: 'webhook_endpoint', deleted: true }, events: [] };
 };
 
-/** The Stripe API calls our adapter makes, plus webhook endpoints (for tests) and the sandbox's fee release. */
+/** The Stripe API calls our adapter makes (checkout, refunds), plus webhook endpoints (for tests) and the sandbox's fee release. */
 export function mountApi(router: Router, db: Db, config: Config): void {
   const r = (handler: Handler) => route(db, config, handler);
   router.post('/v1/checkout/sessions', r(createCheckoutSession(config)));
@@ -185,6 +211,8 @@ export function mountApi(router: Router, db: Db, config: Config): void {
   router.get('/v1/payment_intents/:id', r(retrieve('payment_intent')));
   router.get('/v1/charges/:id', r(retrieve('charge')));
   router.get('/v1/balance_transactions/:id', r(retrieve('balance_transaction')));
+  router.post('/v1/refunds', r(createRefundHandler));
+  router.get('/v1/refunds/:id', r(retrieve('refund')));
   router.post('/v1/webhook_endpoints', r(createWebhookEndpoint));
   router.get('/v1/webhook_endpoints/:id', r(retrieveWebhookEndpoint));
   router.delete('/v1/webhook_endpoints/:id', r(deleteWebhookEndpoint));

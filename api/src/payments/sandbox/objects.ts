@@ -56,6 +56,8 @@ export interface CheckoutSession extends StripeObject {
 export interface Charge extends StripeObject {
   object: 'charge';
   amount: number;
+  amount_refunded: number;
+  refunded: boolean;
   currency: string;
   balance_transaction: string | null;
   payment_intent: string;
@@ -242,6 +244,71 @@ export function payment(session: CheckoutSession, last4: string): { intent: Stri
   return { intent, charge };
 }
 
+export interface Refund extends StripeObject {
+  object: 'refund';
+  amount: number;
+  charge: string;
+  payment_intent: string;
+  balance_transaction: string;
+}
+
+const refundReasons = ['duplicate', 'fraudulent', 'requested_by_customer'] as const;
+
+/**
+ * A refund of `charge` from the create call's parameters (`payment_intent` or `charge` already
+ * resolved by the caller), with its balance transaction. Like Stripe, the fee is not given back.
+ */
+export function createRefund(params: Params, charge: Charge): { refund: Refund; txn: StripeObject } {
+  const unrefunded = charge.amount - charge.amount_refunded;
+  if (unrefunded <= 0) {
+    throw new StripeApiError(400, 'invalid_request_error', `Charge ${charge.id} has already been refunded.`, { code: 'charge_already_refunded' });
+  }
+  const amount = integer(params, 'amount', { min: 1 }) ?? unrefunded;
+  if (amount > unrefunded) {
+    throw invalidParam('amount', `Refund amount (€${(amount / 100).toFixed(2)}) is greater than unrefunded amount on charge (€${(unrefunded / 100).toFixed(2)})`);
+  }
+  const reason = text(params, 'reason') ?? null;
+  if (reason !== null && !(refundReasons as readonly string[]).includes(reason)) {
+    throw invalidParam('reason', `Invalid reason: must be one of ${refundReasons.join(', ')}`);
+  }
+  const created = unixNow();
+  const id = newId('re_');
+  const txn: StripeObject = {
+    id: newId('txn_'),
+    object: 'balance_transaction',
+    amount: -amount,
+    available_on: created,
+    created,
+    currency: charge.currency,
+    description: 'REFUND FOR CHARGE',
+    exchange_rate: null,
+    fee: 0,
+    fee_details: [],
+    net: -amount,
+    reporting_category: 'refund',
+    source: id,
+    status: 'available',
+    type: 'refund',
+  };
+  const refund: Refund = {
+    id,
+    object: 'refund',
+    amount,
+    balance_transaction: txn.id,
+    charge: charge.id,
+    created,
+    currency: charge.currency,
+    metadata: metadata(params),
+    payment_intent: charge.payment_intent,
+    reason,
+    receipt_number: null,
+    source_transfer_reversal: null,
+    status: 'succeeded',
+    transfer_reversal: null,
+  };
+  return { refund, txn };
+}
+
 /** Session fields Stripe shows only on request. */
 export function present(object: StripeObject): StripeObject {
   if (object.object !== 'checkout.session') return object;
@@ -255,6 +322,7 @@ const expandable: Record<string, Record<string, string>> = {
   payment_intent: { latest_charge: 'charge' },
   charge: { balance_transaction: 'balance_transaction', payment_intent: 'payment_intent' },
   balance_transaction: { source: 'charge' },
+  refund: { charge: 'charge', payment_intent: 'payment_intent', balance_transaction: 'balance_transaction' },
 };
 
 /** The object as the API answers it, with the `expand[]` paths (`a.b.c`, up to four levels) inlined. */

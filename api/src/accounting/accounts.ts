@@ -1,0 +1,76 @@
+import type { Knex } from 'knex';
+import type { CsvColumn } from '../http/csv.ts';
+import type { Period } from '../http/period.ts';
+import { accountName, type NamedAccount } from './names.ts';
+
+type Db = Knex | Knex.Transaction;
+
+/** One ledger account over a period, as the bookkeeper carries it: opening + received − sent = closing. */
+export interface AccountStatement {
+  accountId: number;
+  kind: string;
+  vendorId: number | null;
+  licenseId: string | null;
+  name: string;
+  /** Everything the account received minus everything it sent before the period. */
+  opening: number;
+  received: number;
+  sent: number;
+  closing: number;
+}
+
+interface StatementRow extends NamedAccount {
+  id: number;
+  vendor_id: number | null;
+  opening: number;
+  received: number;
+  sent: number;
+}
+
+/**
+ * Every account's statement for a period (open ends: from the first row, up to now). Double entry
+ * makes the openings and the closings each sum to zero, and what was received equal what was sent.
+ */
+export async function accountStatements(db: Db, period: Period): Promise<AccountStatement[]> {
+  const from = period.from ?? '-infinity';
+  const to = period.to ?? 'infinity';
+  const side = (column: 'receiver_id' | 'sender_id') => `
+    select ${column} as account_id,
+      sum(amount) filter (where created_at < ?::timestamptz) as before,
+      sum(amount) filter (where created_at >= ?::timestamptz) as within
+    from ledger_rows where created_at < ?::timestamptz group by ${column}`;
+  const { rows } = (await db.raw(
+    `with received as (${side('receiver_id')}), sent as (${side('sender_id')})
+    select a.id, a.kind, a.vendor_id, v.license_id, v.first_name, v.last_name,
+      (coalesce(r.before, 0) - coalesce(s.before, 0))::bigint as opening,
+      coalesce(r.within, 0)::bigint as received,
+      coalesce(s.within, 0)::bigint as sent
+    from ledger_accounts a
+    left join vendors v on v.id = a.vendor_id
+    left join received r on r.account_id = a.id
+    left join sent s on s.account_id = a.id
+    order by array_position(array['customers', 'orga', 'cash', 'provider', 'vendor'], a.kind), lower(v.license_id), a.id`,
+    [from, from, to, from, from, to],
+  )) as { rows: StatementRow[] };
+  return rows.map((row) => ({
+    accountId: row.id,
+    kind: row.kind,
+    vendorId: row.vendor_id,
+    licenseId: row.license_id,
+    name: accountName(row),
+    opening: row.opening,
+    received: row.received,
+    sent: row.sent,
+    closing: row.opening + row.received - row.sent,
+  }));
+}
+
+export const statementCsvColumns: CsvColumn<AccountStatement>[] = [
+  { header: 'Konto', value: (s) => s.name },
+  { header: 'Kontoart', value: (s) => s.kind },
+  { header: 'Lizenz', value: (s) => s.licenseId },
+  { header: 'Anfangsbestand', value: (s) => s.opening, format: 'cents' },
+  { header: 'Eingänge', value: (s) => s.received, format: 'cents' },
+  { header: 'Ausgänge', value: (s) => s.sent, format: 'cents' },
+  { header: 'Endbestand', value: (s) => s.closing, format: 'cents' },
+];

@@ -1,0 +1,166 @@
+import type { Knex } from 'knex';
+import { badRequest } from '../http/errors.ts';
+import type { ListSpec } from '../http/list.ts';
+import { periodFilters } from '../http/period.ts';
+import { vendorAccountId } from '../ledger/accounts.ts';
+import { accountRows, accountRowToApi, type VendorLedgerRow } from '../ledger/queries.ts';
+import { toIso } from '../vendors/queries.ts';
+
+type Db = Knex | Knex.Transaction;
+
+/** A line of what a payout settled: one per item, and one per kind of row without an item. */
+export interface PayoutItem {
+  itemId: number | null;
+  /** 'item' for an item's rows (its sales, licence shares or refunds); else the kind of row. */
+  kind: 'item' | 'tip' | 'fee' | 'fee_cover' | 'payout_reversal';
+  itemName: string;
+  /** Pieces (or tips, fees) net of refunds. */
+  quantity: number;
+  /** Signed cents from the vendor's side: a licence share or a fee is negative. */
+  amount: number;
+}
+
+/** Names of the lines without an item, in the newspaper's language (the back office labels them by `kind`). */
+const lineNames: Record<Exclude<PayoutItem['kind'], 'item'>, string> = {
+  tip: 'Trinkgeld/Spende',
+  fee: 'Kartengebühr',
+  fee_cover: 'Kartengebühr übernommen',
+  payout_reversal: 'Stornierte Auszahlung',
+};
+
+// What a payout settled, summed per line in one scalar subquery per payout (only the listed page
+// computes it; the count and the totals leave it out). Rows settled by the payout are the vendor's
+// own, so the sign comes from the vendor's account; a refund without item reverses a tip.
+const payoutItemsSql = `
+  select coalesce(json_agg(json_build_object(
+      'itemId', l.item_id, 'kind', l.line, 'itemName', l.item_name, 'quantity', l.quantity, 'amount', l.amount
+    ) order by l.item_id nulls last, l.line), '[]'::json)
+  from (
+    select r.item_id,
+      case when r.item_id is not null then 'item' when r.kind = 'refund' then 'tip' else r.kind end as line,
+      max(i.name) as item_name,
+      sum(case when r.kind = 'refund' then -1 else 1 end * coalesce(r.quantity, 1))::integer as quantity,
+      sum(case when r.receiver_id = a.id then r.amount else -r.amount end)::bigint as amount
+    from ledger_rows r
+    join ledger_accounts a on a.vendor_id = p.vendor_id
+    left join items i on i.id = r.item_id
+    where r.payout_id = p.id and r.kind <> 'payout'
+    group by 1, 2
+  ) l`;
+
+/** Payouts with their vendor; filters and totals work on this. */
+export function payoutsBase(db: Db): Knex.QueryBuilder {
+  return db('payouts as p')
+    .join('vendors as v', 'v.id', 'p.vendor_id')
+    .select(
+      'p.id', 'p.receipt_number', 'p.vendor_id', 'p.amount', 'p.authorised_by', 'p.created_at',
+      'p.reversed_at', 'p.reversed_by', 'p.reversal_reason', 'v.license_id', 'v.first_name', 'v.last_name',
+    );
+}
+
+/** Payouts as the list and the single payout answer them, with what each settled. */
+export const payoutsWithItems = (db: Db) => payoutsBase(db).select(db.raw(`(${payoutItemsSql}) as items`));
+
+export interface PayoutRow {
+  id: number;
+  receipt_number: string;
+  vendor_id: number;
+  amount: number;
+  authorised_by: string;
+  created_at: Date | string;
+  reversed_at: Date | string | null;
+  reversed_by: string | null;
+  reversal_reason: string | null;
+  license_id: string;
+  first_name: string;
+  last_name: string;
+  items: (Omit<PayoutItem, 'itemName'> & { itemName: string | null })[];
+}
+
+const vendorName = (row: { first_name: string; last_name: string }) => `${row.first_name} ${row.last_name}`.trim();
+
+export function payoutToApi(row: PayoutRow) {
+  return {
+    id: row.id,
+    receiptNumber: row.receipt_number,
+    vendor: { id: row.vendor_id, licenseId: row.license_id, name: vendorName(row) },
+    amount: row.amount,
+    createdAt: toIso(row.created_at)!,
+    authorisedBy: row.authorised_by,
+    reversed: row.reversed_at !== null,
+    reversedAt: toIso(row.reversed_at),
+    reversedBy: row.reversed_by,
+    reversalReason: row.reversal_reason,
+    items: row.items.map((item): PayoutItem => ({ ...item, itemName: item.kind === 'item' ? item.itemName! : lineNames[item.kind] })),
+  };
+}
+
+export type Payout = ReturnType<typeof payoutToApi>;
+
+export async function findPayout(db: Db, id: number): Promise<Payout | undefined> {
+  const row = await payoutsWithItems(db).where('p.id', id).first();
+  return row && payoutToApi(row);
+}
+
+/** The rows a payout settled, oldest first, as the vendor's account saw them (its own cash row left out). */
+export async function settledRows(db: Db, payout: { id: number; vendor: { id: number } }): Promise<VendorLedgerRow[]> {
+  const account = await vendorAccountId(db, payout.vendor.id);
+  if (account === undefined) return [];
+  const rows = await accountRows(db, account).where('r.payout_id', payout.id).whereNot('r.kind', 'payout').orderBy('r.created_at').orderBy('r.id');
+  return rows.map(accountRowToApi);
+}
+
+function positiveId(name: string, value: unknown): number {
+  const id = Number(value);
+  if (!Number.isInteger(id) || id < 1 || id >= 2 ** 31) throw badRequest(`The filter "${name}" must be an id.`, { [name]: 'Please choose one from the list.' });
+  return id;
+}
+
+export const payoutList: ListSpec<PayoutRow, Payout> = {
+  resource: 'payouts',
+  sortable: { id: 'p.id', receiptNumber: 'p.id', createdAt: 'p.created_at', amount: 'p.amount', vendor: 'lower(v.license_id)' },
+  defaultSort: ['createdAt', 'DESC'],
+  idColumn: 'p.id',
+  queryFilters: ['from', 'to', 'vendor', 'item'],
+  filters: {
+    ...periodFilters('p.created_at'),
+    vendor: (query, value) => {
+      if (typeof value !== 'string' || !value.trim()) throw badRequest('The filter "vendor" must be a licence ID.', { vendor: 'Please give a licence ID.' });
+      query.whereRaw('lower(v.license_id) = lower(?)', [value.trim()]);
+    },
+    // Payouts that settled at least one row of the item (its sale, licence share or refund).
+    item: (query, value) => {
+      query.whereRaw('exists (select 1 from ledger_rows ir where ir.payout_id = p.id and ir.item_id = ?)', [positiveId('item', value)]);
+    },
+    reversed: (query, value) => {
+      if (typeof value !== 'boolean') throw badRequest('The filter "reversed" must be true or false.');
+      query.where((q) => (value ? q.whereNotNull('p.reversed_at') : q.whereNull('p.reversed_at')));
+    },
+  },
+  toApi: payoutToApi,
+};
+
+/** Count and sum of the filtered payouts, reversed ones also on their own (their money came back). */
+export async function payoutTotals(db: Db, filtered: Knex.QueryBuilder) {
+  const row = await filtered
+    .clearSelect()
+    .clearOrder()
+    .first(
+      db.raw('count(*)::integer as count'),
+      db.raw('coalesce(sum(p.amount), 0)::bigint as amount'),
+      db.raw('(count(*) filter (where p.reversed_at is not null))::integer as reversed_count'),
+      db.raw('coalesce(sum(p.amount) filter (where p.reversed_at is not null), 0)::bigint as reversed_amount'),
+    );
+  return { count: row.count as number, amount: row.amount as number, reversedCount: row.reversed_count as number, reversedAmount: row.reversed_amount as number };
+}
+
+/** The filtered payouts in pages of `size`, oldest first, by id (no OFFSET: a page costs the same at any depth). */
+export async function* payoutBatches(filtered: Knex.QueryBuilder, size = 500): AsyncGenerator<Payout[]> {
+  let after = 0;
+  for (;;) {
+    const rows: PayoutRow[] = await filtered.clone().where('p.id', '>', after).orderBy('p.id').limit(size);
+    if (rows.length) yield rows.map(payoutToApi);
+    if (rows.length < size) return;
+    after = rows[rows.length - 1].id;
+  }
+}

@@ -1,0 +1,150 @@
+import type { VendorLedgerRow } from '../ledger/queries.ts';
+import type { Payout } from './queries.ts';
+
+// The paper the vendor signs at the counter: who got how much for what, when, from whom. One page
+// of plain HTML with print styles; every text from the database is escaped.
+
+export type ReceiptLanguage = 'de' | 'en';
+
+const texts = {
+  de: {
+    locale: 'de-DE',
+    title: 'Auszahlungsbeleg',
+    number: 'Beleg-Nr.',
+    vendor: 'Verkäufer·in',
+    licence: 'Lizenz-Nr.',
+    paidAt: 'Ausgezahlt am',
+    authorisedBy: 'Ausgezahlt von',
+    date: 'Datum',
+    line: 'Position',
+    quantity: 'Menge',
+    amount: 'Betrag',
+    total: 'Auszahlungsbetrag',
+    signVendor: 'Betrag erhalten – Unterschrift Verkäufer·in',
+    signStaff: 'Unterschrift Mitarbeiter·in',
+    reversed: (at: string, by: string) => `STORNIERT am ${at} von ${by}`,
+    reason: 'Grund',
+    kinds: {
+      tip: 'Trinkgeld/Spende',
+      fee: 'Kartengebühr',
+      fee_cover: 'Kartengebühr übernommen',
+      payout_reversal: 'Stornierte Auszahlung',
+      refund: 'Erstattung',
+    },
+  },
+  en: {
+    locale: 'en-GB',
+    title: 'Payout receipt',
+    number: 'Receipt no.',
+    vendor: 'Vendor',
+    licence: 'Licence ID',
+    paidAt: 'Paid out on',
+    authorisedBy: 'Paid out by',
+    date: 'Date',
+    line: 'Item',
+    quantity: 'Qty',
+    amount: 'Amount',
+    total: 'Amount paid out',
+    signVendor: 'Amount received – vendor’s signature',
+    signStaff: 'Staff signature',
+    reversed: (at: string, by: string) => `REVERSED on ${at} by ${by}`,
+    reason: 'Reason',
+    kinds: {
+      tip: 'Tip/donation',
+      fee: 'Card fee',
+      fee_cover: 'Card fee covered',
+      payout_reversal: 'Reversed payout',
+      refund: 'Refund',
+    },
+  },
+} as const;
+
+const escapeHtml = (value: string) =>
+  value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+
+const styles = `
+@page{size:A4;margin:15mm}
+*{box-sizing:border-box}
+body{margin:0 auto;max-width:180mm;padding:8mm;font:11pt/1.4 system-ui,-apple-system,"Segoe UI",Roboto,Arial,sans-serif;color:#000;background:#fff}
+header{display:flex;justify-content:space-between;align-items:flex-start;gap:1rem;border-bottom:2px solid #000;padding-bottom:.5rem}
+header img{max-height:18mm;max-width:50mm}
+h1{font-size:16pt;margin:0}
+.newspaper{font-size:13pt;font-weight:600}
+dl{display:grid;grid-template-columns:max-content 1fr;gap:.2rem 1rem;margin:1rem 0}
+dt{font-weight:600}dd{margin:0}
+table{width:100%;border-collapse:collapse;margin:1rem 0}
+th,td{text-align:left;padding:.3rem .4rem;border-bottom:1px solid #999;vertical-align:top}
+th.num,td.num{text-align:right;white-space:nowrap}
+tfoot td{font-weight:700;font-size:13pt;border-top:2px solid #000;border-bottom:0}
+.reversed{border:3px solid #b00;color:#b00;font-weight:700;padding:.5rem;margin:1rem 0}
+.signatures{display:grid;grid-template-columns:1fr 1fr;gap:12mm;margin-top:22mm}
+.signatures div{border-top:1px solid #000;padding-top:.3rem;font-size:9pt}
+tr{break-inside:avoid}
+@media screen{body{margin:1rem auto;box-shadow:0 0 4px rgba(0,0,0,.3)}}
+`;
+
+export interface ReceiptInput {
+  newspaperName: string;
+  logoUrl: string | null;
+  payout: Payout;
+  rows: VendorLedgerRow[];
+  lang: ReceiptLanguage;
+  timeZone: string;
+}
+
+/** The receipt of a payout as a complete HTML page. */
+export function receiptHtml({ newspaperName, logoUrl, payout, rows, lang, timeZone }: ReceiptInput): string {
+  const t = texts[lang];
+  const money = new Intl.NumberFormat(t.locale, { style: 'currency', currency: 'EUR' });
+  const euros = (cents: number) => escapeHtml(money.format(cents / 100));
+  const when = (iso: string, withTime = true) =>
+    new Intl.DateTimeFormat(t.locale, { timeZone, dateStyle: 'medium', ...(withTime ? { timeStyle: 'short' as const } : {}) }).format(new Date(iso));
+  const label = (row: VendorLedgerRow) => {
+    if (row.kind === 'refund') return `${t.kinds.refund}: ${row.itemName ?? t.kinds.tip}`;
+    if (row.itemName) return row.itemName;
+    return t.kinds[row.kind as keyof typeof t.kinds] ?? row.kind;
+  };
+  const lines = rows
+    .map(
+      (row) => `<tr><td>${escapeHtml(when(row.createdAt, false))}</td><td>${escapeHtml(label(row))}</td>` +
+        `<td class="num">${row.quantity ?? ''}</td><td class="num">${euros(row.sign * row.amount)}</td></tr>`,
+    )
+    .join('\n');
+  const vendor = `${escapeHtml(payout.vendor.name)} (${escapeHtml(payout.vendor.licenseId)})`;
+  const reversal = payout.reversedAt
+    ? `<p class="reversed" id="receipt-reversed">${escapeHtml(t.reversed(when(payout.reversedAt), payout.reversedBy ?? ''))}<br>${t.reason}: ${escapeHtml(payout.reversalReason ?? '')}</p>`
+    : '';
+  return `<!doctype html>
+<html lang="${lang}">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(`${t.title} ${payout.receiptNumber} · ${newspaperName}`)}</title>
+<style>${styles}</style>
+</head>
+<body>
+<header>
+<div><div class="newspaper" id="receipt-newspaper">${escapeHtml(newspaperName)}</div><h1>${t.title}</h1></div>
+${logoUrl ? `<img src="${escapeHtml(logoUrl)}" alt="">` : ''}
+</header>
+<dl>
+<dt>${t.number}</dt><dd id="receipt-number">${escapeHtml(payout.receiptNumber)}</dd>
+<dt>${t.vendor}</dt><dd id="receipt-vendor">${vendor}</dd>
+<dt>${t.paidAt}</dt><dd id="receipt-date">${escapeHtml(when(payout.createdAt))}</dd>
+<dt>${t.authorisedBy}</dt><dd id="receipt-staff">${escapeHtml(payout.authorisedBy)}</dd>
+</dl>
+${reversal}
+<table id="receipt-rows">
+<thead><tr><th>${t.date}</th><th>${t.line}</th><th class="num">${t.quantity}</th><th class="num">${t.amount}</th></tr></thead>
+<tbody>
+${lines}
+</tbody>
+<tfoot><tr><td colspan="3">${t.total}</td><td class="num" id="receipt-total">${euros(payout.amount)}</td></tr></tfoot>
+</table>
+<section class="signatures">
+<div>${t.signVendor}<br>${vendor}</div>
+<div>${t.signStaff}<br>${escapeHtml(payout.authorisedBy)}</div>
+</section>
+</body>
+</html>`;
+}

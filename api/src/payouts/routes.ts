@@ -1,0 +1,178 @@
+import type { Knex } from 'knex';
+import type { AuditSpec } from '../audit/protocol.ts';
+import { fileUrl } from '../files/queries.ts';
+import { centsToDecimal, respondCsv, wantsCsv, type CsvColumn } from '../http/csv.ts';
+import { badRequest, notFound } from '../http/errors.ts';
+import { applyFilters, readListFilter, respondList, type ListSpec } from '../http/list.ts';
+import type { AppContext, RouteDef } from '../http/routes.ts';
+import { idParam, parse } from '../http/validate.ts';
+import { vendorAccountId } from '../ledger/accounts.ts';
+import { payOut, reversePayout, StaleExpectedAmount } from '../ledger/payout.ts';
+import { accountRowToApi, openRows, type VendorLedgerRow } from '../ledger/queries.ts';
+import { getSettingsRow } from '../settings/queries.ts';
+import { findVendorByLicense, type VendorRow } from '../vendors/queries.ts';
+import { findPayout, payoutBatches, payoutList, payoutsBase, payoutsWithItems, payoutTotals, settledRows, type Payout } from './queries.ts';
+import { receiptHtml } from './receipt.ts';
+import { payoutInput, reversalInput } from './schema.ts';
+
+const payoutId = (ctx: AppContext) => idParam(ctx.params.id, 'payout');
+
+async function requirePayout(ctx: AppContext, id: number): Promise<Payout> {
+  const payout = await findPayout(ctx.db, id);
+  if (!payout) throw notFound(`There is no payout with the id ${id}.`);
+  return payout;
+}
+
+/** A payout with the rows it settled: the answer to paying out and to reading one payout. */
+async function payoutWithRows(ctx: AppContext, id: number) {
+  const payout = await requirePayout(ctx, id);
+  return { ...payout, rows: await settledRows(ctx.db, payout) };
+}
+
+async function vendorOfLicence(ctx: AppContext, licenseId: unknown): Promise<VendorRow> {
+  if (typeof licenseId !== 'string' || !licenseId.trim()) {
+    throw badRequest('Please name the vendor by licence ID ("vendor").', { vendor: 'Please give a licence ID.' });
+  }
+  const vendor = await findVendorByLicense(ctx.db, licenseId.trim());
+  if (!vendor) throw notFound(`There is no vendor with the licence ID "${licenseId.trim()}".`);
+  return vendor;
+}
+
+/** The staff member's name as tokens carry it; it is stamped on the rows they authorise. */
+const staffName = (ctx: AppContext) => ctx.state.user!.username;
+
+/** The protocol keeps a payout as the list shows it (its rows are in the ledger). */
+const payoutAudit = (action: string): AuditSpec => ({
+  recordType: 'payout',
+  action,
+  load: (ctx, id) => findPayout(ctx.db, Number(id)),
+});
+
+/** The list's query narrowed by the request's filters, for the CSV and the totals. */
+function filteredPayouts(ctx: AppContext, base: Knex.QueryBuilder): Knex.QueryBuilder {
+  const spec = payoutList as ListSpec<never, unknown>;
+  applyFilters(ctx, base, readListFilter(ctx, spec), spec);
+  return base;
+}
+
+const csvColumns: CsvColumn<Payout>[] = [
+  { header: 'Belegnummer', value: (p) => p.receiptNumber },
+  { header: 'Datum', value: (p) => p.createdAt, format: 'date' },
+  { header: 'Lizenznummer', value: (p) => p.vendor.licenseId },
+  { header: 'Verkäufer·in', value: (p) => p.vendor.name },
+  { header: 'Betrag', value: (p) => p.amount, format: 'cents' },
+  { header: 'Ausgezahlt von', value: (p) => p.authorisedBy },
+  { header: 'Storniert am', value: (p) => p.reversedAt, format: 'date' },
+  { header: 'Storniert von', value: (p) => p.reversedBy },
+  { header: 'Stornogrund', value: (p) => p.reversalReason },
+  {
+    header: 'Positionen',
+    value: (p) => p.items.map((item) => `${item.itemName} × ${item.quantity}: ${centsToDecimal(item.amount)} €`).join('; '),
+  },
+];
+
+export const payoutRoutes: RouteDef[] = [
+  {
+    // What the payout page shows before staff confirm: every open row and their sum.
+    method: 'GET',
+    path: '/api/payments/forpayout',
+    access: 'backoffice',
+    handler: async (ctx) => {
+      const vendor = await vendorOfLicence(ctx, ctx.query.vendor);
+      const account = await vendorAccountId(ctx.db, vendor.id);
+      const payments: VendorLedgerRow[] = account === undefined ? [] : (await openRows(ctx.db, account)).map(accountRowToApi);
+      ctx.body = {
+        vendor: { id: vendor.id, licenseId: vendor.license_id, firstName: vendor.first_name, lastName: vendor.last_name },
+        balance: payments.reduce((sum, row) => sum + row.sign * row.amount, 0),
+        payments,
+      };
+    },
+  },
+  {
+    method: 'POST',
+    path: '/api/payments/payout',
+    access: 'backoffice',
+    body: 'json',
+    audit: payoutAudit('payout'),
+    handler: async (ctx) => {
+      const input = parse(payoutInput, ctx.request.body);
+      const vendor = await vendorOfLicence(ctx, input.vendor);
+      let id: number;
+      try {
+        id = await payOut(ctx.db, { vendorId: vendor.id, expectedAmount: input.expectedAmount, authorisedBy: staffName(ctx), timeZone: ctx.config.timeZone });
+      } catch (error) {
+        if (!(error instanceof StaleExpectedAmount)) throw error;
+        // The figure that is open now, so the page can show it for a new confirmation.
+        ctx.status = error.status;
+        ctx.body = { message: error.message, errors: error.errors, currentAmount: error.currentAmount };
+        return;
+      }
+      ctx.status = 201;
+      ctx.body = await payoutWithRows(ctx, id);
+    },
+  },
+  {
+    method: 'POST',
+    path: '/api/payments/payout/:id/reverse',
+    access: 'backoffice',
+    body: 'json',
+    audit: { ...payoutAudit('reverse'), id: payoutId },
+    handler: async (ctx) => {
+      const id = payoutId(ctx);
+      const { reason } = parse(reversalInput, ctx.request.body);
+      await reversePayout(ctx.db, { payoutId: id, reason, authorisedBy: staffName(ctx) });
+      ctx.body = await requirePayout(ctx, id);
+    },
+  },
+  {
+    method: 'GET',
+    path: '/api/payouts',
+    access: 'backoffice',
+    handler: async (ctx) => {
+      if (wantsCsv(ctx)) respondCsv(ctx, 'payouts.csv', csvColumns, payoutBatches(filteredPayouts(ctx, payoutsWithItems(ctx.db))));
+      else await respondList(ctx, payoutsWithItems(ctx.db), payoutList);
+    },
+  },
+  // Before /api/payouts/:id, which would otherwise take "totals" for an id.
+  {
+    // The sums of the whole filtered period, not only of the page the list shows.
+    method: 'GET',
+    path: '/api/payouts/totals',
+    access: 'backoffice',
+    handler: async (ctx) => {
+      ctx.body = await payoutTotals(ctx.db, filteredPayouts(ctx, payoutsBase(ctx.db)));
+    },
+  },
+  {
+    method: 'GET',
+    path: '/api/payouts/:id',
+    access: 'backoffice',
+    handler: async (ctx) => {
+      ctx.body = await payoutWithRows(ctx, payoutId(ctx));
+    },
+  },
+  {
+    method: 'GET',
+    path: '/api/payouts/:id/receipt',
+    access: 'backoffice',
+    handler: async (ctx) => {
+      const { rows, ...payout } = await payoutWithRows(ctx, payoutId(ctx));
+      const settings = await getSettingsRow(ctx.db);
+      const logo = fileUrl(settings.logo_file_id as string | null);
+      ctx.type = 'html';
+      ctx.set({
+        'Cache-Control': 'no-store',
+        'X-Content-Type-Options': 'nosniff',
+        'Content-Security-Policy': `default-src 'none'; style-src 'unsafe-inline'; img-src ${ctx.config.publicUrl} data:; base-uri 'none'`,
+      });
+      ctx.body = receiptHtml({
+        newspaperName: settings.newspaper_name,
+        logoUrl: logo && `${ctx.config.publicUrl}${logo}`,
+        payout,
+        rows,
+        lang: ctx.query.lang === 'en' ? 'en' : 'de',
+        timeZone: ctx.config.timeZone,
+      });
+    },
+  },
+];

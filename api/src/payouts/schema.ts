@@ -1,0 +1,18 @@
+import { z } from 'zod';
+
+export const payoutInput = z.object({
+  vendor: z.string({ error: 'Please give the vendor’s licence ID.' }).trim().min(1, 'Please give the vendor’s licence ID.'),
+  expectedAmount: z
+    .number({ error: 'Please give the amount you were shown, in cents.' })
+    .int('Please give the amount in whole cents.')
+    .min(0, 'The amount cannot be negative.')
+    .max(Number.MAX_SAFE_INTEGER, 'The amount is too large.'),
+});
+
+export const reversalInput = z.object({
+  reason: z
+    .string({ error: 'Please say why the payout is reversed.' })
+    .trim()
+    .min(1, 'Please say why the payout is reversed.')
+    .max(1000, 'Please use at most 1000 characters.'),
+});

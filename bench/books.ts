@@ -1,0 +1,288 @@
+// The books under a long history: seeds vendors, orders and their ledger rows (with a payout every
+// four weeks per vendor) set-based in SQL, then times the back office's money queries through the
+// real HTTP app. With BENCH_DATABASE_URL: 1,000 vendors and about 2,000,000 ledger rows over three
+// years in PostgreSQL (schema `bench_books`, seeded once and reused). Without: a smaller history in
+// PGlite, said so in the output. BENCH_RUNS (default 15) runs per query after two warm-up runs.
+import http from 'node:http';
+import type { Knex } from 'knex';
+import type { AddressInfo } from 'node:net';
+import { buildApp } from '../api/src/app.ts';
+import { loadConfig } from '../api/src/config.ts';
+import { createDb, migrate, type Db } from '../api/src/db.ts';
+import { localDay } from '../api/src/http/period.ts';
+import { setLogSilent } from '../api/src/log.ts';
+import { seedOnFirstStart } from '../seeds/index.ts';
+import { startTestIssuer } from '../tests/support/issuer.ts';
+
+interface Scale {
+  vendors: number;
+  orders: number;
+}
+
+const postgresScale: Scale = { vendors: 1000, orders: 578_000 }; // ≈ 3.4 rows per order + payouts ≈ 2,000,000
+const pgliteScale: Scale = { vendors: 100, orders: 20_000 };
+const schema = 'bench_books';
+const years = 3;
+const payoutEveryDays = 28;
+
+/** Seeds the history unless this schema already holds one of this scale. */
+async function seedHistory(db: Db, scale: Scale): Promise<'seeded' | 'reused'> {
+  await db.raw('create table if not exists bench_seed (vendors integer not null, orders integer not null, seeded_at timestamptz not null default now())');
+  const done = await db('bench_seed').first();
+  if (done?.vendors === scale.vendors && done?.orders === scale.orders) return 'reused';
+  if (done) throw new Error(`The schema holds a history of another scale (${done.vendors} vendors, ${done.orders} orders); drop it first.`);
+  await seedOnFirstStart(db);
+  await db.transaction(async (trx) => {
+    const run = (sql: string, bindings: Knex.RawBinding[] = []) => trx.raw(sql, bindings);
+    await run('select setseed(0.42)');
+    await run(
+      `insert into vendors (license_id, first_name, last_name, is_disabled, created_at)
+       select 'BENCH-' || i, 'Vendor', 'Nr. ' || i, i % 20 = 0, now() - interval '${years} years' from generate_series(1, ?) i`,
+      [scale.vendors],
+    );
+    await run(`insert into ledger_accounts (kind) values ('customers'), ('orga'), ('cash'), ('provider') on conflict do nothing`);
+    await run(`insert into ledger_accounts (kind, vendor_id) select 'vendor', id from vendors where license_id like 'BENCH-%' order by id`);
+    // One plan row per order: its vendor (by number), time and contents, drawn once.
+    await run(
+      `create temporary table plan on commit drop as
+       select i, 1 + floor(random() * ?)::integer as v,
+         now() - interval '${years} years' + random() * interval '${years} years' as at,
+         1 + floor(random() * 3)::integer as prints, random() < 0.2 as digital,
+         case when random() < 0.5 then 0 when random() < 0.5 then 100 else 200 end as tip
+       from generate_series(1, ?) i`,
+      [scale.vendors, scale.orders],
+    );
+    await run(`create temporary table vendor_of on commit drop as
+      select row_number() over (order by v.id)::integer as v, v.id as vendor_id, a.id as account_id,
+        now() - interval '${years} years' + (row_number() over (order by v.id) % ${payoutEveryDays}) * interval '1 day' + interval '10 hours' as first_payout
+      from vendors v join ledger_accounts a on a.vendor_id = v.id where v.license_id like 'BENCH-%'`);
+    await run(`create temporary table prices on commit drop as select
+      (select price from items where name = 'Zeitung') as print, (select id from items where name = 'Zeitung') as print_id,
+      (select price from items where name = 'Digitale Ausgabe') as digital, (select id from items where name = 'Digitale Ausgabe') as digital_id,
+      (select l.price from items d join items l on l.id = d.license_item_id where d.name = 'Digitale Ausgabe') as licence,
+      (select l.id from items d join items l on l.id = d.license_item_id where d.name = 'Digitale Ausgabe') as licence_id`);
+    // Orders and entries with ids derived from the plan row, so the ledger can name them directly.
+    await run(`insert into orders (id, token, vendor_id, status, amount_total, tip, fee, expires_at, paid_at, created_at)
+      select p.i, 'bench' || lpad(p.i::text, 38, '0'), o.vendor_id, 'paid', t.total, p.tip, round(t.total * 0.015) + 25, p.at, p.at, p.at
+      from plan p join vendor_of o using (v) cross join prices pr
+      cross join lateral (select p.prints * pr.print + (case when p.digital then pr.digital else 0 end) + p.tip as total) t`);
+    await run(`insert into order_entries (id, order_id, kind, item_id, quantity, unit_price, amount)
+      select p.i * 4, p.i, 'sale', pr.print_id, p.prints, pr.print, p.prints * pr.print from plan p cross join prices pr
+      union all select p.i * 4 + 1, p.i, 'sale', pr.digital_id, 1, pr.digital, pr.digital from plan p cross join prices pr where p.digital
+      union all select p.i * 4 + 2, p.i, 'licence', pr.licence_id, 1, pr.licence, pr.licence from plan p cross join prices pr where p.digital
+      union all select p.i * 4 + 3, p.i, 'tip', null, null, null, p.tip from plan p where p.tip > 0`);
+    // Each vendor is paid out every four weeks (on their own weekday); row k of a vendor belongs to
+    // payout number floor((at - first payout) / 4 weeks) + 1, unless that payout is still to come.
+    await run(`insert into payouts (id, receipt_number, vendor_id, amount, authorised_by, created_at)
+      select o.v * 100 + k, 'B-' || (o.v * 100 + k), o.vendor_id, 1, 'bench', o.first_payout + k * interval '${payoutEveryDays} days'
+      from vendor_of o cross join generate_series(0, ${Math.ceil((years * 366) / payoutEveryDays)}) k
+      where o.first_payout + k * interval '${payoutEveryDays} days' < now()`);
+    await run('analyze plan, vendor_of, orders, order_entries, payouts');
+    await run(`create temporary table booked on commit drop as
+      select p.i, p.at, o.account_id as vendor_account,
+        (select id from payouts where id = o.v * 100 + greatest(0, ceil(extract(epoch from p.at - o.first_payout) / (86400 * ${payoutEveryDays})))::integer) as payout_id
+      from plan p join vendor_of o using (v)`);
+    await run(`create temporary table system on commit drop as select
+      (select id from ledger_accounts where kind = 'customers') as customers, (select id from ledger_accounts where kind = 'orga') as orga,
+      (select id from ledger_accounts where kind = 'provider') as provider, (select id from ledger_accounts where kind = 'cash') as cash`);
+    // As bookOrder and bookFee book a paid order: items and tip to the vendor, the licence share to
+    // the newspaper, the card fee to the provider, covered by the newspaper for every second order.
+    await run(`insert into ledger_rows (sender_id, receiver_id, amount, kind, order_id, order_entry_id, item_id, quantity, unit_price, payout_id, created_at)
+      select case when e.kind = 'licence' then b.vendor_account else s.customers end, case when e.kind = 'licence' then s.orga else b.vendor_account end,
+        e.amount, e.kind, e.order_id, e.id, e.item_id, e.quantity, e.unit_price, b.payout_id, b.at
+      from order_entries e join booked b on b.i = e.order_id cross join system s
+      union all
+      select b.vendor_account, s.provider, o.fee, 'fee', o.id, null, null, null, null, b.payout_id, b.at
+      from orders o join booked b on b.i = o.id cross join system s
+      union all
+      select s.orga, b.vendor_account, o.fee, 'fee_cover', o.id, null, null, null, null, b.payout_id, b.at
+      from orders o join booked b on b.i = o.id cross join system s where o.id % 2 = 0
+      order by 11`);
+    // The planner must know the new rows before the set-based steps below join on them.
+    await run('analyze payouts, ledger_rows');
+    await run(`delete from payouts p where not exists (select 1 from ledger_rows r where r.payout_id = p.id)`);
+    // Every row of an order touches exactly one vendor's account: received when it is the receiver.
+    await run(`update payouts p set amount = s.credit from (
+        select r.payout_id, sum(case when a.kind = 'vendor' then r.amount else -r.amount end) as credit
+        from ledger_rows r join ledger_accounts a on a.id = r.receiver_id
+        where r.payout_id is not null group by r.payout_id
+      ) s where s.payout_id = p.id`);
+    await run(`insert into ledger_rows (sender_id, receiver_id, amount, kind, payout_id, authorised_by, created_at)
+      select a.id, s.cash, p.amount, 'payout', p.id, 'bench', p.created_at
+      from payouts p join ledger_accounts a on a.vendor_id = p.vendor_id cross join system s order by p.created_at`);
+    for (const table of ['orders', 'order_entries', 'payouts', 'ledger_rows']) {
+      await run(`select setval(pg_get_serial_sequence('${table}', 'id'), (select max(id) from ${table}))`);
+    }
+    await run('insert into bench_seed (vendors, orders) values (?, ?)', [scale.vendors, scale.orders]);
+  });
+  // Fresh statistics and visibility maps, as autovacuum would have them on a database in use.
+  await db.raw('vacuum analyze vendors, ledger_accounts, orders, order_entries, payouts, ledger_rows');
+  return 'seeded';
+}
+
+interface Measured {
+  name: string;
+  target: number;
+  runs: number[];
+  note: string;
+}
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+};
+
+export async function benchBooks(): Promise<void> {
+  setLogSilent(true);
+  const url = process.env.BENCH_DATABASE_URL;
+  const scale = url ? postgresScale : pgliteScale;
+  const runs = Math.min(Math.max(Number(process.env.BENCH_RUNS ?? 15) || 15, 3), 200);
+  const issuer = await startTestIssuer();
+  const config = loadConfig({
+    PORT: '0',
+    PUBLIC_URL: 'http://127.0.0.1',
+    DATA_DIR: 'memory://',
+    LOG_LEVEL: 'silent',
+    OIDC_ISSUER: issuer.issuer,
+    OIDC_AUDIENCE: issuer.audience,
+    ...(url ? { DATABASE_URL: url } : {}),
+  });
+  if (url) {
+    const admin = createDb({ databaseUrl: url, dataDir: '' });
+    await admin.raw(`create schema if not exists ${schema}`);
+    await admin.destroy();
+  }
+  const db = createDb({ databaseUrl: url, dataDir: 'memory://', schema: url ? schema : undefined });
+  const server = http.createServer();
+  try {
+    await migrate(db);
+    console.log(
+      url
+        ? `Books bench: PostgreSQL, schema ${schema}, ${scale.vendors} vendors, ${scale.orders} orders over ${years} years`
+        : `Books bench: PGlite in memory with a SMALLER history (${scale.vendors} vendors, ${scale.orders} orders over ${years} years); set BENCH_DATABASE_URL for the full 2,000,000 rows in PostgreSQL`,
+    );
+    const seedStart = performance.now();
+    const seeded = await seedHistory(db, scale);
+    const [{ rows: ledgerRows }] = await db('ledger_rows').count({ rows: '*' });
+    console.log(`  history ${seeded} in ${((performance.now() - seedStart) / 1000).toFixed(1)} s: ${Number(ledgerRows).toLocaleString('en')} ledger rows`);
+
+    server.on('request', buildApp({ db, config: { ...config, timeZone: 'Europe/Berlin' } }).callback());
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const token = `Bearer ${await issuer.mint({ groups: ['backoffice'], preferred_username: 'bench' })}`;
+    const call = async (path: string, init: RequestInit = {}) => {
+      const res = await fetch(base + path, { ...init, headers: { Authorization: token, 'Content-Type': 'application/json', ...init.headers } });
+      const body = await res.text();
+      if (!res.ok) throw new Error(`${init.method ?? 'GET'} ${path} answered ${res.status}: ${body.slice(0, 300)}`);
+      return { body, headers: res.headers };
+    };
+    /** Median material: `prepare` (untimed) finds what a run needs, `request` is the timed call. */
+    const timed = async <P>(name: string, target: number, request: (prepared: P, run: number) => Promise<string>, prepare: (run: number) => Promise<P> = async () => undefined as P): Promise<Measured> => {
+      let note = '';
+      for (let warmUp = 0; warmUp < 2; warmUp++) await request(await prepare(runs + warmUp), runs + warmUp);
+      const times: number[] = [];
+      for (let run = 0; run < runs; run++) {
+        const prepared = await prepare(run);
+        const started = performance.now();
+        note = await request(prepared, run);
+        times.push(performance.now() - started);
+      }
+      return { name, target, runs: times, note };
+    };
+
+    const now = new Date();
+    const today = localDay(now, 'Europe/Berlin');
+    const monthAgo = localDay(new Date(now.getTime() - 30 * 86_400_000), 'Europe/Berlin');
+    const lastMonth = { from: `${today.slice(0, 7)}-01`, to: today };
+    const yearAgo = localDay(new Date(now.getTime() - 365 * 86_400_000), 'Europe/Berlin');
+    const period = (p: { from: string; to: string }) => `from=${p.from}&to=${p.to}`;
+    const results: Measured[] = [];
+    const measure = async <P>(...args: Parameters<typeof timed<P>>) => {
+      results.push(await timed(...args));
+      console.log(`  measured ${args[0]}`);
+    };
+
+    await measure('vendor list sorted by credit', 100, async () => {
+      const res = await call('/api/vendors/?sort=["credit","DESC"]&range=[0,24]');
+      return `${res.headers.get('content-range')}`;
+    });
+    await measure('one vendor\'s forpayout', 100, async (_, run) => {
+      const res = await call(`/api/payments/forpayout/?vendor=BENCH-${((run * 37) % scale.vendors) + 1}`);
+      return `${JSON.parse(res.body).payments.length} open rows`;
+    });
+    await measure('accounting, one month: first page + totals', 100, async () => {
+      const page = await call(`/api/payments/?${period({ from: monthAgo, to: today })}&range=[0,24]`);
+      const totals = JSON.parse((await call(`/api/payments/totals/?${period({ from: monthAgo, to: today })}`)).body);
+      return `${page.headers.get('content-range')}, total ${totals.count} rows`;
+    });
+    await measure('sales, one month: first page + totals', 100, async () => {
+      const page = await call(`/api/payments/?${period({ from: monthAgo, to: today })}&kind=sales&range=[0,24]`);
+      await call(`/api/payments/totals/?${period({ from: monthAgo, to: today })}&kind=sales`);
+      return `${page.headers.get('content-range')}`;
+    });
+    await measure('statistics, one year', 300, async () => {
+      const stats = JSON.parse((await call(`/api/payments/statistics/?from=${yearAgo}&to=${today}`)).body);
+      return `${stats.series.length} ${stats.granularity}s, ${stats.vendors.active}/${stats.vendors.total} vendors active`;
+    });
+    // Each run pays out the vendor with the most open rows (a month of sales, as at the counter),
+    // for the credit staff would have read. The payouts are reversed afterwards: the credit is open
+    // again as one row, so the next bench picks other vendors.
+    const paid: number[] = [];
+    await measure<{ license_id: string; credit: number }>(
+      'a payout',
+      100,
+      async (vendor) => {
+        const payout = JSON.parse((await call('/api/payments/payout/', { method: 'POST', body: JSON.stringify({ vendor: vendor.license_id, expectedAmount: vendor.credit }) })).body);
+        paid.push(payout.id);
+        return `${payout.rows.length} rows settled`;
+      },
+      async () => {
+        const { rows } = await db.raw(
+          `select v.license_id, sum(case when r.receiver_id = a.id then r.amount else -r.amount end)::bigint as credit
+           from vendors v join ledger_accounts a on a.vendor_id = v.id
+           join ledger_rows r on (r.receiver_id = a.id or r.sender_id = a.id) and r.payout_id is null
+           where v.license_id like 'BENCH-%' and v.deleted_at is null group by v.id order by count(*) desc, v.id limit 1`,
+        );
+        return rows[0];
+      },
+    );
+    await measure('extra: accounts export, one month', Infinity, async () => `${JSON.parse((await call(`/api/payments/accounts/?${period(lastMonth)}`)).body).accounts.length} accounts`);
+    await measure('extra: payouts list, one month + totals', Infinity, async () => {
+      const page = await call(`/api/payouts/?${period({ from: monthAgo, to: today })}&range=[0,24]`);
+      await call(`/api/payouts/totals/?${period({ from: monthAgo, to: today })}`);
+      return `${page.headers.get('content-range')}`;
+    });
+    await measure('extra: CSV of one month, all rows', Infinity, async () => {
+      const csv = await call(`/api/payments/?${period({ from: monthAgo, to: today })}&format=csv`);
+      return `${(csv.body.length / 1e6).toFixed(1)} MB`;
+    });
+    for (const id of paid) {
+      await call(`/api/payments/payout/${id}/reverse/`, { method: 'POST', body: JSON.stringify({ reason: 'Bench run, not a real payout' }) });
+    }
+
+    const table = [
+      ['query', 'median ms', 'max ms', 'target', '', 'last answer'],
+      ...results.map((r) => {
+        const m = median(r.runs);
+        const verdict = r.target === Infinity ? '' : m < r.target ? 'ok' : 'SLOW';
+        return [r.name, m.toFixed(1), Math.max(...r.runs).toFixed(1), r.target === Infinity ? '-' : `< ${r.target}`, verdict, r.note];
+      }),
+    ];
+    const widths = table[0].map((_, i) => Math.max(...table.map((row) => row[i].length)));
+    const line = (row: string[]) => row.map((cell, i) => (i === 0 || i === row.length - 1 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join('  ');
+    console.log(`\n${runs} runs per query after 2 warm-up runs, through HTTP on loopback\n`);
+    console.log(line(table[0]));
+    console.log(widths.map((w) => '-'.repeat(w)).join('  '));
+    for (const row of table.slice(1)) console.log(line(row));
+    if (url && results.some((r) => median(r.runs) >= r.target)) {
+      console.error('\nA query is slower than its target.');
+      process.exitCode = 1;
+    }
+  } finally {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+    await db.destroy();
+    await issuer.close();
+  }
+}
