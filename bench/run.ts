@@ -1,6 +1,9 @@
 // `npm run bench`: throughput and latency of the public shop endpoints against a bare Koa handler,
 // on loopback only, with the demo newspaper in an in-memory PGlite. Bounded: a short warm-up and
-// BENCH_SECONDS (default 5) per target, then it stops by itself.
+// BENCH_SECONDS (default 5) per target, then it stops by itself. Then the books under a long
+// history (bench/books.ts); `npm run bench -- books` runs only that part. The shop's first screen
+// in a throttled Chromium (bench/shop.ts): `npm run bench -- shop`. The JavaScript of the back
+// office's first screen and of /me (bench/admin.ts): `npm run bench -- admin`.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import autocannon from 'autocannon';
@@ -10,6 +13,20 @@ import { loadConfig } from '../api/src/config.ts';
 import { createDb, migrate } from '../api/src/db.ts';
 import { setLogSilent } from '../api/src/log.ts';
 import { seedOnFirstStart } from '../seeds/index.ts';
+import { benchAdmin } from './admin.ts';
+import { benchBooks } from './books.ts';
+import { benchShop } from './shop.ts';
+
+const parts: Record<string, () => unknown> = { books: benchBooks, shop: benchShop, admin: benchAdmin };
+const only = process.argv[2];
+if (only) {
+  if (!parts[only]) {
+    console.error(`There is no bench part "${only}"; choose one of ${Object.keys(parts).join(', ')}.`);
+    process.exit(2);
+  }
+  await parts[only]();
+  process.exit();
+}
 
 const seconds = Math.min(Math.max(Number(process.env.BENCH_SECONDS ?? 5) || 5, 1), 60);
 const connections = 10;
@@ -79,7 +96,12 @@ for (const row of table.slice(1)) console.log(line(row));
 await new Promise((resolve) => shop.server.close(resolve));
 await new Promise((resolve) => bare.server.close(resolve));
 await db.destroy();
+await benchShop();
+benchAdmin();
 if (rows.some((r) => r.failures > 0)) {
   console.error('\nSome requests failed; the numbers above are not comparable.');
   process.exitCode = 1;
 }
+
+console.log('');
+await benchBooks();

@@ -5,6 +5,8 @@ import * as protocol from './003_protocol.ts';
 import * as ledgerOrders from './004_ledger_orders.ts';
 import * as deliveries from './005_deliveries.ts';
 import * as books from './006_books.ts';
+import * as booksIndexes from './007_books_indexes.ts';
+import * as embedOrigins from './008_embed_origins.ts';
 
 export interface Migration {
   name: string;
@@ -20,4 +22,6 @@ export const migrations: Migration[] = [
   { name: '004_ledger_orders', ...ledgerOrders },
   { name: '005_deliveries', ...deliveries },
   { name: '006_books', ...books },
+  { name: '007_books_indexes', ...booksIndexes },
+  { name: '008_embed_origins', ...embedOrigins },
 ];

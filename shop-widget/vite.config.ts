@@ -1,18 +1,50 @@
 import path from 'node:path';
 import preact from '@preact/preset-vite';
-import { defineConfig } from 'vite';
+import { build, defineConfig, type Plugin } from 'vite';
 
-// The shop widget: served by the API at / (and /v/<licenceId>), built to dist/shop-widget.
+// The shop widget, built to dist/shop-widget:
+// - index.html with its hashed scripts below assets/: the shop's own pages (/, /v/<licenceId>, …),
+//   where the server inlines the first screen's data;
+// - widget.js: the embed script for the newspaper's own website. The snippet there is a classic
+//   `<script async>` (a module script has no document.currentScript to find its shop and vendor),
+//   so it is one self-contained script under a stable name. The shop page's hashed chunks would not
+//   help it anyway: browsers keep a separate cache for every site a page belongs to.
 const root = path.resolve(import.meta.dirname);
+const outDir = path.resolve(root, '../dist/shop-widget');
+
+function embedScript(): Plugin {
+  return {
+    name: 'shop-embed-script',
+    apply: 'build',
+    async closeBundle() {
+      await build({
+        configFile: false,
+        root,
+        logLevel: 'warn',
+        plugins: [preact()],
+        define: { 'process.env.NODE_ENV': '"production"' },
+        build: {
+          outDir,
+          emptyOutDir: false,
+          copyPublicDir: false,
+          target: 'es2020',
+          lib: { entry: path.resolve(root, 'src/widget.ts'), formats: ['iife'], name: 'streetPaperShop', fileName: () => 'widget.js' },
+        },
+      });
+    },
+  };
+}
 
 export default defineConfig({
   root,
   base: '/',
-  plugins: [preact()],
+  plugins: [preact(), embedScript()],
   build: {
-    outDir: path.resolve(root, '../dist/shop-widget'),
+    outDir,
     emptyOutDir: true,
     target: 'es2020',
+    // Every browser the shop supports preloads modules itself; the polyfill would only cost bytes.
+    modulePreload: { polyfill: false },
   },
-  server: { proxy: { '/api': 'http://localhost:3000' } },
+  server: { proxy: { '/api': 'http://localhost:3000', '/files': 'http://localhost:3000', '/img': 'http://localhost:3000' } },
 });

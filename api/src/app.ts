@@ -4,6 +4,7 @@ import Koa from 'koa';
 import type { Config } from './config.ts';
 import type { Db } from './db.ts';
 import { authenticate } from './http/auth.ts';
+import { compress } from './http/compress.ts';
 import { cors } from './http/cors.ts';
 import { errorHandler } from './http/errors.ts';
 import { mountRoutes, type AppDeps, type AppState, type RouteDef } from './http/routes.ts';
@@ -11,7 +12,8 @@ import { embeddedIdentity } from './identity/provider/index.ts';
 import { createVerifier, type Verifier } from './identity/verifier.ts';
 import { stripeSandbox } from './payments/sandbox/index.ts';
 import { routes as allRoutes } from './routes.ts';
-import { serveApp } from './web/static.ts';
+import { shopPage } from './shop/page.ts';
+import { serveApp, serveFiles } from './web/static.ts';
 
 export interface AppOptions {
   db: Db;
@@ -33,6 +35,8 @@ export function buildApp({ db, config, verifier, routes = allRoutes, distDir = p
   mountRoutes(router, routes);
 
   app.use(errorHandler());
+  // Around everything else, so pages, scripts and API answers all leave compressed.
+  app.use(compress());
   app.use(async (ctx, next) => {
     // Trailing slashes are optional everywhere (the specification writes them, clients may not).
     if (ctx.path.length > 1 && ctx.path.endsWith('/')) ctx.path = ctx.path.replace(/\/+$/, '') || '/';
@@ -42,13 +46,15 @@ export function buildApp({ db, config, verifier, routes = allRoutes, distDir = p
   // It checks Stripe's own bearer key, so it sits in front of the API's token authentication.
   if (!config.stripe.secretKey) app.use(stripeSandbox(db, config));
   if (embedded) app.use(embedded.middleware);
-  app.use(cors([new URL(config.publicUrl).origin, ...config.embedOrigins]));
+  app.use(cors(config));
   app.use(authenticate(verifier ?? embedded?.verify ?? createVerifier(config.oidc)));
   app.use(router.routes());
   app.use(router.allowedMethods());
   app.use(serveApp('/backoffice', path.join(distDir, 'admin')));
-  app.use(serveApp('/me', path.join(distDir, 'admin')));
-  app.use(serveApp('/img', path.resolve(import.meta.dirname, '../public/img')));
-  app.use(serveApp('/', path.join(distDir, 'shop-widget')));
+  app.use(serveApp('/me', path.join(distDir, 'admin'), 'me.html'));
+  app.use(serveFiles('/img', path.resolve(import.meta.dirname, '../public/img')));
+  // The shop last: its own files (scripts, widget.js), then its page for every path of the shop.
+  app.use(serveFiles('/', path.join(distDir, 'shop-widget')));
+  app.use(shopPage(path.join(distDir, 'shop-widget')));
   return app;
 }

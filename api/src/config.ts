@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { toOrigin } from './shop/origins.ts';
 
 /** Everything the process reads from its environment, typed, with the embedded defaults. */
 export interface Config {
@@ -37,6 +38,8 @@ export interface Config {
   /** The newspaper's time zone: a bare date in a period, a statistics day and a CSV time are local to it. */
   timeZone: string;
   embedOrigins: string[];
+  /** Map tiles of the back office's maps; any {z}/{x}/{y} tile server (OpenStreetMap's by default). */
+  mapTileUrl: string;
   logLevel: 'silent' | 'info';
   /** Seed the demo newspaper into an empty database. */
   seedDemo: boolean;
@@ -69,7 +72,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     downloadLinkDays: positiveInt(env, 'DOWNLOAD_LINK_DAYS', 42),
     orderRateLimit: positiveInt(env, 'ORDER_RATE_LIMIT', 30),
     timeZone: timeZone(env.TIME_ZONE || 'Europe/Berlin'),
-    embedOrigins: (env.EMBED_ORIGINS ?? '').split(',').map((s) => s.trim()).filter(Boolean),
+    embedOrigins: embedOrigins(env.EMBED_ORIGINS ?? ''),
+    mapTileUrl: env.MAP_TILE_URL || 'https://tile.openstreetmap.org/{z}/{x}/{y}.png',
     logLevel: env.LOG_LEVEL === 'silent' ? 'silent' : 'info',
     seedDemo: env.SEED_DEMO !== 'false',
   };
@@ -81,6 +85,15 @@ function positiveInt(env: NodeJS.ProcessEnv, name: string, fallback: number): nu
   const value = Number(raw);
   if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a whole number of at least 1, got "${raw}"`);
   return value;
+}
+
+/** Compared exactly with a browser's Origin header, so each entry must be an origin and nothing more. */
+function embedOrigins(list: string): string[] {
+  return list.split(',').map((s) => s.trim()).filter(Boolean).map((entry) => {
+    const origin = toOrigin(entry);
+    if (!origin) throw new Error(`EMBED_ORIGINS must list origins like https://www.example.org (no path), got "${entry}"`);
+    return origin;
+  });
 }
 
 function timeZone(name: string): string {

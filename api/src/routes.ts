@@ -1,3 +1,4 @@
+import { accountingRoutes } from './accounting/routes.ts';
 import { protocolRoutes } from './audit/routes.ts';
 import { fileRoutes } from './files/routes.ts';
 import { healthRoutes } from './health/routes.ts';
@@ -7,8 +8,11 @@ import { itemRoutes } from './items/routes.ts';
 import { mailRoutes } from './mail/routes.ts';
 import { mapRoutes } from './map/routes.ts';
 import { orderRoutes } from './orders/routes.ts';
+import { payoutRoutes } from './payouts/routes.ts';
 import { pdfRoutes } from './pdf/routes.ts';
 import { settingsRoutes } from './settings/routes.ts';
+import { shopRoutes } from './shop/routes.ts';
+import { statisticsRoutes } from './statistics/routes.ts';
 import { vendorRoutes } from './vendors/routes.ts';
 import { webhookRoutes } from './webhooks/routes.ts';
 
@@ -21,9 +25,13 @@ export const routes: RouteDef[] = [
   ...vendorRoutes,
   ...mapRoutes,
   ...orderRoutes,
+  ...payoutRoutes,
   ...webhookRoutes,
   ...protocolRoutes,
   ...identityRoutes,
   ...pdfRoutes,
   ...mailRoutes,
+  ...accountingRoutes,
+  ...statisticsRoutes,
+  ...shopRoutes,
 ];

@@ -29,6 +29,7 @@ const publicRoutes = new Set([
   'POST /api/webhooks/stripe',
   'GET /api/pdf/:id/validate',
   'GET /api/pdf/:id',
+  'GET /api/shop/boot',
 ]);
 
 // ---------------------------------------------------------------------------------------------
@@ -69,6 +70,7 @@ const matrix: Record<string, Row> = {
   'POST /api/vendors': staff,
   'GET /api/vendors/check/:licenseId': everyone,
   'GET /api/vendors/me': ownVendor,
+  'GET /api/vendors/me/payments': ownVendor,
   'GET /api/vendors/:id': staff,
   'PUT /api/vendors/:id': staff,
   'DELETE /api/vendors/:id': staff,
@@ -87,11 +89,24 @@ const matrix: Record<string, Row> = {
   'GET /api/orders/verify': everyone,
   'GET /api/orders/:token': everyone,
   'POST /api/orders/:id/reconcile': staff,
+  'POST /api/orders/:id/refund': staff,
+  'GET /api/payments/forpayout': staff,
+  'POST /api/payments/payout': staff,
+  'POST /api/payments/payout/:id/reverse': staff,
+  'GET /api/payouts': staff,
+  'GET /api/payouts/totals': staff,
+  'GET /api/payouts/:id': staff,
+  'GET /api/payouts/:id/receipt': staff,
   'POST /api/webhooks/stripe': everyone,
   'GET /api/auth/hello': loggedIn,
   'GET /api/pdf/:id/validate': everyone,
   'GET /api/pdf/:id': everyone,
   'GET /api/outbox': staff,
+  'GET /api/shop/boot': everyone,
+  'GET /api/payments': staff,
+  'GET /api/payments/totals': staff,
+  'GET /api/payments/accounts': staff,
+  'GET /api/payments/statistics': staff,
 };
 
 const key = (r: RouteDef) => `${r.method} ${r.path}`;

@@ -9,7 +9,7 @@ const publicKeys = [
   'newspaperName', 'color', 'fontColor', 'logo', 'favicon', 'qrCodeLogoImgUrl', 'agbUrl', 'maintainanceModeHelpUrl', 'vendorNotFoundHelpUrl',
   'qrCodeUrl', 'qrCodeSettings', 'qrCodeEnableLogo', 'vendorEmailPostfix', 'webshopIsClosed', 'mapCenterLat', 'mapCenterLong',
   'useVendorLicenseIdInShop', 'useTipInsteadOfDonation', 'orgaCoversTransactionCosts', 'maxOrderAmount', 'styleRevision', 'mainItem',
-  'identityProvider',
+  'identityProvider', 'embedOrigins', 'mapTileUrl',
 ].sort();
 
 describeApi('settings', (t) => {
@@ -50,6 +50,7 @@ describeApi('settings', (t) => {
         clientId: t.config.oidc.clientId,
         scopes: t.config.oidc.scopes,
       });
+      assert.equal(res.body.mapTileUrl, 'https://tile.openstreetmap.org/{z}/{x}/{y}.png', 'OpenStreetMap unless MAP_TILE_URL says otherwise');
       assert.doesNotMatch(res.text, /styleCss|style_css|secret|_file_id/i);
     });
 
@@ -246,7 +247,7 @@ describeApi('settings', (t) => {
   it('saves the seeded settings back unchanged when a form sends them as it got them', async () => {
     await t.reset();
     const before = await read();
-    const { mainItem, logo, favicon, qrCodeLogoImgUrl, identityProvider, styleRevision, ...fields } = before;
+    const { mainItem, logo, favicon, qrCodeLogoImgUrl, identityProvider, mapTileUrl, styleRevision, ...fields } = before;
     const sent: Fields = { mainItem: mainItem.id };
     for (const [name, value] of Object.entries(fields)) {
       sent[name] = typeof value === 'object' ? JSON.stringify(value) : (value as string | number | boolean);

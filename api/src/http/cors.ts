@@ -1,17 +1,24 @@
 import type { Middleware } from 'koa';
+import type { Config } from '../config.ts';
+import { isEmbedOrigin } from '../shop/origins.ts';
+import type { AppDeps, AppState } from './routes.ts';
 
 /**
- * CORS by exact origin: the public URL's own origin and the configured embed origins. A prefix or
- * suffix match (the `localhost.evil.com` mistake) never passes.
+ * CORS by exact origin: the public URL's own origin, and the newspaper's websites that embed the
+ * shop (EMBED_ORIGINS and the settings). A prefix or suffix match (the `localhost.evil.com` mistake)
+ * never passes. Embedding pages get no credentials: the widget needs none, and a script on the
+ * newspaper's site must never ride on a staff member's cookies.
  */
-export function cors(allowedOrigins: string[]): Middleware {
-  const allowed = new Set(allowedOrigins.map((o) => o.replace(/\/+$/, '')));
+export function cors(config: Config): Middleware<AppState, AppDeps> {
+  const ownOrigin = new URL(config.publicUrl).origin;
   return async (ctx, next) => {
+    // Every answer may differ by Origin, so no cache may hand one caller's answer to another.
+    ctx.vary('Origin');
     const origin = ctx.get('Origin');
-    if (origin && allowed.has(origin)) {
-      ctx.vary('Origin');
+    const own = origin === ownOrigin;
+    if (origin && (own || (await isEmbedOrigin(ctx.db, config, origin)))) {
       ctx.set('Access-Control-Allow-Origin', origin);
-      ctx.set('Access-Control-Allow-Credentials', 'true');
+      if (own) ctx.set('Access-Control-Allow-Credentials', 'true');
       ctx.set('Access-Control-Expose-Headers', 'Content-Range, X-Request-Id');
       if (ctx.method === 'OPTIONS' && ctx.get('Access-Control-Request-Method')) {
         ctx.set('Access-Control-Allow-Methods', 'GET, POST, PUT, PATCH, DELETE');

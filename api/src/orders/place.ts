@@ -5,6 +5,7 @@ import { badRequest, HttpError } from '../http/errors.ts';
 import { log } from '../log.ts';
 import { stripeClient, type Stripe } from '../payments/stripe.ts';
 import { getSettingsRow } from '../settings/queries.ts';
+import { isEmbedOrigin } from '../shop/origins.ts';
 import { findVendorByLicense } from '../vendors/queries.ts';
 import { limitOrderRate } from './rate-limit.ts';
 import { emailAddress, type OrderInput } from './schema.ts';
@@ -104,6 +105,42 @@ function entryRows(orderId: number, lines: PricedLine[], tip: number) {
   return [...sales, ...licenceRows, ...tipRow];
 }
 
+/** Stripe's placeholder, filled in with the session's id when it sends the customer back. */
+const sessionIdPlaceholder = '{CHECKOUT_SESSION_ID}';
+
+/**
+ * Where Stripe sends the customer back: the shop's own success and failure pages, or, for the embedded
+ * widget, the embedding page with `shop_status` and `shop_order` added (the widget reads them).
+ */
+function returnAddresses(config: Config, token: string, returnUrl: string | null) {
+  if (!returnUrl) {
+    return {
+      success_url: `${config.publicUrl}/success?order=${token}&session_id=${sessionIdPlaceholder}`,
+      cancel_url: `${config.publicUrl}/failure?order=${token}`,
+    };
+  }
+  const back = (status: 'success' | 'failure', extra = '') => {
+    const url = new URL(returnUrl);
+    // A page the customer came back to earlier still carries the last order's answer.
+    for (const name of ['shop_status', 'shop_order', 'session_id']) url.searchParams.delete(name);
+    url.searchParams.set('shop_status', status);
+    url.searchParams.set('shop_order', token);
+    const hash = url.hash;
+    url.hash = '';
+    // The placeholder's braces must stay literal, so it is appended rather than set as a parameter.
+    return `${url.href}${extra}${hash}`;
+  };
+  return { success_url: back('success', `&session_id=${sessionIdPlaceholder}`), cancel_url: back('failure') };
+}
+
+/** Only a page of an origin that may embed the shop can be returned to: no open redirect via Stripe. */
+async function checkReturnUrl(db: Knex, config: Config, returnUrl: string | null): Promise<void> {
+  if (!returnUrl) return;
+  const { origin } = new URL(returnUrl);
+  if (origin === new URL(config.publicUrl).origin || (await isEmbedOrigin(db, config, origin))) return;
+  throw refuse('returnUrl', `The shop cannot send you back to ${origin}: this website is not allowed to embed the shop.`);
+}
+
 function tipLabel(locale: 'de' | 'en', useTip: boolean): string {
   if (locale === 'en') return useTip ? 'Tip' : 'Donation';
   return useTip ? 'Trinkgeld' : 'Spende';
@@ -127,6 +164,7 @@ export async function placeOrder(db: Knex, config: Config, input: OrderInput, cl
     throw refuse('entries', `The total of ${euros(total)} is too high: an order must stay below ${euros(settings.max_order_amount)}.`);
   }
   if (total < minimumTotal) throw refuse('entries', `Card payments need a total of at least ${euros(minimumTotal)}.`);
+  await checkReturnUrl(db, config, input.returnUrl);
   await limitOrderRate(db, clientAddress, config.orderRateLimit);
 
   const token = randomBytes(32).toString('base64url');
@@ -167,8 +205,7 @@ export async function placeOrder(db: Knex, config: Config, input: OrderInput, cl
         locale: input.locale,
         metadata: { order: String(orderId) },
         client_reference_id: String(orderId),
-        success_url: `${config.publicUrl}/success?order=${token}&session_id={CHECKOUT_SESSION_ID}`,
-        cancel_url: `${config.publicUrl}/failure?order=${token}`,
+        ...returnAddresses(config, token, input.returnUrl),
       },
       { idempotencyKey: `order-${orderId}-checkout` },
     );

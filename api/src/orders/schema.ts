@@ -3,6 +3,11 @@ import { z } from 'zod';
 // The shape of a new order as the shop sends it. Prices are not part of it: anything else a client
 // adds (a price, a total, a status) is dropped here and never read.
 
+const returnUrlMessage = 'The return address must be a full web address starting with https:// or http://.';
+
+const isWebAddress = (value: string) => URL.canParse(value) && ['https:', 'http:'].includes(new URL(value).protocol);
+const hasLogin = (value: string) => URL.canParse(value) && Boolean(new URL(value).username || new URL(value).password);
+
 const tipMessage = 'Please enter the tip in whole cents (0 or more), for example 150 for 1,50 €.';
 
 const entry = z.object(
@@ -31,6 +36,16 @@ export const orderInput = z.object(
       .string({ error: 'Please enter a valid email address.' })
       .trim()
       .max(254, 'Please enter a valid email address.')
+      .nullish()
+      .transform((value) => value || null),
+    // The page that embeds the widget, for Stripe to send the customer back to (its origin must be
+    // one allowed to embed the shop; placeOrder checks that against the settings).
+    returnUrl: z
+      .string({ error: returnUrlMessage })
+      .trim()
+      .max(2000, 'The return address is too long; please use one of at most 2000 characters.')
+      .refine((value) => value === '' || isWebAddress(value), returnUrlMessage)
+      .refine((value) => !hasLogin(value), 'The return address must not contain a name or password.')
       .nullish()
       .transform((value) => value || null),
     // German is the default and the fallback; a browser's "en-GB" means English.

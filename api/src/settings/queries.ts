@@ -41,6 +41,7 @@ interface StoredSettings extends SettingsRow {
   map_center_long: number;
   use_tip_instead_of_donation: boolean;
   orga_covers_transaction_costs: boolean;
+  embed_origins: string[];
 }
 
 const defaultLogo = 'img/logo.png';
@@ -72,8 +73,10 @@ export async function readPublicSettings(db: Knex | Knex.Transaction, config: Co
     useTipInsteadOfDonation: row.use_tip_instead_of_donation,
     orgaCoversTransactionCosts: row.orga_covers_transaction_costs,
     maxOrderAmount: row.max_order_amount,
+    embedOrigins: row.embed_origins,
     styleRevision: row.style_revision,
     mainItem: await findMainItem(db),
+    mapTileUrl: config.mapTileUrl,
     identityProvider: {
       url: issuerUrl(config),
       realm: config.oidc.realm ?? null,
@@ -85,10 +88,10 @@ export async function readPublicSettings(db: Knex | Knex.Transaction, config: Co
 
 /**
  * The settings as the protocol compares them: what staff can change, the CSS included; the identity
- * block comes from the configuration, not from a change.
+ * block and the tile URL come from the configuration, not from a change.
  */
 export async function readSettingsForProtocol(db: Knex | Knex.Transaction, config: Config) {
-  const { identityProvider: _identityProvider, ...settings } = await readPublicSettings(db, config);
+  const { identityProvider: _identityProvider, mapTileUrl: _mapTileUrl, ...settings } = await readPublicSettings(db, config);
   return { ...settings, styleCss: (await getSettingsRow(db)).style_css as string };
 }
 
@@ -113,7 +116,11 @@ const columns: Record<PlainField, string> = {
   useTipInsteadOfDonation: 'use_tip_instead_of_donation',
   orgaCoversTransactionCosts: 'orga_covers_transaction_costs',
   maxOrderAmount: 'max_order_amount',
+  embedOrigins: 'embed_origins',
 };
+
+// jsonb takes the text form: pg would send a JS array as a PostgreSQL array.
+const jsonFields = new Set<PlainField>(['qrCodeSettings', 'embedOrigins']);
 
 const fileColumns: Record<(typeof settingsFileFields)[number], string> = {
   logo: 'logo_file_id',
@@ -135,8 +142,7 @@ export async function updateSettings(
     const changes: Record<string, unknown> = {};
     for (const [field, column] of Object.entries(columns) as [PlainField, string][]) {
       const value = form[field];
-      // jsonb takes the text form: pg would send a JS array as a PostgreSQL array.
-      if (value !== undefined) changes[column] = field === 'qrCodeSettings' ? JSON.stringify(value) : value;
+      if (value !== undefined) changes[column] = jsonFields.has(field) ? JSON.stringify(value) : value;
     }
     for (const [field, column] of Object.entries(fileColumns) as [keyof typeof fileColumns, string][]) {
       const upload = files[field];

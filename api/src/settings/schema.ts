@@ -16,6 +16,7 @@ import {
   url,
   type Converter,
 } from '../http/form.ts';
+import { toOrigin } from '../shop/origins.ts';
 
 const choice = <T extends readonly [string, ...string[]]>(values: T) =>
   z.enum(values, { error: `Please choose one of: ${values.join(', ')}.` });
@@ -45,6 +46,32 @@ const emailPostfix: Converter<string> = (value) => {
   return value.startsWith('@') ? value : `@${value}`;
 };
 
+/**
+ * The newspaper's websites that may embed the shop: origins separated by commas, spaces or lines, or
+ * the JSON list the settings answer (a form sends back what it got).
+ */
+const embedOrigins: Converter<string[]> = (value) => {
+  const entries = value.startsWith('[') ? jsonList(value) : value.split(/[\s,]+/).filter(Boolean);
+  if (!entries) return new Invalid('Please send the websites as text, one per line, or as a JSON list of texts.');
+  if (entries.length > 20) return new Invalid('Please list at most 20 websites.');
+  const origins = new Set<string>();
+  for (const entry of entries) {
+    const origin = toOrigin(entry);
+    if (!origin) return new Invalid(`"${entry}" is not a website address like https://www.example.org (without a path).`);
+    origins.add(origin);
+  }
+  return [...origins];
+};
+
+function jsonList(value: string): string[] | undefined {
+  try {
+    const parsed: unknown = JSON.parse(value);
+    return Array.isArray(parsed) && parsed.every((entry) => typeof entry === 'string') ? parsed : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** PUT /api/settings: any subset; an absent field keeps its stored value. */
 export const settingsForm = z
   .object({
@@ -65,6 +92,7 @@ export const settingsForm = z
     useTipInsteadOfDonation: formField(boolean),
     orgaCoversTransactionCosts: formField(boolean),
     maxOrderAmount: formField(cents({ min: 1 })),
+    embedOrigins: formField(embedOrigins, 'Please list the websites, or send an empty text for none.'),
     // An item id; empty means no main product.
     mainItem: optionalFormField(id('an item')),
     logo: fileAsText,

@@ -1,6 +1,10 @@
+import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import type { Middleware } from 'koa';
+import type { Middleware, ParameterizedContext } from 'koa';
+
+/** Any Koa context, whatever the app's state and additions. */
+type AnyContext = ParameterizedContext<unknown, object, unknown>;
 import { isMachinePath } from '../http/paths.ts';
 
 const types: Record<string, string> = {
@@ -16,7 +20,12 @@ const types: Record<string, string> = {
   '.map': 'application/json',
 };
 
-async function readFileIn(root: string, relative: string): Promise<{ file: string; data: Buffer } | undefined> {
+/** Vite names the files below assets/ by their content: they never change under one name. */
+export const immutable = 'public, max-age=31536000, immutable';
+/** Stable names such as widget.js: kept briefly, then asked again (a 304 when unchanged). */
+const shortLived = 'public, max-age=300';
+
+export async function readFileIn(root: string, relative: string): Promise<{ file: string; data: Buffer } | undefined> {
   const file = path.resolve(root, '.' + path.posix.normalize('/' + relative));
   if (file !== root && !file.startsWith(root + path.sep)) return undefined;
   try {
@@ -27,27 +36,56 @@ async function readFileIn(root: string, relative: string): Promise<{ file: strin
 }
 
 /**
- * Serves a built single-page app below `prefix`: files as they are (hashed assets cached for a year),
- * every other path gets index.html so the app's own router decides.
+ * Answers `data` with an ETag of its content, or 304 when the browser already holds exactly that.
+ * The type must be set before.
+ */
+export function sendCached(ctx: AnyContext, data: string | Buffer, cacheControl: string): void {
+  ctx.status = 200;
+  ctx.set('Cache-Control', cacheControl);
+  // Weak: the same content goes out gzip-, brotli- or un-encoded.
+  ctx.etag = `W/"${createHash('sha256').update(data).digest('base64url').slice(0, 27)}"`;
+  if (ctx.fresh) {
+    ctx.status = 304;
+    return;
+  }
+  ctx.body = data;
+}
+
+/** The path below `prefix` of a GET or HEAD a page or file may answer; undefined when it is not one. */
+export function pathBelow(prefix: string, ctx: AnyContext): string | undefined {
+  if ((ctx.method !== 'GET' && ctx.method !== 'HEAD') || isMachinePath(ctx.path)) return undefined;
+  if (prefix === '/') return ctx.path;
+  if (ctx.path !== prefix && !ctx.path.startsWith(prefix + '/')) return undefined;
+  return ctx.path.slice(prefix.length);
+}
+
+/** The files of a built app below `prefix`, as they are; anything else goes on to the next middleware. */
+export function serveFiles(prefix: string, root: string): Middleware {
+  const base = path.resolve(root);
+  return async (ctx, next) => {
+    const relative = pathBelow(prefix, ctx);
+    const found = relative && path.extname(relative) ? await readFileIn(base, relative) : undefined;
+    if (!relative || !found) return next();
+    ctx.type = types[path.extname(found.file)] ?? 'application/octet-stream';
+    sendCached(ctx, found.data, /\/assets\//.test(relative) ? immutable : shortLived);
+  };
+}
+
+/**
+ * Serves a built single-page app below `prefix`: its files, and for every other path `indexFile`,
+ * so the app's own router decides.
  */
 export function serveApp(prefix: string, root: string, indexFile = 'index.html'): Middleware {
   const base = path.resolve(root);
-  return async (ctx, next) => {
-    if ((ctx.method !== 'GET' && ctx.method !== 'HEAD') || isMachinePath(ctx.path)) return next();
-    if (prefix !== '/' && ctx.path !== prefix && !ctx.path.startsWith(prefix + '/')) return next();
-    const relative = ctx.path.slice(prefix === '/' ? 0 : prefix.length);
-    const found = relative && relative !== '/' && path.extname(relative) ? await readFileIn(base, relative) : undefined;
-    if (found) {
-      ctx.type = types[path.extname(found.file)] ?? 'application/octet-stream';
-      ctx.set('Cache-Control', /\/assets\//.test(relative) ? 'public, max-age=31536000, immutable' : 'public, max-age=300');
-      ctx.body = found.data;
-      return;
-    }
-    if (path.extname(relative) && !relative.endsWith('.html')) return next(); // a missing asset is a 404, not the app
-    const index = await readFileIn(base, indexFile);
-    if (!index) return next();
-    ctx.type = 'text/html; charset=utf-8';
-    ctx.set('Cache-Control', 'no-cache');
-    ctx.body = index.data;
-  };
+  const files = serveFiles(prefix, root);
+  return (ctx, next) =>
+    files(ctx, async () => {
+      const relative = pathBelow(prefix, ctx);
+      // A missing asset is a 404, not the app.
+      if (relative === undefined || (path.extname(relative) && !relative.endsWith('.html'))) return next();
+      const index = await readFileIn(base, indexFile);
+      if (!index) return next();
+      ctx.type = 'text/html; charset=utf-8';
+      sendCached(ctx, index.data, 'no-cache');
+    });
 }

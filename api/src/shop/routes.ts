@@ -1,0 +1,21 @@
+import { badRequest } from '../http/errors.ts';
+import type { RouteDef } from '../http/routes.ts';
+import { sendCached } from '../web/static.ts';
+import { buildBoot } from './boot.ts';
+
+export const shopRoutes: RouteDef[] = [
+  {
+    // The embedded widget's first call: what the shop page has inlined, in one answer.
+    method: 'GET',
+    path: '/api/shop/boot',
+    access: 'public',
+    handler: async (ctx) => {
+      const { vendor } = ctx.query;
+      if (vendor !== undefined && typeof vendor !== 'string') {
+        throw badRequest('Please name one vendor: ?vendor=<licence id>.', { vendor: 'Please name one vendor.' });
+      }
+      ctx.type = 'application/json';
+      sendCached(ctx, JSON.stringify(await buildBoot(ctx.db, ctx.config, vendor || undefined)), 'no-cache');
+    },
+  },
+];

@@ -1,0 +1,101 @@
+import { useEffect } from 'preact/hooks';
+import type { Route } from './route.ts';
+import { stepPath } from './route.ts';
+import { assetUrl, env, flowOf, lang, loadVendor, navigate, path, route, setLang, t, vendorState } from './store.ts';
+import { Failure } from './pages/Failure.tsx';
+import { GoToVendor } from './pages/GoToVendor.tsx';
+import { Maintenance } from './pages/Maintenance.tsx';
+import { Pdf } from './pages/Pdf.tsx';
+import { ErrorPage, InvalidLink, NotFound } from './pages/Problems.tsx';
+import { ReceiptPage } from './pages/Receipt.tsx';
+import { Success } from './pages/Success.tsx';
+import { stepScreens } from './steps/index.ts';
+import { Loading } from './ui.tsx';
+
+const languages = { de: 'Deutsch', en: 'English' } as const;
+
+function LanguageSwitch() {
+  return (
+    <div id="shop-language" class="shop-language" role="group" aria-label={t('language')}>
+      {(Object.keys(languages) as (keyof typeof languages)[]).map((code) => (
+        <button
+          type="button"
+          key={code}
+          class="shop-language-button"
+          data-lang={code}
+          lang={code}
+          aria-label={languages[code]}
+          aria-pressed={lang.value === code}
+          onClick={() => setLang(code)}
+        >
+          {code.toUpperCase()}
+        </button>
+      ))}
+    </div>
+  );
+}
+
+/** A vendor's shop: checked once per licence id (the page's own vendor came with the boot data). */
+function VendorShop(props: { route: Extract<Route, { page: 'vendor' }> }) {
+  const { id, step } = props.route;
+  const vendor = vendorState(id);
+  useEffect(() => {
+    if (vendorState(id) === undefined) loadVendor(id);
+  }, [id]);
+  const valid = vendor && typeof vendor === 'object';
+  useEffect(() => {
+    if (valid && step === 'check-id') navigate(stepPath(id, 'landing-page'), true);
+  }, [valid, step]);
+  if (vendor === undefined || vendor === 'loading') return <Loading label={t('loading')} />;
+  if (vendor === 'failed') return <ErrorPage />;
+  if (vendor === null) return <GoToVendor invalidId />;
+  const Step = stepScreens[step];
+  return <Step vendor={vendor} flow={flowOf(vendor.licenseId)} route={props.route} />;
+}
+
+function Content() {
+  const current = route.value;
+  // A closed shop takes no new orders; paid customers still reach their receipts and PDFs.
+  const closed = env.boot.settings.webshopIsClosed;
+  switch (current.page) {
+    case 'vendor':
+      return closed ? <Maintenance /> : <VendorShop route={current} />;
+    case 'go-to-vendor':
+      return closed ? <Maintenance /> : <GoToVendor />;
+    case 'receipt':
+      return <ReceiptPage order={current.order} />;
+    case 'success':
+      return <Success order={current.order} sessionId={current.sessionId} />;
+    case 'failure':
+      return <Failure order={current.order} />;
+    case 'pdf':
+      return <Pdf id={current.id} />;
+    case 'not-found':
+      return <NotFound />;
+    case 'error':
+      return <ErrorPage />;
+    case 'invalid-link':
+      return <InvalidLink />;
+    case 'maintenance':
+      return <Maintenance />;
+  }
+}
+
+export function App() {
+  const { settings } = env.boot;
+  const logo = assetUrl(settings.logo);
+  const Main = env.mode === 'page' ? 'main' : 'div';
+  const colours = { '--shop-color': settings.color || '#000', '--shop-font-color': settings.fontColor || '#fff' };
+  return (
+    <div id="shop-app" class={`shop shop-${env.mode}`} lang={lang.value} style={colours}>
+      <header id="shop-header" class="shop-header">
+        {logo && <img id="shop-logo" src={logo} alt="" width={40} height={40} />}
+        <span id="shop-newspaper-name">{settings.newspaperName}</span>
+        <LanguageSwitch />
+      </header>
+      <Main id="shop-content" class="shop-content" key={path.value}>
+        <Content />
+      </Main>
+    </div>
+  );
+}

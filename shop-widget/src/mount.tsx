@@ -1,0 +1,121 @@
+import { effect } from '@preact/signals';
+import { render } from 'preact';
+import { App } from './App.tsx';
+import type { Boot } from './boot.ts';
+import { parseRoute, failurePath, successPath } from './route.ts';
+import { env, knowVendor, lang, path, readStored, startAt, type Mode } from './store.ts';
+import { pickLanguage } from './texts.ts';
+import css from './style.css?inline';
+
+export interface MountOptions {
+  boot: Boot;
+  /** The shop's origin for API calls and files; '' on the shop's own pages. */
+  apiBase: string;
+  mode: Mode;
+  licenceId?: string;
+  /** Embedded: where Stripe sends the customer back (the embedding page). */
+  returnUrl?: string;
+  /** Embedded: the customer is back from Stripe. */
+  start?: { status: 'success' | 'failure'; order: string; sessionId?: string };
+}
+
+/**
+ * The widget's styles, before the newspaper's own CSS so that wins. The shop's page comes with the
+ * CSS link from the server; a shadow root gets it here. Its URL names the revision: cached until
+ * the CSS changes.
+ */
+function addStyles(target: HTMLElement | ShadowRoot, options: MountOptions): () => void {
+  if (target instanceof ShadowRoot) return adoptStyles(target, options.boot.settings.styleRevision);
+  const style = document.createElement('style');
+  style.id = 'shop-style';
+  style.textContent = css;
+  document.head.insertBefore(style, document.head.querySelector('#shop-custom-css'));
+  return () => style.remove();
+}
+
+/**
+ * Embedded: constructed style sheets, not <style> elements, so a newspaper page whose
+ * Content-Security-Policy forbids inline styles still shows the widget as designed. Adopted sheets
+ * come after a root's own, so the newspaper's CSS is adopted as well, after the widget's.
+ */
+function adoptStyles(root: ShadowRoot, revision: number): () => void {
+  const own = new CSSStyleSheet();
+  own.replaceSync(css);
+  const sheets: CSSStyleSheet[] = [own];
+  root.adoptedStyleSheets = [...root.adoptedStyleSheets, own];
+  if (revision > 0) {
+    fetch(`${env.apiBase}/public/style.css?rev=${revision}`)
+      .then((res) => (res.ok ? res.text() : Promise.reject(new Error(`HTTP ${res.status}`))))
+      .then((text) => {
+        const custom = new CSSStyleSheet();
+        custom.replaceSync(text);
+        sheets.push(custom);
+        root.adoptedStyleSheets = [...root.adoptedStyleSheets, custom];
+      })
+      .catch((error: unknown) => console.warn('The newspaper’s CSS could not be loaded', error));
+  }
+  return () => {
+    root.adoptedStyleSheets = root.adoptedStyleSheets.filter((sheet) => !sheets.includes(sheet));
+  };
+}
+
+/** Title, favicon and language of a page that is the shop itself. */
+function ownPage(boot: Boot): () => void {
+  const { newspaperName, favicon } = boot.settings;
+  if (newspaperName) document.title = newspaperName;
+  const icon = document.querySelector<HTMLLinkElement>('link[rel~="icon"]');
+  if (favicon && icon) icon.href = `${env.apiBase}${favicon}`;
+  const stopLang = effect(() => {
+    document.documentElement.lang = lang.value;
+  });
+  const onPop = () => (path.value = location.pathname + location.search);
+  addEventListener('popstate', onPop);
+  return () => {
+    stopLang();
+    removeEventListener('popstate', onPop);
+  };
+}
+
+function initialPath(options: MountOptions): string {
+  const { start } = options;
+  if (start) return start.status === 'success' ? successPath(start.order, start.sessionId) : failurePath(start.order);
+  if (options.mode === 'page') return location.pathname + location.search;
+  return options.licenceId ? `/v/${encodeURIComponent(options.licenceId)}` : '/';
+}
+
+/**
+ * Renders the shop into `target`: the page's own element ('page': routes are real URLs) or a
+ * shadow root on a newspaper's page ('embedded': the route stays inside the widget, the host's URL
+ * is never touched). Answers a function that removes it again.
+ */
+export function mountShop(target: HTMLElement | ShadowRoot, options: MountOptions): () => void {
+  Object.assign(env, {
+    boot: options.boot,
+    apiBase: options.apiBase.replace(/\/+$/, ''),
+    mode: options.mode,
+    licenceId: options.licenceId,
+    returnUrl: options.returnUrl,
+  });
+  lang.value = pickLanguage(readStored<string>('local', 'shop.lang') ?? null, navigator.languages ?? [navigator.language]);
+  const first = initialPath(options);
+  // The boot data checked the embedded widget's vendor, or the vendor in the page's address.
+  const firstRoute = parseRoute(first);
+  const bootVendor = options.mode === 'embedded' ? options.licenceId : firstRoute.page === 'vendor' ? firstRoute.id : undefined;
+  if (bootVendor) knowVendor(bootVendor, options.boot.vendor);
+  startAt(first, Boolean(options.start));
+
+  const removeStyles = addStyles(target, options);
+  const leavePage = options.mode === 'page' ? ownPage(options.boot) : () => undefined;
+  let container: HTMLElement | ShadowRoot = target;
+  if (target instanceof ShadowRoot) {
+    container = document.createElement('div');
+    target.append(container);
+  }
+  render(<App />, container);
+  return () => {
+    render(null, container);
+    if (container !== target) (container as HTMLElement).remove();
+    removeStyles();
+    leavePage();
+  };
+}

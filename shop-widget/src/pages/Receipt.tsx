@@ -1,0 +1,138 @@
+import { useEffect, useState } from 'preact/hooks';
+import { callApi, type Refusal } from '../api.ts';
+import { failurePath } from '../route.ts';
+import { env, finishFlow, lang, navigate, pendingKey, readStored, t, writeStored, type PendingOrder } from '../store.ts';
+import { Alert, Loading, money, Screen, WithName } from '../ui.tsx';
+
+/** GET /api/orders/{token}/ (and /verify): what the customer shows the vendor. */
+export interface Receipt {
+  order: string;
+  status: 'pending' | 'paid' | 'failed' | 'expired' | 'flagged';
+  vendor: string;
+  lines: { item: number; name: string; kind: 'print' | 'digital'; quantity: number; amount: number }[];
+  tip: number;
+  total: number;
+  createdAt: string;
+  paidAt: string | null;
+  downloads: { id: string; itemId: number; itemName: string }[];
+}
+
+const locale = () => (lang.value === 'de' ? 'de-AT' : 'en-GB');
+const format = (date: Date, options: Intl.DateTimeFormatOptions) => new Intl.DateTimeFormat(locale(), options).format(date);
+
+/** The time now, to the second: a screenshot of the receipt cannot keep it ticking. */
+function Clock() {
+  const [now, setNow] = useState(() => new Date());
+  useEffect(() => {
+    const timer = setInterval(() => setNow(new Date()), 1000);
+    return () => clearInterval(timer);
+  }, []);
+  return (
+    <time id="shop-receipt-clock" dateTime={now.toISOString()}>
+      {format(now, { hour: '2-digit', minute: '2-digit', second: '2-digit' })}
+    </time>
+  );
+}
+
+const Tick = () => (
+  <svg class="shop-receipt-icon shop-receipt-tick" viewBox="0 0 24 24" aria-hidden="true">
+    <circle cx="12" cy="12" r="11" />
+    <path d="M6.5 12.5l3.5 3.5 7.5-8" />
+  </svg>
+);
+
+const Paper = () => (
+  <svg class="shop-receipt-icon shop-receipt-document" viewBox="0 0 24 24" aria-hidden="true">
+    <path d="M6 2h8l5 5v15H6z" />
+    <path d="M14 2v5h5M9 12h7M9 16h7" />
+  </svg>
+);
+
+function Paid(props: { receipt: Receipt }) {
+  const { receipt } = props;
+  const bought = new Date(receipt.paidAt ?? receipt.createdAt);
+  const tipWord = env.boot.settings.useTipInsteadOfDonation ? 'includesTip' : 'includesDonation';
+  return (
+    <Screen id="shop-receipt" title={<WithName text="showTo" name={<span id="shop-receipt-vendor">{receipt.vendor}</span>} />}>
+      <p id="shop-receipt-clock-row" class="shop-clock">
+        <Clock />
+      </p>
+      <ul id="shop-receipt-tiles" class="shop-tiles">
+        {/* The copies the vendor hands over first, then the editions sent by e-mail. */}
+        {[...receipt.lines].sort((a, b) => Number(a.kind === 'digital') - Number(b.kind === 'digital')).flatMap((line) =>
+          line.kind === 'print'
+            ? Array.from({ length: line.quantity }, (_, copy) => (
+                <li key={`${line.item}-${copy}`} class="shop-receipt-tile shop-receipt-print" data-item={line.item}>
+                  <Tick />
+                  <span class="shop-receipt-tile-name">{line.name}</span>
+                </li>
+              ))
+            : [
+                <li key={line.item} class="shop-receipt-tile shop-receipt-digital" data-item={line.item}>
+                  <Paper />
+                  <span class="shop-receipt-tile-name">
+                    {line.quantity} × {line.name}
+                  </span>
+                  {receipt.downloads
+                    .filter((download) => download.itemId === line.item)
+                    .map((download) => (
+                      <a key={download.id} class="shop-button shop-receipt-download" href={`${env.apiBase}/api/pdf/${download.id}/`} download>
+                        {t('download', { name: download.itemName })}
+                      </a>
+                    ))}
+                </li>,
+              ],
+        )}
+      </ul>
+      <p id="shop-receipt-total" class="shop-total">
+        <span>{t('total')}</span> <span id="shop-receipt-total-amount">{money(receipt.total)}</span>
+      </p>
+      {receipt.tip > 0 && (
+        <p id="shop-receipt-tip" class="shop-note">
+          {t(tipWord, { amount: money(receipt.tip) })}
+        </p>
+      )}
+      <p id="shop-receipt-bought">
+        {t('boughtAt', { date: format(bought, { day: '2-digit', month: '2-digit', year: 'numeric' }), time: format(bought, { hour: '2-digit', minute: '2-digit' }) })}
+      </p>
+    </Screen>
+  );
+}
+
+/** `/paymentconfirmation?order=<token>`: the receipt, from its address alone (reload, bookmark). */
+export function ReceiptPage(props: { order: string }) {
+  const [receipt, setReceipt] = useState<Receipt>();
+  const [refusal, setRefusal] = useState<Refusal>();
+  const load = () => {
+    setRefusal(undefined);
+    void callApi<Receipt>(`/api/orders/${encodeURIComponent(props.order)}/`).then((answer) => {
+      if (!answer.ok) return setRefusal(answer.refusal);
+      setReceipt(answer.body);
+      if (answer.body.status === 'failed' || answer.body.status === 'expired') navigate(failurePath(props.order), true);
+      const pending = readStored<PendingOrder>('session', pendingKey(props.order));
+      if (answer.body.status === 'paid' && pending) {
+        finishFlow(pending.vendor);
+        writeStored('session', pendingKey(props.order), undefined);
+      }
+    });
+  };
+  useEffect(load, [props.order]);
+
+  if (refusal) {
+    const invalid = refusal.status === 404 || refusal.status === 400;
+    return (
+      <Screen id="shop-receipt-problem" titleId={invalid ? 'shop-receipt-invalid' : undefined} title={invalid ? t('invalidConfirmation') : t('errorTitle')}>
+        {!invalid && <Alert id="shop-receipt-error">{refusal.message}</Alert>}
+      </Screen>
+    );
+  }
+  if (!receipt) return <Loading label={t('loading')} />;
+  if (receipt.status === 'paid') return <Paid receipt={receipt} />;
+  return (
+    <Screen id="shop-receipt-pending" title={t('notConfirmed')}>
+      <button type="button" id="shop-receipt-check-again" class="shop-button shop-primary" onClick={load}>
+        {t('checkAgain')}
+      </button>
+    </Screen>
+  );
+}

@@ -1,0 +1,63 @@
+import { useEffect, useState } from 'preact/hooks';
+import { callApi } from '../api.ts';
+import { failurePath, receiptPath } from '../route.ts';
+import { navigate, t } from '../store.ts';
+import { Screen } from '../ui.tsx';
+import type { Receipt } from './Receipt.tsx';
+
+/** How long the customer watches the countdown before the payment counts as not confirmed. */
+export const waitSeconds = 60;
+const askEveryMs = 2000;
+
+/**
+ * Back from Stripe: asks the server (which asks Stripe) until the payment is confirmed, with a
+ * visible countdown; then the receipt, or the failure page when Stripe says no or time runs out.
+ */
+export function Success(props: { order: string; sessionId: string }) {
+  const [left, setLeft] = useState(waitSeconds);
+  const [invalid, setInvalid] = useState(false);
+  useEffect(() => {
+    const deadline = Date.now() + waitSeconds * 1000;
+    let done = false;
+    let retry: ReturnType<typeof setTimeout> | undefined;
+    const finish = (to: string) => {
+      done = true;
+      navigate(to, true);
+    };
+    const countdown = setInterval(() => {
+      const seconds = Math.max(0, Math.ceil((deadline - Date.now()) / 1000));
+      setLeft(seconds);
+      if (seconds === 0 && !done) finish(failurePath(props.order));
+    }, 1000);
+    const ask = async () => {
+      const query = new URLSearchParams({ order: props.order, session_id: props.sessionId });
+      const answer = await callApi<Receipt>(`/api/orders/verify/?${query}`);
+      if (done) return;
+      if (answer.ok && answer.body.status === 'paid') return finish(receiptPath(props.order));
+      if (answer.ok && (answer.body.status === 'failed' || answer.body.status === 'expired')) return finish(failurePath(props.order));
+      if (!answer.ok && answer.refusal.status === 404) {
+        done = true;
+        return setInvalid(true);
+      }
+      retry = setTimeout(ask, askEveryMs);
+    };
+    void ask();
+    return () => {
+      done = true;
+      clearInterval(countdown);
+      clearTimeout(retry);
+    };
+  }, [props.order, props.sessionId]);
+
+  if (invalid) return <Screen id="shop-receipt-problem" titleId="shop-receipt-invalid" title={t('invalidConfirmation')} />;
+  return (
+    <Screen id="shop-success" title={t('waiting')}>
+      <p id="shop-countdown" class="shop-countdown" role="timer" aria-live="off">
+        <span id="shop-countdown-seconds">{left}</span>
+      </p>
+      <p id="shop-countdown-text" class="shop-note">
+        {t('secondsLeft', { n: left })}
+      </p>
+    </Screen>
+  );
+}

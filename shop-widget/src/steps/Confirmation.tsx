@@ -1,0 +1,162 @@
+import { useState } from 'preact/hooks';
+import { checkout, isEmail, type Checkout } from '../cart.ts';
+import { goToCheckout, placeOrder } from '../pay.ts';
+import { email, env, navigate, rememberEmail, t } from '../store.ts';
+import { Alert, External, Go, money, Screen } from '../ui.tsx';
+import { at, update, type StepProps } from './step.ts';
+
+/** A digital edition is sent by e-mail: asked once, remembered on the device. */
+function EmailForm(props: { item: string; error?: string; done: () => void }) {
+  const [value, setValue] = useState(email.value);
+  const [error, setError] = useState(props.error);
+  const submit = (event: Event) => {
+    event.preventDefault();
+    if (!isEmail(value)) return setError(t('invalidEmail'));
+    rememberEmail(value);
+    props.done();
+  };
+  return (
+    <Screen id="shop-email-step" title={t('needsEmail', { name: props.item })}>
+      <form id="shop-email-form" class="shop-form" onSubmit={submit} noValidate>
+        <label for="shop-email" class="shop-label">
+          {t('emailLabel')}
+        </label>
+        <input
+          id="shop-email"
+          class="shop-input"
+          type="email"
+          autoComplete="email"
+          value={value}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? 'shop-email-error' : undefined}
+          onInput={(event) => setValue(event.currentTarget.value)}
+        />
+        {error && <Alert id="shop-email-error">{error}</Alert>}
+        <button type="submit" id="shop-email-next" class="shop-button shop-primary">
+          {t('next')}
+        </button>
+      </form>
+    </Screen>
+  );
+}
+
+function problemText(summary: Checkout): string | undefined {
+  const max = env.boot.settings.maxOrderAmount;
+  switch (summary.problem) {
+    case 'empty':
+      return t('cartEmpty');
+    case 'donationOnly':
+      return t('donationOnly');
+    case 'tooHigh':
+      return t('tooHigh', { total: money(summary.total), max: money(max) });
+  }
+}
+
+/** Lines, tip and total, the terms, and Pay: disabled until the terms are accepted. */
+export function Confirmation(props: StepProps) {
+  const flow = props.flow.value;
+  const { settings, items } = env.boot;
+  const summary = checkout(items, flow.cart, flow.tip ?? 0, settings.maxOrderAmount);
+  const [editingEmail, setEditingEmail] = useState(false);
+  const [emailRefusal, setEmailRefusal] = useState<string>();
+  const [payError, setPayError] = useState<string>();
+  const [busy, setBusy] = useState(false);
+
+  if (summary.digital && (editingEmail || !isEmail(email.value))) {
+    const done = () => {
+      setEditingEmail(false);
+      setEmailRefusal(undefined);
+    };
+    return <EmailForm item={summary.digital.name} error={emailRefusal} done={done} />;
+  }
+
+  const pay = async () => {
+    setBusy(true);
+    setPayError(undefined);
+    const answer = await placeOrder(props.vendor.licenseId, summary, email.value);
+    if (answer.ok) {
+      navigate(at(props, 'payment', `?order=${encodeURIComponent(answer.body.order)}`));
+      goToCheckout(answer.body.checkoutUrl);
+      return;
+    }
+    setBusy(false);
+    const { errors, message } = answer.refusal;
+    if (errors.email) {
+      setEmailRefusal(errors.email);
+      setEditingEmail(true);
+    } else setPayError(message);
+  };
+
+  const problem = problemText(summary);
+  const tipWord = settings.useTipInsteadOfDonation ? 'tip' : 'donation';
+  return (
+    <Screen id="shop-confirmation" title={t('orderTitle')}>
+      <ul id="shop-order-lines" class="shop-lines">
+        {summary.lines.map((line) => (
+          <li key={line.item.id} class="shop-line shop-order-line" data-item={line.item.id}>
+            <span class="shop-line-name">
+              {line.quantity} × {line.item.name}
+            </span>
+            <span class="shop-line-amount">{money(line.amount)}</span>
+          </li>
+        ))}
+        {summary.tip > 0 && (
+          <li id="shop-order-tip" class="shop-line">
+            <span class="shop-line-name">{t(tipWord)}</span>
+            <span class="shop-line-amount">{money(summary.tip)}</span>
+          </li>
+        )}
+      </ul>
+      <p id="shop-order-total" class="shop-total">
+        <span>{t('total')}</span> <span id="shop-order-total-amount">{money(summary.total)}</span>
+      </p>
+      {summary.tip > 0 && (
+        <p id="shop-order-includes-tip" class="shop-note">
+          {t(tipWord === 'tip' ? 'includesTip' : 'includesDonation', { amount: money(summary.tip) })}
+        </p>
+      )}
+      {summary.digital && (
+        <p id="shop-email-for" class="shop-note">
+          {t('forEmail', { email: email.value })} ·{' '}
+          <button type="button" id="shop-email-change" class="shop-inline-button" onClick={() => setEditingEmail(true)}>
+            {t('change')}
+          </button>
+        </p>
+      )}
+      {problem && <Alert id="shop-order-problem">{problem}</Alert>}
+      <div class="shop-terms">
+        <input
+          type="checkbox"
+          id="shop-terms"
+          class="shop-checkbox"
+          checked={flow.terms}
+          aria-describedby={flow.terms ? undefined : 'shop-terms-hint'}
+          onChange={(event) => update(props, { terms: event.currentTarget.checked })}
+        />
+        <label for="shop-terms" id="shop-terms-label">
+          {t('termsBefore')}
+          <External id="shop-terms-link" class="shop-inline-link" href={settings.agbUrl}>
+            {t('terms')}
+          </External>
+        </label>
+      </div>
+      {!flow.terms && (
+        <p id="shop-terms-hint" class="shop-note">
+          {t('termsNeeded')}
+        </p>
+      )}
+      {payError && <Alert id="shop-pay-error">{payError}</Alert>}
+      <button type="button" id="shop-pay" class="shop-button shop-primary" disabled={!flow.terms || Boolean(problem) || busy} aria-busy={busy} onClick={pay}>
+        {busy ? t('paying') : t('pay')}
+      </button>
+      <nav class="shop-more">
+        <Go id="shop-change-products" to={at(props, 'shop')}>
+          {t('otherProducts')}
+        </Go>
+        <Go id="shop-back" class="shop-link shop-back" to={at(props, 'tipping')}>
+          {t('back')}
+        </Go>
+      </nav>
+    </Screen>
+  );
+}

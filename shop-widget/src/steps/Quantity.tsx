@@ -1,0 +1,24 @@
+import type { ShopItem } from '../boot.ts';
+import { quantityLimit, setQuantity } from '../cart.ts';
+import { t } from '../store.ts';
+import { update, type StepProps } from './step.ts';
+
+/** − count + for one item; the count is announced when it changes. */
+export function Quantity(props: StepProps & { item: ShopItem }) {
+  const { item } = props;
+  const count = props.flow.value.cart[item.id] ?? 0;
+  const change = (by: number) => update(props, { cart: setQuantity(props.flow.value.cart, item, count + by) });
+  return (
+    <div class="shop-quantity">
+      <button type="button" class="shop-quantity-button shop-item-decrease" aria-label={t('one', { name: item.name })} disabled={count === 0} onClick={() => change(-1)}>
+        −
+      </button>
+      <output class="shop-item-quantity" aria-live="polite" aria-label={t('quantity', { name: item.name })}>
+        {count}
+      </output>
+      <button type="button" class="shop-quantity-button shop-item-increase" aria-label={t('more', { name: item.name })} disabled={count >= quantityLimit(item)} onClick={() => change(1)}>
+        +
+      </button>
+    </div>
+  );
+}

@@ -1,0 +1,86 @@
+import type { ComponentChildren } from 'preact';
+import { useEffect, useRef } from 'preact/hooks';
+import { formatMoney } from './money.ts';
+import { env, lang, navigate, navigated, t } from './store.ts';
+import type { TextKey } from './texts.ts';
+
+// The few building blocks every screen shares. Ids and classes are stable: newspapers style them.
+
+/** A screen with its heading; after a move the heading takes the focus so screen readers announce it. */
+export function Screen(props: { id: string; title: ComponentChildren; titleId?: string; aside?: ComponentChildren; children?: ComponentChildren }) {
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => {
+    if (navigated) heading.current?.focus();
+  }, []);
+  return (
+    <section id={props.id} class="shop-screen">
+      <div class="shop-title-row">
+        <h1 id={props.titleId ?? `${props.id}-title`} class="shop-title" tabIndex={-1} ref={heading}>
+          {props.title}
+        </h1>
+        {props.aside}
+      </div>
+      {props.children}
+    </section>
+  );
+}
+
+/** A text whose {name} is an element of its own (the vendor's name, styled by the newspaper). */
+export function WithName(props: { text: TextKey; name: ComponentChildren }) {
+  const [before, after] = t(props.text, { name: '\u0000' }).split('\u0000');
+  return (
+    <>
+      {before}
+      {props.name}
+      {after}
+    </>
+  );
+}
+
+/** An amount in the current language. */
+export const money = (cents: number) => formatMoney(cents, lang.value);
+
+const plainClick = (event: MouseEvent) => event.button === 0 && !event.metaKey && !event.ctrlKey && !event.shiftKey && !event.altKey;
+
+/** A move inside the shop: a real link (it opens in a new tab too), handled without reloading. */
+export function Go(props: { to: string; id?: string; class?: string; replace?: boolean; children: ComponentChildren }) {
+  return (
+    <a
+      id={props.id}
+      class={props.class ?? 'shop-link'}
+      href={env.mode === 'page' ? props.to : `${env.apiBase}${props.to}`}
+      onClick={(event) => {
+        if (!plainClick(event)) return;
+        event.preventDefault();
+        navigate(props.to, props.replace);
+      }}
+    >
+      {props.children}
+    </a>
+  );
+}
+
+/** A link that leaves the shop (help pages, terms): a new tab keeps the customer's place. */
+export function External(props: { href: string; id?: string; class?: string; label?: string; children: ComponentChildren }) {
+  return (
+    <a id={props.id} class={props.class ?? 'shop-link'} href={props.href} target="_blank" rel="noopener" aria-label={props.label}>
+      {props.children}
+    </a>
+  );
+}
+
+/** A message that is read out as soon as it appears. */
+export function Alert(props: { id: string; children: ComponentChildren }) {
+  return (
+    <p id={props.id} class="shop-alert" role="alert">
+      {props.children}
+    </p>
+  );
+}
+
+export const Loading = (props: { label: string }) => (
+  <p class="shop-loading" role="status">
+    {props.label}
+  </p>
+);
+

@@ -1,0 +1,71 @@
+import assert from 'node:assert/strict';
+import type { Browser } from 'playwright-core';
+import { screenshot } from './browser.ts';
+import { firstScreenBytes, openFirstScreen } from './first-screen.ts';
+import type { RunningServer } from './server.ts';
+import { useServerAndBrowser } from './suite.ts';
+
+// Acceptance 3: the first screen of /v/DEMO-1 comes from one HTML answer plus the widget's cached
+// script, with no API round trip, and costs under 25 KB gzip (page, scripts and styles; not the logo).
+
+const budget = 25 * 1024;
+const phone375 = { width: 375, height: 740 };
+
+describe('e2e: the shop’s first screen', function () {
+  this.timeout(60_000);
+  let server: RunningServer;
+  let browser: Browser;
+
+  const e2e = useServerAndBrowser();
+  before(() => ({ server, browser } = e2e));
+
+  for (const { locale, title, next } of [
+    { locale: 'de-AT', title: 'Kaufe eine Zeitung bei Anna', next: 'Weiter' },
+    { locale: 'en-GB', title: 'Buy a newspaper from Anna', next: 'Next' },
+  ]) {
+    it(`draws the landing page without any API request, under 25 KB gzip (${locale})`, async () => {
+      const context = await browser.newContext({ viewport: phone375, deviceScaleFactor: 2, locale });
+      try {
+        const page = await context.newPage();
+        const errors: string[] = [];
+        page.on('pageerror', (error) => errors.push(error.message));
+        const requests = await openFirstScreen(page, `${server.url}/v/DEMO-1`);
+
+        assert.equal((await page.locator('#shop-landing h1, #shop-landing-title').first().textContent())?.trim(), title);
+        assert.equal((await page.locator('#shop-next').textContent())?.trim(), next);
+        assert.equal(await page.title(), 'Straßenblatt Demo');
+        assert.equal(await page.getAttribute('html', 'lang'), locale.slice(0, 2));
+
+        // The favicon is an image too; Chromium files its request under "other".
+        const icon = await page.evaluate(() => document.querySelector<HTMLLinkElement>('link[rel="icon"]')?.href);
+        const others = requests.filter((r) => !['document', 'script', 'stylesheet', 'image'].includes(r.type) && r.url !== icon);
+        assert.deepEqual(others, [], `only the page, its files and images: ${JSON.stringify(requests)}`);
+        assert.deepEqual(requests.filter((r) => new URL(r.url).pathname.startsWith('/api/')), [], 'no API request');
+        assert.equal(requests.filter((r) => r.type === 'document').length, 1);
+
+        const { total, files } = await firstScreenBytes(requests);
+        assert.ok(total < budget, `the first screen costs ${total} bytes gzip (budget ${budget}): ${JSON.stringify(files)}`);
+        assert.deepEqual(errors, []);
+        await screenshot(page, `first-screen-${locale}-375`);
+      } finally {
+        await context.close();
+      }
+    });
+  }
+
+  it('sends the page and its script compressed to the browser', async () => {
+    const context = await browser.newContext({ viewport: phone375 });
+    try {
+      const page = await context.newPage();
+      const encodings = new Map<string, string | null>();
+      page.on('response', async (response) => {
+        if (['document', 'script'].includes(response.request().resourceType())) encodings.set(response.url(), await response.headerValue('content-encoding'));
+      });
+      await openFirstScreen(page, `${server.url}/v/DEMO-1`);
+      assert.ok(encodings.size >= 2, JSON.stringify([...encodings]));
+      for (const [url, encoding] of encodings) assert.match(encoding ?? 'none', /^(br|gzip)$/, url);
+    } finally {
+      await context.close();
+    }
+  });
+});
