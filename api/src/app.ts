@@ -52,6 +52,7 @@ export function buildApp({ db, config, verifier, routes = allRoutes, distDir = p
   app.use(router.allowedMethods());
   app.use(serveApp('/backoffice', path.join(distDir, 'admin')));
   app.use(serveApp('/me', path.join(distDir, 'admin'), 'me.html'));
+  app.use(serveApp('/dashboard', path.join(distDir, 'admin'), 'me.html'));
   app.use(serveFiles('/img', path.resolve(import.meta.dirname, '../public/img')));
   // The shop last: its own files (scripts, widget.js), then its page for every path of the shop.
   app.use(serveFiles('/', path.join(distDir, 'shop-widget')));

@@ -1,0 +1,124 @@
+import DownloadIcon from '@mui/icons-material/Download';
+import SummarizeIcon from '@mui/icons-material/Summarize';
+import { Box, useMediaQuery, type Theme } from '@mui/material';
+import {
+  Button,
+  DataTable,
+  FilterButton,
+  List,
+  ReferenceInput,
+  SelectInput,
+  SimpleList,
+  TextInput,
+  TopToolbar,
+  useListContext,
+  useLocale,
+  useTranslate,
+  type RaRecord,
+} from 'react-admin';
+import { formatDateTime } from '../../shared/dates.ts';
+import type { Locale } from '../../shared/locale.ts';
+import { useFormatCents } from '../common/money.tsx';
+import { PageTitle } from '../layout/PageTitle.tsx';
+import { filterParam, periodFilename, useDownload } from '../common/download.ts';
+import { ListTotals } from './PaymentTotals.tsx';
+import { PeriodPresets, periodInputs } from './PeriodFilter.tsx';
+
+const filters = [
+  ...periodInputs,
+  <ReferenceInput key="item" source="item" reference="productsettings" alwaysOn>
+    <SelectInput optionText="name" label="resources.payments.fields.item" />
+  </ReferenceInput>,
+  <TextInput key="vendor" source="vendor" />,
+];
+
+/** The sales screen's fixed filter: what customers paid vendors. */
+const salesOnly = { kind: 'sales' };
+
+/** CSV of the filtered rows, and (accounting only) each account's statement for the period. */
+function Downloads({ accounts, permanent }: { accounts: boolean; permanent?: Record<string, unknown> }) {
+  const { filterValues } = useListContext();
+  const download = useDownload();
+  const period = { from: filterValues.from, to: filterValues.to };
+  return (
+    <>
+      <Button
+        label="app.books.csv"
+        id="books-csv"
+        onClick={() => download(`/api/payments?format=csv&${filterParam({ ...filterValues, ...permanent })}`, periodFilename('buchungen', period))}
+      >
+        <DownloadIcon />
+      </Button>
+      {accounts && (
+        <Button
+          label="app.books.csv_accounts"
+          id="books-csv-accounts"
+          onClick={() => download(`/api/payments/accounts?format=csv&${filterParam(period)}`, periodFilename('konten', period))}
+        >
+          <SummarizeIcon />
+        </Button>
+      )}
+    </>
+  );
+}
+
+function Actions({ accounts, permanent }: { accounts: boolean; permanent?: Record<string, unknown> }) {
+  return (
+    <TopToolbar>
+      <FilterButton />
+      <Downloads accounts={accounts} permanent={permanent} />
+    </TopToolbar>
+  );
+}
+
+/**
+ * The ledger's rows, server-side paginated, with the totals of the whole filtered period below.
+ * `sales` narrows it to what customers paid vendors (the sales screen); without it, it is the
+ * accounting screen with every kind and the per-account export.
+ */
+export function PaymentList({ sales = false }: { sales?: boolean }) {
+  const isSmall = useMediaQuery<Theme>((theme) => theme.breakpoints.down('md'));
+  const translate = useTranslate();
+  const locale = useLocale() as Locale;
+  const formatCents = useFormatCents();
+  const kindName = (record: RaRecord) => translate(`app.vendor.kind_${record.kind}`, { _: record.kind });
+  // What a row is about: its item, or for a tip or a fee its kind.
+  const what = (record: RaRecord) => (record.itemName as string | null) ?? kindName(record);
+  const date = (record: RaRecord) => formatDateTime(record.createdAt, locale);
+  return (
+    <List
+      resource="payments"
+      storeKey={sales ? 'sales' : 'payments'}
+      title={<PageTitle page={sales ? 'app.page.sales' : 'app.page.accounting'} />}
+      filter={sales ? salesOnly : undefined}
+      filters={filters}
+      actions={<Actions accounts={!sales} permanent={sales ? salesOnly : undefined} />}
+      sort={{ field: 'createdAt', order: 'DESC' }}
+      perPage={25}
+      empty={false}
+    >
+      <Box sx={{ px: 1, pt: 1 }}>
+        <PeriodPresets />
+      </Box>
+      {isSmall ? (
+        <SimpleList
+          primaryText={(record) => `${what(record)}${record.quantity ? ` × ${record.quantity}` : ''}`}
+          secondaryText={(record) => `${date(record)} · ${record.senderName} → ${record.receiverName}`}
+          tertiaryText={(record) => formatCents(record.amount)}
+          linkType={false}
+        />
+      ) : (
+        <DataTable bulkActionButtons={false} rowClick={false}>
+          <DataTable.Col source="createdAt" render={date} />
+          {!sales && <DataTable.Col source="kind" disableSort render={kindName} />}
+          <DataTable.Col source="senderName" disableSort />
+          <DataTable.Col source="receiverName" disableSort />
+          <DataTable.Col source="itemName" disableSort render={(record) => (sales ? what(record as RaRecord) : (record.itemName ?? ''))} />
+          <DataTable.Col source="quantity" disableSort align="right" />
+          <DataTable.Col source="amount" align="right" render={(record) => formatCents(record.amount)} />
+        </DataTable>
+      )}
+      <ListTotals permanent={sales ? salesOnly : undefined} />
+    </List>
+  );
+}

@@ -1,0 +1,33 @@
+import { Box, Button } from '@mui/material';
+import { DateInput, useListContext, useTranslate } from 'react-admin';
+import { presetPeriod, presets } from './period.ts';
+
+/** From and until as list filters; the API takes a bare date in the newspaper's time zone, `to` as the whole day. */
+export const periodInputs = [<DateInput key="from" source="from" alwaysOn />, <DateInput key="to" source="to" alwaysOn />];
+
+/** One click for the usual periods; "all time" lifts both ends. */
+export function PeriodPresets() {
+  const translate = useTranslate();
+  const { filterValues, setFilters } = useListContext();
+  const choose = (period: { from?: string; to?: string }) => {
+    const { from: _from, to: _to, ...rest } = filterValues;
+    setFilters({ ...rest, ...period });
+  };
+  const allTime = !filterValues.from && !filterValues.to;
+  return (
+    <Box role="group" aria-label={translate('app.books.period')} id="books-period-presets" sx={{ display: 'flex', flexWrap: 'wrap', gap: 1, mb: 1 }}>
+      {presets.map((preset) => {
+        const period = presetPeriod(preset);
+        const active = filterValues.from === period.from && filterValues.to === period.to;
+        return (
+          <Button key={preset} size="small" variant={active ? 'contained' : 'outlined'} aria-pressed={active} onClick={() => choose(period)}>
+            {translate(`app.books.preset_${preset}`)}
+          </Button>
+        );
+      })}
+      <Button size="small" variant={allTime ? 'contained' : 'outlined'} aria-pressed={allTime} onClick={() => choose({})}>
+        {translate('app.books.all_time')}
+      </Button>
+    </Box>
+  );
+}

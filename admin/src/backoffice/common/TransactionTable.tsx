@@ -1,0 +1,49 @@
+import { Table, TableBody, TableCell, TableHead, TableRow } from '@mui/material';
+import type { ReactNode } from 'react';
+import { useLocale, useTranslate } from 'react-admin';
+import { formatDateTime } from '../../shared/dates.ts';
+import type { Locale } from '../../shared/locale.ts';
+import { useFormatCents } from './money.tsx';
+
+export interface TransactionRow {
+  id: number | string;
+  createdAt: string;
+  kind: string;
+  itemName: string | null;
+  quantity: number | null;
+  amount: number;
+  /** +1: the vendor received it; −1: the vendor gave it (a licence share, a fee). */
+  sign: 1 | -1;
+}
+
+/** Rows of a vendor's account, signed from the vendor's side; `children` are rows below them (a total). */
+export function TransactionTable({ id, rows, children }: { id: string; rows: TransactionRow[]; children?: ReactNode }) {
+  const translate = useTranslate();
+  const formatCents = useFormatCents();
+  const locale = useLocale() as Locale;
+  return (
+    <Table size="small" id={id}>
+      <TableHead>
+        <TableRow>
+          <TableCell>{translate('app.vendor.transaction_date')}</TableCell>
+          <TableCell>{translate('app.vendor.transaction_item')}</TableCell>
+          <TableCell align="right">{translate('app.vendor.transaction_quantity')}</TableCell>
+          <TableCell align="right">{translate('app.vendor.transaction_amount')}</TableCell>
+        </TableRow>
+      </TableHead>
+      <TableBody>
+        {rows.map((row) => (
+          <TableRow key={row.id}>
+            <TableCell>{formatDateTime(row.createdAt, locale)}</TableCell>
+            <TableCell>{row.itemName ?? translate(`app.vendor.kind_${row.kind}`, { _: row.kind })}</TableCell>
+            <TableCell align="right">{row.quantity ?? ''}</TableCell>
+            <TableCell align="right" sx={{ whiteSpace: 'nowrap', color: row.sign < 0 ? 'error.main' : undefined }}>
+              {row.sign < 0 ? '−' : '+'} {formatCents(row.amount)}
+            </TableCell>
+          </TableRow>
+        ))}
+        {children}
+      </TableBody>
+    </Table>
+  );
+}

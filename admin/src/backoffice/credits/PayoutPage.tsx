@@ -1,0 +1,156 @@
+import PaymentsIcon from '@mui/icons-material/Payments';
+import { Alert, Box, Card, CardContent, TableCell, TableRow, Typography } from '@mui/material';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Button, Confirm, HttpError, ListButton, Title, TopToolbar, useDataProvider, useGetOne, useTranslate, type RaRecord } from 'react-admin';
+import { useParams } from 'react-router-dom';
+import { useFormatCents } from '../common/money.tsx';
+import { TransactionTable, type TransactionRow } from '../common/TransactionTable.tsx';
+import { PageTitle } from '../layout/PageTitle.tsx';
+import { Receipt } from '../payouts/Receipt.tsx';
+
+interface ForPayout {
+  vendor: { id: number; licenseId: string; firstName: string; lastName: string };
+  balance: number;
+  payments: TransactionRow[];
+}
+
+interface Paid {
+  id: number;
+  receiptNumber: string;
+  amount: number;
+}
+
+function OpenRows({ rows, balance }: { rows: TransactionRow[]; balance: number }) {
+  const translate = useTranslate();
+  const formatCents = useFormatCents();
+  return (
+    <TransactionTable id="payout-rows" rows={rows}>
+      <TableRow sx={{ '& td': { fontWeight: 700 } }}>
+        <TableCell colSpan={3}>{translate('app.books.credit')}</TableCell>
+        <TableCell align="right" id="payout-credit" sx={{ whiteSpace: 'nowrap' }}>
+          {formatCents(balance)}
+        </TableCell>
+      </TableRow>
+    </TransactionTable>
+  );
+}
+
+/**
+ * The counter's payout: the open rows and the credit, then a confirmation naming vendor and
+ * amount, then the receipt to print. The amount shown travels as `expectedAmount`, so a sale or a
+ * refund booked meanwhile makes the API refuse (409) instead of paying a figure nobody saw.
+ */
+function Payout({ licenseId }: { licenseId: string }) {
+  const translate = useTranslate();
+  const dataProvider = useDataProvider();
+  const queryClient = useQueryClient();
+  const formatCents = useFormatCents();
+  const queryKey = ['payments', 'forpayout', licenseId];
+  const { data, error, isPending, refetch } = useQuery({
+    queryKey,
+    queryFn: () => dataProvider.call(`/api/payments/forpayout?vendor=${encodeURIComponent(licenseId)}`) as Promise<ForPayout>,
+  });
+  const [confirming, setConfirming] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [paid, setPaid] = useState<Paid>();
+  const [problem, setProblem] = useState<string>();
+
+  if (isPending) return <Typography color="text.secondary">{translate('ra.page.loading')}</Typography>;
+  if (error) return <Alert severity="error">{translate('app.books.load_failed', { message: (error as Error).message })}</Alert>;
+  const vendor = `${data.vendor.licenseId} ${data.vendor.firstName} ${data.vendor.lastName}`.trim();
+
+  const payOut = async () => {
+    setBusy(true);
+    setProblem(undefined);
+    try {
+      const payout = (await dataProvider.call('/api/payments/payout', { method: 'POST', body: { vendor: licenseId, expectedAmount: data.balance } })) as Paid;
+      setPaid(payout);
+      // Every list with this vendor's credit is out of date now.
+      await queryClient.invalidateQueries();
+    } catch (failed) {
+      const status = failed instanceof HttpError ? failed.status : undefined;
+      const body = failed instanceof HttpError ? (failed.body as { currentAmount?: number } | undefined) : undefined;
+      if (typeof body?.currentAmount === 'number') setProblem(translate('app.books.stale', { amount: formatCents(body.currentAmount) }));
+      // Any other refusal (paid out meanwhile at another counter): the reloaded rows say "No credits to pay out".
+      else if (status !== 409) setProblem((failed as Error).message);
+      await refetch();
+    } finally {
+      setBusy(false);
+      setConfirming(false);
+    }
+  };
+
+  if (paid) {
+    return (
+      <Box id="payout-done">
+        <Alert severity="success" sx={{ mb: 2 }}>
+          {translate('app.books.paid', { amount: formatCents(paid.amount), vendor })}
+        </Alert>
+        <Typography variant="h6" component="h2" sx={{ mb: 1 }}>
+          {translate('app.books.receipt_title', { receipt: paid.receiptNumber })}
+        </Typography>
+        <Receipt payoutId={paid.id} />
+      </Box>
+    );
+  }
+
+  return (
+    <Box>
+      <Typography variant="h5" component="h2" id="payout-vendor" sx={{ mb: 2 }}>
+        {vendor}
+      </Typography>
+      {problem && (
+        <Alert severity="warning" sx={{ mb: 2 }} id="payout-problem">
+          {problem}
+        </Alert>
+      )}
+      {data.payments.length > 0 && <OpenRows rows={data.payments} balance={data.balance} />}
+      {data.balance > 0 ? (
+        <Button label="app.books.pay_out" variant="contained" size="large" onClick={() => setConfirming(true)} sx={{ mt: 2 }} id="payout-button">
+          <PaymentsIcon />
+        </Button>
+      ) : (
+        <Alert severity="info" sx={{ mt: 2 }} id="payout-nothing">
+          {translate('app.books.no_credit')}
+        </Alert>
+      )}
+      <Confirm
+        isOpen={confirming}
+        loading={busy}
+        title="app.books.confirm_title"
+        content="app.books.confirm_content"
+        translateOptions={{ amount: formatCents(data.balance), vendor }}
+        confirm="app.books.pay_out"
+        onConfirm={payOut}
+        onClose={() => setConfirming(false)}
+      />
+    </Box>
+  );
+}
+
+/** /credits/payout/{vendor id}. */
+export function PayoutPage() {
+  const { id } = useParams();
+  const translate = useTranslate();
+  const { data: vendor, error, isPending } = useGetOne<RaRecord>('vendorsummary', { id: id! });
+  return (
+    <Box sx={{ maxWidth: 900 }}>
+      <Title title={<PageTitle page="app.page.payout" />} />
+      <TopToolbar sx={{ justifyContent: 'flex-start' }}>
+        <ListButton resource="credits" label="app.books.back_to_credits" />
+      </TopToolbar>
+      <Card>
+        <CardContent>
+          {isPending ? (
+            <Typography color="text.secondary">{translate('ra.page.loading')}</Typography>
+          ) : error ? (
+            <Alert severity="error">{(error as Error).message}</Alert>
+          ) : (
+            <Payout licenseId={vendor.licenseId} />
+          )}
+        </CardContent>
+      </Card>
+    </Box>
+  );
+}

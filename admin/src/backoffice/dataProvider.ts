@@ -1,0 +1,135 @@
+import simpleRestProvider from 'ra-data-simple-rest';
+import { addRefreshAuthToDataProvider, fetchUtils, HttpError, type DataProvider, type GetOneParams, type GetOneResult, type RaRecord } from 'react-admin';
+import type { Login } from '../auth/login.ts';
+import type { PublicSettings } from '../shared/settings.ts';
+
+/** Screens are named after the specification's routes; the API after what it holds. */
+const apiPaths: Record<string, string> = { vendorsummary: 'vendors', productsettings: 'items' };
+const apiPath = (resource: string) => apiPaths[resource] ?? resource;
+/** The back office's item list includes disabled items and licence items; the shop's does not. */
+const listPath = (resource: string) => (resource === 'productsettings' ? 'items/backoffice' : apiPath(resource));
+/** Locations and comments live below their vendor (vendors/3/locations) and change by PATCH. */
+const isVendorPart = (resource: string) => /^vendors\/\d+\/(locations|comments)$/.test(resource);
+
+/**
+ * The API's field errors as react-admin's forms take them: each at its field, and the message in
+ * `root.serverError` so the notification says what the server said instead of a generic text.
+ */
+function withFormErrors(error: unknown): unknown {
+  if (!(error instanceof HttpError)) return error;
+  const body = error.body as { message?: string; errors?: Record<string, string> } | undefined;
+  if (!body?.errors) return error;
+  const { _: general, ...fields } = body.errors;
+  const message = body.message ?? general ?? error.message;
+  return new HttpError(message, error.status, { ...body, errors: { ...fields, root: { serverError: message } } });
+}
+
+/** Fields the item form sends; the answer's extra fields (id, image URL, pdf size, …) stay out. */
+const itemFields = [
+  'name', 'description', 'price', 'measure', 'order', 'color', 'fontColor', 'maxOrderAmount', 'isMainProduct',
+  'takesOverTransactionCosts', 'isLicenseItem', 'licenseItem', 'licenseGroup', 'isPdfItem', 'disabled',
+];
+const settingsFields = [
+  'newspaperName', 'color', 'fontColor', 'agbUrl', 'maintainanceModeHelpUrl', 'vendorNotFoundHelpUrl', 'qrCodeUrl',
+  'vendorEmailPostfix', 'webshopIsClosed', 'mapCenterLat', 'mapCenterLong', 'useVendorLicenseIdInShop',
+  'useTipInsteadOfDonation', 'orgaCoversTransactionCosts', 'maxOrderAmount', 'mainItem', 'qrCodeEnableLogo',
+  'qrCodeSettings',
+];
+
+/** An upload field as react-admin's file inputs hold it: a new file, the stored one, or removed (null). */
+type FileValue = { rawFile?: File; src?: string } | string | null | undefined;
+
+/**
+ * A multipart form for PUT/POST: the given plain fields as text (null as empty text, which the API
+ * reads as "none"), a new file as the file, a removed file as empty text; an unchanged file is
+ * left out, so the stored one stays.
+ */
+function multipart(data: Record<string, unknown>, fields: string[], fileFields: string[], previous?: Record<string, unknown>): FormData {
+  const form = new FormData();
+  for (const field of fields) {
+    const value = data[field];
+    if (value === undefined) continue;
+    form.append(field, value === null ? '' : typeof value === 'object' ? JSON.stringify(value) : String(value));
+  }
+  for (const field of fileFields) {
+    const value = data[field] as FileValue;
+    if (value && typeof value === 'object' && value.rawFile instanceof File) form.append(field, value.rawFile);
+    else if (value == null && previous?.[field]) form.append(field, '');
+  }
+  return form;
+}
+
+/** The settings as a form record: one record with id 1, the main item by its id, the QR logo as its upload field. */
+export function settingsRecord(settings: PublicSettings): RaRecord & PublicSettings & { mainItemId: number | null; qrCodeLogo: string | null } {
+  return { ...settings, id: 1, mainItemId: settings.mainItem?.id ?? null, qrCodeLogo: settings.qrCodeLogoImgUrl };
+}
+
+export function createDataProvider(login: Login): DataProvider {
+  const http = async (url: string, options: fetchUtils.Options = {}) => {
+    const user = await login.user();
+    try {
+      return await fetchUtils.fetchJson(url, { ...options, user: { authenticated: !!user, token: user ? `Bearer ${user.access_token}` : undefined } });
+    } catch (error) {
+      throw withFormErrors(error);
+    }
+  };
+  const base = simpleRestProvider('/api', http);
+
+  const provider: DataProvider = {
+    getList: (resource, params) => base.getList(listPath(resource), params),
+    getOne: async <R extends RaRecord>(resource: string, params: GetOneParams<R>): Promise<GetOneResult<R>> => {
+      if (resource === 'settings') return { data: settingsRecord((await http('/api/settings')).json) as unknown as R };
+      return base.getOne(apiPath(resource), params);
+    },
+    getMany: (resource, params) => base.getMany(listPath(resource), params),
+    getManyReference: (resource, params) => base.getManyReference(listPath(resource), params),
+    create: async (resource, params) => {
+      if (resource === 'productsettings') {
+        const { json } = await http('/api/items', { method: 'POST', body: multipart(params.data, itemFields, ['image', 'pdf']) });
+        return { data: json };
+      }
+      return base.create(apiPath(resource), params);
+    },
+    update: async (resource, params) => {
+      if (resource === 'productsettings') {
+        const body = multipart(params.data, itemFields, ['image', 'pdf'], params.previousData);
+        const { json } = await http(`/api/items/${params.id}`, { method: 'PUT', body });
+        return { data: json };
+      }
+      if (resource === 'settings') {
+        const data = { ...params.data, mainItem: params.data.mainItemId };
+        const body = multipart(data, settingsFields, ['logo', 'favicon', 'qrCodeLogo'], params.previousData);
+        return { data: settingsRecord((await http('/api/settings', { method: 'PUT', body })).json) as never };
+      }
+      if (isVendorPart(resource)) {
+        const { json } = await http(`/api/${resource}/${params.id}`, { method: 'PATCH', body: JSON.stringify(params.data) });
+        return { data: json };
+      }
+      return base.update(apiPath(resource), params);
+    },
+    updateMany: (resource, params) => base.updateMany(apiPath(resource), params),
+    delete: (resource, params) => base.delete(apiPath(resource), params),
+    deleteMany: (resource, params) => base.deleteMany(apiPath(resource), params),
+    /** The shop's custom CSS: saved as text/css, answered with its new revision. */
+    saveStyleCss: async (css: string): Promise<{ styleRevision: number }> => {
+      const { json } = await http('/api/settings/css', { method: 'PUT', body: css, headers: new Headers({ 'Content-Type': 'text/css' }) });
+      return json;
+    },
+    /** Any other call of our API with the login (an action such as "check with Stripe now"); errors carry the API's message. */
+    call: async (path: string, { method = 'GET', body }: { method?: string; body?: unknown } = {}): Promise<unknown> => {
+      const { json } = await http(path, { method, body: body === undefined ? undefined : JSON.stringify(body) });
+      return json;
+    },
+    /** A stored file behind the back office's login (an item's PDF), as a URL this page can open. */
+    fileUrl: async (url: string): Promise<string> => {
+      const user = await login.user();
+      const response = await fetch(url, { headers: user ? { Authorization: `Bearer ${user.access_token}` } : {} });
+      if (!response.ok) throw new HttpError(`The file could not be loaded (${response.status}).`, response.status);
+      return URL.createObjectURL(await response.blob());
+    },
+  };
+  // Before each call: a token about to expire is renewed first (the login shares one renewal at a time).
+  return addRefreshAuthToDataProvider(provider, async () => {
+    await login.user();
+  });
+}

@@ -1,0 +1,107 @@
+import AccountBalanceIcon from '@mui/icons-material/AccountBalance';
+import AccountBalanceWalletIcon from '@mui/icons-material/AccountBalanceWallet';
+import BarChartIcon from '@mui/icons-material/BarChart';
+import LogoutIcon from '@mui/icons-material/ExitToApp';
+import HistoryIcon from '@mui/icons-material/History';
+import MapIcon from '@mui/icons-material/Map';
+import NewspaperIcon from '@mui/icons-material/Newspaper';
+import OutboxIcon from '@mui/icons-material/Outbox';
+import PaymentsIcon from '@mui/icons-material/Payments';
+import PeopleIcon from '@mui/icons-material/People';
+import PointOfSaleIcon from '@mui/icons-material/PointOfSale';
+import QrCodeIcon from '@mui/icons-material/QrCode2';
+import ReceiptIcon from '@mui/icons-material/ReceiptLong';
+import SettingsIcon from '@mui/icons-material/Settings';
+import { Box, Divider, MenuItem, ListItemIcon, ListItemText, ToggleButton, ToggleButtonGroup, Typography } from '@mui/material';
+import type { ReactElement } from 'react';
+import { Menu, useGetIdentity, useLocaleState, useLogout, useSidebarState, useTranslate } from 'react-admin';
+import { rememberLocale, type Locale } from '../../shared/locale.ts';
+
+/**
+ * The sidebar in the specification's order: vendors, credits, payouts, sales, accounting, products,
+ * settings (with the QR codes beside them), map, statistics, orders, protocol, outbox.
+ */
+const entries: { to: string; label: string; icon: ReactElement }[] = [
+  { to: '/vendorsummary', label: 'app.menu.vendors', icon: <PeopleIcon /> },
+  { to: '/credits', label: 'app.menu.credits', icon: <AccountBalanceWalletIcon /> },
+  { to: '/payouts', label: 'app.menu.payouts', icon: <PaymentsIcon /> },
+  { to: '/sales', label: 'app.menu.sales', icon: <PointOfSaleIcon /> },
+  { to: '/payments', label: 'app.menu.accounting', icon: <AccountBalanceIcon /> },
+  { to: '/productsettings', label: 'app.menu.products', icon: <NewspaperIcon /> },
+  { to: '/settings/update', label: 'app.menu.settings', icon: <SettingsIcon /> },
+  { to: '/settings/qrcode', label: 'app.menu.qrcodes', icon: <QrCodeIcon /> },
+  { to: '/map', label: 'app.menu.map', icon: <MapIcon /> },
+  { to: '/statistics', label: 'app.menu.statistics', icon: <BarChartIcon /> },
+  { to: '/orders', label: 'app.menu.orders', icon: <ReceiptIcon /> },
+  { to: '/protocol', label: 'app.menu.protocol', icon: <HistoryIcon /> },
+  { to: '/outbox', label: 'app.menu.outbox', icon: <OutboxIcon /> },
+];
+
+function LogoutItem() {
+  const logout = useLogout();
+  const translate = useTranslate();
+  return (
+    <MenuItem id="backoffice-logout" onClick={() => logout()}>
+      <ListItemIcon sx={{ color: 'inherit' }}>
+        <LogoutIcon />
+      </ListItemIcon>
+      <ListItemText>{translate('ra.auth.logout')}</ListItemText>
+    </MenuItem>
+  );
+}
+
+function UserStatus() {
+  const { identity } = useGetIdentity();
+  const translate = useTranslate();
+  return (
+    <Typography id="backoffice-user" variant="body2" sx={{ px: 2, py: 1 }}>
+      {identity?.fullName ? translate('app.user.logged_in', { name: identity.fullName }) : translate('app.user.none')}
+    </Typography>
+  );
+}
+
+// On the newspaper's colour: outlined in the text colour, the chosen language filled.
+const toggle = {
+  color: 'inherit',
+  borderColor: 'currentColor',
+  '&.Mui-selected, &.Mui-selected:hover': { color: 'inherit', backgroundColor: 'rgba(255, 255, 255, 0.3)', fontWeight: 700 },
+};
+
+function LanguageSwitch() {
+  const [locale, setLocale] = useLocaleState();
+  const translate = useTranslate();
+  const choose = (_event: unknown, next: Locale | null) => {
+    if (!next) return;
+    rememberLocale(next);
+    setLocale(next);
+  };
+  return (
+    <ToggleButtonGroup id="backoffice-language" exclusive size="small" value={locale} onChange={choose} aria-label={translate('app.language')} sx={{ px: 2, py: 1 }}>
+      <ToggleButton value="de" lang="de" aria-label="Deutsch" sx={toggle}>
+        DE
+      </ToggleButton>
+      <ToggleButton value="en" lang="en" aria-label="English" sx={toggle}>
+        EN
+      </ToggleButton>
+    </ToggleButtonGroup>
+  );
+}
+
+export function BackofficeMenu() {
+  const [open] = useSidebarState();
+  return (
+    <Menu>
+      {entries.map((entry) => (
+        <Menu.Item key={entry.to} to={entry.to} primaryText={entry.label} leftIcon={entry.icon} />
+      ))}
+      <Divider sx={{ borderColor: 'currentColor', opacity: 0.3 }} />
+      <LogoutItem />
+      {open && (
+        <Box>
+          <UserStatus />
+          <LanguageSwitch />
+        </Box>
+      )}
+    </Menu>
+  );
+}

@@ -1,0 +1,26 @@
+// The map screen's texts; merged in i18n/messages.ts.
+export const de = {
+  app: {
+    menu: { map: 'Karte' },
+    page: { map: 'Karte' },
+    map: {
+      profile: 'Zum Profil',
+      failed: 'Die Karte konnte nicht geladen werden: %{message}',
+      summary: '%{vendors} Verkäufer an %{locations} Standorten',
+      empty: 'Noch kein Verkäufer mit Standort auf der Online-Karte.',
+    },
+  },
+};
+
+export const en: typeof de = {
+  app: {
+    menu: { map: 'Map' },
+    page: { map: 'Map' },
+    map: {
+      profile: 'Open profile',
+      failed: 'The map could not be loaded: %{message}',
+      summary: '%{vendors} vendors at %{locations} locations',
+      empty: 'No vendor with a location on the online map yet.',
+    },
+  },
+};

@@ -1,0 +1,84 @@
+import { Chip, useMediaQuery, type ChipProps, type Theme } from '@mui/material';
+import { AutocompleteInput, DataTable, List, ReferenceInput, SelectArrayInput, useLocale, useRecordContext, useTranslate, type RaRecord } from 'react-admin';
+import { formatDateTime } from '../../shared/dates.ts';
+import type { Locale } from '../../shared/locale.ts';
+import { useFormatCents } from '../common/money.tsx';
+import { PageTitle } from '../layout/PageTitle.tsx';
+import { OrderActions } from './OrderActions.tsx';
+
+export const orderStatuses = ['pending', 'flagged', 'paid', 'failed', 'expired', 'refunded'] as const;
+
+const colours: Record<string, ChipProps['color']> = { pending: 'info', flagged: 'warning', paid: 'success', failed: 'error', expired: 'default', refunded: 'default' };
+
+export function OrderStatus() {
+  const record = useRecordContext();
+  const translate = useTranslate();
+  if (!record) return null;
+  return <Chip size="small" color={colours[record.status]} label={translate(`app.order.status_${record.status}`)} className={`order-status-${record.status}`} />;
+}
+
+const filters = [
+  <SelectArrayInput
+    key="status"
+    source="status"
+    alwaysOn
+    choices={orderStatuses.map((status) => ({ id: status, name: `app.order.status_${status}` }))}
+    sx={{ minWidth: 220 }}
+  />,
+  <ReferenceInput key="vendor" source="vendor" reference="vendorsummary">
+    <AutocompleteInput label="app.order.vendor" helperText={false} sx={{ minWidth: 220 }} />
+  </ReferenceInput>,
+];
+
+/**
+ * Orders that need a look: by default the open and flagged ones, which a lost webhook or an
+ * amount that did not match left behind.
+ */
+export function OrderList() {
+  const locale = useLocale() as Locale;
+  const formatCents = useFormatCents();
+  const isSmall = useMediaQuery<Theme>((theme) => theme.breakpoints.down('md'));
+  const when = (record: RaRecord) => (record.createdAt ? formatDateTime(record.createdAt, locale) : '');
+  return (
+    <List
+      title={<PageTitle page="app.page.orders" />}
+      filters={filters}
+      filterDefaultValues={{ status: ['pending', 'flagged'] }}
+      sort={{ field: 'createdAt', order: 'DESC' }}
+      perPage={25}
+      exporter={false}
+      empty={false}
+    >
+      <DataTable bulkActionButtons={false} rowClick={false} empty={<EmptyOrders />}>
+        {isSmall && (
+          // A phone has room for three columns: the order in one, then its status and actions.
+          <DataTable.Col
+            source="id"
+            label="app.order.order"
+            render={(record: RaRecord) => (
+              <>
+                #{record.id} · {formatCents(record.amountTotal)}
+                <br />
+                {when(record)}
+                <br />
+                {record.vendorLicenseId}
+              </>
+            )}
+          />
+        )}
+        {!isSmall && <DataTable.Col source="id" />}
+        {!isSmall && <DataTable.Col source="createdAt" render={when} />}
+        {!isSmall && <DataTable.Col label="app.order.vendor" disableSort render={(record: RaRecord) => `${record.vendorLicenseId} ${record.vendorName}`} />}
+        {!isSmall && <DataTable.Col source="amountTotal" align="right" render={(record: RaRecord) => formatCents(record.amountTotal)} />}
+        <DataTable.Col source="status" render={() => <OrderStatus />} />
+        {!isSmall && <DataTable.Col source="flagReason" disableSort render={(record: RaRecord) => record.flagReason ?? ''} />}
+        <DataTable.Col label="app.vendor.actions" disableSort render={() => <OrderActions />} />
+      </DataTable>
+    </List>
+  );
+}
+
+function EmptyOrders() {
+  const translate = useTranslate();
+  return <p style={{ padding: 16 }}>{translate('app.order.empty')}</p>;
+}

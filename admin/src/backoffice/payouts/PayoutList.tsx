@@ -1,0 +1,195 @@
+import DownloadIcon from '@mui/icons-material/Download';
+import { Box, Card, CardContent, Chip, Tooltip, Typography, useMediaQuery, type Theme } from '@mui/material';
+import { useQuery } from '@tanstack/react-query';
+import {
+  Button,
+  DataTable,
+  FilterButton,
+  List,
+  NullableBooleanInput,
+  ReferenceInput,
+  SelectInput,
+  SimpleList,
+  TextInput,
+  TopToolbar,
+  useDataProvider,
+  useListContext,
+  useLocale,
+  useRecordContext,
+  useTranslate,
+  type RaRecord,
+} from 'react-admin';
+import { formatDate, formatDateTime } from '../../shared/dates.ts';
+import type { Locale } from '../../shared/locale.ts';
+import { filterParam, periodFilename, useDownload } from '../common/download.ts';
+import { PeriodPresets, periodInputs } from '../accounting/PeriodFilter.tsx';
+import { useFormatCents } from '../common/money.tsx';
+import { PageTitle } from '../layout/PageTitle.tsx';
+import { ReceiptButton } from './Receipt.tsx';
+import { ReverseButton, type PayoutRecord } from './ReverseButton.tsx';
+
+interface PayoutItem {
+  itemId: number | null;
+  kind: string;
+  itemName: string;
+  quantity: number;
+  amount: number;
+}
+
+const filters = [
+  ...periodInputs,
+  <TextInput key="vendor" source="vendor" alwaysOn />,
+  <ReferenceInput key="item" source="item" reference="productsettings">
+    <SelectInput optionText="name" label="resources.payouts.fields.item" />
+  </ReferenceInput>,
+  <NullableBooleanInput key="reversed" source="reversed" />,
+];
+
+function Actions() {
+  const { filterValues } = useListContext();
+  const download = useDownload();
+  return (
+    <TopToolbar>
+      <FilterButton />
+      <Button
+        label="app.books.csv"
+        id="payouts-csv"
+        onClick={() => download(`/api/payouts?format=csv&${filterParam(filterValues)}`, periodFilename('auszahlungen', filterValues))}
+      >
+        <DownloadIcon />
+      </Button>
+    </TopToolbar>
+  );
+}
+
+/** What the payout settled, one line per item: "Zeitung × 3: 7,50 €". */
+function Settled() {
+  const record = useRecordContext();
+  const formatCents = useFormatCents();
+  const translate = useTranslate();
+  if (!record) return null;
+  return (
+    <Box component="ul" sx={{ m: 0, pl: 2 }}>
+      {(record.items as PayoutItem[]).map((item) => (
+        <li key={`${item.kind}-${item.itemId}`}>
+          {item.kind === 'item' ? item.itemName : translate(`app.vendor.kind_${item.kind}`, { _: item.itemName })} × {item.quantity}: {formatCents(item.amount)}
+        </li>
+      ))}
+    </Box>
+  );
+}
+
+function Reversed() {
+  const record = useRecordContext();
+  const translate = useTranslate();
+  const locale = useLocale() as Locale;
+  if (!record?.reversed) return null;
+  const detail = translate('app.books.reversed_detail', { date: formatDate(record.reversedAt, locale), name: record.reversedBy, reason: record.reversalReason });
+  return (
+    <Tooltip title={detail}>
+      <Chip size="small" label={translate('app.books.reversed')} className="payout-reversed" aria-label={detail} />
+    </Tooltip>
+  );
+}
+
+function RowActions() {
+  const record = useRecordContext<PayoutRecord & RaRecord>();
+  if (!record) return null;
+  return (
+    <Box sx={{ display: 'flex', flexWrap: 'wrap' }}>
+      <ReceiptButton payoutId={record.id} receiptNumber={record.receiptNumber} />
+      {!record.reversed && <ReverseButton payout={record} />}
+    </Box>
+  );
+}
+
+interface PayoutTotals {
+  count: number;
+  amount: number;
+  reversedCount: number;
+  reversedAmount: number;
+}
+
+/** GET /api/payouts/totals: the whole filtered period, not only the page. */
+function Totals() {
+  const { filterValues } = useListContext();
+  const dataProvider = useDataProvider();
+  const translate = useTranslate();
+  const formatCents = useFormatCents();
+  const { data, error } = useQuery({
+    queryKey: ['payouts', 'totals', filterValues],
+    queryFn: () => dataProvider.call(`/api/payouts/totals?${filterParam(filterValues)}`) as Promise<PayoutTotals>,
+  });
+  return (
+    <Card sx={{ mt: 2 }} id="payouts-totals">
+      <CardContent>
+        <Typography variant="h6" component="h2">
+          {translate('app.books.totals')}
+        </Typography>
+        {error ? (
+          <Typography color="error">{translate('app.books.totals_failed', { message: (error as Error).message })}</Typography>
+        ) : !data ? (
+          <Typography color="text.secondary">{translate('ra.page.loading')}</Typography>
+        ) : (
+          <>
+            <Typography sx={{ fontWeight: 700 }} id="payouts-total">
+              {translate('app.books.payouts_total', { smart_count: data.count, amount: formatCents(data.amount) })}
+            </Typography>
+            {data.reversedCount > 0 && (
+              <Typography color="text.secondary">
+                {translate('app.books.reversed_total', { count: data.reversedCount, amount: formatCents(data.reversedAmount) })}
+              </Typography>
+            )}
+          </>
+        )}
+      </CardContent>
+    </Card>
+  );
+}
+
+/** /payouts: every payout with what it settled, who paid it out, its receipt and its reversal. */
+export function PayoutList() {
+  const isSmall = useMediaQuery<Theme>((theme) => theme.breakpoints.down('md'));
+  const locale = useLocale() as Locale;
+  const formatCents = useFormatCents();
+  const vendor = (record: RaRecord) => `${record.vendor.licenseId} ${record.vendor.name}`;
+  return (
+    <List
+      title={<PageTitle page="app.page.payouts" />}
+      filters={filters}
+      actions={<Actions />}
+      sort={{ field: 'createdAt', order: 'DESC' }}
+      perPage={25}
+      empty={false}
+    >
+      <Box sx={{ px: 1, pt: 1 }}>
+        <PeriodPresets />
+      </Box>
+      {isSmall ? (
+        <SimpleList
+          primaryText={(record) => `${formatCents(record.amount)} · ${vendor(record)}`}
+          secondaryText={(record) => `${record.receiptNumber} · ${formatDateTime(record.createdAt, locale)} · ${record.authorisedBy}`}
+          tertiaryText={() => (
+            <>
+              <Reversed />
+              <RowActions />
+            </>
+          )}
+          linkType={false}
+        />
+      ) : (
+        <DataTable bulkActionButtons={false} rowClick={false}>
+          <DataTable.Col source="receiptNumber" />
+          <DataTable.Col source="createdAt" render={(record) => formatDateTime(record.createdAt, locale)} />
+          <DataTable.Col source="vendor" render={vendor} />
+          <DataTable.Col source="amount" align="right" render={(record) => formatCents(record.amount)} />
+          <DataTable.Col source="items" disableSort render={() => <Settled />} />
+          <DataTable.Col source="authorisedBy" disableSort />
+          <DataTable.Col source="reversed" disableSort render={() => <Reversed />} />
+          <DataTable.Col label="app.vendor.actions" disableSort render={() => <RowActions />} />
+        </DataTable>
+      )}
+      <Totals />
+    </List>
+  );
+}

@@ -1,0 +1,32 @@
+import { DeleteButton, Edit, ListButton, SaveButton, Toolbar, TopToolbar } from 'react-admin';
+import { PageTitle } from '../layout/PageTitle.tsx';
+import { productPaths } from './paths.ts';
+import { ProductForm, productTransform } from './ProductForm.tsx';
+
+function EditToolbar() {
+  return (
+    <Toolbar sx={{ justifyContent: 'space-between' }}>
+      <SaveButton />
+      <DeleteButton mutationMode="pessimistic" redirect={() => productPaths.list} />
+    </Toolbar>
+  );
+}
+
+/** /productsettings/update/{id} */
+export function ProductEdit() {
+  return (
+    <Edit
+      title={<PageTitle page="app.page.edit_product" />}
+      actions={
+        <TopToolbar>
+          <ListButton to={productPaths.list} />
+        </TopToolbar>
+      }
+      mutationMode="pessimistic"
+      transform={productTransform}
+      redirect={() => productPaths.list}
+    >
+      <ProductForm toolbar={<EditToolbar />} />
+    </Edit>
+  );
+}

@@ -1,0 +1,89 @@
+import { Link as MuiLink } from '@mui/material';
+import type { ReactElement } from 'react';
+import {
+  BooleanInput,
+  FileField,
+  FileInput,
+  ImageField,
+  ImageInput,
+  NumberInput,
+  ReferenceInput,
+  required,
+  SelectInput,
+  SimpleForm,
+  TextInput,
+  useDataProvider,
+  useNotify,
+  useRecordContext,
+  useTranslate,
+  type Toolbar,
+} from 'react-admin';
+import { ColourInput } from '../common/ColourInput.tsx';
+import { asFileValue } from '../common/files.ts';
+import { EuroInput, eurosToCents } from '../common/money.tsx';
+import { Section, wide } from '../common/Section.tsx';
+
+/**
+ * The stored PDF is paid content behind the login, so a plain link would be refused: it is fetched
+ * with the token and opened from memory. A file just chosen opens from the browser directly.
+ */
+function PdfPreview() {
+  const file = useRecordContext<{ src?: string; title?: string; rawFile?: File }>();
+  const dataProvider = useDataProvider();
+  const notify = useNotify();
+  const translate = useTranslate();
+  if (!file?.src) return null;
+  if (file.rawFile) return <FileField source="src" title="title" target="_blank" />;
+  const open = async () => {
+    try {
+      window.open(await dataProvider.fileUrl(file.src), '_blank');
+    } catch (error) {
+      notify((error as Error).message, { type: 'error' });
+    }
+  };
+  return (
+    <MuiLink component="button" type="button" onClick={open} id="product-pdf-open">
+      {translate('app.product.open_pdf')}
+    </MuiLink>
+  );
+}
+
+/** Price and max order amount are typed in euros; the API takes cents. */
+export const productTransform = (values: Record<string, unknown>) => eurosToCents(values, ['price', 'maxOrderAmount']);
+
+/** The item's fields, the same on create and edit; the server's messages appear at these fields. */
+export function ProductForm({ toolbar }: { toolbar?: ReactElement<typeof Toolbar> }) {
+  return (
+    <SimpleForm toolbar={toolbar} defaultValues={{ order: 0, disabled: false }}>
+      <Section title="app.product.section_item">
+        <TextInput source="name" validate={required()} />
+        <EuroInput source="price" validate={required()} />
+        <TextInput source="description" multiline sx={wide} />
+        <TextInput source="measure" />
+        <NumberInput source="order" step={1} />
+        <EuroInput source="maxOrderAmount" />
+        <BooleanInput source="disabled" />
+        <BooleanInput source="isMainProduct" />
+        <BooleanInput source="takesOverTransactionCosts" />
+      </Section>
+      <Section title="app.product.section_look">
+        <ImageInput source="image" accept={{ 'image/*': ['.png', '.jpg', '.jpeg', '.webp', '.svg'] }} format={asFileValue} sx={wide}>
+          <ImageField source="src" title="title" />
+        </ImageInput>
+        <ColourInput source="color" />
+        <ColourInput source="fontColor" />
+      </Section>
+      <Section title="app.product.section_licence">
+        <ReferenceInput source="licenseItem" reference="productsettings" filter={{ isLicenseItem: true }}>
+          <SelectInput optionText="name" emptyText="app.product.no_license_item" />
+        </ReferenceInput>
+        <TextInput source="licenseGroup" />
+        <BooleanInput source="isLicenseItem" />
+        <BooleanInput source="isPdfItem" />
+        <FileInput source="pdf" accept={{ 'application/pdf': ['.pdf'] }} format={asFileValue} sx={wide}>
+          <PdfPreview />
+        </FileInput>
+      </Section>
+    </SimpleForm>
+  );
+}

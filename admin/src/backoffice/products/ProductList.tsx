@@ -1,0 +1,65 @@
+import StarIcon from '@mui/icons-material/Star';
+import { Avatar, Box, Chip, useMediaQuery, type Theme } from '@mui/material';
+import { CreateButton, DataTable, List, SearchInput, SimpleList, TopToolbar, useRecordContext, useTranslate, type RaRecord } from 'react-admin';
+import { assetUrl } from '../../shared/settings.ts';
+import { useFormatCents } from '../common/money.tsx';
+import { PageTitle } from '../layout/PageTitle.tsx';
+import { productPaths } from './paths.ts';
+
+function Thumbnail() {
+  const record = useRecordContext();
+  return <Avatar variant="rounded" src={record?.image ? assetUrl(record.image) : undefined} alt="" sx={{ width: 48, height: 48 }} />;
+}
+
+/** Main product, licence item, disabled: what makes an item special, as small labels. */
+function Badges() {
+  const record = useRecordContext();
+  const translate = useTranslate();
+  if (!record) return null;
+  return (
+    <Box sx={{ display: 'flex', gap: 0.5, flexWrap: 'wrap' }}>
+      {record.isMainProduct && <Chip size="small" color="primary" icon={<StarIcon />} label={translate('app.product.main')} />}
+      {record.isLicenseItem && <Chip size="small" label={translate('app.product.license')} />}
+      {record.disabled && <Chip size="small" className="product-disabled" label={translate('app.product.disabled')} />}
+    </Box>
+  );
+}
+
+const greyedOut = (record: RaRecord) => (record.disabled ? { opacity: 0.5 } : {});
+
+export function ProductList() {
+  const isSmall = useMediaQuery<Theme>((theme) => theme.breakpoints.down('md'));
+  const formatCents = useFormatCents();
+  return (
+    <List
+      title={<PageTitle page="app.page.products" />}
+      filters={[<SearchInput key="q" source="q" alwaysOn />]}
+      actions={
+        <TopToolbar>
+          <CreateButton to={productPaths.create} />
+        </TopToolbar>
+      }
+      sort={{ field: 'order', order: 'DESC' }}
+      perPage={50}
+      exporter={false}
+    >
+      {isSmall ? (
+        <SimpleList
+          leftAvatar={(record) => (record.image ? assetUrl(record.image) : '')}
+          primaryText={(record) => record.name}
+          secondaryText={(record) => formatCents(record.price)}
+          rowClick={(id) => productPaths.edit(id)}
+          rowSx={greyedOut}
+        />
+      ) : (
+        <DataTable rowClick={(id) => productPaths.edit(id)} rowSx={greyedOut} bulkActionButtons={false}>
+          <DataTable.Col source="image" disableSort render={() => <Thumbnail />} />
+          <DataTable.Col source="name" />
+          <DataTable.Col source="price" align="right" render={(record) => formatCents(record.price)} />
+          <DataTable.NumberCol source="order" />
+          <DataTable.Col label="app.product.labels" disableSort render={() => <Badges />} />
+        </DataTable>
+      )}
+    </List>
+  );
+}

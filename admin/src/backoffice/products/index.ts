@@ -1,0 +1,11 @@
+import NewspaperIcon from '@mui/icons-material/Newspaper';
+import type { RaRecord } from 'react-admin';
+import { ProductList } from './ProductList.tsx';
+
+/** The products (API: items): list at /productsettings; create and edit at the specification's addresses. */
+export default {
+  name: 'productsettings',
+  list: ProductList,
+  icon: NewspaperIcon,
+  recordRepresentation: (record: RaRecord) => String(record.name),
+};

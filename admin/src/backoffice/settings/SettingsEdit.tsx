@@ -1,0 +1,76 @@
+import QrCodeIcon from '@mui/icons-material/QrCode2';
+import { Button } from '@mui/material';
+import {
+  BooleanInput,
+  ImageField,
+  ImageInput,
+  ReferenceInput,
+  SelectInput,
+  TextInput,
+  required,
+  useTranslate,
+  type RaRecord,
+} from 'react-admin';
+import { Link } from 'react-router-dom';
+import { ColourInput } from '../common/ColourInput.tsx';
+import { asFileValue } from '../common/files.ts';
+import { EuroInput, eurosToCents } from '../common/money.tsx';
+import { Section, wide } from '../common/Section.tsx';
+import { qrPaths } from '../qrcodes/paths.ts';
+import { SettingsForm } from './SettingsForm.tsx';
+import { StyleEditor } from './StyleEditor.tsx';
+
+/** Map centre: a decimal with comma or point (the API takes both). */
+const coordinate = (value: unknown) => (value == null ? '' : String(value));
+
+/**
+ * /settings/update: every general setting (money in euros), logo and favicon, then the shop's custom
+ * CSS. A save waits for the server (pessimistic): its messages appear at the fields, and success is
+ * announced only after it answered.
+ */
+export function SettingsEdit() {
+  const translate = useTranslate();
+  return (
+    <>
+      <SettingsForm page="app.page.settings" savedMessage="app.settings.saved" transform={(values: RaRecord) => eurosToCents(values, ['maxOrderAmount'])}>
+        <Section title="app.settings.section_newspaper">
+          <TextInput source="newspaperName" sx={wide} />
+          <ColourInput source="color" />
+          <ColourInput source="fontColor" />
+          <ImageInput source="logo" accept={{ 'image/*': ['.png', '.jpg', '.jpeg', '.webp', '.svg'] }} format={asFileValue}>
+            <ImageField source="src" title="title" />
+          </ImageInput>
+          <ImageInput source="favicon" accept={{ 'image/*': ['.png', '.jpg', '.jpeg', '.webp', '.svg'] }} format={asFileValue}>
+            <ImageField source="src" title="title" />
+          </ImageInput>
+        </Section>
+        <Section title="app.settings.section_shop">
+          <ReferenceInput source="mainItemId" reference="productsettings" filter={{ isLicenseItem: false, disabled: false }}>
+            <SelectInput optionText="name" emptyText="app.settings.no_main_item" />
+          </ReferenceInput>
+          <EuroInput source="maxOrderAmount" validate={required()} />
+          <BooleanInput source="webshopIsClosed" />
+          <BooleanInput source="useVendorLicenseIdInShop" />
+          <BooleanInput source="useTipInsteadOfDonation" />
+          <BooleanInput source="orgaCoversTransactionCosts" />
+        </Section>
+        <Section title="app.settings.section_links">
+          <TextInput source="agbUrl" type="url" sx={wide} />
+          <TextInput source="maintainanceModeHelpUrl" type="url" sx={wide} />
+          <TextInput source="vendorNotFoundHelpUrl" type="url" sx={wide} />
+          <TextInput source="qrCodeUrl" type="url" sx={wide} />
+          <Button component={Link} to={qrPaths.settings} startIcon={<QrCodeIcon />} sx={{ justifySelf: 'start', mb: 2 }} id="settings-qrcodes">
+            {translate('app.qr.open_settings')}
+          </Button>
+        </Section>
+        <Section title="app.settings.section_vendors">
+          <TextInput source="vendorEmailPostfix" />
+          <span />
+          <TextInput source="mapCenterLat" format={coordinate} />
+          <TextInput source="mapCenterLong" format={coordinate} />
+        </Section>
+      </SettingsForm>
+      <StyleEditor />
+    </>
+  );
+}

@@ -1,0 +1,121 @@
+import EditIcon from '@mui/icons-material/Edit';
+import { Box, Card, CardContent, Chip, Typography } from '@mui/material';
+import type { ReactNode } from 'react';
+import {
+  BooleanField,
+  DateField,
+  Labeled,
+  ListButton,
+  Button,
+  Show,
+  TextField,
+  TopToolbar,
+  UrlField,
+  useRecordContext,
+  useLocale,
+  useTranslate,
+} from 'react-admin';
+import { Link } from 'react-router-dom';
+import { formatDate } from '../../shared/dates.ts';
+import type { Locale } from '../../shared/locale.ts';
+import { ItemsSold } from '../accounting/ItemsSold.tsx';
+import { useFormatCents } from '../common/money.tsx';
+import { PageTitle } from '../layout/PageTitle.tsx';
+import { LastTransactions } from './LastTransactions.tsx';
+import { vendorPaths } from './paths.ts';
+
+function Panel({ title, children, id }: { title: string; children: ReactNode; id?: string }) {
+  const translate = useTranslate();
+  return (
+    <Card id={id} sx={{ mb: 2 }}>
+      <CardContent>
+        <Typography variant="h6" sx={{ mb: 1 }}>
+          {translate(title)}
+        </Typography>
+        {children}
+      </CardContent>
+    </Card>
+  );
+}
+
+const grid = { display: 'grid', gridTemplateColumns: { xs: '1fr', sm: 'repeat(2, 1fr)', lg: 'repeat(3, 1fr)' }, gap: 1 };
+
+function ProfileActions() {
+  const record = useRecordContext();
+  return (
+    <TopToolbar>
+      <ListButton to={vendorPaths.list} />
+      {record && (
+        <Button component={Link} to={vendorPaths.edit(record.id)} label="ra.action.edit" id="vendor-edit-button">
+          <EditIcon />
+        </Button>
+      )}
+    </TopToolbar>
+  );
+}
+
+function Profile() {
+  const record = useRecordContext();
+  const translate = useTranslate();
+  const formatCents = useFormatCents();
+  const locale = useLocale();
+  if (!record) return null;
+  return (
+    <>
+      <Panel title="app.vendor.section_person" id="vendor-profile">
+        <Typography variant="h5" id="vendor-profile-name" sx={{ mb: 1 }}>
+          {record.licenseId} · {record.firstName} {record.lastName}{' '}
+          {record.isDisabled && <Chip size="small" label={translate('app.vendor.deactivated')} />}
+        </Typography>
+        <Box sx={grid}>
+          {(['email', 'telephone', 'language', 'address', 'postCode', 'debt'] as const).map((source) => (
+            <Labeled key={source} source={source}>
+              <TextField source={source} emptyText="—" />
+            </Labeled>
+          ))}
+          <Labeled source="registrationDate">
+            <DateField source="registrationDate" emptyText="—" />
+          </Labeled>
+          <Labeled source="vendorSince">
+            <DateField source="vendorSince" emptyText="—" />
+          </Labeled>
+          <Labeled source="accountProofUrl">
+            <UrlField source="accountProofUrl" emptyText="—" />
+          </Labeled>
+          {(['hasBankAccount', 'hasSmartphone', 'onlineMap'] as const).map((source) => (
+            <Labeled key={source} source={source}>
+              <BooleanField source={source} />
+            </Labeled>
+          ))}
+        </Box>
+      </Panel>
+      <Panel title="app.vendor.section_money" id="vendor-money">
+        <Box sx={grid}>
+          <Labeled source="credit">
+            <Typography id="vendor-credit">{typeof record.credit === 'number' ? formatCents(record.credit) : '—'}</Typography>
+          </Labeled>
+          <Labeled source="lastPayout">
+            <Typography>
+              {record.lastPayout ? `${formatCents(record.lastPayout.amount)} · ${formatDate(record.lastPayout.at, locale as Locale)}` : '—'}
+            </Typography>
+          </Labeled>
+        </Box>
+      </Panel>
+      <Panel title="app.vendor.last_transactions">
+        <LastTransactions vendor={record} />
+      </Panel>
+      <Panel title="app.books.items_sold" id="vendor-items">
+        <ItemsSold vendor={record} />
+      </Panel>
+    </>
+  );
+}
+
+/** /userprofile/{id}: the vendor's data, money and last transactions. */
+export function VendorShow() {
+  return (
+    <Show title={<PageTitle page="app.page.vendor_profile" />} actions={<ProfileActions />} component="div">
+      <Profile />
+    </Show>
+  );
+}

@@ -1,0 +1,16 @@
+import type { HttpError } from 'react-admin';
+
+/**
+ * Runs a save of a location or comment from a react-admin Form: undefined when it worked, else the
+ * server's field errors for the form to show at its fields (the dataProvider adds the message as
+ * root.serverError, so the notification says it too).
+ */
+export async function saveOrFieldErrors(save: () => Promise<unknown>): Promise<Record<string, unknown> | undefined> {
+  try {
+    await save();
+    return undefined;
+  } catch (error) {
+    const errors = (error as HttpError).body?.errors as Record<string, unknown> | undefined;
+    return errors ?? { root: { serverError: (error as Error).message } };
+  }
+}

@@ -1,0 +1,116 @@
+import { useCallback, useEffect, useMemo, useRef, useState, type CSSProperties, type MouseEvent } from 'react';
+import type { Login } from '../auth/login.ts';
+import { rememberLocale, storedLocale, type Locale } from '../shared/locale.ts';
+import { assetUrl, setDocumentTitle, type PublicSettings } from '../shared/settings.ts';
+import { ApiError, createApi, type OwnVendor } from './api.ts';
+import { Info } from './pages/Info.tsx';
+import { Profile } from './pages/Profile.tsx';
+import { QrCode } from './pages/QrCode.tsx';
+import { texts, type Texts } from './texts.ts';
+
+export interface PageProps {
+  t: Texts;
+  locale: Locale;
+}
+
+const pages = { '/me': 'info', '/me/qrcode': 'qrcode', '/me/profile': 'profile' } as const;
+type Page = (typeof pages)[keyof typeof pages];
+const pageOf = (path: string): Page => pages[path.replace(/\/+$/, '') as keyof typeof pages] ?? 'info';
+
+/** Three pages need no router library: the address is the state, links push it. */
+function usePath(): [string, (path: string) => void] {
+  const [path, setPath] = useState(window.location.pathname);
+  useEffect(() => {
+    const back = () => setPath(window.location.pathname);
+    window.addEventListener('popstate', back);
+    return () => window.removeEventListener('popstate', back);
+  }, []);
+  const navigate = useCallback((next: string) => {
+    window.history.pushState(null, '', next);
+    setPath(next);
+    window.scrollTo(0, 0);
+  }, []);
+  return [path, navigate];
+}
+
+/** The vendor area: credit, QR code and profile, phone-first, in the newspaper's colours. */
+export function App({ login, settings }: { login: Login; settings: PublicSettings }) {
+  const [locale, setLocale] = useState<Locale>(storedLocale());
+  const t = texts[locale];
+  const [path, navigate] = usePath();
+  const page = pageOf(path);
+  const get = useMemo(() => createApi(login), [login]);
+  const [vendor, setVendor] = useState<OwnVendor | null>(null);
+  const [problem, setProblem] = useState<'noAccess' | 'error' | null>(null);
+
+  // The vendor is read on arrival, and again whenever they come back to their credit.
+  const onInfo = page === 'info';
+  const loaded = useRef(false);
+  useEffect(() => {
+    if (!onInfo && loaded.current) return;
+    loaded.current = true;
+    get<OwnVendor>('/api/vendors/me').then(setVendor, (error) => setProblem(error instanceof ApiError && error.status === 403 ? 'noAccess' : 'error'));
+  }, [get, onInfo]);
+
+  useEffect(() => {
+    setDocumentTitle(settings.newspaperName, t[page], texts[locale].info);
+    document.documentElement.lang = locale;
+  }, [settings.newspaperName, t, page, locale]);
+
+  const choose = (next: Locale) => {
+    rememberLocale(next);
+    setLocale(next);
+  };
+  const link = (to: string, label: string, id: string) => (
+    <a
+      href={to}
+      id={id}
+      aria-current={pageOf(to) === page ? 'page' : undefined}
+      onClick={(event: MouseEvent) => {
+        event.preventDefault();
+        navigate(to);
+      }}
+    >
+      {label}
+    </a>
+  );
+
+  return (
+    <div className="me" style={{ '--brand': settings.color, '--brand-text': settings.fontColor } as CSSProperties}>
+      <header className="me-header">
+        <img src={assetUrl(settings.logo)} alt="" />
+        <span id="me-newspaper-name">{settings.newspaperName}</span>
+        <div className="me-languages" role="group" aria-label="Sprache / Language">
+          {(['de', 'en'] as const).map((code) => (
+            <button key={code} type="button" lang={code} aria-pressed={code === locale} onClick={() => choose(code)} id={`me-lang-${code}`}>
+              {code.toUpperCase()}
+            </button>
+          ))}
+        </div>
+      </header>
+      <nav className="me-nav">
+        {link('/me', t.info, 'me-nav-info')}
+        {link('/me/qrcode', t.qrcode, 'me-nav-qrcode')}
+        {link('/me/profile', t.profile, 'me-nav-profile')}
+      </nav>
+      <main className="me-main">
+        <h1 id="me-title">
+          {t[page]}
+          {vendor && <small> · {vendor.firstName || vendor.licenseId}</small>}
+        </h1>
+        {problem && (
+          <p className="me-problem" role="alert" id="me-problem">
+            {t[problem]}
+          </p>
+        )}
+        {!problem && !vendor && <div className="me-spinner" role="progressbar" aria-busy="true" />}
+        {vendor && page === 'info' && <Info vendor={vendor} get={get} t={t} locale={locale} />}
+        {vendor && page === 'qrcode' && <QrCode vendor={vendor} settings={settings} t={t} locale={locale} />}
+        {vendor && page === 'profile' && <Profile vendor={vendor} t={t} locale={locale} />}
+        <button type="button" className="me-logout" onClick={() => void login.signOut()} id="me-logout">
+          {t.logout}
+        </button>
+      </main>
+    </div>
+  );
+}

@@ -1,0 +1,55 @@
+import { useEffect, useState } from 'react';
+import { formatDate } from '../../shared/dates.ts';
+import { formatCents } from '../../shared/money.ts';
+import { ApiError, type Get, type OwnPayment, type OwnVendor } from '../api.ts';
+import type { PageProps } from '../App.tsx';
+
+/** /me: the credit first and large, then the last payout and the last bookings. */
+export function Info({ vendor, get, t, locale }: PageProps & { get: Get; vendor: OwnVendor }) {
+  const [payments, setPayments] = useState<OwnPayment[] | string | null>(null);
+  const date = (iso: string) => formatDate(iso, locale);
+
+  useEffect(() => {
+    get<OwnPayment[]>('/api/vendors/me/payments').then(setPayments, (error) =>
+      setPayments(error instanceof ApiError && error.status === 404 ? t.transactionsUnavailable : t.error),
+    );
+  }, [get, t]);
+
+  return (
+    <>
+      <section className="me-card me-credit" id="me-credit">
+        <h2>{t.credit}</h2>
+        <p className="me-amount" id="me-credit-amount">
+          {formatCents(vendor.credit, locale)}
+        </p>
+      </section>
+      <section className="me-card" id="me-last-payout">
+        <h2>{t.lastPayout}</h2>
+        <p>{vendor.lastPayout ? `${formatCents(vendor.lastPayout.amount, locale)} · ${date(vendor.lastPayout.at)}` : t.noPayout}</p>
+      </section>
+      <section className="me-card" id="me-transactions">
+        <h2>{t.transactions}</h2>
+        {payments === null && <p>{t.loading}</p>}
+        {typeof payments === 'string' && <p>{payments}</p>}
+        {Array.isArray(payments) && payments.length === 0 && <p>{t.noTransactions}</p>}
+        {Array.isArray(payments) && payments.length > 0 && (
+          <ul className="me-list">
+            {payments.map((payment) => (
+              <li key={payment.id} className={payment.paidOut ? 'me-paid-out' : undefined}>
+                <span>
+                  {payment.itemName ?? t[`kind_${payment.kind}` as keyof typeof t] ?? payment.kind}
+                  {payment.quantity ? ` × ${payment.quantity}` : ''}
+                  <small>
+                    {date(payment.createdAt)}
+                    {payment.paidOut ? ` · ${t.paidOut}` : ''}
+                  </small>
+                </span>
+                <strong>{formatCents(payment.sign * payment.amount, locale)}</strong>
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+    </>
+  );
+}

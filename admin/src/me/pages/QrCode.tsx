@@ -1,0 +1,44 @@
+import { useEffect, useRef, useState } from 'react';
+import type QRCodeStyling from 'qr-code-styling';
+import { qrCodeOptions, vendorQrUrl } from '../../shared/qr.ts';
+import type { PublicSettings } from '../../shared/settings.ts';
+import type { OwnVendor } from '../api.ts';
+import type { PageProps } from '../App.tsx';
+
+/** /me/qrcode: the badge's code, drawn by qr-code-styling (loaded only here), to download and print. */
+export function QrCode({ vendor, settings, t }: PageProps & { vendor: OwnVendor; settings: PublicSettings }) {
+  const box = useRef<HTMLDivElement>(null);
+  const [code, setCode] = useState<QRCodeStyling | null>(null);
+  const url = vendorQrUrl(settings, vendor.licenseId);
+
+  useEffect(() => {
+    let current = true;
+    void import('qr-code-styling').then(({ default: Styling }) => {
+      if (!current || !box.current) return;
+      const qr = new Styling(qrCodeOptions(url, settings, 280));
+      box.current.replaceChildren();
+      qr.append(box.current);
+      setCode(qr);
+    });
+    return () => {
+      current = false;
+    };
+  }, [url, settings]);
+
+  const download = (extension: 'png' | 'svg') => void code?.download({ name: `qr-${vendor.licenseId}`, extension });
+  return (
+    <section className="me-card me-qr" id="me-qrcode">
+      <p>{t.qrHint}</p>
+      <div ref={box} className="me-qr-code" id="me-qr-code" data-url={url} />
+      <p className="me-qr-url">{url}</p>
+      <div className="me-buttons">
+        <button type="button" onClick={() => download('png')} disabled={!code} id="me-qr-png">
+          {t.downloadPng}
+        </button>
+        <button type="button" onClick={() => download('svg')} disabled={!code} id="me-qr-svg">
+          {t.downloadSvg}
+        </button>
+      </div>
+    </section>
+  );
+}

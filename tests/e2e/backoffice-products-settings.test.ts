@@ -1,0 +1,130 @@
+import assert from 'node:assert/strict';
+import type { BrowserContext, Page } from 'playwright-core';
+import { DEMO_NEWSPAPER_NAME } from '../../seeds/demo.ts';
+import { pngBytes } from '../support/fixtures.ts';
+import { accessToken, backofficeTitle, useBrowserTab } from './admin-login.ts';
+import { phone, screenshot } from './browser.ts';
+import type { RunningServer } from './server.ts';
+
+// Issue 7: products and settings in the back office — a product with an image, the server's
+// refusals at the fields and never a success notice for a failed save (acceptance 6), and a
+// changed setting that the shop shows.
+describe('e2e: products and settings in the back office', function () {
+  this.timeout(180_000);
+  const tab = useBrowserTab({ officeAt: '/backoffice/productsettings' });
+  let server: RunningServer;
+  let context: BrowserContext;
+  let page: Page;
+  before(() => ({ server, context, page } = tab));
+
+  const url = (path: string) => `${server.url}/backoffice${path}`;
+  const api = async (path: string) => fetch(`${server.url}${path}`, { headers: { Authorization: `Bearer ${await accessToken(page)}` } });
+  const field = (label: RegExp | string) => page.getByLabel(label, { exact: typeof label === 'string' });
+  const fieldMessage = (label: RegExp | string) => page.locator('.MuiFormControl-root').filter({ has: field(label) }).locator('.MuiFormHelperText-root');
+  const notification = () => page.locator('.MuiSnackbar-root');
+  const save = () => page.getByRole('button', { name: 'Speichern', exact: true }).click();
+
+  interface Item {
+    id: number;
+    name: string;
+    price: number;
+    order: number;
+    image: string | null;
+    licenseItem: number | null;
+  }
+  let product: Item;
+
+  it('creates a product with an image: listed with its image and its price in euros', async () => {
+    await page.goto(url('/newproduct'));
+    await field(/^Name/).fill('Wandkalender');
+    await field(/^Preis/).fill('12,50');
+    await field('Reihenfolge (höher zuerst)').fill('5');
+    await page.locator('input[type="file"]').first().setInputFiles({ name: 'kalender.png', mimeType: 'image/png', buffer: pngBytes([21, 101, 192], 16) });
+    await page.locator('.RaImageField-image, img[title="kalender.png"]').first().waitFor();
+    await save();
+    await page.waitForURL(url('/productsettings'));
+
+    const items = (await (await api('/api/items/backoffice?filter={"q":"Wandkalender"}')).json()) as Item[];
+    assert.equal(items.length, 1);
+    product = items[0];
+    assert.equal(product.price, 1250, '12,50 € is stored as 1250 cents');
+    assert.equal(product.order, 5);
+    assert.match(product.image ?? '', /^\/files\//);
+
+    const row = page.locator('table tbody tr').filter({ hasText: 'Wandkalender' });
+    await row.waitFor();
+    assert.match(await row.innerText(), /12,50\s€/);
+    await row.locator('img').evaluate((img: HTMLImageElement) => img.complete || new Promise((resolve) => img.addEventListener('load', resolve)));
+    assert.ok(await row.locator('img').evaluate((img: HTMLImageElement) => img.naturalWidth === 16), 'the uploaded image is shown');
+    await screenshot(page, 'backoffice-products-with-new-1280');
+    await page.setViewportSize(phone);
+    await screenshot(page, 'backoffice-products-390');
+    await page.setViewportSize({ width: 1280, height: 900 });
+  });
+
+  it('shows the server’s refusal of a product at the field, and no success notice', async () => {
+    await page.goto(url(`/productsettings/update/${product.id}`));
+    await field(/^Preis/).fill('0,30');
+    await field('Lizenzprodukt').click();
+    await page.getByRole('option', { name: 'Digitale Ausgabe – Lizenz' }).click();
+    await save();
+    await fieldMessage(/^Preis/).filter({ hasText: 'The price must be at least the price of its licence item' }).waitFor();
+    assert.doesNotMatch(await notification().innerText(), /aktualisiert/);
+    assert.equal(new URL(page.url()).pathname, `/backoffice/productsettings/update/${product.id}`);
+    const stored = (await (await api(`/api/items/${product.id}`)).json()) as Item;
+    assert.deepEqual([stored.price, stored.licenseItem], [1250, null], 'nothing was saved');
+    await screenshot(page, 'backoffice-product-refused-1280');
+  });
+
+  it('checks euro amounts before sending them', async () => {
+    await page.goto(url(`/productsettings/update/${product.id}`));
+    await field(/^Preis/).fill('12,505');
+    await save();
+    await fieldMessage(/^Preis/).filter({ hasText: 'Bitte einen Betrag in Euro eingeben, zum Beispiel 2,50.' }).waitFor();
+  });
+
+  it('shows the server’s refusal of a setting at the field, and no success notice', async () => {
+    await page.goto(url('/settings/update'));
+    const terms = field('AGB (URL)');
+    const before = await terms.inputValue();
+    await terms.fill('ftp://example.org/agb');
+    await save();
+    await fieldMessage('AGB (URL)').filter({ hasText: 'Please enter an address starting with https:// or http://, or leave it empty.' }).waitFor();
+    assert.match(await notification().innerText(), /agbUrl/, 'the notice says what the server said');
+    assert.doesNotMatch(await notification().innerText(), /gespeichert/, 'a failed save never shows success');
+    await screenshot(page, 'backoffice-settings-refused-1280');
+    await page.reload();
+    assert.equal(await field('AGB (URL)').inputValue(), before, 'nothing was saved');
+  });
+
+  it('saves a new name and colour: the back office and the shop show them', async () => {
+    await page.goto(url('/settings/update'));
+    assert.equal(await backofficeTitle(page, `${DEMO_NEWSPAPER_NAME} | Einstellungen`), `${DEMO_NEWSPAPER_NAME} | Einstellungen`);
+    await field('Name der Zeitung').fill('Straßenblatt E2E');
+    await field('Farbe').fill('#1565c0');
+    await save();
+    await notification().filter({ hasText: 'Einstellungen gespeichert' }).waitFor();
+    assert.equal(await backofficeTitle(page, 'Straßenblatt E2E | Einstellungen'), 'Straßenblatt E2E | Einstellungen');
+    assert.equal(await page.locator('header.MuiAppBar-root').evaluate((bar) => getComputedStyle(bar).backgroundColor), 'rgb(21, 101, 192)');
+    await screenshot(page, 'backoffice-settings-saved-1280');
+
+    const shop = await context.newPage();
+    await shop.goto(`${server.url}/v/DEMO-1`);
+    await shop.waitForFunction(() => document.title === 'Straßenblatt E2E');
+    await screenshot(shop, 'shop-after-settings-change');
+    await shop.close();
+  });
+
+  it('saves the shop’s custom CSS and moves its revision on', async () => {
+    await page.goto(url('/settings/update'));
+    const revision = page.locator('#settings-css-revision');
+    await revision.filter({ hasText: 'Revision 0' }).waitFor();
+    await page.locator('#settings-css-text').fill('#shop-landing-title { letter-spacing: 2px; }');
+    await page.locator('#settings-css-save').click();
+    await revision.filter({ hasText: 'Revision 1' }).waitFor();
+    await notification().filter({ hasText: 'CSS gespeichert (Revision 1)' }).waitFor();
+    assert.equal(await (await fetch(`${server.url}/public/style.css?rev=1`)).text(), '#shop-landing-title { letter-spacing: 2px; }');
+    await page.setViewportSize(phone);
+    await screenshot(page, 'backoffice-settings-390');
+  });
+});

@@ -1,0 +1,225 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import type { Browser, Page } from 'playwright-core';
+import { DEMO_VENDOR_EMAIL_POSTFIX } from '../../seeds/demo.ts';
+import { eventually } from '../support/orders.ts';
+import { accessToken, logInAtProvider, useBrowserTab } from './admin-login.ts';
+import { phone, screenshot } from './browser.ts';
+import { buyInShop } from './purchase.ts';
+import type { RunningServer } from './server.ts';
+
+// Issue 7: vendors in the back office, as office staff use them — create (with the new login's
+// one-time password), edit with a refusal shown at the field (acceptance 6), deactivate, locations
+// with the map, comments, delete with confirmation. The tests run in order on one vendor.
+describe('e2e: vendors in the back office', function () {
+  this.timeout(180_000);
+  const tab = useBrowserTab({ officeAt: '/backoffice/vendorsummary' });
+  let server: RunningServer;
+  let browser: Browser;
+  let page: Page;
+  before(() => ({ server, browser, page } = tab));
+
+  const licenseId = 'E2E-7';
+  let vendorId: number;
+  let oneTimePassword: string;
+
+  const url = (path: string) => `${server.url}/backoffice${path}`;
+  const api = async (path: string) => fetch(`${server.url}${path}`, { headers: { Authorization: `Bearer ${await accessToken(page)}` } });
+  const field = (label: RegExp | string) => page.getByLabel(label, { exact: typeof label === 'string' });
+  /** The message under a field (react-admin puts the server's there). */
+  const fieldMessage = (label: RegExp | string) => page.locator('.MuiFormControl-root').filter({ has: field(label) }).locator('.MuiFormHelperText-root');
+  const notification = () => page.locator('.MuiSnackbar-root');
+  const save = () => page.getByRole('button', { name: 'Speichern' }).click();
+
+  it('creates a vendor: the e-mail follows the licence ID, a taken licence ID is refused at the field', async () => {
+    await page.goto(url('/newvendor'));
+    await field(/^Ausweisnummer/).fill('DEMO-2');
+    assert.equal(await field('E-Mail').inputValue(), `DEMO-2${DEMO_VENDOR_EMAIL_POSTFIX}`);
+    await field(/^Vorname/).fill('Erika');
+    await field('Nachname').fill('Muster');
+    await save();
+    await fieldMessage(/^Ausweisnummer/).filter({ hasText: 'This licence ID is already taken.' }).waitFor();
+    assert.match(await notification().innerText(), /already taken/);
+    assert.equal(await page.getByRole('dialog').count(), 0, 'no login was made');
+    assert.equal(new URL(page.url()).pathname, '/backoffice/newvendor');
+
+    await field(/^Ausweisnummer/).fill(licenseId);
+    assert.equal(await field('E-Mail').inputValue(), `${licenseId}${DEMO_VENDOR_EMAIL_POSTFIX}`, 'the e-mail follows the licence ID');
+    await save();
+    const dialog = page.getByRole('dialog');
+    await dialog.waitFor();
+    assert.equal(await dialog.locator('#vendor-login-username').textContent(), licenseId);
+    oneTimePassword = (await dialog.locator('#vendor-login-password').textContent()) ?? '';
+    assert.ok(oneTimePassword.length >= 8, 'a one-time password is shown');
+    await screenshot(page, 'backoffice-vendor-created-1280');
+    await dialog.getByRole('button', { name: 'Notiert, weiter' }).click();
+    await page.waitForURL(/\/backoffice\/userprofile\/\d+$/);
+    vendorId = Number(/userprofile\/(\d+)/.exec(page.url())![1]);
+    await page.locator('#vendor-profile-name').filter({ hasText: `${licenseId} · Erika Muster` }).waitFor();
+
+    await page.reload();
+    await page.locator('#vendor-profile-name').waitFor();
+    assert.equal(await page.locator('#vendor-login-password').count(), 0, 'the password is never shown again');
+  });
+
+  it('gives the new vendor a login that opens /me with the one-time password', async () => {
+    const vendorContext = await browser.newContext({ viewport: phone, locale: 'de-AT' });
+    const vendorPage = await vendorContext.newPage();
+    await vendorPage.goto(`${server.url}/me`);
+    await logInAtProvider(vendorPage, licenseId, oneTimePassword);
+    await vendorPage.locator('#me-credit-amount').waitFor();
+    assert.match(await vendorPage.locator('#me-title').innerText(), /Erika/);
+    await vendorContext.close();
+  });
+
+  it('edits the vendor: a refusal shows at the field and never as saved, then the change is saved', async () => {
+    await page.goto(url(`/userprofile/${vendorId}/update`));
+    await field(/^Ausweisnummer/).fill('DEMO-2');
+    await save();
+    await fieldMessage(/^Ausweisnummer/).filter({ hasText: 'This licence ID is already taken.' }).waitFor();
+    assert.doesNotMatch(await notification().innerText(), /aktualisiert/, 'no success notice');
+    assert.equal(new URL(page.url()).pathname, `/backoffice/userprofile/${vendorId}/update`);
+    await screenshot(page, 'backoffice-vendor-edit-refused-1280');
+
+    await field(/^Ausweisnummer/).fill(licenseId);
+    await field('Nachname').fill('Musterfrau');
+    await save();
+    await page.waitForURL(url(`/userprofile/${vendorId}`));
+    await page.locator('#vendor-profile-name').filter({ hasText: 'Erika Musterfrau' }).waitFor();
+    assert.match(await notification().innerText(), /Element wurde aktualisiert/);
+    const stored = (await (await api(`/api/vendors/${vendorId}`)).json()) as { lastName: string; licenseId: string };
+    assert.deepEqual([stored.licenseId, stored.lastName], [licenseId, 'Musterfrau']);
+  });
+
+  it('lists, searches and exports the vendors, the new one included', async () => {
+    await page.goto(url('/vendorsummary'));
+    await page.getByPlaceholder('Suchen').fill('Musterfrau');
+    await page.getByRole('cell', { name: licenseId, exact: true }).waitFor();
+    assert.equal(await page.locator('table tbody tr').count(), 1, 'the search finds only her');
+    const download = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Exportieren' }).click();
+    const csv = fs.readFileSync((await (await download).path())!, 'utf8');
+    const [header, ...rows] = csv.trimEnd().split('\r\n');
+    assert.equal(header, '\uFEFF"Lizenznummer";"Vorname";"Nachname";"E-Mail";"Telefon";"Guthaben";"Deaktiviert"');
+    assert.equal(rows.length, 1, 'only the vendors the search finds');
+    assert.match(rows[0], /^"E2E-7";"Erika";"Musterfrau";"E2E-7@demo\.strassenzeitung\.org";"[^"]*";"0,00";"nein"$/);
+  });
+
+  it('deactivates the vendor: marked and greyed in the list, unknown to the shop', async () => {
+    await page.goto(url(`/userprofile/${vendorId}/update`));
+    await page.getByLabel('Deaktiviert').check();
+    await save();
+    await page.waitForURL(url(`/userprofile/${vendorId}`));
+    await page.goto(url('/vendorsummary'));
+    await page.getByPlaceholder('Suchen').fill(licenseId);
+    const row = page.locator('table tbody tr').filter({ hasText: licenseId });
+    await row.locator('.vendor-deactivated').waitFor();
+    assert.ok(Number(await row.evaluate((tr) => getComputedStyle(tr).opacity)) < 1, 'greyed out');
+    assert.equal((await fetch(`${server.url}/api/vendors/check/${licenseId}`)).status, 404, 'the shop no longer knows the ID');
+    await screenshot(page, 'backoffice-vendor-deactivated-1280');
+  });
+
+  it('adds a location on the map (click, then drag the marker) and changes its working time', async () => {
+    await page.goto(url(`/userprofile/${vendorId}/update`));
+    await page.locator('#vendor-no-locations').filter({ hasText: 'Verkäufer hat noch keine Standorte' }).waitFor();
+    await page.locator('#location-add').click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByLabel(/^Name/).fill('Karlsplatz');
+    await dialog.getByLabel('Adresse').fill('Karlsplatz 1');
+    await dialog.getByLabel('Vormittags').check();
+    const map = dialog.locator('#location-map');
+    await map.locator('.leaflet-marker-icon').waitFor();
+    const box = (await map.boundingBox())!;
+    await page.mouse.click(box.x + box.width * 0.25, box.y + box.height * 0.5);
+    await page.waitForFunction(() => (document.querySelector('input[name="latitude"]') as HTMLInputElement).value !== '');
+    const clicked = Number(await dialog.getByLabel('Längengrad').inputValue());
+    assert.ok(Number.isFinite(clicked) && clicked !== 0, 'a click on the map sets the position');
+
+    const marker = (await map.locator('.leaflet-marker-icon').boundingBox())!;
+    await page.mouse.move(marker.x + marker.width / 2, marker.y + marker.height - 4);
+    await page.mouse.down();
+    await page.mouse.move(marker.x + marker.width / 2 + 60, marker.y + marker.height - 4, { steps: 8 });
+    await page.mouse.up();
+    await page.waitForFunction((before) => Number((document.querySelector('input[name="longitude"]') as HTMLInputElement).value) !== before, clicked);
+    const dragged = Number(await dialog.getByLabel('Längengrad').inputValue());
+    assert.ok(dragged > clicked, 'dragging the marker east raises the longitude');
+    await screenshot(page, 'backoffice-location-map-1280');
+    await dialog.getByRole('button', { name: 'Speichern' }).click();
+    await dialog.waitFor({ state: 'detached' });
+
+    const item = page.locator('.vendor-location').filter({ hasText: 'Karlsplatz' });
+    await item.filter({ hasText: 'Vormittags' }).waitFor();
+    const [location] = (await (await api(`/api/vendors/${vendorId}/locations`)).json()) as { id: number; longitude: number; latitude: number; workingTime: unknown }[];
+    assert.equal(location.longitude, dragged);
+    assert.ok(location.latitude > 40 && location.latitude < 60);
+    assert.deepEqual(location.workingTime, { kind: 'mornings' });
+
+    await item.getByRole('button', { name: 'Bearbeiten' }).click();
+    await page.getByRole('dialog').getByLabel('Nachmittags').check();
+    await page.getByRole('dialog').getByRole('button', { name: 'Speichern' }).click();
+    await item.filter({ hasText: 'Nachmittags' }).waitFor();
+  });
+
+  it('adds a comment with a warning and resolves it, reached through the list\u2019s quick action', async () => {
+    await page.goto(url('/vendorsummary'));
+    await page.getByPlaceholder('Suchen').fill('Musterfrau');
+    await page.getByRole('row').filter({ hasText: licenseId }).getByRole('link', { name: 'Kommentare' }).click();
+    await page.locator('#vendor-no-comments').filter({ hasText: 'Keine Kommentare' }).waitFor();
+    assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('name')), 'comment', 'the comment field is ready to type');
+    await page.getByLabel(/^Neuer Kommentar/).fill('Ausweis verloren – neuer ist beantragt.');
+    await page.locator('#vendor-comments').getByLabel('Warnung').check();
+    await page.locator('#comment-add').click();
+    const comment = page.locator('.vendor-comment').filter({ hasText: 'Ausweis verloren' });
+    await comment.waitFor();
+    assert.match((await comment.getAttribute('class')) ?? '', /vendor-comment-warning/);
+    assert.equal(await page.getByLabel(/^Neuer Kommentar/).inputValue(), '', 'the form is empty for the next one');
+    await screenshot(page, 'backoffice-vendor-locations-comments-1280');
+
+    await comment.getByRole('button', { name: 'Erledigt' }).click();
+    await comment.filter({ hasText: 'Erledigt am' }).waitFor();
+    assert.doesNotMatch((await comment.getAttribute('class')) ?? '', /vendor-comment-warning/, 'a resolved warning no longer stands out');
+    const [stored] = (await (await api(`/api/vendors/${vendorId}/comments`)).json()) as { warning: boolean; resolvedAt: string | null }[];
+    assert.equal(stored.warning, true);
+    assert.ok(stored.resolvedAt);
+  });
+
+  it('shows the profile on a phone', async () => {
+    await page.setViewportSize(phone);
+    await page.goto(url(`/userprofile/${vendorId}`));
+    await page.locator('#vendor-profile-name').waitFor();
+    await screenshot(page, 'backoffice-vendor-profile-390');
+    await page.setViewportSize({ width: 1280, height: 900 });
+  });
+
+  it('deletes the vendor only after confirmation, and shows the API’s refusal when it refuses', async () => {
+    await page.goto(url(`/userprofile/${vendorId}/update`));
+    await page.locator('#vendor-delete').click();
+    const confirm = page.getByRole('dialog');
+    await confirm.filter({ hasText: `Verkäufer ${licenseId}` }).waitFor();
+    await confirm.getByRole('button', { name: 'Abbrechen' }).click();
+    assert.equal((await api(`/api/vendors/${vendorId}`)).status, 200, 'cancelled: still there');
+
+    // The API refuses while a vendor has credit: DEMO-2 earns some in the shop, and the screen
+    // passes the API's words on and stays.
+    const items = (await (await fetch(`${server.url}/api/items`)).json()) as { id: number; name: string }[];
+    await buyInShop(server.url, { vendor: 'DEMO-2', entries: [{ item: items.find((item) => item.name === 'Zeitung')!.id, quantity: 1 }], tip: 50 });
+    const credited = await eventually(async () => {
+      const found = (await (await api(`/api/vendors?filter=${encodeURIComponent('{"q":"DEMO-2"}')}`)).json()) as { id: number; licenseId: string; credit: number }[];
+      return found.find((vendor) => vendor.licenseId === 'DEMO-2' && vendor.credit > 0);
+    }, 'the purchase is booked to DEMO-2');
+    await page.goto(url(`/userprofile/${credited.id}/update`));
+    await page.locator('#vendor-delete').click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Bestätigen' }).click();
+    const amount = (credited.credit / 100).toFixed(2).replace('.', ',');
+    await notification().filter({ hasText: `the credit is not zero (${amount} €)` }).waitFor();
+    assert.equal(new URL(page.url()).pathname, `/backoffice/userprofile/${credited.id}/update`);
+    assert.equal((await api(`/api/vendors/${credited.id}`)).status, 200, 'refused: DEMO-2 is still there');
+
+    await page.goto(url(`/userprofile/${vendorId}/update`));
+    await page.locator('#vendor-delete').click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Bestätigen' }).click();
+    await page.waitForURL(url('/vendorsummary'));
+    await notification().filter({ hasText: 'Element wurde gelöscht' }).waitFor();
+    assert.equal((await api(`/api/vendors/${vendorId}`)).status, 404);
+  });
+});

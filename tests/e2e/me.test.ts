@@ -1,0 +1,123 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import { gzipSync } from 'node:zlib';
+import type { Page, Response } from 'playwright-core';
+import { DEMO_NEWSPAPER_NAME } from '../../seeds/demo.ts';
+import { logInAtProvider, useBrowserTab } from './admin-login.ts';
+import { phone, screenshot } from './browser.ts';
+import { librariesIn } from './libraries.ts';
+import type { RunningServer } from './server.ts';
+
+// Issue 7: the vendor area /me — the vendor logs in and sees credit, last payout and transactions,
+// their QR code to download and their profile, in German and English, on a 320 px phone, with
+// under 80 KB of gzipped JavaScript (acceptance 5); a back-office login is sent to the back office
+// (acceptance 4).
+describe('e2e: the vendor area /me in Chromium', function () {
+  this.timeout(180_000);
+  const tab = useBrowserTab({ contextOptions: { viewport: phone, deviceScaleFactor: 2 } });
+  let server: RunningServer;
+  let page: Page;
+  beforeEach(() => ({ server, page } = tab));
+
+  const title = (pageName: string) => `${DEMO_NEWSPAPER_NAME} | ${pageName}`;
+
+  it('logs the vendor in and shows credit, last payout and transactions with less than 80 KB of JavaScript', async () => {
+    await page.goto(`${server.url}/me`);
+    await logInAtProvider(page, 'vendor', 'vendor');
+    await page.waitForURL(`${server.url}/me`);
+    await page.locator('#me-credit-amount').waitFor();
+    // What a logged-in vendor's phone loads for the page.
+    const scripts: Response[] = [];
+    page.on('response', (response) => {
+      if (response.request().resourceType() === 'script') scripts.push(response);
+    });
+    await page.reload();
+    await page.locator('#me-credit-amount').waitFor();
+    assert.match(await page.locator('#me-credit-amount').innerText(), /^\d+,\d\d\s€$/, 'the credit in euros');
+    await page.locator('#me-transactions li, #me-transactions p').first().filter({ hasNotText: 'Wird geladen' }).waitFor();
+    assert.match(await page.locator('#me-last-payout').innerText(), /Letzte Auszahlung/);
+    assert.equal(await page.title(), title('Mein Guthaben'));
+    await screenshot(page, 'me-info-390');
+
+    const loaded = scripts.filter((response) => new URL(response.url()).pathname.startsWith('/backoffice/assets/'));
+    const bodies = await Promise.all(loaded.map((response) => response.body()));
+    assert.ok(bodies.length >= 1);
+    // No QR code library before the QR page, no map, nothing of react-admin.
+    assert.deepEqual(bodies.flatMap(librariesIn), []);
+    const gzipKb = bodies.reduce((sum, body) => sum + gzipSync(body).length, 0) / 1024;
+    console.log(`      /me: ${bodies.length} scripts, ${gzipKb.toFixed(1)} KB gzip JS`);
+    assert.ok(gzipKb < 80, `/me loads ${gzipKb.toFixed(1)} KB gzip of JavaScript`);
+  });
+
+  it('shows the vendor’s QR code for <QRCodeUrl>/v/<licenceId> and downloads it as PNG and SVG', async () => {
+    await page.goto(`${server.url}/me/qrcode`);
+    await logInAtProvider(page, 'vendor', 'vendor');
+    await page.waitForURL(`${server.url}/me/qrcode`);
+    const settings = (await (await fetch(`${server.url}/api/settings`)).json()) as { qrCodeUrl: string };
+    const code = page.locator('#me-qr-code');
+    await code.locator('svg').waitFor();
+    assert.equal(await code.getAttribute('data-url'), `${settings.qrCodeUrl.replace(/\/+$/, '')}/v/DEMO-1`);
+    assert.equal(await page.title(), title('QR-Code'));
+    await screenshot(page, 'me-qrcode-390');
+
+    for (const [button, extension, magic] of [['#me-qr-png', 'png', '\x89PNG'], ['#me-qr-svg', 'svg', '<svg']] as const) {
+      const download = page.waitForEvent('download');
+      await page.locator(button).click();
+      const file = await download;
+      assert.equal(file.suggestedFilename(), `qr-DEMO-1.${extension}`);
+      const bytes = fs.readFileSync((await file.path())!);
+      assert.ok(bytes.toString('latin1').includes(magic), `${extension} file`);
+    }
+  });
+
+  it('shows the profile, switches to English and remembers it, and fits a 320 px screen', async () => {
+    await page.setViewportSize({ width: 320, height: 640 });
+    await page.goto(`${server.url}/me/profile`);
+    await logInAtProvider(page, 'vendor', 'vendor');
+    await page.locator('#me-profile').waitFor();
+    assert.match(await page.locator('#me-profile').innerText(), /Ausweisnummer\s+DEMO-1/);
+    assert.equal(await page.title(), title('Profil'));
+
+    await page.locator('#me-lang-en').click();
+    assert.match(await page.locator('#me-profile').innerText(), /Licence ID\s+DEMO-1/);
+    assert.equal(await page.getAttribute('html', 'lang'), 'en');
+    await page.locator('#me-nav-info').click();
+    await page.locator('#me-credit').filter({ hasText: 'Credit' }).waitFor();
+    assert.equal(await page.title(), title('My credit'));
+    await page.reload();
+    await page.locator('#me-credit').filter({ hasText: 'Credit' }).waitFor();
+    const width = await page.evaluate(() => document.documentElement.scrollWidth);
+    assert.ok(width <= 320, `no sideways scrolling at 320 px (content is ${width} px wide)`);
+    await screenshot(page, 'me-info-en-320');
+  });
+
+  it('sends a back-office login on /me to /backoffice/vendorsummary', async () => {
+    await page.goto(`${server.url}/me`);
+    await logInAtProvider(page, 'office', 'office');
+    await page.waitForURL(`${server.url}/backoffice/vendorsummary`);
+    await page.locator('#backoffice-page-title').waitFor();
+  });
+
+  it('asks for the login on /dashboard, then shows the vendor their area and staff the back office', async () => {
+    await page.goto(`${server.url}/dashboard`);
+    await logInAtProvider(page, 'vendor', 'vendor');
+    await page.waitForURL(`${server.url}/me`);
+    await page.locator('#me-credit-amount').waitFor();
+    await page.context().clearCookies();
+    await page.evaluate(() => {
+      sessionStorage.clear();
+      localStorage.clear();
+    });
+    await page.goto(`${server.url}/dashboard`);
+    await logInAtProvider(page, 'office', 'office');
+    await page.waitForURL(`${server.url}/backoffice/vendorsummary`);
+  });
+
+  it('logs the vendor out: the login page asks again', async () => {
+    await page.goto(`${server.url}/me`);
+    await logInAtProvider(page, 'vendor', 'vendor');
+    await page.locator('#me-logout').click();
+    await page.waitForURL((current) => current.pathname.startsWith('/oidc/interaction/'));
+    assert.equal(await page.getByLabel('Passwort').inputValue(), '');
+  });
+});
