@@ -45,7 +45,7 @@ function demoHash(password: string): Promise<string> {
 }
 
 /** mulberry32: a tiny deterministic generator, so the demo data is the same on every run. */
-function generator(seed: number) {
+export function generator(seed: number) {
   let a = seed >>> 0;
   const next = () => {
     a = (a + 0x6d2b79f5) >>> 0;

@@ -43,6 +43,8 @@ export interface Config {
   logLevel: 'silent' | 'info';
   /** Seed the demo newspaper into an empty database. */
   seedDemo: boolean;
+  /** With the demo seed, book a history of sales and payouts of the last weeks (only `npm start` does). */
+  seedHistory: boolean;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -76,6 +78,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mapTileUrl: env.MAP_TILE_URL || 'https://tile.openstreetmap.org/{z}/{x}/{y}.png',
     logLevel: env.LOG_LEVEL === 'silent' ? 'silent' : 'info',
     seedDemo: env.SEED_DEMO !== 'false',
+    seedHistory: env.SEED_HISTORY !== 'false',
   };
 }
 

@@ -12,7 +12,8 @@ const config = loadConfig();
 setLogSilent(config.logLevel === 'silent');
 const db = createDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
 await migrate(db);
-const seeded = config.seedDemo ? await seedOnFirstStart(db) : false;
+const history = config.seedHistory ? { now: new Date(), timeZone: config.timeZone } : undefined;
+const seeded = config.seedDemo ? await seedOnFirstStart(db, history) : false;
 
 const app = buildApp({ db, config });
 const demoLogins = config.oidc.issuer ? [] : await demoLoginsInUse(db);

@@ -72,6 +72,8 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     DATABASE_URL: options.databaseUrl ?? '',
     LOG_LEVEL: 'silent',
     SEED_DEMO: 'true',
+    // every e2e test starts from an empty ledger
+    SEED_HISTORY: 'false',
     OIDC_ISSUER: '',
     EMBED_ORIGINS: '',
     ...options.env,

@@ -54,7 +54,7 @@ const liveItems = (db: Knex, ids: number[]) =>
     .select<ItemRow[]>('id', 'name', 'price', 'disabled', 'is_license_item', 'license_item_id', 'max_order_amount');
 
 /** The cart's items as they are for sale now; refuses what cannot be bought. */
-async function priceCart(db: Knex, input: OrderInput): Promise<PricedLine[]> {
+export async function priceCart(db: Knex, input: OrderInput): Promise<PricedLine[]> {
   if (input.entries.length === 0) {
     throw input.tip > 0 ? refuse('entries', 'Donation only is not allowed') : refuse('entries', 'Please choose at least one item.');
   }
@@ -89,7 +89,7 @@ function checkEmail(lines: PricedLine[], email: string | null): void {
 }
 
 /** Order and entries: a sale per item, the licence share per licence item, the tip. */
-function entryRows(orderId: number, lines: PricedLine[], tip: number) {
+export function entryRows(orderId: number, lines: PricedLine[], tip: number) {
   const sales = lines.map(({ item, quantity }) => ({
     order_id: orderId, kind: 'sale', item_id: item.id, quantity, unit_price: item.price, amount: quantity * item.price,
   }));
