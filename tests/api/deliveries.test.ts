@@ -1,3 +1,4 @@
+import { assertRefused } from '../support/assertions.ts';
 import assert from 'node:assert/strict';
 import net from 'node:net';
 import type { Config } from '../../api/src/config.ts';
@@ -193,7 +194,8 @@ describeApi('digital deliveries: links and the outbox (acceptance 5)', (t) => {
     assert.equal(shop.config.smtpUrl, undefined);
     await processOutbox(t.db, shop.config);
 
-    const res = await t.http.get('/api/outbox/').set('Authorization', await t.office());
+    const office = await t.office();
+    const res = await t.http.get('/api/outbox/').set('Authorization', office);
     assert.equal(res.status, 200);
     assert.equal(res.headers['content-range'], 'outbox 0-0/1');
     const [mail] = res.body;
@@ -203,6 +205,13 @@ describeApi('digital deliveries: links and the outbox (acceptance 5)', (t) => {
     const [link] = await downloadLinksFor(t.db, order.id);
     assert.ok(mail.text.includes(`${shop.url}/pdf/${link.id}`));
     assert.equal((await t.http.get('/api/outbox/')).status, 401);
+    const byOrder = (orderId: unknown) => t.http.get('/api/outbox/').query({ filter: JSON.stringify({ orderId }) }).set('Authorization', office);
+    assert.deepEqual((await byOrder(order.id)).body.map((m: { orderId: number }) => m.orderId), [order.id]);
+    for (const bad of ['abc', 0, 3_000_000_000]) {
+      const refused = await byOrder(bad);
+      assertRefused(refused, 400);
+      assert.equal(refused.body.message, 'The filter "orderId" must be an order id.', `for ${bad}`);
+    }
   });
 
   it('sends the mail once over SMTP when configured', async () => {

@@ -354,6 +354,11 @@ describeApi('orders: receipts and the back office', (t) => {
     for (const filter of [{ status: 'lost' }, { from: 'yesterday' }, { vendor: 'DEMO-1' }]) {
       assertRefused(await list({ filter: JSON.stringify(filter) }), 400);
     }
+    for (const vendor of [0, 3_000_000_000]) {
+      const refused = await list({ filter: JSON.stringify({ vendor }) });
+      assertRefused(refused, 400);
+      assert.equal(refused.body.message, 'The filter "vendor" must be a vendor id.', `for ${vendor}`);
+    }
   });
 
   it('lets staff ask Stripe about an order now', async () => {

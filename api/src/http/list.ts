@@ -107,3 +107,12 @@ export function oneOfFilter(name: string, column: string, allowed: readonly stri
     query.whereIn(column, values);
   };
 }
+
+/** A filter on an id column; anything that is not an id (or beyond the column's range) is refused, not sent to the database. */
+export function idFilter(name: string, column: string, what: string): ListFilter {
+  return (query, value) => {
+    const id = Number(value);
+    if (!Number.isInteger(id) || id < 1 || id >= 2 ** 31) throw badRequest(`The filter "${name}" must be ${what}.`);
+    query.where(column, id);
+  };
+}

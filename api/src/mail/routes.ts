@@ -1,5 +1,4 @@
-import { badRequest } from '../http/errors.ts';
-import { oneOfFilter, respondList, type ListSpec } from '../http/list.ts';
+import { idFilter, oneOfFilter, respondList, type ListSpec } from '../http/list.ts';
 import type { RouteDef } from '../http/routes.ts';
 import { toIso } from '../vendors/queries.ts';
 
@@ -28,10 +27,7 @@ const outboxList: ListSpec<OutboxRow, unknown> = {
   idColumn: 'id',
   filters: {
     status: oneOfFilter('status', 'status', statuses),
-    orderId: (query, value) => {
-      if (!Number.isInteger(Number(value)) || Number(value) < 1) throw badRequest('The filter "orderId" must be an order id.');
-      query.where('order_id', Number(value));
-    },
+    orderId: idFilter('orderId', 'order_id', 'an order id'),
   },
   toApi: (row) => ({
     id: row.id,

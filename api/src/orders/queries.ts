@@ -1,7 +1,6 @@
 import type { Knex } from 'knex';
 import { fileUrl } from '../files/queries.ts';
-import { badRequest } from '../http/errors.ts';
-import { oneOfFilter, type ListSpec } from '../http/list.ts';
+import { idFilter, oneOfFilter, type ListSpec } from '../http/list.ts';
 import { periodFilters } from '../http/period.ts';
 import { downloadLinksFor } from '../pdf/links.ts';
 import { getSettingsRow } from '../settings/queries.ts';
@@ -123,10 +122,7 @@ export const staffOrderList: ListSpec<StaffOrderRow, ReturnType<typeof staffOrde
   idColumn: 'o.id',
   filters: {
     status: oneOfFilter('status', 'o.status', orderStatuses),
-    vendor: (query, value) => {
-      if (!Number.isInteger(Number(value)) || Number(value) < 1) throw badRequest('The filter "vendor" must be a vendor id.');
-      query.where('o.vendor_id', Number(value));
-    },
+    vendor: idFilter('vendor', 'o.vendor_id', 'a vendor id'),
     ...periodFilters('o.created_at'),
   },
   toApi: staffOrderToApi,
