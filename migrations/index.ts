@@ -7,6 +7,7 @@ import * as deliveries from './005_deliveries.ts';
 import * as books from './006_books.ts';
 import * as booksIndexes from './007_books_indexes.ts';
 import * as embedOrigins from './008_embed_origins.ts';
+import * as ledgerGuard from './009_ledger_guard.ts';
 
 export interface Migration {
   name: string;
@@ -24,4 +25,5 @@ export const migrations: Migration[] = [
   { name: '006_books', ...books },
   { name: '007_books_indexes', ...booksIndexes },
   { name: '008_embed_origins', ...embedOrigins },
+  { name: '009_ledger_guard', ...ledgerGuard },
 ];

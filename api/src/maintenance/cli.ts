@@ -1,0 +1,109 @@
+import path from 'node:path';
+import { loadConfig } from '../config.ts';
+import { withoutPassword } from '../db.ts';
+import { setLogSilent } from '../log.ts';
+import { writeBackup } from './backup.ts';
+import { MaintenanceError } from './errors.ts';
+import { moveDatabase } from './move.ts';
+import { describeTarget, isPostgresUrl, openDatabase } from './open.ts';
+import { restoreBackup } from './restore.ts';
+
+// npm run backup / restore / migrate-to-postgres, on the same database as npm start (DATABASE_URL,
+// else the embedded one in DATA_DIR). See docs/data-safety.md.
+
+const usage = `Usage:
+  npm run backup -- <file>                  write a backup of the database (gzip'd JSON lines)
+  npm run restore -- <file>                 load a backup into an empty database
+  npm run migrate-to-postgres [-- <url>]    move the embedded database (DATA_DIR) into an empty
+                                            PostgreSQL database (the url, else DATABASE_URL)
+
+They use the database npm start uses: DATABASE_URL, else the embedded one in DATA_DIR (./data).
+With the embedded database, stop the server first: it belongs to one process at a time.`;
+
+const log = (line: string) => process.stdout.write(`${line}\n`);
+const count = (n: number) => n.toLocaleString('en-US');
+const rowsOf = (n: number) => `${count(n)} ${n === 1 ? 'row' : 'rows'}`;
+
+async function backup(file: string | undefined): Promise<void> {
+  if (!file) throw new MaintenanceError(usage);
+  const config = loadConfig();
+  const db = openDatabase(config, { existing: true });
+  try {
+    log(`Backing up ${describeTarget(config)} …`);
+    const header = await writeBackup(db, path.resolve(file));
+    const rows = header.tables.reduce((sum, t) => sum + t.rows, 0);
+    log(`Wrote ${file}: ${header.tables.length} tables, ${rowsOf(rows)}, schema ${header.migrations.at(-1)}.`);
+  } finally {
+    await db.destroy();
+  }
+}
+
+async function restore(file: string | undefined): Promise<void> {
+  if (!file) throw new MaintenanceError(usage);
+  const config = loadConfig();
+  const db = openDatabase(config, { existing: false });
+  try {
+    log(`Restoring ${file} into ${describeTarget(config)} …`);
+    const header = await restoreBackup(db, path.resolve(file), (table, rows) => log(`  ${table}: ${rowsOf(rows)}`));
+    log(`Restored the backup of ${header.createdAt} (${header.engine}); every table's rows and checksum match it.`);
+  } finally {
+    await db.destroy();
+  }
+}
+
+async function migrateToPostgres(url: string | undefined): Promise<boolean> {
+  const config = loadConfig();
+  const targetUrl = url ?? config.databaseUrl;
+  if (!targetUrl || !isPostgresUrl(targetUrl)) {
+    throw new MaintenanceError(`Give the PostgreSQL database to move into: npm run migrate-to-postgres -- postgres://user:password@host/db (or DATABASE_URL).\n\n${usage}`);
+  }
+  const source = openDatabase({ dataDir: config.dataDir }, { existing: true });
+  const target = openDatabase({ databaseUrl: targetUrl, dataDir: config.dataDir }, { existing: false });
+  try {
+    log(`Moving ${describeTarget({ dataDir: config.dataDir })} into ${describeTarget({ databaseUrl: targetUrl, dataDir: '' })} …`);
+    const comparison = await moveDatabase(source, target, (table, rows) => log(`  ${table}: ${rowsOf(rows)}`));
+    const table = [
+      ['table', 'rows (embedded)', 'rows (PostgreSQL)', 'checksum (embedded)', 'checksum (PostgreSQL)', ''],
+      ...comparison.map((c) => [
+        c.table,
+        c.sourceRows === null ? 'missing' : count(c.sourceRows),
+        c.targetRows === null ? 'missing' : count(c.targetRows),
+        c.sourceChecksum?.slice(0, 12) ?? '',
+        c.targetChecksum?.slice(0, 12) ?? '',
+        c.same ? 'same' : 'DIFFERENT',
+      ]),
+    ];
+    const widths = table[0].map((_, i) => Math.max(...table.map((row) => row[i].length)));
+    log('');
+    for (const row of table) log(row.map((cell, i) => cell.padEnd(widths[i])).join('  ').trimEnd());
+    const differing = comparison.filter((c) => !c.same);
+    log('');
+    if (differing.length) {
+      log(`${differing.length} of ${comparison.length} tables differ. Keep running on the embedded database and report this.`);
+      return false;
+    }
+    log(`All ${comparison.length} tables are the same. Set DATABASE_URL to this database and start the server; keep ${config.dataDir} as a copy.`);
+    return true;
+  } finally {
+    await source.destroy();
+    await target.destroy();
+  }
+}
+
+async function main(args: string[]): Promise<boolean> {
+  setLogSilent(true);
+  const [command, argument] = args;
+  if (command === 'backup') await backup(argument);
+  else if (command === 'restore') await restore(argument);
+  else if (command === 'migrate-to-postgres') return migrateToPostgres(argument);
+  else throw new MaintenanceError(usage);
+  return true;
+}
+
+main(process.argv.slice(2)).then(
+  (ok) => process.exit(ok ? 0 : 1),
+  (error: unknown) => {
+    process.stderr.write(`${withoutPassword(error instanceof MaintenanceError ? error.message : (error as Error)?.stack ?? String(error))}\n`);
+    process.exit(1);
+  },
+);
