@@ -8,6 +8,7 @@ import * as books from './006_books.ts';
 import * as booksIndexes from './007_books_indexes.ts';
 import * as embedOrigins from './008_embed_origins.ts';
 import * as ledgerGuard from './009_ledger_guard.ts';
+import * as rateLimits from './010_rate_limits.ts';
 
 export interface Migration {
   name: string;
@@ -26,4 +27,5 @@ export const migrations: Migration[] = [
   { name: '007_books_indexes', ...booksIndexes },
   { name: '008_embed_origins', ...embedOrigins },
   { name: '009_ledger_guard', ...ledgerGuard },
+  { name: '010_rate_limits', ...rateLimits },
 ];

@@ -8,6 +8,8 @@ import { compress } from './http/compress.ts';
 import { cors } from './http/cors.ts';
 import { errorHandler } from './http/errors.ts';
 import { mountRoutes, type AppDeps, type AppState, type RouteDef } from './http/routes.ts';
+import { securityHeaders } from './http/security.ts';
+import { requestDeadline } from './http/timeouts.ts';
 import { embeddedIdentity } from './identity/provider/index.ts';
 import { createVerifier, type Verifier } from './identity/verifier.ts';
 import { stripeSandbox } from './payments/sandbox/index.ts';
@@ -35,6 +37,9 @@ export function buildApp({ db, config, verifier, routes = allRoutes, distDir = p
   mountRoutes(router, routes);
 
   app.use(errorHandler());
+  // Inside the error handler, so error answers carry the headers and a hung request its 503.
+  app.use(securityHeaders(config));
+  app.use(requestDeadline(config.requestTimeoutSeconds));
   // Around everything else, so pages, scripts and API answers all leave compressed.
   app.use(compress());
   app.use(async (ctx, next) => {

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { trustedProxies } from './http/client-address.ts';
 import { toOrigin } from './shop/origins.ts';
 
 /** Everything the process reads from its environment, typed, with the embedded defaults. */
@@ -28,6 +29,13 @@ export interface Config {
     /** Another Stripe-compatible API base (e.g. stripe-mock); Stripe's own when absent. */
     apiUrl?: string;
   };
+  /**
+   * How long one call to Stripe may take; the SDK tries twice more before the customer sees an error.
+   * Three tries must fit in the request deadline, so the customer gets Stripe's clean refusal, not a timeout.
+   */
+  stripeTimeoutMs: number;
+  /** The local sandbox's first webhook retry; later ones double it (tests make it short). */
+  sandboxWebhookRetryMs: number;
   /** SMTP server for customer e-mails; when absent, mails stay in the outbox for staff to read. */
   smtpUrl?: string;
   mailFrom: string;
@@ -35,6 +43,14 @@ export interface Config {
   downloadLinkDays: number;
   /** New orders one client address may place per minute. */
   orderRateLimit: number;
+  /** Look-ups of a licence id (the vendor check, the shop page of a vendor) one client address may make per minute. */
+  vendorCheckRateLimit: number;
+  /** Proxies (addresses and CIDR ranges) whose X-Forwarded-For and X-Forwarded-Proto are believed; none by default. */
+  trustProxy: string[];
+  /** How long a request may take before it is answered 503 (a hung database or Stripe call). */
+  requestTimeoutSeconds: number;
+  /** How often each process runs the reconciliation job (the job itself runs in one process at a time). */
+  reconcileIntervalSeconds: number;
   /** The newspaper's time zone: a bare date in a period, a statistics day and a CSV time are local to it. */
   timeZone: string;
   embedOrigins: string[];
@@ -69,10 +85,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       webhookSecret: env.STRIPE_WEBHOOK_SECRET || undefined,
       apiUrl: env.STRIPE_API_URL || undefined,
     },
+    stripeTimeoutMs: positiveInt(env, 'STRIPE_TIMEOUT_MS', 8_000),
+    sandboxWebhookRetryMs: positiveInt(env, 'SANDBOX_WEBHOOK_RETRY_MS', 1000),
     smtpUrl: env.SMTP_URL || undefined,
     mailFrom: env.MAIL_FROM || 'Straßenzeitung <shop@localhost>',
     downloadLinkDays: positiveInt(env, 'DOWNLOAD_LINK_DAYS', 42),
     orderRateLimit: positiveInt(env, 'ORDER_RATE_LIMIT', 30),
+    vendorCheckRateLimit: positiveInt(env, 'VENDOR_CHECK_RATE_LIMIT', 120),
+    trustProxy: trustProxy(env.TRUST_PROXY ?? ''),
+    requestTimeoutSeconds: positiveInt(env, 'REQUEST_TIMEOUT_SECONDS', 30),
+    reconcileIntervalSeconds: positiveInt(env, 'RECONCILE_INTERVAL_SECONDS', 60),
     timeZone: timeZone(env.TIME_ZONE || 'Europe/Berlin'),
     embedOrigins: embedOrigins(env.EMBED_ORIGINS ?? ''),
     mapTileUrl: env.MAP_TILE_URL || 'https://tile.openstreetmap.org/{z}/{x}/{y}.png',
@@ -97,6 +119,13 @@ function embedOrigins(list: string): string[] {
     if (!origin) throw new Error(`EMBED_ORIGINS must list origins like https://www.example.org (no path), got "${entry}"`);
     return origin;
   });
+}
+
+/** Checked at start, so a typo in the list stops the process instead of trusting nobody (or everybody). */
+function trustProxy(list: string): string[] {
+  const entries = list.split(',').map((s) => s.trim()).filter(Boolean);
+  trustedProxies(entries);
+  return entries;
 }
 
 function timeZone(name: string): string {

@@ -1,6 +1,7 @@
 import { buildApp } from './app.ts';
 import { loadConfig } from './config.ts';
 import { createDb, migrate } from './db.ts';
+import { applyServerTimeouts } from './http/timeouts.ts';
 import { issuerUrl } from './identity/issuer.ts';
 import { log, setLogSilent } from './log.ts';
 import { startOutboxWorker } from './mail/outbox.ts';
@@ -37,6 +38,7 @@ const server = app.listen(config.port, () => {
     ].join('\n'),
   );
 });
+applyServerTimeouts(server);
 
 let stopping = false;
 async function shutdown(signal: string) {

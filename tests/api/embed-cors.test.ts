@@ -41,13 +41,24 @@ describeApi('embedding: CORS for the newspaper’s websites only', (t) => {
   });
 
   it('refuses unlisted websites and look-alikes such as localhost.evil.com', async () => {
-    for (const origin of ['https://evil.example', 'http://localhost.evil.com:5173', 'http://localhost.evil.com', 'https://www.strassenblatt.example.evil.com', 'http://www.strassenblatt.example', 'https://strassenblatt.example', 'http://localhost:5174', 'null']) {
+    const lookAlikes = [
+      'https://evil.example', 'http://localhost.evil.com:5173', 'http://localhost.evil.com', 'http://localhost:5173.evil.com', 'http://localhost:3000.evil.com',
+      'https://www.strassenblatt.example.evil.com', 'http://www.strassenblatt.example', 'https://strassenblatt.example', 'http://localhost:5174', 'https://localhost:5173', 'null',
+      // Browsers send an origin lower-case and without a slash: anything else is no browser's, and refused.
+      `${newspaper}/`, 'HTTPS://WWW.STRASSENBLATT.EXAMPLE', `${newspaper}:443`, `${newspaper}:8443`, `${newspaper}, https://evil.example`,
+      // The shop's own origin (PUBLIC_URL http://shop.test), by port, scheme, suffix and case.
+      'http://shop.test.evil.com', 'http://shop.test:3000', 'https://shop.test', 'HTTP://SHOP.TEST', 'http://shop.test/', 'http://evil.shop.test',
+    ];
+    for (const origin of lookAlikes) {
       const res = await boot(origin);
       assert.equal(res.headers['access-control-allow-origin'], undefined, `GET from ${origin}`);
       const pre = await preflight(origin);
       assert.equal(pre.headers['access-control-allow-origin'], undefined, `preflight from ${origin}`);
       assert.notEqual(pre.status, 204, `preflight from ${origin}`);
+      assert.equal(pre.headers['access-control-allow-credentials'], undefined, `preflight from ${origin}`);
     }
+    // The shop's own origin, exactly, is the one that gets credentials.
+    assert.equal((await boot('http://shop.test')).headers['access-control-allow-credentials'], 'true');
   });
 
   it('takes EMBED_ORIGINS as exact origins and refuses anything else at start', () => {

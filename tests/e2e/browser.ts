@@ -19,12 +19,32 @@ export const chromiumArgs = [
 /** A phone: the customer scans a badge on the street. */
 export const phone = { width: 390, height: 844 };
 
-/** Launches headless Chromium; every launch gets its own temporary profile. */
+/**
+ * Launches headless Chromium; every launch gets its own temporary profile. Whatever its pages report
+ * as blocked by a Content-Security-Policy (Chromium says so on the console) fails the browser's close,
+ * so a policy that breaks a page never passes unnoticed, in whichever test it happens.
+ */
 export async function launchChromium(): Promise<Browser> {
   if (!fs.existsSync(chromiumPath)) {
     throw new Error(`Chromium was not found at ${chromiumPath}: install it (apt-get install -y chromium) or set CHROMIUM_PATH.`);
   }
-  return chromium.launch({ executablePath: chromiumPath, headless: true, args: chromiumArgs, timeout: 60_000 });
+  const browser = await chromium.launch({ executablePath: chromiumPath, headless: true, args: chromiumArgs, timeout: 60_000 });
+  const violations: string[] = [];
+  // newPage() opens its own context through newContext(), so every page is watched.
+  const newContext = browser.newContext.bind(browser);
+  browser.newContext = async (options) => {
+    const context = await newContext(options);
+    context.on('console', (message) => {
+      if (/Content Security Policy/i.test(message.text())) violations.push(`${message.page()?.url() ?? '?'}: ${message.text()}`);
+    });
+    return context;
+  };
+  const close = browser.close.bind(browser);
+  browser.close = async (options) => {
+    await close(options);
+    if (violations.length) throw new Error(`The pages reported Content-Security-Policy violations:\n${violations.join('\n')}`);
+  };
+  return browser;
 }
 
 /** Saves a full-page screenshot under .test-output/ and returns its path. */

@@ -1,8 +1,8 @@
 import type { Knex } from 'knex';
 import type { Config } from '../config.ts';
+import { forgetOldRates } from '../http/rate-limit.ts';
 import { log } from '../log.ts';
 import { stripeClient } from '../payments/stripe.ts';
-import { forgetOldOrderRates } from './rate-limit.ts';
 import { applySession, settleOrder } from './settle.ts';
 
 // The safety net under the webhook: a lost or refused event must not leave a paid order pending.
@@ -42,7 +42,7 @@ async function claimDueOrders(db: Knex): Promise<number[]> {
       .orderBy('id')
       .limit(batchSize);
     const claimed = (await trx('orders').whereIn('id', due).update({ checked_at: trx.fn.now() }).returning('id')) as { id: number }[];
-    await forgetOldOrderRates(trx);
+    await forgetOldRates(trx);
     return claimed.map((row) => row.id);
   });
 }
@@ -80,7 +80,10 @@ export async function reconcilePending(db: Knex, config: Config): Promise<number
   return claimed;
 }
 
-/** Runs the job every minute in the background, for as long as the process runs. */
+/**
+ * Runs the job every RECONCILE_INTERVAL_SECONDS (a minute) in the background, for as long as the
+ * process runs. Every API process may run it: the claim hands each due order to one of them.
+ */
 export function startReconciliation(db: Knex, config: Config): void {
   let running = false;
   const timer = setInterval(async () => {
@@ -93,6 +96,6 @@ export function startReconciliation(db: Knex, config: Config): void {
     } finally {
       running = false;
     }
-  }, 60_000);
+  }, config.reconcileIntervalSeconds * 1000);
   timer.unref();
 }

@@ -24,6 +24,11 @@ async function settingsOrigins(db: Knex): Promise<string[]> {
   return (row?.embed_origins as string[] | undefined) ?? [];
 }
 
+/** Every origin whose pages may embed the shop, for the shop page's `frame-ancestors`. */
+export async function embedOrigins(db: Knex, config: Config): Promise<string[]> {
+  return [...config.embedOrigins, ...(await settingsOrigins(db))];
+}
+
 /** Whether a page of `origin` may embed the widget, call the public API and be returned to from Stripe. */
 export async function isEmbedOrigin(db: Knex, config: Config, origin: string): Promise<boolean> {
   if (config.embedOrigins.includes(origin)) return true;

@@ -1,6 +1,8 @@
 import path from 'node:path';
 import type { Knex } from 'knex';
 import type { Middleware } from 'koa';
+import { HttpError } from '../http/errors.ts';
+import { limitVendorCheck } from '../http/rate-limit.ts';
 import type { AppDeps, AppState } from '../http/routes.ts';
 import { pathBelow, readFileIn, sendCached } from '../web/static.ts';
 import { buildBoot, inlineJson, type Boot } from './boot.ts';
@@ -67,6 +69,18 @@ export function renderShopPage(template: string, { lang, boot, customCss }: Page
   return html.replace('</head>', `  ${head.join('\n    ')}\n  </head>`);
 }
 
+const busyTexts = {
+  de: ['Bitte einen Moment Geduld', 'Von dieser Verbindung kamen gerade sehr viele Anfragen. Bitte warten Sie eine Minute und laden Sie die Seite dann neu.', 'Neu laden'],
+  en: ['Please wait a moment', 'Very many requests came from this connection just now. Please wait a minute, then reload the page.', 'Reload'],
+};
+
+/** The page a customer sees when their connection looked up too many vendors in a minute. */
+function busyPage(lang: 'de' | 'en'): string {
+  const [title, text, reload] = busyTexts[lang];
+  return `<!doctype html><html lang="${lang}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${title}</title></head>`
+    + `<body style="font-family:system-ui,sans-serif;max-width:32rem;margin:3rem auto;padding:0 1rem;line-height:1.5"><h1>${title}</h1><p>${text}</p><p><a href="">${reload}</a></p></body></html>`;
+}
+
 /** Every shop path of the specification answers the widget's page; `root` holds its build. */
 export function shopPage(root: string): Middleware<AppState, AppDeps> {
   const base = path.resolve(root);
@@ -76,10 +90,24 @@ export function shopPage(root: string): Middleware<AppState, AppDeps> {
     if (!route) return next();
     const template = await readFileIn(base, 'index.html');
     if (!template) return next();
-    const [boot, customCss] = await Promise.all([buildBoot(ctx.db, ctx.config, route.licenceId), hasCustomCss(ctx.db)]);
     // German is the default and the fallback; the widget may still switch to a remembered choice.
     const lang = ctx.acceptsLanguages('de', 'en') === 'en' ? 'en' : 'de';
     ctx.vary('Accept-Language');
+    if (route.licenceId) {
+      try {
+        await limitVendorCheck(ctx);
+      } catch (error) {
+        if (!(error instanceof HttpError) || error.status !== 429) throw error;
+        // A customer who scanned a badge reads a page, not the API's JSON.
+        ctx.status = 429;
+        ctx.set(error.headers);
+        ctx.set('Cache-Control', 'no-store');
+        ctx.type = 'text/html; charset=utf-8';
+        ctx.body = busyPage(lang);
+        return;
+      }
+    }
+    const [boot, customCss] = await Promise.all([buildBoot(ctx.db, ctx.config, route.licenceId), hasCustomCss(ctx.db)]);
     ctx.type = 'text/html; charset=utf-8';
     const html = renderShopPage(template.data.toString('utf8'), { lang, boot, customCss });
     if (route.status === 200) return sendCached(ctx, html, 'no-cache');

@@ -1,4 +1,5 @@
 import { badRequest } from '../http/errors.ts';
+import { limitVendorCheck } from '../http/rate-limit.ts';
 import type { RouteDef } from '../http/routes.ts';
 import { sendCached } from '../web/static.ts';
 import { buildBoot } from './boot.ts';
@@ -14,6 +15,7 @@ export const shopRoutes: RouteDef[] = [
       if (vendor !== undefined && typeof vendor !== 'string') {
         throw badRequest('Please name one vendor: ?vendor=<licence id>.', { vendor: 'Please name one vendor.' });
       }
+      if (vendor) await limitVendorCheck(ctx);
       ctx.type = 'application/json';
       sendCached(ctx, JSON.stringify(await buildBoot(ctx.db, ctx.config, vendor || undefined)), 'no-cache');
     },

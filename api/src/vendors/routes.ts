@@ -3,6 +3,7 @@ import type { AuditSpec } from '../audit/protocol.ts';
 import { centsToDecimal, respondCsv, wantsCsv, type CsvColumn } from '../http/csv.ts';
 import { badRequest, conflict, notFound } from '../http/errors.ts';
 import { applyFilters, readListFilter, respondList, type ListSpec } from '../http/list.ts';
+import { limitVendorCheck } from '../http/rate-limit.ts';
 import type { AppContext, RouteDef } from '../http/routes.ts';
 import { idParam, parse } from '../http/validate.ts';
 import { vendorAccountId } from '../ledger/accounts.ts';
@@ -141,6 +142,7 @@ export const vendorRoutes: RouteDef[] = [
     path: '/api/vendors/check/:licenseId',
     access: 'public',
     handler: async (ctx) => {
+      await limitVendorCheck(ctx);
       const vendor = await checkVendor(ctx.db, ctx.params.licenseId);
       if (!vendor) throw invalidId();
       ctx.body = vendor;

@@ -4,6 +4,7 @@ import { errors, type Provider } from 'oidc-provider';
 import { recordEvent } from '../../audit/record.ts';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db.ts';
+import { clientAddress } from '../../http/client-address.ts';
 import { readPublicSettings } from '../../settings/queries.ts';
 import { findActiveAccountByUsername, subjectOf } from '../accounts/queries.ts';
 import { verifyPassword } from '../accounts/passwords.ts';
@@ -93,7 +94,7 @@ export function interactions(provider: Provider, db: Db, config: Config) {
     const t = texts[lang];
     if (!username || !password) return showLogin(ctx, interaction, lang, 200, { username, error: t.wrongCredentials });
 
-    const address = ctx.ip;
+    const address = clientAddress(ctx, config);
     const minutes = await minutesLocked(db, username, address);
     if (minutes > 0) return showLogin(ctx, interaction, lang, 429, { username, error: t.throttled(minutes) });
 

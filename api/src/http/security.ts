@@ -1,0 +1,100 @@
+import type { Middleware } from 'koa';
+import type { Config } from '../config.ts';
+import { embedOrigins } from '../shop/origins.ts';
+import { cameOverTls } from './client-address.ts';
+import { isMachinePath } from './paths.ts';
+import type { AppDeps, AppState } from './routes.ts';
+
+// Security headers on every answer, by area. Each policy allows what its pages load and nothing
+// more; a page with needs of its own (the login page's nonces, the Stripe sandbox's page, a receipt,
+// a stored file) replaces the policy when it answers.
+
+type Area = 'shop' | 'backoffice' | 'machine';
+
+const backofficePrefixes = ['/backoffice', '/me', '/dashboard'];
+/** Files and answers that are no page of ours: when opened on their own (an SVG), they may run nothing. */
+const resourcePrefixes = ['/files', '/public', '/img'];
+
+const under = (path: string, prefixes: string[]) => prefixes.some((prefix) => path === prefix || path.startsWith(`${prefix}/`));
+
+function areaOf(path: string): Area {
+  if (under(path, backofficePrefixes)) return 'backoffice';
+  if (isMachinePath(path) || under(path, resourcePrefixes)) return 'machine';
+  return 'shop';
+}
+
+/**
+ * The CSP source of a tile URL template: `https://{s}.tile.example.org/{z}/{x}/{y}.png` becomes
+ * `https://*.tile.example.org`. A placeholder elsewhere in the host cannot be expressed; then the scheme.
+ */
+export function tileSource(template: string): string {
+  const [, scheme, host] = /^(https?:)\/\/([^/?#]+)/i.exec(template) ?? [];
+  if (!scheme) return '';
+  const pattern = host.replace(/\{[^}]*\}/g, '*');
+  return /^(\*\.)?[^*]+$/.test(pattern) ? `${scheme}//${pattern}` : scheme;
+}
+
+const policy = (directives: Record<string, string[]>) =>
+  Object.entries(directives)
+    .map(([name, sources]) => [name, ...sources.filter(Boolean)].join(' '))
+    .join('; ');
+
+/** The shop's pages: its own script (no inline one) and styles; the custom-CSS preview injects a style element. */
+function shopPolicy(frameAncestors: string[]): string {
+  return policy({
+    'default-src': ["'self'"],
+    'script-src': ["'self'"],
+    'style-src': ["'self'", "'unsafe-inline'"],
+    'img-src': ["'self'", 'data:', 'blob:'],
+    'connect-src': ["'self'"],
+    'object-src': ["'none'"],
+    'base-uri': ["'none'"],
+    'form-action': ["'self'"],
+    'frame-ancestors': ["'self'", ...frameAncestors],
+  });
+}
+
+/**
+ * The back office and /me: MUI's emotion writes style elements; the maps load tiles from MAP_TILE_URL;
+ * QR codes (which fetch their images back) and downloads are data: and blob: URLs; the payout receipt and the CSS preview are frames
+ * (a blob: and the shop's page); an external OpenID provider is asked for tokens.
+ */
+function backofficePolicy(config: Config): string {
+  const issuer = config.oidc.issuer ? new URL(config.oidc.issuer).origin : '';
+  return policy({
+    'default-src': ["'self'"],
+    'script-src': ["'self'"],
+    'style-src': ["'self'", "'unsafe-inline'"],
+    'img-src': ["'self'", 'data:', 'blob:', tileSource(config.mapTileUrl)],
+    'font-src': ["'self'", 'data:'],
+    'connect-src': ["'self'", 'data:', 'blob:', issuer],
+    'frame-src': ["'self'", 'blob:', issuer],
+    'object-src': ["'none'"],
+    'base-uri': ["'none'"],
+    'form-action': ["'self'", issuer],
+    'frame-ancestors': ["'none'"],
+  });
+}
+
+/** JSON, redirects, files: nothing to load, nowhere to be framed. */
+const machinePolicy = policy({ 'default-src': ["'none'"], 'frame-ancestors': ["'none'"], 'base-uri': ["'none'"], 'form-action': ["'none'"] });
+
+/** Half a year; without includeSubDomains, which would bind the newspaper's other hosts too. */
+const hsts = 'max-age=15552000';
+
+export function securityHeaders(config: Config): Middleware<AppState, AppDeps> {
+  const policies: Record<Area, string> = { shop: shopPolicy(config.embedOrigins), backoffice: backofficePolicy(config), machine: machinePolicy };
+  const httpsOnly = config.publicUrl.startsWith('https:');
+  return async (ctx, next) => {
+    const area = areaOf(ctx.path);
+    ctx.set('Content-Security-Policy', policies[area]);
+    ctx.set('X-Content-Type-Options', 'nosniff');
+    // The shop's and the API's addresses carry the customer's secrets (receipt and PDF tokens); the
+    // back office keeps the origin, which tile servers such as OpenStreetMap's ask for.
+    ctx.set('Referrer-Policy', area === 'backoffice' ? 'strict-origin-when-cross-origin' : 'no-referrer');
+    if (httpsOnly || cameOverTls(ctx, config)) ctx.set('Strict-Transport-Security', hsts);
+    await next();
+    // Websites added in the settings may frame the shop's pages from the next request on.
+    if (area === 'shop' && ctx.response.is('html')) ctx.set('Content-Security-Policy', shopPolicy(await embedOrigins(ctx.db, config)));
+  };
+}

@@ -1,0 +1,128 @@
+import assert from 'node:assert/strict';
+import supertest from 'supertest';
+import { buildApp } from '../../api/src/app.ts';
+import { loadConfig, type Config } from '../../api/src/config.ts';
+import type { Db } from '../../api/src/db.ts';
+import { describeApi } from '../support/env.ts';
+import { itemId } from '../support/orders.ts';
+import { listenShop } from '../support/shop-server.ts';
+
+// Rate limits count per client address and minute in the database: every process behind a load
+// balancer shares the count, and the address is the socket's peer unless a trusted proxy names one.
+
+/**
+ * The limits count per minute of the database's clock; a test that needs its requests in one minute
+ * starts well before the next one (waiting it out near the end), so it never straddles two.
+ */
+async function roomInThisMinute(db: Db): Promise<void> {
+  await db('rate_limits').delete();
+  const { rows } = (await db.raw(`select extract(second from now())::float as second`)) as { rows: { second: number }[] };
+  if (rows[0].second > 50) await new Promise((resolve) => setTimeout(resolve, (60.2 - rows[0].second) * 1000));
+}
+
+const refusal = 'Too many vendor IDs were looked up from this connection. Please wait a minute and try again.';
+
+describeApi('rate limit of the vendor check', (t) => {
+  beforeEach(function () {
+    this.timeout(20_000);
+    return roomInThisMinute(t.db);
+  });
+
+  const app = (overrides: Partial<Config> = {}) => supertest(buildApp({ db: t.db, config: { ...t.config, vendorCheckRateLimit: 3, ...overrides } }).callback());
+  const check = (client: supertest.Agent | ReturnType<typeof app>, forwardedFor?: string) => {
+    const req = client.get('/api/vendors/check/DEMO-1');
+    return forwardedFor ? req.set('X-Forwarded-For', forwardedFor) : req;
+  };
+
+  it('refuses look-ups beyond the limit with 429, Retry-After and a message, on every path that looks one up', async () => {
+    const shop = app();
+    // The check, the shop page of a vendor and the widget's boot call share one allowance.
+    assert.equal((await shop.get('/api/vendors/check/DEMO-1')).status, 200);
+    assert.equal((await shop.get('/v/DEMO-1')).status, 200);
+    assert.equal((await shop.get('/api/shop/boot?vendor=DEMO-1')).status, 200);
+    for (const path of ['/api/vendors/check/DEMO-1', '/api/vendors/check/NOBODY', '/v/DEMO-1', '/api/shop/boot?vendor=DEMO-1']) {
+      const res = await shop.get(path).set('Accept-Language', 'en');
+      assert.equal(res.status, 429, path);
+      if (path.startsWith('/v/')) {
+        // The customer who scanned a badge gets a page in their language, not JSON.
+        assert.match(res.headers['content-type'], /^text\/html/, path);
+        assert.match(res.text, /Please wait a minute, then reload the page/, path);
+      } else {
+        assert.equal(res.body.message, refusal, path);
+      }
+      assert.match(res.headers['retry-after'], /^([1-9]|[1-5]\d|60)$/, path);
+    }
+    assert.match((await shop.get('/v/DEMO-1')).text, /Bitte warten Sie eine Minute/, 'German without a language preference');
+    // What needs no look-up stays open: the shop without a vendor, the settings.
+    assert.equal((await shop.get('/api/shop/boot')).status, 200);
+    assert.equal((await shop.get('/api/settings')).status, 200);
+  });
+
+  it('shares the count between two app instances on the same database', async () => {
+    const first = app();
+    const second = app();
+    assert.equal((await check(first)).status, 200);
+    assert.equal((await check(second)).status, 200);
+    assert.equal((await check(first)).status, 200);
+    assert.equal((await check(second)).status, 429, 'the second process knows of the first one’s look-ups');
+    assert.equal((await check(first)).status, 429);
+  });
+
+  it('does not let a client escape the limit with a forged X-Forwarded-For', async () => {
+    const shop = app();
+    const answers = [];
+    for (let i = 1; i <= 5; i++) answers.push((await check(shop, `203.0.113.${i}`)).status);
+    assert.deepEqual(answers, [200, 200, 200, 429, 429]);
+    const counted = await t.db('rate_limits').where({ bucket: 'vendorCheck' }).pluck('address');
+    assert.deepEqual(counted.map(String), ['127.0.0.1'], 'counted by the socket’s address');
+  });
+
+  it('counts by the forwarded address behind a trusted proxy, and never by what the client wrote left of it', async () => {
+    const behindProxy = app({ trustProxy: ['127.0.0.0/8', '::1'] });
+    for (let i = 0; i < 3; i++) assert.equal((await check(behindProxy, '198.51.100.7')).status, 200);
+    assert.equal((await check(behindProxy, '198.51.100.7')).status, 429, 'one client behind the proxy');
+    assert.equal((await check(behindProxy, '198.51.100.8')).status, 200, 'another client behind the same proxy');
+    // A client sends its own X-Forwarded-For; the proxy appends the address it saw.
+    assert.equal((await check(behindProxy, '198.51.100.8, 198.51.100.7')).status, 429, 'the forged entry is not believed');
+    // Proxies in a chain (both trusted) are walked past to the client.
+    assert.equal((await check(behindProxy, '198.51.100.9, 127.0.0.2')).status, 200);
+    const counted = (await t.db('rate_limits').where({ bucket: 'vendorCheck' }).orderBy('address').select('address', 'requests')) as { address: string; requests: number }[];
+    assert.deepEqual(counted.map((row) => [row.address, row.requests]), [['198.51.100.7', 5], ['198.51.100.8', 1], ['198.51.100.9', 1]]);
+  });
+
+  it('falls back to the proxy’s own address when the forwarded one is garbage', async () => {
+    const behindProxy = app({ trustProxy: ['127.0.0.1', '::1'] });
+    assert.equal((await check(behindProxy, "1' or '1'='1")).status, 200);
+    assert.deepEqual((await t.db('rate_limits').pluck('address')).map(String), ['127.0.0.1']);
+  });
+
+  it('reads VENDOR_CHECK_RATE_LIMIT and TRUST_PROXY, refusing entries that are no address or range', () => {
+    assert.equal(loadConfig({}).vendorCheckRateLimit, 120);
+    assert.deepEqual(loadConfig({}).trustProxy, []);
+    assert.equal(loadConfig({ VENDOR_CHECK_RATE_LIMIT: '10' }).vendorCheckRateLimit, 10);
+    assert.deepEqual(loadConfig({ TRUST_PROXY: ' 10.0.0.0/8, 192.168.1.10 ,fd00::/8' }).trustProxy, ['10.0.0.0/8', '192.168.1.10', 'fd00::/8']);
+    for (const wrong of ['loopback', '10.0.0.0/33', '10.0.0.1/', '*', '10.0.0.0/8/1']) {
+      assert.throws(() => loadConfig({ TRUST_PROXY: wrong }), /TRUST_PROXY must list IP addresses or ranges like 10\.0\.0\.0\/8/, wrong);
+    }
+  });
+});
+
+describeApi('rate limit of new orders, shared through the database', (t) => {
+  it('counts the orders of two app instances together and refuses with 429 beyond ORDER_RATE_LIMIT', async function () {
+    this.timeout(30_000);
+    await roomInThisMinute(t.db);
+    const shops = [await listenShop(t, () => ({ orderRateLimit: 1 })), await listenShop(t, () => ({ orderRateLimit: 1 }))];
+    try {
+      const before = (await t.db('orders').count({ n: '*' }))[0].n;
+      const order = { vendor: 'DEMO-1', entries: [{ item: await itemId(t.db, 'Zeitung'), quantity: 1 }] };
+      const placed = await shops[0].http.post('/api/orders').send(order);
+      assert.equal(placed.status, 201, JSON.stringify(placed.body));
+      const refused = await shops[1].http.post('/api/orders').send(order);
+      assert.equal(refused.status, 429, JSON.stringify(refused.body));
+      assert.equal(refused.body.message, 'Too many orders from this connection. Please wait a minute and try again.');
+      assert.equal((await t.db('orders').count({ n: '*' }))[0].n, Number(before) + 1, 'the refused order was not stored');
+    } finally {
+      await Promise.all(shops.map((shop) => shop.close()));
+    }
+  });
+});

@@ -1,0 +1,223 @@
+import assert from 'node:assert/strict';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import supertest from 'supertest';
+import { buildApp } from '../../api/src/app.ts';
+import { loadConfig, type Config } from '../../api/src/config.ts';
+import { limits } from '../../api/src/http/body.ts';
+import type { RouteDef } from '../../api/src/http/routes.ts';
+import { tileSource } from '../../api/src/http/security.ts';
+import { applyServerTimeouts } from '../../api/src/http/timeouts.ts';
+import { describeApi } from '../support/env.ts';
+import { withForm } from '../support/fixtures.ts';
+import { itemId } from '../support/orders.ts';
+import { authorizeUrl, Browser, pkce } from '../support/oidc-flow.ts';
+import { listenShop } from '../support/shop-server.ts';
+
+// What a browser is told about each answer: which sources a page may load, who may frame it, that
+// types are not guessed, how much of the address leaves with a link, and that HTTPS is to stay.
+
+const newspaper = 'https://www.strassenblatt.example';
+
+/** The directives of a Content-Security-Policy header, by name. */
+function directives(header: string | undefined): Map<string, string[]> {
+  assert.ok(header, 'a Content-Security-Policy header');
+  return new Map(header.split(';').map((part) => part.trim().split(/\s+/)).map(([name, ...sources]) => [name, sources]));
+}
+
+describeApi('security headers on every answer', (t) => {
+  let app: supertest.Agent;
+  let config: Config;
+  before(() => {
+    config = { ...t.config, embedOrigins: [newspaper], mapTileUrl: 'https://{s}.tiles.example.net/{z}/{x}/{y}.png' };
+    app = supertest.agent(buildApp({ db: t.db, config }).callback());
+  });
+
+  it('gives API answers, errors included, a policy that loads and frames nothing', async () => {
+    const answers: [string, supertest.Test, number][] = [
+      ['settings', app.get('/api/settings/'), 200],
+      ['no token', app.get('/api/vendors/'), 401],
+      ['no endpoint', app.get('/api/no-such-endpoint'), 404],
+      ['broken JSON', app.post('/api/orders/').set('Content-Type', 'application/json').send('{"vendor":'), 400],
+      ['the sandbox’s API without its key', app.get('/v1/checkout/sessions/cs_unknown'), 401],
+    ];
+    for (const [what, request, status] of answers) {
+      const res = await request;
+      assert.equal(res.status, status, what);
+      const csp = directives(res.headers['content-security-policy']);
+      assert.deepEqual(csp.get('default-src'), ["'none'"], what);
+      assert.deepEqual(csp.get('frame-ancestors'), ["'none'"], what);
+      assert.equal(res.headers['x-content-type-options'], 'nosniff', what);
+      assert.equal(res.headers['referrer-policy'], 'no-referrer', what);
+    }
+  });
+
+  it('lets only the shop itself and EMBED_ORIGINS frame the shop, whose scripts come from the shop alone', async () => {
+    for (const path of ['/v/DEMO-1', '/', '/success?order=x', '/no-such-page']) {
+      const res = await app.get(path);
+      const csp = directives(res.headers['content-security-policy']);
+      assert.deepEqual(csp.get('frame-ancestors'), ["'self'", newspaper], path);
+      assert.deepEqual(csp.get('script-src'), ["'self'"], `${path}: no inline script, no eval`);
+      assert.deepEqual(csp.get('object-src'), ["'none'"], path);
+      assert.equal(res.headers['x-content-type-options'], 'nosniff', path);
+      // The receipt's address holds the order's token: it never leaves with a link.
+      assert.equal(res.headers['referrer-policy'], 'no-referrer', path);
+    }
+    const script = await app.get('/widget.js');
+    assert.equal(script.status, 200);
+    assert.equal(script.headers['x-content-type-options'], 'nosniff');
+    assert.ok(script.headers['content-security-policy']);
+  });
+
+  it('adds the websites of the settings to the shop page’s frame-ancestors, and drops them again', async () => {
+    const office = await t.office();
+    const other = 'https://verein.example.org';
+    const saved = await withForm(t.http.put('/api/settings/').set('Authorization', office), { embedOrigins: other });
+    assert.equal(saved.status, 200, JSON.stringify(saved.body));
+    try {
+      assert.deepEqual(directives((await app.get('/v/DEMO-1')).headers['content-security-policy']).get('frame-ancestors'), ["'self'", newspaper, other]);
+    } finally {
+      await withForm(t.http.put('/api/settings/').set('Authorization', office), { embedOrigins: '' });
+    }
+    assert.deepEqual(directives((await app.get('/v/DEMO-1')).headers['content-security-policy']).get('frame-ancestors'), ["'self'", newspaper]);
+  });
+
+  it('lets nobody frame the back office and /me, and allows them their map tiles and the OpenID provider', async () => {
+    const issuer = new URL(config.oidc.issuer!).origin;
+    for (const path of ['/backoffice', '/backoffice/vendors/1', '/me', '/dashboard']) {
+      const res = await app.get(path);
+      assert.equal(res.status, 200, path);
+      const csp = directives(res.headers['content-security-policy']);
+      assert.deepEqual(csp.get('frame-ancestors'), ["'none'"], path);
+      assert.deepEqual(csp.get('script-src'), ["'self'"], path);
+      assert.ok(csp.get('img-src')!.includes('https://*.tiles.example.net'), path);
+      assert.ok(csp.get('connect-src')!.includes(issuer), `${path}: tokens come from ${issuer}`);
+      assert.equal(res.headers['x-content-type-options'], 'nosniff', path);
+      assert.equal(res.headers['referrer-policy'], 'strict-origin-when-cross-origin', path);
+    }
+  });
+
+  it('takes the map tiles’ source from MAP_TILE_URL, placeholders and all', () => {
+    assert.equal(tileSource('https://tile.openstreetmap.org/{z}/{x}/{y}.png'), 'https://tile.openstreetmap.org');
+    assert.equal(tileSource('https://{s}.tile.example.org/{z}/{x}/{y}.png'), 'https://*.tile.example.org');
+    assert.equal(tileSource('http://localhost:8080/tiles/{z}/{x}/{y}.png'), 'http://localhost:8080');
+    assert.equal(tileSource('https://tiles-{s}.example.org/{z}/{x}/{y}.png'), 'https:');
+  });
+
+  it('keeps the own, stricter policies of the Stripe sandbox’s page and of stored files', async () => {
+    const missing = await app.get('/stripe-sandbox/pay/cs_unknown');
+    assert.equal(missing.status, 404);
+    const csp = directives(missing.headers['content-security-policy']);
+    assert.deepEqual(csp.get('default-src'), ["'none'"]);
+    assert.deepEqual(csp.get('frame-ancestors'), ["'none'"]);
+    assert.equal(missing.headers['x-content-type-options'], 'nosniff');
+    const file = await app.get('/files/999999');
+    assert.equal(file.status, 404);
+    assert.deepEqual(directives(file.headers['content-security-policy']).get('default-src'), ["'none'"]);
+  });
+
+  it('sends HSTS only over HTTPS: PUBLIC_URL on https, or a trusted proxy saying so', async () => {
+    const forwarded = (overrides: Partial<Config>) =>
+      supertest(buildApp({ db: t.db, config: { ...config, ...overrides } }).callback()).get('/api/settings').set('X-Forwarded-Proto', 'https');
+    assert.equal((await app.get('/api/settings')).headers['strict-transport-security'], undefined, 'plain HTTP');
+    assert.equal((await forwarded({})).headers['strict-transport-security'], undefined, 'anyone can write X-Forwarded-Proto');
+    assert.match((await forwarded({ trustProxy: ['127.0.0.1', '::1'] })).headers['strict-transport-security'], /^max-age=\d{7,}/);
+    assert.match((await forwarded({ publicUrl: 'https://shop.example.org' })).headers['strict-transport-security'], /^max-age=\d{7,}/);
+  });
+
+  it('puts the headers on the embedded OpenID provider’s answers and its login page', async () => {
+    const shop = await listenShop(t, (c) => ({ oidc: { ...c.oidc, issuer: undefined } }));
+    try {
+      const discovery = await shop.http.get('/oidc/.well-known/openid-configuration');
+      assert.equal(discovery.status, 200);
+      assert.deepEqual(directives(discovery.headers['content-security-policy']).get('frame-ancestors'), ["'none'"]);
+      assert.equal(discovery.headers['x-content-type-options'], 'nosniff');
+
+      const browser = new Browser(shop.url);
+      const url = authorizeUrl(shop.url, { redirectUri: `${shop.url}/backoffice/auth-callback`, challenge: pkce().challenge });
+      const { response } = await browser.follow(await browser.request(url), () => false);
+      assert.equal(response.status, 200);
+      const csp = directives(response.headers.get('content-security-policy') ?? undefined);
+      assert.deepEqual(csp.get('frame-ancestors'), ["'none'"]);
+      assert.match(csp.get('script-src')?.join(' ') ?? "'nonce-", /^'nonce-/, 'scripts only with the page’s nonce');
+      assert.equal(response.headers.get('x-content-type-options'), 'nosniff');
+      assert.equal(response.headers.get('referrer-policy'), 'no-referrer');
+    } finally {
+      await shop.close();
+    }
+  });
+});
+
+describeApi('request size and time limits', (t) => {
+  it('refuses a JSON body over 256 KB with 413 and a message, and stores nothing', async () => {
+    const before = (await t.db('orders').count({ n: '*' }))[0].n;
+    const entries = [{ item: await itemId(t.db, 'Zeitung'), quantity: 1 }];
+    const res = await t.http.post('/api/orders').send({ vendor: 'DEMO-1', entries, padding: 'x'.repeat(300 * 1024) });
+    assert.equal(res.status, 413);
+    assert.equal(res.body.message, `The request is too large; at most ${limits.json / 1024} KB are accepted.`);
+    assert.equal((await t.db('orders').count({ n: '*' }))[0].n, before);
+  });
+
+  it('answers a route that takes no body without waiting for (or holding) the one a client announces', async () => {
+    const server = http.createServer(buildApp({ db: t.db, config: t.config }).callback());
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      // 50 MB announced, 1 KB sent: the answer comes before the rest, so nothing waits to buffer it.
+      const status = await new Promise<number>((resolve, reject) => {
+        const req = http.request({ port, host: '127.0.0.1', method: 'GET', path: '/api/settings', headers: { 'Content-Length': String(50 * 1024 * 1024) } });
+        req.on('response', (res) => {
+          resolve(res.statusCode ?? 0);
+          req.destroy();
+        });
+        req.on('error', reject);
+        req.write(Buffer.alloc(1024));
+      });
+      assert.equal(status, 200);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
+  describe('a handler that hangs', () => {
+    let release: () => void = () => undefined;
+    const hanging: RouteDef = {
+      method: 'GET',
+      path: '/api/test/hang',
+      access: 'public',
+      handler: (ctx) =>
+        new Promise<void>((resolve) => {
+          release = () => {
+            ctx.body = { late: true };
+            resolve();
+          };
+        }),
+    };
+    after(() => release());
+
+    it('is answered 503 with a message at REQUEST_TIMEOUT_SECONDS, and the app keeps serving', async () => {
+      const app = supertest(buildApp({ db: t.db, config: { ...t.config, requestTimeoutSeconds: 1 }, routes: [hanging] }).callback());
+      const res = await app.get('/api/test/hang');
+      assert.equal(res.status, 503);
+      assert.equal(res.body.message, 'The server took too long to answer. Please try again in a moment.');
+      assert.equal(res.headers['x-content-type-options'], 'nosniff');
+      release();
+      assert.equal((await app.get('/api/no-such-endpoint')).status, 404, 'the next request is served');
+    });
+  });
+
+  it('reads REQUEST_TIMEOUT_SECONDS, 30 by default', () => {
+    assert.equal(loadConfig({}).requestTimeoutSeconds, 30);
+    assert.equal(loadConfig({ REQUEST_TIMEOUT_SECONDS: '5' }).requestTimeoutSeconds, 5);
+    assert.throws(() => loadConfig({ REQUEST_TIMEOUT_SECONDS: '0' }), /REQUEST_TIMEOUT_SECONDS must be a whole number/);
+  });
+
+  it('bounds how long a client may take to send headers and the request, and idles longer than a load balancer', () => {
+    const server = http.createServer();
+    applyServerTimeouts(server);
+    assert.ok(server.headersTimeout > 0 && server.headersTimeout <= 30_000, `headers within ${server.headersTimeout} ms`);
+    assert.ok(server.requestTimeout > 0 && server.requestTimeout <= 120_000, `request within ${server.requestTimeout} ms`);
+    assert.ok(server.keepAliveTimeout > 60_000, 'longer than the 60 s idle timeout of common load balancers');
+  });
+});
