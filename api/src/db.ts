@@ -3,6 +3,7 @@ import knexPkg, { type Knex } from 'knex';
 import ClientPgLite from 'knex-pglite';
 import pg from 'pg';
 import { migrations } from '../../migrations/index.ts';
+import { log } from './log.ts';
 
 export type Db = Knex;
 
@@ -25,13 +26,49 @@ export interface DbOptions {
   schema?: string;
 }
 
+// When PostgreSQL goes away, requests must fail within seconds (503, try again) rather than queue for
+// a minute, and must not be handed a connection that died meanwhile. knex already listens for pg's
+// 'error' and 'end' on every client and drops such a client from the pool instead of reusing it, so
+// an idle connection dying never becomes an unhandled 'error' that stops the process.
+/** Longest wait for a pooled connection before the request is answered 503. */
+const acquireTimeoutMs = 10_000;
+/** Longest wait for a new TCP connection and PostgreSQL's greeting. */
+const connectTimeoutMs = 5_000;
+/** A runaway statement is stopped by the server instead of holding its connection and locks. */
+const statementTimeoutMs = 30_000;
+/** A transaction left open by a vanished client releases its locks. */
+const idleInTransactionTimeoutMs = 60_000;
+
+/** A connection string with its password masked, for anything that may end up in a log. */
+export const withoutPassword = (text: string) => text.replace(/(\w+:\/\/[^:/@\s]*:)[^@\s]*@/g, '$1***@');
+
+/** knex's notes on a failed connection attempt and on a pooled connection found dead. */
+const connectionNotes = /^(Acquire connection error|Connection Error)/;
+
+/**
+ * knex's own warnings go to our log as one line, without secrets. Its connection notes are left
+ * out: the request that meets the outage logs it, once (a cut would add one note per connection).
+ */
+const knexLog = (level: 'warn' | 'error') => (message: unknown) => {
+  const text = String((message as Error)?.message ?? message);
+  if (!connectionNotes.test(text)) log[level]('database', { message: withoutPassword(text) });
+};
+
 export function createDb(options: DbOptions): Db {
   if (options.databaseUrl) {
     return createKnex({
       client: 'pg',
-      connection: options.databaseUrl,
+      connection: {
+        connectionString: options.databaseUrl,
+        connectionTimeoutMillis: connectTimeoutMs,
+        statement_timeout: statementTimeoutMs,
+        idle_in_transaction_session_timeout: idleInTransactionTimeoutMs,
+        keepAlive: true,
+      },
       searchPath: options.schema ? [options.schema] : undefined,
       pool: { min: 0, max: 10 },
+      acquireConnectionTimeout: acquireTimeoutMs,
+      log: { warn: knexLog('warn'), error: knexLog('error'), deprecate: knexLog('warn'), debug: () => {} },
     });
   }
   const memory = options.dataDir === 'memory://';
@@ -49,8 +86,31 @@ const migrationSource: Knex.MigrationSource<(typeof migrations)[number]> = {
   getMigration: async (m) => m,
 };
 
+/** Identifies the migration lock among all of the database's advisory locks. */
+const migrationLockKey = 4_004_000;
+
+/**
+ * Brings the schema up to date. Several API processes may start together on one PostgreSQL, and
+ * knex's own lock makes the second one fail rather than wait, so they queue on an advisory lock
+ * first and the later ones find nothing left to do. A migration may rewrite a big table, so it runs
+ * on connections of its own without the request timeouts. PGlite is one process with one connection.
+ */
 export async function migrate(db: Db): Promise<void> {
-  await db.migrate.latest({ migrationSource });
+  if (db.client.config.client !== 'pg') return db.migrate.latest({ migrationSource });
+  const config = db.client.config as Omit<Knex.Config, 'connection'> & { connection: Knex.PgConnectionConfig };
+  const migrator = createKnex({
+    ...config,
+    connection: { ...config.connection, statement_timeout: 0, idle_in_transaction_session_timeout: 0 },
+    pool: { min: 0, max: 2 },
+  });
+  try {
+    await migrator.transaction(async (trx) => {
+      await trx.raw('select pg_advisory_xact_lock(?)', [migrationLockKey]);
+      await migrator.migrate.latest({ migrationSource });
+    });
+  } finally {
+    await migrator.destroy();
+  }
 }
 
 /** Bytes from a bytea column: pg gives a Buffer, PGlite a Uint8Array. */
@@ -62,4 +122,21 @@ export function toBuffer(value: Uint8Array | Buffer): Buffer {
 export function pgCode(error: unknown): string | undefined {
   const code = (error as { code?: unknown })?.code;
   return typeof code === 'string' ? code : undefined;
+}
+
+/** Network failures and PostgreSQL's "shutting down / connection lost" codes (classes 08 and 57P). */
+const unreachableCodes = new Set([
+  'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH',
+  '57P01', '57P02', '57P03', '08000', '08001', '08003', '08006',
+]);
+
+/** pg's messages for a connection that broke or never came up; they carry no code. */
+const lostConnection = /Connection terminated|not queryable|timeout exceeded when trying to connect/i;
+
+/** Whether a failed query means the database cannot be reached (try again later) rather than a fault of ours. */
+export function isDatabaseUnreachable(error: unknown): boolean {
+  const e = error as { name?: unknown; message?: unknown } | null | undefined;
+  if (!e) return false;
+  const code = pgCode(error);
+  return e.name === 'KnexTimeoutError' || (code !== undefined && unreachableCodes.has(code)) || (typeof e.message === 'string' && lostConnection.test(e.message));
 }

@@ -3,7 +3,7 @@ import supertest from 'supertest';
 import { decodeJwt } from 'jose';
 import { buildApp } from '../../api/src/app.ts';
 import type { Config } from '../../api/src/config.ts';
-import { setLogSilent } from '../../api/src/log.ts';
+import { capturedLog } from '../support/log.ts';
 import { DEMO_NEWSPAPER_NAME } from '../../seeds/demo.ts';
 import { describeApi } from '../support/env.ts';
 import { Browser, authorizeUrl, exchangeCode, loginWithPkce, openLoginPage, pkce, tokenRequest } from '../support/oidc-flow.ts';
@@ -331,16 +331,9 @@ describeApi('embedded OpenID provider', (t) => {
 
   describe('secrets', () => {
     it('never puts a password, hash or token into an API answer or a log line', async () => {
-      const lines: string[] = [];
-      const write = process.stdout.write;
-      process.stdout.write = ((chunk: string | Uint8Array) => {
-        lines.push(String(chunk));
-        return true;
-      }) as typeof process.stdout.write;
-      setLogSilent(false);
       const answers: string[] = [];
-      let secrets: string[];
-      try {
+      let secrets: string[] = [];
+      const lines = await capturedLog(async () => {
         const vendor = await createVendor();
         const page = await openLoginPage(shop.url);
         await page.submit(vendor.login.username, `${vendor.login.oneTimePassword}-typo`);
@@ -373,10 +366,7 @@ describeApi('embedded OpenID provider', (t) => {
           keys.signing.d,
           ...keys.cookies,
         ];
-      } finally {
-        setLogSilent(process.env.TEST_LOG !== '1');
-        process.stdout.write = write;
-      }
+      });
       assert.ok(lines.some((l) => l.includes('"msg":"request"')), 'the log lines were captured');
       for (const secret of secrets) {
         assert.ok(secret.length >= 12, 'a real secret');

@@ -96,7 +96,7 @@ const cases: Case[] = [
     name: 'a closed shop',
     given: ({ db }) => db('settings').update({ webshop_is_closed: true }),
     body: (i) => ({ vendor: 'DEMO-1', entries: [{ item: i.print, quantity: 1 }] }),
-    status: 503,
+    status: 409,
     message: 'The shop is closed for maintenance right now. Please try again later.',
   },
   {

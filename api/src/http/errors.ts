@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Middleware } from 'koa';
-import { pgCode } from '../db.ts';
+import { isDatabaseUnreachable, pgCode, withoutPassword } from '../db.ts';
 import { log } from '../log.ts';
 import { isMachinePath } from './paths.ts';
 
@@ -33,7 +33,14 @@ const pgClientErrors: Record<string, [number, string]> = {
   '22007': [400, 'A date is not valid.'],
   '22008': [400, 'A date is out of range.'],
   '22P02': [400, 'A value has the wrong format.'],
+  '22021': [400, 'A value holds characters that cannot be stored.'],
+  '22P05': [400, 'A value holds characters that cannot be stored.'],
+  // The ledger guard (migration 009): booked money is corrected by a new booking, never edited.
+  LG001: [409, 'This booking cannot be changed; book a correction instead.'],
 };
+
+/** What Retry-After suggests while the database is away: long enough for a restart or a failover to begin. */
+const databaseRetrySeconds = 5;
 
 interface KoaLikeError {
   status?: number;
@@ -69,6 +76,13 @@ export function errorHandler(): Middleware {
         ctx.status = raw.status;
         ctx.set(raw.headers);
         ctx.body = raw.errors ? { message: raw.message, errors: raw.errors } : { message: raw.message };
+      } else if (isDatabaseUnreachable(raw)) {
+        // Not our fault and not the caller's: the answer says so and when to try again. One line in
+        // the log per request, without a stack (pg's messages name hosts, never the password).
+        ctx.status = 503;
+        ctx.set('Retry-After', String(databaseRetrySeconds));
+        ctx.body = { message: 'The database cannot be reached right now. Please try again in a moment.' };
+        log.warn('database unreachable', { requestId, method: ctx.method, path: loggablePath(ctx.path), error: withoutPassword(String(error.message ?? raw)), code });
       } else if (code && pgClientErrors[code]) {
         const [status, message] = pgClientErrors[code];
         ctx.status = status;
@@ -79,7 +93,7 @@ export function errorHandler(): Middleware {
       } else {
         ctx.status = 500;
         ctx.body = { message: 'An error occurred. Please try again later.', requestId };
-        log.error('request failed', { requestId, method: ctx.method, path: loggablePath(ctx.path), error: String((raw as Error)?.stack ?? raw) });
+        log.error('request failed', { requestId, method: ctx.method, path: loggablePath(ctx.path), error: withoutPassword(String((raw as Error)?.stack ?? raw)) });
       }
     } finally {
       log.info('request', {

@@ -154,7 +154,8 @@ export interface PlacedOrder {
 /** Checks, stores and commits a new order, then opens its Stripe Checkout Session. */
 export async function placeOrder(db: Knex, config: Config, input: OrderInput, clientAddress: string): Promise<PlacedOrder> {
   const settings = await getSettingsRow(db);
-  if (settings.webshop_is_closed) throw new HttpError(503, 'The shop is closed for maintenance right now. Please try again later.');
+  // A closed shop is the newspaper's decision, not a fault of the server: a conflict with its state.
+  if (settings.webshop_is_closed) throw new HttpError(409, 'The shop is closed for maintenance right now. Please try again later.');
   const vendor = await findVendorByLicense(db, input.vendor);
   if (!vendor || vendor.is_disabled) throw refuse('vendor', 'This ID is invalid');
   const lines = await priceCart(db, input);

@@ -3,8 +3,9 @@ import type { Config } from '../config.ts';
 import { SANDBOX_SECRET_KEY, SANDBOX_WEBHOOK_SECRET } from './sandbox/keys.ts';
 
 // The one place that knows where Stripe is. With a secret key configured it is Stripe (or the
-// Stripe-compatible API at STRIPE_API_URL); without, it is the local sandbox on this very server,
-// reached through the same official SDK, so every code path is the one production runs.
+// Stripe-compatible API at STRIPE_API_URL); without, it is the local sandbox on this very server (or
+// the one at STRIPE_API_URL), reached through the same official SDK, so every code path is the one
+// production runs.
 
 export { Stripe };
 
@@ -19,6 +20,7 @@ function endpoint(url: string | undefined): Pick<Stripe.StripeConfig, 'host' | '
 const usesSandbox = (config: Config) => !config.stripe.secretKey;
 
 const clients = new WeakMap<Config, Stripe>();
+const maxNetworkRetries = 2;
 
 /** The SDK client for this configuration (one per configuration, reused: it keeps connections alive). */
 export function stripeClient(config: Config): Stripe {
@@ -26,9 +28,11 @@ export function stripeClient(config: Config): Stripe {
   if (!client) {
     const sandbox = usesSandbox(config);
     client = new Stripe(sandbox ? SANDBOX_SECRET_KEY : config.stripe.secretKey!, {
-      ...endpoint(sandbox ? config.publicUrl : config.stripe.apiUrl),
-      maxNetworkRetries: 2,
-      timeout: 20_000,
+      ...endpoint(config.stripe.apiUrl ?? (sandbox ? config.publicUrl : undefined)),
+      // Bounded: a Stripe that fails or hangs costs the customer at most three timeouts plus the
+      // SDK's short backoff; every retry carries the same idempotency key, so nothing is done twice.
+      maxNetworkRetries,
+      timeout: config.stripeTimeoutMs,
       telemetry: false,
     });
     clients.set(config, client);

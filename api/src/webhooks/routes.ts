@@ -1,7 +1,7 @@
 import { badRequest, HttpError } from '../http/errors.ts';
 import type { RouteDef } from '../http/routes.ts';
 import { log } from '../log.ts';
-import { stripeClient, webhookSecret, type Stripe } from '../payments/stripe.ts';
+import { Stripe, stripeClient, webhookSecret } from '../payments/stripe.ts';
 import { handleStripeEvent } from './stripe.ts';
 
 export const webhookRoutes: RouteDef[] = [
@@ -23,7 +23,16 @@ export const webhookRoutes: RouteDef[] = [
       } catch {
         throw badRequest('The webhook signature is not valid.');
       }
-      const outcome = await handleStripeEvent(ctx.db, ctx.config, event);
+      let outcome: Awaited<ReturnType<typeof handleStripeEvent>>;
+      try {
+        outcome = await handleStripeEvent(ctx.db, ctx.config, event);
+      } catch (error) {
+        if (!(error instanceof Stripe.errors.StripeError)) throw error;
+        // Not a fault of ours: Stripe could not be asked about the event. It delivers it again, and
+        // the next delivery asks again.
+        log.warn('a Stripe webhook could not be processed: Stripe did not answer', { event: event.id, type: error.type });
+        throw new HttpError(502, 'Stripe could not be asked about this event; please deliver it again.');
+      }
       ctx.body = { received: true, duplicate: outcome === 'duplicate' };
     },
   },

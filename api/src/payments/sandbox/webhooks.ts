@@ -43,9 +43,8 @@ async function endpointsFor(db: Db, config: Config, type: string) {
   ];
 }
 
+/** With the first retry after a second (SANDBOX_WEBHOOK_RETRY_MS), doubling: eight attempts span about two minutes. */
 const maxAttempts = 8;
-/** First retry after a second, then doubling: eight attempts span about two minutes. */
-const firstRetryMs = 1000;
 
 /**
  * Sends events as Stripe does, after the change is committed: a signed POST to every endpoint,
@@ -57,14 +56,14 @@ export function sendEvents(db: Db, config: Config, events: StripeEvent[]): void 
     endpointsFor(db, config, event.type).then(
       (endpoints) => {
         event.pending_webhooks = endpoints.length;
-        for (const endpoint of endpoints) void attempt(endpoint, event, 1);
+        for (const endpoint of endpoints) void attempt(endpoint, event, 1, config.sandboxWebhookRetryMs);
       },
       (error) => log.warn('sandbox webhook endpoints could not be read', { event: event.id, error: String(error) }),
     );
   }
 }
 
-async function attempt(endpoint: { url: string; secret: string }, event: StripeEvent, n: number): Promise<void> {
+async function attempt(endpoint: { url: string; secret: string }, event: StripeEvent, n: number, firstRetryMs: number): Promise<void> {
   const payload = JSON.stringify(event);
   let outcome: string;
   try {
@@ -91,5 +90,5 @@ async function attempt(endpoint: { url: string; secret: string }, event: StripeE
     return;
   }
   log.warn('sandbox webhook failed, will retry', fields);
-  setTimeout(() => void attempt(endpoint, event, n + 1), firstRetryMs * 2 ** (n - 1)).unref();
+  setTimeout(() => void attempt(endpoint, event, n + 1, firstRetryMs), firstRetryMs * 2 ** (n - 1)).unref();
 }
