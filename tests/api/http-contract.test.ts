@@ -49,4 +49,21 @@ describeApi('HTTP contract', (t) => {
       assert.ok(res.body.message, query);
     }
   });
+
+  // Found by the fuzz test: PostgreSQL's text cannot hold NUL, so these reached the database and failed there with a 500.
+  it('refuses a NUL character in a path, a query, a JSON body or a CSS body with 400 naming where', async () => {
+    const office = await t.office();
+    const requests = [
+      [t.http.get('/api/vendors/check/a%00b'), 'licenseId'],
+      [t.http.get('/api/payouts/?filter={"vendor":"a\\u0000b"}').set('Authorization', office), 'filter.vendor'],
+      [t.http.post('/api/payments/payout').set('Authorization', office).send({ vendor: 'a\u0000b', expectedAmount: 1 }), 'vendor'],
+      [t.http.put('/api/settings/css').set('Authorization', office).type('text/css').send('#shop { color: red; } \u0000'), '_'],
+    ] as const;
+    for (const [request, field] of requests) {
+      const res = await request;
+      assert.equal(res.status, 400, JSON.stringify(res.body));
+      assert.match(res.body.message, /NUL/);
+      assert.ok(res.body.errors[field], `${field} in ${JSON.stringify(res.body.errors)}`);
+    }
+  });
 });

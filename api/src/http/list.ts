@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { badRequest } from './errors.ts';
+import { refuseNulIn } from './nul.ts';
 import type { AppContext } from './routes.ts';
 
 /** How one resource's list answers the ra-data-simple-rest contract. */
@@ -26,11 +27,14 @@ function jsonParam(ctx: AppContext, name: string): unknown {
   const raw = ctx.query[name];
   if (raw === undefined) return undefined;
   if (typeof raw !== 'string') throw badRequest(`The parameter "${name}" was given more than once.`);
+  let value: unknown;
   try {
-    return JSON.parse(raw);
+    value = JSON.parse(raw);
   } catch {
     throw badRequest(`The parameter "${name}" is not valid JSON.`);
   }
+  refuseNulIn(value, name);
+  return value;
 }
 
 export function readListParams(ctx: AppContext, spec: ListSpec<never, unknown>) {

@@ -6,6 +6,7 @@ import type { Db } from '../db.ts';
 import type { User } from '../identity/user.ts';
 import { authorize } from './auth.ts';
 import { bodyParser, type BodyKind } from './body.ts';
+import { refuseNul } from './nul.ts';
 
 /** Who may call a route. Every route states one; the server refuses to mount a route without. */
 export const accessLevels = ['public', 'authenticated', 'vendor', 'backoffice'] as const;
@@ -41,6 +42,7 @@ export function mountRoutes(router: Router<AppState, AppDeps>, defs: RouteDef[])
     if (def.path !== '/' && def.path.endsWith('/')) throw new Error(`Route ${def.path} must not end with a slash`);
     const chain: Middleware[] = [authorize(def.access) as unknown as Middleware];
     if (def.body) chain.push(bodyParser(def.body));
+    chain.push(refuseNul());
     const recording = protocol(def.method, def.path, def.audit);
     if (recording) chain.push(recording as unknown as Middleware);
     chain.push(def.handler as unknown as Middleware);

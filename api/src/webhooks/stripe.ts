@@ -13,10 +13,14 @@ const sessionEvents = new Set([
   'checkout.session.expired',
 ]);
 
+/** Stripe's ids: a prefix such as `pi_`, then letters and digits. */
+const stripeId = /^[a-z]+_[A-Za-z0-9_]+$/;
+
 /** The order a session was opened for, from the metadata we gave Stripe; undefined for foreign sessions. */
 function orderOfSession(session: Stripe.Checkout.Session): number | undefined {
   const id = Number(session.metadata?.order ?? session.client_reference_id);
-  return Number.isSafeInteger(id) && id > 0 ? id : undefined;
+  // Another shop on the same Stripe account may number its orders beyond our integer ids: not ours either.
+  return Number.isInteger(id) && id > 0 && id < 2 ** 31 ? id : undefined;
 }
 
 async function processEvent(db: Knex, config: Config, event: Stripe.Event): Promise<void> {
@@ -29,10 +33,30 @@ async function processEvent(db: Knex, config: Config, event: Stripe.Event): Prom
     // event settles it, fee included, so an earlier charge event has nothing to do.
     const charge = event.data.object as Stripe.Charge;
     const intent = typeof charge.payment_intent === 'string' ? charge.payment_intent : charge.payment_intent?.id;
-    const order = intent ? await db('orders').where({ stripe_payment_intent_id: intent }).first('id') : undefined;
+    // Only an id as Stripe writes them is looked up; anything else (a NUL, which PostgreSQL's text
+    // refuses) names no payment of ours.
+    const order = intent && stripeId.test(intent) ? await db('orders').where({ stripe_payment_intent_id: intent }).first('id') : undefined;
     if (order) await settleOrder(db, config, order.id);
   }
 }
+
+/** A half of a surrogate pair without its other half. */
+const loneSurrogate = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
+const wellFormed = (text: string) => text.replace(loneSurrogate, '\ufffd').replaceAll('\u0000', '\ufffd');
+
+function storable(value: unknown): unknown {
+  if (typeof value === 'string') return wellFormed(value);
+  if (Array.isArray(value)) return value.map(storable);
+  if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([key, entry]) => [wellFormed(key), storable(entry)]));
+  return value;
+}
+
+/**
+ * The event as jsonb can store it: jsonb refuses NUL and half surrogate pairs, which a customer's
+ * text in an event may carry; each is kept as U+FFFD (in keys too), so the event is still recorded and processed.
+ */
+export const storablePayload = (event: Stripe.Event) => JSON.stringify(storable(event));
 
 /**
  * Handles a verified event once: an event already processed is a no-op; a failure leaves it
@@ -40,7 +64,7 @@ async function processEvent(db: Knex, config: Config, event: Stripe.Event): Prom
  */
 export async function handleStripeEvent(db: Knex, config: Config, event: Stripe.Event): Promise<'processed' | 'duplicate'> {
   await db('stripe_events')
-    .insert({ id: event.id, type: event.type, payload: JSON.stringify(event) })
+    .insert({ id: event.id, type: event.type, payload: storablePayload(event) })
     .onConflict('id')
     .ignore();
   const stored = await db('stripe_events').where({ id: event.id }).first('processed_at');
