@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { Adapter, AdapterPayload } from 'oidc-provider';
+import { errors, type Adapter, type AdapterPayload } from 'oidc-provider';
 
 type Db = Knex | Knex.Transaction;
 
@@ -58,10 +58,21 @@ export function databaseAdapter(db: Knex) {
       return this.first(this.live().where({ user_code: userCode }));
     }
 
+    /**
+     * Marks a code or refresh token used, in one statement: oidc-provider checks `consumed` before it
+     * calls this, so two processes redeeming the same one at once both pass that check. The one that
+     * comes second finds it taken and is refused, and the grant ends, as for any reuse.
+     */
     async consume(id: string): Promise<void> {
-      await db('oidc_state')
+      const taken = await db('oidc_state')
         .where({ model: this.model, id })
-        .update({ payload: db.raw(`payload || jsonb_build_object('consumed', ?::bigint)`, [epochNow()]) });
+        .whereRaw(`payload->'consumed' is null`)
+        .update({ payload: db.raw(`payload || jsonb_build_object('consumed', ?::bigint)`, [epochNow()]) })
+        .returning('id');
+      if (taken.length) return;
+      const row = (await db('oidc_state').where({ model: this.model, id }).first('grant_id')) as { grant_id: string | null } | undefined;
+      if (row?.grant_id) await db('oidc_state').where({ grant_id: row.grant_id }).delete();
+      throw new errors.InvalidGrant(`${this.model} already consumed`);
     }
 
     async destroy(id: string): Promise<void> {
