@@ -17,6 +17,7 @@ declare module 'autocannon' {
     pipelining?: number;
     method?: string;
     headers?: Record<string, string>;
+    body?: string;
   }
   interface Result {
     requests: Histogram;

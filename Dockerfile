@@ -1,0 +1,39 @@
+# The shop as one image: the API, the shop widget and the back office, served by one Node process.
+# Build: docker build -t street-paper-shop .   Run: see compose.yaml and docs/production.md.
+
+# --- build: every dependency, then the two user interfaces (Vite) into dist/ ---
+FROM node:20-slim AS build
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --no-audit --no-fund
+COPY . .
+RUN npm run build
+
+# --- dependencies of the running server only (tsx runs its TypeScript; no Vite, no test tools) ---
+FROM node:20-slim AS runtime-deps
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
+
+# --- runtime ---
+FROM node:20-slim
+ENV NODE_ENV=production \
+    PORT=3000 \
+    DATA_DIR=/app/data
+WORKDIR /app
+COPY --from=runtime-deps /app/node_modules ./node_modules
+COPY package.json tsconfig.json ./
+COPY api ./api
+COPY migrations ./migrations
+COPY seeds ./seeds
+COPY --from=build /app/dist ./dist
+# The embedded database (without DATABASE_URL) lives in DATA_DIR; the image's own user owns it.
+RUN mkdir -p /app/data && chown node:node /app/data
+USER node
+EXPOSE 3000
+# Liveness only (the process answers); whether the database answers is /readyz, for the balancer.
+HEALTHCHECK --interval=15s --timeout=5s --start-period=60s --retries=3 \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/healthz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+# What `npm start` runs, without its build check (the interfaces were built above) and without npm in
+# between, so SIGTERM from `docker stop` reaches the server, which finishes open requests and exits.
+CMD ["node", "--import", "tsx", "api/src/server.ts"]

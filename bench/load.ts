@@ -1,0 +1,260 @@
+// `npm run bench -- load`: the shop under load on this machine, on loopback, with the app in this
+// process and the local Stripe sandbox. First the ceiling: a bare Koa handler answering a constant
+// JSON. Then, on PGlite (in memory) and on PostgreSQL (BENCH_DATABASE_URL, else TEST_DATABASE_URL,
+// schema `bench_load`, emptied first; skipped with a note when neither is set), each with the demo
+// newspaper:
+// - whole purchases, end to end, by a fixed number of customers (16, then 64) buying one after the
+//   other (a 3 s ramp-up, then twice BENCH_SECONDS counted): POST /api/orders, paying on the sandbox's
+//   card page, the sandbox's webhook booking it, GET /api/orders/:token until it says paid.
+//   Purchases per second and the p50/p99 of a whole purchase;
+// - the hot single routes with autocannon (10 connections, 1 s warm-up, then BENCH_SECONDS):
+//   requests per second, p50 and p99.
+// Afterwards it checks the books: every paid order booked exactly once, no unpaid order booked.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import autocannon from 'autocannon';
+import Koa from 'koa';
+import { buildApp } from '../api/src/app.ts';
+import { loadConfig } from '../api/src/config.ts';
+import { createDb, migrate, type Db } from '../api/src/db.ts';
+import { setLogSilent } from '../api/src/log.ts';
+import { seedOnFirstStart } from '../seeds/index.ts';
+import type { ShopOrder } from '../tests/e2e/purchase.ts';
+import { repoRoot } from '../tests/e2e/server.ts';
+import { payInSandbox } from '../tests/support/sandbox.ts';
+import { ensureBuild } from './build.ts';
+import { percentile, printTable, type Figure } from './figures.ts';
+
+const schema = 'bench_load';
+const connections = 10;
+const customerCounts = [16, 64];
+/** How often a waiting customer asks the receipt again: short, so the figure is the booking's time. */
+const pollMs = 10;
+/** A purchase not paid after this long counts as failed. */
+const purchaseTimeoutMs = 30_000;
+/** Far above any load this machine can make: the bench measures the shop, not its rate limits. */
+const unlimited = '1000000000';
+
+const seconds = () => Math.min(Math.max(Number(process.env.BENCH_SECONDS ?? 5) || 5, 1), 60);
+
+interface Listening {
+  server: http.Server;
+  url: string;
+}
+
+async function listen(handler?: http.RequestListener): Promise<Listening> {
+  const server = http.createServer(handler);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+}
+
+async function close({ server }: Listening): Promise<void> {
+  server.closeAllConnections();
+  await new Promise((resolve) => server.close(resolve));
+}
+
+interface Measured {
+  rps: number;
+  p50: number;
+  p99: number;
+  failures: number;
+}
+
+/** autocannon against one URL: a 1 s warm-up, then the measured run. */
+async function cannon(url: string, body?: string): Promise<Measured> {
+  const options = { url, connections, ...(body ? { method: 'POST', body, headers: { 'content-type': 'application/json' } } : {}) };
+  await autocannon({ ...options, duration: 1 });
+  const result = await autocannon({ ...options, duration: seconds() });
+  return {
+    rps: result.requests.total / result.duration,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    failures: result.errors + result.timeouts + result.non2xx,
+  };
+}
+
+/** One customer's purchase from the order to the receipt that says paid; answers the order's token. */
+async function purchase(base: string, order: ShopOrder): Promise<string> {
+  const placed = await fetch(`${base}/api/orders`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(order) });
+  if (placed.status !== 201) throw new Error(`POST /api/orders answered ${placed.status}: ${(await placed.text()).slice(0, 200)}`);
+  const { order: token, checkoutUrl } = (await placed.json()) as { order: string; checkoutUrl: string };
+  await payInSandbox(base, checkoutUrl);
+  const givingUp = performance.now() + purchaseTimeoutMs;
+  while (performance.now() < givingUp) {
+    const receipt = await fetch(`${base}/api/orders/${token}`);
+    if (!receipt.ok) throw new Error(`GET /api/orders/:token answered ${receipt.status}`);
+    if (((await receipt.json()) as { status: string }).status === 'paid') return token;
+    await new Promise((resolve) => setTimeout(resolve, pollMs));
+  }
+  throw new Error(`order ${token} was not paid within ${purchaseTimeoutMs / 1000} s`);
+}
+
+interface PurchaseRun {
+  /** Whole purchases finished within the measured time, in ms each. */
+  latencies: number[];
+  failures: number;
+  firstFailure?: string;
+  tokens: string[];
+}
+
+/** Not measured: every customer is in the middle of a purchase before the clock starts. */
+const rampUpMs = 3000;
+/** A purchase takes seconds under load: twice the bench's duration, so each customer finishes several. */
+const purchaseSeconds = () => 2 * seconds();
+
+/**
+ * `customers` customers buying one after the other, all at the same time: first for the ramp-up,
+ * then for the measured time, in which the finished purchases are counted.
+ */
+async function purchases(base: string, customers: number, orderOf: (customer: number) => ShopOrder): Promise<PurchaseRun> {
+  const from = performance.now() + rampUpMs;
+  const end = from + purchaseSeconds() * 1000;
+  const run: PurchaseRun = { latencies: [], failures: 0, tokens: [] };
+  await Promise.all(
+    Array.from({ length: customers }, async (_, customer) => {
+      while (performance.now() < end) {
+        const started = performance.now();
+        try {
+          run.tokens.push(await purchase(base, orderOf(customer)));
+          // One finished in the ramp-up or after the time is up is checked in the books but not counted.
+          const finished = performance.now();
+          if (finished >= from && finished <= end) run.latencies.push(finished - started);
+        } catch (error) {
+          run.failures++;
+          run.firstFailure ??= String(error);
+        }
+      }
+    }),
+  );
+  return run;
+}
+
+/**
+ * Orders paid but not booked exactly once: the customers' money booked must be the order's total
+ * and its card fee one row. Also orders booked although not paid. Both must be zero.
+ */
+async function wrongBookings(db: Db): Promise<{ paid: number; wrong: number }> {
+  const { rows } = await db.raw(`
+    select count(*) filter (where o.status = 'paid')::integer as paid,
+      count(*) filter (where (o.status = 'paid') <> (coalesce(b.received, 0) = o.amount_total and b.fees = 1) or (o.status <> 'paid' and b.rows > 0))::integer as wrong
+    from orders o
+    left join lateral (
+      select sum(r.amount) filter (where r.sender_id = c.id) as received, count(*) filter (where r.kind = 'fee') as fees, count(*) as rows
+      from ledger_rows r cross join (select id from ledger_accounts where kind = 'customers') c where r.order_id = o.id
+    ) b on true`);
+  return rows[0];
+}
+
+/** The app on a fresh database with the demo newspaper, listening on loopback. */
+async function startShop(databaseUrl: string | undefined): Promise<Listening & { db: Db }> {
+  if (databaseUrl) {
+    const admin = createDb({ databaseUrl, dataDir: '' });
+    await admin.raw(`drop schema if exists ${schema} cascade; create schema ${schema}`);
+    await admin.destroy();
+  }
+  const db = createDb({ databaseUrl, dataDir: 'memory://', schema: databaseUrl ? schema : undefined });
+  await migrate(db);
+  await seedOnFirstStart(db);
+  const shop = await listen();
+  // The sandbox calls back (API, webhooks) at PUBLIC_URL, so it is the address just opened.
+  const config = loadConfig({
+    PORT: '0',
+    PUBLIC_URL: shop.url,
+    DATA_DIR: 'memory://',
+    DATABASE_URL: databaseUrl ?? '',
+    LOG_LEVEL: 'silent',
+    ORDER_RATE_LIMIT: unlimited,
+    VENDOR_CHECK_RATE_LIMIT: unlimited,
+  });
+  shop.server.on('request', buildApp({ db, config, distDir: `${repoRoot}/dist` }).callback());
+  return { ...shop, db };
+}
+
+async function benchEngine(part: string, databaseUrl: string | undefined, ceiling: number): Promise<Figure[]> {
+  const shop = await startShop(databaseUrl);
+  const figures: Figure[] = [];
+  const ms = (name: string, value: number) => figures.push({ part, name, value, unit: 'ms', digits: 1 });
+  try {
+    const item = (await shop.db('items').where({ name: 'Zeitung' }).first('id')).id as number;
+    const vendors = (await shop.db('vendors').where({ is_disabled: false }).whereNull('deleted_at').orderBy('id').pluck('license_id')) as string[];
+    // Each customer buys a paper from their own vendor, as at the street corners.
+    const orderOf = (customer: number): ShopOrder => ({ vendor: vendors[customer % vendors.length], entries: [{ item, quantity: 1 }], tip: 0 });
+    const paidToken = await purchase(shop.url, orderOf(0)); // warm-up, and a receipt to ask for
+
+    const details: string[][] = [];
+    for (const customers of customerCounts) {
+      const run = await purchases(shop.url, customers, orderOf);
+      if (run.firstFailure) console.log(`  a purchase failed: ${run.firstFailure}`);
+      const rate = run.latencies.length / purchaseSeconds();
+      figures.push({ part, name: `whole purchases, ${customers} customers`, value: rate, unit: 'purchases/s', digits: 1 });
+      ms(`whole purchase p50, ${customers} customers`, percentile(run.latencies, 50));
+      ms(`whole purchase p99, ${customers} customers`, percentile(run.latencies, 99));
+      figures.push({ part, name: `failed purchases, ${customers} customers`, value: run.failures, unit: 'purchases', budget: 0 });
+      details.push([`whole purchases, ${customers} customers`, `${rate.toFixed(1)}/s`, percentile(run.latencies, 50).toFixed(1), percentile(run.latencies, 99).toFixed(1), '', String(run.failures)]);
+      console.log(`  measured ${customers} customers: ${run.latencies.length} purchases within the time, ${run.tokens.length} in all`);
+    }
+
+    const routes = [
+      { name: 'GET /api/vendors/check/DEMO-1/', url: `${shop.url}/api/vendors/check/DEMO-1/` },
+      { name: 'GET /api/items/', url: `${shop.url}/api/items/` },
+      { name: 'GET /v/DEMO-1 (shop page)', url: `${shop.url}/v/DEMO-1` },
+      { name: 'GET /api/orders/:token (receipt)', url: `${shop.url}/api/orders/${paidToken}` },
+      { name: 'POST /api/orders', url: `${shop.url}/api/orders`, body: JSON.stringify(orderOf(1)) },
+    ];
+    let failedRequests = 0;
+    for (const route of routes) {
+      const measured = await cannon(route.url, route.body);
+      figures.push({ part, name: `${route.name} req/s`, value: measured.rps, unit: 'req/s' });
+      ms(`${route.name} p50`, measured.p50);
+      ms(`${route.name} p99`, measured.p99);
+      failedRequests += measured.failures;
+      details.push([route.name, `${measured.rps.toFixed(0)}/s`, measured.p50.toFixed(1), measured.p99.toFixed(1), `${((measured.rps / ceiling) * 100).toFixed(1)} %`, String(measured.failures)]);
+      console.log(`  measured ${route.name}`);
+    }
+    figures.push({ part, name: 'failed requests of the single routes', value: failedRequests, unit: 'requests', budget: 0 });
+
+    // The last payments' events may still be on their way (the sandbox sends more than one per
+    // payment); they land first, so a second booking by a late one would show in the check.
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const books = await wrongBookings(shop.db);
+    figures.push({ part, name: `paid orders not booked exactly once (of ${books.paid})`, value: books.wrong, unit: 'orders', budget: 0 });
+
+    console.log('');
+    printTable([['target', 'rate', 'p50 ms', 'p99 ms', 'vs bare', 'failed'], ...details], [0]);
+    console.log(`  ${books.paid} orders paid, ${books.wrong} of them not booked exactly once\n`);
+  } finally {
+    await close(shop);
+    await shop.db.destroy();
+  }
+  return figures;
+}
+
+export async function benchLoad(): Promise<Figure[]> {
+  ensureBuild();
+  setLogSilent(true);
+  const databaseUrl = process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE_URL || undefined;
+  console.log(`Load bench: loopback, app and load in this process, ${seconds()} s per measurement (BENCH_SECONDS)`);
+
+  const bareApp = new Koa();
+  bareApp.use((ctx) => {
+    ctx.body = { status: 'ok' };
+  });
+  const bare = await listen(bareApp.callback());
+  const ceiling = await cannon(bare.url).finally(() => close(bare));
+  console.log(`  ceiling, bare Koa with a constant JSON: ${ceiling.rps.toFixed(0)} req/s, p50 ${ceiling.p50.toFixed(1)} ms, p99 ${ceiling.p99.toFixed(1)} ms\n`);
+  const figures: Figure[] = [
+    { part: 'load', name: 'ceiling: bare Koa, constant JSON req/s', value: ceiling.rps, unit: 'req/s' },
+    { part: 'load', name: 'ceiling: bare Koa p50', value: ceiling.p50, unit: 'ms', digits: 1 },
+    { part: 'load', name: 'ceiling: bare Koa p99', value: ceiling.p99, unit: 'ms', digits: 1 },
+  ];
+
+  console.log('PGlite (in memory):');
+  figures.push(...(await benchEngine('load PGlite', undefined, ceiling.rps)));
+  if (databaseUrl) {
+    console.log(`PostgreSQL (schema ${schema}):`);
+    figures.push(...(await benchEngine('load PostgreSQL', databaseUrl, ceiling.rps)));
+  } else {
+    console.log('PostgreSQL skipped: set BENCH_DATABASE_URL or TEST_DATABASE_URL (e.g. postgres://postgres@127.0.0.1:5432/test) to measure it too.\n');
+  }
+  return figures;
+}

@@ -1,0 +1,202 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { CORE_SCHEMA, load, mergeTag } from 'js-yaml';
+import supertest from 'supertest';
+import { buildApp } from '../../api/src/app.ts';
+import { loadConfig, type Config } from '../../api/src/config.ts';
+import { createDb, migrate, type Db } from '../../api/src/db.ts';
+import { DEMO_VENDOR_EMAIL_POSTFIX } from '../../seeds/demo.ts';
+
+// What the deployment files (Dockerfile, compose.yaml, deploy/**) say about the app must stay true
+// while the app changes. No Docker engine needed: the files are read and held against the code.
+
+const repo = path.resolve(import.meta.dirname, '../..');
+const read = (file: string) => fs.readFileSync(path.join(repo, file), 'utf8');
+/** The Dockerfile with its continued lines joined, one instruction a line. */
+const dockerfile = () => read('Dockerfile').replace(/\\\n\s*/g, ' ');
+
+interface ComposeService {
+  environment?: Record<string, string>;
+  command?: string[];
+  volumes?: string[];
+  networks?: string[] | Record<string, { aliases?: string[]; ipv4_address?: string }>;
+}
+const compose = load(read('compose.yaml'), { schema: CORE_SCHEMA.withTags(mergeTag) }) as { services: Record<string, ComposeService> };
+
+/** Compose's interpolation as it would run without a .env: defaults used, required values filled in. */
+const interpolate = (value: string) =>
+  value.replace(/\$\{(\w+)(?::([-?])([^}]*))?\}/g, (_, name: string, kind?: string, text?: string) => (kind === '-' ? (text ?? '') : kind === '?' ? `example-${name.toLowerCase()}` : ''));
+
+const appServices = Object.entries(compose.services).filter(([, service]) => service.environment?.DATABASE_URL);
+const environmentOf = (service: ComposeService) => Object.fromEntries(Object.entries(service.environment ?? {}).map(([name, value]) => [name, interpolate(String(value))]));
+const appEnvironment = environmentOf(appServices[0][1]);
+
+/** The names a service is reached by inside the compose network. */
+const aliasesOf = (name: string) => {
+  const networks = compose.services[name].networks;
+  return [name, ...(Array.isArray(networks) ? [] : Object.values(networks ?? {}).flatMap((network) => network.aliases ?? []))];
+};
+const serviceServingHost = (host: string) => Object.keys(compose.services).find((name) => aliasesOf(name).includes(host));
+
+interface Mapper {
+  protocolMapper: string;
+  config: Record<string, string>;
+}
+interface RealmClient {
+  clientId: string;
+  publicClient: boolean;
+  standardFlowEnabled: boolean;
+  implicitFlowEnabled: boolean;
+  directAccessGrantsEnabled: boolean;
+  redirectUris: string[];
+  webOrigins: string[];
+  attributes: Record<string, string>;
+  protocolMappers: Mapper[];
+}
+interface Realm {
+  realm: string;
+  groups: { name: string }[];
+  clients: RealmClient[];
+  users: { username: string; email: string; groups: string[]; credentials: { temporary: boolean }[] }[];
+}
+const realm = JSON.parse(read('deploy/keycloak/realm-export.json')) as Realm;
+
+describe('deployment files', () => {
+  describe('compose.yaml', () => {
+    it('runs two app processes with the same settings, each one the server reads and accepts', () => {
+      assert.deepEqual(appServices.map(([name]) => name), ['app1', 'app2']);
+      assert.deepEqual(environmentOf(appServices[1][1]), appEnvironment, 'app2 is configured like app1');
+      const names = new Set<string>();
+      const recording = new Proxy(appEnvironment, {
+        get: (env, name) => {
+          if (typeof name === 'string') names.add(name);
+          return env[name as string];
+        },
+      });
+      loadConfig(recording); // throws on a value the server refuses (a TRUST_PROXY typo, a bad origin)
+      assert.deepEqual(Object.keys(appEnvironment).filter((name) => !names.has(name)), [], 'variables api/src/config.ts never reads');
+    });
+
+    it('points the app at services of the same file, under the addresses browsers use too', () => {
+      const config = loadConfig(appEnvironment);
+      const database = new URL(config.databaseUrl!);
+      assert.equal(serviceServingHost(database.hostname), 'postgres');
+      assert.equal(compose.services.postgres.environment?.POSTGRES_DB, database.pathname.slice(1));
+      // The browser is sent to PUBLIC_URL and OIDC_ISSUER; the containers call them too (sandbox,
+      // webhooks, discovery), so both names must lead to the right service inside the network.
+      assert.equal(serviceServingHost(new URL(config.publicUrl).hostname), 'balancer');
+      const issuer = new URL(config.oidc.issuer!);
+      assert.equal(serviceServingHost(issuer.hostname), 'keycloak');
+      // Keycloak writes its hostname into every token's issuer, which must be OIDC_ISSUER exactly.
+      assert.equal(`${compose.services.keycloak.environment?.KC_HOSTNAME}/realms/${realm.realm}`, config.oidc.issuer);
+      assert.equal(config.oidc.realm, realm.realm);
+      assert.ok(compose.services.keycloak.volumes?.some((volume) => volume.startsWith('./deploy/keycloak/realm-export.json:/opt/keycloak/data/import/')), 'the realm file is imported');
+      assert.ok(compose.services.keycloak.command?.includes('--import-realm'));
+    });
+
+    it('trusts forwarding headers from the balancer only', () => {
+      const balancer = compose.services.balancer.networks as Record<string, { ipv4_address?: string }>;
+      const balancerAddress = Object.values(balancer)[0].ipv4_address;
+      assert.ok(balancerAddress, 'the balancer has a fixed address');
+      assert.deepEqual(loadConfig(appEnvironment).trustProxy, [balancerAddress]);
+    });
+  });
+
+  describe('the Keycloak realm', () => {
+    const config = loadConfig(appEnvironment);
+    const client = realm.clients.find((c) => c.clientId === config.oidc.clientId);
+    const mapper = (type: string) => client?.protocolMappers.find((m) => m.protocolMapper === type);
+
+    it('has the public client of OIDC_CLIENT_ID: code flow with PKCE S256 only', () => {
+      assert.ok(client, `a client "${config.oidc.clientId}"`);
+      assert.equal(client.publicClient, true, 'the browser holds no secret');
+      assert.equal(client.standardFlowEnabled, true);
+      assert.equal(client.implicitFlowEnabled, false);
+      assert.equal(client.directAccessGrantsEnabled, false);
+      assert.equal(client.attributes['pkce.code.challenge.method'], 'S256');
+      assert.deepEqual(client.webOrigins, [new URL(config.publicUrl).origin]);
+    });
+
+    it('puts the groups, the API audience and the vendor claim into access tokens', () => {
+      assert.deepEqual(realm.groups.map((g) => g.name).sort(), ['backoffice', 'vendor']);
+      const groups = mapper('oidc-group-membership-mapper');
+      assert.equal(groups?.config['claim.name'], 'groups');
+      assert.equal(groups?.config['access.token.claim'], 'true');
+      const audience = mapper('oidc-audience-mapper');
+      assert.equal(audience?.config['included.custom.audience'], config.oidc.audience);
+      assert.equal(audience?.config['access.token.claim'], 'true');
+      const vendorClaim = client?.protocolMappers.find((m) => m.config['claim.name'] === config.oidc.vendorClaim);
+      assert.equal(vendorClaim?.config['access.token.claim'], 'true', `the claim ${config.oidc.vendorClaim} links a vendor's login`);
+    });
+
+    it('has one demo user per group, with a temporary password, the vendor linked to DEMO-1 by e-mail', () => {
+      for (const group of ['/backoffice', '/vendor']) {
+        const user = realm.users.find((u) => u.groups.includes(group));
+        assert.ok(user, `a demo user in ${group}`);
+        assert.ok(user.credentials.every((c) => c.temporary), `${user.username} must choose a password at the first login`);
+      }
+      assert.equal(realm.users.find((u) => u.groups.includes('/vendor'))?.email, `demo-1${DEMO_VENDOR_EMAIL_POSTFIX}`);
+    });
+  });
+
+  describe('against the app', () => {
+    let db: Db;
+    let config: Config;
+    let http: ReturnType<typeof supertest>;
+    let distDir: string;
+
+    before(async function () {
+      this.timeout(120_000);
+      // Marked stand-ins for the built pages: which page a path gets is the app's routing.
+      distDir = fs.mkdtempSync(path.join(os.tmpdir(), 'deploy-dist-'));
+      fs.mkdirSync(path.join(distDir, 'admin'));
+      fs.mkdirSync(path.join(distDir, 'shop-widget'));
+      fs.writeFileSync(path.join(distDir, 'admin', 'index.html'), '<title>back office</title>');
+      fs.writeFileSync(path.join(distDir, 'admin', 'me.html'), '<title>vendor page</title>');
+      fs.writeFileSync(path.join(distDir, 'shop-widget', 'index.html'), '<title>shop</title>');
+      config = loadConfig({ ...appEnvironment, DATABASE_URL: '', DATA_DIR: 'memory://' });
+      db = createDb({ dataDir: 'memory://' });
+      await migrate(db);
+      http = supertest(buildApp({ db, config, distDir }).callback());
+    });
+
+    after(async () => {
+      await db?.destroy();
+      if (distDir) fs.rmSync(distDir, { recursive: true, force: true });
+    });
+
+    it('serves every redirect URI of the realm client with the page that finishes the login', async () => {
+      const client = realm.clients.find((c) => c.clientId === config.oidc.clientId)!;
+      const pages = [...client.redirectUris, ...client.attributes['post.logout.redirect.uris'].split('##')];
+      assert.ok(pages.length >= 4, 'callbacks and logout pages of /backoffice and /me');
+      for (const page of pages) {
+        const url = new URL(page);
+        assert.equal(url.origin, new URL(config.publicUrl).origin, `${page} is on PUBLIC_URL`);
+        const res = await http.get(url.pathname);
+        assert.equal(res.status, 200, page);
+        assert.match(res.text, url.pathname.startsWith('/me') ? /vendor page/ : /back office/, page);
+      }
+    });
+
+    it('answers the health checks of the image and of the balancer without a login', async () => {
+      const healthcheck = /^HEALTHCHECK .*$/m.exec(dockerfile())?.[0];
+      const imagePath = healthcheck && /['"](\/[\w/-]+)['"]/.exec(healthcheck)?.[1];
+      const balancerPath = /health_uri\s+(\S+)/.exec(read('deploy/caddy/Caddyfile'))?.[1];
+      assert.deepEqual([imagePath, balancerPath], ['/healthz', '/readyz']);
+      for (const probe of [imagePath, balancerPath]) {
+        const res = await http.get(probe!);
+        assert.equal(res.status, 200, `${probe}: ${res.text}`);
+      }
+    });
+
+    it('starts the server the image names', () => {
+      const cmd = /^CMD (\[.*\])$/m.exec(dockerfile())?.[1];
+      const entry = (JSON.parse(cmd!) as string[]).at(-1)!;
+      assert.ok(fs.existsSync(path.join(repo, entry)), `${entry} exists`);
+      const ignored = read('.dockerignore').split('\n').filter((line) => line && !line.startsWith('#'));
+      assert.ok(!ignored.includes(entry.split('/')[0]), `${entry} is not left out of the image`);
+    });
+  });
+});
