@@ -86,7 +86,8 @@ describe('e2e: vendors in the back office', function () {
     await save();
     await page.waitForURL(url(`/userprofile/${vendorId}`));
     await page.locator('#vendor-profile-name').filter({ hasText: 'Erika Musterfrau' }).waitFor();
-    assert.match(await notification().innerText(), /Element wurde aktualisiert/);
+    // The refusal's notice may still be showing; the success notice follows it.
+    await notification().filter({ hasText: 'Element wurde aktualisiert' }).waitFor();
     const stored = (await (await api(`/api/vendors/${vendorId}`)).json()) as { lastName: string; licenseId: string };
     assert.deepEqual([stored.licenseId, stored.lastName], [licenseId, 'Musterfrau']);
   });
