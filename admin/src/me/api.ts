@@ -1,3 +1,4 @@
+import type { AccountRow } from '../shared/ledger.ts';
 import { untilPageLeaves, type Login } from '../auth/login.ts';
 
 export class ApiError extends Error {
@@ -47,13 +48,6 @@ export interface OwnVendor {
 }
 
 /** GET /api/vendors/me/payments: the newest rows of the vendor's account. */
-export interface OwnPayment {
-  id: number;
-  createdAt: string;
-  kind: string;
-  itemName: string | null;
-  quantity: number | null;
-  amount: number;
-  sign: 1 | -1;
+export interface OwnPayment extends AccountRow {
   paidOut: boolean;
 }

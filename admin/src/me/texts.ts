@@ -1,3 +1,4 @@
+import { kindNames } from '../shared/ledger.ts';
 import type { Locale } from '../shared/locale.ts';
 
 // The vendor page's texts. Short words and plain sentences: many vendors read little German.
@@ -26,14 +27,7 @@ const de = {
   vendorSince: 'Verkäufer seit',
   error: 'Es ist ein Fehler aufgetreten. Bitte versuche es später erneut.',
   noAccess: 'Dieser Zugang gehört zu keinem Verkäufer. Bitte frag im Büro nach.',
-  kind_sale: 'Verkauf',
-  kind_tip: 'Trinkgeld',
-  kind_licence: 'Lizenz',
-  kind_fee: 'Kartengebühr',
-  kind_fee_cover: 'Kartengebühr übernommen',
-  kind_payout: 'Auszahlung',
-  kind_payout_reversal: 'Auszahlung storniert',
-  kind_refund: 'Erstattung',
+  ...kindNames.de,
 };
 
 const en: typeof de = {
@@ -61,14 +55,7 @@ const en: typeof de = {
   vendorSince: 'Vendor since',
   error: 'An error occurred. Please try again later.',
   noAccess: 'This login does not belong to a vendor. Please ask at the office.',
-  kind_sale: 'Sale',
-  kind_tip: 'Tip',
-  kind_licence: 'Licence',
-  kind_fee: 'Card fee',
-  kind_fee_cover: 'Card fee covered',
-  kind_payout: 'Payout',
-  kind_payout_reversal: 'Payout reversed',
-  kind_refund: 'Refund',
+  ...kindNames.en,
 };
 
 export type Texts = typeof de;

@@ -2,22 +2,12 @@ import { Table, TableBody, TableCell, TableHead, TableRow } from '@mui/material'
 import type { ReactNode } from 'react';
 import { useLocale, useTranslate } from 'react-admin';
 import { formatDateTime } from '../../shared/dates.ts';
+import type { AccountRow } from '../../shared/ledger.ts';
 import type { Locale } from '../../shared/locale.ts';
 import { useFormatCents } from './money.tsx';
 
-export interface TransactionRow {
-  id: number | string;
-  createdAt: string;
-  kind: string;
-  itemName: string | null;
-  quantity: number | null;
-  amount: number;
-  /** +1: the vendor received it; −1: the vendor gave it (a licence share, a fee). */
-  sign: 1 | -1;
-}
-
 /** Rows of a vendor's account, signed from the vendor's side; `children` are rows below them (a total). */
-export function TransactionTable({ id, rows, children }: { id: string; rows: TransactionRow[]; children?: ReactNode }) {
+export function TransactionTable({ id, rows, children }: { id: string; rows: AccountRow[]; children?: ReactNode }) {
   const translate = useTranslate();
   const formatCents = useFormatCents();
   const locale = useLocale() as Locale;

@@ -5,14 +5,15 @@ import { useState } from 'react';
 import { Button, Confirm, HttpError, ListButton, Title, TopToolbar, useDataProvider, useGetOne, useTranslate, type RaRecord } from 'react-admin';
 import { useParams } from 'react-router-dom';
 import { useFormatCents } from '../common/money.tsx';
-import { TransactionTable, type TransactionRow } from '../common/TransactionTable.tsx';
+import { TransactionTable } from '../common/TransactionTable.tsx';
 import { PageTitle } from '../layout/PageTitle.tsx';
 import { Receipt } from '../payouts/Receipt.tsx';
+import type { AccountRow } from '../../shared/ledger.ts';
 
 interface ForPayout {
   vendor: { id: number; licenseId: string; firstName: string; lastName: string };
   balance: number;
-  payments: TransactionRow[];
+  payments: AccountRow[];
 }
 
 interface Paid {
@@ -21,7 +22,7 @@ interface Paid {
   amount: number;
 }
 
-function OpenRows({ rows, balance }: { rows: TransactionRow[]; balance: number }) {
+function OpenRows({ rows, balance }: { rows: AccountRow[]; balance: number }) {
   const translate = useTranslate();
   const formatCents = useFormatCents();
   return (

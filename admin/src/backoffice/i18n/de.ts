@@ -1,4 +1,6 @@
 // Die eigenen Texte des Backoffice auf Deutsch; dieselben Schlüssel wie en.ts.
+import { kindNames } from '../../shared/ledger.ts';
+
 export const de = {
   app: {
     title_default: 'Straßenzeitung',
@@ -48,14 +50,7 @@ export const de = {
       transaction_item: 'Produkt',
       transaction_quantity: 'Menge',
       transaction_amount: 'Betrag',
-      kind_sale: 'Verkauf',
-      kind_tip: 'Trinkgeld',
-      kind_licence: 'Lizenz',
-      kind_fee: 'Kartengebühr',
-      kind_fee_cover: 'Kartengebühr übernommen',
-      kind_payout: 'Auszahlung',
-      kind_payout_reversal: 'Auszahlung storniert',
-      kind_refund: 'Erstattung',
+      ...kindNames.de,
       login_title: 'Zugang für den neuen Verkäufer',
       username: 'Benutzername',
       one_time_password: 'Einmalpasswort',

@@ -1,4 +1,6 @@
 // The back office's own texts in English; de.ts has the same keys (tests/unit/admin-i18n.test.ts).
+import { kindNames } from '../../shared/ledger.ts';
+
 export const en = {
   app: {
     title_default: 'Street paper',
@@ -48,14 +50,7 @@ export const en = {
       transaction_item: 'Item',
       transaction_quantity: 'Quantity',
       transaction_amount: 'Amount',
-      kind_sale: 'Sale',
-      kind_tip: 'Tip',
-      kind_licence: 'Licence',
-      kind_fee: 'Card fee',
-      kind_fee_cover: 'Card fee covered',
-      kind_payout: 'Payout',
-      kind_payout_reversal: 'Payout reversed',
-      kind_refund: 'Refund',
+      ...kindNames.en,
       login_title: 'Login for the new vendor',
       username: 'Username',
       one_time_password: 'One-time password',
