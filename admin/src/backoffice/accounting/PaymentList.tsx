@@ -1,11 +1,10 @@
 import DownloadIcon from '@mui/icons-material/Download';
 import SummarizeIcon from '@mui/icons-material/Summarize';
-import { Box, useMediaQuery, type Theme } from '@mui/material';
+import { useMediaQuery, type Theme } from '@mui/material';
 import {
   Button,
   DataTable,
   FilterButton,
-  List,
   ReferenceInput,
   SelectInput,
   SimpleList,
@@ -22,7 +21,7 @@ import { useFormatCents } from '../common/money.tsx';
 import { PageTitle } from '../layout/PageTitle.tsx';
 import { filterParam, periodFilename, useDownload } from '../common/download.ts';
 import { ListTotals } from './PaymentTotals.tsx';
-import { PeriodPresets, periodInputs } from './PeriodFilter.tsx';
+import { PeriodList, periodInputs } from './PeriodFilter.tsx';
 
 const filters = [
   ...periodInputs,
@@ -86,20 +85,14 @@ export function PaymentList({ sales = false }: { sales?: boolean }) {
   const what = (record: RaRecord) => (record.itemName as string | null) ?? kindName(record);
   const date = (record: RaRecord) => formatDateTime(record.createdAt, locale);
   return (
-    <List
+    <PeriodList
       resource="payments"
       storeKey={sales ? 'sales' : 'payments'}
       title={<PageTitle page={sales ? 'app.page.sales' : 'app.page.accounting'} />}
       filter={sales ? salesOnly : undefined}
       filters={filters}
       actions={<Actions accounts={!sales} permanent={sales ? salesOnly : undefined} />}
-      sort={{ field: 'createdAt', order: 'DESC' }}
-      perPage={25}
-      empty={false}
     >
-      <Box sx={{ px: 1, pt: 1 }}>
-        <PeriodPresets />
-      </Box>
       {isSmall ? (
         <SimpleList
           primaryText={(record) => `${what(record)}${record.quantity ? ` × ${record.quantity}` : ''}`}
@@ -119,6 +112,6 @@ export function PaymentList({ sales = false }: { sales?: boolean }) {
         </DataTable>
       )}
       <ListTotals permanent={sales ? salesOnly : undefined} />
-    </List>
+    </PeriodList>
   );
 }

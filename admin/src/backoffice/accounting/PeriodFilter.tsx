@@ -1,5 +1,6 @@
 import { Box, Button } from '@mui/material';
-import { DateInput, useListContext, useTranslate } from 'react-admin';
+import type { ReactNode } from 'react';
+import { DateInput, List, useListContext, useTranslate, type ListProps } from 'react-admin';
 import { presetPeriod, presets } from './period.ts';
 
 /** From and until as list filters; the API takes a bare date in the newspaper's time zone, `to` as the whole day. */
@@ -29,5 +30,17 @@ export function PeriodPresets() {
         {translate('app.books.all_time')}
       </Button>
     </Box>
+  );
+}
+
+/** A list of the books over a period (payments, sales, payouts): newest first, the presets above the rows. */
+export function PeriodList({ children, ...props }: ListProps & { children: ReactNode }) {
+  return (
+    <List sort={{ field: 'createdAt', order: 'DESC' }} perPage={25} empty={false} {...props}>
+      <Box sx={{ px: 1, pt: 1 }}>
+        <PeriodPresets />
+      </Box>
+      {children}
+    </List>
   );
 }

@@ -5,7 +5,6 @@ import {
   Button,
   DataTable,
   FilterButton,
-  List,
   NullableBooleanInput,
   ReferenceInput,
   SelectInput,
@@ -22,7 +21,7 @@ import {
 import { formatDate, formatDateTime } from '../../shared/dates.ts';
 import type { Locale } from '../../shared/locale.ts';
 import { filterParam, periodFilename, useDownload } from '../common/download.ts';
-import { PeriodPresets, periodInputs } from '../accounting/PeriodFilter.tsx';
+import { PeriodList, periodInputs } from '../accounting/PeriodFilter.tsx';
 import { useFormatCents } from '../common/money.tsx';
 import { PageTitle } from '../layout/PageTitle.tsx';
 import { ReceiptButton } from './Receipt.tsx';
@@ -154,17 +153,11 @@ export function PayoutList() {
   const formatCents = useFormatCents();
   const vendor = (record: RaRecord) => `${record.vendor.licenseId} ${record.vendor.name}`;
   return (
-    <List
+    <PeriodList
       title={<PageTitle page="app.page.payouts" />}
       filters={filters}
       actions={<Actions />}
-      sort={{ field: 'createdAt', order: 'DESC' }}
-      perPage={25}
-      empty={false}
     >
-      <Box sx={{ px: 1, pt: 1 }}>
-        <PeriodPresets />
-      </Box>
       {isSmall ? (
         <SimpleList
           primaryText={(record) => `${formatCents(record.amount)} · ${vendor(record)}`}
@@ -190,6 +183,6 @@ export function PayoutList() {
         </DataTable>
       )}
       <Totals />
-    </List>
+    </PeriodList>
   );
 }
