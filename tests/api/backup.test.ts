@@ -151,7 +151,7 @@ describeApi('data safety: backup, restore and the move to PostgreSQL', (t) => {
     const vendor = await t.db('vendors').where({ license_id: 'DEMO-4' }).first('id');
     await t.db('vendor_comments').insert({ vendor_id: vendor.id, comment: 'Zeile 1\nZeile 2\t"zitiert" \\ 🚲 ß' });
     await t.db('vendors').where({ id: vendor.id }).update({ latitude: 48.208176123456789, longitude: 16.373819000000001 });
-    await t.db('rate_limits').insert({ bucket: 'orders', address: '2001:db8::1', window_start: t.db.raw(`date_trunc('minute', now())`), requests: 3 }).onConflict().ignore();
+    await t.db('rate_limits').insert({ bucket: 'order', address: '2001:db8::1', window_start: t.db.raw(`date_trunc('minute', now())`), requests: 3 }).onConflict().ignore();
 
     const empty: string[] = [];
     for (const table of (await schemaTables(t.db)).filter((name) => !isMigrationTable(name))) {

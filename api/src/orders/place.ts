@@ -2,12 +2,12 @@ import { randomBytes } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { Config } from '../config.ts';
 import { badRequest, HttpError } from '../http/errors.ts';
+import { limitRate } from '../http/rate-limit.ts';
 import { log } from '../log.ts';
 import { stripeClient, type Stripe } from '../payments/stripe.ts';
 import { getSettingsRow } from '../settings/queries.ts';
 import { isEmbedOrigin } from '../shop/origins.ts';
 import { findVendorByLicense } from '../vendors/queries.ts';
-import { limitOrderRate } from './rate-limit.ts';
 import { emailAddress, type OrderInput } from './schema.ts';
 
 // A new order: every rule of the shop checked with a message the customer understands, every price
@@ -166,7 +166,7 @@ export async function placeOrder(db: Knex, config: Config, input: OrderInput, cl
   }
   if (total < minimumTotal) throw refuse('entries', `Card payments need a total of at least ${euros(minimumTotal)}.`);
   await checkReturnUrl(db, config, input.returnUrl);
-  await limitOrderRate(db, clientAddress, config.orderRateLimit);
+  await limitRate(db, 'order', clientAddress, config.orderRateLimit);
 
   const token = randomBytes(32).toString('base64url');
   const expiresAt = Math.floor(Date.now() / 1000) + checkoutMinutes * 60 + clockMarginSeconds;
