@@ -1,4 +1,4 @@
-import { Box, Button, Dialog, DialogActions, DialogContent, DialogTitle, Typography } from '@mui/material';
+import { Button, Dialog, DialogActions, DialogContent, DialogTitle, Typography } from '@mui/material';
 import { useMemo } from 'react';
 import { useTranslate } from 'react-admin';
 import { qrCodeOptions, vendorQrUrl } from '../../shared/qr.ts';
@@ -19,9 +19,7 @@ export function VendorQrDialog({ vendor, onClose }: { vendor: BadgeVendor; onClo
     <Dialog open onClose={onClose} aria-labelledby="vendor-qr-title">
       <DialogTitle id="vendor-qr-title">{translate('app.qr.code_of', { name })}</DialogTitle>
       <DialogContent>
-        <Box id="vendor-qr-code">
-          <QrPreview options={options} />
-        </Box>
+        <QrPreview options={options} id="vendor-qr-code" />
         <Typography variant="body2" color="text.secondary" sx={{ mt: 1, textAlign: 'center', wordBreak: 'break-all' }}>
           {url}
         </Typography>
