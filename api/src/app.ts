@@ -12,7 +12,7 @@ import { securityHeaders } from './http/security.ts';
 import { requestDeadline } from './http/timeouts.ts';
 import { embeddedIdentity } from './identity/provider/index.ts';
 import { createVerifier, type Verifier } from './identity/verifier.ts';
-import { stripeSandbox } from './payments/sandbox/index.ts';
+import { stripeSandbox } from './stripe/sandbox/index.ts';
 import { routes as allRoutes } from './routes.ts';
 import { shopPage } from './shop/page.ts';
 import { serveApp, serveFiles } from './web/static.ts';

@@ -6,7 +6,7 @@ import { processOutbox } from '../../api/src/mail/outbox.ts';
 import { deliverOrder } from '../../api/src/orders/deliveries.ts';
 import { applySession } from '../../api/src/orders/settle.ts';
 import { downloadLinksFor } from '../../api/src/pdf/links.ts';
-import { retrieveSession } from '../../api/src/payments/stripe.ts';
+import { retrieveSession } from '../../api/src/stripe/adapter.ts';
 import { describeApi, type ApiTest } from '../support/env.ts';
 import { eventually, itemId } from '../support/orders.ts';
 import { payInSandbox } from '../support/sandbox.ts';

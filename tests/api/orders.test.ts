@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { localDay } from '../../api/src/http/period.ts';
 import { setLogSilent } from '../../api/src/log.ts';
-import { stripeClient } from '../../api/src/payments/stripe.ts';
+import { stripeClient } from '../../api/src/stripe/adapter.ts';
 import { assertRefused } from '../support/assertions.ts';
 import { describeApi } from '../support/env.ts';
 import { itemId, placeMainOrder, sandboxFee } from '../support/orders.ts';

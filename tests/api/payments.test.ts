@@ -3,8 +3,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { vendorAccountSummary } from '../../api/src/ledger/queries.ts';
 import { reconcilePending } from '../../api/src/orders/reconcile.ts';
-import { SANDBOX_SECRET_KEY } from '../../api/src/payments/sandbox/keys.ts';
-import { stripeClient, type Stripe } from '../../api/src/payments/stripe.ts';
+import { SANDBOX_SECRET_KEY } from '../../api/src/stripe/sandbox/keys.ts';
+import { stripeClient, type Stripe } from '../../api/src/stripe/adapter.ts';
 import { describeApi } from '../support/env.ts';
 import {
   assertBalanced,

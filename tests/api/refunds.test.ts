@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import type supertest from 'supertest';
-import { stripeClient, Stripe } from '../../api/src/payments/stripe.ts';
+import { stripeClient, Stripe } from '../../api/src/stripe/adapter.ts';
 import { describeApi } from '../support/env.ts';
 import { assertBalanced, balanceOf, itemId, sandboxFee, vendorId } from '../support/orders.ts';
 import { listedVendor, listenBooksShop, noFeeCard, sell } from '../support/sales.ts';

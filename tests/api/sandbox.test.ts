@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Stripe from 'stripe';
-import { SANDBOX_SECRET_KEY } from '../../api/src/payments/sandbox/keys.ts';
+import { SANDBOX_SECRET_KEY } from '../../api/src/stripe/sandbox/keys.ts';
 import { describeApi } from '../support/env.ts';
 import { payInSandbox, releaseHeldFee } from '../support/sandbox.ts';
 import { listenShop, type ListeningShop } from '../support/shop-server.ts';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describeApi } from '../support/env.ts';
-import { SANDBOX_WEBHOOK_SECRET } from '../../api/src/payments/sandbox/keys.ts';
+import { SANDBOX_WEBHOOK_SECRET } from '../../api/src/stripe/sandbox/keys.ts';
 import { assertBalanced, bookedRows, eventually, itemId, postEvent, signedEvent } from '../support/orders.ts';
 import { sell } from '../support/sales.ts';
 import { payInSandbox } from '../support/sandbox.ts';

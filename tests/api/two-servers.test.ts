@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { SANDBOX_WEBHOOK_SECRET } from '../../api/src/payments/sandbox/keys.ts';
+import { SANDBOX_WEBHOOK_SECRET } from '../../api/src/stripe/sandbox/keys.ts';
 import { throttleRules } from '../../api/src/identity/provider/throttle.ts';
 import { assertBalanced, balanceOf, eventually, itemId, signedEvent, vendorId } from '../support/orders.ts';
 import { Browser, exchangeCode, loginWithPkce, openLoginPage, tokenRequest } from '../support/oidc-flow.ts';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import type { Browser, Page } from 'playwright-core';
 import Stripe from 'stripe';
-import { SANDBOX_SECRET_KEY } from '../../api/src/payments/sandbox/keys.ts';
+import { SANDBOX_SECRET_KEY } from '../../api/src/stripe/sandbox/keys.ts';
 import { phone, screenshot } from './browser.ts';
 import type { RunningServer } from './server.ts';
 import { useServerAndBrowser } from './suite.ts';

@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import type { z } from 'zod';
 import Stripe from 'stripe';
 import type { RouteDef } from '../../api/src/http/routes.ts';
-import { SANDBOX_WEBHOOK_SECRET } from '../../api/src/payments/sandbox/keys.ts';
+import { SANDBOX_WEBHOOK_SECRET } from '../../api/src/stripe/sandbox/keys.ts';
 
 // Generators for the fuzz test: malformed requests of every kind an attacker, a broken client or a
 // confused proxy sends, plus bodies shaped like what a route expects (field names and types taken

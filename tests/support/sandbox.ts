@@ -1,4 +1,4 @@
-import { SANDBOX_SECRET_KEY } from '../../api/src/payments/sandbox/keys.ts';
+import { SANDBOX_SECRET_KEY } from '../../api/src/stripe/sandbox/keys.ts';
 
 /**
  * Pays a sandbox Checkout Session the way a customer does: opens the hosted page and submits its

@@ -4,7 +4,7 @@ import type { Config } from '../config.ts';
 import { badRequest, HttpError } from '../http/errors.ts';
 import { limitRate } from '../http/rate-limit.ts';
 import { log } from '../log.ts';
-import { stripeClient, type Stripe } from '../payments/stripe.ts';
+import { stripeClient, type Stripe } from '../stripe/adapter.ts';
 import { getSettingsRow } from '../settings/queries.ts';
 import { isEmbedOrigin } from '../shop/origins.ts';
 import { findVendorByLicense } from '../vendors/queries.ts';

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import type { Config } from '../config.ts';
 import { forgetOldRates } from '../http/rate-limit.ts';
 import { log } from '../log.ts';
-import { stripeClient } from '../payments/stripe.ts';
+import { stripeClient } from '../stripe/adapter.ts';
 import { applySession, settleOrder } from './settle.ts';
 
 // The safety net under the webhook: a lost or refused event must not leave a paid order pending.

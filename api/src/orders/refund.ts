@@ -3,7 +3,7 @@ import { recordEvent } from '../audit/record.ts';
 import type { Config } from '../config.ts';
 import { conflict, HttpError, notFound } from '../http/errors.ts';
 import { bookRefund } from '../ledger/refund.ts';
-import { Stripe, stripeClient } from '../payments/stripe.ts';
+import { Stripe, stripeClient } from '../stripe/adapter.ts';
 import { findOrder, type OrderRow } from './queries.ts';
 
 const notRefundable = (order: OrderRow) => conflict(`Only a paid order can be refunded; this one is ${order.status}.`);

@@ -4,7 +4,7 @@ import { respondList } from '../http/list.ts';
 import type { AppContext, RouteDef } from '../http/routes.ts';
 import { idParam, parse } from '../http/validate.ts';
 import { log } from '../log.ts';
-import { Stripe } from '../payments/stripe.ts';
+import { Stripe } from '../stripe/adapter.ts';
 import { placeOrder } from './place.ts';
 import { findOrder, findOrderByToken, orderReceipt, staffOrderList, staffOrders, staffOrderToApi, type OrderRow } from './queries.ts';
 import { refundOrder } from './refund.ts';

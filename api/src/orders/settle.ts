@@ -4,7 +4,7 @@ import type { Config } from '../config.ts';
 import { notFound } from '../http/errors.ts';
 import { bookFee, bookOrder } from '../ledger/book.ts';
 import { kickOutbox } from '../mail/outbox.ts';
-import { paymentIntentId, retrieveSession, sessionFee, type Stripe } from '../payments/stripe.ts';
+import { paymentIntentId, retrieveSession, sessionFee, type Stripe } from '../stripe/adapter.ts';
 import { getSettingsRow } from '../settings/queries.ts';
 import { deliverOrder } from './deliveries.ts';
 import { findOrder, type OrderRow } from './queries.ts';

@@ -1,7 +1,7 @@
 import { badRequest, HttpError } from '../http/errors.ts';
 import type { RouteDef } from '../http/routes.ts';
 import { log } from '../log.ts';
-import { Stripe, stripeClient, webhookSecret } from '../payments/stripe.ts';
+import { Stripe, stripeClient, webhookSecret } from '../stripe/adapter.ts';
 import { handleStripeEvent } from './stripe.ts';
 
 export const webhookRoutes: RouteDef[] = [

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { Config } from '../config.ts';
 import { settleOrder } from '../orders/settle.ts';
-import type { Stripe } from '../payments/stripe.ts';
+import type { Stripe } from '../stripe/adapter.ts';
 
 // Stripe's events only say "look again": the settle step asks Stripe for the session's current
 // state, so a stale, repeated or out-of-order event can never book anything wrong.
