@@ -19,8 +19,13 @@ export interface Config {
     clientId: string;
     realm?: string;
     scopes: string;
-    /** Token claim that matches a vendor login to its vendor record (compared with the vendor's e-mail). */
+    /**
+     * Token claim with the licence id that links a vendor's login to the vendor: a user attribute that
+     * staff set when they create the login and that its owner cannot change.
+     */
     vendorClaim: string;
+    /** Whether a token without that claim is linked by its e-mail, and then only a verified one. */
+    vendorByEmail: boolean;
   };
   stripe: {
     /** When absent, the local Stripe sandbox answers the SDK's calls (test mode). */
@@ -88,7 +93,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       clientId: env.OIDC_CLIENT_ID ?? 'backoffice',
       realm: env.OIDC_REALM || undefined,
       scopes: env.OIDC_SCOPES ?? 'openid profile email offline_access',
-      vendorClaim: env.OIDC_VENDOR_CLAIM || 'email',
+      vendorClaim: env.OIDC_VENDOR_CLAIM || 'vendor',
+      vendorByEmail: env.OIDC_VENDOR_BY_EMAIL === 'true',
     },
     stripe: {
       secretKey: env.STRIPE_SECRET_KEY || undefined,
