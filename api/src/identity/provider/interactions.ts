@@ -4,7 +4,7 @@ import { errors, type Provider } from 'oidc-provider';
 import { recordEvent } from '../../audit/record.ts';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db.ts';
-import { clientBucket } from '../../http/client-address.ts';
+import { addressBucket, clientAddress } from '../../http/client-address.ts';
 import { readPublicSettings } from '../../settings/queries.ts';
 import { findActiveAccountByUsername, subjectOf } from '../accounts/queries.ts';
 import { verifyPassword } from '../accounts/passwords.ts';
@@ -94,8 +94,9 @@ export function interactions(provider: Provider, db: Db, config: Config) {
     const t = texts[lang];
     if (!username || !password) return showLogin(ctx, interaction, lang, 200, { username, error: t.wrongCredentials });
 
-    // The client's bucket (an IPv6 network as one), as the rate limits count it.
-    const address = clientBucket(ctx, config);
+    // Counted by the client's bucket (an IPv6 network as one), as the rate limits count; logged exactly.
+    const ip = clientAddress(ctx, config);
+    const address = addressBucket(ip, config.ipv6Prefix);
     const rules = config.loginThrottle;
     const claim = await claimAttempt(db, rules, username, address);
     if (!claim.allowed) return showLogin(ctx, interaction, lang, 429, { username, error: t.throttled(claim.waitSeconds) });
@@ -103,9 +104,9 @@ export function interactions(provider: Provider, db: Db, config: Config) {
     const account = await findActiveAccountByUsername(db, username);
     const valid = await verifyPassword(password, account?.password_hash);
     if (!account || !valid) {
-      await recordEvent(db, { action: 'login.failed', actor: username, details: { ip: address } });
+      await recordEvent(db, { action: 'login.failed', actor: username, details: { ip } });
       for (const scope of limitsReached(rules, claim)) {
-        await recordEvent(db, { action: 'login.locked', actor: username, details: { ip: address, scope, attempts: claim[scope] } });
+        await recordEvent(db, { action: 'login.locked', actor: username, details: { ip, scope, attempts: claim[scope] } });
       }
       await forgetOldAttempts(db, rules);
       return showLogin(ctx, interaction, lang, 200, { username, error: t.wrongCredentials });
