@@ -19,8 +19,13 @@ export interface Config {
     clientId: string;
     realm?: string;
     scopes: string;
-    /** Token claim that matches a vendor login to its vendor record (compared with the vendor's e-mail). */
+    /**
+     * Token claim with the licence id that links a vendor's login to the vendor: a user attribute that
+     * staff set when they create the login and that its owner cannot change.
+     */
     vendorClaim: string;
+    /** Whether a token without that claim is linked by its e-mail, and then only a verified one. */
+    vendorByEmail: boolean;
   };
   stripe: {
     /** When absent, the local Stripe sandbox answers the SDK's calls (test mode). */
@@ -45,10 +50,20 @@ export interface Config {
   orderRateLimit: number;
   /** Look-ups of a licence id (the vendor check, the shop page of a vendor) one client address may make per minute. */
   vendorCheckRateLimit: number;
+  /**
+   * Logins at the embedded provider within `windowMinutes`: `perPair` attempts per account from one
+   * address and `perAddress` from one address; beyond `perAccount` (from all addresses together) each
+   * next attempt at the account waits `delaySeconds`, doubling each time, at most the window.
+   */
+  loginThrottle: { windowMinutes: number; perPair: number; perAddress: number; perAccount: number; delaySeconds: number };
+  /** IPv6 clients are counted by this prefix for rate limits and login throttling (one /64 is one network). */
+  ipv6Prefix: number;
   /** Proxies (addresses and CIDR ranges) whose X-Forwarded-For and X-Forwarded-Proto are believed; none by default. */
   trustProxy: string[];
   /** How long a request may take before it is answered 503 (a hung database or Stripe call). */
   requestTimeoutSeconds: number;
+  /** Open connections one process accepts at once; more are closed at once (a flood of idle sockets). */
+  maxConnections: number;
   /** How often each process runs the reconciliation job (the job itself runs in one process at a time). */
   reconcileIntervalSeconds: number;
   /** The newspaper's time zone: a bare date in a period, a statistics day and a CSV time are local to it. */
@@ -78,7 +93,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       clientId: env.OIDC_CLIENT_ID ?? 'backoffice',
       realm: env.OIDC_REALM || undefined,
       scopes: env.OIDC_SCOPES ?? 'openid profile email offline_access',
-      vendorClaim: env.OIDC_VENDOR_CLAIM || 'email',
+      vendorClaim: env.OIDC_VENDOR_CLAIM || 'vendor',
+      vendorByEmail: env.OIDC_VENDOR_BY_EMAIL === 'true',
     },
     stripe: {
       secretKey: env.STRIPE_SECRET_KEY || undefined,
@@ -92,8 +108,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     downloadLinkDays: positiveInt(env, 'DOWNLOAD_LINK_DAYS', 42),
     orderRateLimit: positiveInt(env, 'ORDER_RATE_LIMIT', 30),
     vendorCheckRateLimit: positiveInt(env, 'VENDOR_CHECK_RATE_LIMIT', 120),
+    loginThrottle: {
+      windowMinutes: positiveInt(env, 'LOGIN_WINDOW_MINUTES', 15),
+      perPair: positiveInt(env, 'LOGIN_LIMIT_PER_PAIR', 5),
+      perAddress: positiveInt(env, 'LOGIN_LIMIT_PER_ADDRESS', 20),
+      perAccount: positiveInt(env, 'LOGIN_LIMIT_PER_ACCOUNT', 10),
+      delaySeconds: positiveInt(env, 'LOGIN_DELAY_SECONDS', 1),
+    },
+    ipv6Prefix: ipv6Prefix(env.RATE_LIMIT_IPV6_PREFIX),
     trustProxy: trustProxy(env.TRUST_PROXY ?? ''),
     requestTimeoutSeconds: positiveInt(env, 'REQUEST_TIMEOUT_SECONDS', 30),
+    maxConnections: positiveInt(env, 'MAX_CONNECTIONS', 1000),
     reconcileIntervalSeconds: positiveInt(env, 'RECONCILE_INTERVAL_SECONDS', 60),
     timeZone: timeZone(env.TIME_ZONE || 'Europe/Berlin'),
     embedOrigins: embedOrigins(env.EMBED_ORIGINS ?? ''),
@@ -126,6 +151,14 @@ function trustProxy(list: string): string[] {
   const entries = list.split(',').map((s) => s.trim()).filter(Boolean);
   trustedProxies(entries);
   return entries;
+}
+
+/** 64 unless set: a provider hands each customer at least a /64, so one address alone limits nothing. */
+function ipv6Prefix(raw: string | undefined): number {
+  if (raw === undefined || raw === '') return 64;
+  const bits = Number(raw);
+  if (!Number.isInteger(bits) || bits < 1 || bits > 128) throw new Error(`RATE_LIMIT_IPV6_PREFIX must be 1 to 128, got "${raw}"`);
+  return bits;
 }
 
 function timeZone(name: string): string {

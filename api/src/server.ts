@@ -1,7 +1,7 @@
 import { buildApp } from './app.ts';
 import { loadConfig } from './config.ts';
 import { createDb, migrate } from './db.ts';
-import { applyServerTimeouts } from './http/timeouts.ts';
+import { createShopServer } from './http/timeouts.ts';
 import { issuerUrl } from './identity/issuer.ts';
 import { log, setLogSilent } from './log.ts';
 import { startOutboxWorker } from './mail/outbox.ts';
@@ -20,7 +20,7 @@ const app = buildApp({ db, config });
 const demoLogins = config.oidc.issuer ? [] : await demoLoginsInUse(db);
 startOutboxWorker(db, config);
 startReconciliation(db, config);
-const server = app.listen(config.port, () => {
+const server = createShopServer(app.callback(), config).listen(config.port, () => {
   const where = config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `embedded PostgreSQL in ${config.dataDir}`;
   console.log(
     [
@@ -38,7 +38,6 @@ const server = app.listen(config.port, () => {
     ].join('\n'),
   );
 });
-applyServerTimeouts(server);
 
 let stopping = false;
 async function shutdown(signal: string) {

@@ -9,7 +9,7 @@ import zlib from 'node:zlib';
 import supertest from 'supertest';
 import { buildApp } from '../../api/src/app.ts';
 import { createDb, type Db } from '../../api/src/db.ts';
-import { recordFailure } from '../../api/src/identity/provider/throttle.ts';
+import { claimAttempt } from '../../api/src/identity/provider/throttle.ts';
 import { writeBackup } from '../../api/src/maintenance/backup.ts';
 import { MaintenanceError } from '../../api/src/maintenance/errors.ts';
 import { compareSummaries, summariseDatabase } from '../../api/src/maintenance/move.ts';
@@ -146,7 +146,7 @@ describeApi('data safety: backup, restore and the move to PostgreSQL', (t) => {
     } finally {
       await shop.close();
     }
-    await recordFailure(t.db, 'Mallory', '203.0.113.9');
+    await claimAttempt(t.db, t.config.loginThrottle, 'Mallory', '203.0.113.9');
     await t.db('oidc_state').insert({ model: 'Session', id: 'backup-session', payload: { accountId: '1', kind: 'Session' }, uid: 'u1', account_id: '1', expires_at: t.db.raw(`now() + interval '1 hour'`) });
     const vendor = await t.db('vendors').where({ license_id: 'DEMO-4' }).first('id');
     await t.db('vendor_comments').insert({ vendor_id: vendor.id, comment: 'Zeile 1\nZeile 2\t"zitiert" \\ 🚲 ß' });

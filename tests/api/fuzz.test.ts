@@ -156,7 +156,7 @@ async function prepare(t: ApiTest, shop: ListeningShop): Promise<Omit<RequestSou
     pools: { numbers, texts, fields },
     params,
     tokens: {
-      vendor: (await t.auth(['vendor'], { sub: 'fuzz-vendor', email: vendor.email })).slice('Bearer '.length),
+      vendor: (await t.auth(['vendor'], { sub: 'fuzz-vendor', email: vendor.email, vendor: vendor.licenseId })).slice('Bearer '.length),
       backoffice: office.slice('Bearer '.length),
     },
     files: { png: pngBytes(), pdf: pdfBytes() },

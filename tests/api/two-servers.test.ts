@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { SANDBOX_WEBHOOK_SECRET } from '../../api/src/stripe/sandbox/keys.ts';
-import { throttleRules } from '../../api/src/identity/provider/throttle.ts';
+import { loadConfig } from '../../api/src/config.ts';
 import { assertBalanced, balanceOf, eventually, itemId, signedEvent, vendorId } from '../support/orders.ts';
 import { Browser, exchangeCode, loginWithPkce, openLoginPage, tokenRequest } from '../support/oidc-flow.ts';
 import { startCluster, type Cluster } from '../support/processes.ts';
@@ -86,6 +86,7 @@ suite(`two API processes on one PostgreSQL${adminUrl ? '' : ' (skipped: needs TE
   });
 
   it('counts failed logins on both processes together', async () => {
+    const throttleRules = loadConfig({}).loginThrottle;
     const username = `nobody-${process.pid}`;
     const redirectUri = `${cluster.url}/backoffice/auth-callback`;
     // The login page and its form on one process (relative links stay there), the next attempt on the other.
@@ -93,14 +94,14 @@ suite(`two API processes on one PostgreSQL${adminUrl ? '' : ' (skipped: needs TE
       const server = cluster.servers[n % cluster.servers.length];
       return openLoginPage(server.url, { redirectUri }, new Browser(server.url));
     };
-    for (let n = 0; n < throttleRules.perAccount; n++) {
+    for (let n = 0; n < throttleRules.perPair; n++) {
       const failed = await (await loginOn(n)).submit(username, 'wrong');
       assert.equal(failed.status, 200, 'a wrong password shows the form again');
       assert.equal(failed.code, undefined);
     }
     for (let n = 0; n < cluster.servers.length; n++) {
       const locked = await (await loginOn(n)).submit(username, 'wrong');
-      assert.equal(locked.status, 429, `attempt after ${throttleRules.perAccount} failures: ${locked.html.slice(0, 300)}`);
+      assert.equal(locked.status, 429, `attempt after ${throttleRules.perPair} failures: ${locked.html.slice(0, 300)}`);
     }
   });
 

@@ -23,6 +23,10 @@ export interface KeycloakStandIn {
 
 export interface RealmUser {
   email?: string;
+  /** Whether Keycloak verified the e-mail (the `email_verified` claim); a user may change an unverified one. */
+  emailVerified?: boolean;
+  /** User attributes put into the access token by attribute mappers, e.g. `{ vendor: 'DEMO-1' }`. */
+  attributes?: Record<string, string>;
   /** As Keycloak's group mapper with "full group path" writes them: '/backoffice'. */
   groups: string[];
 }
@@ -95,6 +99,8 @@ export async function startKeycloakStandIn(options: { realm?: string; clients: s
         azp: token.clientId,
         preferred_username: sub,
         email: user.email,
+        ...(user.emailVerified === undefined ? {} : { email_verified: user.emailVerified }),
+        ...user.attributes,
         groups: user.groups,
         realm_access: { roles: ['offline_access', 'uma_authorization'] },
       };

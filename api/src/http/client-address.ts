@@ -74,3 +74,40 @@ export function cameOverTls(ctx: Request, config: Trust): boolean {
   const proto = ctx.get('X-Forwarded-Proto').split(',').pop()?.trim().toLowerCase();
   return proto === 'https';
 }
+
+/**
+ * The address as rate limits and login throttling count it. An IPv6 client owns at least a whole /64
+ * (usually more) and can pick any address in it, so IPv6 is counted by its first `prefix` bits
+ * (`2001:db8:1:2::/64`); an IPv4 address is its own bucket.
+ */
+export function addressBucket(address: string, prefix: number): string {
+  if (net.isIP(address) !== 6) return address;
+  const words = expandIpv6(address);
+  const bits = Math.min(prefix, 128);
+  const kept = words.map((word, i) => {
+    const from = i * 16;
+    if (bits >= from + 16) return word;
+    if (bits <= from) return 0;
+    return word & (0xffff << (16 - (bits - from)));
+  });
+  return `${new net.SocketAddress({ address: kept.map((w) => w.toString(16)).join(':'), family: 'ipv6' }).address}/${bits}`;
+}
+
+/** The eight 16-bit words of an IPv6 address (with `::` and a trailing dotted IPv4 part resolved). */
+function expandIpv6(address: string): number[] {
+  const plain = address.replace(/%.*$/, '');
+  const [head, tail] = plain.includes('::') ? plain.split('::') : [plain, undefined];
+  const words = (part: string | undefined): number[] => (part ? part.split(':') : []).flatMap((group) => {
+    if (group.includes('.')) {
+      const [a, b, c, d] = group.split('.').map(Number);
+      return [(a << 8) | b, (c << 8) | d];
+    }
+    return [parseInt(group, 16)];
+  });
+  const left = words(head);
+  const right = words(tail);
+  return tail === undefined ? left : [...left, ...Array<number>(8 - left.length - right.length).fill(0), ...right];
+}
+
+/** This request's rate-limit bucket: its client address, IPv6 by the configured prefix. */
+export const clientBucket = (ctx: Request, config: Trust & Pick<Config, 'ipv6Prefix'>) => addressBucket(clientAddress(ctx, config), config.ipv6Prefix);

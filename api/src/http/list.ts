@@ -42,7 +42,8 @@ export function readListParams(ctx: AppContext, spec: ListSpec<never, unknown>) 
   if (!Array.isArray(sort) || sort.length !== 2 || typeof sort[0] !== 'string' || !/^(ASC|DESC)$/i.test(String(sort[1]))) {
     throw badRequest('The parameter "sort" must look like ["field","ASC"].');
   }
-  const column = spec.sortable[sort[0]];
+  // Own properties only: "constructor" or "toString" would otherwise find Object's and reach the SQL.
+  const column = Object.hasOwn(spec.sortable, sort[0]) ? spec.sortable[sort[0]] : undefined;
   if (!column) throw badRequest(`The list cannot be sorted by "${sort[0]}".`);
 
   const range = jsonParam(ctx, 'range') ?? [0, maxPageSize - 1];
@@ -76,7 +77,7 @@ export function applyFilters(ctx: AppContext, query: Knex.QueryBuilder, filter: 
       query.whereIn(spec.idColumn, ids.map(Number));
       continue;
     }
-    const apply = spec.filters?.[name];
+    const apply = spec.filters && Object.hasOwn(spec.filters, name) ? spec.filters[name] : undefined;
     if (!apply) throw badRequest(`The list cannot be filtered by "${name}".`);
     apply(query, value, ctx);
   }

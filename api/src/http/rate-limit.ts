@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { Context } from 'koa';
 import type { Config } from '../config.ts';
-import { clientAddress } from './client-address.ts';
+import { clientBucket } from './client-address.ts';
 import { HttpError } from './errors.ts';
 
 // Requests per client address and minute, counted in the database (table rate_limits), so every API
@@ -35,7 +35,7 @@ export async function limitRate(db: Knex, bucket: RateBucket, address: string, l
  * the widget's boot call all answer whether an id is a vendor, so they share one allowance.
  */
 export function limitVendorCheck(ctx: Pick<Context, 'req' | 'get'> & { db: Knex; config: Config }): Promise<void> {
-  return limitRate(ctx.db, 'vendorCheck', clientAddress(ctx, ctx.config), ctx.config.vendorCheckRateLimit);
+  return limitRate(ctx.db, 'vendorCheck', clientBucket(ctx, ctx.config), ctx.config.vendorCheckRateLimit);
 }
 
 /** Old minutes are of no use any more; the reconciliation job clears them. */

@@ -57,9 +57,12 @@ export function createVerifier(oidc: Config['oidc']): Verifier {
       throw new InvalidToken('The access token is not valid.');
     }
     if (!audienceMatches(payload, oidc)) throw new InvalidToken('The access token is not meant for this service.');
+    const user = userOf(payload);
     return {
-      ...userOf(payload),
+      ...user,
       vendorClaim: typeof payload[oidc.vendorClaim] === 'string' ? (payload[oidc.vendorClaim] as string) : undefined,
+      // A user can often edit their own e-mail: only a verified one, and only if the newspaper chose it.
+      vendorEmail: oidc.vendorByEmail && payload.email_verified === true ? user.email : undefined,
     };
   };
 }
