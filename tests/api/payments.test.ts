@@ -3,7 +3,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { vendorAccountSummary } from '../../api/src/ledger/queries.ts';
 import { reconcilePending } from '../../api/src/orders/reconcile.ts';
-import { SANDBOX_SECRET_KEY } from '../../api/src/stripe/sandbox/keys.ts';
+import { sandboxCredentials } from '../../api/src/stripe/sandbox/keys.ts';
 import { stripeClient, type Stripe } from '../../api/src/stripe/adapter.ts';
 import { describeApi } from '../support/env.ts';
 import {
@@ -81,7 +81,7 @@ describeApi('card payments: webhooks repeated, out of order, forged or lost (acc
   let stripe: Stripe;
   before(async () => {
     shop = await listenShop(t, (c) => ({ orderRateLimit: 10_000, stripe: { ...c.stripe, webhookSecret: secret } }));
-    stripe = stripeClient(shop.config);
+    stripe = stripeClient(t.db, shop.config);
   });
   after(() => shop.close());
   beforeEach(() => t.reset());
@@ -123,7 +123,7 @@ describeApi('card payments: webhooks repeated, out of order, forged or lost (acc
     assert.equal(await statusOf(shop, order.token), 'paid');
     assert.deepEqual(await bookedRows(t.db, order.id), fullBooking().slice(0, 2), 'no fee is known yet');
 
-    await releaseHeldFee(shop.url, order.sessionId);
+    await releaseHeldFee(t.db, shop.url, order.sessionId);
     for (let i = 0; i < 2; i++) {
       assert.equal((await postEvent(shop, signedEvent('charge.updated', await charge(order.sessionId), secret))).status, 200);
     }
@@ -133,7 +133,7 @@ describeApi('card payments: webhooks repeated, out of order, forged or lost (acc
 
   it('books once when charge.updated arrives before the session event', async () => {
     const order = await paidOrder(heldFeeCard);
-    await releaseHeldFee(shop.url, order.sessionId);
+    await releaseHeldFee(t.db, shop.url, order.sessionId);
     const early = signedEvent('charge.updated', await charge(order.sessionId), secret);
     assert.equal((await postEvent(shop, early)).status, 200);
     assert.equal(await statusOf(shop, order.token), 'pending');
@@ -183,7 +183,8 @@ describeApi('card payments: webhooks repeated, out of order, forged or lost (acc
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
     const deadUrl = `http://127.0.0.1:${(closed.address() as AddressInfo).port}`;
     await new Promise((resolve) => closed.close(resolve));
-    const cut = await listenShop(t, () => ({ stripe: { secretKey: SANDBOX_SECRET_KEY, apiUrl: deadUrl, webhookSecret: secret } }));
+    const { secretKey } = await sandboxCredentials(t.db);
+    const cut = await listenShop(t, () => ({ stripe: { secretKey, apiUrl: deadUrl, webhookSecret: secret } }));
     try {
       const failed = await postEvent(cut, event);
       assert.equal(failed.status, 502);

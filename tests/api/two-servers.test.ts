@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { SANDBOX_WEBHOOK_SECRET } from '../../api/src/stripe/sandbox/keys.ts';
+import { sandboxCredentials } from '../../api/src/stripe/sandbox/keys.ts';
 import { throttleRules } from '../../api/src/identity/provider/throttle.ts';
 import { assertBalanced, balanceOf, eventually, itemId, signedEvent, vendorId } from '../support/orders.ts';
 import { Browser, exchangeCode, loginWithPkce, openLoginPage, tokenRequest } from '../support/oidc-flow.ts';
@@ -120,7 +120,7 @@ suite(`two API processes on one PostgreSQL${adminUrl ? '' : ' (skipped: needs TE
       const sessionId = success.searchParams.get('session_id')!;
       const { id } = await db('orders').where({ token }).first('id');
       // The sandbox's own webhook goes through the balancer; this copy of the event reaches both processes at once.
-      const duplicate = signedEvent('checkout.session.completed', { id: sessionId, object: 'checkout.session', metadata: { order: String(id) } }, SANDBOX_WEBHOOK_SECRET);
+      const duplicate = signedEvent('checkout.session.completed', { id: sessionId, object: 'checkout.session', metadata: { order: String(id) } }, (await sandboxCredentials(db)).webhookSecret);
       const [verified, ...deliveries] = await Promise.all([
         call(cluster.url, `/api/orders/verify?order=${token}&session_id=${sessionId}`),
         ...cluster.servers.map((server) =>

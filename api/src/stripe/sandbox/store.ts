@@ -43,17 +43,26 @@ export async function listObjects<T extends StripeObject>(trx: Db, type: string)
 /** What an earlier request with the same idempotency key answered. */
 type Replay = { body: unknown };
 
+/** Stripe keeps an idempotency key for 24 hours; after that the key is free for any request. */
+const keyLifetime = '24 hours';
+
 /**
- * Claims an idempotency key for this request. Answers the stored response when the key was used
- * before with the same request, and refuses it for a different one, as Stripe does. A concurrent
- * request with the same key waits on the unique key until the first one commits.
+ * Claims an idempotency key of this caller (the hash of its API key) for this request. Answers the
+ * stored response when the caller used the key before with the same request, and refuses it for a
+ * different one, as Stripe does. A concurrent request with the same key waits on the unique key
+ * until the first one commits. Keys older than a day are forgotten, as Stripe forgets them.
  */
-export async function claimIdempotencyKey(trx: Knex.Transaction, key: string, request: string): Promise<Replay | undefined> {
+export async function claimIdempotencyKey(trx: Knex.Transaction, caller: string, key: string, request: string): Promise<Replay | undefined> {
   if (key.length > 255) throw new StripeApiError(400, 'invalid_request_error', 'Idempotency keys can be at most 255 characters long.');
   const fingerprint = createHash('sha256').update(request).digest('hex');
-  const claimed = await trx('stripe_sandbox_requests').insert({ idempotency_key: key, fingerprint }).onConflict('idempotency_key').ignore().returning('idempotency_key');
+  await trx('stripe_sandbox_requests').where('created_at', '<', trx.raw(`now() - interval '${keyLifetime}'`)).delete();
+  const claimed = await trx('stripe_sandbox_requests')
+    .insert({ caller, idempotency_key: key, fingerprint })
+    .onConflict(['caller', 'idempotency_key'])
+    .ignore()
+    .returning('idempotency_key');
   if (claimed.length) return undefined;
-  const prior = (await trx('stripe_sandbox_requests').where({ idempotency_key: key }).first('fingerprint', 'response')) as { fingerprint: string; response: unknown };
+  const prior = (await trx('stripe_sandbox_requests').where({ caller, idempotency_key: key }).first('fingerprint', 'response')) as { fingerprint: string; response: unknown };
   if (prior.fingerprint !== fingerprint) {
     throw new StripeApiError(
       400,
@@ -64,6 +73,6 @@ export async function claimIdempotencyKey(trx: Knex.Transaction, key: string, re
   return { body: prior.response };
 }
 
-export async function storeIdempotentResponse(trx: Knex.Transaction, key: string, body: unknown): Promise<void> {
-  await trx('stripe_sandbox_requests').where({ idempotency_key: key }).update({ response: JSON.stringify(body) });
+export async function storeIdempotentResponse(trx: Knex.Transaction, caller: string, key: string, body: unknown): Promise<void> {
+  await trx('stripe_sandbox_requests').where({ caller, idempotency_key: key }).update({ response: JSON.stringify(body) });
 }
