@@ -33,25 +33,35 @@ const sandboxKey =
     request.headers.Authorization = `Bearer ${(await sandboxCredentials(db)).secretKey}`;
   };
 
+function newClient(config: Config, auth: { key: string } | { db: Knex }): Stripe {
+  const sandbox = 'db' in auth;
+  return new Stripe(sandbox ? '' : auth.key, {
+    ...(sandbox ? { authenticator: sandboxKey(auth.db) } : {}),
+    ...endpoint(config.stripe.apiUrl ?? (sandbox ? config.publicUrl : undefined)),
+    // Bounded: a Stripe that fails or hangs costs the customer at most three timeouts plus the
+    // SDK's short backoff; every retry carries the same idempotency key, so nothing is done twice.
+    maxNetworkRetries,
+    timeout: config.stripeTimeoutMs,
+    telemetry: false,
+  });
+}
+
 /** The SDK client for this database and configuration (made once, reused: it keeps connections alive). */
 export function stripeClient(db: Knex, config: Config): Stripe {
   let byConfig = clients.get(db);
   if (!byConfig) clients.set(db, (byConfig = new WeakMap()));
   let client = byConfig.get(config);
   if (!client) {
-    const sandbox = usesSandbox(config);
-    client = new Stripe(sandbox ? '' : config.stripe.secretKey!, {
-      ...(sandbox ? { authenticator: sandboxKey(db) } : {}),
-      ...endpoint(config.stripe.apiUrl ?? (sandbox ? config.publicUrl : undefined)),
-      // Bounded: a Stripe that fails or hangs costs the customer at most three timeouts plus the
-      // SDK's short backoff; every retry carries the same idempotency key, so nothing is done twice.
-      maxNetworkRetries,
-      timeout: config.stripeTimeoutMs,
-      telemetry: false,
-    });
+    client = usesSandbox(config) ? newClient(config, { db }) : newClient(config, { key: config.stripe.secretKey! });
     byConfig.set(config, client);
   }
   return client;
+}
+
+/** A client with the configured secret key, for commands that must not open the database (it may be in use). */
+export function keyedClient(config: Config): Stripe {
+  if (usesSandbox(config)) throw new Error('keyedClient needs STRIPE_SECRET_KEY');
+  return newClient(config, { key: config.stripe.secretKey! });
 }
 
 /**
