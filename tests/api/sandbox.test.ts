@@ -215,6 +215,32 @@ describeApi('local Stripe sandbox through the official SDK', (t) => {
     assert.equal(again.id, later.id);
   });
 
+  it('keeps at most SANDBOX_MAX_OBJECTS objects: old expired sessions make room, else Stripe’s error (issue 20 #1)', async () => {
+    const count = async () => Number((await t.db('stripe_sandbox_objects').count({ n: '*' }))[0].n);
+    const cap = (await count()) + 2;
+    const small = await listenShop(t, () => ({ sandboxMaxObjects: cap }));
+    try {
+      const capped = sdk(small, key);
+      const sessions = [await capped.checkout.sessions.create(sessionParams(small.url)), await capped.checkout.sessions.create(sessionParams(small.url))];
+      await assert.rejects(capped.checkout.sessions.create(sessionParams(small.url)), (error) => {
+        assert.ok(error instanceof Stripe.errors.StripeInvalidRequestError, String(error));
+        assert.equal(error.statusCode, 400);
+        assert.equal(error.code, 'sandbox_full');
+        return true;
+      });
+      assert.equal(await count(), cap);
+      // A session that expired unpaid over a week ago is the first to go.
+      await capped.checkout.sessions.expire(sessions[0].id);
+      await t.db('stripe_sandbox_objects').where({ id: sessions[0].id }).update({ created_at: t.db.raw(`now() - interval '8 days'`) });
+      const next = await capped.checkout.sessions.create(sessionParams(small.url));
+      assert.equal(await count(), cap);
+      await assert.rejects(capped.checkout.sessions.retrieve(sessions[0].id), /No such checkout.session/);
+      assert.equal((await capped.checkout.sessions.retrieve(next.id)).status, 'open');
+    } finally {
+      await small.close();
+    }
+  });
+
   it('refuses unknown parameters, bad amounts and unknown objects as Stripe does', async () => {
     const refused = async (extra: object, param: string, message?: string) =>
       assert.rejects(stripe.checkout.sessions.create({ ...params(), ...extra }), (error) => {

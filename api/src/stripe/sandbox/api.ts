@@ -24,7 +24,7 @@ import {
   type Charge,
   type CheckoutSession,
 } from './objects.ts';
-import { claimIdempotencyKey, deleteObject, getObject, insertObject, listObjects, saveObject, storeIdempotentResponse } from './store.ts';
+import { claimIdempotencyKey, deleteObject, ensureRoom, getObject, insertObject, listObjects, saveObject, storeIdempotentResponse } from './store.ts';
 import { deliverDue, ownWebhookUrl, queueEvents, stripeEvent, type StripeEvent, type WebhookEndpoint } from './webhooks.ts';
 
 /** What a sandbox API call answers, and the events it causes (sent once the change is committed). */
@@ -133,6 +133,8 @@ const createCheckoutSession = (config: Config): Handler => async (trx, params) =
   const session = createSession(params, (id) => `${config.publicUrl}/stripe-sandbox/pay/${id}`);
   await checkReturnUrl(trx, config, 'success_url', session.success_url);
   await checkReturnUrl(trx, config, 'cancel_url', session.cancel_url);
+  // A session is where storage grows (its payment and refunds follow from it): bounded here.
+  await ensureRoom(trx, config.sandboxMaxObjects);
   await insertObject(trx, session);
   return { body: await expand(trx, session, expandPaths(params)), events: [] };
 };

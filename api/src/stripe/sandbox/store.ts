@@ -40,6 +40,32 @@ export async function listObjects<T extends StripeObject>(trx: Db, type: string)
   return rows.map((row) => row.data);
 }
 
+/** Expired sessions are kept this long (Stripe lists them for a while), then may make room. */
+const keepExpiredDays = 7;
+const pruneBatch = 1000;
+
+const objectCount = async (trx: Db, cap: number) =>
+  Number(((await trx.raw(`select count(*) as n from (select 1 from stripe_sandbox_objects limit ?) kept`, [cap])) as { rows: { n: string }[] }).rows[0].n);
+
+/**
+ * Room for the objects of one more session, under `cap`: when full, the oldest sessions that expired
+ * unpaid more than a week ago go (nothing refers to them); when none can, Stripe's error shape says so.
+ */
+export async function ensureRoom(trx: Knex.Transaction, cap: number): Promise<void> {
+  if ((await objectCount(trx, cap)) < cap) return;
+  await trx.raw(
+    `delete from stripe_sandbox_objects where id in (
+       select id from stripe_sandbox_objects
+        where type = 'checkout.session' and data->>'status' = 'expired' and created_at < now() - make_interval(days => ?)
+        order by created_at limit ?)`,
+    [keepExpiredDays, pruneBatch],
+  );
+  if ((await objectCount(trx, cap)) < cap) return;
+  throw new StripeApiError(400, 'invalid_request_error', `The local Stripe sandbox is full: it keeps at most ${cap} objects (SANDBOX_MAX_OBJECTS).`, {
+    code: 'sandbox_full',
+  });
+}
+
 /** What an earlier request with the same idempotency key answered. */
 type Replay = { body: unknown };
 
