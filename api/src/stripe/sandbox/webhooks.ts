@@ -60,8 +60,11 @@ export async function queueEvents(trx: Knex.Transaction, events: StripeEvent[]):
 
 /** With the first retry after a second (SANDBOX_WEBHOOK_RETRY_MS), doubling: eight attempts span about two minutes. */
 const maxAttempts = 8;
-/** How long a claimed delivery is another process's: longer than one attempt's timeout. */
-const leaseSeconds = 30;
+/**
+ * How long a claimed delivery is the claiming process's: longer than one attempt's timeout, short
+ * enough that what a crashed process held goes out again within seconds.
+ */
+const leaseSeconds = 15;
 const attemptTimeoutMs = 10_000;
 const batch = 20;
 
