@@ -144,6 +144,9 @@ suite(`two API processes on one PostgreSQL${adminUrl ? '' : ' (skipped: needs TE
     const completedEvents = () =>
       db('stripe_events').where({ type: 'checkout.session.completed' }).whereNotNull('processed_at').count<{ count: number }[]>({ count: '*' });
     await eventually(async () => (await completedEvents())[0].count === 2 * purchases, 'every sandbox webhook processed');
+    // The sandbox books each fee a moment after its payment (charge.updated), on either process.
+    const withFee = () => db('orders').whereIn('id', bought).where('fee', '>', 0).count<{ count: number }[]>({ count: '*' });
+    await eventually(async () => Number((await withFee())[0].count) === purchases, 'every fee booked');
 
     const { orga_covers_transaction_costs: orgaCovers } = await db('settings').where({ id: 1 }).first('orga_covers_transaction_costs');
     for (const id of bought) {
