@@ -10,6 +10,7 @@ import * as embedOrigins from './008_embed_origins.ts';
 import * as ledgerGuard from './009_ledger_guard.ts';
 import * as rateLimits from './010_rate_limits.ts';
 import * as loginThrottle from './011_login_throttle.ts';
+import * as stripeSandboxClosed from './012_stripe_sandbox_closed.ts';
 
 export interface Migration {
   name: string;
@@ -30,4 +31,5 @@ export const migrations: Migration[] = [
   { name: '009_ledger_guard', ...ledgerGuard },
   { name: '010_rate_limits', ...rateLimits },
   { name: '011_login_throttle', ...loginThrottle },
+  { name: '012_stripe_sandbox_closed', ...stripeSandboxClosed },
 ];

@@ -41,6 +41,13 @@ export interface Config {
   stripeTimeoutMs: number;
   /** The local sandbox's first webhook retry; later ones double it (tests make it short). */
   sandboxWebhookRetryMs: number;
+  /**
+   * How long after a card payment the local sandbox books its fee (with `charge.updated`), as live
+   * Stripe often does; 0 books it at once, with the payment.
+   */
+  sandboxFeeDelayMs: number;
+  /** At most this many objects in the local sandbox; when full, old expired sessions go first. */
+  sandboxMaxObjects: number;
   /** SMTP server for customer e-mails; when absent, mails stay in the outbox for staff to read. */
   smtpUrl?: string;
   mailFrom: string;
@@ -103,6 +110,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     stripeTimeoutMs: positiveInt(env, 'STRIPE_TIMEOUT_MS', 8_000),
     sandboxWebhookRetryMs: positiveInt(env, 'SANDBOX_WEBHOOK_RETRY_MS', 1000),
+    sandboxFeeDelayMs: env.SANDBOX_FEE_DELAY_MS === '0' ? 0 : positiveInt(env, 'SANDBOX_FEE_DELAY_MS', 2000),
+    sandboxMaxObjects: positiveInt(env, 'SANDBOX_MAX_OBJECTS', 200_000),
     smtpUrl: env.SMTP_URL || undefined,
     mailFrom: env.MAIL_FROM || 'Straßenzeitung <shop@localhost>',
     downloadLinkDays: positiveInt(env, 'DOWNLOAD_LINK_DAYS', 42),

@@ -6,6 +6,7 @@ import { issuerUrl } from './identity/issuer.ts';
 import { log, setLogSilent } from './log.ts';
 import { startOutboxWorker } from './mail/outbox.ts';
 import { startReconciliation } from './orders/reconcile.ts';
+import { resumeSandbox } from './stripe/sandbox/index.ts';
 import { demoLoginsInUse } from '../../seeds/demo.ts';
 import { seedOnFirstStart } from '../../seeds/index.ts';
 
@@ -20,6 +21,8 @@ const app = buildApp({ db, config });
 const demoLogins = config.oidc.issuer ? [] : await demoLoginsInUse(db);
 startOutboxWorker(db, config);
 startReconciliation(db, config);
+// The sandbox's webhook deliveries that a stopped process left pending go out now.
+if (!config.stripe.secretKey) resumeSandbox(db, config);
 const server = createShopServer(app.callback(), config).listen(config.port, () => {
   const where = config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `embedded PostgreSQL in ${config.dataDir}`;
   console.log(

@@ -229,7 +229,7 @@ describeApi('digital deliveries: a digital-edition purchase settled twice (accep
     assert.equal(verified.status, 200, JSON.stringify(verified.body));
     assert.ok(back.includes(order.token));
     await eventually(async () => (await t.db('orders').where({ id: order.id }).first('status')).status === 'paid', 'the order is paid');
-    await applySession(t.db, shop.config, order.id, await retrieveSession(shop.config, order.sessionId));
+    await applySession(t.db, shop.config, order.id, await retrieveSession(t.db, shop.config, order.sessionId));
     await eventually(async () => (await t.db('stripe_events').whereNotNull('processed_at')).length > 0, 'the webhook was processed');
 
     await smtp.received();

@@ -129,6 +129,8 @@ const logLines = async (action: () => Promise<unknown>): Promise<Record<string, 
       ORDER_RATE_LIMIT: '10000',
       // Eight webhook attempts within about 2.5 s, so a test can watch them all fail.
       SANDBOX_WEBHOOK_RETRY_MS: '20',
+      // The fee with the payment: these tests cut the database, not Stripe's timing.
+      SANDBOX_FEE_DELAY_MS: '0',
     });
     shop = await loopback();
     stripe = await loopback();

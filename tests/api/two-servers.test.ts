@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { SANDBOX_WEBHOOK_SECRET } from '../../api/src/stripe/sandbox/keys.ts';
+import { sandboxCredentials } from '../../api/src/stripe/sandbox/keys.ts';
 import { loadConfig } from '../../api/src/config.ts';
 import { assertBalanced, balanceOf, eventually, itemId, signedEvent, vendorId } from '../support/orders.ts';
 import { Browser, exchangeCode, loginWithPkce, openLoginPage, tokenRequest } from '../support/oidc-flow.ts';
@@ -121,7 +121,7 @@ suite(`two API processes on one PostgreSQL${adminUrl ? '' : ' (skipped: needs TE
       const sessionId = success.searchParams.get('session_id')!;
       const { id } = await db('orders').where({ token }).first('id');
       // The sandbox's own webhook goes through the balancer; this copy of the event reaches both processes at once.
-      const duplicate = signedEvent('checkout.session.completed', { id: sessionId, object: 'checkout.session', metadata: { order: String(id) } }, SANDBOX_WEBHOOK_SECRET);
+      const duplicate = signedEvent('checkout.session.completed', { id: sessionId, object: 'checkout.session', metadata: { order: String(id) } }, (await sandboxCredentials(db)).webhookSecret);
       const [verified, ...deliveries] = await Promise.all([
         call(cluster.url, `/api/orders/verify?order=${token}&session_id=${sessionId}`),
         ...cluster.servers.map((server) =>
@@ -145,6 +145,9 @@ suite(`two API processes on one PostgreSQL${adminUrl ? '' : ' (skipped: needs TE
     const completedEvents = () =>
       db('stripe_events').where({ type: 'checkout.session.completed' }).whereNotNull('processed_at').count<{ count: number }[]>({ count: '*' });
     await eventually(async () => (await completedEvents())[0].count === 2 * purchases, 'every sandbox webhook processed');
+    // The sandbox books each fee a moment after its payment (charge.updated), on either process.
+    const withFee = () => db('orders').whereIn('id', bought).where('fee', '>', 0).count<{ count: number }[]>({ count: '*' });
+    await eventually(async () => Number((await withFee())[0].count) === purchases, 'every fee booked');
 
     const { orga_covers_transaction_costs: orgaCovers } = await db('settings').where({ id: 1 }).first('orga_covers_transaction_costs');
     for (const id of bought) {

@@ -51,6 +51,8 @@ async function startEngine(name: EngineName): Promise<TestEngine> {
     OIDC_AUDIENCE: issuer.audience,
     DATABASE_URL: name === 'postgres' ? process.env.TEST_DATABASE_URL : '',
     DATA_DIR: 'memory://',
+    // The suites book the card fee with the payment; tests of the later fee ask for it.
+    SANDBOX_FEE_DELAY_MS: '0',
   });
   if (name === 'postgres') await onPostgres(config.databaseUrl!, `drop schema if exists ${testSchema} cascade; create schema ${testSchema}`);
   const db = createDb({ databaseUrl: config.databaseUrl, dataDir: 'memory://', schema: testSchema });

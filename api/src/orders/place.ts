@@ -189,7 +189,7 @@ export async function placeOrder(db: Knex, config: Config, input: OrderInput, cl
 
   let session: Stripe.Checkout.Session;
   try {
-    session = await stripeClient(config).checkout.sessions.create(
+    session = await stripeClient(db, config).checkout.sessions.create(
       {
         mode: 'payment',
         line_items: [

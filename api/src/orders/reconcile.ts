@@ -58,7 +58,7 @@ async function reconcileOrder(db: Knex, config: Config, orderId: number): Promis
   }
   let session;
   try {
-    session = await stripeClient(config).checkout.sessions.expire(order.stripe_session_id);
+    session = await stripeClient(db, config).checkout.sessions.expire(order.stripe_session_id);
   } catch {
     // Stripe refuses to expire a session that completed meanwhile; its fresh state decides.
     await settleOrder(db, config, orderId);

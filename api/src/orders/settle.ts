@@ -35,7 +35,7 @@ export async function settleOrder(db: Knex, config: Config, orderId: number, ses
   if (!order) return undefined;
   const id = order.stripe_session_id ?? sessionId;
   if (!id || isSettled(order)) return order;
-  return applySession(db, config, orderId, await retrieveSession(config, id));
+  return applySession(db, config, orderId, await retrieveSession(db, config, id));
 }
 
 /**

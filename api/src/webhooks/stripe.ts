@@ -2,16 +2,13 @@ import type { Knex } from 'knex';
 import type { Config } from '../config.ts';
 import { settleOrder } from '../orders/settle.ts';
 import type { Stripe } from '../stripe/adapter.ts';
+import { handledEvents, sessionEvents as sessionEventTypes } from './events.ts';
 
 // Stripe's events only say "look again": the settle step asks Stripe for the session's current
 // state, so a stale, repeated or out-of-order event can never book anything wrong.
 
-const sessionEvents = new Set([
-  'checkout.session.completed',
-  'checkout.session.async_payment_succeeded',
-  'checkout.session.async_payment_failed',
-  'checkout.session.expired',
-]);
+const sessionEvents = new Set<string>(sessionEventTypes);
+const handled = new Set<string>(handledEvents);
 
 /** Stripe's ids: a prefix such as `pi_`, then letters and digits. */
 const stripeId = /^[a-z]+_[A-Za-z0-9_]+$/;
@@ -24,6 +21,8 @@ function orderOfSession(session: Stripe.Checkout.Session): number | undefined {
 }
 
 async function processEvent(db: Knex, config: Config, event: Stripe.Event): Promise<void> {
+  // Only what the endpoint is subscribed to (events.ts); anything else is recorded and left alone.
+  if (!handled.has(event.type)) return;
   if (sessionEvents.has(event.type)) {
     const session = event.data.object as Stripe.Checkout.Session;
     const orderId = orderOfSession(session);

@@ -68,10 +68,14 @@ const maxExpiry = 24 * 60 * 60;
 // The caller computes expires_at a moment before the check: a minute of slack keeps an exact 30 minutes valid.
 const expirySlack = 60;
 
-/** Create parameters the sandbox takes; the presentational ones at the end change nothing here. */
+/**
+ * Create parameters the sandbox takes; the presentational ones at the end change nothing here. None
+ * that the pinned API version dropped: `payment_method_types` is gone since 2026-09-30.endive, and
+ * Stripe answers it as an unknown parameter.
+ */
 const sessionParams = [
   'cancel_url', 'client_reference_id', 'customer_email', 'expand', 'expires_at', 'line_items', 'locale',
-  'metadata', 'mode', 'payment_intent_data', 'payment_method_types', 'success_url', 'submit_type',
+  'metadata', 'mode', 'payment_intent_data', 'payment_method_configuration', 'success_url', 'submit_type',
   'billing_address_collection', 'custom_text', 'ui_mode',
 ] as const;
 
