@@ -69,10 +69,14 @@ export function engine(name: EngineName): Promise<TestEngine> {
   return started;
 }
 
-/** Empties every table and loads the demo newspaper again, so each suite starts from the same data. */
+/**
+ * Empties every table and loads the demo newspaper again, so each suite starts from the same data.
+ * The sandbox's credentials stay: they belong to the installation, and every process keeps them once read.
+ */
 export async function resetDatabase(db: Db): Promise<void> {
   const { rows } = (await db.raw(
-    `select tablename from pg_tables where schemaname = current_schema() and tablename not like 'knex_migrations%'`,
+    `select tablename from pg_tables where schemaname = current_schema()
+       and tablename not like 'knex_migrations%' and tablename <> 'stripe_sandbox_credentials'`,
   )) as { rows: { tablename: string }[] };
   await db.transaction(async (trx) => {
     await trx.raw(`truncate table ${rows.map((r) => `"${r.tablename}"`).join(', ')} restart identity cascade`);
