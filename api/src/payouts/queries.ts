@@ -3,6 +3,7 @@ import { badRequest } from '../http/errors.ts';
 import type { ListSpec } from '../http/list.ts';
 import { periodFilters } from '../http/period.ts';
 import { vendorAccountId } from '../ledger/accounts.ts';
+import { kindNames } from '../ledger/kinds.ts';
 import { accountRows, accountRowToApi, type VendorLedgerRow } from '../ledger/queries.ts';
 import { toIso } from '../vendors/queries.ts';
 
@@ -19,14 +20,6 @@ export interface PayoutItem {
   /** Signed cents from the vendor's side: a licence share or a fee is negative. */
   amount: number;
 }
-
-/** Names of the lines without an item, in the newspaper's language (the back office labels them by `kind`). */
-const lineNames: Record<Exclude<PayoutItem['kind'], 'item'>, string> = {
-  tip: 'Trinkgeld/Spende',
-  fee: 'Kartengebühr',
-  fee_cover: 'Kartengebühr übernommen',
-  payout_reversal: 'Stornierte Auszahlung',
-};
 
 // What a payout settled, summed per line in one scalar subquery per payout (only the listed page
 // computes it; the count and the totals leave it out). Rows settled by the payout are the vendor's
@@ -91,7 +84,7 @@ export function payoutToApi(row: PayoutRow) {
     reversedAt: toIso(row.reversed_at),
     reversedBy: row.reversed_by,
     reversalReason: row.reversal_reason,
-    items: row.items.map((item): PayoutItem => ({ ...item, itemName: item.kind === 'item' ? item.itemName! : lineNames[item.kind] })),
+    items: row.items.map((item): PayoutItem => ({ ...item, itemName: item.kind === 'item' ? item.itemName! : kindNames.de[item.kind] })),
   };
 }
 

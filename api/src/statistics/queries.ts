@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { CsvColumn } from '../http/csv.ts';
-import { kindLabels } from '../accounting/names.ts';
+import { kindLabel } from '../ledger/kinds.ts';
 import { localDay, localMidnight, nextDay } from '../http/period.ts';
 
 type Db = Knex | Knex.Transaction;
@@ -158,7 +158,7 @@ async function vendorActivity(db: Db, period: StatisticsPeriod): Promise<Statist
 }
 
 export const itemCsvColumns: CsvColumn<ItemSales>[] = [
-  { header: 'Artikel', value: (i) => i.itemName ?? (i.itemId === null ? kindLabels.tip : `#${i.itemId}`) },
+  { header: 'Artikel', value: (i) => i.itemName ?? (i.itemId === null ? kindLabel('tip') : `#${i.itemId}`) },
   { header: 'Menge', value: (i) => i.quantity },
   { header: 'Betrag', value: (i) => i.amount, format: 'cents' },
 ];
