@@ -137,7 +137,7 @@ export function accountRowToApi(row: AccountRow): VendorLedgerRow {
 /** Every open row of an account, oldest first: what the next payout settles, as the forpayout page lists it. */
 export const openRows = (db: Db, accountId: number) =>
   accountRows(db, accountId)
-    .whereRaw(`r.id in (select id from (${openSignedRows('?')}) o)`, [accountId, accountId])
+    .joinRaw(`join (${openSignedRows('?')}) open_row on open_row.id = r.id`, [accountId, accountId])
     .orderBy('r.created_at')
     .orderBy('r.id');
 
