@@ -5,6 +5,7 @@ import { periodFilters } from '../http/period.ts';
 import { vendorAccountId } from '../ledger/accounts.ts';
 import { kindNames } from '../ledger/kinds.ts';
 import { accountRows, accountRowToApi, type VendorLedgerRow } from '../ledger/queries.ts';
+import { payoutLineSql, signedPiecesSql } from '../ledger/refund.ts';
 import { toIso } from '../vendors/queries.ts';
 
 type Db = Knex | Knex.Transaction;
@@ -23,16 +24,16 @@ export interface PayoutItem {
 
 // What a payout settled, summed per line in one scalar subquery per payout (only the listed page
 // computes it; the count and the totals leave it out). Rows settled by the payout are the vendor's
-// own, so the sign comes from the vendor's account; a refund without item reverses a tip.
+// own, so the sign comes from the vendor's account; how refunds count is the ledger's rule.
 const payoutItemsSql = `
   select coalesce(json_agg(json_build_object(
       'itemId', l.item_id, 'kind', l.line, 'itemName', l.item_name, 'quantity', l.quantity, 'amount', l.amount
     ) order by l.item_id nulls last, l.line), '[]'::json)
   from (
     select r.item_id,
-      case when r.item_id is not null then 'item' when r.kind = 'refund' then 'tip' else r.kind end as line,
+      ${payoutLineSql('r')} as line,
       max(i.name) as item_name,
-      sum(case when r.kind = 'refund' then -1 else 1 end * coalesce(r.quantity, 1))::integer as quantity,
+      sum(${signedPiecesSql('r')})::integer as quantity,
       sum(case when r.receiver_id = a.id then r.amount else -r.amount end)::bigint as amount
     from ledger_rows r
     join ledger_accounts a on a.vendor_id = p.vendor_id
