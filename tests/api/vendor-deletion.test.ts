@@ -5,6 +5,9 @@ import { bookOrder, orderEntryRows } from '../../api/src/ledger/book.ts';
 import { VendorDeleted } from '../../api/src/ledger/errors.ts';
 import { vendorAccountSummary } from '../../api/src/ledger/queries.ts';
 import { describeApi } from '../support/env.ts';
+import { itemId } from '../support/orders.ts';
+import { listenBooksShop } from '../support/sales.ts';
+import { payInSandbox } from '../support/sandbox.ts';
 
 // Deleting a vendor while their sales are being booked: whichever comes first, a deleted vendor
 // never holds credit. Either the deletion sees the booked sale and refuses, or the sale finds the
@@ -72,5 +75,28 @@ describeApi('vendor deletion while sales are booked', (t) => {
     // Both orders of events happened, so the rounds did test the race.
     assert.ok(outcomes.deleted > 0 && outcomes.refused > 0, JSON.stringify(outcomes));
     console.log(`      ${JSON.stringify(outcomes)}`);
+  });
+
+  it('flags a payment that arrives after its vendor was deleted and books nothing for it', async function () {
+    this.timeout(60_000);
+    await t.reset();
+    const office = await t.office();
+    const shop = await listenBooksShop(t);
+    try {
+      const [{ id: vendorId }] = (await t.db('vendors').insert({ license_id: 'GONE-1', first_name: 'Gone' }).returning('id')) as { id: number }[];
+      const placed = await shop.http.post('/api/orders').send({ vendor: 'GONE-1', entries: [{ item: await itemId(t.db, 'Zeitung'), quantity: 1 }], tip: 0 });
+      assert.equal(placed.status, 201, JSON.stringify(placed.body));
+      const deletion = await t.http.delete(`/api/vendors/${vendorId}`).set('Authorization', office);
+      assert.equal(deletion.status, 200, JSON.stringify(deletion.body));
+      const back = await payInSandbox(shop.url, placed.body.checkoutUrl);
+      const verified = await shop.http.get(`/api/orders/verify${new URL(back).search}`);
+      assert.equal(verified.body.status, 'flagged', JSON.stringify(verified.body));
+      const order = await t.db('orders').where({ token: placed.body.order }).first('id', 'flag_reason');
+      assert.match(order.flag_reason, /vendor was deleted/);
+      assert.deepEqual(await t.db('ledger_rows').where({ order_id: order.id }).select('kind'), []);
+      assert.equal((await vendorAccountSummary(t.db, vendorId)).credit, 0);
+    } finally {
+      await shop.close();
+    }
   });
 });
