@@ -56,8 +56,9 @@ export async function openCredit(db: Db, accountId: number): Promise<{ credit: n
     `select coalesce(sum(o.signed), 0)::bigint as credit, coalesce(array_agg(o.id), '{}') as ids from (${openSignedRows('?')}) o`,
     [accountId, accountId],
   )) as { rows: { credit: number | string; ids: number[] }[] };
-  const row = rows[0]!;
-  return { credit: Number(row.credit), rowIds: row.ids };
+  // An aggregate without GROUP BY answers exactly one row.
+  const row = rows[0];
+  return { credit: Number(row?.credit ?? 0), rowIds: row?.ids ?? [] };
 }
 
 /**
