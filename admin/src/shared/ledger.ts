@@ -17,8 +17,10 @@ export interface AccountRow {
   sign: 1 | -1;
 }
 
-const textKeys = (locale: Locale) =>
-  Object.fromEntries(ledgerKinds.map((kind) => [`kind_${kind}`, ledgerKindNames[locale][kind]])) as Record<`kind_${string}`, string>;
+type KindTexts = Record<`kind_${string}`, string>;
+
+const textKeys = (locale: Locale): KindTexts =>
+  Object.fromEntries(ledgerKinds.map((kind) => [`kind_${kind}`, ledgerKindNames[locale][kind]]));
 
 /** The names of the kinds of booking, as `kind_<kind>` text keys. */
-export const kindNames = { de: textKeys('de'), en: textKeys('en') } satisfies Record<Locale, Record<`kind_${string}`, string>>;
+export const kindNames = { de: textKeys('de'), en: textKeys('en') } satisfies Record<Locale, KindTexts>;

@@ -15,12 +15,15 @@ export async function backdateOrder(trx: Knex.Transaction, orderId: number, at: 
 }
 
 /** Dates a payout this transaction booked, its receipt number's year and its cash row to `at`. */
-export async function backdatePayout(trx: Knex.Transaction, payoutId: number, at: Date, timeZone: string): Promise<void> {
+export async function backdatePayout(
+  trx: Knex.Transaction,
+  payoutId: number,
+  at: Date,
+  timeZone: string,
+): Promise<void> {
+  const receiptNumber = `to_char(?::timestamptz at time zone ?, 'YYYY') || '-' || lpad(?::text, 6, '0')`;
   await trx('payouts')
     .where({ id: payoutId })
-    .update({
-      created_at: at,
-      receipt_number: trx.raw(`to_char(?::timestamptz at time zone ?, 'YYYY') || '-' || lpad(?::text, 6, '0')`, [at, timeZone, payoutId]),
-    });
+    .update({ created_at: at, receipt_number: trx.raw(receiptNumber, [at, timeZone, payoutId]) });
   await trx('ledger_rows').where({ payout_id: payoutId, kind: 'payout' }).update({ created_at: at });
 }

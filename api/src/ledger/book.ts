@@ -30,12 +30,16 @@ export function orderEntryRows(orderId: number, lines: PricedLine[], tip: number
   // Editions sharing one licence item pay it once, for all their copies together.
   const licences = new Map<number, { item: PricedItem; quantity: number }>();
   for (const { licence, quantity } of lines) {
-    if (licence) licences.set(licence.id, { item: licence, quantity: (licences.get(licence.id)?.quantity ?? 0) + quantity });
+    if (!licence) continue;
+    licences.set(licence.id, { item: licence, quantity: (licences.get(licence.id)?.quantity ?? 0) + quantity });
   }
   const licenceRows = [...licences.values()].map(({ item, quantity }) => ({
-    order_id: orderId, kind: 'licence', item_id: item.id, quantity, unit_price: item.price, amount: quantity * item.price,
+    order_id: orderId, kind: 'licence', item_id: item.id, quantity, unit_price: item.price,
+    amount: quantity * item.price,
   }));
-  const tipRow = tip > 0 ? [{ order_id: orderId, kind: 'tip', item_id: null, quantity: null, unit_price: null, amount: tip }] : [];
+  const tipRow = tip > 0
+    ? [{ order_id: orderId, kind: 'tip', item_id: null, quantity: null, unit_price: null, amount: tip }]
+    : [];
   return [...sales, ...licenceRows, ...tipRow];
 }
 
@@ -105,7 +109,9 @@ export const feeCoveredSql = (orderId: string) => `(
 
 /** Whether the newspaper covers this order's card fee (see feeCoveredSql). */
 export async function feeIsCovered(trx: Knex.Transaction, orderId: number): Promise<boolean> {
-  const { rows } = (await trx.raw(`select ${feeCoveredSql('?')} as covered`, [orderId])) as { rows: { covered: boolean }[] };
+  const { rows } = (await trx.raw(`select ${feeCoveredSql('?')} as covered`, [orderId])) as {
+    rows: { covered: boolean }[];
+  };
   return rows[0]?.covered === true;
 }
 
@@ -115,7 +121,12 @@ export async function feeIsCovered(trx: Knex.Transaction, orderId: number): Prom
  * vendor then nets the full price. A fee that arrives after the vendor was deleted is the
  * newspaper's (orga → provider): a deleted vendor never carries credit or debt.
  */
-export async function bookFee(trx: Knex.Transaction, order: BookedOrder, fee: number, covered?: boolean): Promise<void> {
+export async function bookFee(
+  trx: Knex.Transaction,
+  order: BookedOrder,
+  fee: number,
+  covered?: boolean,
+): Promise<void> {
   if (fee <= 0) return;
   let live = true;
   try {
@@ -126,12 +137,16 @@ export async function bookFee(trx: Knex.Transaction, order: BookedOrder, fee: nu
   }
   const accounts = await accountIds(trx, order.vendor_id);
   if (!live) {
-    await trx('ledger_rows').insert({ sender_id: accounts.orga, receiver_id: accounts.provider, amount: fee, kind: 'fee', order_id: order.id });
+    await trx('ledger_rows').insert({
+      sender_id: accounts.orga, receiver_id: accounts.provider, amount: fee, kind: 'fee', order_id: order.id,
+    });
     return;
   }
   const rows = [{ sender_id: accounts.vendor, receiver_id: accounts.provider, amount: fee, kind: 'fee', order_id: order.id }];
   if (covered ?? (await feeIsCovered(trx, order.id))) {
-    rows.push({ sender_id: accounts.orga, receiver_id: accounts.vendor, amount: fee, kind: 'fee_cover', order_id: order.id });
+    rows.push({
+      sender_id: accounts.orga, receiver_id: accounts.vendor, amount: fee, kind: 'fee_cover', order_id: order.id,
+    });
   }
   await trx('ledger_rows').insert(rows);
 }

@@ -37,11 +37,14 @@ export interface BulkBooking {
 }
 
 /** Books paid orders, their fees and covers, and the payouts that settled them, set-based. */
-export async function bookPaidOrdersInBulk(trx: Knex.Transaction, { plan, authorisedBy, timeZone }: BulkBooking): Promise<void> {
+export async function bookPaidOrdersInBulk(trx: Knex.Transaction, booking: BulkBooking): Promise<void> {
+  const { plan, authorisedBy, timeZone } = booking;
   const run = (sql: string, bindings: Knex.RawBinding[] = []) => trx.raw(sql, bindings);
-  await run(`insert into ledger_accounts (kind) values ('customers'), ('orga'), ('cash'), ('provider') on conflict do nothing`);
+  await run(`insert into ledger_accounts (kind)
+    values ('customers'), ('orga'), ('cash'), ('provider') on conflict do nothing`);
   await run(`insert into ledger_accounts (kind, vendor_id)
-    select distinct 'vendor', o.vendor_id from ${plan} p join orders o on o.id = p.order_id order by 2 on conflict do nothing`);
+    select distinct 'vendor', o.vendor_id from ${plan} p join orders o on o.id = p.order_id
+    order by 2 on conflict do nothing`);
   await run(`create temporary table bulk_system on commit drop as select
     (select id from ledger_accounts where kind = 'customers' and vendor_id is null) as customers,
     (select id from ledger_accounts where kind = 'orga' and vendor_id is null) as orga,
@@ -53,29 +56,33 @@ export async function bookPaidOrdersInBulk(trx: Knex.Transaction, { plan, author
   // Staged first: the ledger guard (migration 009) refuses editing a payout once booked, so each
   // payout is inserted with its final amount, computed from the rows it settles, before them.
   await run(`create temporary table bulk_staged on commit drop as
-    select ${direction.sender} as sender_id, ${direction.receiver} as receiver_id, e.amount, e.kind, e.order_id,
-      e.id as order_entry_id, e.item_id, e.quantity, e.unit_price, p.payout_id, o.paid_at as created_at, va.id as vendor_account,
-      o.vendor_id, p.payout_at
+    select ${direction.sender} as sender_id, ${direction.receiver} as receiver_id, e.amount, e.kind,
+      e.order_id, e.id as order_entry_id, e.item_id, e.quantity, e.unit_price, p.payout_id,
+      o.paid_at as created_at, va.id as vendor_account, o.vendor_id, p.payout_at
     ${from} join order_entries e on e.order_id = o.id
     where e.amount > 0
     union all
-    select va.id, s.provider, o.fee, 'fee', o.id, null, null, null, null, p.payout_id, o.paid_at, va.id, o.vendor_id, p.payout_at
+    select va.id, s.provider, o.fee, 'fee', o.id, null, null, null, null, p.payout_id,
+      o.paid_at, va.id, o.vendor_id, p.payout_at
     ${from} where o.fee > 0
     union all
-    select s.orga, va.id, o.fee, 'fee_cover', o.id, null, null, null, null, p.payout_id, o.paid_at, va.id, o.vendor_id, p.payout_at
+    select s.orga, va.id, o.fee, 'fee_cover', o.id, null, null, null, null, p.payout_id,
+      o.paid_at, va.id, o.vendor_id, p.payout_at
     ${from} where o.fee > 0 and ${feeCoveredSql('o.id')}`);
   await run('analyze bulk_staged');
   await run(
     `insert into payouts (id, receipt_number, vendor_id, amount, authorised_by, created_at)
-    select r.payout_id, to_char(min(r.payout_at) at time zone ?, 'YYYY') || '-' || lpad(r.payout_id::text, 6, '0'), min(r.vendor_id),
-      sum(case when r.receiver_id = r.vendor_account then r.amount else -r.amount end), ?, min(r.payout_at)
+    select r.payout_id,
+      to_char(min(r.payout_at) at time zone ?, 'YYYY') || '-' || lpad(r.payout_id::text, 6, '0'),
+      min(r.vendor_id), sum(case when r.receiver_id = r.vendor_account then r.amount else -r.amount end), ?,
+      min(r.payout_at)
     from bulk_staged r where r.payout_id is not null group by r.payout_id order by r.payout_id`,
     [timeZone, authorisedBy],
   );
   await run(`select setval(pg_get_serial_sequence('payouts', 'id'), greatest((select max(id) from payouts), 1))`);
-  await run(`insert into ledger_rows (sender_id, receiver_id, amount, kind, order_id, order_entry_id, item_id, quantity, unit_price, payout_id, created_at)
-    select sender_id, receiver_id, amount, kind, order_id, order_entry_id, item_id, quantity, unit_price, payout_id, created_at
-    from bulk_staged order by created_at`);
+  const columns = 'sender_id, receiver_id, amount, kind, order_id, order_entry_id, item_id, quantity, unit_price, '
+    + 'payout_id, created_at';
+  await run(`insert into ledger_rows (${columns}) select ${columns} from bulk_staged order by created_at`);
   // The planner must know the new rows before the step below joins on them.
   await run('analyze payouts, ledger_rows');
   await run(`insert into ledger_rows (sender_id, receiver_id, amount, kind, payout_id, authorised_by, created_at)

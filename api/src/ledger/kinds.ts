@@ -2,7 +2,9 @@
 // the vendor's /me page (admin/src/shared/ledger.ts imports this file, so it must stay free of Node
 // and server imports), the accounting CSV, the payout lines and the receipt.
 
-export const ledgerKinds = ['sale', 'tip', 'licence', 'fee', 'fee_cover', 'payout', 'payout_reversal', 'refund'] as const;
+export const ledgerKinds = [
+  'sale', 'tip', 'licence', 'fee', 'fee_cover', 'payout', 'payout_reversal', 'refund',
+] as const;
 export type LedgerKind = (typeof ledgerKinds)[number];
 
 export type KindLanguage = 'de' | 'en';
@@ -16,7 +18,7 @@ export const orderKinds = ['sale', 'tip', 'licence'] as const;
 export const kindNames: Record<KindLanguage, Record<LedgerKind, string>> = {
   de: {
     sale: 'Verkauf',
-    tip: 'Trinkgeld/Spende',
+    tip: 'Trinkgeld',
     licence: 'Lizenzanteil',
     fee: 'Kartengebühr',
     fee_cover: 'Kartengebühr übernommen',
@@ -26,7 +28,7 @@ export const kindNames: Record<KindLanguage, Record<LedgerKind, string>> = {
   },
   en: {
     sale: 'Sale',
-    tip: 'Tip/donation',
+    tip: 'Tip',
     licence: 'Licence share',
     fee: 'Card fee',
     fee_cover: 'Card fee covered',
@@ -37,10 +39,20 @@ export const kindNames: Record<KindLanguage, Record<LedgerKind, string>> = {
 };
 
 /**
+ * The names on paper (the receipt, the payout's lines, the bookkeeper's CSV): the same, except that a
+ * tip carries both words the newspaper may use for it (the setting "tip instead of donation" changes
+ * only the shop's wording), where a screen names it short.
+ */
+export const documentKindNames: Record<KindLanguage, Record<LedgerKind, string>> = {
+  de: { ...kindNames.de, tip: 'Trinkgeld/Spende' },
+  en: { ...kindNames.en, tip: 'Tip/donation' },
+};
+
+/**
  * One label for both languages, German first, as the bookkeeper's CSV carries it ("Verkauf / Sale").
  * The slash there separates the languages, so a name's own slash becomes a comma.
  */
 export function kindLabel(kind: LedgerKind): string {
   const plain = (name: string) => name.replaceAll('/', ', ');
-  return `${plain(kindNames.de[kind])} / ${plain(kindNames.en[kind])}`;
+  return `${plain(documentKindNames.de[kind])} / ${plain(documentKindNames.en[kind])}`;
 }

@@ -53,7 +53,8 @@ const vendorMoneyJoins = (vendorId: string) => `
 /** The open credit of an account and the ids of the rows that make it, read in one statement. */
 export async function openCredit(db: Db, accountId: number): Promise<{ credit: number; rowIds: number[] }> {
   const { rows } = (await db.raw(
-    `select coalesce(sum(o.signed), 0)::bigint as credit, coalesce(array_agg(o.id), '{}') as ids from (${openSignedRows('?')}) o`,
+    `select coalesce(sum(o.signed), 0)::bigint as credit, coalesce(array_agg(o.id), '{}') as ids
+     from (${openSignedRows('?')}) o`,
     [accountId, accountId],
   )) as { rows: { credit: number | string; ids: number[] }[] };
   // An aggregate without GROUP BY answers exactly one row.
@@ -75,7 +76,9 @@ export function withVendorMoney(query: Knex.QueryBuilder, vendorIdColumn: string
 export function vendorMoneyToApi(row: VendorMoneyColumns): VendorAccountSummary {
   return {
     credit: row.credit,
-    lastPayout: row.last_payout_amount === null || row.last_payout_at === null ? null : { amount: row.last_payout_amount, at: iso(row.last_payout_at) },
+    lastPayout: row.last_payout_amount === null || row.last_payout_at === null
+      ? null
+      : { amount: row.last_payout_amount, at: iso(row.last_payout_at) },
     openPayments: row.open_payments,
   };
 }

@@ -32,10 +32,12 @@ export async function bookRefund(trx: Knex.Transaction, orderId: number, authori
 // alias, never input): the payout lines and receipts, and the sales statistics.
 
 /** The payout line a vendor's row belongs to: its item, else its kind; a refund without an item takes back a tip. */
-export const payoutLineSql = (r: string) => `case when ${r}.item_id is not null then 'item' when ${r}.kind = 'refund' then 'tip' else ${r}.kind end`;
+export const payoutLineSql = (r: string) =>
+  `case when ${r}.item_id is not null then 'item' when ${r}.kind = 'refund' then 'tip' else ${r}.kind end`;
 
 /** Pieces (or tips, fees) a row counts: a refund takes back what its sale counted. */
-export const signedPiecesSql = (r: string) => `(case when ${r}.kind = 'refund' then -1 else 1 end * coalesce(${r}.quantity, 1))`;
+export const signedPiecesSql = (r: string) =>
+  `(case when ${r}.kind = 'refund' then -1 else 1 end * coalesce(${r}.quantity, 1))`;
 
 /**
  * The rows that are sales: sales and tips (customers → vendor), and their refunds, which subtract
@@ -43,7 +45,8 @@ export const signedPiecesSql = (r: string) => `(case when ${r}.kind = 'refund' t
  */
 export const salesAndTheirRefundsSql = (r: string) =>
   `${r}.kind in ('sale', 'tip', 'refund')
-   and (${r}.kind <> 'refund' or ${r}.receiver_id = (select id from ledger_accounts where kind = 'customers' and vendor_id is null))`;
+   and (${r}.kind <> 'refund'
+        or ${r}.receiver_id = (select id from ledger_accounts where kind = 'customers' and vendor_id is null))`;
 
 /** Whether a row of `salesAndTheirRefundsSql` subtracts. */
 export const isRefundSql = (r: string) => `${r}.kind = 'refund'`;

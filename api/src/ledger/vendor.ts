@@ -8,7 +8,11 @@ import { vendorAccountSummary } from './queries.ts';
  * credit is zero, in one transaction that holds the vendor's row (no sale is booked meanwhile, see
  * holdLiveVendor) and their account row (no payout or reversal changes the credit meanwhile).
  */
-export async function removeVendorWithoutCredit<T>(db: Knex, vendorId: number, remove: (trx: Knex.Transaction) => Promise<T>): Promise<T> {
+export async function removeVendorWithoutCredit<T>(
+  db: Knex,
+  vendorId: number,
+  remove: (trx: Knex.Transaction) => Promise<T>,
+): Promise<T> {
   return db.transaction(async (trx) => {
     await trx('vendors').where({ id: vendorId }).forNoKeyUpdate().first('id');
     await vendorAccountId(trx, vendorId, { lock: true });

@@ -50,14 +50,17 @@ export async function applySession(db: Knex, config: Config, orderId: number, se
     const changes: Partial<Record<keyof OrderRow, unknown>> = {};
     if (session.payment_status === 'paid' && payable.has(order.status)) {
       if (session.amount_total !== order.amount_total || session.currency !== order.currency) {
-        return flagOrder(trx, order, session, `Stripe reported ${session.amount_total} ${session.currency}, the order is ${order.amount_total} ${order.currency}.`);
+        const reported = `${session.amount_total} ${session.currency}`;
+        const asked = `${order.amount_total} ${order.currency}`;
+        return flagOrder(trx, order, session, `Stripe reported ${reported}, the order is ${asked}.`);
       }
       Object.assign(changes, { status: 'paid', paid_at: trx.fn.now(), stripe_payment_intent_id: paymentIntentId(session) });
       try {
         await bookOrder(trx, order);
       } catch (error) {
         if (!(error instanceof VendorDeleted)) throw error;
-        return flagOrder(trx, order, session, 'The vendor was deleted before the payment arrived; nothing was booked.');
+        const reason = 'The vendor was deleted before the payment arrived; nothing was booked.';
+        return flagOrder(trx, order, session, reason);
       }
       await deliverOrder(trx, order.id, config);
       await recordEvent(trx, {
@@ -93,7 +96,12 @@ export async function applySession(db: Knex, config: Config, orderId: number, se
  * A payment that cannot be booked as it is (Stripe took a different amount than the order asks for,
  * or the vendor is gone): nothing is booked, staff decide.
  */
-async function flagOrder(trx: Knex.Transaction, order: OrderRow, session: Stripe.Checkout.Session, reason: string): Promise<OrderRow> {
+async function flagOrder(
+  trx: Knex.Transaction,
+  order: OrderRow,
+  session: Stripe.Checkout.Session,
+  reason: string,
+): Promise<OrderRow> {
   const [flagged] = await trx('orders').where({ id: order.id }).update({
     status: 'flagged',
     flag_reason: reason,

@@ -3,7 +3,7 @@ import { badRequest } from '../http/errors.ts';
 import type { ListSpec } from '../http/list.ts';
 import { periodFilters } from '../http/period.ts';
 import { vendorAccountId } from '../ledger/accounts.ts';
-import { kindNames } from '../ledger/kinds.ts';
+import { documentKindNames } from '../ledger/kinds.ts';
 import { accountRows, accountRowToApi, type VendorLedgerRow } from '../ledger/queries.ts';
 import { payoutLineSql, signedPiecesSql } from '../ledger/refund.ts';
 import { toIso } from '../vendors/queries.ts';
@@ -85,7 +85,10 @@ export function payoutToApi(row: PayoutRow) {
     reversedAt: toIso(row.reversed_at),
     reversedBy: row.reversed_by,
     reversalReason: row.reversal_reason,
-    items: row.items.map((item): PayoutItem => ({ ...item, itemName: item.kind === 'item' ? item.itemName! : kindNames.de[item.kind] })),
+    items: row.items.map((item): PayoutItem => ({
+      ...item,
+      itemName: item.kind === 'item' ? item.itemName! : documentKindNames.de[item.kind],
+    })),
   };
 }
 

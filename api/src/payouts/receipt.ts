@@ -1,4 +1,4 @@
-import { kindNames, ledgerKinds, type LedgerKind } from '../ledger/kinds.ts';
+import { documentKindNames, ledgerKinds, type LedgerKind } from '../ledger/kinds.ts';
 import type { VendorLedgerRow } from '../ledger/queries.ts';
 import type { Payout } from './queries.ts';
 
@@ -86,7 +86,7 @@ export function receiptHtml({ newspaperName, logoUrl, payout, rows, lang, timeZo
   const euros = (cents: number) => escapeHtml(money.format(cents / 100));
   const when = (iso: string, withTime = true) =>
     new Intl.DateTimeFormat(t.locale, { timeZone, dateStyle: 'medium', ...(withTime ? { timeStyle: 'short' as const } : {}) }).format(new Date(iso));
-  const names = kindNames[lang];
+  const names = documentKindNames[lang];
   const label = (row: VendorLedgerRow) => {
     if (row.kind === 'refund') return `${names.refund}: ${row.itemName ?? names.tip}`;
     if (row.itemName) return row.itemName;

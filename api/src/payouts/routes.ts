@@ -97,7 +97,12 @@ export const payoutRoutes: RouteDef[] = [
     handler: async (ctx) => {
       const input = parse(payoutInput, ctx.request.body);
       const vendor = await vendorOfLicence(ctx, input.vendor);
-      const id = await payOut(ctx.db, { vendorId: vendor.id, expectedAmount: input.expectedAmount, authorisedBy: staffName(ctx), timeZone: ctx.config.timeZone });
+      const id = await payOut(ctx.db, {
+        vendorId: vendor.id,
+        expectedAmount: input.expectedAmount,
+        authorisedBy: staffName(ctx),
+        timeZone: ctx.config.timeZone,
+      });
       ctx.status = 201;
       ctx.body = await payoutWithRows(ctx, id);
     },
