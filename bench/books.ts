@@ -1,8 +1,9 @@
 // The books under a long history: seeds vendors, orders and their ledger rows (with a payout every
-// four weeks per vendor) set-based, booked by the ledger's bulk twins (api/src/ledger/bulk.ts), then
-// times the back office's money queries through the real HTTP app. With BENCH_DATABASE_URL: 1,000 vendors and about 2,000,000 ledger rows over three
-// years in PostgreSQL (schema `bench_books`, seeded once and reused). Without: a smaller history in
-// PGlite, said so in the output. BENCH_RUNS (default 15) runs per query after two warm-up runs.
+// four weeks per vendor) set-based, booked by the ledger's bulk twins (api/src/ledger/bulk.ts),
+// then times the back office's money queries through the real HTTP app. With BENCH_DATABASE_URL:
+// 1,000 vendors and about 2,000,000 ledger rows over three years in PostgreSQL (schema
+// `bench_books`, seeded once and reused). Without: a smaller history in PGlite, said so in the
+// output. BENCH_RUNS (default 15) runs per query after two warm-up runs.
 import http from 'node:http';
 import type { Knex } from 'knex';
 import type { AddressInfo } from 'node:net';
