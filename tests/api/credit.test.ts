@@ -21,7 +21,12 @@ async function creditInSql(db: Db, vendorId: number): Promise<number> {
   return Number(rows[0]!.credit);
 }
 
-const euros = (cents: number) => `${cents < 0 ? '-' : ''}${Math.trunc(Math.abs(cents) / 100)},${String(Math.abs(cents) % 100).padStart(2, '0')} €`;
+function euros(cents: number): string {
+  const abs = Math.abs(cents);
+  return `${cents < 0 ? '-' : ''}${Math.trunc(abs / 100)},${String(abs % 100).padStart(2, '0')} €`;
+}
+
+const at = (time: string) => new Date(`2026-06-21T${time}:00Z`);
 
 describeApi('one credit: vendor list, vendor answer, forpayout, /me, deletion and payout agree', (t) => {
   let office = '';
@@ -33,15 +38,20 @@ describeApi('one credit: vendor list, vendor answer, forpayout, /me, deletion an
     const [first, second, third] = vendorIds as [number, number, number];
     // The history has payouts, a reversal and a refund; on top: a refund of a sale still open, a
     // refund of a sale already paid out (a debt), and a sale refunded at once.
-    const open = await bookPaidOrder(t.db, first, new Date('2026-06-21T10:00:00Z'), { prints: 2, digital: 1, tip: 100 });
-    const paidOut = await bookPaidOrder(t.db, second, new Date('2026-06-21T11:00:00Z'), { prints: 1, digital: 1, tip: 0 });
-    const { credit } = await listedVendor(t, office, (await t.db('vendors').where({ id: second }).first('license_id')).license_id);
+    const open = await bookPaidOrder(t.db, first, at('10:00'), { prints: 2, digital: 1, tip: 100 });
+    const paidOut = await bookPaidOrder(t.db, second, at('11:00'), { prints: 1, digital: 1, tip: 0 });
+    const secondLicence = (await t.db('vendors').where({ id: second }).first('license_id')).license_id as string;
+    const { credit } = await listedVendor(t, office, secondLicence);
     await t.db.transaction(async (trx) => {
       await bookRefund(trx, open, 'credit test');
-      const payout = await payOut(trx, { vendorId: second, expectedAmount: credit, authorisedBy: 'credit test', timeZone: 'Europe/Berlin' });
+      const payout = await payOut(trx, {
+        vendorId: second, expectedAmount: credit, authorisedBy: 'credit test', timeZone: 'Europe/Berlin',
+      });
       await bookRefund(trx, paidOut, 'credit test');
       assert.ok(payout > 0);
-      await bookRefund(trx, await bookPaidOrder(trx as unknown as Db, third, new Date('2026-06-21T12:00:00Z'), { prints: 1, digital: 0, tip: 0 }), 'credit test');
+      const cart = { prints: 1, digital: 0, tip: 0 };
+      const refunded = await bookPaidOrder(trx as unknown as Db, third, at('12:00'), cart);
+      await bookRefund(trx, refunded, 'credit test');
     });
   });
 
@@ -56,13 +66,24 @@ describeApi('one credit: vendor list, vendor answer, forpayout, /me, deletion an
       seen[sql > 0 ? 'positive' : sql < 0 ? 'negative' : 'zero']++;
       const listed = (await listedVendor(t, office, vendor.license_id)).credit;
       const answer = await t.http.get(`/api/vendors/${vendor.id}`).set('Authorization', office);
-      const forPayout = await t.http.get('/api/payments/forpayout/').query({ vendor: vendor.license_id }).set('Authorization', office);
-      const rowsSum = (forPayout.body.payments as { amount: number; sign: number }[]).reduce((sum, row) => sum + row.sign * row.amount, 0);
-      const token = await t.auth(['vendor'], { sub: `vendor-${vendor.email}`, preferred_username: vendor.email, email: vendor.email });
+      const forPayout = await t.http.get('/api/payments/forpayout/').query({ vendor: vendor.license_id })
+        .set('Authorization', office);
+      const openRows = forPayout.body.payments as { amount: number; sign: number }[];
+      const rowsSum = openRows.reduce((sum, row) => sum + row.sign * row.amount, 0);
+      const claims = { sub: `vendor-${vendor.email}`, preferred_username: vendor.email, email: vendor.email };
+      const token = await t.auth(['vendor'], claims);
       const me = await t.http.get('/api/vendors/me').set('Authorization', token);
       assert.equal(me.status, 200, JSON.stringify(me.body));
-      const figures = { sql, listed, answer: answer.body.credit, forPayout: forPayout.body.balance, forPayoutRows: rowsSum, me: me.body.credit };
-      assert.deepEqual(figures, { sql, listed: sql, answer: sql, forPayout: sql, forPayoutRows: sql, me: sql }, vendor.license_id);
+      const figures = {
+        sql,
+        listed,
+        answer: answer.body.credit,
+        forPayout: forPayout.body.balance,
+        forPayoutRows: rowsSum,
+        me: me.body.credit,
+      };
+      const same = { sql, listed: sql, answer: sql, forPayout: sql, forPayoutRows: sql, me: sql };
+      assert.deepEqual(figures, same, vendor.license_id);
 
       // Deletion reads the same credit: refused with it while it is not zero.
       const deletion = await t.http.delete(`/api/vendors/${vendor.id}`).set('Authorization', office);
@@ -74,7 +95,8 @@ describeApi('one credit: vendor list, vendor answer, forpayout, /me, deletion an
         continue;
       }
       // The payout pays exactly that credit, or finds nothing to pay.
-      const payout = await t.http.post('/api/payments/payout').set('Authorization', office).send({ vendor: vendor.license_id, expectedAmount: Math.max(sql, 0) });
+      const payout = await t.http.post('/api/payments/payout').set('Authorization', office)
+        .send({ vendor: vendor.license_id, expectedAmount: Math.max(sql, 0) });
       if (sql > 0) {
         assert.equal(payout.status, 201, JSON.stringify(payout.body));
         assert.equal(payout.body.amount, sql);

@@ -31,10 +31,13 @@ type Items = Record<Cart['lines'][number]['item'], PricedItem & { licence: Price
 
 const day = (n: number) => new Date(Date.UTC(2026, 4, n, 10));
 
-async function insertOrder(trx: Knex.Transaction, vendorId: number, cart: Cart, items: Items, at: Date): Promise<number> {
+async function insertOrder(trx: Knex.Transaction, vendorId: number, cart: Cart, items: Items, at: Date) {
   const total = cart.lines.reduce((sum, line) => sum + items[line.item].price * line.quantity, cart.tip);
   const [{ id }] = (await trx('orders')
-    .insert({ token: randomBytes(32).toString('base64url'), vendor_id: vendorId, status: 'paid', amount_total: total, tip: cart.tip, fee: cart.fee, expires_at: at, paid_at: at, created_at: at })
+    .insert({
+      token: randomBytes(32).toString('base64url'), vendor_id: vendorId, status: 'paid', amount_total: total,
+      tip: cart.tip, fee: cart.fee, expires_at: at, paid_at: at, created_at: at,
+    })
     .returning('id')) as { id: number }[];
   return id;
 }
@@ -43,8 +46,12 @@ describeApi('ledger: bulk booking (books bench) equals the booking functions', (
   it('books the same entries, rows, fees, covers and payout for the same orders', async () => {
     await t.reset();
     await t.db('settings').where({ id: 1 }).update({ orga_covers_transaction_costs: false });
-    const [{ id: coveringId }] = (await t.db('items').insert({ name: 'Solidaritätszeitung', price: 500, takes_over_transaction_costs: true }).returning('id')) as { id: number }[];
-    const find = async (name: string) => (await t.db('items').where({ name }).first('id', 'price', 'license_item_id')) as { id: number; price: number; license_item_id: number | null };
+    const [{ id: coveringId }] = (await t.db('items')
+      .insert({ name: 'Solidaritätszeitung', price: 500, takes_over_transaction_costs: true })
+      .returning('id')) as { id: number }[];
+    type ItemRow = PricedItem & { license_item_id: number | null };
+    const find = async (name: string) =>
+      (await t.db('items').where({ name }).first('id', 'price', 'license_item_id')) as ItemRow;
     const print = await find('Zeitung');
     const digital = await find('Digitale Ausgabe');
     const licence = await t.db('items').where({ id: digital.license_item_id }).first('id', 'price');
@@ -53,7 +60,8 @@ describeApi('ledger: bulk booking (books bench) equals the booking functions', (
       digital: { id: digital.id, price: digital.price, licence },
       covering: { id: coveringId, price: 500, licence: null },
     };
-    const vendors = (await t.db('vendors').whereIn('license_id', ['DEMO-1', 'DEMO-2']).orderBy('license_id').pluck('id')) as number[];
+    const vendors = (await t.db('vendors').whereIn('license_id', ['DEMO-1', 'DEMO-2']).orderBy('license_id')
+      .pluck('id')) as number[];
     const [one, two] = vendors as [number, number];
 
     // One by one, as the shop and the counter book.
@@ -62,7 +70,9 @@ describeApi('ledger: bulk booking (books bench) equals the booking functions', (
       await allowBackdating(trx);
       for (const [i, cart] of carts.entries()) {
         const id = await insertOrder(trx, one, cart, items, day(i + 1));
-        const lines = cart.lines.map(({ item, quantity }) => ({ item: items[item], quantity, licence: items[item].licence }));
+        const lines = cart.lines.map(({ item, quantity }) => ({
+          item: items[item], quantity, licence: items[item].licence,
+        }));
         await trx('order_entries').insert(orderEntryRows(id, lines, cart.tip));
         await bookOrder(trx, { id, vendor_id: one });
         await bookFee(trx, { id, vendor_id: one }, cart.fee);
@@ -70,7 +80,9 @@ describeApi('ledger: bulk booking (books bench) equals the booking functions', (
         single.push(id);
       }
       const { credit } = await vendorAccountSummary(trx, one);
-      const payout = await payOut(trx, { vendorId: one, expectedAmount: credit, authorisedBy: 'bench', timeZone: 'Europe/Berlin' });
+      const payout = await payOut(trx, {
+        vendorId: one, expectedAmount: credit, authorisedBy: 'bench', timeZone: 'Europe/Berlin',
+      });
       await backdatePayout(trx, payout, day(20), 'Europe/Berlin');
     });
 
@@ -78,8 +90,10 @@ describeApi('ledger: bulk booking (books bench) equals the booking functions', (
     const bulk: number[] = [];
     await t.db.transaction(async (trx) => {
       for (const [i, cart] of carts.entries()) bulk.push(await insertOrder(trx, two, cart, items, day(i + 1)));
-      await trx.raw('create temporary table test_lines (order_id integer, item_id integer, quantity integer) on commit drop');
-      await trx.raw('create temporary table test_plan (order_id integer, payout_id integer, payout_at timestamptz) on commit drop');
+      await trx.raw(`create temporary table test_lines (order_id integer, item_id integer, quantity integer)
+        on commit drop`);
+      await trx.raw(`create temporary table test_plan (order_id integer, payout_id integer, payout_at timestamptz)
+        on commit drop`);
       for (const [i, cart] of carts.entries()) {
         for (const line of cart.lines) {
           await trx.raw('insert into test_lines values (?, ?, ?)', [bulk[i]!, items[line.item].id, line.quantity]);
@@ -94,24 +108,33 @@ describeApi('ledger: bulk booking (books bench) equals the booking functions', (
     const role = `case when a.kind = 'vendor' then 'vendor' else a.kind end`;
     const booked = async (orderIds: number[]) =>
       Promise.all(orderIds.map(async (orderId) => ({
-        entries: await t.db('order_entries').where({ order_id: orderId }).orderBy(['kind', 'item_id']).select('kind', 'item_id', 'quantity', 'unit_price', 'amount'),
+        entries: await t.db('order_entries').where({ order_id: orderId }).orderBy(['kind', 'item_id'])
+          .select('kind', 'item_id', 'quantity', 'unit_price', 'amount'),
         rows: (await t.db('ledger_rows as r')
           .join('ledger_accounts as a', 'a.id', 'r.sender_id')
           .join('ledger_accounts as b', 'b.id', 'r.receiver_id')
           .leftJoin('order_entries as e', 'e.id', 'r.order_entry_id')
           .where('r.order_id', orderId)
           .orderBy(['r.kind', 'r.item_id', 'r.amount'])
-          .select(t.db.raw(`${role} as sender`), t.db.raw(`${role.replaceAll('a.', 'b.')} as receiver`), 'r.kind', 'r.item_id', 'r.quantity', 'r.unit_price', 'r.amount', 'e.kind as entry_kind', 'r.created_at')
-          .select(t.db.raw('r.payout_id is not null as paid_out'))).map((row: Record<string, unknown>): Record<string, unknown> => ({ ...row, created_at: new Date(row.created_at as string).toISOString() })),
+          .select(t.db.raw(`${role} as sender`), t.db.raw(`${role.replaceAll('a.', 'b.')} as receiver`))
+          .select('r.kind', 'r.item_id', 'r.quantity', 'r.unit_price', 'r.amount', 'e.kind as entry_kind')
+          .select('r.created_at')
+          .select(t.db.raw('r.payout_id is not null as paid_out')))
+          .map((row: Record<string, unknown>): Record<string, unknown> => ({
+            ...row,
+            created_at: new Date(row.created_at as string).toISOString(),
+          })),
       })));
     const oneByOne = await booked(single);
     const setBased = await booked(bulk);
     assert.deepEqual(setBased, oneByOne);
     // The cover rule did decide: covered only where the covering item was bought.
-    assert.deepEqual(oneByOne.map((order) => order.rows.some((row) => row.kind === 'fee_cover')), [false, false, false, false, true]);
+    const covered = oneByOne.map((order) => order.rows.some((row) => row.kind === 'fee_cover'));
+    assert.deepEqual(covered, [false, false, false, false, true]);
     assert.ok(oneByOne[3]!.rows.some((row) => row.kind === 'licence'));
 
-    const payouts = await t.db('payouts').whereIn('vendor_id', [one, two]).orderBy('vendor_id').select('vendor_id', 'amount', 'created_at', 'receipt_number');
+    const payouts = await t.db('payouts').whereIn('vendor_id', [one, two]).orderBy('vendor_id')
+      .select('vendor_id', 'amount', 'created_at', 'receipt_number');
     assert.equal(payouts.length, 2);
     assert.equal(payouts[1].amount, payouts[0].amount);
     assert.equal(new Date(payouts[1].created_at).getTime(), new Date(payouts[0].created_at).getTime());

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import type { Db } from '../../api/src/db.ts';
-import { bookOrder, orderEntryRows } from '../../api/src/ledger/book.ts';
+import { bookOrder, orderEntryRows, type PricedItem } from '../../api/src/ledger/book.ts';
 import { VendorDeleted } from '../../api/src/ledger/errors.ts';
 import { vendorAccountSummary } from '../../api/src/ledger/queries.ts';
 import { describeApi } from '../support/env.ts';
@@ -18,7 +18,10 @@ const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /** A pending order of the vendor for one newspaper, stored as the shop stores it. */
 async function pendingOrder(db: Db, vendorId: number, print: { id: number; price: number }) {
   const [{ id }] = (await db('orders')
-    .insert({ token: randomBytes(32).toString('base64url'), vendor_id: vendorId, amount_total: print.price, tip: 0, expires_at: new Date(Date.now() + 1_800_000) })
+    .insert({
+      token: randomBytes(32).toString('base64url'), vendor_id: vendorId, amount_total: print.price, tip: 0,
+      expires_at: new Date(Date.now() + 1_800_000),
+    })
     .returning('id')) as { id: number }[];
   await db('order_entries').insert(orderEntryRows(id, [{ item: print, quantity: 1, licence: null }], 0));
   return { id, vendor_id: vendorId };
@@ -45,10 +48,12 @@ describeApi('vendor deletion while sales are booked', (t) => {
     this.timeout(120_000);
     await t.reset();
     const office = await t.office();
-    const print = (await t.db('items').where({ name: 'Zeitung' }).first('id', 'price')) as { id: number; price: number };
+    const print = (await t.db('items').where({ name: 'Zeitung' }).first('id', 'price')) as PricedItem;
     const outcomes = { deleted: 0, refused: 0, salesBooked: 0, salesRefused: 0 };
     for (let round = 0; round < 40; round++) {
-      const [{ id: vendorId }] = (await t.db('vendors').insert({ license_id: `RACE-${round}`, first_name: 'Race', last_name: String(round) }).returning('id')) as { id: number }[];
+      const [{ id: vendorId }] = (await t.db('vendors')
+        .insert({ license_id: `RACE-${round}`, first_name: 'Race', last_name: String(round) })
+        .returning('id')) as { id: number }[];
       const orders = await Promise.all([0, 1, 2].map(() => pendingOrder(t.db, vendorId, print)));
       // The sales start a little later each round: some rounds the deletion wins, some the sales.
       const delay = (round % 10) * 3;
@@ -56,8 +61,10 @@ describeApi('vendor deletion while sales are booked', (t) => {
         t.http.delete(`/api/vendors/${vendorId}`).set('Authorization', office),
         ...orders.map((order, i) => wait(delay + i * 2).then(() => settle(t.db, order))),
       ]);
-      assert.ok(deletion.status === 200 || deletion.status === 409, `${deletion.status} ${JSON.stringify(deletion.body)}`);
-      const vendor = (await t.db('vendors').where({ id: vendorId }).first('deleted_at')) as { deleted_at: Date | null };
+      assert.ok([200, 409].includes(deletion.status), `${deletion.status} ${JSON.stringify(deletion.body)}`);
+      const vendor = (await t.db('vendors').where({ id: vendorId }).first('deleted_at')) as {
+        deleted_at: Date | null;
+      };
       const { credit } = await vendorAccountSummary(t.db, vendorId);
       const booked = sales.filter((s) => s === 'booked').length;
       if (vendor.deleted_at) {
@@ -83,8 +90,11 @@ describeApi('vendor deletion while sales are booked', (t) => {
     const office = await t.office();
     const shop = await listenBooksShop(t);
     try {
-      const [{ id: vendorId }] = (await t.db('vendors').insert({ license_id: 'GONE-1', first_name: 'Gone' }).returning('id')) as { id: number }[];
-      const placed = await shop.http.post('/api/orders').send({ vendor: 'GONE-1', entries: [{ item: await itemId(t.db, 'Zeitung'), quantity: 1 }], tip: 0 });
+      const [{ id: vendorId }] = (await t.db('vendors')
+        .insert({ license_id: 'GONE-1', first_name: 'Gone' })
+        .returning('id')) as { id: number }[];
+      const entries = [{ item: await itemId(t.db, 'Zeitung'), quantity: 1 }];
+      const placed = await shop.http.post('/api/orders').send({ vendor: 'GONE-1', entries, tip: 0 });
       assert.equal(placed.status, 201, JSON.stringify(placed.body));
       const deletion = await t.http.delete(`/api/vendors/${vendorId}`).set('Authorization', office);
       assert.equal(deletion.status, 200, JSON.stringify(deletion.body));

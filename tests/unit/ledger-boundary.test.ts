@@ -86,11 +86,12 @@ describe('ledger boundary', () => {
     for (const code of reads) assert.deepEqual(booksWrites(code), [], code);
   });
 
-  it('no file outside api/src/ledger (and migrations) inserts, updates or deletes ledger_rows, payouts or ledger_accounts', () => {
+  it('no file outside api/src/ledger (and migrations) writes ledger_rows, payouts or ledger_accounts', () => {
     const offenders = scanned
       .flatMap((dir) => sourceFiles(path.join(root, dir)))
       .filter((file) => !file.startsWith(ledgerDir + path.sep))
-      .flatMap((file) => booksWrites(readFileSync(file, 'utf8')).map((line) => `${path.relative(root, file)}:${line}`));
+      .flatMap((file) => booksWrites(readFileSync(file, 'utf8')).map((line) => `${path.relative(root, file)}:${line}`),
+      );
     assert.deepEqual(offenders, [], `money is moved only by api/src/ledger:\n${offenders.join('\n')}`);
   });
 
