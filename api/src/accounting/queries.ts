@@ -4,7 +4,8 @@ import { badRequest } from '../http/errors.ts';
 import { oneOfFilter, type ListSpec } from '../http/list.ts';
 import { periodFilters } from '../http/period.ts';
 import { toIso } from '../vendors/queries.ts';
-import { accountName, kindLabels, ledgerKinds, salesKinds, type LedgerKind } from './names.ts';
+import { kindLabel, ledgerKinds, salesKinds, type LedgerKind } from '../ledger/kinds.ts';
+import { accountName } from './names.ts';
 
 type Db = Knex | Knex.Transaction;
 
@@ -181,7 +182,7 @@ export async function* paymentBatches(db: Db, filtered: () => Knex.QueryBuilder,
 export const paymentCsvColumns: CsvColumn<PaymentRow>[] = [
   { header: 'Buchung', value: (r) => r.id },
   { header: 'Datum', value: (r) => r.created_at, format: 'date' },
-  { header: 'Art', value: (r) => kindLabels[r.kind] ?? r.kind },
+  { header: 'Art', value: (r) => kindLabel(r.kind) },
   { header: 'Von', value: (r) => party(r, 'sender').name },
   { header: 'Von Lizenz', value: (r) => r.sender_license_id },
   { header: 'An', value: (r) => party(r, 'receiver').name },

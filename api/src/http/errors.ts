@@ -1,7 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { Middleware } from 'koa';
 import { isDatabaseUnreachable, pgCode, withoutPassword } from '../db.ts';
+import {
+  CreditNotZero, LedgerError, NothingToPayOut, PayoutAlreadyReversed, PayoutNotFound, StaleAmount,
+} from '../ledger/errors.ts';
 import { log } from '../log.ts';
+import { centsToDecimal } from './csv.ts';
 import { isMachinePath } from './paths.ts';
 
 export type FieldErrors = Record<string, string>;
@@ -38,6 +42,46 @@ const pgClientErrors: Record<string, [number, string]> = {
   // The ledger guard (migration 009): booked money is corrected by a new booking, never edited.
   LG001: [409, 'This booking cannot be changed; book a correction instead.'],
 };
+
+const euros = (cents: number) => `${centsToDecimal(cents)} €`;
+
+interface Refusal {
+  status: number;
+  body: { message: string; errors?: FieldErrors; currentAmount?: number };
+}
+
+/** The answer to a refusal of the money rules: their errors know nothing of HTTP, this says it. */
+export function ledgerRefusal(error: LedgerError): Refusal {
+  if (error instanceof NothingToPayOut) {
+    const errors = { vendor: 'This vendor has no credit to pay out.' };
+    return { status: 409, body: { message: 'No credits to pay out', errors } };
+  }
+  if (error instanceof StaleAmount) {
+    const now = euros(error.currentAmount);
+    return {
+      status: 409,
+      body: {
+        message: `The credit has changed in the meantime: it is now ${now}. `
+          + 'Please check the amount and pay out again.',
+        errors: { expectedAmount: `The credit is now ${now}.` },
+        // The figure that is open now, so the payout page can show it for a new confirmation.
+        currentAmount: error.currentAmount,
+      },
+    };
+  }
+  if (error instanceof PayoutNotFound) {
+    return { status: 404, body: { message: `There is no payout with the id ${error.payoutId}.` } };
+  }
+  if (error instanceof PayoutAlreadyReversed) {
+    return { status: 409, body: { message: 'This payout has already been reversed.' } };
+  }
+  if (error instanceof CreditNotZero) {
+    const message = `This vendor cannot be deleted: the credit is not zero (${euros(error.credit)}). `
+      + 'Please pay it out or settle the debt first.';
+    return { status: 409, body: { message } };
+  }
+  return { status: 409, body: { message: 'This vendor has been deleted; no money can be booked for them.' } };
+}
 
 /** What Retry-After suggests while the database is away: long enough for a restart or a failover to begin. */
 const databaseRetrySeconds = 5;
@@ -76,6 +120,10 @@ export function errorHandler(): Middleware {
         ctx.status = raw.status;
         ctx.set(raw.headers);
         ctx.body = raw.errors ? { message: raw.message, errors: raw.errors } : { message: raw.message };
+      } else if (raw instanceof LedgerError) {
+        const { status, body } = ledgerRefusal(raw);
+        ctx.status = status;
+        ctx.body = body;
       } else if (isDatabaseUnreachable(raw)) {
         // Not our fault and not the caller's: the answer says so and when to try again. One line in
         // the log per request, without a stack (pg's messages name hosts, never the password).

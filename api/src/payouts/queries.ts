@@ -3,7 +3,9 @@ import { badRequest } from '../http/errors.ts';
 import type { ListSpec } from '../http/list.ts';
 import { periodFilters } from '../http/period.ts';
 import { vendorAccountId } from '../ledger/accounts.ts';
+import { documentKindNames } from '../ledger/kinds.ts';
 import { accountRows, accountRowToApi, type VendorLedgerRow } from '../ledger/queries.ts';
+import { payoutLineSql, signedPiecesSql } from '../ledger/refund.ts';
 import { toIso } from '../vendors/queries.ts';
 
 type Db = Knex | Knex.Transaction;
@@ -20,26 +22,18 @@ export interface PayoutItem {
   amount: number;
 }
 
-/** Names of the lines without an item, in the newspaper's language (the back office labels them by `kind`). */
-const lineNames: Record<Exclude<PayoutItem['kind'], 'item'>, string> = {
-  tip: 'Trinkgeld/Spende',
-  fee: 'Kartengebühr',
-  fee_cover: 'Kartengebühr übernommen',
-  payout_reversal: 'Stornierte Auszahlung',
-};
-
 // What a payout settled, summed per line in one scalar subquery per payout (only the listed page
 // computes it; the count and the totals leave it out). Rows settled by the payout are the vendor's
-// own, so the sign comes from the vendor's account; a refund without item reverses a tip.
+// own, so the sign comes from the vendor's account; how refunds count is the ledger's rule.
 const payoutItemsSql = `
   select coalesce(json_agg(json_build_object(
       'itemId', l.item_id, 'kind', l.line, 'itemName', l.item_name, 'quantity', l.quantity, 'amount', l.amount
     ) order by l.item_id nulls last, l.line), '[]'::json)
   from (
     select r.item_id,
-      case when r.item_id is not null then 'item' when r.kind = 'refund' then 'tip' else r.kind end as line,
+      ${payoutLineSql('r')} as line,
       max(i.name) as item_name,
-      sum(case when r.kind = 'refund' then -1 else 1 end * coalesce(r.quantity, 1))::integer as quantity,
+      sum(${signedPiecesSql('r')})::integer as quantity,
       sum(case when r.receiver_id = a.id then r.amount else -r.amount end)::bigint as amount
     from ledger_rows r
     join ledger_accounts a on a.vendor_id = p.vendor_id
@@ -91,7 +85,10 @@ export function payoutToApi(row: PayoutRow) {
     reversedAt: toIso(row.reversed_at),
     reversedBy: row.reversed_by,
     reversalReason: row.reversal_reason,
-    items: row.items.map((item): PayoutItem => ({ ...item, itemName: item.kind === 'item' ? item.itemName! : lineNames[item.kind] })),
+    items: row.items.map((item): PayoutItem => ({
+      ...item,
+      itemName: item.kind === 'item' ? item.itemName! : documentKindNames.de[item.kind],
+    })),
   };
 }
 

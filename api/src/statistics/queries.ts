@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { CsvColumn } from '../http/csv.ts';
-import { kindLabels } from '../accounting/names.ts';
+import { kindLabel } from '../ledger/kinds.ts';
+import { isRefundSql, salesAndTheirRefundsSql } from '../ledger/refund.ts';
 import { localDay, localMidnight, nextDay } from '../http/period.ts';
 
 type Db = Knex | Knex.Transaction;
@@ -93,11 +94,10 @@ export async function salesStatistics(db: Db, period: StatisticsPeriod, timeZone
   // Three independent reads: on PostgreSQL they run side by side on separate connections.
   const [{ rows: sums }, { rows: orders }, vendors] = (await Promise.all([
     db.raw(
-      `select width_bucket(r.created_at, ?::timestamptz[]) as bucket, r.item_id, r.kind = 'refund' as refund,
+      `select width_bucket(r.created_at, ?::timestamptz[]) as bucket, r.item_id, ${isRefundSql('r')} as refund,
         sum(r.amount)::bigint as amount, coalesce(sum(r.quantity), 0)::bigint as quantity
       from ledger_rows r
-      where r.kind in ('sale', 'tip', 'refund') and r.created_at >= ? and r.created_at < ?
-        and (r.kind <> 'refund' or r.receiver_id = (select id from ledger_accounts where kind = 'customers'))
+      where ${salesAndTheirRefundsSql('r')} and r.created_at >= ? and r.created_at < ?
       group by 1, 2, 3`,
       [bounds, period.from, period.to],
     ),
@@ -158,7 +158,7 @@ async function vendorActivity(db: Db, period: StatisticsPeriod): Promise<Statist
 }
 
 export const itemCsvColumns: CsvColumn<ItemSales>[] = [
-  { header: 'Artikel', value: (i) => i.itemName ?? (i.itemId === null ? kindLabels.tip : `#${i.itemId}`) },
+  { header: 'Artikel', value: (i) => i.itemName ?? (i.itemId === null ? kindLabel('tip') : `#${i.itemId}`) },
   { header: 'Menge', value: (i) => i.quantity },
   { header: 'Betrag', value: (i) => i.amount, format: 'cents' },
 ];

@@ -1,13 +1,13 @@
 import type { Knex } from 'knex';
 import type { AuditSpec } from '../audit/protocol.ts';
-import { centsToDecimal, respondCsv, wantsCsv, type CsvColumn } from '../http/csv.ts';
-import { badRequest, conflict, notFound } from '../http/errors.ts';
+import { respondCsv, wantsCsv, type CsvColumn } from '../http/csv.ts';
+import { badRequest, notFound } from '../http/errors.ts';
 import { applyFilters, readListFilter, respondList, type ListSpec } from '../http/list.ts';
 import { limitVendorCheck } from '../http/rate-limit.ts';
 import type { AppContext, RouteDef } from '../http/routes.ts';
 import { idParam, parse } from '../http/validate.ts';
-import { vendorAccountId } from '../ledger/accounts.ts';
-import { vendorAccountSummary, vendorMoneyToApi, withVendorMoney, type VendorMoneyColumns } from '../ledger/queries.ts';
+import { vendorMoneyToApi, withVendorMoney, type VendorMoneyColumns } from '../ledger/queries.ts';
+import { removeVendorWithoutCredit } from '../ledger/vendor.ts';
 import { checkVendor } from './check.ts';
 import { commentRoutes } from './comments/routes.ts';
 import { locationRoutes } from './locations/routes.ts';
@@ -181,13 +181,7 @@ export const vendorRoutes: RouteDef[] = [
     handler: async (ctx) => {
       const id = vendorId(ctx);
       // Money must not vanish with a vendor: the office pays the credit out or settles the debt first.
-      // The account lock keeps a payout or reversal from changing the credit meanwhile.
-      await vendorAccountId(ctx.db, id, { lock: true });
-      const { credit } = await vendorAccountSummary(ctx.db, id);
-      if (credit !== 0) {
-        throw conflict(`This vendor cannot be deleted: the credit is not zero (${centsToDecimal(credit)} €). Please pay it out or settle the debt first.`);
-      }
-      const vendor = await deleteVendor(ctx.db, id);
+      const vendor = await removeVendorWithoutCredit(ctx.db, id, (trx) => deleteVendor(trx, id));
       if (!vendor) throw vendorNotFound(id);
       ctx.body = vendorToApi(vendor);
     },
