@@ -172,8 +172,8 @@ export async function* paymentBatches(db: Db, filtered: () => Knex.QueryBuilder,
     const batch = (await keys.select('r.id', db.raw('r.created_at::text as cursor_at')).orderByRaw(order).limit(size)) as { id: number; cursor_at: string }[];
     if (!batch.length) return;
     yield (await payments(db).whereRaw('r.id = any(?::bigint[])', [batch.map((key) => key.id)]).orderByRaw(order)) as PaymentRow[];
-    if (batch.length < size) return;
-    const last = batch[batch.length - 1];
+    const last = batch.at(-1);
+    if (!last || batch.length < size) return;
     after = { at: last.cursor_at, id: last.id };
   }
 }

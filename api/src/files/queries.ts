@@ -27,7 +27,7 @@ export async function storeFile(
 ): Promise<string> {
   const kind = sniffContentType(upload.buffer);
   if (!kind || !accepted.includes(kind)) {
-    const wanted = accepted.map((k) => k.split('/')[1].toUpperCase()).join(', ');
+    const wanted = accepted.map((k) => k.slice(k.indexOf('/') + 1).toUpperCase()).join(', ');
     throw badRequest(`The file for "${field}" is not a valid ${wanted} file.`, { [field]: `Please upload a ${wanted} file.` });
   }
   const name = (upload.originalname ?? '').replace(/[^\p{L}\p{N} ._-]/gu, '_').slice(0, 255);

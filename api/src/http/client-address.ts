@@ -11,8 +11,7 @@ type Trust = Pick<Config, 'trustProxy'>;
 
 /** `::ffff:10.0.0.1` (an IPv4 peer on a dual-stack socket) is the same client as `10.0.0.1`. */
 function plainAddress(address: string): string {
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  return mapped ? mapped[1] : address;
+  return /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address)?.[1] ?? address;
 }
 
 /**
@@ -22,7 +21,8 @@ function plainAddress(address: string): string {
 export function trustedProxies(list: string[]): net.BlockList {
   const blocks = new net.BlockList();
   for (const entry of list) {
-    const [address, bits, extra] = entry.split('/');
+    // split always yields a first element, even for ''
+    const [address = '', bits, extra] = entry.split('/');
     const family = net.isIP(address);
     const prefix = bits === undefined ? undefined : Number(bits);
     const maxBits = family === 6 ? 128 : 32;
@@ -58,10 +58,11 @@ export function clientAddress(ctx: Request, config: Trust): string {
   let address = peerOf(ctx);
   if (!isTrusted(config, address)) return address;
   const hops = ctx.get('X-Forwarded-For').split(',').map((hop) => plainAddress(hop.trim()));
-  for (let i = hops.length - 1; i >= 0 && isTrusted(config, address); i--) {
+  for (const hop of hops.reverse()) {
+    if (!isTrusted(config, address)) break;
     // Garbage in the header: the last proxy we trust is as far as we can see.
-    if (!net.isIP(hops[i])) break;
-    address = hops[i];
+    if (!net.isIP(hop)) break;
+    address = hop;
   }
   return address;
 }

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { Context } from 'koa';
 import type { Config } from '../config.ts';
+import { oneRow } from '../one-row.ts';
 import { clientAddress } from './client-address.ts';
 import { HttpError } from './errors.ts';
 
@@ -24,7 +25,7 @@ export async function limitRate(db: Knex, bucket: RateBucket, address: string, l
      returning requests, 60 - extract(second from now())::integer as retry_after`,
     [bucket, address],
   )) as { rows: { requests: number; retry_after: number }[] };
-  const [{ requests, retry_after }] = rows;
+  const { requests, retry_after } = oneRow(rows);
   if (requests > limit) {
     throw new HttpError(429, refusals[bucket], undefined, { 'Retry-After': String(Math.max(1, retry_after)) });
   }

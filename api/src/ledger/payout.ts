@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { centsToDecimal } from '../http/csv.ts';
 import { conflict, HttpError, notFound } from '../http/errors.ts';
+import { oneRow } from '../one-row.ts';
 import { accountIds, vendorAccountId } from './accounts.ts';
 import { openRows } from './queries.ts';
 
@@ -43,7 +44,8 @@ export async function payOut(db: Knex | Knex.Transaction, request: PayoutRequest
     if (credit !== request.expectedAmount) throw new StaleExpectedAmount(credit);
 
     // The id is drawn first so that the receipt number can carry it.
-    const { rows: [{ id }] } = (await trx.raw(`select nextval(pg_get_serial_sequence('payouts', 'id'))::integer as id`)) as { rows: { id: number }[] };
+    const { rows: drawn } = (await trx.raw(`select nextval(pg_get_serial_sequence('payouts', 'id'))::integer as id`)) as { rows: { id: number }[] };
+    const { id } = oneRow(drawn);
     await trx('payouts').insert({
       id,
       receipt_number: trx.raw(`to_char(now() at time zone ?, 'YYYY') || '-' || lpad(?::text, 6, '0')`, [request.timeZone, id]),

@@ -4,6 +4,7 @@ import { pipeline } from 'node:stream/promises';
 import { createGzip } from 'node:zlib';
 import type { Knex } from 'knex';
 import type { Db } from '../db.ts';
+import { oneRow } from '../one-row.ts';
 import { appliedMigrations } from './versions.ts';
 import { listTables, quoteIdent, readSequences, summarise, useStableSession, type SequenceValue, type TableInfo, type TableSummary } from './tables.ts';
 
@@ -57,7 +58,7 @@ async function* tableRows(trx: Knex.Transaction, table: TableInfo): AsyncGenerat
     )) as { rows: { row: string; key: string[] }[] };
     for (const { row } of rows) yield row;
     if (rows.length < pageSize(table)) return;
-    last = rows[rows.length - 1].key;
+    last = rows.at(-1)?.key;
   }
 }
 
@@ -81,7 +82,8 @@ export async function* backupLines(db: Db): AsyncGenerator<string> {
     };
     yield JSON.stringify(header);
     for (const [i, table] of tables.entries()) {
-      const marker: TableMarker = { table: table.name, rows: header.tables[i].rows };
+      // summarise() answers one summary per table it is given, in that order
+      const marker: TableMarker = { table: table.name, rows: oneRow(header.tables.slice(i, i + 1)).rows };
       yield JSON.stringify(marker);
       let written = 0;
       for await (const row of tableRows(trx, table)) {

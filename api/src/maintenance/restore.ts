@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import { createGunzip } from 'node:zlib';
 import type { Knex } from 'knex';
 import { migrate, type Db } from '../db.ts';
+import { oneRow } from '../one-row.ts';
 import { backupFormat, backupVersion, type BackupHeader, type SequencesLine, type TableMarker } from './backup.ts';
 import { MaintenanceError } from './errors.ts';
 import { listTables, quoteIdent, summarise, useStableSession } from './tables.ts';
@@ -57,7 +58,7 @@ async function assertEmpty(trx: Knex.Transaction, tables: string[]): Promise<voi
   for (const table of tables) {
     if (singletonTables.has(table)) continue;
     const { rows } = (await trx.raw(`select exists (select 1 from ${quoteIdent(table)}) as filled`)) as { rows: { filled: boolean }[] };
-    if (rows[0].filled) filled.push(table);
+    if (oneRow(rows).filled) filled.push(table);
   }
   if (filled.length) {
     throw new MaintenanceError(
@@ -144,7 +145,8 @@ async function load(db: Db, next: AsyncIterator<string>, progress: RestoreProgre
     }
 
     const loaded = await summarise(trx, header.tables);
-    const differing = loaded.filter((t, i) => t.rows !== header.tables[i].rows || t.checksum !== header.tables[i].checksum);
+    // summarise() answers one summary per table it is given, in that order
+    const differing = loaded.filter((t, i) => t.rows !== header.tables[i]?.rows || t.checksum !== header.tables[i]?.checksum);
     if (differing.length) {
       throw new MaintenanceError(`After loading, these tables differ from the backup: ${differing.map((t) => t.name).join(', ')}. Nothing was restored.`);
     }

@@ -4,6 +4,7 @@ import { forgetOldRates } from '../http/rate-limit.ts';
 import { log } from '../log.ts';
 import { stripeClient } from '../stripe/adapter.ts';
 import { applySession, settleOrder } from './settle.ts';
+import { oneRow } from '../one-row.ts';
 
 // The safety net under the webhook: a lost or refused event must not leave a paid order pending.
 // Every minute the job asks Stripe about orders pending for a few minutes and about paid orders
@@ -28,7 +29,7 @@ const batchSize = 200;
 async function claimDueOrders(db: Knex): Promise<number[]> {
   return db.transaction(async (trx) => {
     const { rows } = (await trx.raw('select pg_try_advisory_xact_lock(?) as locked', [lockKey])) as { rows: { locked: boolean }[] };
-    if (!rows[0].locked) return [];
+    if (!oneRow(rows).locked) return [];
     const due = trx('orders')
       .select('id')
       .where((q) =>

@@ -161,6 +161,8 @@ export async function* payoutBatches(filtered: Knex.QueryBuilder, size = 500): A
     const rows: PayoutRow[] = await filtered.clone().where('p.id', '>', after).orderBy('p.id').limit(size);
     if (rows.length) yield rows.map(payoutToApi);
     if (rows.length < size) return;
-    after = rows[rows.length - 1].id;
+    const last = rows.at(-1);
+    if (!last) return;
+    after = last.id;
   }
 }

@@ -27,7 +27,7 @@ function shopRoute(pathname: string): ShopRoute | undefined {
   if (otherApps.some((prefix) => pathname === prefix || pathname.startsWith(`${prefix}/`))) return undefined;
   if (path.posix.extname(pathname)) return undefined; // a file that is not there
   const vendorPage = /^\/v\/([^/]+)(?:\/[^/]+)?$/.exec(pathname);
-  if (vendorPage) {
+  if (vendorPage?.[1]) {
     try {
       return { status: 200, licenceId: decodeURIComponent(vendorPage[1]) };
     } catch {

@@ -25,10 +25,11 @@ export async function vendorOfUser(db: Db, user: User): Promise<VendorRow> {
     const key = user.vendorClaim?.trim();
     candidates = key ? await liveVendors(db).whereRaw('lower(email) = lower(?)', [key]).limit(2) : [];
   }
-  if (candidates.length === 0) throw refused('Your login is not linked to a vendor. Please ask the office.');
+  const [vendor] = candidates;
+  if (!vendor) throw refused('Your login is not linked to a vendor. Please ask the office.');
   if (candidates.length > 1) throw refused('Your login matches more than one vendor. Please ask the office to correct the e-mail addresses.');
-  if (candidates[0].is_disabled) throw refused('Your vendor account is deactivated. Please ask the office.');
-  return candidates[0];
+  if (vendor.is_disabled) throw refused('Your vendor account is deactivated. Please ask the office.');
+  return vendor;
 }
 
 /** A vendor's own page: the record as the office sees it and the money from the ledger. */

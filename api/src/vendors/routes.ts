@@ -3,6 +3,7 @@ import type { AuditSpec } from '../audit/protocol.ts';
 import { centsToDecimal, respondCsv, wantsCsv, type CsvColumn } from '../http/csv.ts';
 import { badRequest, conflict, notFound } from '../http/errors.ts';
 import { applyFilters, readListFilter, respondList, type ListSpec } from '../http/list.ts';
+import { pathParam } from '../http/params.ts';
 import { limitVendorCheck } from '../http/rate-limit.ts';
 import type { AppContext, RouteDef } from '../http/routes.ts';
 import { idParam, parse } from '../http/validate.ts';
@@ -143,7 +144,7 @@ export const vendorRoutes: RouteDef[] = [
     access: 'public',
     handler: async (ctx) => {
       await limitVendorCheck(ctx);
-      const vendor = await checkVendor(ctx.db, ctx.params.licenseId);
+      const vendor = await checkVendor(ctx.db, pathParam(ctx, 'licenseId'));
       if (!vendor) throw invalidId();
       ctx.body = vendor;
     },

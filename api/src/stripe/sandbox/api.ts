@@ -3,6 +3,7 @@ import type { Knex } from 'knex';
 import type { Context } from 'koa';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db.ts';
+import { pathParam } from '../../http/params.ts';
 import { log } from '../../log.ts';
 import { invalidParam, StripeApiError } from './errors.ts';
 import { expandPaths, list, onlyKnown, parseParams, readBody, requiredText, text, type Params } from './form.ts';
@@ -99,7 +100,7 @@ function retrieve(type: string): Handler {
   return async (trx, params, ctx) => {
     onlyKnown(params, ['expand']);
     const events: StripeEvent[] = [];
-    const object = type === 'checkout.session' ? await currentSession(trx, ctx.params.id, events) : await getObject(trx, type, ctx.params.id);
+    const object = type === 'checkout.session' ? await currentSession(trx, pathParam(ctx, 'id'), events) : await getObject(trx, type, pathParam(ctx, 'id'));
     return { body: await expand(trx, object, expandPaths(params)), events };
   };
 }
@@ -113,7 +114,7 @@ const createCheckoutSession = (config: Config): Handler => async (trx, params) =
 const expireCheckoutSession: Handler = async (trx, params, ctx) => {
   onlyKnown(params, ['expand']);
   const events: StripeEvent[] = [];
-  const session = await currentSession(trx, ctx.params.id, events);
+  const session = await currentSession(trx, pathParam(ctx, 'id'), events);
   if (events.length === 0) {
     if (session.status !== 'open') throw notOpen(session);
     markExpired(session);
@@ -126,7 +127,7 @@ const expireCheckoutSession: Handler = async (trx, params, ctx) => {
 /** Sandbox-only: books the fee that a payment with the hold-fee test card left out, and sends `charge.updated`. */
 const releaseHeldFee: Handler = async (trx, params, ctx) => {
   onlyKnown(params, []);
-  const session = await getObject<CheckoutSession>(trx, 'checkout.session', ctx.params.id, { lock: true });
+  const session = await getObject<CheckoutSession>(trx, 'checkout.session', pathParam(ctx, 'id'), { lock: true });
   const intent = session.payment_intent ? await getObject(trx, 'payment_intent', session.payment_intent) : undefined;
   const charge = intent && (await getObject<Charge>(trx, 'charge', intent.latest_charge as string, { lock: true }));
   if (!charge || charge.balance_transaction) {
@@ -192,12 +193,12 @@ const withoutSecret = ({ secret: _secret, ...endpoint }: StripeObject) => endpoi
 
 const retrieveWebhookEndpoint: Handler = async (trx, params, ctx) => {
   onlyKnown(params, ['expand']);
-  return { body: withoutSecret(await getObject(trx, 'webhook_endpoint', ctx.params.id)), events: [] };
+  return { body: withoutSecret(await getObject(trx, 'webhook_endpoint', pathParam(ctx, 'id'))), events: [] };
 };
 
 const deleteWebhookEndpoint: Handler = async (trx, params, ctx) => {
   onlyKnown(params, []);
-  const endpoint = await getObject(trx, 'webhook_endpoint', ctx.params.id);
+  const endpoint = await getObject(trx, 'webhook_endpoint', pathParam(ctx, 'id'));
   await deleteObject(trx, endpoint);
   return { body: { id: endpoint.id, object: 'webhook_endpoint', deleted: true }, events: [] };
 };

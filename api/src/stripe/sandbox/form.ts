@@ -18,9 +18,10 @@ export function parseParams(encoded: string): Params {
   const pairs = [...new URLSearchParams(encoded)];
   if (pairs.length > maxPairs) throw new StripeApiError(400, 'invalid_request_error', `At most ${maxPairs} parameters are accepted.`);
   for (const [key, value] of pairs) {
-    const match = /^([^[\]]+)((?:\[[^[\]]*\])*)$/.exec(key);
-    if (!match) throw invalidParam(key, `Invalid parameter name: ${key}`);
-    const path = [match[1], ...[...match[2].matchAll(/\[([^[\]]*)\]/g)].map((m) => m[1])];
+    const [, first, brackets = ''] = /^([^[\]]+)((?:\[[^[\]]*\])*)$/.exec(key) ?? [];
+    if (!first) throw invalidParam(key, `Invalid parameter name: ${key}`);
+    // the inner group of the bracket pattern always matches, if only ''
+    const path = [first, ...[...brackets.matchAll(/\[([^[\]]*)\]/g)].map((m) => m[1] ?? '')];
     if (path.length > maxDepth) throw invalidParam(key, `The parameter ${key} is nested too deeply.`);
     let node = root as { [key: string]: Param };
     path.forEach((segment, i) => {

@@ -114,8 +114,9 @@ export function createSession(params: Params, payPageUrl: (id: string) => string
   const mode = requiredText(params, 'mode');
   if (mode !== 'payment') throw invalidParam('mode', 'The local Stripe sandbox supports only mode "payment".');
   const items = (list(params, 'line_items') ?? []).map(lineItem);
-  if (items.length === 0) throw missing('line_items');
-  const currency = items[0].currency;
+  const [first] = items;
+  if (!first) throw missing('line_items');
+  const currency = first.currency;
   if (items.some((item) => item.currency !== currency)) throw invalidParam('line_items', 'All line items must use the same currency.');
   const successUrl = absoluteUrl(params, 'success_url', true)!;
   const cancelUrl = absoluteUrl(params, 'cancel_url', false);
@@ -330,7 +331,7 @@ export async function expand(trx: Knex.Transaction, object: StripeObject, paths:
   const out: StripeObject = { ...present(object) };
   const byField = new Map<string, string[]>();
   for (const path of paths) {
-    const [field, ...rest] = path.split('.');
+    const [field = '', ...rest] = path.split('.');
     if (rest.length > 3) throw invalidParam('expand', `You cannot expand more than 4 levels of a property (${path}).`);
     byField.set(field, [...(byField.get(field) ?? []), ...(rest.length ? [rest.join('.')] : [])]);
   }

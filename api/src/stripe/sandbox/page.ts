@@ -3,6 +3,7 @@ import type { Knex } from 'knex';
 import type { Context } from 'koa';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db.ts';
+import { pathParam } from '../../http/params.ts';
 import { currentSession } from './api.ts';
 import { StripeApiError } from './errors.ts';
 import { parseParams, readBody, type Params } from './form.ts';
@@ -177,7 +178,7 @@ export function mountPage(router: Router, db: Db, config: Config): void {
   }
 
   router.get('/stripe-sandbox/pay/:id', async (ctx) => {
-    const session = await withSession(ctx.params.id);
+    const session = await withSession(pathParam(ctx, 'id'));
     if (!session) return sendPage(ctx, 404, notFoundPage());
     if (session.status !== 'open') return sendPage(ctx, session.status === 'expired' ? 410 : 200, statusPage(session));
     sendPage(ctx, 200, checkoutPage(session));
@@ -192,7 +193,7 @@ export function mountPage(router: Router, db: Db, config: Config): void {
     const card = testCards.find((c) => digits(c.number) === digits(entered));
     const refusal = card ? card.decline : incorrectNumber;
     const pay = card && !refusal ? (trx: Knex.Transaction, open: CheckoutSession) => complete(trx, open, digits(entered).slice(-4), card.holdFee ?? false) : undefined;
-    const session = await withSession(ctx.params.id, pay);
+    const session = await withSession(pathParam(ctx, 'id'), pay);
     if (!session) return sendPage(ctx, 404, notFoundPage());
     if (session.status === 'complete' && session.payment_status === 'paid') {
       ctx.status = 303;
