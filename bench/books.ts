@@ -175,7 +175,7 @@ export async function benchBooks(): Promise<Figure[]> {
       return { body, headers: res.headers };
     };
     /** Median material: `prepare` (untimed) finds what a run needs, `request` is the timed call. */
-    const timed = async <P>(name: string, target: number, request: (prepared: P, run: number) => Promise<string>, prepare: (run: number) => Promise<P> = async () => undefined as P): Promise<Measured> => {
+    const timed = async <P>(name: string, target: number, request: (prepared: P, run: number) => Promise<string>, prepare: (run: number) => Promise<P> = () => Promise.resolve(undefined as P)): Promise<Measured> => {
       let note = '';
       for (let warmUp = 0; warmUp < 2; warmUp++) await request(await prepare(runs + warmUp), runs + warmUp);
       const times: number[] = [];

@@ -207,7 +207,7 @@ export async function seedDemo(trx: Knex.Transaction | Knex): Promise<void> {
     });
 
   // Items: the print issue (id 1), the PDF licence, then what refers to it.
-  const firstItems = (await trx('items')
+  const firstItems = await trx('items')
     .insert([
       {
         name: 'Zeitung',
@@ -228,7 +228,7 @@ export async function seedDemo(trx: Knex.Transaction | Knex): Promise<void> {
         license_group: 'digital',
       },
     ])
-    .returning(['id', 'is_license_item'])) as { id: number; is_license_item: boolean }[];
+    .returning<{ id: number; is_license_item: boolean }[]>(['id', 'is_license_item']);
   const licence = firstItems.find((item) => item.is_license_item)!;
   await trx('items').insert([
     {
@@ -299,7 +299,7 @@ export async function seedDemo(trx: Knex.Transaction | Knex): Promise<void> {
     online_map: false,
     is_disabled: true,
   });
-  const vendors = (await trx('vendors').insert(vendorRows).returning(['id', 'license_id'])) as { id: number; license_id: string }[];
+  const vendors = await trx('vendors').insert(vendorRows).returning<{ id: number; license_id: string }[]>(['id', 'license_id']);
   const vendorId = new Map(vendors.map((v) => [v.license_id, v.id]));
 
   const locationRows: Record<string, unknown>[] = [];

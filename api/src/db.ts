@@ -15,7 +15,7 @@ pg.types.setTypeParser(20, (value: string) => {
   return n;
 });
 
-const createKnex = ((knexPkg as unknown as { knex?: typeof knexPkg }).knex ?? knexPkg) as typeof knexPkg;
+const createKnex = (knexPkg as unknown as { knex?: typeof knexPkg }).knex ?? knexPkg;
 
 export interface DbOptions {
   /** PostgreSQL connection string; without it PGlite runs embedded. */
@@ -74,16 +74,16 @@ export function createDb(options: DbOptions): Db {
   const memory = options.dataDir === 'memory://';
   if (!memory) fs.mkdirSync(options.dataDir, { recursive: true });
   return createKnex({
-    client: ClientPgLite as unknown as Knex.Config['client'],
+    client: ClientPgLite,
     dialect: 'postgres',
     connection: memory ? {} : { filename: options.dataDir },
   } as Knex.Config);
 }
 
 const migrationSource: Knex.MigrationSource<(typeof migrations)[number]> = {
-  getMigrations: async () => migrations,
+  getMigrations: () => Promise.resolve(migrations),
   getMigrationName: (m) => m.name,
-  getMigration: async (m) => m,
+  getMigration: (m) => Promise.resolve(m),
 };
 
 /** Identifies the migration lock among all of the database's advisory locks. */

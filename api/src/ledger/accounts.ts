@@ -10,7 +10,9 @@ export type AccountIds = Record<SystemAccount | 'vendor', number>;
 
 function findAccounts(db: Db, vendorId: number) {
   return db('ledger_accounts')
-    .where((q) => q.whereNull('vendor_id').orWhere('vendor_id', vendorId))
+    .where((q) => {
+      q.whereNull('vendor_id').orWhere('vendor_id', vendorId);
+    })
     .select<{ id: number; kind: SystemAccount | 'vendor' }[]>('id', 'kind');
 }
 

@@ -44,7 +44,7 @@ export async function payOut(db: Knex | Knex.Transaction, request: PayoutRequest
     if (credit !== request.expectedAmount) throw new StaleExpectedAmount(credit);
 
     // The id is drawn first so that the receipt number can carry it.
-    const { rows: drawn } = (await trx.raw(`select nextval(pg_get_serial_sequence('payouts', 'id'))::integer as id`)) as { rows: { id: number }[] };
+    const { rows: drawn } = await trx.raw<{ rows: { id: number }[] }>(`select nextval(pg_get_serial_sequence('payouts', 'id'))::integer as id`);
     const { id } = oneRow(drawn);
     await trx('payouts').insert({
       id,

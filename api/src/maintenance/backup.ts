@@ -51,11 +51,11 @@ async function* tableRows(trx: Knex.Transaction, table: TableInfo): AsyncGenerat
   const after = `(${keyList}) > (${table.key.map((k) => `?::${k.type}`).join(', ')})`;
   let last: string[] | undefined;
   for (;;) {
-    const { rows } = (await trx.raw(
+    const { rows } = await trx.raw<{ rows: { row: string; key: string[] }[] }>(
       `select to_jsonb(t)::text as row, array[${keyText}] as key from ${quoteIdent(table.name)} t
        ${last ? `where ${after}` : ''} order by ${keyList} limit ${pageSize(table)}`,
       last ?? [],
-    )) as { rows: { row: string; key: string[] }[] };
+    );
     for (const { row } of rows) yield row;
     if (rows.length < pageSize(table)) return;
     last = rows.at(-1)?.key;

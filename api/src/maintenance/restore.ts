@@ -57,7 +57,7 @@ async function assertEmpty(trx: Knex.Transaction, tables: string[]): Promise<voi
   const filled: string[] = [];
   for (const table of tables) {
     if (singletonTables.has(table)) continue;
-    const { rows } = (await trx.raw(`select exists (select 1 from ${quoteIdent(table)}) as filled`)) as { rows: { filled: boolean }[] };
+    const { rows } = await trx.raw<{ rows: { filled: boolean }[] }>(`select exists (select 1 from ${quoteIdent(table)}) as filled`);
     if (oneRow(rows).filled) filled.push(table);
   }
   if (filled.length) {

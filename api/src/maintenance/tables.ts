@@ -27,7 +27,7 @@ export interface TableInfo {
 export const quoteIdent = (name: string) => `"${name.replace(/"/g, '""')}"`;
 
 async function rows<T>(db: Queryable, sql: string, bindings: Knex.RawBinding[] = []): Promise<T[]> {
-  return ((await db.raw(sql, bindings)) as { rows: T[] }).rows;
+  return (await db.raw<{ rows: T[] }>(sql, bindings)).rows;
 }
 
 /**

@@ -28,21 +28,23 @@ const batchSize = 200;
  */
 async function claimDueOrders(db: Knex): Promise<number[]> {
   return db.transaction(async (trx) => {
-    const { rows } = (await trx.raw('select pg_try_advisory_xact_lock(?) as locked', [lockKey])) as { rows: { locked: boolean }[] };
+    const { rows } = await trx.raw<{ rows: { locked: boolean }[] }>('select pg_try_advisory_xact_lock(?) as locked', [lockKey]);
     if (!oneRow(rows).locked) return [];
     const due = trx('orders')
       .select('id')
-      .where((q) =>
-        q
-          .where((pending) => pending.where('status', 'pending').where('created_at', '<', trx.raw(`now() - ${pendingGrace}`)))
-          .orWhere((paid) =>
-            paid.where('status', 'paid').whereNull('fee').where('paid_at', '<', trx.raw(`now() - ${pendingGrace}`)).where('paid_at', '>', trx.raw(`now() - ${feeWindow}`)),
-          ),
-      )
-      .where((q) => q.whereNull('checked_at').orWhere('checked_at', '<', trx.raw(`now() - ${recheckAfter}`)))
+      .where((q) => {
+        q.where((pending) => {
+          pending.where('status', 'pending').where('created_at', '<', trx.raw(`now() - ${pendingGrace}`));
+        }).orWhere((paid) => {
+          paid.where('status', 'paid').whereNull('fee').where('paid_at', '<', trx.raw(`now() - ${pendingGrace}`)).where('paid_at', '>', trx.raw(`now() - ${feeWindow}`));
+        });
+      })
+      .where((q) => {
+        q.whereNull('checked_at').orWhere('checked_at', '<', trx.raw(`now() - ${recheckAfter}`));
+      })
       .orderBy('id')
       .limit(batchSize);
-    const claimed = (await trx('orders').whereIn('id', due).update({ checked_at: trx.fn.now() }).returning('id')) as { id: number }[];
+    const claimed = await trx('orders').whereIn('id', due).update({ checked_at: trx.fn.now() }).returning<{ id: number }[]>('id');
     await forgetOldRates(trx);
     return claimed.map((row) => row.id);
   });
@@ -87,7 +89,8 @@ export async function reconcilePending(db: Knex, config: Config): Promise<number
  */
 export function startReconciliation(db: Knex, config: Config): void {
   let running = false;
-  const timer = setInterval(async () => {
+  // Never rejects: a failed round is logged and the next one tries again.
+  const round = async () => {
     if (running) return;
     running = true;
     try {
@@ -97,6 +100,7 @@ export function startReconciliation(db: Knex, config: Config): void {
     } finally {
       running = false;
     }
-  }, config.reconcileIntervalSeconds * 1000);
+  };
+  const timer = setInterval(() => void round(), config.reconcileIntervalSeconds * 1000);
   timer.unref();
 }

@@ -134,7 +134,8 @@ export const payoutList: ListSpec<PayoutRow, Payout> = {
     },
     reversed: (query, value) => {
       if (typeof value !== 'boolean') throw badRequest('The filter "reversed" must be true or false.');
-      query.where((q) => (value ? q.whereNotNull('p.reversed_at') : q.whereNull('p.reversed_at')));
+      if (value) query.whereNotNull('p.reversed_at');
+      else query.whereNull('p.reversed_at');
     },
   },
   toApi: payoutToApi,

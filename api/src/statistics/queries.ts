@@ -149,7 +149,7 @@ export async function salesStatistics(db: Db, period: StatisticsPeriod, timeZone
 }
 
 async function vendorActivity(db: Db, period: StatisticsPeriod): Promise<Statistics['vendors']> {
-  const { rows } = (await db.raw(
+  const { rows } = await db.raw<{ rows: { active: number; total: number }[] }>(
     `with sellers as (
       select a.vendor_id from ledger_accounts a
       where a.kind = 'vendor' and exists (
@@ -160,7 +160,7 @@ async function vendorActivity(db: Db, period: StatisticsPeriod): Promise<Statist
       (select count(*) from vendors v
         where (v.deleted_at is null and not v.is_disabled) or v.id in (select vendor_id from sellers))::bigint as total`,
     [period.from, period.to],
-  )) as { rows: { active: number; total: number }[] };
+  );
   const { active, total } = oneRow(rows);
   return { active, total, percent: total ? Math.round((active / total) * 1000) / 10 : 0 };
 }

@@ -49,7 +49,7 @@ async function vendorAnswer(ctx: AppContext, id: number) {
   return vendorWithMoneyToApi(row);
 }
 
-const booleanFilter = (name: string, apply: (query: Knex.QueryBuilder, value: boolean) => void) => (query: Knex.QueryBuilder, value: unknown) => {
+const booleanFilter = (name: string, apply: (query: Knex.QueryBuilder, value: boolean) => unknown) => (query: Knex.QueryBuilder, value: unknown) => {
   if (typeof value !== 'boolean') throw badRequest(`The filter "${name}" must be true or false.`);
   apply(query, value);
 };

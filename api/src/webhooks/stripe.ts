@@ -31,7 +31,7 @@ async function processEvent(db: Knex, config: Config, event: Stripe.Event): Prom
   } else if (event.type === 'charge.updated') {
     // A fee that was unknown when the order was paid. Before the order is paid the session's own
     // event settles it, fee included, so an earlier charge event has nothing to do.
-    const charge = event.data.object as Stripe.Charge;
+    const charge = event.data.object;
     const intent = typeof charge.payment_intent === 'string' ? charge.payment_intent : charge.payment_intent?.id;
     // Only an id as Stripe writes them is looked up; anything else (a NUL, which PostgreSQL's text
     // refuses) names no payment of ours.

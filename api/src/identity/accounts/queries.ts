@@ -28,7 +28,11 @@ function activeAccounts(db: Db): Knex.QueryBuilder {
   return db('accounts as a')
     .leftJoin('vendors as v', 'v.id', 'a.vendor_id')
     .where('a.disabled', false)
-    .where((q) => q.whereNull('a.vendor_id').orWhere((v) => v.where('v.is_disabled', false).whereNull('v.deleted_at')))
+    .where((q) => {
+      q.whereNull('a.vendor_id').orWhere((v) => {
+        v.where('v.is_disabled', false).whereNull('v.deleted_at');
+      });
+    })
     .select('a.id', 'a.username', 'a.email', 'a.password_hash', 'a.groups', 'a.disabled', 'a.vendor_id');
 }
 
@@ -131,7 +135,7 @@ export async function syncVendorLogin(trx: Db, before: VendorFacts, after: Vendo
 
 /** A deleted vendor keeps no login: its licence id (the username) becomes free for a successor. */
 export async function removeVendorLogin(trx: Db, vendorId: number): Promise<void> {
-  const removed = (await trx('accounts').where({ vendor_id: vendorId }).delete().returning('id')) as { id: number }[];
+  const removed = await trx('accounts').where({ vendor_id: vendorId }).delete().returning<{ id: number }[]>('id');
   for (const account of removed) await revokeAccountState(trx, subjectOf(account));
 }
 

@@ -74,7 +74,7 @@ function configuration(db: Db, config: Config, keys: ProviderKeys): Configuratio
     },
     // Without a consent page oidc-provider would issue refresh tokens only for offline_access with
     // prompt=consent; our own client gets them always. They rotate on every use.
-    issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed('refresh_token'),
+    issueRefreshToken: (_ctx, client) => client.grantTypeAllowed('refresh_token'),
     rotateRefreshToken: true,
     ttl,
     interactions: { url: (_ctx, interaction) => interactionUrl(interaction.uid) },

@@ -12,12 +12,12 @@ const window = `interval '${throttleRules.windowMinutes} minutes'`;
 export async function minutesLocked(db: Knex, username: string, address: string): Promise<number> {
   // Once the limit-th most recent failure leaves the window, fewer than the limit remain in it.
   const waitFor = async (column: 'username' | 'address', value: string, limit: number): Promise<number> => {
-    const row = (await db('login_failures')
+    const row = await db('login_failures')
       .where(column, value)
       .whereRaw(`at > now() - ${window}`)
       .orderBy('at', 'desc')
       .offset(limit - 1)
-      .first(db.raw(`ceil(extract(epoch from at + ${window} - now()) / 60)::int as minutes`))) as { minutes: number } | undefined;
+      .first<{ minutes: number } | undefined>(db.raw(`ceil(extract(epoch from at + ${window} - now()) / 60)::int as minutes`));
     return row ? Math.max(1, row.minutes) : 0;
   };
   return Math.max(

@@ -23,7 +23,7 @@ export function parseParams(encoded: string): Params {
     // the inner group of the bracket pattern always matches, if only ''
     const path = [first, ...[...brackets.matchAll(/\[([^[\]]*)\]/g)].map((m) => m[1] ?? '')];
     if (path.length > maxDepth) throw invalidParam(key, `The parameter ${key} is nested too deeply.`);
-    let node = root as { [key: string]: Param };
+    let node = root;
     path.forEach((segment, i) => {
       // `[]` appends: the next free index of this hash, made a list below.
       const name = segment === '' ? String(Object.keys(node).length) : segment;

@@ -18,11 +18,12 @@ export function stripeSandbox(db: Db, config: Config): Middleware {
   return async (ctx, next) => {
     const ours = ctx.path === '/v1' || ctx.path.startsWith('/v1/') || ctx.path.startsWith('/stripe-sandbox/');
     if (!ours) return next();
-    await routes(ctx, async () => {
+    await routes(ctx, () => {
       if (ctx.path.startsWith('/stripe-sandbox/')) {
         ctx.status = 404;
         ctx.body = 'Not found';
       } else unknownRoute(ctx);
+      return Promise.resolve();
     });
   };
 }

@@ -314,7 +314,7 @@ export function createRefund(params: Params, charge: Charge): { refund: Refund; 
 export function present(object: StripeObject): StripeObject {
   if (object.object !== 'checkout.session') return object;
   const { line_items: _items, payment_intent_data: _intentData, ...shown } = object as CheckoutSession;
-  return shown as StripeObject;
+  return shown;
 }
 
 /** Which fields of which object hold another object's id and can be expanded, with its type. */

@@ -36,7 +36,7 @@ export async function getObject<T extends StripeObject = StripeObject>(trx: Db, 
 }
 
 export async function listObjects<T extends StripeObject>(trx: Db, type: string): Promise<T[]> {
-  const rows = (await trx('stripe_sandbox_objects').where({ type }).orderBy('created_at').select('data')) as { data: T }[];
+  const rows = await trx('stripe_sandbox_objects').where({ type }).orderBy('created_at').select<{ data: T }[]>('data');
   return rows.map((row) => row.data);
 }
 
@@ -53,7 +53,7 @@ export async function claimIdempotencyKey(trx: Knex.Transaction, key: string, re
   const fingerprint = createHash('sha256').update(request).digest('hex');
   const claimed = await trx('stripe_sandbox_requests').insert({ idempotency_key: key, fingerprint }).onConflict('idempotency_key').ignore().returning('idempotency_key');
   if (claimed.length) return undefined;
-  const prior = (await trx('stripe_sandbox_requests').where({ idempotency_key: key }).first('fingerprint', 'response')) as { fingerprint: string; response: unknown };
+  const prior = await trx('stripe_sandbox_requests').where({ idempotency_key: key }).first<{ fingerprint: string; response: unknown }>('fingerprint', 'response');
   if (prior.fingerprint !== fingerprint) {
     throw new StripeApiError(
       400,
