@@ -278,7 +278,7 @@ describeApi('data safety: backup, restore and the move to PostgreSQL', (t) => {
     assert.match(again.stderr, /already holds data/);
 
     const sourceAgain = open({ dataDir });
-    const targetDb = open(target.DATABASE_URL ? { databaseUrl: target.DATABASE_URL, dataDir: '' } : { dataDir: target.DATA_DIR! });
+    const targetDb = open(target.DATABASE_URL ? { databaseUrl: target.DATABASE_URL, dataDir: '' } : { dataDir: target.DATA_DIR });
     await assertSameDatabase(sourceAgain, targetDb);
   });
 

@@ -85,7 +85,7 @@ describeApi('CSV exports', (t) => {
     });
     assert.equal(res.status, 200, String(res.body));
     assert.match(res.headers['content-type'], /^text\/csv; charset=utf-8/);
-    return { parsed: parseCsv(res.body as string), disposition: res.headers['content-disposition'] as string };
+    return { parsed: parseCsv(res.body as string), disposition: res.headers['content-disposition'] };
   };
 
   it('exports every ledger row of a period with its columns, amounts and neutralised formulas', async () => {

@@ -103,7 +103,7 @@ describe('e2e: overview screens of the back office', function () {
 
     const download = page.waitForEvent('download');
     await page.locator('#statistics-csv').click();
-    const csv = fs.readFileSync((await (await download).path())!, 'utf8');
+    const csv = fs.readFileSync((await (await download).path()), 'utf8');
     assert.ok(csv.includes('"Digitale Ausgabe";"2";"6,00"'), csv);
     await screenshot(page, 'backoffice-statistics-1280');
 

@@ -7,7 +7,7 @@ export async function capturedLog(action: () => Promise<unknown>): Promise<strin
   process.stdout.write = ((chunk: string | Uint8Array) => {
     chunks.push(String(chunk));
     return true;
-  }) as typeof process.stdout.write;
+  });
   setLogSilent(false);
   try {
     await action();

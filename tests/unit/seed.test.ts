@@ -138,7 +138,7 @@ describeApi('demo seed', (t) => {
       assert.ok(['allDay', 'mornings', 'afternoons', 'weekly'].includes(r.working_time.kind), r.name);
       if (r.working_time.kind === 'weekly') {
         assert.ok(r.working_time.ranges?.length, `${r.name} has weekly ranges`);
-        for (const range of r.working_time.ranges!) assert.ok(range.from < range.to, `${r.name} ${range.day}`);
+        for (const range of r.working_time.ranges) assert.ok(range.from < range.to, `${r.name} ${range.day}`);
       }
     }
   });

@@ -64,7 +64,10 @@ export function protocol(method: Method, path: string, spec?: AuditSpec): Middle
   return async (koaCtx, next) => {
     const ctx = koaCtx as unknown as AppContext;
     const user = ctx.state.user;
-    if (!user) return next();
+    if (!user) {
+      await next();
+      return;
+    }
     const actor = { actorSub: user.sub, actorName: user.username };
     if (!spec) {
       await next();

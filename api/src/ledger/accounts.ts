@@ -39,7 +39,7 @@ export async function accountIds(trx: Knex.Transaction, vendorId: number): Promi
  * queue on it, whichever server they run on.
  */
 export async function vendorAccountId(db: Db, vendorId: number, { lock = false } = {}): Promise<number | undefined> {
-  const query = db('ledger_accounts').where({ vendor_id: vendorId }).first('id');
+  const query = db('ledger_accounts').where({ vendor_id: vendorId }).first<{ id: number } | undefined>('id');
   if (lock) query.forUpdate();
   return (await query)?.id;
 }

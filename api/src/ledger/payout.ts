@@ -38,7 +38,7 @@ export async function payOut(db: Knex | Knex.Transaction, request: PayoutRequest
     const account = await vendorAccountId(trx, request.vendorId, { lock: true });
     if (account === undefined) throw nothingToPay();
     // Exactly these rows are settled: a sale committed from now on stays open for the next payout.
-    const rows: { id: number; amount: number; sign: 1 | -1 }[] = await openRows(trx, account).forUpdate('r');
+    const rows = (await openRows(trx, account).forUpdate('r')) as { id: number; amount: number; sign: 1 | -1 }[];
     const credit = rows.reduce((sum, row) => sum + row.sign * row.amount, 0);
     if (credit <= 0) throw nothingToPay();
     if (credit !== request.expectedAmount) throw new StaleExpectedAmount(credit);
@@ -73,13 +73,15 @@ export interface ReversalRequest {
  */
 export async function reversePayout(db: Knex | Knex.Transaction, request: ReversalRequest): Promise<void> {
   await db.transaction(async (trx) => {
-    const found = await trx('payouts').where({ id: request.payoutId }).first('vendor_id');
+    const found = await trx('payouts').where({ id: request.payoutId }).first<{ vendor_id: number } | undefined>('vendor_id');
     if (!found) throw notFound(`There is no payout with the id ${request.payoutId}.`);
     // The same order of locks as a payout (account, then payout), so the two cannot deadlock.
     await vendorAccountId(trx, found.vendor_id, { lock: true });
-    const payout = await trx('payouts').where({ id: request.payoutId }).forUpdate().first('reversed_at');
+    const payout = await trx('payouts').where({ id: request.payoutId }).forUpdate().first<{ reversed_at: Date | null }>('reversed_at');
     if (payout.reversed_at) throw conflict('This payout has already been reversed.');
-    const row = await trx('ledger_rows').where({ payout_id: request.payoutId, kind: 'payout' }).first('id', 'sender_id', 'receiver_id', 'amount');
+    const row = await trx('ledger_rows')
+      .where({ payout_id: request.payoutId, kind: 'payout' })
+      .first<{ id: number; sender_id: number; receiver_id: number; amount: number }>('id', 'sender_id', 'receiver_id', 'amount');
     await trx('ledger_rows').insert({
       sender_id: row.receiver_id,
       receiver_id: row.sender_id,

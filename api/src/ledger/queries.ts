@@ -64,7 +64,7 @@ export function vendorMoneyToApi(row: VendorMoneyColumns): VendorAccountSummary 
 
 /** A vendor's money as the back office and the vendor's own page show it. */
 export async function vendorAccountSummary(db: Db, vendorId: number): Promise<VendorAccountSummary> {
-  const row = await withVendorMoney(db.from(db.raw('(select ?::integer as id) v', [vendorId])), 'v.id').first();
+  const row = await withVendorMoney(db.from(db.raw('(select ?::integer as id) v', [vendorId])), 'v.id').first<VendorMoneyColumns>();
   return vendorMoneyToApi(row);
 }
 

@@ -3,7 +3,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGzip } from 'node:zlib';
 import type { Knex } from 'knex';
-import type { Db } from '../db.ts';
+import { clientConfig, type Db } from '../db.ts';
 import { oneRow } from '../one-row.ts';
 import { appliedMigrations } from './versions.ts';
 import { listTables, quoteIdent, readSequences, summarise, useStableSession, type SequenceValue, type TableInfo, type TableSummary } from './tables.ts';
@@ -76,7 +76,7 @@ export async function* backupLines(db: Db): AsyncGenerator<string> {
       format: backupFormat,
       version: backupVersion,
       createdAt: new Date().toISOString(),
-      engine: db.client.config.client === 'pg' ? 'postgres' : 'pglite',
+      engine: clientConfig(db).client === 'pg' ? 'postgres' : 'pglite',
       migrations: await appliedMigrations(trx),
       tables: await summarise(trx, tables),
     };

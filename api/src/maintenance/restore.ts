@@ -92,7 +92,8 @@ async function load(db: Db, next: AsyncIterator<string>, progress: RestoreProgre
     if (line.done) throw new MaintenanceError(`The backup ends early, before ${what}; it is incomplete.`);
     return line.value;
   };
-  const header = parseHeader((await next.next()).value);
+  const first = await next.next();
+  const header = parseHeader(first.done ? undefined : first.value);
   checkRestorable(header.migrations);
   const applied = await appliedMigrations(db);
   if (applied.length > header.migrations.length || applied.some((name, i) => header.migrations[i] !== name)) {

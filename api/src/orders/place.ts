@@ -9,6 +9,7 @@ import { getSettingsRow } from '../settings/queries.ts';
 import { isEmbedOrigin } from '../shop/origins.ts';
 import { findVendorByLicense } from '../vendors/queries.ts';
 import { emailAddress, type OrderInput } from './schema.ts';
+import { oneRow } from '../one-row.ts';
 
 // A new order: every rule of the shop checked with a message the customer understands, every price
 // from our own data, the order committed before Stripe hears of it, then the Checkout Session.
@@ -172,7 +173,8 @@ export async function placeOrder(db: Knex, config: Config, input: OrderInput, cl
   const expiresAt = Math.floor(Date.now() / 1000) + checkoutMinutes * 60 + clockMarginSeconds;
   // Committed before Stripe is called, so no webhook can ever arrive for an order we do not have.
   const orderId = await db.transaction(async (trx) => {
-    const [{ id }] = await trx('orders')
+    const { id } = oneRow(
+      await trx('orders')
       .insert({
         token,
         vendor_id: vendor.id,
@@ -182,9 +184,10 @@ export async function placeOrder(db: Knex, config: Config, input: OrderInput, cl
         locale: input.locale,
         expires_at: new Date(expiresAt * 1000),
       })
-      .returning('id');
+      .returning<{ id: number }[]>('id'),
+    );
     await trx('order_entries').insert(entryRows(id, lines, input.tip));
-    return id as number;
+    return id;
   });
 
   let session: Stripe.Checkout.Session;

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { recordEvent } from '../audit/record.ts';
 import type { Config } from '../config.ts';
+import { oneRow } from '../one-row.ts';
 import { notFound } from '../http/errors.ts';
 import { bookFee, bookOrder } from '../ledger/book.ts';
 import { kickOutbox } from '../mail/outbox.ts';
@@ -75,8 +76,7 @@ export async function applySession(db: Knex, config: Config, orderId: number, se
     }
     if (!order.stripe_session_id) changes.stripe_session_id = session.id;
     if (!Object.keys(changes).length) return order;
-    const [updated] = await trx('orders').where({ id: orderId }).update({ ...changes, updated_at: trx.fn.now() }).returning('*');
-    return updated as OrderRow;
+    return oneRow(await trx('orders').where({ id: orderId }).update({ ...changes, updated_at: trx.fn.now() }).returning<OrderRow[]>('*'));
   });
   // Mails go out after the payment is committed; a failed send never touches the payment.
   if (paidNow) kickOutbox(db, config);
@@ -86,13 +86,15 @@ export async function applySession(db: Knex, config: Config, orderId: number, se
 /** Stripe took a different amount than the order asks for: nothing is booked, staff decide. */
 async function flagOrder(trx: Knex.Transaction, order: OrderRow, session: Stripe.Checkout.Session): Promise<OrderRow> {
   const reason = `Stripe reported ${session.amount_total} ${session.currency}, the order is ${order.amount_total} ${order.currency}.`;
-  const [flagged] = await trx('orders').where({ id: order.id }).update({
+  const flagged = oneRow(
+    await trx('orders').where({ id: order.id }).update({
     status: 'flagged',
     flag_reason: reason,
     stripe_session_id: session.id,
     stripe_payment_intent_id: paymentIntentId(session),
     updated_at: trx.fn.now(),
-  }).returning('*');
+    }).returning<OrderRow[]>('*'),
+  );
   await recordEvent(trx, { action: 'payment.flagged', recordType: 'order', recordId: order.id, details: { reason, session: session.id } });
   return flagged;
 }

@@ -20,8 +20,8 @@ export function toOrigin(text: string): string | undefined {
 }
 
 async function settingsOrigins(db: Knex): Promise<string[]> {
-  const row = await db('settings').where({ id: 1 }).first('embed_origins');
-  return (row?.embed_origins as string[] | undefined) ?? [];
+  const row = await db('settings').where({ id: 1 }).first<{ embed_origins: string[] | null } | undefined>('embed_origins');
+  return row?.embed_origins ?? [];
 }
 
 /** Every origin whose pages may embed the shop, for the shop page's `frame-ancestors`. */

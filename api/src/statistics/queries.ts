@@ -134,7 +134,9 @@ export async function salesStatistics(db: Db, period: StatisticsPeriod, timeZone
     }
   }
   for (const row of orders) bucketOf(series, row.bucket).orders = row.orders;
-  const names = await db('items').whereIn('id', [...byItem.keys()].filter((id) => id !== null)).select('id', 'name');
+  const names = await db('items')
+    .whereIn('id', [...byItem.keys()].filter((id) => id !== null))
+    .select<{ id: number; name: string }[]>('id', 'name');
   for (const { id, name } of names) byItem.get(id)!.itemName = name;
   const items = [...byItem.values()].sort((a, b) => b.amount - a.amount || (a.itemId ?? 0) - (b.itemId ?? 0));
 

@@ -23,7 +23,7 @@ export async function vendorOfUser(db: Db, user: User): Promise<VendorRow> {
     candidates = vendor ? [vendor] : [];
   } else {
     const key = user.vendorClaim?.trim();
-    candidates = key ? await liveVendors(db).whereRaw('lower(email) = lower(?)', [key]).limit(2) : [];
+    candidates = key ? ((await liveVendors(db).whereRaw('lower(email) = lower(?)', [key]).limit(2)) as VendorRow[]) : [];
   }
   const [vendor] = candidates;
   if (!vendor) throw refused('Your login is not linked to a vendor. Please ask the office.');
@@ -54,7 +54,10 @@ export const ownPaymentsRoute: RouteDef = {
   handler: async (ctx) => {
     const vendor = await vendorOfUser(ctx.db, ctx.state.user!);
     const account = await vendorAccountId(ctx.db, vendor.id);
-    const rows: AccountRow[] = account === undefined ? [] : await accountRows(ctx.db, account).orderBy('r.created_at', 'desc').orderBy('r.id', 'desc').limit(ownRowsShown);
+    const rows =
+      account === undefined
+        ? []
+        : ((await accountRows(ctx.db, account).orderBy('r.created_at', 'desc').orderBy('r.id', 'desc').limit(ownRowsShown)) as AccountRow[]);
     ctx.body = rows.map((row) => ({ ...accountRowToApi(row), paidOut: row.payout_id !== null }));
   },
 };

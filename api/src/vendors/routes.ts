@@ -44,7 +44,7 @@ const vendorCsvColumns: CsvColumn<VendorWithMoney>[] = [
 const vendorWithMoneyToApi = (row: VendorWithMoney) => ({ ...vendorToApi(row), ...vendorMoneyToApi(row) });
 
 async function vendorAnswer(ctx: AppContext, id: number) {
-  const row = await vendorsWithMoney(ctx.db).where('vendors.id', id).first();
+  const row = await vendorsWithMoney(ctx.db).where('vendors.id', id).first<VendorWithMoney | undefined>();
   if (!row) throw vendorNotFound(id);
   return vendorWithMoneyToApi(row);
 }
@@ -100,7 +100,7 @@ const vendorAudit: AuditSpec = {
 function assertSameId(body: unknown, id: number): void {
   const bodyId = (body as { id?: unknown } | null)?.id;
   if (bodyId != null && Number(bodyId) !== id) {
-    throw badRequest(`The id in the body (${String(bodyId)}) does not match the vendor ${id} in the address.`, {
+    throw badRequest(`The id in the body (${JSON.stringify(bodyId)}) does not match the vendor ${id} in the address.`, {
       id: 'Does not match the address.',
     });
   }

@@ -3,6 +3,7 @@ import { pgCode } from '../../db.ts';
 import { conflict } from '../../http/errors.ts';
 import { revokeAccountState } from '../provider/adapter.ts';
 import { generatePassword, hashPassword } from './passwords.ts';
+import { oneRow } from '../../one-row.ts';
 
 type Db = Knex | Knex.Transaction;
 
@@ -38,11 +39,11 @@ function activeAccounts(db: Db): Knex.QueryBuilder {
 
 export async function findActiveAccount(db: Db, sub: string): Promise<AccountRow | undefined> {
   if (!/^\d{1,9}$/.test(sub)) return undefined;
-  return activeAccounts(db).where('a.id', Number(sub)).first();
+  return activeAccounts(db).where('a.id', Number(sub)).first<AccountRow | undefined>();
 }
 
 export async function findActiveAccountByUsername(db: Db, username: string): Promise<AccountRow | undefined> {
-  return activeAccounts(db).whereRaw('lower(a.username) = lower(?)', [username]).first();
+  return activeAccounts(db).whereRaw('lower(a.username) = lower(?)', [username]).first<AccountRow | undefined>();
 }
 
 const usernameTaken = (username: string) =>
@@ -71,7 +72,8 @@ export interface NewAccount {
 }
 
 export async function createAccount(db: Db, account: NewAccount): Promise<number> {
-  const [{ id }] = await withUniqueUsername(account.username, async () =>
+  const { id } = oneRow(
+    await withUniqueUsername(account.username, async () =>
     db('accounts')
       .insert({
         username: account.username,
@@ -81,7 +83,8 @@ export async function createAccount(db: Db, account: NewAccount): Promise<number
         vendor_id: account.vendorId ?? null,
         disabled: account.disabled ?? false,
       })
-      .returning('id'),
+      .returning<{ id: number }[]>('id'),
+    ),
   );
   return id;
 }
@@ -147,7 +150,10 @@ export async function resetPassword(db: Knex, username: string): Promise<string 
   const password = generatePassword();
   const hash = await hashPassword(password);
   return db.transaction(async (trx) => {
-    const [account] = await trx('accounts').whereRaw('lower(username) = lower(?)', [username]).update({ password_hash: hash, updated_at: trx.fn.now() }).returning('id');
+    const [account] = await trx('accounts')
+      .whereRaw('lower(username) = lower(?)', [username])
+      .update({ password_hash: hash, updated_at: trx.fn.now() })
+      .returning<{ id: number }[]>('id');
     if (!account) return undefined;
     await revokeAccountState(trx, subjectOf(account));
     return password;

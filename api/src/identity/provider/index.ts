@@ -178,7 +178,10 @@ export function embeddedIdentity(db: Db, config: Config): EmbeddedIdentity {
   });
   return {
     middleware: async (ctx, next) => {
-      if (ctx.path !== providerPath && !ctx.path.startsWith(`${providerPath}/`)) return next();
+      if (ctx.path !== providerPath && !ctx.path.startsWith(`${providerPath}/`)) {
+        await next();
+        return;
+      }
       const { handle, interaction } = await started();
       if (await interaction(ctx)) return;
       await delegate(ctx, handle, publicUrl);

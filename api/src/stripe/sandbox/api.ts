@@ -169,7 +169,7 @@ const createWebhookEndpoint: Handler = async (trx, params) => {
   onlyKnown(params, ['url', 'enabled_events', 'description', 'expand']);
   const url = requiredText(params, 'url');
   if (!URL.canParse(url) || !/^https?:$/.test(new URL(url).protocol)) throw invalidParam('url', `Invalid URL: ${url}`, 'url_invalid');
-  const enabled = (list(params, 'enabled_events') ?? []).map((e) => String(e));
+  const enabled = (list(params, 'enabled_events') ?? []).map((e) => (typeof e === 'string' ? e : JSON.stringify(e)));
   if (enabled.length === 0) throw invalidParam('enabled_events', 'Missing required param: enabled_events.', 'parameter_missing');
   const endpoint: WebhookEndpoint = {
     id: newId('we_'),
