@@ -1,7 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { Knex } from 'knex';
 import type { Middleware } from 'koa';
-import type { AppContext, AppDeps, AppState, Method } from '../http/routes.ts';
+import type { AppContext, AppDeps, AppState, Method } from '../http/context.ts';
 import { writeEntry, type ProtocolEntry } from './record.ts';
 
 type RecordId = string | number;

@@ -1,7 +1,7 @@
 import type { Middleware } from 'koa';
 import { InvalidToken, IssuerUnreachable, type Verifier } from '../identity/verifier.ts';
 import { HttpError } from './errors.ts';
-import type { Access, AppDeps, AppState } from './routes.ts';
+import type { Access, AppDeps, AppState } from './context.ts';
 
 const challenge = (error?: string) => ({
   'WWW-Authenticate': error ? `Bearer error="${error}"` : 'Bearer',

@@ -1,6 +1,6 @@
 import net from 'node:net';
 import type { Context } from 'koa';
-import type { Config } from '../config.ts';
+import { trustedProxies, type Config } from '../config.ts';
 
 // Who is on the other end. Behind a load balancer every request comes from the balancer; it names the
 // client in X-Forwarded-For and the scheme in X-Forwarded-Proto. Anyone can send those headers, so
@@ -12,28 +12,6 @@ type Trust = Pick<Config, 'trustProxy'>;
 /** `::ffff:10.0.0.1` (an IPv4 peer on a dual-stack socket) is the same client as `10.0.0.1`. */
 function plainAddress(address: string): string {
   return /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address)?.[1] ?? address;
-}
-
-/**
- * The proxies of a TRUST_PROXY list (addresses and CIDR ranges, comma-separated); throws a sentence
- * naming the entry that is neither.
- */
-export function trustedProxies(list: string[]): net.BlockList {
-  const blocks = new net.BlockList();
-  for (const entry of list) {
-    // split always yields a first element, even for ''
-    const [address = '', bits, extra] = entry.split('/');
-    const family = net.isIP(address);
-    const prefix = bits === undefined ? undefined : Number(bits);
-    const maxBits = family === 6 ? 128 : 32;
-    if (!family || extra !== undefined || (prefix !== undefined && !(Number.isInteger(prefix) && prefix >= 0 && prefix <= maxBits && bits !== ''))) {
-      throw new Error(`TRUST_PROXY must list IP addresses or ranges like 10.0.0.0/8, got "${entry}"`);
-    }
-    const type = family === 6 ? 'ipv6' : 'ipv4';
-    if (prefix === undefined) blocks.addAddress(address, type);
-    else blocks.addSubnet(address, prefix, type);
-  }
-  return blocks;
 }
 
 // Built once per list; a config object keeps its list for its whole life.
