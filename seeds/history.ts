@@ -6,6 +6,7 @@ import { vendorAccountSummary } from '../api/src/ledger/queries.ts';
 import { entryRows, priceCart } from '../api/src/orders/place.ts';
 import { getSettingsRow } from '../api/src/settings/queries.ts';
 import { generator, nth } from './demo.ts';
+import { oneRow } from '../api/src/one-row.ts';
 
 // A demo sales history, so that a fresh `npm start` shows credits, statistics, accounting and
 // payouts instead of zeros: paid orders of the last weeks and a few cash payouts, booked through the
@@ -106,7 +107,8 @@ async function bookSale(trx: Knex.Transaction, sale: Sale, n: number, orgaCovers
   const paidAt = new Date(sale.at.getTime() + 2 * minute);
   // Stripe's card fee for European cards.
   const fee = Math.round(total * 0.015) + 25;
-  const [{ id }] = await trx('orders')
+  const { id } = oneRow(
+    await trx('orders')
     .insert({
       // A real receipt address: random like the shop's, so no one can derive it from this code.
       token: randomBytes(32).toString('base64url'),
@@ -122,7 +124,8 @@ async function bookSale(trx: Knex.Transaction, sale: Sale, n: number, orgaCovers
       created_at: sale.at,
       updated_at: paidAt,
     })
-    .returning('id');
+    .returning<{ id: number }[]>('id'),
+  );
   await trx('order_entries').insert(entryRows(id, lines, sale.tip));
   const order = { id: id as number, vendor_id: sale.vendor.id };
   await bookOrder(trx, order);

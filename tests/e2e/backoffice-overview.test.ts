@@ -204,7 +204,7 @@ describe('e2e: overview screens of the back office', function () {
   });
 
   it('shows a vendor change in the protocol: who, which record, the field before → after', async () => {
-    const [vendor] = (await (await api(`/api/vendors?filter=${encodeURIComponent('{"q":"DEMO-7"}')}&range=[0,0]`)).json()) as Record<string, unknown>[];
+    const [vendor] = (await (await api(`/api/vendors?filter=${encodeURIComponent('{"q":"DEMO-7"}')}&range=[0,0]`)).json()) as { id: number; telephone: string | null }[];
     const changed = await api(`/api/vendors/${vendor.id}`, { method: 'PUT', body: JSON.stringify({ ...vendor, telephone: '+43 660 1234567' }) });
     assert.equal(changed.status, 200, await changed.clone().text());
 

@@ -69,9 +69,9 @@ export function engine(name: EngineName): Promise<TestEngine> {
 
 /** Empties every table and loads the demo newspaper again, so each suite starts from the same data. */
 export async function resetDatabase(db: Db): Promise<void> {
-  const { rows } = (await db.raw(
+  const { rows } = await db.raw<{ rows: { tablename: string }[] }>(
     `select tablename from pg_tables where schemaname = current_schema() and tablename not like 'knex_migrations%'`,
-  )) as { rows: { tablename: string }[] };
+  );
   await db.transaction(async (trx) => {
     await trx.raw(`truncate table ${rows.map((r) => `"${r.tablename}"`).join(', ')} restart identity cascade`);
     await trx('settings').insert({ id: 1 });

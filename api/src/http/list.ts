@@ -93,7 +93,7 @@ export function applyFilters(ctx: AppContext, query: Knex.QueryBuilder, filter: 
 export async function respondList<Row, Out>(ctx: AppContext, base: Knex.QueryBuilder, spec: ListSpec<Row, Out>): Promise<void> {
   const { sort, range, filter } = readListParams(ctx, spec);
   applyFilters(ctx, base, filter, spec);
-  const counted = await base.clone().clearSelect().clearOrder().count({ total: '*' }).first();
+  const counted = await base.clone().clearSelect().clearOrder().count({ total: '*' }).first<{ total?: number } | undefined>();
   const total = Number((counted as { total?: number } | undefined)?.total ?? 0);
   const rows = (await base
     .orderByRaw(`${sort[0]} ${sort[1]} nulls last`)

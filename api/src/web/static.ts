@@ -81,8 +81,8 @@ export function serveFiles(prefix: string, root: string): Middleware {
 export function serveApp(prefix: string, root: string, indexFile = 'index.html'): Middleware {
   const base = path.resolve(root);
   const files = serveFiles(prefix, root);
-  return (ctx, next) =>
-    files(ctx, async () => {
+  return async (ctx, next) => {
+    await files(ctx, async () => {
       const relative = pathBelow(prefix, ctx);
       // A missing asset is a 404, not the app.
       if (relative === undefined || (path.extname(relative) && !relative.endsWith('.html'))) {
@@ -97,4 +97,5 @@ export function serveApp(prefix: string, root: string, indexFile = 'index.html')
       ctx.type = 'text/html; charset=utf-8';
       sendCached(ctx, index.data, 'no-cache');
     });
+  };
 }
