@@ -8,7 +8,6 @@ import { Profile } from './pages/Profile.tsx';
 import { QrCode } from './pages/QrCode.tsx';
 import { texts } from './texts.ts';
 
-
 const pages = { '/me': 'info', '/me/qrcode': 'qrcode', '/me/profile': 'profile' } as const;
 type Page = (typeof pages)[keyof typeof pages];
 const pageOf = (path: string): Page => pages[path.replace(/\/+$/, '') as keyof typeof pages] ?? 'info';
