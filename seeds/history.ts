@@ -127,7 +127,7 @@ async function bookSale(trx: Knex.Transaction, sale: Sale, n: number, orgaCovers
     .returning<{ id: number }[]>('id'),
   );
   await trx('order_entries').insert(entryRows(id, lines, sale.tip));
-  const order = { id: id as number, vendor_id: sale.vendor.id };
+  const order = { id, vendor_id: sale.vendor.id };
   await bookOrder(trx, order);
   await bookFee(trx, order, fee, orgaCovers);
   await trx('ledger_rows').where({ order_id: order.id }).update({ created_at: paidAt });

@@ -94,7 +94,7 @@ export async function respondList<Row, Out>(ctx: AppContext, base: Knex.QueryBui
   const { sort, range, filter } = readListParams(ctx, spec);
   applyFilters(ctx, base, filter, spec);
   const counted = await base.clone().clearSelect().clearOrder().count({ total: '*' }).first<{ total?: number } | undefined>();
-  const total = Number((counted as { total?: number } | undefined)?.total ?? 0);
+  const total = Number(counted?.total ?? 0);
   const rows = (await base
     .orderByRaw(`${sort[0]} ${sort[1]} nulls last`)
     .orderBy(spec.idColumn, sort[1] === 'ASC' ? 'asc' : 'desc')
