@@ -4,7 +4,7 @@ import type { Config } from '../config.ts';
 import { badRequest, HttpError } from '../http/errors.ts';
 import { limitRate } from '../http/rate-limit.ts';
 import { log } from '../log.ts';
-import { stripeClient, type Stripe } from '../stripe/adapter.ts';
+import { createCheckoutSession, type Stripe } from '../stripe/adapter.ts';
 import { getSettingsRow } from '../settings/queries.ts';
 import { isEmbedOrigin } from '../shop/origins.ts';
 import { findVendorByLicense } from '../vendors/queries.ts';
@@ -192,7 +192,8 @@ export async function placeOrder(db: Knex, config: Config, input: OrderInput, cl
 
   let session: Stripe.Checkout.Session;
   try {
-    session = await stripeClient(config).checkout.sessions.create(
+    session = await createCheckoutSession(
+      config,
       {
         mode: 'payment',
         line_items: [
@@ -211,7 +212,7 @@ export async function placeOrder(db: Knex, config: Config, input: OrderInput, cl
         client_reference_id: String(orderId),
         ...returnAddresses(config, token, input.returnUrl),
       },
-      { idempotencyKey: `order-${orderId}-checkout` },
+      `order-${orderId}-checkout`,
     );
     if (!session.url) throw new Error('Stripe answered a Checkout Session without a URL');
   } catch (error) {

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import type { Config } from '../config.ts';
 import { forgetOldRates } from '../http/rate-limit.ts';
 import { log } from '../log.ts';
-import { stripeClient } from '../stripe/adapter.ts';
+import { expireCheckoutSession } from '../stripe/adapter.ts';
 import { applySession, settleOrder } from './settle.ts';
 import { oneRow } from '../one-row.ts';
 
@@ -61,7 +61,7 @@ async function reconcileOrder(db: Knex, config: Config, orderId: number): Promis
   }
   let session;
   try {
-    session = await stripeClient(config).checkout.sessions.expire(order.stripe_session_id);
+    session = await expireCheckoutSession(config, order.stripe_session_id);
   } catch {
     // Stripe refuses to expire a session that completed meanwhile; its fresh state decides.
     await settleOrder(db, config, orderId);

@@ -3,7 +3,7 @@ import { recordEvent } from '../audit/record.ts';
 import type { Config } from '../config.ts';
 import { conflict, HttpError, notFound } from '../http/errors.ts';
 import { bookRefund } from '../ledger/refund.ts';
-import { Stripe, stripeClient } from '../stripe/adapter.ts';
+import { refundPayment, StripeFailure, type Stripe } from '../stripe/adapter.ts';
 import { findOrder, type OrderRow } from './queries.ts';
 
 const notRefundable = (order: OrderRow) => conflict(`Only a paid order can be refunded; this one is ${order.status}.`);
@@ -11,15 +11,16 @@ const notRefundable = (order: OrderRow) => conflict(`Only a paid order can be re
 /** Asks Stripe to refund the whole payment; the key makes a repeated or concurrent call get the same refund. */
 async function refundAtStripe(config: Config, order: OrderRow): Promise<Stripe.Refund> {
   try {
-    return await stripeClient(config).refunds.create(
+    return await refundPayment(
+      config,
       { payment_intent: order.stripe_payment_intent_id!, metadata: { order: String(order.id) } },
-      { idempotencyKey: `order-${order.id}-refund` },
+      `order-${order.id}-refund`,
     );
   } catch (error) {
-    if (error instanceof Stripe.errors.StripeInvalidRequestError) {
+    if (error instanceof StripeFailure && error.reason === 'refused') {
       throw conflict(`Stripe refused the refund: ${error.message}`);
     }
-    if (error instanceof Stripe.errors.StripeError) {
+    if (error instanceof StripeFailure) {
       throw new HttpError(502, 'Stripe could not be reached for the refund. Nothing was booked; please try again later.');
     }
     throw error;

@@ -4,7 +4,7 @@ import { respondList } from '../http/list.ts';
 import type { AppContext, RouteDef } from '../http/routes.ts';
 import { idParam, parse } from '../http/validate.ts';
 import { log } from '../log.ts';
-import { Stripe } from '../stripe/adapter.ts';
+import { StripeFailure } from '../stripe/adapter.ts';
 import { placeOrder } from './place.ts';
 import { findOrder, findOrderByToken, orderReceipt, staffOrderList, staffOrders, staffOrderToApi, type OrderRow, type StaffOrderRow } from './queries.ts';
 import { refundOrder } from './refund.ts';
@@ -26,7 +26,7 @@ async function settleForCustomer(ctx: AppContext, order: OrderRow, sessionId: st
   try {
     return (await settleOrder(ctx.db, ctx.config, order.id, sessionId)) ?? order;
   } catch (error) {
-    if (!(error instanceof Stripe.errors.StripeError)) throw error;
+    if (!(error instanceof StripeFailure)) throw error;
     log.warn('verifying a payment failed', { order: order.id, type: error.type });
     return order;
   }
@@ -87,7 +87,7 @@ export const orderRoutes: RouteDef[] = [
       try {
         await settleOrder(ctx.db, ctx.config, id);
       } catch (error) {
-        if (!(error instanceof Stripe.errors.StripeError)) throw error;
+        if (!(error instanceof StripeFailure)) throw error;
         throw new HttpError(502, 'Stripe could not be asked right now. Please try again later.');
       }
       ctx.body = staffOrderToApi(await staffOrders(ctx.db).where('o.id', id).first<StaffOrderRow>());

@@ -41,6 +41,64 @@ export function stripeClient(config: Config): Stripe {
 }
 
 /**
+ * A Stripe call that failed, the one mapping of the SDK's errors: `refused` when Stripe answered that
+ * the request is invalid (e.g. refunding a payment that cannot be refunded), `unavailable` when it
+ * could not be asked or did not answer usefully (network, timeout, 5xx, rate limit, a bad key). The
+ * message is Stripe's and may quote parts of the key: log `type`, `code` and `statusCode`, not it.
+ */
+export class StripeFailure extends Error {
+  constructor(
+    readonly reason: 'refused' | 'unavailable',
+    message: string,
+    readonly type: string,
+    readonly code: string | undefined,
+    readonly statusCode: number | undefined,
+  ) {
+    super(message);
+    this.name = 'StripeFailure';
+  }
+}
+
+/** Runs one SDK call; the SDK's errors leave as StripeFailure, anything else unchanged. */
+async function call<T>(config: Config, request: (stripe: Stripe) => Promise<T>): Promise<T> {
+  try {
+    return await request(stripeClient(config));
+  } catch (error) {
+    if (!(error instanceof Stripe.errors.StripeError)) throw error;
+    const reason = error instanceof Stripe.errors.StripeInvalidRequestError ? 'refused' : 'unavailable';
+    throw new StripeFailure(reason, error.message, error.type, error.code, error.statusCode);
+  }
+}
+
+/** A Checkout Session for an order; the idempotency key makes a repeated call get the same session. */
+export function createCheckoutSession(
+  config: Config,
+  params: Stripe.Checkout.SessionCreateParams,
+  idempotencyKey: string,
+): Promise<Stripe.Checkout.Session> {
+  return call(config, (stripe) => stripe.checkout.sessions.create(params, { idempotencyKey }));
+}
+
+/** Ends an open Checkout Session; Stripe refuses (`refused`) one that completed meanwhile. */
+export function expireCheckoutSession(config: Config, sessionId: string): Promise<Stripe.Checkout.Session> {
+  return call(config, (stripe) => stripe.checkout.sessions.expire(sessionId));
+}
+
+/** Refunds a whole payment; the idempotency key makes a repeated or concurrent call get the same refund. */
+export function refundPayment(config: Config, params: Stripe.RefundCreateParams, idempotencyKey: string): Promise<Stripe.Refund> {
+  return call(config, (stripe) => stripe.refunds.create(params, { idempotencyKey }));
+}
+
+/** The event of a webhook delivery, or undefined when its signature does not verify with `secret`. */
+export function verifiedEvent(config: Config, rawBody: Buffer, signature: string, secret: string): Stripe.Event | undefined {
+  try {
+    return stripeClient(config).webhooks.constructEvent(rawBody, signature, secret);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * The secret that signs webhook events. The sandbox's is public, so it is only accepted while the
  * sandbox is on; with a real key and no STRIPE_WEBHOOK_SECRET there is none (events are refused).
  */
@@ -50,9 +108,9 @@ export function webhookSecret(config: Config): string | undefined {
 
 /** What the settle step reads from a session: the payment and its fee in one call. */
 export function retrieveSession(config: Config, sessionId: string): Promise<Stripe.Checkout.Session> {
-  return stripeClient(config).checkout.sessions.retrieve(sessionId, {
-    expand: ['payment_intent.latest_charge.balance_transaction'],
-  });
+  return call(config, (stripe) =>
+    stripe.checkout.sessions.retrieve(sessionId, { expand: ['payment_intent.latest_charge.balance_transaction'] }),
+  );
 }
 
 /** The card fee of a session retrieved with `retrieveSession`; null while Stripe has not settled it. */
