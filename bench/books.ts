@@ -13,6 +13,7 @@ import { createDb, migrate, type Db } from '../api/src/db.ts';
 import { localDay } from '../api/src/http/period.ts';
 import { bookPaidOrdersInBulk, insertOrderEntriesInBulk } from '../api/src/ledger/bulk.ts';
 import { setLogSilent } from '../api/src/log.ts';
+import { oneRow } from '../api/src/one-row.ts';
 import { seedOnFirstStart } from '../seeds/index.ts';
 import { startTestIssuer } from '../tests/support/issuer.ts';
 import { median, printTable, type Figure } from './figures.ts';
@@ -31,7 +32,7 @@ const payoutEveryDays = 28;
 /** Seeds the history unless this schema already holds one of this scale. */
 async function seedHistory(db: Db, scale: Scale): Promise<'seeded' | 'reused'> {
   await db.raw('create table if not exists bench_seed (vendors integer not null, orders integer not null, seeded_at timestamptz not null default now())');
-  const done = await db('bench_seed').first();
+  const done = await db('bench_seed').first<{ vendors: number; orders: number } | undefined>();
   if (done?.vendors === scale.vendors && done?.orders === scale.orders) return 'reused';
   if (done) throw new Error(`The schema holds a history of another scale (${done.vendors} vendors, ${done.orders} orders); drop it first.`);
   await seedOnFirstStart(db);
@@ -132,7 +133,8 @@ export async function benchBooks(): Promise<Figure[]> {
     const [{ rows: ledgerRows }] = await db('ledger_rows').count({ rows: '*' });
     console.log(`  history ${seeded} in ${((performance.now() - seedStart) / 1000).toFixed(1)} s: ${Number(ledgerRows).toLocaleString('en')} ledger rows`);
 
-    server.on('request', buildApp({ db, config: { ...config, timeZone: 'Europe/Berlin' } }).callback());
+    const handle = buildApp({ db, config: { ...config, timeZone: 'Europe/Berlin' } }).callback();
+    server.on('request', (req, res) => void handle(req, res));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     const token = `Bearer ${await issuer.mint({ groups: ['backoffice'], preferred_username: 'bench' })}`;
@@ -143,7 +145,7 @@ export async function benchBooks(): Promise<Figure[]> {
       return { body, headers: res.headers };
     };
     /** Median material: `prepare` (untimed) finds what a run needs, `request` is the timed call. */
-    const timed = async <P>(name: string, target: number, request: (prepared: P, run: number) => Promise<string>, prepare: (run: number) => Promise<P> = async () => undefined as P): Promise<Measured> => {
+    const timed = async <P>(name: string, target: number, request: (prepared: P, run: number) => Promise<string>, prepare: (run: number) => Promise<P> = () => Promise.resolve(undefined as P)): Promise<Measured> => {
       let note = '';
       for (let warmUp = 0; warmUp < 2; warmUp++) await request(await prepare(runs + warmUp), runs + warmUp);
       const times: number[] = [];
@@ -174,11 +176,11 @@ export async function benchBooks(): Promise<Figure[]> {
     });
     await measure('one vendor\'s forpayout', 100, async (_, run) => {
       const res = await call(`/api/payments/forpayout/?vendor=BENCH-${((run * 37) % scale.vendors) + 1}`);
-      return `${JSON.parse(res.body).payments.length} open rows`;
+      return `${(JSON.parse(res.body) as { payments: unknown[] }).payments.length} open rows`;
     });
     await measure('accounting, one month: first page + totals', 100, async () => {
       const page = await call(`/api/payments/?${period({ from: monthAgo, to: today })}&range=[0,24]`);
-      const totals = JSON.parse((await call(`/api/payments/totals/?${period({ from: monthAgo, to: today })}`)).body);
+      const totals = JSON.parse((await call(`/api/payments/totals/?${period({ from: monthAgo, to: today })}`)).body) as { count: number };
       return `${page.headers.get('content-range')}, total ${totals.count} rows`;
     });
     await measure('sales, one month: first page + totals', 100, async () => {
@@ -187,7 +189,11 @@ export async function benchBooks(): Promise<Figure[]> {
       return `${page.headers.get('content-range')}`;
     });
     await measure('statistics, one year', 300, async () => {
-      const stats = JSON.parse((await call(`/api/payments/statistics/?from=${yearAgo}&to=${today}`)).body);
+      const stats = JSON.parse((await call(`/api/payments/statistics/?from=${yearAgo}&to=${today}`)).body) as {
+        series: unknown[];
+        granularity: string;
+        vendors: { active: number; total: number };
+      };
       return `${stats.series.length} ${stats.granularity}s, ${stats.vendors.active}/${stats.vendors.total} vendors active`;
     });
     // Each run pays out the vendor with the most open rows (a month of sales, as at the counter),
@@ -198,21 +204,22 @@ export async function benchBooks(): Promise<Figure[]> {
       'a payout',
       100,
       async (vendor) => {
-        const payout = JSON.parse((await call('/api/payments/payout/', { method: 'POST', body: JSON.stringify({ vendor: vendor.license_id, expectedAmount: vendor.credit }) })).body);
+        const body = JSON.stringify({ vendor: vendor.license_id, expectedAmount: vendor.credit });
+        const payout = JSON.parse((await call('/api/payments/payout/', { method: 'POST', body })).body) as { id: number; rows: unknown[] };
         paid.push(payout.id);
         return `${payout.rows.length} rows settled`;
       },
       async () => {
-        const { rows } = await db.raw(
+        const { rows } = await db.raw<{ rows: { license_id: string; credit: number }[] }>(
           `select v.license_id, sum(case when r.receiver_id = a.id then r.amount else -r.amount end)::bigint as credit
            from vendors v join ledger_accounts a on a.vendor_id = v.id
            join ledger_rows r on (r.receiver_id = a.id or r.sender_id = a.id) and r.payout_id is null
            where v.license_id like 'BENCH-%' and v.deleted_at is null group by v.id order by count(*) desc, v.id limit 1`,
         );
-        return rows[0];
+        return oneRow(rows);
       },
     );
-    await measure('extra: accounts export, one month', Infinity, async () => `${JSON.parse((await call(`/api/payments/accounts/?${period(lastMonth)}`)).body).accounts.length} accounts`);
+    await measure('extra: accounts export, one month', Infinity, async () => `${(JSON.parse((await call(`/api/payments/accounts/?${period(lastMonth)}`)).body) as { accounts: unknown[] }).accounts.length} accounts`);
     await measure('extra: payouts list, one month + totals', Infinity, async () => {
       const page = await call(`/api/payouts/?${period({ from: monthAgo, to: today })}&range=[0,24]`);
       await call(`/api/payouts/totals/?${period({ from: monthAgo, to: today })}`);

@@ -5,7 +5,7 @@ import { bookFee, bookOrder, orderEntryRows } from '../api/src/ledger/book.ts';
 import { payOut } from '../api/src/ledger/payout.ts';
 import { vendorAccountSummary } from '../api/src/ledger/queries.ts';
 import { priceCart } from '../api/src/orders/place.ts';
-import { generator } from './demo.ts';
+import { generator, nth } from './demo.ts';
 
 // A demo sales history, so that a fresh `npm start` shows credits, statistics, accounting and
 // payouts instead of zeros: paid orders of the last weeks and a few cash payouts, booked through the
@@ -69,7 +69,8 @@ async function plan(trx: Knex.Transaction, now: Date): Promise<{ sales: Sale[]; 
   const totalWeight = weights.reduce((sum, w) => sum + w, 0);
   const pickVendor = () => {
     let at = random.next() * totalWeight;
-    return vendors[weights.findIndex((w) => (at -= w) < 0)];
+    // at < totalWeight, so some weight takes it below zero
+    return nth(vendors, weights.findIndex((w) => (at -= w) < 0));
   };
 
   const sales: Sale[] = Array.from({ length: HISTORY_ORDER_COUNT }, () => {
@@ -87,7 +88,7 @@ async function plan(trx: Knex.Transaction, now: Date): Promise<{ sales: Sale[]; 
 
   // About half of the selling vendors came to the counter once or twice; the rest have credit waiting.
   const payouts: Payout[] = vendors
-    .filter((_, i) => weights[i] > 0 && random.chance(0.5))
+    .filter((_, i) => (weights[i] ?? 0) > 0 && random.chance(0.5))
     .flatMap((vendor) => {
       const first = random.int(20, 50);
       const times = [pastTime(random, now, first, 13)];

@@ -1,6 +1,5 @@
+import net from 'node:net';
 import path from 'node:path';
-import { trustedProxies } from './http/client-address.ts';
-import { toOrigin } from './shop/origins.ts';
 
 /** Everything the process reads from its environment, typed, with the embedded defaults. */
 export interface Config {
@@ -146,6 +145,20 @@ function positiveInt(env: NodeJS.ProcessEnv, name: string, fallback: number): nu
   return value;
 }
 
+/**
+ * The origin (`scheme://host[:port]`) a person meant, or undefined when the text is something else:
+ * a path, a query, a login or another scheme is refused rather than cut away, so a typo is noticed.
+ */
+export function toOrigin(text: string): string | undefined {
+  const value = text.trim();
+  if (!URL.canParse(value)) return undefined;
+  const url = new URL(value);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return undefined;
+  if (url.username || url.password || url.search || url.hash || url.pathname !== '/') return undefined;
+  if (!/^https?:\/\/[^/?#]+\/?$/i.test(value)) return undefined; // "https://x.org?" parses, but is no origin
+  return url.origin;
+}
+
 /** Compared exactly with a browser's Origin header, so each entry must be an origin and nothing more. */
 function embedOrigins(list: string): string[] {
   return list.split(',').map((s) => s.trim()).filter(Boolean).map((entry) => {
@@ -153,6 +166,28 @@ function embedOrigins(list: string): string[] {
     if (!origin) throw new Error(`EMBED_ORIGINS must list origins like https://www.example.org (no path), got "${entry}"`);
     return origin;
   });
+}
+
+/**
+ * The proxies of a TRUST_PROXY list (addresses and CIDR ranges, comma-separated); throws a sentence
+ * naming the entry that is neither.
+ */
+export function trustedProxies(list: string[]): net.BlockList {
+  const blocks = new net.BlockList();
+  for (const entry of list) {
+    // split always yields a first element, even for ''
+    const [address = '', bits, extra] = entry.split('/');
+    const family = net.isIP(address);
+    const prefix = bits === undefined ? undefined : Number(bits);
+    const maxBits = family === 6 ? 128 : 32;
+    if (!family || extra !== undefined || (prefix !== undefined && !(Number.isInteger(prefix) && prefix >= 0 && prefix <= maxBits && bits !== ''))) {
+      throw new Error(`TRUST_PROXY must list IP addresses or ranges like 10.0.0.0/8, got "${entry}"`);
+    }
+    const type = family === 6 ? 'ipv6' : 'ipv4';
+    if (prefix === undefined) blocks.addAddress(address, type);
+    else blocks.addSubnet(address, prefix, type);
+  }
+  return blocks;
 }
 
 /** Checked at start, so a typo in the list stops the process instead of trusting nobody (or everybody). */

@@ -286,7 +286,7 @@ describeApi('access to every route', (t) => {
       http: shop.http,
       tokens: {
         vendorA: (await loginWithPkce(shop.url, 'vendor', 'vendor')).access_token,
-        vendorB: (await loginWithPkce(shop.url, ids.vendorB.login!.username, ids.vendorB.login!.oneTimePassword)).access_token,
+        vendorB: (await loginWithPkce(shop.url, ids.vendorB.login.username, ids.vendorB.login.oneTimePassword)).access_token,
         backoffice: office.access_token,
         expired: await expired,
         otherKey: await signedByAnotherKey(claims, ownIssuer.issuer, ownIssuer.audience, keys.signing.kid),

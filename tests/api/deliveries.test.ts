@@ -23,7 +23,7 @@ const decodeQuotedPrintable = (text: string) =>
   text.replace(/=\n/g, '').replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
 
 /** Places a digital edition (with the print issue and a tip) and answers the pending order. */
-async function placeDigitalOrder(shop: ListeningShop, t: ApiTest, { email = 'reader@example.org' as string | null, locale = 'de' } = {}) {
+async function placeDigitalOrder(shop: ListeningShop, t: ApiTest, { email = 'reader@example.org', locale = 'de' } = {}) {
   const entries = [
     { item: await itemId(t.db, 'Digitale Ausgabe'), quantity: 2 },
     { item: await itemId(t.db, 'Zeitung'), quantity: 1 },

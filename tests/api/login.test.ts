@@ -39,7 +39,7 @@ describeApi('embedded OpenID provider', (t) => {
   }
   const updateVendor = async (vendor: Record<string, unknown>, changes: Record<string, unknown>) => {
     const { login: _login, ...record } = vendor;
-    const res = await t.http.put(`/api/vendors/${vendor.id}`).set('Authorization', office).send({ ...record, ...changes });
+    const res = await t.http.put(`/api/vendors/${String(vendor.id)}`).set('Authorization', office).send({ ...record, ...changes });
     assert.equal(res.status, 200, JSON.stringify(res.body));
   };
 
@@ -307,7 +307,7 @@ describeApi('embedded OpenID provider', (t) => {
 
       // A licence id that is another account's login name is refused, and the vendor stays as it was.
       const { login: _login, ...record } = vendor;
-      const clash = await t.http.put(`/api/vendors/${vendor.id}`).set('Authorization', office).send({ ...record, licenseId: 'office' });
+      const clash = await t.http.put(`/api/vendors/${String(vendor.id)}`).set('Authorization', office).send({ ...record, licenseId: 'office' });
       assert.equal(clash.status, 409, JSON.stringify(clash.body));
       assert.ok(clash.body.errors.licenseId);
       assert.equal((await t.db('vendors').where({ id: vendor.id }).first()).license_id, renamed);

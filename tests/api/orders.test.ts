@@ -293,8 +293,8 @@ describeApi('orders: receipts and the back office', (t) => {
 
   it('keeps the receipt token and the secret key out of the log', async () => {
     const lines: string[] = [];
-    const write = process.stdout.write;
-    process.stdout.write = ((chunk: string | Uint8Array) => lines.push(String(chunk)) > 0) as typeof process.stdout.write;
+    const write = process.stdout.write.bind(process.stdout);
+    process.stdout.write = ((chunk: string | Uint8Array) => lines.push(String(chunk)) > 0);
     setLogSilent(false);
     const secretKey = 'sk_test_do_not_log_this_key';
     const refused = await listenShop(t, () => ({ stripe: { secretKey, apiUrl: shop.url } }));

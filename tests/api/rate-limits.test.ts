@@ -16,7 +16,7 @@ import { listenShop } from '../support/shop-server.ts';
  */
 async function roomInThisMinute(db: Db): Promise<void> {
   await db('rate_limits').delete();
-  const { rows } = (await db.raw(`select extract(second from now())::float as second`)) as { rows: { second: number }[] };
+  const { rows } = await db.raw<{ rows: { second: number }[] }>(`select extract(second from now())::float as second`);
   if (rows[0].second > 50) await new Promise((resolve) => setTimeout(resolve, (60.2 - rows[0].second) * 1000));
 }
 
@@ -86,7 +86,7 @@ describeApi('rate limit of the vendor check', (t) => {
     assert.equal((await check(behindProxy, '198.51.100.8, 198.51.100.7')).status, 429, 'the forged entry is not believed');
     // Proxies in a chain (both trusted) are walked past to the client.
     assert.equal((await check(behindProxy, '198.51.100.9, 127.0.0.2')).status, 200);
-    const counted = (await t.db('rate_limits').where({ bucket: 'vendorCheck' }).orderBy('address').select('address', 'requests')) as { address: string; requests: number }[];
+    const counted = await t.db('rate_limits').where({ bucket: 'vendorCheck' }).orderBy('address').select<{ address: string; requests: number }[]>('address', 'requests');
     assert.deepEqual(counted.map((row) => [row.address, row.requests]), [['198.51.100.7', 5], ['198.51.100.8', 1], ['198.51.100.9', 1]]);
   });
 

@@ -159,7 +159,8 @@ describeApi('request size and time limits', (t) => {
   });
 
   it('answers a route that takes no body without waiting for (or holding) the one a client announces', async () => {
-    const server = http.createServer(buildApp({ db: t.db, config: t.config }).callback());
+    const handle = buildApp({ db: t.db, config: t.config }).callback();
+    const server = http.createServer((req, res) => void handle(req, res));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     try {
       const { port } = server.address() as AddressInfo;

@@ -180,10 +180,10 @@ suite(`two API processes on one PostgreSQL${adminUrl ? '' : ' (skipped: needs TE
     for (const licenseId of vendors) {
       const vendor = await vendorId(db, licenseId);
       // The credit adds up from the vendor's paid orders: prices and tips, less licence shares and fees, plus covered fees.
-      const [{ credit }] = (await db('ledger_rows as r')
+      const [{ credit }] = await db('ledger_rows as r')
         .join('orders as o', 'o.id', 'r.order_id')
         .where('o.vendor_id', vendor)
-        .select(db.raw(`coalesce(sum(case when r.kind in ('fee', 'licence') then -r.amount else r.amount end), 0)::integer as credit`))) as { credit: number }[];
+        .select<{ credit: number }[]>(db.raw(`coalesce(sum(case when r.kind in ('fee', 'licence') then -r.amount else r.amount end), 0)::integer as credit`));
       const shown = await call(cluster.url, `/api/payments/forpayout?vendor=${licenseId}`, { token: office });
       assert.equal(shown.status, 200, JSON.stringify(shown.body));
       assert.equal(shown.body.balance, credit, `credit of ${licenseId}`);

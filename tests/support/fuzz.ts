@@ -180,7 +180,8 @@ const formats: Record<string, string[]> = {
 function stringFor(def: Record<string, unknown>, pools: Pools): fc.Arbitrary<string> {
   const checks = ((def.checks ?? []) as { _zod: { def: { format?: string; pattern?: RegExp } } }[]).map((check) => check._zod.def);
   const pattern = checks.find((check) => check.format === 'regex')?.pattern;
-  const format = formats[String(def.format ?? checks.find((check) => check.format && formats[check.format])?.format)];
+  const formatName = def.format ?? checks.find((check) => check.format && formats[check.format])?.format;
+  const format = typeof formatName === 'string' ? formats[formatName] : undefined;
   const specific = pattern ? fc.stringMatching(pattern) : format ? fc.constantFrom(...format) : undefined;
   return specific ? fc.oneof({ weight: 2, arbitrary: specific }, { weight: 1, arbitrary: text(pools) }) : text(pools);
 }

@@ -18,8 +18,12 @@ export interface ListSpec<Row, Out> {
   toApi: (row: Row) => Out;
 }
 
-/** Narrows a list's query by one filter value; `ctx` gives the request's settings (e.g. the time zone). */
-export type ListFilter = (query: Knex.QueryBuilder, value: unknown, ctx: AppContext) => void;
+/**
+ * Narrows a list's query by one filter value; `ctx` gives the request's settings (e.g. the time zone).
+ * What it returns is ignored; `unknown` rather than `void`, since a knex builder is thenable and
+ * `(query) => query.where(…)` would otherwise read as a promise dropped on the floor.
+ */
+export type ListFilter = (query: Knex.QueryBuilder, value: unknown, ctx: AppContext) => unknown;
 
 export const maxPageSize = 1000;
 
@@ -88,10 +92,10 @@ export function applyFilters(ctx: AppContext, query: Knex.QueryBuilder, filter: 
  * react-admin reads for pagination.
  */
 export async function respondList<Row, Out>(ctx: AppContext, base: Knex.QueryBuilder, spec: ListSpec<Row, Out>): Promise<void> {
-  const { sort, range, filter } = readListParams(ctx, spec as ListSpec<never, unknown>);
-  applyFilters(ctx, base, filter, spec as ListSpec<never, unknown>);
-  const counted = await base.clone().clearSelect().clearOrder().count({ total: '*' }).first();
-  const total = Number((counted as { total?: number } | undefined)?.total ?? 0);
+  const { sort, range, filter } = readListParams(ctx, spec);
+  applyFilters(ctx, base, filter, spec);
+  const counted = await base.clone().clearSelect().clearOrder().count({ total: '*' }).first<{ total?: number } | undefined>();
+  const total = Number(counted?.total ?? 0);
   const rows = (await base
     .orderByRaw(`${sort[0]} ${sort[1]} nulls last`)
     .orderBy(spec.idColumn, sort[1] === 'ASC' ? 'asc' : 'desc')

@@ -1,4 +1,5 @@
 import { HttpError } from '../http/errors.ts';
+import { pathParam } from '../http/params.ts';
 import type { AppContext, RouteDef } from '../http/routes.ts';
 import { lockedAccounts, unlockAccount } from './provider/throttle.ts';
 
@@ -32,10 +33,11 @@ export const identityRoutes: RouteDef[] = [
     method: 'DELETE',
     path: '/api/login-locks/:username',
     access: 'backoffice',
-    audit: { recordType: 'login-lock', id: (ctx) => ctx.params.username, load: lockOf, action: 'login.unlocked' },
+    audit: { recordType: 'login-lock', id: (ctx) => pathParam(ctx, 'username'), load: lockOf, action: 'login.unlocked' },
     handler: async (ctx) => {
-      const lock = await lockOf(ctx, ctx.params.username);
-      if (!lock || !(await unlockAccount(ctx.db, ctx.params.username))) {
+      const username = pathParam(ctx, 'username');
+      const lock = await lockOf(ctx, username);
+      if (!lock || !(await unlockAccount(ctx.db, username))) {
         throw new HttpError(404, 'This login is not locked (any more).');
       }
       ctx.body = lock;

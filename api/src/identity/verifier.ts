@@ -71,7 +71,7 @@ function userOf(payload: JWTPayload): User {
   if (!payload.sub) throw new InvalidToken('The access token names no user.');
   return {
     sub: payload.sub,
-    username: String(payload.preferred_username ?? payload.sub),
+    username: typeof payload.preferred_username === 'string' ? payload.preferred_username : payload.sub,
     email: typeof payload.email === 'string' ? payload.email : undefined,
     groups: normaliseGroups(payload.groups),
   };

@@ -11,7 +11,9 @@ export type AccountIds = Record<SystemAccount | 'vendor', number>;
 
 function findAccounts(db: Db, vendorId: number) {
   return db('ledger_accounts')
-    .where((q) => q.whereNull('vendor_id').orWhere('vendor_id', vendorId))
+    .where((q) => {
+      q.whereNull('vendor_id').orWhere('vendor_id', vendorId);
+    })
     .select<{ id: number; kind: SystemAccount | 'vendor' }[]>('id', 'kind');
 }
 
@@ -38,7 +40,7 @@ export async function accountIds(trx: Knex.Transaction, vendorId: number): Promi
  * queue on it, whichever server they run on.
  */
 export async function vendorAccountId(db: Db, vendorId: number, { lock = false } = {}): Promise<number | undefined> {
-  const query = db('ledger_accounts').where({ vendor_id: vendorId }).first('id');
+  const query = db('ledger_accounts').where({ vendor_id: vendorId }).first<{ id: number } | undefined>('id');
   if (lock) query.forUpdate();
   return (await query)?.id;
 }

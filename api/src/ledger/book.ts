@@ -76,7 +76,7 @@ interface OrderEntryRow {
 export async function bookOrder(trx: Knex.Transaction, order: BookedOrder): Promise<void> {
   await holdLiveVendor(trx, order.vendor_id);
   const accounts = await accountIds(trx, order.vendor_id);
-  const entries: OrderEntryRow[] = await trx('order_entries').where({ order_id: order.id }).orderBy('id');
+  const entries = (await trx('order_entries').where({ order_id: order.id }).orderBy('id')) as OrderEntryRow[];
   const rows = entries
     .filter((entry) => entry.amount > 0)
     .map((entry) => {

@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import { accountIds, vendorAccountId } from './accounts.ts';
 import { NothingToPayOut, PayoutAlreadyReversed, PayoutNotFound, StaleAmount } from './errors.ts';
 import { openCredit } from './queries.ts';
+import { oneRow } from '../one-row.ts';
 
 // Cash at the counter. A payout pays a vendor's whole open credit and stamps every row it settled
 // with its id; a reversal books the money back as one new open row. The vendor's account row is
@@ -28,7 +29,8 @@ export async function payOut(db: Knex | Knex.Transaction, request: PayoutRequest
     if (credit !== request.expectedAmount) throw new StaleAmount(credit);
 
     // The id is drawn first so that the receipt number can carry it.
-    const { rows: [{ id }] } = (await trx.raw(`select nextval(pg_get_serial_sequence('payouts', 'id'))::integer as id`)) as { rows: { id: number }[] };
+    const { rows: drawn } = await trx.raw<{ rows: { id: number }[] }>(`select nextval(pg_get_serial_sequence('payouts', 'id'))::integer as id`);
+    const { id } = oneRow(drawn);
     await trx('payouts').insert({
       id,
       receipt_number: trx.raw(`to_char(now() at time zone ?, 'YYYY') || '-' || lpad(?::text, 6, '0')`, [request.timeZone, id]),

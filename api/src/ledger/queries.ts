@@ -85,7 +85,7 @@ export function vendorMoneyToApi(row: VendorMoneyColumns): VendorAccountSummary 
 
 /** A vendor's money as the back office and the vendor's own page show it. */
 export async function vendorAccountSummary(db: Db, vendorId: number): Promise<VendorAccountSummary> {
-  const row = await withVendorMoney(db.from(db.raw('(select ?::integer as id) v', [vendorId])), 'v.id').first();
+  const row = await withVendorMoney(db.from(db.raw('(select ?::integer as id) v', [vendorId])), 'v.id').first<VendorMoneyColumns>();
   return vendorMoneyToApi(row);
 }
 
@@ -105,7 +105,9 @@ export interface VendorLedgerRow {
 export function accountRows(db: Db, accountId: number): Knex.QueryBuilder {
   return db('ledger_rows as r')
     .leftJoin('items as i', 'i.id', 'r.item_id')
-    .where((q) => q.where('r.receiver_id', accountId).orWhere('r.sender_id', accountId))
+    .where((q) => {
+      q.where('r.receiver_id', accountId).orWhere('r.sender_id', accountId);
+    })
     .select(
       'r.id', 'r.created_at', 'r.kind', 'r.item_id', 'i.name as item_name', 'r.quantity', 'r.amount', 'r.payout_id',
       db.raw('(case when r.receiver_id = ? then 1 else -1 end)::integer as sign', [accountId]),
@@ -155,11 +157,11 @@ export interface AccountBalance {
 
 /** Every account's balance; double entry makes their sum zero. */
 export async function accountBalances(db: Db): Promise<AccountBalance[]> {
-  const { rows } = (await db.raw(`
+  const { rows } = await db.raw<{ rows: { id: number; kind: string; vendor_id: number | null; balance: number }[] }>(`
     select a.id, a.kind, a.vendor_id,
       (coalesce((select sum(amount) from ledger_rows where receiver_id = a.id), 0)
        - coalesce((select sum(amount) from ledger_rows where sender_id = a.id), 0))::bigint as balance
     from ledger_accounts a order by a.id
-  `)) as { rows: { id: number; kind: string; vendor_id: number | null; balance: number }[] };
+  `);
   return rows.map((r) => ({ accountId: r.id, kind: r.kind, vendorId: r.vendor_id, balance: r.balance }));
 }

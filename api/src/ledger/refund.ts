@@ -8,8 +8,19 @@ import { orderKinds } from './kinds.ts';
  * either way. When the vendor was already paid out, the refund makes the credit negative (a debt
  * that the next sales pay off). The database allows one refund row per order entry.
  */
+interface BookedRow {
+  id: number;
+  sender_id: number;
+  receiver_id: number;
+  amount: number;
+  order_entry_id: number | null;
+  item_id: number | null;
+  quantity: number | null;
+  unit_price: number | null;
+}
+
 export async function bookRefund(trx: Knex.Transaction, orderId: number, authorisedBy: string): Promise<void> {
-  const booked = await trx('ledger_rows').where({ order_id: orderId }).whereIn('kind', orderKinds).orderBy('id');
+  const booked: BookedRow[] = await trx('ledger_rows').where({ order_id: orderId }).whereIn('kind', orderKinds).orderBy('id');
   if (!booked.length) return;
   await trx('ledger_rows').insert(
     booked.map((row) => ({

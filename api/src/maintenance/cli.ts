@@ -73,9 +73,9 @@ async function migrateToPostgres(url: string | undefined): Promise<boolean> {
         c.same ? 'same' : 'DIFFERENT',
       ]),
     ];
-    const widths = table[0].map((_, i) => Math.max(...table.map((row) => row[i].length)));
+    const widths = table.reduce<number[]>((w, row) => row.map((cell, i) => Math.max(w[i] ?? 0, cell.length)), []);
     log('');
-    for (const row of table) log(row.map((cell, i) => cell.padEnd(widths[i])).join('  ').trimEnd());
+    for (const row of table) log(row.map((cell, i) => cell.padEnd(widths[i] ?? 0)).join('  ').trimEnd());
     const differing = comparison.filter((c) => !c.same);
     log('');
     if (differing.length) {

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { oneRow } from '../one-row.ts';
 import type { Config } from '../config.ts';
 import { forgetOldRates } from '../http/rate-limit.ts';
 import { log } from '../log.ts';
@@ -28,7 +29,7 @@ const batchSize = 200;
 async function claimDueOrders(db: Knex): Promise<number[]> {
   return db.transaction(async (trx) => {
     const { rows } = (await trx.raw('select pg_try_advisory_xact_lock(?) as locked', [lockKey])) as { rows: { locked: boolean }[] };
-    if (!rows[0].locked) return [];
+    if (!oneRow(rows).locked) return [];
     const due = trx('orders')
       .select('id')
       .where((q) =>

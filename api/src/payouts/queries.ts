@@ -4,7 +4,7 @@ import type { ListSpec } from '../http/list.ts';
 import { periodFilters } from '../http/period.ts';
 import { vendorAccountId } from '../ledger/accounts.ts';
 import { documentKindNames } from '../ledger/kinds.ts';
-import { accountRows, accountRowToApi, type VendorLedgerRow } from '../ledger/queries.ts';
+import { accountRows, accountRowToApi, type AccountRow, type VendorLedgerRow } from '../ledger/queries.ts';
 import { payoutLineSql, signedPiecesSql } from '../ledger/refund.ts';
 import { toIso } from '../vendors/queries.ts';
 
@@ -95,7 +95,7 @@ export function payoutToApi(row: PayoutRow) {
 export type Payout = ReturnType<typeof payoutToApi>;
 
 export async function findPayout(db: Db, id: number): Promise<Payout | undefined> {
-  const row = await payoutsWithItems(db).where('p.id', id).first();
+  const row = await payoutsWithItems(db).where('p.id', id).first<PayoutRow | undefined>();
   return row && payoutToApi(row);
 }
 
@@ -103,7 +103,11 @@ export async function findPayout(db: Db, id: number): Promise<Payout | undefined
 export async function settledRows(db: Db, payout: { id: number; vendor: { id: number } }): Promise<VendorLedgerRow[]> {
   const account = await vendorAccountId(db, payout.vendor.id);
   if (account === undefined) return [];
-  const rows = await accountRows(db, account).where('r.payout_id', payout.id).whereNot('r.kind', 'payout').orderBy('r.created_at').orderBy('r.id');
+  const rows = (await accountRows(db, account)
+    .where('r.payout_id', payout.id)
+    .whereNot('r.kind', 'payout')
+    .orderBy('r.created_at')
+    .orderBy('r.id')) as AccountRow[];
   return rows.map(accountRowToApi);
 }
 
@@ -131,7 +135,8 @@ export const payoutList: ListSpec<PayoutRow, Payout> = {
     },
     reversed: (query, value) => {
       if (typeof value !== 'boolean') throw badRequest('The filter "reversed" must be true or false.');
-      query.where((q) => (value ? q.whereNotNull('p.reversed_at') : q.whereNull('p.reversed_at')));
+      if (value) query.whereNotNull('p.reversed_at');
+      else query.whereNull('p.reversed_at');
     },
   },
   toApi: payoutToApi,
@@ -142,22 +147,24 @@ export async function payoutTotals(db: Db, filtered: Knex.QueryBuilder) {
   const row = await filtered
     .clearSelect()
     .clearOrder()
-    .first(
+    .first<{ count: number; amount: number; reversed_count: number; reversed_amount: number }>(
       db.raw('count(*)::integer as count'),
       db.raw('coalesce(sum(p.amount), 0)::bigint as amount'),
       db.raw('(count(*) filter (where p.reversed_at is not null))::integer as reversed_count'),
       db.raw('coalesce(sum(p.amount) filter (where p.reversed_at is not null), 0)::bigint as reversed_amount'),
     );
-  return { count: row.count as number, amount: row.amount as number, reversedCount: row.reversed_count as number, reversedAmount: row.reversed_amount as number };
+  return { count: row.count, amount: row.amount, reversedCount: row.reversed_count, reversedAmount: row.reversed_amount };
 }
 
 /** The filtered payouts in pages of `size`, oldest first, by id (no OFFSET: a page costs the same at any depth). */
 export async function* payoutBatches(filtered: Knex.QueryBuilder, size = 500): AsyncGenerator<Payout[]> {
   let after = 0;
   for (;;) {
-    const rows: PayoutRow[] = await filtered.clone().where('p.id', '>', after).orderBy('p.id').limit(size);
+    const rows = (await filtered.clone().where('p.id', '>', after).orderBy('p.id').limit(size)) as PayoutRow[];
     if (rows.length) yield rows.map(payoutToApi);
     if (rows.length < size) return;
-    after = rows[rows.length - 1].id;
+    const last = rows.at(-1);
+    if (!last) return;
+    after = last.id;
   }
 }

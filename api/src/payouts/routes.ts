@@ -8,7 +8,7 @@ import type { AppContext, RouteDef } from '../http/routes.ts';
 import { idParam, parse } from '../http/validate.ts';
 import { vendorAccountId } from '../ledger/accounts.ts';
 import { payOut, reversePayout } from '../ledger/payout.ts';
-import { accountRowToApi, openCredit, openRows, type VendorLedgerRow } from '../ledger/queries.ts';
+import { accountRowToApi, openCredit, openRows, type AccountRow, type VendorLedgerRow } from '../ledger/queries.ts';
 import { getSettingsRow } from '../settings/queries.ts';
 import { findVendorByLicense, type VendorRow } from '../vendors/queries.ts';
 import { findPayout, payoutBatches, payoutList, payoutsBase, payoutsWithItems, payoutTotals, settledRows, type Payout } from './queries.ts';
@@ -80,7 +80,8 @@ export const payoutRoutes: RouteDef[] = [
     handler: async (ctx) => {
       const vendor = await vendorOfLicence(ctx, ctx.query.vendor);
       const account = await vendorAccountId(ctx.db, vendor.id);
-      const payments: VendorLedgerRow[] = account === undefined ? [] : (await openRows(ctx.db, account)).map(accountRowToApi);
+      const open = account === undefined ? [] : ((await openRows(ctx.db, account)) as AccountRow[]);
+      const payments: VendorLedgerRow[] = open.map(accountRowToApi);
       ctx.body = {
         vendor: { id: vendor.id, licenseId: vendor.license_id, firstName: vendor.first_name, lastName: vendor.last_name },
         balance: account === undefined ? 0 : (await openCredit(ctx.db, account)).credit,

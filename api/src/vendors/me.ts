@@ -29,10 +29,11 @@ export async function vendorOfUser(db: Db, user: User): Promise<VendorRow> {
   } else {
     candidates = email ? await liveVendors(db).whereRaw('lower(email) = lower(?)', [email]).limit(2) : [];
   }
-  if (candidates.length === 0) throw refused('Your login is not linked to a vendor. Please ask the office.');
+  const [vendor] = candidates;
+  if (!vendor) throw refused('Your login is not linked to a vendor. Please ask the office.');
   if (candidates.length > 1) throw refused('Your login matches more than one vendor. Please ask the office to correct the e-mail addresses.');
-  if (candidates[0].is_disabled) throw refused('Your vendor account is deactivated. Please ask the office.');
-  return candidates[0];
+  if (vendor.is_disabled) throw refused('Your vendor account is deactivated. Please ask the office.');
+  return vendor;
 }
 
 /** A vendor's own page: the record as the office sees it and the money from the ledger. */
@@ -57,7 +58,10 @@ export const ownPaymentsRoute: RouteDef = {
   handler: async (ctx) => {
     const vendor = await vendorOfUser(ctx.db, ctx.state.user!);
     const account = await vendorAccountId(ctx.db, vendor.id);
-    const rows: AccountRow[] = account === undefined ? [] : await accountRows(ctx.db, account).orderBy('r.created_at', 'desc').orderBy('r.id', 'desc').limit(ownRowsShown);
+    const rows =
+      account === undefined
+        ? []
+        : ((await accountRows(ctx.db, account).orderBy('r.created_at', 'desc').orderBy('r.id', 'desc').limit(ownRowsShown)) as AccountRow[]);
     ctx.body = rows.map((row) => ({ ...accountRowToApi(row), paidOut: row.payout_id !== null }));
   },
 };

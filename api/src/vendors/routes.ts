@@ -3,6 +3,7 @@ import type { AuditSpec } from '../audit/protocol.ts';
 import { respondCsv, wantsCsv, type CsvColumn } from '../http/csv.ts';
 import { badRequest, notFound } from '../http/errors.ts';
 import { applyFilters, readListFilter, respondList, type ListSpec } from '../http/list.ts';
+import { pathParam } from '../http/params.ts';
 import { limitVendorCheck } from '../http/rate-limit.ts';
 import type { AppContext, RouteDef } from '../http/routes.ts';
 import { idParam, parse } from '../http/validate.ts';
@@ -43,12 +44,12 @@ const vendorCsvColumns: CsvColumn<VendorWithMoney>[] = [
 const vendorWithMoneyToApi = (row: VendorWithMoney) => ({ ...vendorToApi(row), ...vendorMoneyToApi(row) });
 
 async function vendorAnswer(ctx: AppContext, id: number) {
-  const row = await vendorsWithMoney(ctx.db).where('vendors.id', id).first();
+  const row = await vendorsWithMoney(ctx.db).where('vendors.id', id).first<VendorWithMoney | undefined>();
   if (!row) throw vendorNotFound(id);
   return vendorWithMoneyToApi(row);
 }
 
-const booleanFilter = (name: string, apply: (query: Knex.QueryBuilder, value: boolean) => void) => (query: Knex.QueryBuilder, value: unknown) => {
+const booleanFilter = (name: string, apply: (query: Knex.QueryBuilder, value: boolean) => unknown) => (query: Knex.QueryBuilder, value: unknown) => {
   if (typeof value !== 'boolean') throw badRequest(`The filter "${name}" must be true or false.`);
   apply(query, value);
 };
@@ -99,7 +100,7 @@ const vendorAudit: AuditSpec = {
 function assertSameId(body: unknown, id: number): void {
   const bodyId = (body as { id?: unknown } | null)?.id;
   if (bodyId != null && Number(bodyId) !== id) {
-    throw badRequest(`The id in the body (${String(bodyId)}) does not match the vendor ${id} in the address.`, {
+    throw badRequest(`The id in the body (${JSON.stringify(bodyId)}) does not match the vendor ${id} in the address.`, {
       id: 'Does not match the address.',
     });
   }
@@ -143,7 +144,7 @@ export const vendorRoutes: RouteDef[] = [
     access: 'public',
     handler: async (ctx) => {
       await limitVendorCheck(ctx);
-      const vendor = await checkVendor(ctx.db, ctx.params.licenseId);
+      const vendor = await checkVendor(ctx.db, pathParam(ctx, 'licenseId'));
       if (!vendor) throw invalidId();
       ctx.body = vendor;
     },

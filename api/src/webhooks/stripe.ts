@@ -30,11 +30,11 @@ async function processEvent(db: Knex, config: Config, event: Stripe.Event): Prom
   } else if (event.type === 'charge.updated') {
     // A fee that was unknown when the order was paid. Before the order is paid the session's own
     // event settles it, fee included, so an earlier charge event has nothing to do.
-    const charge = event.data.object as Stripe.Charge;
+    const charge = event.data.object;
     const intent = typeof charge.payment_intent === 'string' ? charge.payment_intent : charge.payment_intent?.id;
     // Only an id as Stripe writes them is looked up; anything else (a NUL, which PostgreSQL's text
     // refuses) names no payment of ours.
-    const order = intent && stripeId.test(intent) ? await db('orders').where({ stripe_payment_intent_id: intent }).first('id') : undefined;
+    const order = intent && stripeId.test(intent) ? await db('orders').where({ stripe_payment_intent_id: intent }).first<{ id: number } | undefined>('id') : undefined;
     if (order) await settleOrder(db, config, order.id);
   }
 }
@@ -66,7 +66,7 @@ export async function handleStripeEvent(db: Knex, config: Config, event: Stripe.
     .insert({ id: event.id, type: event.type, payload: storablePayload(event) })
     .onConflict('id')
     .ignore();
-  const stored = await db('stripe_events').where({ id: event.id }).first('processed_at');
+  const stored = await db('stripe_events').where({ id: event.id }).first<{ processed_at: Date | null }>('processed_at');
   if (stored.processed_at) return 'duplicate';
   try {
     await processEvent(db, config, event);

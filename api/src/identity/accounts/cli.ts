@@ -20,7 +20,7 @@ function option(args: string[], name: string): string | undefined {
 
 async function run(args: string[]): Promise<string> {
   const [command, username] = args;
-  if (!username || !['add', 'password'].includes(command)) throw new HttpError(400, usage);
+  if (!command || !username || !['add', 'password'].includes(command)) throw new HttpError(400, usage);
   const config = loadConfig();
   const db = createDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   try {

@@ -86,7 +86,7 @@ export function interactions(provider: Provider, db: Db, config: Config) {
   }
 
   async function login(ctx: Context, interaction: Interaction): Promise<void> {
-    await readForm(ctx, async () => undefined);
+    await readForm(ctx, () => Promise.resolve());
     const body = ctx.request.body;
     const lang = pickLang(field(body, 'lang', 2), interaction.params.ui_locales);
     const username = field(body, 'username', 200).trim();

@@ -59,7 +59,7 @@ export function pickLang(choice: unknown, uiLocales?: unknown): Lang {
   return 'de';
 }
 
-export function escapeHtml(value: unknown): string {
+export function escapeHtml(value: string | number | null | undefined): string {
   return String(value ?? '').replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 

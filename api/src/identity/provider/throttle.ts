@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { oneRow } from '../../one-row.ts';
 import type { Config } from '../../config.ts';
 
 // Login attempts at the embedded provider, counted in the database before the password is checked,
@@ -72,7 +73,7 @@ export async function claimAttempt(db: Knex, rules: Rules, username: string, add
     delay: rules.delaySeconds,
   };
   const { rows } = (await db.raw(claimSql, bindings)) as { rows: { pair: number | null; address: number | null; account: number | null }[] };
-  const [{ pair, address: addressCount, account }] = rows;
+  const { pair, address: addressCount, account } = oneRow(rows);
   if (pair !== null && addressCount !== null && account !== null) return { allowed: true, pair, address: addressCount, account };
 
   const giveBack = (scope: string, name: string) =>

@@ -5,6 +5,8 @@ import type { Context } from 'koa';
 import Stripe from 'stripe';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db.ts';
+import { pathParam } from '../../http/params.ts';
+import { oneRow } from '../../one-row.ts';
 import { log } from '../../log.ts';
 import { isEmbedOrigin } from '../../shop/origins.ts';
 import { invalidParam, StripeApiError } from './errors.ts';
@@ -113,7 +115,7 @@ function retrieve(type: string): Handler {
   return async (trx, params, ctx) => {
     onlyKnown(params, ['expand']);
     const events: StripeEvent[] = [];
-    const object = type === 'checkout.session' ? await currentSession(trx, ctx.params.id, events) : await getObject(trx, type, ctx.params.id);
+    const object = type === 'checkout.session' ? await currentSession(trx, pathParam(ctx, 'id'), events) : await getObject(trx, type, pathParam(ctx, 'id'));
     return { body: await expand(trx, object, expandPaths(params)), events };
   };
 }
@@ -142,7 +144,7 @@ const createCheckoutSession = (config: Config): Handler => async (trx, params) =
 const expireCheckoutSession: Handler = async (trx, params, ctx) => {
   onlyKnown(params, ['expand']);
   const events: StripeEvent[] = [];
-  const session = await currentSession(trx, ctx.params.id, events);
+  const session = await currentSession(trx, pathParam(ctx, 'id'), events);
   if (events.length === 0) {
     if (session.status !== 'open') throw notOpen(session);
     markExpired(session);
@@ -155,7 +157,7 @@ const expireCheckoutSession: Handler = async (trx, params, ctx) => {
 /** Sandbox-only: books the fee that a payment with the hold-fee test card left out, and sends `charge.updated`. */
 const releaseHeldFee: Handler = async (trx, params, ctx) => {
   onlyKnown(params, []);
-  const session = await getObject<CheckoutSession>(trx, 'checkout.session', ctx.params.id, { lock: true });
+  const session = await getObject<CheckoutSession>(trx, 'checkout.session', pathParam(ctx, 'id'), { lock: true });
   const intent = session.payment_intent ? await getObject(trx, 'payment_intent', session.payment_intent) : undefined;
   const charge = intent && (await getObject<Charge>(trx, 'charge', intent.latest_charge as string, { lock: true }));
   if (!charge || charge.balance_transaction) {
@@ -221,7 +223,7 @@ const createWebhookEndpoint = (config: Config): Handler => async (trx, params, c
   const enabled = enabledEvents(params);
   const apiVersion = text(params, 'api_version') ?? null;
   if (apiVersion !== null && apiVersion !== Stripe.API_VERSION) throw invalidParam('api_version', `Invalid API version: ${apiVersion}`);
-  const [{ n }] = await trx('stripe_sandbox_objects').where({ type: 'webhook_endpoint' }).count({ n: '*' });
+  const { n } = oneRow(await trx('stripe_sandbox_objects').where({ type: 'webhook_endpoint' }).count({ n: '*' }));
   if (Number(n) >= maxEndpoints) {
     throw new StripeApiError(400, 'invalid_request_error', `You have reached the maximum of ${maxEndpoints} test webhook endpoints.`, { code: 'webhook_endpoints_limit' });
   }
@@ -244,7 +246,7 @@ const createWebhookEndpoint = (config: Config): Handler => async (trx, params, c
 
 const retrieveWebhookEndpoint: Handler = async (trx, params, ctx) => {
   onlyKnown(params, ['expand']);
-  return { body: await getObject(trx, 'webhook_endpoint', ctx.params.id), events: [] };
+  return { body: await getObject(trx, 'webhook_endpoint', pathParam(ctx, 'id')), events: [] };
 };
 
 const listWebhookEndpoints: Handler = async (trx, params) => {
@@ -257,7 +259,7 @@ const listWebhookEndpoints: Handler = async (trx, params) => {
 
 const updateWebhookEndpoint = (config: Config): Handler => async (trx, params, ctx) => {
   onlyKnown(params, ['url', 'enabled_events', 'description', 'disabled', 'metadata', 'expand']);
-  const endpoint = await getObject<WebhookEndpoint>(trx, 'webhook_endpoint', ctx.params.id, { lock: true });
+  const endpoint = await getObject<WebhookEndpoint>(trx, 'webhook_endpoint', pathParam(ctx, 'id'), { lock: true });
   if (params.url !== undefined) endpoint.url = ownUrl(config, params);
   if (params.enabled_events !== undefined) endpoint.enabled_events = enabledEvents(params);
   if (params.description !== undefined) endpoint.description = text(params, 'description', { max: 5000 }) || null;
@@ -270,7 +272,7 @@ const updateWebhookEndpoint = (config: Config): Handler => async (trx, params, c
 
 const deleteWebhookEndpoint: Handler = async (trx, params, ctx) => {
   onlyKnown(params, []);
-  const endpoint = await getObject(trx, 'webhook_endpoint', ctx.params.id);
+  const endpoint = await getObject(trx, 'webhook_endpoint', pathParam(ctx, 'id'));
   await deleteObject(trx, endpoint);
   return { body: { id: endpoint.id, object: 'webhook_endpoint', deleted: true }, events: [] };
 };

@@ -20,12 +20,16 @@ export function stripeSandbox(db: Db, config: Config): Middleware {
   const routes = router.routes() as unknown as Middleware;
   return async (ctx, next) => {
     const ours = ctx.path === '/v1' || ctx.path.startsWith('/v1/') || ctx.path.startsWith('/stripe-sandbox/');
-    if (!ours) return next();
-    await routes(ctx, async () => {
+    if (!ours) {
+      await next();
+      return;
+    }
+    await routes(ctx, () => {
       if (ctx.path.startsWith('/stripe-sandbox/')) {
         ctx.status = 404;
         ctx.body = 'Not found';
       } else unknownRoute(ctx);
+      return Promise.resolve();
     });
   };
 }

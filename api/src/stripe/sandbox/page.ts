@@ -3,6 +3,7 @@ import type { Knex } from 'knex';
 import type { Context } from 'koa';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db.ts';
+import { pathParam } from '../../http/params.ts';
 import { currentSession } from './api.ts';
 import { StripeApiError } from './errors.ts';
 import { parseParams, readBody, type Params } from './form.ts';
@@ -242,7 +243,7 @@ export function mountPage(router: Router, db: Db, config: Config): void {
   }
 
   router.get('/stripe-sandbox/pay/:id', async (ctx) => {
-    const session = await withSession(ctx.params.id);
+    const session = await withSession(pathParam(ctx, 'id'));
     if (!session) return sendPage(ctx, 404, notFoundPage(pageLang(ctx)));
     const lang = pageLang(ctx, session);
     if (session.status !== 'open') return sendPage(ctx, session.status === 'expired' ? 410 : 200, statusPage(lang, session));
@@ -261,7 +262,7 @@ export function mountPage(router: Router, db: Db, config: Config): void {
     const pay = card && !refusal
       ? (trx: Knex.Transaction, open: CheckoutSession) => complete(trx, config, open, digits(entered).slice(-4), (charge) => (feeOf = charge))
       : undefined;
-    const session = await withSession(ctx.params.id, pay);
+    const session = await withSession(pathParam(ctx, 'id'), pay);
     // Only once the payment is committed: a fee for a payment that was rolled back would name no charge.
     if (feeOf) bookFeeLater(db, config, feeOf);
     if (!session) return sendPage(ctx, 404, notFoundPage(pageLang(ctx)));

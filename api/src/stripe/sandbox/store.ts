@@ -36,7 +36,7 @@ export async function getObject<T extends StripeObject = StripeObject>(trx: Db, 
 }
 
 export async function listObjects<T extends StripeObject>(trx: Db, type: string): Promise<T[]> {
-  const rows = (await trx('stripe_sandbox_objects').where({ type }).orderBy('created_at').select('data')) as { data: T }[];
+  const rows = await trx('stripe_sandbox_objects').where({ type }).orderBy('created_at').select<{ data: T }[]>('data');
   return rows.map((row) => row.data);
 }
 
@@ -45,7 +45,7 @@ const keepExpiredDays = 7;
 const pruneBatch = 1000;
 
 const objectCount = async (trx: Db, cap: number) =>
-  Number(((await trx.raw(`select count(*) as n from (select 1 from stripe_sandbox_objects limit ?) kept`, [cap])) as { rows: { n: string }[] }).rows[0].n);
+  Number(((await trx.raw(`select count(*) as n from (select 1 from stripe_sandbox_objects limit ?) kept`, [cap])) as { rows: { n: string }[] }).rows[0]?.n ?? 0);
 
 /**
  * Room for the objects of one more session, under `cap`: when full, the oldest sessions that expired
