@@ -3,6 +3,7 @@ import knexPkg, { type Knex } from 'knex';
 import ClientPgLite from 'knex-pglite';
 import pg from 'pg';
 import { migrations } from '../../migrations/index.ts';
+import { lockDataDir } from './db-lock.ts';
 import { log } from './log.ts';
 
 export type Db = Knex;
@@ -73,11 +74,26 @@ export function createDb(options: DbOptions): Db {
   }
   const memory = options.dataDir === 'memory://';
   if (!memory) fs.mkdirSync(options.dataDir, { recursive: true });
-  return createKnex({
+  // Every opener of a data directory comes through here, so here it takes the directory's lock.
+  const release = memory ? undefined : lockDataDir(options.dataDir);
+  const db = createKnex({
     client: ClientPgLite as unknown as Knex.Config['client'],
     dialect: 'postgres',
     connection: memory ? {} : { filename: options.dataDir },
   } as Knex.Config);
+  if (release) {
+    // knex's own destroy is read-only; it ends in its client's, which closes PGlite.
+    const client = db.client as { destroy: (callback?: unknown) => Promise<void> };
+    const destroy = client.destroy.bind(client);
+    client.destroy = async (callback) => {
+      try {
+        await destroy(callback);
+      } finally {
+        release();
+      }
+    };
+  }
+  return db;
 }
 
 const migrationSource: Knex.MigrationSource<(typeof migrations)[number]> = {

@@ -1,6 +1,6 @@
 import { buildApp } from './app.ts';
 import { loadConfig } from './config.ts';
-import { createDb, migrate } from './db.ts';
+import { openDb, openFailureMessage } from './db-start.ts';
 import { applyServerTimeouts } from './http/timeouts.ts';
 import { issuerUrl } from './identity/issuer.ts';
 import { log, setLogSilent } from './log.ts';
@@ -11,8 +11,10 @@ import { seedOnFirstStart } from '../../seeds/index.ts';
 
 const config = loadConfig();
 setLogSilent(config.logLevel === 'silent');
-const db = createDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
-await migrate(db);
+const db = await openDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }).catch((error: unknown) => {
+  console.error(openFailureMessage(error));
+  process.exit(1);
+});
 const history = config.seedHistory ? { now: new Date(), timeZone: config.timeZone } : undefined;
 const seeded = config.seedDemo ? await seedOnFirstStart(db, history) : false;
 
