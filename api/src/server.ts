@@ -4,6 +4,7 @@ import { openDb, openFailureMessage } from './db-start.ts';
 import { applyServerTimeouts } from './http/timeouts.ts';
 import { issuerUrl } from './identity/issuer.ts';
 import { log, setLogSilent } from './log.ts';
+import { checkAtStart } from './maintenance/check.ts';
 import { startOutboxWorker } from './mail/outbox.ts';
 import { startReconciliation } from './orders/reconcile.ts';
 import { demoLoginsInUse } from '../../seeds/demo.ts';
@@ -41,6 +42,8 @@ const server = app.listen(config.port, () => {
   );
 });
 applyServerTimeouts(server);
+// The books and the indexes are checked at every start; a failure is a warning, the shop goes on.
+void checkAtStart(db);
 
 let stopping = false;
 async function shutdown(signal: string) {

@@ -1,0 +1,80 @@
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { createDb, migrate } from '../../api/src/db.ts';
+import { seedOnFirstStart } from '../../seeds/index.ts';
+import { removeDir, repoRoot, tempDir } from '../e2e/server.ts';
+
+// Issue 21: after two processes wrote to one embedded data directory, tables and indexes disagreed,
+// paid orders had booked amounts different from their totals and receipt numbers were issued twice,
+// and nothing said so until a backup. `npm run check` reads the books and the indexes and names it.
+
+const run = promisify(execFile);
+
+async function npmCheck(dataDir: string) {
+  const env = { ...process.env, DATABASE_URL: '', DATA_DIR: dataDir, LOG_LEVEL: 'silent' };
+  return run('npm', ['run', '--silent', 'check'], { cwd: repoRoot, env }).then(
+    (done) => ({ code: 0, out: done.stdout + done.stderr }),
+    (failed: { code: number; stdout: string; stderr: string }) => ({ code: failed.code, out: failed.stdout + failed.stderr }),
+  );
+}
+
+describe('npm run check: the consistency of the books and the indexes', function () {
+  this.timeout(300_000);
+  const dir = tempDir('check-');
+  after(() => removeDir(dir));
+
+  it('passes on a healthy database, and names each invariant a test broke on purpose', async () => {
+    const db = createDb({ dataDir: dir });
+    type Payout = { id: number; receipt_number: string; amount: number };
+    let payout: Payout, other: Payout, paid: { id: number; amount_total: number }, pending: { id: number };
+    try {
+      await migrate(db);
+      await seedOnFirstStart(db, { now: new Date(), timeZone: 'Europe/Berlin' });
+      [payout, other] = await db('payouts').orderBy('id').limit(2).select('id', 'receipt_number', 'amount');
+      paid = await db('orders').where({ status: 'paid' }).orderBy('id').first('id', 'amount_total');
+      const vendor = (await db('vendors').first('id')).id;
+      [pending] = await db('orders').insert({ token: 'p'.repeat(43), vendor_id: vendor, amount_total: 500, expires_at: new Date() }).returning('id');
+      assert.ok(payout && other && paid, 'the demo history has payouts and paid orders');
+    } finally {
+      await db.destroy();
+    }
+
+    const healthy = await npmCheck(dir);
+    assert.equal(healthy.code, 0, healthy.out);
+    assert.match(healthy.out, /All 5 checks passed/);
+
+    // Broken as two writers break it: past the ledger guard's triggers (replica role) and, for the
+    // receipt number, past its unique index, which is not kept up to date meanwhile.
+    const broken = createDb({ dataDir: dir });
+    try {
+      await broken.transaction(async (trx) => {
+        await trx.raw('set local session_replication_role = replica');
+        const accounts = await trx('ledger_accounts').orderBy('id').limit(2).pluck('id');
+        const unreversed = (await trx('ledger_rows').where({ kind: 'sale' }).orderBy('id', 'desc').first('id')).id;
+        await trx('ledger_rows').insert({ sender_id: 999_999, receiver_id: accounts[0], amount: 700, kind: 'payout_reversal', reversal_of: unreversed, authorised_by: 'test' });
+        await trx('orders').where({ id: paid.id }).update({ amount_total: paid.amount_total + 1 });
+        await trx('ledger_rows').insert({ sender_id: accounts[0], receiver_id: accounts[1], amount: 300, kind: 'fee', order_id: pending.id });
+        await trx('payouts').where({ id: payout.id }).update({ amount: payout.amount + 500 });
+        await trx.raw(`update pg_index set indisready = false where indexrelid = 'payouts_receipt_number_key'::regclass`);
+      });
+      await broken.transaction(async (trx) => {
+        await trx.raw('set local session_replication_role = replica');
+        await trx('payouts').where({ id: other.id }).update({ receipt_number: payout.receipt_number });
+      });
+      await broken.raw(`update pg_index set indisready = true where indexrelid = 'payouts_receipt_number_key'::regclass`);
+    } finally {
+      await broken.destroy();
+    }
+
+    const found = await npmCheck(dir);
+    assert.equal(found.code, 1, found.out);
+    assert.match(found.out, /FAILED {2}balances sum to zero\n.*sum to 700 cents instead of 0\.\n.*1 ledger rows name an account that does not exist/);
+    assert.match(found.out, new RegExp(`FAILED {2}every paid order booked once\\n.*Order ${paid.id} \\(paid\\) is for ${paid.amount_total + 1} cents but its sale and tip book ${paid.amount_total} cents\\.`));
+    assert.match(found.out, new RegExp(`Order ${pending.id} is pending but has 1 ledger rows\\.`));
+    assert.match(found.out, new RegExp(`FAILED {2}payouts equal what they stamped\\n.*Payout ${payout.receipt_number} is for ${payout.amount + 500} cents, its cash row says ${payout.amount} and the rows it settled ${payout.amount}\\.`));
+    assert.match(found.out, new RegExp(`FAILED {2}receipt numbers unique\\n.*The receipt number ${payout.receipt_number} was issued 2 times\\.`));
+    assert.match(found.out, /FAILED {2}indexes agree with their tables\n.*The index payouts_receipt_number_key does not agree with the table payouts/);
+    assert.match(found.out, /5 of 5 checks failed/);
+  });
+});
