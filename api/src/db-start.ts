@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { createDb, migrate, pgCode, type Db, type DbOptions } from './db.ts';
+import { createDb, migrate, type Db, type DbOptions } from './db.ts';
 import { DatabaseInUseError } from './db-lock.ts';
+import { isDiskFull } from './db-space.ts';
 
 // A start that cannot open the database must say why and what to do. PGlite on its own answers a
 // full disk with `RuntimeError: Aborted()` or "PGlite failed to initialize properly", a directory it
@@ -55,10 +56,6 @@ export function diagnoseDataDir(dir: string): string | undefined {
   }
   return undefined;
 }
-
-/** A full disk on PostgreSQL (53100) or in PGlite (which reports the same code). */
-export const isDiskFull = (error: unknown) =>
-  pgCode(error) === '53100' || /No space left on device/i.test(String((error as Error)?.message ?? ''));
 
 /**
  * Opens the database of a long-lived program (the server, npm run account) and brings its schema up
