@@ -17,10 +17,25 @@ export class DatabaseOpenError extends Error {
   }
 }
 
-/** Below this much free space PGlite cannot be trusted to start: a WAL segment alone is 16 MB. */
-const startRoomBytes = 64 * 1024 * 1024;
+/**
+ * Below this much free space PGlite cannot be trusted to start: a new database takes about 50 MB,
+ * and an existing one needs room for a 16 MB WAL segment at least.
+ */
+const startRoomBytes = (dir: string) => (fs.existsSync(path.join(dir, 'PG_VERSION')) ? 32 : 64) * 1024 * 1024;
 
 const megabytes = (bytes: number) => `${Math.floor(bytes / (1024 * 1024))} MB`;
+
+/** Why the disk of `dir` is too full to start on, or undefined. */
+function tooFull(dir: string): string | undefined {
+  try {
+    const { bavail, bsize } = fs.statfsSync(dir);
+    if (bavail * bsize >= startRoomBytes(dir)) return undefined;
+    return `The disk of ${dir} is full: ${megabytes(bavail * bsize)} free, the embedded database needs at least ` +
+      `${megabytes(startRoomBytes(dir))} to start. Free some space (or give the volume more), then start again; nothing is lost.`;
+  } catch {
+    return undefined; // no statfs here: the other checks still speak
+  }
+}
 
 function unwritable(file: string): boolean {
   try {
@@ -39,15 +54,8 @@ export function diagnoseDataDir(dir: string): string | undefined {
     return `The server may not read and write ${denied}. Give the user it runs as (uid ${process.getuid?.() ?? '?'}) ` +
       `ownership of ${dir} (e.g. chown -R), then start again.`;
   }
-  try {
-    const { bavail, bsize } = fs.statfsSync(dir);
-    if (bavail * bsize < startRoomBytes) {
-      return `The disk of ${dir} is full: ${megabytes(bavail * bsize)} free, the embedded database needs at least ` +
-        `${megabytes(startRoomBytes)} to start. Free some space (or give the volume more), then start again; nothing is lost.`;
-    }
-  } catch {
-    // no statfs here: the other checks still speak
-  }
+  const full = tooFull(dir);
+  if (full) return full;
   if (fs.existsSync(path.join(dir, 'PG_VERSION'))) {
     const missing = ['global/pg_control', 'base', 'pg_wal'].filter((name) => !fs.existsSync(path.join(dir, name)));
     const damaged = missing.length ? `it lacks ${missing.join(', ')}` : 'its files do not open as a database';
@@ -63,6 +71,11 @@ export function diagnoseDataDir(dir: string): string | undefined {
  * "Aborted()". The lock's refusal (DatabaseInUseError) passes as it is: it names the holder already.
  */
 export async function openDb(options: DbOptions): Promise<Db> {
+  // Checked before PGlite starts: on a full disk its start can end in an exception nobody can catch.
+  if (!options.databaseUrl && options.dataDir !== 'memory://' && fs.existsSync(options.dataDir)) {
+    const full = tooFull(options.dataDir);
+    if (full) throw new DatabaseOpenError(full);
+  }
   const db = createDb(options);
   try {
     await migrate(db);
