@@ -11,21 +11,41 @@ import { removeDir, repoRoot, tempDir } from '../e2e/server.ts';
 
 const run = promisify(execFile);
 
-async function npmCheck(dataDir: string) {
-  const env = { ...process.env, DATABASE_URL: '', DATA_DIR: dataDir, LOG_LEVEL: 'silent' };
+/** `npm run check` on the embedded database in `dataDir`, or on the PostgreSQL database `databaseUrl`. */
+async function npmCheck(target: { dataDir: string; databaseUrl?: string }) {
+  const env = { ...process.env, DATABASE_URL: target.databaseUrl ?? '', DATA_DIR: target.dataDir, LOG_LEVEL: 'silent' };
   return run('npm', ['run', '--silent', 'check'], { cwd: repoRoot, env }).then(
     (done) => ({ code: 0, out: done.stdout + done.stderr }),
     (failed: { code: number; stdout: string; stderr: string }) => ({ code: failed.code, out: failed.stdout + failed.stderr }),
   );
 }
 
-describe('npm run check: the consistency of the books and the indexes', function () {
+const adminUrl = process.env.TEST_DATABASE_URL;
+
+for (const engine of adminUrl ? ['pglite', 'postgres'] : ['pglite']) describe(`npm run check: the consistency of the books and the indexes [${engine}]`, function () {
   this.timeout(300_000);
-  const dir = tempDir('check-');
-  after(() => removeDir(dir));
+  const target: { dataDir: string; databaseUrl?: string } = { dataDir: tempDir('check-') };
+  const database = `check_${process.pid}`;
+  before(async () => {
+    if (engine !== 'postgres') return;
+    const admin = createDb({ databaseUrl: adminUrl, dataDir: '' });
+    try {
+      await admin.raw(`drop database if exists "${database}" with (force)`);
+      await admin.raw(`create database "${database}"`);
+    } finally {
+      await admin.destroy();
+    }
+    target.databaseUrl = Object.assign(new URL(adminUrl!), { pathname: `/${database}` }).href;
+  });
+  after(async () => {
+    removeDir(target.dataDir);
+    if (engine !== 'postgres') return;
+    const admin = createDb({ databaseUrl: adminUrl, dataDir: '' });
+    await admin.raw(`drop database if exists "${database}" with (force)`).finally(() => admin.destroy());
+  });
 
   it('passes on a healthy database, and names each invariant a test broke on purpose', async () => {
-    const db = createDb({ dataDir: dir });
+    const db = createDb(target);
     type Payout = { id: number; receipt_number: string; amount: number };
     let payout: Payout, other: Payout, paid: { id: number; amount_total: number }, pending: { id: number };
     try {
@@ -40,13 +60,13 @@ describe('npm run check: the consistency of the books and the indexes', function
       await db.destroy();
     }
 
-    const healthy = await npmCheck(dir);
+    const healthy = await npmCheck(target);
     assert.equal(healthy.code, 0, healthy.out);
     assert.match(healthy.out, /All 5 checks passed/);
 
     // Broken as two writers break it: past the ledger guard's triggers (replica role) and, for the
     // receipt number, past its unique index, which is not kept up to date meanwhile.
-    const broken = createDb({ dataDir: dir });
+    const broken = createDb(target);
     try {
       await broken.transaction(async (trx) => {
         await trx.raw('set local session_replication_role = replica');
@@ -67,7 +87,7 @@ describe('npm run check: the consistency of the books and the indexes', function
       await broken.destroy();
     }
 
-    const found = await npmCheck(dir);
+    const found = await npmCheck(target);
     assert.equal(found.code, 1, found.out);
     assert.match(found.out, /FAILED {2}balances sum to zero\n.*sum to 700 cents instead of 0\.\n.*1 ledger rows name an account that does not exist/);
     assert.match(found.out, new RegExp(`FAILED {2}every paid order booked once\\n.*Order ${paid.id} \\(paid\\) is for ${paid.amount_total + 1} cents but its sale and tip book ${paid.amount_total} cents\\.`));
