@@ -40,12 +40,12 @@ describe('the embedded database has one process at a time (data directory lock)'
 
   it('refuses a second server, npm run account and npm run backup beside a running server, naming it; after kill -9 the next backup and start just work', async () => {
     const dir = dataDir();
-    const first = await startServer({ dataDir: dir });
+    const first = await startServer({ dataDir: dir, readyTimeoutMs: 180_000 });
     servers.push(first);
     const pid = first.process.pid!;
 
     // (a second server that did start is stopped at the end, not left running)
-    const again = startServer({ dataDir: dir }).then((server) => (servers.push(server), server));
+    const again = startServer({ dataDir: dir, readyTimeoutMs: 180_000 }).then((server) => (servers.push(server), server));
     await assert.rejects(again, (error: Error) => {
       assert.match(error.message, /exited before it was ready \(code 1\)/);
       assert.match(error.message, holderNamed(pid));
@@ -76,7 +76,7 @@ describe('the embedded database has one process at a time (data directory lock)'
     assert.equal(afterKill.code, 0, afterKill.out);
     assert.match(afterKill.out, /Wrote .*: \d+ tables/);
 
-    const second = await startServer({ dataDir: dir });
+    const second = await startServer({ dataDir: dir, readyTimeoutMs: 180_000 });
     servers.push(second);
     assert.equal((await fetch(`${second.url}/api/settings/`)).status, 200);
     assert.equal(await second.stop(), 0);

@@ -68,7 +68,7 @@ describe('a full disk under the embedded database', function () {
   it('answers 503 with a message to shop and office, fails /readyz, logs it once, loses nothing and recovers when space is freed', async () => {
     const dir = (mounted as { dir: string }).dir;
     const dataDir = path.join(dir, 'data');
-    server = await startServer({ dataDir, env: { LOG_LEVEL: 'info', ORDER_RATE_LIMIT: '100000' } });
+    server = await startServer({ dataDir, readyTimeoutMs: 180_000, env: { LOG_LEVEL: 'info', ORDER_RATE_LIMIT: '100000' } });
     const { url } = server;
     const office = `Bearer ${(await loginWithPkce(url, 'office', 'office')).access_token}`;
     const items = (await (await fetch(`${url}/api/items/`)).json()) as { id: number; name: string }[];

@@ -19,7 +19,7 @@ describe('after a crash, a paid order whose webhook was lost is booked at the ne
   it('books it within 10 seconds of the restart', async () => {
     // The first process refuses the sandbox's webhook (a secret that does not match) and its retry
     // is an hour away: the payment is made at Stripe, the shop does not hear of it, then it is killed.
-    const first = await startServer({ dataDir: dir, env: { STRIPE_WEBHOOK_SECRET: 'whsec_not_the_sandbox', SANDBOX_WEBHOOK_RETRY_MS: '3600000' } });
+    const first = await startServer({ dataDir: dir, readyTimeoutMs: 180_000, env: { STRIPE_WEBHOOK_SECRET: 'whsec_not_the_sandbox', SANDBOX_WEBHOOK_RETRY_MS: '3600000' } });
     servers.push(first);
     const items = (await (await fetch(`${first.url}/api/items/`)).json()) as { id: number; name: string }[];
     const placed = await fetch(`${first.url}/api/orders`, {
@@ -37,7 +37,7 @@ describe('after a crash, a paid order whose webhook was lost is booked at the ne
     await new Promise((resolve) => first.process.once('exit', resolve));
 
     // The default interval (a minute) and grace (three minutes) stay as they are: only the start counts.
-    const second = await startServer({ dataDir: dir, env: { SANDBOX_WEBHOOK_RETRY_MS: '3600000' } });
+    const second = await startServer({ dataDir: dir, readyTimeoutMs: 180_000, env: { SANDBOX_WEBHOOK_RETRY_MS: '3600000' } });
     servers.push(second);
     const ready = Date.now();
     let status = await receipt(second.url);
