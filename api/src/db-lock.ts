@@ -162,7 +162,8 @@ export function lockDataDir(dir: string): () => void {
   const file = path.join(resolved, lockFileName);
   if (held.has(resolved)) {
     throw new DatabaseInUseError(
-      `The embedded database in ${dir} is already open in this process (${held.get(resolved)}); close it before opening it again.`,
+      `The embedded database in ${dir} is already open in this process (${held.get(resolved)}); ` +
+        'close it before opening it again.',
       me(),
     );
   }
@@ -180,7 +181,8 @@ export function lockDataDir(dir: string): () => void {
       }
       const holder = readHolder(file);
       if (!holder) continue; // released between our attempt and the read
-      if (holder.host !== mine.host || holder.pid === 0 || isAlive(holder) || attempt >= 40) throw inUse(dir, file, holder);
+      const takeable = holder.host === mine.host && holder.pid !== 0 && !isAlive(holder);
+      if (!takeable || attempt >= 40) throw inUse(dir, file, holder);
       removeStale(file, holder);
     }
   } finally {

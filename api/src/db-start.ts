@@ -31,7 +31,8 @@ function tooFull(dir: string): string | undefined {
     const { bavail, bsize } = fs.statfsSync(dir);
     if (bavail * bsize >= startRoomBytes(dir)) return undefined;
     return `The disk of ${dir} is full: ${megabytes(bavail * bsize)} free, the embedded database needs at least ` +
-      `${megabytes(startRoomBytes(dir))} to start. Free some space (or give the volume more), then start again; nothing is lost.`;
+      `${megabytes(startRoomBytes(dir))} to start. Free some space (or give the volume more), then start again; ` +
+      'nothing is lost.';
   } catch {
     return undefined; // no statfs here: the other checks still speak
   }
@@ -48,7 +49,7 @@ function unwritable(file: string): boolean {
 
 /** Why the embedded database in `dir` does not open, as far as its directory tells, or undefined. */
 export function diagnoseDataDir(dir: string): string | undefined {
-  const inside = ['', 'PG_VERSION', 'global', 'global/pg_control', 'base', 'pg_wal'].map((name) => path.join(dir, name));
+  const inside = ['', 'PG_VERSION', 'global', 'global/pg_control', 'base', 'pg_wal'].map((n) => path.join(dir, n));
   const denied = inside.find(unwritable);
   if (denied) {
     return `The server may not read and write ${denied}. Give the user it runs as (uid ${process.getuid?.() ?? '?'}) ` +
@@ -83,7 +84,10 @@ export async function openDb(options: DbOptions): Promise<Db> {
   } catch (error) {
     await db.destroy().catch(() => undefined);
     if (options.databaseUrl) {
-      if (isDiskFull(error)) throw new DatabaseOpenError('The disk of the PostgreSQL server is full: free some space there, then start again.', { cause: error });
+      if (isDiskFull(error)) {
+        const message = 'The disk of the PostgreSQL server is full: free some space there, then start again.';
+        throw new DatabaseOpenError(message, { cause: error });
+      }
       throw error;
     }
     const why = diagnoseDataDir(options.dataDir);
@@ -98,4 +102,6 @@ export async function openDb(options: DbOptions): Promise<Db> {
 
 /** What a program prints when its database did not open: the reason alone where we know it. */
 export const openFailureMessage = (error: unknown) =>
-  error instanceof DatabaseOpenError || error instanceof DatabaseInUseError ? error.message : String((error as Error)?.stack ?? error);
+  error instanceof DatabaseOpenError || error instanceof DatabaseInUseError
+    ? error.message
+    : String((error as Error)?.stack ?? error);

@@ -86,7 +86,10 @@ export function errorHandler(): Middleware {
         noteDiskFull(raw);
         ctx.status = 503;
         ctx.set('Retry-After', String(diskFullRetrySeconds));
-        ctx.body = { message: 'The shop cannot save anything right now because its storage is full. Nothing was lost. Please try again in a few minutes.' };
+        ctx.body = {
+          message: 'The shop cannot save anything right now because its storage is full. Nothing was lost. ' +
+            'Please try again in a few minutes.',
+        };
       } else if (isDatabaseUnreachable(raw)) {
         // Not our fault and not the caller's: the answer says so and when to try again. One line in
         // the log per request, without a stack (pg's messages name hosts, never the password).

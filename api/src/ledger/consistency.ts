@@ -31,7 +31,8 @@ async function paidOrdersBookedOnce(db: Db): Promise<string[]> {
       select order_id, sum(amount) filter (where kind in ('sale', 'tip')) as booked, count(*) as rows
       from ledger_rows where order_id is not null group by order_id
     ) b on b.order_id = o.id
-    where case when o.status in ('paid', 'refunded') then coalesce(b.booked, 0) <> o.amount_total else coalesce(b.rows, 0) > 0 end
+    where case when o.status in ('paid', 'refunded') then coalesce(b.booked, 0) <> o.amount_total
+               else coalesce(b.rows, 0) > 0 end
     order by o.id
     limit 20
   `)) as { rows: { id: number; status: string; amount_total: number; booked: number; rows: number }[] };
@@ -42,16 +43,18 @@ async function paidOrdersBookedOnce(db: Db): Promise<string[]> {
   );
 }
 
-/** A payout pays what it stamped: its cash row, and the vendor's settled rows (received minus sent), equal its amount. */
+/** A payout pays what it stamped: its cash row and the vendor's settled rows (received minus sent) equal its amount. */
 async function payoutsEqualWhatTheyStamped(db: Db): Promise<string[]> {
   const { rows } = (await db.raw(`
-    select p.id, p.receipt_number, p.amount, coalesce(s.cash, 0)::bigint as cash, coalesce(s.settled, 0)::bigint as settled
+    select p.id, p.receipt_number, p.amount,
+      coalesce(s.cash, 0)::bigint as cash, coalesce(s.settled, 0)::bigint as settled
     from payouts p
     left join ledger_accounts a on a.vendor_id = p.vendor_id
     left join (
       select r.payout_id,
         sum(r.amount) filter (where r.kind = 'payout') as cash,
-        sum(case when r.receiver_id = v.id then r.amount else -r.amount end) filter (where r.kind <> 'payout') as settled
+        sum(case when r.receiver_id = v.id then r.amount else -r.amount end)
+          filter (where r.kind <> 'payout') as settled
       from ledger_rows r
       join payouts p2 on p2.id = r.payout_id
       left join ledger_accounts v on v.vendor_id = p2.vendor_id
@@ -61,7 +64,11 @@ async function payoutsEqualWhatTheyStamped(db: Db): Promise<string[]> {
     order by p.id
     limit 20
   `)) as { rows: { id: number; receipt_number: string; amount: number; cash: number; settled: number }[] };
-  return rows.map((p) => `Payout ${p.receipt_number} is for ${p.amount} cents, its cash row says ${p.cash} and the rows it settled ${p.settled}.`);
+  return rows.map(
+    (p) =>
+      `Payout ${p.receipt_number} is for ${p.amount} cents, ` +
+      `its cash row says ${p.cash} and the rows it settled ${p.settled}.`,
+  );
 }
 
 /** Receipt numbers are what the office files: each once (counted from the table, not the unique index). */

@@ -63,12 +63,14 @@ async function indexesAgree(trx: Knex.Transaction): Promise<CheckResult> {
         await sp.raw(`select set_config('enable_seqscan', 'on', true), set_config('enable_indexscan', 'off', true),
           set_config('enable_indexonlyscan', 'off', true), set_config('enable_bitmapscan', 'off', true)`);
         const heap = (await sp.raw(`select count(*)::bigint as n from "${table}"`)).rows[0].n;
-        await sp.raw(`select set_config('enable_seqscan', 'off', true), set_config('enable_indexonlyscan', 'on', true)`);
+        await sp.raw(`select set_config('enable_seqscan', 'off', true),
+          set_config('enable_indexonlyscan', 'on', true)`);
         const viaIndex = (await sp.raw(`select count(*)::bigint as n from "${table}"`)).rows[0].n;
         if (heap !== viaIndex) throw new Error(`the table has ${heap} rows, the index ${viaIndex}`);
       });
     } catch (error) {
-      problems.push(`The index ${index} does not agree with the table ${table}: ${String((error as Error)?.message ?? error)}.`);
+      const why = String((error as Error)?.message ?? error);
+      problems.push(`The index ${index} does not agree with the table ${table}: ${why}.`);
     }
   }
   return { check: amcheck ? check : `${check} (row counts; amcheck is not available)`, problems };

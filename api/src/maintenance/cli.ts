@@ -103,7 +103,11 @@ async function check(): Promise<boolean> {
       for (const problem of result.problems) log(`          ${problem}`);
     }
     const failed = results.filter((r) => r.problems.length).length;
-    log(failed ? `\n${failed} of ${results.length} checks failed. Keep a backup of this state and see docs/data-safety.md.` : `\nAll ${results.length} checks passed.`);
+    log(
+      failed
+        ? `\n${failed} of ${results.length} checks failed. Keep a backup of this state and see docs/data-safety.md.`
+        : `\nAll ${results.length} checks passed.`,
+    );
     return failed === 0;
   } finally {
     await db.destroy();

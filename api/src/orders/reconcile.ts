@@ -82,7 +82,11 @@ async function reconcileOrder(db: Knex, config: Config, orderId: number): Promis
  * One run of the job; answers the ids of the orders it asked Stripe about. `startedAt`: the run at a
  * process's start, which asks about every order placed before it, however recent.
  */
-export async function reconcilePending(db: Knex, config: Config, { startedAt }: { startedAt?: Date } = {}): Promise<number[]> {
+export async function reconcilePending(
+  db: Knex,
+  config: Config,
+  { startedAt }: { startedAt?: Date } = {},
+): Promise<number[]> {
   const claimed = await claimDueOrders(db, { startedAt });
   for (const id of claimed) {
     try {
