@@ -3,7 +3,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { createDb, migrate } from '../../api/src/db.ts';
 import { seedOnFirstStart } from '../../seeds/index.ts';
-import { removeDir, repoRoot, tempDir } from '../e2e/server.ts';
+import { removeDir, repoRoot, startServer, tempDir } from '../e2e/server.ts';
 
 // Issue 21: after two processes wrote to one embedded data directory, tables and indexes disagreed,
 // paid orders had booked amounts different from their totals and receipt numbers were issued twice,
@@ -96,5 +96,18 @@ for (const engine of adminUrl ? ['pglite', 'postgres'] : ['pglite']) describe(`n
     assert.match(found.out, new RegExp(`FAILED {2}receipt numbers unique\\n.*The receipt number ${payout.receipt_number} was issued 2 times\\.`));
     assert.match(found.out, /FAILED {2}indexes agree with their tables\n.*The index payouts_receipt_number_key does not agree with the table payouts/);
     assert.match(found.out, /5 of 5 checks failed/);
+
+    // The server checks at every start too: it warns, names the problems, and serves all the same.
+    const server = await startServer({ ...target, readyTimeoutMs: 180_000 });
+    try {
+      for (let i = 0; i < 600 && !server.stderr().includes('WARNING: the consistency check'); i++) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      assert.match(server.stderr(), /WARNING: the consistency check of the books found problems:\n {2}- balances sum to zero: /);
+      assert.match(server.stderr(), /- receipt numbers unique: The receipt number \S+ was issued 2 times\./);
+      assert.equal((await fetch(`${server.url}/readyz`)).status, 200);
+    } finally {
+      await server.stop();
+    }
   });
 });
