@@ -18,7 +18,8 @@ async function npmRun(dataDir: string, script: string, ...args: string[]) {
   const env = { ...process.env, DATABASE_URL: '', DATA_DIR: dataDir, LOG_LEVEL: 'silent' };
   return run('npm', ['run', '--silent', script, '--', ...args], { cwd: repoRoot, env }).then(
     (done) => ({ code: 0, out: done.stdout + done.stderr }),
-    (failed: { code: number; stdout: string; stderr: string }) => ({ code: failed.code, out: failed.stdout + failed.stderr }),
+    (failed: { code: number; stdout: string; stderr: string }) =>
+      ({ code: failed.code, out: failed.stdout + failed.stderr }),
   );
 }
 
@@ -38,14 +39,16 @@ describe('the embedded database has one process at a time (data directory lock)'
     return dir;
   };
 
-  it('refuses a second server, npm run account and npm run backup beside a running server, naming it; after kill -9 the next backup and start just work', async () => {
+  it('refuses a second server, npm run account and npm run backup beside a running server, naming it; ' +
+    'after kill -9 the next backup and start just work', async () => {
     const dir = dataDir();
     const first = await startServer({ dataDir: dir, readyTimeoutMs: 180_000 });
     servers.push(first);
     const pid = first.process.pid!;
 
     // (a second server that did start is stopped at the end, not left running)
-    const again = startServer({ dataDir: dir, readyTimeoutMs: 180_000 }).then((server) => (servers.push(server), server));
+    const again = startServer({ dataDir: dir, readyTimeoutMs: 180_000 });
+    void again.then((server) => servers.push(server), () => undefined);
     await assert.rejects(again, (error: Error) => {
       assert.match(error.message, /exited before it was ready \(code 1\)/);
       assert.match(error.message, holderNamed(pid));
@@ -94,7 +97,8 @@ describe('the embedded database has one process at a time (data directory lock)'
       catch (e) { console.log(e.message); }`;
     const start = Date.now() + 3000;
     const outputs = Array.from({ length: count }, () => {
-      const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script, String(start), dir], { cwd: repoRoot });
+      const args = ['--import', 'tsx', '--input-type=module', '-e', script, String(start), dir];
+      const child = spawn(process.execPath, args, { cwd: repoRoot });
       let out = '';
       child.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
       return new Promise<string>((resolve) => child.once('exit', () => resolve(out.trim())));
@@ -102,7 +106,7 @@ describe('the embedded database has one process at a time (data directory lock)'
     return Promise.all(outputs);
   }
 
-  it('a lock left by a killed process is taken over by exactly one of several processes starting at the same moment', async () => {
+  it('a lock left by a killed process is taken over by exactly one of several processes starting at once', async () => {
     const dir = dataDir();
     const dead = spawn(process.execPath, ['-e', '']);
     await new Promise((resolve) => dead.once('exit', resolve));

@@ -19,25 +19,32 @@ describe('after a crash, a paid order whose webhook was lost is booked at the ne
   it('books it within 10 seconds of the restart', async () => {
     // The first process refuses the sandbox's webhook (a secret that does not match) and its retry
     // is an hour away: the payment is made at Stripe, the shop does not hear of it, then it is killed.
-    const first = await startServer({ dataDir: dir, readyTimeoutMs: 180_000, env: { STRIPE_WEBHOOK_SECRET: 'whsec_not_the_sandbox', SANDBOX_WEBHOOK_RETRY_MS: '3600000' } });
+    const refusing = { STRIPE_WEBHOOK_SECRET: 'whsec_not_the_sandbox', SANDBOX_WEBHOOK_RETRY_MS: '3600000' };
+    const first = await startServer({ dataDir: dir, readyTimeoutMs: 180_000, env: refusing });
     servers.push(first);
     const items = (await (await fetch(`${first.url}/api/items/`)).json()) as { id: number; name: string }[];
     const placed = await fetch(`${first.url}/api/orders`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ vendor: 'DEMO-1', entries: [{ item: items.find((i) => i.name === 'Zeitung')!.id, quantity: 1 }], tip: 100 }),
+      body: JSON.stringify({
+        vendor: 'DEMO-1',
+        entries: [{ item: items.find((i) => i.name === 'Zeitung')!.id, quantity: 1 }],
+        tip: 100,
+      }),
     });
     assert.equal(placed.status, 201);
     const { order: token, checkoutUrl } = (await placed.json()) as { order: string; checkoutUrl: string };
     await payInSandbox(first.url, checkoutUrl);
-    const receipt = async (url: string) => ((await (await fetch(`${url}/api/orders/${token}`)).json()) as { status: string }).status;
+    const receipt = async (url: string) =>
+      ((await (await fetch(`${url}/api/orders/${token}`)).json()) as { status: string }).status;
     await new Promise((resolve) => setTimeout(resolve, 1500));
     assert.equal(await receipt(first.url), 'pending', 'the webhook was refused, so the order still waits');
     first.process.kill('SIGKILL');
     await new Promise((resolve) => first.process.once('exit', resolve));
 
     // The default interval (a minute) and grace (three minutes) stay as they are: only the start counts.
-    const second = await startServer({ dataDir: dir, readyTimeoutMs: 180_000, env: { SANDBOX_WEBHOOK_RETRY_MS: '3600000' } });
+    const env = { SANDBOX_WEBHOOK_RETRY_MS: '3600000' };
+    const second = await startServer({ dataDir: dir, readyTimeoutMs: 180_000, env });
     servers.push(second);
     const ready = Date.now();
     let status = await receipt(second.url);
@@ -51,8 +58,12 @@ describe('after a crash, a paid order whose webhook was lost is booked at the ne
     const db = createDb({ dataDir: dir });
     try {
       const order = await db('orders').where({ token }).first('id', 'amount_total');
-      const rows = (await db('ledger_rows').where({ order_id: order.id }).whereIn('kind', ['sale', 'tip']).select('amount')) as { amount: number }[];
-      assert.equal(rows.reduce((sum, r) => sum + r.amount, 0), order.amount_total, 'the sale and the tip are booked once');
+      const rows: { amount: number }[] = await db('ledger_rows')
+        .where({ order_id: order.id })
+        .whereIn('kind', ['sale', 'tip'])
+        .select('amount');
+      const booked = rows.reduce((sum, r) => sum + r.amount, 0);
+      assert.equal(booked, order.amount_total, 'the sale and the tip are booked once');
     } finally {
       await db.destroy();
     }
