@@ -1,8 +1,11 @@
 import fs from 'node:fs';
+import { PGlite } from '@electric-sql/pglite';
+import { amcheck } from '@electric-sql/pglite/contrib/amcheck';
 import knexPkg, { type Knex } from 'knex';
 import ClientPgLite from 'knex-pglite';
 import pg from 'pg';
 import { migrations } from '../../migrations/index.ts';
+import { lockDataDir } from './db-lock.ts';
 import { log } from './log.ts';
 
 export type Db = Knex;
@@ -78,11 +81,28 @@ export function createDb(options: DbOptions): Db {
   }
   const memory = options.dataDir === 'memory://';
   if (!memory) fs.mkdirSync(options.dataDir, { recursive: true });
-  return createKnex({
-    client: ClientPgLite,
+  // Every opener of a data directory comes through here, so here it takes the directory's lock.
+  const release = memory ? undefined : lockDataDir(options.dataDir);
+  // amcheck, for npm run check's comparison of every index with its table (maintenance/check.ts)
+  const pglite = new PGlite(memory ? 'memory://' : options.dataDir, { extensions: { amcheck } });
+  const db = createKnex({
+    client: ClientPgLite as unknown as Knex.Config['client'],
     dialect: 'postgres',
-    connection: memory ? {} : { filename: options.dataDir },
+    connection: { pglite },
   } as Knex.Config);
+  if (release) {
+    // knex's own destroy is read-only; it ends in its client's, which closes PGlite.
+    const client = db.client as { destroy: (callback?: unknown) => Promise<void> };
+    const destroy = client.destroy.bind(client);
+    client.destroy = async (callback) => {
+      try {
+        await destroy(callback);
+      } finally {
+        release();
+      }
+    };
+  }
+  return db;
 }
 
 const migrationSource: Knex.MigrationSource<(typeof migrations)[number]> = {

@@ -1,9 +1,10 @@
 import { buildApp } from './app.ts';
 import { loadConfig } from './config.ts';
-import { createDb, migrate } from './db.ts';
+import { openDb, openFailureMessage } from './db-start.ts';
 import { createShopServer } from './http/timeouts.ts';
 import { issuerUrl } from './identity/issuer.ts';
 import { log, setLogSilent } from './log.ts';
+import { checkAtStart } from './maintenance/check.ts';
 import { startOutboxWorker } from './mail/outbox.ts';
 import { startReconciliation } from './orders/reconcile.ts';
 import { resumeSandbox } from './stripe/sandbox/index.ts';
@@ -12,8 +13,10 @@ import { seedOnFirstStart } from '../../seeds/index.ts';
 
 const config = loadConfig();
 setLogSilent(config.logLevel === 'silent');
-const db = createDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
-await migrate(db);
+const db = await openDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }).catch((error: unknown) => {
+  console.error(openFailureMessage(error));
+  process.exit(1);
+});
 const history = config.seedHistory ? { now: new Date(), timeZone: config.timeZone } : undefined;
 const seeded = config.seedDemo ? await seedOnFirstStart(db, history) : false;
 
@@ -41,6 +44,8 @@ const server = createShopServer(app.callback(), config).listen(config.port, () =
     ].join('\n'),
   );
 });
+// The books and the indexes are checked at every start; a failure is a warning, the shop goes on.
+void checkAtStart(db);
 
 let stopping = false;
 async function shutdown(signal: string) {

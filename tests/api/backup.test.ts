@@ -270,7 +270,7 @@ describeApi('data safety: backup, restore and the move to PostgreSQL', (t) => {
     // the test process holds the directory as a running server would
     const busy = await npmRun('backup', [file], { DATA_DIR: dataDir });
     assert.equal(busy.code, 1);
-    assert.match(busy.stderr, /in use: stop the server first/);
+    assert.match(busy.stderr, new RegExp(`in use by process ${process.pid} on host .*stop that program first`));
     assert.equal(fs.existsSync(file), false);
     await source.destroy();
 

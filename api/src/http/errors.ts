@@ -4,6 +4,7 @@ import { isDatabaseUnreachable, pgCode, withoutPassword } from '../db.ts';
 import {
   CreditNotZero, LedgerError, NothingToPayOut, PayoutAlreadyReversed, PayoutNotFound, StaleAmount,
 } from '../ledger/errors.ts';
+import { isDiskFull, noteDiskFull, noteWriteSucceeded } from '../db-space.ts';
 import { log } from '../log.ts';
 import { centsToDecimal } from './csv.ts';
 import { isMachinePath } from './paths.ts';
@@ -85,6 +86,8 @@ export function ledgerRefusal(error: LedgerError): Refusal {
 
 /** What Retry-After suggests while the database is away: long enough for a restart or a failover to begin. */
 const databaseRetrySeconds = 5;
+/** What Retry-After suggests while the database's disk is full: someone has to make room first. */
+const diskFullRetrySeconds = 30;
 
 interface KoaLikeError {
   status?: number;
@@ -113,6 +116,7 @@ export function errorHandler(): Middleware {
       if (ctx.status === 405 && ctx.body == null) {
         throw new HttpError(405, 'This method is not allowed here.', undefined, { Allow: ctx.response.get('Allow') });
       }
+      if (ctx.method !== 'GET' && ctx.method !== 'HEAD' && ctx.status < 400) noteWriteSucceeded();
     } catch (raw) {
       const error = raw as KoaLikeError;
       const code = pgCode(raw);
@@ -124,6 +128,16 @@ export function errorHandler(): Middleware {
         const { status, body } = ledgerRefusal(raw);
         ctx.status = status;
         ctx.body = body;
+      } else if (isDiskFull(raw)) {
+        // Nothing can be saved until someone makes room; what was saved is safe. The log has one line
+        // when it begins (db-space.ts), the access log one per request.
+        noteDiskFull(raw);
+        ctx.status = 503;
+        ctx.set('Retry-After', String(diskFullRetrySeconds));
+        ctx.body = {
+          message: 'The shop cannot save anything right now because its storage is full. Nothing was lost. ' +
+            'Please try again in a few minutes.',
+        };
       } else if (isDatabaseUnreachable(raw)) {
         // Not our fault and not the caller's: the answer says so and when to try again. One line in
         // the log per request, without a stack (pg's messages name hosts, never the password).
