@@ -6,15 +6,22 @@ import { issuerUrl } from './identity/issuer.ts';
 import { log, setLogSilent } from './log.ts';
 import { startOutboxWorker } from './mail/outbox.ts';
 import { startReconciliation } from './orders/reconcile.ts';
+import { configRefusals, databaseRefusals, isLocalUrl, replaceDemoPasswords } from './safety.ts';
 import { demoLoginsInUse } from '../../seeds/demo.ts';
 import { seedOnFirstStart } from '../../seeds/index.ts';
 
 const config = loadConfig();
 setLogSilent(config.logLevel === 'silent');
+refuseToStart(configRefusals(config));
 const db = createDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
 await migrate(db);
+const refusals = await databaseRefusals(db, config);
+if (refusals.length) await db.destroy();
+refuseToStart(refusals);
 const history = config.seedHistory ? { now: new Date(), timeZone: config.timeZone } : undefined;
 const seeded = config.seedDemo ? await seedOnFirstStart(db, history) : false;
+// Behind a public address even a demo chosen on purpose never opens with the published passwords.
+const newPasswords = seeded && !isLocalUrl(config.publicUrl) && !config.oidc.issuer ? await replaceDemoPasswords(db) : [];
 
 const app = buildApp({ db, config });
 const demoLogins = config.oidc.issuer ? [] : await demoLoginsInUse(db);
@@ -34,11 +41,21 @@ const server = app.listen(config.port, () => {
       ...(demoLogins.length
         ? [`  Demo logins: ${demoLogins.map((d) => `${d.username} / ${d.password} (${d.licenseId ? `vendor ${d.licenseId}` : 'back office'})`).join(', ')}`]
         : []),
+      ...(newPasswords.length
+        ? [`  Demo logins (shown once): ${newPasswords.map((d) => `${d.username} / ${d.password}`).join(', ')}`]
+        : []),
       '',
     ].join('\n'),
   );
 });
 applyServerTimeouts(server);
+
+/** Stops before anything listens: each reason on stderr, exit code 78 (EX_CONFIG). */
+function refuseToStart(reasons: string[]): void {
+  if (!reasons.length) return;
+  console.error(['The shop does not start:', ...reasons.map((reason) => `  - ${reason}`)].join('\n'));
+  process.exit(78);
+}
 
 let stopping = false;
 async function shutdown(signal: string) {

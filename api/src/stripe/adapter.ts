@@ -1,5 +1,6 @@
 import Stripe from 'stripe';
 import type { Config } from '../config.ts';
+import { isLiveKey, usesSandbox } from './mode.ts';
 import { SANDBOX_SECRET_KEY, SANDBOX_WEBHOOK_SECRET } from './sandbox/keys.ts';
 
 // The one place that knows where Stripe is. With a secret key configured it is Stripe (or the
@@ -17,7 +18,11 @@ function endpoint(url: string | undefined): Pick<Stripe.StripeConfig, 'host' | '
   return { host: parsed.hostname, port: Number(parsed.port) || (protocol === 'http' ? 80 : 443), protocol };
 }
 
-const usesSandbox = (config: Config) => !config.stripe.secretKey;
+/**
+ * The API version every request names, so Stripe's objects keep the shape this code reads whatever
+ * the account's default is; the one the pinned `stripe` package (package.json, exact) was built for.
+ */
+export const STRIPE_API_VERSION = '2026-10-28.endive';
 
 const clients = new WeakMap<Config, Stripe>();
 const maxNetworkRetries = 2;
@@ -29,6 +34,7 @@ export function stripeClient(config: Config): Stripe {
     const sandbox = usesSandbox(config);
     client = new Stripe(sandbox ? SANDBOX_SECRET_KEY : config.stripe.secretKey!, {
       ...endpoint(config.stripe.apiUrl ?? (sandbox ? config.publicUrl : undefined)),
+      apiVersion: STRIPE_API_VERSION,
       // Bounded: a Stripe that fails or hangs costs the customer at most three timeouts plus the
       // SDK's short backoff; every retry carries the same idempotency key, so nothing is done twice.
       maxNetworkRetries,
@@ -68,3 +74,6 @@ export function sessionFee(session: Stripe.Checkout.Session): number | null {
 
 export const paymentIntentId = (session: Stripe.Checkout.Session): string | null =>
   typeof session.payment_intent === 'string' ? session.payment_intent : (session.payment_intent?.id ?? null);
+
+/** Whether an object or event of Stripe's is in the mode of our key (a test event never moves live money, nor the reverse). */
+export const matchesKeyMode = (config: Config, object: { livemode?: boolean | null }) => object.livemode === isLiveKey(config);
