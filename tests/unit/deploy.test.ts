@@ -7,6 +7,7 @@ import supertest from 'supertest';
 import { buildApp } from '../../api/src/app.ts';
 import { loadConfig, type Config } from '../../api/src/config.ts';
 import { createDb, migrate, type Db } from '../../api/src/db.ts';
+import { configRefusals } from '../../api/src/safety.ts';
 import { DEMO_VENDOR_EMAIL_POSTFIX } from '../../seeds/demo.ts';
 
 // What the deployment files (Dockerfile, compose.yaml, deploy/**) say about the app must stay true
@@ -94,6 +95,14 @@ describe('deployment files', () => {
       assert.equal(config.oidc.realm, realm.realm);
       assert.ok(compose.services.keycloak.volumes?.some((volume) => volume.startsWith('./deploy/keycloak/realm-export.json:/opt/keycloak/data/import/')), 'the realm file is imported');
       assert.ok(compose.services.keycloak.command?.includes('--import-realm'));
+    });
+
+    it('starts behind its non-local address only because test mode and the demo are chosen explicitly', () => {
+      assert.deepEqual(configRefusals(loadConfig(appEnvironment)), []);
+      assert.equal(appEnvironment.STRIPE_SANDBOX, 'true');
+      assert.equal(appEnvironment.SEED_DEMO, 'true');
+      const { STRIPE_SANDBOX: _sandbox, ...withoutChoice } = appEnvironment;
+      assert.match(configRefusals(loadConfig(withoutChoice)).join('\n'), /STRIPE_SECRET_KEY/);
     });
 
     it('trusts forwarding headers from the balancer only', () => {
