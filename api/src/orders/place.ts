@@ -4,7 +4,7 @@ import type { Config } from '../config.ts';
 import { badRequest, HttpError } from '../http/errors.ts';
 import { limitRate } from '../http/rate-limit.ts';
 import { log } from '../log.ts';
-import { stripeClient, type Stripe } from '../stripe/adapter.ts';
+import { idempotencyKey, stripeClient, type Stripe } from '../stripe/adapter.ts';
 import { getSettingsRow } from '../settings/queries.ts';
 import { isEmbedOrigin } from '../shop/origins.ts';
 import { findVendorByLicense } from '../vendors/queries.ts';
@@ -205,10 +205,15 @@ export async function placeOrder(db: Knex, config: Config, input: OrderInput, cl
         expires_at: expiresAt,
         locale: input.locale,
         metadata: { order: String(orderId) },
+        // The charge names the order too, for whoever reads it in Stripe's Dashboard.
+        payment_intent_data: { metadata: { order: String(orderId) } },
         client_reference_id: String(orderId),
+        // Only methods that confirm at once (cards, Apple Pay, Google Pay): a customer on the street
+        // cannot wait days for a bank debit. The Dashboard's configuration when one is named.
+        ...(config.stripe.paymentMethodConfiguration ? { payment_method_configuration: config.stripe.paymentMethodConfiguration } : {}),
         ...returnAddresses(config, token, input.returnUrl),
       },
-      { idempotencyKey: `order-${orderId}-checkout` },
+      { idempotencyKey: idempotencyKey({ id: orderId, token }, 'checkout') },
     );
     if (!session.url) throw new Error('Stripe answered a Checkout Session without a URL');
   } catch (error) {

@@ -15,8 +15,12 @@ const lockKey = 4_004_001;
 const pendingGrace = `interval '3 minutes'`;
 /** How long the job keeps asking for a fee that has not arrived. */
 const feeWindow = `interval '3 days'`;
-/** An order asked about is left alone this long, so overlapping runs never ask twice. */
-const recheckAfter = `interval '50 seconds'`;
+/**
+ * An order asked about is left alone at least this long, so overlapping runs never ask twice; then
+ * for a tenth of its age, so an order Stripe keeps giving the same answer about (a session that will
+ * not expire, a fee that does not come) is asked about ever more rarely instead of every minute.
+ */
+const recheckAfter = `greatest(interval '50 seconds', (now() - coalesce(paid_at, created_at)) / 10)`;
 const batchSize = 200;
 
 /**

@@ -3,7 +3,7 @@ import { recordEvent } from '../audit/record.ts';
 import type { Config } from '../config.ts';
 import { conflict, HttpError, notFound } from '../http/errors.ts';
 import { bookRefund } from '../ledger/refund.ts';
-import { Stripe, stripeClient } from '../stripe/adapter.ts';
+import { idempotencyKey, Stripe, stripeClient } from '../stripe/adapter.ts';
 import { findOrder, type OrderRow } from './queries.ts';
 
 const notRefundable = (order: OrderRow) => conflict(`Only a paid order can be refunded; this one is ${order.status}.`);
@@ -13,7 +13,7 @@ async function refundAtStripe(config: Config, order: OrderRow): Promise<Stripe.R
   try {
     return await stripeClient(config).refunds.create(
       { payment_intent: order.stripe_payment_intent_id!, metadata: { order: String(order.id) } },
-      { idempotencyKey: `order-${order.id}-refund` },
+      { idempotencyKey: idempotencyKey(order, 'refund') },
     );
   } catch (error) {
     if (error instanceof Stripe.errors.StripeInvalidRequestError) {

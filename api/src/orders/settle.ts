@@ -1,10 +1,10 @@
 import type { Knex } from 'knex';
 import { recordEvent } from '../audit/record.ts';
 import type { Config } from '../config.ts';
-import { notFound } from '../http/errors.ts';
+import { conflict, notFound } from '../http/errors.ts';
 import { bookFee, bookOrder } from '../ledger/book.ts';
 import { kickOutbox } from '../mail/outbox.ts';
-import { paymentIntentId, retrieveSession, sessionFee, type Stripe } from '../stripe/adapter.ts';
+import { matchesKeyMode, paymentIntentId, retrieveSession, sessionFee, type Stripe } from '../stripe/adapter.ts';
 import { getSettingsRow } from '../settings/queries.ts';
 import { deliverOrder } from './deliveries.ts';
 import { findOrder, type OrderRow } from './queries.ts';
@@ -44,6 +44,8 @@ export async function settleOrder(db: Knex, config: Config, orderId: number, ses
  */
 export async function applySession(db: Knex, config: Config, orderId: number, session: Stripe.Checkout.Session): Promise<OrderRow> {
   if (session.metadata?.order !== String(orderId)) throw invalidConfirmation();
+  // A test payment never pays an order of a live shop (nor the reverse).
+  if (!matchesKeyMode(config, session)) throw conflict('Stripe reported this payment in the other mode (test or live) than the shop’s key; nothing was booked.');
   let paidNow = false;
   const order = await db.transaction(async (trx) => {
     const order = (await trx('orders').where({ id: orderId }).forUpdate().first()) as OrderRow;

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import Stripe from 'stripe';
 import type { Config } from '../config.ts';
 import { isLiveKey, usesSandbox } from './mode.ts';
@@ -77,3 +78,13 @@ export const paymentIntentId = (session: Stripe.Checkout.Session): string | null
 
 /** Whether an object or event of Stripe's is in the mode of our key (a test event never moves live money, nor the reverse). */
 export const matchesKeyMode = (config: Config, object: { livemode?: boolean | null }) => object.livemode === isLiveKey(config);
+
+/**
+ * The idempotency key of one action on an order. Stripe keeps keys for 24 hours per account, so the
+ * order's id alone repeats after a database reset or a restore, or when development, CI and staging
+ * share a test account; the order's random token makes it unique (hashed: the token is the
+ * customer's key to the receipt and has no place in Stripe's request logs).
+ */
+export function idempotencyKey(order: { id: number; token: string }, action: 'checkout' | 'refund'): string {
+  return `order-${order.id}-${createHash('sha256').update(order.token).digest('base64url').slice(0, 22)}-${action}`;
+}

@@ -1,7 +1,7 @@
 import { badRequest, HttpError } from '../http/errors.ts';
 import type { RouteDef } from '../http/routes.ts';
 import { log } from '../log.ts';
-import { Stripe, stripeClient, webhookSecret } from '../stripe/adapter.ts';
+import { matchesKeyMode, Stripe, stripeClient, webhookSecret } from '../stripe/adapter.ts';
 import { handleStripeEvent } from './stripe.ts';
 
 export const webhookRoutes: RouteDef[] = [
@@ -23,6 +23,8 @@ export const webhookRoutes: RouteDef[] = [
       } catch {
         throw badRequest('The webhook signature is not valid.');
       }
+      // A test event at a live shop (or the reverse) is refused before anything is stored or asked.
+      if (!matchesKeyMode(ctx.config, event)) throw badRequest(`This ${event.livemode ? 'live' : 'test'} mode event does not match the shop’s Stripe key.`);
       let outcome: Awaited<ReturnType<typeof handleStripeEvent>>;
       try {
         outcome = await handleStripeEvent(ctx.db, ctx.config, event);

@@ -71,7 +71,7 @@ const expirySlack = 60;
 /** Create parameters the sandbox takes; the presentational ones at the end change nothing here. */
 const sessionParams = [
   'cancel_url', 'client_reference_id', 'customer_email', 'expand', 'expires_at', 'line_items', 'locale',
-  'metadata', 'mode', 'payment_intent_data', 'payment_method_types', 'success_url', 'submit_type',
+  'metadata', 'mode', 'payment_intent_data', 'payment_method_configuration', 'payment_method_types', 'success_url', 'submit_type',
   'billing_address_collection', 'custom_text', 'ui_mode',
 ] as const;
 
