@@ -26,6 +26,9 @@ export const kindNames = {
     kind_payout: 'Auszahlung',
     kind_payout_reversal: 'Auszahlung storniert',
     kind_refund: 'Erstattung',
+    kind_dispute: 'Rückbuchung (Chargeback)',
+    kind_dispute_won: 'Chargeback gewonnen',
+    kind_dispute_vendor: 'Chargeback vom Guthaben',
   },
   en: {
     kind_sale: 'Sale',
@@ -36,5 +39,8 @@ export const kindNames = {
     kind_payout: 'Payout',
     kind_payout_reversal: 'Payout reversed',
     kind_refund: 'Refund',
+    kind_dispute: 'Chargeback',
+    kind_dispute_won: 'Chargeback won',
+    kind_dispute_vendor: 'Chargeback borne by vendor',
   },
 } satisfies Record<Locale, Record<`kind_${string}`, string>>;

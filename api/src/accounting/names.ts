@@ -2,7 +2,9 @@
 // for the bookkeeper. German first (the office's language), English after the slash, so one label
 // serves both interface languages and the export.
 
-export const ledgerKinds = ['sale', 'tip', 'licence', 'fee', 'fee_cover', 'payout', 'payout_reversal', 'refund'] as const;
+export const ledgerKinds = [
+  'sale', 'tip', 'licence', 'fee', 'fee_cover', 'payout', 'payout_reversal', 'refund', 'dispute', 'dispute_won', 'dispute_vendor',
+] as const;
 export type LedgerKind = (typeof ledgerKinds)[number];
 
 /** The customers → vendor rows: what the shop sold, tips included. */
@@ -17,6 +19,9 @@ export const kindLabels: Record<LedgerKind, string> = {
   payout: 'Auszahlung / Payout',
   payout_reversal: 'Storno Auszahlung / Payout reversed',
   refund: 'Erstattung / Refund',
+  dispute: 'Rückbuchung (Chargeback) / Chargeback',
+  dispute_won: 'Chargeback gewonnen / Chargeback won',
+  dispute_vendor: 'Chargeback vom Guthaben / Chargeback borne by vendor',
 };
 
 const systemAccountNames: Record<string, string> = {

@@ -127,3 +127,43 @@ export const staffOrderList: ListSpec<StaffOrderRow, ReturnType<typeof staffOrde
   },
   toApi: staffOrderToApi,
 };
+
+/** Disputes as staff work through them: undecided first, then by deadline; with order and vendor. */
+export async function staffDisputes(db: Db) {
+  const rows = await db('stripe_disputes as d')
+    .join('orders as o', 'o.id', 'd.order_id')
+    .join('vendors as v', 'v.id', 'o.vendor_id')
+    .orderByRaw('d.bearer is not null, d.evidence_due_by nulls last, d.id')
+    .select('d.*', 'o.amount_total', 'v.id as vendor_id', 'v.license_id', 'v.first_name', 'v.last_name');
+  return rows.map((row) => ({
+    id: row.id as string,
+    orderId: row.order_id as number,
+    vendorId: row.vendor_id as number,
+    vendorLicenseId: row.license_id as string,
+    vendorName: `${row.first_name} ${row.last_name}`.trim(),
+    amount: row.amount as number,
+    reason: row.reason as string | null,
+    status: row.status as string,
+    evidenceDueBy: toIso(row.evidence_due_by),
+    withdrawnAt: toIso(row.withdrawn_at),
+    reinstatedAt: toIso(row.reinstated_at),
+    bearer: row.bearer as 'vendor' | 'newspaper' | null,
+    decidedBy: row.decided_by as string | null,
+    decidedAt: toIso(row.decided_at),
+    needsDecision: row.bearer === null && row.withdrawn_at !== null && row.reinstated_at === null,
+  }));
+}
+
+/** The refunds of an order with their status at Stripe (pending and failed ones included). */
+export async function orderRefunds(db: Db, orderId: number) {
+  const rows = await db('stripe_refunds').where({ order_id: orderId }).orderBy('created_at');
+  return rows.map((row) => ({
+    id: row.id as string,
+    amount: row.amount as number,
+    status: row.status as string,
+    failureReason: row.failure_reason as string | null,
+    requestedBy: row.requested_by as string | null,
+    bookedAt: toIso(row.booked_at),
+    createdAt: toIso(row.created_at),
+  }));
+}

@@ -85,6 +85,17 @@ export const matchesKeyMode = (config: Config, object: { livemode?: boolean | nu
  * share a test account; the order's random token makes it unique (hashed: the token is the
  * customer's key to the receipt and has no place in Stripe's request logs).
  */
-export function idempotencyKey(order: { id: number; token: string }, action: 'checkout' | 'refund'): string {
+export function idempotencyKey(order: { id: number; token: string }, action: string): string {
   return `order-${order.id}-${createHash('sha256').update(order.token).digest('base64url').slice(0, 22)}-${action}`;
 }
+
+/** A refund as Stripe has it now (an event only says "look again"). */
+export const retrieveRefund = (config: Config, id: string) => stripeClient(config).refunds.retrieve(id);
+
+/** Every refund of a charge: a `charge.refunded` from Stripe's Dashboard names only the charge. */
+export async function chargeRefunds(config: Config, charge: string): Promise<Stripe.Refund[]> {
+  return (await stripeClient(config).refunds.list({ charge, limit: 100 })).data;
+}
+
+/** A dispute as Stripe has it now. */
+export const retrieveDispute = (config: Config, id: string) => stripeClient(config).disputes.retrieve(id);

@@ -1,7 +1,8 @@
 import type { Knex } from 'knex';
 import type { Config } from '../config.ts';
+import { applyDispute, applyRefund } from '../orders/lifecycle.ts';
 import { settleOrder } from '../orders/settle.ts';
-import type { Stripe } from '../stripe/adapter.ts';
+import { chargeRefunds, retrieveDispute, retrieveRefund, type Stripe } from '../stripe/adapter.ts';
 
 // Stripe's events only say "look again": the settle step asks Stripe for the session's current
 // state, so a stale, repeated or out-of-order event can never book anything wrong.
@@ -12,6 +13,19 @@ const sessionEvents = new Set([
   'checkout.session.async_payment_failed',
   'checkout.session.expired',
 ]);
+
+const refundEvents = new Set(['refund.created', 'refund.updated', 'refund.failed']);
+
+const disputeEvents = new Set([
+  'charge.dispute.created',
+  'charge.dispute.updated',
+  'charge.dispute.closed',
+  'charge.dispute.funds_withdrawn',
+  'charge.dispute.funds_reinstated',
+]);
+
+/** Every event type the shop handles: the webhook endpoint at Stripe subscribes exactly these. */
+export const handledEvents = [...sessionEvents, 'charge.updated', 'charge.refunded', ...refundEvents, ...disputeEvents];
 
 /** Stripe's ids: a prefix such as `pi_`, then letters and digits. */
 const stripeId = /^[a-z]+_[A-Za-z0-9_]+$/;
@@ -37,6 +51,16 @@ async function processEvent(db: Knex, config: Config, event: Stripe.Event): Prom
     // refuses) names no payment of ours.
     const order = intent && stripeId.test(intent) ? await db('orders').where({ stripe_payment_intent_id: intent }).first('id') : undefined;
     if (order) await settleOrder(db, config, order.id);
+  } else if (refundEvents.has(event.type)) {
+    const refund = event.data.object as Stripe.Refund;
+    if (stripeId.test(refund.id)) await applyRefund(db, await retrieveRefund(config, refund.id));
+  } else if (event.type === 'charge.refunded') {
+    // A refund made in Stripe's Dashboard: the charge names no refund, so all of its refunds are read.
+    const charge = event.data.object as Stripe.Charge;
+    if (stripeId.test(charge.id)) for (const refund of await chargeRefunds(config, charge.id)) await applyRefund(db, refund);
+  } else if (disputeEvents.has(event.type)) {
+    const dispute = event.data.object as Stripe.Dispute;
+    if (stripeId.test(dispute.id)) await applyDispute(db, await retrieveDispute(config, dispute.id));
   }
 }
 

@@ -20,8 +20,10 @@ import {
   unixNow,
   type Charge,
   type CheckoutSession,
+  type Refund,
 } from './objects.ts';
-import { claimIdempotencyKey, deleteObject, getObject, insertObject, saveObject, storeIdempotentResponse, type StripeObject } from './store.ts';
+import { outcomeOfEvidence } from './lifecycle.ts';
+import { claimIdempotencyKey, deleteObject, getObject, insertObject, listObjects, saveObject, storeIdempotentResponse, type StripeObject } from './store.ts';
 import { sendEvents, stripeEvent, type StripeEvent, type WebhookEndpoint } from './webhooks.ts';
 
 /** What a sandbox API call answers, and the events it causes (sent once the change is committed). */
@@ -142,6 +144,16 @@ const releaseHeldFee: Handler = async (trx, params, ctx) => {
 /** A refund of a payment (by `payment_intent` or `charge`); `charge.refunded` and `refund.created` follow. */
 const createRefundHandler: Handler = async (trx, params) => {
   onlyKnown(params, ['payment_intent', 'charge', 'amount', 'reason', 'metadata', 'expand']);
+  return refundCharge(trx, params);
+};
+
+/** Sandbox-only: a refund of the whole payment as someone makes it in Stripe's Dashboard (no metadata of ours). */
+const dashboardRefund: Handler = async (trx, params, ctx) => {
+  onlyKnown(params, []);
+  return refundCharge(trx, { payment_intent: ctx.params.id });
+};
+
+async function refundCharge(trx: Knex.Transaction, params: Params): Promise<Outcome> {
   const intentId = text(params, 'payment_intent');
   let chargeId = text(params, 'charge');
   if (!intentId && !chargeId) throw invalidParam('payment_intent', 'One of the following params should be provided for this request: payment_intent or charge.');
@@ -152,6 +164,8 @@ const createRefundHandler: Handler = async (trx, params) => {
   }
   const charge = await getObject<Charge>(trx, 'charge', chargeId!, { lock: true });
   const { refund, txn } = createRefund(params, charge);
+  // Cards 7726 and 3476: the refund waits for the bank (finished with /stripe-sandbox/refunds/<id>/finish).
+  if (charge.sandbox_refunds) refund.status = 'pending';
   await insertObject(trx, txn);
   await insertObject(trx, refund);
   const previous = { amount_refunded: charge.amount_refunded, refunded: charge.refunded };
@@ -162,6 +176,62 @@ const createRefundHandler: Handler = async (trx, params) => {
     body: await expand(trx, refund, expandPaths(params)),
     events: [stripeEvent('charge.refunded', charge, previous), stripeEvent('refund.created', refund)],
   };
+}
+
+/** The refunds of a charge (`charge=`), newest first, as Stripe lists them. */
+const listRefunds: Handler = async (trx, params) => {
+  onlyKnown(params, ['charge', 'payment_intent', 'limit']);
+  const charge = text(params, 'charge');
+  const intent = text(params, 'payment_intent');
+  const all = await listObjects<Refund>(trx, 'refund');
+  const data = all.filter((r) => (!charge || r.charge === charge) && (!intent || r.payment_intent === intent)).reverse();
+  return { body: { object: 'list', data, has_more: false, url: '/v1/refunds' }, events: [] };
+};
+
+/** Sandbox-only: the bank's answer to a pending refund: it succeeds (card 7726) or fails (card 3476). */
+const finishRefund: Handler = async (trx, params, ctx) => {
+  onlyKnown(params, []);
+  const refund = await getObject<Refund>(trx, 'refund', ctx.params.id, { lock: true });
+  const charge = await getObject<Charge>(trx, 'charge', refund.charge, { lock: true });
+  if (refund.status !== 'pending') throw new StripeApiError(400, 'invalid_request_error', `This refund is ${refund.status}, not pending.`);
+  const events: StripeEvent[] = [];
+  if (charge.sandbox_refunds === 'refund_fails') {
+    Object.assign(refund, { status: 'failed', failure_reason: 'expired_or_canceled_card' });
+    charge.amount_refunded -= refund.amount;
+    charge.refunded = false;
+    await saveObject(trx, charge);
+    events.push(stripeEvent('refund.updated', refund, { status: 'pending' }), stripeEvent('refund.failed', refund));
+  } else {
+    refund.status = 'succeeded';
+    events.push(stripeEvent('refund.updated', refund, { status: 'pending' }));
+  }
+  await saveObject(trx, refund);
+  return { body: refund, events };
+};
+
+/** Stripe's test flow for disputes: evidence `winning_evidence` or `losing_evidence`, submitted, closes it. */
+const updateDispute: Handler = async (trx, params, ctx) => {
+  onlyKnown(params, ['evidence', 'submit', 'metadata', 'expand']);
+  const dispute = await getObject(trx, 'dispute', ctx.params.id, { lock: true });
+  const evidence = (params.evidence ?? {}) as Params;
+  const textEvidence = typeof evidence.uncategorized_text === 'string' ? evidence.uncategorized_text : undefined;
+  if (!['needs_response', 'warning_needs_response'].includes(dispute.status as string)) {
+    throw new StripeApiError(400, 'invalid_request_error', `This dispute is already closed (${dispute.status}).`);
+  }
+  const previous = { status: dispute.status };
+  dispute.evidence = { ...(dispute.evidence as object), uncategorized_text: textEvidence ?? null };
+  const outcome = params.submit === 'true' ? outcomeOfEvidence(textEvidence) : undefined;
+  const events: StripeEvent[] = [];
+  if (outcome) {
+    dispute.status = outcome;
+    events.push(stripeEvent('charge.dispute.updated', dispute, previous), stripeEvent('charge.dispute.closed', dispute));
+    if (outcome === 'won') events.push(stripeEvent('charge.dispute.funds_reinstated', dispute));
+  } else if (params.submit === 'true') {
+    dispute.status = 'under_review';
+    events.push(stripeEvent('charge.dispute.updated', dispute, previous));
+  }
+  await saveObject(trx, dispute);
+  return { body: dispute, events };
 };
 
 const createWebhookEndpoint: Handler = async (trx, params) => {
@@ -212,7 +282,12 @@ export function mountApi(router: Router, db: Db, config: Config): void {
   router.get('/v1/charges/:id', r(retrieve('charge')));
   router.get('/v1/balance_transactions/:id', r(retrieve('balance_transaction')));
   router.post('/v1/refunds', r(createRefundHandler));
+  router.get('/v1/refunds', r(listRefunds));
   router.get('/v1/refunds/:id', r(retrieve('refund')));
+  router.get('/v1/disputes/:id', r(retrieve('dispute')));
+  router.post('/v1/disputes/:id', r(updateDispute));
+  router.post('/stripe-sandbox/refunds/:id/finish', r(finishRefund));
+  router.post('/stripe-sandbox/payment_intents/:id/dashboard-refund', r(dashboardRefund));
   router.post('/v1/webhook_endpoints', r(createWebhookEndpoint));
   router.get('/v1/webhook_endpoints/:id', r(retrieveWebhookEndpoint));
   router.delete('/v1/webhook_endpoints/:id', r(deleteWebhookEndpoint));

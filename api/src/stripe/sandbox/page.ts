@@ -7,16 +7,22 @@ import { currentSession } from './api.ts';
 import { StripeApiError } from './errors.ts';
 import { parseParams, readBody, type Params } from './form.ts';
 import { balanceTransaction, payment, present, type CheckoutSession } from './objects.ts';
+import { dispute, type Later } from './lifecycle.ts';
 import { insertObject, saveObject } from './store.ts';
 import { sendEvents, stripeEvent, type StripeEvent } from './webhooks.ts';
 
 /** The test cards, as the page lists them; any other number is refused as incorrect. */
-const testCards: { number: string; outcome: string; decline?: string; holdFee?: boolean }[] = [
+const testCards: { number: string; outcome: string; decline?: string; holdFee?: boolean; later?: Later }[] = [
   { number: '4242 4242 4242 4242', outcome: 'succeeds' },
   { number: '4000 0000 0000 0002', outcome: 'is declined', decline: 'Your card was declined.' },
   { number: '4000 0000 0000 9995', outcome: 'has insufficient funds', decline: 'Your card has insufficient funds.' },
   // Sandbox only: the payment succeeds but its fee comes later (released on request, with `charge.updated`).
   { number: '4000 0000 0000 0010', outcome: 'succeeds, its fee follows later', holdFee: true },
+  // Stripe's: the payment succeeds, then the customer's bank disputes it (`charge.dispute.created`).
+  { number: '4000 0000 0000 0259', outcome: 'succeeds, then is disputed', later: 'dispute' },
+  // Refunds of these payments stay pending until /stripe-sandbox/refunds/<id>/finish, then succeed or fail.
+  { number: '4000 0000 0000 7726', outcome: 'succeeds; its refunds stay pending', later: 'refund_pending' },
+  { number: '4000 0000 0000 3476', outcome: 'succeeds; its refunds stay pending, then fail', later: 'refund_fails' },
 ];
 const digits = (number: string) => number.replace(/[\s-]/g, '');
 const incorrectNumber = 'Your card number is incorrect.';
@@ -133,8 +139,9 @@ function sendPage(ctx: Context, status: number, html: string): void {
 const notFoundPage = () => layout('Not found', '<h1 id="sandbox-missing">This checkout page does not exist.</h1>');
 
 /** Completes an open session with a successful card payment, inside the caller's transaction. */
-async function complete(trx: Knex.Transaction, session: CheckoutSession, last4: string, holdFee: boolean): Promise<StripeEvent> {
+async function complete(trx: Knex.Transaction, session: CheckoutSession, last4: string, holdFee: boolean, later?: Later): Promise<StripeEvent[]> {
   const { intent, charge } = payment(session, last4);
+  if (later && later !== 'dispute') charge.sandbox_refunds = later;
   if (!holdFee) {
     const txn = balanceTransaction(charge);
     await insertObject(trx, txn);
@@ -150,7 +157,15 @@ async function complete(trx: Knex.Transaction, session: CheckoutSession, last4: 
     customer_details: { email: session.customer_email, name: null, phone: null, address: null, tax_exempt: 'none', tax_ids: [] },
   });
   await saveObject(trx, session);
-  return stripeEvent('checkout.session.completed', present(session));
+  const events = [stripeEvent('checkout.session.completed', present(session))];
+  if (later === 'dispute') {
+    const disputed = dispute(charge);
+    await insertObject(trx, disputed);
+    charge.disputed = true;
+    await saveObject(trx, charge);
+    events.push(stripeEvent('charge.dispute.created', disputed));
+  }
+  return events;
 }
 
 /**
@@ -160,12 +175,12 @@ async function complete(trx: Knex.Transaction, session: CheckoutSession, last4: 
  */
 export function mountPage(router: Router, db: Db, config: Config): void {
   /** The session (expired first when due), after `change` ran on it while it is open; undefined when there is none. */
-  async function withSession(id: string, change?: (trx: Knex.Transaction, session: CheckoutSession) => Promise<StripeEvent>) {
+  async function withSession(id: string, change?: (trx: Knex.Transaction, session: CheckoutSession) => Promise<StripeEvent[]>) {
     const events: StripeEvent[] = [];
     try {
       const session = await db.transaction(async (trx) => {
         const found = await currentSession(trx, id, events);
-        if (change && found.status === 'open') events.push(await change(trx, found));
+        if (change && found.status === 'open') events.push(...(await change(trx, found)));
         return found;
       });
       sendEvents(db, config, events);
@@ -191,7 +206,7 @@ export function mountPage(router: Router, db: Db, config: Config): void {
     const entered = typeof form.card === 'string' ? form.card : '';
     const card = testCards.find((c) => digits(c.number) === digits(entered));
     const refusal = card ? card.decline : incorrectNumber;
-    const pay = card && !refusal ? (trx: Knex.Transaction, open: CheckoutSession) => complete(trx, open, digits(entered).slice(-4), card.holdFee ?? false) : undefined;
+    const pay = card && !refusal ? (trx: Knex.Transaction, open: CheckoutSession) => complete(trx, open, digits(entered).slice(-4), card.holdFee ?? false, card.later) : undefined;
     const session = await withSession(ctx.params.id, pay);
     if (!session) return sendPage(ctx, 404, notFoundPage());
     if (session.status === 'complete' && session.payment_status === 'paid') {
