@@ -12,7 +12,7 @@ type Db = Knex | Knex.Transaction;
 export interface PayoutItem {
   itemId: number | null;
   /** 'item' for an item's rows (its sales, licence shares or refunds); else the kind of row. */
-  kind: 'item' | 'tip' | 'fee' | 'fee_cover' | 'payout_reversal';
+  kind: 'item' | 'tip' | 'fee' | 'fee_cover' | 'payout_reversal' | 'dispute_vendor' | 'dispute_won';
   itemName: string;
   /** Pieces (or tips, fees) net of refunds. */
   quantity: number;
@@ -26,6 +26,8 @@ const lineNames: Record<Exclude<PayoutItem['kind'], 'item'>, string> = {
   fee: 'Kartengebühr',
   fee_cover: 'Kartengebühr übernommen',
   payout_reversal: 'Stornierte Auszahlung',
+  dispute_vendor: 'Chargeback vom Guthaben',
+  dispute_won: 'Chargeback gewonnen',
 };
 
 // What a payout settled, summed per line in one scalar subquery per payout (only the listed page

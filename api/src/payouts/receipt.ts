@@ -30,6 +30,8 @@ const texts = {
       fee_cover: 'Kartengebühr übernommen',
       payout_reversal: 'Stornierte Auszahlung',
       refund: 'Erstattung',
+      dispute_vendor: 'Chargeback vom Guthaben',
+      dispute_won: 'Chargeback gewonnen',
     },
   },
   en: {
@@ -55,6 +57,8 @@ const texts = {
       fee_cover: 'Card fee covered',
       payout_reversal: 'Reversed payout',
       refund: 'Refund',
+      dispute_vendor: 'Chargeback borne by vendor',
+      dispute_won: 'Chargeback won',
     },
   },
 } as const;
