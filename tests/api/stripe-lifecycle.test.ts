@@ -43,6 +43,11 @@ describeApi('Stripe lifecycle: refunds and disputes, each booked exactly once', 
     return res.body as { id: string; status: string; failureReason: string | null; requestedBy: string | null; bookedAt: string | null }[];
   };
   const listedCredit = async (licenseId: string) => (await listedVendor(t, office, licenseId)).credit;
+  const staffOrder = async (id: number) => {
+    const res = await as(shop.http.get('/api/orders')).query({ filter: JSON.stringify({ id: [id] }) });
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    return res.body[0];
+  };
   const chargeOf = async (intent: string) => (await stripe.paymentIntents.retrieve(intent)).latest_charge as string;
   /** The dispute the sandbox opened for a payment with the dispute test card. */
   const disputeOf = async (intent: string) =>
@@ -75,6 +80,7 @@ describeApi('Stripe lifecycle: refunds and disputes, each booked exactly once', 
     assert.equal(res.body.status, 'paid', 'not refunded while Stripe waits for the bank');
     const [pending] = await refundsShown(order.id);
     assert.deepEqual([pending.status, pending.bookedAt], ['pending', null]);
+    assert.equal((await staffOrder(order.id)).refundStatus, 'pending', 'the order list shows the pending refund');
     await deliver('refund.created', { id: pending.id, object: 'refund' });
     assert.equal((await rows(order.id, 'refund')).length, 0, 'nothing booked while pending');
     await assertBalanced(t.db);
@@ -156,10 +162,16 @@ describeApi('Stripe lifecycle: refunds and disputes, each booked exactly once', 
     assert.equal(await balanceOf(t.db, 'vendor', vendor), creditBefore, 'the newspaper bears it until staff decide');
     await assertBalanced(t.db);
 
+    const attention = async () => (await as(shop.http.get('/api/orders')).query({ filter: JSON.stringify({ attention: true }) })).body.map((o: { id: number }) => o.id);
+    assert.deepEqual(await attention(), [order.id], 'the order needs attention');
+    assert.deepEqual((await staffOrder(order.id)).dispute, {
+      id: disputeId, amount: order.amount_total, status: 'needs_response', evidenceDueBy: flagged.evidenceDueBy, bearer: null, needsDecision: true,
+    });
     const decided = await as(shop.http.post(`/api/disputes/${disputeId}/decision`)).send({ bearer: 'vendor' });
     assert.equal(decided.status, 200, JSON.stringify(decided.body));
     assert.deepEqual([decided.body.bearer, decided.body.decidedBy, decided.body.needsDecision], ['vendor', 'office', false]);
     assert.equal(await balanceOf(t.db, 'vendor', vendor), creditBefore - order.amount_total, 'off the vendor’s credit');
+    assert.deepEqual(await attention(), [], 'decided: no longer needs attention');
     const again = await as(shop.http.post(`/api/disputes/${disputeId}/decision`)).send({ bearer: 'newspaper' });
     assert.equal(again.status, 409, JSON.stringify(again.body));
     const bad = await as(shop.http.post(`/api/disputes/${disputeId}/decision`)).send({ bearer: 'customer' });

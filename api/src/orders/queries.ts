@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { fileUrl } from '../files/queries.ts';
+import { badRequest } from '../http/errors.ts';
 import { idFilter, oneOfFilter, type ListSpec } from '../http/list.ts';
 import { periodFilters } from '../http/period.ts';
 import { downloadLinksFor } from '../pdf/links.ts';
@@ -81,14 +82,34 @@ export async function orderReceipt(db: Db, order: OrderRow) {
   };
 }
 
-/** Orders as the back office lists them, with their vendor. */
+/** Orders as the back office lists them, with their vendor, their latest refund's status and their dispute. */
 export function staffOrders(db: Db): Knex.QueryBuilder {
   return db('orders as o')
     .join('vendors as v', 'v.id', 'o.vendor_id')
-    .select('o.*', 'v.license_id as vendor_license_id', 'v.first_name as vendor_first_name', 'v.last_name as vendor_last_name');
+    .leftJoin('stripe_disputes as d', 'd.order_id', 'o.id')
+    .select('o.*', 'v.license_id as vendor_license_id', 'v.first_name as vendor_first_name', 'v.last_name as vendor_last_name')
+    .select('d.id as dispute_id', 'd.amount as dispute_amount', 'd.status as dispute_status', 'd.evidence_due_by as dispute_due_by')
+    .select('d.bearer as dispute_bearer', 'd.withdrawn_at as dispute_withdrawn_at', 'd.reinstated_at as dispute_reinstated_at')
+    .select(db.raw('(select r.status from stripe_refunds r where r.order_id = o.id order by r.created_at desc, r.id limit 1) as refund_status'));
 }
 
-type StaffOrderRow = OrderRow & { vendor_license_id: string; vendor_first_name: string; vendor_last_name: string };
+type StaffOrderRow = OrderRow & {
+  vendor_license_id: string;
+  vendor_first_name: string;
+  vendor_last_name: string;
+  dispute_id: string | null;
+  dispute_amount: number | null;
+  dispute_status: string | null;
+  dispute_due_by: Date | null;
+  dispute_bearer: 'vendor' | 'newspaper' | null;
+  dispute_withdrawn_at: Date | null;
+  dispute_reinstated_at: Date | null;
+  refund_status: string | null;
+};
+
+/** A dispute Stripe took money for, not won back, whose bearer staff have not chosen yet. */
+const needsDecision = (row: StaffOrderRow) =>
+  row.dispute_id !== null && row.dispute_bearer === null && row.dispute_withdrawn_at !== null && row.dispute_reinstated_at === null;
 
 /** The back office's view of an order; the receipt token stays out, it is the customer's key. */
 export function staffOrderToApi(row: StaffOrderRow) {
@@ -112,6 +133,18 @@ export function staffOrderToApi(row: StaffOrderRow) {
     checkedAt: toIso(row.checked_at),
     refundedAt: toIso(row.refunded_at),
     refundedBy: row.refunded_by,
+    /** The latest refund at Stripe: pending, succeeded, failed, …; null when none was made. */
+    refundStatus: row.refund_status,
+    dispute: row.dispute_id
+      ? {
+          id: row.dispute_id,
+          amount: row.dispute_amount,
+          status: row.dispute_status,
+          evidenceDueBy: toIso(row.dispute_due_by),
+          bearer: row.dispute_bearer,
+          needsDecision: needsDecision(row),
+        }
+      : null,
   };
 }
 
@@ -123,6 +156,12 @@ export const staffOrderList: ListSpec<StaffOrderRow, ReturnType<typeof staffOrde
   filters: {
     status: oneOfFilter('status', 'o.status', orderStatuses),
     vendor: idFilter('vendor', 'o.vendor_id', 'a vendor id'),
+    // Orders needing attention: a chargeback whose bearer staff have not chosen yet.
+    attention: (query, value) => {
+      if (value === false || value === 'false') return;
+      if (value !== true && value !== 'true') throw badRequest('The filter "attention" must be true or false.');
+      query.whereNotNull('d.id').whereNull('d.bearer').whereNotNull('d.withdrawn_at').whereNull('d.reinstated_at');
+    },
     ...periodFilters('o.created_at'),
   },
   toApi: staffOrderToApi,

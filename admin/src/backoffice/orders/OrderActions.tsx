@@ -16,12 +16,13 @@ export function OrderActions() {
   const formatCents = useFormatCents();
   const [busy, setBusy] = useState(false);
   const [confirming, setConfirming] = useState(false);
+  const [bearer, setBearer] = useState<'vendor' | 'newspaper' | null>(null);
   if (!record) return null;
 
-  const run = async (path: string, done: (order: { id: number; status: string }) => string) => {
+  const run = async (path: string, done: (order: { id: number; status: string }) => string, body?: unknown) => {
     setBusy(true);
     try {
-      const order = (await dataProvider.call(`/api/orders/${record.id}/${path}`, { method: 'POST' })) as { id: number; status: string };
+      const order = (await dataProvider.call(path.startsWith('/') ? path : `/api/orders/${record.id}/${path}`, { method: 'POST', body })) as { id: number; status: string };
       notify(done(order), { type: 'success' });
       refresh();
     } catch (error) {
@@ -29,8 +30,11 @@ export function OrderActions() {
     } finally {
       setBusy(false);
       setConfirming(false);
+      setBearer(null);
     }
   };
+  const decide = () =>
+    run(`/api/disputes/${record.dispute.id}/decision`, () => translate(`app.order.dispute_decided_${bearer}`, { id: record.id }), { bearer });
   const check = () =>
     run('reconcile', (order) => translate('app.order.checked', { id: order.id, status: translate(`app.order.status_${order.status}`) }));
   const refund = () => run('refund', (order) => translate('app.order.refunded', { id: order.id }));
@@ -42,7 +46,25 @@ export function OrderActions() {
           {translate('app.order.check')}
         </Button>
       )}
-      {record.status === 'paid' && (
+      {record.dispute?.needsDecision && (
+        <>
+          <Button size="small" variant="outlined" color="warning" disabled={busy} onClick={() => setBearer('vendor')} className="dispute-vendor">
+            {translate('app.order.dispute_vendor')}
+          </Button>
+          <Button size="small" variant="outlined" disabled={busy} onClick={() => setBearer('newspaper')} className="dispute-newspaper">
+            {translate('app.order.dispute_newspaper')}
+          </Button>
+          <Confirm
+            isOpen={bearer !== null}
+            loading={busy}
+            title={translate('app.order.dispute_title', { id: record.id })}
+            content={translate(`app.order.dispute_content_${bearer ?? 'vendor'}`, { amount: formatCents(record.dispute.amount), vendor: record.vendorLicenseId })}
+            onConfirm={decide}
+            onClose={() => setBearer(null)}
+          />
+        </>
+      )}
+      {record.status === 'paid' && !record.dispute && (
         <>
           <Button size="small" color="error" disabled={busy} onClick={() => setConfirming(true)} className="order-refund">
             {translate('app.order.refund')}
