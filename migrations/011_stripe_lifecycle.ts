@@ -9,10 +9,10 @@ export async function up(knex: Knex): Promise<void> {
     alter table ledger_rows drop constraint ledger_rows_kind_check;
     alter table ledger_rows add constraint ledger_rows_kind_check
       check (kind in ('sale', 'tip', 'licence', 'fee', 'fee_cover', 'payout', 'payout_reversal', 'refund',
-                      'dispute', 'dispute_won', 'dispute_vendor'));
+                      'dispute', 'dispute_fee', 'dispute_won', 'dispute_vendor'));
     -- Stripe allows one dispute per charge, and we one charge per order.
     create unique index ledger_rows_dispute_once on ledger_rows (order_id, kind)
-      where kind in ('dispute', 'dispute_won', 'dispute_vendor');
+      where kind in ('dispute', 'dispute_fee', 'dispute_won', 'dispute_vendor');
 
     create table stripe_refunds (
       id text primary key check (id ~ '^[a-z]+_[A-Za-z0-9_]+$'),

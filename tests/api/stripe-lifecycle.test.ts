@@ -4,6 +4,7 @@ import { Stripe, stripeClient } from '../../api/src/stripe/adapter.ts';
 import { describeApi } from '../support/env.ts';
 import { assertBalanced, balanceOf, postEvent, signedEvent, vendorId } from '../support/orders.ts';
 import { listedVendor, listenBooksShop, sell } from '../support/sales.ts';
+import { SANDBOX_DISPUTE_FEE } from '../../api/src/stripe/sandbox/lifecycle.ts';
 import { dashboardRefund, finishRefund } from '../support/sandbox.ts';
 import type { ListeningShop } from '../support/shop-server.ts';
 
@@ -159,6 +160,7 @@ describeApi('Stripe lifecycle: refunds and disputes, each booked exactly once', 
     const due = new Date(flagged.evidenceDueBy).getTime() - Date.now();
     assert.ok(due > 6 * 86_400_000 && due <= 7 * 86_400_000, 'the deadline to answer: a week');
     assert.deepEqual((await rows(order.id, 'dispute')).map((r) => Number(r.amount)), [order.amount_total]);
+    assert.deepEqual((await rows(order.id, 'dispute_fee')).map((r) => Number(r.amount)), [SANDBOX_DISPUTE_FEE], 'and Stripe’s dispute fee');
     assert.equal(await balanceOf(t.db, 'vendor', vendor), creditBefore, 'the newspaper bears it until staff decide');
     await assertBalanced(t.db);
 
@@ -185,6 +187,7 @@ describeApi('Stripe lifecycle: refunds and disputes, each booked exactly once', 
     await deliver('charge.dispute.closed', { id: disputeId, object: 'dispute' });
     assert.equal((await rows(order.id, 'dispute')).length, 1);
     assert.equal((await rows(order.id, 'dispute_vendor')).length, 1);
+    assert.equal((await rows(order.id, 'dispute_fee')).length, 1, 'the fee stays with Stripe, booked once');
     const won = await rows(order.id, 'dispute_won');
     assert.equal(won.length, 1);
     assert.equal(await balanceOf(t.db, 'vendor', vendor), creditBefore, 'the vendor who bore it gets it back');
@@ -206,6 +209,8 @@ describeApi('Stripe lifecycle: refunds and disputes, each booked exactly once', 
     assert.equal((await rows(wonOrder.id, 'dispute_won')).length, 1);
     assert.equal((await rows(lostOrder.id, 'dispute')).length, 1);
     assert.equal((await rows(lostOrder.id, 'dispute_won')).length, 0);
+    assert.equal((await rows(wonOrder.id, 'dispute_fee')).length, 1);
+    assert.equal((await rows(lostOrder.id, 'dispute_fee')).length, 1);
     const wonDecision = await as(shop.http.post(`/api/disputes/${wonId}/decision`)).send({ bearer: 'vendor' });
     assert.equal(wonDecision.status, 409, 'nothing to bear once won');
     const lostDecision = await as(shop.http.post(`/api/disputes/${lostId}/decision`)).send({ bearer: 'newspaper' });

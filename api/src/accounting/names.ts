@@ -3,7 +3,7 @@
 // serves both interface languages and the export.
 
 export const ledgerKinds = [
-  'sale', 'tip', 'licence', 'fee', 'fee_cover', 'payout', 'payout_reversal', 'refund', 'dispute', 'dispute_won', 'dispute_vendor',
+  'sale', 'tip', 'licence', 'fee', 'fee_cover', 'payout', 'payout_reversal', 'refund', 'dispute', 'dispute_fee', 'dispute_won', 'dispute_vendor',
 ] as const;
 export type LedgerKind = (typeof ledgerKinds)[number];
 
@@ -20,6 +20,7 @@ export const kindLabels: Record<LedgerKind, string> = {
   payout_reversal: 'Storno Auszahlung / Payout reversed',
   refund: 'Erstattung / Refund',
   dispute: 'Rückbuchung (Chargeback) / Chargeback',
+  dispute_fee: 'Chargeback-Gebühr / Chargeback fee',
   dispute_won: 'Chargeback gewonnen / Chargeback won',
   dispute_vendor: 'Chargeback vom Guthaben / Chargeback borne by vendor',
 };

@@ -8,10 +8,15 @@ import type { BookedOrder } from './book.ts';
 // back. A dispute won returns the money to whoever bore it. The database allows each kind once per
 // order (Stripe allows one dispute per charge), so a repeated or reordered event cannot book twice.
 
-/** Stripe withdrew `amount`: newspaper → customers. */
-export async function bookDisputeWithdrawal(trx: Knex.Transaction, order: BookedOrder, amount: number): Promise<void> {
+/**
+ * Stripe withdrew `amount` and its dispute fee: newspaper → customers, and the fee newspaper →
+ * provider (Stripe keeps it whatever the outcome; the newspaper bears it, like the card fee it covers).
+ */
+export async function bookDisputeWithdrawal(trx: Knex.Transaction, order: BookedOrder, amount: number, fee: number): Promise<void> {
   const accounts = await accountIds(trx, order.vendor_id);
-  await trx('ledger_rows').insert({ sender_id: accounts.orga, receiver_id: accounts.customers, amount, kind: 'dispute', order_id: order.id, authorised_by: 'Stripe' });
+  const rows = [{ sender_id: accounts.orga, receiver_id: accounts.customers, amount, kind: 'dispute', order_id: order.id, authorised_by: 'Stripe' }];
+  if (fee > 0) rows.push({ sender_id: accounts.orga, receiver_id: accounts.provider, amount: fee, kind: 'dispute_fee', order_id: order.id, authorised_by: 'Stripe' });
+  await trx('ledger_rows').insert(rows);
 }
 
 /** Staff decided the vendor bears the dispute: vendor → newspaper, off the vendor's credit. */

@@ -59,6 +59,9 @@ export async function applyRefund(db: Knex, refund: Stripe.Refund, staff?: strin
   });
 }
 
+/** Stripe's dispute fee: the fees of the withdrawals on the dispute's balance transactions. */
+const disputeFee = (dispute: Stripe.Dispute) => dispute.balance_transactions.filter((bt) => bt.amount < 0).reduce((sum, bt) => sum + bt.fee, 0);
+
 /** A dispute Stripe has not taken money for (an inquiry): shown, nothing booked. */
 const inquiry = (status: string) => status.startsWith('warning_');
 
@@ -78,14 +81,14 @@ export async function applyDispute(db: Knex, dispute: Stripe.Dispute): Promise<v
       .merge({ status: dispute.status, evidence_due_by: due, updated_at: trx.fn.now() });
     const row = await trx('stripe_disputes').where({ id: dispute.id }).first();
     if (!row.withdrawn_at && !inquiry(dispute.status)) {
-      await bookDisputeWithdrawal(trx, order, row.amount);
+      await bookDisputeWithdrawal(trx, order, row.amount, disputeFee(dispute));
       await trx('stripe_disputes').where({ id: dispute.id }).update({ withdrawn_at: trx.fn.now() });
       row.withdrawn_at = new Date();
       await recordEvent(trx, {
         action: 'payment.disputed',
         recordType: 'order',
         recordId: orderId,
-        details: { amount: row.amount, reason: dispute.reason, dispute: dispute.id, evidenceDueBy: due?.toISOString() ?? null },
+        details: { amount: row.amount, fee: disputeFee(dispute), reason: dispute.reason, dispute: dispute.id, evidenceDueBy: due?.toISOString() ?? null },
       });
     }
     if (dispute.status === 'won' && row.withdrawn_at && !row.reinstated_at) {

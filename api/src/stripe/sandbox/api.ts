@@ -22,7 +22,7 @@ import {
   type CheckoutSession,
   type Refund,
 } from './objects.ts';
-import { outcomeOfEvidence } from './lifecycle.ts';
+import { outcomeOfEvidence, reinstatement } from './lifecycle.ts';
 import { claimIdempotencyKey, deleteObject, getObject, insertObject, listObjects, saveObject, storeIdempotentResponse, type StripeObject } from './store.ts';
 import { sendEvents, stripeEvent, type StripeEvent, type WebhookEndpoint } from './webhooks.ts';
 
@@ -224,6 +224,10 @@ const updateDispute: Handler = async (trx, params, ctx) => {
   const events: StripeEvent[] = [];
   if (outcome) {
     dispute.status = outcome;
+    if (outcome === 'won') {
+      const charge = await getObject<Charge>(trx, 'charge', dispute.charge as string);
+      dispute.balance_transactions = [...(dispute.balance_transactions as StripeObject[]), reinstatement(dispute, charge)];
+    }
     events.push(stripeEvent('charge.dispute.updated', dispute, previous), stripeEvent('charge.dispute.closed', dispute));
     if (outcome === 'won') events.push(stripeEvent('charge.dispute.funds_reinstated', dispute));
   } else if (params.submit === 'true') {

@@ -9,6 +9,30 @@ export type Later = 'dispute' | 'refund_pending' | 'refund_fails';
 
 /** How long the newspaper has to answer a dispute with evidence. */
 const evidenceDays = 7;
+/** Stripe's dispute fee in the euro area (it keeps it whatever the outcome). */
+export const SANDBOX_DISPUTE_FEE = 2000;
+
+function disputeTransaction(charge: Charge, amount: number, fee: number, created: number): StripeObject {
+  return {
+    id: newId('txn_'),
+    object: 'balance_transaction',
+    amount,
+    available_on: created,
+    created,
+    currency: charge.currency,
+    description: amount < 0 ? `Chargeback withdrawal for ${charge.id}` : `Chargeback reversal for ${charge.id}`,
+    fee,
+    fee_details: fee ? [{ amount: fee, application: null, currency: charge.currency, description: 'Dispute fee', type: 'stripe_fee' }] : [],
+    net: amount - fee,
+    reporting_category: 'dispute',
+    source: charge.id,
+    status: 'available',
+    type: 'adjustment',
+  };
+}
+
+/** The money back on a dispute won (the fee stays with Stripe). */
+export const reinstatement = (dispute: StripeObject, charge: Charge) => disputeTransaction(charge, dispute.amount as number, 0, unixNow());
 
 /** A dispute of the whole charge, its amount withdrawn at once, as Stripe opens one. */
 export function dispute(charge: Charge): StripeObject {
@@ -17,7 +41,7 @@ export function dispute(charge: Charge): StripeObject {
     id: newId('dp_'),
     object: 'dispute',
     amount: charge.amount,
-    balance_transactions: [],
+    balance_transactions: [disputeTransaction(charge, -charge.amount, SANDBOX_DISPUTE_FEE, created)],
     charge: charge.id,
     created,
     currency: charge.currency,
