@@ -45,4 +45,20 @@ describeApi('idempotency keys at Stripe', (t) => {
     await stamp('4 minutes', '55 seconds');
     assert.deepEqual(await reconcilePending(t.db, shop.config), [order.id], 'a young order is asked about after 50 seconds');
   });
+
+  it('names the payment method configuration of STRIPE_PAYMENT_METHOD_CONFIGURATION on the session, never payment_method_types', async () => {
+    await t.reset();
+    const configured = await listenShop(t, (c) => ({ stripe: { ...c.stripe, paymentMethodConfiguration: 'pmc_1CardsWallets' } }));
+    try {
+      const order = await placeMainOrder(configured, t.db);
+      const session = (await t.db('stripe_sandbox_objects').where({ id: order.sessionId }).first('data')).data;
+      assert.deepEqual(session.payment_method_configuration_details, { id: 'pmc_1CardsWallets', parent: null });
+      const request = await t.db('stripe_sandbox_requests').where('idempotency_key', 'like', `order-${order.id}-%-checkout`).first();
+      assert.ok(request, 'the checkout key names the order and ends in -checkout');
+    } finally {
+      await configured.close();
+    }
+    const plain = await placeMainOrder(shop, t.db);
+    assert.equal((await t.db('stripe_sandbox_objects').where({ id: plain.sessionId }).first('data')).data.payment_method_configuration_details, null);
+  });
 });
