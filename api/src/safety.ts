@@ -22,8 +22,9 @@ export function configRefusals(config: Config): string[] {
   const where = `PUBLIC_URL is ${config.publicUrl}`;
   if (!config.stripe.secretKey && !config.stripe.sandbox) {
     refusals.push(
-      `${where}, but STRIPE_SECRET_KEY is not set: the local test sandbox would take payments that are not real and credit vendors. ` +
-        'Set STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET (docs/production.md), or STRIPE_SANDBOX=true to run in test mode on purpose.',
+      `${where}, but STRIPE_SECRET_KEY is not set: the local test sandbox would take payments that are not real ` +
+        'and credit vendors. Set STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET (docs/production.md), ' +
+        'or STRIPE_SANDBOX=true to run in test mode on purpose.',
     );
   } else if (config.stripe.secretKey && isTestMode(config) && !config.stripe.sandbox) {
     refusals.push(
@@ -35,7 +36,10 @@ export function configRefusals(config: Config): string[] {
     refusals.push(`STRIPE_SANDBOX=true asks for test mode, but STRIPE_SECRET_KEY is a live key: remove one of them.`);
   }
   if (config.stripe.secretKey && !config.stripe.webhookSecret) {
-    refusals.push(`${where} with STRIPE_SECRET_KEY, but STRIPE_WEBHOOK_SECRET is not set: payments could not be confirmed (npm run stripe-setup prints it).`);
+    refusals.push(
+      `${where} with STRIPE_SECRET_KEY, but STRIPE_WEBHOOK_SECRET is not set: payments could not be confirmed ` +
+        '(the signing secret of the webhook endpoint at Stripe, docs/production.md).',
+    );
   }
   return refusals;
 }
@@ -45,15 +49,20 @@ export async function databaseRefusals(db: Db, config: Config): Promise<string[]
   if (isLocalUrl(config.publicUrl)) return [];
   const refusals: string[] = [];
   const where = `PUBLIC_URL is ${config.publicUrl}`;
-  if (config.seedDemo && !config.seedDemoChosen && !(await db('system_state').where({ key: 'demo_seeded' }).first('key'))) {
-    refusals.push(`${where}, and the demo newspaper (with demo logins) would be seeded: set SEED_DEMO=false for a real newspaper, or SEED_DEMO=true for a demo.`);
+  const seeded = await db('system_state').where({ key: 'demo_seeded' }).first('key');
+  if (config.seedDemo && !config.seedDemoChosen && !seeded) {
+    refusals.push(
+      `${where}, and the demo newspaper (with demo logins) would be seeded: ` +
+        'set SEED_DEMO=false for a real newspaper, or SEED_DEMO=true for a demo.',
+    );
   }
   // With an external OpenID provider the embedded accounts cannot log in at all.
   if (!config.oidc.issuer) {
     const open = await demoLoginsInUse(db);
     if (open.length) {
+      const names = open.map((d) => `"${d.username}"`).join(' and ');
       refusals.push(
-        `${where}, and ${open.map((d) => `"${d.username}"`).join(' and ')} still open${open.length === 1 ? 's' : ''} with the demo password: ` +
+        `${where}, and ${names} still open${open.length === 1 ? 's' : ''} with the demo password: ` +
           `give each a new password with "npm run account -- password <name>", then start again.`,
       );
     }

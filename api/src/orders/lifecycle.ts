@@ -36,7 +36,14 @@ export async function applyRefund(db: Knex, refund: Stripe.Refund, staff?: strin
     const order = (await trx('orders').where({ id: orderId }).forUpdate().first()) as OrderRow;
     const requestedBy = staff ?? refund.metadata?.requested_by ?? null;
     await trx('stripe_refunds')
-      .insert({ id: refund.id, order_id: orderId, amount: refund.amount, status: refund.status, failure_reason: refund.failure_reason ?? null, requested_by: requestedBy })
+      .insert({
+        id: refund.id,
+        order_id: orderId,
+        amount: refund.amount,
+        status: refund.status,
+        failure_reason: refund.failure_reason ?? null,
+        requested_by: requestedBy,
+      })
       .onConflict('id')
       .merge({
         status: refund.status,
@@ -47,7 +54,13 @@ export async function applyRefund(db: Knex, refund: Stripe.Refund, staff?: strin
     if (refund.status !== 'succeeded' || order.status !== 'paid' || refund.amount !== order.amount_total) return;
     const by = requestedBy ?? dashboardRefunder;
     await bookRefund(trx, orderId, by);
-    await trx('orders').where({ id: orderId }).update({ status: 'refunded', stripe_refund_id: refund.id, refunded_at: trx.fn.now(), refunded_by: by, updated_at: trx.fn.now() });
+    await trx('orders').where({ id: orderId }).update({
+      status: 'refunded',
+      stripe_refund_id: refund.id,
+      refunded_at: trx.fn.now(),
+      refunded_by: by,
+      updated_at: trx.fn.now(),
+    });
     await trx('stripe_refunds').where({ id: refund.id }).update({ booked_at: trx.fn.now() });
     await recordEvent(trx, {
       action: 'payment.refunded',
@@ -60,7 +73,8 @@ export async function applyRefund(db: Knex, refund: Stripe.Refund, staff?: strin
 }
 
 /** Stripe's dispute fee: the fees of the withdrawals on the dispute's balance transactions. */
-const disputeFee = (dispute: Stripe.Dispute) => dispute.balance_transactions.filter((bt) => bt.amount < 0).reduce((sum, bt) => sum + bt.fee, 0);
+const disputeFee = (dispute: Stripe.Dispute) =>
+  dispute.balance_transactions.filter((bt) => bt.amount < 0).reduce((sum, bt) => sum + bt.fee, 0);
 
 /** A dispute Stripe has not taken money for (an inquiry): shown, nothing booked. */
 const inquiry = (status: string) => status.startsWith('warning_');
@@ -76,7 +90,14 @@ export async function applyDispute(db: Knex, dispute: Stripe.Dispute): Promise<v
     const order = (await trx('orders').where({ id: orderId }).forUpdate().first()) as OrderRow;
     const due = dispute.evidence_details?.due_by ? new Date(dispute.evidence_details.due_by * 1000) : null;
     await trx('stripe_disputes')
-      .insert({ id: dispute.id, order_id: orderId, amount: dispute.amount, reason: dispute.reason, status: dispute.status, evidence_due_by: due })
+      .insert({
+        id: dispute.id,
+        order_id: orderId,
+        amount: dispute.amount,
+        reason: dispute.reason,
+        status: dispute.status,
+        evidence_due_by: due,
+      })
       .onConflict('id')
       .merge({ status: dispute.status, evidence_due_by: due, updated_at: trx.fn.now() });
     const row = await trx('stripe_disputes').where({ id: dispute.id }).first();
@@ -88,13 +109,24 @@ export async function applyDispute(db: Knex, dispute: Stripe.Dispute): Promise<v
         action: 'payment.disputed',
         recordType: 'order',
         recordId: orderId,
-        details: { amount: row.amount, fee: disputeFee(dispute), reason: dispute.reason, dispute: dispute.id, evidenceDueBy: due?.toISOString() ?? null },
+        details: {
+          amount: row.amount,
+          fee: disputeFee(dispute),
+          reason: dispute.reason,
+          dispute: dispute.id,
+          evidenceDueBy: due?.toISOString() ?? null,
+        },
       });
     }
     if (dispute.status === 'won' && row.withdrawn_at && !row.reinstated_at) {
       await bookDisputeWon(trx, order, row.amount, row.bearer === 'vendor');
       await trx('stripe_disputes').where({ id: dispute.id }).update({ reinstated_at: trx.fn.now() });
-      await recordEvent(trx, { action: 'payment.dispute_won', recordType: 'order', recordId: orderId, details: { amount: row.amount, dispute: dispute.id } });
+      await recordEvent(trx, {
+        action: 'payment.dispute_won',
+        recordType: 'order',
+        recordId: orderId,
+        details: { amount: row.amount, dispute: dispute.id },
+      });
     }
   });
 }
@@ -108,11 +140,13 @@ export async function decideDispute(db: Knex, disputeId: string, bearer: Bearer,
     if (!row) throw notFound(`There is no dispute ${disputeId}.`);
     if (row.bearer === bearer) return;
     if (row.bearer) throw conflict(`This dispute was already decided: the ${row.bearer} bears it.`);
-    if (!row.withdrawn_at) throw conflict('Stripe has not taken any money for this dispute (yet): there is nothing to bear.');
+    if (!row.withdrawn_at) throw conflict('Stripe has not taken money for this dispute (yet): nothing to bear.');
     if (row.reinstated_at) throw conflict('This dispute was won and the money is back: there is nothing to bear.');
     const order = (await trx('orders').where({ id: row.order_id }).forUpdate().first()) as OrderRow;
     if (bearer === 'vendor') await bookDisputeOnVendor(trx, order, row.amount, staff);
-    await trx('stripe_disputes').where({ id: disputeId }).update({ bearer, decided_by: staff, decided_at: trx.fn.now(), updated_at: trx.fn.now() });
+    await trx('stripe_disputes')
+      .where({ id: disputeId })
+      .update({ bearer, decided_by: staff, decided_at: trx.fn.now(), updated_at: trx.fn.now() });
     await recordEvent(trx, {
       action: 'dispute.decided',
       actor: staff,

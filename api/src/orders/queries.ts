@@ -87,10 +87,12 @@ export function staffOrders(db: Db): Knex.QueryBuilder {
   return db('orders as o')
     .join('vendors as v', 'v.id', 'o.vendor_id')
     .leftJoin('stripe_disputes as d', 'd.order_id', 'o.id')
-    .select('o.*', 'v.license_id as vendor_license_id', 'v.first_name as vendor_first_name', 'v.last_name as vendor_last_name')
-    .select('d.id as dispute_id', 'd.amount as dispute_amount', 'd.status as dispute_status', 'd.evidence_due_by as dispute_due_by')
-    .select('d.bearer as dispute_bearer', 'd.withdrawn_at as dispute_withdrawn_at', 'd.reinstated_at as dispute_reinstated_at')
-    .select(db.raw('(select r.status from stripe_refunds r where r.order_id = o.id order by r.created_at desc, r.id limit 1) as refund_status'));
+    .select('o.*', 'v.license_id as vendor_license_id', 'v.first_name as vendor_first_name')
+    .select('v.last_name as vendor_last_name', 'd.id as dispute_id', 'd.amount as dispute_amount')
+    .select('d.status as dispute_status', 'd.evidence_due_by as dispute_due_by', 'd.bearer as dispute_bearer')
+    .select('d.withdrawn_at as dispute_withdrawn_at', 'd.reinstated_at as dispute_reinstated_at')
+    .select(db.raw(`(select r.status from stripe_refunds r where r.order_id = o.id
+      order by r.created_at desc, r.id limit 1) as refund_status`));
 }
 
 type StaffOrderRow = OrderRow & {
@@ -109,7 +111,8 @@ type StaffOrderRow = OrderRow & {
 
 /** A dispute Stripe took money for, not won back, whose bearer staff have not chosen yet. */
 const needsDecision = (row: StaffOrderRow) =>
-  row.dispute_id !== null && row.dispute_bearer === null && row.dispute_withdrawn_at !== null && row.dispute_reinstated_at === null;
+  row.dispute_id !== null && row.dispute_bearer === null
+  && row.dispute_withdrawn_at !== null && row.dispute_reinstated_at === null;
 
 /** The back office's view of an order; the receipt token stays out, it is the customer's key. */
 export function staffOrderToApi(row: StaffOrderRow) {

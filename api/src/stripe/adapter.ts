@@ -76,8 +76,9 @@ export function sessionFee(session: Stripe.Checkout.Session): number | null {
 export const paymentIntentId = (session: Stripe.Checkout.Session): string | null =>
   typeof session.payment_intent === 'string' ? session.payment_intent : (session.payment_intent?.id ?? null);
 
-/** Whether an object or event of Stripe's is in the mode of our key (a test event never moves live money, nor the reverse). */
-export const matchesKeyMode = (config: Config, object: { livemode?: boolean | null }) => object.livemode === isLiveKey(config);
+/** Whether an object or event of Stripe's is in our key's mode (a test event never moves live money, nor the reverse). */
+export const matchesKeyMode = (config: Config, object: { livemode?: boolean | null }) =>
+  object.livemode === isLiveKey(config);
 
 /**
  * The idempotency key of one action on an order. Stripe keeps keys for 24 hours per account, so the

@@ -16,6 +16,7 @@ export function testModeRibbon(): Middleware {
     const body = typeof ctx.body === 'string' ? ctx.body : Buffer.isBuffer(ctx.body) ? ctx.body.toString('utf8') : undefined;
     if (body === undefined) return;
     const at = /<body[^>]*>/i.exec(body);
-    ctx.body = at ? body.slice(0, at.index + at[0].length) + ribbon + body.slice(at.index + at[0].length) : ribbon + body;
+    const end = at ? at.index + at[0].length : 0;
+    ctx.body = body.slice(0, end) + ribbon + body.slice(end);
   };
 }

@@ -22,7 +22,9 @@ function disputeTransaction(charge: Charge, amount: number, fee: number, created
     currency: charge.currency,
     description: amount < 0 ? `Chargeback withdrawal for ${charge.id}` : `Chargeback reversal for ${charge.id}`,
     fee,
-    fee_details: fee ? [{ amount: fee, application: null, currency: charge.currency, description: 'Dispute fee', type: 'stripe_fee' }] : [],
+    fee_details: fee
+      ? [{ amount: fee, application: null, currency: charge.currency, description: 'Dispute fee', type: 'stripe_fee' }]
+      : [],
     net: amount - fee,
     reporting_category: 'dispute',
     source: charge.id,
@@ -32,7 +34,8 @@ function disputeTransaction(charge: Charge, amount: number, fee: number, created
 }
 
 /** The money back on a dispute won (the fee stays with Stripe). */
-export const reinstatement = (dispute: StripeObject, charge: Charge) => disputeTransaction(charge, dispute.amount as number, 0, unixNow());
+export const reinstatement = (dispute: StripeObject, charge: Charge) =>
+  disputeTransaction(charge, dispute.amount as number, 0, unixNow());
 
 /** A dispute of the whole charge, its amount withdrawn at once, as Stripe opens one. */
 export function dispute(charge: Charge): StripeObject {
@@ -46,7 +49,12 @@ export function dispute(charge: Charge): StripeObject {
     created,
     currency: charge.currency,
     evidence: { uncategorized_text: null },
-    evidence_details: { due_by: created + evidenceDays * 24 * 60 * 60, has_evidence: false, past_due: false, submission_count: 0 },
+    evidence_details: {
+      due_by: created + evidenceDays * 24 * 60 * 60,
+      has_evidence: false,
+      past_due: false,
+      submission_count: 0,
+    },
     is_charge_refundable: false,
     livemode: false,
     metadata: {},
