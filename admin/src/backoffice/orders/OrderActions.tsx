@@ -37,7 +37,9 @@ export function OrderActions() {
     run(`/api/disputes/${record.dispute.id}/decision`, () => translate(`app.order.dispute_decided_${bearer}`, { id: record.id }), { bearer });
   const check = () =>
     run('reconcile', (order) => translate('app.order.checked', { id: order.id, status: translate(`app.order.status_${order.status}`) }));
-  const refund = () => run('refund', (order) => translate('app.order.refunded', { id: order.id }));
+  // A refund Stripe has not finished yet is not booked: the answer says so.
+  const refund = () =>
+    run('refund', (order) => translate(order.status === 'refunded' ? 'app.order.refunded' : 'app.order.refund_requested', { id: order.id }));
 
   return (
     <Stack direction="row" spacing={1} onClick={(event) => event.stopPropagation()}>
