@@ -1,11 +1,13 @@
 import assert from 'node:assert/strict';
 import type supertest from 'supertest';
+import type { HttpError } from '../../api/src/http/errors.ts';
+import { applySession } from '../../api/src/orders/settle.ts';
 import { Stripe, stripeClient } from '../../api/src/stripe/adapter.ts';
 import { describeApi } from '../support/env.ts';
-import { assertBalanced, balanceOf, postEvent, signedEvent, vendorId } from '../support/orders.ts';
+import { assertBalanced, balanceOf, placeMainOrder, postEvent, signedEvent, vendorId } from '../support/orders.ts';
 import { listedVendor, listenBooksShop, sell } from '../support/sales.ts';
 import { SANDBOX_DISPUTE_FEE } from '../../api/src/stripe/sandbox/lifecycle.ts';
-import { dashboardRefund, finishRefund } from '../support/sandbox.ts';
+import { dashboardRefund, finishRefund, payInSandbox } from '../support/sandbox.ts';
 import type { ListeningShop } from '../support/shop-server.ts';
 
 // Stripe's lifecycle of a payment in the ledger (issue 15): refunds by status, refunds made in
@@ -217,6 +219,17 @@ describeApi('Stripe lifecycle: refunds and disputes, each booked exactly once', 
     assert.equal(lostDecision.status, 200);
     assert.equal((await rows(lostOrder.id, 'dispute_vendor')).length, 0);
     await assertBalanced(t.db);
+  });
+
+  it('settles no payment whose session is in the other mode than the key', async () => {
+    const placed = await placeMainOrder(shop, t.db);
+    await payInSandbox(shop.url, placed.checkoutUrl);
+    const session = await stripe.checkout.sessions.retrieve(placed.sessionId, { expand: ['payment_intent.latest_charge.balance_transaction'] });
+    assert.equal(session.payment_status, 'paid');
+    await assert.rejects(applySession(t.db, shop.config, placed.id, { ...session, livemode: true }), (error: HttpError) => error.status === 409);
+    assert.equal((await orderRow(placed.id)).status, 'pending');
+    assert.deepEqual(await t.db('ledger_rows').where({ order_id: placed.id }), [], 'nothing booked');
+    assert.equal((await applySession(t.db, shop.config, placed.id, session)).status, 'paid', 'the same session in test mode pays it');
   });
 
   it('refuses an event of the other mode (a live event at a test key)', async () => {
