@@ -9,7 +9,9 @@ import * as booksIndexes from './007_books_indexes.ts';
 import * as embedOrigins from './008_embed_origins.ts';
 import * as ledgerGuard from './009_ledger_guard.ts';
 import * as rateLimits from './010_rate_limits.ts';
-import * as stripeLifecycle from './011_stripe_lifecycle.ts';
+import * as loginThrottle from './011_login_throttle.ts';
+import * as stripeSandboxClosed from './012_stripe_sandbox_closed.ts';
+import * as stripeLifecycle from './013_stripe_lifecycle.ts';
 
 export interface Migration {
   name: string;
@@ -29,5 +31,7 @@ export const migrations: Migration[] = [
   { name: '008_embed_origins', ...embedOrigins },
   { name: '009_ledger_guard', ...ledgerGuard },
   { name: '010_rate_limits', ...rateLimits },
-  { name: '011_stripe_lifecycle', ...stripeLifecycle },
+  { name: '011_login_throttle', ...loginThrottle },
+  { name: '012_stripe_sandbox_closed', ...stripeSandboxClosed },
+  { name: '013_stripe_lifecycle', ...stripeLifecycle },
 ];

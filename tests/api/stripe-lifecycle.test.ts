@@ -27,7 +27,7 @@ describeApi('Stripe lifecycle: refunds and disputes, each booked exactly once', 
   before(async () => {
     shop = await listenBooksShop(t);
     office = await t.office();
-    stripe = stripeClient(shop.config);
+    stripe = stripeClient(t.db, shop.config);
   });
   after(() => shop.close());
   beforeEach(() => t.reset());
@@ -88,7 +88,7 @@ describeApi('Stripe lifecycle: refunds and disputes, each booked exactly once', 
     assert.equal((await rows(order.id, 'refund')).length, 0, 'nothing booked while pending');
     await assertBalanced(t.db);
 
-    await finishRefund(shop.url, pending.id);
+    await finishRefund(t.db, shop.url, pending.id);
     // The late refund.created after the update, and the update twice.
     await deliver('refund.updated', { id: pending.id, object: 'refund' });
     await deliver('refund.created', { id: pending.id, object: 'refund' });
@@ -104,7 +104,7 @@ describeApi('Stripe lifecycle: refunds and disputes, each booked exactly once', 
     const order = await sell(shop, t.db, { vendor: 'DEMO-5', tip: 100, card: failingRefundCard });
     assert.equal((await refund(order.id)).status, 200);
     const [pending] = await refundsShown(order.id);
-    await finishRefund(shop.url, pending.id);
+    await finishRefund(t.db, shop.url, pending.id);
     await deliver('refund.failed', { id: pending.id, object: 'refund' });
     await deliver('refund.updated', { id: pending.id, object: 'refund' });
     await deliver('refund.created', { id: pending.id, object: 'refund' });
@@ -126,7 +126,7 @@ describeApi('Stripe lifecycle: refunds and disputes, each booked exactly once', 
     const ours = await sell(shop, t.db, { vendor: 'DEMO-6', tip: 100 });
     assert.equal((await refund(ours.id)).status, 200);
     const order = await sell(shop, t.db, { vendor: 'DEMO-6', tip: 100 });
-    const made = await dashboardRefund(shop.url, order.stripe_payment_intent_id);
+    const made = await dashboardRefund(t.db, shop.url, order.stripe_payment_intent_id);
     const charge = await chargeOf(order.stripe_payment_intent_id);
     // refund.created before charge.refunded, each twice.
     await deliver('refund.created', { id: made.id as string, object: 'refund' });

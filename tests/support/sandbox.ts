@@ -1,4 +1,5 @@
-import { SANDBOX_SECRET_KEY } from '../../api/src/stripe/sandbox/keys.ts';
+import type { Db } from '../../api/src/db.ts';
+import { sandboxCredentials } from '../../api/src/stripe/sandbox/keys.ts';
 
 /**
  * Pays a sandbox Checkout Session the way a customer does: opens the hosted page and submits its
@@ -22,10 +23,10 @@ export async function payInSandbox(baseUrl: string, checkoutUrl: string, card = 
 }
 
 /** The card 4000 0000 0000 0010 pays without a fee; this books the fee later and sends `charge.updated`. */
-export async function releaseHeldFee(baseUrl: string, sessionId: string): Promise<void> {
+export async function releaseHeldFee(db: Db, baseUrl: string, sessionId: string): Promise<void> {
   const res = await fetch(new URL(`/stripe-sandbox/sessions/${sessionId}/release-fee`, baseUrl), {
     method: 'POST',
-    headers: { Authorization: `Bearer ${SANDBOX_SECRET_KEY}` },
+    headers: { Authorization: `Bearer ${(await sandboxCredentials(db)).secretKey}` },
   });
   if (!res.ok) throw new Error(`The fee could not be released (HTTP ${res.status}): ${await res.text()}`);
 }
@@ -34,14 +35,19 @@ function pageMessage(html: string): string {
   return /id="sandbox-(?:error|expired|missing)"[^>]*>([^<]*)</.exec(html)?.[1] ?? html.slice(0, 200);
 }
 
-async function sandboxAction(baseUrl: string, path: string): Promise<Record<string, unknown>> {
-  const res = await fetch(new URL(path, baseUrl), { method: 'POST', headers: { Authorization: `Bearer ${SANDBOX_SECRET_KEY}` } });
+async function sandboxAction(db: Db, baseUrl: string, path: string): Promise<Record<string, unknown>> {
+  const res = await fetch(new URL(path, baseUrl), {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${(await sandboxCredentials(db)).secretKey}` },
+  });
   if (!res.ok) throw new Error(`${path} failed (HTTP ${res.status}): ${await res.text()}`);
   return (await res.json()) as Record<string, unknown>;
 }
 
 /** Refunds the whole payment as someone does in Stripe's Dashboard; answers the refund. */
-export const dashboardRefund = (baseUrl: string, paymentIntent: string) => sandboxAction(baseUrl, `/stripe-sandbox/payment_intents/${paymentIntent}/dashboard-refund`);
+export const dashboardRefund = (db: Db, baseUrl: string, paymentIntent: string) =>
+  sandboxAction(db, baseUrl, `/stripe-sandbox/payment_intents/${paymentIntent}/dashboard-refund`);
 
 /** The bank's answer to a pending refund (cards 7726: succeeded, 3476: failed); answers the refund. */
-export const finishRefund = (baseUrl: string, refundId: string) => sandboxAction(baseUrl, `/stripe-sandbox/refunds/${refundId}/finish`);
+export const finishRefund = (db: Db, baseUrl: string, refundId: string) =>
+  sandboxAction(db, baseUrl, `/stripe-sandbox/refunds/${refundId}/finish`);

@@ -1,29 +1,6 @@
-// How accounts and kinds of ledger rows are named where people read them: the lists, the CSV files
-// for the bookkeeper. German first (the office's language), English after the slash, so one label
-// serves both interface languages and the export.
-
-export const ledgerKinds = [
-  'sale', 'tip', 'licence', 'fee', 'fee_cover', 'payout', 'payout_reversal', 'refund', 'dispute', 'dispute_fee', 'dispute_won', 'dispute_vendor',
-] as const;
-export type LedgerKind = (typeof ledgerKinds)[number];
-
-/** The customers → vendor rows: what the shop sold, tips included. */
-export const salesKinds: readonly LedgerKind[] = ['sale', 'tip'];
-
-export const kindLabels: Record<LedgerKind, string> = {
-  sale: 'Verkauf / Sale',
-  tip: 'Trinkgeld, Spende / Tip, donation',
-  licence: 'Lizenzanteil / Licence share',
-  fee: 'Kartengebühr / Card fee',
-  fee_cover: 'Gebührenübernahme / Fee covered',
-  payout: 'Auszahlung / Payout',
-  payout_reversal: 'Storno Auszahlung / Payout reversed',
-  refund: 'Erstattung / Refund',
-  dispute: 'Rückbuchung (Chargeback) / Chargeback',
-  dispute_fee: 'Chargeback-Gebühr / Chargeback fee',
-  dispute_won: 'Chargeback gewonnen / Chargeback won',
-  dispute_vendor: 'Chargeback vom Guthaben / Chargeback borne by vendor',
-};
+// How accounts are named where people read them: the lists, the CSV files for the bookkeeper.
+// German first (the office's language), English after the slash, so one label serves both interface
+// languages and the export. The kinds of booking are named in api/src/ledger/kinds.ts.
 
 const systemAccountNames: Record<string, string> = {
   customers: 'Kundschaft / Customers',

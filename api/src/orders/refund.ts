@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { Config } from '../config.ts';
 import { conflict, HttpError, notFound } from '../http/errors.ts';
-import { idempotencyKey, Stripe, stripeClient } from '../stripe/adapter.ts';
+import { idempotencyKey, refundPayment, StripeFailure, type Stripe } from '../stripe/adapter.ts';
 import { applyRefund } from './lifecycle.ts';
 import { findOrder, type OrderRow } from './queries.ts';
 
@@ -12,17 +12,22 @@ const notRefundable = (order: OrderRow) => conflict(`Only a paid order can be re
  * refund; after a refund that failed, the next attempt is a new one (its count is in the key).
  */
 async function refundAtStripe(db: Knex, config: Config, order: OrderRow, staff: string): Promise<Stripe.Refund> {
-  const [{ failed }] = await db('stripe_refunds').where({ order_id: order.id }).whereIn('status', ['failed', 'canceled']).count({ failed: '*' });
+  const failed = await db('stripe_refunds')
+    .where({ order_id: order.id })
+    .whereIn('status', ['failed', 'canceled'])
+    .count<{ failed: string | number }[]>({ failed: '*' });
   try {
-    return await stripeClient(config).refunds.create(
+    return await refundPayment(
+      db,
+      config,
       { payment_intent: order.stripe_payment_intent_id!, metadata: { order: String(order.id), requested_by: staff } },
-      { idempotencyKey: idempotencyKey(order, `refund-${Number(failed) + 1}`) },
+      idempotencyKey(order, `refund-${Number(failed[0]?.failed ?? 0) + 1}`),
     );
   } catch (error) {
-    if (error instanceof Stripe.errors.StripeInvalidRequestError) {
+    if (error instanceof StripeFailure && error.reason === 'refused') {
       throw conflict(`Stripe refused the refund: ${error.message}`);
     }
-    if (error instanceof Stripe.errors.StripeError) {
+    if (error instanceof StripeFailure) {
       throw new HttpError(502, 'Stripe could not be reached for the refund. Nothing was booked; please try again later.');
     }
     throw error;

@@ -1,10 +1,11 @@
-import { clientAddress } from '../http/client-address.ts';
+import { clientBucket } from '../http/client-address.ts';
 import { HttpError } from '../http/errors.ts';
 import { respondList } from '../http/list.ts';
+import { pathParam } from '../http/params.ts';
 import type { AppContext, RouteDef } from '../http/routes.ts';
 import { idParam, parse } from '../http/validate.ts';
 import { log } from '../log.ts';
-import { Stripe } from '../stripe/adapter.ts';
+import { StripeFailure } from '../stripe/adapter.ts';
 import { placeOrder } from './place.ts';
 import { decideDispute } from './lifecycle.ts';
 import {
@@ -29,7 +30,7 @@ async function settleForCustomer(ctx: AppContext, order: OrderRow, sessionId: st
   try {
     return (await settleOrder(ctx.db, ctx.config, order.id, sessionId)) ?? order;
   } catch (error) {
-    if (!(error instanceof Stripe.errors.StripeError)) throw error;
+    if (!(error instanceof StripeFailure)) throw error;
     log.warn('verifying a payment failed', { order: order.id, type: error.type });
     return order;
   }
@@ -43,7 +44,7 @@ export const orderRoutes: RouteDef[] = [
     body: 'json',
     handler: async (ctx) => {
       const input = parse(orderInput, ctx.request.body);
-      const placed = await placeOrder(ctx.db, ctx.config, input, clientAddress(ctx, ctx.config));
+      const placed = await placeOrder(ctx.db, ctx.config, input, clientBucket(ctx, ctx.config));
       ctx.status = 201;
       ctx.body = { order: placed.token, checkoutUrl: placed.checkoutUrl };
     },
@@ -90,7 +91,7 @@ export const orderRoutes: RouteDef[] = [
       try {
         await settleOrder(ctx.db, ctx.config, id);
       } catch (error) {
-        if (!(error instanceof Stripe.errors.StripeError)) throw error;
+        if (!(error instanceof StripeFailure)) throw error;
         throw new HttpError(502, 'Stripe could not be asked right now. Please try again later.');
       }
       ctx.body = staffOrderToApi(await staffOrders(ctx.db).where('o.id', id).first());
@@ -137,9 +138,10 @@ export const orderRoutes: RouteDef[] = [
     body: 'json',
     handler: async (ctx) => {
       const { bearer } = parse(disputeDecision, ctx.request.body);
-      if (!/^dp_[A-Za-z0-9_]{1,100}$/.test(ctx.params.id)) throw new HttpError(404, 'There is no such dispute.');
-      await decideDispute(ctx.db, ctx.params.id, bearer, ctx.state.user!.username);
-      ctx.body = (await staffDisputes(ctx.db)).find((d) => d.id === ctx.params.id);
+      const id = pathParam(ctx, 'id');
+      if (!/^dp_[A-Za-z0-9_]{1,100}$/.test(id)) throw new HttpError(404, 'There is no such dispute.');
+      await decideDispute(ctx.db, id, bearer, ctx.state.user!.username);
+      ctx.body = (await staffDisputes(ctx.db)).find((d) => d.id === id);
     },
   },
 ];

@@ -1,13 +1,15 @@
 import { createHash } from 'node:crypto';
 import Stripe from 'stripe';
+import type { Knex } from 'knex';
 import type { Config } from '../config.ts';
 import { isLiveKey, usesSandbox } from './mode.ts';
-import { SANDBOX_SECRET_KEY, SANDBOX_WEBHOOK_SECRET } from './sandbox/keys.ts';
+import { sandboxCredentials } from './sandbox/keys.ts';
 
 // The one place that knows where Stripe is. With a secret key configured it is Stripe (or the
 // Stripe-compatible API at STRIPE_API_URL); without, it is the local sandbox on this very server (or
 // the one at STRIPE_API_URL), reached through the same official SDK, so every code path is the one
-// production runs.
+// production runs. Every SDK call of api/src (outside the sandbox) is made here, and the SDK's
+// errors are mapped here once (StripeFailure).
 
 export { Stripe };
 
@@ -25,41 +27,135 @@ function endpoint(url: string | undefined): Pick<Stripe.StripeConfig, 'host' | '
  */
 export const STRIPE_API_VERSION = '2026-10-28.endive';
 
-const clients = new WeakMap<Config, Stripe>();
+const clients = new WeakMap<Knex, WeakMap<Config, Stripe>>();
 const maxNetworkRetries = 2;
 
-/** The SDK client for this configuration (one per configuration, reused: it keeps connections alive). */
-export function stripeClient(config: Config): Stripe {
-  let client = clients.get(config);
+/**
+ * The sandbox's key is this installation's own, in the database: the SDK asks for it before each
+ * request (an authenticator is the SDK's hook for keys that are not known when the client is made).
+ */
+const sandboxKey =
+  (db: Knex): NonNullable<Stripe.StripeConfig['authenticator']> =>
+  async (request) => {
+    request.headers.Authorization = `Bearer ${(await sandboxCredentials(db)).secretKey}`;
+  };
+
+function newClient(config: Config, auth: { key: string } | { db: Knex }): Stripe {
+  const sandbox = 'db' in auth;
+  return new Stripe(sandbox ? '' : auth.key, {
+    ...(sandbox ? { authenticator: sandboxKey(auth.db) } : {}),
+    ...endpoint(config.stripe.apiUrl ?? (sandbox ? config.publicUrl : undefined)),
+    apiVersion: STRIPE_API_VERSION,
+    // Bounded: a Stripe that fails or hangs costs the customer at most three timeouts plus the
+    // SDK's short backoff; every retry carries the same idempotency key, so nothing is done twice.
+    maxNetworkRetries,
+    timeout: config.stripeTimeoutMs,
+    telemetry: false,
+  });
+}
+
+/** The SDK client for this database and configuration (made once, reused: it keeps connections alive). */
+export function stripeClient(db: Knex, config: Config): Stripe {
+  let byConfig = clients.get(db);
+  if (!byConfig) clients.set(db, (byConfig = new WeakMap()));
+  let client = byConfig.get(config);
   if (!client) {
-    const sandbox = usesSandbox(config);
-    client = new Stripe(sandbox ? SANDBOX_SECRET_KEY : config.stripe.secretKey!, {
-      ...endpoint(config.stripe.apiUrl ?? (sandbox ? config.publicUrl : undefined)),
-      apiVersion: STRIPE_API_VERSION,
-      // Bounded: a Stripe that fails or hangs costs the customer at most three timeouts plus the
-      // SDK's short backoff; every retry carries the same idempotency key, so nothing is done twice.
-      maxNetworkRetries,
-      timeout: config.stripeTimeoutMs,
-      telemetry: false,
-    });
-    clients.set(config, client);
+    client = usesSandbox(config) ? newClient(config, { db }) : newClient(config, { key: config.stripe.secretKey! });
+    byConfig.set(config, client);
   }
   return client;
 }
 
+/** A client with the configured secret key, for commands that must not open the database (it may be in use). */
+export function keyedClient(config: Config): Stripe {
+  if (usesSandbox(config)) throw new Error('keyedClient needs STRIPE_SECRET_KEY');
+  return newClient(config, { key: config.stripe.secretKey! });
+}
+
 /**
- * The secret that signs webhook events. The sandbox's is public, so it is only accepted while the
- * sandbox is on; with a real key and no STRIPE_WEBHOOK_SECRET there is none (events are refused).
+ * A Stripe call that failed, the one mapping of the SDK's errors: `refused` when Stripe answered that
+ * the request is invalid (e.g. refunding a payment that cannot be refunded), `unavailable` when it
+ * could not be asked or did not answer usefully (network, timeout, 5xx, rate limit, a bad key). The
+ * message is Stripe's and may quote parts of the key: log `type`, `code` and `statusCode`, not it.
  */
-export function webhookSecret(config: Config): string | undefined {
-  return config.stripe.webhookSecret ?? (usesSandbox(config) ? SANDBOX_WEBHOOK_SECRET : undefined);
+export class StripeFailure extends Error {
+  constructor(
+    readonly reason: 'refused' | 'unavailable',
+    message: string,
+    readonly type: string,
+    readonly code: string | undefined,
+    readonly statusCode: number | undefined,
+  ) {
+    super(message);
+    this.name = 'StripeFailure';
+  }
+}
+
+/** Runs one SDK call; the SDK's errors leave as StripeFailure, anything else unchanged. */
+async function call<T>(db: Knex, config: Config, request: (stripe: Stripe) => Promise<T>): Promise<T> {
+  try {
+    return await request(stripeClient(db, config));
+  } catch (error) {
+    if (!(error instanceof Stripe.errors.StripeError)) throw error;
+    const reason = error instanceof Stripe.errors.StripeInvalidRequestError ? 'refused' : 'unavailable';
+    throw new StripeFailure(reason, error.message, error.type, error.code, error.statusCode);
+  }
+}
+
+/** A Checkout Session for an order; the idempotency key makes a repeated call get the same session. */
+export function createCheckoutSession(
+  db: Knex,
+  config: Config,
+  params: Stripe.Checkout.SessionCreateParams,
+  idempotencyKey: string,
+): Promise<Stripe.Checkout.Session> {
+  return call(db, config, (stripe) => stripe.checkout.sessions.create(params, { idempotencyKey }));
+}
+
+/** Ends an open Checkout Session; Stripe refuses (`refused`) one that completed meanwhile. */
+export function expireCheckoutSession(db: Knex, config: Config, sessionId: string): Promise<Stripe.Checkout.Session> {
+  return call(db, config, (stripe) => stripe.checkout.sessions.expire(sessionId));
+}
+
+/** Refunds a payment; the idempotency key makes a repeated or concurrent call get the same refund. */
+export function refundPayment(
+  db: Knex,
+  config: Config,
+  params: Stripe.RefundCreateParams,
+  idempotencyKey: string,
+): Promise<Stripe.Refund> {
+  return call(db, config, (stripe) => stripe.refunds.create(params, { idempotencyKey }));
+}
+
+/** The event of a webhook delivery, or undefined when its signature does not verify with `secret`. */
+export function verifiedEvent(
+  db: Knex,
+  config: Config,
+  rawBody: Buffer,
+  signature: string,
+  secret: string,
+): Stripe.Event | undefined {
+  try {
+    return stripeClient(db, config).webhooks.constructEvent(rawBody, signature, secret);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The secret that signs webhook events: STRIPE_WEBHOOK_SECRET, or while the sandbox is on, this
+ * installation's sandbox secret. With a real key and no STRIPE_WEBHOOK_SECRET there is none (events are refused).
+ */
+export async function webhookSecret(db: Knex, config: Config): Promise<string | undefined> {
+  if (config.stripe.webhookSecret) return config.stripe.webhookSecret;
+  return usesSandbox(config) ? (await sandboxCredentials(db)).webhookSecret : undefined;
 }
 
 /** What the settle step reads from a session: the payment and its fee in one call. */
-export function retrieveSession(config: Config, sessionId: string): Promise<Stripe.Checkout.Session> {
-  return stripeClient(config).checkout.sessions.retrieve(sessionId, {
-    expand: ['payment_intent.latest_charge.balance_transaction'],
-  });
+export function retrieveSession(db: Knex, config: Config, sessionId: string): Promise<Stripe.Checkout.Session> {
+  return call(db, config, (stripe) =>
+    stripe.checkout.sessions.retrieve(sessionId, { expand: ['payment_intent.latest_charge.balance_transaction'] }),
+  );
 }
 
 /** The card fee of a session retrieved with `retrieveSession`; null while Stripe has not settled it. */
@@ -91,12 +187,14 @@ export function idempotencyKey(order: { id: number; token: string }, action: str
 }
 
 /** A refund as Stripe has it now (an event only says "look again"). */
-export const retrieveRefund = (config: Config, id: string) => stripeClient(config).refunds.retrieve(id);
+export const retrieveRefund = (db: Knex, config: Config, id: string) =>
+  call(db, config, (stripe) => stripe.refunds.retrieve(id));
 
 /** Every refund of a charge: a `charge.refunded` from Stripe's Dashboard names only the charge. */
-export async function chargeRefunds(config: Config, charge: string): Promise<Stripe.Refund[]> {
-  return (await stripeClient(config).refunds.list({ charge, limit: 100 })).data;
+export async function chargeRefunds(db: Knex, config: Config, charge: string): Promise<Stripe.Refund[]> {
+  return (await call(db, config, (stripe) => stripe.refunds.list({ charge, limit: 100 }))).data;
 }
 
 /** A dispute as Stripe has it now. */
-export const retrieveDispute = (config: Config, id: string) => stripeClient(config).disputes.retrieve(id);
+export const retrieveDispute = (db: Knex, config: Config, id: string) =>
+  call(db, config, (stripe) => stripe.disputes.retrieve(id));
