@@ -49,7 +49,7 @@ export async function databaseRefusals(db: Db, config: Config): Promise<string[]
   if (isLocalUrl(config.publicUrl)) return [];
   const refusals: string[] = [];
   const where = `PUBLIC_URL is ${config.publicUrl}`;
-  const seeded = await db('system_state').where({ key: 'demo_seeded' }).first('key');
+  const seeded = await db('system_state').where({ key: 'demo_seeded' }).first<{ key: string } | undefined>('key');
   if (config.seedDemo && !config.seedDemoChosen && !seeded) {
     refusals.push(
       `${where}, and the demo newspaper (with demo logins) would be seeded: ` +

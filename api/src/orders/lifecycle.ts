@@ -1,10 +1,11 @@
 import type { Knex } from 'knex';
 import { recordEvent } from '../audit/record.ts';
+import { oneRow } from '../one-row.ts';
 import { conflict, notFound } from '../http/errors.ts';
 import { bookDisputeOnVendor, bookDisputeWithdrawal, bookDisputeWon } from '../ledger/dispute.ts';
 import { bookRefund } from '../ledger/refund.ts';
 import type { Stripe } from '../stripe/adapter.ts';
-import type { OrderRow } from './queries.ts';
+import type { DisputeRow, OrderRow } from './queries.ts';
 
 // What happens to a paid order at Stripe afterwards: refunds (ours or made in Stripe's Dashboard)
 // and disputes. Each is applied from Stripe's current state of the object, under the order's lock,
@@ -21,7 +22,7 @@ const idOf = (value: string | { id: string } | null | undefined) => (typeof valu
 /** Our order paid with this payment intent; undefined for a payment of someone else on the account. */
 async function orderOfPayment(db: Knex, intent: string | undefined): Promise<number | undefined> {
   if (!intent || !stripeId.test(intent)) return undefined;
-  return (await db('orders').where({ stripe_payment_intent_id: intent }).first('id'))?.id;
+  return (await db('orders').where({ stripe_payment_intent_id: intent }).first<{ id: number } | undefined>('id'))?.id;
 }
 
 /**
@@ -100,7 +101,7 @@ export async function applyDispute(db: Knex, dispute: Stripe.Dispute): Promise<v
       })
       .onConflict('id')
       .merge({ status: dispute.status, evidence_due_by: due, updated_at: trx.fn.now() });
-    const row = await trx('stripe_disputes').where({ id: dispute.id }).first();
+    const row = oneRow(await trx('stripe_disputes').where({ id: dispute.id }).select<DisputeRow[]>('*'));
     if (!row.withdrawn_at && !inquiry(dispute.status)) {
       await bookDisputeWithdrawal(trx, order, row.amount, disputeFee(dispute));
       await trx('stripe_disputes').where({ id: dispute.id }).update({ withdrawn_at: trx.fn.now() });
@@ -136,7 +137,7 @@ export type Bearer = 'vendor' | 'newspaper';
 /** Staff decide who bears a dispute's money: the vendor's credit, or the newspaper. Once; protocolled. */
 export async function decideDispute(db: Knex, disputeId: string, bearer: Bearer, staff: string): Promise<void> {
   await db.transaction(async (trx) => {
-    const row = await trx('stripe_disputes').where({ id: disputeId }).forUpdate().first();
+    const row = await trx('stripe_disputes').where({ id: disputeId }).forUpdate().first<DisputeRow | undefined>();
     if (!row) throw notFound(`There is no dispute ${disputeId}.`);
     if (row.bearer === bearer) return;
     if (row.bearer) throw conflict(`This dispute was already decided: the ${row.bearer} bears it.`);

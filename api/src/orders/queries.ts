@@ -180,27 +180,62 @@ export const staffOrderList: ListSpec<StaffOrderRow, ReturnType<typeof staffOrde
   toApi: staffOrderToApi,
 };
 
+/** A row of `stripe_disputes` (migration 013). */
+export interface DisputeRow {
+  id: string;
+  order_id: number;
+  amount: number;
+  reason: string | null;
+  status: string;
+  evidence_due_by: Date | null;
+  withdrawn_at: Date | null;
+  reinstated_at: Date | null;
+  bearer: 'vendor' | 'newspaper' | null;
+  decided_by: string | null;
+  decided_at: Date | null;
+}
+
+/** A row of `stripe_refunds` (migration 013). */
+export interface RefundRow {
+  id: string;
+  order_id: number;
+  amount: number;
+  status: string;
+  failure_reason: string | null;
+  requested_by: string | null;
+  booked_at: Date | null;
+  created_at: Date;
+}
+
+type StaffDisputeRow = DisputeRow & {
+  amount_total: number;
+  vendor_id: number;
+  license_id: string;
+  first_name: string;
+  last_name: string;
+};
+
 /** Disputes as staff work through them: undecided first, then by deadline; with order and vendor. */
 export async function staffDisputes(db: Db) {
   const rows = await db('stripe_disputes as d')
     .join('orders as o', 'o.id', 'd.order_id')
     .join('vendors as v', 'v.id', 'o.vendor_id')
     .orderByRaw('d.bearer is not null, d.evidence_due_by nulls last, d.id')
-    .select('d.*', 'o.amount_total', 'v.id as vendor_id', 'v.license_id', 'v.first_name', 'v.last_name');
+    .select<StaffDisputeRow[]>('d.*', 'o.amount_total', 'v.id as vendor_id', 'v.license_id', 'v.first_name', 'v.last_name');
   return rows.map((row) => ({
-    id: row.id as string,
-    orderId: row.order_id as number,
-    vendorId: row.vendor_id as number,
-    vendorLicenseId: row.license_id as string,
+    id: row.id,
+    orderId: row.order_id,
+    vendorId: row.vendor_id,
+    vendorLicenseId: row.license_id,
     vendorName: `${row.first_name} ${row.last_name}`.trim(),
-    amount: row.amount as number,
-    reason: row.reason as string | null,
-    status: row.status as string,
+    amount: row.amount,
+    reason: row.reason,
+    status: row.status,
     evidenceDueBy: toIso(row.evidence_due_by),
     withdrawnAt: toIso(row.withdrawn_at),
     reinstatedAt: toIso(row.reinstated_at),
-    bearer: row.bearer as 'vendor' | 'newspaper' | null,
-    decidedBy: row.decided_by as string | null,
+    bearer: row.bearer,
+    decidedBy: row.decided_by,
     decidedAt: toIso(row.decided_at),
     needsDecision: row.bearer === null && row.withdrawn_at !== null && row.reinstated_at === null,
   }));
@@ -208,13 +243,13 @@ export async function staffDisputes(db: Db) {
 
 /** The refunds of an order with their status at Stripe (pending and failed ones included). */
 export async function orderRefunds(db: Db, orderId: number) {
-  const rows = await db('stripe_refunds').where({ order_id: orderId }).orderBy('created_at');
+  const rows = await db('stripe_refunds').where({ order_id: orderId }).orderBy('created_at').select<RefundRow[]>('*');
   return rows.map((row) => ({
-    id: row.id as string,
-    amount: row.amount as number,
-    status: row.status as string,
-    failureReason: row.failure_reason as string | null,
-    requestedBy: row.requested_by as string | null,
+    id: row.id,
+    amount: row.amount,
+    status: row.status,
+    failureReason: row.failure_reason,
+    requestedBy: row.requested_by,
     bookedAt: toIso(row.booked_at),
     createdAt: toIso(row.created_at),
   }));

@@ -10,6 +10,7 @@ import { placeOrder } from './place.ts';
 import { decideDispute } from './lifecycle.ts';
 import {
   findOrder, findOrderByToken, orderReceipt, orderRefunds, staffDisputes, staffOrderList, staffOrders, staffOrderToApi, type OrderRow,
+  type StaffOrderRow,
 } from './queries.ts';
 import { refundOrder } from './refund.ts';
 import { disputeDecision, orderInput } from './schema.ts';
@@ -94,7 +95,7 @@ export const orderRoutes: RouteDef[] = [
         if (!(error instanceof StripeFailure)) throw error;
         throw new HttpError(502, 'Stripe could not be asked right now. Please try again later.');
       }
-      ctx.body = staffOrderToApi(await staffOrders(ctx.db).where('o.id', id).first());
+      ctx.body = staffOrderToApi(await staffOrders(ctx.db).where('o.id', id).first<StaffOrderRow>());
     },
   },
   {
@@ -106,7 +107,7 @@ export const orderRoutes: RouteDef[] = [
     handler: async (ctx) => {
       const id = idParam(ctx.params.id, 'order');
       await refundOrder(ctx.db, ctx.config, id, ctx.state.user!.username);
-      ctx.body = staffOrderToApi(await staffOrders(ctx.db).where('o.id', id).first());
+      ctx.body = staffOrderToApi(await staffOrders(ctx.db).where('o.id', id).first<StaffOrderRow>());
     },
   },
   {

@@ -45,7 +45,7 @@ async function processEvent(db: Knex, config: Config, event: Stripe.Event): Prom
     if (stripeId.test(refund.id)) await applyRefund(db, await retrieveRefund(db, config, refund.id));
   } else if (event.type === 'charge.refunded') {
     // A refund made in Stripe's Dashboard: the charge names no refund, so all of its refunds are read.
-    const charge = event.data.object as Stripe.Charge;
+    const charge = event.data.object;
     if (stripeId.test(charge.id)) {
       for (const refund of await chargeRefunds(db, config, charge.id)) await applyRefund(db, refund);
     }

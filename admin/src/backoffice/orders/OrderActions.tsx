@@ -2,14 +2,15 @@ import { Button, Stack } from '@mui/material';
 import { useState } from 'react';
 import { Confirm, useDataProvider, useNotify, useRecordContext, useRefresh, useTranslate } from 'react-admin';
 import { useFormatCents } from '../common/money.tsx';
+import type { CallApi, OrderRecord } from './record.ts';
 
 /** Statuses Stripe may still change: the order is asked about again. */
 const checkable = new Set(['pending', 'flagged', 'expired', 'failed']);
 
 /** "Check with Stripe now" for open orders, a refund with confirmation for paid ones. */
 export function OrderActions() {
-  const record = useRecordContext();
-  const dataProvider = useDataProvider();
+  const record = useRecordContext<OrderRecord>();
+  const call = useDataProvider().call as CallApi;
   const notify = useNotify();
   const refresh = useRefresh();
   const translate = useTranslate();
@@ -22,7 +23,8 @@ export function OrderActions() {
   const run = async (path: string, done: (order: { id: number; status: string }) => string, body?: unknown) => {
     setBusy(true);
     try {
-      const order = (await dataProvider.call(path.startsWith('/') ? path : `/api/orders/${record.id}/${path}`, { method: 'POST', body })) as { id: number; status: string };
+      const url = path.startsWith('/') ? path : `/api/orders/${record.id}/${path}`;
+      const order = (await call(url, { method: 'POST', body })) as { id: number; status: string };
       notify(done(order), { type: 'success' });
       refresh();
     } catch (error) {
@@ -33,8 +35,9 @@ export function OrderActions() {
       setBearer(null);
     }
   };
+  const dispute = record.dispute;
   const decide = () =>
-    run(`/api/disputes/${record.dispute.id}/decision`, () => translate(`app.order.dispute_decided_${bearer}`, { id: record.id }), { bearer });
+    run(`/api/disputes/${dispute?.id ?? ''}/decision`, () => translate(`app.order.dispute_decided_${bearer}`, { id: record.id }), { bearer });
   const check = () =>
     run('reconcile', (order) => translate('app.order.checked', { id: order.id, status: translate(`app.order.status_${order.status}`) }));
   // A refund Stripe has not finished yet is not booked: the answer says so.
@@ -44,11 +47,11 @@ export function OrderActions() {
   return (
     <Stack direction="row" spacing={1} onClick={(event) => event.stopPropagation()}>
       {record.stripeSessionId && checkable.has(record.status) && (
-        <Button size="small" variant="outlined" disabled={busy} onClick={check} className="order-check">
+        <Button size="small" variant="outlined" disabled={busy} onClick={() => void check()} className="order-check">
           {translate('app.order.check')}
         </Button>
       )}
-      {record.dispute?.needsDecision && (
+      {dispute?.needsDecision && (
         <>
           <Button size="small" variant="outlined" color="warning" disabled={busy} onClick={() => setBearer('vendor')} className="dispute-vendor">
             {translate('app.order.dispute_vendor')}
@@ -60,8 +63,8 @@ export function OrderActions() {
             isOpen={bearer !== null}
             loading={busy}
             title={translate('app.order.dispute_title', { id: record.id })}
-            content={translate(`app.order.dispute_content_${bearer ?? 'vendor'}`, { amount: formatCents(record.dispute.amount), vendor: record.vendorLicenseId })}
-            onConfirm={decide}
+            content={translate(`app.order.dispute_content_${bearer ?? 'vendor'}`, { amount: formatCents(dispute.amount), vendor: record.vendorLicenseId })}
+            onConfirm={() => void decide()}
             onClose={() => setBearer(null)}
           />
         </>
@@ -78,7 +81,7 @@ export function OrderActions() {
             content={translate('app.order.refund_content', { amount: formatCents(record.amountTotal) })}
             confirm="app.order.refund"
             confirmColor="warning"
-            onConfirm={refund}
+            onConfirm={() => void refund()}
             onClose={() => setConfirming(false)}
           />
         </>

@@ -1,19 +1,20 @@
 import { Chip, useMediaQuery, type ChipProps, type Theme } from '@mui/material';
 import {
-  AutocompleteInput, BooleanInput, DataTable, List, ReferenceInput, SelectArrayInput, useLocale, useRecordContext, useTranslate, type RaRecord,
+  AutocompleteInput, BooleanInput, DataTable, List, ReferenceInput, SelectArrayInput, useLocale, useRecordContext, useTranslate,
 } from 'react-admin';
 import { formatDate, formatDateTime } from '../../shared/dates.ts';
 import type { Locale } from '../../shared/locale.ts';
 import { useFormatCents } from '../common/money.tsx';
 import { PageTitle } from '../layout/PageTitle.tsx';
 import { OrderActions } from './OrderActions.tsx';
+import type { OrderRecord } from './record.ts';
 
 export const orderStatuses = ['pending', 'flagged', 'paid', 'failed', 'expired', 'refunded'] as const;
 
 const colours: Record<string, ChipProps['color']> = { pending: 'info', flagged: 'warning', paid: 'success', failed: 'error', expired: 'default', refunded: 'default' };
 
 export function OrderStatus() {
-  const record = useRecordContext();
+  const record = useRecordContext<OrderRecord>();
   const translate = useTranslate();
   if (!record) return null;
   return <Chip size="small" color={colours[record.status]} label={translate(`app.order.status_${record.status}`)} className={`order-status-${record.status}`} />;
@@ -35,7 +36,7 @@ const filters = [
 
 /** What Stripe still does with the money: a refund's status, a chargeback with its amount and deadline. */
 function StripeState() {
-  const record = useRecordContext();
+  const record = useRecordContext<OrderRecord>();
   const translate = useTranslate();
   const locale = useLocale() as Locale;
   const formatCents = useFormatCents();
@@ -63,7 +64,7 @@ export function OrderList() {
   const locale = useLocale() as Locale;
   const formatCents = useFormatCents();
   const isSmall = useMediaQuery<Theme>((theme) => theme.breakpoints.down('md'));
-  const when = (record: RaRecord) => (record.createdAt ? formatDateTime(record.createdAt, locale) : '');
+  const when = (record: OrderRecord) => (record.createdAt ? formatDateTime(record.createdAt, locale) : '');
   return (
     <List
       title={<PageTitle page="app.page.orders" />}
@@ -80,7 +81,7 @@ export function OrderList() {
           <DataTable.Col
             source="id"
             label="app.order.order"
-            render={(record: RaRecord) => (
+            render={(record: OrderRecord) => (
               <>
                 #{record.id} · {formatCents(record.amountTotal)}
                 <br />
@@ -93,10 +94,10 @@ export function OrderList() {
         )}
         {!isSmall && <DataTable.Col source="id" />}
         {!isSmall && <DataTable.Col source="createdAt" render={when} />}
-        {!isSmall && <DataTable.Col label="app.order.vendor" disableSort render={(record: RaRecord) => `${record.vendorLicenseId} ${record.vendorName}`} />}
-        {!isSmall && <DataTable.Col source="amountTotal" align="right" render={(record: RaRecord) => formatCents(record.amountTotal)} />}
+        {!isSmall && <DataTable.Col label="app.order.vendor" disableSort render={(record: OrderRecord) => `${record.vendorLicenseId} ${record.vendorName}`} />}
+        {!isSmall && <DataTable.Col source="amountTotal" align="right" render={(record: OrderRecord) => formatCents(record.amountTotal)} />}
         <DataTable.Col source="status" render={() => <OrderStatus />} />
-        {!isSmall && <DataTable.Col source="flagReason" disableSort render={(record: RaRecord) => record.flagReason ?? ''} />}
+        {!isSmall && <DataTable.Col source="flagReason" disableSort render={(record: OrderRecord) => record.flagReason ?? ''} />}
         <DataTable.Col label="app.order.stripe" disableSort render={() => <StripeState />} />
         <DataTable.Col label="app.vendor.actions" disableSort render={() => <OrderActions />} />
       </DataTable>

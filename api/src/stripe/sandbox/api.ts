@@ -221,7 +221,7 @@ const finishRefund: Handler = async (trx, params, ctx) => {
   onlyKnown(params, []);
   const refund = await getObject<Refund>(trx, 'refund', pathParam(ctx, 'id'), { lock: true });
   const charge = await getObject<Charge>(trx, 'charge', refund.charge, { lock: true });
-  if (refund.status !== 'pending') throw new StripeApiError(400, 'invalid_request_error', `This refund is ${refund.status}, not pending.`);
+  if (refund.status !== 'pending') throw new StripeApiError(400, 'invalid_request_error', `This refund is ${String(refund.status)}, not pending.`);
   const events: StripeEvent[] = [];
   if (charge.sandbox_refunds === 'refund_fails') {
     Object.assign(refund, { status: 'failed', failure_reason: 'expired_or_canceled_card' });
@@ -244,7 +244,7 @@ const updateDispute: Handler = async (trx, params, ctx) => {
   const evidence = (params.evidence ?? {}) as Params;
   const textEvidence = typeof evidence.uncategorized_text === 'string' ? evidence.uncategorized_text : undefined;
   if (!['needs_response', 'warning_needs_response'].includes(dispute.status as string)) {
-    throw new StripeApiError(400, 'invalid_request_error', `This dispute is already closed (${dispute.status}).`);
+    throw new StripeApiError(400, 'invalid_request_error', `This dispute is already closed (${String(dispute.status)}).`);
   }
   const previous = { status: dispute.status };
   dispute.evidence = { ...(dispute.evidence as object), uncategorized_text: textEvidence ?? null };
