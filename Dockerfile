@@ -34,6 +34,9 @@ EXPOSE 3000
 # Liveness only (the process answers); whether the database answers is /readyz, for the balancer.
 HEALTHCHECK --interval=15s --timeout=5s --start-period=60s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/healthz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+# Behind a PUBLIC_URL other than localhost the server refuses to start on a test-mode default: it needs
+# STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET (or STRIPE_SANDBOX=true on purpose) and SEED_DEMO set
+# (docs/production.md, "Configuration"); it then exits with code 78 and names the variable.
 # What `npm start` runs, without its build check (the interfaces were built above) and without npm in
 # between, so SIGTERM from `docker stop` reaches the server, which finishes open requests and exits.
 CMD ["node", "--import", "tsx", "api/src/server.ts"]

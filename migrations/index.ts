@@ -11,6 +11,7 @@ import * as ledgerGuard from './009_ledger_guard.ts';
 import * as rateLimits from './010_rate_limits.ts';
 import * as loginThrottle from './011_login_throttle.ts';
 import * as stripeSandboxClosed from './012_stripe_sandbox_closed.ts';
+import * as stripeLifecycle from './013_stripe_lifecycle.ts';
 
 export interface Migration {
   name: string;
@@ -32,4 +33,5 @@ export const migrations: Migration[] = [
   { name: '010_rate_limits', ...rateLimits },
   { name: '011_login_throttle', ...loginThrottle },
   { name: '012_stripe_sandbox_closed', ...stripeSandboxClosed },
+  { name: '013_stripe_lifecycle', ...stripeLifecycle },
 ];

@@ -186,7 +186,8 @@ export async function seedDemo(trx: Knex.Transaction | Knex): Promise<void> {
       agb_url: 'https://demo.strassenzeitung.org/agb',
       maintainance_mode_help_url: 'https://demo.strassenzeitung.org/wartung',
       vendor_not_found_help_url: 'https://demo.strassenzeitung.org/verkaeuferinnen',
-      qr_code_url: 'http://localhost:3000',
+      // None of its own: the QR codes lead to PUBLIC_URL, whatever address this start has.
+      qr_code_url: '',
       qr_code_settings: JSON.stringify({
         errorCorrectionLevel: 'Q',
         dotColor: DEMO_COLOUR,

@@ -12,9 +12,11 @@ import { securityHeaders } from './http/security.ts';
 import { requestDeadline } from './http/timeouts.ts';
 import { embeddedIdentity } from './identity/provider/index.ts';
 import { createVerifier, type Verifier } from './identity/verifier.ts';
+import { showsTestRibbon, usesSandbox } from './stripe/mode.ts';
 import { stripeSandbox } from './stripe/sandbox/index.ts';
 import { routes as allRoutes } from './routes.ts';
 import { shopPage } from './shop/page.ts';
+import { testModeRibbon } from './web/ribbon.ts';
 import { serveApp, serveFiles } from './web/static.ts';
 
 export interface AppOptions {
@@ -42,6 +44,7 @@ export function buildApp({ db, config, verifier, routes = allRoutes, distDir = p
   app.use(requestDeadline(config.requestTimeoutSeconds));
   // Around everything else, so pages, scripts and API answers all leave compressed.
   app.use(compress());
+  if (showsTestRibbon(config)) app.use(testModeRibbon());
   app.use(async (ctx, next) => {
     // Trailing slashes are optional everywhere (the specification writes them, clients may not).
     if (ctx.path.length > 1 && ctx.path.endsWith('/')) ctx.path = ctx.path.replace(/\/+$/, '') || '/';
@@ -49,7 +52,7 @@ export function buildApp({ db, config, verifier, routes = allRoutes, distDir = p
   });
   // Without a Stripe key the local sandbox answers the SDK at /v1 and shows the test checkout page.
   // It checks Stripe's own bearer key, so it sits in front of the API's token authentication.
-  if (!config.stripe.secretKey) app.use(stripeSandbox(db, config));
+  if (usesSandbox(config)) app.use(stripeSandbox(db, config));
   if (embedded) app.use(embedded.middleware);
   app.use(cors(config));
   app.use(authenticate(verifier ?? embedded?.verify ?? createVerifier(config.oidc)));

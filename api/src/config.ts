@@ -32,6 +32,13 @@ export interface Config {
     webhookSecret?: string;
     /** Another Stripe-compatible API base (e.g. stripe-mock); Stripe's own when absent. */
     apiUrl?: string;
+    /**
+     * STRIPE_SANDBOX=true: test mode chosen on purpose (the sandbox, or a `sk_test_` key) on a public
+     * address; every page then shows a test-mode ribbon. Without it only a local PUBLIC_URL may run in test mode.
+     */
+    sandbox?: boolean;
+    /** The Dashboard's payment method configuration for Checkout (cards, Apple Pay, Google Pay); Stripe's default when absent. */
+    paymentMethodConfiguration?: string;
   };
   /**
    * How long one call to Stripe may take; the SDK tries twice more before the customer sees an error.
@@ -80,6 +87,8 @@ export interface Config {
   logLevel: 'silent' | 'info';
   /** Seed the demo newspaper into an empty database. */
   seedDemo: boolean;
+  /** SEED_DEMO=true, the demo chosen on purpose: only then is it seeded behind a public address. */
+  seedDemoChosen: boolean;
   /** With the demo seed, book a history of sales and payouts of the last weeks (only `npm start` does). */
   seedHistory: boolean;
 }
@@ -106,6 +115,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       secretKey: env.STRIPE_SECRET_KEY || undefined,
       webhookSecret: env.STRIPE_WEBHOOK_SECRET || undefined,
       apiUrl: env.STRIPE_API_URL || undefined,
+      sandbox: env.STRIPE_SANDBOX === 'true',
+      paymentMethodConfiguration: env.STRIPE_PAYMENT_METHOD_CONFIGURATION || undefined,
     },
     stripeTimeoutMs: positiveInt(env, 'STRIPE_TIMEOUT_MS', 8_000),
     sandboxWebhookRetryMs: positiveInt(env, 'SANDBOX_WEBHOOK_RETRY_MS', 1000),
@@ -133,6 +144,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mapTileUrl: env.MAP_TILE_URL || 'https://tile.openstreetmap.org/{z}/{x}/{y}.png',
     logLevel: env.LOG_LEVEL === 'silent' ? 'silent' : 'info',
     seedDemo: env.SEED_DEMO !== 'false',
+    seedDemoChosen: env.SEED_DEMO === 'true',
     seedHistory: env.SEED_HISTORY !== 'false',
   };
 }

@@ -7,18 +7,25 @@ import { log, setLogSilent } from './log.ts';
 import { checkAtStart } from './maintenance/check.ts';
 import { startOutboxWorker } from './mail/outbox.ts';
 import { startReconciliation } from './orders/reconcile.ts';
+import { configRefusals, databaseRefusals, isLocalUrl, replaceDemoPasswords } from './safety.ts';
 import { resumeSandbox } from './stripe/sandbox/index.ts';
 import { demoLoginsInUse } from '../../seeds/demo.ts';
 import { seedOnFirstStart } from '../../seeds/index.ts';
 
 const config = loadConfig();
 setLogSilent(config.logLevel === 'silent');
+refuseToStart(configRefusals(config));
 const db = await openDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }).catch((error: unknown) => {
   console.error(openFailureMessage(error));
   process.exit(1);
 });
+const refusals = await databaseRefusals(db, config);
+if (refusals.length) await db.destroy();
+refuseToStart(refusals);
 const history = config.seedHistory ? { now: new Date(), timeZone: config.timeZone } : undefined;
 const seeded = config.seedDemo ? await seedOnFirstStart(db, history) : false;
+// Behind a public address even a demo chosen on purpose never opens with the published passwords.
+const newPasswords = seeded && !isLocalUrl(config.publicUrl) && !config.oidc.issuer ? await replaceDemoPasswords(db) : [];
 
 const app = buildApp({ db, config });
 const demoLogins = config.oidc.issuer ? [] : await demoLoginsInUse(db);
@@ -26,7 +33,8 @@ startOutboxWorker(db, config);
 startReconciliation(db, config);
 // The sandbox's webhook deliveries that a stopped process left pending go out now.
 if (!config.stripe.secretKey) resumeSandbox(db, config);
-const server = createShopServer(app.callback(), config).listen(config.port, () => {
+const handle = app.callback();
+const server = createShopServer((req, res) => void handle(req, res), config).listen(config.port, () => {
   const where = config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `embedded PostgreSQL in ${config.dataDir}`;
   console.log(
     [
@@ -40,12 +48,22 @@ const server = createShopServer(app.callback(), config).listen(config.port, () =
       ...(demoLogins.length
         ? [`  Demo logins: ${demoLogins.map((d) => `${d.username} / ${d.password} (${d.licenseId ? `vendor ${d.licenseId}` : 'back office'})`).join(', ')}`]
         : []),
+      ...(newPasswords.length
+        ? [`  Demo logins (shown once): ${newPasswords.map((d) => `${d.username} / ${d.password}`).join(', ')}`]
+        : []),
       '',
     ].join('\n'),
   );
 });
 // The books and the indexes are checked at every start; a failure is a warning, the shop goes on.
 void checkAtStart(db);
+
+/** Stops before anything listens: each reason on stderr, exit code 78 (EX_CONFIG). */
+function refuseToStart(reasons: string[]): void {
+  if (!reasons.length) return;
+  console.error(['The shop does not start:', ...reasons.map((reason) => `  - ${reason}`)].join('\n'));
+  process.exit(78);
+}
 
 let stopping = false;
 async function shutdown(signal: string) {

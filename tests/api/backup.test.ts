@@ -137,6 +137,10 @@ describeApi('data safety: backup, restore and the move to PostgreSQL', (t) => {
       assert.equal(reversed.status, 200, JSON.stringify(reversed.body));
       const refund = await shop.http.post(`/api/orders/${refunded.id}/refund/`).set('Authorization', office);
       assert.equal(refund.status, 200, JSON.stringify(refund.body));
+      // A chargeback (Stripe's dispute test card), reported to the shop's webhook.
+      await sell(shop, t.db, { vendor: 'DEMO-5', card: '4000000000000259' });
+      const dispute = await t.db('stripe_sandbox_objects').where({ type: 'dispute' }).first('id');
+      assert.equal((await postEvent(shop, signedEvent('charge.dispute.created', { id: dispute.id, object: 'dispute' }, shop.config.stripe.webhookSecret!))).status, 200);
       const bytes = pngBytes([1, 2, 3], 40);
       const item = await withForm(shop.http.post('/api/items').set('Authorization', office), { name: 'Kalender 🗓️ "2027"', price: 1200 }, { image: { bytes, name: 'kalender.png' } });
       assert.equal(item.status, 201, JSON.stringify(item.body));

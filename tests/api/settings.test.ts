@@ -9,7 +9,7 @@ const publicKeys = [
   'newspaperName', 'color', 'fontColor', 'logo', 'favicon', 'qrCodeLogoImgUrl', 'agbUrl', 'maintainanceModeHelpUrl', 'vendorNotFoundHelpUrl',
   'qrCodeUrl', 'qrCodeSettings', 'qrCodeEnableLogo', 'vendorEmailPostfix', 'webshopIsClosed', 'mapCenterLat', 'mapCenterLong',
   'useVendorLicenseIdInShop', 'useTipInsteadOfDonation', 'orgaCoversTransactionCosts', 'maxOrderAmount', 'styleRevision', 'mainItem',
-  'identityProvider', 'embedOrigins', 'mapTileUrl',
+  'identityProvider', 'embedOrigins', 'mapTileUrl', 'publicUrl',
 ].sort();
 
 describeApi('settings', (t) => {

@@ -34,3 +34,20 @@ export async function releaseHeldFee(db: Db, baseUrl: string, sessionId: string)
 function pageMessage(html: string): string {
   return /id="sandbox-(?:error|expired|missing)"[^>]*>([^<]*)</.exec(html)?.[1] ?? html.slice(0, 200);
 }
+
+async function sandboxAction(db: Db, baseUrl: string, path: string): Promise<Record<string, unknown>> {
+  const res = await fetch(new URL(path, baseUrl), {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${(await sandboxCredentials(db)).secretKey}` },
+  });
+  if (!res.ok) throw new Error(`${path} failed (HTTP ${res.status}): ${await res.text()}`);
+  return (await res.json()) as Record<string, unknown>;
+}
+
+/** Refunds the whole payment as someone does in Stripe's Dashboard; answers the refund. */
+export const dashboardRefund = (db: Db, baseUrl: string, paymentIntent: string) =>
+  sandboxAction(db, baseUrl, `/stripe-sandbox/payment_intents/${paymentIntent}/dashboard-refund`);
+
+/** The bank's answer to a pending refund (cards 7726: succeeded, 3476: failed); answers the refund. */
+export const finishRefund = (db: Db, baseUrl: string, refundId: string) =>
+  sandboxAction(db, baseUrl, `/stripe-sandbox/refunds/${refundId}/finish`);

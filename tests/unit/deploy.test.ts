@@ -7,6 +7,9 @@ import supertest from 'supertest';
 import { buildApp } from '../../api/src/app.ts';
 import { loadConfig, type Config } from '../../api/src/config.ts';
 import { createDb, migrate, type Db } from '../../api/src/db.ts';
+import { configRefusals } from '../../api/src/safety.ts';
+import { Stripe, STRIPE_API_VERSION } from '../../api/src/stripe/adapter.ts';
+import { handledEvents } from '../../api/src/webhooks/events.ts';
 import { DEMO_VENDOR_EMAIL_POSTFIX } from '../../seeds/demo.ts';
 
 // What the deployment files (Dockerfile, compose.yaml, deploy/**) say about the app must stay true
@@ -95,6 +98,24 @@ describe('deployment files', () => {
       assert.equal(config.oidc.realm, realm.realm);
       assert.ok(compose.services.keycloak.volumes?.some((volume) => volume.startsWith('./deploy/keycloak/realm-export.json:/opt/keycloak/data/import/')), 'the realm file is imported');
       assert.ok(compose.services.keycloak.command?.includes('--import-realm'));
+    });
+
+    it('starts behind its non-local address only because test mode and the demo are chosen explicitly', () => {
+      assert.deepEqual(configRefusals(loadConfig(appEnvironment)), []);
+      assert.equal(appEnvironment.STRIPE_SANDBOX, 'true');
+      assert.equal(appEnvironment.SEED_DEMO, 'true');
+      const { STRIPE_SANDBOX: _sandbox, ...withoutChoice } = appEnvironment;
+      assert.match(configRefusals(loadConfig(withoutChoice)).join('\n'), /STRIPE_SECRET_KEY/);
+    });
+
+    it('names in docs/production.md exactly the Stripe events the webhook handles, and the pinned API version', () => {
+      const docs = read('docs/production.md');
+      const section = /\*\*Stripe's webhook endpoint\*\*[\s\S]*?\n\n/.exec(docs)?.[0] ?? '';
+      const named = [...section.matchAll(/`((?:checkout|charge|refund)\.[a-z_.]+)`/g)].map((m) => m[1]);
+      assert.deepEqual([...named].sort(), [...handledEvents].sort());
+      assert.ok(section.includes(STRIPE_API_VERSION));
+      assert.equal(STRIPE_API_VERSION, Stripe.API_VERSION, 'the version the installed SDK was built for');
+      assert.equal(JSON.parse(read('package.json')).dependencies.stripe, '23.1.0', 'an exact version');
     });
 
     it('trusts forwarding headers from the balancer only', () => {

@@ -191,7 +191,7 @@ describeApi('demo seed', (t) => {
   it('stores a PNG logo in the settings', async () => {
     const settings = await t.db('settings').where({ id: 1 }).first();
     assert.equal(settings.newspaper_name, DEMO_NEWSPAPER_NAME);
-    assert.equal(settings.qr_code_url, 'http://localhost:3000');
+    assert.equal(settings.qr_code_url, '', 'no QR code address of its own: PUBLIC_URL is used');
     assert.equal(settings.max_order_amount, 15000);
     const logo = await fileBytes(t.db, settings.logo_file_id);
     assert.equal(logo.contentType, 'image/png');

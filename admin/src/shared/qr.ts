@@ -1,9 +1,9 @@
 import type { Options } from 'qr-code-styling';
 import type { PublicSettings } from './settings.ts';
 
-/** The address on a vendor's badge: `<QRCodeUrl>/v/<licenceId>` (this shop when no QR address is set). */
-export function vendorQrUrl(settings: Pick<PublicSettings, 'qrCodeUrl'>, licenseId: string): string {
-  const base = (settings.qrCodeUrl || window.location.origin).replace(/\/+$/, '');
+/** The address on a vendor's badge: `<QRCodeUrl>/v/<licenceId>` (the shop's PUBLIC_URL when no QR address is set). */
+export function vendorQrUrl(settings: Pick<PublicSettings, 'qrCodeUrl' | 'publicUrl'>, licenseId: string): string {
+  const base = (settings.qrCodeUrl || settings.publicUrl).replace(/\/+$/, '');
   return `${base}/v/${encodeURIComponent(licenseId)}`;
 }
 

@@ -18,6 +18,8 @@ export interface PublicSettings {
   maintainanceModeHelpUrl: string;
   vendorNotFoundHelpUrl: string;
   qrCodeUrl: string;
+  /** The shop's PUBLIC_URL: the QR codes' address when qrCodeUrl is empty. */
+  publicUrl: string;
   qrCodeSettings: Record<string, unknown>;
   qrCodeEnableLogo: boolean;
   vendorEmailPostfix: string;

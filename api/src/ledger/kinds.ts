@@ -4,6 +4,7 @@
 
 export const ledgerKinds = [
   'sale', 'tip', 'licence', 'fee', 'fee_cover', 'payout', 'payout_reversal', 'refund',
+  'dispute', 'dispute_fee', 'dispute_won', 'dispute_vendor',
 ] as const;
 export type LedgerKind = (typeof ledgerKinds)[number];
 
@@ -25,6 +26,10 @@ export const kindNames: Record<KindLanguage, Record<LedgerKind, string>> = {
     payout: 'Auszahlung',
     payout_reversal: 'Auszahlung storniert',
     refund: 'Erstattung',
+    dispute: 'Rückbuchung (Chargeback)',
+    dispute_fee: 'Chargeback-Gebühr',
+    dispute_won: 'Chargeback gewonnen',
+    dispute_vendor: 'Chargeback vom Guthaben',
   },
   en: {
     sale: 'Sale',
@@ -35,6 +40,10 @@ export const kindNames: Record<KindLanguage, Record<LedgerKind, string>> = {
     payout: 'Payout',
     payout_reversal: 'Payout reversed',
     refund: 'Refund',
+    dispute: 'Chargeback',
+    dispute_fee: 'Chargeback fee',
+    dispute_won: 'Chargeback won',
+    dispute_vendor: 'Chargeback borne by vendor',
   },
 };
 

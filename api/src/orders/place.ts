@@ -5,7 +5,8 @@ import { badRequest, HttpError } from '../http/errors.ts';
 import { limitRate } from '../http/rate-limit.ts';
 import { orderEntryRows } from '../ledger/book.ts';
 import { log } from '../log.ts';
-import { stripeClient, type Stripe } from '../stripe/adapter.ts';
+import { oneRow } from '../one-row.ts';
+import { createCheckoutSession, idempotencyKey, type Stripe } from '../stripe/adapter.ts';
 import { getSettingsRow } from '../settings/queries.ts';
 import { isEmbedOrigin } from '../shop/origins.ts';
 import { findVendorByLicense } from '../vendors/queries.ts';
@@ -156,7 +157,7 @@ export async function placeOrder(db: Knex, config: Config, input: OrderInput, cl
   const expiresAt = Math.floor(Date.now() / 1000) + checkoutMinutes * 60 + clockMarginSeconds;
   // Committed before Stripe is called, so no webhook can ever arrive for an order we do not have.
   const orderId = await db.transaction(async (trx) => {
-    const [{ id }] = await trx('orders')
+    const { id } = oneRow(await trx('orders')
       .insert({
         token,
         vendor_id: vendor.id,
@@ -166,14 +167,16 @@ export async function placeOrder(db: Knex, config: Config, input: OrderInput, cl
         locale: input.locale,
         expires_at: new Date(expiresAt * 1000),
       })
-      .returning('id');
+      .returning<{ id: number }[]>('id'));
     await trx('order_entries').insert(orderEntryRows(id, lines, input.tip));
-    return id as number;
+    return id;
   });
 
   let session: Stripe.Checkout.Session;
   try {
-    session = await stripeClient(db, config).checkout.sessions.create(
+    session = await createCheckoutSession(
+      db,
+      config,
       {
         mode: 'payment',
         line_items: [
@@ -189,10 +192,15 @@ export async function placeOrder(db: Knex, config: Config, input: OrderInput, cl
         expires_at: expiresAt,
         locale: input.locale,
         metadata: { order: String(orderId) },
+        // The charge names the order too, for whoever reads it in Stripe's Dashboard.
+        payment_intent_data: { metadata: { order: String(orderId) } },
         client_reference_id: String(orderId),
+        // Only methods that confirm at once (cards, Apple Pay, Google Pay): a customer on the street
+        // cannot wait days for a bank debit. The Dashboard's configuration when one is named.
+        ...(config.stripe.paymentMethodConfiguration ? { payment_method_configuration: config.stripe.paymentMethodConfiguration } : {}),
         ...returnAddresses(config, token, input.returnUrl),
       },
-      { idempotencyKey: `order-${orderId}-checkout` },
+      idempotencyKey({ id: orderId, token }, 'checkout'),
     );
     if (!session.url) throw new Error('Stripe answered a Checkout Session without a URL');
   } catch (error) {

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { fileUrl } from '../files/queries.ts';
+import { badRequest } from '../http/errors.ts';
 import { idFilter, oneOfFilter, type ListSpec } from '../http/list.ts';
 import { periodFilters } from '../http/period.ts';
 import { downloadLinksFor } from '../pdf/links.ts';
@@ -91,14 +92,37 @@ export async function orderReceipt(db: Db, order: OrderRow) {
   };
 }
 
-/** Orders as the back office lists them, with their vendor. */
+/** Orders as the back office lists them, with their vendor, their latest refund's status and their dispute. */
 export function staffOrders(db: Db): Knex.QueryBuilder {
   return db('orders as o')
     .join('vendors as v', 'v.id', 'o.vendor_id')
-    .select('o.*', 'v.license_id as vendor_license_id', 'v.first_name as vendor_first_name', 'v.last_name as vendor_last_name');
+    .leftJoin('stripe_disputes as d', 'd.order_id', 'o.id')
+    .select('o.*', 'v.license_id as vendor_license_id', 'v.first_name as vendor_first_name')
+    .select('v.last_name as vendor_last_name', 'd.id as dispute_id', 'd.amount as dispute_amount')
+    .select('d.status as dispute_status', 'd.evidence_due_by as dispute_due_by', 'd.bearer as dispute_bearer')
+    .select('d.withdrawn_at as dispute_withdrawn_at', 'd.reinstated_at as dispute_reinstated_at')
+    .select(db.raw(`(select r.status from stripe_refunds r where r.order_id = o.id
+      order by r.created_at desc, r.id limit 1) as refund_status`));
 }
 
-export type StaffOrderRow = OrderRow & { vendor_license_id: string; vendor_first_name: string; vendor_last_name: string };
+export type StaffOrderRow = OrderRow & {
+  vendor_license_id: string;
+  vendor_first_name: string;
+  vendor_last_name: string;
+  dispute_id: string | null;
+  dispute_amount: number | null;
+  dispute_status: string | null;
+  dispute_due_by: Date | null;
+  dispute_bearer: 'vendor' | 'newspaper' | null;
+  dispute_withdrawn_at: Date | null;
+  dispute_reinstated_at: Date | null;
+  refund_status: string | null;
+};
+
+/** A dispute Stripe took money for, not won back, whose bearer staff have not chosen yet. */
+const needsDecision = (row: StaffOrderRow) =>
+  row.dispute_id !== null && row.dispute_bearer === null
+  && row.dispute_withdrawn_at !== null && row.dispute_reinstated_at === null;
 
 /** The back office's view of an order; the receipt token stays out, it is the customer's key. */
 export function staffOrderToApi(row: StaffOrderRow) {
@@ -122,6 +146,18 @@ export function staffOrderToApi(row: StaffOrderRow) {
     checkedAt: toIso(row.checked_at),
     refundedAt: toIso(row.refunded_at),
     refundedBy: row.refunded_by,
+    /** The latest refund at Stripe: pending, succeeded, failed, …; null when none was made. */
+    refundStatus: row.refund_status,
+    dispute: row.dispute_id
+      ? {
+          id: row.dispute_id,
+          amount: row.dispute_amount,
+          status: row.dispute_status,
+          evidenceDueBy: toIso(row.dispute_due_by),
+          bearer: row.dispute_bearer,
+          needsDecision: needsDecision(row),
+        }
+      : null,
   };
 }
 
@@ -133,7 +169,88 @@ export const staffOrderList: ListSpec<StaffOrderRow, ReturnType<typeof staffOrde
   filters: {
     status: oneOfFilter('status', 'o.status', orderStatuses),
     vendor: idFilter('vendor', 'o.vendor_id', 'a vendor id'),
+    // Orders needing attention: a chargeback whose bearer staff have not chosen yet.
+    attention: (query, value) => {
+      if (value === false || value === 'false') return;
+      if (value !== true && value !== 'true') throw badRequest('The filter "attention" must be true or false.');
+      query.whereNotNull('d.id').whereNull('d.bearer').whereNotNull('d.withdrawn_at').whereNull('d.reinstated_at');
+    },
     ...periodFilters('o.created_at'),
   },
   toApi: staffOrderToApi,
 };
+
+/** A row of `stripe_disputes` (migration 013). */
+export interface DisputeRow {
+  id: string;
+  order_id: number;
+  amount: number;
+  reason: string | null;
+  status: string;
+  evidence_due_by: Date | null;
+  withdrawn_at: Date | null;
+  reinstated_at: Date | null;
+  bearer: 'vendor' | 'newspaper' | null;
+  decided_by: string | null;
+  decided_at: Date | null;
+}
+
+/** A row of `stripe_refunds` (migration 013). */
+export interface RefundRow {
+  id: string;
+  order_id: number;
+  amount: number;
+  status: string;
+  failure_reason: string | null;
+  requested_by: string | null;
+  booked_at: Date | null;
+  created_at: Date;
+}
+
+type StaffDisputeRow = DisputeRow & {
+  amount_total: number;
+  vendor_id: number;
+  license_id: string;
+  first_name: string;
+  last_name: string;
+};
+
+/** Disputes as staff work through them: undecided first, then by deadline; with order and vendor. */
+export async function staffDisputes(db: Db) {
+  const rows = await db('stripe_disputes as d')
+    .join('orders as o', 'o.id', 'd.order_id')
+    .join('vendors as v', 'v.id', 'o.vendor_id')
+    .orderByRaw('d.bearer is not null, d.evidence_due_by nulls last, d.id')
+    .select<StaffDisputeRow[]>('d.*', 'o.amount_total', 'v.id as vendor_id', 'v.license_id', 'v.first_name', 'v.last_name');
+  return rows.map((row) => ({
+    id: row.id,
+    orderId: row.order_id,
+    vendorId: row.vendor_id,
+    vendorLicenseId: row.license_id,
+    vendorName: `${row.first_name} ${row.last_name}`.trim(),
+    amount: row.amount,
+    reason: row.reason,
+    status: row.status,
+    evidenceDueBy: toIso(row.evidence_due_by),
+    withdrawnAt: toIso(row.withdrawn_at),
+    reinstatedAt: toIso(row.reinstated_at),
+    bearer: row.bearer,
+    decidedBy: row.decided_by,
+    decidedAt: toIso(row.decided_at),
+    needsDecision: row.bearer === null && row.withdrawn_at !== null && row.reinstated_at === null,
+  }));
+}
+
+/** The refunds of an order with their status at Stripe (pending and failed ones included). */
+export async function orderRefunds(db: Db, orderId: number) {
+  const rows = await db('stripe_refunds').where({ order_id: orderId }).orderBy('created_at').select<RefundRow[]>('*');
+  return rows.map((row) => ({
+    id: row.id,
+    amount: row.amount,
+    status: row.status,
+    failureReason: row.failure_reason,
+    requestedBy: row.requested_by,
+    bookedAt: toIso(row.booked_at),
+    createdAt: toIso(row.created_at),
+  }));
+}

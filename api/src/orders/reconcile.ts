@@ -3,7 +3,7 @@ import { oneRow } from '../one-row.ts';
 import type { Config } from '../config.ts';
 import { forgetOldRates } from '../http/rate-limit.ts';
 import { log } from '../log.ts';
-import { stripeClient } from '../stripe/adapter.ts';
+import { expireCheckoutSession } from '../stripe/adapter.ts';
 import { applySession, settleOrder } from './settle.ts';
 
 // The safety net under the webhook: a lost or refused event must not leave a paid order pending.
@@ -16,8 +16,12 @@ const lockKey = 4_004_001;
 const pendingGrace = `interval '3 minutes'`;
 /** How long the job keeps asking for a fee that has not arrived. */
 const feeWindow = `interval '3 days'`;
-/** An order asked about is left alone this long, so overlapping runs never ask twice. */
-const recheckAfter = `interval '50 seconds'`;
+/**
+ * An order asked about is left alone at least this long, so overlapping runs never ask twice; then
+ * for a tenth of its age, so an order Stripe keeps giving the same answer about (a session that will
+ * not expire, a fee that does not come) is asked about ever more rarely instead of every minute.
+ */
+const recheckAfter = `greatest(interval '50 seconds', (now() - coalesce(paid_at, created_at)) / 10)`;
 /** The run at start waits this long for the server to listen (the local sandbox answers there). */
 const startDelayMs = 1000;
 const batchSize = 200;
@@ -32,28 +36,34 @@ const sessionLifetime = `interval '24 hours'`;
  */
 async function claimDueOrders(db: Knex, { startedAt }: { startedAt?: Date } = {}): Promise<number[]> {
   return db.transaction(async (trx) => {
-    const { rows } = (await trx.raw('select pg_try_advisory_xact_lock(?) as locked', [lockKey])) as { rows: { locked: boolean }[] };
+    const { rows } = await trx.raw<{ rows: { locked: boolean }[] }>('select pg_try_advisory_xact_lock(?) as locked', [lockKey]);
     if (!oneRow(rows).locked) return [];
     // At start no webhook may be on its way for an order paid before the stop (or crash): the orders
     // placed before this process started are asked about at once, the newest first, not after the grace.
     const due = trx('orders')
       .select('id')
-      .where((q) =>
-        q
-          .where((pending) =>
-            pending
+      .where((q) => {
+        void q
+          .where((pending) => {
+            void pending
               .where('status', 'pending')
               .where('created_at', '<', startedAt ?? trx.raw(`now() - ${pendingGrace}`))
-              .where('created_at', '>', trx.raw(startedAt ? `now() - ${sessionLifetime}` : `'-infinity'`)),
-          )
-          .orWhere((paid) =>
-            paid.where('status', 'paid').whereNull('fee').where('paid_at', '<', trx.raw(`now() - ${pendingGrace}`)).where('paid_at', '>', trx.raw(`now() - ${feeWindow}`)),
-          ),
-      )
-      .where((q) => q.whereNull('checked_at').orWhere('checked_at', '<', trx.raw(`now() - ${recheckAfter}`)))
+              .where('created_at', '>', trx.raw(startedAt ? `now() - ${sessionLifetime}` : `'-infinity'`));
+          })
+          .orWhere((paid) => {
+            void paid
+              .where('status', 'paid')
+              .whereNull('fee')
+              .where('paid_at', '<', trx.raw(`now() - ${pendingGrace}`))
+              .where('paid_at', '>', trx.raw(`now() - ${feeWindow}`));
+          });
+      })
+      .where((q) => {
+        void q.whereNull('checked_at').orWhere('checked_at', '<', trx.raw(`now() - ${recheckAfter}`));
+      })
       .orderBy('id', startedAt ? 'desc' : 'asc')
       .limit(batchSize);
-    const claimed = (await trx('orders').whereIn('id', due).update({ checked_at: trx.fn.now() }).returning('id')) as { id: number }[];
+    const claimed = await trx('orders').whereIn('id', due).update({ checked_at: trx.fn.now() }).returning<{ id: number }[]>('id');
     await forgetOldRates(trx);
     return claimed.map((row) => row.id);
   });
@@ -70,7 +80,7 @@ async function reconcileOrder(db: Knex, config: Config, orderId: number): Promis
   }
   let session;
   try {
-    session = await stripeClient(db, config).checkout.sessions.expire(order.stripe_session_id);
+    session = await expireCheckoutSession(db, config, order.stripe_session_id);
   } catch {
     // Stripe refuses to expire a session that completed meanwhile; its fresh state decides.
     await settleOrder(db, config, orderId);

@@ -1,25 +1,33 @@
 import type { Knex } from 'knex';
-import { recordEvent } from '../audit/record.ts';
 import type { Config } from '../config.ts';
 import { conflict, HttpError, notFound } from '../http/errors.ts';
-import { bookRefund } from '../ledger/refund.ts';
-import { Stripe, stripeClient } from '../stripe/adapter.ts';
+import { idempotencyKey, refundPayment, StripeFailure, type Stripe } from '../stripe/adapter.ts';
+import { applyRefund } from './lifecycle.ts';
 import { findOrder, type OrderRow } from './queries.ts';
 
 const notRefundable = (order: OrderRow) => conflict(`Only a paid order can be refunded; this one is ${order.status}.`);
 
-/** Asks Stripe to refund the whole payment; the key makes a repeated or concurrent call get the same refund. */
-async function refundAtStripe(db: Knex, config: Config, order: OrderRow): Promise<Stripe.Refund> {
+/**
+ * Asks Stripe to refund the whole payment. The key makes a repeated or concurrent call get the same
+ * refund; after a refund that failed, the next attempt is a new one (its count is in the key).
+ */
+async function refundAtStripe(db: Knex, config: Config, order: OrderRow, staff: string): Promise<Stripe.Refund> {
+  const failed = await db('stripe_refunds')
+    .where({ order_id: order.id })
+    .whereIn('status', ['failed', 'canceled'])
+    .count<{ failed: string | number }[]>({ failed: '*' });
   try {
-    return await stripeClient(db, config).refunds.create(
-      { payment_intent: order.stripe_payment_intent_id!, metadata: { order: String(order.id) } },
-      { idempotencyKey: `order-${order.id}-refund` },
+    return await refundPayment(
+      db,
+      config,
+      { payment_intent: order.stripe_payment_intent_id!, metadata: { order: String(order.id), requested_by: staff } },
+      idempotencyKey(order, `refund-${Number(failed[0]?.failed ?? 0) + 1}`),
     );
   } catch (error) {
-    if (error instanceof Stripe.errors.StripeInvalidRequestError) {
+    if (error instanceof StripeFailure && error.reason === 'refused') {
       throw conflict(`Stripe refused the refund: ${error.message}`);
     }
-    if (error instanceof Stripe.errors.StripeError) {
+    if (error instanceof StripeFailure) {
       throw new HttpError(502, 'Stripe could not be reached for the refund. Nothing was booked; please try again later.');
     }
     throw error;
@@ -28,7 +36,8 @@ async function refundAtStripe(db: Knex, config: Config, order: OrderRow): Promis
 
 /**
  * Refunds a paid order: first at Stripe (outside any transaction: a slow Stripe must not hold a
- * connection or a lock), then the reverse of its sales in the books, once, under the order's lock.
+ * connection or a lock), then, once Stripe says the refund succeeded, the reverse of its sales in the
+ * books, once. A pending refund is booked when Stripe reports it succeeded; a failed one never.
  * Calling it again for a refunded order does nothing.
  */
 export async function refundOrder(db: Knex, config: Config, orderId: number, staff: string): Promise<void> {
@@ -36,26 +45,5 @@ export async function refundOrder(db: Knex, config: Config, orderId: number, sta
   if (!order) throw notFound(`There is no order with the id ${orderId}.`);
   if (order.status === 'refunded') return;
   if (order.status !== 'paid' || !order.stripe_payment_intent_id) throw notRefundable(order);
-  const refund = await refundAtStripe(db, config, order);
-  await db.transaction(async (trx) => {
-    const locked = (await trx('orders').where({ id: orderId }).forUpdate().first()) as OrderRow;
-    // A concurrent call got here first with the same refund.
-    if (locked.status === 'refunded') return;
-    if (locked.status !== 'paid') throw notRefundable(locked);
-    await bookRefund(trx, orderId, staff);
-    await trx('orders').where({ id: orderId }).update({
-      status: 'refunded',
-      stripe_refund_id: refund.id,
-      refunded_at: trx.fn.now(),
-      refunded_by: staff,
-      updated_at: trx.fn.now(),
-    });
-    await recordEvent(trx, {
-      action: 'payment.refunded',
-      actor: staff,
-      recordType: 'order',
-      recordId: orderId,
-      details: { amount: refund.amount, currency: refund.currency, refund: refund.id },
-    });
-  });
+  await applyRefund(db, await refundAtStripe(db, config, order, staff), staff);
 }

@@ -1,14 +1,19 @@
 import { clientBucket } from '../http/client-address.ts';
 import { HttpError } from '../http/errors.ts';
 import { respondList } from '../http/list.ts';
+import { pathParam } from '../http/params.ts';
 import type { AppContext, RouteDef } from '../http/routes.ts';
 import { idParam, parse } from '../http/validate.ts';
 import { log } from '../log.ts';
-import { Stripe } from '../stripe/adapter.ts';
+import { StripeFailure } from '../stripe/adapter.ts';
 import { placeOrder } from './place.ts';
-import { findOrder, findOrderByToken, orderReceipt, staffOrderList, staffOrders, staffOrderToApi, type OrderRow } from './queries.ts';
+import { decideDispute } from './lifecycle.ts';
+import {
+  findOrder, findOrderByToken, orderReceipt, orderRefunds, staffDisputes, staffOrderList, staffOrders, staffOrderToApi, type OrderRow,
+  type StaffOrderRow,
+} from './queries.ts';
 import { refundOrder } from './refund.ts';
-import { orderInput } from './schema.ts';
+import { disputeDecision, orderInput } from './schema.ts';
 import { invalidConfirmation, settleOrder } from './settle.ts';
 
 /** The receipt's order; every kind of wrong token gets the same answer. */
@@ -26,7 +31,7 @@ async function settleForCustomer(ctx: AppContext, order: OrderRow, sessionId: st
   try {
     return (await settleOrder(ctx.db, ctx.config, order.id, sessionId)) ?? order;
   } catch (error) {
-    if (!(error instanceof Stripe.errors.StripeError)) throw error;
+    if (!(error instanceof StripeFailure)) throw error;
     log.warn('verifying a payment failed', { order: order.id, type: error.type });
     return order;
   }
@@ -87,10 +92,10 @@ export const orderRoutes: RouteDef[] = [
       try {
         await settleOrder(ctx.db, ctx.config, id);
       } catch (error) {
-        if (!(error instanceof Stripe.errors.StripeError)) throw error;
+        if (!(error instanceof StripeFailure)) throw error;
         throw new HttpError(502, 'Stripe could not be asked right now. Please try again later.');
       }
-      ctx.body = staffOrderToApi(await staffOrders(ctx.db).where('o.id', id).first());
+      ctx.body = staffOrderToApi(await staffOrders(ctx.db).where('o.id', id).first<StaffOrderRow>());
     },
   },
   {
@@ -102,7 +107,42 @@ export const orderRoutes: RouteDef[] = [
     handler: async (ctx) => {
       const id = idParam(ctx.params.id, 'order');
       await refundOrder(ctx.db, ctx.config, id, ctx.state.user!.username);
-      ctx.body = staffOrderToApi(await staffOrders(ctx.db).where('o.id', id).first());
+      ctx.body = staffOrderToApi(await staffOrders(ctx.db).where('o.id', id).first<StaffOrderRow>());
+    },
+  },
+  {
+    // Pending and failed refunds included: staff see what Stripe is still doing with the money.
+    method: 'GET',
+    path: '/api/orders/:id/refunds',
+    access: 'backoffice',
+    handler: async (ctx) => {
+      const id = idParam(ctx.params.id, 'order');
+      if (!(await findOrder(ctx.db, id))) throw new HttpError(404, `There is no order with the id ${id}.`);
+      ctx.body = await orderRefunds(ctx.db, id);
+    },
+  },
+  {
+    // Chargebacks: the orders needing attention, undecided first.
+    method: 'GET',
+    path: '/api/disputes',
+    access: 'backoffice',
+    handler: async (ctx) => {
+      const disputes = await staffDisputes(ctx.db);
+      ctx.set('Content-Range', `disputes 0-${Math.max(disputes.length - 1, 0)}/${disputes.length}`);
+      ctx.body = disputes;
+    },
+  },
+  {
+    method: 'POST',
+    path: '/api/disputes/:id/decision',
+    access: 'backoffice',
+    body: 'json',
+    handler: async (ctx) => {
+      const { bearer } = parse(disputeDecision, ctx.request.body);
+      const id = pathParam(ctx, 'id');
+      if (!/^dp_[A-Za-z0-9_]{1,100}$/.test(id)) throw new HttpError(404, 'There is no such dispute.');
+      await decideDispute(ctx.db, id, bearer, ctx.state.user!.username);
+      ctx.body = (await staffDisputes(ctx.db)).find((d) => d.id === id);
     },
   },
 ];

@@ -61,3 +61,8 @@ export type OrderInput = z.infer<typeof orderInput>;
 
 /** Checked separately: only a cart with a digital item needs one, but any given address must be valid. */
 export const emailAddress = z.email();
+
+/** Staff's decision on a dispute: whose money it is. */
+export const disputeDecision = z.object({
+  bearer: z.enum(['vendor', 'newspaper'], { message: 'Please choose who bears the chargeback: "vendor" or "newspaper".' }),
+}).strict();

@@ -1,11 +1,12 @@
 import type { Knex } from 'knex';
 import { recordEvent } from '../audit/record.ts';
 import type { Config } from '../config.ts';
-import { notFound } from '../http/errors.ts';
+import { conflict, notFound } from '../http/errors.ts';
 import { bookFee, bookOrder } from '../ledger/book.ts';
 import { VendorDeleted } from '../ledger/errors.ts';
 import { kickOutbox } from '../mail/outbox.ts';
-import { paymentIntentId, retrieveSession, sessionFee, type Stripe } from '../stripe/adapter.ts';
+import { oneRow } from '../one-row.ts';
+import { matchesKeyMode, paymentIntentId, retrieveSession, sessionFee, type Stripe } from '../stripe/adapter.ts';
 import { deliverOrder } from './deliveries.ts';
 import { findOrder, type OrderRow } from './queries.ts';
 
@@ -44,6 +45,8 @@ export async function settleOrder(db: Knex, config: Config, orderId: number, ses
  */
 export async function applySession(db: Knex, config: Config, orderId: number, session: Stripe.Checkout.Session): Promise<OrderRow> {
   if (session.metadata?.order !== String(orderId)) throw invalidConfirmation();
+  // A test payment never pays an order of a live shop (nor the reverse).
+  if (!matchesKeyMode(config, session)) throw conflict('Stripe reported this payment in the other mode (test or live) than the shop’s key; nothing was booked.');
   let paidNow = false;
   const order = await db.transaction(async (trx) => {
     const order = (await trx('orders').where({ id: orderId }).forUpdate().first()) as OrderRow;
@@ -84,8 +87,9 @@ export async function applySession(db: Knex, config: Config, orderId: number, se
     }
     if (!order.stripe_session_id) changes.stripe_session_id = session.id;
     if (!Object.keys(changes).length) return order;
-    const [updated] = await trx('orders').where({ id: orderId }).update({ ...changes, updated_at: trx.fn.now() }).returning('*');
-    return updated as OrderRow;
+    return oneRow(
+      await trx('orders').where({ id: orderId }).update({ ...changes, updated_at: trx.fn.now() }).returning<OrderRow[]>('*'),
+    );
   });
   // Mails go out after the payment is committed; a failed send never touches the payment.
   if (paidNow) kickOutbox(db, config);
@@ -102,13 +106,13 @@ async function flagOrder(
   session: Stripe.Checkout.Session,
   reason: string,
 ): Promise<OrderRow> {
-  const [flagged] = await trx('orders').where({ id: order.id }).update({
+  const flagged = await trx('orders').where({ id: order.id }).update({
     status: 'flagged',
     flag_reason: reason,
     stripe_session_id: session.id,
     stripe_payment_intent_id: paymentIntentId(session),
     updated_at: trx.fn.now(),
-  }).returning('*');
+  }).returning<OrderRow[]>('*');
   await recordEvent(trx, { action: 'payment.flagged', recordType: 'order', recordId: order.id, details: { reason, session: session.id } });
-  return flagged;
+  return oneRow(flagged);
 }

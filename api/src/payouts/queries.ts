@@ -14,7 +14,7 @@ type Db = Knex | Knex.Transaction;
 export interface PayoutItem {
   itemId: number | null;
   /** 'item' for an item's rows (its sales, licence shares or refunds); else the kind of row. */
-  kind: 'item' | 'tip' | 'fee' | 'fee_cover' | 'payout_reversal';
+  kind: 'item' | 'tip' | 'fee' | 'fee_cover' | 'payout_reversal' | 'dispute_vendor' | 'dispute_won';
   itemName: string;
   /** Pieces (or tips, fees) net of refunds. */
   quantity: number;

@@ -64,6 +64,8 @@ export async function readPublicSettings(db: Knex | Knex.Transaction, config: Co
     maintainanceModeHelpUrl: row.maintainance_mode_help_url,
     vendorNotFoundHelpUrl: row.vendor_not_found_help_url,
     qrCodeUrl: row.qr_code_url,
+    /** The shop's own address: the QR codes lead here unless staff set another QR code URL. */
+    publicUrl: config.publicUrl,
     qrCodeSettings: row.qr_code_settings,
     qrCodeEnableLogo: row.qr_code_enable_logo,
     vendorEmailPostfix: row.vendor_email_postfix,
@@ -92,7 +94,7 @@ export async function readPublicSettings(db: Knex | Knex.Transaction, config: Co
  * block and the tile URL come from the configuration, not from a change.
  */
 export async function readSettingsForProtocol(db: Knex | Knex.Transaction, config: Config) {
-  const { identityProvider: _identityProvider, mapTileUrl: _mapTileUrl, ...settings } = await readPublicSettings(db, config);
+  const { identityProvider: _identityProvider, mapTileUrl: _mapTileUrl, publicUrl: _publicUrl, ...settings } = await readPublicSettings(db, config);
   return { ...settings, styleCss: (await getSettingsRow(db)).style_css as string };
 }
 

@@ -1,12 +1,15 @@
+import { createHash } from 'node:crypto';
 import Stripe from 'stripe';
 import type { Knex } from 'knex';
 import type { Config } from '../config.ts';
+import { isLiveKey, usesSandbox } from './mode.ts';
 import { sandboxCredentials } from './sandbox/keys.ts';
 
 // The one place that knows where Stripe is. With a secret key configured it is Stripe (or the
 // Stripe-compatible API at STRIPE_API_URL); without, it is the local sandbox on this very server (or
 // the one at STRIPE_API_URL), reached through the same official SDK, so every code path is the one
-// production runs.
+// production runs. Every SDK call of api/src (outside the sandbox) is made here, and the SDK's
+// errors are mapped here once (StripeFailure).
 
 export { Stripe };
 
@@ -18,7 +21,11 @@ function endpoint(url: string | undefined): Pick<Stripe.StripeConfig, 'host' | '
   return { host: parsed.hostname, port: Number(parsed.port) || (protocol === 'http' ? 80 : 443), protocol };
 }
 
-const usesSandbox = (config: Config) => !config.stripe.secretKey;
+/**
+ * The API version every request names, so Stripe's objects keep the shape this code reads whatever
+ * the account's default is; the one the pinned `stripe` package (package.json, exact) was built for.
+ */
+export const STRIPE_API_VERSION = '2026-10-28.endive';
 
 const clients = new WeakMap<Knex, WeakMap<Config, Stripe>>();
 const maxNetworkRetries = 2;
@@ -38,6 +45,7 @@ function newClient(config: Config, auth: { key: string } | { db: Knex }): Stripe
   return new Stripe(sandbox ? '' : auth.key, {
     ...(sandbox ? { authenticator: sandboxKey(auth.db) } : {}),
     ...endpoint(config.stripe.apiUrl ?? (sandbox ? config.publicUrl : undefined)),
+    apiVersion: STRIPE_API_VERSION,
     // Bounded: a Stripe that fails or hangs costs the customer at most three timeouts plus the
     // SDK's short backoff; every retry carries the same idempotency key, so nothing is done twice.
     maxNetworkRetries,
@@ -65,6 +73,76 @@ export function keyedClient(config: Config): Stripe {
 }
 
 /**
+ * A Stripe call that failed, the one mapping of the SDK's errors: `refused` when Stripe answered that
+ * the request is invalid (e.g. refunding a payment that cannot be refunded), `unavailable` when it
+ * could not be asked or did not answer usefully (network, timeout, 5xx, rate limit, a bad key). The
+ * message is Stripe's and may quote parts of the key: log `type`, `code` and `statusCode`, not it.
+ */
+export class StripeFailure extends Error {
+  constructor(
+    readonly reason: 'refused' | 'unavailable',
+    message: string,
+    readonly type: string,
+    readonly code: string | undefined,
+    readonly statusCode: number | undefined,
+  ) {
+    super(message);
+    this.name = 'StripeFailure';
+  }
+}
+
+/** Runs one SDK call; the SDK's errors leave as StripeFailure, anything else unchanged. */
+async function call<T>(db: Knex, config: Config, request: (stripe: Stripe) => Promise<T>): Promise<T> {
+  try {
+    return await request(stripeClient(db, config));
+  } catch (error) {
+    if (!(error instanceof Stripe.errors.StripeError)) throw error;
+    const reason = error instanceof Stripe.errors.StripeInvalidRequestError ? 'refused' : 'unavailable';
+    throw new StripeFailure(reason, error.message, error.type, error.code, error.statusCode);
+  }
+}
+
+/** A Checkout Session for an order; the idempotency key makes a repeated call get the same session. */
+export function createCheckoutSession(
+  db: Knex,
+  config: Config,
+  params: Stripe.Checkout.SessionCreateParams,
+  idempotencyKey: string,
+): Promise<Stripe.Checkout.Session> {
+  return call(db, config, (stripe) => stripe.checkout.sessions.create(params, { idempotencyKey }));
+}
+
+/** Ends an open Checkout Session; Stripe refuses (`refused`) one that completed meanwhile. */
+export function expireCheckoutSession(db: Knex, config: Config, sessionId: string): Promise<Stripe.Checkout.Session> {
+  return call(db, config, (stripe) => stripe.checkout.sessions.expire(sessionId));
+}
+
+/** Refunds a payment; the idempotency key makes a repeated or concurrent call get the same refund. */
+export function refundPayment(
+  db: Knex,
+  config: Config,
+  params: Stripe.RefundCreateParams,
+  idempotencyKey: string,
+): Promise<Stripe.Refund> {
+  return call(db, config, (stripe) => stripe.refunds.create(params, { idempotencyKey }));
+}
+
+/** The event of a webhook delivery, or undefined when its signature does not verify with `secret`. */
+export function verifiedEvent(
+  db: Knex,
+  config: Config,
+  rawBody: Buffer,
+  signature: string,
+  secret: string,
+): Stripe.Event | undefined {
+  try {
+    return stripeClient(db, config).webhooks.constructEvent(rawBody, signature, secret);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * The secret that signs webhook events: STRIPE_WEBHOOK_SECRET, or while the sandbox is on, this
  * installation's sandbox secret. With a real key and no STRIPE_WEBHOOK_SECRET there is none (events are refused).
  */
@@ -75,9 +153,9 @@ export async function webhookSecret(db: Knex, config: Config): Promise<string | 
 
 /** What the settle step reads from a session: the payment and its fee in one call. */
 export function retrieveSession(db: Knex, config: Config, sessionId: string): Promise<Stripe.Checkout.Session> {
-  return stripeClient(db, config).checkout.sessions.retrieve(sessionId, {
-    expand: ['payment_intent.latest_charge.balance_transaction'],
-  });
+  return call(db, config, (stripe) =>
+    stripe.checkout.sessions.retrieve(sessionId, { expand: ['payment_intent.latest_charge.balance_transaction'] }),
+  );
 }
 
 /** The card fee of a session retrieved with `retrieveSession`; null while Stripe has not settled it. */
@@ -93,3 +171,30 @@ export function sessionFee(session: Stripe.Checkout.Session): number | null {
 
 export const paymentIntentId = (session: Stripe.Checkout.Session): string | null =>
   typeof session.payment_intent === 'string' ? session.payment_intent : (session.payment_intent?.id ?? null);
+
+/** Whether an object or event of Stripe's is in our key's mode (a test event never moves live money, nor the reverse). */
+export const matchesKeyMode = (config: Config, object: { livemode?: boolean | null }) =>
+  object.livemode === isLiveKey(config);
+
+/**
+ * The idempotency key of one action on an order. Stripe keeps keys for 24 hours per account, so the
+ * order's id alone repeats after a database reset or a restore, or when development, CI and staging
+ * share a test account; the order's random token makes it unique (hashed: the token is the
+ * customer's key to the receipt and has no place in Stripe's request logs).
+ */
+export function idempotencyKey(order: { id: number; token: string }, action: string): string {
+  return `order-${order.id}-${createHash('sha256').update(order.token).digest('base64url').slice(0, 22)}-${action}`;
+}
+
+/** A refund as Stripe has it now (an event only says "look again"). */
+export const retrieveRefund = (db: Knex, config: Config, id: string) =>
+  call(db, config, (stripe) => stripe.refunds.retrieve(id));
+
+/** Every refund of a charge: a `charge.refunded` from Stripe's Dashboard names only the charge. */
+export async function chargeRefunds(db: Knex, config: Config, charge: string): Promise<Stripe.Refund[]> {
+  return (await call(db, config, (stripe) => stripe.refunds.list({ charge, limit: 100 }))).data;
+}
+
+/** A dispute as Stripe has it now. */
+export const retrieveDispute = (db: Knex, config: Config, id: string) =>
+  call(db, config, (stripe) => stripe.disputes.retrieve(id));

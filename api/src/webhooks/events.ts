@@ -10,7 +10,25 @@ export const sessionEvents = [
   'checkout.session.expired',
 ] as const;
 
+/** A refund's state changed (ours or one made in Stripe's Dashboard): the refund is read again. */
+export const refundEvents = ['refund.created', 'refund.updated', 'refund.failed'] as const;
+
+/** A chargeback's state changed: the dispute is read again. */
+export const disputeEvents = [
+  'charge.dispute.created',
+  'charge.dispute.updated',
+  'charge.dispute.closed',
+  'charge.dispute.funds_withdrawn',
+  'charge.dispute.funds_reinstated',
+] as const;
+
 /** Every event the webhook handler acts on. */
-export const handledEvents = [...sessionEvents, 'charge.updated'] as const;
+export const handledEvents = [
+  ...sessionEvents,
+  'charge.updated',
+  'charge.refunded',
+  ...refundEvents,
+  ...disputeEvents,
+] as const;
 
 export type HandledEvent = (typeof handledEvents)[number];

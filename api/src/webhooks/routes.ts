@@ -1,7 +1,7 @@
 import { badRequest, HttpError } from '../http/errors.ts';
 import type { RouteDef } from '../http/routes.ts';
 import { log } from '../log.ts';
-import { Stripe, stripeClient, webhookSecret } from '../stripe/adapter.ts';
+import { matchesKeyMode, StripeFailure, verifiedEvent, webhookSecret } from '../stripe/adapter.ts';
 import { handleStripeEvent } from './stripe.ts';
 
 export const webhookRoutes: RouteDef[] = [
@@ -17,17 +17,15 @@ export const webhookRoutes: RouteDef[] = [
         log.error('a Stripe webhook arrived but STRIPE_WEBHOOK_SECRET is not configured');
         throw new HttpError(503, 'Webhooks are not configured.');
       }
-      let event: Stripe.Event;
-      try {
-        event = stripeClient(ctx.db, ctx.config).webhooks.constructEvent(ctx.request.body as Buffer, ctx.get('Stripe-Signature'), secret);
-      } catch {
-        throw badRequest('The webhook signature is not valid.');
-      }
+      const event = verifiedEvent(ctx.db, ctx.config, ctx.request.body as Buffer, ctx.get('Stripe-Signature'), secret);
+      if (!event) throw badRequest('The webhook signature is not valid.');
+      // A test event at a live shop (or the reverse) is refused before anything is stored or asked.
+      if (!matchesKeyMode(ctx.config, event)) throw badRequest(`This ${event.livemode ? 'live' : 'test'} mode event does not match the shop’s Stripe key.`);
       let outcome: Awaited<ReturnType<typeof handleStripeEvent>>;
       try {
         outcome = await handleStripeEvent(ctx.db, ctx.config, event);
       } catch (error) {
-        if (!(error instanceof Stripe.errors.StripeError)) throw error;
+        if (!(error instanceof StripeFailure)) throw error;
         // Not a fault of ours: Stripe could not be asked about the event. It delivers it again, and
         // the next delivery asks again.
         log.warn('a Stripe webhook could not be processed: Stripe did not answer', { event: event.id, type: error.type });

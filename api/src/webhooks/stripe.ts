@@ -1,14 +1,18 @@
 import type { Knex } from 'knex';
 import type { Config } from '../config.ts';
+import { applyDispute, applyRefund } from '../orders/lifecycle.ts';
 import { settleOrder } from '../orders/settle.ts';
-import type { Stripe } from '../stripe/adapter.ts';
-import { handledEvents, sessionEvents as sessionEventTypes } from './events.ts';
+import { chargeRefunds, retrieveDispute, retrieveRefund, type Stripe } from '../stripe/adapter.ts';
+import { disputeEvents, handledEvents, refundEvents, sessionEvents as sessionEventTypes } from './events.ts';
 
 // Stripe's events only say "look again": the settle step asks Stripe for the session's current
 // state, so a stale, repeated or out-of-order event can never book anything wrong.
 
 const sessionEvents = new Set<string>(sessionEventTypes);
 const handled = new Set<string>(handledEvents);
+
+const refundEventSet = new Set<string>(refundEvents);
+const disputeEventSet = new Set<string>(disputeEvents);
 
 /** Stripe's ids: a prefix such as `pi_`, then letters and digits. */
 const stripeId = /^[a-z]+_[A-Za-z0-9_]+$/;
@@ -36,6 +40,18 @@ async function processEvent(db: Knex, config: Config, event: Stripe.Event): Prom
     // refuses) names no payment of ours.
     const order = intent && stripeId.test(intent) ? await db('orders').where({ stripe_payment_intent_id: intent }).first<{ id: number } | undefined>('id') : undefined;
     if (order) await settleOrder(db, config, order.id);
+  } else if (refundEventSet.has(event.type)) {
+    const refund = event.data.object as Stripe.Refund;
+    if (stripeId.test(refund.id)) await applyRefund(db, await retrieveRefund(db, config, refund.id));
+  } else if (event.type === 'charge.refunded') {
+    // A refund made in Stripe's Dashboard: the charge names no refund, so all of its refunds are read.
+    const charge = event.data.object;
+    if (stripeId.test(charge.id)) {
+      for (const refund of await chargeRefunds(db, config, charge.id)) await applyRefund(db, refund);
+    }
+  } else if (disputeEventSet.has(event.type)) {
+    const dispute = event.data.object as Stripe.Dispute;
+    if (stripeId.test(dispute.id)) await applyDispute(db, await retrieveDispute(db, config, dispute.id));
   }
 }
 

@@ -1,17 +1,20 @@
 import { Chip, useMediaQuery, type ChipProps, type Theme } from '@mui/material';
-import { AutocompleteInput, DataTable, List, ReferenceInput, SelectArrayInput, useLocale, useRecordContext, useTranslate, type RaRecord } from 'react-admin';
-import { formatDateTime } from '../../shared/dates.ts';
+import {
+  AutocompleteInput, BooleanInput, DataTable, List, ReferenceInput, SelectArrayInput, useLocale, useRecordContext, useTranslate,
+} from 'react-admin';
+import { formatDate, formatDateTime } from '../../shared/dates.ts';
 import type { Locale } from '../../shared/locale.ts';
 import { useFormatCents } from '../common/money.tsx';
 import { PageTitle } from '../layout/PageTitle.tsx';
 import { OrderActions } from './OrderActions.tsx';
+import type { OrderRecord } from './record.ts';
 
 export const orderStatuses = ['pending', 'flagged', 'paid', 'failed', 'expired', 'refunded'] as const;
 
 const colours: Record<string, ChipProps['color']> = { pending: 'info', flagged: 'warning', paid: 'success', failed: 'error', expired: 'default', refunded: 'default' };
 
 export function OrderStatus() {
-  const record = useRecordContext();
+  const record = useRecordContext<OrderRecord>();
   const translate = useTranslate();
   if (!record) return null;
   return <Chip size="small" color={colours[record.status]} label={translate(`app.order.status_${record.status}`)} className={`order-status-${record.status}`} />;
@@ -28,7 +31,30 @@ const filters = [
   <ReferenceInput key="vendor" source="vendor" reference="vendorsummary">
     <AutocompleteInput label="app.order.vendor" helperText={false} sx={{ minWidth: 220 }} />
   </ReferenceInput>,
+  <BooleanInput key="attention" source="attention" label="app.order.attention" helperText={false} />,
 ];
+
+/** What Stripe still does with the money: a refund's status, a chargeback with its amount and deadline. */
+function StripeState() {
+  const record = useRecordContext<OrderRecord>();
+  const translate = useTranslate();
+  const locale = useLocale() as Locale;
+  const formatCents = useFormatCents();
+  if (!record) return null;
+  const refund = record.refundStatus && record.refundStatus !== 'succeeded' && (
+    <Chip size="small" color={record.refundStatus === 'failed' ? 'error' : 'info'} className={`refund-status-${record.refundStatus}`}
+      label={translate(`app.order.refund_${record.refundStatus}`, { _: record.refundStatus })} />
+  );
+  const dispute = record.dispute && (
+    <Chip size="small" color={record.dispute.needsDecision ? 'warning' : 'default'} className="order-dispute"
+      label={translate(record.dispute.bearer ? `app.order.dispute_borne_${record.dispute.bearer}` : 'app.order.dispute', {
+        amount: formatCents(record.dispute.amount),
+        due: record.dispute.evidenceDueBy ? formatDate(record.dispute.evidenceDueBy, locale) : '–',
+        status: record.dispute.status,
+      })} />
+  );
+  return <>{refund}{dispute}</>;
+}
 
 /**
  * Orders that need a look: by default the open and flagged ones, which a lost webhook or an
@@ -38,7 +64,7 @@ export function OrderList() {
   const locale = useLocale() as Locale;
   const formatCents = useFormatCents();
   const isSmall = useMediaQuery<Theme>((theme) => theme.breakpoints.down('md'));
-  const when = (record: RaRecord) => (record.createdAt ? formatDateTime(record.createdAt, locale) : '');
+  const when = (record: OrderRecord) => (record.createdAt ? formatDateTime(record.createdAt, locale) : '');
   return (
     <List
       title={<PageTitle page="app.page.orders" />}
@@ -55,7 +81,7 @@ export function OrderList() {
           <DataTable.Col
             source="id"
             label="app.order.order"
-            render={(record: RaRecord) => (
+            render={(record: OrderRecord) => (
               <>
                 #{record.id} · {formatCents(record.amountTotal)}
                 <br />
@@ -68,10 +94,11 @@ export function OrderList() {
         )}
         {!isSmall && <DataTable.Col source="id" />}
         {!isSmall && <DataTable.Col source="createdAt" render={when} />}
-        {!isSmall && <DataTable.Col label="app.order.vendor" disableSort render={(record: RaRecord) => `${record.vendorLicenseId} ${record.vendorName}`} />}
-        {!isSmall && <DataTable.Col source="amountTotal" align="right" render={(record: RaRecord) => formatCents(record.amountTotal)} />}
+        {!isSmall && <DataTable.Col label="app.order.vendor" disableSort render={(record: OrderRecord) => `${record.vendorLicenseId} ${record.vendorName}`} />}
+        {!isSmall && <DataTable.Col source="amountTotal" align="right" render={(record: OrderRecord) => formatCents(record.amountTotal)} />}
         <DataTable.Col source="status" render={() => <OrderStatus />} />
-        {!isSmall && <DataTable.Col source="flagReason" disableSort render={(record: RaRecord) => record.flagReason ?? ''} />}
+        {!isSmall && <DataTable.Col source="flagReason" disableSort render={(record: OrderRecord) => record.flagReason ?? ''} />}
+        <DataTable.Col label="app.order.stripe" disableSort render={() => <StripeState />} />
         <DataTable.Col label="app.vendor.actions" disableSort render={() => <OrderActions />} />
       </DataTable>
     </List>

@@ -20,8 +20,8 @@ const logoUrl = (value: unknown): string | null =>
 /** The code as the form stands now, for a sample licence ID. */
 function LivePreview() {
   const translate = useTranslate();
-  const [style, enableLogo, logo, url] = useWatch({ name: ['qrCodeSettings', 'qrCodeEnableLogo', 'qrCodeLogo', 'qrCodeUrl'] }) as [Style, boolean, unknown, string];
-  const data = vendorQrUrl({ qrCodeUrl: url ?? '' }, translate('app.qr.sample'));
+  const [style, enableLogo, logo, url, publicUrl] = useWatch({ name: ['qrCodeSettings', 'qrCodeEnableLogo', 'qrCodeLogo', 'qrCodeUrl', 'publicUrl'] }) as [Style, boolean, unknown, string, string];
+  const data = vendorQrUrl({ qrCodeUrl: url ?? '', publicUrl: publicUrl ?? window.location.origin }, translate('app.qr.sample'));
   // The watched values are new objects on every render; the preview redraws only when they differ.
   const key = JSON.stringify([data, style, enableLogo, logoUrl(logo)]);
   const options = useMemo(() => qrCodeOptions(data, { qrCodeSettings: { ...style }, qrCodeEnableLogo: enableLogo, qrCodeLogoImgUrl: logoUrl(logo) }, 240), [key]); // eslint-disable-line react-hooks/exhaustive-deps

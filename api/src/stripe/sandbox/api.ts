@@ -25,8 +25,10 @@ import {
   unixNow,
   type Charge,
   type CheckoutSession,
+  type Refund,
 } from './objects.ts';
-import { claimIdempotencyKey, deleteObject, ensureRoom, getObject, insertObject, listObjects, saveObject, storeIdempotentResponse } from './store.ts';
+import { outcomeOfEvidence, reinstatement } from './lifecycle.ts';
+import { claimIdempotencyKey, deleteObject, ensureRoom, getObject, insertObject, listObjects, saveObject, storeIdempotentResponse, type StripeObject } from './store.ts';
 import { deliverDue, ownWebhookUrl, queueEvents, stripeEvent, type StripeEvent, type WebhookEndpoint } from './webhooks.ts';
 
 /** What a sandbox API call answers, and the events it causes (sent once the change is committed). */
@@ -170,6 +172,16 @@ const releaseHeldFee: Handler = async (trx, params, ctx) => {
 /** A refund of a payment (by `payment_intent` or `charge`); `charge.refunded` and `refund.created` follow. */
 const createRefundHandler: Handler = async (trx, params) => {
   onlyKnown(params, ['payment_intent', 'charge', 'amount', 'reason', 'metadata', 'expand']);
+  return refundCharge(trx, params);
+};
+
+/** Sandbox-only: a refund of the whole payment as someone makes it in Stripe's Dashboard (no metadata of ours). */
+const dashboardRefund: Handler = async (trx, params, ctx) => {
+  onlyKnown(params, []);
+  return refundCharge(trx, { payment_intent: pathParam(ctx, 'id') });
+};
+
+async function refundCharge(trx: Knex.Transaction, params: Params): Promise<Outcome> {
   const intentId = text(params, 'payment_intent');
   let chargeId = text(params, 'charge');
   if (!intentId && !chargeId) throw invalidParam('payment_intent', 'One of the following params should be provided for this request: payment_intent or charge.');
@@ -180,6 +192,8 @@ const createRefundHandler: Handler = async (trx, params) => {
   }
   const charge = await getObject<Charge>(trx, 'charge', chargeId!, { lock: true });
   const { refund, txn } = createRefund(params, charge);
+  // Cards 7726 and 3476: the refund waits for the bank (finished with /stripe-sandbox/refunds/<id>/finish).
+  if (charge.sandbox_refunds) refund.status = 'pending';
   await insertObject(trx, txn);
   await insertObject(trx, refund);
   const previous = { amount_refunded: charge.amount_refunded, refunded: charge.refunded };
@@ -190,6 +204,66 @@ const createRefundHandler: Handler = async (trx, params) => {
     body: await expand(trx, refund, expandPaths(params)),
     events: [stripeEvent('charge.refunded', charge, previous), stripeEvent('refund.created', refund)],
   };
+}
+
+/** The refunds of a charge (`charge=`), newest first, as Stripe lists them. */
+const listRefunds: Handler = async (trx, params) => {
+  onlyKnown(params, ['charge', 'payment_intent', 'limit']);
+  const charge = text(params, 'charge');
+  const intent = text(params, 'payment_intent');
+  const all = await listObjects<Refund>(trx, 'refund');
+  const data = all.filter((r) => (!charge || r.charge === charge) && (!intent || r.payment_intent === intent)).reverse();
+  return { body: { object: 'list', data, has_more: false, url: '/v1/refunds' }, events: [] };
+};
+
+/** Sandbox-only: the bank's answer to a pending refund: it succeeds (card 7726) or fails (card 3476). */
+const finishRefund: Handler = async (trx, params, ctx) => {
+  onlyKnown(params, []);
+  const refund = await getObject<Refund>(trx, 'refund', pathParam(ctx, 'id'), { lock: true });
+  const charge = await getObject<Charge>(trx, 'charge', refund.charge, { lock: true });
+  if (refund.status !== 'pending') throw new StripeApiError(400, 'invalid_request_error', `This refund is ${String(refund.status)}, not pending.`);
+  const events: StripeEvent[] = [];
+  if (charge.sandbox_refunds === 'refund_fails') {
+    Object.assign(refund, { status: 'failed', failure_reason: 'expired_or_canceled_card' });
+    charge.amount_refunded -= refund.amount;
+    charge.refunded = false;
+    await saveObject(trx, charge);
+    events.push(stripeEvent('refund.updated', refund, { status: 'pending' }), stripeEvent('refund.failed', refund));
+  } else {
+    refund.status = 'succeeded';
+    events.push(stripeEvent('refund.updated', refund, { status: 'pending' }));
+  }
+  await saveObject(trx, refund);
+  return { body: refund, events };
+};
+
+/** Stripe's test flow for disputes: evidence `winning_evidence` or `losing_evidence`, submitted, closes it. */
+const updateDispute: Handler = async (trx, params, ctx) => {
+  onlyKnown(params, ['evidence', 'submit', 'metadata', 'expand']);
+  const dispute = await getObject(trx, 'dispute', pathParam(ctx, 'id'), { lock: true });
+  const evidence = (params.evidence ?? {}) as Params;
+  const textEvidence = typeof evidence.uncategorized_text === 'string' ? evidence.uncategorized_text : undefined;
+  if (!['needs_response', 'warning_needs_response'].includes(dispute.status as string)) {
+    throw new StripeApiError(400, 'invalid_request_error', `This dispute is already closed (${String(dispute.status)}).`);
+  }
+  const previous = { status: dispute.status };
+  dispute.evidence = { ...(dispute.evidence as object), uncategorized_text: textEvidence ?? null };
+  const outcome = params.submit === 'true' ? outcomeOfEvidence(textEvidence) : undefined;
+  const events: StripeEvent[] = [];
+  if (outcome) {
+    dispute.status = outcome;
+    if (outcome === 'won') {
+      const charge = await getObject<Charge>(trx, 'charge', dispute.charge as string);
+      dispute.balance_transactions = [...(dispute.balance_transactions as StripeObject[]), reinstatement(dispute, charge)];
+    }
+    events.push(stripeEvent('charge.dispute.updated', dispute, previous), stripeEvent('charge.dispute.closed', dispute));
+    if (outcome === 'won') events.push(stripeEvent('charge.dispute.funds_reinstated', dispute));
+  } else if (params.submit === 'true') {
+    dispute.status = 'under_review';
+    events.push(stripeEvent('charge.dispute.updated', dispute, previous));
+  }
+  await saveObject(trx, dispute);
+  return { body: dispute, events };
 };
 
 /** Stripe's limit of webhook endpoints per account (test mode): it also bounds what a caller can store. */
@@ -287,7 +361,12 @@ export function mountApi(router: Router, db: Db, config: Config): void {
   router.get('/v1/charges/:id', r(retrieve('charge')));
   router.get('/v1/balance_transactions/:id', r(retrieve('balance_transaction')));
   router.post('/v1/refunds', r(createRefundHandler));
+  router.get('/v1/refunds', r(listRefunds));
   router.get('/v1/refunds/:id', r(retrieve('refund')));
+  router.get('/v1/disputes/:id', r(retrieve('dispute')));
+  router.post('/v1/disputes/:id', r(updateDispute));
+  router.post('/stripe-sandbox/refunds/:id/finish', r(finishRefund));
+  router.post('/stripe-sandbox/payment_intents/:id/dashboard-refund', r(dashboardRefund));
   router.post('/v1/webhook_endpoints', r(createWebhookEndpoint(config)));
   router.get('/v1/webhook_endpoints', r(listWebhookEndpoints));
   router.get('/v1/webhook_endpoints/:id', r(retrieveWebhookEndpoint));

@@ -135,6 +135,10 @@ export function createSession(params: Params, payPageUrl: (id: string) => string
   const intentData = hash(params, 'payment_intent_data') ?? {};
   onlyKnown(intentData, ['metadata', 'description'], 'payment_intent_data');
 
+  const configuration = text(params, 'payment_method_configuration', { max: 100 });
+  if (configuration !== undefined && !/^pmc_[A-Za-z0-9]+$/.test(configuration)) {
+    throw invalidParam('payment_method_configuration', `No such payment method configuration: '${configuration}'`, 'resource_missing');
+  }
   const id = newId('cs_test_', 40);
   const amount = items.reduce((sum, item) => sum + item.amount_total, 0);
   return {
@@ -159,6 +163,7 @@ export function createSession(params: Params, payPageUrl: (id: string) => string
       metadata: metadata(intentData, 'payment_intent_data'),
       description: text(intentData, 'description', { max: 1000, parent: 'payment_intent_data' }) ?? null,
     },
+    payment_method_configuration_details: configuration ? { id: configuration, parent: null } : null,
     payment_method_types: ['card'],
     payment_status: 'unpaid',
     status: 'open',

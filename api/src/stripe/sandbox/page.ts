@@ -9,6 +9,7 @@ import { StripeApiError } from './errors.ts';
 import { parseParams, readBody, type Params } from './form.ts';
 import { balanceTransaction, payment, present, type CheckoutSession } from './objects.ts';
 import { bookFeeLater, heldFeeLast4 } from './fees.ts';
+import { dispute, type Later } from './lifecycle.ts';
 import { insertObject, saveObject } from './store.ts';
 import { deliverDue, queueEvents, stripeEvent, type StripeEvent } from './webhooks.ts';
 
@@ -22,6 +23,9 @@ const text = {
     total: 'Gesamt', card: 'Kartennummer', expiry: 'Ablaufdatum', cvc: 'Prüfziffer', pay: (total: string) => `${total} bezahlen`,
     testCards: 'Testkarten', succeeds: 'wird angenommen', declined: 'wird abgelehnt', insufficient: 'ist nicht gedeckt',
     feeLater: 'wird angenommen, die Gebühr folgt auf Anfrage',
+    disputed: 'wird angenommen, dann angefochten (Chargeback)',
+    refundPending: 'wird angenommen; Erstattungen bleiben ausstehend',
+    refundFails: 'wird angenommen; Erstattungen bleiben ausstehend, dann scheitern sie',
     declinedMessage: 'Ihre Karte wurde abgelehnt.', insufficientMessage: 'Ihre Karte ist nicht ausreichend gedeckt.',
     incorrect: 'Ihre Kartennummer ist ungültig.',
     paidTitle: 'Bezahlt', paid: 'Diese Zahlung ist abgeschlossen.', continue: 'Weiter',
@@ -34,6 +38,9 @@ const text = {
     total: 'Total', card: 'Card number', expiry: 'Expiry', cvc: 'CVC', pay: (total: string) => `Pay ${total}`,
     testCards: 'Test cards', succeeds: 'succeeds', declined: 'is declined', insufficient: 'has insufficient funds',
     feeLater: 'succeeds, its fee follows on request',
+    disputed: 'succeeds, then is disputed',
+    refundPending: 'succeeds; its refunds stay pending',
+    refundFails: 'succeeds; its refunds stay pending, then fail',
     declinedMessage: 'Your card was declined.', insufficientMessage: 'Your card has insufficient funds.',
     incorrect: 'Your card number is incorrect.',
     paidTitle: 'Paid', paid: 'This payment is complete.', continue: 'Continue',
@@ -45,12 +52,23 @@ const text = {
 type Words = (typeof text)[Lang];
 
 /** The test cards, as the page lists them; any other number is refused as incorrect. */
-const testCards: { number: string; outcome: (w: Words) => string; decline?: (w: Words) => string; holdFee?: boolean }[] = [
+const testCards: {
+  number: string;
+  outcome: (w: Words) => string;
+  decline?: (w: Words) => string;
+  holdFee?: boolean;
+  later?: Later;
+}[] = [
   { number: '4242 4242 4242 4242', outcome: (w) => w.succeeds },
   { number: '4000 0000 0000 0002', outcome: (w) => w.declined, decline: (w) => w.declinedMessage },
   { number: '4000 0000 0000 9995', outcome: (w) => w.insufficient, decline: (w) => w.insufficientMessage },
   // Sandbox only: the payment succeeds but its fee waits until released on request (with `charge.updated`).
   { number: `4000 0000 0000 ${heldFeeLast4}`, outcome: (w) => w.feeLater, holdFee: true },
+  // Stripe's: the payment succeeds, then the customer's bank disputes it (`charge.dispute.created`).
+  { number: '4000 0000 0000 0259', outcome: (w) => w.disputed, later: 'dispute' },
+  // Refunds of these payments stay pending until /stripe-sandbox/refunds/<id>/finish, then succeed or fail.
+  { number: '4000 0000 0000 7726', outcome: (w) => w.refundPending, later: 'refund_pending' },
+  { number: '4000 0000 0000 3476', outcome: (w) => w.refundFails, later: 'refund_fails' },
 ];
 const digits = (number: string) => number.replace(/[\s-]/g, '');
 
@@ -194,16 +212,25 @@ const notFoundPage = (lang: Lang) => layout(lang, text[lang].missingTitle, `<h1 
 
 /**
  * Completes an open session with a successful card payment, inside the caller's transaction. The fee
- * is booked with it only when SANDBOX_FEE_DELAY_MS is 0; else `later` gets the charge to book it after.
+ * is booked with it only when SANDBOX_FEE_DELAY_MS is 0; else `feeLater` gets the charge to book it
+ * after. A test card's `later` (a dispute at once, refunds that wait) is set up here too.
  */
-async function complete(trx: Knex.Transaction, config: Config, session: CheckoutSession, last4: string, later: (chargeId: string) => void): Promise<StripeEvent> {
+async function complete(
+  trx: Knex.Transaction,
+  config: Config,
+  session: CheckoutSession,
+  last4: string,
+  feeLater: (chargeId: string) => void,
+  later?: Later,
+): Promise<StripeEvent[]> {
   const { intent, charge } = payment(session, last4);
+  if (later && later !== 'dispute') charge.sandbox_refunds = later;
   if (last4 !== heldFeeLast4) {
     if (config.sandboxFeeDelayMs === 0) {
       const txn = balanceTransaction(charge);
       await insertObject(trx, txn);
       charge.balance_transaction = txn.id;
-    } else later(charge.id);
+    } else feeLater(charge.id);
   }
   await insertObject(trx, charge);
   await insertObject(trx, intent);
@@ -215,7 +242,15 @@ async function complete(trx: Knex.Transaction, config: Config, session: Checkout
     customer_details: { email: session.customer_email, name: null, phone: null, address: null, tax_exempt: 'none', tax_ids: [] },
   });
   await saveObject(trx, session);
-  return stripeEvent('checkout.session.completed', present(session));
+  const events = [stripeEvent('checkout.session.completed', present(session))];
+  if (later === 'dispute') {
+    const disputed = dispute(charge);
+    await insertObject(trx, disputed);
+    charge.disputed = true;
+    await saveObject(trx, charge);
+    events.push(stripeEvent('charge.dispute.created', disputed));
+  }
+  return events;
 }
 
 /**
@@ -225,12 +260,12 @@ async function complete(trx: Knex.Transaction, config: Config, session: Checkout
  */
 export function mountPage(router: Router, db: Db, config: Config): void {
   /** The session (expired first when due), after `change` ran on it while it is open; undefined when there is none. */
-  async function withSession(id: string, change?: (trx: Knex.Transaction, session: CheckoutSession) => Promise<StripeEvent>) {
+  async function withSession(id: string, change?: (trx: Knex.Transaction, session: CheckoutSession) => Promise<StripeEvent[]>) {
     const events: StripeEvent[] = [];
     try {
       const session = await db.transaction(async (trx) => {
         const found = await currentSession(trx, id, events);
-        if (change && found.status === 'open') events.push(await change(trx, found));
+        if (change && found.status === 'open') events.push(...(await change(trx, found)));
         await queueEvents(trx, events);
         return found;
       });
@@ -260,7 +295,8 @@ export function mountPage(router: Router, db: Db, config: Config): void {
     const refusal = card ? card.decline : (w: Words) => w.incorrect;
     let feeOf: string | undefined;
     const pay = card && !refusal
-      ? (trx: Knex.Transaction, open: CheckoutSession) => complete(trx, config, open, digits(entered).slice(-4), (charge) => (feeOf = charge))
+      ? (trx: Knex.Transaction, open: CheckoutSession) =>
+          complete(trx, config, open, digits(entered).slice(-4), (charge) => (feeOf = charge), card.later)
       : undefined;
     const session = await withSession(pathParam(ctx, 'id'), pay);
     // Only once the payment is committed: a fee for a payment that was rolled back would name no charge.

@@ -1,0 +1,159 @@
+import type { Knex } from 'knex';
+import { recordEvent } from '../audit/record.ts';
+import { oneRow } from '../one-row.ts';
+import { conflict, notFound } from '../http/errors.ts';
+import { bookDisputeOnVendor, bookDisputeWithdrawal, bookDisputeWon } from '../ledger/dispute.ts';
+import { bookRefund } from '../ledger/refund.ts';
+import type { Stripe } from '../stripe/adapter.ts';
+import type { DisputeRow, OrderRow } from './queries.ts';
+
+// What happens to a paid order at Stripe afterwards: refunds (ours or made in Stripe's Dashboard)
+// and disputes. Each is applied from Stripe's current state of the object, under the order's lock,
+// and keyed by Stripe's id, so an event delivered twice, late or out of order books exactly once.
+
+/** Stripe's ids: a prefix such as `pi_`, then letters and digits. */
+const stripeId = /^[a-z]+_[A-Za-z0-9_]+$/;
+
+/** Who is named for a refund nobody of ours asked for. */
+export const dashboardRefunder = 'Stripe Dashboard';
+
+const idOf = (value: string | { id: string } | null | undefined) => (typeof value === 'string' ? value : value?.id);
+
+/** Our order paid with this payment intent; undefined for a payment of someone else on the account. */
+async function orderOfPayment(db: Knex, intent: string | undefined): Promise<number | undefined> {
+  if (!intent || !stripeId.test(intent)) return undefined;
+  return (await db('orders').where({ stripe_payment_intent_id: intent }).first<{ id: number } | undefined>('id'))?.id;
+}
+
+/**
+ * Records a refund with its status and books it once it has succeeded: the whole payment refunded
+ * reverses the order's sales like a refund of ours. Pending and failed refunds are only shown; a
+ * partial refund (only possible in the Dashboard) is shown for staff to settle, not booked.
+ */
+export async function applyRefund(db: Knex, refund: Stripe.Refund, staff?: string): Promise<void> {
+  const orderId = await orderOfPayment(db, idOf(refund.payment_intent));
+  if (orderId === undefined) return;
+  await db.transaction(async (trx) => {
+    const order = (await trx('orders').where({ id: orderId }).forUpdate().first()) as OrderRow;
+    const requestedBy = staff ?? refund.metadata?.requested_by ?? null;
+    await trx('stripe_refunds')
+      .insert({
+        id: refund.id,
+        order_id: orderId,
+        amount: refund.amount,
+        status: refund.status,
+        failure_reason: refund.failure_reason ?? null,
+        requested_by: requestedBy,
+      })
+      .onConflict('id')
+      .merge({
+        status: refund.status,
+        failure_reason: refund.failure_reason ?? null,
+        requested_by: trx.raw('coalesce(stripe_refunds.requested_by, excluded.requested_by)'),
+        updated_at: trx.fn.now(),
+      });
+    if (refund.status !== 'succeeded' || order.status !== 'paid' || refund.amount !== order.amount_total) return;
+    const by = requestedBy ?? dashboardRefunder;
+    await bookRefund(trx, orderId, by);
+    await trx('orders').where({ id: orderId }).update({
+      status: 'refunded',
+      stripe_refund_id: refund.id,
+      refunded_at: trx.fn.now(),
+      refunded_by: by,
+      updated_at: trx.fn.now(),
+    });
+    await trx('stripe_refunds').where({ id: refund.id }).update({ booked_at: trx.fn.now() });
+    await recordEvent(trx, {
+      action: 'payment.refunded',
+      actor: by,
+      recordType: 'order',
+      recordId: orderId,
+      details: { amount: refund.amount, currency: refund.currency, refund: refund.id },
+    });
+  });
+}
+
+/** Stripe's dispute fee: the fees of the withdrawals on the dispute's balance transactions. */
+const disputeFee = (dispute: Stripe.Dispute) =>
+  dispute.balance_transactions.filter((bt) => bt.amount < 0).reduce((sum, bt) => sum + bt.fee, 0);
+
+/** A dispute Stripe has not taken money for (an inquiry): shown, nothing booked. */
+const inquiry = (status: string) => status.startsWith('warning_');
+
+/**
+ * Records a dispute and books what Stripe did: the amount withdrawn once (the newspaper bears it
+ * until staff decide), and returned once when the dispute is won.
+ */
+export async function applyDispute(db: Knex, dispute: Stripe.Dispute): Promise<void> {
+  const orderId = await orderOfPayment(db, idOf(dispute.payment_intent));
+  if (orderId === undefined) return;
+  await db.transaction(async (trx) => {
+    const order = (await trx('orders').where({ id: orderId }).forUpdate().first()) as OrderRow;
+    const due = dispute.evidence_details?.due_by ? new Date(dispute.evidence_details.due_by * 1000) : null;
+    await trx('stripe_disputes')
+      .insert({
+        id: dispute.id,
+        order_id: orderId,
+        amount: dispute.amount,
+        reason: dispute.reason,
+        status: dispute.status,
+        evidence_due_by: due,
+      })
+      .onConflict('id')
+      .merge({ status: dispute.status, evidence_due_by: due, updated_at: trx.fn.now() });
+    const row = oneRow(await trx('stripe_disputes').where({ id: dispute.id }).select<DisputeRow[]>('*'));
+    if (!row.withdrawn_at && !inquiry(dispute.status)) {
+      await bookDisputeWithdrawal(trx, order, row.amount, disputeFee(dispute));
+      await trx('stripe_disputes').where({ id: dispute.id }).update({ withdrawn_at: trx.fn.now() });
+      row.withdrawn_at = new Date();
+      await recordEvent(trx, {
+        action: 'payment.disputed',
+        recordType: 'order',
+        recordId: orderId,
+        details: {
+          amount: row.amount,
+          fee: disputeFee(dispute),
+          reason: dispute.reason,
+          dispute: dispute.id,
+          evidenceDueBy: due?.toISOString() ?? null,
+        },
+      });
+    }
+    if (dispute.status === 'won' && row.withdrawn_at && !row.reinstated_at) {
+      await bookDisputeWon(trx, order, row.amount, row.bearer === 'vendor');
+      await trx('stripe_disputes').where({ id: dispute.id }).update({ reinstated_at: trx.fn.now() });
+      await recordEvent(trx, {
+        action: 'payment.dispute_won',
+        recordType: 'order',
+        recordId: orderId,
+        details: { amount: row.amount, dispute: dispute.id },
+      });
+    }
+  });
+}
+
+export type Bearer = 'vendor' | 'newspaper';
+
+/** Staff decide who bears a dispute's money: the vendor's credit, or the newspaper. Once; protocolled. */
+export async function decideDispute(db: Knex, disputeId: string, bearer: Bearer, staff: string): Promise<void> {
+  await db.transaction(async (trx) => {
+    const row = await trx('stripe_disputes').where({ id: disputeId }).forUpdate().first<DisputeRow | undefined>();
+    if (!row) throw notFound(`There is no dispute ${disputeId}.`);
+    if (row.bearer === bearer) return;
+    if (row.bearer) throw conflict(`This dispute was already decided: the ${row.bearer} bears it.`);
+    if (!row.withdrawn_at) throw conflict('Stripe has not taken money for this dispute (yet): nothing to bear.');
+    if (row.reinstated_at) throw conflict('This dispute was won and the money is back: there is nothing to bear.');
+    const order = (await trx('orders').where({ id: row.order_id }).forUpdate().first()) as OrderRow;
+    if (bearer === 'vendor') await bookDisputeOnVendor(trx, order, row.amount, staff);
+    await trx('stripe_disputes')
+      .where({ id: disputeId })
+      .update({ bearer, decided_by: staff, decided_at: trx.fn.now(), updated_at: trx.fn.now() });
+    await recordEvent(trx, {
+      action: 'dispute.decided',
+      actor: staff,
+      recordType: 'order',
+      recordId: row.order_id,
+      details: { dispute: disputeId, bearer, amount: row.amount },
+    });
+  });
+}

@@ -1,0 +1,84 @@
+import type { Config } from './config.ts';
+import type { Db } from './db.ts';
+import { isLiveKey, isTestMode } from './stripe/mode.ts';
+import { resetPassword } from './identity/accounts/queries.ts';
+import { demoLoginsInUse } from '../../seeds/demo.ts';
+
+// Production is safe by default, local stays zero-config: behind any address other than this
+// machine's own, the server refuses a default that could move money without a real payment (the
+// sandbox, a test key), or that opens the back office to anyone (the demo seed, a demo password),
+// unless that choice is made explicitly. Each refusal names the variable that decides it.
+
+/** localhost, 127.0.0.0/8 and [::1]: only the person at this machine can reach it. */
+export function isLocalUrl(publicUrl: string): boolean {
+  const host = new URL(publicUrl).hostname;
+  return host === 'localhost' || host === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+}
+
+/** What the configuration alone refuses (no database needed). */
+export function configRefusals(config: Config): string[] {
+  if (isLocalUrl(config.publicUrl)) return [];
+  const refusals: string[] = [];
+  const where = `PUBLIC_URL is ${config.publicUrl}`;
+  if (!config.stripe.secretKey && !config.stripe.sandbox) {
+    refusals.push(
+      `${where}, but STRIPE_SECRET_KEY is not set: the local test sandbox would take payments that are not real ` +
+        'and credit vendors. Set STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET (docs/production.md), ' +
+        'or STRIPE_SANDBOX=true to run in test mode on purpose.',
+    );
+  } else if (config.stripe.secretKey && isTestMode(config) && !config.stripe.sandbox) {
+    refusals.push(
+      `${where}, but STRIPE_SECRET_KEY is a Stripe test key: test cards would credit vendors. ` +
+        'Use the live key (sk_live_…), or set STRIPE_SANDBOX=true to run in test mode on purpose.',
+    );
+  }
+  if (config.stripe.sandbox && isLiveKey(config)) {
+    refusals.push(`STRIPE_SANDBOX=true asks for test mode, but STRIPE_SECRET_KEY is a live key: remove one of them.`);
+  }
+  if (config.stripe.secretKey && !config.stripe.webhookSecret) {
+    refusals.push(
+      `${where} with STRIPE_SECRET_KEY, but STRIPE_WEBHOOK_SECRET is not set: payments could not be confirmed ` +
+        '(the signing secret of the webhook endpoint at Stripe, docs/production.md).',
+    );
+  }
+  return refusals;
+}
+
+/** What the database refuses: a demo about to be seeded without SEED_DEMO=true, a demo password still valid. */
+export async function databaseRefusals(db: Db, config: Config): Promise<string[]> {
+  if (isLocalUrl(config.publicUrl)) return [];
+  const refusals: string[] = [];
+  const where = `PUBLIC_URL is ${config.publicUrl}`;
+  const seeded = await db('system_state').where({ key: 'demo_seeded' }).first<{ key: string } | undefined>('key');
+  if (config.seedDemo && !config.seedDemoChosen && !seeded) {
+    refusals.push(
+      `${where}, and the demo newspaper (with demo logins) would be seeded: ` +
+        'set SEED_DEMO=false for a real newspaper, or SEED_DEMO=true for a demo.',
+    );
+  }
+  // With an external OpenID provider the embedded accounts cannot log in at all.
+  if (!config.oidc.issuer) {
+    const open = await demoLoginsInUse(db);
+    if (open.length) {
+      const names = open.map((d) => `"${d.username}"`).join(' and ');
+      refusals.push(
+        `${where}, and ${names} still open${open.length === 1 ? 's' : ''} with the demo password: ` +
+          `give each a new password with "npm run account -- password <name>", then start again.`,
+      );
+    }
+  }
+  return refusals;
+}
+
+/**
+ * A demo seeded on purpose behind a public address gets passwords of its own instead of the public
+ * demo ones; they are printed once, like `npm run account` does.
+ */
+export async function replaceDemoPasswords(db: Db): Promise<{ username: string; password: string }[]> {
+  const replaced = [];
+  for (const demo of await demoLoginsInUse(db)) {
+    const password = await resetPassword(db, demo.username);
+    if (password) replaced.push({ username: demo.username, password });
+  }
+  return replaced;
+}
