@@ -26,7 +26,8 @@ startOutboxWorker(db, config);
 startReconciliation(db, config);
 // The sandbox's webhook deliveries that a stopped process left pending go out now.
 if (!config.stripe.secretKey) resumeSandbox(db, config);
-const server = createShopServer(app.callback(), config).listen(config.port, () => {
+const handle = app.callback();
+const server = createShopServer((req, res) => void handle(req, res), config).listen(config.port, () => {
   const where = config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `embedded PostgreSQL in ${config.dataDir}`;
   console.log(
     [

@@ -5,6 +5,7 @@ import { badRequest, HttpError } from '../http/errors.ts';
 import { limitRate } from '../http/rate-limit.ts';
 import { orderEntryRows } from '../ledger/book.ts';
 import { log } from '../log.ts';
+import { oneRow } from '../one-row.ts';
 import { stripeClient, type Stripe } from '../stripe/adapter.ts';
 import { getSettingsRow } from '../settings/queries.ts';
 import { isEmbedOrigin } from '../shop/origins.ts';
@@ -156,7 +157,8 @@ export async function placeOrder(db: Knex, config: Config, input: OrderInput, cl
   const expiresAt = Math.floor(Date.now() / 1000) + checkoutMinutes * 60 + clockMarginSeconds;
   // Committed before Stripe is called, so no webhook can ever arrive for an order we do not have.
   const orderId = await db.transaction(async (trx) => {
-    const [{ id }] = await trx('orders')
+    const { id } = oneRow(
+      await trx('orders')
       .insert({
         token,
         vendor_id: vendor.id,
@@ -166,9 +168,10 @@ export async function placeOrder(db: Knex, config: Config, input: OrderInput, cl
         locale: input.locale,
         expires_at: new Date(expiresAt * 1000),
       })
-      .returning('id');
+      .returning<{ id: number }[]>('id'),
+    );
     await trx('order_entries').insert(orderEntryRows(id, lines, input.tip));
-    return id as number;
+    return id;
   });
 
   let session: Stripe.Checkout.Session;

@@ -32,28 +32,30 @@ const sessionLifetime = `interval '24 hours'`;
  */
 async function claimDueOrders(db: Knex, { startedAt }: { startedAt?: Date } = {}): Promise<number[]> {
   return db.transaction(async (trx) => {
-    const { rows } = (await trx.raw('select pg_try_advisory_xact_lock(?) as locked', [lockKey])) as { rows: { locked: boolean }[] };
+    const { rows } = await trx.raw<{ rows: { locked: boolean }[] }>('select pg_try_advisory_xact_lock(?) as locked', [lockKey]);
     if (!oneRow(rows).locked) return [];
     // At start no webhook may be on its way for an order paid before the stop (or crash): the orders
     // placed before this process started are asked about at once, the newest first, not after the grace.
     const due = trx('orders')
       .select('id')
-      .where((q) =>
+      .where((q) => {
         q
-          .where((pending) =>
+          .where((pending) => {
             pending
               .where('status', 'pending')
               .where('created_at', '<', startedAt ?? trx.raw(`now() - ${pendingGrace}`))
-              .where('created_at', '>', trx.raw(startedAt ? `now() - ${sessionLifetime}` : `'-infinity'`)),
-          )
-          .orWhere((paid) =>
-            paid.where('status', 'paid').whereNull('fee').where('paid_at', '<', trx.raw(`now() - ${pendingGrace}`)).where('paid_at', '>', trx.raw(`now() - ${feeWindow}`)),
-          ),
-      )
-      .where((q) => q.whereNull('checked_at').orWhere('checked_at', '<', trx.raw(`now() - ${recheckAfter}`)))
+              .where('created_at', '>', trx.raw(startedAt ? `now() - ${sessionLifetime}` : `'-infinity'`));
+          })
+          .orWhere((paid) => {
+            paid.where('status', 'paid').whereNull('fee').where('paid_at', '<', trx.raw(`now() - ${pendingGrace}`)).where('paid_at', '>', trx.raw(`now() - ${feeWindow}`));
+          });
+      })
+      .where((q) => {
+        q.whereNull('checked_at').orWhere('checked_at', '<', trx.raw(`now() - ${recheckAfter}`));
+      })
       .orderBy('id', startedAt ? 'desc' : 'asc')
       .limit(batchSize);
-    const claimed = (await trx('orders').whereIn('id', due).update({ checked_at: trx.fn.now() }).returning('id')) as { id: number }[];
+    const claimed = await trx('orders').whereIn('id', due).update({ checked_at: trx.fn.now() }).returning<{ id: number }[]>('id');
     await forgetOldRates(trx);
     return claimed.map((row) => row.id);
   });

@@ -6,7 +6,7 @@ import { idParam, parse } from '../http/validate.ts';
 import { log } from '../log.ts';
 import { Stripe } from '../stripe/adapter.ts';
 import { placeOrder } from './place.ts';
-import { findOrder, findOrderByToken, orderReceipt, staffOrderList, staffOrders, staffOrderToApi, type OrderRow } from './queries.ts';
+import { findOrder, findOrderByToken, orderReceipt, staffOrderList, staffOrders, staffOrderToApi, type OrderRow, type StaffOrderRow } from './queries.ts';
 import { refundOrder } from './refund.ts';
 import { orderInput } from './schema.ts';
 import { invalidConfirmation, settleOrder } from './settle.ts';
@@ -90,7 +90,7 @@ export const orderRoutes: RouteDef[] = [
         if (!(error instanceof Stripe.errors.StripeError)) throw error;
         throw new HttpError(502, 'Stripe could not be asked right now. Please try again later.');
       }
-      ctx.body = staffOrderToApi(await staffOrders(ctx.db).where('o.id', id).first());
+      ctx.body = staffOrderToApi(await staffOrders(ctx.db).where('o.id', id).first<StaffOrderRow>());
     },
   },
   {
@@ -102,7 +102,7 @@ export const orderRoutes: RouteDef[] = [
     handler: async (ctx) => {
       const id = idParam(ctx.params.id, 'order');
       await refundOrder(ctx.db, ctx.config, id, ctx.state.user!.username);
-      ctx.body = staffOrderToApi(await staffOrders(ctx.db).where('o.id', id).first());
+      ctx.body = staffOrderToApi(await staffOrders(ctx.db).where('o.id', id).first<StaffOrderRow>());
     },
   },
 ];

@@ -5,6 +5,7 @@ import { notFound } from '../http/errors.ts';
 import { bookFee, bookOrder } from '../ledger/book.ts';
 import { VendorDeleted } from '../ledger/errors.ts';
 import { kickOutbox } from '../mail/outbox.ts';
+import { oneRow } from '../one-row.ts';
 import { paymentIntentId, retrieveSession, sessionFee, type Stripe } from '../stripe/adapter.ts';
 import { deliverOrder } from './deliveries.ts';
 import { findOrder, type OrderRow } from './queries.ts';
@@ -84,8 +85,9 @@ export async function applySession(db: Knex, config: Config, orderId: number, se
     }
     if (!order.stripe_session_id) changes.stripe_session_id = session.id;
     if (!Object.keys(changes).length) return order;
-    const [updated] = await trx('orders').where({ id: orderId }).update({ ...changes, updated_at: trx.fn.now() }).returning('*');
-    return updated as OrderRow;
+    return oneRow(
+      await trx('orders').where({ id: orderId }).update({ ...changes, updated_at: trx.fn.now() }).returning<OrderRow[]>('*'),
+    );
   });
   // Mails go out after the payment is committed; a failed send never touches the payment.
   if (paidNow) kickOutbox(db, config);
@@ -108,7 +110,7 @@ async function flagOrder(
     stripe_session_id: session.id,
     stripe_payment_intent_id: paymentIntentId(session),
     updated_at: trx.fn.now(),
-  }).returning('*');
+  }).returning<OrderRow[]>('*');
   await recordEvent(trx, { action: 'payment.flagged', recordType: 'order', recordId: order.id, details: { reason, session: session.id } });
-  return flagged;
+  return flagged as OrderRow;
 }
