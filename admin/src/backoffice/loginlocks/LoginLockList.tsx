@@ -31,7 +31,7 @@ function UnlockButton() {
         loading={isPending}
         title={translate('app.loginlocks.confirm_title', { username: record.username })}
         content={translate('app.loginlocks.confirm_content')}
-        onConfirm={unlock}
+        onConfirm={() => void unlock()}
         onClose={() => setAsking(false)}
       />
     </>

@@ -2,6 +2,7 @@ import { Button, Stack } from '@mui/material';
 import { useState } from 'react';
 import { Confirm, useDataProvider, useNotify, useRecordContext, useRefresh, useTranslate } from 'react-admin';
 import { useFormatCents } from '../common/money.tsx';
+import type { ShopDataProvider } from '../dataProvider.ts';
 
 /** Statuses Stripe may still change: the order is asked about again. */
 const checkable = new Set(['pending', 'flagged', 'expired', 'failed']);
@@ -9,7 +10,7 @@ const checkable = new Set(['pending', 'flagged', 'expired', 'failed']);
 /** "Check with Stripe now" for open orders, a refund with confirmation for paid ones. */
 export function OrderActions() {
   const record = useRecordContext();
-  const dataProvider = useDataProvider();
+  const dataProvider = useDataProvider<ShopDataProvider>();
   const notify = useNotify();
   const refresh = useRefresh();
   const translate = useTranslate();
@@ -38,7 +39,7 @@ export function OrderActions() {
   return (
     <Stack direction="row" spacing={1} onClick={(event) => event.stopPropagation()}>
       {record.stripeSessionId && checkable.has(record.status) && (
-        <Button size="small" variant="outlined" disabled={busy} onClick={check} className="order-check">
+        <Button size="small" variant="outlined" disabled={busy} onClick={() => void check()} className="order-check">
           {translate('app.order.check')}
         </Button>
       )}
@@ -54,7 +55,7 @@ export function OrderActions() {
             content={translate('app.order.refund_content', { amount: formatCents(record.amountTotal) })}
             confirm="app.order.refund"
             confirmColor="warning"
-            onConfirm={refund}
+            onConfirm={() => void refund()}
             onClose={() => setConfirming(false)}
           />
         </>

@@ -9,6 +9,7 @@ import { PageTitle } from '../layout/PageTitle.tsx';
 import { Columns, HorizontalBars } from './charts.tsx';
 import { presetDays } from './period.ts';
 import { PeriodPicker, type PeriodChoice } from './PeriodPicker.tsx';
+import type { ShopDataProvider } from '../dataProvider.ts';
 
 interface Statistics {
   granularity: 'day' | 'week' | 'month';
@@ -30,7 +31,7 @@ export default function StatisticsPage() {
   const translate = useTranslate();
   const locale = useLocale() as Locale;
   const formatCents = useFormatCents();
-  const dataProvider = useDataProvider();
+  const dataProvider = useDataProvider<ShopDataProvider>();
   const notify = useNotify();
   const [period, setPeriod] = useState<PeriodChoice>(() => ({ preset: 'last30', ...presetDays('last30') }));
   const [loaded, setLoaded] = useState<Loaded>({ state: 'loading' });
@@ -85,7 +86,7 @@ export default function StatisticsPage() {
                 <Typography variant="h6" component="h2">
                   {translate('app.statistics.per_item')}
                 </Typography>
-                <Button startIcon={<DownloadIcon />} onClick={() => download('items')} id="statistics-csv">
+                <Button startIcon={<DownloadIcon />} onClick={() => void download('items')} id="statistics-csv">
                   {translate('app.statistics.csv')}
                 </Button>
               </Stack>
@@ -139,7 +140,7 @@ export default function StatisticsPage() {
                 <Typography variant="h6" component="h2">
                   {translate(`app.statistics.over_time_${loaded.statistics.granularity}`)}
                 </Typography>
-                <Button startIcon={<DownloadIcon />} onClick={() => download('series')}>
+                <Button startIcon={<DownloadIcon />} onClick={() => void download('series')}>
                   {translate('app.statistics.csv')}
                 </Button>
               </Stack>
