@@ -49,7 +49,7 @@ function multipart(data: Record<string, unknown>, fields: string[], fileFields: 
   for (const field of fields) {
     const value = data[field];
     if (value === undefined) continue;
-    form.append(field, value === null ? '' : typeof value === 'object' ? JSON.stringify(value) : String(value as string | number | boolean));
+    form.append(field, value === null ? '' : typeof value === 'object' ? JSON.stringify(value) : (value as string | number | boolean).toString());
   }
   for (const field of fileFields) {
     const value = data[field] as FileValue;

@@ -38,7 +38,6 @@ export default function StatisticsPage() {
 
   useEffect(() => {
     let current = true;
-    setLoaded({ state: 'loading' });
     (dataProvider.call(`/api/payments/statistics?${query(period)}`) as Promise<Statistics>).then(
       (statistics) => current && setLoaded({ state: 'done', statistics }),
       (error: Error) => current && setLoaded({ state: 'error', message: error.message }),
@@ -47,6 +46,11 @@ export default function StatisticsPage() {
       current = false;
     };
   }, [dataProvider, period]);
+  // A new period shows "loading" at once, in the same render as the new period (not from the effect).
+  const choosePeriod = (next: PeriodChoice) => {
+    setPeriod(next);
+    setLoaded({ state: 'loading' });
+  };
 
   const download = async (table: 'items' | 'series') => {
     try {
@@ -64,7 +68,7 @@ export default function StatisticsPage() {
   return (
     <Box sx={{ mt: 1, mb: 4 }}>
       <Title title={<PageTitle page="app.page.statistics" />} />
-      <PeriodPicker value={period} onChange={setPeriod} />
+      <PeriodPicker value={period} onChange={choosePeriod} />
       {loaded.state === 'loading' && <LinearProgress id="statistics-loading" sx={{ my: 2 }} />}
       {loaded.state === 'error' && (
         <Alert severity="error" id="statistics-error">
