@@ -9,7 +9,7 @@ const checkable = new Set(['pending', 'flagged', 'expired', 'failed']);
 
 /** "Check with Stripe now" for open orders, a refund with confirmation for paid ones. */
 export function OrderActions() {
-  const record = useRecordContext();
+  const record = useRecordContext<{ id: number; status: string; stripeSessionId: string | null; amountTotal: number }>();
   const dataProvider = useDataProvider<ShopDataProvider>();
   const notify = useNotify();
   const refresh = useRefresh();
