@@ -1,3 +1,4 @@
+/// <reference path="./ra-language-german.d.ts" />
 import raEnglish from 'ra-language-english';
 import raGerman from 'ra-language-german';
 import { de } from './de.ts';
