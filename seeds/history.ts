@@ -4,6 +4,7 @@ import { allowBackdating, backdateOrder, backdatePayout } from '../api/src/ledge
 import { bookFee, bookOrder, orderEntryRows } from '../api/src/ledger/book.ts';
 import { payOut } from '../api/src/ledger/payout.ts';
 import { vendorAccountSummary } from '../api/src/ledger/queries.ts';
+import { oneRow } from '../api/src/one-row.ts';
 import { priceCart } from '../api/src/orders/place.ts';
 import { generator, nth } from './demo.ts';
 
@@ -106,7 +107,8 @@ async function bookSale(trx: Knex.Transaction, sale: Sale, n: number): Promise<v
   const paidAt = new Date(sale.at.getTime() + 2 * minute);
   // Stripe's card fee for European cards.
   const fee = Math.round(total * 0.015) + 25;
-  const [{ id }] = await trx('orders')
+  const { id } = oneRow(
+    await trx('orders')
     .insert({
       // A real receipt address: random like the shop's, so no one can derive it from this code.
       token: randomBytes(32).toString('base64url'),
@@ -122,9 +124,10 @@ async function bookSale(trx: Knex.Transaction, sale: Sale, n: number): Promise<v
       created_at: sale.at,
       updated_at: paidAt,
     })
-    .returning('id');
+    .returning<{ id: number }[]>('id'),
+  );
   await trx('order_entries').insert(orderEntryRows(id, lines, sale.tip));
-  const order = { id: id as number, vendor_id: sale.vendor.id };
+  const order = { id, vendor_id: sale.vendor.id };
   await bookOrder(trx, order);
   await bookFee(trx, order, fee);
   await backdateOrder(trx, order.id, paidAt);

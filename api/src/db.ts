@@ -86,7 +86,7 @@ export function createDb(options: DbOptions): Db {
   // amcheck, for npm run check's comparison of every index with its table (maintenance/check.ts)
   const pglite = new PGlite(memory ? 'memory://' : options.dataDir, { extensions: { amcheck } });
   const db = createKnex({
-    client: ClientPgLite as unknown as Knex.Config['client'],
+    client: ClientPgLite,
     dialect: 'postgres',
     connection: { pglite },
   } as Knex.Config);

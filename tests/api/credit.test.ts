@@ -12,13 +12,12 @@ import { listedVendor } from '../support/sales.ts';
 
 /** Open rows received minus open rows sent, written out in SQL here and nowhere else. */
 async function creditInSql(db: Db, vendorId: number): Promise<number> {
-  const { rows } = (await db.raw(
+  const { rows } = await db.raw<{ rows: { credit: number | string }[] }>(
     `select coalesce(sum(case when r.receiver_id = a.id then r.amount else -r.amount end), 0)::bigint as credit
      from ledger_accounts a join ledger_rows r on (r.receiver_id = a.id or r.sender_id = a.id) and r.payout_id is null
      where a.vendor_id = ?`,
-    [vendorId],
-  )) as { rows: { credit: number | string }[] };
-  return Number(rows[0]!.credit);
+    [vendorId],);
+  return Number(rows[0].credit);
 }
 
 function euros(cents: number): string {
@@ -50,7 +49,7 @@ describeApi('one credit: vendor list, vendor answer, forpayout, /me, deletion an
       await bookRefund(trx, paidOut, 'credit test');
       assert.ok(payout > 0);
       const cart = { prints: 1, digital: 0, tip: 0 };
-      const refunded = await bookPaidOrder(trx as unknown as Db, third, at('12:00'), cart);
+      const refunded = await bookPaidOrder(trx, third, at('12:00'), cart);
       await bookRefund(trx, refunded, 'credit test');
     });
   });

@@ -33,12 +33,12 @@ const day = (n: number) => new Date(Date.UTC(2026, 4, n, 10));
 
 async function insertOrder(trx: Knex.Transaction, vendorId: number, cart: Cart, items: Items, at: Date) {
   const total = cart.lines.reduce((sum, line) => sum + items[line.item].price * line.quantity, cart.tip);
-  const [{ id }] = (await trx('orders')
+  const [{ id }] = await trx('orders')
     .insert({
       token: randomBytes(32).toString('base64url'), vendor_id: vendorId, status: 'paid', amount_total: total,
       tip: cart.tip, fee: cart.fee, expires_at: at, paid_at: at, created_at: at,
     })
-    .returning('id')) as { id: number }[];
+    .returning<{ id: number }[]>('id');
   return id;
 }
 
@@ -46,12 +46,12 @@ describeApi('ledger: bulk booking (books bench) equals the booking functions', (
   it('books the same entries, rows, fees, covers and payout for the same orders', async () => {
     await t.reset();
     await t.db('settings').where({ id: 1 }).update({ orga_covers_transaction_costs: false });
-    const [{ id: coveringId }] = (await t.db('items')
+    const [{ id: coveringId }] = await t.db('items')
       .insert({ name: 'Solidaritätszeitung', price: 500, takes_over_transaction_costs: true })
-      .returning('id')) as { id: number }[];
+      .returning<{ id: number }[]>('id');
     type ItemRow = PricedItem & { license_item_id: number | null };
     const find = async (name: string) =>
-      (await t.db('items').where({ name }).first('id', 'price', 'license_item_id')) as ItemRow;
+      await t.db('items').where({ name }).first<ItemRow>('id', 'price', 'license_item_id');
     const print = await find('Zeitung');
     const digital = await find('Digitale Ausgabe');
     const licence = await t.db('items').where({ id: digital.license_item_id }).first('id', 'price');
@@ -96,9 +96,9 @@ describeApi('ledger: bulk booking (books bench) equals the booking functions', (
         on commit drop`);
       for (const [i, cart] of carts.entries()) {
         for (const line of cart.lines) {
-          await trx.raw('insert into test_lines values (?, ?, ?)', [bulk[i]!, items[line.item].id, line.quantity]);
+          await trx.raw('insert into test_lines values (?, ?, ?)', [bulk[i], items[line.item].id, line.quantity]);
         }
-        await trx.raw('insert into test_plan values (?, 900001, ?)', [bulk[i]!, day(20)]);
+        await trx.raw('insert into test_plan values (?, 900001, ?)', [bulk[i], day(20)]);
       }
       await insertOrderEntriesInBulk(trx, 'test_lines');
       await bookPaidOrdersInBulk(trx, { plan: 'test_plan', authorisedBy: 'bench', timeZone: 'Europe/Berlin' });
@@ -131,7 +131,7 @@ describeApi('ledger: bulk booking (books bench) equals the booking functions', (
     // The cover rule did decide: covered only where the covering item was bought.
     const covered = oneByOne.map((order) => order.rows.some((row) => row.kind === 'fee_cover'));
     assert.deepEqual(covered, [false, false, false, false, true]);
-    assert.ok(oneByOne[3]!.rows.some((row) => row.kind === 'licence'));
+    assert.ok(oneByOne[3].rows.some((row) => row.kind === 'licence'));
 
     const payouts = await t.db('payouts').whereIn('vendor_id', [one, two]).orderBy('vendor_id')
       .select('vendor_id', 'amount', 'created_at', 'receipt_number');

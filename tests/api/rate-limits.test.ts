@@ -98,7 +98,7 @@ describeApi('rate limit of the vendor check', (t) => {
     }
     assert.deepEqual(answers, [200, 200, 200, 429]);
     assert.equal((await check(behindProxy, '2001:db8:5:7::1')).status, 200, 'the next /64 is another client');
-    const counted = (await t.db('rate_limits').orderBy('address').select('address', 'requests')) as { address: string; requests: number }[];
+    const counted = await t.db('rate_limits').orderBy('address').select<{ address: string; requests: number }[]>('address', 'requests');
     assert.deepEqual(counted.map((row) => [row.address, row.requests]), [['2001:db8:5:6::/64', 4], ['2001:db8:5:7::/64', 1]]);
 
     const by56 = app({ trustProxy: ['127.0.0.1', '::1'], ipv6Prefix: 56 });

@@ -384,7 +384,7 @@ describeApi('local Stripe sandbox: events to the server’s own webhook route', 
       await receiver.received(2);
       const [failed, retried] = events();
       assert.equal(failed.type, 'checkout.session.completed');
-      assert.equal((failed.data.object as Stripe.Checkout.Session).id, session.id);
+      assert.equal(failed.data.object.id, session.id);
       assert.equal(retried.id, failed.id, 'the retry carries the same event, signed afresh');
       assert.ok(receiver.deliveries.every((d) => d.path === '/api/webhooks/stripe'));
       assert.throws(() => Stripe.webhooks.constructEvent(receiver.deliveries[0].raw, receiver.deliveries[0].signature, 'whsec_sandbox_local'), /signature/i);
@@ -426,7 +426,7 @@ describeApi('local Stripe sandbox: events to the server’s own webhook route', 
       await receiver.received(2);
       const event = events()[1];
       assert.equal(event.type, 'charge.updated');
-      assert.equal((event.data.object as Stripe.Charge).id, charge.id);
+      assert.equal(event.data.object.id, charge.id);
       assert.deepEqual(event.data.previous_attributes, { balance_transaction: null });
       const later = await stripe.checkout.sessions.retrieve(session.id, { expand });
       const txn = ((later.payment_intent as Stripe.PaymentIntent).latest_charge as Stripe.Charge).balance_transaction as Stripe.BalanceTransaction;
@@ -495,7 +495,7 @@ describeApi('local Stripe sandbox: events to the server’s own webhook route', 
       await receiver.received(2);
       const updated = events()[1];
       assert.equal(updated.type, 'charge.updated');
-      assert.equal((updated.data.object as Stripe.Charge).id, charge.id);
+      assert.equal(updated.data.object.id, charge.id);
       const later = await second.stripe.checkout.sessions.retrieve(session.id, { expand: ['payment_intent.latest_charge'] });
       assert.ok(((later.payment_intent as Stripe.PaymentIntent).latest_charge as Stripe.Charge).balance_transaction);
     } finally {

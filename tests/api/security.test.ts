@@ -236,7 +236,8 @@ describeApi('request size and time limits', (t) => {
   it('drops slow senders at the header timeout, not up to 30 s later, and closes connections beyond the cap', async function () {
     this.timeout(20_000);
     const app = buildApp({ db: t.db, config: t.config });
-    const server = createShopServer(app.callback(), { maxConnections: 300, headersTimeoutMs: 2000 });
+    const handle = app.callback();
+    const server = createShopServer((req, res) => void handle(req, res), { maxConnections: 300, headersTimeoutMs: 2000 });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const { port } = server.address() as AddressInfo;
     try {

@@ -17,12 +17,12 @@ const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** A pending order of the vendor for one newspaper, stored as the shop stores it. */
 async function pendingOrder(db: Db, vendorId: number, print: { id: number; price: number }) {
-  const [{ id }] = (await db('orders')
+  const [{ id }] = await db('orders')
     .insert({
       token: randomBytes(32).toString('base64url'), vendor_id: vendorId, amount_total: print.price, tip: 0,
       expires_at: new Date(Date.now() + 1_800_000),
     })
-    .returning('id')) as { id: number }[];
+    .returning<{ id: number }[]>('id');
   await db('order_entries').insert(orderEntryRows(id, [{ item: print, quantity: 1, licence: null }], 0));
   return { id, vendor_id: vendorId };
 }
@@ -48,12 +48,12 @@ describeApi('vendor deletion while sales are booked', (t) => {
     this.timeout(120_000);
     await t.reset();
     const office = await t.office();
-    const print = (await t.db('items').where({ name: 'Zeitung' }).first('id', 'price')) as PricedItem;
+    const print = await t.db('items').where({ name: 'Zeitung' }).first<PricedItem>('id', 'price');
     const outcomes = { deleted: 0, refused: 0, salesBooked: 0, salesRefused: 0 };
     for (let round = 0; round < 40; round++) {
-      const [{ id: vendorId }] = (await t.db('vendors')
+      const [{ id: vendorId }] = await t.db('vendors')
         .insert({ license_id: `RACE-${round}`, first_name: 'Race', last_name: String(round) })
-        .returning('id')) as { id: number }[];
+        .returning<{ id: number }[]>('id');
       const orders = await Promise.all([0, 1, 2].map(() => pendingOrder(t.db, vendorId, print)));
       // The sales start a little later each round: some rounds the deletion wins, some the sales.
       const delay = (round % 10) * 3;
@@ -62,9 +62,9 @@ describeApi('vendor deletion while sales are booked', (t) => {
         ...orders.map((order, i) => wait(delay + i * 2).then(() => settle(t.db, order))),
       ]);
       assert.ok([200, 409].includes(deletion.status), `${deletion.status} ${JSON.stringify(deletion.body)}`);
-      const vendor = (await t.db('vendors').where({ id: vendorId }).first('deleted_at')) as {
+      const vendor = await t.db('vendors').where({ id: vendorId }).first<{
         deleted_at: Date | null;
-      };
+      }>('deleted_at');
       const { credit } = await vendorAccountSummary(t.db, vendorId);
       const booked = sales.filter((s) => s === 'booked').length;
       if (vendor.deleted_at) {
@@ -90,9 +90,9 @@ describeApi('vendor deletion while sales are booked', (t) => {
     const office = await t.office();
     const shop = await listenBooksShop(t);
     try {
-      const [{ id: vendorId }] = (await t.db('vendors')
+      const [{ id: vendorId }] = await t.db('vendors')
         .insert({ license_id: 'GONE-1', first_name: 'Gone' })
-        .returning('id')) as { id: number }[];
+        .returning<{ id: number }[]>('id');
       const entries = [{ item: await itemId(t.db, 'Zeitung'), quantity: 1 }];
       const placed = await shop.http.post('/api/orders').send({ vendor: 'GONE-1', entries, tip: 0 });
       assert.equal(placed.status, 201, JSON.stringify(placed.body));

@@ -74,10 +74,9 @@ export function engine(name: EngineName): Promise<TestEngine> {
  * The sandbox's credentials stay: they belong to the installation, and every process keeps them once read.
  */
 export async function resetDatabase(db: Db): Promise<void> {
-  const { rows } = (await db.raw(
+  const { rows } = await db.raw<{ rows: { tablename: string }[] }>(
     `select tablename from pg_tables where schemaname = current_schema()
-       and tablename not like 'knex_migrations%' and tablename <> 'stripe_sandbox_credentials'`,
-  )) as { rows: { tablename: string }[] };
+       and tablename not like 'knex_migrations%' and tablename <> 'stripe_sandbox_credentials'`,);
   await db.transaction(async (trx) => {
     await trx.raw(`truncate table ${rows.map((r) => `"${r.tablename}"`).join(', ')} restart identity cascade`);
     await trx('settings').insert({ id: 1 });

@@ -45,7 +45,11 @@ for (const engine of engines) describe(`npm run check: books and indexes consist
     removeDir(target.dataDir);
     if (engine !== 'postgres') return;
     const admin = createDb({ databaseUrl: adminUrl, dataDir: '' });
-    await admin.raw(`drop database if exists "${database}" with (force)`).finally(() => admin.destroy());
+    try {
+      await admin.raw(`drop database if exists "${database}" with (force)`);
+    } finally {
+      await admin.destroy();
+    }
   });
 
   it('passes on a healthy database, and names each invariant a test broke on purpose', async () => {

@@ -4,7 +4,7 @@ import type { PublicSettings } from '../shared/settings.ts';
 /** The public settings the whole back office draws on (name, colours, postfix), and their update after a save. */
 export interface SettingsState {
   settings: PublicSettings;
-  setSettings(settings: PublicSettings): void;
+  setSettings: (settings: PublicSettings) => void;
 }
 
 export const SettingsContext = createContext<SettingsState | null>(null);

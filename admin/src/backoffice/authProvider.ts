@@ -41,7 +41,7 @@ export function createAuthProvider(login: Login): AuthProvider {
       if (error?.status !== 401) return;
       if (await login.loginAgainAfterRefusal(login.currentPath())) return untilPageLeaves();
       // The API refuses even a fresh login: say so, instead of logging in again and again.
-      throw { message: 'app.auth.refused', logoutUser: false };
+      throw Object.assign(new Error('app.auth.refused'), { logoutUser: false });
     },
     async logout() {
       await login.signOut();

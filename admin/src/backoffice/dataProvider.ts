@@ -49,7 +49,7 @@ function multipart(data: Record<string, unknown>, fields: string[], fileFields: 
   for (const field of fields) {
     const value = data[field];
     if (value === undefined) continue;
-    form.append(field, value === null ? '' : typeof value === 'object' ? JSON.stringify(value) : String(value));
+    form.append(field, value === null ? '' : typeof value === 'object' ? JSON.stringify(value) : (value as string | number | boolean).toString());
   }
   for (const field of fileFields) {
     const value = data[field] as FileValue;
@@ -62,6 +62,13 @@ function multipart(data: Record<string, unknown>, fields: string[], fileFields: 
 /** The settings as a form record: one record with id 1, the main item by its id, the QR logo as its upload field. */
 export function settingsRecord(settings: PublicSettings): RaRecord & PublicSettings & { mainItemId: number | null; qrCodeLogo: string | null } {
   return { ...settings, id: 1, mainItemId: settings.mainItem?.id ?? null, qrCodeLogo: settings.qrCodeLogoImgUrl };
+}
+
+/** Our own calls beside react-admin's, typed so that the pages get no `any` from them. */
+export interface ShopDataProvider extends DataProvider {
+  saveStyleCss(css: string): Promise<{ styleRevision: number }>;
+  call(path: string, options?: { method?: string; body?: unknown }): Promise<unknown>;
+  fileUrl(url: string): Promise<string>;
 }
 
 export function createDataProvider(login: Login): DataProvider {

@@ -109,9 +109,9 @@ export const feeCoveredSql = (orderId: string) => `(
 
 /** Whether the newspaper covers this order's card fee (see feeCoveredSql). */
 export async function feeIsCovered(trx: Knex.Transaction, orderId: number): Promise<boolean> {
-  const { rows } = (await trx.raw(`select ${feeCoveredSql('?')} as covered`, [orderId])) as {
+  const { rows } = await trx.raw<{
     rows: { covered: boolean }[];
-  };
+  }>(`select ${feeCoveredSql('?')} as covered`, [orderId]);
   return rows[0]?.covered === true;
 }
 

@@ -12,11 +12,11 @@ type Db = Knex | Knex.Transaction;
 /** Every booking moves money between two accounts, so all balances together are zero. */
 async function balancesSumToZero(db: Db): Promise<string[]> {
   const total = (await accountBalances(db)).reduce((sum, account) => sum + account.balance, 0);
-  const { rows } = (await db.raw(`
+  const { rows } = await db.raw<{ rows: { orphans: number }[] }>(`
     select count(*)::integer as orphans from ledger_rows r
     where not exists (select 1 from ledger_accounts a where a.id = r.sender_id)
        or not exists (select 1 from ledger_accounts a where a.id = r.receiver_id)
-  `)) as { rows: { orphans: number }[] };
+  `);
   const problems: string[] = [];
   if (total !== 0) problems.push(`The balances of all accounts sum to ${total} cents instead of 0.`);
   const orphans = oneRow(rows).orphans;
@@ -26,7 +26,7 @@ async function balancesSumToZero(db: Db): Promise<string[]> {
 
 /** A paid (or since refunded) order booked its sale and tip once; any other order booked nothing. */
 async function paidOrdersBookedOnce(db: Db): Promise<string[]> {
-  const { rows } = (await db.raw(`
+  const { rows } = await db.raw<{ rows: { id: number; status: string; amount_total: number; booked: number; rows: number }[] }>(`
     select o.id, o.status, o.amount_total, coalesce(b.booked, 0)::bigint as booked, coalesce(b.rows, 0)::integer as rows
     from orders o
     left join (
@@ -37,7 +37,7 @@ async function paidOrdersBookedOnce(db: Db): Promise<string[]> {
                else coalesce(b.rows, 0) > 0 end
     order by o.id
     limit 20
-  `)) as { rows: { id: number; status: string; amount_total: number; booked: number; rows: number }[] };
+  `);
   return rows.map((o) =>
     o.status === 'paid' || o.status === 'refunded'
       ? `Order ${o.id} (${o.status}) is for ${o.amount_total} cents but its sale and tip book ${o.booked} cents.`
@@ -47,7 +47,7 @@ async function paidOrdersBookedOnce(db: Db): Promise<string[]> {
 
 /** A payout pays what it stamped: its cash row and the vendor's settled rows (received minus sent) equal its amount. */
 async function payoutsEqualWhatTheyStamped(db: Db): Promise<string[]> {
-  const { rows } = (await db.raw(`
+  const { rows } = await db.raw<{ rows: { id: number; receipt_number: string; amount: number; cash: number; settled: number }[] }>(`
     select p.id, p.receipt_number, p.amount,
       coalesce(s.cash, 0)::bigint as cash, coalesce(s.settled, 0)::bigint as settled
     from payouts p
@@ -65,7 +65,7 @@ async function payoutsEqualWhatTheyStamped(db: Db): Promise<string[]> {
     where p.amount <> coalesce(s.cash, 0) or p.amount <> coalesce(s.settled, 0)
     order by p.id
     limit 20
-  `)) as { rows: { id: number; receipt_number: string; amount: number; cash: number; settled: number }[] };
+  `);
   return rows.map(
     (p) =>
       `Payout ${p.receipt_number} is for ${p.amount} cents, ` +
@@ -78,10 +78,10 @@ async function receiptNumbersUnique(db: Db): Promise<string[]> {
   // The unique index would answer "each once" whatever the table holds; this reads the table.
   await db.raw(`select set_config('enable_indexscan', 'off', true), set_config('enable_indexonlyscan', 'off', true),
     set_config('enable_bitmapscan', 'off', true)`);
-  const { rows } = (await db.raw(`
+  const { rows } = await db.raw<{ rows: { receipt_number: string; times: number }[] }>(`
     select receipt_number, count(*)::integer as times from payouts
     group by 1 having count(*) > 1 order by 1 limit 20
-  `)) as { rows: { receipt_number: string; times: number }[] };
+  `);
   return rows.map((r) => `The receipt number ${r.receipt_number} was issued ${r.times} times.`);
 }
 

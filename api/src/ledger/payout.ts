@@ -58,13 +58,15 @@ export interface ReversalRequest {
  */
 export async function reversePayout(db: Knex | Knex.Transaction, request: ReversalRequest): Promise<void> {
   await db.transaction(async (trx) => {
-    const found = await trx('payouts').where({ id: request.payoutId }).first('vendor_id');
+    const found = await trx('payouts').where({ id: request.payoutId }).first<{ vendor_id: number } | undefined>('vendor_id');
     if (!found) throw new PayoutNotFound(request.payoutId);
     // The same order of locks as a payout (account, then payout), so the two cannot deadlock.
     await vendorAccountId(trx, found.vendor_id, { lock: true });
-    const payout = await trx('payouts').where({ id: request.payoutId }).forUpdate().first('reversed_at');
+    const payout = await trx('payouts').where({ id: request.payoutId }).forUpdate().first<{ reversed_at: Date | null }>('reversed_at');
     if (payout.reversed_at) throw new PayoutAlreadyReversed(request.payoutId);
-    const row = await trx('ledger_rows').where({ payout_id: request.payoutId, kind: 'payout' }).first('id', 'sender_id', 'receiver_id', 'amount');
+    const row = await trx('ledger_rows')
+      .where({ payout_id: request.payoutId, kind: 'payout' })
+      .first<{ id: number; sender_id: number; receiver_id: number; amount: number }>('id', 'sender_id', 'receiver_id', 'amount');
     await trx('ledger_rows').insert({
       sender_id: row.receiver_id,
       receiver_id: row.sender_id,

@@ -52,11 +52,10 @@ const vendorMoneyJoins = (vendorId: string) => `
 
 /** The open credit of an account and the ids of the rows that make it, read in one statement. */
 export async function openCredit(db: Db, accountId: number): Promise<{ credit: number; rowIds: number[] }> {
-  const { rows } = (await db.raw(
+  const { rows } = await db.raw<{ rows: { credit: number | string; ids: number[] }[] }>(
     `select coalesce(sum(o.signed), 0)::bigint as credit, coalesce(array_agg(o.id), '{}') as ids
      from (${openSignedRows('?')}) o`,
-    [accountId, accountId],
-  )) as { rows: { credit: number | string; ids: number[] }[] };
+    [accountId, accountId],);
   // An aggregate without GROUP BY answers exactly one row.
   const row = rows[0];
   return { credit: Number(row?.credit ?? 0), rowIds: row?.ids ?? [] };

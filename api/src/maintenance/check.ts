@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import type { Db } from '../db.ts';
 import { checkBooks } from '../ledger/consistency.ts';
 import { log } from '../log.ts';
+import { oneRow } from '../one-row.ts';
 
 // npm run check, and the same at every start: are the books consistent, and do the indexes agree
 // with their tables? Two processes on one embedded data directory (issue 21) left orders an index
@@ -42,7 +43,7 @@ async function indexesAgree(trx: Knex.Transaction): Promise<CheckResult> {
       return true;
     })
     .catch(() => false);
-  const { rows: indexes } = (await trx.raw(`
+  const { rows: indexes } = await trx.raw<{ rows: { oid: number; index: string; table: string; primary: boolean }[] }>(`
     select c.oid::integer as oid, c.relname as index, t.relname as "table", i.indisprimary as primary
     from pg_index i
     join pg_class c on c.oid = i.indexrelid
@@ -50,7 +51,7 @@ async function indexesAgree(trx: Knex.Transaction): Promise<CheckResult> {
     join pg_am a on a.oid = c.relam
     where a.amname = 'btree' and c.relnamespace = current_schema()::regnamespace and t.relkind = 'r'
     order by t.relname, c.relname
-  `)) as { rows: { oid: number; index: string; table: string; primary: boolean }[] };
+  `);
   const problems: string[] = [];
   for (const { oid, index, table, primary } of indexes) {
     try {
@@ -62,10 +63,10 @@ async function indexesAgree(trx: Knex.Transaction): Promise<CheckResult> {
         if (!primary) return;
         await sp.raw(`select set_config('enable_seqscan', 'on', true), set_config('enable_indexscan', 'off', true),
           set_config('enable_indexonlyscan', 'off', true), set_config('enable_bitmapscan', 'off', true)`);
-        const heap = (await sp.raw(`select count(*)::bigint as n from "${table}"`)).rows[0].n;
+        const heap = oneRow((await sp.raw<{ rows: { n: string }[] }>(`select count(*)::bigint as n from "${table}"`)).rows).n;
         await sp.raw(`select set_config('enable_seqscan', 'off', true),
           set_config('enable_indexonlyscan', 'on', true)`);
-        const viaIndex = (await sp.raw(`select count(*)::bigint as n from "${table}"`)).rows[0].n;
+        const viaIndex = oneRow((await sp.raw<{ rows: { n: string }[] }>(`select count(*)::bigint as n from "${table}"`)).rows).n;
         if (heap !== viaIndex) throw new Error(`the table has ${heap} rows, the index ${viaIndex}`);
       });
     } catch (error) {

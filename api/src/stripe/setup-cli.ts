@@ -18,7 +18,8 @@ async function withSandbox(run: (config: ReturnType<typeof loadConfig>, db: Retu
   const server = http.createServer();
   try {
     await migrate(db);
-    server.on('request', buildApp({ db, config }).callback());
+    const handle = buildApp({ db, config }).callback();
+    server.on('request', (req, res) => void handle(req, res));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const apiUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     return await run({ ...config, stripe: { ...config.stripe, apiUrl } }, db);

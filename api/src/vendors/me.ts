@@ -25,9 +25,9 @@ export async function vendorOfUser(db: Db, user: User): Promise<VendorRow> {
     const vendor = user.vendorId ? await findVendor(db, user.vendorId) : undefined;
     candidates = vendor ? [vendor] : [];
   } else if (licence) {
-    candidates = await liveVendors(db).whereRaw('lower(license_id) = lower(?)', [licence]).limit(2);
+    candidates = await liveVendors(db).whereRaw('lower(license_id) = lower(?)', [licence]).limit(2) as VendorRow[];
   } else {
-    candidates = email ? await liveVendors(db).whereRaw('lower(email) = lower(?)', [email]).limit(2) : [];
+    candidates = email ? (await liveVendors(db).whereRaw('lower(email) = lower(?)', [email]).limit(2) as VendorRow[]) : [];
   }
   const [vendor] = candidates;
   if (!vendor) throw refused('Your login is not linked to a vendor. Please ask the office.');

@@ -7,7 +7,7 @@ export function ItemsSold({ vendor }: { vendor: RaRecord }) {
   const translate = useTranslate();
   const { data, error, isPending } = usePaymentTotals({ vendor: vendor.licenseId, kind: 'sales' });
   if (isPending) return <Typography color="text.secondary">{translate('ra.page.loading')}</Typography>;
-  if (error) return <Alert severity="error">{translate('app.books.totals_failed', { message: (error as Error).message })}</Alert>;
+  if (error) return <Alert severity="error">{translate('app.books.totals_failed', { message: error.message })}</Alert>;
   if (!data.count) return <Typography id="vendor-no-items-sold">{translate('app.books.no_items_sold')}</Typography>;
   return <TotalsTable totals={data} id="vendor-items-sold" />;
 }

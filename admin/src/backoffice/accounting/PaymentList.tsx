@@ -44,7 +44,7 @@ function Downloads({ accounts, permanent }: { accounts: boolean; permanent?: Rec
       <Button
         label="app.books.csv"
         id="books-csv"
-        onClick={() => download(`/api/payments?format=csv&${filterParam({ ...filterValues, ...permanent })}`, periodFilename('buchungen', period))}
+        onClick={() => void download(`/api/payments?format=csv&${filterParam({ ...filterValues, ...permanent })}`, periodFilename('buchungen', period))}
       >
         <DownloadIcon />
       </Button>
@@ -52,7 +52,7 @@ function Downloads({ accounts, permanent }: { accounts: boolean; permanent?: Rec
         <Button
           label="app.books.csv_accounts"
           id="books-csv-accounts"
-          onClick={() => download(`/api/payments/accounts?format=csv&${filterParam(period)}`, periodFilename('konten', period))}
+          onClick={() => void download(`/api/payments/accounts?format=csv&${filterParam(period)}`, periodFilename('konten', period))}
         >
           <SummarizeIcon />
         </Button>

@@ -3,6 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useDataProvider, useListContext, useTranslate } from 'react-admin';
 import { useFormatCents } from '../common/money.tsx';
 import { filterParam } from '../common/download.ts';
+import type { ShopDataProvider } from '../dataProvider.ts';
 
 export interface PaymentTotals {
   count: number;
@@ -13,7 +14,7 @@ export interface PaymentTotals {
 
 /** GET /api/payments/totals for a filter: the sums of every row of the period, not only of one page. */
 export function usePaymentTotals(filter: Record<string, unknown>) {
-  const dataProvider = useDataProvider();
+  const dataProvider = useDataProvider<ShopDataProvider>();
   return useQuery({
     queryKey: ['payments', 'totals', filter],
     queryFn: () => dataProvider.call(`/api/payments/totals?${filterParam(filter)}`) as Promise<PaymentTotals>,
@@ -72,7 +73,7 @@ export function ListTotals({ permanent }: { permanent?: Record<string, unknown> 
           {translate('app.books.totals')}
         </Typography>
         {error ? (
-          <Alert severity="error">{translate('app.books.totals_failed', { message: (error as Error).message })}</Alert>
+          <Alert severity="error">{translate('app.books.totals_failed', { message: error.message })}</Alert>
         ) : isPending ? (
           <Typography color="text.secondary">{translate('ra.page.loading')}</Typography>
         ) : (

@@ -1,4 +1,5 @@
 import { useDataProvider, useNotify } from 'react-admin';
+import type { ShopDataProvider } from '../dataProvider.ts';
 
 /** A list's filter as the API's `filter` parameter, for the calls react-admin does not make itself. */
 export const filterParam = (filter: Record<string, unknown>) => `filter=${encodeURIComponent(JSON.stringify(filter))}`;
@@ -25,7 +26,7 @@ export function saveBlob(blob: Blob, name: string): void {
  * under `filename`. A failure is said in the notification.
  */
 export function useDownload(): (path: string, filename: string) => Promise<void> {
-  const dataProvider = useDataProvider();
+  const dataProvider = useDataProvider<ShopDataProvider>();
   const notify = useNotify();
   return async (path, filename) => {
     try {

@@ -9,6 +9,7 @@ import { TransactionTable } from '../common/TransactionTable.tsx';
 import { PageTitle } from '../layout/PageTitle.tsx';
 import { Receipt } from '../payouts/Receipt.tsx';
 import type { AccountRow } from '../../shared/ledger.ts';
+import type { ShopDataProvider } from '../dataProvider.ts';
 
 interface ForPayout {
   vendor: { id: number; licenseId: string; firstName: string; lastName: string };
@@ -44,7 +45,7 @@ function OpenRows({ rows, balance }: { rows: AccountRow[]; balance: number }) {
  */
 function Payout({ licenseId }: { licenseId: string }) {
   const translate = useTranslate();
-  const dataProvider = useDataProvider();
+  const dataProvider = useDataProvider<ShopDataProvider>();
   const queryClient = useQueryClient();
   const formatCents = useFormatCents();
   const queryKey = ['payments', 'forpayout', licenseId];
@@ -58,7 +59,7 @@ function Payout({ licenseId }: { licenseId: string }) {
   const [problem, setProblem] = useState<string>();
 
   if (isPending) return <Typography color="text.secondary">{translate('ra.page.loading')}</Typography>;
-  if (error) return <Alert severity="error">{translate('app.books.load_failed', { message: (error as Error).message })}</Alert>;
+  if (error) return <Alert severity="error">{translate('app.books.load_failed', { message: error.message })}</Alert>;
   const vendor = `${data.vendor.licenseId} ${data.vendor.firstName} ${data.vendor.lastName}`.trim();
 
   const payOut = async () => {
@@ -123,7 +124,7 @@ function Payout({ licenseId }: { licenseId: string }) {
         content="app.books.confirm_content"
         translateOptions={{ amount: formatCents(data.balance), vendor }}
         confirm="app.books.pay_out"
-        onConfirm={payOut}
+        onConfirm={() => void payOut()}
         onClose={() => setConfirming(false)}
       />
     </Box>
@@ -146,7 +147,7 @@ export function PayoutPage() {
           {isPending ? (
             <Typography color="text.secondary">{translate('ra.page.loading')}</Typography>
           ) : error ? (
-            <Alert severity="error">{(error as Error).message}</Alert>
+            <Alert severity="error">{error.message}</Alert>
           ) : (
             <Payout licenseId={vendor.licenseId} />
           )}

@@ -8,7 +8,7 @@ import { PageTitle } from '../layout/PageTitle.tsx';
 
 /** Lifts an account's locks from every address, after asking, as the owner called the office. */
 function UnlockButton() {
-  const record = useRecordContext();
+  const record = useRecordContext<{ id: string; username: string }>();
   const translate = useTranslate();
   const notify = useNotify();
   const [asking, setAsking] = useState(false);
@@ -31,7 +31,7 @@ function UnlockButton() {
         loading={isPending}
         title={translate('app.loginlocks.confirm_title', { username: record.username })}
         content={translate('app.loginlocks.confirm_content')}
-        onConfirm={unlock}
+        onConfirm={() => void unlock()}
         onClose={() => setAsking(false)}
       />
     </>
@@ -51,7 +51,7 @@ export function LoginLockList() {
         <DataTable.Col source="username" disableSort />
         <DataTable.Col source="addresses" disableSort render={(lock: RaRecord) => (lock.addresses as string[]).join(', ')} />
         <DataTable.Col source="attempts" disableSort />
-        <DataTable.Col source="until" disableSort render={(lock: RaRecord) => formatDateTime(lock.until, locale)} />
+        <DataTable.Col source="until" disableSort render={(lock: RaRecord) => formatDateTime(lock.until as string, locale)} />
         <DataTable.Col render={() => <UnlockButton />} />
       </DataTable>
     </List>

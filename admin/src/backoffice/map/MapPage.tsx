@@ -7,6 +7,7 @@ import { PageTitle } from '../layout/PageTitle.tsx';
 import { vendorPaths } from '../vendors/paths.ts';
 import { ClusterLayer, type MapMarker } from './ClusterLayer.tsx';
 import { Tiles } from './Tiles.tsx';
+import type { ShopDataProvider } from '../dataProvider.ts';
 
 interface MapVendor {
   id: number;
@@ -45,7 +46,7 @@ function popupOf(vendor: MapVendor, location: MapVendor['locations'][number], li
 /** Where the vendors on the online map sell, loaded only when this screen opens (see LazyMap.tsx). */
 export default function MapPage() {
   const translate = useTranslate();
-  const dataProvider = useDataProvider();
+  const dataProvider = useDataProvider<ShopDataProvider>();
   const navigate = useNavigate();
   const [loaded, setLoaded] = useState<Loaded>({ state: 'loading' });
 
@@ -60,7 +61,8 @@ export default function MapPage() {
     };
   }, [dataProvider]);
 
-  const vendors = loaded.state === 'done' ? loaded.map.vendors : [];
+  // Memoised: a new empty list on each render would rebuild the markers each time.
+  const vendors = useMemo(() => (loaded.state === 'done' ? loaded.map.vendors : []), [loaded]);
   const linkText = translate('app.map.profile');
   const markers = useMemo<MapMarker[]>(
     () =>
@@ -69,7 +71,7 @@ export default function MapPage() {
           key: `${vendor.licenseId} ${location.name}`,
           lat: location.latitude,
           lng: location.longitude,
-          popup: () => popupOf(vendor, location, linkText, navigate),
+          popup: () => popupOf(vendor, location, linkText, (path) => void navigate(path)),
         })),
       ),
     [vendors, linkText, navigate],

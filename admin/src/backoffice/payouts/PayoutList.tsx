@@ -26,6 +26,7 @@ import { useFormatCents } from '../common/money.tsx';
 import { PageTitle } from '../layout/PageTitle.tsx';
 import { ReceiptButton } from './Receipt.tsx';
 import { ReverseButton, type PayoutRecord } from './ReverseButton.tsx';
+import type { ShopDataProvider } from '../dataProvider.ts';
 
 interface PayoutItem {
   itemId: number | null;
@@ -53,7 +54,7 @@ function Actions() {
       <Button
         label="app.books.csv"
         id="payouts-csv"
-        onClick={() => download(`/api/payouts?format=csv&${filterParam(filterValues)}`, periodFilename('auszahlungen', filterValues))}
+        onClick={() => void download(`/api/payouts?format=csv&${filterParam(filterValues)}`, periodFilename('auszahlungen', filterValues))}
       >
         <DownloadIcon />
       </Button>
@@ -112,7 +113,7 @@ interface PayoutTotals {
 /** GET /api/payouts/totals: the whole filtered period, not only the page. */
 function Totals() {
   const { filterValues } = useListContext();
-  const dataProvider = useDataProvider();
+  const dataProvider = useDataProvider<ShopDataProvider>();
   const translate = useTranslate();
   const formatCents = useFormatCents();
   const { data, error } = useQuery({
@@ -126,7 +127,7 @@ function Totals() {
           {translate('app.books.totals')}
         </Typography>
         {error ? (
-          <Typography color="error">{translate('app.books.totals_failed', { message: (error as Error).message })}</Typography>
+          <Typography color="error">{translate('app.books.totals_failed', { message: error.message })}</Typography>
         ) : !data ? (
           <Typography color="text.secondary">{translate('ra.page.loading')}</Typography>
         ) : (

@@ -3,13 +3,14 @@ import ReceiptIcon from '@mui/icons-material/Receipt';
 import { Alert, Box, Dialog, DialogActions, DialogContent, DialogTitle } from '@mui/material';
 import { useEffect, useRef, useState } from 'react';
 import { Button, useDataProvider, useLocale, useTranslate } from 'react-admin';
+import type { ShopDataProvider } from '../dataProvider.ts';
 
 /**
  * The payout's printable receipt (HTML of GET /api/payouts/{id}/receipt, fetched with the login)
  * in a frame, with a button that prints just the receipt.
  */
 export function Receipt({ payoutId }: { payoutId: number }) {
-  const dataProvider = useDataProvider();
+  const dataProvider = useDataProvider<ShopDataProvider>();
   const translate = useTranslate();
   const locale = useLocale();
   const frame = useRef<HTMLIFrameElement>(null);

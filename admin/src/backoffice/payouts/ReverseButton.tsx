@@ -3,6 +3,7 @@ import { Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle, T
 import { useState, type FormEvent } from 'react';
 import { Button, useDataProvider, useNotify, useRefresh, useTranslate } from 'react-admin';
 import { useFormatCents } from '../common/money.tsx';
+import type { ShopDataProvider } from '../dataProvider.ts';
 
 export interface PayoutRecord {
   id: number;
@@ -15,7 +16,7 @@ export interface PayoutRecord {
 /** Reverses a payout after a confirmation that names it and asks for the reason (the API requires one). */
 export function ReverseButton({ payout }: { payout: PayoutRecord }) {
   const translate = useTranslate();
-  const dataProvider = useDataProvider();
+  const dataProvider = useDataProvider<ShopDataProvider>();
   const notify = useNotify();
   const refresh = useRefresh();
   const formatCents = useFormatCents();
@@ -49,7 +50,7 @@ export function ReverseButton({ payout }: { payout: PayoutRecord }) {
         <UndoIcon />
       </Button>
       <Dialog open={open} onClose={close} aria-labelledby={`reverse-title-${payout.id}`}>
-        <form onSubmit={submit} noValidate>
+        <form onSubmit={(event) => void submit(event)} noValidate>
         <DialogTitle id={`reverse-title-${payout.id}`}>{translate('app.books.reverse_title', { receipt: payout.receiptNumber })}</DialogTitle>
         <DialogContent>
           <DialogContentText sx={{ mb: 2 }}>

@@ -22,6 +22,7 @@ import { ColourInput } from '../common/ColourInput.tsx';
 import { asFileValue } from '../common/files.ts';
 import { EuroInput, eurosToCents } from '../common/money.tsx';
 import { Section, wide } from '../common/Section.tsx';
+import type { ShopDataProvider } from '../dataProvider.ts';
 
 /**
  * The stored PDF is paid content behind the login, so a plain link would be refused: it is fetched
@@ -29,20 +30,21 @@ import { Section, wide } from '../common/Section.tsx';
  */
 function PdfPreview() {
   const file = useRecordContext<{ src?: string; title?: string; rawFile?: File }>();
-  const dataProvider = useDataProvider();
+  const dataProvider = useDataProvider<ShopDataProvider>();
   const notify = useNotify();
   const translate = useTranslate();
   if (!file?.src) return null;
   if (file.rawFile) return <FileField source="src" title="title" target="_blank" />;
+  const src = file.src;
   const open = async () => {
     try {
-      window.open(await dataProvider.fileUrl(file.src), '_blank');
+      window.open(await dataProvider.fileUrl(src), '_blank');
     } catch (error) {
       notify((error as Error).message, { type: 'error' });
     }
   };
   return (
-    <MuiLink component="button" type="button" onClick={open} id="product-pdf-open">
+    <MuiLink component="button" type="button" onClick={() => void open()} id="product-pdf-open">
       {translate('app.product.open_pdf')}
     </MuiLink>
   );

@@ -8,7 +8,7 @@ import { QrPreview } from './QrPreview.tsx';
 import type { BadgeVendor } from './styling.ts';
 
 /** The vendor list's quick action: one vendor's code, to download as PNG or SVG. */
-export function VendorQrDialog({ vendor, onClose }: { vendor: BadgeVendor; onClose(): void }) {
+export function VendorQrDialog({ vendor, onClose }: { vendor: BadgeVendor; onClose: () => void }) {
   const translate = useTranslate();
   const { settings } = useSettings();
   const download = useCodeDownload();

@@ -21,7 +21,7 @@ import { SettingsForm } from './SettingsForm.tsx';
 import { StyleEditor } from './StyleEditor.tsx';
 
 /** Map centre: a decimal with comma or point (the API takes both). */
-const coordinate = (value: unknown) => (value == null ? '' : String(value));
+const coordinate = (value: string | number | null | undefined) => (value == null ? '' : String(value));
 
 /**
  * /settings/update: every general setting (money in euros), logo and favicon, then the shop's custom

@@ -2,6 +2,7 @@ import { Box, Button, Card, CardContent, TextField, Typography } from '@mui/mate
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { useDataProvider, useNotify, useTranslate } from 'react-admin';
 import { useSettings } from '../SettingsContext.tsx';
+import type { ShopDataProvider } from '../dataProvider.ts';
 
 // The preview loads the shop in a frame: only when the editor is open.
 const StylePreview = lazy(() => import('./StylePreview.tsx'));
@@ -12,7 +13,7 @@ const StylePreview = lazy(() => import('./StylePreview.tsx'));
  */
 export function StyleEditor() {
   const { settings, setSettings } = useSettings();
-  const dataProvider = useDataProvider();
+  const dataProvider = useDataProvider<ShopDataProvider>();
   const notify = useNotify();
   const translate = useTranslate();
   const [css, setCss] = useState<string | null>(null);
@@ -62,7 +63,7 @@ export function StyleEditor() {
           helperText={error}
           slotProps={{ htmlInput: { spellCheck: false, style: { fontFamily: 'monospace' } } }}
         />
-        <Button variant="contained" sx={{ mt: 1 }} onClick={save} disabled={saving || css === null} id="settings-css-save">
+        <Button variant="contained" sx={{ mt: 1 }} onClick={() => void save()} disabled={saving || css === null} id="settings-css-save">
           {translate('app.settings.css_save')}
         </Button>
         {css !== null && (

@@ -37,7 +37,7 @@ export default function StylePreview({ css }: { css: string }) {
   }, [css, loaded]);
 
   if (isPending) return null;
-  if (error) return <Alert severity="error">{(error as Error).message}</Alert>;
+  if (error) return <Alert severity="error">{error.message}</Alert>;
   if (!vendor) return <Alert severity="info">{translate('app.preview.no_vendor')}</Alert>;
   return (
     <Box id="settings-css-preview" sx={{ display: 'grid', gap: 1 }}>

@@ -9,6 +9,7 @@ import { PageTitle } from '../layout/PageTitle.tsx';
 import { Columns, HorizontalBars } from './charts.tsx';
 import { presetDays } from './period.ts';
 import { PeriodPicker, type PeriodChoice } from './PeriodPicker.tsx';
+import type { ShopDataProvider } from '../dataProvider.ts';
 
 interface Statistics {
   granularity: 'day' | 'week' | 'month';
@@ -30,14 +31,13 @@ export default function StatisticsPage() {
   const translate = useTranslate();
   const locale = useLocale() as Locale;
   const formatCents = useFormatCents();
-  const dataProvider = useDataProvider();
+  const dataProvider = useDataProvider<ShopDataProvider>();
   const notify = useNotify();
   const [period, setPeriod] = useState<PeriodChoice>(() => ({ preset: 'last30', ...presetDays('last30') }));
   const [loaded, setLoaded] = useState<Loaded>({ state: 'loading' });
 
   useEffect(() => {
     let current = true;
-    setLoaded({ state: 'loading' });
     (dataProvider.call(`/api/payments/statistics?${query(period)}`) as Promise<Statistics>).then(
       (statistics) => current && setLoaded({ state: 'done', statistics }),
       (error: Error) => current && setLoaded({ state: 'error', message: error.message }),
@@ -46,6 +46,11 @@ export default function StatisticsPage() {
       current = false;
     };
   }, [dataProvider, period]);
+  // A new period shows "loading" at once, in the same render as the new period (not from the effect).
+  const choosePeriod = (next: PeriodChoice) => {
+    setPeriod(next);
+    setLoaded({ state: 'loading' });
+  };
 
   const download = async (table: 'items' | 'series') => {
     try {
@@ -63,7 +68,7 @@ export default function StatisticsPage() {
   return (
     <Box sx={{ mt: 1, mb: 4 }}>
       <Title title={<PageTitle page="app.page.statistics" />} />
-      <PeriodPicker value={period} onChange={setPeriod} />
+      <PeriodPicker value={period} onChange={choosePeriod} />
       {loaded.state === 'loading' && <LinearProgress id="statistics-loading" sx={{ my: 2 }} />}
       {loaded.state === 'error' && (
         <Alert severity="error" id="statistics-error">
@@ -85,7 +90,7 @@ export default function StatisticsPage() {
                 <Typography variant="h6" component="h2">
                   {translate('app.statistics.per_item')}
                 </Typography>
-                <Button startIcon={<DownloadIcon />} onClick={() => download('items')} id="statistics-csv">
+                <Button startIcon={<DownloadIcon />} onClick={() => void download('items')} id="statistics-csv">
                   {translate('app.statistics.csv')}
                 </Button>
               </Stack>
@@ -139,7 +144,7 @@ export default function StatisticsPage() {
                 <Typography variant="h6" component="h2">
                   {translate(`app.statistics.over_time_${loaded.statistics.granularity}`)}
                 </Typography>
-                <Button startIcon={<DownloadIcon />} onClick={() => download('series')}>
+                <Button startIcon={<DownloadIcon />} onClick={() => void download('series')}>
                   {translate('app.statistics.csv')}
                 </Button>
               </Stack>

@@ -22,7 +22,7 @@ export function LastTransactions({ vendor }: { vendor: RaRecord }) {
   if (isPending) return null;
   if (error) {
     const status = (error as { status?: number }).status;
-    return <Typography color="text.secondary">{status === 404 ? translate('app.vendor.transactions_unavailable') : (error as Error).message}</Typography>;
+    return <Typography color="text.secondary">{status === 404 ? translate('app.vendor.transactions_unavailable') : error.message}</Typography>;
   }
   if (!data?.length) return <Typography id="vendor-no-transactions">{translate('app.vendor.no_transactions')}</Typography>;
   const rows = data.map((row) => ({ ...row, sign: row.receiver?.vendorId === vendor.id ? (1 as const) : (-1 as const) }));

@@ -34,7 +34,7 @@ interface CreatedVendor extends RaRecord {
 }
 
 /** The new login's password, shown this once: it is stored only as a hash. */
-function OneTimePasswordDialog({ vendor, onClose }: { vendor: CreatedVendor; onClose(): void }) {
+function OneTimePasswordDialog({ vendor, onClose }: { vendor: CreatedVendor; onClose: () => void }) {
   const translate = useTranslate();
   return (
     <Dialog open onClose={onClose} aria-labelledby="vendor-login-title">

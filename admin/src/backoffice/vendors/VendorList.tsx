@@ -35,7 +35,7 @@ function ExportCsv() {
   const { filterValues } = useListContext();
   const download = useDownload();
   return (
-    <Button label="ra.action.export" id="vendors-csv" onClick={() => download(`/api/vendors?format=csv&${filterParam(filterValues)}`, 'verkaeufer.csv')}>
+    <Button label="ra.action.export" id="vendors-csv" onClick={() => void download(`/api/vendors?format=csv&${filterParam(filterValues)}`, 'verkaeufer.csv')}>
       <DownloadIcon />
     </Button>
   );

@@ -72,7 +72,7 @@ export async function claimAttempt(db: Knex, rules: Rules, username: string, add
     perAccount: rules.perAccount,
     delay: rules.delaySeconds,
   };
-  const { rows } = (await db.raw(claimSql, bindings)) as { rows: { pair: number | null; address: number | null; account: number | null }[] };
+  const { rows } = await db.raw<{ rows: { pair: number | null; address: number | null; account: number | null }[] }>(claimSql, bindings);
   const { pair, address: addressCount, account } = oneRow(rows);
   if (pair !== null && addressCount !== null && account !== null) return { allowed: true, pair, address: addressCount, account };
 
@@ -86,7 +86,7 @@ export async function claimAttempt(db: Knex, rules: Rules, username: string, add
 
 /** How long the counter that refused an attempt still refuses: the end of its window, or the account's delay. */
 async function secondsToWait(db: Knex, rules: Rules, username: string, address: string): Promise<number> {
-  const { rows } = (await db.raw(
+  const { rows } = await db.raw<{ rows: { seconds: number | string | null }[] }>(
     `select greatest(0, max(case
         when scope = 'pair' and attempts >= :perPair then extract(epoch from window_start + :window * interval '1 second' - now())
         when scope = 'address' and attempts >= :perAddress then extract(epoch from window_start + :window * interval '1 second' - now())
@@ -96,8 +96,7 @@ async function secondsToWait(db: Knex, rules: Rules, username: string, address: 
      where (scope = 'pair' and username = :username and address = :address)
         or (scope = 'address' and username = '' and address = :address)
         or (scope = 'account' and username = :username and address = '')`,
-    { username, address, window: rules.windowMinutes * 60, perPair: rules.perPair, perAddress: rules.perAddress },
-  )) as { rows: { seconds: number | string | null }[] };
+    { username, address, window: rules.windowMinutes * 60, perPair: rules.perPair, perAddress: rules.perAddress },);
   return Math.max(1, Math.ceil(Number(rows[0]?.seconds ?? 0)));
 }
 
@@ -108,7 +107,9 @@ async function secondsToWait(db: Knex, rules: Rules, username: string, address: 
 export async function loginSucceeded(db: Knex, username: string, address: string): Promise<void> {
   const name = nameOf(username);
   await db('login_throttle').where({ username: name }).whereIn('scope', ['pair', 'account'])
-    .where((q) => q.where({ scope: 'account' }).orWhere({ address })).delete();
+    .where((q) => {
+      q.where({ scope: 'account' }).orWhere({ address });
+    }).delete();
   await db('login_throttle').where({ scope: 'address', username: '', address }).update({ attempts: db.raw('greatest(attempts - 1, 0)') });
 }
 
@@ -138,7 +139,7 @@ export interface LockedAccount {
 
 /** Accounts (or the one named) that some address may not try any more, or that are slowed down, in this window. */
 export async function lockedAccounts(db: Knex, rules: Rules, username?: string): Promise<LockedAccount[]> {
-  const { rows } = (await db.raw(
+  const { rows } = await db.raw<{ rows: { username: string; attempts: number | string; addresses: string[]; until: Date | string }[] }>(
     `select username,
         coalesce(max(attempts) filter (where scope = 'account'), 0) as attempts,
         coalesce(array_agg(address order by address) filter (where scope = 'pair' and attempts >= :perPair), '{}') as addresses,
@@ -149,8 +150,7 @@ export async function lockedAccounts(db: Knex, rules: Rules, username?: string):
         and attempts >= case scope when 'pair' then cast(:perPair as integer) else cast(:perAccount as integer) end
       group by username
       order by username`,
-    { window: rules.windowMinutes * 60, perPair: rules.perPair, perAccount: rules.perAccount, username: username === undefined ? null : nameOf(username) },
-  )) as { rows: { username: string; attempts: number | string; addresses: string[]; until: Date | string }[] };
+    { window: rules.windowMinutes * 60, perPair: rules.perPair, perAccount: rules.perAccount, username: username === undefined ? null : nameOf(username) },);
   return rows.map((row) => ({
     username: row.username,
     attempts: Number(row.attempts),

@@ -42,11 +42,11 @@ export function bookFeeLater(db: Db, config: Config, chargeId: string): void {
 
 /** At start: the fees that a stopped process owed (all charges past the delay without one, but the held test card's). */
 export async function bookOverdueFees(db: Db, config: Config): Promise<void> {
-  const rows = (await db('stripe_sandbox_objects')
+  const rows = await db('stripe_sandbox_objects')
     .where({ type: 'charge' })
     .whereRaw(`data->>'balance_transaction' is null`)
     .whereRaw(`coalesce(data->'payment_method_details'->'card'->>'last4', '') <> ?`, [heldFeeLast4])
     .where('created_at', '<', db.raw(`now() - make_interval(secs => ?)`, [config.sandboxFeeDelayMs / 1000]))
-    .select('id')) as { id: string }[];
+    .select<{ id: string }[]>('id');
   for (const { id } of rows) await bookFeeNow(db, config, id);
 }

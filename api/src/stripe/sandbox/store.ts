@@ -45,7 +45,7 @@ const keepExpiredDays = 7;
 const pruneBatch = 1000;
 
 const objectCount = async (trx: Db, cap: number) =>
-  Number(((await trx.raw(`select count(*) as n from (select 1 from stripe_sandbox_objects limit ?) kept`, [cap])) as { rows: { n: string }[] }).rows[0]?.n ?? 0);
+  Number((await trx.raw<{ rows: { n: string }[] }>(`select count(*) as n from (select 1 from stripe_sandbox_objects limit ?) kept`, [cap])).rows[0]?.n ?? 0);
 
 /**
  * Room for the objects of one more session, under `cap`: when full, the oldest sessions that expired
@@ -88,7 +88,7 @@ export async function claimIdempotencyKey(trx: Knex.Transaction, caller: string,
     .ignore()
     .returning('idempotency_key');
   if (claimed.length) return undefined;
-  const prior = (await trx('stripe_sandbox_requests').where({ caller, idempotency_key: key }).first('fingerprint', 'response')) as { fingerprint: string; response: unknown };
+  const prior = await trx('stripe_sandbox_requests').where({ caller, idempotency_key: key }).first<{ fingerprint: string; response: unknown }>('fingerprint', 'response');
   if (prior.fingerprint !== fingerprint) {
     throw new StripeApiError(
       400,

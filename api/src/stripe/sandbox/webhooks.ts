@@ -82,15 +82,14 @@ interface Delivery {
  * runs out after the lease.
  */
 async function claim(db: Db, all: boolean): Promise<Delivery[]> {
-  const { rows } = (await db.raw(
+  const { rows } = await db.raw<{ rows: Delivery[] }>(
     `update stripe_sandbox_deliveries set attempts = attempts + 1, leased_until = now() + make_interval(secs => ?)
       where id in (
         select id from stripe_sandbox_deliveries
          where (leased_until is null or leased_until < now()) and (? or next_attempt_at <= now())
          order by id limit ? for update skip locked)
       returning id, event_id, endpoint_id, payload, attempts`,
-    [leaseSeconds, all, batch],
-  )) as { rows: Delivery[] };
+    [leaseSeconds, all, batch],);
   return rows;
 }
 
@@ -98,7 +97,7 @@ async function claim(db: Db, all: boolean): Promise<Delivery[]> {
 async function target(db: Db, config: Config, delivery: Delivery): Promise<{ url: string; secret: string } | undefined> {
   const { webhookSecret } = await sandboxCredentials(db);
   if (delivery.endpoint_id === null) return { url: ownWebhookUrl(config), secret: webhookSecret };
-  const endpoint = await db('stripe_sandbox_objects').where({ id: delivery.endpoint_id, type: 'webhook_endpoint' }).first('id');
+  const endpoint = await db('stripe_sandbox_objects').where({ id: delivery.endpoint_id, type: 'webhook_endpoint' }).first<{ id: string } | undefined>('id');
   return endpoint ? { url: ownWebhookUrl(config), secret: webhookSecret } : undefined;
 }
 

@@ -64,13 +64,13 @@ export function VendorComments({ vendorId }: { vendorId: number }) {
                 <>
                   {!comment.resolvedAt && (
                     <Tooltip title={translate('app.comment.resolve')}>
-                      <IconButton aria-label={translate('app.comment.resolve')} onClick={() => change(comment, { resolved: true }, 'app.comment.resolved_done')}>
+                      <IconButton aria-label={translate('app.comment.resolve')} onClick={() => void change(comment, { resolved: true }, 'app.comment.resolved_done')}>
                         <TaskAltIcon />
                       </IconButton>
                     </Tooltip>
                   )}
                   <Tooltip title={translate('ra.action.delete')}>
-                    <IconButton aria-label={translate('ra.action.delete')} onClick={() => remove(comment)}>
+                    <IconButton aria-label={translate('ra.action.delete')} onClick={() => void remove(comment)}>
                       <DeleteIcon />
                     </IconButton>
                   </Tooltip>

@@ -41,7 +41,7 @@ function WeeklyNote({ original }: { original?: WorkingTime }) {
 }
 
 /** Add (no location given) or edit one location of a vendor. */
-export function LocationDialog({ vendorId, location, onClose }: { vendorId: number; location?: RaRecord; onClose(): void }) {
+export function LocationDialog({ vendorId, location, onClose }: { vendorId: number; location?: RaRecord; onClose: () => void }) {
   const translate = useTranslate();
   const resource = `vendors/${vendorId}/locations`;
   const [create] = useCreate();

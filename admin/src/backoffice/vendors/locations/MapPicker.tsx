@@ -11,13 +11,13 @@ export interface Position {
 
 const rounded = (value: number) => Math.round(value * 1e6) / 1e6;
 
-function ClickToPlace({ onChange }: { onChange(position: Position): void }) {
+function ClickToPlace({ onChange }: { onChange: (position: Position) => void }) {
   useMapEvents({ click: (event) => onChange({ lat: rounded(event.latlng.lat), lng: rounded(event.latlng.lng) }) });
   return null;
 }
 
 /** A map with one marker: drag it, or click the map, to set the position. */
-export default function MapPicker({ position, onChange }: { position: Position; onChange(position: Position): void }) {
+export default function MapPicker({ position, onChange }: { position: Position; onChange: (position: Position) => void }) {
   return (
     <MapContainer id="location-map" center={position} zoom={16} style={{ height: 280, width: '100%' }} scrollWheelZoom={false}>
       <Tiles />

@@ -66,7 +66,7 @@ export function VendorLocations({ vendorId }: { vendorId: number }) {
         title="app.location.delete_title"
         content="app.location.delete_content"
         translateOptions={{ name: removing?.name ?? '' }}
-        onConfirm={remove}
+        onConfirm={() => void remove()}
         onClose={() => setRemoving(null)}
       />
     </Card>
