@@ -9,6 +9,7 @@ import * as booksIndexes from './007_books_indexes.ts';
 import * as embedOrigins from './008_embed_origins.ts';
 import * as ledgerGuard from './009_ledger_guard.ts';
 import * as rateLimits from './010_rate_limits.ts';
+import * as counter from './011_counter.ts';
 
 export interface Migration {
   name: string;
@@ -28,4 +29,5 @@ export const migrations: Migration[] = [
   { name: '008_embed_origins', ...embedOrigins },
   { name: '009_ledger_guard', ...ledgerGuard },
   { name: '010_rate_limits', ...rateLimits },
+  { name: '011_counter', ...counter },
 ];

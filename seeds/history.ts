@@ -141,6 +141,9 @@ async function bookPayout(trx: Knex.Transaction, payout: Payout, timeZone: strin
       receipt_number: trx.raw(`to_char(?::timestamptz at time zone ?, 'YYYY') || '-' || lpad(?::text, 6, '0')`, [payout.at, timeZone, id]),
     });
   await trx('ledger_rows').where({ payout_id: id, kind: 'payout' }).update({ created_at: payout.at });
+  await trx('cash_movements')
+    .whereIn('ledger_row_id', trx('ledger_rows').where({ payout_id: id, kind: 'payout' }).select('id'))
+    .update({ created_at: payout.at, day: trx.raw(`(?::timestamptz at time zone ?)::date`, [payout.at, timeZone]) });
 }
 
 /**

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Middleware } from 'koa';
 import { isDatabaseUnreachable, pgCode, withoutPassword } from '../db.ts';
+import { CounterError } from '../ledger/till.ts';
 import { log } from '../log.ts';
 import { isMachinePath } from './paths.ts';
 
@@ -37,6 +38,8 @@ const pgClientErrors: Record<string, [number, string]> = {
   '22P05': [400, 'A value holds characters that cannot be stored.'],
   // The ledger guard (migration 009): booked money is corrected by a new booking, never edited.
   LG001: [409, 'This booking cannot be changed; book a correction instead.'],
+  // The cash book guard (migration 011): a closed day is final, movements are never edited.
+  CB001: [409, 'The cash book refuses this: the day is closed or the movement is booked. Book a correction on an open day.'],
 };
 
 /** What Retry-After suggests while the database is away: long enough for a restart or a failover to begin. */
@@ -76,6 +79,10 @@ export function errorHandler(): Middleware {
         ctx.status = raw.status;
         ctx.set(raw.headers);
         ctx.body = raw.errors ? { message: raw.message, errors: raw.errors } : { message: raw.message };
+      } else if (raw instanceof CounterError) {
+        // The counter's refusals (ledger/till.ts, ledger/counter.ts), with the figures the screen shows again.
+        ctx.status = raw.status;
+        ctx.body = { message: raw.message, ...(raw.errors ? { errors: raw.errors } : {}), ...raw.details };
       } else if (isDatabaseUnreachable(raw)) {
         // Not our fault and not the caller's: the answer says so and when to try again. One line in
         // the log per request, without a stack (pg's messages name hosts, never the password).

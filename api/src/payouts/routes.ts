@@ -99,7 +99,9 @@ export const payoutRoutes: RouteDef[] = [
       const vendor = await vendorOfLicence(ctx, input.vendor);
       let id: number;
       try {
-        id = await payOut(ctx.db, { vendorId: vendor.id, expectedAmount: input.expectedAmount, authorisedBy: staffName(ctx), timeZone: ctx.config.timeZone });
+        id = await payOut(ctx.db, {
+          vendorId: vendor.id, expectedAmount: input.expectedAmount, authorisedBy: staffName(ctx), timeZone: ctx.config.timeZone, tillId: input.tillId,
+        });
       } catch (error) {
         if (!(error instanceof StaleExpectedAmount)) throw error;
         // The figure that is open now, so the page can show it for a new confirmation.
@@ -120,7 +122,7 @@ export const payoutRoutes: RouteDef[] = [
     handler: async (ctx) => {
       const id = payoutId(ctx);
       const { reason } = parse(reversalInput, ctx.request.body);
-      await reversePayout(ctx.db, { payoutId: id, reason, authorisedBy: staffName(ctx) });
+      await reversePayout(ctx.db, { payoutId: id, reason, authorisedBy: staffName(ctx), timeZone: ctx.config.timeZone });
       ctx.body = await requirePayout(ctx, id);
     },
   },
