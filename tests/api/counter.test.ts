@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { randomBytes, randomUUID } from 'node:crypto';
 import type supertest from 'supertest';
 import type { Db } from '../../api/src/db.ts';
-import { bookOrder } from '../../api/src/ledger/book.ts';
+import { bookFee, bookOrder } from '../../api/src/ledger/book.ts';
 import { describeApi } from '../support/env.ts';
 import { assertBalanced, balanceOf, itemId, vendorId } from '../support/orders.ts';
 
@@ -10,7 +10,7 @@ import { assertBalanced, balanceOf, itemId, vendorId } from '../support/orders.t
 // booked by the shop's own booking function (ledger/book.ts) from a paid order of prints and a tip.
 
 /** Books a paid order of `cents` for the vendor: Zeitung copies at 3,00 € and the rest as a tip. */
-async function giveCredit(db: Db, licenseId: string, cents: number): Promise<void> {
+async function giveCredit(db: Db, licenseId: string, cents: number, fee?: { fee: number; covered: boolean }): Promise<void> {
   const vendor = await vendorId(db, licenseId);
   const zeitung = await itemId(db, 'Zeitung');
   const copies = Math.floor(cents / 300);
@@ -24,6 +24,7 @@ async function giveCredit(db: Db, licenseId: string, cents: number): Promise<voi
     if (tip) entries.push({ order_id: id, kind: 'tip', amount: tip });
     await trx('order_entries').insert(entries);
     await bookOrder(trx, { id, vendor_id: vendor });
+    if (fee) await bookFee(trx, { id, vendor_id: vendor }, fee.fee, fee.covered);
   });
 }
 
@@ -113,6 +114,16 @@ describeApi('counter: visits, tills, cash book and daily close', (t) => {
       const english = await as(t.http.get(`/api/counter/visits/${done.body.id}/receipt`).query({ lang: 'en' }));
       assert.match(english.text, /Purchase and payout receipt/);
     });
+  });
+
+  it('prints a payout receipt without card fees the newspaper covered, and with one it did not', async () => {
+    for (let n = 0; n < 8; n++) await giveCredit(t.db, 'DEMO-10', 600, { fee: 34, covered: true });
+    await giveCredit(t.db, 'DEMO-10', 600, { fee: 34, covered: false });
+    const paid = await as(t.http.post('/api/payments/payout')).send({ vendor: 'DEMO-10', expectedAmount: 9 * 600 - 34 });
+    assert.equal(paid.status, 201, JSON.stringify(paid.body));
+    const receipt = (await as(t.http.get(`/api/payouts/${paid.body.id}/receipt`))).text;
+    assert.equal(receipt.match(/Kartengebühr/g)?.length, 1, 'only the uncovered fee is printed');
+    assert.equal(receipt.match(/<tr><td>/g)?.length, 9 + 1, 'one line per order’s copies, and the one fee');
   });
 
   describe('acceptance 2: cash, mixed payment, no negative credit, two staff at once', () => {

@@ -26,6 +26,9 @@ export const kindNames = {
     kind_payout: 'Auszahlung',
     kind_payout_reversal: 'Auszahlung storniert',
     kind_refund: 'Erstattung',
+    // the counter (issue 16)
+    kind_counter_sale: 'Kauf an der Theke',
+    kind_counter_cash: 'Bar bezahlt',
   },
   en: {
     kind_sale: 'Sale',
@@ -36,5 +39,8 @@ export const kindNames = {
     kind_payout: 'Payout',
     kind_payout_reversal: 'Payout reversed',
     kind_refund: 'Refund',
+    // the counter (issue 16)
+    kind_counter_sale: 'Bought at the counter',
+    kind_counter_cash: 'Paid in cash',
   },
 } satisfies Record<Locale, Record<`kind_${string}`, string>>;

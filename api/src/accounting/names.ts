@@ -2,7 +2,11 @@
 // for the bookkeeper. German first (the office's language), English after the slash, so one label
 // serves both interface languages and the export.
 
-export const ledgerKinds = ['sale', 'tip', 'licence', 'fee', 'fee_cover', 'payout', 'payout_reversal', 'refund'] as const;
+export const ledgerKinds = [
+  'sale', 'tip', 'licence', 'fee', 'fee_cover', 'payout', 'payout_reversal', 'refund',
+  // the counter (issue 16)
+  'counter_sale', 'counter_cash',
+] as const;
 export type LedgerKind = (typeof ledgerKinds)[number];
 
 /** The customers → vendor rows: what the shop sold, tips included. */
@@ -17,6 +21,9 @@ export const kindLabels: Record<LedgerKind, string> = {
   payout: 'Auszahlung / Payout',
   payout_reversal: 'Storno Auszahlung / Payout reversed',
   refund: 'Erstattung / Refund',
+  // the counter (issue 16)
+  counter_sale: 'Kauf an der Theke / Bought at the counter',
+  counter_cash: 'Bar bezahlt an der Theke / Paid in cash at the counter',
 };
 
 const systemAccountNames: Record<string, string> = {

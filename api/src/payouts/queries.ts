@@ -12,7 +12,7 @@ type Db = Knex | Knex.Transaction;
 export interface PayoutItem {
   itemId: number | null;
   /** 'item' for an item's rows (its sales, licence shares or refunds); else the kind of row. */
-  kind: 'item' | 'tip' | 'fee' | 'fee_cover' | 'payout_reversal';
+  kind: 'item' | 'tip' | 'fee' | 'fee_cover' | 'payout_reversal' | CounterLine;
   itemName: string;
   /** Pieces (or tips, fees) net of refunds. */
   quantity: number;
@@ -20,8 +20,13 @@ export interface PayoutItem {
   amount: number;
 }
 
+// Counter (issue 16): copies bought at the counter and cash paid for them are lines of their own,
+// never netted with the item's sales to customers.
+type CounterLine = 'counter_sale' | 'counter_cash';
+const counterLineNames: Record<CounterLine, string> = { counter_sale: 'Kauf an der Theke', counter_cash: 'Bar bezahlt' };
+
 /** Names of the lines without an item, in the newspaper's language (the back office labels them by `kind`). */
-const lineNames: Record<Exclude<PayoutItem['kind'], 'item'>, string> = {
+const lineNames: Record<Exclude<PayoutItem['kind'], 'item' | CounterLine>, string> = {
   tip: 'Trinkgeld/Spende',
   fee: 'Kartengebühr',
   fee_cover: 'Kartengebühr übernommen',
@@ -37,7 +42,8 @@ const payoutItemsSql = `
     ) order by l.item_id nulls last, l.line), '[]'::json)
   from (
     select r.item_id,
-      case when r.item_id is not null then 'item' when r.kind = 'refund' then 'tip' else r.kind end as line,
+      case when r.kind in ('counter_sale', 'counter_cash') then r.kind
+        when r.item_id is not null then 'item' when r.kind = 'refund' then 'tip' else r.kind end as line,
       max(i.name) as item_name,
       sum(case when r.kind = 'refund' then -1 else 1 end * coalesce(r.quantity, 1))::integer as quantity,
       sum(case when r.receiver_id = a.id then r.amount else -r.amount end)::bigint as amount
@@ -91,8 +97,15 @@ export function payoutToApi(row: PayoutRow) {
     reversedAt: toIso(row.reversed_at),
     reversedBy: row.reversed_by,
     reversalReason: row.reversal_reason,
-    items: row.items.map((item): PayoutItem => ({ ...item, itemName: item.kind === 'item' ? item.itemName! : lineNames[item.kind] })),
+    items: row.items.map((item): PayoutItem => ({ ...item, itemName: itemLineName(item) })),
   };
+}
+
+function itemLineName(item: Omit<PayoutItem, 'itemName'> & { itemName: string | null }): string {
+  if (item.kind === 'item') return item.itemName!;
+  if (item.kind === 'counter_sale') return `${counterLineNames.counter_sale}: ${item.itemName}`;
+  if (item.kind === 'counter_cash') return counterLineNames.counter_cash;
+  return lineNames[item.kind];
 }
 
 export type Payout = ReturnType<typeof payoutToApi>;

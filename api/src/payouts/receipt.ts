@@ -30,6 +30,9 @@ const texts = {
       fee_cover: 'Kartengebühr übernommen',
       payout_reversal: 'Stornierte Auszahlung',
       refund: 'Erstattung',
+      // the counter (issue 16)
+      counter_sale: 'Kauf an der Theke',
+      counter_cash: 'Bar bezahlt',
     },
   },
   en: {
@@ -55,6 +58,9 @@ const texts = {
       fee_cover: 'Card fee covered',
       payout_reversal: 'Reversed payout',
       refund: 'Refund',
+      // the counter (issue 16)
+      counter_sale: 'Bought at the counter',
+      counter_cash: 'Paid in cash',
     },
   },
 } as const;
@@ -92,6 +98,20 @@ export interface ReceiptInput {
   timeZone: string;
 }
 
+/**
+ * The rows to print: a card fee and the newspaper's cover of it cancel out and are left out (they
+ * are booked together, so they share their time and amount); an uncovered fee stays.
+ */
+export function withoutCoveredFees(rows: VendorLedgerRow[]): VendorLedgerRow[] {
+  const covers = rows.filter((row) => row.kind === 'fee_cover');
+  const dropped = new Set<VendorLedgerRow>();
+  for (const fee of rows.filter((row) => row.kind === 'fee')) {
+    const cover = covers.find((c) => !dropped.has(c) && c.amount === fee.amount && c.createdAt === fee.createdAt);
+    if (cover) dropped.add(cover).add(fee);
+  }
+  return rows.filter((row) => !dropped.has(row));
+}
+
 /** The receipt of a payout as a complete HTML page. */
 export function receiptHtml({ newspaperName, logoUrl, payout, rows, lang, timeZone }: ReceiptInput): string {
   const t = texts[lang];
@@ -101,10 +121,11 @@ export function receiptHtml({ newspaperName, logoUrl, payout, rows, lang, timeZo
     new Intl.DateTimeFormat(t.locale, { timeZone, dateStyle: 'medium', ...(withTime ? { timeStyle: 'short' as const } : {}) }).format(new Date(iso));
   const label = (row: VendorLedgerRow) => {
     if (row.kind === 'refund') return `${t.kinds.refund}: ${row.itemName ?? t.kinds.tip}`;
+    if (row.kind === 'counter_sale') return `${t.kinds.counter_sale}: ${row.itemName}`;
     if (row.itemName) return row.itemName;
     return t.kinds[row.kind as keyof typeof t.kinds] ?? row.kind;
   };
-  const lines = rows
+  const lines = withoutCoveredFees(rows)
     .map(
       (row) => `<tr><td>${escapeHtml(when(row.createdAt, false))}</td><td>${escapeHtml(label(row))}</td>` +
         `<td class="num">${row.quantity ?? ''}</td><td class="num">${euros(row.sign * row.amount)}</td></tr>`,
