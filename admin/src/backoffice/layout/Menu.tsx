@@ -12,6 +12,8 @@ import PointOfSaleIcon from '@mui/icons-material/PointOfSale';
 import QrCodeIcon from '@mui/icons-material/QrCode2';
 import ReceiptIcon from '@mui/icons-material/ReceiptLong';
 import SettingsIcon from '@mui/icons-material/Settings';
+import StorefrontIcon from '@mui/icons-material/Storefront';
+import CountertopsIcon from '@mui/icons-material/Countertops';
 import { Box, Divider, MenuItem, ListItemIcon, ListItemText, ToggleButton, ToggleButtonGroup, Typography } from '@mui/material';
 import type { ReactElement } from 'react';
 import { Menu, useGetIdentity, useLocaleState, useLogout, useSidebarState, useTranslate } from 'react-admin';
@@ -25,6 +27,8 @@ const entries: { to: string; label: string; icon: ReactElement }[] = [
   { to: '/vendorsummary', label: 'app.menu.vendors', icon: <PeopleIcon /> },
   { to: '/credits', label: 'app.menu.credits', icon: <AccountBalanceWalletIcon /> },
   { to: '/payouts', label: 'app.menu.payouts', icon: <PaymentsIcon /> },
+  { to: '/counter', label: 'app.menu.counter', icon: <StorefrontIcon /> },
+  { to: '/tills', label: 'app.menu.tills', icon: <CountertopsIcon /> },
   { to: '/sales', label: 'app.menu.sales', icon: <PointOfSaleIcon /> },
   { to: '/payments', label: 'app.menu.accounting', icon: <AccountBalanceIcon /> },
   { to: '/productsettings', label: 'app.menu.products', icon: <NewspaperIcon /> },
