@@ -163,14 +163,19 @@ export async function findClose(db: Db, id: number): Promise<TillClose | undefin
   return row ? closeToApi(row) : undefined;
 }
 
-/** The movements a close covers (since the previous close), summed by kind: the Kassenbericht's middle. */
+const reportOrder = ['counter_cash', 'income', 'bank_withdrawal', 'payout_reversal', 'payout', 'expense', 'bank_deposit'];
+
+/**
+ * The movements a close covers (since the previous close), summed by kind, ins first: the
+ * Kassenbericht's middle. The close's own difference is its own line below the count, not here.
+ */
 export async function closeMovementsByKind(db: Db, close: TillClose): Promise<{ kind: string; count: number; amountIn: number; amountOut: number }[]> {
   const previous = await db('till_closes').where({ till_id: close.tillId }).where('day', '<', close.day).max('day as day').first();
   const query = db('cash_movements')
     .where({ till_id: close.tillId })
     .where('day', '<=', close.day)
+    .whereNot('kind', 'difference')
     .groupBy('kind')
-    .orderBy('kind')
     .select(
       'kind',
       db.raw('count(*)::integer as count'),
@@ -178,12 +183,10 @@ export async function closeMovementsByKind(db: Db, close: TillClose): Promise<{ 
       db.raw('coalesce(-sum(amount) filter (where amount < 0), 0)::bigint as amount_out'),
     );
   if (previous?.day) query.where('day', '>', previous.day);
-  return (await query).map((row: { kind: string; count: number; amount_in: number; amount_out: number }) => ({
-    kind: row.kind,
-    count: row.count,
-    amountIn: Number(row.amount_in),
-    amountOut: Number(row.amount_out),
-  }));
+  const rows: { kind: string; count: number; amount_in: number; amount_out: number }[] = await query;
+  return rows
+    .map((row) => ({ kind: row.kind, count: row.count, amountIn: Number(row.amount_in), amountOut: Number(row.amount_out) }))
+    .sort((a, b) => reportOrder.indexOf(a.kind) - reportOrder.indexOf(b.kind));
 }
 
 export interface VisitLineApi {
@@ -283,4 +286,39 @@ export async function settledLines(db: Db, payoutId: number, exceptVisit?: strin
   return rows
     .filter((row) => Number(row.amount) !== 0 || row.line !== 'fee')
     .map((row) => ({ label: row.item_name, kind: row.line, quantity: row.quantity || null, amount: Number(row.amount) }));
+}
+
+export interface VisitSummary {
+  id: string;
+  createdAt: string;
+  vendor: { id: number; licenseId: string; name: string };
+  tillId: number;
+  copiesAmount: number;
+  fromCredit: number;
+  cashPaid: number;
+  payoutAmount: number;
+  staff: string;
+}
+
+/** The latest counter visits, newest first, optionally of one vendor. */
+export async function recentVisits(db: Db, { vendorId, limit = 50 }: { vendorId?: number; limit?: number } = {}): Promise<VisitSummary[]> {
+  const query = db('counter_visits as cv')
+    .join('vendors as v', 'v.id', 'cv.vendor_id')
+    .leftJoin('payouts as p', 'p.id', 'cv.payout_id')
+    .orderBy('cv.created_at', 'desc')
+    .orderBy('cv.id')
+    .limit(limit)
+    .select('cv.*', 'v.license_id', 'v.first_name', 'v.last_name', 'p.amount as payout_amount');
+  if (vendorId) query.where('cv.vendor_id', vendorId);
+  return (await query).map((row: Record<string, unknown>) => ({
+    id: row.id as string,
+    createdAt: toIso(row.created_at as Date)!,
+    vendor: { id: row.vendor_id as number, licenseId: row.license_id as string, name: `${row.first_name} ${row.last_name ?? ''}`.trim() },
+    tillId: row.till_id as number,
+    copiesAmount: Number(row.copies_amount),
+    fromCredit: Number(row.from_credit),
+    cashPaid: Number(row.cash_paid),
+    payoutAmount: Number(row.payout_amount ?? 0),
+    staff: row.staff as string,
+  }));
 }

@@ -194,7 +194,7 @@ export function visitReceiptHtml(input: PaperInput & { visit: Visit }): string {
 <dl>
 <dt>${t.vouchers}</dt><dd id="receipt-vouchers">${visit.vouchers.map(escapeHtml).join(', ') || '–'}${visit.payout ? ` · ${escapeHtml(visit.payout.receiptNumber)}` : ''}</dd>
 <dt>${t.date}</dt><dd id="receipt-date">${when(visit.createdAt)}</dd>
-<dt>${t.place}</dt><dd id="receipt-place">${escapeHtml(input.newspaperName)}, ${t.till} ${escapeHtml(visit.till.name)}</dd>
+<dt>${t.place}</dt><dd id="receipt-place">${escapeHtml(input.newspaperName)}, ${escapeHtml(visit.till.name)}</dd>
 <dt>${t.vendor}</dt><dd id="receipt-vendor">${vendor}</dd>
 <dt>${t.staff}</dt><dd id="receipt-staff">${escapeHtml(visit.staff)}</dd>
 </dl>
@@ -231,7 +231,7 @@ export function closeReportHtml(input: PaperInput & { close: TillClose; kinds: {
 <thead><tr><th>${t.movements}</th><th class="num">${t.count}</th><th class="num">${t.in}</th><th class="num">${t.out}</th></tr></thead>
 <tbody>
 <tr id="report-opening"><td>${t.opening}</td><td></td><td class="num" colspan="2">${euros(close.openingBalance)}</td></tr>
-${kinds.map((k) => `<tr><td>${escapeHtml(t.movementKinds[k.kind] ?? k.kind)}</td><td class="num">${k.count}</td><td class="num">${euros(k.amountIn)}</td><td class="num">${euros(k.amountOut)}</td></tr>`).join('\n')}
+${kinds.map((k) => `<tr><td>${escapeHtml(t.movementKinds[k.kind] ?? k.kind)}</td><td class="num">${k.count}</td><td class="num">${k.amountIn ? euros(k.amountIn) : ''}</td><td class="num">${k.amountOut ? euros(k.amountOut) : ''}</td></tr>`).join('\n')}
 <tr id="report-expected"><td>${t.expected}</td><td></td><td class="num" colspan="2">${euros(close.expected)}</td></tr>
 <tr id="report-counted"><td>${t.counted}</td><td></td><td class="num" colspan="2">${euros(close.counted)}</td></tr>
 <tr class="total" id="report-difference"><td>${t.difference}</td><td></td><td class="num" colspan="2">${euros(close.difference)}</td></tr>

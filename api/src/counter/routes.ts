@@ -9,7 +9,7 @@ import { accountRowToApi, openRows, type VendorLedgerRow } from '../ledger/queri
 import { bookManualMovement, closeDay } from '../ledger/till.ts';
 import { getSettingsRow } from '../settings/queries.ts';
 import { findVendorByLicense, type VendorRow } from '../vendors/queries.ts';
-import { cashBook, closeMovementsByKind, findClose, findTill, findVisit, listCloses, listTills, localToday } from './queries.ts';
+import { cashBook, closeMovementsByKind, findClose, findTill, findVisit, listCloses, listTills, localToday, recentVisits } from './queries.ts';
 import { closeReportHtml, visitReceiptHtml } from './receipt.ts';
 import { closeInput, dayRange, movementInput, tillInput, visitInput } from './schema.ts';
 
@@ -118,6 +118,16 @@ export const counterRoutes: RouteDef[] = [
       });
       ctx.status = booked ? 201 : 200;
       ctx.body = await requireVisit(ctx, id);
+    },
+  },
+  {
+    // The latest 50 visits, newest first; `?vendor=<licence ID>` narrows them to one vendor.
+    method: 'GET',
+    path: '/api/counter/visits',
+    access: 'backoffice',
+    handler: async (ctx) => {
+      const vendor = ctx.query.vendor === undefined ? undefined : await vendorOfLicence(ctx, ctx.query.vendor);
+      ctx.body = await recentVisits(ctx.db, { vendorId: vendor?.id });
     },
   },
   {

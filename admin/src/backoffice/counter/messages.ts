@@ -2,7 +2,7 @@
 
 export const en = {
   app: {
-    menu: { counter: 'Counter', tills: 'Tills and cash book' },
+    menu: { counter: 'Counter', tills: 'Cash book' },
     page: { counter: 'Counter', tills: 'Tills and cash book' },
     counter: {
       search_label: 'Licence ID or badge',
@@ -93,7 +93,7 @@ export const en = {
 
 export const de: typeof en = {
   app: {
-    menu: { counter: 'Theke', tills: 'Kassen und Kassenbuch' },
+    menu: { counter: 'Theke', tills: 'Kassenbuch' },
     page: { counter: 'Theke', tills: 'Kassen und Kassenbuch' },
     counter: {
       search_label: 'Ausweisnummer oder Ausweis scannen',
