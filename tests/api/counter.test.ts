@@ -4,6 +4,7 @@ import type supertest from 'supertest';
 import type { Db } from '../../api/src/db.ts';
 import { bookFee, bookOrder } from '../../api/src/ledger/book.ts';
 import { describeApi } from '../support/env.ts';
+import { withForm } from '../support/fixtures.ts';
 import { assertBalanced, balanceOf, itemId, vendorId } from '../support/orders.ts';
 
 // The counter and the cash book through the API (issue 16, acceptance 1–4). A vendor's credit is
@@ -124,6 +125,21 @@ describeApi('counter: visits, tills, cash book and daily close', (t) => {
     const receipt = (await as(t.http.get(`/api/payouts/${paid.body.id}/receipt`))).text;
     assert.equal(receipt.match(/Kartengebühr/g)?.length, 1, 'only the uncovered fee is printed');
     assert.equal(receipt.match(/<tr><td>/g)?.length, 9 + 1, 'one line per order’s copies, and the one fee');
+  });
+
+  it('sets and clears an item’s counter price in the back office; the shop never shows it', async () => {
+    const digital = await itemId(t.db, 'Digitale Ausgabe');
+    const set = await withForm(as(t.http.put(`/api/items/${digital}`)), { counterPrice: 120 });
+    assert.equal(set.status, 200, JSON.stringify(set.body));
+    assert.equal(set.body.counterPrice, 120);
+    const offered = (await atCounter('DEMO-1')).body.items.map((i: { name: string }) => i.name);
+    assert.deepEqual(offered, ['Zeitung', 'Digitale Ausgabe', 'Kalender 2027']);
+    const shop = await t.http.get('/api/items');
+    assert.ok(!JSON.stringify(shop.body).includes('counterPrice'), 'the public item list has no counter price');
+    const cleared = await withForm(as(t.http.put(`/api/items/${digital}`)), { counterPrice: '' });
+    assert.equal(cleared.body.counterPrice, null);
+    const negative = await withForm(as(t.http.put(`/api/items/${digital}`)), { counterPrice: -1 });
+    assert.equal(negative.status, 400);
   });
 
   describe('acceptance 2: cash, mixed payment, no negative credit, two staff at once', () => {

@@ -15,6 +15,7 @@ interface ItemRow {
   name: string;
   description: string;
   price: number;
+  counter_price: number | null;
   image_file_id: string | null;
   measure: string;
   item_order: number;
@@ -40,6 +41,7 @@ const columns = {
   name: 'name',
   description: 'description',
   price: 'price',
+  counterPrice: 'counter_price',
   measure: 'measure',
   order: 'item_order',
   color: 'color',
@@ -199,6 +201,7 @@ export async function setMainProduct(trx: Knex.Transaction, id: number | null): 
 
 const defaults: Omit<ItemValues, 'name' | 'price'> = {
   description: '',
+  counterPrice: null,
   measure: '',
   order: 0,
   color: null,
