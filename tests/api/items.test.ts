@@ -10,7 +10,7 @@ const publicFields = [
 ].sort();
 const backofficeFields = [
   ...publicFields, 'createdAt', 'disabled', 'donationOnly', 'isLicenseItem', 'isPdfItem', 'licenseGroup', 'licenseItem', 'pdf',
-  'takesOverTransactionCosts', 'updatedAt',
+  'takesOverTransactionCosts', 'updatedAt', 'counterPrice',
 ].sort();
 
 describeApi('items', (t) => {
