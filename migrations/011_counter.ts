@@ -109,7 +109,8 @@ export async function up(knex: Knex): Promise<void> {
       opening_balance bigint not null,
       expected bigint not null,
       counted bigint not null check (counted >= 0),
-      difference bigint generated always as (counted - expected) stored,
+      -- a plain column, not a generated one, so a backup restores it like any other
+      difference bigint not null,
       denominations jsonb check (denominations is null or jsonb_typeof(denominations) = 'object'),
       reason text check (length(reason) <= 1000),
       staff text not null check (length(staff) between 1 and 200),
@@ -117,6 +118,7 @@ export async function up(knex: Knex): Promise<void> {
       difference_movement_id bigint unique references cash_movements(id),
       created_at timestamptz not null default now(),
       constraint till_closes_once unique (till_id, day),
+      constraint till_closes_difference check (difference = counted - expected),
       constraint till_closes_difference_booked check ((counted = expected) = (difference_movement_id is null)),
       constraint till_closes_difference_has_reason check (counted = expected or length(btrim(reason)) >= 1)
     );

@@ -142,6 +142,25 @@ describeApi('counter: visits, tills, cash book and daily close', (t) => {
     assert.equal(negative.status, 400);
   });
 
+  it('answers the office’s start screen: today’s card sales, payouts, counter copies, tills, open credit, warnings', async () => {
+    await giveCredit(t.db, 'DEMO-11', 1200);
+    await giveCredit(t.db, 'DEMO-12', 700);
+    const till = await firstTill();
+    const done = await visit({ vendor: 'DEMO-11', tillId: till.id, items: [{ itemId: await zeitung(), quantity: 4 }], payOut: true, expectedCredit: 1200 });
+    assert.equal(done.status, 201, JSON.stringify(done.body));
+    const today = await as(t.http.get('/api/office/today'));
+    assert.equal(today.status, 200, JSON.stringify(today.body));
+    assert.deepEqual(today.body.cardSales, { orders: 2, amount: 1900 });
+    assert.deepEqual(today.body.payouts, { count: 1, amount: 600 });
+    assert.deepEqual(today.body.counterCopies.map((c: { itemName: string; quantity: number; amount: number }) => [c.itemName, c.quantity, c.amount]), [['Zeitung', 4, 600]]);
+    assert.deepEqual(today.body.openCredit, { vendors: 1, amount: 700 });
+    assert.equal(today.body.tills[0].balance, 200000 - 600);
+    assert.equal(today.body.tills[0].yesterdayClosed, false);
+    const demoWarnings = await t.db('vendor_comments').where({ warning: true }).whereNull('resolved_at').count({ n: '*' }).first();
+    assert.equal(today.body.warnings.length, Math.min(20, Number(demoWarnings!.n)));
+    assert.equal((await t.http.get('/api/office/today')).status, 401, 'only staff');
+  });
+
   describe('acceptance 2: cash, mixed payment, no negative credit, two staff at once', () => {
     it('raises the till by copies paid in cash and leaves the credit alone', async () => {
       const till = await firstTill();

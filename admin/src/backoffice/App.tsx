@@ -9,6 +9,7 @@ import { AuthCallback } from './AuthCallback.tsx';
 import credits from './credits/index.ts';
 import { CounterPage } from './counter/CounterPage.tsx';
 import { TillsPage } from './counter/TillsPage.tsx';
+import { TodayPage } from './counter/TodayPage.tsx';
 import { PayoutPage } from './credits/PayoutPage.tsx';
 import { createAuthProvider } from './authProvider.ts';
 import { createDataProvider } from './dataProvider.ts';
@@ -95,6 +96,7 @@ function BackOffice({ login }: { login: Login }) {
         <Route path="/counter" element={<CounterPage />} />
         <Route path="/counter/:licenseId" element={<CounterPage />} />
         <Route path="/tills" element={<TillsPage />} />
+        <Route path="/today" element={<TodayPage />} />
       </CustomRoutes>
       <CustomRoutes noLayout>
         <Route path={qrPaths.badges} element={<BadgeSheet />} />

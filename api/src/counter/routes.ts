@@ -11,6 +11,7 @@ import { getSettingsRow } from '../settings/queries.ts';
 import { findVendorByLicense, type VendorRow } from '../vendors/queries.ts';
 import { cashBook, closeMovementsByKind, findClose, findTill, findVisit, listCloses, listTills, localToday, recentVisits } from './queries.ts';
 import { closeReportHtml, visitReceiptHtml } from './receipt.ts';
+import { officeToday } from './today.ts';
 import { closeInput, dayRange, movementInput, tillInput, visitInput } from './schema.ts';
 
 // The counter (issue 16): a vendor's visit, the tills with their cash book and daily close, and the
@@ -72,6 +73,15 @@ const visitAudit: AuditSpec = { recordType: 'counter_visit', action: 'visit', lo
 const tillAudit = (action: string): AuditSpec => ({ recordType: 'till', action, id: tillParam, load: (ctx, id) => findTill(ctx.db, Number(id)) });
 
 export const counterRoutes: RouteDef[] = [
+  {
+    // The office's start screen.
+    method: 'GET',
+    path: '/api/office/today',
+    access: 'backoffice',
+    handler: async (ctx) => {
+      ctx.body = await officeToday(ctx.db, ctx.config.timeZone);
+    },
+  },
   {
     // What the visit screen shows: the vendor, their credit and open rows, the copies on offer, the tills.
     method: 'GET',

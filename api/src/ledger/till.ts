@@ -214,6 +214,7 @@ export async function closeDay(db: Db, request: CloseRequest): Promise<number> {
         opening_balance: expected - Number(moved),
         expected,
         counted: request.counted,
+        difference,
         denominations: request.denominations ? JSON.stringify(request.denominations) : null,
         reason: reason || null,
         staff: request.staff,

@@ -2,8 +2,24 @@
 
 export const en = {
   app: {
-    menu: { counter: 'Counter', tills: 'Cash book' },
-    page: { counter: 'Counter', tills: 'Tills and cash book' },
+    menu: { counter: 'Counter', tills: 'Cash book', today: 'Today' },
+    page: { counter: 'Counter', tills: 'Tills and cash book', today: 'Today in the office' },
+    today: {
+      card_sales: 'Card sales today',
+      orders: '%{smart_count} order |||| %{smart_count} orders',
+      payouts: 'Payouts today',
+      payout_count: '%{smart_count} payout |||| %{smart_count} payouts',
+      counter_copies: 'Copies sold at the counter today',
+      tills: 'Tills',
+      yesterday_closed: 'Yesterday is closed.',
+      yesterday_open: 'Yesterday is not closed yet.',
+      open_credit: 'Open credit of all vendors',
+      vendors: '%{smart_count} vendor |||| %{smart_count} vendors',
+      orders_to_check: 'Orders that need attention',
+      flagged: '%{smart_count} flagged |||| %{smart_count} flagged',
+      pending: '%{smart_count} pending past their checkout |||| %{smart_count} pending past their checkout',
+      warnings: 'Open warnings in comments',
+    },
     counter: {
       search_label: 'Licence ID or badge',
       search_hint: 'Type the licence ID or scan the badge, then Enter.',
@@ -93,8 +109,24 @@ export const en = {
 
 export const de: typeof en = {
   app: {
-    menu: { counter: 'Theke', tills: 'Kassenbuch' },
-    page: { counter: 'Theke', tills: 'Kassen und Kassenbuch' },
+    menu: { counter: 'Theke', tills: 'Kassenbuch', today: 'Heute' },
+    page: { counter: 'Theke', tills: 'Kassen und Kassenbuch', today: 'Heute im Büro' },
+    today: {
+      card_sales: 'Kartenverkäufe heute',
+      orders: '%{smart_count} Bestellung |||| %{smart_count} Bestellungen',
+      payouts: 'Auszahlungen heute',
+      payout_count: '%{smart_count} Auszahlung |||| %{smart_count} Auszahlungen',
+      counter_copies: 'Heute an der Theke verkaufte Exemplare',
+      tills: 'Kassen',
+      yesterday_closed: 'Gestern ist abgeschlossen.',
+      yesterday_open: 'Gestern ist noch nicht abgeschlossen.',
+      open_credit: 'Offenes Guthaben aller Verkäufer',
+      vendors: '%{smart_count} Verkäufer·in |||| %{smart_count} Verkäufer·innen',
+      orders_to_check: 'Bestellungen zum Prüfen',
+      flagged: '%{smart_count} markiert |||| %{smart_count} markiert',
+      pending: '%{smart_count} offen nach Ablauf |||| %{smart_count} offen nach Ablauf',
+      warnings: 'Offene Warnungen in Kommentaren',
+    },
     counter: {
       search_label: 'Ausweisnummer oder Ausweis scannen',
       search_hint: 'Ausweisnummer eingeben oder den Ausweis scannen, dann Enter.',

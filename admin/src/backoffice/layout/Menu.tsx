@@ -14,6 +14,7 @@ import ReceiptIcon from '@mui/icons-material/ReceiptLong';
 import SettingsIcon from '@mui/icons-material/Settings';
 import StorefrontIcon from '@mui/icons-material/Storefront';
 import CountertopsIcon from '@mui/icons-material/Countertops';
+import TodayIcon from '@mui/icons-material/Today';
 import { Box, Divider, MenuItem, ListItemIcon, ListItemText, ToggleButton, ToggleButtonGroup, Typography } from '@mui/material';
 import type { ReactElement } from 'react';
 import { Menu, useGetIdentity, useLocaleState, useLogout, useSidebarState, useTranslate } from 'react-admin';
@@ -24,6 +25,7 @@ import { rememberLocale, type Locale } from '../../shared/locale.ts';
  * settings (with the QR codes beside them), map, statistics, orders, protocol, outbox.
  */
 const entries: { to: string; label: string; icon: ReactElement }[] = [
+  { to: '/today', label: 'app.menu.today', icon: <TodayIcon /> },
   { to: '/vendorsummary', label: 'app.menu.vendors', icon: <PeopleIcon /> },
   { to: '/credits', label: 'app.menu.credits', icon: <AccountBalanceWalletIcon /> },
   { to: '/payouts', label: 'app.menu.payouts', icon: <PaymentsIcon /> },
