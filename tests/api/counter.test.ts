@@ -249,6 +249,11 @@ describeApi('counter: visits, tills, cash book and daily close', (t) => {
       const rows = await assertBookAddsUp(small);
       assert.deepEqual(rows.map((r) => r.kind), ['income', 'expense', 'bank_withdrawal', 'counter_cash', 'payout', 'bank_deposit']);
       assert.equal((await tills()).find((x) => x.id === small)!.balance, 1000 + 250 - 120 + 10_000 + 300 - 5000 - 500);
+      const csv = await as(t.http.get(`/api/tills/${small}/book`).query({ format: 'csv' }));
+      assert.equal(csv.status, 200);
+      const lines = csv.text.replace(/^\uFEFF/, '').trim().split('\r\n');
+      assert.equal(lines.length, rows.length + 1, 'a header and every movement');
+      assert.match(lines[1], /"Einnahme";"Sonstige";"Spende im Büro";"office";"2,50";"0,00";"12,50"$/);
     });
 
     it('numbers each till’s vouchers without gaps when two tills book at once', async () => {

@@ -1,5 +1,6 @@
 import type { AuditSpec } from '../audit/protocol.ts';
 import { fileUrl } from '../files/queries.ts';
+import { respondCsv, wantsCsv, type CsvColumn } from '../http/csv.ts';
 import { badRequest, notFound } from '../http/errors.ts';
 import type { AppContext, RouteDef } from '../http/routes.ts';
 import { idParam, parse } from '../http/validate.ts';
@@ -9,7 +10,7 @@ import { accountRowToApi, openRows, type VendorLedgerRow } from '../ledger/queri
 import { bookManualMovement, closeDay } from '../ledger/till.ts';
 import { getSettingsRow } from '../settings/queries.ts';
 import { findVendorByLicense, type VendorRow } from '../vendors/queries.ts';
-import { cashBook, closeMovementsByKind, findClose, findTill, findVisit, listCloses, listTills, localToday, recentVisits } from './queries.ts';
+import { cashBook, type CashMovement, closeMovementsByKind, findClose, findTill, findVisit, listCloses, listTills, localToday, recentVisits, type TillClose, type VisitSummary } from './queries.ts';
 import { closeReportHtml, visitReceiptHtml } from './receipt.ts';
 import { officeToday } from './today.ts';
 import { closeInput, dayRange, movementInput, tillInput, visitInput } from './schema.ts';
@@ -71,6 +72,44 @@ async function requireVisit(ctx: AppContext, id: string) {
 
 const visitAudit: AuditSpec = { recordType: 'counter_visit', action: 'visit', load: (ctx, id) => findVisit(ctx.db, String(id)) };
 const tillAudit = (action: string): AuditSpec => ({ recordType: 'till', action, id: tillParam, load: (ctx, id) => findTill(ctx.db, Number(id)) });
+
+// The CSV files for the bookkeeper, in German like the other lists' files.
+const movementKindNames: Record<string, string> = {
+  payout: 'Auszahlung', payout_reversal: 'Storno Auszahlung', counter_cash: 'Barzahlung Exemplare', bank_deposit: 'Einzahlung Bank',
+  bank_withdrawal: 'Abhebung Bank', expense: 'Ausgabe', income: 'Einnahme', difference: 'Kassendifferenz',
+};
+const bookCsv: CsvColumn<CashMovement>[] = [
+  { header: 'Beleg', value: (m) => m.voucher },
+  { header: 'Datum', value: (m) => m.day },
+  { header: 'Zeit', value: (m) => m.createdAt, format: 'date' },
+  { header: 'Bewegung', value: (m) => movementKindNames[m.kind] ?? m.kind },
+  { header: 'Gegenseite', value: (m) => (m.vendor ? `${m.vendor.name} (${m.vendor.licenseId})` : m.counterpart === 'bank' ? 'Bank' : 'Sonstige') },
+  { header: 'Grund', value: (m) => m.reason },
+  { header: 'Mitarbeiter·in', value: (m) => m.staff },
+  { header: 'Einnahme', value: (m) => m.amountIn, format: 'cents' },
+  { header: 'Ausgabe', value: (m) => m.amountOut, format: 'cents' },
+  { header: 'Bestand', value: (m) => m.balance, format: 'cents' },
+];
+const closesCsv: CsvColumn<TillClose>[] = [
+  { header: 'Kasse', value: (c) => c.tillName },
+  { header: 'Tag', value: (c) => c.day },
+  { header: 'Anfangsbestand', value: (c) => c.openingBalance, format: 'cents' },
+  { header: 'Soll', value: (c) => c.expected, format: 'cents' },
+  { header: 'Gezählt', value: (c) => c.counted, format: 'cents' },
+  { header: 'Differenz', value: (c) => c.difference, format: 'cents' },
+  { header: 'Grund', value: (c) => c.reason },
+  { header: 'Abgeschlossen von', value: (c) => c.staff },
+];
+const visitsCsv: CsvColumn<VisitSummary>[] = [
+  { header: 'Zeit', value: (v) => v.createdAt, format: 'date' },
+  { header: 'Lizenznummer', value: (v) => v.vendor.licenseId },
+  { header: 'Verkäufer·in', value: (v) => v.vendor.name },
+  { header: 'Exemplare', value: (v) => v.copiesAmount, format: 'cents' },
+  { header: 'Aus Guthaben', value: (v) => v.fromCredit, format: 'cents' },
+  { header: 'Bar', value: (v) => v.cashPaid, format: 'cents' },
+  { header: 'Auszahlung', value: (v) => v.payoutAmount, format: 'cents' },
+  { header: 'Mitarbeiter·in', value: (v) => v.staff },
+];
 
 export const counterRoutes: RouteDef[] = [
   {
@@ -137,7 +176,9 @@ export const counterRoutes: RouteDef[] = [
     access: 'backoffice',
     handler: async (ctx) => {
       const vendor = ctx.query.vendor === undefined ? undefined : await vendorOfLicence(ctx, ctx.query.vendor);
-      ctx.body = await recentVisits(ctx.db, { vendorId: vendor?.id });
+      const visits = await recentVisits(ctx.db, { vendorId: vendor?.id });
+      if (wantsCsv(ctx)) respondCsv(ctx, 'theke.csv', visitsCsv, [visits]);
+      else ctx.body = visits;
     },
   },
   {
@@ -186,7 +227,9 @@ export const counterRoutes: RouteDef[] = [
     handler: async (ctx) => {
       const till = await requireTill(ctx, tillParam(ctx));
       const range = parse(dayRange, ctx.query);
-      ctx.body = { till, movements: await cashBook(ctx.db, till.id, range) };
+      const movements = await cashBook(ctx.db, till.id, range);
+      if (wantsCsv(ctx)) respondCsv(ctx, `kassenbuch_${till.id}.csv`, bookCsv, [movements]);
+      else ctx.body = { till, movements };
     },
   },
   {
@@ -209,7 +252,9 @@ export const counterRoutes: RouteDef[] = [
     access: 'backoffice',
     handler: async (ctx) => {
       const till = await requireTill(ctx, tillParam(ctx));
-      ctx.body = { till, today: await localToday(ctx.db, ctx.config.timeZone), closes: await listCloses(ctx.db, till.id) };
+      const closes = await listCloses(ctx.db, till.id);
+      if (wantsCsv(ctx)) respondCsv(ctx, `kassenabschluesse_${till.id}.csv`, closesCsv, [closes]);
+      else ctx.body = { till, today: await localToday(ctx.db, ctx.config.timeZone), closes };
     },
   },
   {

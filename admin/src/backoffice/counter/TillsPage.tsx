@@ -8,6 +8,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Button, Confirm, Title, useDataProvider, useTranslate } from 'react-admin';
 import { parseEuros } from '../../shared/money.ts';
+import { useDownload } from '../common/download.ts';
 import { useFormatCents } from '../common/money.tsx';
 import { PageTitle } from '../layout/PageTitle.tsx';
 import { PrintFrame } from './PrintFrame.tsx';
@@ -53,6 +54,7 @@ function CashBook({ till, today }: { till: Till; today: string }) {
   const formatCents = useFormatCents();
   const [from, setFrom] = useState(today);
   const [to, setTo] = useState(today);
+  const download = useDownload();
   const { data } = useQuery({
     queryKey: ['tills', till.id, 'book', from, to],
     queryFn: () => dataProvider.call(`/api/tills/${till.id}/book?from=${from}&to=${to}`) as Promise<{ movements: Movement[] }>,
@@ -63,6 +65,11 @@ function CashBook({ till, today }: { till: Till; today: string }) {
       <Box sx={{ display: 'flex', gap: 2, my: 1 }}>
         <TextField type="date" size="small" label={translate('app.tills.from')} value={from} onChange={(e) => setFrom(e.target.value)} slotProps={{ inputLabel: { shrink: true } }} />
         <TextField type="date" size="small" label={translate('app.tills.to')} value={to} onChange={(e) => setTo(e.target.value)} slotProps={{ inputLabel: { shrink: true } }} />
+        <Button
+          label="app.books.csv"
+          id="till-book-csv"
+          onClick={() => download(`/api/tills/${till.id}/book?format=csv&from=${from}&to=${to}`, `kassenbuch-${from}-${to}.csv`)}
+        />
       </Box>
       {data && data.movements.length === 0 ? (
         <Typography color="text.secondary" id="till-book-empty">{translate('app.tills.empty')}</Typography>
@@ -228,6 +235,7 @@ function Closes({ till }: { till: Till }) {
   const translate = useTranslate();
   const dataProvider = useDataProvider();
   const formatCents = useFormatCents();
+  const download = useDownload();
   const [open, setOpen] = useState<Close>();
   const { data } = useQuery({
     queryKey: ['tills', till.id, 'closes'],
@@ -237,6 +245,7 @@ function Closes({ till }: { till: Till }) {
   return (
     <Box>
       <Typography variant="h6" component="h2">{translate('app.tills.closes')}</Typography>
+      <Button label="app.books.csv" id="till-closes-csv" onClick={() => download(`/api/tills/${till.id}/closes?format=csv`, 'kassenabschluesse.csv')} />
       <Table size="small" id="till-closes">
         <TableHead>
           <TableRow>
