@@ -47,7 +47,7 @@ describe('e2e: the counter, the cash book and the daily close in the back office
   let credit = 0;
   let zeitung = 0;
 
-  it('finds a vendor by licence ID, sells 2 copies from the credit, pays out the rest and prints a one-page receipt (German)', async () => {
+  it('opens the visit from the vendor list, sells 2 copies from the credit, pays out the rest and shows the receipt (German)', async () => {
     // A customer buys two papers at DEMO-2 in the shop (paid in the sandbox): that is the credit.
     vendor = 'DEMO-2';
     const open = (await atCounter(vendor)).credit;
@@ -58,8 +58,9 @@ describe('e2e: the counter, the cash book and the daily close in the back office
       return now > open && now;
     }, 'the purchase is booked to the vendor');
     const before = await tillBalance();
-    await page.locator('#counter-search').fill(vendor);
-    await page.locator('#counter-search').press('Enter');
+    // From the vendor list: the counter button in the vendor's row.
+    await page.goto(url('/vendorsummary'));
+    await page.locator('table tbody tr').filter({ hasText: vendor }).first().getByRole('link', { name: 'Besuch an der Theke' }).click();
     await page.waitForURL(url(`/counter/${vendor}`));
     await page.locator('#counter-credit').filter({ hasText: euros(credit) }).waitFor();
     zeitung = Number((await page.locator('#counter-items input').first().getAttribute('id'))!.replace('counter-qty-', ''));
@@ -94,7 +95,8 @@ describe('e2e: the counter, the cash book and the daily close in the back office
     return visits[0].id;
   }
 
-  it('sells a calendar paid entirely in cash, in English', async () => {
+  it('finds the vendor by the licence ID search and sells a calendar paid entirely in cash, in English', async () => {
+    // From the counter's search, as a badge scanner types the licence ID and Enter.
     await page.locator('#counter-next').click();
     await page.waitForURL(url('/counter'));
     await page.locator('#backoffice-language button[value="en"]').click();
@@ -146,5 +148,12 @@ describe('e2e: the counter, the cash book and the daily close in the back office
     const id = closes.closes[0].id;
     assert.equal(await printToPdf(`/api/closes/${id}/report`, 'kassenbericht-de'), 1, 'one page');
     assert.equal(await printToPdf(`/api/closes/${id}/report?lang=en`, 'cash-report-en'), 1, 'one page in English');
+
+    // The office's start screen has the day's counter and till.
+    await page.goto(url('/today'));
+    await page.locator('#today-copies').filter({ hasText: '2 × Zeitung' }).waitFor();
+    await page.locator('#today-copies').filter({ hasText: '1 × Kalender 2027' }).waitFor();
+    await page.locator('#today-tills').filter({ hasText: euros(counted) }).waitFor();
+    await screenshot(page, 'backoffice-today-de-1280');
   });
 });
