@@ -159,6 +159,8 @@ describeApi('counter: visits, tills, cash book and daily close', (t) => {
     const demoWarnings = await t.db('vendor_comments').where({ warning: true }).whereNull('resolved_at').count({ n: '*' }).first();
     assert.equal(today.body.warnings.length, Math.min(20, Number(demoWarnings!.n)));
     assert.equal((await t.http.get('/api/office/today')).status, 401, 'only staff');
+    const statistics = await as(t.http.get('/api/payments/statistics'));
+    assert.deepEqual(statistics.body.counterItems.map((c: { itemName: string; quantity: number; amount: number }) => [c.itemName, c.quantity, c.amount]), [['Zeitung', 4, 600]]);
   });
 
   describe('acceptance 2: cash, mixed payment, no negative credit, two staff at once', () => {

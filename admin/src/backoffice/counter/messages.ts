@@ -53,6 +53,7 @@ export const en = {
       receipt: 'Receipt',
       new_visit: 'Next vendor',
       not_found: 'No vendor with this licence ID.',
+      sold_to_vendors: 'Copies sold to vendors at the counter',
     },
     tills: {
       none: 'No till yet.',
@@ -160,6 +161,7 @@ export const de: typeof en = {
       receipt: 'Beleg',
       new_visit: 'Nächste·r Verkäufer·in',
       not_found: 'Keine Verkäufer·in mit dieser Ausweisnummer.',
+      sold_to_vendors: 'An der Theke an Verkäufer verkaufte Exemplare',
     },
     tills: {
       none: 'Noch keine Kasse.',

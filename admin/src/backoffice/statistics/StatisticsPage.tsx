@@ -13,6 +13,8 @@ import { PeriodPicker, type PeriodChoice } from './PeriodPicker.tsx';
 interface Statistics {
   granularity: 'day' | 'week' | 'month';
   items: { itemId: number | null; itemName: string | null; quantity: number; amount: number }[];
+  /** Copies sold to vendors at the counter (issue 16). */
+  counterItems: { itemId: number; itemName: string; quantity: number; amount: number }[];
   series: { period: string; amount: number; quantity: number; orders: number }[];
   vendors: { active: number; total: number; percent: number };
 }
@@ -130,6 +132,22 @@ export default function StatisticsPage() {
                     />
                   </Box>
                 </>
+              )}
+              {loaded.statistics.counterItems.length > 0 && (
+                <Box sx={{ mt: 3 }}>
+                  <Typography variant="h6" component="h2">{translate('app.counter.sold_to_vendors')}</Typography>
+                  <Table size="small" id="statistics-counter-items">
+                    <TableBody>
+                      {loaded.statistics.counterItems.map((item) => (
+                        <TableRow key={item.itemId}>
+                          <TableCell>{item.itemName}</TableCell>
+                          <TableCell align="right">{item.quantity}</TableCell>
+                          <TableCell align="right">{formatCents(item.amount)}</TableCell>
+                        </TableRow>
+                      ))}
+                    </TableBody>
+                  </Table>
+                </Box>
               )}
             </CardContent>
           </Card>
