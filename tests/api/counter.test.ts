@@ -105,6 +105,8 @@ describeApi('counter: visits, tills, cash book and daily close', (t) => {
       const rows = await assertBookAddsUp(till.id);
       assert.deepEqual(rows.map((r) => [r.kind, r.amountIn, r.amountOut]), [['payout', 0, 3100]]);
       assert.deepEqual(done.body.vouchers, [rows[0].voucher]);
+      const recorded = await t.db('protocol_entries').where({ record_type: 'counter_visit', record_id: done.body.id });
+      assert.deepEqual(recorded.map((r: { action: string; actor_name: string }) => [r.action, r.actor_name]), [['visit', 'office']], 'in the protocol');
 
       const receipt = await as(t.http.get(`/api/counter/visits/${done.body.id}/receipt`));
       assert.equal(receipt.status, 200);
