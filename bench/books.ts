@@ -101,8 +101,11 @@ async function seedHistory(db: Db, scale: Scale): Promise<'seeded' | 'reused'> {
       select s.orga, b.vendor_account, o.fee, 'fee_cover', o.id, null, null, null, null, b.payout_id, b.at, b.vendor_id, b.payout_at
       from orders o join booked b on b.i = o.id cross join system s where o.id % 2 = 0`);
     // Every row of an order touches exactly one vendor's account: received when it is the receiver.
-    await run(`insert into payouts (id, receipt_number, vendor_id, amount, authorised_by, created_at)
-      select r.payout_id, 'B-' || r.payout_id, min(r.vendor_id), sum(case when a.kind = 'vendor' then r.amount else -r.amount end), 'bench', min(r.payout_at)
+    // Payouts go through a till (issue 16): the demo's, with enough cash for the payouts measured below.
+    await run(`update tills set opening_balance = 100000000 where id = (select min(id) from tills)`);
+    await run(`insert into payouts (id, receipt_number, vendor_id, amount, authorised_by, created_at, till_id)
+      select r.payout_id, 'B-' || r.payout_id, min(r.vendor_id), sum(case when a.kind = 'vendor' then r.amount else -r.amount end), 'bench', min(r.payout_at),
+        (select min(id) from tills)
       from staged r join ledger_accounts a on a.id = r.receiver_id
       where r.payout_id is not null group by r.payout_id order by r.payout_id`);
     await run(`insert into ledger_rows (sender_id, receiver_id, amount, kind, order_id, order_entry_id, item_id, quantity, unit_price, payout_id, created_at)
