@@ -63,6 +63,7 @@ describe('e2e: the counter, the cash book and the daily close in the back office
     await page.locator('table tbody tr').filter({ hasText: vendor }).first().getByRole('link', { name: 'Besuch an der Theke' }).click();
     await page.waitForURL(url(`/counter/${vendor}`));
     await page.locator('#counter-credit').filter({ hasText: euros(credit) }).waitFor();
+    await page.locator('#counter-open-rows tbody tr').filter({ hasText: 'Zeitung' }).first().waitFor();
     zeitung = Number((await page.locator('#counter-items input').first().getAttribute('id'))!.replace('counter-qty-', ''));
     await page.locator(`#counter-qty-${zeitung}`).fill('2');
     await page.locator('#counter-from-credit').filter({ hasText: euros(300) }).waitFor();

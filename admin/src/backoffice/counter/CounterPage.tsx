@@ -6,9 +6,11 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Button, Confirm, HttpError, Title, useDataProvider, useLocale, useTranslate } from 'react-admin';
 import { useNavigate, useParams } from 'react-router-dom';
+import type { AccountRow } from '../../shared/ledger.ts';
 import type { Locale } from '../../shared/locale.ts';
 import { centsToInput, parseEuros } from '../../shared/money.ts';
 import { useFormatCents } from '../common/money.tsx';
+import { TransactionTable } from '../common/TransactionTable.tsx';
 import { PageTitle } from '../layout/PageTitle.tsx';
 import { counterPaths } from './paths.ts';
 import { PrintFrame } from './PrintFrame.tsx';
@@ -16,6 +18,8 @@ import { PrintFrame } from './PrintFrame.tsx';
 interface AtCounter {
   vendor: { id: number; licenseId: string; firstName: string; lastName: string };
   credit: number;
+  /** The open rows the credit is made of. */
+  rows: AccountRow[];
   items: { id: number; name: string; counterPrice: number }[];
   tills: { id: number; name: string; balance: number }[];
 }
@@ -152,6 +156,11 @@ function VisitForm({ licenseId }: { licenseId: string }) {
         {translate('app.counter.credit')}: <strong id="counter-credit">{formatCents(data.credit)}</strong>
       </Typography>
       {problem && <Alert severity="warning" sx={{ mb: 2 }} id="counter-problem">{problem}</Alert>}
+      {data.rows.length > 0 && (
+        <Box sx={{ mb: 2, maxHeight: 240, overflowY: 'auto' }}>
+          <TransactionTable id="counter-open-rows" rows={data.rows} />
+        </Box>
+      )}
       {data.items.length === 0 ? (
         <Alert severity="info">{translate('app.counter.no_items')}</Alert>
       ) : (
