@@ -37,7 +37,7 @@ export function adminScriptBytes(): { backoffice: PageScripts; me: PageScripts }
 /** The specification's budget for /me. */
 const meBudgetBytes = 80 * 1024;
 
-export async function benchAdmin(): Promise<Figure[]> {
+export function benchAdmin(): Figure[] {
   ensureBuild();
   const { backoffice, me } = adminScriptBytes();
   const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;

@@ -1,8 +1,9 @@
 // The books under a long history: seeds vendors, orders and their ledger rows (with a payout every
-// four weeks per vendor) set-based in SQL, then times the back office's money queries through the
-// real HTTP app. With BENCH_DATABASE_URL: 1,000 vendors and about 2,000,000 ledger rows over three
-// years in PostgreSQL (schema `bench_books`, seeded once and reused). Without: a smaller history in
-// PGlite, said so in the output. BENCH_RUNS (default 15) runs per query after two warm-up runs.
+// four weeks per vendor) set-based, booked by the ledger's bulk twins (api/src/ledger/bulk.ts),
+// then times the back office's money queries through the real HTTP app. With BENCH_DATABASE_URL:
+// 1,000 vendors and about 2,000,000 ledger rows over three years in PostgreSQL (schema
+// `bench_books`, seeded once and reused). Without: a smaller history in PGlite, said so in the
+// output. BENCH_RUNS (default 15) runs per query after two warm-up runs.
 import http from 'node:http';
 import type { Knex } from 'knex';
 import type { AddressInfo } from 'node:net';
@@ -10,7 +11,9 @@ import { buildApp } from '../api/src/app.ts';
 import { loadConfig } from '../api/src/config.ts';
 import { createDb, migrate, type Db } from '../api/src/db.ts';
 import { localDay } from '../api/src/http/period.ts';
+import { bookPaidOrdersInBulk, insertOrderEntriesInBulk } from '../api/src/ledger/bulk.ts';
 import { setLogSilent } from '../api/src/log.ts';
+import { oneRow } from '../api/src/one-row.ts';
 import { seedOnFirstStart } from '../seeds/index.ts';
 import { startTestIssuer } from '../tests/support/issuer.ts';
 import { median, printTable, type Figure } from './figures.ts';
@@ -29,7 +32,7 @@ const payoutEveryDays = 28;
 /** Seeds the history unless this schema already holds one of this scale. */
 async function seedHistory(db: Db, scale: Scale): Promise<'seeded' | 'reused'> {
   await db.raw('create table if not exists bench_seed (vendors integer not null, orders integer not null, seeded_at timestamptz not null default now())');
-  const done = await db('bench_seed').first();
+  const done = await db('bench_seed').first<{ vendors: number; orders: number } | undefined>();
   if (done?.vendors === scale.vendors && done?.orders === scale.orders) return 'reused';
   if (done) throw new Error(`The schema holds a history of another scale (${done.vendors} vendors, ${done.orders} orders); drop it first.`);
   await seedOnFirstStart(db);
@@ -43,8 +46,6 @@ async function seedHistory(db: Db, scale: Scale): Promise<'seeded' | 'reused'> {
        select 'BENCH-' || i, 'Vendor', 'Nr. ' || i, i % 20 = 0, now() - interval '${years} years' from generate_series(1, ?) i`,
       [scale.vendors],
     );
-    await run(`insert into ledger_accounts (kind) values ('customers'), ('orga'), ('cash'), ('provider') on conflict do nothing`);
-    await run(`insert into ledger_accounts (kind, vendor_id) select 'vendor', id from vendors where license_id like 'BENCH-%' order by id`);
     // One plan row per order: its vendor (by number), time and contents, drawn once.
     await run(
       `create temporary table plan on commit drop as
@@ -56,67 +57,34 @@ async function seedHistory(db: Db, scale: Scale): Promise<'seeded' | 'reused'> {
       [scale.vendors, scale.orders],
     );
     await run(`create temporary table vendor_of on commit drop as
-      select row_number() over (order by v.id)::integer as v, v.id as vendor_id, a.id as account_id,
+      select row_number() over (order by v.id)::integer as v, v.id as vendor_id,
         now() - interval '${years} years' + (row_number() over (order by v.id) % ${payoutEveryDays}) * interval '1 day' + interval '10 hours' as first_payout
-      from vendors v join ledger_accounts a on a.vendor_id = v.id where v.license_id like 'BENCH-%'`);
+      from vendors v where v.license_id like 'BENCH-%'`);
     await run(`create temporary table prices on commit drop as select
       (select price from items where name = 'Zeitung') as print, (select id from items where name = 'Zeitung') as print_id,
-      (select price from items where name = 'Digitale Ausgabe') as digital, (select id from items where name = 'Digitale Ausgabe') as digital_id,
-      (select l.price from items d join items l on l.id = d.license_item_id where d.name = 'Digitale Ausgabe') as licence,
-      (select l.id from items d join items l on l.id = d.license_item_id where d.name = 'Digitale Ausgabe') as licence_id`);
-    // Orders and entries with ids derived from the plan row, so the ledger can name them directly.
+      (select price from items where name = 'Digitale Ausgabe') as digital, (select id from items where name = 'Digitale Ausgabe') as digital_id`);
+    // Orders with ids derived from the plan row; the cart of each as lines, split into entries by the ledger's rule.
     await run(`insert into orders (id, token, vendor_id, status, amount_total, tip, fee, expires_at, paid_at, created_at)
       select p.i, 'bench' || lpad(p.i::text, 38, '0'), o.vendor_id, 'paid', t.total, p.tip, round(t.total * 0.015) + 25, p.at, p.at, p.at
       from plan p join vendor_of o using (v) cross join prices pr
       cross join lateral (select p.prints * pr.print + (case when p.digital then pr.digital else 0 end) + p.tip as total) t`);
-    await run(`insert into order_entries (id, order_id, kind, item_id, quantity, unit_price, amount)
-      select p.i * 4, p.i, 'sale', pr.print_id, p.prints, pr.print, p.prints * pr.print from plan p cross join prices pr
-      union all select p.i * 4 + 1, p.i, 'sale', pr.digital_id, 1, pr.digital, pr.digital from plan p cross join prices pr where p.digital
-      union all select p.i * 4 + 2, p.i, 'licence', pr.licence_id, 1, pr.licence, pr.licence from plan p cross join prices pr where p.digital
-      union all select p.i * 4 + 3, p.i, 'tip', null, null, null, p.tip from plan p where p.tip > 0`);
+    await run(`create temporary table lines on commit drop as
+      select p.i as order_id, pr.print_id as item_id, p.prints as quantity from plan p cross join prices pr
+      union all select p.i, pr.digital_id, 1 from plan p cross join prices pr where p.digital`);
+    await insertOrderEntriesInBulk(trx, 'lines');
     // Each vendor is paid out every four weeks (on their own weekday); row k of a vendor belongs to
     // payout number floor((at - first payout) / 4 weeks) + 1, unless that payout is still to come.
     await run('analyze plan, vendor_of, orders, order_entries');
     await run(`create temporary table booked on commit drop as
-      select p.i, p.at, o.vendor_id, o.account_id as vendor_account, n.payout_at,
-        case when n.payout_at < now() then o.v * 100 + n.k end as payout_id
+      select p.i as order_id, case when n.payout_at < now() then o.v * 100 + n.k end as payout_id, n.payout_at
       from plan p join vendor_of o using (v)
       cross join lateral (select k, o.first_payout + k * interval '${payoutEveryDays} days' as payout_at
         from (select greatest(0, ceil(extract(epoch from p.at - o.first_payout) / (86400 * ${payoutEveryDays})))::integer) as number (k)) n`);
-    await run(`create temporary table system on commit drop as select
-      (select id from ledger_accounts where kind = 'customers') as customers, (select id from ledger_accounts where kind = 'orga') as orga,
-      (select id from ledger_accounts where kind = 'provider') as provider, (select id from ledger_accounts where kind = 'cash') as cash`);
-    // As bookOrder and bookFee book a paid order: items and tip to the vendor, the licence share to
-    // the newspaper, the card fee to the provider, covered by the newspaper for every second order.
-    // Staged first: the ledger guard (migration 009) refuses editing a payout once booked, so each
-    // payout is inserted with its final amount, computed from the rows it settles, before them.
-    await run(`create temporary table staged on commit drop as
-      select case when e.kind = 'licence' then b.vendor_account else s.customers end as sender_id, case when e.kind = 'licence' then s.orga else b.vendor_account end as receiver_id,
-        e.amount, e.kind, e.order_id, e.id as order_entry_id, e.item_id, e.quantity, e.unit_price, b.payout_id, b.at as created_at, b.vendor_id, b.payout_at
-      from order_entries e join booked b on b.i = e.order_id cross join system s
-      union all
-      select b.vendor_account, s.provider, o.fee, 'fee', o.id, null, null, null, null, b.payout_id, b.at, b.vendor_id, b.payout_at
-      from orders o join booked b on b.i = o.id cross join system s
-      union all
-      select s.orga, b.vendor_account, o.fee, 'fee_cover', o.id, null, null, null, null, b.payout_id, b.at, b.vendor_id, b.payout_at
-      from orders o join booked b on b.i = o.id cross join system s where o.id % 2 = 0`);
-    // Every row of an order touches exactly one vendor's account: received when it is the receiver.
     // Payouts go through a till (issue 16): the demo's, with enough cash for the payouts measured below.
-    await run(`update tills set opening_balance = 100000000 where id = (select min(id) from tills)`);
-    await run(`insert into payouts (id, receipt_number, vendor_id, amount, authorised_by, created_at, till_id)
-      select r.payout_id, 'B-' || r.payout_id, min(r.vendor_id), sum(case when a.kind = 'vendor' then r.amount else -r.amount end), 'bench', min(r.payout_at),
-        (select min(id) from tills)
-      from staged r join ledger_accounts a on a.id = r.receiver_id
-      where r.payout_id is not null group by r.payout_id order by r.payout_id`);
-    await run(`insert into ledger_rows (sender_id, receiver_id, amount, kind, order_id, order_entry_id, item_id, quantity, unit_price, payout_id, created_at)
-      select sender_id, receiver_id, amount, kind, order_id, order_entry_id, item_id, quantity, unit_price, payout_id, created_at
-      from staged order by created_at`);
-    // The planner must know the new rows before the set-based step below joins on them.
-    await run('analyze payouts, ledger_rows');
-    await run(`insert into ledger_rows (sender_id, receiver_id, amount, kind, payout_id, authorised_by, created_at)
-      select a.id, s.cash, p.amount, 'payout', p.id, 'bench', p.created_at
-      from payouts p join ledger_accounts a on a.vendor_id = p.vendor_id cross join system s order by p.created_at`);
-    for (const table of ['orders', 'order_entries', 'payouts', 'ledger_rows']) {
+    await run('update tills set opening_balance = 100000000 where id = (select min(id) from tills)');
+    // Booked as bookOrder, bookFee and payOut book, set-based (api/src/ledger/bulk.ts).
+    await bookPaidOrdersInBulk(trx, { plan: 'booked', authorisedBy: 'bench', timeZone: 'Europe/Berlin' });
+    for (const table of ['orders', 'order_entries']) {
       await run(`select setval(pg_get_serial_sequence('${table}', 'id'), (select max(id) from ${table}))`);
     }
     await run('insert into bench_seed (vendors, orders) values (?, ?)', [scale.vendors, scale.orders]);
@@ -167,7 +135,8 @@ export async function benchBooks(): Promise<Figure[]> {
     const [{ rows: ledgerRows }] = await db('ledger_rows').count({ rows: '*' });
     console.log(`  history ${seeded} in ${((performance.now() - seedStart) / 1000).toFixed(1)} s: ${Number(ledgerRows).toLocaleString('en')} ledger rows`);
 
-    server.on('request', buildApp({ db, config: { ...config, timeZone: 'Europe/Berlin' } }).callback());
+    const handle = buildApp({ db, config: { ...config, timeZone: 'Europe/Berlin' } }).callback();
+    server.on('request', (req, res) => void handle(req, res));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     const token = `Bearer ${await issuer.mint({ groups: ['backoffice'], preferred_username: 'bench' })}`;
@@ -178,7 +147,7 @@ export async function benchBooks(): Promise<Figure[]> {
       return { body, headers: res.headers };
     };
     /** Median material: `prepare` (untimed) finds what a run needs, `request` is the timed call. */
-    const timed = async <P>(name: string, target: number, request: (prepared: P, run: number) => Promise<string>, prepare: (run: number) => Promise<P> = async () => undefined as P): Promise<Measured> => {
+    const timed = async <P>(name: string, target: number, request: (prepared: P, run: number) => Promise<string>, prepare: (run: number) => Promise<P> = () => Promise.resolve(undefined as P)): Promise<Measured> => {
       let note = '';
       for (let warmUp = 0; warmUp < 2; warmUp++) await request(await prepare(runs + warmUp), runs + warmUp);
       const times: number[] = [];
@@ -209,11 +178,11 @@ export async function benchBooks(): Promise<Figure[]> {
     });
     await measure('one vendor\'s forpayout', 100, async (_, run) => {
       const res = await call(`/api/payments/forpayout/?vendor=BENCH-${((run * 37) % scale.vendors) + 1}`);
-      return `${JSON.parse(res.body).payments.length} open rows`;
+      return `${(JSON.parse(res.body) as { payments: unknown[] }).payments.length} open rows`;
     });
     await measure('accounting, one month: first page + totals', 100, async () => {
       const page = await call(`/api/payments/?${period({ from: monthAgo, to: today })}&range=[0,24]`);
-      const totals = JSON.parse((await call(`/api/payments/totals/?${period({ from: monthAgo, to: today })}`)).body);
+      const totals = JSON.parse((await call(`/api/payments/totals/?${period({ from: monthAgo, to: today })}`)).body) as { count: number };
       return `${page.headers.get('content-range')}, total ${totals.count} rows`;
     });
     await measure('sales, one month: first page + totals', 100, async () => {
@@ -222,7 +191,11 @@ export async function benchBooks(): Promise<Figure[]> {
       return `${page.headers.get('content-range')}`;
     });
     await measure('statistics, one year', 300, async () => {
-      const stats = JSON.parse((await call(`/api/payments/statistics/?from=${yearAgo}&to=${today}`)).body);
+      const stats = JSON.parse((await call(`/api/payments/statistics/?from=${yearAgo}&to=${today}`)).body) as {
+        series: unknown[];
+        granularity: string;
+        vendors: { active: number; total: number };
+      };
       return `${stats.series.length} ${stats.granularity}s, ${stats.vendors.active}/${stats.vendors.total} vendors active`;
     });
     // Each run pays out the vendor with the most open rows (a month of sales, as at the counter),
@@ -233,21 +206,22 @@ export async function benchBooks(): Promise<Figure[]> {
       'a payout',
       100,
       async (vendor) => {
-        const payout = JSON.parse((await call('/api/payments/payout/', { method: 'POST', body: JSON.stringify({ vendor: vendor.license_id, expectedAmount: vendor.credit }) })).body);
+        const body = JSON.stringify({ vendor: vendor.license_id, expectedAmount: vendor.credit });
+        const payout = JSON.parse((await call('/api/payments/payout/', { method: 'POST', body })).body) as { id: number; rows: unknown[] };
         paid.push(payout.id);
         return `${payout.rows.length} rows settled`;
       },
       async () => {
-        const { rows } = await db.raw(
+        const { rows } = await db.raw<{ rows: { license_id: string; credit: number }[] }>(
           `select v.license_id, sum(case when r.receiver_id = a.id then r.amount else -r.amount end)::bigint as credit
            from vendors v join ledger_accounts a on a.vendor_id = v.id
            join ledger_rows r on (r.receiver_id = a.id or r.sender_id = a.id) and r.payout_id is null
            where v.license_id like 'BENCH-%' and v.deleted_at is null group by v.id order by count(*) desc, v.id limit 1`,
         );
-        return rows[0];
+        return oneRow(rows);
       },
     );
-    await measure('extra: accounts export, one month', Infinity, async () => `${JSON.parse((await call(`/api/payments/accounts/?${period(lastMonth)}`)).body).accounts.length} accounts`);
+    await measure('extra: accounts export, one month', Infinity, async () => `${(JSON.parse((await call(`/api/payments/accounts/?${period(lastMonth)}`)).body) as { accounts: unknown[] }).accounts.length} accounts`);
     await measure('extra: payouts list, one month + totals', Infinity, async () => {
       const page = await call(`/api/payouts/?${period({ from: monthAgo, to: today })}&range=[0,24]`);
       await call(`/api/payouts/totals/?${period({ from: monthAgo, to: today })}`);

@@ -18,6 +18,7 @@ import { buildApp } from '../api/src/app.ts';
 import { loadConfig } from '../api/src/config.ts';
 import { createDb, migrate, type Db } from '../api/src/db.ts';
 import { setLogSilent } from '../api/src/log.ts';
+import { oneRow } from '../api/src/one-row.ts';
 import { seedOnFirstStart } from '../seeds/index.ts';
 import type { ShopOrder } from '../tests/e2e/purchase.ts';
 import { repoRoot } from '../tests/e2e/server.ts';
@@ -134,7 +135,7 @@ async function purchases(base: string, customers: number, orderOf: (customer: nu
  * and its card fee one row. Also orders booked although not paid. Both must be zero.
  */
 async function wrongBookings(db: Db): Promise<{ paid: number; wrong: number }> {
-  const { rows } = await db.raw(`
+  const { rows } = await db.raw<{ rows: { paid: number; wrong: number }[] }>(`
     select count(*) filter (where o.status = 'paid')::integer as paid,
       count(*) filter (where (o.status = 'paid') <> (coalesce(b.received, 0) = o.amount_total and b.fees = 1) or (o.status <> 'paid' and b.rows > 0))::integer as wrong
     from orders o
@@ -142,7 +143,7 @@ async function wrongBookings(db: Db): Promise<{ paid: number; wrong: number }> {
       select sum(r.amount) filter (where r.sender_id = c.id) as received, count(*) filter (where r.kind = 'fee') as fees, count(*) as rows
       from ledger_rows r cross join (select id from ledger_accounts where kind = 'customers') c where r.order_id = o.id
     ) b on true`);
-  return rows[0];
+  return oneRow(rows);
 }
 
 /** The app on a fresh database with the demo newspaper, listening on loopback. */
@@ -166,7 +167,8 @@ async function startShop(databaseUrl: string | undefined): Promise<Listening & {
     ORDER_RATE_LIMIT: unlimited,
     VENDOR_CHECK_RATE_LIMIT: unlimited,
   });
-  shop.server.on('request', buildApp({ db, config, distDir: `${repoRoot}/dist` }).callback());
+  const handle = buildApp({ db, config, distDir: `${repoRoot}/dist` }).callback();
+  shop.server.on('request', (req, res) => void handle(req, res));
   return { ...shop, db };
 }
 
@@ -175,7 +177,7 @@ async function benchEngine(part: string, databaseUrl: string | undefined, ceilin
   const figures: Figure[] = [];
   const ms = (name: string, value: number) => figures.push({ part, name, value, unit: 'ms', digits: 1 });
   try {
-    const item = (await shop.db('items').where({ name: 'Zeitung' }).first('id')).id as number;
+    const item = (await shop.db('items').where({ name: 'Zeitung' }).first<{ id: number }>('id')).id;
     const vendors = (await shop.db('vendors').where({ is_disabled: false }).whereNull('deleted_at').orderBy('id').pluck('license_id')) as string[];
     // Each customer buys a paper from their own vendor, as at the street corners.
     const orderOf = (customer: number): ShopOrder => ({ vendor: vendors[customer % vendors.length], entries: [{ item, quantity: 1 }], tip: 0 });
@@ -239,7 +241,8 @@ export async function benchLoad(): Promise<Figure[]> {
   bareApp.use((ctx) => {
     ctx.body = { status: 'ok' };
   });
-  const bare = await listen(bareApp.callback());
+  const bareHandle = bareApp.callback();
+  const bare = await listen((req, res) => void bareHandle(req, res));
   const ceiling = await cannon(bare.url).finally(() => close(bare));
   console.log(`  ceiling, bare Koa with a constant JSON: ${ceiling.rps.toFixed(0)} req/s, p50 ${ceiling.p50.toFixed(1)} ms, p99 ${ceiling.p99.toFixed(1)} ms\n`);
   const figures: Figure[] = [

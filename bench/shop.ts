@@ -51,7 +51,8 @@ export async function benchShop(): Promise<Figure[]> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const config = loadConfig({ PORT: '0', PUBLIC_URL: origin, DATA_DIR: 'memory://', LOG_LEVEL: 'silent' });
-  server.on('request', buildApp({ db, config, distDir: `${repoRoot}/dist` }).callback());
+  const handle = buildApp({ db, config, distDir: `${repoRoot}/dist` }).callback();
+  server.on('request', (req, res) => void handle(req, res));
   const browser = await launchChromium();
   try {
     const url = `${origin}/v/DEMO-1`;

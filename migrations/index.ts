@@ -9,7 +9,9 @@ import * as booksIndexes from './007_books_indexes.ts';
 import * as embedOrigins from './008_embed_origins.ts';
 import * as ledgerGuard from './009_ledger_guard.ts';
 import * as rateLimits from './010_rate_limits.ts';
-import * as counter from './011_counter.ts';
+import * as loginThrottle from './011_login_throttle.ts';
+import * as stripeSandboxClosed from './012_stripe_sandbox_closed.ts';
+import * as counter from './014_counter.ts';
 
 export interface Migration {
   name: string;
@@ -29,5 +31,7 @@ export const migrations: Migration[] = [
   { name: '008_embed_origins', ...embedOrigins },
   { name: '009_ledger_guard', ...ledgerGuard },
   { name: '010_rate_limits', ...rateLimits },
-  { name: '011_counter', ...counter },
+  { name: '011_login_throttle', ...loginThrottle },
+  { name: '012_stripe_sandbox_closed', ...stripeSandboxClosed },
+  { name: '014_counter', ...counter },
 ];

@@ -45,6 +45,13 @@ function demoHash(password: string): Promise<string> {
 }
 
 /** mulberry32: a tiny deterministic generator, so the demo data is the same on every run. */
+/** The entry at `index`, counted round the list (the seed's lists are fixed and never empty). */
+export function nth<T>(list: readonly T[], index: number): T {
+  const entry = list[index % list.length];
+  if (entry === undefined) throw new Error('The demo data has an empty list');
+  return entry;
+}
+
 export function generator(seed: number) {
   let a = seed >>> 0;
   const next = () => {
@@ -57,7 +64,7 @@ export function generator(seed: number) {
   return {
     next,
     int: (min: number, max: number) => min + Math.floor(next() * (max - min + 1)),
-    pick: <T>(list: readonly T[]): T => list[Math.floor(next() * list.length)],
+    pick: <T>(list: readonly T[]): T => nth(list, Math.floor(next() * list.length)),
     chance: (p: number) => next() < p,
   };
 }
@@ -200,7 +207,7 @@ export async function seedDemo(trx: Knex.Transaction | Knex): Promise<void> {
     });
 
   // Items: the print issue (id 1), the PDF licence, then what refers to it.
-  const firstItems = (await trx('items')
+  const firstItems = await trx('items')
     .insert([
       {
         name: 'Zeitung',
@@ -222,7 +229,7 @@ export async function seedDemo(trx: Knex.Transaction | Knex): Promise<void> {
         license_group: 'digital',
       },
     ])
-    .returning(['id', 'is_license_item'])) as { id: number; is_license_item: boolean }[];
+    .returning<{ id: number; is_license_item: boolean }[]>(['id', 'is_license_item']);
   const licence = firstItems.find((item) => item.is_license_item)!;
   await trx('items').insert([
     {
@@ -254,8 +261,9 @@ export async function seedDemo(trx: Knex.Transaction | Knex): Promise<void> {
     const licenseId = `DEMO-${n}`;
     const first = firstNames[(n - 1) % firstNames.length];
     const last = lastNames[(n * 7) % lastNames.length];
-    const own = [places[(n - 1) % places.length]];
-    if (random.chance(0.4)) own.push(places[(n + 11) % places.length]);
+    const main = nth(places, n - 1);
+    const own = [main];
+    if (random.chance(0.4)) own.push(nth(places, n + 11));
     placesOf.set(licenseId, own);
     const [street, postCode] = random.pick(streets);
     const registered = addDays('2015-03-01', random.int(0, 3650));
@@ -269,10 +277,10 @@ export async function seedDemo(trx: Knex.Transaction | Knex): Promise<void> {
       telephone: `+43 ${random.pick(['660', '664', '676', '699'])} ${random.int(1_000_000, 9_999_999)}`,
       address: `${street} ${random.int(1, 180)}`,
       post_code: postCode,
-      location: own[0][0],
+      location: main[0],
       // near the main place, within about 150 m
-      latitude: Number((own[0][1] + (random.next() - 0.5) * 0.002).toFixed(6)),
-      longitude: Number((own[0][2] + (random.next() - 0.5) * 0.003).toFixed(6)),
+      latitude: Number((main[1] + (random.next() - 0.5) * 0.002).toFixed(6)),
+      longitude: Number((main[2] + (random.next() - 0.5) * 0.003).toFixed(6)),
       working_time: workingTimeText[time.kind] ?? 'nach Wochentagen',
       registration_date: registered,
       vendor_since: addDays(registered, random.int(0, 60)),
@@ -296,7 +304,7 @@ export async function seedDemo(trx: Knex.Transaction | Knex): Promise<void> {
     online_map: false,
     is_disabled: true,
   });
-  const vendors = (await trx('vendors').insert(vendorRows).returning(['id', 'license_id'])) as { id: number; license_id: string }[];
+  const vendors = await trx('vendors').insert(vendorRows).returning<{ id: number; license_id: string }[]>(['id', 'license_id']);
   const vendorId = new Map(vendors.map((v) => [v.license_id, v.id]));
 
   const locationRows: Record<string, unknown>[] = [];
@@ -317,7 +325,7 @@ export async function seedDemo(trx: Knex.Transaction | Knex): Promise<void> {
 
   const commentRows: Record<string, unknown>[] = [];
   [2, 3, 5, 8, 11, 13, 17, 21, 26].forEach((n, i) => {
-    const [comment, warning] = comments[i % comments.length];
+    const [comment, warning] = nth(comments, i);
     const created = `2026-${String((i % 9) + 1).padStart(2, '0')}-${String(3 + i * 2).padStart(2, '0')}T09:${String(10 + i).padStart(2, '0')}:00Z`;
     commentRows.push({
       vendor_id: vendorId.get(`DEMO-${n}`),

@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import type { Knex } from 'knex';
-import { bookFee, bookOrder } from '../api/src/ledger/book.ts';
+import { allowBackdating, backdateOrder, backdatePayout } from '../api/src/ledger/backdate.ts';
+import { bookFee, bookOrder, orderEntryRows } from '../api/src/ledger/book.ts';
 import { payOut } from '../api/src/ledger/payout.ts';
 import { vendorAccountSummary } from '../api/src/ledger/queries.ts';
-import { entryRows, priceCart } from '../api/src/orders/place.ts';
-import { getSettingsRow } from '../api/src/settings/queries.ts';
-import { generator } from './demo.ts';
+import { priceCart } from '../api/src/orders/place.ts';
+import { generator, nth } from './demo.ts';
 
 // A demo sales history, so that a fresh `npm start` shows credits, statistics, accounting and
 // payouts instead of zeros: paid orders of the last weeks and a few cash payouts, booked through the
@@ -69,7 +69,8 @@ async function plan(trx: Knex.Transaction, now: Date): Promise<{ sales: Sale[]; 
   const totalWeight = weights.reduce((sum, w) => sum + w, 0);
   const pickVendor = () => {
     let at = random.next() * totalWeight;
-    return vendors[weights.findIndex((w) => (at -= w) < 0)];
+    // at < totalWeight, so some weight takes it below zero
+    return nth(vendors, weights.findIndex((w) => (at -= w) < 0));
   };
 
   const sales: Sale[] = Array.from({ length: HISTORY_ORDER_COUNT }, () => {
@@ -87,7 +88,7 @@ async function plan(trx: Knex.Transaction, now: Date): Promise<{ sales: Sale[]; 
 
   // About half of the selling vendors came to the counter once or twice; the rest have credit waiting.
   const payouts: Payout[] = vendors
-    .filter((_, i) => weights[i] > 0 && random.chance(0.5))
+    .filter((_, i) => (weights[i] ?? 0) > 0 && random.chance(0.5))
     .flatMap((vendor) => {
       const first = random.int(20, 50);
       const times = [pastTime(random, now, first, 13)];
@@ -98,7 +99,7 @@ async function plan(trx: Knex.Transaction, now: Date): Promise<{ sales: Sale[]; 
 }
 
 /** A paid order as the shop stores and books it, dated to `sale.at`. */
-async function bookSale(trx: Knex.Transaction, sale: Sale, n: number, orgaCovers: boolean): Promise<void> {
+async function bookSale(trx: Knex.Transaction, sale: Sale, n: number): Promise<void> {
   const email = sale.digital ? `kundin-${n}@example.org` : null;
   const lines = await priceCart(trx, { vendor: sale.vendor.license_id, entries: sale.entries, tip: sale.tip, email, returnUrl: null, locale: 'de' });
   const total = lines.reduce((sum, { item, quantity }) => sum + item.price * quantity, sale.tip);
@@ -122,11 +123,11 @@ async function bookSale(trx: Knex.Transaction, sale: Sale, n: number, orgaCovers
       updated_at: paidAt,
     })
     .returning('id');
-  await trx('order_entries').insert(entryRows(id, lines, sale.tip));
+  await trx('order_entries').insert(orderEntryRows(id, lines, sale.tip));
   const order = { id: id as number, vendor_id: sale.vendor.id };
   await bookOrder(trx, order);
-  await bookFee(trx, order, fee, orgaCovers);
-  await trx('ledger_rows').where({ order_id: order.id }).update({ created_at: paidAt });
+  await bookFee(trx, order, fee);
+  await backdateOrder(trx, order.id, paidAt);
 }
 
 /** The vendor's whole open credit paid out at the counter, dated to `payout.at`; nothing when there is none. */
@@ -134,26 +135,12 @@ async function bookPayout(trx: Knex.Transaction, payout: Payout, timeZone: strin
   const { credit } = await vendorAccountSummary(trx, payout.vendor.id);
   if (credit <= 0) return;
   const id = await payOut(trx, { vendorId: payout.vendor.id, expectedAmount: credit, authorisedBy: cashier, timeZone });
-  await trx('payouts')
-    .where({ id })
-    .update({
-      created_at: payout.at,
-      receipt_number: trx.raw(`to_char(?::timestamptz at time zone ?, 'YYYY') || '-' || lpad(?::text, 6, '0')`, [payout.at, timeZone, id]),
-    });
-  await trx('ledger_rows').where({ payout_id: id, kind: 'payout' }).update({ created_at: payout.at });
-  await trx('cash_movements')
-    .whereIn('ledger_row_id', trx('ledger_rows').where({ payout_id: id, kind: 'payout' }).select('id'))
-    .update({ created_at: payout.at, day: trx.raw(`(?::timestamptz at time zone ?)::date`, [payout.at, timeZone]) });
+  await backdatePayout(trx, id, payout.at, timeZone);
 }
 
-/**
- * Lets this transaction date the rows it books itself into the past: the ledger guard (migration
- * 009) refuses every other change of a booked row. The booking functions stamp now(), so the history
- * is booked through them and then dated, rather than through a second copy of them that takes a time.
- */
-export async function allowBackdating(trx: Knex.Transaction): Promise<void> {
-  await trx.raw(`set local app.ledger_backdating = 'on'`);
-}
+// The booking functions stamp now(); the history is booked through them and then dated (see
+// api/src/ledger/backdate.ts), rather than through a second copy of them that takes a time.
+export { allowBackdating };
 
 /**
  * Books the demo history into the seeded newspaper: the same history for the same `now`, in time
@@ -162,13 +149,12 @@ export async function allowBackdating(trx: Knex.Transaction): Promise<void> {
 export async function seedSalesHistory(trx: Knex.Transaction, { now, timeZone }: HistoryOptions): Promise<void> {
   await allowBackdating(trx);
   const { sales, payouts } = await plan(trx, now);
-  const { orga_covers_transaction_costs: orgaCovers } = await getSettingsRow(trx);
   const events = [...sales.map((sale) => ({ at: sale.at, sale })), ...payouts.map((payout) => ({ at: payout.at, payout }))].sort(
     (a, b) => a.at.getTime() - b.at.getTime(),
   );
   let n = 0;
   for (const event of events) {
-    if ('sale' in event) await bookSale(trx, event.sale, ++n, Boolean(orgaCovers));
+    if ('sale' in event) await bookSale(trx, event.sale, ++n);
     else await bookPayout(trx, event.payout, timeZone);
   }
 }

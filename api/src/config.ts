@@ -1,6 +1,5 @@
+import net from 'node:net';
 import path from 'node:path';
-import { trustedProxies } from './http/client-address.ts';
-import { toOrigin } from './shop/origins.ts';
 
 /** Everything the process reads from its environment, typed, with the embedded defaults. */
 export interface Config {
@@ -19,8 +18,13 @@ export interface Config {
     clientId: string;
     realm?: string;
     scopes: string;
-    /** Token claim that matches a vendor login to its vendor record (compared with the vendor's e-mail). */
+    /**
+     * Token claim with the licence id that links a vendor's login to the vendor: a user attribute that
+     * staff set when they create the login and that its owner cannot change.
+     */
     vendorClaim: string;
+    /** Whether a token without that claim is linked by its e-mail, and then only a verified one. */
+    vendorByEmail: boolean;
   };
   stripe: {
     /** When absent, the local Stripe sandbox answers the SDK's calls (test mode). */
@@ -36,6 +40,13 @@ export interface Config {
   stripeTimeoutMs: number;
   /** The local sandbox's first webhook retry; later ones double it (tests make it short). */
   sandboxWebhookRetryMs: number;
+  /**
+   * How long after a card payment the local sandbox books its fee (with `charge.updated`), as live
+   * Stripe often does; 0 books it at once, with the payment.
+   */
+  sandboxFeeDelayMs: number;
+  /** At most this many objects in the local sandbox; when full, old expired sessions go first. */
+  sandboxMaxObjects: number;
   /** SMTP server for customer e-mails; when absent, mails stay in the outbox for staff to read. */
   smtpUrl?: string;
   mailFrom: string;
@@ -45,10 +56,20 @@ export interface Config {
   orderRateLimit: number;
   /** Look-ups of a licence id (the vendor check, the shop page of a vendor) one client address may make per minute. */
   vendorCheckRateLimit: number;
+  /**
+   * Logins at the embedded provider within `windowMinutes`: `perPair` attempts per account from one
+   * address and `perAddress` from one address; beyond `perAccount` (from all addresses together) each
+   * next attempt at the account waits `delaySeconds`, doubling each time, at most the window.
+   */
+  loginThrottle: { windowMinutes: number; perPair: number; perAddress: number; perAccount: number; delaySeconds: number };
+  /** IPv6 clients are counted by this prefix for rate limits and login throttling (one /64 is one network). */
+  ipv6Prefix: number;
   /** Proxies (addresses and CIDR ranges) whose X-Forwarded-For and X-Forwarded-Proto are believed; none by default. */
   trustProxy: string[];
   /** How long a request may take before it is answered 503 (a hung database or Stripe call). */
   requestTimeoutSeconds: number;
+  /** Open connections one process accepts at once; more are closed at once (a flood of idle sockets). */
+  maxConnections: number;
   /** How often each process runs the reconciliation job (the job itself runs in one process at a time). */
   reconcileIntervalSeconds: number;
   /** The newspaper's time zone: a bare date in a period, a statistics day and a CSV time are local to it. */
@@ -78,7 +99,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       clientId: env.OIDC_CLIENT_ID ?? 'backoffice',
       realm: env.OIDC_REALM || undefined,
       scopes: env.OIDC_SCOPES ?? 'openid profile email offline_access',
-      vendorClaim: env.OIDC_VENDOR_CLAIM || 'email',
+      vendorClaim: env.OIDC_VENDOR_CLAIM || 'vendor',
+      vendorByEmail: env.OIDC_VENDOR_BY_EMAIL === 'true',
     },
     stripe: {
       secretKey: env.STRIPE_SECRET_KEY || undefined,
@@ -87,13 +109,24 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     stripeTimeoutMs: positiveInt(env, 'STRIPE_TIMEOUT_MS', 8_000),
     sandboxWebhookRetryMs: positiveInt(env, 'SANDBOX_WEBHOOK_RETRY_MS', 1000),
+    sandboxFeeDelayMs: env.SANDBOX_FEE_DELAY_MS === '0' ? 0 : positiveInt(env, 'SANDBOX_FEE_DELAY_MS', 2000),
+    sandboxMaxObjects: positiveInt(env, 'SANDBOX_MAX_OBJECTS', 200_000),
     smtpUrl: env.SMTP_URL || undefined,
     mailFrom: env.MAIL_FROM || 'Straßenzeitung <shop@localhost>',
     downloadLinkDays: positiveInt(env, 'DOWNLOAD_LINK_DAYS', 42),
     orderRateLimit: positiveInt(env, 'ORDER_RATE_LIMIT', 30),
     vendorCheckRateLimit: positiveInt(env, 'VENDOR_CHECK_RATE_LIMIT', 120),
+    loginThrottle: {
+      windowMinutes: positiveInt(env, 'LOGIN_WINDOW_MINUTES', 15),
+      perPair: positiveInt(env, 'LOGIN_LIMIT_PER_PAIR', 5),
+      perAddress: positiveInt(env, 'LOGIN_LIMIT_PER_ADDRESS', 20),
+      perAccount: positiveInt(env, 'LOGIN_LIMIT_PER_ACCOUNT', 10),
+      delaySeconds: positiveInt(env, 'LOGIN_DELAY_SECONDS', 1),
+    },
+    ipv6Prefix: ipv6Prefix(env.RATE_LIMIT_IPV6_PREFIX),
     trustProxy: trustProxy(env.TRUST_PROXY ?? ''),
     requestTimeoutSeconds: positiveInt(env, 'REQUEST_TIMEOUT_SECONDS', 30),
+    maxConnections: positiveInt(env, 'MAX_CONNECTIONS', 1000),
     reconcileIntervalSeconds: positiveInt(env, 'RECONCILE_INTERVAL_SECONDS', 60),
     timeZone: timeZone(env.TIME_ZONE || 'Europe/Berlin'),
     embedOrigins: embedOrigins(env.EMBED_ORIGINS ?? ''),
@@ -112,6 +145,20 @@ function positiveInt(env: NodeJS.ProcessEnv, name: string, fallback: number): nu
   return value;
 }
 
+/**
+ * The origin (`scheme://host[:port]`) a person meant, or undefined when the text is something else:
+ * a path, a query, a login or another scheme is refused rather than cut away, so a typo is noticed.
+ */
+export function toOrigin(text: string): string | undefined {
+  const value = text.trim();
+  if (!URL.canParse(value)) return undefined;
+  const url = new URL(value);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return undefined;
+  if (url.username || url.password || url.search || url.hash || url.pathname !== '/') return undefined;
+  if (!/^https?:\/\/[^/?#]+\/?$/i.test(value)) return undefined; // "https://x.org?" parses, but is no origin
+  return url.origin;
+}
+
 /** Compared exactly with a browser's Origin header, so each entry must be an origin and nothing more. */
 function embedOrigins(list: string): string[] {
   return list.split(',').map((s) => s.trim()).filter(Boolean).map((entry) => {
@@ -121,11 +168,41 @@ function embedOrigins(list: string): string[] {
   });
 }
 
+/**
+ * The proxies of a TRUST_PROXY list (addresses and CIDR ranges, comma-separated); throws a sentence
+ * naming the entry that is neither.
+ */
+export function trustedProxies(list: string[]): net.BlockList {
+  const blocks = new net.BlockList();
+  for (const entry of list) {
+    // split always yields a first element, even for ''
+    const [address = '', bits, extra] = entry.split('/');
+    const family = net.isIP(address);
+    const prefix = bits === undefined ? undefined : Number(bits);
+    const maxBits = family === 6 ? 128 : 32;
+    if (!family || extra !== undefined || (prefix !== undefined && !(Number.isInteger(prefix) && prefix >= 0 && prefix <= maxBits && bits !== ''))) {
+      throw new Error(`TRUST_PROXY must list IP addresses or ranges like 10.0.0.0/8, got "${entry}"`);
+    }
+    const type = family === 6 ? 'ipv6' : 'ipv4';
+    if (prefix === undefined) blocks.addAddress(address, type);
+    else blocks.addSubnet(address, prefix, type);
+  }
+  return blocks;
+}
+
 /** Checked at start, so a typo in the list stops the process instead of trusting nobody (or everybody). */
 function trustProxy(list: string): string[] {
   const entries = list.split(',').map((s) => s.trim()).filter(Boolean);
   trustedProxies(entries);
   return entries;
+}
+
+/** 64 unless set: a provider hands each customer at least a /64, so one address alone limits nothing. */
+function ipv6Prefix(raw: string | undefined): number {
+  if (raw === undefined || raw === '') return 64;
+  const bits = Number(raw);
+  if (!Number.isInteger(bits) || bits < 1 || bits > 128) throw new Error(`RATE_LIMIT_IPV6_PREFIX must be 1 to 128, got "${raw}"`);
+  return bits;
 }
 
 function timeZone(name: string): string {

@@ -1,11 +1,19 @@
 import fs from 'node:fs';
+import { PGlite } from '@electric-sql/pglite';
+import { amcheck } from '@electric-sql/pglite/contrib/amcheck';
 import knexPkg, { type Knex } from 'knex';
 import ClientPgLite from 'knex-pglite';
 import pg from 'pg';
 import { migrations } from '../../migrations/index.ts';
+import { lockDataDir } from './db-lock.ts';
 import { log } from './log.ts';
 
 export type Db = Knex;
+
+/** The configuration a knex instance was made with (knex types its client as `any`). */
+export function clientConfig(db: Knex): Knex.Config {
+  return (db.client as { config: Knex.Config }).config;
+}
 
 // pg hands int8 (count(*), bigint cents) back as strings while PGlite gives numbers; one parser makes
 // both engines agree. Values beyond 2^53 would lose precision, so refuse them loudly instead.
@@ -15,7 +23,7 @@ pg.types.setTypeParser(20, (value: string) => {
   return n;
 });
 
-const createKnex = ((knexPkg as unknown as { knex?: typeof knexPkg }).knex ?? knexPkg) as typeof knexPkg;
+const createKnex = (knexPkg as unknown as { knex?: typeof knexPkg }).knex ?? knexPkg;
 
 export interface DbOptions {
   /** PostgreSQL connection string; without it PGlite runs embedded. */
@@ -73,17 +81,34 @@ export function createDb(options: DbOptions): Db {
   }
   const memory = options.dataDir === 'memory://';
   if (!memory) fs.mkdirSync(options.dataDir, { recursive: true });
-  return createKnex({
+  // Every opener of a data directory comes through here, so here it takes the directory's lock.
+  const release = memory ? undefined : lockDataDir(options.dataDir);
+  // amcheck, for npm run check's comparison of every index with its table (maintenance/check.ts)
+  const pglite = new PGlite(memory ? 'memory://' : options.dataDir, { extensions: { amcheck } });
+  const db = createKnex({
     client: ClientPgLite as unknown as Knex.Config['client'],
     dialect: 'postgres',
-    connection: memory ? {} : { filename: options.dataDir },
+    connection: { pglite },
   } as Knex.Config);
+  if (release) {
+    // knex's own destroy is read-only; it ends in its client's, which closes PGlite.
+    const client = db.client as { destroy: (callback?: unknown) => Promise<void> };
+    const destroy = client.destroy.bind(client);
+    client.destroy = async (callback) => {
+      try {
+        await destroy(callback);
+      } finally {
+        release();
+      }
+    };
+  }
+  return db;
 }
 
 const migrationSource: Knex.MigrationSource<(typeof migrations)[number]> = {
-  getMigrations: async () => migrations,
+  getMigrations: () => Promise.resolve(migrations),
   getMigrationName: (m) => m.name,
-  getMigration: async (m) => m,
+  getMigration: (m) => Promise.resolve(m),
 };
 
 /** Identifies the migration lock among all of the database's advisory locks. */
@@ -96,8 +121,11 @@ const migrationLockKey = 4_004_000;
  * on connections of its own without the request timeouts. PGlite is one process with one connection.
  */
 export async function migrate(db: Db): Promise<void> {
-  if (db.client.config.client !== 'pg') return db.migrate.latest({ migrationSource });
-  const config = db.client.config as Omit<Knex.Config, 'connection'> & { connection: Knex.PgConnectionConfig };
+  const config = clientConfig(db) as Omit<Knex.Config, 'connection'> & { connection: Knex.PgConnectionConfig };
+  if (config.client !== 'pg') {
+    await db.migrate.latest({ migrationSource });
+    return;
+  }
   const migrator = createKnex({
     ...config,
     connection: { ...config.connection, statement_timeout: 0, idle_in_transaction_session_timeout: 0 },

@@ -1,18 +1,22 @@
 import { buildApp } from './app.ts';
 import { loadConfig } from './config.ts';
-import { createDb, migrate } from './db.ts';
-import { applyServerTimeouts } from './http/timeouts.ts';
+import { openDb, openFailureMessage } from './db-start.ts';
+import { createShopServer } from './http/timeouts.ts';
 import { issuerUrl } from './identity/issuer.ts';
 import { log, setLogSilent } from './log.ts';
+import { checkAtStart } from './maintenance/check.ts';
 import { startOutboxWorker } from './mail/outbox.ts';
 import { startReconciliation } from './orders/reconcile.ts';
+import { resumeSandbox } from './stripe/sandbox/index.ts';
 import { demoLoginsInUse } from '../../seeds/demo.ts';
 import { seedOnFirstStart } from '../../seeds/index.ts';
 
 const config = loadConfig();
 setLogSilent(config.logLevel === 'silent');
-const db = createDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
-await migrate(db);
+const db = await openDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }).catch((error: unknown) => {
+  console.error(openFailureMessage(error));
+  process.exit(1);
+});
 const history = config.seedHistory ? { now: new Date(), timeZone: config.timeZone } : undefined;
 const seeded = config.seedDemo ? await seedOnFirstStart(db, history) : false;
 
@@ -20,7 +24,9 @@ const app = buildApp({ db, config });
 const demoLogins = config.oidc.issuer ? [] : await demoLoginsInUse(db);
 startOutboxWorker(db, config);
 startReconciliation(db, config);
-const server = app.listen(config.port, () => {
+// The sandbox's webhook deliveries that a stopped process left pending go out now.
+if (!config.stripe.secretKey) resumeSandbox(db, config);
+const server = createShopServer(app.callback(), config).listen(config.port, () => {
   const where = config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `embedded PostgreSQL in ${config.dataDir}`;
   console.log(
     [
@@ -38,7 +44,8 @@ const server = app.listen(config.port, () => {
     ].join('\n'),
   );
 });
-applyServerTimeouts(server);
+// The books and the indexes are checked at every start; a failure is a warning, the shop goes on.
+void checkAtStart(db);
 
 let stopping = false;
 async function shutdown(signal: string) {

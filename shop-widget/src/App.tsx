@@ -45,7 +45,7 @@ function VendorShop(props: { route: Extract<Route, { page: 'vendor' }> }) {
   const valid = vendor && typeof vendor === 'object';
   useEffect(() => {
     if (valid && step === 'check-id') navigate(stepPath(id, 'landing-page'), true);
-  }, [valid, step]);
+  }, [valid, step, id]);
   if (vendor === undefined || vendor === 'loading') return <Loading label={t('loading')} />;
   if (vendor === 'failed') return <ErrorPage />;
   if (vendor === null) return <GoToVendor invalidId />;

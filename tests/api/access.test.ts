@@ -84,6 +84,8 @@ const matrix: Record<string, Row> = {
   'DELETE /api/vendors/:id/comments/:cid': staff,
   'GET /api/map': staff,
   'GET /api/protocol': staff,
+  'GET /api/login-locks': staff,
+  'DELETE /api/login-locks/:username': staff,
   'POST /api/orders': everyone,
   'GET /api/orders': staff,
   'GET /api/orders/verify': everyone,
@@ -127,8 +129,8 @@ const key = (r: RouteDef) => `${r.method} ${r.path}`;
 
 /** The data the matrix calls with: vendor A (DEMO-1) with a location and a comment, and vendor B. */
 interface Fixture {
-  vendorA: { id: number; email: string };
-  vendorB: { id: number; email: string; login?: { username: string; oneTimePassword: string } };
+  vendorA: { id: number; email: string; licenseId: string };
+  vendorB: { id: number; email: string; licenseId: string; login?: { username: string; oneTimePassword: string } };
   params: Record<string, string>;
 }
 
@@ -158,7 +160,8 @@ async function checkMatrix(http: supertest.Agent, tokens: Tokens, params: Record
   const order = (r: RouteDef) => (r.method === 'GET' ? 0 : r.method === 'DELETE' ? 2 : 1);
   const depth = (r: RouteDef) => r.path.split('/').length;
   // Deleting vendor A ends its login; its locations and comments are tried before that.
-  const sorted = [...routes].sort((a, b) => order(a) - order(b) || (order(a) === 2 ? depth(b) - depth(a) : 0));
+  const vendorLast = (r: RouteDef) => Number(r.path.startsWith('/api/vendors/'));
+  const sorted = [...routes].sort((a, b) => order(a) - order(b) || (order(a) === 2 ? depth(b) - depth(a) || vendorLast(a) - vendorLast(b) : 0));
   const callOrder: Caller[] = ['anonymous', 'vendorA', 'vendorB', 'expired', 'otherKey', 'otherIssuer', 'backoffice'];
   const failures: string[] = [];
   for (const route of sorted) {
@@ -248,8 +251,8 @@ describeApi('access to every route', (t) => {
     return {
       http: t.http,
       tokens: {
-        vendorA: bearer(await t.auth(['vendor'], { sub: 'vendor-a', email: ids.vendorA.email })),
-        vendorB: bearer(await t.auth(['vendor'], { sub: 'vendor-b', email: ids.vendorB.email })),
+        vendorA: bearer(await t.auth(['vendor'], { sub: 'vendor-a', email: ids.vendorA.email, vendor: ids.vendorA.licenseId })),
+        vendorB: bearer(await t.auth(['vendor'], { sub: 'vendor-b', email: ids.vendorB.email, vendor: ids.vendorB.licenseId })),
         backoffice: bearer(await t.office()),
         expired: await issuer.mint(everything, { expiresIn: aMinuteAgo() }),
         otherKey: await signedByAnotherKey(everything, issuer.issuer, issuer.audience, 'test-key'),
@@ -262,8 +265,8 @@ describeApi('access to every route', (t) => {
     const keycloak = await startKeycloakStandIn({
       clients: ['backoffice'],
       users: {
-        'vendor-a': { email: ids.vendorA.email, groups: ['/vendor'] },
-        'vendor-b': { email: ids.vendorB.email, groups: ['/vendor'] },
+        'vendor-a': { email: ids.vendorA.email, groups: ['/vendor'], attributes: { vendor: ids.vendorA.licenseId } },
+        'vendor-b': { email: ids.vendorB.email, groups: ['/vendor'], attributes: { vendor: ids.vendorB.licenseId } },
         office: { groups: ['/backoffice'] },
       },
     });
@@ -297,7 +300,7 @@ describeApi('access to every route', (t) => {
       http: shop.http,
       tokens: {
         vendorA: (await loginWithPkce(shop.url, 'vendor', 'vendor')).access_token,
-        vendorB: (await loginWithPkce(shop.url, ids.vendorB.login!.username, ids.vendorB.login!.oneTimePassword)).access_token,
+        vendorB: (await loginWithPkce(shop.url, ids.vendorB.login.username, ids.vendorB.login.oneTimePassword)).access_token,
         backoffice: office.access_token,
         expired: await expired,
         otherKey: await signedByAnotherKey(claims, ownIssuer.issuer, ownIssuer.audience, keys.signing.kid),

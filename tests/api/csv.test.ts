@@ -85,7 +85,7 @@ describeApi('CSV exports', (t) => {
     });
     assert.equal(res.status, 200, String(res.body));
     assert.match(res.headers['content-type'], /^text\/csv; charset=utf-8/);
-    return { parsed: parseCsv(res.body as string), disposition: res.headers['content-disposition'] as string };
+    return { parsed: parseCsv(res.body as string), disposition: res.headers['content-disposition'] };
   };
 
   it('exports every ledger row of a period with its columns, amounts and neutralised formulas', async () => {
@@ -103,7 +103,11 @@ describeApi('CSV exports', (t) => {
     const at = (name: string) => parsed.header.indexOf(name);
     const named = parsed.rows.flatMap((row) => [['Von', 'Von Lizenz'], ['An', 'An Lizenz']].filter(([, licence]) => row[at(licence)] === 'CSV-1').map(([name]) => row[at(name)]));
     const account = await t.db('ledger_accounts as a').join('vendors as v', 'v.id', 'a.vendor_id').where('v.license_id', 'CSV-1').first('a.id');
-    const [{ n }] = await t.db('ledger_rows').where((q) => q.where('sender_id', account.id).orWhere('receiver_id', account.id)).count({ n: '*' });
+    const [{ n }] = await t.db('ledger_rows')
+      .where((q) => {
+        q.where('sender_id', account.id).orWhere('receiver_id', account.id);
+      })
+      .count({ n: '*' });
     assert.equal(named.length, Number(n));
     assert.ok(named.every((name) => name === `'=HYPERLINK("x") Semi;colon (CSV-1)`), named.join(' | '));
     const digital = parsed.rows.find((row) => row[at('An Lizenz')] === 'CSV-1' && row[at('Artikel')] === 'Digitale Ausgabe')!;

@@ -23,7 +23,7 @@ const decodeQuotedPrintable = (text: string) =>
   text.replace(/=\n/g, '').replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
 
 /** Places a digital edition (with the print issue and a tip) and answers the pending order. */
-async function placeDigitalOrder(shop: ListeningShop, t: ApiTest, { email = 'reader@example.org' as string | null, locale = 'de' } = {}) {
+async function placeDigitalOrder(shop: ListeningShop, t: ApiTest, { email = 'reader@example.org', locale = 'de' } = {}) {
   const entries = [
     { item: await itemId(t.db, 'Digitale Ausgabe'), quantity: 2 },
     { item: await itemId(t.db, 'Zeitung'), quantity: 1 },
@@ -229,7 +229,7 @@ describeApi('digital deliveries: a digital-edition purchase settled twice (accep
     assert.equal(verified.status, 200, JSON.stringify(verified.body));
     assert.ok(back.includes(order.token));
     await eventually(async () => (await t.db('orders').where({ id: order.id }).first('status')).status === 'paid', 'the order is paid');
-    await applySession(t.db, shop.config, order.id, await retrieveSession(shop.config, order.sessionId));
+    await applySession(t.db, shop.config, order.id, await retrieveSession(t.db, shop.config, order.sessionId));
     await eventually(async () => (await t.db('stripe_events').whereNotNull('processed_at')).length > 0, 'the webhook was processed');
 
     await smtp.received();

@@ -124,7 +124,7 @@ describeApi('embedding: Stripe sends the customer back to the embedding page', (
     assert.equal(res.status, 201, JSON.stringify(res.body));
     const token = res.body.order as string;
     const stored = await t.db('orders').where({ token }).first();
-    const session = await stripeClient(shop.config).checkout.sessions.retrieve(stored.stripe_session_id);
+    const session = await stripeClient(t.db, shop.config).checkout.sessions.retrieve(stored.stripe_session_id);
     assert.equal(session.success_url, `${newspaper}/kaufen?ausgabe=12&shop_status=success&shop_order=${token}&session_id={CHECKOUT_SESSION_ID}#shop`);
     assert.equal(session.cancel_url, `${newspaper}/kaufen?ausgabe=12&shop_status=failure&shop_order=${token}#shop`);
 
@@ -143,7 +143,7 @@ describeApi('embedding: Stripe sends the customer back to the embedding page', (
     const res = await order(`${newspaper}/?shop_status=failure&shop_order=old&session_id=cs_old`);
     assert.equal(res.status, 201, JSON.stringify(res.body));
     const stored = await t.db('orders').where({ token: res.body.order }).first();
-    const session = await stripeClient(shop.config).checkout.sessions.retrieve(stored.stripe_session_id);
+    const session = await stripeClient(t.db, shop.config).checkout.sessions.retrieve(stored.stripe_session_id);
     assert.equal(session.cancel_url, `${newspaper}/?shop_status=failure&shop_order=${res.body.order}`);
   });
 
@@ -170,7 +170,7 @@ describeApi('embedding: Stripe sends the customer back to the embedding page', (
     const res = await order(null);
     assert.equal(res.status, 201, JSON.stringify(res.body));
     const stored = await t.db('orders').where({ token: res.body.order }).first();
-    const session = await stripeClient(shop.config).checkout.sessions.retrieve(stored.stripe_session_id);
+    const session = await stripeClient(t.db, shop.config).checkout.sessions.retrieve(stored.stripe_session_id);
     assert.equal(session.success_url, `${shop.url}/success?order=${res.body.order}&session_id={CHECKOUT_SESSION_ID}`);
   });
 });

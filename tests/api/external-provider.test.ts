@@ -15,6 +15,7 @@ describeApi('logins through an external OpenID provider (Keycloak stand-in)', (t
   let keycloak: KeycloakStandIn;
   let http: supertest.Agent;
   let demo1: { id: number; email: string };
+  let config: ReturnType<typeof loadConfig>;
 
   before(async () => {
     const office = await t.office();
@@ -25,13 +26,16 @@ describeApi('logins through an external OpenID provider (Keycloak stand-in)', (t
       clients: ['backoffice', 'another-app'],
       users: {
         maria: { email: 'maria@office.example', groups: ['/backoffice'] },
-        // Keycloak keeps e-mails as typed; the match ignores case.
-        'demo-1': { email: demo1.email.toUpperCase(), groups: ['/vendor'] },
+        // Staff set the read-only attribute `vendor` (the licence id) when they create the login.
+        'demo-1': { email: demo1.email, groups: ['/vendor'], attributes: { vendor: 'demo-1' } },
         stranger: { email: 'stranger@example.org', groups: ['/vendor'] },
+        // Issue 20: a vendor who set their e-mail to another vendor's, unverified or verified.
+        impostor: { email: demo1.email.toUpperCase(), emailVerified: false, groups: ['/vendor'] },
+        'verified-impostor': { email: demo1.email, emailVerified: true, groups: ['/vendor'] },
       },
     });
     // Configured as an operator would: through the environment.
-    const config = loadConfig({
+    config = loadConfig({
       PUBLIC_URL: 'http://shop.test',
       OIDC_ISSUER: keycloak.issuer,
       OIDC_REALM: 'streetpaper',
@@ -78,7 +82,7 @@ describeApi('logins through an external OpenID provider (Keycloak stand-in)', (t
     assert.equal(entry.userSub, 'maria');
   });
 
-  it('lets a vendor in by the group path /vendor and finds their record by the e-mail claim', async () => {
+  it('lets a vendor in by the group path /vendor and finds their record by the vendor attribute (the licence id)', async () => {
     const vendor = await as('demo-1');
     const me = await http.get('/api/vendors/me/').set('Authorization', vendor);
     assert.equal(me.status, 200, JSON.stringify(me.body));
@@ -90,6 +94,19 @@ describeApi('logins through an external OpenID provider (Keycloak stand-in)', (t
     const stranger = await http.get('/api/vendors/me/').set('Authorization', await as('stranger'));
     assertRefused(stranger, 403);
     assert.match(stranger.body.message, /not linked to a vendor/);
+  });
+
+  it('gives no vendor data to a login whose e-mail is a vendor’s but which lacks the vendor attribute', async () => {
+    for (const user of ['impostor', 'verified-impostor']) {
+      const res = await http.get('/api/vendors/me/').set('Authorization', await as(user));
+      assertRefused(res, 403);
+      assert.match(res.body.message, /not linked to a vendor/, user);
+      assertRefused(await http.get('/api/vendors/me/payments').set('Authorization', await as(user)), 403);
+    }
+    // Where the newspaper links vendors by e-mail, still only a verified one.
+    const byEmail = supertest.agent(buildApp({ db: t.db, config: { ...config, oidc: { ...config.oidc, vendorByEmail: true } } }).callback());
+    assertRefused(await byEmail.get('/api/vendors/me/').set('Authorization', await as('impostor')), 403);
+    assert.equal((await byEmail.get('/api/vendors/me/').set('Authorization', await as('verified-impostor'))).body.id, demo1.id);
   });
 
   it('refuses tokens the realm issued to another client', async () => {

@@ -5,6 +5,7 @@ import { itemCreateForm, itemUpdateForm } from '../../api/src/items/schema.ts';
 import { accountBalances } from '../../api/src/ledger/queries.ts';
 import { orderInput } from '../../api/src/orders/schema.ts';
 import { payoutInput, reversalInput } from '../../api/src/payouts/schema.ts';
+import { sandboxCredentials } from '../../api/src/stripe/sandbox/keys.ts';
 import { routes } from '../../api/src/routes.ts';
 import { settingsForm, styleCss } from '../../api/src/settings/schema.ts';
 import { commentInput, commentPatch } from '../../api/src/vendors/comments/schema.ts';
@@ -156,7 +157,7 @@ async function prepare(t: ApiTest, shop: ListeningShop): Promise<Omit<RequestSou
     pools: { numbers, texts, fields },
     params,
     tokens: {
-      vendor: (await t.auth(['vendor'], { sub: 'fuzz-vendor', email: vendor.email })).slice('Bearer '.length),
+      vendor: (await t.auth(['vendor'], { sub: 'fuzz-vendor', email: vendor.email, vendor: vendor.licenseId })).slice('Bearer '.length),
       backoffice: office.slice('Bearer '.length),
     },
     files: { png: pngBytes(), pdf: pdfBytes() },
@@ -280,7 +281,7 @@ describeApi('fuzz: generated malformed requests on every route (issue 8, accepta
   it('POST /api/webhooks/stripe: signed events that are not this shop’s business are 2xx no-ops', async function () {
     this.timeout(120_000);
     const received = (_: FuzzRequest, response: FuzzResponse) => (response.status === 200 && /"received":true/.test(response.text) ? undefined : `answered ${response.status}`);
-    await fuzz(routes.find((r) => r.path === '/api/webhooks/stripe')!, signedWebhooks(sources.pools), perRoute(), received);
+    await fuzz(routes.find((r) => r.path === '/api/webhooks/stripe')!, signedWebhooks(sources.pools, (await sandboxCredentials(t.db)).webhookSecret), perRoute(), received);
   });
 
   it('sent requests to every route, and the books still balance afterwards', async function () {

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describeApi } from '../support/env.ts';
+import { capturedLog } from '../support/log.ts';
 
 describeApi('HTTP contract', (t) => {
   const origin = 'http://shop.test'; // PUBLIC_URL of the test configuration
@@ -64,6 +65,28 @@ describeApi('HTTP contract', (t) => {
       assert.equal(res.status, 400, JSON.stringify(res.body));
       assert.match(res.body.message, /NUL/);
       assert.ok(res.body.errors[field], `${field} in ${JSON.stringify(res.body.errors)}`);
+    }
+  });
+
+  // Found in the penetration test: each answered 500, the list's with its SQL in the log.
+  it('refuses prototype names as sort and filter fields and a deeply nested body with 400, no SQL in the log', async () => {
+    const office = await t.office();
+    const deep = `${'['.repeat(120_000)}${']'.repeat(120_000)}`; // 240 KB
+    const requests: [string, () => Promise<{ status: number; body: { message?: string } }>][] = [
+      ...['constructor', '__proto__', 'toString', 'hasOwnProperty'].flatMap((field) => [
+        [`sort ${field}`, () => t.http.get(`/api/vendors/?sort=${encodeURIComponent(JSON.stringify([field, 'ASC']))}`).set('Authorization', office)],
+        [`filter ${field}`, () => t.http.get(`/api/vendors/?filter=${encodeURIComponent(`{"${field}":1}`)}`).set('Authorization', office)],
+      ] as [string, () => Promise<{ status: number; body: { message?: string } }>][]),
+      ['nested order', () => t.http.post('/api/orders').set('Content-Type', 'application/json').send(deep)],
+      ['nested in a field', () => t.http.post('/api/orders').send({ vendor: 'DEMO-1', entries: JSON.parse(deep.slice(119_000, 121_000)) })],
+      ['nested filter', () => t.http.get(`/api/vendors/?filter=${encodeURIComponent(`{"q":${'['.repeat(500)}${']'.repeat(500)}}`)}`).set('Authorization', office)],
+    ];
+    for (const [what, request] of requests) {
+      let res: { status: number; body: { message?: string } } | undefined;
+      const log = await capturedLog(async () => (res = await request()));
+      assert.equal(res!.status, 400, `${what}: ${JSON.stringify(res!.body)}`);
+      assert.ok(res!.body.message, what);
+      assert.ok(!log.some((line) => /select|order by|stack size/i.test(line)), `${what} logged: ${log.join('\n')}`);
     }
   });
 });

@@ -181,7 +181,7 @@ describeApi('orders: placing them', (t) => {
     assert.match(res.body.order, /^[A-Za-z0-9_-]{43}$/);
     const order = await t.db('orders').where({ token: res.body.order }).first();
     assert.deepEqual([order.amount_total, order.tip, order.status, order.currency, order.locale], [700, 100, 'pending', 'eur', 'de']);
-    const session = await stripeClient(shop.config).checkout.sessions.retrieve(order.stripe_session_id);
+    const session = await stripeClient(t.db, shop.config).checkout.sessions.retrieve(order.stripe_session_id);
     assert.deepEqual([session.amount_total, session.currency, session.metadata?.order], [700, 'eur', String(order.id)]);
     assert.equal(session.success_url, `${shop.url}/success?order=${res.body.order}&session_id={CHECKOUT_SESSION_ID}`);
     assert.equal(session.cancel_url, `${shop.url}/failure?order=${res.body.order}`);
@@ -203,7 +203,7 @@ describeApi('orders: placing them', (t) => {
       { kind: 'sale', quantity: 2, unit_price: 300, amount: 600 },
       { kind: 'licence', quantity: 2, unit_price: 50, amount: 100 },
     ]);
-    const session = await stripeClient(shop.config).checkout.sessions.retrieve(order.stripe_session_id);
+    const session = await stripeClient(t.db, shop.config).checkout.sessions.retrieve(order.stripe_session_id);
     assert.equal(session.customer_email, 'reader@example.org');
   });
 
@@ -293,8 +293,8 @@ describeApi('orders: receipts and the back office', (t) => {
 
   it('keeps the receipt token and the secret key out of the log', async () => {
     const lines: string[] = [];
-    const write = process.stdout.write;
-    process.stdout.write = ((chunk: string | Uint8Array) => lines.push(String(chunk)) > 0) as typeof process.stdout.write;
+    const write = process.stdout.write.bind(process.stdout);
+    process.stdout.write = ((chunk: string | Uint8Array) => lines.push(String(chunk)) > 0);
     setLogSilent(false);
     const secretKey = 'sk_test_do_not_log_this_key';
     const refused = await listenShop(t, () => ({ stripe: { secretKey, apiUrl: shop.url } }));

@@ -3,7 +3,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { vendorAccountSummary } from '../../api/src/ledger/queries.ts';
 import { reconcilePending } from '../../api/src/orders/reconcile.ts';
-import { SANDBOX_SECRET_KEY } from '../../api/src/stripe/sandbox/keys.ts';
+import { sandboxCredentials } from '../../api/src/stripe/sandbox/keys.ts';
 import { stripeClient, type Stripe } from '../../api/src/stripe/adapter.ts';
 import { describeApi } from '../support/env.ts';
 import {
@@ -73,6 +73,36 @@ describeApi('card payments: a purchase through the sandbox (acceptance 1)', (t) 
   }
 });
 
+describeApi('card payments: the fee known only with charge.updated, as live Stripe often sends it (issue 15 #5)', (t) => {
+  let shop: ListeningShop;
+  before(async () => {
+    // The sandbox's default: no balance transaction at checkout.session.completed, the fee a moment later.
+    shop = await listenShop(t, () => ({ orderRateLimit: 10_000, sandboxFeeDelayMs: 300 }));
+  });
+  after(() => shop.close());
+  beforeEach(() => t.reset());
+
+  it('books the sale at once and the fee once when charge.updated follows, however often it arrives', async () => {
+    const order = await placeMainOrder(shop, t.db);
+    await payInSandbox(shop.url, order.checkoutUrl);
+    await eventually(async () => (await statusOf(shop, order.token)) === 'paid', 'the webhook settles the order');
+    await eventually(async () => (await bookedRows(t.db, order.id)).length === 4, 'charge.updated books the fee');
+    assert.deepEqual(await bookedRows(t.db, order.id), fullBooking());
+
+    // The sandbox's delivery and two more copies of the same charge.updated, one of them at once.
+    const stripe = stripeClient(t.db, shop.config);
+    const paid = await stripe.checkout.sessions.retrieve(order.sessionId, { expand: ['payment_intent.latest_charge'] });
+    const charge = (paid.payment_intent as Stripe.PaymentIntent).latest_charge as Stripe.Charge;
+    const { webhookSecret } = await sandboxCredentials(t.db);
+    const copies = await Promise.all([1, 2].map(() => postEvent(shop, signedEvent('charge.updated', charge, webhookSecret))));
+    assert.deepEqual(copies.map((res) => res.status), [200, 200]);
+    assert.deepEqual(await bookedRows(t.db, order.id), fullBooking(), 'the fee is booked once');
+    const received = await t.db('stripe_events').where({ type: 'charge.updated' }).whereNotNull('processed_at').count({ n: '*' });
+    assert.equal(Number(received[0].n), 3, 'the sandbox sent it too');
+    await assertBalanced(t.db);
+  });
+});
+
 describeApi('card payments: webhooks repeated, out of order, forged or lost (acceptance 2)', (t) => {
   // This shop accepts only events signed with the test's secret: the sandbox's own deliveries are
   // refused, so every event that arrives is one the test sends (or none at all).
@@ -81,7 +111,7 @@ describeApi('card payments: webhooks repeated, out of order, forged or lost (acc
   let stripe: Stripe;
   before(async () => {
     shop = await listenShop(t, (c) => ({ orderRateLimit: 10_000, stripe: { ...c.stripe, webhookSecret: secret } }));
-    stripe = stripeClient(shop.config);
+    stripe = stripeClient(t.db, shop.config);
   });
   after(() => shop.close());
   beforeEach(() => t.reset());
@@ -123,7 +153,7 @@ describeApi('card payments: webhooks repeated, out of order, forged or lost (acc
     assert.equal(await statusOf(shop, order.token), 'paid');
     assert.deepEqual(await bookedRows(t.db, order.id), fullBooking().slice(0, 2), 'no fee is known yet');
 
-    await releaseHeldFee(shop.url, order.sessionId);
+    await releaseHeldFee(t.db, shop.url, order.sessionId);
     for (let i = 0; i < 2; i++) {
       assert.equal((await postEvent(shop, signedEvent('charge.updated', await charge(order.sessionId), secret))).status, 200);
     }
@@ -133,7 +163,7 @@ describeApi('card payments: webhooks repeated, out of order, forged or lost (acc
 
   it('books once when charge.updated arrives before the session event', async () => {
     const order = await paidOrder(heldFeeCard);
-    await releaseHeldFee(shop.url, order.sessionId);
+    await releaseHeldFee(t.db, shop.url, order.sessionId);
     const early = signedEvent('charge.updated', await charge(order.sessionId), secret);
     assert.equal((await postEvent(shop, early)).status, 200);
     assert.equal(await statusOf(shop, order.token), 'pending');
@@ -183,7 +213,8 @@ describeApi('card payments: webhooks repeated, out of order, forged or lost (acc
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
     const deadUrl = `http://127.0.0.1:${(closed.address() as AddressInfo).port}`;
     await new Promise((resolve) => closed.close(resolve));
-    const cut = await listenShop(t, () => ({ stripe: { secretKey: SANDBOX_SECRET_KEY, apiUrl: deadUrl, webhookSecret: secret } }));
+    const { secretKey } = await sandboxCredentials(t.db);
+    const cut = await listenShop(t, () => ({ stripe: { secretKey, apiUrl: deadUrl, webhookSecret: secret } }));
     try {
       const failed = await postEvent(cut, event);
       assert.equal(failed.status, 502);

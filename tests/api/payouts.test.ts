@@ -342,7 +342,7 @@ describeApi('payouts: credit, payout, reversal, lists and receipt', (t) => {
       await sell(shop, t.db, { vendor: 'DEMO-12', items: { 'Digitale Ausgabe': 1 }, card: noFeeCard });
       await sell(shop, t.db, { vendor: 'DEMO-13', items: { Zeitung: 1 }, card: noFeeCard });
       const vendor = await listedVendor(t, office, 'DEMO-12');
-      const token = await t.auth(['vendor'], { sub: 'demo-12', email: vendor.email });
+      const token = await t.auth(['vendor'], { sub: 'demo-12', email: vendor.email, vendor: vendor.licenseId });
       const res = await t.http.get('/api/vendors/me/payments/').set('Authorization', token);
       assert.equal(res.status, 200, JSON.stringify(res.body));
       assert.deepEqual(

@@ -16,7 +16,7 @@ import { listenShop } from '../support/shop-server.ts';
  */
 async function roomInThisMinute(db: Db): Promise<void> {
   await db('rate_limits').delete();
-  const { rows } = (await db.raw(`select extract(second from now())::float as second`)) as { rows: { second: number }[] };
+  const { rows } = await db.raw<{ rows: { second: number }[] }>(`select extract(second from now())::float as second`);
   if (rows[0].second > 50) await new Promise((resolve) => setTimeout(resolve, (60.2 - rows[0].second) * 1000));
 }
 
@@ -86,8 +86,28 @@ describeApi('rate limit of the vendor check', (t) => {
     assert.equal((await check(behindProxy, '198.51.100.8, 198.51.100.7')).status, 429, 'the forged entry is not believed');
     // Proxies in a chain (both trusted) are walked past to the client.
     assert.equal((await check(behindProxy, '198.51.100.9, 127.0.0.2')).status, 200);
-    const counted = (await t.db('rate_limits').where({ bucket: 'vendorCheck' }).orderBy('address').select('address', 'requests')) as { address: string; requests: number }[];
+    const counted = await t.db('rate_limits').where({ bucket: 'vendorCheck' }).orderBy('address').select<{ address: string; requests: number }[]>('address', 'requests');
     assert.deepEqual(counted.map((row) => [row.address, row.requests]), [['198.51.100.7', 5], ['198.51.100.8', 1], ['198.51.100.9', 1]]);
+  });
+
+  it('counts an IPv6 network by its /64 (RATE_LIMIT_IPV6_PREFIX), so a client cannot hop through its addresses', async () => {
+    const behindProxy = app({ trustProxy: ['127.0.0.1', '::1'] });
+    const answers = [];
+    for (const address of ['2001:db8:5:6::1', '2001:db8:5:6:a:b:c:d', '2001:db8:5:6:ffff:ffff:ffff:ffff', '2001:db8:5:6::2']) {
+      answers.push((await check(behindProxy, address)).status);
+    }
+    assert.deepEqual(answers, [200, 200, 200, 429]);
+    assert.equal((await check(behindProxy, '2001:db8:5:7::1')).status, 200, 'the next /64 is another client');
+    const counted = (await t.db('rate_limits').orderBy('address').select('address', 'requests')) as { address: string; requests: number }[];
+    assert.deepEqual(counted.map((row) => [row.address, row.requests]), [['2001:db8:5:6::/64', 4], ['2001:db8:5:7::/64', 1]]);
+
+    const by56 = app({ trustProxy: ['127.0.0.1', '::1'], ipv6Prefix: 56 });
+    assert.equal((await check(by56, '2001:db8:5:7::2')).status, 200);
+    assert.equal((await check(by56, '2001:db8:5:8::2')).status, 200);
+    assert.equal((await t.db('rate_limits').where({ address: '2001:db8:5::/56' }).first('requests'))?.requests, 2);
+    assert.equal(loadConfig({}).ipv6Prefix, 64);
+    assert.equal(loadConfig({ RATE_LIMIT_IPV6_PREFIX: '48' }).ipv6Prefix, 48);
+    assert.throws(() => loadConfig({ RATE_LIMIT_IPV6_PREFIX: '129' }), /RATE_LIMIT_IPV6_PREFIX must be 1 to 128/);
   });
 
   it('falls back to the proxy’s own address when the forwarded one is garbage', async () => {

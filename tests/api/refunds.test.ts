@@ -16,7 +16,7 @@ describeApi('refunds: an order refunded through Stripe and booked in reverse', (
   before(async () => {
     shop = await listenBooksShop(t);
     office = await t.office();
-    stripe = stripeClient(shop.config);
+    stripe = stripeClient(t.db, shop.config);
   });
   after(() => shop.close());
   beforeEach(() => t.reset());

@@ -2,13 +2,16 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Stripe from 'stripe';
-import { SANDBOX_SECRET_KEY } from '../../api/src/stripe/sandbox/keys.ts';
+import type { Config } from '../../api/src/config.ts';
+import { resumeSandbox } from '../../api/src/stripe/sandbox/index.ts';
+import { sandboxCredentials } from '../../api/src/stripe/sandbox/keys.ts';
 import { describeApi } from '../support/env.ts';
+import { eventually } from '../support/orders.ts';
 import { payInSandbox, releaseHeldFee } from '../support/sandbox.ts';
 import { listenShop, type ListeningShop } from '../support/shop-server.ts';
 
 /** The official SDK pointed at the sandbox, as the Stripe adapter does. */
-function sdk(shop: ListeningShop, key = SANDBOX_SECRET_KEY): Stripe {
+function sdk(shop: ListeningShop, key: string): Stripe {
   const { hostname, port } = new URL(shop.url);
   return new Stripe(key, { host: hostname, port: Number(port), protocol: 'http', maxNetworkRetries: 0, telemetry: false });
 }
@@ -16,6 +19,7 @@ function sdk(shop: ListeningShop, key = SANDBOX_SECRET_KEY): Stripe {
 interface Delivery {
   raw: string;
   signature: string;
+  path: string;
 }
 
 /** A webhook endpoint of our own: records what arrives and answers with the status `answer` gives. */
@@ -26,7 +30,7 @@ async function webhookReceiver(answer: (attempt: number) => number = () => 200) 
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
-      deliveries.push({ raw: Buffer.concat(chunks).toString('utf8'), signature: String(req.headers['stripe-signature']) });
+      deliveries.push({ raw: Buffer.concat(chunks).toString('utf8'), signature: String(req.headers['stripe-signature']), path: req.url ?? '' });
       res.statusCode = answer(deliveries.length);
       res.end();
       if (waiting && deliveries.length >= waiting.count) waiting.resolve();
@@ -34,7 +38,7 @@ async function webhookReceiver(answer: (attempt: number) => number = () => 200) 
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/webhooks/stripe`,
     deliveries,
     /** Resolves once `count` deliveries have arrived (the test's timeout bounds the wait). */
     received: (count: number) =>
@@ -48,34 +52,44 @@ async function webhookReceiver(answer: (attempt: number) => number = () => 200) 
 
 const unixNow = () => Math.floor(Date.now() / 1000);
 
-const sessionParams = (): Stripe.Checkout.SessionCreateParams => ({
+const heldFeeCard = '4000000000000010';
+
+/** The published key of the sandbox before each installation had its own. */
+const oldPublishedKey = 'sk_test_sandbox_local';
+
+const sessionParams = (shopUrl: string): Stripe.Checkout.SessionCreateParams => ({
   mode: 'payment',
   line_items: [
     { price_data: { currency: 'eur', unit_amount: 300, product_data: { name: 'Zeitung' } }, quantity: 2 },
     { price_data: { currency: 'eur', unit_amount: 100, product_data: { name: 'Trinkgeld' } }, quantity: 1 },
   ],
   customer_email: 'reader@example.org',
+  // The page's messages are asserted in English; the German page has a test of its own.
+  locale: 'en',
   expires_at: unixNow() + 30 * 60,
   // No order of the shop: the shop's own webhook route, which gets every event too, ignores these.
   metadata: { test: 'sandbox' },
   client_reference_id: 'sandbox-test',
-  success_url: 'https://shop.example/success?session_id={CHECKOUT_SESSION_ID}',
-  cancel_url: 'https://shop.example/failure',
+  success_url: `${shopUrl}/success?session_id={CHECKOUT_SESSION_ID}`,
+  cancel_url: `${shopUrl}/failure`,
 });
 
 describeApi('local Stripe sandbox through the official SDK', (t) => {
   let shop: ListeningShop;
   let stripe: Stripe;
+  let key: string;
+  const params = () => sessionParams(shop.url);
 
   before(async () => {
     shop = await listenShop(t);
-    stripe = sdk(shop);
+    key = (await sandboxCredentials(t.db)).secretKey;
+    stripe = sdk(shop, key);
   });
   after(() => shop.close());
 
   it('creates an open Checkout Session with Stripe’s shape, the same one again for the same idempotency key', async () => {
-    const params = sessionParams();
-    const first = await stripe.checkout.sessions.create(params, { idempotencyKey: `order-42-checkout-${t.engine}` });
+    const create = params();
+    const first = await stripe.checkout.sessions.create(create, { idempotencyKey: `order-42-checkout-${t.engine}` });
     assert.match(first.id, /^cs_test_[A-Za-z0-9]{40}$/);
     assert.equal(first.object, 'checkout.session');
     assert.equal(first.url, `${shop.url}/stripe-sandbox/pay/${first.id}`);
@@ -84,24 +98,24 @@ describeApi('local Stripe sandbox through the official SDK', (t) => {
     assert.equal(first.amount_total, 700);
     assert.equal(first.currency, 'eur');
     assert.equal(first.customer_email, 'reader@example.org');
-    assert.equal(first.expires_at, params.expires_at);
+    assert.equal(first.expires_at, create.expires_at);
     assert.deepEqual(first.metadata, { test: 'sandbox' });
     assert.equal(first.client_reference_id, 'sandbox-test');
-    assert.equal(first.success_url, params.success_url);
+    assert.equal(first.success_url, create.success_url);
     assert.equal(first.line_items, undefined, 'line items only when expanded');
 
-    const again = await stripe.checkout.sessions.create(params, { idempotencyKey: `order-42-checkout-${t.engine}` });
+    const again = await stripe.checkout.sessions.create(create, { idempotencyKey: `order-42-checkout-${t.engine}` });
     assert.deepEqual(again, first);
-    const other = await stripe.checkout.sessions.create(params);
+    const other = await stripe.checkout.sessions.create(create);
     assert.notEqual(other.id, first.id);
 
     await assert.rejects(
-      stripe.checkout.sessions.create({ ...params, metadata: { test: 'other' } }, { idempotencyKey: `order-42-checkout-${t.engine}` }),
+      stripe.checkout.sessions.create({ ...create, metadata: { test: 'other' } }, { idempotencyKey: `order-42-checkout-${t.engine}` }),
       (error) => error instanceof Stripe.errors.StripeIdempotencyError,
     );
 
     // Concurrent retries with one key (the SDK's own retries race like this) still make one session.
-    const racing = await Promise.all(Array.from({ length: 5 }, () => stripe.checkout.sessions.create(params, { idempotencyKey: `race-${t.engine}` })));
+    const racing = await Promise.all(Array.from({ length: 5 }, () => stripe.checkout.sessions.create(create, { idempotencyKey: `race-${t.engine}` })));
     assert.equal(new Set(racing.map((s) => s.id)).size, 1);
 
     const read = await stripe.checkout.sessions.retrieve(first.id, { expand: ['line_items'] });
@@ -111,25 +125,135 @@ describeApi('local Stripe sandbox through the official SDK', (t) => {
     );
   });
 
-  it('refuses a wrong or missing key with Stripe’s 401, which the SDK throws as StripeAuthenticationError', async () => {
-    await assert.rejects(sdk(shop, 'sk_test_not_the_sandbox_key').checkout.sessions.create(sessionParams()), (error) => {
-      assert.ok(error instanceof Stripe.errors.StripeAuthenticationError);
-      assert.match(error.message, /^Invalid API Key provided: sk_test_\*+_key$/);
+  it('has a key of its own per installation: the published old key and a wrong key are refused with Stripe’s 401 (issue 20 #1)', async () => {
+    assert.match(key, /^sk_test_[A-Za-z0-9]{48}$/);
+    assert.notEqual(key, oldPublishedKey);
+    const objectsBefore = await t.db('stripe_sandbox_objects').count({ n: '*' });
+    const rejected = (error: unknown) => {
+      assert.ok(error instanceof Stripe.errors.StripeAuthenticationError, String(error));
+      assert.match(error.message, /^Invalid API Key provided: sk_test_\*+/);
       return true;
-    });
-    const res = await shop.http.get('/v1/checkout/sessions/cs_test_x');
-    assert.equal(res.status, 401);
-    assert.equal(res.body.error.type, 'invalid_request_error');
+    };
+    for (const wrong of [oldPublishedKey, 'sk_test_not_the_sandbox_key', `${key.slice(0, -1)}x`]) {
+      const intruder = sdk(shop, wrong);
+      // Registering an endpoint to receive every event (and make the server POST anywhere).
+      await assert.rejects(intruder.webhookEndpoints.create({ url: 'https://evil.example/hook', enabled_events: ['*'] }), rejected);
+      await assert.rejects(intruder.webhookEndpoints.create({ url: `${shop.url}/api/webhooks/stripe`, enabled_events: ['*'] }), rejected);
+      // Creating a session, and pre-claiming the idempotency key of the shop's next order.
+      await assert.rejects(intruder.checkout.sessions.create(params()), rejected);
+      await assert.rejects(intruder.checkout.sessions.create(params(), { idempotencyKey: `order-77-checkout-${t.engine}` }), rejected);
+      await assert.rejects(intruder.refunds.create({ payment_intent: 'pi_x' }, { idempotencyKey: `order-77-refund-${t.engine}` }), rejected);
+      // Sending a payer away from the shop.
+      await assert.rejects(intruder.checkout.sessions.create({ ...params(), success_url: 'https://evil.example/x?s={CHECKOUT_SESSION_ID}' }), rejected);
+      await assert.rejects(intruder.webhookEndpoints.list(), rejected);
+    }
+    assert.deepEqual(await t.db('stripe_sandbox_objects').count({ n: '*' }), objectsBefore, 'nothing was stored');
+    const claims = await t.db('stripe_sandbox_requests').where('idempotency_key', 'like', 'order-77-%').count({ n: '*' });
+    assert.equal(Number(claims[0].n), 0, 'no idempotency key was claimed');
+
+    // The shop's own request with that key is its own first one, not a replay.
+    const res = await shop.http
+      .post('/v1/checkout/sessions')
+      .set('Authorization', `Bearer ${key}`)
+      .set('Idempotency-Key', `order-77-checkout-${t.engine}`)
+      .type('form')
+      .send('mode=payment&line_items[0][quantity]=1&line_items[0][price_data][currency]=eur')
+      .send('line_items[0][price_data][unit_amount]=300&line_items[0][price_data][product_data][name]=Zeitung')
+      .send(`success_url=${encodeURIComponent(`${shop.url}/ok`)}`);
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    assert.equal(res.headers['idempotent-replayed'], undefined);
+
+    const missing = await shop.http.get('/v1/checkout/sessions/cs_test_x');
+    assert.equal(missing.status, 401);
+    assert.equal(missing.body.error.type, 'invalid_request_error');
+  });
+
+  it('with the right key too: no endpoint but the server’s own, no payer sent to a foreign site (issue 20 #1)', async () => {
+    const refused = (param: string) => (error: unknown) => {
+      assert.ok(error instanceof Stripe.errors.StripeInvalidRequestError, String(error));
+      assert.equal(error.statusCode, 400);
+      assert.equal(error.param, param);
+      return true;
+    };
+    for (const url of ['https://evil.example/hook', 'http://169.254.169.254/latest/meta-data', `${shop.url}/api/webhooks/stripe/../x`, `${shop.url}/hook`]) {
+      await assert.rejects(stripe.webhookEndpoints.create({ url, enabled_events: ['*'] }), refused('url'));
+    }
+    for (const [field, url] of [
+      ['success_url', 'https://evil.example/x?s={CHECKOUT_SESSION_ID}'],
+      ['success_url', `${shop.url}.evil.example/x`],
+      ['cancel_url', 'https://evil.example/back'],
+    ]) {
+      await assert.rejects(stripe.checkout.sessions.create({ ...params(), [field]: url }), refused(field));
+    }
+    // The newspaper's own sites that embed the shop are allowed.
+    await t.db('settings').where({ id: 1 }).update({ embed_origins: JSON.stringify(['https://zeitung.example']) });
+    try {
+      const embedded = await stripe.checkout.sessions.create({ ...params(), success_url: 'https://zeitung.example/danke', cancel_url: 'https://zeitung.example/' });
+      assert.equal(embedded.success_url, 'https://zeitung.example/danke');
+    } finally {
+      await t.db('settings').where({ id: 1 }).update({ embed_origins: JSON.stringify([]) });
+    }
+    assert.equal((await stripe.webhookEndpoints.list()).data.length, 0);
+  });
+
+  it('forgets idempotency keys after 24 hours, as Stripe does (issue 15 #4)', async () => {
+    const first = await stripe.checkout.sessions.create(params(), { idempotencyKey: `order-5-checkout-${t.engine}` });
+    const changed = { ...params(), metadata: { order: '5', after: 'reset' } };
+    await assert.rejects(
+      stripe.checkout.sessions.create(changed, { idempotencyKey: `order-5-checkout-${t.engine}` }),
+      (error) => error instanceof Stripe.errors.StripeIdempotencyError,
+    );
+    // A day passes (the key's stored time set back): the same key with other parameters is a new request.
+    await t.db('stripe_sandbox_requests')
+      .where({ idempotency_key: `order-5-checkout-${t.engine}` })
+      .update({ created_at: t.db.raw(`now() - interval '24 hours 1 second'`) });
+    const later = await stripe.checkout.sessions.create(changed, { idempotencyKey: `order-5-checkout-${t.engine}` });
+    assert.notEqual(later.id, first.id);
+    assert.deepEqual(later.metadata, { order: '5', after: 'reset' });
+    // Within the day the key answers the same again.
+    const again = await stripe.checkout.sessions.create(changed, { idempotencyKey: `order-5-checkout-${t.engine}` });
+    assert.equal(again.id, later.id);
+  });
+
+  it('keeps at most SANDBOX_MAX_OBJECTS objects: old expired sessions make room, else Stripe’s error (issue 20 #1)', async () => {
+    const count = async () => Number((await t.db('stripe_sandbox_objects').count({ n: '*' }))[0].n);
+    const cap = (await count()) + 2;
+    const small = await listenShop(t, () => ({ sandboxMaxObjects: cap }));
+    try {
+      const capped = sdk(small, key);
+      const sessions = [await capped.checkout.sessions.create(sessionParams(small.url)), await capped.checkout.sessions.create(sessionParams(small.url))];
+      await assert.rejects(capped.checkout.sessions.create(sessionParams(small.url)), (error) => {
+        assert.ok(error instanceof Stripe.errors.StripeInvalidRequestError, String(error));
+        assert.equal(error.statusCode, 400);
+        assert.equal(error.code, 'sandbox_full');
+        return true;
+      });
+      assert.equal(await count(), cap);
+      // A session that expired unpaid over a week ago is the first to go.
+      await capped.checkout.sessions.expire(sessions[0].id);
+      await t.db('stripe_sandbox_objects').where({ id: sessions[0].id }).update({ created_at: t.db.raw(`now() - interval '8 days'`) });
+      const next = await capped.checkout.sessions.create(sessionParams(small.url));
+      assert.equal(await count(), cap);
+      await assert.rejects(capped.checkout.sessions.retrieve(sessions[0].id), /No such checkout.session/);
+      assert.equal((await capped.checkout.sessions.retrieve(next.id)).status, 'open');
+    } finally {
+      await small.close();
+    }
   });
 
   it('refuses unknown parameters, bad amounts and unknown objects as Stripe does', async () => {
-    const refused = async (params: object, param: string) =>
-      assert.rejects(stripe.checkout.sessions.create({ ...sessionParams(), ...params }), (error) => {
+    const refused = async (extra: object, param: string, message?: string) =>
+      assert.rejects(stripe.checkout.sessions.create({ ...params(), ...extra }), (error) => {
         assert.ok(error instanceof Stripe.errors.StripeInvalidRequestError, String(error));
+        assert.equal(error.statusCode, 400);
+        assert.equal(error.type, 'StripeInvalidRequestError');
         assert.equal(error.param, param);
+        if (message) assert.equal(error.message, message);
         return true;
       });
-    await refused({ colour: 'red' }, 'colour');
+    await refused({ colour: 'red' }, 'colour', 'Received unknown parameter: colour');
+    // Gone from Checkout Sessions since API version 2026-09-30.endive; Stripe answers it as unknown (issue 15 #5).
+    await refused({ payment_method_types: ['card'] }, 'payment_method_types', 'Received unknown parameter: payment_method_types');
     await refused({ line_items: [{ price_data: { currency: 'eur', unit_amount: -1, product_data: { name: 'x' } }, quantity: 1 }] }, 'line_items[0][price_data][unit_amount]');
     await refused({ line_items: [] }, 'line_items');
     await refused({ expires_at: unixNow() + 60 }, 'expires_at');
@@ -141,15 +265,15 @@ describeApi('local Stripe sandbox through the official SDK', (t) => {
       assert.equal(error.code, 'resource_missing');
       return true;
     });
-    const unknown = await shop.http.get('/v1/customers').set('Authorization', `Bearer ${SANDBOX_SECRET_KEY}`);
+    const unknown = await shop.http.get('/v1/customers').set('Authorization', `Bearer ${key}`);
     assert.equal(unknown.status, 404);
     assert.match(unknown.body.error.message, /^Unrecognized request URL \(GET: \/v1\/customers\)/);
   });
 
   it('pays with 4242 4242 4242 4242: session paid, charge with a balance transaction of 1.5 % + 25 cents, redirect to the success URL', async () => {
-    const session = await stripe.checkout.sessions.create(sessionParams());
+    const session = await stripe.checkout.sessions.create(params());
     const location = await payInSandbox(shop.url, session.url!, '4242 4242 4242 4242');
-    assert.equal(location, `https://shop.example/success?session_id=${session.id}`);
+    assert.equal(location, `${shop.url}/success?session_id=${session.id}`);
 
     const paid = await stripe.checkout.sessions.retrieve(session.id, { expand: ['payment_intent.latest_charge.balance_transaction'] });
     assert.equal(paid.status, 'complete');
@@ -181,7 +305,7 @@ describeApi('local Stripe sandbox through the official SDK', (t) => {
   });
 
   it('keeps the customer on the page for a declined card, insufficient funds, or a wrong number', async () => {
-    const session = await stripe.checkout.sessions.create(sessionParams());
+    const session = await stripe.checkout.sessions.create(params());
     const path = new URL(session.url!).pathname;
     for (const [card, message] of [
       ['4000 0000 0000 0002', 'Your card was declined.'],
@@ -201,69 +325,8 @@ describeApi('local Stripe sandbox through the official SDK', (t) => {
     assert.equal(open.payment_intent, null);
   });
 
-  it('sends checkout.session.completed, signed for each endpoint, and retries an endpoint that answers 5xx', async () => {
-    const healthy = await webhookReceiver();
-    const flaky = await webhookReceiver((attempt) => (attempt === 1 ? 503 : 200));
-    const endpoints = [
-      await stripe.webhookEndpoints.create({ url: healthy.url, enabled_events: ['checkout.session.completed'] }),
-      await stripe.webhookEndpoints.create({ url: flaky.url, enabled_events: ['*'] }),
-    ];
-    try {
-      assert.match(endpoints[0].secret!, /^whsec_/);
-      assert.equal((await stripe.webhookEndpoints.retrieve(endpoints[0].id)).secret, undefined, 'the secret is shown once');
-      const session = await stripe.checkout.sessions.create(sessionParams());
-      await payInSandbox(shop.url, session.url!);
-      await Promise.all([healthy.received(1), flaky.received(2)]);
-
-      const event = stripe.webhooks.constructEvent(healthy.deliveries[0].raw, healthy.deliveries[0].signature, endpoints[0].secret!);
-      assert.equal(event.type, 'checkout.session.completed');
-      const completed = event.data.object as Stripe.Checkout.Session;
-      assert.equal(completed.id, session.id);
-      assert.equal(completed.payment_status, 'paid');
-      assert.deepEqual(completed.metadata, { test: 'sandbox' });
-      assert.throws(() => stripe.webhooks.constructEvent(healthy.deliveries[0].raw, healthy.deliveries[0].signature, endpoints[1].secret!), /signature/i);
-
-      // The retry carries the same event, signed afresh.
-      const [failed, retried] = flaky.deliveries.map((d) => stripe.webhooks.constructEvent(d.raw, d.signature, endpoints[1].secret!));
-      assert.equal(retried.id, failed.id);
-      assert.equal(healthy.deliveries.length, 1);
-    } finally {
-      for (const endpoint of endpoints) await stripe.webhookEndpoints.del(endpoint.id);
-      await Promise.all([healthy.close(), flaky.close()]);
-    }
-  });
-
-  it('holds the fee back with 4000 0000 0000 0010 until it is released, then sends charge.updated', async () => {
-    const receiver = await webhookReceiver();
-    const endpoint = await stripe.webhookEndpoints.create({ url: receiver.url, enabled_events: ['charge.updated'] });
-    try {
-      const session = await stripe.checkout.sessions.create(sessionParams());
-      await payInSandbox(shop.url, session.url!, '4000000000000010');
-      const expand = ['payment_intent.latest_charge.balance_transaction'];
-      const paid = await stripe.checkout.sessions.retrieve(session.id, { expand });
-      assert.equal(paid.payment_status, 'paid');
-      const charge = (paid.payment_intent as Stripe.PaymentIntent).latest_charge as Stripe.Charge;
-      assert.equal(charge.balance_transaction, null, 'no fee yet');
-
-      await releaseHeldFee(shop.url, session.id);
-      await receiver.received(1);
-      const event = stripe.webhooks.constructEvent(receiver.deliveries[0].raw, receiver.deliveries[0].signature, endpoint.secret!);
-      assert.equal(event.type, 'charge.updated');
-      assert.equal((event.data.object as Stripe.Charge).id, charge.id);
-      assert.deepEqual(event.data.previous_attributes, { balance_transaction: null });
-      const later = await stripe.checkout.sessions.retrieve(session.id, { expand });
-      const txn = ((later.payment_intent as Stripe.PaymentIntent).latest_charge as Stripe.Charge).balance_transaction as Stripe.BalanceTransaction;
-      assert.equal(txn.fee, 36);
-
-      await assert.rejects(releaseHeldFee(shop.url, session.id), /no payment whose fee is held back/);
-    } finally {
-      await stripe.webhookEndpoints.del(endpoint.id);
-      await receiver.close();
-    }
-  });
-
   it('expires an open session on request or when its time is up, and its page says so', async () => {
-    const session = await stripe.checkout.sessions.create(sessionParams());
+    const session = await stripe.checkout.sessions.create(params());
     const expired = await stripe.checkout.sessions.expire(session.id);
     assert.equal(expired.status, 'expired');
     assert.equal(expired.url, null);
@@ -274,8 +337,170 @@ describeApi('local Stripe sandbox through the official SDK', (t) => {
     await assert.rejects(payInSandbox(shop.url, session.url!), /This checkout session has expired/);
 
     // A session whose time is up is expired when next looked at, as Stripe expires it on its own.
-    const due = await stripe.checkout.sessions.create(sessionParams());
+    const due = await stripe.checkout.sessions.create(params());
     await t.db('stripe_sandbox_objects').where({ id: due.id }).update({ data: t.db.raw(`jsonb_set(data, '{expires_at}', to_jsonb(?::bigint))`, [unixNow() - 1]) });
     assert.equal((await stripe.checkout.sessions.retrieve(due.id)).status, 'expired');
+  });
+});
+
+/**
+ * The sandbox's events go only to the server's own webhook route, `<PUBLIC_URL>/api/webhooks/stripe`.
+ * Here PUBLIC_URL is a receiver of the test's, so the test sees each delivery as the route would.
+ */
+describeApi('local Stripe sandbox: events to the server’s own webhook route', (t) => {
+  let receiver: Awaited<ReturnType<typeof webhookReceiver>>;
+  let answer: (attempt: number) => number = () => 200;
+  let secret: string;
+
+  before(async () => {
+    receiver = await webhookReceiver((n) => answer(n));
+    secret = (await sandboxCredentials(t.db)).webhookSecret;
+  });
+  after(() => receiver.close());
+  beforeEach(() => {
+    receiver.deliveries.length = 0;
+    answer = () => 200;
+  });
+
+  /** A shop whose PUBLIC_URL is the receiver; the SDK reaches its sandbox at the shop's own address. */
+  async function shopAtReceiver(overrides: Partial<Config> = {}) {
+    const publicUrl = new URL(receiver.url).origin;
+    const shop = await listenShop(t, () => ({ publicUrl, sandboxWebhookRetryMs: 20, ...overrides }));
+    const stripe = sdk(shop, (await sandboxCredentials(t.db)).secretKey);
+    const pay = async (card?: string) => {
+      const session = await stripe.checkout.sessions.create(sessionParams(publicUrl));
+      await payInSandbox(shop.url, session.url!, card);
+      return session;
+    };
+    return { shop, stripe, pay };
+  }
+  const events = () => receiver.deliveries.map((d) => Stripe.webhooks.constructEvent(d.raw, d.signature, secret));
+
+  it('sends every event to the server’s own route signed with the installation’s secret, retrying a 5xx', async () => {
+    const { shop, pay } = await shopAtReceiver();
+    answer = (n) => (n === 1 ? 503 : 200);
+    try {
+      const session = await pay();
+      await receiver.received(2);
+      const [failed, retried] = events();
+      assert.equal(failed.type, 'checkout.session.completed');
+      assert.equal((failed.data.object as Stripe.Checkout.Session).id, session.id);
+      assert.equal(retried.id, failed.id, 'the retry carries the same event, signed afresh');
+      assert.ok(receiver.deliveries.every((d) => d.path === '/api/webhooks/stripe'));
+      assert.throws(() => Stripe.webhooks.constructEvent(receiver.deliveries[0].raw, receiver.deliveries[0].signature, 'whsec_sandbox_local'), /signature/i);
+      await eventually(async () => Number((await t.db('stripe_sandbox_deliveries').count({ n: '*' }))[0].n) === 0, 'nothing left to send');
+    } finally {
+      await shop.close();
+    }
+  });
+
+  it('with an endpoint registered (the server’s own URL), sends it only the events it chose', async () => {
+    const { shop, stripe, pay } = await shopAtReceiver();
+    const endpoint = await stripe.webhookEndpoints.create({ url: receiver.url, enabled_events: ['charge.updated'] });
+    try {
+      assert.equal(endpoint.secret, secret, 'the installation’s secret, shown on creation');
+      assert.equal((await stripe.webhookEndpoints.retrieve(endpoint.id)).secret, undefined, 'and only then');
+      const session = await pay(heldFeeCard);
+      await releaseHeldFee(t.db, shop.url, session.id);
+      await receiver.received(1);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      assert.deepEqual(events().map((e) => e.type), ['charge.updated'], 'checkout.session.completed was not chosen');
+    } finally {
+      await stripe.webhookEndpoints.del(endpoint.id);
+      await shop.close();
+    }
+  });
+
+  it('holds the fee back with 4000 0000 0000 0010 until it is released, then sends charge.updated', async () => {
+    const { shop, stripe, pay } = await shopAtReceiver();
+    try {
+      const session = await pay(heldFeeCard);
+      await receiver.received(1);
+      const expand = ['payment_intent.latest_charge.balance_transaction'];
+      const paid = await stripe.checkout.sessions.retrieve(session.id, { expand });
+      assert.equal(paid.payment_status, 'paid');
+      const charge = (paid.payment_intent as Stripe.PaymentIntent).latest_charge as Stripe.Charge;
+      assert.equal(charge.balance_transaction, null, 'no fee yet');
+
+      await releaseHeldFee(t.db, shop.url, session.id);
+      await receiver.received(2);
+      const event = events()[1];
+      assert.equal(event.type, 'charge.updated');
+      assert.equal((event.data.object as Stripe.Charge).id, charge.id);
+      assert.deepEqual(event.data.previous_attributes, { balance_transaction: null });
+      const later = await stripe.checkout.sessions.retrieve(session.id, { expand });
+      const txn = ((later.payment_intent as Stripe.PaymentIntent).latest_charge as Stripe.Charge).balance_transaction as Stripe.BalanceTransaction;
+      assert.equal(txn.fee, 36);
+
+      await assert.rejects(releaseHeldFee(t.db, shop.url, session.id), /no payment whose fee is held back/);
+    } finally {
+      await shop.close();
+    }
+  });
+
+  it('by default leaves the fee null at checkout.session.completed and sends it with charge.updated a moment later (issue 15 #5)', async () => {
+    const { shop, stripe, pay } = await shopAtReceiver({ sandboxFeeDelayMs: 300 });
+    try {
+      const session = await pay();
+      const expand = ['payment_intent.latest_charge.balance_transaction'];
+      const paid = await stripe.checkout.sessions.retrieve(session.id, { expand });
+      assert.equal(((paid.payment_intent as Stripe.PaymentIntent).latest_charge as Stripe.Charge).balance_transaction, null);
+      await receiver.received(2);
+      const [completed, updated] = events();
+      assert.equal(completed.type, 'checkout.session.completed');
+      assert.equal(updated.type, 'charge.updated');
+      assert.deepEqual(updated.data.previous_attributes, { balance_transaction: null });
+      const later = await stripe.checkout.sessions.retrieve(session.id, { expand });
+      const txn = ((later.payment_intent as Stripe.PaymentIntent).latest_charge as Stripe.Charge).balance_transaction as Stripe.BalanceTransaction;
+      assert.equal(txn.fee, 36);
+    } finally {
+      await shop.close();
+    }
+  });
+
+  it('delivers after a restart what was pending when the process died (issue 21)', async () => {
+    // The first process's deliveries fail, and its next try would be an hour away.
+    answer = () => 503;
+    const first = await shopAtReceiver({ sandboxWebhookRetryMs: 3_600_000 });
+    const session = await first.pay();
+    await receiver.received(1);
+    await eventually(async () => (await t.db('stripe_sandbox_deliveries').first('attempts', 'leased_until'))?.leased_until === null, 'the failure recorded');
+    await first.shop.close();
+
+    // The next process starts as server.ts starts it, and sends what was left at once.
+    answer = () => 200;
+    const resumed = resumeSandbox(t.db, { ...first.shop.config, sandboxWebhookRetryMs: 20 });
+    try {
+      await receiver.received(2);
+      const [lost, delivered] = events();
+      assert.equal(delivered.id, lost.id);
+      assert.equal((delivered.data.object as Stripe.Checkout.Session).id, session.id);
+      await eventually(async () => Number((await t.db('stripe_sandbox_deliveries').count({ n: '*' }))[0].n) === 0, 'nothing left to send');
+    } finally {
+      resumed.stop();
+    }
+  });
+
+  it('books at restart a fee that a stopped process still owed, and sends charge.updated', async () => {
+    const first = await shopAtReceiver({ sandboxFeeDelayMs: 3_600_000 });
+    const session = await first.pay();
+    await receiver.received(1);
+    await first.shop.close();
+    const charge = (await t.db('stripe_sandbox_objects').where({ type: 'charge' }).orderBy('created_at', 'desc').first('id', 'created_at'));
+    await t.db('stripe_sandbox_objects').where({ id: charge.id }).update({ created_at: t.db.raw(`now() - interval '2 hours'`) });
+
+    const resumed = resumeSandbox(t.db, first.shop.config);
+    const second = await shopAtReceiver();
+    try {
+      await receiver.received(2);
+      const updated = events()[1];
+      assert.equal(updated.type, 'charge.updated');
+      assert.equal((updated.data.object as Stripe.Charge).id, charge.id);
+      const later = await second.stripe.checkout.sessions.retrieve(session.id, { expand: ['payment_intent.latest_charge'] });
+      assert.ok(((later.payment_intent as Stripe.PaymentIntent).latest_charge as Stripe.Charge).balance_transaction);
+    } finally {
+      resumed.stop();
+      await second.shop.close();
+    }
   });
 });

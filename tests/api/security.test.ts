@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import supertest from 'supertest';
 import { buildApp } from '../../api/src/app.ts';
 import { loadConfig, type Config } from '../../api/src/config.ts';
 import { limits } from '../../api/src/http/body.ts';
 import type { RouteDef } from '../../api/src/http/routes.ts';
 import { tileSource } from '../../api/src/http/security.ts';
-import { applyServerTimeouts } from '../../api/src/http/timeouts.ts';
+import { createShopServer } from '../../api/src/http/timeouts.ts';
 import { describeApi } from '../support/env.ts';
 import { withForm } from '../support/fixtures.ts';
 import { itemId } from '../support/orders.ts';
@@ -159,7 +159,8 @@ describeApi('request size and time limits', (t) => {
   });
 
   it('answers a route that takes no body without waiting for (or holding) the one a client announces', async () => {
-    const server = http.createServer(buildApp({ db: t.db, config: t.config }).callback());
+    const handle = buildApp({ db: t.db, config: t.config }).callback();
+    const server = http.createServer((req, res) => void handle(req, res));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     try {
       const { port } = server.address() as AddressInfo;
@@ -214,10 +215,44 @@ describeApi('request size and time limits', (t) => {
   });
 
   it('bounds how long a client may take to send headers and the request, and idles longer than a load balancer', () => {
-    const server = http.createServer();
-    applyServerTimeouts(server);
+    const server = createShopServer(() => undefined, { maxConnections: t.config.maxConnections });
     assert.ok(server.headersTimeout > 0 && server.headersTimeout <= 30_000, `headers within ${server.headersTimeout} ms`);
     assert.ok(server.requestTimeout > 0 && server.requestTimeout <= 120_000, `request within ${server.requestTimeout} ms`);
     assert.ok(server.keepAliveTimeout > 60_000, 'longer than the 60 s idle timeout of common load balancers');
+    assert.equal(server.maxConnections, 1000, 'MAX_CONNECTIONS is 1000 by default');
+    assert.equal(loadConfig({ MAX_CONNECTIONS: '50' }).maxConnections, 50);
+  });
+
+  /** A socket that sends the start of a request and never its end, and when it was closed. */
+  const slowSender = (port: number) => {
+    const socket = net.connect(port, '127.0.0.1');
+    const closed = new Promise<number>((resolve) => socket.on('close', () => resolve(Date.now())));
+    socket.on('error', () => undefined);
+    socket.resume(); // read the 408, so that the server's end closes the socket
+    socket.on('connect', () => socket.write('GET /api/settings/ HTTP/1.1\r\nHost: x\r\nX-Slow: '));
+    return { socket, closed };
+  };
+
+  it('drops slow senders at the header timeout, not up to 30 s later, and closes connections beyond the cap', async function () {
+    this.timeout(20_000);
+    const app = buildApp({ db: t.db, config: t.config });
+    const server = createShopServer(app.callback(), { maxConnections: 300, headersTimeoutMs: 2000 });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    try {
+      const started = Date.now();
+      const senders = Array.from({ length: 400 }, () => slowSender(port));
+      const closedAt = await Promise.all(senders.map((s) => s.closed));
+      const late = closedAt.filter((at) => at - started > 2000 + 2500);
+      assert.deepEqual(late, [], `${late.length} of 400 slow senders stayed open past the header timeout`);
+      const early = closedAt.filter((at) => at - started < 1500).length;
+      assert.ok(early >= 100, `the ${early} connections beyond the cap of 300 are closed at once`);
+      // And the server still answers.
+      const res = await fetch(`http://127.0.0.1:${port}/api/settings/`);
+      assert.equal(res.status, 200);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });

@@ -46,7 +46,8 @@ function fakeBuild(): string {
 /** A raw GET on a real port: the bytes as they travel, not decoded by a client library. */
 function rawGet(app: ReturnType<typeof buildApp>, pathname: string, headers: Record<string, string> = {}) {
   return new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
-    const server = http.createServer(app.callback()).listen(0, '127.0.0.1', () => {
+    const handle = app.callback();
+    const server = http.createServer((req, res) => void handle(req, res)).listen(0, '127.0.0.1', () => {
       const { port } = server.address() as AddressInfo;
       http
         .get({ host: '127.0.0.1', port, path: pathname, headers }, (res) => {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describeApi } from '../support/env.ts';
-import { SANDBOX_WEBHOOK_SECRET } from '../../api/src/stripe/sandbox/keys.ts';
+import { sandboxCredentials } from '../../api/src/stripe/sandbox/keys.ts';
 import { assertBalanced, bookedRows, eventually, itemId, postEvent, signedEvent } from '../support/orders.ts';
 import { sell } from '../support/sales.ts';
 import { payInSandbox } from '../support/sandbox.ts';
@@ -112,7 +112,7 @@ describeApi('Stripe outage: purchases and refunds while Stripe fails or hangs', 
     assert.equal((await t.db('orders').where({ id: order.id }).first('status')).status, 'pending');
     // What each of those deliveries was answered.
     const session = { id: order.stripe_session_id, object: 'checkout.session', metadata: { order: String(order.id) } };
-    const copy = signedEvent('checkout.session.completed', session, SANDBOX_WEBHOOK_SECRET);
+    const copy = signedEvent('checkout.session.completed', session, (await sandboxCredentials(t.db)).webhookSecret);
     const answer = await postEvent(shop, copy);
     assert.equal(answer.status, 502, JSON.stringify(answer.body));
     assert.deepEqual(answer.body, { message: 'Stripe could not be asked about this event; please deliver it again.' });

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { SANDBOX_WEBHOOK_SECRET } from '../../api/src/stripe/sandbox/keys.ts';
-import { throttleRules } from '../../api/src/identity/provider/throttle.ts';
+import { sandboxCredentials } from '../../api/src/stripe/sandbox/keys.ts';
+import { loadConfig } from '../../api/src/config.ts';
 import { assertBalanced, balanceOf, eventually, itemId, signedEvent, vendorId } from '../support/orders.ts';
 import { Browser, exchangeCode, loginWithPkce, openLoginPage, tokenRequest } from '../support/oidc-flow.ts';
 import { startCluster, type Cluster } from '../support/processes.ts';
@@ -86,6 +86,7 @@ suite(`two API processes on one PostgreSQL${adminUrl ? '' : ' (skipped: needs TE
   });
 
   it('counts failed logins on both processes together', async () => {
+    const throttleRules = loadConfig({}).loginThrottle;
     const username = `nobody-${process.pid}`;
     const redirectUri = `${cluster.url}/backoffice/auth-callback`;
     // The login page and its form on one process (relative links stay there), the next attempt on the other.
@@ -93,14 +94,14 @@ suite(`two API processes on one PostgreSQL${adminUrl ? '' : ' (skipped: needs TE
       const server = cluster.servers[n % cluster.servers.length];
       return openLoginPage(server.url, { redirectUri }, new Browser(server.url));
     };
-    for (let n = 0; n < throttleRules.perAccount; n++) {
+    for (let n = 0; n < throttleRules.perPair; n++) {
       const failed = await (await loginOn(n)).submit(username, 'wrong');
       assert.equal(failed.status, 200, 'a wrong password shows the form again');
       assert.equal(failed.code, undefined);
     }
     for (let n = 0; n < cluster.servers.length; n++) {
       const locked = await (await loginOn(n)).submit(username, 'wrong');
-      assert.equal(locked.status, 429, `attempt after ${throttleRules.perAccount} failures: ${locked.html.slice(0, 300)}`);
+      assert.equal(locked.status, 429, `attempt after ${throttleRules.perPair} failures: ${locked.html.slice(0, 300)}`);
     }
   });
 
@@ -120,7 +121,7 @@ suite(`two API processes on one PostgreSQL${adminUrl ? '' : ' (skipped: needs TE
       const sessionId = success.searchParams.get('session_id')!;
       const { id } = await db('orders').where({ token }).first('id');
       // The sandbox's own webhook goes through the balancer; this copy of the event reaches both processes at once.
-      const duplicate = signedEvent('checkout.session.completed', { id: sessionId, object: 'checkout.session', metadata: { order: String(id) } }, SANDBOX_WEBHOOK_SECRET);
+      const duplicate = signedEvent('checkout.session.completed', { id: sessionId, object: 'checkout.session', metadata: { order: String(id) } }, (await sandboxCredentials(db)).webhookSecret);
       const [verified, ...deliveries] = await Promise.all([
         call(cluster.url, `/api/orders/verify?order=${token}&session_id=${sessionId}`),
         ...cluster.servers.map((server) =>
@@ -144,6 +145,9 @@ suite(`two API processes on one PostgreSQL${adminUrl ? '' : ' (skipped: needs TE
     const completedEvents = () =>
       db('stripe_events').where({ type: 'checkout.session.completed' }).whereNotNull('processed_at').count<{ count: number }[]>({ count: '*' });
     await eventually(async () => (await completedEvents())[0].count === 2 * purchases, 'every sandbox webhook processed');
+    // The sandbox books each fee a moment after its payment (charge.updated), on either process.
+    const withFee = () => db('orders').whereIn('id', bought).where('fee', '>', 0).count<{ count: number }[]>({ count: '*' });
+    await eventually(async () => Number((await withFee())[0].count) === purchases, 'every fee booked');
 
     const { orga_covers_transaction_costs: orgaCovers } = await db('settings').where({ id: 1 }).first('orga_covers_transaction_costs');
     for (const id of bought) {
@@ -176,10 +180,10 @@ suite(`two API processes on one PostgreSQL${adminUrl ? '' : ' (skipped: needs TE
     for (const licenseId of vendors) {
       const vendor = await vendorId(db, licenseId);
       // The credit adds up from the vendor's paid orders: prices and tips, less licence shares and fees, plus covered fees.
-      const [{ credit }] = (await db('ledger_rows as r')
+      const [{ credit }] = await db('ledger_rows as r')
         .join('orders as o', 'o.id', 'r.order_id')
         .where('o.vendor_id', vendor)
-        .select(db.raw(`coalesce(sum(case when r.kind in ('fee', 'licence') then -r.amount else r.amount end), 0)::integer as credit`))) as { credit: number }[];
+        .select<{ credit: number }[]>(db.raw(`coalesce(sum(case when r.kind in ('fee', 'licence') then -r.amount else r.amount end), 0)::integer as credit`));
       const shown = await call(cluster.url, `/api/payments/forpayout?vendor=${licenseId}`, { token: office });
       assert.equal(shown.status, 200, JSON.stringify(shown.body));
       assert.equal(shown.body.balance, credit, `credit of ${licenseId}`);

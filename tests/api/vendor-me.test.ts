@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import supertest from 'supertest';
 import { buildApp } from '../../api/src/app.ts';
+import { loadConfig } from '../../api/src/config.ts';
 import { vendorAccountSummary } from '../../api/src/ledger/queries.ts';
 import { assertRefused } from '../support/assertions.ts';
 import { describeApi } from '../support/env.ts';
@@ -15,8 +16,9 @@ describeApi('GET /api/vendors/me (a vendor\'s own record)', (t) => {
     office = await t.office();
   });
 
-  const vendorToken = (email: string | undefined, claims: Record<string, unknown> = {}) =>
-    t.auth(['vendor'], { sub: `vendor-${email}`, preferred_username: email, email, ...claims });
+  /** A vendor's token from the external issuer: the licence id in the `vendor` claim (OIDC_VENDOR_CLAIM). */
+  const vendorToken = (licence: string | undefined, claims: Record<string, unknown> = {}) =>
+    t.auth(['vendor'], { sub: `vendor-${licence}`, preferred_username: licence, vendor: licence, ...claims });
   const me = async (token: string) => t.http.get('/api/vendors/me/').set('Authorization', token);
 
   async function createVendor(fields: Record<string, unknown> = {}) {
@@ -28,7 +30,7 @@ describeApi('GET /api/vendors/me (a vendor\'s own record)', (t) => {
   it('answers the caller\'s own vendor record, as the office sees it, with the money from the ledger', async () => {
     const vendor = await createVendor({ email: 'mira.own@example.org' });
     const other = await createVendor({ email: 'someone.else@example.org' });
-    const res = await me(await vendorToken('Mira.Own@Example.org'));
+    const res = await me(await vendorToken(vendor.licenseId.toLowerCase()));
     assert.equal(res.status, 200, JSON.stringify(res.body));
     const asOfficeSees = (await t.http.get(`/api/vendors/${vendor.id}`).set('Authorization', office)).body;
     const { credit, lastPayout, openPayments } = res.body;
@@ -36,7 +38,7 @@ describeApi('GET /api/vendors/me (a vendor\'s own record)', (t) => {
     assert.deepEqual({ credit, lastPayout, openPayments }, await vendorAccountSummary(t.db, vendor.id));
     assert.ok(Number.isInteger(credit), 'credit in whole cents');
 
-    const theirs = await me(await vendorToken(other.email));
+    const theirs = await me(await vendorToken(other.licenseId));
     assert.equal(theirs.body.id, other.id, 'another vendor sees their own record, not the first one');
   });
 
@@ -52,18 +54,15 @@ describeApi('GET /api/vendors/me (a vendor\'s own record)', (t) => {
     } finally {
       await shop.close();
     }
-    const res = await me(await vendorToken(vendor.email));
+    const res = await me(await vendorToken(vendor.licenseId));
     assert.equal(res.status, 200, JSON.stringify(res.body));
     assert.equal(res.body.credit, 300 + 150, 'the issue and the tip; the newspaper covers the card fee');
     assert.ok(res.body.openPayments >= 2, 'the sale and the tip are open');
     assert.equal(res.body.lastPayout, null);
   });
 
-  it('finds a seeded vendor by its e-mail address', async () => {
-    const demo = (await t.http.get('/api/vendors/?filter={"q":"DEMO-2"}').set('Authorization', office)).body.find(
-      (v: { licenseId: string }) => v.licenseId === 'DEMO-2',
-    );
-    const res = await me(await vendorToken(demo.email.toUpperCase()));
+  it('finds a seeded vendor by its licence id, ignoring case', async () => {
+    const res = await me(await vendorToken('demo-2'));
     assert.equal(res.status, 200, JSON.stringify(res.body));
     assert.equal(res.body.licenseId, 'DEMO-2');
   });
@@ -71,13 +70,13 @@ describeApi('GET /api/vendors/me (a vendor\'s own record)', (t) => {
   it('refuses the back office and any login outside the vendor group with 403, not as a vendor id', async () => {
     const vendor = await createVendor({ email: 'staff.too@example.org' });
     assertRefused(await me(office), 403);
-    assertRefused(await me(await t.auth(['backoffice'], { email: vendor.email })), 403);
-    assertRefused(await me(await t.auth([], { email: vendor.email })), 403);
+    assertRefused(await me(await t.auth(['backoffice'], { vendor: vendor.licenseId })), 403);
+    assertRefused(await me(await t.auth([], { vendor: vendor.licenseId })), 403);
     assertRefused(await t.http.get('/api/vendors/me'), 401);
   });
 
   it('refuses a vendor login that matches no vendor, with a message saying so', async () => {
-    for (const token of [await vendorToken('nobody@example.org'), await vendorToken(undefined), await vendorToken('')]) {
+    for (const token of [await vendorToken('NOBODY-1'), await vendorToken(undefined), await vendorToken('')]) {
       const res = await me(token);
       assertRefused(res, 403);
       assert.match(res.body.message, /not linked to a vendor/);
@@ -86,30 +85,64 @@ describeApi('GET /api/vendors/me (a vendor\'s own record)', (t) => {
 
   it('refuses deactivated and deleted vendors', async () => {
     const deactivated = await createVendor({ email: 'off@example.org', isDisabled: true });
-    const res = await me(await vendorToken(deactivated.email));
+    const res = await me(await vendorToken(deactivated.licenseId));
     assertRefused(res, 403);
     assert.match(res.body.message, /deactivated/);
 
     const deleted = await createVendor({ email: 'gone@example.org' });
     assert.equal((await t.http.delete(`/api/vendors/${deleted.id}`).set('Authorization', office)).status, 200);
-    assertRefused(await me(await vendorToken(deleted.email)), 403);
+    assertRefused(await me(await vendorToken(deleted.licenseId)), 403);
   });
 
-  it('refuses an e-mail address that several vendors share instead of picking one', async () => {
-    await createVendor({ email: 'shared@example.org' });
-    await createVendor({ email: 'Shared@example.org' });
-    const res = await me(await vendorToken('shared@example.org'));
-    assertRefused(res, 403);
-    assert.match(res.body.message, /more than one vendor/);
+  describe('linked by e-mail (issue 20: a user could set their e-mail to another vendor\'s)', () => {
+    /** A token whose owner may have typed the e-mail themselves: no licence claim. */
+    const emailToken = (email: string, claims: Record<string, unknown> = {}) =>
+      t.auth(['vendor'], { sub: `user-${email}`, preferred_username: email, email, ...claims });
+    const byEmail = () => supertest.agent(buildApp({ db: t.db, config: { ...t.config, oidc: { ...t.config.oidc, vendorByEmail: true } } }).callback());
+
+    it('gives no vendor data to a token without the vendor claim, whatever its e-mail, unless the newspaper chose e-mail', async () => {
+      const vendor = await createVendor({ email: 'victim@example.org' });
+      for (const verified of [true, false, undefined]) {
+        const res = await me(await emailToken(vendor.email, { email_verified: verified }));
+        assertRefused(res, 403);
+        assert.match(res.body.message, /not linked to a vendor/);
+      }
+      assert.equal(loadConfig({}).oidc.vendorByEmail, false);
+      assert.equal(loadConfig({}).oidc.vendorClaim, 'vendor');
+      assert.equal(loadConfig({ OIDC_VENDOR_BY_EMAIL: 'true' }).oidc.vendorByEmail, true);
+    });
+
+    it('with OIDC_VENDOR_BY_EMAIL links only a verified e-mail, and the licence claim wins over it', async () => {
+      const vendor = await createVendor({ email: 'verified.only@example.org' });
+      const other = await createVendor({ email: 'someone.other@example.org' });
+      const http = byEmail();
+      const get = async (token: string) => http.get('/api/vendors/me').set('Authorization', token);
+      for (const unverified of [false, undefined, 'true']) {
+        assertRefused(await get(await emailToken(vendor.email, { email_verified: unverified })), 403);
+      }
+      const verified = await get(await emailToken('Verified.Only@example.org', { email_verified: true }));
+      assert.equal(verified.status, 200, JSON.stringify(verified.body));
+      assert.equal(verified.body.id, vendor.id);
+      const claimed = await get(await emailToken(vendor.email, { email_verified: true, vendor: other.licenseId }));
+      assert.equal(claimed.body.id, other.id, 'the claim staff set names the vendor, not the e-mail');
+    });
+
+    it('refuses a verified e-mail address that several vendors share instead of picking one', async () => {
+      await createVendor({ email: 'shared@example.org' });
+      await createVendor({ email: 'Shared@example.org' });
+      const res = await byEmail().get('/api/vendors/me').set('Authorization', await emailToken('shared@example.org', { email_verified: true }));
+      assertRefused(res, 403);
+      assert.match(res.body.message, /more than one vendor/);
+    });
   });
 
-  it('matches by the configured claim instead of the e-mail when one is set', async () => {
+  it('reads the licence id from the configured claim (OIDC_VENDOR_CLAIM) only', async () => {
     const vendor = await createVendor({ email: 'by.claim@example.org' });
-    const app = buildApp({ db: t.db, config: { ...t.config, oidc: { ...t.config.oidc, vendorClaim: 'vendor_email' } } });
+    const app = buildApp({ db: t.db, config: { ...t.config, oidc: { ...t.config.oidc, vendorClaim: 'vendor_license' } } });
     const http = supertest.agent(app.callback());
-    const byClaim = await http.get('/api/vendors/me').set('Authorization', await vendorToken('unrelated@example.org', { vendor_email: vendor.email }));
+    const byClaim = await http.get('/api/vendors/me').set('Authorization', await vendorToken(undefined, { vendor_license: vendor.licenseId }));
     assert.equal(byClaim.status, 200, JSON.stringify(byClaim.body));
     assert.equal(byClaim.body.id, vendor.id);
-    assertRefused(await http.get('/api/vendors/me').set('Authorization', await vendorToken(vendor.email)), 403);
+    assertRefused(await http.get('/api/vendors/me').set('Authorization', await vendorToken(vendor.licenseId)), 403);
   });
 });

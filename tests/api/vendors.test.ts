@@ -192,7 +192,7 @@ describeApi('vendors', (t) => {
     it('refuses invalid fields, a taken licence id, unknown and malformed ids', async () => {
       const taken = await createVendor();
       const vendor = await createVendor();
-      const put = (id: unknown, body: object) => t.http.put(`/api/vendors/${id}`).set('Authorization', office).send(body);
+      const put = (id: unknown, body: object) => t.http.put(`/api/vendors/${String(id)}`).set('Authorization', office).send(body);
       assertRefused(await put(vendor.id, { ...vendor, email: 'nope@' }), 400, 'email');
       assertRefused(await put(vendor.id, { ...vendor, firstName: undefined }), 400, 'firstName');
       assertRefused(await put(vendor.id, { ...vendor, licenseId: taken.licenseId.toLowerCase() }), 409, 'licenseId');

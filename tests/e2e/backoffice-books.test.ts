@@ -72,14 +72,14 @@ describe('e2e: credits, payouts, sales and accounting in the back office', funct
     await page.locator('#books-totals .books-total').waitFor();
     const download = page.waitForEvent('download');
     await page.locator('#books-csv').click();
-    const csv = fs.readFileSync((await (await download).path())!, 'utf8');
+    const csv = fs.readFileSync((await (await download).path()), 'utf8');
     assert.match(csv, /^\uFEFF"Buchung";"Datum";"Art"/, csv.slice(0, 120));
     assert.match(csv, new RegExp(`"${itemName}";"?3"?;`), `the purchase is in the CSV: ${csv.slice(-400)}`);
     const accounts = page.waitForEvent('download');
     await page.locator('#books-csv-accounts').click();
     const statement = await accounts;
     assert.match(statement.suggestedFilename(), /^konten-\d{4}-\d\d-\d\d-\d{4}-\d\d-\d\d\.csv$/);
-    const statementCsv = fs.readFileSync((await statement.path())!, 'utf8');
+    const statementCsv = fs.readFileSync((await statement.path()), 'utf8');
     assert.match(statementCsv, /^\uFEFF"Konto";"Kontoart";"Lizenz";"Anfangsbestand"/, statementCsv.slice(0, 120));
     assert.match(statementCsv, /DEMO-1/, 'the vendor’s account is in the statement');
     await screenshot(page, 'backoffice-accounting-1280');

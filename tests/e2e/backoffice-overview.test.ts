@@ -103,7 +103,7 @@ describe('e2e: overview screens of the back office', function () {
 
     const download = page.waitForEvent('download');
     await page.locator('#statistics-csv').click();
-    const csv = fs.readFileSync((await (await download).path())!, 'utf8');
+    const csv = fs.readFileSync((await (await download).path()), 'utf8');
     assert.ok(csv.includes('"Digitale Ausgabe";"2";"6,00"'), csv);
     await screenshot(page, 'backoffice-statistics-1280');
 
@@ -204,7 +204,7 @@ describe('e2e: overview screens of the back office', function () {
   });
 
   it('shows a vendor change in the protocol: who, which record, the field before → after', async () => {
-    const [vendor] = (await (await api(`/api/vendors?filter=${encodeURIComponent('{"q":"DEMO-7"}')}&range=[0,0]`)).json()) as Record<string, unknown>[];
+    const [vendor] = (await (await api(`/api/vendors?filter=${encodeURIComponent('{"q":"DEMO-7"}')}&range=[0,0]`)).json()) as { id: number; telephone: string | null }[];
     const changed = await api(`/api/vendors/${vendor.id}`, { method: 'PUT', body: JSON.stringify({ ...vendor, telephone: '+43 660 1234567' }) });
     assert.equal(changed.status, 200, await changed.clone().text());
 

@@ -24,7 +24,7 @@ describe('e2e: QR codes, CSS preview and vendor import in the back office', func
   const api = async (path: string) => fetch(`${server.url}${path}`, { headers: { Authorization: `Bearer ${await accessToken(page)}` } });
   const field = (label: RegExp | string) => page.getByLabel(label, { exact: typeof label === 'string' });
   const notification = () => page.locator('.MuiSnackbar-root');
-  const downloaded = async (download: Download) => fs.readFileSync((await download.path())!);
+  const downloaded = async (download: Download) => fs.readFileSync((await download.path()));
 
   interface Vendor {
     id: number;

@@ -99,7 +99,7 @@ describe('e2e: vendors in the back office', function () {
     assert.equal(await page.locator('table tbody tr').count(), 1, 'the search finds only her');
     const download = page.waitForEvent('download');
     await page.getByRole('button', { name: 'Exportieren' }).click();
-    const csv = fs.readFileSync((await (await download).path())!, 'utf8');
+    const csv = fs.readFileSync((await (await download).path()), 'utf8');
     const [header, ...rows] = csv.trimEnd().split('\r\n');
     assert.equal(header, '\uFEFF"Lizenznummer";"Vorname";"Nachname";"E-Mail";"Telefon";"Guthaben";"Deaktiviert"');
     assert.equal(rows.length, 1, 'only the vendors the search finds');

@@ -36,9 +36,9 @@ interface Storage {
 }
 
 const storages: Record<string, () => Promise<Storage>> = {
-  pglite: async () => {
+  pglite: () => {
     const dataDir = tempDir();
-    return { dataDir, dispose: async () => removeDir(dataDir) };
+    return Promise.resolve({ dataDir, dispose: () => Promise.resolve(removeDir(dataDir)) });
   },
 };
 if (process.env.TEST_DATABASE_URL) {

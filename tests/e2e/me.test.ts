@@ -65,7 +65,7 @@ describe('e2e: the vendor area /me in Chromium', function () {
       await page.locator(button).click();
       const file = await download;
       assert.equal(file.suggestedFilename(), `qr-DEMO-1.${extension}`);
-      const bytes = fs.readFileSync((await file.path())!);
+      const bytes = fs.readFileSync((await file.path()));
       assert.ok(bytes.toString('latin1').includes(magic), `${extension} file`);
     }
   });

@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
 import type { Browser, Page } from 'playwright-core';
 import Stripe from 'stripe';
-import { SANDBOX_SECRET_KEY } from '../../api/src/stripe/sandbox/keys.ts';
+import { createDb, migrate } from '../../api/src/db.ts';
+import { sandboxCredentials } from '../../api/src/stripe/sandbox/keys.ts';
 import { phone, screenshot } from './browser.ts';
-import type { RunningServer } from './server.ts';
+import { tempDir, type RunningServer } from './server.ts';
 import { useServerAndBrowser } from './suite.ts';
 
 // The sandbox's hosted checkout page, as a customer meets it on the phone: the real server without a
@@ -15,10 +16,24 @@ describe('e2e: local Stripe sandbox checkout page in Chromium', function () {
   let page: Page;
   let stripe: Stripe;
 
-  const e2e = useServerAndBrowser();
+  // The sandbox's key is the installation's own, in its database: the test makes the data directory
+  // first and reads the key there, as the server's adapter does, then the server starts on it.
+  const dataDir = tempDir();
+  let key = '';
+  before(async function () {
+    this.timeout(60_000);
+    const db = createDb({ dataDir });
+    try {
+      await migrate(db);
+      key = (await sandboxCredentials(db)).secretKey;
+    } finally {
+      await db.destroy();
+    }
+  });
+  const e2e = useServerAndBrowser({ dataDir });
   before(() => {
     ({ server, browser } = e2e);
-    stripe = new Stripe(SANDBOX_SECRET_KEY, { host: '127.0.0.1', port: server.port, protocol: 'http', telemetry: false });
+    stripe = new Stripe(key, { host: '127.0.0.1', port: server.port, protocol: 'http', telemetry: false });
   });
 
 
@@ -41,10 +56,12 @@ describe('e2e: local Stripe sandbox checkout page in Chromium', function () {
       cancel_url: `${server.url}/failure`,
     });
 
-  it('shows TEST MODE, the lines and the total, and pays with 4242 4242 4242 4242 back to the success URL', async () => {
+  it('shows TESTMODUS, the lines and the total in German, and pays with 4242 4242 4242 4242 back to the success URL', async () => {
     const session = await createSession();
     await page.goto(session.url!);
-    assert.equal(await page.locator('#sandbox-test-mode').textContent(), 'TEST MODE');
+    // The session's locale is German: so is the page.
+    assert.equal(await page.locator('#sandbox-test-mode').textContent(), 'TESTMODUS');
+    assert.equal(await page.getAttribute('html', 'lang'), 'de');
     // Amounts are formatted as German readers write them (with a no-break space before the €).
     const lines = (await page.locator('#sandbox-lines li').allInnerTexts()).map((line) => line.replace(/\s+/g, ' '));
     assert.deepEqual(lines, ['Zeitung × 1 3,00 €', 'Trinkgeld × 1 1,00 €']);
@@ -61,7 +78,17 @@ describe('e2e: local Stripe sandbox checkout page in Chromium', function () {
     await card.fill('4000 0000 0000 0002');
     await page.locator('#sandbox-pay').click();
     await page.locator('#sandbox-error').waitFor();
-    assert.equal(await page.locator('#sandbox-error').textContent(), 'Your card was declined.');
+    assert.equal(await page.locator('#sandbox-error').textContent(), 'Ihre Karte wurde abgelehnt.');
+
+    // The switch shows the page in English, and a refusal there stays English.
+    await Promise.all([page.waitForURL(/\?lang=en$/), page.locator('#sandbox-lang').click()]);
+    assert.equal(await page.locator('#sandbox-test-mode').textContent(), 'TEST MODE');
+    assert.equal(await page.locator('#sandbox-total').textContent(), '€4.00');
+    await page.locator('#card').fill('4000 0000 0000 9995');
+    await page.locator('#sandbox-pay').click();
+    await page.locator('#sandbox-error').waitFor();
+    assert.equal(await page.locator('#sandbox-error').textContent(), 'Your card has insufficient funds.');
+    assert.equal(await page.locator('#sandbox-lang').textContent(), 'Deutsch');
 
     await page.locator('#card').fill('4242 4242 4242 4242');
     await screenshot(page, 'sandbox-checkout');

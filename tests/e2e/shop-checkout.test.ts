@@ -265,7 +265,7 @@ describe('e2e: buying in the shop widget, paid through the Stripe sandbox', func
     await pay(page, 'Bezahlen');
     await page.locator('#card').fill(declinedCard);
     await page.locator('#sandbox-pay').click();
-    assert.equal(await text(page, '#sandbox-error'), 'Your card was declined.');
+    assert.equal(await text(page, '#sandbox-error'), 'Ihre Karte wurde abgelehnt.');
     await page.locator('#sandbox-back').click();
 
     await page.waitForURL(/\/failure\?order=/);

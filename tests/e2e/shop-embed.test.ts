@@ -236,7 +236,7 @@ describe('e2e: the shop embedded on the newspaper’s website', function () {
               ['/api/settings/', {}],
               ['/api/shop/boot/?vendor=DEMO-1', {}],
               ['/api/orders/', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' }],
-            ].map(([path, init]) => fetch(`${base}${path}`, init as RequestInit).then((res) => `read ${res.status}`, () => 'blocked')),
+            ].map(([path, init]) => fetch(`${base}${path as string}`, init as RequestInit).then((res) => `read ${res.status}`, () => 'blocked')),
           ),
         shop,
       );

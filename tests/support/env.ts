@@ -51,6 +51,8 @@ async function startEngine(name: EngineName): Promise<TestEngine> {
     OIDC_AUDIENCE: issuer.audience,
     DATABASE_URL: name === 'postgres' ? process.env.TEST_DATABASE_URL : '',
     DATA_DIR: 'memory://',
+    // The suites book the card fee with the payment; tests of the later fee ask for it.
+    SANDBOX_FEE_DELAY_MS: '0',
   });
   if (name === 'postgres') await onPostgres(config.databaseUrl!, `drop schema if exists ${testSchema} cascade; create schema ${testSchema}`);
   const db = createDb({ databaseUrl: config.databaseUrl, dataDir: 'memory://', schema: testSchema });
@@ -67,10 +69,14 @@ export function engine(name: EngineName): Promise<TestEngine> {
   return started;
 }
 
-/** Empties every table and loads the demo newspaper again, so each suite starts from the same data. */
+/**
+ * Empties every table and loads the demo newspaper again, so each suite starts from the same data.
+ * The sandbox's credentials stay: they belong to the installation, and every process keeps them once read.
+ */
 export async function resetDatabase(db: Db): Promise<void> {
   const { rows } = (await db.raw(
-    `select tablename from pg_tables where schemaname = current_schema() and tablename not like 'knex_migrations%'`,
+    `select tablename from pg_tables where schemaname = current_schema()
+       and tablename not like 'knex_migrations%' and tablename <> 'stripe_sandbox_credentials'`,
   )) as { rows: { tablename: string }[] };
   await db.transaction(async (trx) => {
     await trx.raw(`truncate table ${rows.map((r) => `"${r.tablename}"`).join(', ')} restart identity cascade`);

@@ -23,6 +23,10 @@ export interface KeycloakStandIn {
 
 export interface RealmUser {
   email?: string;
+  /** Whether Keycloak verified the e-mail (the `email_verified` claim); a user may change an unverified one. */
+  emailVerified?: boolean;
+  /** User attributes put into the access token by attribute mappers, e.g. `{ vendor: 'DEMO-1' }`. */
+  attributes?: Record<string, string>;
   /** As Keycloak's group mapper with "full group path" writes them: '/backoffice'. */
   groups: string[];
 }
@@ -35,27 +39,32 @@ function memoryAdapter() {
   return class MemoryAdapter implements Adapter {
     constructor(private readonly model: string) {}
     private key = (id: string) => `${this.model}:${id}`;
-    async upsert(id: string, payload: AdapterPayload) {
+    // In memory, so nothing is awaited; the adapter interface asks for promises.
+    upsert(id: string, payload: AdapterPayload) {
       store.set(this.key(id), payload);
+      return Promise.resolve();
     }
-    async find(id: string) {
-      return store.get(this.key(id));
+    find(id: string) {
+      return Promise.resolve(store.get(this.key(id)));
     }
-    async findByUserCode(): Promise<undefined> {
-      return undefined;
+    findByUserCode(): Promise<undefined> {
+      return Promise.resolve(undefined);
     }
-    async findByUid(uid: string) {
-      return [...store.values()].find((payload) => payload.uid === uid);
+    findByUid(uid: string) {
+      return Promise.resolve([...store.values()].find((payload) => payload.uid === uid));
     }
-    async consume(id: string) {
+    consume(id: string) {
       const payload = store.get(this.key(id));
       if (payload) payload.consumed = Math.floor(Date.now() / 1000);
+      return Promise.resolve();
     }
-    async destroy(id: string) {
+    destroy(id: string) {
       store.delete(this.key(id));
+      return Promise.resolve();
     }
-    async revokeByGrantId(grantId: string) {
+    revokeByGrantId(grantId: string) {
       for (const [key, payload] of store) if (payload.grantId === grantId) store.delete(key);
+      return Promise.resolve();
     }
   };
 }
@@ -83,11 +92,11 @@ export async function startKeycloakStandIn(options: { realm?: string; clients: s
     jwks: { keys: [{ ...(await exportJWK(privateKey)), kid: 'realm-key', alg: 'RS256', use: 'sig' }] },
     cookies: { keys: [randomBytes(32).toString('base64url')] },
     scopes: ['openid', 'profile', 'email'],
-    async findAccount(_ctx, sub) {
+    findAccount(_ctx, sub) {
       const user = options.users[sub];
       return user && { accountId: sub, claims: () => ({ sub, email: user.email }) };
     },
-    async extraTokenClaims(_ctx, token) {
+    extraTokenClaims(_ctx, token) {
       const sub = 'accountId' in token ? token.accountId : undefined;
       const user = sub ? options.users[sub] : undefined;
       if (!user) return undefined;
@@ -95,6 +104,8 @@ export async function startKeycloakStandIn(options: { realm?: string; clients: s
         azp: token.clientId,
         preferred_username: sub,
         email: user.email,
+        ...(user.emailVerified === undefined ? {} : { email_verified: user.emailVerified }),
+        ...user.attributes,
         groups: user.groups,
         realm_access: { roles: ['offline_access', 'uma_authorization'] },
       };
@@ -144,7 +155,7 @@ export async function startKeycloakStandIn(options: { realm?: string; clients: s
     // Mounted below the realm path, as Keycloak serves each realm.
     (req as { originalUrl?: string }).originalUrl = url;
     req.url = url.slice(prefix.length) || '/';
-    handle(req, res);
+    void handle(req, res);
   });
 
   async function login(username: string, { clientId = options.clients[0] } = {}): Promise<string> {

@@ -3,11 +3,11 @@ import { setLogSilent } from '../../api/src/log.ts';
 /** The lines the app logs while `action` runs (the suites are silent otherwise). */
 export async function capturedLog(action: () => Promise<unknown>): Promise<string[]> {
   const chunks: string[] = [];
-  const write = process.stdout.write;
+  const write = process.stdout.write.bind(process.stdout);
   process.stdout.write = ((chunk: string | Uint8Array) => {
     chunks.push(String(chunk));
     return true;
-  }) as typeof process.stdout.write;
+  });
   setLogSilent(false);
   try {
     await action();

@@ -20,7 +20,8 @@ const pathMatches = (requested: string, cookiePath: string) =>
 export class Browser {
   private cookies = new Map<string, { value: string; path: string }>();
 
-  constructor(readonly baseUrl: string) {}
+  /** `headers` go with every request, e.g. an X-Forwarded-For that a trusting shop takes as the client. */
+  constructor(readonly baseUrl: string, private readonly headers: Record<string, string> = {}) {}
 
   private cookieHeader(url: URL): string {
     return [...this.cookies.entries()]
@@ -47,7 +48,7 @@ export class Browser {
   /** One request, no redirect followed; relative URLs are taken from the shop's base URL. */
   async request(target: string, init: { method?: string; form?: Record<string, string> } = {}): Promise<Response> {
     const url = new URL(target, this.baseUrl);
-    const headers: Record<string, string> = { Accept: 'text/html' };
+    const headers: Record<string, string> = { Accept: 'text/html', ...this.headers };
     const cookie = this.cookieHeader(url);
     if (cookie) headers.Cookie = cookie;
     let body: string | undefined;

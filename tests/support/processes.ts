@@ -29,7 +29,7 @@ async function onServer(adminUrl: string, sql: string): Promise<void> {
  * Creates the database `name` on the server of `adminUrl` and starts `count` processes on it at the
  * same time (they migrate and seed the empty database together). `stop` drops the database.
  */
-export async function startCluster(adminUrl: string, name: string, { count = 2, env = {} as Record<string, string> } = {}): Promise<Cluster> {
+export async function startCluster(adminUrl: string, name: string, { count = 2, env = {} } = {}): Promise<Cluster> {
   const databaseUrl = Object.assign(new URL(adminUrl), { pathname: `/${name}` }).href;
   await onServer(adminUrl, `drop database if exists "${name}" with (force)`);
   await onServer(adminUrl, `create database "${name}"`);

@@ -1,4 +1,5 @@
-import { SANDBOX_SECRET_KEY } from '../../api/src/stripe/sandbox/keys.ts';
+import type { Db } from '../../api/src/db.ts';
+import { sandboxCredentials } from '../../api/src/stripe/sandbox/keys.ts';
 
 /**
  * Pays a sandbox Checkout Session the way a customer does: opens the hosted page and submits its
@@ -22,10 +23,10 @@ export async function payInSandbox(baseUrl: string, checkoutUrl: string, card = 
 }
 
 /** The card 4000 0000 0000 0010 pays without a fee; this books the fee later and sends `charge.updated`. */
-export async function releaseHeldFee(baseUrl: string, sessionId: string): Promise<void> {
+export async function releaseHeldFee(db: Db, baseUrl: string, sessionId: string): Promise<void> {
   const res = await fetch(new URL(`/stripe-sandbox/sessions/${sessionId}/release-fee`, baseUrl), {
     method: 'POST',
-    headers: { Authorization: `Bearer ${SANDBOX_SECRET_KEY}` },
+    headers: { Authorization: `Bearer ${(await sandboxCredentials(db)).secretKey}` },
   });
   if (!res.ok) throw new Error(`The fee could not be released (HTTP ${res.status}): ${await res.text()}`);
 }

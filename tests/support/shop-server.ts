@@ -25,7 +25,8 @@ export async function listenShop(t: ApiTest, overrides: (config: Config) => Part
   const url = `http://127.0.0.1:${port}`;
   const base: Config = { ...t.config, port, publicUrl: url };
   const config: Config = { ...base, ...overrides(base) };
-  server.on('request', buildApp({ db: t.db, config }).callback());
+  const handle = buildApp({ db: t.db, config }).callback();
+  server.on('request', (req, res) => void handle(req, res));
   return {
     url,
     config,

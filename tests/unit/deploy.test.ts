@@ -59,7 +59,8 @@ interface Realm {
   realm: string;
   groups: { name: string }[];
   clients: RealmClient[];
-  users: { username: string; email: string; groups: string[]; credentials: { temporary: boolean }[] }[];
+  users: { username: string; email: string; groups: string[]; credentials: { temporary: boolean }[]; attributes?: Record<string, string[]> }[];
+  components?: Record<string, { providerId: string; config: Record<string, string[]> }[]>;
 }
 const realm = JSON.parse(read('deploy/keycloak/realm-export.json')) as Realm;
 
@@ -131,13 +132,28 @@ describe('deployment files', () => {
       assert.equal(vendorClaim?.config['access.token.claim'], 'true', `the claim ${config.oidc.vendorClaim} links a vendor's login`);
     });
 
-    it('has one demo user per group, with a temporary password, the vendor linked to DEMO-1 by e-mail', () => {
+    // Issue 20: a vendor who could set their e-mail to another vendor's read that vendor's money.
+    it('lets users change neither their e-mail nor the vendor attribute that links them to a vendor', () => {
+      assert.equal(config.oidc.vendorClaim, 'vendor');
+      assert.equal(config.oidc.vendorByEmail, false, 'the e-mail does not link a vendor');
+      const [profile] = realm.components?.['org.keycloak.userprofile.UserProfileProvider'] ?? [];
+      assert.equal(profile?.providerId, 'declarative-user-profile');
+      const attributes = (JSON.parse(profile.config['kc.user.profile.config'][0]) as { attributes: { name: string; permissions: { edit: string[] } }[] }).attributes;
+      for (const name of ['email', config.oidc.vendorClaim, 'username']) {
+        assert.deepEqual(attributes.find((a) => a.name === name)?.permissions.edit, ['admin'], `only staff edit ${name}`);
+      }
+      const mapped = client?.protocolMappers.find((m) => m.config['claim.name'] === config.oidc.vendorClaim);
+      assert.equal(mapped?.config['user.attribute'], config.oidc.vendorClaim);
+    });
+
+    it('has one demo user per group, with a temporary password, the vendor linked to DEMO-1 by its vendor attribute', () => {
       for (const group of ['/backoffice', '/vendor']) {
         const user = realm.users.find((u) => u.groups.includes(group));
         assert.ok(user, `a demo user in ${group}`);
         assert.ok(user.credentials.every((c) => c.temporary), `${user.username} must choose a password at the first login`);
       }
       assert.equal(realm.users.find((u) => u.groups.includes('/vendor'))?.email, `demo-1${DEMO_VENDOR_EMAIL_POSTFIX}`);
+      assert.deepEqual(realm.users.find((u) => u.groups.includes('/vendor'))?.attributes, { vendor: ['DEMO-1'] });
     });
   });
 

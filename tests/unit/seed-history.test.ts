@@ -21,7 +21,11 @@ async function startedDemo(engine: EngineName): Promise<{ db: Db; close: () => P
   const schema = `history_test_${process.pid}_${++schemas}`;
   const onPostgres = async (sql: string) => {
     const admin = createDb({ databaseUrl: url, dataDir: '' });
-    await admin.raw(sql).finally(() => admin.destroy());
+    try {
+      await admin.raw(sql);
+    } finally {
+      await admin.destroy();
+    }
   };
   if (engine === 'postgres') await onPostgres(`drop schema if exists ${schema} cascade; create schema ${schema}`);
   const db = engine === 'postgres' ? createDb({ databaseUrl: url, dataDir: '', schema }) : createDb({ dataDir: 'memory://' });
@@ -67,10 +71,10 @@ for (const engine of enginesUnderTest()) {
     it(`has ${HISTORY_ORDER_COUNT} paid orders of the last ${HISTORY_DAYS} days, each booked for exactly its total`, async () => {
       const orders = await db('orders').select('id', 'status', 'amount_total', 'paid_at', 'created_at', 'token');
       assert.equal(orders.length, HISTORY_ORDER_COUNT);
-      const sums = (await db('ledger_rows').whereIn('kind', ['sale', 'tip']).groupBy('order_id').select('order_id').sum({ amount: 'amount' })) as {
+      const sums = await db('ledger_rows').whereIn('kind', ['sale', 'tip']).groupBy('order_id').select('order_id').sum<{
         order_id: number;
         amount: number;
-      }[];
+      }[]>({ amount: 'amount' });
       const booked = new Map(sums.map((r) => [r.order_id, Number(r.amount)]));
       for (const order of orders) {
         assert.equal(order.status, 'paid');

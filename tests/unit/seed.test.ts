@@ -87,21 +87,21 @@ async function snapshot(db: Db, volatile: string[] = []): Promise<Record<string,
 
 /** Empties the database the way a fresh install is: migrated, the settings row, nothing else. */
 async function emptyDatabase(db: Db): Promise<void> {
-  const { rows } = (await db.raw(
+  const { rows } = await db.raw<{ rows: { tablename: string }[] }>(
     `select tablename from pg_tables where schemaname = current_schema() and tablename not like 'knex_migrations%'`,
-  )) as { rows: { tablename: string }[] };
+  );
   await db.raw(`truncate table ${rows.map((r) => `"${r.tablename}"`).join(', ')} restart identity cascade`);
   await db('settings').insert({ id: 1 });
 }
 
 describeApi('demo seed', (t) => {
   it(`has ${DEMO_VENDOR_COUNT + 1} vendors: DEMO-1 first, DEMO-1 … DEMO-${DEMO_VENDOR_COUNT} active, DEMO-OFF deactivated`, async () => {
-    const vendors = (await t.db('vendors').orderBy('id').select('id', 'license_id', 'is_disabled', 'first_name', 'email')) as {
+    const vendors = await t.db('vendors').orderBy('id').select<{
       license_id: string;
       is_disabled: boolean;
       first_name: string;
       email: string | null;
-    }[];
+    }[]>('id', 'license_id', 'is_disabled', 'first_name', 'email');
     assert.equal(vendors.length, DEMO_VENDOR_COUNT + 1);
     assert.equal(vendors[0].license_id, 'DEMO-1');
     const active = vendors.filter((v) => !v.is_disabled).map((v) => v.license_id);
@@ -118,16 +118,16 @@ describeApi('demo seed', (t) => {
     const settings = await t.db('settings').where({ id: 1 }).first('map_center_lat', 'map_center_long');
     assert.equal(settings.map_center_lat, DEMO_MAP_CENTRE.lat);
     assert.equal(settings.map_center_long, DEMO_MAP_CENTRE.long);
-    const rows = (await t.db('vendor_locations as l')
+    const rows = await t.db('vendor_locations as l')
       .join('vendors as v', 'v.id', 'l.vendor_id')
       .where('v.is_disabled', false)
-      .select('v.license_id', 'l.name', 'l.latitude', 'l.longitude', 'l.working_time')) as {
+      .select<{
       license_id: string;
       name: string;
       latitude: number;
       longitude: number;
       working_time: { kind: string; ranges?: { day: string; from: string; to: string }[] };
-    }[];
+    }[]>('v.license_id', 'l.name', 'l.latitude', 'l.longitude', 'l.working_time');
     for (let n = 1; n <= DEMO_VENDOR_COUNT; n++) {
       const own = rows.filter((r) => r.license_id === `DEMO-${n}`);
       assert.ok(own.length >= 1 && own.length <= 2, `DEMO-${n} has one or two locations`);
@@ -138,7 +138,7 @@ describeApi('demo seed', (t) => {
       assert.ok(['allDay', 'mornings', 'afternoons', 'weekly'].includes(r.working_time.kind), r.name);
       if (r.working_time.kind === 'weekly') {
         assert.ok(r.working_time.ranges?.length, `${r.name} has weekly ranges`);
-        for (const range of r.working_time.ranges!) assert.ok(range.from < range.to, `${r.name} ${range.day}`);
+        for (const range of r.working_time.ranges) assert.ok(range.from < range.to, `${r.name} ${range.day}`);
       }
     }
   });

@@ -21,6 +21,7 @@ import { LazyMap } from './map/LazyMap.tsx';
 import orders from './orders/index.ts';
 import payouts from './payouts/index.ts';
 import outbox from './outbox/index.ts';
+import loginLocks from './loginlocks/index.ts';
 import products from './products/index.ts';
 import protocol from './protocol/index.ts';
 import sales from './sales/index.tsx';
@@ -83,6 +84,7 @@ function BackOffice({ login }: { login: Login }) {
       <Resource {...orders} />
       <Resource {...protocol} />
       <Resource {...outbox} />
+      <Resource {...loginLocks} />
       <CustomRoutes>
         <Route path="/newvendor" element={inVendors(<VendorCreate />)} />
         <Route path="/userprofile/:id" element={inVendors(<VendorShow />)} />

@@ -6,12 +6,7 @@ import { ApiError, createApi, type OwnVendor } from './api.ts';
 import { Info } from './pages/Info.tsx';
 import { Profile } from './pages/Profile.tsx';
 import { QrCode } from './pages/QrCode.tsx';
-import { texts, type Texts } from './texts.ts';
-
-export interface PageProps {
-  t: Texts;
-  locale: Locale;
-}
+import { texts } from './texts.ts';
 
 const pages = { '/me': 'info', '/me/qrcode': 'qrcode', '/me/profile': 'profile' } as const;
 type Page = (typeof pages)[keyof typeof pages];

@@ -1,7 +1,9 @@
+import { kindNames as ledgerKindNames, ledgerKinds } from '../../../api/src/ledger/kinds.ts';
 import type { Locale } from './locale.ts';
 
-// What the back office and the vendor page both show of a vendor's account, in one place, so a new
-// kind of booking is named once for both.
+// What the back office and the vendor page both show of a vendor's account, in one place. The names
+// of the kinds of booking come from the API's ledger (api/src/ledger/kinds.ts, free of Node imports),
+// so the screens, the CSV and the receipt name a kind the same way.
 
 /** A row of a vendor's account as the API answers it, signed from the vendor's side. */
 export interface AccountRow {
@@ -15,32 +17,10 @@ export interface AccountRow {
   sign: 1 | -1;
 }
 
+type KindTexts = Record<`kind_${string}`, string>;
+
+const textKeys = (locale: Locale): KindTexts =>
+  Object.fromEntries(ledgerKinds.map((kind) => [`kind_${kind}`, ledgerKindNames[locale][kind]]));
+
 /** The names of the kinds of booking, as `kind_<kind>` text keys. */
-export const kindNames = {
-  de: {
-    kind_sale: 'Verkauf',
-    kind_tip: 'Trinkgeld',
-    kind_licence: 'Lizenz',
-    kind_fee: 'Kartengebühr',
-    kind_fee_cover: 'Kartengebühr übernommen',
-    kind_payout: 'Auszahlung',
-    kind_payout_reversal: 'Auszahlung storniert',
-    kind_refund: 'Erstattung',
-    // the counter (issue 16)
-    kind_counter_sale: 'Kauf an der Theke',
-    kind_counter_cash: 'Bar bezahlt',
-  },
-  en: {
-    kind_sale: 'Sale',
-    kind_tip: 'Tip',
-    kind_licence: 'Licence',
-    kind_fee: 'Card fee',
-    kind_fee_cover: 'Card fee covered',
-    kind_payout: 'Payout',
-    kind_payout_reversal: 'Payout reversed',
-    kind_refund: 'Refund',
-    // the counter (issue 16)
-    kind_counter_sale: 'Bought at the counter',
-    kind_counter_cash: 'Paid in cash',
-  },
-} satisfies Record<Locale, Record<`kind_${string}`, string>>;
+export const kindNames = { de: textKeys('de'), en: textKeys('en') } satisfies Record<Locale, KindTexts>;

@@ -39,7 +39,7 @@ export async function accountStatements(db: Db, period: Period): Promise<Account
       sum(amount) filter (where created_at < ?::timestamptz) as before,
       sum(amount) filter (where created_at >= ?::timestamptz) as within
     from ledger_rows where created_at < ?::timestamptz group by ${column}`;
-  const { rows } = (await db.raw(
+  const { rows } = await db.raw<{ rows: StatementRow[] }>(
     `with received as (${side('receiver_id')}), sent as (${side('sender_id')})
     select a.id, a.kind, a.vendor_id, v.license_id, v.first_name, v.last_name,
       (coalesce(r.before, 0) - coalesce(s.before, 0))::bigint as opening,
@@ -51,7 +51,7 @@ export async function accountStatements(db: Db, period: Period): Promise<Account
     left join sent s on s.account_id = a.id
     order by array_position(array['customers', 'orga', 'cash', 'provider', 'vendor'], a.kind), lower(v.license_id), a.id`,
     [from, from, to, from, from, to],
-  )) as { rows: StatementRow[] };
+  );
   return rows.map((row) => ({
     accountId: row.id,
     kind: row.kind,

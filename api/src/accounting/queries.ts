@@ -4,7 +4,8 @@ import { badRequest } from '../http/errors.ts';
 import { oneOfFilter, type ListSpec } from '../http/list.ts';
 import { periodFilters } from '../http/period.ts';
 import { toIso } from '../vendors/queries.ts';
-import { accountName, kindLabels, ledgerKinds, salesKinds, type LedgerKind } from './names.ts';
+import { kindLabel, ledgerKinds, salesKinds, type LedgerKind } from '../ledger/kinds.ts';
+import { accountName } from './names.ts';
 
 type Db = Knex | Knex.Transaction;
 
@@ -98,9 +99,12 @@ export const paymentList: ListSpec<PaymentRow, ReturnType<typeof paymentToApi>> 
       if (typeof value !== 'string' || !/^[A-Za-z0-9][A-Za-z0-9_-]{0,39}$/.test(value.trim())) {
         throw badRequest('The filter "vendor" must be a licence ID like DEMO-1.', { vendor: 'Please give a licence ID like DEMO-1.' });
       }
-      const accounts = (q: Knex.QueryBuilder) =>
+      const accounts = (q: Knex.QueryBuilder) => {
         q.from('ledger_accounts as va').join('vendors as vv', 'vv.id', 'va.vendor_id').whereRaw('lower(vv.license_id) = lower(?)', [value.trim()]).select('va.id');
-      query.where((q) => q.whereIn('r.sender_id', accounts).orWhereIn('r.receiver_id', accounts));
+      };
+      query.where((q) => {
+        q.whereIn('r.sender_id', accounts).orWhereIn('r.receiver_id', accounts);
+      });
     },
     item: (query, value) => {
       const id = Number(value);
@@ -171,9 +175,9 @@ export async function* paymentBatches(db: Db, filtered: () => Knex.QueryBuilder,
     if (after) keys.whereRaw('r.created_at >= ?::timestamptz and (r.created_at, r.id) > (?::timestamptz, ?)', [after.at, after.at, after.id]);
     const batch = (await keys.select('r.id', db.raw('r.created_at::text as cursor_at')).orderByRaw(order).limit(size)) as { id: number; cursor_at: string }[];
     if (!batch.length) return;
-    yield (await payments(db).whereRaw('r.id = any(?::bigint[])', [batch.map((key) => key.id)]).orderByRaw(order)) as PaymentRow[];
-    if (batch.length < size) return;
-    const last = batch[batch.length - 1];
+    yield await payments(db).whereRaw('r.id = any(?::bigint[])', [batch.map((key) => key.id)]).orderByRaw<PaymentRow[]>(order);
+    const last = batch.at(-1);
+    if (!last || batch.length < size) return;
     after = { at: last.cursor_at, id: last.id };
   }
 }
@@ -181,7 +185,7 @@ export async function* paymentBatches(db: Db, filtered: () => Knex.QueryBuilder,
 export const paymentCsvColumns: CsvColumn<PaymentRow>[] = [
   { header: 'Buchung', value: (r) => r.id },
   { header: 'Datum', value: (r) => r.created_at, format: 'date' },
-  { header: 'Art', value: (r) => kindLabels[r.kind] ?? r.kind },
+  { header: 'Art', value: (r) => kindLabel(r.kind) },
   { header: 'Von', value: (r) => party(r, 'sender').name },
   { header: 'Von Lizenz', value: (r) => r.sender_license_id },
   { header: 'An', value: (r) => party(r, 'receiver').name },

@@ -1,7 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { Knex } from 'knex';
 import type { Middleware } from 'koa';
-import type { AppContext, AppDeps, AppState, Method } from '../http/routes.ts';
+import type { AppContext, AppDeps, AppState, Method } from '../http/context.ts';
 import { writeEntry, type ProtocolEntry } from './record.ts';
 
 type RecordId = string | number;
@@ -64,7 +64,10 @@ export function protocol(method: Method, path: string, spec?: AuditSpec): Middle
   return async (koaCtx, next) => {
     const ctx = koaCtx as unknown as AppContext;
     const user = ctx.state.user;
-    if (!user) return next();
+    if (!user) {
+      await next();
+      return;
+    }
     const actor = { actorSub: user.sub, actorName: user.username };
     if (!spec) {
       await next();

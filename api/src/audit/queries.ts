@@ -46,7 +46,9 @@ export const protocolList: ListSpec<EntryRow, ReturnType<typeof entryToApi>> = {
     // The username as shown, in any case, or the provider's subject id.
     user: (query, value) => {
       const user = text('user', value);
-      query.where((q) => q.whereRaw('lower(actor_name) = lower(?)', [user]).orWhere('actor_sub', user));
+      query.where((q) => {
+        q.whereRaw('lower(actor_name) = lower(?)', [user]).orWhere('actor_sub', user);
+      });
     },
     recordType: (query, value) => query.where('record_type', text('recordType', value)),
     recordId: (query, value) => query.where('record_id', text('recordId', value)),

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { oneRow } from '../one-row.ts';
 import { tillBalance, voucherLabel } from '../ledger/till.ts';
 import { toIso } from '../vendors/queries.ts';
 
@@ -41,7 +42,7 @@ export async function findTill(db: Db, id: number): Promise<Till | undefined> {
 /** The local date today in the newspaper's time zone, YYYY-MM-DD. */
 export async function localToday(db: Db, timeZone: string): Promise<string> {
   const { rows } = (await db.raw(`select to_char(now() at time zone ?, 'YYYY-MM-DD') as day`, [timeZone])) as { rows: { day: string }[] };
-  return rows[0].day;
+  return oneRow(rows).day;
 }
 
 export interface CashMovement {

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { oneRow } from '../one-row.ts';
 import { listTills, type Till } from './queries.ts';
 
 // The office's start screen (issue 16): today's figures in the newspaper's time zone, the tills
@@ -19,12 +20,13 @@ export interface OfficeToday {
 
 export async function officeToday(db: Db, timeZone: string): Promise<OfficeToday> {
   // The local day as a half-open range of instants, so each sum reads its created_at index.
-  const { rows: [bounds] } = (await db.raw(
+  const { rows: boundsRows } = (await db.raw(
     `select to_char(d, 'YYYY-MM-DD') as day, to_char(d - 1, 'YYYY-MM-DD') as yesterday,
        (d::timestamp at time zone ?) as start, ((d + 1)::timestamp at time zone ?) as end
      from (select (now() at time zone ?)::date as d) x`,
     [timeZone, timeZone, timeZone],
   )) as { rows: { day: string; yesterday: string; start: Date; end: Date }[] };
+  const bounds = oneRow(boundsRows);
   const inDay = (q: Knex.QueryBuilder, column: string) => q.where(column, '>=', bounds.start).where(column, '<', bounds.end);
 
   const sales = await inDay(db('orders').whereIn('status', ['paid', 'refunded']), 'paid_at')
@@ -35,7 +37,7 @@ export async function officeToday(db: Db, timeZone: string): Promise<OfficeToday
     .groupBy('r.item_id', 'i.name')
     .orderBy('i.name')
     .select('r.item_id', 'i.name', db.raw('sum(r.quantity)::integer as quantity'), db.raw('sum(r.amount)::bigint as amount'));
-  const { rows: [credit] } = (await db.raw(`
+  const { rows: creditRows } = (await db.raw(`
     select count(*)::integer as vendors, coalesce(sum(c.credit), 0)::bigint as amount from (
       select a.id, sum(o.signed) as credit
       from ledger_accounts a
@@ -47,6 +49,7 @@ export async function officeToday(db: Db, timeZone: string): Promise<OfficeToday
       where a.kind = 'vendor'
       group by a.id
     ) c where c.credit > 0`)) as { rows: { vendors: number; amount: number }[] };
+  const credit = oneRow(creditRows);
   const warnings = await db('vendor_comments as c')
     .join('vendors as v', 'v.id', 'c.vendor_id')
     .where({ 'c.warning': true })

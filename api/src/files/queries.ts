@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
 import { toBuffer } from '../db.ts';
+import { oneRow } from '../one-row.ts';
 import { badRequest } from '../http/errors.ts';
 import { sniffContentType, type FileKind } from './sniff.ts';
 
@@ -27,11 +28,11 @@ export async function storeFile(
 ): Promise<string> {
   const kind = sniffContentType(upload.buffer);
   if (!kind || !accepted.includes(kind)) {
-    const wanted = accepted.map((k) => k.split('/')[1].toUpperCase()).join(', ');
+    const wanted = accepted.map((k) => k.slice(k.indexOf('/') + 1).toUpperCase()).join(', ');
     throw badRequest(`The file for "${field}" is not a valid ${wanted} file.`, { [field]: `Please upload a ${wanted} file.` });
   }
   const name = (upload.originalname ?? '').replace(/[^\p{L}\p{N} ._-]/gu, '_').slice(0, 255);
-  const [row] = await db('files')
+  const rows = await db('files')
     .insert({
       content_type: kind,
       size: upload.buffer.length,
@@ -39,13 +40,17 @@ export async function storeFile(
       name,
       data: upload.buffer,
     })
-    .returning('id');
-  return row.id as string;
+    .returning<{ id: string }[]>('id');
+  return oneRow(rows).id;
 }
 
 export async function readFile(db: Knex, id: string): Promise<StoredFile | undefined> {
   if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) return undefined;
-  const row = await db('files').where({ id }).first('id', 'content_type', 'size', 'sha256', 'data');
+  const row = await db('files')
+    .where({ id })
+    .first<{ id: string; content_type: FileKind; size: number; sha256: string; data: Uint8Array } | undefined>(
+      'id', 'content_type', 'size', 'sha256', 'data',
+    );
   if (!row) return undefined;
   return { id: row.id, contentType: row.content_type, size: row.size, sha256: row.sha256, data: toBuffer(row.data) };
 }

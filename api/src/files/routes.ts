@@ -1,5 +1,6 @@
 import { notFound } from '../http/errors.ts';
 import type { AppContext, RouteDef } from '../http/routes.ts';
+import { pathParam } from '../http/params.ts';
 import { readFile, type StoredFile } from './queries.ts';
 
 const noSuchFile = () => notFound('There is no such file.');
@@ -35,7 +36,7 @@ export const fileRoutes: RouteDef[] = [
     path: '/files/:id',
     access: 'public',
     handler: async (ctx) => {
-      const file = await readFile(ctx.db, ctx.params.id);
+      const file = await readFile(ctx.db, pathParam(ctx, 'id'));
       // PDFs are paid digital editions: customers get them only through their download links.
       if (!file || !file.contentType.startsWith('image/')) throw noSuchFile();
       // Ids are random and a stored file never changes, so caches may keep it for good.
@@ -47,7 +48,7 @@ export const fileRoutes: RouteDef[] = [
     path: '/api/files/:id',
     access: 'backoffice',
     handler: async (ctx) => {
-      const file = await readFile(ctx.db, ctx.params.id);
+      const file = await readFile(ctx.db, pathParam(ctx, 'id'));
       if (!file) throw noSuchFile();
       send(ctx, file, 'private, no-cache');
       ctx.set('Content-Disposition', `attachment; filename="${file.id}.${extensions[file.contentType] ?? 'bin'}"`);

@@ -1,7 +1,7 @@
 import type { Middleware } from 'koa';
 import { InvalidToken, IssuerUnreachable, type Verifier } from '../identity/verifier.ts';
 import { HttpError } from './errors.ts';
-import type { Access, AppDeps, AppState } from './routes.ts';
+import type { Access, AppDeps, AppState } from './context.ts';
 
 const challenge = (error?: string) => ({
   'WWW-Authenticate': error ? `Bearer error="${error}"` : 'Bearer',
@@ -12,10 +12,10 @@ export function authenticate(verify: Verifier): Middleware<AppState, AppDeps> {
   return async (ctx, next) => {
     const header = ctx.get('Authorization');
     if (header) {
-      const match = /^Bearer\s+([A-Za-z0-9._~+/=-]+)$/i.exec(header);
-      if (!match) throw new HttpError(401, 'Please log in again.', undefined, challenge('invalid_request'));
+      const token = /^Bearer\s+([A-Za-z0-9._~+/=-]+)$/i.exec(header)?.[1];
+      if (!token) throw new HttpError(401, 'Please log in again.', undefined, challenge('invalid_request'));
       try {
-        ctx.state.user = await verify(match[1]);
+        ctx.state.user = await verify(token);
       } catch (error) {
         if (error instanceof InvalidToken) throw new HttpError(401, 'Please log in again.', undefined, challenge('invalid_token'));
         if (error instanceof IssuerUnreachable) throw new HttpError(503, error.message);

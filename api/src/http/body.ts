@@ -37,7 +37,7 @@ function json(): Middleware {
   return async (ctx, next) => {
     if (ctx.request.length !== 0 && !ctx.is('application/json')) throw unsupported('JSON (application/json)');
     try {
-      await parse(ctx, async () => undefined);
+      await parse(ctx, () => Promise.resolve());
     } catch (error) {
       const status = (error as { status?: number }).status;
       if (status === 413) throw tooLarge('request', limits.json);
@@ -52,7 +52,7 @@ function css(): Middleware {
   return async (ctx, next) => {
     if (!ctx.is('text/css')) throw unsupported('CSS (text/css)');
     try {
-      await parse(ctx, async () => undefined);
+      await parse(ctx, () => Promise.resolve());
     } catch (error) {
       if ((error as { status?: number }).status === 413) throw tooLarge('style sheet', limits.css);
       throw new HttpError(400, 'The style sheet could not be read.');
@@ -94,7 +94,7 @@ function multipart(): Middleware {
   return async (ctx, next) => {
     if (!ctx.is('multipart/form-data')) throw unsupported('a form (multipart/form-data)');
     try {
-      await upload(ctx as never, async () => undefined);
+      await upload(ctx, () => Promise.resolve());
     } catch (error) {
       const e = error as { code?: string; field?: string };
       const known = e.code ? multerMessages[e.code] : undefined;
@@ -111,7 +111,7 @@ export function bodyParser(kind: BodyKind): Middleware {
 
 /** Files of a parsed multipart request, by field name (one per field). */
 export function uploadedFiles(ctx: { request: unknown }): Record<string, UploadedFile> {
-  const files = ((ctx as { request: { files?: UploadedFile[] } }).request.files ?? []) as UploadedFile[];
+  const files = (ctx as { request: { files?: UploadedFile[] } }).request.files ?? [];
   const byField: Record<string, UploadedFile> = {};
   for (const file of files) {
     if (byField[file.fieldname]) throw new HttpError(400, `Please upload only one file for "${file.fieldname}".`);

@@ -1,6 +1,6 @@
 import net from 'node:net';
 import type { Context } from 'koa';
-import type { Config } from '../config.ts';
+import { trustedProxies, type Config } from '../config.ts';
 
 // Who is on the other end. Behind a load balancer every request comes from the balancer; it names the
 // client in X-Forwarded-For and the scheme in X-Forwarded-Proto. Anyone can send those headers, so
@@ -11,29 +11,7 @@ type Trust = Pick<Config, 'trustProxy'>;
 
 /** `::ffff:10.0.0.1` (an IPv4 peer on a dual-stack socket) is the same client as `10.0.0.1`. */
 function plainAddress(address: string): string {
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  return mapped ? mapped[1] : address;
-}
-
-/**
- * The proxies of a TRUST_PROXY list (addresses and CIDR ranges, comma-separated); throws a sentence
- * naming the entry that is neither.
- */
-export function trustedProxies(list: string[]): net.BlockList {
-  const blocks = new net.BlockList();
-  for (const entry of list) {
-    const [address, bits, extra] = entry.split('/');
-    const family = net.isIP(address);
-    const prefix = bits === undefined ? undefined : Number(bits);
-    const maxBits = family === 6 ? 128 : 32;
-    if (!family || extra !== undefined || (prefix !== undefined && !(Number.isInteger(prefix) && prefix >= 0 && prefix <= maxBits && bits !== ''))) {
-      throw new Error(`TRUST_PROXY must list IP addresses or ranges like 10.0.0.0/8, got "${entry}"`);
-    }
-    const type = family === 6 ? 'ipv6' : 'ipv4';
-    if (prefix === undefined) blocks.addAddress(address, type);
-    else blocks.addSubnet(address, prefix, type);
-  }
-  return blocks;
+  return /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address)?.[1] ?? address;
 }
 
 // Built once per list; a config object keeps its list for its whole life.
@@ -58,10 +36,11 @@ export function clientAddress(ctx: Request, config: Trust): string {
   let address = peerOf(ctx);
   if (!isTrusted(config, address)) return address;
   const hops = ctx.get('X-Forwarded-For').split(',').map((hop) => plainAddress(hop.trim()));
-  for (let i = hops.length - 1; i >= 0 && isTrusted(config, address); i--) {
+  for (const hop of hops.reverse()) {
+    if (!isTrusted(config, address)) break;
     // Garbage in the header: the last proxy we trust is as far as we can see.
-    if (!net.isIP(hops[i])) break;
-    address = hops[i];
+    if (!net.isIP(hop)) break;
+    address = hop;
   }
   return address;
 }
@@ -74,3 +53,40 @@ export function cameOverTls(ctx: Request, config: Trust): boolean {
   const proto = ctx.get('X-Forwarded-Proto').split(',').pop()?.trim().toLowerCase();
   return proto === 'https';
 }
+
+/**
+ * The address as rate limits and login throttling count it. An IPv6 client owns at least a whole /64
+ * (usually more) and can pick any address in it, so IPv6 is counted by its first `prefix` bits
+ * (`2001:db8:1:2::/64`); an IPv4 address is its own bucket.
+ */
+export function addressBucket(address: string, prefix: number): string {
+  if (net.isIP(address) !== 6) return address;
+  const words = expandIpv6(address);
+  const bits = Math.min(prefix, 128);
+  const kept = words.map((word, i) => {
+    const from = i * 16;
+    if (bits >= from + 16) return word;
+    if (bits <= from) return 0;
+    return word & (0xffff << (16 - (bits - from)));
+  });
+  return `${new net.SocketAddress({ address: kept.map((w) => w.toString(16)).join(':'), family: 'ipv6' }).address}/${bits}`;
+}
+
+/** The eight 16-bit words of an IPv6 address (with `::` and a trailing dotted IPv4 part resolved). */
+function expandIpv6(address: string): number[] {
+  const plain = address.replace(/%.*$/, '');
+  const [head, tail] = plain.includes('::') ? plain.split('::') : [plain, undefined];
+  const words = (part: string | undefined): number[] => (part ? part.split(':') : []).flatMap((group) => {
+    if (group.includes('.')) {
+      const [a = 0, b = 0, c = 0, d = 0] = group.split('.').map(Number);
+      return [(a << 8) | b, (c << 8) | d];
+    }
+    return [parseInt(group, 16)];
+  });
+  const left = words(head);
+  const right = words(tail);
+  return tail === undefined ? left : [...left, ...Array<number>(8 - left.length - right.length).fill(0), ...right];
+}
+
+/** This request's rate-limit bucket: its client address, IPv6 by the configured prefix. */
+export const clientBucket = (ctx: Request, config: Trust & Pick<Config, 'ipv6Prefix'>) => addressBucket(clientAddress(ctx, config), config.ipv6Prefix);

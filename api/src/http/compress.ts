@@ -19,7 +19,7 @@ const brotliQuality = 5;
 export function chooseEncoding(header: string): 'br' | 'gzip' | undefined {
   const weights = new Map<string, number>();
   for (const part of header.toLowerCase().split(',')) {
-    const [name, ...params] = part.split(';').map((s) => s.trim());
+    const [name = '', ...params] = part.split(';').map((s) => s.trim());
     const q = params.find((p) => p.startsWith('q='));
     weights.set(name, q ? Number(q.slice(2)) : 1);
   }

@@ -18,8 +18,12 @@ export interface ListSpec<Row, Out> {
   toApi: (row: Row) => Out;
 }
 
-/** Narrows a list's query by one filter value; `ctx` gives the request's settings (e.g. the time zone). */
-export type ListFilter = (query: Knex.QueryBuilder, value: unknown, ctx: AppContext) => void;
+/**
+ * Narrows a list's query by one filter value; `ctx` gives the request's settings (e.g. the time zone).
+ * What it returns is ignored; `unknown` rather than `void`, since a knex builder is thenable and
+ * `(query) => query.where(…)` would otherwise read as a promise dropped on the floor.
+ */
+export type ListFilter = (query: Knex.QueryBuilder, value: unknown, ctx: AppContext) => unknown;
 
 export const maxPageSize = 1000;
 
@@ -42,7 +46,8 @@ export function readListParams(ctx: AppContext, spec: ListSpec<never, unknown>) 
   if (!Array.isArray(sort) || sort.length !== 2 || typeof sort[0] !== 'string' || !/^(ASC|DESC)$/i.test(String(sort[1]))) {
     throw badRequest('The parameter "sort" must look like ["field","ASC"].');
   }
-  const column = spec.sortable[sort[0]];
+  // Own properties only: "constructor" or "toString" would otherwise find Object's and reach the SQL.
+  const column = Object.hasOwn(spec.sortable, sort[0]) ? spec.sortable[sort[0]] : undefined;
   if (!column) throw badRequest(`The list cannot be sorted by "${sort[0]}".`);
 
   const range = jsonParam(ctx, 'range') ?? [0, maxPageSize - 1];
@@ -76,7 +81,7 @@ export function applyFilters(ctx: AppContext, query: Knex.QueryBuilder, filter: 
       query.whereIn(spec.idColumn, ids.map(Number));
       continue;
     }
-    const apply = spec.filters?.[name];
+    const apply = spec.filters && Object.hasOwn(spec.filters, name) ? spec.filters[name] : undefined;
     if (!apply) throw badRequest(`The list cannot be filtered by "${name}".`);
     apply(query, value, ctx);
   }
@@ -87,10 +92,10 @@ export function applyFilters(ctx: AppContext, query: Knex.QueryBuilder, filter: 
  * react-admin reads for pagination.
  */
 export async function respondList<Row, Out>(ctx: AppContext, base: Knex.QueryBuilder, spec: ListSpec<Row, Out>): Promise<void> {
-  const { sort, range, filter } = readListParams(ctx, spec as ListSpec<never, unknown>);
-  applyFilters(ctx, base, filter, spec as ListSpec<never, unknown>);
-  const counted = await base.clone().clearSelect().clearOrder().count({ total: '*' }).first();
-  const total = Number((counted as { total?: number } | undefined)?.total ?? 0);
+  const { sort, range, filter } = readListParams(ctx, spec);
+  applyFilters(ctx, base, filter, spec);
+  const counted = await base.clone().clearSelect().clearOrder().count({ total: '*' }).first<{ total?: number } | undefined>();
+  const total = Number(counted?.total ?? 0);
   const rows = (await base
     .orderByRaw(`${sort[0]} ${sort[1]} nulls last`)
     .orderBy(spec.idColumn, sort[1] === 'ASC' ? 'asc' : 'desc')

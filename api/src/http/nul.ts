@@ -7,18 +7,30 @@ import { badRequest } from './errors.ts';
 // of this API has a use for it, so a request holding one anywhere (path, query, body, upload name)
 // is refused before its handler runs, naming where.
 
-/** Where in `value` the first string with a NUL is ("entries.0.name"), or undefined. */
+/** How deep a request's JSON may nest: our deepest body is a few levels; an attack nests thousands. */
+export const maxNesting = 32;
+
+/**
+ * Where in `value` the first string with a NUL is ("entries.0.name"), or undefined. Walked with a
+ * list instead of recursion, and refused beyond `maxNesting` levels, so a deeply nested body is a 400
+ * and not a stack overflow.
+ */
 function nulAt(value: unknown, path = ''): string | undefined {
-  if (typeof value === 'string') return value.includes('\u0000') ? path || '_' : undefined;
-  if (Array.isArray(value)) {
-    for (const [i, entry] of value.entries()) {
-      const found = nulAt(entry, path ? `${path}.${i}` : String(i));
-      if (found) return found;
+  const pending: { value: unknown; path: string; depth: number }[] = [{ value, path, depth: 0 }];
+  for (let next = pending.pop(); next; next = pending.pop()) {
+    const { value: current, path: at, depth } = next;
+    if (typeof current === 'string') {
+      if (current.includes('\u0000')) return at || '_';
+      continue;
     }
-  } else if (value !== null && typeof value === 'object' && !Buffer.isBuffer(value)) {
-    for (const [name, entry] of Object.entries(value)) {
-      const found = nulAt(name, path ? `${path}.${name}` : name) ?? nulAt(entry, path ? `${path}.${name}` : name);
-      if (found) return found;
+    if (current === null || typeof current !== 'object' || Buffer.isBuffer(current)) continue;
+    if (depth >= maxNesting) throw badRequest(`The request is nested more than ${maxNesting} levels deep.`);
+    const entries = Array.isArray(current) ? [...current.entries()].map(([i, entry]) => [String(i), entry] as const) : Object.entries(current);
+    // Pushed in reverse, so the first NUL in reading order is the one named.
+    for (const [name, entry] of entries.reverse()) {
+      const inner = at ? `${at}.${name}` : name;
+      pending.push({ value: entry, path: inner, depth: depth + 1 });
+      if (!Array.isArray(current)) pending.push({ value: name, path: inner, depth: depth + 1 });
     }
   }
   return undefined;

@@ -1,27 +1,14 @@
 import type Router from '@koa/router';
-import type { Middleware, ParameterizedContext } from 'koa';
+import type { Middleware } from 'koa';
 import { protocol, type AuditSpec } from '../audit/protocol.ts';
-import type { Config } from '../config.ts';
-import type { Db } from '../db.ts';
-import type { User } from '../identity/user.ts';
 import { authorize } from './auth.ts';
 import { bodyParser, type BodyKind } from './body.ts';
+import { accessLevels, type Access, type AppContext, type AppDeps, type AppState, type Method } from './context.ts';
 import { refuseNul } from './nul.ts';
 
-/** Who may call a route. Every route states one; the server refuses to mount a route without. */
-export const accessLevels = ['public', 'authenticated', 'vendor', 'backoffice'] as const;
-export type Access = (typeof accessLevels)[number];
-export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-
-export interface AppState {
-  requestId: string;
-  user?: User;
-}
-export interface AppDeps {
-  db: Db;
-  config: Config;
-}
-export type AppContext = ParameterizedContext<AppState, AppDeps> & { params: Record<string, string> };
+// The context types live in context.ts (so auth.ts and the protocol need not import this file); they
+// are exported here too for the routes that import them with RouteDef.
+export { accessLevels, type Access, type AppContext, type AppDeps, type AppState, type Method } from './context.ts';
 
 export interface RouteDef {
   method: Method;

@@ -29,7 +29,7 @@ function areaOf(path: string): Area {
  */
 export function tileSource(template: string): string {
   const [, scheme, host] = /^(https?:)\/\/([^/?#]+)/i.exec(template) ?? [];
-  if (!scheme) return '';
+  if (!scheme || !host) return '';
   const pattern = host.replace(/\{[^}]*\}/g, '*');
   return /^(\*\.)?[^*]+$/.test(pattern) ? `${scheme}//${pattern}` : scheme;
 }

@@ -1,18 +1,29 @@
-import type { Server } from 'node:http';
+import http, { type Server } from 'node:http';
 import type { Middleware } from 'koa';
 import { log } from '../log.ts';
 import { HttpError } from './errors.ts';
 
 /**
- * Limits on a client's connection, against clients that send slowly on purpose (slowloris) and hold
- * sockets open: headers within 20 s, the whole request (an upload on weak mobile data) within 60 s.
+ * The HTTP server with limits on a client's connection, against clients that send slowly on purpose
+ * (slowloris) and hold sockets open: headers within 20 s, the whole request (an upload on weak mobile
+ * data) within 60 s. Node checks those limits only every `connectionsCheckingInterval` (30 s unless
+ * told), which let slow senders stay 50 s; checked every second they go on time. At most
+ * `maxConnections` sockets are open at once; beyond that new ones are closed at once, so that a flood
+ * of sockets runs into the cap instead of the process's file descriptors.
  * Idle keep-alive connections stay open longer than a load balancer's usual 60 s, so the balancer,
  * not this process, closes them: otherwise it may send a request on a socket we are just closing.
  */
-export function applyServerTimeouts(server: Server): void {
-  server.headersTimeout = 20_000;
-  server.requestTimeout = 60_000;
+export function createShopServer(
+  callback: http.RequestListener,
+  { maxConnections, headersTimeoutMs = 20_000 }: { maxConnections: number; headersTimeoutMs?: number },
+): Server {
+  const server = http.createServer(
+    { headersTimeout: headersTimeoutMs, requestTimeout: Math.max(60_000, headersTimeoutMs), connectionsCheckingInterval: 1000 },
+    callback,
+  );
   server.keepAliveTimeout = 65_000;
+  server.maxConnections = maxConnections;
+  return server;
 }
 
 /**

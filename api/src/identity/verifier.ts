@@ -57,9 +57,12 @@ export function createVerifier(oidc: Config['oidc']): Verifier {
       throw new InvalidToken('The access token is not valid.');
     }
     if (!audienceMatches(payload, oidc)) throw new InvalidToken('The access token is not meant for this service.');
+    const user = userOf(payload);
     return {
-      ...userOf(payload),
+      ...user,
       vendorClaim: typeof payload[oidc.vendorClaim] === 'string' ? (payload[oidc.vendorClaim] as string) : undefined,
+      // A user can often edit their own e-mail: only a verified one, and only if the newspaper chose it.
+      vendorEmail: oidc.vendorByEmail && payload.email_verified === true ? user.email : undefined,
     };
   };
 }
@@ -68,7 +71,7 @@ function userOf(payload: JWTPayload): User {
   if (!payload.sub) throw new InvalidToken('The access token names no user.');
   return {
     sub: payload.sub,
-    username: String(payload.preferred_username ?? payload.sub),
+    username: typeof payload.preferred_username === 'string' ? payload.preferred_username : payload.sub,
     email: typeof payload.email === 'string' ? payload.email : undefined,
     groups: normaliseGroups(payload.groups),
   };

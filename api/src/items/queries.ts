@@ -7,6 +7,7 @@ import { badRequest, notFound, type FieldErrors } from '../http/errors.ts';
 import { rejectFields } from '../http/validate.ts';
 import type { ListSpec } from '../http/list.ts';
 import type { ItemForm, ItemValues } from './schema.ts';
+import { oneRow } from '../one-row.ts';
 
 type Db = Knex | Knex.Transaction;
 
@@ -112,10 +113,10 @@ export function itemsQuery(db: Db): Knex.QueryBuilder {
 
 /** The shop's list: what a customer can buy, higher `order` first. */
 export async function listPublicItems(db: Db) {
-  const rows: ItemRow[] = await itemsQuery(db)
+  const rows = (await itemsQuery(db)
     .where({ 'items.disabled': false, 'items.is_license_item': false })
     .orderBy('items.item_order', 'desc')
-    .orderBy('items.id', 'asc');
+    .orderBy('items.id', 'asc')) as ItemRow[];
   return rows.map(toPublicItem);
 }
 
@@ -147,21 +148,26 @@ export const backofficeListSpec: ListSpec<ItemRow, BackofficeItem> = {
 };
 
 export async function findItem(db: Db, id: number): Promise<BackofficeItem | undefined> {
-  const row: ItemRow | undefined = await itemsQuery(db).where('items.id', id).first();
+  const row = await itemsQuery(db).where('items.id', id).first<ItemRow | undefined>();
   return row && toBackofficeItem(row);
 }
 
 /** The item a customer gets in the cart on the landing page, for the public settings. */
 export async function findMainItem(db: Db) {
-  const row = await db('items').whereNull('deleted_at').where({ is_main_product: true }).first('id', 'name', 'description', 'image_file_id', 'price');
-  return row ? { id: row.id as number, name: row.name as string, description: row.description as string, image: fileUrl(row.image_file_id), price: row.price as number } : null;
+  const row = await db('items')
+    .whereNull('deleted_at')
+    .where({ is_main_product: true })
+    .first<Pick<ItemRow, 'id' | 'name' | 'description' | 'image_file_id' | 'price'> | undefined>(
+      'id', 'name', 'description', 'image_file_id', 'price',
+    );
+  return row ? { id: row.id, name: row.name, description: row.description, image: fileUrl(row.image_file_id), price: row.price } : null;
 }
 
 export const itemNotFound = (id: number) => notFound(`There is no item with id ${id}.`);
 
 /** Locks a live item row for the rest of the transaction; undefined when there is none. */
 async function lockItem(trx: Knex.Transaction, id: number): Promise<ItemRow | undefined> {
-  return trx('items').where({ id }).whereNull('deleted_at').forUpdate().first();
+  return trx('items').where({ id }).whereNull('deleted_at').forUpdate().first<ItemRow | undefined>();
 }
 
 /** Why an item cannot be the main product (the landing page puts it in every cart), if it cannot. */
@@ -280,7 +286,7 @@ export async function saveItem(db: Knex, id: number | undefined, form: ItemForm,
       await trx('items').where({ id: current.id }).update(row);
       savedId = current.id;
     } else {
-      [{ id: savedId }] = await trx('items').insert(row).returning('id');
+      ({ id: savedId } = oneRow(await trx('items').insert(row).returning<{ id: number }[]>('id')));
     }
     return (await findItem(trx, savedId))!;
   });

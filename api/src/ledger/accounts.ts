@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { VendorDeleted } from './errors.ts';
 
 type Db = Knex | Knex.Transaction;
 
@@ -10,7 +11,9 @@ export type AccountIds = Record<SystemAccount | 'vendor', number>;
 
 function findAccounts(db: Db, vendorId: number) {
   return db('ledger_accounts')
-    .where((q) => q.whereNull('vendor_id').orWhere('vendor_id', vendorId))
+    .where((q) => {
+      q.whereNull('vendor_id').orWhere('vendor_id', vendorId);
+    })
     .select<{ id: number; kind: SystemAccount | 'vendor' }[]>('id', 'kind');
 }
 
@@ -37,7 +40,20 @@ export async function accountIds(trx: Knex.Transaction, vendorId: number): Promi
  * queue on it, whichever server they run on.
  */
 export async function vendorAccountId(db: Db, vendorId: number, { lock = false } = {}): Promise<number | undefined> {
-  const query = db('ledger_accounts').where({ vendor_id: vendorId }).first('id');
+  const query = db('ledger_accounts').where({ vendor_id: vendorId }).first<{ id: number } | undefined>('id');
   if (lock) query.forUpdate();
   return (await query)?.id;
+}
+
+// Lock order for a vendor's money: the vendor's row first, then the account row. Booking a sale takes
+// the vendor's row in share mode (sales of one vendor do not wait for each other), deleting the vendor
+// takes it exclusively (FOR NO KEY UPDATE, which the foreign-key checks of a payout do not wait for),
+// so a sale and a deletion of the same vendor always run one after the other.
+
+/** Holds the vendor's row against deletion until the transaction ends; refuses a deleted vendor. */
+export async function holdLiveVendor(trx: Knex.Transaction, vendorId: number): Promise<void> {
+  const vendor = (await trx('vendors').where({ id: vendorId }).forShare().first('deleted_at')) as
+    | { deleted_at: Date | null }
+    | undefined;
+  if (!vendor || vendor.deleted_at !== null) throw new VendorDeleted(vendorId);
 }

@@ -1,9 +1,57 @@
 import type { Knex } from 'knex';
-import { accountIds } from './accounts.ts';
+import { accountIds, holdLiveVendor, type AccountIds } from './accounts.ts';
+import { VendorDeleted } from './errors.ts';
 
 // Every movement of money is a ledger row written here, inside the caller's transaction. The
 // database refuses a second row for the same order entry and kind, and a second fee for an order,
 // so a repeated call fails loudly instead of booking twice; callers lock the order row first.
+
+/** An item as an order prices it: its own price, and the licence item a digital edition pays to the newspaper. */
+export interface PricedItem {
+  id: number;
+  price: number;
+}
+
+/** One line of a cart, priced from the database. */
+export interface PricedLine {
+  item: PricedItem;
+  quantity: number;
+  licence: PricedItem | null;
+}
+
+/**
+ * What a paid order will book, stored with the order as its entries: a sale per item (customers →
+ * vendor), the licence share per licence item (vendor → orga), the tip (customers → vendor).
+ */
+export function orderEntryRows(orderId: number, lines: PricedLine[], tip: number) {
+  const sales = lines.map(({ item, quantity }) => ({
+    order_id: orderId, kind: 'sale', item_id: item.id, quantity, unit_price: item.price, amount: quantity * item.price,
+  }));
+  // Editions sharing one licence item pay it once, for all their copies together.
+  const licences = new Map<number, { item: PricedItem; quantity: number }>();
+  for (const { licence, quantity } of lines) {
+    if (!licence) continue;
+    licences.set(licence.id, { item: licence, quantity: (licences.get(licence.id)?.quantity ?? 0) + quantity });
+  }
+  const licenceRows = [...licences.values()].map(({ item, quantity }) => ({
+    order_id: orderId, kind: 'licence', item_id: item.id, quantity, unit_price: item.price,
+    amount: quantity * item.price,
+  }));
+  const tipRow = tip > 0
+    ? [{ order_id: orderId, kind: 'tip', item_id: null, quantity: null, unit_price: null, amount: tip }]
+    : [];
+  return [...sales, ...licenceRows, ...tipRow];
+}
+
+/** The direction of an order entry's booking: the licence share leaves the vendor, the rest reaches them. */
+const entryDirection = (kind: OrderEntryRow['kind'], accounts: AccountIds): [number, number] =>
+  kind === 'licence' ? [accounts.vendor, accounts.orga] : [accounts.customers, accounts.vendor];
+
+/** The same rule as SQL, for the bulk booking (`kind`, vendor, orga and customers account expressions). */
+export const entryDirectionSql = (kind: string, a: { vendor: string; orga: string; customers: string }) => ({
+  sender: `case when ${kind} = 'licence' then ${a.vendor} else ${a.customers} end`,
+  receiver: `case when ${kind} = 'licence' then ${a.orga} else ${a.vendor} end`,
+});
 
 /** The order a booking belongs to. */
 export interface BookedOrder {
@@ -23,14 +71,16 @@ interface OrderEntryRow {
 /**
  * Books a paid order's entries: each item and the tip customers → vendor, the licence share of a
  * digital edition vendor → orga. An entry of 0 cents (a free item) moves no money and books nothing.
+ * Throws VendorDeleted for a vendor deleted meanwhile: a deleted vendor never receives credit.
  */
 export async function bookOrder(trx: Knex.Transaction, order: BookedOrder): Promise<void> {
+  await holdLiveVendor(trx, order.vendor_id);
   const accounts = await accountIds(trx, order.vendor_id);
-  const entries: OrderEntryRow[] = await trx('order_entries').where({ order_id: order.id }).orderBy('id');
+  const entries = (await trx('order_entries').where({ order_id: order.id }).orderBy('id')) as OrderEntryRow[];
   const rows = entries
     .filter((entry) => entry.amount > 0)
     .map((entry) => {
-      const [sender, receiver] = entry.kind === 'licence' ? [accounts.vendor, accounts.orga] : [accounts.customers, accounts.vendor];
+      const [sender, receiver] = entryDirection(entry.kind, accounts);
       return {
         sender_id: sender,
         receiver_id: receiver,
@@ -47,13 +97,56 @@ export async function bookOrder(trx: Knex.Transaction, order: BookedOrder): Prom
 }
 
 /**
- * Books the card fee of an order: vendor → provider, and orga → vendor for the same amount when
- * the newspaper covers transaction costs (the vendor then nets the full price).
+ * Who pays the card fee, in one sentence for the bookkeeper: the newspaper pays an order's card fee
+ * for the vendor when the setting "the newspaper covers transaction costs" is on, or when the order
+ * holds an item marked "Covers the card fee"; otherwise the vendor pays it. As SQL, for an order id
+ * in `orderId` (a trusted expression), so the bulk booking of the books bench uses the same rule.
  */
-export async function bookFee(trx: Knex.Transaction, order: BookedOrder, fee: number, orgaCovers: boolean): Promise<void> {
+export const feeCoveredSql = (orderId: string) => `(
+  coalesce((select orga_covers_transaction_costs from settings where id = 1), false)
+  or exists (select 1 from order_entries ce join items ci on ci.id = ce.item_id
+             where ce.order_id = ${orderId} and ci.takes_over_transaction_costs))`;
+
+/** Whether the newspaper covers this order's card fee (see feeCoveredSql). */
+export async function feeIsCovered(trx: Knex.Transaction, orderId: number): Promise<boolean> {
+  const { rows } = (await trx.raw(`select ${feeCoveredSql('?')} as covered`, [orderId])) as {
+    rows: { covered: boolean }[];
+  };
+  return rows[0]?.covered === true;
+}
+
+/**
+ * Books the card fee of an order: vendor → provider, and orga → vendor for the same amount when
+ * the newspaper covers it (feeIsCovered; `covered` only for a caller that decided it already). The
+ * vendor then nets the full price. A fee that arrives after the vendor was deleted is the
+ * newspaper's (orga → provider): a deleted vendor never carries credit or debt.
+ */
+export async function bookFee(
+  trx: Knex.Transaction,
+  order: BookedOrder,
+  fee: number,
+  covered?: boolean,
+): Promise<void> {
   if (fee <= 0) return;
+  let live = true;
+  try {
+    await holdLiveVendor(trx, order.vendor_id);
+  } catch (error) {
+    if (!(error instanceof VendorDeleted)) throw error;
+    live = false;
+  }
   const accounts = await accountIds(trx, order.vendor_id);
+  if (!live) {
+    await trx('ledger_rows').insert({
+      sender_id: accounts.orga, receiver_id: accounts.provider, amount: fee, kind: 'fee', order_id: order.id,
+    });
+    return;
+  }
   const rows = [{ sender_id: accounts.vendor, receiver_id: accounts.provider, amount: fee, kind: 'fee', order_id: order.id }];
-  if (orgaCovers) rows.push({ sender_id: accounts.orga, receiver_id: accounts.vendor, amount: fee, kind: 'fee_cover', order_id: order.id });
+  if (covered ?? (await feeIsCovered(trx, order.id))) {
+    rows.push({
+      sender_id: accounts.orga, receiver_id: accounts.vendor, amount: fee, kind: 'fee_cover', order_id: order.id,
+    });
+  }
   await trx('ledger_rows').insert(rows);
 }

@@ -2,7 +2,8 @@ import type { Knex } from 'knex';
 import { accountIds, vendorAccountId } from './accounts.ts';
 import { payOut } from './payout.ts';
 import { openRows } from './queries.ts';
-import { bookMovement, CounterError, euros, lockTill } from './till.ts';
+import { CounterError } from './errors.ts';
+import { bookMovement, euros, lockTill } from './till.ts';
 
 // A counter visit (issue 16): the copies a vendor takes at the counter price, paid from their
 // credit, in cash or part each, and the payout of what is left, in ONE transaction under the
@@ -36,7 +37,7 @@ export interface VisitRequest {
 /** The staff member saw a different credit than the one that is open now. */
 export class StaleCredit extends CounterError {
   constructor(readonly currentCredit: number) {
-    super(409, `The credit has changed in the meantime: it is now ${euros(currentCredit)}. Please check the visit and confirm again.`, {
+    super('conflict', `The credit has changed in the meantime: it is now ${euros(currentCredit)}. Please check the visit and confirm again.`, {
       expectedCredit: `The credit is now ${euros(currentCredit)}.`,
     }, { currentCredit });
   }
@@ -52,7 +53,7 @@ export async function counterVisit(db: Knex | Knex.Transaction, request: VisitRe
     await vendorAccountId(trx, request.vendorId, { lock: true });
     const earlier = await trx('counter_visits').where({ id: request.visitId }).first('vendor_id');
     if (earlier) {
-      if (earlier.vendor_id !== request.vendorId) throw new CounterError(409, 'This visit was booked for another vendor.');
+      if (earlier.vendor_id !== request.vendorId) throw new CounterError('conflict', 'This visit was booked for another vendor.');
       return { id: request.visitId, booked: false };
     }
     await lockTill(trx, request.tillId);
@@ -66,22 +67,22 @@ export async function counterVisit(db: Knex | Knex.Transaction, request: VisitRe
       : [];
     const unsellable = [...quantities.keys()].filter((id) => items.find((item) => item.id === id)?.counter_price == null);
     if (unsellable.length) {
-      throw new CounterError(400, 'Some items are not sold at the counter.', { items: `Not sold at the counter: item ${unsellable.join(', ')}.` });
+      throw new CounterError('invalid', 'Some items are not sold at the counter.', { items: `Not sold at the counter: item ${unsellable.join(', ')}.` });
     }
     const lines = items.map((item) => ({ item, quantity: quantities.get(item.id)!, amount: quantities.get(item.id)! * item.counter_price! }));
     const total = lines.reduce((sum, line) => sum + line.amount, 0);
     if (request.cash > total) {
-      throw new CounterError(400, `The copies cost ${euros(total)}; the vendor cannot pay more than that in cash.`, { cash: `At most ${euros(total)}.` });
+      throw new CounterError('invalid', `The copies cost ${euros(total)}; the vendor cannot pay more than that in cash.`, { cash: `At most ${euros(total)}.` });
     }
     const fromCredit = total - request.cash;
     if (fromCredit > Math.max(credit, 0)) {
-      throw new CounterError(409, `The credit is ${euros(credit)}: ${euros(fromCredit)} cannot be paid from it. Please take the rest in cash.`, {
+      throw new CounterError('conflict', `The credit is ${euros(credit)}: ${euros(fromCredit)} cannot be paid from it. Please take the rest in cash.`, {
         cash: `At least ${euros(fromCredit - Math.max(credit, 0))} in cash.`,
       });
     }
     const left = credit - fromCredit;
     if (total === 0 && !(request.payOut && left > 0)) {
-      throw new CounterError(400, 'Nothing to book: no copies and no credit to pay out.', { items: 'Please add copies or pay out a credit.' });
+      throw new CounterError('invalid', 'Nothing to book: no copies and no credit to pay out.', { items: 'Please add copies or pay out a credit.' });
     }
 
     await trx('counter_visits').insert({

@@ -1,27 +1,14 @@
 import type { Knex } from 'knex';
-import { centsToDecimal } from '../http/csv.ts';
-import { conflict, HttpError, notFound } from '../http/errors.ts';
 import { accountIds, vendorAccountId } from './accounts.ts';
-import { openRows } from './queries.ts';
+import { NothingToPayOut, PayoutAlreadyReversed, PayoutNotFound, StaleAmount } from './errors.ts';
+import { openCredit } from './queries.ts';
 import { bookMovement, defaultTillId } from './till.ts';
+import { oneRow } from '../one-row.ts';
 
 // Cash at the counter. A payout pays a vendor's whole open credit and stamps every row it settled
 // with its id; a reversal books the money back as one new open row. The vendor's account row is
 // locked first in both, so two tabs, two clicks or two servers queue on it: the second one finds
 // nothing open any more. Nothing here calls out of the database.
-
-/** The staff member saw a different figure than the one that is open now (a sale arrived meanwhile). */
-export class StaleExpectedAmount extends HttpError {
-  constructor(readonly currentAmount: number) {
-    super(409, `The credit has changed in the meantime: it is now ${euros(currentAmount)}. Please check the amount and pay out again.`, {
-      expectedAmount: `The credit is now ${euros(currentAmount)}.`,
-    });
-  }
-}
-
-const euros = (cents: number) => `${centsToDecimal(cents)} €`;
-
-const nothingToPay = () => conflict('No credits to pay out', { vendor: 'This vendor has no credit to pay out.' });
 
 export interface PayoutRequest {
   vendorId: number;
@@ -38,15 +25,15 @@ export interface PayoutRequest {
 export async function payOut(db: Knex | Knex.Transaction, request: PayoutRequest): Promise<number> {
   return db.transaction(async (trx) => {
     const account = await vendorAccountId(trx, request.vendorId, { lock: true });
-    if (account === undefined) throw nothingToPay();
+    if (account === undefined) throw new NothingToPayOut(request.vendorId);
     // Exactly these rows are settled: a sale committed from now on stays open for the next payout.
-    const rows: { id: number; amount: number; sign: 1 | -1 }[] = await openRows(trx, account).forUpdate('r');
-    const credit = rows.reduce((sum, row) => sum + row.sign * row.amount, 0);
-    if (credit <= 0) throw nothingToPay();
-    if (credit !== request.expectedAmount) throw new StaleExpectedAmount(credit);
+    const { credit, rowIds } = await openCredit(trx, account);
+    if (credit <= 0) throw new NothingToPayOut(request.vendorId);
+    if (credit !== request.expectedAmount) throw new StaleAmount(credit);
 
     // The id is drawn first so that the receipt number can carry it.
-    const { rows: [{ id }] } = (await trx.raw(`select nextval(pg_get_serial_sequence('payouts', 'id'))::integer as id`)) as { rows: { id: number }[] };
+    const { rows: drawn } = await trx.raw<{ rows: { id: number }[] }>(`select nextval(pg_get_serial_sequence('payouts', 'id'))::integer as id`);
+    const { id } = oneRow(drawn);
     const tillId = request.tillId ?? (await defaultTillId(trx));
     await trx('payouts').insert({
       till_id: tillId,
@@ -57,14 +44,15 @@ export async function payOut(db: Knex | Knex.Transaction, request: PayoutRequest
       authorised_by: request.authorisedBy,
     });
     const { cash } = await accountIds(trx, request.vendorId);
-    const [row] = await trx('ledger_rows')
+    const inserted = await trx('ledger_rows')
       .insert({ sender_id: account, receiver_id: cash, amount: credit, kind: 'payout', payout_id: id, authorised_by: request.authorisedBy })
-      .returning('id');
+      .returning<{ id: number | string }[]>('id');
     // The cash leaves the till: refused when the till holds less (the figure goes to the screen).
     await bookMovement(trx, {
-      tillId, kind: 'payout', amount: -credit, vendorId: request.vendorId, ledgerRowId: Number(row.id), staff: request.authorisedBy, timeZone: request.timeZone,
+      tillId, kind: 'payout', amount: -credit, vendorId: request.vendorId, ledgerRowId: Number(oneRow(inserted).id),
+      staff: request.authorisedBy, timeZone: request.timeZone,
     });
-    await trx('ledger_rows').whereRaw('id = any(?::bigint[])', [rows.map((row) => row.id)]).update({ payout_id: id });
+    await trx('ledger_rows').whereRaw('id = any(?::bigint[])', [rowIds]).update({ payout_id: id });
     return id;
   });
 }
@@ -84,14 +72,16 @@ export interface ReversalRequest {
  */
 export async function reversePayout(db: Knex | Knex.Transaction, request: ReversalRequest): Promise<void> {
   await db.transaction(async (trx) => {
-    const found = await trx('payouts').where({ id: request.payoutId }).first('vendor_id', 'till_id');
-    if (!found) throw notFound(`There is no payout with the id ${request.payoutId}.`);
+    const found = await trx('payouts')
+      .where({ id: request.payoutId })
+      .first<{ vendor_id: number; till_id: number } | undefined>('vendor_id', 'till_id');
+    if (!found) throw new PayoutNotFound(request.payoutId);
     // The same order of locks as a payout (account, then payout), so the two cannot deadlock.
     await vendorAccountId(trx, found.vendor_id, { lock: true });
     const payout = await trx('payouts').where({ id: request.payoutId }).forUpdate().first('reversed_at');
-    if (payout.reversed_at) throw conflict('This payout has already been reversed.');
+    if (payout.reversed_at) throw new PayoutAlreadyReversed(request.payoutId);
     const row = await trx('ledger_rows').where({ payout_id: request.payoutId, kind: 'payout' }).first('id', 'sender_id', 'receiver_id', 'amount');
-    const [reversal] = await trx('ledger_rows')
+    const reversal = await trx('ledger_rows')
       .insert({
         sender_id: row.receiver_id,
         receiver_id: row.sender_id,
@@ -100,11 +90,11 @@ export async function reversePayout(db: Knex | Knex.Transaction, request: Revers
         reversal_of: row.id,
         authorised_by: request.authorisedBy,
       })
-      .returning('id');
+      .returning<{ id: number | string }[]>('id');
     // The cash that was not handed out goes back into the payout's till, on today's page of its book.
     await bookMovement(trx, {
       tillId: found.till_id, kind: 'payout_reversal', amount: Number(row.amount), vendorId: found.vendor_id,
-      ledgerRowId: Number(reversal.id), reason: request.reason, staff: request.authorisedBy, timeZone: request.timeZone,
+      ledgerRowId: Number(oneRow(reversal).id), reason: request.reason, staff: request.authorisedBy, timeZone: request.timeZone,
     });
     await trx('payouts').where({ id: request.payoutId }).update({
       reversed_at: trx.fn.now(),

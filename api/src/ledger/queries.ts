@@ -1,7 +1,9 @@
 import type { Knex } from 'knex';
-import { toIso } from '../vendors/queries.ts';
 
 type Db = Knex | Knex.Transaction;
+
+/** A timestamp as the API answers it; the ledger stays free of the other domains' modules. */
+const iso = (value: Date | string) => new Date(value).toISOString();
 
 export interface VendorAccountSummary {
   /** Open rows received minus open rows sent, in cents: what the next payout pays; negative is a debt. */
@@ -20,19 +22,24 @@ export interface VendorMoneyColumns {
   last_payout_at: Date | string | null;
 }
 
-// A vendor's money, computed where it is asked for (never stored, so it cannot drift from the
-// ledger). Each branch of the union reads one of the open-row partial indexes; an aggregate without
-// GROUP BY always answers one row, so a vendor without an account gets 0. Reversed payouts are no
-// payouts any more: the last payout is the latest one still standing.
+// A vendor's credit has ONE definition, `openSignedRows`: the rows not yet settled by a payout, each
+// signed from the account's side (+ received, − sent); the credit is their sum. The vendor list and
+// answer, /api/vendors/me, vendor deletion (through `withVendorMoney`), the forpayout page and the
+// payout itself (through `openRows` and `openCredit`) all read it, so they cannot disagree. It is
+// computed where it is asked for, never stored, so it cannot drift from the ledger. Each branch of
+// the union reads one of the open-row partial indexes.
+const openSignedRows = (accountId: string) => `
+  select id, amount as signed from ledger_rows where receiver_id = ${accountId} and payout_id is null
+  union all
+  select id, -amount from ledger_rows where sender_id = ${accountId} and payout_id is null`;
+
+// An aggregate without GROUP BY always answers one row, so a vendor without an account gets 0.
+// Reversed payouts are no payouts any more: the last payout is the latest one still standing.
 const vendorMoneyJoins = (vendorId: string) => `
   left join lateral (
     select coalesce(sum(o.signed), 0)::bigint as credit, (count(*) filter (where o.signed > 0))::integer as open_payments
     from ledger_accounts money_account
-    cross join lateral (
-      select amount as signed from ledger_rows where receiver_id = money_account.id and payout_id is null
-      union all
-      select -amount from ledger_rows where sender_id = money_account.id and payout_id is null
-    ) o
+    cross join lateral (${openSignedRows('money_account.id')}) o
     where money_account.vendor_id = ${vendorId}
   ) money on true
   left join lateral (
@@ -42,6 +49,18 @@ const vendorMoneyJoins = (vendorId: string) => `
     order by p.created_at desc, p.id desc
     limit 1
   ) last_payout on true`;
+
+/** The open credit of an account and the ids of the rows that make it, read in one statement. */
+export async function openCredit(db: Db, accountId: number): Promise<{ credit: number; rowIds: number[] }> {
+  const { rows } = (await db.raw(
+    `select coalesce(sum(o.signed), 0)::bigint as credit, coalesce(array_agg(o.id), '{}') as ids
+     from (${openSignedRows('?')}) o`,
+    [accountId, accountId],
+  )) as { rows: { credit: number | string; ids: number[] }[] };
+  // An aggregate without GROUP BY answers exactly one row.
+  const row = rows[0];
+  return { credit: Number(row?.credit ?? 0), rowIds: row?.ids ?? [] };
+}
 
 /**
  * Adds the vendor's credit, open payments and last payout to a query that has the vendor's id in
@@ -57,14 +76,16 @@ export function withVendorMoney(query: Knex.QueryBuilder, vendorIdColumn: string
 export function vendorMoneyToApi(row: VendorMoneyColumns): VendorAccountSummary {
   return {
     credit: row.credit,
-    lastPayout: row.last_payout_amount === null ? null : { amount: row.last_payout_amount, at: toIso(row.last_payout_at)! },
+    lastPayout: row.last_payout_amount === null || row.last_payout_at === null
+      ? null
+      : { amount: row.last_payout_amount, at: iso(row.last_payout_at) },
     openPayments: row.open_payments,
   };
 }
 
 /** A vendor's money as the back office and the vendor's own page show it. */
 export async function vendorAccountSummary(db: Db, vendorId: number): Promise<VendorAccountSummary> {
-  const row = await withVendorMoney(db.from(db.raw('(select ?::integer as id) v', [vendorId])), 'v.id').first();
+  const row = await withVendorMoney(db.from(db.raw('(select ?::integer as id) v', [vendorId])), 'v.id').first<VendorMoneyColumns>();
   return vendorMoneyToApi(row);
 }
 
@@ -84,7 +105,9 @@ export interface VendorLedgerRow {
 export function accountRows(db: Db, accountId: number): Knex.QueryBuilder {
   return db('ledger_rows as r')
     .leftJoin('items as i', 'i.id', 'r.item_id')
-    .where((q) => q.where('r.receiver_id', accountId).orWhere('r.sender_id', accountId))
+    .where((q) => {
+      q.where('r.receiver_id', accountId).orWhere('r.sender_id', accountId);
+    })
     .select(
       'r.id', 'r.created_at', 'r.kind', 'r.item_id', 'i.name as item_name', 'r.quantity', 'r.amount', 'r.payout_id',
       db.raw('(case when r.receiver_id = ? then 1 else -1 end)::integer as sign', [accountId]),
@@ -107,7 +130,7 @@ export interface AccountRow {
 export function accountRowToApi(row: AccountRow): VendorLedgerRow {
   return {
     id: row.id,
-    createdAt: toIso(row.created_at)!,
+    createdAt: iso(row.created_at),
     kind: row.kind,
     itemId: row.item_id,
     itemName: row.item_name,
@@ -117,9 +140,12 @@ export function accountRowToApi(row: AccountRow): VendorLedgerRow {
   };
 }
 
-/** Every open row of an account, oldest first: what the next payout settles. */
+/** Every open row of an account, oldest first: what the next payout settles, as the forpayout page lists it. */
 export const openRows = (db: Db, accountId: number) =>
-  accountRows(db, accountId).whereNull('r.payout_id').orderBy('r.created_at').orderBy('r.id');
+  accountRows(db, accountId)
+    .joinRaw(`join (${openSignedRows('?')}) open_row on open_row.id = r.id`, [accountId, accountId])
+    .orderBy('r.created_at')
+    .orderBy('r.id');
 
 export interface AccountBalance {
   accountId: number;
@@ -131,11 +157,11 @@ export interface AccountBalance {
 
 /** Every account's balance; double entry makes their sum zero. */
 export async function accountBalances(db: Db): Promise<AccountBalance[]> {
-  const { rows } = (await db.raw(`
+  const { rows } = await db.raw<{ rows: { id: number; kind: string; vendor_id: number | null; balance: number }[] }>(`
     select a.id, a.kind, a.vendor_id,
       (coalesce((select sum(amount) from ledger_rows where receiver_id = a.id), 0)
        - coalesce((select sum(amount) from ledger_rows where sender_id = a.id), 0))::bigint as balance
     from ledger_accounts a order by a.id
-  `)) as { rows: { id: number; kind: string; vendor_id: number | null; balance: number }[] };
+  `);
   return rows.map((r) => ({ accountId: r.id, kind: r.kind, vendorId: r.vendor_id, balance: r.balance }));
 }

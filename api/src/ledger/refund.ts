@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { orderKinds } from './kinds.ts';
 
 /**
  * Books a refunded order, inside the caller's transaction (which holds the order's lock): each of
@@ -7,8 +8,19 @@ import type { Knex } from 'knex';
  * either way. When the vendor was already paid out, the refund makes the credit negative (a debt
  * that the next sales pay off). The database allows one refund row per order entry.
  */
+interface BookedRow {
+  id: number;
+  sender_id: number;
+  receiver_id: number;
+  amount: number;
+  order_entry_id: number | null;
+  item_id: number | null;
+  quantity: number | null;
+  unit_price: number | null;
+}
+
 export async function bookRefund(trx: Knex.Transaction, orderId: number, authorisedBy: string): Promise<void> {
-  const booked = await trx('ledger_rows').where({ order_id: orderId }).whereIn('kind', ['sale', 'tip', 'licence']).orderBy('id');
+  const booked: BookedRow[] = await trx('ledger_rows').where({ order_id: orderId }).whereIn('kind', orderKinds).orderBy('id');
   if (!booked.length) return;
   await trx('ledger_rows').insert(
     booked.map((row) => ({
@@ -26,3 +38,26 @@ export async function bookRefund(trx: Knex.Transaction, orderId: number, authori
     })),
   );
 }
+
+// How refunds count where the books are summed, as SQL over a ledger row aliased `r` (a trusted
+// alias, never input): the payout lines and receipts, and the sales statistics.
+
+/** The payout line a vendor's row belongs to: its item, else its kind; a refund without an item takes back a tip. */
+export const payoutLineSql = (r: string) =>
+  `case when ${r}.item_id is not null then 'item' when ${r}.kind = 'refund' then 'tip' else ${r}.kind end`;
+
+/** Pieces (or tips, fees) a row counts: a refund takes back what its sale counted. */
+export const signedPiecesSql = (r: string) =>
+  `(case when ${r}.kind = 'refund' then -1 else 1 end * coalesce(${r}.quantity, 1))`;
+
+/**
+ * The rows that are sales: sales and tips (customers → vendor), and their refunds, which subtract
+ * (vendor → customers). The refund of a licence share (orga → vendor) is no sale.
+ */
+export const salesAndTheirRefundsSql = (r: string) =>
+  `${r}.kind in ('sale', 'tip', 'refund')
+   and (${r}.kind <> 'refund'
+        or ${r}.receiver_id = (select id from ledger_accounts where kind = 'customers' and vendor_id is null))`;
+
+/** Whether a row of `salesAndTheirRefundsSql` subtracts. */
+export const isRefundSql = (r: string) => `${r}.kind = 'refund'`;

@@ -1,26 +1,15 @@
 import type { Knex } from 'knex';
+import { CounterError } from './errors.ts';
+import { oneRow } from '../one-row.ts';
 
 // The tills and their cash book. Every cash movement is written here, in the caller's
 // transaction, after locking the till's row: movements of one till queue on it, so the running
 // balance each row stores is the one before it plus its amount, and a payout that would take more
 // than the till holds is refused with the figure. The voucher number comes from a counter row per
 // till and year raised in the same transaction, so a booking that fails half-way leaves no gap.
-// The database refuses movements dated on a closed day (migration 011); a correction is a new movement.
+// The database refuses movements dated on a closed day (migration 014); a correction is a new movement.
 
 type Db = Knex | Knex.Transaction;
-
-/** A refusal of the counter or the cash book, for the person at the counter; the API maps `status`. */
-export class CounterError extends Error {
-  constructor(
-    readonly status: 400 | 404 | 409,
-    message: string,
-    readonly errors?: Record<string, string>,
-    /** Extra figures for the screen, e.g. the credit or the till balance as it is now. */
-    readonly details?: Record<string, number>,
-  ) {
-    super(message);
-  }
-}
 
 export const euros = (cents: number) =>
   `${cents < 0 ? '−' : ''}${Math.floor(Math.abs(cents) / 100)},${String(Math.abs(cents) % 100).padStart(2, '0')} €`;
@@ -28,7 +17,7 @@ export const euros = (cents: number) =>
 /** The till holds less than a movement takes out. */
 export class TillShort extends CounterError {
   constructor(readonly balance: number, amount: number) {
-    super(409, `The till holds only ${euros(balance)}; ${euros(amount)} cannot be taken out of it.`, {
+    super('conflict', `The till holds only ${euros(balance)}; ${euros(amount)} cannot be taken out of it.`, {
       amount: `The till holds ${euros(balance)}.`,
     }, { tillBalance: balance });
   }
@@ -69,7 +58,7 @@ const counterparts: Record<MovementKind, 'vendor' | 'bank' | 'other'> = {
 /** Locks the till's row until the transaction ends; answers its opening balance. */
 export async function lockTill(trx: Knex.Transaction, tillId: number): Promise<{ id: number; name: string; opening_balance: number }> {
   const till = await trx('tills').where({ id: tillId }).forUpdate().first('id', 'name', 'opening_balance');
-  if (!till) throw new CounterError(404, `There is no till with the id ${tillId}.`, { till: 'Please choose a till.' });
+  if (!till) throw new CounterError('unknown', `There is no till with the id ${tillId}.`, { till: 'Please choose a till.' });
   return till;
 }
 
@@ -86,7 +75,7 @@ export async function tillBalance(db: Db, tillId: number): Promise<number> {
 /** The till every payout goes through when none is named: the first one. */
 export async function defaultTillId(db: Db): Promise<number> {
   const till = await db('tills').orderBy('id').first('id');
-  if (!till) throw new CounterError(409, 'There is no till yet. Please set one up under "Tills" first.');
+  if (!till) throw new CounterError('conflict', 'There is no till yet. Please set one up under "Tills" first.');
   return till.id;
 }
 
@@ -95,16 +84,18 @@ export async function bookMovement(trx: Knex.Transaction, movement: Movement): P
   await lockTill(trx, movement.tillId);
   const balance = await tillBalance(trx, movement.tillId);
   if (balance + movement.amount < 0) throw new TillShort(balance, -movement.amount);
-  const { rows: [{ day, year }] } = (await trx.raw(
+  const { rows: dated } = (await trx.raw(
     `select to_char(now() at time zone ?, 'YYYY-MM-DD') as day, extract(year from now() at time zone ?)::integer as year`,
     [movement.timeZone, movement.timeZone],
   )) as { rows: { day: string; year: number }[] };
-  const { rows: [{ number }] } = (await trx.raw(
+  const { day, year } = oneRow(dated);
+  const { rows: counted } = (await trx.raw(
     `insert into till_voucher_counters (till_id, year, next) values (?, ?, 2)
      on conflict (till_id, year) do update set next = till_voucher_counters.next + 1
      returning next - 1 as number`,
     [movement.tillId, year],
   )) as { rows: { number: number }[] };
+  const { number } = oneRow(counted);
   const [{ id }] = await trx('cash_movements')
     .insert({
       till_id: movement.tillId,
@@ -142,9 +133,9 @@ const directions: Record<ManualKind, 1 | -1> = { bank_deposit: -1, bank_withdraw
 
 /** A deposit to or withdrawal from the bank, or another expense or income with its reason. */
 export function bookManualMovement(db: Db, request: ManualMovementRequest): Promise<{ id: number; voucher: string }> {
-  if (!(request.amount > 0)) throw new CounterError(400, 'Please give an amount above 0.', { amount: 'Please give an amount above 0.' });
+  if (!(request.amount > 0)) throw new CounterError('invalid', 'Please give an amount above 0.', { amount: 'Please give an amount above 0.' });
   if ((request.kind === 'expense' || request.kind === 'income') && !request.reason.trim()) {
-    throw new CounterError(400, 'Please say what the money is for.', { reason: 'Please give a reason.' });
+    throw new CounterError('invalid', 'Please say what the money is for.', { reason: 'Please give a reason.' });
   }
   return db.transaction((trx) =>
     bookMovement(trx, { ...request, amount: directions[request.kind] * request.amount, reason: request.reason.trim() }),
@@ -175,27 +166,28 @@ export async function closeDay(db: Db, request: CloseRequest): Promise<number> {
   if (request.denominations) {
     const sum = Object.entries(request.denominations).reduce((total, [value, pieces]) => total + Number(value) * pieces, 0);
     if (sum !== request.counted) {
-      throw new CounterError(400, `The pieces add up to ${euros(sum)}, not ${euros(request.counted)}.`, { counted: 'Please count again.' });
+      throw new CounterError('invalid', `The pieces add up to ${euros(sum)}, not ${euros(request.counted)}.`, { counted: 'Please count again.' });
     }
   }
   return db.transaction(async (trx) => {
     const till = await lockTill(trx, request.tillId);
-    const { rows: [{ day }] } = (await trx.raw(`select to_char(now() at time zone ?, 'YYYY-MM-DD') as day`, [request.timeZone])) as {
+    const { rows: today } = (await trx.raw(`select to_char(now() at time zone ?, 'YYYY-MM-DD') as day`, [request.timeZone])) as {
       rows: { day: string }[];
     };
+    const { day } = oneRow(today);
     if (await trx('till_closes').where({ till_id: request.tillId, day }).first('id')) {
-      throw new CounterError(409, `Today (${day}) is already closed for till ${till.name}.`);
+      throw new CounterError('conflict', `Today (${day}) is already closed for till ${till.name}.`);
     }
     const expected = await tillBalance(trx, request.tillId);
     if (expected !== request.expected) {
-      throw new CounterError(409, `The till's balance has changed in the meantime: it is now ${euros(expected)}. Please count again.`, {
+      throw new CounterError('conflict', `The till's balance has changed in the meantime: it is now ${euros(expected)}. Please count again.`, {
         expected: `The balance is now ${euros(expected)}.`,
       }, { expected });
     }
     const difference = request.counted - expected;
     const reason = request.reason?.trim() ?? '';
     if (difference !== 0 && !reason) {
-      throw new CounterError(400, `The count differs by ${euros(difference)}: please give a reason.`, { reason: 'Please give a reason.' });
+      throw new CounterError('invalid', `The count differs by ${euros(difference)}: please give a reason.`, { reason: 'Please give a reason.' });
     }
     // The day's opening balance: the balance after the last close, i.e. before every movement since.
     const last = await trx('till_closes').where({ till_id: request.tillId }).orderBy('day', 'desc')

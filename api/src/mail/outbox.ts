@@ -58,13 +58,13 @@ interface ClaimedMail {
  * talks to the mail server outside any transaction.
  */
 async function claimDueMail(db: Db): Promise<ClaimedMail | undefined> {
-  const { rows } = (await db.raw(
+  const { rows } = await db.raw<{ rows: ClaimedMail[] }>(
     `update outbox set attempts = attempts + 1, next_attempt_at = now() + make_interval(mins => ?)
      where id = (select id from outbox where status = 'queued' and next_attempt_at <= now()
                  order by next_attempt_at, id limit 1 for update skip locked)
      returning id, kind, recipient, subject, text, attempts`,
     [leaseMinutes],
-  )) as { rows: ClaimedMail[] };
+  );
   return rows[0];
 }
 

@@ -3,7 +3,8 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGzip } from 'node:zlib';
 import type { Knex } from 'knex';
-import type { Db } from '../db.ts';
+import { clientConfig, type Db } from '../db.ts';
+import { oneRow } from '../one-row.ts';
 import { appliedMigrations } from './versions.ts';
 import { listTables, quoteIdent, readSequences, summarise, useStableSession, type SequenceValue, type TableInfo, type TableSummary } from './tables.ts';
 
@@ -50,14 +51,14 @@ async function* tableRows(trx: Knex.Transaction, table: TableInfo): AsyncGenerat
   const after = `(${keyList}) > (${table.key.map((k) => `?::${k.type}`).join(', ')})`;
   let last: string[] | undefined;
   for (;;) {
-    const { rows } = (await trx.raw(
+    const { rows } = await trx.raw<{ rows: { row: string; key: string[] }[] }>(
       `select to_jsonb(t)::text as row, array[${keyText}] as key from ${quoteIdent(table.name)} t
        ${last ? `where ${after}` : ''} order by ${keyList} limit ${pageSize(table)}`,
       last ?? [],
-    )) as { rows: { row: string; key: string[] }[] };
+    );
     for (const { row } of rows) yield row;
     if (rows.length < pageSize(table)) return;
-    last = rows[rows.length - 1].key;
+    last = rows.at(-1)?.key;
   }
 }
 
@@ -75,13 +76,14 @@ export async function* backupLines(db: Db): AsyncGenerator<string> {
       format: backupFormat,
       version: backupVersion,
       createdAt: new Date().toISOString(),
-      engine: db.client.config.client === 'pg' ? 'postgres' : 'pglite',
+      engine: clientConfig(db).client === 'pg' ? 'postgres' : 'pglite',
       migrations: await appliedMigrations(trx),
       tables: await summarise(trx, tables),
     };
     yield JSON.stringify(header);
     for (const [i, table] of tables.entries()) {
-      const marker: TableMarker = { table: table.name, rows: header.tables[i].rows };
+      // summarise() answers one summary per table it is given, in that order
+      const marker: TableMarker = { table: table.name, rows: oneRow(header.tables.slice(i, i + 1)).rows };
       yield JSON.stringify(marker);
       let written = 0;
       for await (const row of tableRows(trx, table)) {

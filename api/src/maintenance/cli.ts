@@ -3,6 +3,7 @@ import { loadConfig } from '../config.ts';
 import { withoutPassword } from '../db.ts';
 import { setLogSilent } from '../log.ts';
 import { writeBackup } from './backup.ts';
+import { checkDatabase } from './check.ts';
 import { MaintenanceError } from './errors.ts';
 import { moveDatabase } from './move.ts';
 import { describeTarget, isPostgresUrl, openDatabase } from './open.ts';
@@ -16,6 +17,7 @@ const usage = `Usage:
   npm run restore -- <file>                 load a backup into an empty database
   npm run migrate-to-postgres [-- <url>]    move the embedded database (DATA_DIR) into an empty
                                             PostgreSQL database (the url, else DATABASE_URL)
+  npm run check                             check the books and the indexes (only reads)
 
 They use the database npm start uses: DATABASE_URL, else the embedded one in DATA_DIR (./data).
 With the embedded database, stop the server first: it belongs to one process at a time.`;
@@ -73,9 +75,9 @@ async function migrateToPostgres(url: string | undefined): Promise<boolean> {
         c.same ? 'same' : 'DIFFERENT',
       ]),
     ];
-    const widths = table[0].map((_, i) => Math.max(...table.map((row) => row[i].length)));
+    const widths = table.reduce<number[]>((w, row) => row.map((cell, i) => Math.max(w[i] ?? 0, cell.length)), []);
     log('');
-    for (const row of table) log(row.map((cell, i) => cell.padEnd(widths[i])).join('  ').trimEnd());
+    for (const row of table) log(row.map((cell, i) => cell.padEnd(widths[i] ?? 0)).join('  ').trimEnd());
     const differing = comparison.filter((c) => !c.same);
     log('');
     if (differing.length) {
@@ -90,12 +92,35 @@ async function migrateToPostgres(url: string | undefined): Promise<boolean> {
   }
 }
 
+async function check(): Promise<boolean> {
+  const config = loadConfig();
+  const db = openDatabase(config, { existing: true });
+  try {
+    log(`Checking ${describeTarget(config)} …`);
+    const results = await checkDatabase(db);
+    for (const result of results) {
+      log(`${result.problems.length ? 'FAILED' : 'ok    '}  ${result.check}`);
+      for (const problem of result.problems) log(`          ${problem}`);
+    }
+    const failed = results.filter((r) => r.problems.length).length;
+    log(
+      failed
+        ? `\n${failed} of ${results.length} checks failed. Keep a backup of this state and see docs/data-safety.md.`
+        : `\nAll ${results.length} checks passed.`,
+    );
+    return failed === 0;
+  } finally {
+    await db.destroy();
+  }
+}
+
 async function main(args: string[]): Promise<boolean> {
   setLogSilent(true);
   const [command, argument] = args;
   if (command === 'backup') await backup(argument);
   else if (command === 'restore') await restore(argument);
   else if (command === 'migrate-to-postgres') return migrateToPostgres(argument);
+  else if (command === 'check') return check();
   else throw new MaintenanceError(usage);
   return true;
 }

@@ -1,13 +1,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { createDb, withoutPassword, type Db } from '../db.ts';
+import { DatabaseInUseError } from '../db-lock.ts';
 import { MaintenanceError } from './errors.ts';
 
 // Opening the database a maintenance command works on. PostgreSQL serves any number of clients, so
 // a backup may run beside the servers. PGlite is PostgreSQL inside one process: a second process
 // opening the same data directory would read pages the server is still writing, or write beside
-// it, and corrupt it. While PGlite holds a directory it keeps a postmaster.pid there (removed when
-// the server stops cleanly), which tells us.
+// it, and corrupt it. createDb takes the data directory's lock (db-lock.ts), which refuses this
+// while the server (or any other opener) runs and takes over the lock of one that was killed.
 
 export function isPostgresUrl(url: string): boolean {
   return /^postgres(ql)?:\/\//.test(url);
@@ -29,15 +30,12 @@ export const describeTarget = (target: Target) =>
 export function openDatabase(target: Target, { existing }: { existing: boolean }): Db {
   if (target.databaseUrl) return createDb({ databaseUrl: target.databaseUrl, dataDir: target.dataDir });
   const dir = target.dataDir;
-  if (fs.existsSync(path.join(dir, 'postmaster.pid'))) {
-    throw new MaintenanceError(
-      `The embedded database in ${dir} is in use: stop the server first (Ctrl+C or its service's stop), then run this again. ` +
-        'The embedded database belongs to one process at a time. If no server is running, the last one did not stop cleanly: ' +
-        'start it once and stop it with Ctrl+C.',
-    );
-  }
   if (existing && !fs.existsSync(path.join(dir, 'PG_VERSION'))) {
     throw new MaintenanceError(`There is no embedded database in ${dir}. Set DATA_DIR to the server's data directory (default ./data).`);
   }
-  return createDb({ dataDir: dir });
+  try {
+    return createDb({ dataDir: dir });
+  } catch (error) {
+    throw error instanceof DatabaseInUseError ? new MaintenanceError(error.message) : error;
+  }
 }

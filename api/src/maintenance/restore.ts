@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import { createGunzip } from 'node:zlib';
 import type { Knex } from 'knex';
 import { migrate, type Db } from '../db.ts';
+import { oneRow } from '../one-row.ts';
 import { backupFormat, backupVersion, type BackupHeader, type SequencesLine, type TableMarker } from './backup.ts';
 import { MaintenanceError } from './errors.ts';
 import { listTables, quoteIdent, summarise, useStableSession } from './tables.ts';
@@ -56,8 +57,8 @@ async function assertEmpty(trx: Knex.Transaction, tables: string[]): Promise<voi
   const filled: string[] = [];
   for (const table of tables) {
     if (singletonTables.has(table)) continue;
-    const { rows } = (await trx.raw(`select exists (select 1 from ${quoteIdent(table)}) as filled`)) as { rows: { filled: boolean }[] };
-    if (rows[0].filled) filled.push(table);
+    const { rows } = await trx.raw<{ rows: { filled: boolean }[] }>(`select exists (select 1 from ${quoteIdent(table)}) as filled`);
+    if (oneRow(rows).filled) filled.push(table);
   }
   if (filled.length) {
     throw new MaintenanceError(
@@ -91,7 +92,8 @@ async function load(db: Db, next: AsyncIterator<string>, progress: RestoreProgre
     if (line.done) throw new MaintenanceError(`The backup ends early, before ${what}; it is incomplete.`);
     return line.value;
   };
-  const header = parseHeader((await next.next()).value);
+  const first = await next.next();
+  const header = parseHeader(first.done ? undefined : first.value);
   checkRestorable(header.migrations);
   const applied = await appliedMigrations(db);
   if (applied.length > header.migrations.length || applied.some((name, i) => header.migrations[i] !== name)) {
@@ -144,7 +146,8 @@ async function load(db: Db, next: AsyncIterator<string>, progress: RestoreProgre
     }
 
     const loaded = await summarise(trx, header.tables);
-    const differing = loaded.filter((t, i) => t.rows !== header.tables[i].rows || t.checksum !== header.tables[i].checksum);
+    // summarise() answers one summary per table it is given, in that order
+    const differing = loaded.filter((t, i) => t.rows !== header.tables[i]?.rows || t.checksum !== header.tables[i]?.checksum);
     if (differing.length) {
       throw new MaintenanceError(`After loading, these tables differ from the backup: ${differing.map((t) => t.name).join(', ')}. Nothing was restored.`);
     }

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { oneRow } from '../one-row.ts';
 
 // What a backup, a restore and a move to PostgreSQL need to know about the schema, read from the
 // database's catalogue rather than listed by hand: a table added by a later migration is backed up,
@@ -26,7 +27,7 @@ export interface TableInfo {
 export const quoteIdent = (name: string) => `"${name.replace(/"/g, '""')}"`;
 
 async function rows<T>(db: Queryable, sql: string, bindings: Knex.RawBinding[] = []): Promise<T[]> {
-  return ((await db.raw(sql, bindings)) as { rows: T[] }).rows;
+  return (await db.raw<{ rows: T[] }>(sql, bindings)).rows;
 }
 
 /**
@@ -98,7 +99,7 @@ export async function readSequences(db: Queryable, tables: TableInfo[]): Promise
   const values: SequenceValue[] = [];
   for (const s of serials) {
     // the sequence name comes from the catalogue, already quoted where it needs to be
-    const [state] = await rows<{ value: string; is_called: boolean }>(db, `select last_value::text as value, is_called from ${s.sequence}`);
+    const state = oneRow(await rows<{ value: string; is_called: boolean }>(db, `select last_value::text as value, is_called from ${s.sequence}`));
     values.push({ table: s.table, column: s.column, value: Number(state.value), isCalled: state.is_called });
   }
   return values;
@@ -132,10 +133,12 @@ export interface TableSummary {
 export async function summarise(trx: Knex.Transaction, tables: { name: string }[]): Promise<TableSummary[]> {
   const summaries: TableSummary[] = [];
   for (const { name } of tables) {
-    const [summary] = await rows<{ rows: number; checksum: string }>(
+    const summary = oneRow(
+      await rows<{ rows: number; checksum: string }>(
       trx,
       `select count(*)::integer as rows, coalesce(md5(string_agg(h, '' order by h collate "C")), '') as checksum
        from (select md5(t::text) as h from ${quoteIdent(name)} t) hashed`,
+      ),
     );
     summaries.push({ name, ...summary });
   }

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { migrations, type Migration } from '../../../migrations/index.ts';
 import type { Db } from '../db.ts';
+import { oneRow } from '../one-row.ts';
 import { MaintenanceError } from './errors.ts';
 
 // Schema versions: a backup's rows fit the schema after the migrations the source had run, so a
@@ -9,8 +10,8 @@ import { MaintenanceError } from './errors.ts';
 
 /** The migrations a database has run, in order; none for an empty database. */
 export async function appliedMigrations(db: Db | Knex.Transaction): Promise<string[]> {
-  const { rows } = (await db.raw(`select to_regclass('knex_migrations') is not null as present`)) as { rows: { present: boolean }[] };
-  if (!rows[0].present) return [];
+  const { rows } = await db.raw<{ rows: { present: boolean }[] }>(`select to_regclass('knex_migrations') is not null as present`);
+  if (!oneRow(rows).present) return [];
   return db('knex_migrations').orderBy('id').pluck('name');
 }
 
@@ -30,9 +31,9 @@ export function checkRestorable(backup: string[]): void {
 export async function migrateThrough(db: Db, count: number): Promise<void> {
   const upTo = migrations.slice(0, count);
   const migrationSource: Knex.MigrationSource<Migration> = {
-    getMigrations: async () => upTo,
+    getMigrations: () => Promise.resolve(upTo),
     getMigrationName: (m) => m.name,
-    getMigration: async (m) => m,
+    getMigration: (m) => Promise.resolve(m),
   };
   await db.migrate.latest({ migrationSource });
 }

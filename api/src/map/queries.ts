@@ -23,13 +23,13 @@ const onMap = (db: Knex) => db('vendors').where({ online_map: true, is_disabled:
 
 /** Those vendors, each with the locations that can be drawn (the ones with coordinates). */
 export async function mapVendors(db: Knex) {
-  const vendors: MapVendorRow[] = await onMap(db).select('id', 'license_id', 'first_name', 'last_name').orderBy('id');
-  const locations: MapLocationRow[] = await db('vendor_locations')
+  const vendors = (await onMap(db).select('id', 'license_id', 'first_name', 'last_name').orderBy('id')) as MapVendorRow[];
+  const locations = (await db('vendor_locations')
     .select('id', 'vendor_id', 'name', 'address', 'latitude', 'longitude', 'working_time')
     .whereIn('vendor_id', onMap(db).select('id'))
     .whereNotNull('latitude')
     .whereNotNull('longitude')
-    .orderBy('id');
+    .orderBy('id')) as MapLocationRow[];
   const byVendor = new Map<number, MapLocationRow[]>();
   for (const location of locations) {
     const list = byVendor.get(location.vendor_id);

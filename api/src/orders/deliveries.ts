@@ -25,7 +25,7 @@ const wording = {
   },
 } satisfies Record<Locale, unknown>;
 
-function pdfMail(locale: Locale, newspaperName: string, links: DownloadLink[], publicUrl: string) {
+function pdfMail(locale: Locale, newspaperName: string, links: [DownloadLink, ...DownloadLink[]], publicUrl: string) {
   const words = wording[locale];
   const until = new Intl.DateTimeFormat(locale === 'de' ? 'de-AT' : 'en-GB', { dateStyle: 'long' }).format(new Date(links[0].expiresAt));
   const lines = links.map((link) => `${link.itemName}: ${publicUrl}${linkPath(link.id)}`);
@@ -54,6 +54,8 @@ export async function deliverOrder(trx: Knex.Transaction, orderId: number, confi
   const order: { email: string | null; locale: Locale } = await trx('orders').where({ id: orderId }).first('email', 'locale');
   if (!order.email) return;
   const { newspaper_name: newspaperName } = await getSettingsRow(trx);
-  const links = await downloadLinksFor(trx, orderId);
-  await queueMail(trx, { kind: 'pdf-links', orderId, recipient: order.email, ...pdfMail(order.locale, newspaperName, links, config.publicUrl) });
+  const [first, ...more] = await downloadLinksFor(trx, orderId);
+  if (!first) return; // not reached: the links were made just above
+  const mail = pdfMail(order.locale, newspaperName, [first, ...more], config.publicUrl);
+  await queueMail(trx, { kind: 'pdf-links', orderId, recipient: order.email, ...mail });
 }

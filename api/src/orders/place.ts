@@ -3,6 +3,7 @@ import type { Knex } from 'knex';
 import type { Config } from '../config.ts';
 import { badRequest, HttpError } from '../http/errors.ts';
 import { limitRate } from '../http/rate-limit.ts';
+import { orderEntryRows } from '../ledger/book.ts';
 import { log } from '../log.ts';
 import { stripeClient, type Stripe } from '../stripe/adapter.ts';
 import { getSettingsRow } from '../settings/queries.ts';
@@ -88,23 +89,6 @@ function checkEmail(lines: PricedLine[], email: string | null): void {
   if (email && !emailAddress.safeParse(email).success) throw refuse('email', 'Please enter a valid email address.');
 }
 
-/** Order and entries: a sale per item, the licence share per licence item, the tip. */
-export function entryRows(orderId: number, lines: PricedLine[], tip: number) {
-  const sales = lines.map(({ item, quantity }) => ({
-    order_id: orderId, kind: 'sale', item_id: item.id, quantity, unit_price: item.price, amount: quantity * item.price,
-  }));
-  // Editions sharing one licence item pay it once, for all their copies together.
-  const licences = new Map<number, { item: ItemRow; quantity: number }>();
-  for (const { licence, quantity } of lines) {
-    if (licence) licences.set(licence.id, { item: licence, quantity: (licences.get(licence.id)?.quantity ?? 0) + quantity });
-  }
-  const licenceRows = [...licences.values()].map(({ item, quantity }) => ({
-    order_id: orderId, kind: 'licence', item_id: item.id, quantity, unit_price: item.price, amount: quantity * item.price,
-  }));
-  const tipRow = tip > 0 ? [{ order_id: orderId, kind: 'tip', item_id: null, quantity: null, unit_price: null, amount: tip }] : [];
-  return [...sales, ...licenceRows, ...tipRow];
-}
-
 /** Stripe's placeholder, filled in with the session's id when it sends the customer back. */
 const sessionIdPlaceholder = '{CHECKOUT_SESSION_ID}';
 
@@ -183,13 +167,13 @@ export async function placeOrder(db: Knex, config: Config, input: OrderInput, cl
         expires_at: new Date(expiresAt * 1000),
       })
       .returning('id');
-    await trx('order_entries').insert(entryRows(id, lines, input.tip));
+    await trx('order_entries').insert(orderEntryRows(id, lines, input.tip));
     return id as number;
   });
 
   let session: Stripe.Checkout.Session;
   try {
-    session = await stripeClient(config).checkout.sessions.create(
+    session = await stripeClient(db, config).checkout.sessions.create(
       {
         mode: 'payment',
         line_items: [

@@ -36,7 +36,7 @@ export interface OrderRow {
 }
 
 export async function findOrder(db: Db, id: number): Promise<OrderRow | undefined> {
-  return db('orders').where({ id }).first();
+  return db('orders').where({ id }).first<OrderRow | undefined>();
 }
 
 const tokenPattern = /^[A-Za-z0-9_-]{43}$/;
@@ -44,7 +44,17 @@ const tokenPattern = /^[A-Za-z0-9_-]{43}$/;
 /** The order behind a receipt address; anything that is not a token finds nothing. */
 export async function findOrderByToken(db: Db, token: unknown): Promise<OrderRow | undefined> {
   if (typeof token !== 'string' || !tokenPattern.test(token)) return undefined;
-  return db('orders').where({ token }).first();
+  return db('orders').where({ token }).first<OrderRow | undefined>();
+}
+
+interface ReceiptLineRow {
+  item_id: number;
+  name: string;
+  image_file_id: string | null;
+  license_item_id: number | null;
+  quantity: number;
+  unit_price: number;
+  amount: number;
 }
 
 /**
@@ -52,25 +62,25 @@ export async function findOrderByToken(db: Db, token: unknown): Promise<OrderRow
  * the newspaper's bookkeeping and stay out; download links only exist once the order is paid.
  */
 export async function orderReceipt(db: Db, order: OrderRow) {
-  const vendor = await db('vendors').where({ id: order.vendor_id }).first('first_name', 'license_id');
+  const vendor = await db('vendors').where({ id: order.vendor_id }).first<{ first_name: string; license_id: string }>('first_name', 'license_id');
   const settings = await getSettingsRow(db);
   const lines = await db('order_entries as e')
     .join('items as i', 'i.id', 'e.item_id')
     .where({ 'e.order_id': order.id, 'e.kind': 'sale' })
     .orderBy('e.id')
-    .select('e.item_id', 'i.name', 'i.image_file_id', 'i.license_item_id', 'e.quantity', 'e.unit_price', 'e.amount');
+    .select<ReceiptLineRow[]>('e.item_id', 'i.name', 'i.image_file_id', 'i.license_item_id', 'e.quantity', 'e.unit_price', 'e.amount');
   return {
     order: order.token,
     status: order.status,
     vendor: settings.use_vendor_license_id_in_shop ? vendor.license_id : vendor.first_name,
     lines: lines.map((line) => ({
-      item: line.item_id as number,
-      name: line.name as string,
+      item: line.item_id,
+      name: line.name,
       image: fileUrl(line.image_file_id),
       kind: line.license_item_id === null ? ('print' as const) : ('digital' as const),
-      quantity: line.quantity as number,
-      unitPrice: line.unit_price as number,
-      amount: line.amount as number,
+      quantity: line.quantity,
+      unitPrice: line.unit_price,
+      amount: line.amount,
     })),
     tip: order.tip,
     total: order.amount_total,
@@ -88,7 +98,7 @@ export function staffOrders(db: Db): Knex.QueryBuilder {
     .select('o.*', 'v.license_id as vendor_license_id', 'v.first_name as vendor_first_name', 'v.last_name as vendor_last_name');
 }
 
-type StaffOrderRow = OrderRow & { vendor_license_id: string; vendor_first_name: string; vendor_last_name: string };
+export type StaffOrderRow = OrderRow & { vendor_license_id: string; vendor_first_name: string; vendor_last_name: string };
 
 /** The back office's view of an order; the receipt token stays out, it is the customer's key. */
 export function staffOrderToApi(row: StaffOrderRow) {

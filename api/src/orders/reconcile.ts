@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { oneRow } from '../one-row.ts';
 import type { Config } from '../config.ts';
 import { forgetOldRates } from '../http/rate-limit.ts';
 import { log } from '../log.ts';
@@ -17,7 +18,11 @@ const pendingGrace = `interval '3 minutes'`;
 const feeWindow = `interval '3 days'`;
 /** An order asked about is left alone this long, so overlapping runs never ask twice. */
 const recheckAfter = `interval '50 seconds'`;
+/** The run at start waits this long for the server to listen (the local sandbox answers there). */
+const startDelayMs = 1000;
 const batchSize = 200;
+/** The longest a Stripe Checkout Session stays open: an older pending order cannot have been paid just now. */
+const sessionLifetime = `interval '24 hours'`;
 
 /**
  * Claims the orders due for a check: under the advisory lock one instance at a time picks them and
@@ -25,21 +30,28 @@ const batchSize = 200;
  * held only for the claim: Stripe is asked outside any transaction (PGlite has one connection, and
  * the sandbox answering Stripe's calls needs it).
  */
-async function claimDueOrders(db: Knex): Promise<number[]> {
+async function claimDueOrders(db: Knex, { startedAt }: { startedAt?: Date } = {}): Promise<number[]> {
   return db.transaction(async (trx) => {
     const { rows } = (await trx.raw('select pg_try_advisory_xact_lock(?) as locked', [lockKey])) as { rows: { locked: boolean }[] };
-    if (!rows[0].locked) return [];
+    if (!oneRow(rows).locked) return [];
+    // At start no webhook may be on its way for an order paid before the stop (or crash): the orders
+    // placed before this process started are asked about at once, the newest first, not after the grace.
     const due = trx('orders')
       .select('id')
       .where((q) =>
         q
-          .where((pending) => pending.where('status', 'pending').where('created_at', '<', trx.raw(`now() - ${pendingGrace}`)))
+          .where((pending) =>
+            pending
+              .where('status', 'pending')
+              .where('created_at', '<', startedAt ?? trx.raw(`now() - ${pendingGrace}`))
+              .where('created_at', '>', trx.raw(startedAt ? `now() - ${sessionLifetime}` : `'-infinity'`)),
+          )
           .orWhere((paid) =>
             paid.where('status', 'paid').whereNull('fee').where('paid_at', '<', trx.raw(`now() - ${pendingGrace}`)).where('paid_at', '>', trx.raw(`now() - ${feeWindow}`)),
           ),
       )
       .where((q) => q.whereNull('checked_at').orWhere('checked_at', '<', trx.raw(`now() - ${recheckAfter}`)))
-      .orderBy('id')
+      .orderBy('id', startedAt ? 'desc' : 'asc')
       .limit(batchSize);
     const claimed = (await trx('orders').whereIn('id', due).update({ checked_at: trx.fn.now() }).returning('id')) as { id: number }[];
     await forgetOldRates(trx);
@@ -58,7 +70,7 @@ async function reconcileOrder(db: Knex, config: Config, orderId: number): Promis
   }
   let session;
   try {
-    session = await stripeClient(config).checkout.sessions.expire(order.stripe_session_id);
+    session = await stripeClient(db, config).checkout.sessions.expire(order.stripe_session_id);
   } catch {
     // Stripe refuses to expire a session that completed meanwhile; its fresh state decides.
     await settleOrder(db, config, orderId);
@@ -67,9 +79,16 @@ async function reconcileOrder(db: Knex, config: Config, orderId: number): Promis
   await applySession(db, config, orderId, session);
 }
 
-/** One run of the job; answers the ids of the orders it asked Stripe about. */
-export async function reconcilePending(db: Knex, config: Config): Promise<number[]> {
-  const claimed = await claimDueOrders(db);
+/**
+ * One run of the job; answers the ids of the orders it asked Stripe about. `startedAt`: the run at a
+ * process's start, which asks about every order placed before it, however recent.
+ */
+export async function reconcilePending(
+  db: Knex,
+  config: Config,
+  { startedAt }: { startedAt?: Date } = {},
+): Promise<number[]> {
+  const claimed = await claimDueOrders(db, { startedAt });
   for (const id of claimed) {
     try {
       await reconcileOrder(db, config, id);
@@ -86,16 +105,21 @@ export async function reconcilePending(db: Knex, config: Config): Promise<number
  */
 export function startReconciliation(db: Knex, config: Config): void {
   let running = false;
-  const timer = setInterval(async () => {
+  const startedAt = new Date();
+  const runOnce = async (options: { startedAt?: Date } = {}) => {
     if (running) return;
     running = true;
     try {
-      await reconcilePending(db, config);
+      await reconcilePending(db, config, options);
     } catch (error) {
       log.error('reconciliation failed', { error: String((error as Error)?.message ?? error) });
     } finally {
       running = false;
     }
-  }, config.reconcileIntervalSeconds * 1000);
+  };
+  // A webhook lost to a crash (or sent while no process listened) is not repeated soon: the first
+  // run comes right after the start (once the server listens, as the sandbox needs it), not a minute later.
+  setTimeout(() => void runOnce({ startedAt }), startDelayMs).unref();
+  const timer = setInterval(() => void runOnce(), config.reconcileIntervalSeconds * 1000);
   timer.unref();
 }

@@ -9,9 +9,9 @@ import { findOrder, type OrderRow } from './queries.ts';
 const notRefundable = (order: OrderRow) => conflict(`Only a paid order can be refunded; this one is ${order.status}.`);
 
 /** Asks Stripe to refund the whole payment; the key makes a repeated or concurrent call get the same refund. */
-async function refundAtStripe(config: Config, order: OrderRow): Promise<Stripe.Refund> {
+async function refundAtStripe(db: Knex, config: Config, order: OrderRow): Promise<Stripe.Refund> {
   try {
-    return await stripeClient(config).refunds.create(
+    return await stripeClient(db, config).refunds.create(
       { payment_intent: order.stripe_payment_intent_id!, metadata: { order: String(order.id) } },
       { idempotencyKey: `order-${order.id}-refund` },
     );
@@ -36,7 +36,7 @@ export async function refundOrder(db: Knex, config: Config, orderId: number, sta
   if (!order) throw notFound(`There is no order with the id ${orderId}.`);
   if (order.status === 'refunded') return;
   if (order.status !== 'paid' || !order.stripe_payment_intent_id) throw notRefundable(order);
-  const refund = await refundAtStripe(config, order);
+  const refund = await refundAtStripe(db, config, order);
   await db.transaction(async (trx) => {
     const locked = (await trx('orders').where({ id: orderId }).forUpdate().first()) as OrderRow;
     // A concurrent call got here first with the same refund.

@@ -1,4 +1,4 @@
-import { clientAddress } from '../http/client-address.ts';
+import { clientBucket } from '../http/client-address.ts';
 import { HttpError } from '../http/errors.ts';
 import { respondList } from '../http/list.ts';
 import type { AppContext, RouteDef } from '../http/routes.ts';
@@ -40,7 +40,7 @@ export const orderRoutes: RouteDef[] = [
     body: 'json',
     handler: async (ctx) => {
       const input = parse(orderInput, ctx.request.body);
-      const placed = await placeOrder(ctx.db, ctx.config, input, clientAddress(ctx, ctx.config));
+      const placed = await placeOrder(ctx.db, ctx.config, input, clientBucket(ctx, ctx.config));
       ctx.status = 201;
       ctx.body = { order: placed.token, checkoutUrl: placed.checkoutUrl };
     },

@@ -3,9 +3,9 @@ import { recordEvent } from '../audit/record.ts';
 import type { Config } from '../config.ts';
 import { notFound } from '../http/errors.ts';
 import { bookFee, bookOrder } from '../ledger/book.ts';
+import { VendorDeleted } from '../ledger/errors.ts';
 import { kickOutbox } from '../mail/outbox.ts';
 import { paymentIntentId, retrieveSession, sessionFee, type Stripe } from '../stripe/adapter.ts';
-import { getSettingsRow } from '../settings/queries.ts';
 import { deliverOrder } from './deliveries.ts';
 import { findOrder, type OrderRow } from './queries.ts';
 
@@ -35,7 +35,7 @@ export async function settleOrder(db: Knex, config: Config, orderId: number, ses
   if (!order) return undefined;
   const id = order.stripe_session_id ?? sessionId;
   if (!id || isSettled(order)) return order;
-  return applySession(db, config, orderId, await retrieveSession(config, id));
+  return applySession(db, config, orderId, await retrieveSession(db, config, id));
 }
 
 /**
@@ -49,9 +49,19 @@ export async function applySession(db: Knex, config: Config, orderId: number, se
     const order = (await trx('orders').where({ id: orderId }).forUpdate().first()) as OrderRow;
     const changes: Partial<Record<keyof OrderRow, unknown>> = {};
     if (session.payment_status === 'paid' && payable.has(order.status)) {
-      if (session.amount_total !== order.amount_total || session.currency !== order.currency) return flagOrder(trx, order, session);
+      if (session.amount_total !== order.amount_total || session.currency !== order.currency) {
+        const reported = `${session.amount_total} ${session.currency}`;
+        const asked = `${order.amount_total} ${order.currency}`;
+        return flagOrder(trx, order, session, `Stripe reported ${reported}, the order is ${asked}.`);
+      }
       Object.assign(changes, { status: 'paid', paid_at: trx.fn.now(), stripe_payment_intent_id: paymentIntentId(session) });
-      await bookOrder(trx, order);
+      try {
+        await bookOrder(trx, order);
+      } catch (error) {
+        if (!(error instanceof VendorDeleted)) throw error;
+        const reason = 'The vendor was deleted before the payment arrived; nothing was booked.';
+        return flagOrder(trx, order, session, reason);
+      }
       await deliverOrder(trx, order.id, config);
       await recordEvent(trx, {
         action: 'payment.confirmed',
@@ -69,8 +79,7 @@ export async function applySession(db: Knex, config: Config, orderId: number, se
     }
     const fee = sessionFee(session);
     if ((paidNow || order.status === 'paid') && order.fee === null && fee !== null) {
-      const { orga_covers_transaction_costs: orgaCovers } = await getSettingsRow(trx);
-      await bookFee(trx, order, fee, Boolean(orgaCovers));
+      await bookFee(trx, order, fee);
       changes.fee = fee;
     }
     if (!order.stripe_session_id) changes.stripe_session_id = session.id;
@@ -83,9 +92,16 @@ export async function applySession(db: Knex, config: Config, orderId: number, se
   return order;
 }
 
-/** Stripe took a different amount than the order asks for: nothing is booked, staff decide. */
-async function flagOrder(trx: Knex.Transaction, order: OrderRow, session: Stripe.Checkout.Session): Promise<OrderRow> {
-  const reason = `Stripe reported ${session.amount_total} ${session.currency}, the order is ${order.amount_total} ${order.currency}.`;
+/**
+ * A payment that cannot be booked as it is (Stripe took a different amount than the order asks for,
+ * or the vendor is gone): nothing is booked, staff decide.
+ */
+async function flagOrder(
+  trx: Knex.Transaction,
+  order: OrderRow,
+  session: Stripe.Checkout.Session,
+  reason: string,
+): Promise<OrderRow> {
   const [flagged] = await trx('orders').where({ id: order.id }).update({
     status: 'flagged',
     flag_reason: reason,

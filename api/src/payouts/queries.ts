@@ -3,7 +3,9 @@ import { badRequest } from '../http/errors.ts';
 import type { ListSpec } from '../http/list.ts';
 import { periodFilters } from '../http/period.ts';
 import { vendorAccountId } from '../ledger/accounts.ts';
-import { accountRows, accountRowToApi, type VendorLedgerRow } from '../ledger/queries.ts';
+import { documentKindNames } from '../ledger/kinds.ts';
+import { accountRows, accountRowToApi, type AccountRow, type VendorLedgerRow } from '../ledger/queries.ts';
+import { payoutLineSql, signedPiecesSql } from '../ledger/refund.ts';
 import { toIso } from '../vendors/queries.ts';
 
 type Db = Knex | Knex.Transaction;
@@ -23,29 +25,19 @@ export interface PayoutItem {
 // Counter (issue 16): copies bought at the counter and cash paid for them are lines of their own,
 // never netted with the item's sales to customers.
 type CounterLine = 'counter_sale' | 'counter_cash';
-const counterLineNames: Record<CounterLine, string> = { counter_sale: 'Kauf an der Theke', counter_cash: 'Bar bezahlt' };
-
-/** Names of the lines without an item, in the newspaper's language (the back office labels them by `kind`). */
-const lineNames: Record<Exclude<PayoutItem['kind'], 'item' | CounterLine>, string> = {
-  tip: 'Trinkgeld/Spende',
-  fee: 'Kartengebühr',
-  fee_cover: 'Kartengebühr übernommen',
-  payout_reversal: 'Stornierte Auszahlung',
-};
 
 // What a payout settled, summed per line in one scalar subquery per payout (only the listed page
 // computes it; the count and the totals leave it out). Rows settled by the payout are the vendor's
-// own, so the sign comes from the vendor's account; a refund without item reverses a tip.
+// own, so the sign comes from the vendor's account; how refunds count is the ledger's rule.
 const payoutItemsSql = `
   select coalesce(json_agg(json_build_object(
       'itemId', l.item_id, 'kind', l.line, 'itemName', l.item_name, 'quantity', l.quantity, 'amount', l.amount
     ) order by l.item_id nulls last, l.line), '[]'::json)
   from (
     select r.item_id,
-      case when r.kind in ('counter_sale', 'counter_cash') then r.kind
-        when r.item_id is not null then 'item' when r.kind = 'refund' then 'tip' else r.kind end as line,
+      case when r.kind in ('counter_sale', 'counter_cash') then r.kind else ${payoutLineSql('r')} end as line,
       max(i.name) as item_name,
-      sum(case when r.kind = 'refund' then -1 else 1 end * coalesce(r.quantity, 1))::integer as quantity,
+      sum(${signedPiecesSql('r')})::integer as quantity,
       sum(case when r.receiver_id = a.id then r.amount else -r.amount end)::bigint as amount
     from ledger_rows r
     join ledger_accounts a on a.vendor_id = p.vendor_id
@@ -97,21 +89,25 @@ export function payoutToApi(row: PayoutRow) {
     reversedAt: toIso(row.reversed_at),
     reversedBy: row.reversed_by,
     reversalReason: row.reversal_reason,
-    items: row.items.map((item): PayoutItem => ({ ...item, itemName: itemLineName(item) })),
+    items: row.items.map((item): PayoutItem => ({
+      ...item,
+      itemName: lineName(item),
+    })),
   };
 }
 
-function itemLineName(item: Omit<PayoutItem, 'itemName'> & { itemName: string | null }): string {
-  if (item.kind === 'item') return item.itemName!;
-  if (item.kind === 'counter_sale') return `${counterLineNames.counter_sale}: ${item.itemName}`;
-  if (item.kind === 'counter_cash') return counterLineNames.counter_cash;
-  return lineNames[item.kind];
+/** The line's name in the newspaper's language (the back office labels lines without an item by `kind`). */
+function lineName(item: Omit<PayoutItem, 'itemName'> & { itemName: string | null }): string {
+  if (item.kind === 'item') return item.itemName ?? '';
+  const name = documentKindNames.de[item.kind];
+  // A counter purchase names its item; cash paid for it has none.
+  return item.kind === 'counter_sale' && item.itemName ? `${name}: ${item.itemName}` : name;
 }
 
 export type Payout = ReturnType<typeof payoutToApi>;
 
 export async function findPayout(db: Db, id: number): Promise<Payout | undefined> {
-  const row = await payoutsWithItems(db).where('p.id', id).first();
+  const row = await payoutsWithItems(db).where('p.id', id).first<PayoutRow | undefined>();
   return row && payoutToApi(row);
 }
 
@@ -119,7 +115,11 @@ export async function findPayout(db: Db, id: number): Promise<Payout | undefined
 export async function settledRows(db: Db, payout: { id: number; vendor: { id: number } }): Promise<VendorLedgerRow[]> {
   const account = await vendorAccountId(db, payout.vendor.id);
   if (account === undefined) return [];
-  const rows = await accountRows(db, account).where('r.payout_id', payout.id).whereNot('r.kind', 'payout').orderBy('r.created_at').orderBy('r.id');
+  const rows = (await accountRows(db, account)
+    .where('r.payout_id', payout.id)
+    .whereNot('r.kind', 'payout')
+    .orderBy('r.created_at')
+    .orderBy('r.id')) as AccountRow[];
   return rows.map(accountRowToApi);
 }
 
@@ -147,7 +147,8 @@ export const payoutList: ListSpec<PayoutRow, Payout> = {
     },
     reversed: (query, value) => {
       if (typeof value !== 'boolean') throw badRequest('The filter "reversed" must be true or false.');
-      query.where((q) => (value ? q.whereNotNull('p.reversed_at') : q.whereNull('p.reversed_at')));
+      if (value) query.whereNotNull('p.reversed_at');
+      else query.whereNull('p.reversed_at');
     },
   },
   toApi: payoutToApi,
@@ -158,22 +159,24 @@ export async function payoutTotals(db: Db, filtered: Knex.QueryBuilder) {
   const row = await filtered
     .clearSelect()
     .clearOrder()
-    .first(
+    .first<{ count: number; amount: number; reversed_count: number; reversed_amount: number }>(
       db.raw('count(*)::integer as count'),
       db.raw('coalesce(sum(p.amount), 0)::bigint as amount'),
       db.raw('(count(*) filter (where p.reversed_at is not null))::integer as reversed_count'),
       db.raw('coalesce(sum(p.amount) filter (where p.reversed_at is not null), 0)::bigint as reversed_amount'),
     );
-  return { count: row.count as number, amount: row.amount as number, reversedCount: row.reversed_count as number, reversedAmount: row.reversed_amount as number };
+  return { count: row.count, amount: row.amount, reversedCount: row.reversed_count, reversedAmount: row.reversed_amount };
 }
 
 /** The filtered payouts in pages of `size`, oldest first, by id (no OFFSET: a page costs the same at any depth). */
 export async function* payoutBatches(filtered: Knex.QueryBuilder, size = 500): AsyncGenerator<Payout[]> {
   let after = 0;
   for (;;) {
-    const rows: PayoutRow[] = await filtered.clone().where('p.id', '>', after).orderBy('p.id').limit(size);
+    const rows = (await filtered.clone().where('p.id', '>', after).orderBy('p.id').limit(size)) as PayoutRow[];
     if (rows.length) yield rows.map(payoutToApi);
     if (rows.length < size) return;
-    after = rows[rows.length - 1].id;
+    const last = rows.at(-1);
+    if (!last) return;
+    after = last.id;
   }
 }

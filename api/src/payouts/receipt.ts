@@ -1,3 +1,4 @@
+import { documentKindNames, ledgerKinds, type LedgerKind } from '../ledger/kinds.ts';
 import type { VendorLedgerRow } from '../ledger/queries.ts';
 import type { Payout } from './queries.ts';
 
@@ -24,16 +25,6 @@ const texts = {
     signStaff: 'Unterschrift Mitarbeiter·in',
     reversed: (at: string, by: string) => `STORNIERT am ${at} von ${by}`,
     reason: 'Grund',
-    kinds: {
-      tip: 'Trinkgeld/Spende',
-      fee: 'Kartengebühr',
-      fee_cover: 'Kartengebühr übernommen',
-      payout_reversal: 'Stornierte Auszahlung',
-      refund: 'Erstattung',
-      // the counter (issue 16)
-      counter_sale: 'Kauf an der Theke',
-      counter_cash: 'Bar bezahlt',
-    },
   },
   en: {
     locale: 'en-GB',
@@ -52,16 +43,6 @@ const texts = {
     signStaff: 'Staff signature',
     reversed: (at: string, by: string) => `REVERSED on ${at} by ${by}`,
     reason: 'Reason',
-    kinds: {
-      tip: 'Tip/donation',
-      fee: 'Card fee',
-      fee_cover: 'Card fee covered',
-      payout_reversal: 'Reversed payout',
-      refund: 'Refund',
-      // the counter (issue 16)
-      counter_sale: 'Bought at the counter',
-      counter_cash: 'Paid in cash',
-    },
   },
 } as const;
 
@@ -119,11 +100,12 @@ export function receiptHtml({ newspaperName, logoUrl, payout, rows, lang, timeZo
   const euros = (cents: number) => escapeHtml(money.format(cents / 100));
   const when = (iso: string, withTime = true) =>
     new Intl.DateTimeFormat(t.locale, { timeZone, dateStyle: 'medium', ...(withTime ? { timeStyle: 'short' as const } : {}) }).format(new Date(iso));
+  const names = documentKindNames[lang];
   const label = (row: VendorLedgerRow) => {
-    if (row.kind === 'refund') return `${t.kinds.refund}: ${row.itemName ?? t.kinds.tip}`;
-    if (row.kind === 'counter_sale') return `${t.kinds.counter_sale}: ${row.itemName}`;
+    if (row.kind === 'refund') return `${names.refund}: ${row.itemName ?? names.tip}`;
+    if (row.kind === 'counter_sale') return `${names.counter_sale}: ${row.itemName ?? ''}`;
     if (row.itemName) return row.itemName;
-    return t.kinds[row.kind as keyof typeof t.kinds] ?? row.kind;
+    return ledgerKinds.includes(row.kind as LedgerKind) ? names[row.kind as LedgerKind] : row.kind;
   };
   const lines = withoutCoveredFees(rows)
     .map(

@@ -7,8 +7,8 @@ import { applyFilters, readListFilter, respondList, type ListSpec } from '../htt
 import type { AppContext, RouteDef } from '../http/routes.ts';
 import { idParam, parse } from '../http/validate.ts';
 import { vendorAccountId } from '../ledger/accounts.ts';
-import { payOut, reversePayout, StaleExpectedAmount } from '../ledger/payout.ts';
-import { accountRowToApi, openRows, type VendorLedgerRow } from '../ledger/queries.ts';
+import { payOut, reversePayout } from '../ledger/payout.ts';
+import { accountRowToApi, openCredit, openRows, type AccountRow, type VendorLedgerRow } from '../ledger/queries.ts';
 import { getSettingsRow } from '../settings/queries.ts';
 import { findVendorByLicense, type VendorRow } from '../vendors/queries.ts';
 import { findPayout, payoutBatches, payoutList, payoutsBase, payoutsWithItems, payoutTotals, settledRows, type Payout } from './queries.ts';
@@ -80,10 +80,11 @@ export const payoutRoutes: RouteDef[] = [
     handler: async (ctx) => {
       const vendor = await vendorOfLicence(ctx, ctx.query.vendor);
       const account = await vendorAccountId(ctx.db, vendor.id);
-      const payments: VendorLedgerRow[] = account === undefined ? [] : (await openRows(ctx.db, account)).map(accountRowToApi);
+      const open = account === undefined ? [] : ((await openRows(ctx.db, account)) as AccountRow[]);
+      const payments: VendorLedgerRow[] = open.map(accountRowToApi);
       ctx.body = {
         vendor: { id: vendor.id, licenseId: vendor.license_id, firstName: vendor.first_name, lastName: vendor.last_name },
-        balance: payments.reduce((sum, row) => sum + row.sign * row.amount, 0),
+        balance: account === undefined ? 0 : (await openCredit(ctx.db, account)).credit,
         payments,
       };
     },
@@ -97,18 +98,13 @@ export const payoutRoutes: RouteDef[] = [
     handler: async (ctx) => {
       const input = parse(payoutInput, ctx.request.body);
       const vendor = await vendorOfLicence(ctx, input.vendor);
-      let id: number;
-      try {
-        id = await payOut(ctx.db, {
-          vendorId: vendor.id, expectedAmount: input.expectedAmount, authorisedBy: staffName(ctx), timeZone: ctx.config.timeZone, tillId: input.tillId,
-        });
-      } catch (error) {
-        if (!(error instanceof StaleExpectedAmount)) throw error;
-        // The figure that is open now, so the page can show it for a new confirmation.
-        ctx.status = error.status;
-        ctx.body = { message: error.message, errors: error.errors, currentAmount: error.currentAmount };
-        return;
-      }
+      const id = await payOut(ctx.db, {
+        vendorId: vendor.id,
+        expectedAmount: input.expectedAmount,
+        authorisedBy: staffName(ctx),
+        timeZone: ctx.config.timeZone,
+        tillId: input.tillId,
+      });
       ctx.status = 201;
       ctx.body = await payoutWithRows(ctx, id);
     },

@@ -50,7 +50,9 @@ export async function downloadLinksFor(db: Db, orderId: number): Promise<Downloa
     .join('items as i', 'i.id', 'l.item_id')
     .where('l.order_id', orderId)
     .orderBy('l.item_id')
-    .select('l.id', 'l.item_id', 'i.name', 'l.expires_at', 'l.downloads');
+    .select<{ id: string; item_id: number; name: string; expires_at: Date; downloads: number }[]>(
+      'l.id', 'l.item_id', 'i.name', 'l.expires_at', 'l.downloads',
+    );
   return rows.map((row) => ({
     id: row.id,
     url: linkPath(row.id),
@@ -68,7 +70,7 @@ export async function findValidLink(db: Db, id: string): Promise<{ itemName: str
     .join('items as i', 'i.id', 'l.item_id')
     .where('l.id', id)
     .where('l.expires_at', '>', db.fn.now())
-    .first('i.name', 'l.expires_at');
+    .first<{ name: string; expires_at: Date } | undefined>('i.name', 'l.expires_at');
   return row && { itemName: row.name, expiresAt: new Date(row.expires_at).toISOString() };
 }
 
@@ -83,10 +85,10 @@ export async function takeDownload(db: Knex, id: string): Promise<{ file: Stored
       .where({ id })
       .where('expires_at', '>', trx.fn.now())
       .update({ downloads: trx.raw('downloads + 1'), last_download_at: trx.fn.now() })
-      .returning(['file_id', 'item_id']);
+      .returning<{ file_id: string; item_id: number }[]>(['file_id', 'item_id']);
     if (!link) return undefined;
     const file = await readFile(trx, link.file_id);
-    const item = await trx('items').where({ id: link.item_id }).first('name');
-    return file && { file, itemName: item.name as string };
+    const item = await trx('items').where({ id: link.item_id }).first<{ name: string }>('name');
+    return file && { file, itemName: item.name };
   });
 }

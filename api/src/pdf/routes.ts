@@ -1,4 +1,5 @@
 import type { AppContext, RouteDef } from '../http/routes.ts';
+import { pathParam } from '../http/params.ts';
 import { findValidLink, invalidLink, takeDownload } from './links.ts';
 
 /** A download name from the item's name: an ASCII fallback and the UTF-8 original (RFC 6266). */
@@ -24,7 +25,7 @@ export const pdfRoutes: RouteDef[] = [
     path: '/api/pdf/:id/validate',
     access: 'public',
     handler: async (ctx) => {
-      const link = await findValidLink(ctx.db, ctx.params.id);
+      const link = await findValidLink(ctx.db, pathParam(ctx, 'id'));
       if (!link) throw invalidLink();
       ctx.set('Cache-Control', 'no-store');
       ctx.body = { valid: true, itemName: link.itemName, expiresAt: link.expiresAt };
@@ -37,13 +38,13 @@ export const pdfRoutes: RouteDef[] = [
     handler: async (ctx) => {
       // A HEAD (link checkers, previews) answers like the download but is not one: nothing is counted.
       if (ctx.method === 'HEAD') {
-        const link = await findValidLink(ctx.db, ctx.params.id);
+        const link = await findValidLink(ctx.db, pathParam(ctx, 'id'));
         if (!link) throw invalidLink();
         pdfHeaders(ctx, link.itemName);
         ctx.status = 200;
         return;
       }
-      const download = await takeDownload(ctx.db, ctx.params.id);
+      const download = await takeDownload(ctx.db, pathParam(ctx, 'id'));
       if (!download) throw invalidLink();
       pdfHeaders(ctx, download.itemName);
       ctx.body = download.file.data;

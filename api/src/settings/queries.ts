@@ -7,6 +7,7 @@ import { rejectFields } from '../http/validate.ts';
 import { issuerUrl } from '../identity/issuer.ts';
 import { findMainItem, setMainProduct } from '../items/queries.ts';
 import type { SettingsForm, settingsFileFields } from './schema.ts';
+import { oneRow } from '../one-row.ts';
 
 /** The one settings row as stored (snake_case columns). */
 export type SettingsRow = Record<string, unknown> & {
@@ -19,9 +20,9 @@ export type SettingsRow = Record<string, unknown> & {
 };
 
 export async function getSettingsRow(db: Knex | Knex.Transaction): Promise<SettingsRow> {
-  const row = await db('settings').where({ id: 1 }).first();
+  const row = await db('settings').where({ id: 1 }).first<SettingsRow | undefined>();
   if (!row) throw new Error('The settings row is missing; migrations create it.');
-  return row as SettingsRow;
+  return row;
 }
 
 /** Columns of the settings row beyond those every domain reads. */
@@ -160,14 +161,14 @@ export async function updateSettings(
 
 /** Stores the custom CSS and moves its revision on, so caches keyed by `?rev=` fetch it anew. */
 export async function saveStyleCss(db: Knex, css: string): Promise<number> {
-  const [row] = await db('settings')
+  const rows = await db('settings')
     .where({ id: 1 })
     .update({ style_css: css, style_revision: db.raw('style_revision + 1'), updated_at: db.fn.now() })
-    .returning('style_revision');
-  return row.style_revision as number;
+    .returning<{ style_revision: number }[]>('style_revision');
+  return oneRow(rows).style_revision;
 }
 
 export async function readStyleCss(db: Knex): Promise<{ css: string; revision: number }> {
-  const row = await db('settings').where({ id: 1 }).first('style_css', 'style_revision');
+  const row = await db('settings').where({ id: 1 }).first<{ style_css: string; style_revision: number }>('style_css', 'style_revision');
   return { css: row.style_css, revision: row.style_revision };
 }

@@ -16,7 +16,7 @@ import {
   url,
   type Converter,
 } from '../http/form.ts';
-import { toOrigin } from '../shop/origins.ts';
+import { toOrigin } from '../config.ts';
 
 const choice = <T extends readonly [string, ...string[]]>(values: T) =>
   z.enum(values, { error: `Please choose one of: ${values.join(', ')}.` });

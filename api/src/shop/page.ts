@@ -27,7 +27,7 @@ function shopRoute(pathname: string): ShopRoute | undefined {
   if (otherApps.some((prefix) => pathname === prefix || pathname.startsWith(`${prefix}/`))) return undefined;
   if (path.posix.extname(pathname)) return undefined; // a file that is not there
   const vendorPage = /^\/v\/([^/]+)(?:\/[^/]+)?$/.exec(pathname);
-  if (vendorPage) {
+  if (vendorPage?.[1]) {
     try {
       return { status: 200, licenceId: decodeURIComponent(vendorPage[1]) };
     } catch {
@@ -44,7 +44,7 @@ const escapeHtml = (text: string) =>
 const fromRoot = (url: string) => (/^(https?:)?\/\//.test(url) || url.startsWith('/') ? url : `/${url}`);
 
 async function hasCustomCss(db: Knex): Promise<boolean> {
-  const row = await db('settings').where({ id: 1 }).first(db.raw(`style_css <> '' as has_css`));
+  const row = await db('settings').where({ id: 1 }).first<{ has_css: boolean } | undefined>(db.raw(`style_css <> '' as has_css`));
   return Boolean(row?.has_css);
 }
 
@@ -87,9 +87,15 @@ export function shopPage(root: string): Middleware<AppState, AppDeps> {
   return async (ctx, next) => {
     const relative = pathBelow('/', ctx);
     const route = relative === undefined ? undefined : shopRoute(relative);
-    if (!route) return next();
+    if (!route) {
+      await next();
+      return;
+    }
     const template = await readFileIn(base, 'index.html');
-    if (!template) return next();
+    if (!template) {
+      await next();
+      return;
+    }
     // German is the default and the fallback; the widget may still switch to a remembered choice.
     const lang = ctx.acceptsLanguages('de', 'en') === 'en' ? 'en' : 'de';
     ctx.vary('Accept-Language');

@@ -1,7 +1,9 @@
 import type { Knex } from 'knex';
 import type { CsvColumn } from '../http/csv.ts';
-import { kindLabels } from '../accounting/names.ts';
+import { kindLabel } from '../ledger/kinds.ts';
+import { isRefundSql, salesAndTheirRefundsSql } from '../ledger/refund.ts';
 import { localDay, localMidnight, nextDay } from '../http/period.ts';
+import { oneRow } from '../one-row.ts';
 
 type Db = Knex | Knex.Transaction;
 
@@ -88,6 +90,13 @@ function buckets(period: StatisticsPeriod, granularity: Granularity, timeZone: s
  * A row finds its bucket by the buckets' starting instants (local midnights, computed here), which
  * is much cheaper per row than converting every timestamp to local time in SQL.
  */
+/** The point of a 1-based width_bucket() number; the query only counts rows inside the bounds it was given. */
+function bucketOf<T>(series: T[], bucket: number): T {
+  const point = series[bucket - 1];
+  if (point === undefined) throw new Error(`Bucket ${bucket} lies outside the ${series.length} of the period`);
+  return point;
+}
+
 export async function salesStatistics(db: Db, period: StatisticsPeriod, timeZone: string): Promise<Statistics> {
   const granularity = granularityOf(period);
   const starts = buckets(period, granularity, timeZone);
@@ -95,11 +104,10 @@ export async function salesStatistics(db: Db, period: StatisticsPeriod, timeZone
   // Three independent reads: on PostgreSQL they run side by side on separate connections.
   const [{ rows: sums }, { rows: orders }, vendors, counterItems] = (await Promise.all([
     db.raw(
-      `select width_bucket(r.created_at, ?::timestamptz[]) as bucket, r.item_id, r.kind = 'refund' as refund,
+      `select width_bucket(r.created_at, ?::timestamptz[]) as bucket, r.item_id, ${isRefundSql('r')} as refund,
         sum(r.amount)::bigint as amount, coalesce(sum(r.quantity), 0)::bigint as quantity
       from ledger_rows r
-      where r.kind in ('sale', 'tip', 'refund') and r.created_at >= ? and r.created_at < ?
-        and (r.kind <> 'refund' or r.receiver_id = (select id from ledger_accounts where kind = 'customers'))
+      where ${salesAndTheirRefundsSql('r')} and r.created_at >= ? and r.created_at < ?
       group by 1, 2, 3`,
       [bounds, period.from, period.to],
     ),
@@ -121,7 +129,7 @@ export async function salesStatistics(db: Db, period: StatisticsPeriod, timeZone
   const byItem = new Map<number | null, ItemSales>();
   for (const row of sums) {
     const sign = row.refund ? -1 : 1;
-    const point = series[row.bucket - 1];
+    const point = bucketOf(series, row.bucket);
     const item = byItem.get(row.item_id) ?? { itemId: row.item_id, itemName: null, quantity: 0, amount: 0 };
     byItem.set(row.item_id, item);
     for (const total of [point, item]) {
@@ -129,8 +137,10 @@ export async function salesStatistics(db: Db, period: StatisticsPeriod, timeZone
       total.quantity += sign * row.quantity;
     }
   }
-  for (const row of orders) series[row.bucket - 1].orders = row.orders;
-  const names = await db('items').whereIn('id', [...byItem.keys()].filter((id) => id !== null)).select('id', 'name');
+  for (const row of orders) bucketOf(series, row.bucket).orders = row.orders;
+  const names = await db('items')
+    .whereIn('id', [...byItem.keys()].filter((id) => id !== null))
+    .select<{ id: number; name: string }[]>('id', 'name');
   for (const { id, name } of names) byItem.get(id)!.itemName = name;
   const items = [...byItem.values()].sort((a, b) => b.amount - a.amount || (a.itemId ?? 0) - (b.itemId ?? 0));
 
@@ -159,7 +169,7 @@ async function counterSales(db: Db, period: StatisticsPeriod): Promise<ItemSales
 }
 
 async function vendorActivity(db: Db, period: StatisticsPeriod): Promise<Statistics['vendors']> {
-  const { rows } = (await db.raw(
+  const { rows } = await db.raw<{ rows: { active: number; total: number }[] }>(
     `with sellers as (
       select a.vendor_id from ledger_accounts a
       where a.kind = 'vendor' and exists (
@@ -170,13 +180,13 @@ async function vendorActivity(db: Db, period: StatisticsPeriod): Promise<Statist
       (select count(*) from vendors v
         where (v.deleted_at is null and not v.is_disabled) or v.id in (select vendor_id from sellers))::bigint as total`,
     [period.from, period.to],
-  )) as { rows: { active: number; total: number }[] };
-  const { active, total } = rows[0];
+  );
+  const { active, total } = oneRow(rows);
   return { active, total, percent: total ? Math.round((active / total) * 1000) / 10 : 0 };
 }
 
 export const itemCsvColumns: CsvColumn<ItemSales>[] = [
-  { header: 'Artikel', value: (i) => i.itemName ?? (i.itemId === null ? kindLabels.tip : `#${i.itemId}`) },
+  { header: 'Artikel', value: (i) => i.itemName ?? (i.itemId === null ? kindLabel('tip') : `#${i.itemId}`) },
   { header: 'Menge', value: (i) => i.quantity },
   { header: 'Betrag', value: (i) => i.amount, format: 'cents' },
 ];

@@ -12,23 +12,28 @@ const refused = (message: string) => new HttpError(403, message);
 
 /**
  * The vendor record a vendor's login belongs to. The embedded provider's account carries the link;
- * an external provider's token is matched by its configured claim (OIDC_VENDOR_CLAIM, handed over by
- * the verifier) against the vendor's e-mail, ignoring case. An e-mail that several vendors share
- * names none of them: guessing could show one vendor another's money.
+ * an external provider's token names the vendor's licence id in its configured claim (OIDC_VENDOR_CLAIM),
+ * which its owner cannot change, or, only where the newspaper chose it, a verified e-mail address
+ * (the verifier hands over none else). An e-mail that several vendors share names none of them:
+ * guessing could show one vendor another's money.
  */
 export async function vendorOfUser(db: Db, user: User): Promise<VendorRow> {
   let candidates: VendorRow[];
+  const licence = user.vendorClaim?.trim();
+  const email = user.vendorEmail?.trim();
   if (user.accountId !== undefined) {
     const vendor = user.vendorId ? await findVendor(db, user.vendorId) : undefined;
     candidates = vendor ? [vendor] : [];
+  } else if (licence) {
+    candidates = await liveVendors(db).whereRaw('lower(license_id) = lower(?)', [licence]).limit(2);
   } else {
-    const key = user.vendorClaim?.trim();
-    candidates = key ? await liveVendors(db).whereRaw('lower(email) = lower(?)', [key]).limit(2) : [];
+    candidates = email ? await liveVendors(db).whereRaw('lower(email) = lower(?)', [email]).limit(2) : [];
   }
-  if (candidates.length === 0) throw refused('Your login is not linked to a vendor. Please ask the office.');
+  const [vendor] = candidates;
+  if (!vendor) throw refused('Your login is not linked to a vendor. Please ask the office.');
   if (candidates.length > 1) throw refused('Your login matches more than one vendor. Please ask the office to correct the e-mail addresses.');
-  if (candidates[0].is_disabled) throw refused('Your vendor account is deactivated. Please ask the office.');
-  return candidates[0];
+  if (vendor.is_disabled) throw refused('Your vendor account is deactivated. Please ask the office.');
+  return vendor;
 }
 
 /** A vendor's own page: the record as the office sees it and the money from the ledger. */
@@ -53,7 +58,10 @@ export const ownPaymentsRoute: RouteDef = {
   handler: async (ctx) => {
     const vendor = await vendorOfUser(ctx.db, ctx.state.user!);
     const account = await vendorAccountId(ctx.db, vendor.id);
-    const rows: AccountRow[] = account === undefined ? [] : await accountRows(ctx.db, account).orderBy('r.created_at', 'desc').orderBy('r.id', 'desc').limit(ownRowsShown);
+    const rows =
+      account === undefined
+        ? []
+        : ((await accountRows(ctx.db, account).orderBy('r.created_at', 'desc').orderBy('r.id', 'desc').limit(ownRowsShown)) as AccountRow[]);
     ctx.body = rows.map((row) => ({ ...accountRowToApi(row), paidOut: row.payout_id !== null }));
   },
 };

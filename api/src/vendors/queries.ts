@@ -4,6 +4,7 @@ import { conflict, notFound } from '../http/errors.ts';
 import { createVendorLogin, removeVendorLogin, syncVendorLogin, type VendorLogin } from '../identity/accounts/queries.ts';
 import { getSettingsRow } from '../settings/queries.ts';
 import type { VendorInput } from './schema.ts';
+import { oneRow } from '../one-row.ts';
 
 type Db = Knex | Knex.Transaction;
 
@@ -106,7 +107,7 @@ function allVendors(db: Db): Knex.QueryBuilder {
 export const liveVendors = (db: Db) => allVendors(db).whereNull('deleted_at');
 
 export async function findVendor(db: Db, id: number): Promise<VendorRow | undefined> {
-  return liveVendors(db).where({ id }).first();
+  return liveVendors(db).where({ id }).first<VendorRow | undefined>();
 }
 
 export const vendorNotFound = (id: number) => notFound(`There is no vendor with the id ${id}.`);
@@ -118,7 +119,7 @@ export async function requireLiveVendor(db: Db, id: number): Promise<void> {
 
 /** Live vendor by licence id, case-insensitively (as the unique index compares them). */
 export async function findVendorByLicense(db: Db, licenseId: string): Promise<VendorRow | undefined> {
-  return liveVendors(db).whereRaw('lower(license_id) = lower(?)', [licenseId]).first();
+  return liveVendors(db).whereRaw('lower(license_id) = lower(?)', [licenseId]).first<VendorRow | undefined>();
 }
 
 /** Escapes LIKE wildcards so a search for "50%" means the text, not a pattern. */
@@ -157,8 +158,10 @@ export async function createVendor(db: Db, input: VendorInput): Promise<{ vendor
   const email = input.email ?? defaultEmail(input.licenseId, (await getSettingsRow(db)).vendor_email_postfix);
   // The vendor and its login exist together or not at all.
   return db.transaction(async (trx) => {
-    const [{ id }] = await withUniqueLicense(input.licenseId, () =>
-      trx('vendors').insert({ ...toRow(input), email }).returning('id'),
+    const { id } = oneRow(
+      await withUniqueLicense(input.licenseId, () =>
+        trx('vendors').insert({ ...toRow(input), email }).returning<{ id: number }[]>('id'),
+      ),
     );
     const vendor = (await findVendor(trx, id))!;
     return { vendor, login: await createVendorLogin(trx, vendor) };
@@ -167,7 +170,7 @@ export async function createVendor(db: Db, input: VendorInput): Promise<{ vendor
 
 export async function updateVendor(db: Db, id: number, input: VendorInput): Promise<VendorRow | undefined> {
   return db.transaction(async (trx) => {
-    const before = await liveVendors(trx).where({ id }).forUpdate().first();
+    const before = await liveVendors(trx).where({ id }).forUpdate().first<VendorRow | undefined>();
     if (!before) return undefined;
     await withUniqueLicense(input.licenseId, () =>
       trx('vendors').where({ id }).update({ ...toRow(input), updated_at: trx.fn.now() }),
@@ -188,6 +191,6 @@ export async function deleteVendor(db: Db, id: number): Promise<VendorRow | unde
       .returning('id');
     if (!deleted.length) return undefined;
     await removeVendorLogin(trx, id);
-    return allVendors(trx).where({ id }).first();
+    return allVendors(trx).where({ id }).first<VendorRow | undefined>();
   });
 }

@@ -1,13 +1,14 @@
 import type { Knex } from 'knex';
 import type { AuditSpec } from '../audit/protocol.ts';
-import { centsToDecimal, respondCsv, wantsCsv, type CsvColumn } from '../http/csv.ts';
-import { badRequest, conflict, notFound } from '../http/errors.ts';
+import { respondCsv, wantsCsv, type CsvColumn } from '../http/csv.ts';
+import { badRequest, notFound } from '../http/errors.ts';
 import { applyFilters, readListFilter, respondList, type ListSpec } from '../http/list.ts';
+import { pathParam } from '../http/params.ts';
 import { limitVendorCheck } from '../http/rate-limit.ts';
 import type { AppContext, RouteDef } from '../http/routes.ts';
 import { idParam, parse } from '../http/validate.ts';
-import { vendorAccountId } from '../ledger/accounts.ts';
-import { vendorAccountSummary, vendorMoneyToApi, withVendorMoney, type VendorMoneyColumns } from '../ledger/queries.ts';
+import { vendorMoneyToApi, withVendorMoney, type VendorMoneyColumns } from '../ledger/queries.ts';
+import { removeVendorWithoutCredit } from '../ledger/vendor.ts';
 import { checkVendor } from './check.ts';
 import { commentRoutes } from './comments/routes.ts';
 import { locationRoutes } from './locations/routes.ts';
@@ -43,12 +44,12 @@ const vendorCsvColumns: CsvColumn<VendorWithMoney>[] = [
 const vendorWithMoneyToApi = (row: VendorWithMoney) => ({ ...vendorToApi(row), ...vendorMoneyToApi(row) });
 
 async function vendorAnswer(ctx: AppContext, id: number) {
-  const row = await vendorsWithMoney(ctx.db).where('vendors.id', id).first();
+  const row = await vendorsWithMoney(ctx.db).where('vendors.id', id).first<VendorWithMoney | undefined>();
   if (!row) throw vendorNotFound(id);
   return vendorWithMoneyToApi(row);
 }
 
-const booleanFilter = (name: string, apply: (query: Knex.QueryBuilder, value: boolean) => void) => (query: Knex.QueryBuilder, value: unknown) => {
+const booleanFilter = (name: string, apply: (query: Knex.QueryBuilder, value: boolean) => unknown) => (query: Knex.QueryBuilder, value: unknown) => {
   if (typeof value !== 'boolean') throw badRequest(`The filter "${name}" must be true or false.`);
   apply(query, value);
 };
@@ -99,7 +100,7 @@ const vendorAudit: AuditSpec = {
 function assertSameId(body: unknown, id: number): void {
   const bodyId = (body as { id?: unknown } | null)?.id;
   if (bodyId != null && Number(bodyId) !== id) {
-    throw badRequest(`The id in the body (${String(bodyId)}) does not match the vendor ${id} in the address.`, {
+    throw badRequest(`The id in the body (${JSON.stringify(bodyId)}) does not match the vendor ${id} in the address.`, {
       id: 'Does not match the address.',
     });
   }
@@ -143,7 +144,7 @@ export const vendorRoutes: RouteDef[] = [
     access: 'public',
     handler: async (ctx) => {
       await limitVendorCheck(ctx);
-      const vendor = await checkVendor(ctx.db, ctx.params.licenseId);
+      const vendor = await checkVendor(ctx.db, pathParam(ctx, 'licenseId'));
       if (!vendor) throw invalidId();
       ctx.body = vendor;
     },
@@ -181,13 +182,7 @@ export const vendorRoutes: RouteDef[] = [
     handler: async (ctx) => {
       const id = vendorId(ctx);
       // Money must not vanish with a vendor: the office pays the credit out or settles the debt first.
-      // The account lock keeps a payout or reversal from changing the credit meanwhile.
-      await vendorAccountId(ctx.db, id, { lock: true });
-      const { credit } = await vendorAccountSummary(ctx.db, id);
-      if (credit !== 0) {
-        throw conflict(`This vendor cannot be deleted: the credit is not zero (${centsToDecimal(credit)} €). Please pay it out or settle the debt first.`);
-      }
-      const vendor = await deleteVendor(ctx.db, id);
+      const vendor = await removeVendorWithoutCredit(ctx.db, id, (trx) => deleteVendor(trx, id));
       if (!vendor) throw vendorNotFound(id);
       ctx.body = vendorToApi(vendor);
     },

@@ -33,7 +33,7 @@ export function vendorSubResourceRoutes<Row, Input, Patch>(r: VendorSubResource<
   const audit: AuditSpec = {
     recordType: `vendor_${r.name}`,
     load: async (ctx, id) => {
-      const row = await r.query(ctx.db, idParam(ctx.params.id, 'vendor')).where({ id }).first();
+      const row = (await r.query(ctx.db, idParam(ctx.params.id, 'vendor')).where({ id }).first()) as Row | undefined;
       return row && (r.list.toApi(row) as object);
     },
     details: (ctx) => ({ vendorId: Number(ctx.params.id) }),

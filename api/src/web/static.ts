@@ -65,7 +65,10 @@ export function serveFiles(prefix: string, root: string): Middleware {
   return async (ctx, next) => {
     const relative = pathBelow(prefix, ctx);
     const found = relative && path.extname(relative) ? await readFileIn(base, relative) : undefined;
-    if (!relative || !found) return next();
+    if (!relative || !found) {
+      await next();
+      return;
+    }
     ctx.type = types[path.extname(found.file)] ?? 'application/octet-stream';
     sendCached(ctx, found.data, /\/assets\//.test(relative) ? immutable : shortLived);
   };
@@ -78,14 +81,21 @@ export function serveFiles(prefix: string, root: string): Middleware {
 export function serveApp(prefix: string, root: string, indexFile = 'index.html'): Middleware {
   const base = path.resolve(root);
   const files = serveFiles(prefix, root);
-  return (ctx, next) =>
-    files(ctx, async () => {
+  return async (ctx, next) => {
+    await files(ctx, async () => {
       const relative = pathBelow(prefix, ctx);
       // A missing asset is a 404, not the app.
-      if (relative === undefined || (path.extname(relative) && !relative.endsWith('.html'))) return next();
+      if (relative === undefined || (path.extname(relative) && !relative.endsWith('.html'))) {
+        await next();
+        return;
+      }
       const index = await readFileIn(base, indexFile);
-      if (!index) return next();
+      if (!index) {
+        await next();
+        return;
+      }
       ctx.type = 'text/html; charset=utf-8';
       sendCached(ctx, index.data, 'no-cache');
     });
+  };
 }

@@ -12,14 +12,14 @@ export const webhookRoutes: RouteDef[] = [
     access: 'public',
     body: 'raw',
     handler: async (ctx) => {
-      const secret = webhookSecret(ctx.config);
+      const secret = await webhookSecret(ctx.db, ctx.config);
       if (!secret) {
         log.error('a Stripe webhook arrived but STRIPE_WEBHOOK_SECRET is not configured');
         throw new HttpError(503, 'Webhooks are not configured.');
       }
       let event: Stripe.Event;
       try {
-        event = stripeClient(ctx.config).webhooks.constructEvent(ctx.request.body as Buffer, ctx.get('Stripe-Signature'), secret);
+        event = stripeClient(ctx.db, ctx.config).webhooks.constructEvent(ctx.request.body as Buffer, ctx.get('Stripe-Signature'), secret);
       } catch {
         throw badRequest('The webhook signature is not valid.');
       }

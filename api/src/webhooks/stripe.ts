@@ -2,16 +2,13 @@ import type { Knex } from 'knex';
 import type { Config } from '../config.ts';
 import { settleOrder } from '../orders/settle.ts';
 import type { Stripe } from '../stripe/adapter.ts';
+import { handledEvents, sessionEvents as sessionEventTypes } from './events.ts';
 
 // Stripe's events only say "look again": the settle step asks Stripe for the session's current
 // state, so a stale, repeated or out-of-order event can never book anything wrong.
 
-const sessionEvents = new Set([
-  'checkout.session.completed',
-  'checkout.session.async_payment_succeeded',
-  'checkout.session.async_payment_failed',
-  'checkout.session.expired',
-]);
+const sessionEvents = new Set<string>(sessionEventTypes);
+const handled = new Set<string>(handledEvents);
 
 /** Stripe's ids: a prefix such as `pi_`, then letters and digits. */
 const stripeId = /^[a-z]+_[A-Za-z0-9_]+$/;
@@ -24,6 +21,8 @@ function orderOfSession(session: Stripe.Checkout.Session): number | undefined {
 }
 
 async function processEvent(db: Knex, config: Config, event: Stripe.Event): Promise<void> {
+  // Only what the endpoint is subscribed to (events.ts); anything else is recorded and left alone.
+  if (!handled.has(event.type)) return;
   if (sessionEvents.has(event.type)) {
     const session = event.data.object as Stripe.Checkout.Session;
     const orderId = orderOfSession(session);
@@ -31,11 +30,11 @@ async function processEvent(db: Knex, config: Config, event: Stripe.Event): Prom
   } else if (event.type === 'charge.updated') {
     // A fee that was unknown when the order was paid. Before the order is paid the session's own
     // event settles it, fee included, so an earlier charge event has nothing to do.
-    const charge = event.data.object as Stripe.Charge;
+    const charge = event.data.object;
     const intent = typeof charge.payment_intent === 'string' ? charge.payment_intent : charge.payment_intent?.id;
     // Only an id as Stripe writes them is looked up; anything else (a NUL, which PostgreSQL's text
     // refuses) names no payment of ours.
-    const order = intent && stripeId.test(intent) ? await db('orders').where({ stripe_payment_intent_id: intent }).first('id') : undefined;
+    const order = intent && stripeId.test(intent) ? await db('orders').where({ stripe_payment_intent_id: intent }).first<{ id: number } | undefined>('id') : undefined;
     if (order) await settleOrder(db, config, order.id);
   }
 }
@@ -67,7 +66,7 @@ export async function handleStripeEvent(db: Knex, config: Config, event: Stripe.
     .insert({ id: event.id, type: event.type, payload: storablePayload(event) })
     .onConflict('id')
     .ignore();
-  const stored = await db('stripe_events').where({ id: event.id }).first('processed_at');
+  const stored = await db('stripe_events').where({ id: event.id }).first<{ processed_at: Date | null }>('processed_at');
   if (stored.processed_at) return 'duplicate';
   try {
     await processEvent(db, config, event);

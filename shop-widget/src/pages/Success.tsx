@@ -39,7 +39,7 @@ export function Success(props: { order: string; sessionId: string }) {
         done = true;
         return setInvalid(true);
       }
-      retry = setTimeout(ask, askEveryMs);
+      retry = setTimeout(() => void ask(), askEveryMs);
     };
     void ask();
     return () => {

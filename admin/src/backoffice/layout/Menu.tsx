@@ -3,6 +3,7 @@ import AccountBalanceWalletIcon from '@mui/icons-material/AccountBalanceWallet';
 import BarChartIcon from '@mui/icons-material/BarChart';
 import LogoutIcon from '@mui/icons-material/ExitToApp';
 import HistoryIcon from '@mui/icons-material/History';
+import LockIcon from '@mui/icons-material/Lock';
 import MapIcon from '@mui/icons-material/Map';
 import NewspaperIcon from '@mui/icons-material/Newspaper';
 import OutboxIcon from '@mui/icons-material/Outbox';
@@ -22,8 +23,8 @@ import { rememberLocale, type Locale } from '../../shared/locale.ts';
 
 /**
  * The sidebar in the specification's order: vendors, credits, payouts, sales, accounting, products,
- * settings (with the QR codes beside them), map, statistics, orders, protocol, outbox; the office's
- * start screen first and the counter with its cash book beside the payouts (issue 16).
+ * settings (with the QR codes beside them), map, statistics, orders, protocol, outbox, locked logins;
+ * the office's start screen first and the counter with its cash book beside the payouts (issue 16).
  */
 const entries: { to: string; label: string; icon: ReactElement }[] = [
   { to: '/today', label: 'app.menu.today', icon: <TodayIcon /> },
@@ -42,6 +43,7 @@ const entries: { to: string; label: string; icon: ReactElement }[] = [
   { to: '/orders', label: 'app.menu.orders', icon: <ReceiptIcon /> },
   { to: '/protocol', label: 'app.menu.protocol', icon: <HistoryIcon /> },
   { to: '/outbox', label: 'app.menu.outbox', icon: <OutboxIcon /> },
+  { to: '/login-locks', label: 'app.menu.loginlocks', icon: <LockIcon /> },
 ];
 
 function LogoutItem() {

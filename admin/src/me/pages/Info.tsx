@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { formatDate } from '../../shared/dates.ts';
 import { formatCents } from '../../shared/money.ts';
 import { ApiError, type Get, type OwnPayment, type OwnVendor } from '../api.ts';
-import type { PageProps } from '../App.tsx';
+import type { PageProps } from './props.ts';
 
 /** /me: the credit first and large, then the last payout and the last bookings. */
 export function Info({ vendor, get, t, locale }: PageProps & { get: Get; vendor: OwnVendor }) {

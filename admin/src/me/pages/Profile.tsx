@@ -1,6 +1,6 @@
 import { formatDate } from '../../shared/dates.ts';
 import type { OwnVendor } from '../api.ts';
-import type { PageProps } from '../App.tsx';
+import type { PageProps } from './props.ts';
 
 /** /me/profile: what the office has on file, to check it. */
 export function Profile({ vendor, t, locale }: PageProps & { vendor: OwnVendor }) {

@@ -3,7 +3,7 @@ import type QRCodeStyling from 'qr-code-styling';
 import { qrCodeOptions, vendorQrUrl } from '../../shared/qr.ts';
 import type { PublicSettings } from '../../shared/settings.ts';
 import type { OwnVendor } from '../api.ts';
-import type { PageProps } from '../App.tsx';
+import type { PageProps } from './props.ts';
 
 /** /me/qrcode: the badge's code, drawn by qr-code-styling (loaded only here), to download and print. */
 export function QrCode({ vendor, settings, t }: PageProps & { vendor: OwnVendor; settings: PublicSettings }) {

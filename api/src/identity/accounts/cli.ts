@@ -1,5 +1,5 @@
 import { loadConfig } from '../../config.ts';
-import { createDb, migrate } from '../../db.ts';
+import { openDb, openFailureMessage } from '../../db-start.ts';
 import { HttpError } from '../../http/errors.ts';
 import { generatePassword } from './passwords.ts';
 import { createAccount, resetPassword } from './queries.ts';
@@ -20,11 +20,13 @@ function option(args: string[], name: string): string | undefined {
 
 async function run(args: string[]): Promise<string> {
   const [command, username] = args;
-  if (!username || !['add', 'password'].includes(command)) throw new HttpError(400, usage);
+  if (!command || !username || !['add', 'password'].includes(command)) throw new HttpError(400, usage);
   const config = loadConfig();
-  const db = createDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  // Beside a running server on the embedded database, the lock refuses this with the server named.
+  const db = await openDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }).catch((error: unknown) => {
+    throw new HttpError(409, openFailureMessage(error));
+  });
   try {
-    await migrate(db);
     if (command === 'password') {
       const password = await resetPassword(db, username);
       if (!password) throw new HttpError(404, `There is no account "${username}".`);

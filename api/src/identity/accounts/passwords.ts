@@ -29,7 +29,8 @@ export async function verifyPassword(password: string, stored: string | null | u
     await derive(password, randomBytes(16), cost);
     return false;
   }
-  const [, N, r, p, salt, hash] = match;
+  // every group of hashPattern is mandatory, so a match has all five
+  const [, N, r, p, salt = '', hash = ''] = match;
   const expected = Buffer.from(hash, 'base64url');
   const actual = await derive(password, Buffer.from(salt, 'base64url'), { N: Number(N), r: Number(r), p: Number(p) });
   return actual.length === expected.length && timingSafeEqual(actual, expected);

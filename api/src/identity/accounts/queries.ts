@@ -3,6 +3,7 @@ import { pgCode } from '../../db.ts';
 import { conflict } from '../../http/errors.ts';
 import { revokeAccountState } from '../provider/adapter.ts';
 import { generatePassword, hashPassword } from './passwords.ts';
+import { oneRow } from '../../one-row.ts';
 
 type Db = Knex | Knex.Transaction;
 
@@ -28,17 +29,21 @@ function activeAccounts(db: Db): Knex.QueryBuilder {
   return db('accounts as a')
     .leftJoin('vendors as v', 'v.id', 'a.vendor_id')
     .where('a.disabled', false)
-    .where((q) => q.whereNull('a.vendor_id').orWhere((v) => v.where('v.is_disabled', false).whereNull('v.deleted_at')))
+    .where((q) => {
+      q.whereNull('a.vendor_id').orWhere((v) => {
+        v.where('v.is_disabled', false).whereNull('v.deleted_at');
+      });
+    })
     .select('a.id', 'a.username', 'a.email', 'a.password_hash', 'a.groups', 'a.disabled', 'a.vendor_id');
 }
 
 export async function findActiveAccount(db: Db, sub: string): Promise<AccountRow | undefined> {
   if (!/^\d{1,9}$/.test(sub)) return undefined;
-  return activeAccounts(db).where('a.id', Number(sub)).first();
+  return activeAccounts(db).where('a.id', Number(sub)).first<AccountRow | undefined>();
 }
 
 export async function findActiveAccountByUsername(db: Db, username: string): Promise<AccountRow | undefined> {
-  return activeAccounts(db).whereRaw('lower(a.username) = lower(?)', [username]).first();
+  return activeAccounts(db).whereRaw('lower(a.username) = lower(?)', [username]).first<AccountRow | undefined>();
 }
 
 const usernameTaken = (username: string) =>
@@ -67,7 +72,8 @@ export interface NewAccount {
 }
 
 export async function createAccount(db: Db, account: NewAccount): Promise<number> {
-  const [{ id }] = await withUniqueUsername(account.username, async () =>
+  const { id } = oneRow(
+    await withUniqueUsername(account.username, async () =>
     db('accounts')
       .insert({
         username: account.username,
@@ -77,7 +83,8 @@ export async function createAccount(db: Db, account: NewAccount): Promise<number
         vendor_id: account.vendorId ?? null,
         disabled: account.disabled ?? false,
       })
-      .returning('id'),
+      .returning<{ id: number }[]>('id'),
+    ),
   );
   return id;
 }
@@ -131,7 +138,7 @@ export async function syncVendorLogin(trx: Db, before: VendorFacts, after: Vendo
 
 /** A deleted vendor keeps no login: its licence id (the username) becomes free for a successor. */
 export async function removeVendorLogin(trx: Db, vendorId: number): Promise<void> {
-  const removed = (await trx('accounts').where({ vendor_id: vendorId }).delete().returning('id')) as { id: number }[];
+  const removed = await trx('accounts').where({ vendor_id: vendorId }).delete().returning<{ id: number }[]>('id');
   for (const account of removed) await revokeAccountState(trx, subjectOf(account));
 }
 
@@ -143,7 +150,10 @@ export async function resetPassword(db: Knex, username: string): Promise<string 
   const password = generatePassword();
   const hash = await hashPassword(password);
   return db.transaction(async (trx) => {
-    const [account] = await trx('accounts').whereRaw('lower(username) = lower(?)', [username]).update({ password_hash: hash, updated_at: trx.fn.now() }).returning('id');
+    const [account] = await trx('accounts')
+      .whereRaw('lower(username) = lower(?)', [username])
+      .update({ password_hash: hash, updated_at: trx.fn.now() })
+      .returning<{ id: number }[]>('id');
     if (!account) return undefined;
     await revokeAccountState(trx, subjectOf(account));
     return password;

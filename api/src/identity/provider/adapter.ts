@@ -20,11 +20,13 @@ export function databaseAdapter(db: Knex) {
     private live() {
       return db('oidc_state')
         .where({ model: this.model })
-        .where((q) => q.whereNull('expires_at').orWhere('expires_at', '>', db.fn.now()));
+        .where((q) => {
+          q.whereNull('expires_at').orWhere('expires_at', '>', db.fn.now());
+        });
     }
 
     private async first(query: Knex.QueryBuilder): Promise<AdapterPayload | undefined> {
-      const row = (await query.first('payload')) as StateRow | undefined;
+      const row = await query.first<StateRow | undefined>('payload');
       return row?.payload;
     }
 
@@ -70,7 +72,7 @@ export function databaseAdapter(db: Knex) {
         .update({ payload: db.raw(`payload || jsonb_build_object('consumed', ?::bigint)`, [epochNow()]) })
         .returning('id');
       if (taken.length) return;
-      const row = (await db('oidc_state').where({ model: this.model, id }).first('grant_id')) as { grant_id: string | null } | undefined;
+      const row = await db('oidc_state').where({ model: this.model, id }).first<{ grant_id: string | null } | undefined>('grant_id');
       if (row?.grant_id) await db('oidc_state').where({ grant_id: row.grant_id }).delete();
       throw new errors.InvalidGrant(`${this.model} already consumed`);
     }

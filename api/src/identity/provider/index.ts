@@ -74,7 +74,7 @@ function configuration(db: Db, config: Config, keys: ProviderKeys): Configuratio
     },
     // Without a consent page oidc-provider would issue refresh tokens only for offline_access with
     // prompt=consent; our own client gets them always. They rotate on every use.
-    issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed('refresh_token'),
+    issueRefreshToken: (_ctx, client) => client.grantTypeAllowed('refresh_token'),
     rotateRefreshToken: true,
     ttl,
     interactions: { url: (_ctx, interaction) => interactionUrl(interaction.uid) },
@@ -178,7 +178,10 @@ export function embeddedIdentity(db: Db, config: Config): EmbeddedIdentity {
   });
   return {
     middleware: async (ctx, next) => {
-      if (ctx.path !== providerPath && !ctx.path.startsWith(`${providerPath}/`)) return next();
+      if (ctx.path !== providerPath && !ctx.path.startsWith(`${providerPath}/`)) {
+        await next();
+        return;
+      }
       const { handle, interaction } = await started();
       if (await interaction(ctx)) return;
       await delegate(ctx, handle, publicUrl);

@@ -4,13 +4,13 @@ import { errors, type Provider } from 'oidc-provider';
 import { recordEvent } from '../../audit/record.ts';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db.ts';
-import { clientAddress } from '../../http/client-address.ts';
+import { addressBucket, clientAddress } from '../../http/client-address.ts';
 import { readPublicSettings } from '../../settings/queries.ts';
 import { findActiveAccountByUsername, subjectOf } from '../accounts/queries.ts';
 import { verifyPassword } from '../accounts/passwords.ts';
 import { providerPath } from '../issuer.ts';
 import { loginPage, messagePage, pickLang, texts, type Brand, type Lang, type Page } from './pages.ts';
-import { clearFailures, minutesLocked, recordFailure } from './throttle.ts';
+import { claimAttempt, forgetOldAttempts, limitsReached, loginSucceeded } from './throttle.ts';
 
 export const interactionUrl = (uid: string) => `${providerPath}/interaction/${uid}`;
 const interactionPath = new RegExp(`^${providerPath}/interaction/([A-Za-z0-9_-]{1,64})$`);
@@ -86,7 +86,7 @@ export function interactions(provider: Provider, db: Db, config: Config) {
   }
 
   async function login(ctx: Context, interaction: Interaction): Promise<void> {
-    await readForm(ctx, async () => undefined);
+    await readForm(ctx, () => Promise.resolve());
     const body = ctx.request.body;
     const lang = pickLang(field(body, 'lang', 2), interaction.params.ui_locales);
     const username = field(body, 'username', 200).trim();
@@ -94,18 +94,24 @@ export function interactions(provider: Provider, db: Db, config: Config) {
     const t = texts[lang];
     if (!username || !password) return showLogin(ctx, interaction, lang, 200, { username, error: t.wrongCredentials });
 
-    const address = clientAddress(ctx, config);
-    const minutes = await minutesLocked(db, username, address);
-    if (minutes > 0) return showLogin(ctx, interaction, lang, 429, { username, error: t.throttled(minutes) });
+    // Counted by the client's bucket (an IPv6 network as one), as the rate limits count; logged exactly.
+    const ip = clientAddress(ctx, config);
+    const address = addressBucket(ip, config.ipv6Prefix);
+    const rules = config.loginThrottle;
+    const claim = await claimAttempt(db, rules, username, address);
+    if (!claim.allowed) return showLogin(ctx, interaction, lang, 429, { username, error: t.throttled(claim.waitSeconds) });
 
     const account = await findActiveAccountByUsername(db, username);
     const valid = await verifyPassword(password, account?.password_hash);
     if (!account || !valid) {
-      await recordFailure(db, username, address);
-      await recordEvent(db, { action: 'login.failed', actor: username, details: { ip: address } });
+      await recordEvent(db, { action: 'login.failed', actor: username, details: { ip } });
+      for (const scope of limitsReached(rules, claim)) {
+        await recordEvent(db, { action: 'login.locked', actor: username, details: { ip, scope, attempts: claim[scope] } });
+      }
+      await forgetOldAttempts(db, rules);
       return showLogin(ctx, interaction, lang, 200, { username, error: t.wrongCredentials });
     }
-    await clearFailures(db, username);
+    await loginSucceeded(db, username, address);
     await finish(ctx, { login: { accountId: subjectOf(account) } }, false);
   }
 

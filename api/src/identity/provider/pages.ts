@@ -6,6 +6,13 @@ import { colourPattern } from '../../http/form.ts';
 
 export type Lang = 'de' | 'en';
 
+/** A wait in whole seconds under a minute (the account's first delays), else in whole minutes. */
+function waitText(seconds: number, [second, secondsWord]: string[], [minute, minutes]: string[]): string {
+  if (seconds < 60) return `${seconds} ${seconds === 1 ? second : secondsWord}`;
+  const whole = Math.ceil(seconds / 60);
+  return `${whole} ${whole === 1 ? minute : minutes}`;
+}
+
 export const texts = {
   de: {
     login: 'Anmelden',
@@ -13,7 +20,7 @@ export const texts = {
     password: 'Passwort',
     submit: 'Anmelden',
     wrongCredentials: 'Benutzername oder Passwort ist falsch.',
-    throttled: (minutes: number) => `Zu viele Fehlversuche. Bitte warte ${minutes} ${minutes === 1 ? 'Minute' : 'Minuten'}.`,
+    throttled: (seconds: number) => `Zu viele Fehlversuche. Bitte warte ${waitText(seconds, ['Sekunde', 'Sekunden'], ['Minute', 'Minuten'])}.`,
     expired: 'Diese Anmeldung ist abgelaufen. Bitte öffne die Seite, von der du gekommen bist, und melde dich erneut an.',
     logout: 'Abmelden',
     logoutQuestion: 'Möchtest du dich abmelden?',
@@ -28,7 +35,7 @@ export const texts = {
     password: 'Password',
     submit: 'Log in',
     wrongCredentials: 'Wrong username or password.',
-    throttled: (minutes: number) => `Too many failed attempts. Please wait ${minutes} ${minutes === 1 ? 'minute' : 'minutes'}.`,
+    throttled: (seconds: number) => `Too many failed attempts. Please wait ${waitText(seconds, ['second', 'seconds'], ['minute', 'minutes'])}.`,
     expired: 'This login has expired. Please go back to the page you came from and log in again.',
     logout: 'Log out',
     logoutQuestion: 'Do you want to log out?',
@@ -52,7 +59,7 @@ export function pickLang(choice: unknown, uiLocales?: unknown): Lang {
   return 'de';
 }
 
-export function escapeHtml(value: unknown): string {
+export function escapeHtml(value: string | number | null | undefined): string {
   return String(value ?? '').replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 

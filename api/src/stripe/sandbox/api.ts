@@ -1,14 +1,19 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
 import type Router from '@koa/router';
 import type { Knex } from 'knex';
 import type { Context } from 'koa';
+import Stripe from 'stripe';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db.ts';
+import { pathParam } from '../../http/params.ts';
+import { oneRow } from '../../one-row.ts';
 import { log } from '../../log.ts';
+import { isEmbedOrigin } from '../../shop/origins.ts';
 import { invalidParam, StripeApiError } from './errors.ts';
-import { expandPaths, list, onlyKnown, parseParams, readBody, requiredText, text, type Params } from './form.ts';
-import { SANDBOX_SECRET_KEY } from './keys.ts';
+import { bookFee } from './fees.ts';
+import { expandPaths, integer, list, metadata, onlyKnown, parseParams, readBody, requiredText, text, type Params } from './form.ts';
+import { sandboxCredentials, type SandboxCredentials } from './keys.ts';
 import {
-  balanceTransaction,
   createRefund,
   createSession,
   expand,
@@ -21,8 +26,8 @@ import {
   type Charge,
   type CheckoutSession,
 } from './objects.ts';
-import { claimIdempotencyKey, deleteObject, getObject, insertObject, saveObject, storeIdempotentResponse, type StripeObject } from './store.ts';
-import { sendEvents, stripeEvent, type StripeEvent, type WebhookEndpoint } from './webhooks.ts';
+import { claimIdempotencyKey, deleteObject, ensureRoom, getObject, insertObject, listObjects, saveObject, storeIdempotentResponse } from './store.ts';
+import { deliverDue, ownWebhookUrl, queueEvents, stripeEvent, type StripeEvent, type WebhookEndpoint } from './webhooks.ts';
 
 /** What a sandbox API call answers, and the events it causes (sent once the change is committed). */
 interface Outcome {
@@ -37,13 +42,21 @@ const bodyLimit = 256 * 1024;
 /** Stripe never shows a key it refuses in full. */
 const maskKey = (key: string) => (key.length > 12 ? `${key.slice(0, 8)}${'*'.repeat(key.length - 12)}${key.slice(-4)}` : '*'.repeat(key.length));
 
-/** Stripe's bearer key check: a missing or wrong key is a 401 the SDK turns into StripeAuthenticationError. */
-function checkKey(ctx: Context): void {
+/**
+ * Stripe's bearer key check against this installation's key: a missing or wrong key is a 401 the
+ * SDK turns into StripeAuthenticationError. Answers who called (the key's hash), for idempotency keys.
+ */
+async function checkKey(db: Db, ctx: Context): Promise<{ caller: string; credentials: SandboxCredentials }> {
   const key = /^Bearer\s+(\S+)$/i.exec(ctx.get('Authorization'))?.[1];
   if (!key) {
     throw new StripeApiError(401, 'invalid_request_error', "You did not provide an API key. You need to provide your API key in the Authorization header, using Bearer auth (e.g. 'Authorization: Bearer YOUR_SECRET_KEY').");
   }
-  if (key !== SANDBOX_SECRET_KEY) throw new StripeApiError(401, 'invalid_request_error', `Invalid API Key provided: ${maskKey(key)}`);
+  const credentials = await sandboxCredentials(db);
+  const expected = createHash('sha256').update(credentials.secretKey).digest();
+  const given = createHash('sha256').update(key).digest();
+  // Compared in constant time: the key is the sandbox's only lock.
+  if (!timingSafeEqual(given, expected)) throw new StripeApiError(401, 'invalid_request_error', `Invalid API Key provided: ${maskKey(key)}`);
+  return { caller: given.toString('hex'), credentials };
 }
 
 /** Answers an error in Stripe's shape; anything unexpected is Stripe's api_error and goes to the log. */
@@ -63,20 +76,23 @@ function route(db: Db, config: Config, handler: Handler) {
     const requestId = newId('req_', 14);
     ctx.set('Request-Id', requestId);
     try {
-      checkKey(ctx);
+      const { caller, credentials } = await checkKey(db, ctx);
+      ctx.state.credentials = credentials;
       const params = ctx.method === 'GET' ? parseParams(ctx.querystring) : parseParams(await readBody(ctx.req, bodyLimit));
       const key = ctx.method === 'POST' ? ctx.get('Idempotency-Key') : '';
       const { outcome, replayed } = await db.transaction(async (trx) => {
-        const replay = key ? await claimIdempotencyKey(trx, key, `${ctx.method} ${ctx.path} ${JSON.stringify(params)}`) : undefined;
+        const request = `${ctx.method} ${ctx.path} ${JSON.stringify(params)}`;
+        const replay = key ? await claimIdempotencyKey(trx, caller, key, request) : undefined;
         if (replay) return { outcome: { body: replay.body, events: [] }, replayed: true };
         const outcome = await handler(trx, params, ctx);
-        if (key) await storeIdempotentResponse(trx, key, outcome.body);
+        if (key) await storeIdempotentResponse(trx, caller, key, outcome.body);
+        await queueEvents(trx, outcome.events);
         return { outcome, replayed: false };
       });
       if (replayed) ctx.set('Idempotent-Replayed', 'true');
       ctx.status = 200;
       ctx.body = outcome.body;
-      sendEvents(db, config, outcome.events);
+      if (outcome.events.length) deliverDue(db, config);
     } catch (error) {
       sendError(ctx, error, requestId);
     }
@@ -99,13 +115,28 @@ function retrieve(type: string): Handler {
   return async (trx, params, ctx) => {
     onlyKnown(params, ['expand']);
     const events: StripeEvent[] = [];
-    const object = type === 'checkout.session' ? await currentSession(trx, ctx.params.id, events) : await getObject(trx, type, ctx.params.id);
+    const object = type === 'checkout.session' ? await currentSession(trx, pathParam(ctx, 'id'), events) : await getObject(trx, type, pathParam(ctx, 'id'));
     return { body: await expand(trx, object, expandPaths(params)), events };
   };
 }
 
+/**
+ * The sandbox's page sends payers on from the shop's own origin, so only to the shop itself or to the
+ * newspaper's sites that embed it: anywhere else would be an open redirect with the shop's name on it.
+ */
+async function checkReturnUrl(trx: Knex.Transaction, config: Config, name: string, url: string | null): Promise<void> {
+  if (url === null) return;
+  const origin = new URL(url.replaceAll('{CHECKOUT_SESSION_ID}', 'x')).origin;
+  if (origin === new URL(config.publicUrl).origin || (await isEmbedOrigin(trx, config, origin))) return;
+  throw invalidParam(name, `The local Stripe sandbox returns payers only to this shop or the sites that embed it, not to ${origin}.`, 'url_invalid');
+}
+
 const createCheckoutSession = (config: Config): Handler => async (trx, params) => {
   const session = createSession(params, (id) => `${config.publicUrl}/stripe-sandbox/pay/${id}`);
+  await checkReturnUrl(trx, config, 'success_url', session.success_url);
+  await checkReturnUrl(trx, config, 'cancel_url', session.cancel_url);
+  // A session is where storage grows (its payment and refunds follow from it): bounded here.
+  await ensureRoom(trx, config.sandboxMaxObjects);
   await insertObject(trx, session);
   return { body: await expand(trx, session, expandPaths(params)), events: [] };
 };
@@ -113,7 +144,7 @@ const createCheckoutSession = (config: Config): Handler => async (trx, params) =
 const expireCheckoutSession: Handler = async (trx, params, ctx) => {
   onlyKnown(params, ['expand']);
   const events: StripeEvent[] = [];
-  const session = await currentSession(trx, ctx.params.id, events);
+  const session = await currentSession(trx, pathParam(ctx, 'id'), events);
   if (events.length === 0) {
     if (session.status !== 'open') throw notOpen(session);
     markExpired(session);
@@ -126,17 +157,14 @@ const expireCheckoutSession: Handler = async (trx, params, ctx) => {
 /** Sandbox-only: books the fee that a payment with the hold-fee test card left out, and sends `charge.updated`. */
 const releaseHeldFee: Handler = async (trx, params, ctx) => {
   onlyKnown(params, []);
-  const session = await getObject<CheckoutSession>(trx, 'checkout.session', ctx.params.id, { lock: true });
+  const session = await getObject<CheckoutSession>(trx, 'checkout.session', pathParam(ctx, 'id'), { lock: true });
   const intent = session.payment_intent ? await getObject(trx, 'payment_intent', session.payment_intent) : undefined;
   const charge = intent && (await getObject<Charge>(trx, 'charge', intent.latest_charge as string, { lock: true }));
   if (!charge || charge.balance_transaction) {
     throw new StripeApiError(400, 'invalid_request_error', 'This Checkout Session has no payment whose fee is held back (pay it with the hold-fee test card 4000 0000 0000 0010).');
   }
-  const txn = balanceTransaction(charge);
-  await insertObject(trx, txn);
-  charge.balance_transaction = txn.id;
-  await saveObject(trx, charge);
-  return { body: charge, events: [stripeEvent('charge.updated', charge, { balance_transaction: null })] };
+  const event = await bookFee(trx, charge);
+  return { body: charge, events: [event] };
 };
 
 /** A refund of a payment (by `payment_intent` or `charge`); `charge.refunded` and `refund.created` follow. */
@@ -164,40 +192,87 @@ const createRefundHandler: Handler = async (trx, params) => {
   };
 };
 
-const createWebhookEndpoint: Handler = async (trx, params) => {
-  onlyKnown(params, ['url', 'enabled_events', 'description', 'expand']);
+/** Stripe's limit of webhook endpoints per account (test mode): it also bounds what a caller can store. */
+const maxEndpoints = 16;
+
+/**
+ * The sandbox sends events only to the server's own webhook route: another URL would hand customers'
+ * e-mail addresses and receipt links to whoever registered it, and make the server POST anywhere.
+ */
+function ownUrl(config: Config, params: Params): string {
   const url = requiredText(params, 'url');
-  if (!URL.canParse(url) || !/^https?:$/.test(new URL(url).protocol)) throw invalidParam('url', `Invalid URL: ${url}`, 'url_invalid');
-  const enabled = (list(params, 'enabled_events') ?? []).map((e) => String(e));
+  if (url !== ownWebhookUrl(config)) {
+    throw invalidParam('url', `The local Stripe sandbox sends events only to this server's own webhook endpoint, ${ownWebhookUrl(config)}.`, 'url_invalid');
+  }
+  return url;
+}
+
+function enabledEvents(params: Params): string[] {
+  const enabled = (list(params, 'enabled_events') ?? []).map((e) => {
+    if (typeof e !== 'string' || e.length > 100) throw invalidParam('enabled_events', 'Invalid array: enabled_events must hold event types.');
+    return e;
+  });
   if (enabled.length === 0) throw invalidParam('enabled_events', 'Missing required param: enabled_events.', 'parameter_missing');
+  return [...new Set(enabled)];
+}
+
+/** As Stripe shows an endpoint on creation: with its signing secret (the installation's), shown only then. */
+const createWebhookEndpoint = (config: Config): Handler => async (trx, params, ctx) => {
+  onlyKnown(params, ['url', 'enabled_events', 'description', 'api_version', 'metadata', 'expand']);
+  const url = ownUrl(config, params);
+  const enabled = enabledEvents(params);
+  const apiVersion = text(params, 'api_version') ?? null;
+  if (apiVersion !== null && apiVersion !== Stripe.API_VERSION) throw invalidParam('api_version', `Invalid API version: ${apiVersion}`);
+  const { n } = oneRow(await trx('stripe_sandbox_objects').where({ type: 'webhook_endpoint' }).count({ n: '*' }));
+  if (Number(n) >= maxEndpoints) {
+    throw new StripeApiError(400, 'invalid_request_error', `You have reached the maximum of ${maxEndpoints} test webhook endpoints.`, { code: 'webhook_endpoints_limit' });
+  }
   const endpoint: WebhookEndpoint = {
     id: newId('we_'),
     object: 'webhook_endpoint',
-    api_version: null,
+    api_version: apiVersion,
     created: unixNow(),
-    description: text(params, 'description') ?? null,
+    description: text(params, 'description', { max: 5000 }) ?? null,
     enabled_events: enabled,
     livemode: false,
-    metadata: {},
-    secret: newId('whsec_', 32),
+    metadata: metadata(params),
     status: 'enabled',
     url,
   };
   await insertObject(trx, endpoint);
-  return { body: endpoint, events: [] };
+  const { webhookSecret } = ctx.state.credentials as SandboxCredentials;
+  return { body: { ...endpoint, secret: webhookSecret }, events: [] };
 };
-
-/** Stripe shows an endpoint's signing secret only once, when it is created. */
-const withoutSecret = ({ secret: _secret, ...endpoint }: StripeObject) => endpoint;
 
 const retrieveWebhookEndpoint: Handler = async (trx, params, ctx) => {
   onlyKnown(params, ['expand']);
-  return { body: withoutSecret(await getObject(trx, 'webhook_endpoint', ctx.params.id)), events: [] };
+  return { body: await getObject(trx, 'webhook_endpoint', pathParam(ctx, 'id')), events: [] };
+};
+
+const listWebhookEndpoints: Handler = async (trx, params) => {
+  onlyKnown(params, ['limit', 'expand']);
+  const limit = integer(params, 'limit', { min: 1 }) ?? 10;
+  if (limit > 100) throw invalidParam('limit', 'Invalid limit: must be between 1 and 100.');
+  const all = await listObjects(trx, 'webhook_endpoint');
+  return { body: { object: 'list', data: all.slice(0, limit), has_more: all.length > limit, url: '/v1/webhook_endpoints' }, events: [] };
+};
+
+const updateWebhookEndpoint = (config: Config): Handler => async (trx, params, ctx) => {
+  onlyKnown(params, ['url', 'enabled_events', 'description', 'disabled', 'metadata', 'expand']);
+  const endpoint = await getObject<WebhookEndpoint>(trx, 'webhook_endpoint', pathParam(ctx, 'id'), { lock: true });
+  if (params.url !== undefined) endpoint.url = ownUrl(config, params);
+  if (params.enabled_events !== undefined) endpoint.enabled_events = enabledEvents(params);
+  if (params.description !== undefined) endpoint.description = text(params, 'description', { max: 5000 }) || null;
+  if (params.metadata !== undefined) endpoint.metadata = metadata(params);
+  const disabled = text(params, 'disabled');
+  if (disabled !== undefined) endpoint.status = disabled === 'true' ? 'disabled' : 'enabled';
+  await saveObject(trx, endpoint);
+  return { body: endpoint, events: [] };
 };
 
 const deleteWebhookEndpoint: Handler = async (trx, params, ctx) => {
   onlyKnown(params, []);
-  const endpoint = await getObject(trx, 'webhook_endpoint', ctx.params.id);
+  const endpoint = await getObject(trx, 'webhook_endpoint', pathParam(ctx, 'id'));
   await deleteObject(trx, endpoint);
   return { body: { id: endpoint.id, object: 'webhook_endpoint', deleted: true }, events: [] };
 };
@@ -213,8 +288,10 @@ export function mountApi(router: Router, db: Db, config: Config): void {
   router.get('/v1/balance_transactions/:id', r(retrieve('balance_transaction')));
   router.post('/v1/refunds', r(createRefundHandler));
   router.get('/v1/refunds/:id', r(retrieve('refund')));
-  router.post('/v1/webhook_endpoints', r(createWebhookEndpoint));
+  router.post('/v1/webhook_endpoints', r(createWebhookEndpoint(config)));
+  router.get('/v1/webhook_endpoints', r(listWebhookEndpoints));
   router.get('/v1/webhook_endpoints/:id', r(retrieveWebhookEndpoint));
+  router.post('/v1/webhook_endpoints/:id', r(updateWebhookEndpoint(config)));
   router.delete('/v1/webhook_endpoints/:id', r(deleteWebhookEndpoint));
   router.post('/stripe-sandbox/sessions/:id/release-fee', r(releaseHeldFee));
 }

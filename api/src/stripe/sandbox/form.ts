@@ -14,15 +14,16 @@ const maxDepth = 6;
  * key such as `__proto__` is just a key.
  */
 export function parseParams(encoded: string): Params {
-  const root: Params = Object.create(null);
+  const root = Object.create(null) as Params;
   const pairs = [...new URLSearchParams(encoded)];
   if (pairs.length > maxPairs) throw new StripeApiError(400, 'invalid_request_error', `At most ${maxPairs} parameters are accepted.`);
   for (const [key, value] of pairs) {
-    const match = /^([^[\]]+)((?:\[[^[\]]*\])*)$/.exec(key);
-    if (!match) throw invalidParam(key, `Invalid parameter name: ${key}`);
-    const path = [match[1], ...[...match[2].matchAll(/\[([^[\]]*)\]/g)].map((m) => m[1])];
+    const [, first, brackets = ''] = /^([^[\]]+)((?:\[[^[\]]*\])*)$/.exec(key) ?? [];
+    if (!first) throw invalidParam(key, `Invalid parameter name: ${key}`);
+    // the inner group of the bracket pattern always matches, if only ''
+    const path = [first, ...[...brackets.matchAll(/\[([^[\]]*)\]/g)].map((m) => m[1] ?? '')];
     if (path.length > maxDepth) throw invalidParam(key, `The parameter ${key} is nested too deeply.`);
-    let node = root as { [key: string]: Param };
+    let node = root;
     path.forEach((segment, i) => {
       // `[]` appends: the next free index of this hash, made a list below.
       const name = segment === '' ? String(Object.keys(node).length) : segment;
@@ -45,7 +46,7 @@ function listify(param: Param): Param {
   const entries = Object.entries(param).map(([k, v]) => [k, listify(v)] as const);
   const indexed = entries.length > 0 && entries.every(([k]) => /^\d+$/.test(k));
   if (indexed) return entries.sort(([a], [b]) => Number(a) - Number(b)).map(([, v]) => v);
-  return Object.assign(Object.create(null), Object.fromEntries(entries));
+  return Object.assign(Object.create(null) as Record<string, Param>, Object.fromEntries(entries));
 }
 
 /** The raw request body as text, refusing more than `limit` bytes. */
@@ -87,7 +88,7 @@ export function integer(params: Params, name: string, { min = 0, parent }: { min
   const value = params[name];
   const full = fullName(name, parent);
   if (value === undefined) return undefined;
-  if (typeof value !== 'string' || !/^-?\d{1,15}$/.test(value)) throw invalidParam(full, `Invalid integer: ${String(value)}`, 'parameter_invalid_integer');
+  if (typeof value !== 'string' || !/^-?\d{1,15}$/.test(value)) throw invalidParam(full, `Invalid integer: ${JSON.stringify(value)}`, 'parameter_invalid_integer');
   const n = Number(value);
   if (n < min) throw invalidParam(full, `Invalid ${full}: must be greater than or equal to ${min}.`);
   return n;

@@ -2,8 +2,11 @@ import Router from '@koa/router';
 import type { Middleware } from 'koa';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db.ts';
+import { log } from '../../log.ts';
 import { mountApi, unknownRoute } from './api.ts';
+import { bookOverdueFees } from './fees.ts';
 import { mountPage } from './page.ts';
+import { startSandboxDeliveries } from './webhooks.ts';
 
 /**
  * The local Stripe sandbox: Stripe's REST API under /v1 (as the official SDK calls it) and the hosted
@@ -17,12 +20,26 @@ export function stripeSandbox(db: Db, config: Config): Middleware {
   const routes = router.routes() as unknown as Middleware;
   return async (ctx, next) => {
     const ours = ctx.path === '/v1' || ctx.path.startsWith('/v1/') || ctx.path.startsWith('/stripe-sandbox/');
-    if (!ours) return next();
-    await routes(ctx, async () => {
+    if (!ours) {
+      await next();
+      return;
+    }
+    await routes(ctx, () => {
       if (ctx.path.startsWith('/stripe-sandbox/')) {
         ctx.status = 404;
         ctx.body = 'Not found';
       } else unknownRoute(ctx);
+      return Promise.resolve();
     });
   };
+}
+
+/**
+ * At start: what a stopped process left undone goes out now (pending webhook deliveries, fees it
+ * still owed), and deliveries a sibling process claimed and never finished are picked up.
+ */
+export function resumeSandbox(db: Db, config: Config): { stop(): void } {
+  const deliveries = startSandboxDeliveries(db, config);
+  bookOverdueFees(db, config).catch((error) => log.warn('sandbox fees could not be booked', { error: String(error) }));
+  return deliveries;
 }

@@ -68,10 +68,14 @@ const maxExpiry = 24 * 60 * 60;
 // The caller computes expires_at a moment before the check: a minute of slack keeps an exact 30 minutes valid.
 const expirySlack = 60;
 
-/** Create parameters the sandbox takes; the presentational ones at the end change nothing here. */
+/**
+ * Create parameters the sandbox takes; the presentational ones at the end change nothing here. None
+ * that the pinned API version dropped: `payment_method_types` is gone since 2026-09-30.endive, and
+ * Stripe answers it as an unknown parameter.
+ */
 const sessionParams = [
   'cancel_url', 'client_reference_id', 'customer_email', 'expand', 'expires_at', 'line_items', 'locale',
-  'metadata', 'mode', 'payment_intent_data', 'payment_method_types', 'success_url', 'submit_type',
+  'metadata', 'mode', 'payment_intent_data', 'payment_method_configuration', 'success_url', 'submit_type',
   'billing_address_collection', 'custom_text', 'ui_mode',
 ] as const;
 
@@ -114,8 +118,9 @@ export function createSession(params: Params, payPageUrl: (id: string) => string
   const mode = requiredText(params, 'mode');
   if (mode !== 'payment') throw invalidParam('mode', 'The local Stripe sandbox supports only mode "payment".');
   const items = (list(params, 'line_items') ?? []).map(lineItem);
-  if (items.length === 0) throw missing('line_items');
-  const currency = items[0].currency;
+  const [first] = items;
+  if (!first) throw missing('line_items');
+  const currency = first.currency;
   if (items.some((item) => item.currency !== currency)) throw invalidParam('line_items', 'All line items must use the same currency.');
   const successUrl = absoluteUrl(params, 'success_url', true)!;
   const cancelUrl = absoluteUrl(params, 'cancel_url', false);
@@ -313,7 +318,7 @@ export function createRefund(params: Params, charge: Charge): { refund: Refund; 
 export function present(object: StripeObject): StripeObject {
   if (object.object !== 'checkout.session') return object;
   const { line_items: _items, payment_intent_data: _intentData, ...shown } = object as CheckoutSession;
-  return shown as StripeObject;
+  return shown;
 }
 
 /** Which fields of which object hold another object's id and can be expanded, with its type. */
@@ -330,7 +335,7 @@ export async function expand(trx: Knex.Transaction, object: StripeObject, paths:
   const out: StripeObject = { ...present(object) };
   const byField = new Map<string, string[]>();
   for (const path of paths) {
-    const [field, ...rest] = path.split('.');
+    const [field = '', ...rest] = path.split('.');
     if (rest.length > 3) throw invalidParam('expand', `You cannot expand more than 4 levels of a property (${path}).`);
     byField.set(field, [...(byField.get(field) ?? []), ...(rest.length ? [rest.join('.')] : [])]);
   }

@@ -3,35 +3,82 @@ import type { Knex } from 'knex';
 import type { Context } from 'koa';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db.ts';
+import { pathParam } from '../../http/params.ts';
 import { currentSession } from './api.ts';
 import { StripeApiError } from './errors.ts';
 import { parseParams, readBody, type Params } from './form.ts';
 import { balanceTransaction, payment, present, type CheckoutSession } from './objects.ts';
+import { bookFeeLater, heldFeeLast4 } from './fees.ts';
 import { insertObject, saveObject } from './store.ts';
-import { sendEvents, stripeEvent, type StripeEvent } from './webhooks.ts';
+import { deliverDue, queueEvents, stripeEvent, type StripeEvent } from './webhooks.ts';
+
+/** The page's languages: the customer's `locale` on the session picks one, a switch on the page the other. */
+type Lang = 'de' | 'en';
+
+/** Messages as Stripe's own checkout words them in each language. */
+const text = {
+  de: {
+    testMode: 'TESTMODUS', title: 'Stripe-Sandbox (Testmodus)', back: '← Zurück', heading: 'Bezahlen (lokale Stripe-Sandbox)',
+    total: 'Gesamt', card: 'Kartennummer', expiry: 'Ablaufdatum', cvc: 'Prüfziffer', pay: (total: string) => `${total} bezahlen`,
+    testCards: 'Testkarten', succeeds: 'wird angenommen', declined: 'wird abgelehnt', insufficient: 'ist nicht gedeckt',
+    feeLater: 'wird angenommen, die Gebühr folgt auf Anfrage',
+    declinedMessage: 'Ihre Karte wurde abgelehnt.', insufficientMessage: 'Ihre Karte ist nicht ausreichend gedeckt.',
+    incorrect: 'Ihre Kartennummer ist ungültig.',
+    paidTitle: 'Bezahlt', paid: 'Diese Zahlung ist abgeschlossen.', continue: 'Weiter',
+    expiredTitle: 'Abgelaufen', expired: 'Diese Bezahlseite ist abgelaufen.',
+    nothingCharged: 'Es wurde nichts abgebucht. Bitte beginnen Sie den Kauf noch einmal.', backToShop: 'Zurück zum Shop',
+    missingTitle: 'Nicht gefunden', missing: 'Diese Bezahlseite gibt es nicht.', language: 'Sprache',
+  },
+  en: {
+    testMode: 'TEST MODE', title: 'Stripe sandbox (test mode)', back: '← Back', heading: 'Pay (local Stripe sandbox)',
+    total: 'Total', card: 'Card number', expiry: 'Expiry', cvc: 'CVC', pay: (total: string) => `Pay ${total}`,
+    testCards: 'Test cards', succeeds: 'succeeds', declined: 'is declined', insufficient: 'has insufficient funds',
+    feeLater: 'succeeds, its fee follows on request',
+    declinedMessage: 'Your card was declined.', insufficientMessage: 'Your card has insufficient funds.',
+    incorrect: 'Your card number is incorrect.',
+    paidTitle: 'Paid', paid: 'This payment is complete.', continue: 'Continue',
+    expiredTitle: 'Expired', expired: 'This checkout session has expired.',
+    nothingCharged: 'Nothing was charged. Please start the purchase again.', backToShop: 'Back to the shop',
+    missingTitle: 'Not found', missing: 'This checkout page does not exist.', language: 'Language',
+  },
+} satisfies Record<Lang, Record<string, string | ((total: string) => string)>>;
+type Words = (typeof text)[Lang];
 
 /** The test cards, as the page lists them; any other number is refused as incorrect. */
-const testCards: { number: string; outcome: string; decline?: string; holdFee?: boolean }[] = [
-  { number: '4242 4242 4242 4242', outcome: 'succeeds' },
-  { number: '4000 0000 0000 0002', outcome: 'is declined', decline: 'Your card was declined.' },
-  { number: '4000 0000 0000 9995', outcome: 'has insufficient funds', decline: 'Your card has insufficient funds.' },
-  // Sandbox only: the payment succeeds but its fee comes later (released on request, with `charge.updated`).
-  { number: '4000 0000 0000 0010', outcome: 'succeeds, its fee follows later', holdFee: true },
+const testCards: { number: string; outcome: (w: Words) => string; decline?: (w: Words) => string; holdFee?: boolean }[] = [
+  { number: '4242 4242 4242 4242', outcome: (w) => w.succeeds },
+  { number: '4000 0000 0000 0002', outcome: (w) => w.declined, decline: (w) => w.declinedMessage },
+  { number: '4000 0000 0000 9995', outcome: (w) => w.insufficient, decline: (w) => w.insufficientMessage },
+  // Sandbox only: the payment succeeds but its fee waits until released on request (with `charge.updated`).
+  { number: `4000 0000 0000 ${heldFeeLast4}`, outcome: (w) => w.feeLater, holdFee: true },
 ];
 const digits = (number: string) => number.replace(/[\s-]/g, '');
-const incorrectNumber = 'Your card number is incorrect.';
+
+/**
+ * The page's language: the switch's choice (`?lang=`), else the session's `locale`, else (for `auto`
+ * or none, as Stripe does) the browser's; German when nothing says otherwise.
+ */
+function pageLang(ctx: Context, session?: CheckoutSession): Lang {
+  const chosen = ctx.query.lang;
+  if (chosen === 'de' || chosen === 'en') return chosen;
+  const locale = session?.locale ?? 'auto';
+  if (locale.startsWith('de')) return 'de';
+  if (locale !== 'auto') return 'en';
+  return ctx.acceptsLanguages('de', 'en') === 'en' ? 'en' : 'de';
+}
 
 const escapeHtml = (value: string) =>
   value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
-function money(session: CheckoutSession, cents: number): string {
-  const locale = session.locale?.startsWith('de') ? 'de-DE' : 'en-IE';
+function money(lang: Lang, session: CheckoutSession, cents: number): string {
+  const locale = lang === 'de' ? 'de-DE' : 'en-IE';
   return new Intl.NumberFormat(locale, { style: 'currency', currency: session.currency.toUpperCase() }).format(cents / 100);
 }
 
 const styles = `
 *{box-sizing:border-box}
 body{margin:0;font:16px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1a1f36;background:#f6f8fa}
+.lang{text-align:right;font-size:.9rem}.lang a{color:#635bff}
 .test-mode{background:#ff5c00;color:#fff;text-align:center;font-weight:700;letter-spacing:.08em;padding:.4rem;font-size:.85rem}
 main{max-width:28rem;margin:0 auto;padding:1rem}
 .back{color:#635bff;text-decoration:none;display:inline-block;padding:.4rem 0}
@@ -52,67 +99,80 @@ button,.button{display:block;width:100%;margin-top:1rem;padding:.8rem;font:inher
 code{font-size:.85rem}
 `;
 
-function layout(title: string, body: string): string {
+/** The page around `body`, with the language switch when the page belongs to a session. */
+function layout(lang: Lang, title: string, body: string, path?: string): string {
+  const w = text[lang];
+  const other: Lang = lang === 'de' ? 'en' : 'de';
+  const switcher = path
+    ? `<nav class="lang" aria-label="${w.language}"><a id="sandbox-lang" lang="${other}" hreflang="${other}" href="${escapeHtml(path)}?lang=${other}">${other === 'de' ? 'Deutsch' : 'English'}</a></nav>`
+    : '';
   return `<!doctype html>
-<html lang="en">
+<html lang="${lang}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex">
-<title>${escapeHtml(title)} · Stripe sandbox (test mode)</title>
+<title>${escapeHtml(title)} · ${w.title}</title>
 <style>${styles}</style>
 </head>
 <body>
-<div class="test-mode" id="sandbox-test-mode">TEST MODE</div>
+<div class="test-mode" id="sandbox-test-mode">${w.testMode}</div>
 <main>
+${switcher}
 ${body}
 </main>
 </body>
 </html>`;
 }
 
-function checkoutPage(session: CheckoutSession, form: { card?: string; error?: string } = {}): string {
+const payPath = (session: CheckoutSession) => `/stripe-sandbox/pay/${session.id}`;
+
+function checkoutPage(lang: Lang, session: CheckoutSession, form: { card?: string; error?: string } = {}): string {
+  const w = text[lang];
   const year = (new Date().getUTCFullYear() + 3) % 100;
-  const total = money(session, session.amount_total);
-  const back = session.cancel_url ? `<a class="back" id="sandbox-back" href="${escapeHtml(session.cancel_url)}">← Back</a>` : '';
+  const total = money(lang, session, session.amount_total);
+  const back = session.cancel_url ? `<a class="back" id="sandbox-back" href="${escapeHtml(session.cancel_url)}">${w.back}</a>` : '';
   const lines = session.line_items.data
-    .map((item) => `<li><span>${escapeHtml(item.description)} × ${item.quantity}</span><span>${money(session, item.amount_total)}</span></li>`)
+    .map((item) => `<li><span>${escapeHtml(item.description)} × ${item.quantity}</span><span>${money(lang, session, item.amount_total)}</span></li>`)
     .join('');
   return layout(
-    `Pay ${total}`,
+    lang,
+    w.pay(total),
     `${back}
-<h1>Pay (local Stripe sandbox)</h1>
+<h1>${w.heading}</h1>
 <p class="amount" id="sandbox-amount">${total}</p>
 <ul class="lines" id="sandbox-lines">${lines}</ul>
-<p class="total"><span>Total</span><span id="sandbox-total">${total}</span></p>
-<form method="post" action="/stripe-sandbox/pay/${escapeHtml(session.id)}" id="sandbox-form">
+<p class="total"><span>${w.total}</span><span id="sandbox-total">${total}</span></p>
+<form method="post" action="${escapeHtml(payPath(session))}?lang=${lang}" id="sandbox-form">
 ${session.customer_email ? `<p class="email" id="sandbox-email">${escapeHtml(session.customer_email)}</p>` : ''}
-<label for="card">Card number</label>
+<label for="card">${w.card}</label>
 <input id="card" name="card" autocomplete="cc-number" inputmode="numeric" placeholder="4242 4242 4242 4242" value="${escapeHtml(form.card ?? '')}" required>
 <div class="row">
-<div><label for="exp">Expiry</label><input id="exp" name="exp" autocomplete="cc-exp" inputmode="numeric" value="12 / ${String(year).padStart(2, '0')}"></div>
-<div><label for="cvc">CVC</label><input id="cvc" name="cvc" autocomplete="cc-csc" inputmode="numeric" value="123"></div>
+<div><label for="exp">${w.expiry}</label><input id="exp" name="exp" autocomplete="cc-exp" inputmode="numeric" value="12 / ${String(year).padStart(2, '0')}"></div>
+<div><label for="cvc">${w.cvc}</label><input id="cvc" name="cvc" autocomplete="cc-csc" inputmode="numeric" value="123"></div>
 </div>
 ${form.error ? `<p class="error" id="sandbox-error" role="alert">${escapeHtml(form.error)}</p>` : ''}
-<button type="submit" id="sandbox-pay">Pay ${total}</button>
+<button type="submit" id="sandbox-pay">${w.pay(total)}</button>
 </form>
 <section class="cards">
-<strong>Test cards</strong>
+<strong>${w.testCards}</strong>
 <ul>
-${testCards.map((card) => `<li><code>${card.number}</code> ${card.outcome}</li>`).join('\n')}
+${testCards.map((card) => `<li><code>${card.number}</code> ${card.outcome(w)}</li>`).join('\n')}
 </ul>
 </section>`,
+    payPath(session),
   );
 }
 
-function statusPage(session: CheckoutSession): string {
+function statusPage(lang: Lang, session: CheckoutSession): string {
+  const w = text[lang];
   if (session.status === 'complete') {
-    return layout('Paid', `<h1>This payment is complete.</h1>
-<a class="button" id="sandbox-continue" href="${escapeHtml(successUrl(session))}">Continue</a>`);
+    return layout(lang, w.paidTitle, `<h1>${w.paid}</h1>
+<a class="button" id="sandbox-continue" href="${escapeHtml(successUrl(session))}">${w.continue}</a>`, payPath(session));
   }
-  return layout('Expired', `<h1 id="sandbox-expired">This checkout session has expired.</h1>
-<p>Nothing was charged. Please start the purchase again.</p>
-${session.cancel_url ? `<a class="button" id="sandbox-back" href="${escapeHtml(session.cancel_url)}">Back to the shop</a>` : ''}`);
+  return layout(lang, w.expiredTitle, `<h1 id="sandbox-expired">${w.expired}</h1>
+<p>${w.nothingCharged}</p>
+${session.cancel_url ? `<a class="button" id="sandbox-back" href="${escapeHtml(session.cancel_url)}">${w.backToShop}</a>` : ''}`, payPath(session));
 }
 
 const successUrl = (session: CheckoutSession) => session.success_url!.replaceAll('{CHECKOUT_SESSION_ID}', session.id);
@@ -130,15 +190,20 @@ function sendPage(ctx: Context, status: number, html: string): void {
   ctx.body = html;
 }
 
-const notFoundPage = () => layout('Not found', '<h1 id="sandbox-missing">This checkout page does not exist.</h1>');
+const notFoundPage = (lang: Lang) => layout(lang, text[lang].missingTitle, `<h1 id="sandbox-missing">${text[lang].missing}</h1>`);
 
-/** Completes an open session with a successful card payment, inside the caller's transaction. */
-async function complete(trx: Knex.Transaction, session: CheckoutSession, last4: string, holdFee: boolean): Promise<StripeEvent> {
+/**
+ * Completes an open session with a successful card payment, inside the caller's transaction. The fee
+ * is booked with it only when SANDBOX_FEE_DELAY_MS is 0; else `later` gets the charge to book it after.
+ */
+async function complete(trx: Knex.Transaction, config: Config, session: CheckoutSession, last4: string, later: (chargeId: string) => void): Promise<StripeEvent> {
   const { intent, charge } = payment(session, last4);
-  if (!holdFee) {
-    const txn = balanceTransaction(charge);
-    await insertObject(trx, txn);
-    charge.balance_transaction = txn.id;
+  if (last4 !== heldFeeLast4) {
+    if (config.sandboxFeeDelayMs === 0) {
+      const txn = balanceTransaction(charge);
+      await insertObject(trx, txn);
+      charge.balance_transaction = txn.id;
+    } else later(charge.id);
   }
   await insertObject(trx, charge);
   await insertObject(trx, intent);
@@ -166,9 +231,10 @@ export function mountPage(router: Router, db: Db, config: Config): void {
       const session = await db.transaction(async (trx) => {
         const found = await currentSession(trx, id, events);
         if (change && found.status === 'open') events.push(await change(trx, found));
+        await queueEvents(trx, events);
         return found;
       });
-      sendEvents(db, config, events);
+      if (events.length) deliverDue(db, config);
       return session;
     } catch (error) {
       if (error instanceof StripeApiError && error.status === 404) return undefined;
@@ -177,10 +243,11 @@ export function mountPage(router: Router, db: Db, config: Config): void {
   }
 
   router.get('/stripe-sandbox/pay/:id', async (ctx) => {
-    const session = await withSession(ctx.params.id);
-    if (!session) return sendPage(ctx, 404, notFoundPage());
-    if (session.status !== 'open') return sendPage(ctx, session.status === 'expired' ? 410 : 200, statusPage(session));
-    sendPage(ctx, 200, checkoutPage(session));
+    const session = await withSession(pathParam(ctx, 'id'));
+    if (!session) return sendPage(ctx, 404, notFoundPage(pageLang(ctx)));
+    const lang = pageLang(ctx, session);
+    if (session.status !== 'open') return sendPage(ctx, session.status === 'expired' ? 410 : 200, statusPage(lang, session));
+    sendPage(ctx, 200, checkoutPage(lang, session));
   });
 
   router.post('/stripe-sandbox/pay/:id', async (ctx) => {
@@ -190,16 +257,22 @@ export function mountPage(router: Router, db: Db, config: Config): void {
       .catch((): Params => ({}));
     const entered = typeof form.card === 'string' ? form.card : '';
     const card = testCards.find((c) => digits(c.number) === digits(entered));
-    const refusal = card ? card.decline : incorrectNumber;
-    const pay = card && !refusal ? (trx: Knex.Transaction, open: CheckoutSession) => complete(trx, open, digits(entered).slice(-4), card.holdFee ?? false) : undefined;
-    const session = await withSession(ctx.params.id, pay);
-    if (!session) return sendPage(ctx, 404, notFoundPage());
+    const refusal = card ? card.decline : (w: Words) => w.incorrect;
+    let feeOf: string | undefined;
+    const pay = card && !refusal
+      ? (trx: Knex.Transaction, open: CheckoutSession) => complete(trx, config, open, digits(entered).slice(-4), (charge) => (feeOf = charge))
+      : undefined;
+    const session = await withSession(pathParam(ctx, 'id'), pay);
+    // Only once the payment is committed: a fee for a payment that was rolled back would name no charge.
+    if (feeOf) bookFeeLater(db, config, feeOf);
+    if (!session) return sendPage(ctx, 404, notFoundPage(pageLang(ctx)));
     if (session.status === 'complete' && session.payment_status === 'paid') {
       ctx.status = 303;
       ctx.redirect(successUrl(session));
       return;
     }
-    if (session.status !== 'open') return sendPage(ctx, 410, statusPage(session));
-    sendPage(ctx, refusal === incorrectNumber ? 400 : 402, checkoutPage(session, { card: entered, error: refusal }));
+    const lang = pageLang(ctx, session);
+    if (session.status !== 'open') return sendPage(ctx, 410, statusPage(lang, session));
+    sendPage(ctx, card ? 402 : 400, checkoutPage(lang, session, { card: entered, error: refusal!(text[lang]) }));
   });
 }

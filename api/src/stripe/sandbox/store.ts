@@ -36,24 +36,59 @@ export async function getObject<T extends StripeObject = StripeObject>(trx: Db, 
 }
 
 export async function listObjects<T extends StripeObject>(trx: Db, type: string): Promise<T[]> {
-  const rows = (await trx('stripe_sandbox_objects').where({ type }).orderBy('created_at').select('data')) as { data: T }[];
+  const rows = await trx('stripe_sandbox_objects').where({ type }).orderBy('created_at').select<{ data: T }[]>('data');
   return rows.map((row) => row.data);
+}
+
+/** Expired sessions are kept this long (Stripe lists them for a while), then may make room. */
+const keepExpiredDays = 7;
+const pruneBatch = 1000;
+
+const objectCount = async (trx: Db, cap: number) =>
+  Number(((await trx.raw(`select count(*) as n from (select 1 from stripe_sandbox_objects limit ?) kept`, [cap])) as { rows: { n: string }[] }).rows[0]?.n ?? 0);
+
+/**
+ * Room for the objects of one more session, under `cap`: when full, the oldest sessions that expired
+ * unpaid more than a week ago go (nothing refers to them); when none can, Stripe's error shape says so.
+ */
+export async function ensureRoom(trx: Knex.Transaction, cap: number): Promise<void> {
+  if ((await objectCount(trx, cap)) < cap) return;
+  await trx.raw(
+    `delete from stripe_sandbox_objects where id in (
+       select id from stripe_sandbox_objects
+        where type = 'checkout.session' and data->>'status' = 'expired' and created_at < now() - make_interval(days => ?)
+        order by created_at limit ?)`,
+    [keepExpiredDays, pruneBatch],
+  );
+  if ((await objectCount(trx, cap)) < cap) return;
+  throw new StripeApiError(400, 'invalid_request_error', `The local Stripe sandbox is full: it keeps at most ${cap} objects (SANDBOX_MAX_OBJECTS).`, {
+    code: 'sandbox_full',
+  });
 }
 
 /** What an earlier request with the same idempotency key answered. */
 type Replay = { body: unknown };
 
+/** Stripe keeps an idempotency key for 24 hours; after that the key is free for any request. */
+const keyLifetime = '24 hours';
+
 /**
- * Claims an idempotency key for this request. Answers the stored response when the key was used
- * before with the same request, and refuses it for a different one, as Stripe does. A concurrent
- * request with the same key waits on the unique key until the first one commits.
+ * Claims an idempotency key of this caller (the hash of its API key) for this request. Answers the
+ * stored response when the caller used the key before with the same request, and refuses it for a
+ * different one, as Stripe does. A concurrent request with the same key waits on the unique key
+ * until the first one commits. Keys older than a day are forgotten, as Stripe forgets them.
  */
-export async function claimIdempotencyKey(trx: Knex.Transaction, key: string, request: string): Promise<Replay | undefined> {
+export async function claimIdempotencyKey(trx: Knex.Transaction, caller: string, key: string, request: string): Promise<Replay | undefined> {
   if (key.length > 255) throw new StripeApiError(400, 'invalid_request_error', 'Idempotency keys can be at most 255 characters long.');
   const fingerprint = createHash('sha256').update(request).digest('hex');
-  const claimed = await trx('stripe_sandbox_requests').insert({ idempotency_key: key, fingerprint }).onConflict('idempotency_key').ignore().returning('idempotency_key');
+  await trx('stripe_sandbox_requests').where('created_at', '<', trx.raw(`now() - interval '${keyLifetime}'`)).delete();
+  const claimed = await trx('stripe_sandbox_requests')
+    .insert({ caller, idempotency_key: key, fingerprint })
+    .onConflict(['caller', 'idempotency_key'])
+    .ignore()
+    .returning('idempotency_key');
   if (claimed.length) return undefined;
-  const prior = (await trx('stripe_sandbox_requests').where({ idempotency_key: key }).first('fingerprint', 'response')) as { fingerprint: string; response: unknown };
+  const prior = (await trx('stripe_sandbox_requests').where({ caller, idempotency_key: key }).first('fingerprint', 'response')) as { fingerprint: string; response: unknown };
   if (prior.fingerprint !== fingerprint) {
     throw new StripeApiError(
       400,
@@ -64,6 +99,6 @@ export async function claimIdempotencyKey(trx: Knex.Transaction, key: string, re
   return { body: prior.response };
 }
 
-export async function storeIdempotentResponse(trx: Knex.Transaction, key: string, body: unknown): Promise<void> {
-  await trx('stripe_sandbox_requests').where({ idempotency_key: key }).update({ response: JSON.stringify(body) });
+export async function storeIdempotentResponse(trx: Knex.Transaction, caller: string, key: string, body: unknown): Promise<void> {
+  await trx('stripe_sandbox_requests').where({ caller, idempotency_key: key }).update({ response: JSON.stringify(body) });
 }

@@ -1,8 +1,9 @@
+import type { Knex } from 'knex';
 import Stripe from 'stripe';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db.ts';
 import { log } from '../../log.ts';
-import { SANDBOX_WEBHOOK_SECRET } from './keys.ts';
+import { sandboxCredentials } from './keys.ts';
 import { newId, unixNow } from './objects.ts';
 import { listObjects, type StripeObject } from './store.ts';
 
@@ -12,12 +13,14 @@ export interface StripeEvent extends StripeObject {
   data: { object: StripeObject; previous_attributes?: Record<string, unknown> };
 }
 
-/** An endpoint added with POST /v1/webhook_endpoints (the shop's own one needs no registration). */
+/**
+ * An endpoint added with POST /v1/webhook_endpoints. Its URL can only be the server's own webhook
+ * route and its signing secret is the installation's, so registering one chooses events, nothing else.
+ */
 export interface WebhookEndpoint extends StripeObject {
   object: 'webhook_endpoint';
   url: string;
   enabled_events: string[];
-  secret: string;
 }
 
 export function stripeEvent(type: string, object: StripeObject, previousAttributes?: Record<string, unknown>): StripeEvent {
@@ -34,61 +37,159 @@ export function stripeEvent(type: string, object: StripeObject, previousAttribut
   };
 }
 
-/** The shop's webhook route, signed with the sandbox's webhook secret, and every registered endpoint. */
-async function endpointsFor(db: Db, config: Config, type: string) {
-  const registered = await listObjects<WebhookEndpoint>(db, 'webhook_endpoint');
-  return [
-    { url: `${config.publicUrl}/api/webhooks/stripe`, secret: SANDBOX_WEBHOOK_SECRET },
-    ...registered.filter((e) => e.enabled_events.includes('*') || e.enabled_events.includes(type)),
-  ];
+/** The only address the sandbox sends events to: the server's own webhook route. */
+export const ownWebhookUrl = (config: Config) => `${config.publicUrl}/api/webhooks/stripe`;
+
+/**
+ * Queues the events for every endpoint that wants them, in the transaction of the change that caused
+ * them: a change that is committed has its deliveries committed with it, whatever happens next to
+ * this process. Without any registered endpoint the server's own route gets every event.
+ */
+export async function queueEvents(trx: Knex.Transaction, events: StripeEvent[]): Promise<void> {
+  if (events.length === 0) return;
+  const registered = await listObjects<WebhookEndpoint>(trx, 'webhook_endpoint');
+  const rows = events.flatMap((event) => {
+    const targets = registered.length
+      ? registered.filter((e) => e.status !== 'disabled' && (e.enabled_events.includes('*') || e.enabled_events.includes(event.type))).map((e) => e.id)
+      : [null];
+    event.pending_webhooks = targets.length;
+    return targets.map((endpointId) => ({ event_id: event.id, endpoint_id: endpointId, payload: JSON.stringify(event) }));
+  });
+  if (rows.length) await trx('stripe_sandbox_deliveries').insert(rows);
 }
 
 /** With the first retry after a second (SANDBOX_WEBHOOK_RETRY_MS), doubling: eight attempts span about two minutes. */
 const maxAttempts = 8;
-
 /**
- * Sends events as Stripe does, after the change is committed: a signed POST to every endpoint,
- * retried with backoff until one answers 2xx. It runs in the background and never throws, so a
- * slow or failing endpoint neither delays the customer's redirect nor stops the process.
+ * How long a claimed delivery is the claiming process's: longer than one attempt's timeout, short
+ * enough that what a crashed process held goes out again within seconds.
  */
-export function sendEvents(db: Db, config: Config, events: StripeEvent[]): void {
-  for (const event of events) {
-    endpointsFor(db, config, event.type).then(
-      (endpoints) => {
-        event.pending_webhooks = endpoints.length;
-        for (const endpoint of endpoints) void attempt(endpoint, event, 1, config.sandboxWebhookRetryMs);
-      },
-      (error) => log.warn('sandbox webhook endpoints could not be read', { event: event.id, error: String(error) }),
-    );
-  }
+const leaseSeconds = 15;
+const attemptTimeoutMs = 10_000;
+const batch = 20;
+
+interface Delivery {
+  id: string;
+  event_id: string;
+  endpoint_id: string | null;
+  payload: StripeEvent;
+  attempts: number;
 }
 
-async function attempt(endpoint: { url: string; secret: string }, event: StripeEvent, n: number, firstRetryMs: number): Promise<void> {
+/**
+ * Claims deliveries that are due (all pending ones when `all`, as at start), skipping rows another
+ * process holds: each delivery is sent by one process at a time, and a claim left by a dead process
+ * runs out after the lease.
+ */
+async function claim(db: Db, all: boolean): Promise<Delivery[]> {
+  const { rows } = (await db.raw(
+    `update stripe_sandbox_deliveries set attempts = attempts + 1, leased_until = now() + make_interval(secs => ?)
+      where id in (
+        select id from stripe_sandbox_deliveries
+         where (leased_until is null or leased_until < now()) and (? or next_attempt_at <= now())
+         order by id limit ? for update skip locked)
+      returning id, event_id, endpoint_id, payload, attempts`,
+    [leaseSeconds, all, batch],
+  )) as { rows: Delivery[] };
+  return rows;
+}
+
+/** Where a delivery goes now, with its secret; undefined when its endpoint was deleted meanwhile. */
+async function target(db: Db, config: Config, delivery: Delivery): Promise<{ url: string; secret: string } | undefined> {
+  const { webhookSecret } = await sandboxCredentials(db);
+  if (delivery.endpoint_id === null) return { url: ownWebhookUrl(config), secret: webhookSecret };
+  const endpoint = await db('stripe_sandbox_objects').where({ id: delivery.endpoint_id, type: 'webhook_endpoint' }).first('id');
+  return endpoint ? { url: ownWebhookUrl(config), secret: webhookSecret } : undefined;
+}
+
+/** One signed POST, as Stripe sends it; the outcome as text when it failed. */
+async function post(url: string, secret: string, event: StripeEvent): Promise<string | undefined> {
   const payload = JSON.stringify(event);
-  let outcome: string;
   try {
-    const response = await fetch(endpoint.url, {
+    const response = await fetch(url, {
       method: 'POST',
       headers: {
         'Content-Type': 'application/json; charset=utf-8',
         // Signed afresh on every attempt, like Stripe: the timestamp must be recent to be accepted.
-        'Stripe-Signature': Stripe.webhooks.generateTestHeaderString({ payload, secret: endpoint.secret }),
+        'Stripe-Signature': Stripe.webhooks.generateTestHeaderString({ payload, secret }),
         'User-Agent': 'Stripe/1.0 (+https://stripe.com/docs/webhooks)',
       },
       body: payload,
-      signal: AbortSignal.timeout(10_000),
+      redirect: 'manual',
+      signal: AbortSignal.timeout(attemptTimeoutMs),
     });
     await response.body?.cancel();
-    if (response.ok) return;
-    outcome = `HTTP ${response.status}`;
+    return response.ok ? undefined : `HTTP ${response.status}`;
   } catch (error) {
-    outcome = String((error as Error).message ?? error);
+    return String((error as Error).message ?? error);
   }
-  const fields = { event: event.id, type: event.type, url: endpoint.url, attempt: n, outcome };
-  if (n >= maxAttempts) {
+}
+
+async function send(db: Db, config: Config, delivery: Delivery): Promise<void> {
+  const to = await target(db, config, delivery);
+  const outcome = to ? await post(to.url, to.secret, delivery.payload) : undefined;
+  if (outcome === undefined) {
+    await db('stripe_sandbox_deliveries').where({ id: delivery.id }).delete();
+    return;
+  }
+  const fields = { event: delivery.event_id, type: delivery.payload.type, attempt: delivery.attempts, outcome };
+  if (delivery.attempts >= maxAttempts) {
     log.warn('sandbox webhook given up', fields);
+    await db('stripe_sandbox_deliveries').where({ id: delivery.id }).delete();
     return;
   }
   log.warn('sandbox webhook failed, will retry', fields);
-  setTimeout(() => void attempt(endpoint, event, n + 1, firstRetryMs), firstRetryMs * 2 ** (n - 1)).unref();
+  const delayMs = config.sandboxWebhookRetryMs * 2 ** (delivery.attempts - 1);
+  await db('stripe_sandbox_deliveries')
+    .where({ id: delivery.id })
+    .update({ leased_until: null, next_attempt_at: db.raw(`now() + make_interval(secs => ?)`, [delayMs / 1000]) });
+  // This process retries it on time; were it to stop, the next start (or a sibling's sweep) would.
+  setTimeout(() => deliverDue(db, config), delayMs).unref();
+}
+
+/** Per database: whether this process is sending, and whether more became due meanwhile. */
+const sending = new WeakMap<Db, { again: boolean; all: boolean }>();
+
+/**
+ * Sends what is due now, in the background; never throws (a failure is logged and retried later).
+ * One round at a time per process: a call while one runs asks it to look once more, so a burst of
+ * payments costs one query per batch, not one sender each.
+ */
+export function deliverDue(db: Db, config: Config, all = false): void {
+  const running = sending.get(db);
+  if (running) {
+    running.again = true;
+    running.all ||= all;
+    return;
+  }
+  const state = { again: true, all };
+  sending.set(db, state);
+  void (async () => {
+    while (state.again) {
+      state.again = false;
+      const everything = state.all;
+      state.all = false;
+      let claimed: Delivery[];
+      do {
+        claimed = await claim(db, everything);
+        await Promise.all(claimed.map((delivery) => send(db, config, delivery)));
+      } while (claimed.length === batch);
+    }
+  })()
+    .catch((error) => log.warn('sandbox webhooks could not be sent', { error: String(error) }))
+    .finally(() => sending.delete(db));
+}
+
+const sweepMs = 5_000;
+
+/**
+ * At start: sends every delivery left pending by a stopped process at once (a payment acknowledged
+ * just before a crash is settled within seconds), then looks every few seconds for deliveries that a
+ * sibling process on the same database claimed and never finished.
+ */
+export function startSandboxDeliveries(db: Db, config: Config): { stop(): void } {
+  deliverDue(db, config, true);
+  const timer = setInterval(() => deliverDue(db, config), sweepMs);
+  timer.unref();
+  return { stop: () => clearInterval(timer) };
 }

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { LocationPatch, WorkingTime } from './schema.ts';
+import { oneRow } from '../../one-row.ts';
 
 type Db = Knex | Knex.Transaction;
 
@@ -46,18 +47,17 @@ export const vendorLocations = (db: Db, vendorId: number) =>
   db('vendor_locations').where({ vendor_id: vendorId }).select(columns);
 
 export async function createLocation(db: Db, vendorId: number, input: LocationPatch): Promise<LocationRow> {
-  const [row] = await db('vendor_locations').insert({ ...toRow(input), vendor_id: vendorId }).returning(columns);
-  return row;
+  return oneRow(await db('vendor_locations').insert({ ...toRow(input), vendor_id: vendorId }).returning<LocationRow[]>(columns));
 }
 
 export async function updateLocation(db: Db, vendorId: number, id: number, input: LocationPatch): Promise<LocationRow | undefined> {
   const row = toRow(input);
-  if (!Object.keys(row).length) return vendorLocations(db, vendorId).where({ id }).first();
-  const [updated] = await db('vendor_locations').where({ id, vendor_id: vendorId }).update(row).returning(columns);
+  if (!Object.keys(row).length) return vendorLocations(db, vendorId).where({ id }).first<LocationRow | undefined>();
+  const [updated] = await db('vendor_locations').where({ id, vendor_id: vendorId }).update(row).returning<LocationRow[]>(columns);
   return updated;
 }
 
 export async function deleteLocation(db: Db, vendorId: number, id: number): Promise<LocationRow | undefined> {
-  const [deleted] = await db('vendor_locations').where({ id, vendor_id: vendorId }).delete().returning(columns);
+  const [deleted] = await db('vendor_locations').where({ id, vendor_id: vendorId }).delete().returning<LocationRow[]>(columns);
   return deleted;
 }

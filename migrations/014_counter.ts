@@ -8,6 +8,15 @@ import { runSql } from './sql.ts';
 // database refuses any movement dated on or before a till's last closed day (SQLSTATE CB001), so a
 // correction is a new movement on an open day. Voucher numbers come from a counter row per till and
 // year that is raised in the booking's own transaction: a booking that fails leaves no gap.
+//
+// The kind check is replaced, not added to: ledgerRowKinds is every kind a ledger row may have once
+// this migration ran. A migration before this one that widens the check (013_stripe_lifecycle's
+// dispute kinds) must have its kinds in this list too, or this one narrows the check again.
+const ledgerRowKinds = [
+  'sale', 'tip', 'licence', 'fee', 'fee_cover', 'payout', 'payout_reversal', 'refund',
+  'counter_sale', 'counter_cash',
+] as const;
+
 export async function up(knex: Knex): Promise<void> {
   await runSql(knex, `
     -- What a vendor pays the office per copy; null: not sold at the counter.
@@ -52,8 +61,7 @@ export async function up(knex: Knex): Promise<void> {
     create unique index ledger_rows_counter_cash_once on ledger_rows (counter_visit_id) where kind = 'counter_cash';
     alter table ledger_rows drop constraint ledger_rows_kind_check;
     alter table ledger_rows add constraint ledger_rows_kind_check
-      check (kind in ('sale', 'tip', 'licence', 'fee', 'fee_cover', 'payout', 'payout_reversal', 'refund',
-                      'counter_sale', 'counter_cash'));
+      check (kind in (${ledgerRowKinds.map((kind) => `'${kind}'`).join(', ')}));
     alter table ledger_rows drop constraint ledger_rows_order_kinds;
     alter table ledger_rows add constraint ledger_rows_order_kinds
       check ((kind in ('payout', 'payout_reversal', 'counter_sale', 'counter_cash')) = (order_id is null));

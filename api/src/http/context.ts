@@ -1,0 +1,22 @@
+import type { ParameterizedContext } from 'koa';
+import type { Config } from '../config.ts';
+import type { Db } from '../db.ts';
+import type { User } from '../identity/user.ts';
+
+// The request context every route, middleware and the protocol share: in a module of its own, so that
+// routes.ts, auth.ts and audit/protocol.ts can all use it without importing one another.
+
+/** Who may call a route. Every route states one; the server refuses to mount a route without. */
+export const accessLevels = ['public', 'authenticated', 'vendor', 'backoffice'] as const;
+export type Access = (typeof accessLevels)[number];
+export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+export interface AppState {
+  requestId: string;
+  user?: User;
+}
+export interface AppDeps {
+  db: Db;
+  config: Config;
+}
+export type AppContext = ParameterizedContext<AppState, AppDeps> & { params: Record<string, string> };

@@ -1,0 +1,61 @@
+// What the money rules refuse, as facts about the books, not as HTTP answers: the HTTP layer
+// (api/src/http/errors.ts) turns each into a status and a message. Nothing here knows of requests.
+
+/** A money rule refused what was asked. */
+export class LedgerError extends Error {}
+
+/** The vendor's open credit is zero or a debt: there is nothing to hand out. */
+export class NothingToPayOut extends LedgerError {
+  constructor(readonly vendorId: number) {
+    super(`Vendor ${vendorId} has no credit to pay out.`);
+  }
+}
+
+/** The staff member saw a different figure than the one that is open now (a sale arrived meanwhile). */
+export class StaleAmount extends LedgerError {
+  constructor(readonly currentAmount: number) {
+    super(`The open credit is now ${currentAmount} cents.`);
+  }
+}
+
+export class PayoutNotFound extends LedgerError {
+  constructor(readonly payoutId: number) {
+    super(`There is no payout ${payoutId}.`);
+  }
+}
+
+export class PayoutAlreadyReversed extends LedgerError {
+  constructor(readonly payoutId: number) {
+    super(`Payout ${payoutId} has already been reversed.`);
+  }
+}
+
+/** A vendor whose credit is not zero cannot be deleted: the money would vanish with them. */
+export class CreditNotZero extends LedgerError {
+  constructor(readonly credit: number) {
+    super(`The vendor's credit is ${credit} cents, not zero.`);
+  }
+}
+
+/** No money is booked for a deleted vendor: a payment that arrives for one is left to staff. */
+export class VendorDeleted extends LedgerError {
+  constructor(readonly vendorId: number) {
+    super(`Vendor ${vendorId} has been deleted.`);
+  }
+}
+
+/**
+ * A refusal of the counter or the cash book (issue 16), for the person at the counter: `refusal` says
+ * what kind (bad input, something unknown, a conflict with the books as they are now).
+ */
+export class CounterError extends LedgerError {
+  constructor(
+    readonly refusal: 'invalid' | 'unknown' | 'conflict',
+    message: string,
+    readonly errors?: Record<string, string>,
+    /** Extra figures for the screen, e.g. the credit or the till balance as it is now. */
+    readonly details?: Record<string, number>,
+  ) {
+    super(message);
+  }
+}

@@ -1,0 +1,64 @@
+// The kinds of booking and their names, once for every place people read them: the back office and
+// the vendor's /me page (admin/src/shared/ledger.ts imports this file, so it must stay free of Node
+// and server imports), the accounting CSV, the payout lines and the receipt.
+
+export const ledgerKinds = [
+  'sale', 'tip', 'licence', 'fee', 'fee_cover', 'payout', 'payout_reversal', 'refund',
+  // the counter (issue 16): copies a vendor buys (vendor → newspaper), cash paid for them (cash → vendor)
+  'counter_sale', 'counter_cash',
+] as const;
+export type LedgerKind = (typeof ledgerKinds)[number];
+
+export type KindLanguage = 'de' | 'en';
+
+/** The customers → vendor rows: what the shop sold, tips included. */
+export const salesKinds: readonly LedgerKind[] = ['sale', 'tip'];
+
+/** The kinds a paid order books, and that a refund reverses (the fee and its cover stay: Stripe keeps its fee). */
+export const orderKinds = ['sale', 'tip', 'licence'] as const;
+
+export const kindNames: Record<KindLanguage, Record<LedgerKind, string>> = {
+  de: {
+    sale: 'Verkauf',
+    tip: 'Trinkgeld',
+    licence: 'Lizenzanteil',
+    fee: 'Kartengebühr',
+    fee_cover: 'Kartengebühr übernommen',
+    payout: 'Auszahlung',
+    payout_reversal: 'Auszahlung storniert',
+    refund: 'Erstattung',
+    counter_sale: 'Kauf an der Theke',
+    counter_cash: 'Bar bezahlt',
+  },
+  en: {
+    sale: 'Sale',
+    tip: 'Tip',
+    licence: 'Licence share',
+    fee: 'Card fee',
+    fee_cover: 'Card fee covered',
+    payout: 'Payout',
+    payout_reversal: 'Payout reversed',
+    refund: 'Refund',
+    counter_sale: 'Bought at the counter',
+    counter_cash: 'Paid in cash',
+  },
+};
+
+/**
+ * The names on paper (the receipt, the payout's lines, the bookkeeper's CSV): the same, except that a
+ * tip carries both words the newspaper may use for it (the setting "tip instead of donation" changes
+ * only the shop's wording), where a screen names it short.
+ */
+export const documentKindNames: Record<KindLanguage, Record<LedgerKind, string>> = {
+  de: { ...kindNames.de, tip: 'Trinkgeld/Spende' },
+  en: { ...kindNames.en, tip: 'Tip/donation' },
+};
+
+/**
+ * One label for both languages, German first, as the bookkeeper's CSV carries it ("Verkauf / Sale").
+ * The slash there separates the languages, so a name's own slash becomes a comma.
+ */
+export function kindLabel(kind: LedgerKind): string {
+  const plain = (name: string) => name.replaceAll('/', ', ');
+  return `${plain(documentKindNames.de[kind])} / ${plain(documentKindNames.en[kind])}`;
+}

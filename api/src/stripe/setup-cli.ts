@@ -1,0 +1,59 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { buildApp } from '../app.ts';
+import { loadConfig } from '../config.ts';
+import { createDb, migrate } from '../db.ts';
+import { keyedClient, stripeClient } from './adapter.ts';
+import { setupWebhookEndpoint, webhookUrl, type SetupOutcome } from './setup.ts';
+
+// `npm run stripe-setup`: creates or updates the webhook endpoint <PUBLIC_URL>/api/webhooks/stripe
+// at Stripe (STRIPE_SECRET_KEY) or, without a key, in this installation's sandbox, and prints the
+// signing secret once. With a real key the database is not opened: it may be in use by the server.
+
+async function withSandbox(run: (config: ReturnType<typeof loadConfig>, db: ReturnType<typeof createDb>) => Promise<SetupOutcome>) {
+  const config = loadConfig();
+  const db = createDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  // The sandbox answers in this process, on a loopback port of its own; PUBLIC_URL stays the
+  // address it registers, as the running server's sandbox would.
+  const server = http.createServer();
+  try {
+    await migrate(db);
+    server.on('request', buildApp({ db, config }).callback());
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const apiUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    return await run({ ...config, stripe: { ...config.stripe, apiUrl } }, db);
+  } finally {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+    await db.destroy();
+  }
+}
+
+async function main(): Promise<string> {
+  const config = loadConfig();
+  const sandbox = !config.stripe.secretKey;
+  const outcome = sandbox
+    ? await withSandbox((local, db) => setupWebhookEndpoint(stripeClient(db, local), local.publicUrl))
+    : await setupWebhookEndpoint(keyedClient(config), config.publicUrl);
+  const where = `${webhookUrl(config.publicUrl)} (${outcome.endpoint.id}, API version ${outcome.endpoint.api_version}, ${outcome.endpoint.enabled_events.join(', ')})`;
+  const lines = [`Webhook endpoint ${outcome.action}: ${where}`];
+  if (outcome.secret && sandbox) {
+    lines.push(`Signing secret (the sandbox's own; the server already uses it, nothing to set): ${outcome.secret}`);
+  } else if (outcome.secret) {
+    lines.push('Its signing secret, shown once: put it into the environment (.env) and restart the server:', `STRIPE_WEBHOOK_SECRET=${outcome.secret}`);
+  } else {
+    lines.push('The signing secret is unchanged: keep STRIPE_WEBHOOK_SECRET as it is.');
+  }
+  return lines.join('\n');
+}
+
+main().then(
+  (message) => {
+    console.log(message);
+    process.exit(0);
+  },
+  (error: unknown) => {
+    console.error(`stripe-setup failed: ${(error as Error)?.message ?? String(error)}`);
+    process.exit(1);
+  },
+);

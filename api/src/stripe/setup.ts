@@ -1,0 +1,38 @@
+import type { Stripe } from './adapter.ts';
+import { Stripe as StripeSdk } from './adapter.ts';
+import { handledEvents } from '../webhooks/events.ts';
+
+// `npm run stripe-setup`: the webhook endpoint at Stripe that delivers our events, made through the
+// SDK so that going live needs no clicking in the Dashboard and a second run changes nothing.
+
+export interface SetupOutcome {
+  action: 'created' | 'recreated' | 'updated' | 'unchanged';
+  endpoint: Stripe.WebhookEndpoint;
+  /** The signing secret: Stripe shows it only when an endpoint is created. */
+  secret?: string;
+}
+
+export const webhookUrl = (publicUrl: string) => `${publicUrl}/api/webhooks/stripe`;
+
+const sameEvents = (a: readonly string[], b: readonly string[]) => a.length === b.length && [...a].sort().join() === [...b].sort().join();
+
+/**
+ * Creates the endpoint `<PUBLIC_URL>/api/webhooks/stripe` with exactly the events we handle and the
+ * SDK's pinned API version, or brings an existing one in line. An endpoint's API version cannot be
+ * changed, so one of another version is replaced (which gives it a new signing secret).
+ */
+export async function setupWebhookEndpoint(stripe: Stripe, publicUrl: string): Promise<SetupOutcome> {
+  const url = webhookUrl(publicUrl);
+  const existing = (await stripe.webhookEndpoints.list({ limit: 100 }).autoPagingToArray({ limit: 1000 })).filter((e) => e.url === url);
+  const wanted = { enabled_events: [...handledEvents], api_version: StripeSdk.API_VERSION } as Stripe.WebhookEndpointCreateParams;
+  const current = existing.find((e) => e.api_version === StripeSdk.API_VERSION);
+  // Others at our URL (another API version, duplicates) would deliver every event twice.
+  for (const other of existing) if (other !== current) await stripe.webhookEndpoints.del(other.id);
+  if (!current) {
+    const endpoint = await stripe.webhookEndpoints.create({ ...wanted, url, description: 'Street newspaper shop' });
+    return { action: existing.length ? 'recreated' : 'created', endpoint, secret: endpoint.secret };
+  }
+  if (sameEvents(current.enabled_events, handledEvents) && current.status === 'enabled') return { action: 'unchanged', endpoint: current };
+  const endpoint = await stripe.webhookEndpoints.update(current.id, { enabled_events: wanted.enabled_events, disabled: false });
+  return { action: 'updated', endpoint };
+}

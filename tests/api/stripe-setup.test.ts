@@ -1,0 +1,84 @@
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import Stripe from 'stripe';
+import { createDb } from '../../api/src/db.ts';
+import { stripeClient } from '../../api/src/stripe/adapter.ts';
+import { sandboxCredentials } from '../../api/src/stripe/sandbox/keys.ts';
+import { setupWebhookEndpoint } from '../../api/src/stripe/setup.ts';
+import { handledEvents } from '../../api/src/webhooks/events.ts';
+import { removeDir, repoRoot, tempDir } from '../e2e/server.ts';
+import { describeApi } from '../support/env.ts';
+import { listenShop, type ListeningShop } from '../support/shop-server.ts';
+
+const run = promisify(execFile);
+
+// Issue 15 #6: `npm run stripe-setup` creates the webhook endpoint <PUBLIC_URL>/api/webhooks/stripe
+// with exactly the events we handle and the pinned API version, once; a second run changes nothing.
+
+describe('npm run stripe-setup against the sandbox (issue 15 #6)', function () {
+  this.timeout(120_000);
+  const dataDir = tempDir('stripe-setup-');
+  after(() => removeDir(dataDir));
+
+  const setup = () =>
+    run('npm', ['run', '--silent', 'stripe-setup'], {
+      cwd: repoRoot,
+      env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', STRIPE_SECRET_KEY: '', PUBLIC_URL: 'https://shop.example.org', LOG_LEVEL: 'silent' },
+    });
+
+  it('creates the endpoint once, printing its secret; the second run changes nothing', async () => {
+    const first = await setup();
+    assert.match(first.stdout, /^Webhook endpoint created: https:\/\/shop\.example\.org\/api\/webhooks\/stripe \(we_/m);
+    const secret = /(whsec_[A-Za-z0-9]+)/.exec(first.stdout)?.[1];
+    assert.ok(secret, first.stdout);
+
+    const second = await setup();
+    assert.match(second.stdout, /^Webhook endpoint unchanged: /m);
+    assert.doesNotMatch(second.stdout, /whsec_/, 'the secret is printed once');
+
+    const db = createDb({ dataDir });
+    try {
+      const endpoints = (await db('stripe_sandbox_objects').where({ type: 'webhook_endpoint' }).select('data')).map((row) => row.data);
+      assert.equal(endpoints.length, 1);
+      assert.equal(endpoints[0].url, 'https://shop.example.org/api/webhooks/stripe');
+      assert.deepEqual(endpoints[0].enabled_events, [...handledEvents]);
+      assert.equal(endpoints[0].api_version, Stripe.API_VERSION);
+      assert.equal(secret, (await sandboxCredentials(db)).webhookSecret, 'the signing secret the server verifies with');
+    } finally {
+      await db.destroy();
+    }
+  });
+});
+
+describeApi('stripe-setup brings an existing endpoint in line', (t) => {
+  let shop: ListeningShop;
+  let stripe: Stripe;
+  before(async () => {
+    shop = await listenShop(t);
+    stripe = stripeClient(t.db, shop.config);
+  });
+  after(() => shop.close());
+
+  it('adds missing events, replaces an endpoint of another API version, and leaves a right one alone', async () => {
+    const created = await setupWebhookEndpoint(stripe, shop.url);
+    assert.equal(created.action, 'created');
+    await stripe.webhookEndpoints.update(created.endpoint.id, { enabled_events: ['checkout.session.completed'] });
+    const updated = await setupWebhookEndpoint(stripe, shop.url);
+    assert.equal(updated.action, 'updated');
+    assert.equal(updated.endpoint.id, created.endpoint.id);
+    assert.deepEqual([...updated.endpoint.enabled_events].sort(), [...handledEvents].sort());
+    assert.equal(updated.secret, undefined);
+    assert.equal((await setupWebhookEndpoint(stripe, shop.url)).action, 'unchanged');
+
+    // An endpoint made for an older API version sends events in that version's shapes: replaced.
+    await t.db('stripe_sandbox_objects').where({ id: created.endpoint.id }).update({ data: t.db.raw(`jsonb_set(data, '{api_version}', '"2025-01-27.acacia"')`) });
+    const replaced = await setupWebhookEndpoint(stripe, shop.url);
+    assert.equal(replaced.action, 'recreated');
+    assert.notEqual(replaced.endpoint.id, created.endpoint.id);
+    assert.ok(replaced.secret);
+    const all = (await stripe.webhookEndpoints.list()).data;
+    assert.deepEqual(all.map((e) => e.id), [replaced.endpoint.id]);
+    await stripe.webhookEndpoints.del(replaced.endpoint.id);
+  });
+});

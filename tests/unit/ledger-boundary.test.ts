@@ -1,0 +1,117 @@
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+
+// Money is moved by api/src/ledger and nowhere else: a static scan of the source tree fails when any
+// other file (migrations aside) writes the books' tables, or when the ledger imports the HTTP layer.
+// Tests are not scanned: they set up states and probe the ledger guard on purpose.
+
+const root = path.resolve(import.meta.dirname, '../..');
+const ledgerDir = path.join(root, 'api/src/ledger');
+const httpDir = path.join(root, 'api/src/http');
+const scanned = ['api', 'seeds', 'bench', 'scripts'];
+const booksTables = ['ledger_rows', 'payouts', 'ledger_accounts'];
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const full = path.join(dir, name);
+    if (name === 'node_modules' || name === 'dist') return [];
+    if (statSync(full).isDirectory()) return sourceFiles(full);
+    return /\.(ts|tsx|mts|cts|js|mjs|cjs)$/.test(name) ? [full] : [];
+  });
+}
+
+const tableName = `(?:${booksTables.join('|')})`;
+/** A table named the way knex takes it: `('ledger_rows')`, `("payouts as p")`, `(\`ledger_accounts\`)`. */
+const knexTable = new RegExp(`\\(\\s*['"\`]\\s*${tableName}(?:\\s+as\\s+\\w+)?\\s*['"\`]`, 'gi');
+const knexWrite = /\.\s*(insert|update|del|delete|truncate|upsert|merge|increment|decrement)\s*\(/;
+/** Writes in SQL text, quoted identifiers and schema prefixes included. */
+const sqlWrites = [
+  new RegExp(`\\binsert\\s+into\\s+(?:\\w+\\.)?"?${tableName}\\b`, 'gi'),
+  new RegExp(`\\bupdate\\s+(?:only\\s+)?(?:\\w+\\.)?"?${tableName}\\b`, 'gi'),
+  new RegExp(`\\bdelete\\s+from\\s+(?:only\\s+)?(?:\\w+\\.)?"?${tableName}\\b`, 'gi'),
+  new RegExp(`\\btruncate\\s+(?:table\\s+)?(?:only\\s+)?[^;'"\`]*\\b${tableName}\\b`, 'gi'),
+  new RegExp(`\\bmerge\\s+into\\s+(?:\\w+\\.)?"?${tableName}\\b`, 'gi'),
+  new RegExp(`\\bcopy\\s+(?:\\w+\\.)?"?${tableName}\\b[^;'"\`]*\\bfrom\\b`, 'gi'),
+  new RegExp(`\\balter\\s+table\\s+(?:only\\s+)?(?:\\w+\\.)?"?${tableName}\\b`, 'gi'),
+];
+
+/** The lines of `text` that write one of the books' tables, as "line: code". */
+export function booksWrites(text: string): string[] {
+  const found = new Set<number>();
+  const lineOf = (index: number) => text.slice(0, index).split('\n').length;
+  for (const match of text.matchAll(knexTable)) {
+    // The statement the table is named in: from the last `;` before it to the next one after it.
+    const start = text.lastIndexOf(';', match.index) + 1;
+    const end = text.indexOf(';', match.index);
+    const statement = text.slice(start, end === -1 ? undefined : end);
+    if (knexWrite.test(statement)) found.add(lineOf(match.index));
+  }
+  // `.into('ledger_rows')` / `.table('payouts')` / `.from(...)` are covered above: they name the table in parentheses.
+  for (const pattern of sqlWrites) for (const match of text.matchAll(pattern)) found.add(lineOf(match.index));
+  const lines = text.split('\n');
+  return [...found].sort((a, b) => a - b).map((n) => `${n}: ${lines[n - 1]!.trim()}`);
+}
+
+/** Import specifiers of a module: static, re-exports, dynamic and require. */
+function importsOf(text: string): string[] {
+  const specifiers = [
+    ...text.matchAll(/\b(?:import|export)\s[^'"`;]*?from\s*['"`]([^'"`]+)['"`]/g),
+    ...text.matchAll(/\bimport\s*['"`]([^'"`]+)['"`]/g),
+    ...text.matchAll(/\b(?:import|require)\s*\(\s*['"`]([^'"`]+)['"`]\s*\)/g),
+  ];
+  return specifiers.map((m) => m[1]!);
+}
+
+describe('ledger boundary', () => {
+  it('recognises writes of the books in every form the code could take (so the scan below can fail)', () => {
+    const writes = [
+      `await trx('ledger_rows').insert(rows);`,
+      `await trx("payouts")\n  .where({ id })\n  .update({ amount: 1 });`,
+      `await db('ledger_rows as r').where('r.id', 1).del();`,
+      `await db.insert({ amount: 1 }).into('ledger_rows');`,
+      `await knex.table('ledger_accounts').insert({ kind: 'cash' });`,
+      `await trx.raw('INSERT INTO ledger_rows (amount) values (1)');`,
+      'await trx.raw(`update "payouts" set amount = 2`);',
+      `await db.raw("delete from public.ledger_accounts where id = 1");`,
+      `await db.raw('truncate table orders, ledger_rows cascade');`,
+      `await db.raw('alter table ledger_rows disable trigger ledger_rows_guard');`,
+    ];
+    for (const code of writes) assert.equal(booksWrites(code).length, 1, code);
+    const reads = [
+      `const rows = await db('ledger_rows as r').where('r.kind', 'sale').select('r.id');`,
+      `await db.raw('select sum(amount) from ledger_rows join payouts p on p.id = payout_id');`,
+      `await trx('orders').where({ id }).update({ status: 'paid' });`,
+    ];
+    for (const code of reads) assert.deepEqual(booksWrites(code), [], code);
+  });
+
+  it('no file outside api/src/ledger (and migrations) writes ledger_rows, payouts or ledger_accounts', () => {
+    const offenders = scanned
+      .flatMap((dir) => sourceFiles(path.join(root, dir)))
+      .filter((file) => !file.startsWith(ledgerDir + path.sep))
+      .flatMap((file) => booksWrites(readFileSync(file, 'utf8')).map((line) => `${path.relative(root, file)}:${line}`),
+      );
+    assert.deepEqual(offenders, [], `money is moved only by api/src/ledger:\n${offenders.join('\n')}`);
+  });
+
+  it('api/src/ledger imports nothing from api/src/http, not even through another module', () => {
+    const files = sourceFiles(ledgerDir);
+    assert.ok(files.length > 3, 'the ledger folder is where the money rules are');
+    // Follows every relative import from the ledger's files; a path into api/src/http is a finding.
+    const offenders: string[] = [];
+    const seen = new Set<string>();
+    const visit = (file: string, via: string[]) => {
+      if (seen.has(file)) return;
+      seen.add(file);
+      for (const specifier of importsOf(readFileSync(file, 'utf8')).filter((s) => s.startsWith('.'))) {
+        const target = path.resolve(path.dirname(file), specifier);
+        const chain = [...via, path.relative(root, target)];
+        if (target === httpDir || target.startsWith(httpDir + path.sep)) offenders.push(chain.join(' → '));
+        else if (/\.tsx?$/.test(target)) visit(target, chain);
+      }
+    };
+    for (const file of files) visit(file, [path.relative(root, file)]);
+    assert.deepEqual(offenders, [], offenders.join('\n'));
+  });
+});
