@@ -61,6 +61,7 @@ describe('e2e: back-office shell in Chromium', function () {
       'Bestellungen',
       'Protokoll',
       'Postausgang',
+      'Gesperrte Anmeldungen',
       'Abmelden',
     ]);
     assert.equal(

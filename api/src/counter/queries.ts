@@ -41,7 +41,7 @@ export async function findTill(db: Db, id: number): Promise<Till | undefined> {
 
 /** The local date today in the newspaper's time zone, YYYY-MM-DD. */
 export async function localToday(db: Db, timeZone: string): Promise<string> {
-  const { rows } = (await db.raw(`select to_char(now() at time zone ?, 'YYYY-MM-DD') as day`, [timeZone])) as { rows: { day: string }[] };
+  const { rows } = await db.raw<{ rows: { day: string }[] }>(`select to_char(now() at time zone ?, 'YYYY-MM-DD') as day`, [timeZone]);
   return oneRow(rows).day;
 }
 
@@ -146,7 +146,9 @@ function closeToApi(row: Record<string, unknown>): TillClose {
     expected: Number(row.expected),
     counted: Number(row.counted),
     difference: Number(row.difference),
-    denominations: typeof row.denominations === 'string' ? JSON.parse(row.denominations) : (row.denominations as Record<string, number> | null),
+    denominations: typeof row.denominations === 'string'
+      ? (JSON.parse(row.denominations) as Record<string, number>)
+      : (row.denominations as Record<string, number> | null),
     reason: row.reason as string | null,
     staff: row.staff as string,
     createdAt: toIso(row.created_at as Date)!,
@@ -156,11 +158,14 @@ function closeToApi(row: Record<string, unknown>): TillClose {
 export async function listCloses(db: Db, tillId?: number): Promise<TillClose[]> {
   const query = db('till_closes as c').join('tills as t', 't.id', 'c.till_id').orderBy('c.day', 'desc').orderBy('c.id', 'desc').select(closeColumns(db));
   if (tillId) query.where('c.till_id', tillId);
-  return (await query).map(closeToApi);
+  return (await query.select<Record<string, unknown>[]>()).map(closeToApi);
 }
 
 export async function findClose(db: Db, id: number): Promise<TillClose | undefined> {
-  const row = await db('till_closes as c').join('tills as t', 't.id', 'c.till_id').where('c.id', id).first(closeColumns(db));
+  const row = await db('till_closes as c')
+    .join('tills as t', 't.id', 'c.till_id')
+    .where('c.id', id)
+    .first<Record<string, unknown> | undefined>(closeColumns(db));
   return row ? closeToApi(row) : undefined;
 }
 
@@ -171,7 +176,11 @@ const reportOrder = ['counter_cash', 'income', 'bank_withdrawal', 'payout_revers
  * Kassenbericht's middle. The close's own difference is its own line below the count, not here.
  */
 export async function closeMovementsByKind(db: Db, close: TillClose): Promise<{ kind: string; count: number; amountIn: number; amountOut: number }[]> {
-  const previous = await db('till_closes').where({ till_id: close.tillId }).where('day', '<', close.day).max('day as day').first();
+  const previous = await db('till_closes')
+    .where({ till_id: close.tillId })
+    .where('day', '<', close.day)
+    .max('day as day')
+    .first<{ day: string | null } | undefined>();
   const query = db('cash_movements')
     .where({ till_id: close.tillId })
     .where('day', '<=', close.day)
@@ -184,7 +193,7 @@ export async function closeMovementsByKind(db: Db, close: TillClose): Promise<{ 
       db.raw('coalesce(-sum(amount) filter (where amount < 0), 0)::bigint as amount_out'),
     );
   if (previous?.day) query.where('day', '>', previous.day);
-  const rows: { kind: string; count: number; amount_in: number; amount_out: number }[] = await query;
+  const rows = await query.select<{ kind: string; count: number; amount_in: number; amount_out: number }[]>();
   return rows
     .map((row) => ({ kind: row.kind, count: row.count, amountIn: Number(row.amount_in), amountOut: Number(row.amount_out) }))
     .sort((a, b) => reportOrder.indexOf(a.kind) - reportOrder.indexOf(b.kind));
@@ -224,27 +233,48 @@ export interface Visit {
   vouchers: string[];
 }
 
+interface VisitRow {
+  id: string;
+  vendor_id: number;
+  till_id: number;
+  copies_amount: number | string;
+  from_credit: number | string;
+  cash_paid: number | string;
+  credit_before: number | string;
+  payout_id: number | null;
+  staff: string;
+  created_at: Date;
+  license_id: string;
+  first_name: string;
+  last_name: string | null;
+  till_name: string;
+  receipt_number: string | null;
+  payout_amount: number | string | null;
+}
+
 export async function findVisit(db: Db, id: string): Promise<Visit | undefined> {
   const visit = await db('counter_visits as cv')
     .join('vendors as v', 'v.id', 'cv.vendor_id')
     .join('tills as t', 't.id', 'cv.till_id')
     .leftJoin('payouts as p', 'p.id', 'cv.payout_id')
     .where('cv.id', id)
-    .first(
+    .first<VisitRow | undefined>(
       'cv.*', 'v.license_id', 'v.first_name', 'v.last_name', 't.name as till_name', 'p.receipt_number', 'p.amount as payout_amount',
     );
   if (!visit) return undefined;
-  const lines: { item_id: number; name: string; quantity: number; unit_price: number; amount: number }[] = await db('ledger_rows as r')
+  const lines = await db('ledger_rows as r')
     .join('items as i', 'i.id', 'r.item_id')
     .where({ 'r.counter_visit_id': id, 'r.kind': 'counter_sale' })
     .orderBy('r.id')
-    .select('r.item_id', 'i.name', 'r.quantity', 'r.unit_price', 'r.amount');
+    .select<{ item_id: number; name: string; quantity: number; unit_price: number; amount: number }[]>(
+      'r.item_id', 'i.name', 'r.quantity', 'r.unit_price', 'r.amount',
+    );
   const settled = visit.payout_id ? await settledLines(db, visit.payout_id, id) : [];
   const vouchers = await db('cash_movements as m')
     .where('m.counter_visit_id', id)
     .orWhereIn('m.ledger_row_id', db('ledger_rows').where({ payout_id: visit.payout_id ?? 0, kind: 'payout' }).select('id'))
     .orderBy('m.id')
-    .select('m.till_id', 'm.year', 'm.voucher_number');
+    .select<{ till_id: number; year: number; voucher_number: number }[]>('m.till_id', 'm.year', 'm.voucher_number');
   const payoutAmount = visit.payout_id ? Number(visit.payout_amount) : 0;
   return {
     id: visit.id,
@@ -257,10 +287,12 @@ export async function findVisit(db: Db, id: string): Promise<Visit | undefined> 
     fromCredit: Number(visit.from_credit),
     cashPaid: Number(visit.cash_paid),
     lines: lines.map((l) => ({ itemId: l.item_id, itemName: l.name, quantity: l.quantity, unitPrice: l.unit_price, amount: Number(l.amount) })),
-    payout: visit.payout_id ? { id: visit.payout_id, receiptNumber: visit.receipt_number, amount: payoutAmount } : null,
+    payout: visit.payout_id !== null && visit.receipt_number !== null
+      ? { id: visit.payout_id, receiptNumber: visit.receipt_number, amount: payoutAmount }
+      : null,
     settled,
     creditAfter: Number(visit.credit_before) - Number(visit.from_credit) - payoutAmount,
-    vouchers: vouchers.map((v: { till_id: number; year: number; voucher_number: number }) => voucherLabel(v.till_id, v.year, v.voucher_number)),
+    vouchers: vouchers.map((v) => voucherLabel(v.till_id, v.year, v.voucher_number)),
   };
 }
 
@@ -270,7 +302,7 @@ export async function findVisit(db: Db, id: string): Promise<Visit | undefined> 
  * line. The visit's own rows are printed as the visit's lines instead.
  */
 export async function settledLines(db: Db, payoutId: number, exceptVisit?: string): Promise<SettledLine[]> {
-  const { rows } = (await db.raw(
+  const { rows } = await db.raw<{ rows: { item_name: string; line: string; quantity: number; amount: number }[] }>(
     `select coalesce(i.name, '') as item_name,
        case when r.item_id is not null then 'item' when r.kind in ('fee', 'fee_cover') then 'fee' when r.kind = 'refund' then 'tip' else r.kind end as line,
        sum(case when r.kind in ('sale', 'tip') then coalesce(r.quantity, 1) else 0 end)::integer as quantity,
@@ -283,7 +315,7 @@ export async function settledLines(db: Db, payoutId: number, exceptVisit?: strin
      group by 1, 2
      order by 2, 1`,
     [payoutId, exceptVisit ?? null],
-  )) as { rows: { item_name: string; line: string; quantity: number; amount: number }[] };
+  );
   return rows
     .filter((row) => Number(row.amount) !== 0 || row.line !== 'fee')
     .map((row) => ({ label: row.item_name, kind: row.line, quantity: row.quantity || null, amount: Number(row.amount) }));
@@ -311,10 +343,10 @@ export async function recentVisits(db: Db, { vendorId, limit = 50 }: { vendorId?
     .limit(limit)
     .select('cv.*', 'v.license_id', 'v.first_name', 'v.last_name', 'p.amount as payout_amount');
   if (vendorId) query.where('cv.vendor_id', vendorId);
-  return (await query).map((row: Record<string, unknown>) => ({
+  return (await query.select<Record<string, unknown>[]>()).map((row) => ({
     id: row.id as string,
     createdAt: toIso(row.created_at as Date)!,
-    vendor: { id: row.vendor_id as number, licenseId: row.license_id as string, name: `${row.first_name} ${row.last_name ?? ''}`.trim() },
+    vendor: { id: row.vendor_id as number, licenseId: row.license_id as string, name: `${row.first_name as string} ${(row.last_name as string | null) ?? ''}`.trim() },
     tillId: row.till_id as number,
     copiesAmount: Number(row.copies_amount),
     fromCredit: Number(row.from_credit),

@@ -6,8 +6,8 @@ import type { AppContext, RouteDef } from '../http/routes.ts';
 import { idParam, parse } from '../http/validate.ts';
 import { vendorAccountId } from '../ledger/accounts.ts';
 import { counterVisit } from '../ledger/counter.ts';
-import { accountRowToApi, openRows, type VendorLedgerRow } from '../ledger/queries.ts';
-import { bookManualMovement, closeDay } from '../ledger/till.ts';
+import { accountRowToApi, openRows, type AccountRow, type VendorLedgerRow } from '../ledger/queries.ts';
+import { bookManualMovement, closeDay, createTill } from '../ledger/till.ts';
 import { getSettingsRow } from '../settings/queries.ts';
 import { findVendorByLicense, type VendorRow } from '../vendors/queries.ts';
 import { cashBook, type CashMovement, closeMovementsByKind, findClose, findTill, findVisit, listCloses, listTills, localToday, recentVisits, type TillClose, type VisitSummary } from './queries.ts';
@@ -51,7 +51,7 @@ async function paperHeader(ctx: AppContext) {
   const settings = await getSettingsRow(ctx.db);
   const logo = fileUrl(settings.logo_file_id as string | null);
   return {
-    newspaperName: settings.newspaper_name as string,
+    newspaperName: settings.newspaper_name,
     logoUrl: logo && `${ctx.config.publicUrl}${logo}`,
     lang: ctx.query.lang === 'en' ? ('en' as const) : ('de' as const),
     timeZone: ctx.config.timeZone,
@@ -129,7 +129,9 @@ export const counterRoutes: RouteDef[] = [
     handler: async (ctx) => {
       const vendor = await vendorOfLicence(ctx, ctx.query.vendor);
       const account = await vendorAccountId(ctx.db, vendor.id);
-      const rows: VendorLedgerRow[] = account === undefined ? [] : (await openRows(ctx.db, account)).map(accountRowToApi);
+      const rows: VendorLedgerRow[] = account === undefined
+        ? []
+        : (await openRows(ctx.db, account).select<AccountRow[]>()).map(accountRowToApi);
       const items = await ctx.db('items')
         .whereNull('deleted_at')
         .whereNotNull('counter_price')
@@ -214,7 +216,7 @@ export const counterRoutes: RouteDef[] = [
     audit: { recordType: 'till', action: 'create', load: (ctx, id) => findTill(ctx.db, Number(id)) },
     handler: async (ctx) => {
       const input = parse(tillInput, ctx.request.body);
-      const [{ id }] = await ctx.db('tills').insert({ name: input.name, opening_balance: input.openingBalance }).returning('id');
+      const id = await createTill(ctx.db, input);
       ctx.status = 201;
       ctx.body = await requireTill(ctx, id);
     },

@@ -1,7 +1,8 @@
 import type { Knex } from 'knex';
 import { accountIds, vendorAccountId } from './accounts.ts';
 import { payOut } from './payout.ts';
-import { openRows } from './queries.ts';
+import { openCredit } from './queries.ts';
+import { oneRow } from '../one-row.ts';
 import { CounterError } from './errors.ts';
 import { bookMovement, euros, lockTill } from './till.ts';
 
@@ -51,19 +52,23 @@ export async function counterVisit(db: Knex | Knex.Transaction, request: VisitRe
     const accounts = await accountIds(trx, request.vendorId);
     // The vendor's lock first, as a payout takes it: two counters serving one vendor queue here.
     await vendorAccountId(trx, request.vendorId, { lock: true });
-    const earlier = await trx('counter_visits').where({ id: request.visitId }).first('vendor_id');
+    const earlier = await trx('counter_visits')
+      .where({ id: request.visitId })
+      .first<{ vendor_id: number } | undefined>('vendor_id');
     if (earlier) {
       if (earlier.vendor_id !== request.vendorId) throw new CounterError('conflict', 'This visit was booked for another vendor.');
       return { id: request.visitId, booked: false };
     }
     await lockTill(trx, request.tillId);
 
-    const rows: { amount: number; sign: 1 | -1 }[] = await openRows(trx, accounts.vendor);
-    const credit = rows.reduce((sum, row) => sum + row.sign * row.amount, 0);
+    const { credit } = await openCredit(trx, accounts.vendor);
     if (credit !== request.expectedCredit) throw new StaleCredit(credit);
 
     const items: { id: number; name: string; counter_price: number | null }[] = quantities.size
-      ? await trx('items').whereIn('id', [...quantities.keys()]).whereNull('deleted_at').select('id', 'name', 'counter_price')
+      ? await trx('items')
+        .whereIn('id', [...quantities.keys()])
+        .whereNull('deleted_at')
+        .select<{ id: number; name: string; counter_price: number | null }[]>('id', 'name', 'counter_price')
       : [];
     const unsellable = [...quantities.keys()].filter((id) => items.find((item) => item.id === id)?.counter_price == null);
     if (unsellable.length) {
@@ -110,7 +115,7 @@ export async function counterVisit(db: Knex | Knex.Transaction, request: VisitRe
       }));
     if (sales.length) await trx('ledger_rows').insert(sales);
     if (request.cash > 0) {
-      const [row] = await trx('ledger_rows')
+      const inserted = await trx('ledger_rows')
         .insert({
           sender_id: accounts.cash,
           receiver_id: accounts.vendor,
@@ -119,9 +124,9 @@ export async function counterVisit(db: Knex | Knex.Transaction, request: VisitRe
           counter_visit_id: request.visitId,
           authorised_by: request.staff,
         })
-        .returning('id');
+        .returning<{ id: number | string }[]>('id');
       await bookMovement(trx, {
-        tillId: request.tillId, kind: 'counter_cash', amount: request.cash, vendorId: request.vendorId, ledgerRowId: Number(row.id),
+        tillId: request.tillId, kind: 'counter_cash', amount: request.cash, vendorId: request.vendorId, ledgerRowId: Number(oneRow(inserted).id),
         counterVisitId: request.visitId, staff: request.staff, timeZone: request.timeZone,
       });
     }

@@ -78,9 +78,16 @@ export async function reversePayout(db: Knex | Knex.Transaction, request: Revers
     if (!found) throw new PayoutNotFound(request.payoutId);
     // The same order of locks as a payout (account, then payout), so the two cannot deadlock.
     await vendorAccountId(trx, found.vendor_id, { lock: true });
-    const payout = await trx('payouts').where({ id: request.payoutId }).forUpdate().first('reversed_at');
-    if (payout.reversed_at) throw new PayoutAlreadyReversed(request.payoutId);
-    const row = await trx('ledger_rows').where({ payout_id: request.payoutId, kind: 'payout' }).first('id', 'sender_id', 'receiver_id', 'amount');
+    const payout = await trx('payouts')
+      .where({ id: request.payoutId })
+      .forUpdate()
+      .first<{ reversed_at: Date | null } | undefined>('reversed_at');
+    if (payout?.reversed_at) throw new PayoutAlreadyReversed(request.payoutId);
+    const row = await trx('ledger_rows')
+      .where({ payout_id: request.payoutId, kind: 'payout' })
+      .first<{ id: number; sender_id: number; receiver_id: number; amount: number | string }>(
+        'id', 'sender_id', 'receiver_id', 'amount',
+      );
     const reversal = await trx('ledger_rows')
       .insert({
         sender_id: row.receiver_id,

@@ -57,24 +57,35 @@ const counterparts: Record<MovementKind, 'vendor' | 'bank' | 'other'> = {
 
 /** Locks the till's row until the transaction ends; answers its opening balance. */
 export async function lockTill(trx: Knex.Transaction, tillId: number): Promise<{ id: number; name: string; opening_balance: number }> {
-  const till = await trx('tills').where({ id: tillId }).forUpdate().first('id', 'name', 'opening_balance');
+  const till = await trx('tills')
+    .where({ id: tillId })
+    .forUpdate()
+    .first<{ id: number; name: string; opening_balance: number } | undefined>('id', 'name', 'opening_balance');
   if (!till) throw new CounterError('unknown', `There is no till with the id ${tillId}.`, { till: 'Please choose a till.' });
   return till;
 }
 
 /** The till's balance now: the last movement's balance, or the opening balance. */
 export async function tillBalance(db: Db, tillId: number): Promise<number> {
-  const { rows } = (await db.raw(
+  const { rows } = await db.raw<{ rows: { balance: number }[] }>(
     `select coalesce((select balance from cash_movements where till_id = t.id order by id desc limit 1), t.opening_balance)::bigint as balance
      from tills t where t.id = ?`,
     [tillId],
-  )) as { rows: { balance: number }[] };
+  );
   return Number(rows[0]?.balance ?? 0);
+}
+
+/** Sets up a till with the cash it starts with (its cash book's first balance); answers its id. */
+export async function createTill(db: Db, till: { name: string; openingBalance: number }): Promise<number> {
+  const inserted = await db('tills')
+    .insert({ name: till.name, opening_balance: till.openingBalance })
+    .returning<{ id: number }[]>('id');
+  return oneRow(inserted).id;
 }
 
 /** The till every payout goes through when none is named: the first one. */
 export async function defaultTillId(db: Db): Promise<number> {
-  const till = await db('tills').orderBy('id').first('id');
+  const till = await db('tills').orderBy('id').first<{ id: number } | undefined>('id');
   if (!till) throw new CounterError('conflict', 'There is no till yet. Please set one up under "Tills" first.');
   return till.id;
 }
@@ -84,19 +95,19 @@ export async function bookMovement(trx: Knex.Transaction, movement: Movement): P
   await lockTill(trx, movement.tillId);
   const balance = await tillBalance(trx, movement.tillId);
   if (balance + movement.amount < 0) throw new TillShort(balance, -movement.amount);
-  const { rows: dated } = (await trx.raw(
+  const { rows: dated } = await trx.raw<{ rows: { day: string; year: number }[] }>(
     `select to_char(now() at time zone ?, 'YYYY-MM-DD') as day, extract(year from now() at time zone ?)::integer as year`,
     [movement.timeZone, movement.timeZone],
-  )) as { rows: { day: string; year: number }[] };
+  );
   const { day, year } = oneRow(dated);
-  const { rows: counted } = (await trx.raw(
+  const { rows: counted } = await trx.raw<{ rows: { number: number }[] }>(
     `insert into till_voucher_counters (till_id, year, next) values (?, ?, 2)
      on conflict (till_id, year) do update set next = till_voucher_counters.next + 1
      returning next - 1 as number`,
     [movement.tillId, year],
-  )) as { rows: { number: number }[] };
+  );
   const { number } = oneRow(counted);
-  const [{ id }] = await trx('cash_movements')
+  const inserted = await trx('cash_movements')
     .insert({
       till_id: movement.tillId,
       year,
@@ -112,8 +123,8 @@ export async function bookMovement(trx: Knex.Transaction, movement: Movement): P
       ledger_row_id: movement.ledgerRowId ?? null,
       counter_visit_id: movement.counterVisitId ?? null,
     })
-    .returning('id');
-  return { id: Number(id), voucher: voucherLabel(movement.tillId, year, number) };
+    .returning<{ id: number | string }[]>('id');
+  return { id: Number(oneRow(inserted).id), voucher: voucherLabel(movement.tillId, year, number) };
 }
 
 /** "1-2026-000042": till, year, number; what the receipt and the cash book print. */
@@ -171,9 +182,9 @@ export async function closeDay(db: Db, request: CloseRequest): Promise<number> {
   }
   return db.transaction(async (trx) => {
     const till = await lockTill(trx, request.tillId);
-    const { rows: today } = (await trx.raw(`select to_char(now() at time zone ?, 'YYYY-MM-DD') as day`, [request.timeZone])) as {
-      rows: { day: string }[];
-    };
+    const { rows: today } = await trx.raw<{ rows: { day: string }[] }>(
+      `select to_char(now() at time zone ?, 'YYYY-MM-DD') as day`, [request.timeZone],
+    );
     const { day } = oneRow(today);
     if (await trx('till_closes').where({ till_id: request.tillId, day }).first('id')) {
       throw new CounterError('conflict', `Today (${day}) is already closed for till ${till.name}.`);
@@ -191,15 +202,15 @@ export async function closeDay(db: Db, request: CloseRequest): Promise<number> {
     }
     // The day's opening balance: the balance after the last close, i.e. before every movement since.
     const last = await trx('till_closes').where({ till_id: request.tillId }).orderBy('day', 'desc')
-      .first(trx.raw(`to_char(day, 'YYYY-MM-DD') as day`));
+      .first<{ day: string } | undefined>(trx.raw(`to_char(day, 'YYYY-MM-DD') as day`));
     const since = trx('cash_movements').where({ till_id: request.tillId });
     if (last) since.where('day', '>', last.day);
-    const { moved } = (await since.first(trx.raw('coalesce(sum(amount), 0)::bigint as moved'))) as { moved: number };
+    const moved = (await since.first<{ moved: number | string } | undefined>(trx.raw('coalesce(sum(amount), 0)::bigint as moved')))?.moved ?? 0;
     // The difference first: once the close row exists, the database refuses any movement of the day.
     const movement = difference === 0
       ? undefined
       : await bookMovement(trx, { tillId: request.tillId, kind: 'difference', amount: difference, reason, staff: request.staff, timeZone: request.timeZone });
-    const [{ id }] = await trx('till_closes')
+    const closed = await trx('till_closes')
       .insert({
         till_id: request.tillId,
         day,
@@ -212,7 +223,7 @@ export async function closeDay(db: Db, request: CloseRequest): Promise<number> {
         staff: request.staff,
         difference_movement_id: movement?.id ?? null,
       })
-      .returning('id');
-    return Number(id);
+      .returning<{ id: number }[]>('id');
+    return Number(oneRow(closed).id);
   });
 }

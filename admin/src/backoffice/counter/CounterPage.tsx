@@ -4,7 +4,8 @@ import {
 } from '@mui/material';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { Button, Confirm, HttpError, Title, useDataProvider, useLocale, useTranslate } from 'react-admin';
+import { Button, Confirm, HttpError, Title, useLocale, useTranslate } from 'react-admin';
+import { useApiCalls } from './api.ts';
 import { useNavigate, useParams } from 'react-router-dom';
 import type { AccountRow } from '../../shared/ledger.ts';
 import type { Locale } from '../../shared/locale.ts';
@@ -47,7 +48,7 @@ function Search() {
     event.preventDefault();
     // A badge's QR code holds the shop's address ending in the licence ID.
     const licenseId = text.trim().split('/').filter(Boolean).pop();
-    if (licenseId) navigate(counterPaths.visit(licenseId));
+    if (licenseId) void navigate(counterPaths.visit(licenseId));
   };
   return (
     <Box component="form" onSubmit={submit} sx={{ display: 'flex', gap: 2, alignItems: 'flex-start' }}>
@@ -69,7 +70,7 @@ function Search() {
 
 function VisitForm({ licenseId }: { licenseId: string }) {
   const translate = useTranslate();
-  const dataProvider = useDataProvider();
+  const dataProvider = useApiCalls();
   const queryClient = useQueryClient();
   const formatCents = useFormatCents();
   const locale = useLocale() as Locale;
@@ -91,8 +92,8 @@ function VisitForm({ licenseId }: { licenseId: string }) {
 
   if (isPending) return <Typography color="text.secondary">{translate('ra.page.loading')}</Typography>;
   if (error) {
-    const status = error instanceof HttpError ? error.status : 0;
-    return <Alert severity="error" id="counter-error">{status === 404 ? translate('app.counter.not_found') : (error as Error).message}</Alert>;
+    const status = error instanceof HttpError ? (error.status as number) : 0;
+    return <Alert severity="error" id="counter-error">{status === 404 ? translate('app.counter.not_found') : error.message}</Alert>;
   }
   const vendor = `${data.vendor.firstName} ${data.vendor.lastName}`.trim() + ` (${data.vendor.licenseId})`;
   const till = data.tills.find((x) => x.id === tillId) ?? data.tills[0];
@@ -142,7 +143,7 @@ function VisitForm({ licenseId }: { licenseId: string }) {
         <Button label="app.counter.new_visit" id="counter-next" sx={{ mb: 2 }} onClick={() => {
           setBooked(undefined);
           setVisitId(newVisitId());
-          navigate(counterPaths.search);
+          void navigate(counterPaths.search);
         }} />
         <PrintFrame path={`/api/counter/visits/${booked.id}/receipt`} id="counter-receipt" title={translate('app.counter.receipt')} />
       </Box>
@@ -238,7 +239,7 @@ function VisitForm({ licenseId }: { licenseId: string }) {
         content="app.counter.confirm_content"
         translateOptions={{ vendor, credit: formatCents(data.credit), fromCredit: formatCents(Math.max(fromCredit, 0)), cash: formatCents(cash ?? 0), payout: formatCents(payout) }}
         confirm="app.counter.confirm"
-        onConfirm={book}
+        onConfirm={() => void book()}
         onClose={() => setConfirming(false)}
       />
     </Box>

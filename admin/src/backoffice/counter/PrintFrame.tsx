@@ -1,11 +1,12 @@
 import PrintIcon from '@mui/icons-material/Print';
 import { Alert, Box } from '@mui/material';
 import { useEffect, useRef, useState } from 'react';
-import { Button, useDataProvider, useLocale, useTranslate } from 'react-admin';
+import { Button, useLocale, useTranslate } from 'react-admin';
+import { useApiCalls } from './api.ts';
 
 /** A printable page of the API (a receipt, a cash report), fetched with the login, in a frame with a print button. */
 export function PrintFrame({ path, id, title }: { path: string; id: string; title: string }) {
-  const dataProvider = useDataProvider();
+  const dataProvider = useApiCalls();
   const translate = useTranslate();
   const locale = useLocale();
   const frame = useRef<HTMLIFrameElement>(null);

@@ -6,7 +6,8 @@ import {
 } from '@mui/material';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { Button, Confirm, Title, useDataProvider, useTranslate } from 'react-admin';
+import { Button, Confirm, Title, useTranslate } from 'react-admin';
+import { useApiCalls } from './api.ts';
 import { parseEuros } from '../../shared/money.ts';
 import { useDownload } from '../common/download.ts';
 import { useFormatCents } from '../common/money.tsx';
@@ -50,7 +51,7 @@ const manualKinds = ['bank_deposit', 'bank_withdrawal', 'expense', 'income'] as 
 
 function CashBook({ till, today }: { till: Till; today: string }) {
   const translate = useTranslate();
-  const dataProvider = useDataProvider();
+  const dataProvider = useApiCalls();
   const formatCents = useFormatCents();
   const [from, setFrom] = useState(today);
   const [to, setTo] = useState(today);
@@ -68,7 +69,7 @@ function CashBook({ till, today }: { till: Till; today: string }) {
         <Button
           label="app.books.csv"
           id="till-book-csv"
-          onClick={() => download(`/api/tills/${till.id}/book?format=csv&from=${from}&to=${to}`, `kassenbuch-${from}-${to}.csv`)}
+          onClick={() => void download(`/api/tills/${till.id}/book?format=csv&from=${from}&to=${to}`, `kassenbuch-${from}-${to}.csv`)}
         />
       </Box>
       {data && data.movements.length === 0 ? (
@@ -107,7 +108,7 @@ function CashBook({ till, today }: { till: Till; today: string }) {
 
 function MovementForm({ till }: { till: Till }) {
   const translate = useTranslate();
-  const dataProvider = useDataProvider();
+  const dataProvider = useApiCalls();
   const queryClient = useQueryClient();
   const [kind, setKind] = useState<(typeof manualKinds)[number]>('bank_deposit');
   const [amount, setAmount] = useState('');
@@ -134,7 +135,7 @@ function MovementForm({ till }: { till: Till }) {
         </TextField>
         <TextField size="small" label={translate('app.tills.amount')} value={amount} onChange={(e) => setAmount(e.target.value)} slotProps={{ htmlInput: { id: 'till-movement-amount', inputMode: 'decimal' } }} />
         <TextField size="small" label={translate('app.tills.reason')} value={reason} onChange={(e) => setReason(e.target.value)} slotProps={{ htmlInput: { id: 'till-movement-reason' } }} />
-        <Button label="app.tills.book_movement" variant="contained" id="till-movement-book" disabled={!cents} onClick={submit} />
+        <Button label="app.tills.book_movement" variant="contained" id="till-movement-book" disabled={!cents} onClick={() => void submit()} />
       </Box>
       {message && <Alert severity={message.ok ? 'success' : 'error'} id="till-movement-message">{message.text}</Alert>}
     </Box>
@@ -143,7 +144,7 @@ function MovementForm({ till }: { till: Till }) {
 
 function CloseForm({ till, today }: { till: Till; today: string }) {
   const translate = useTranslate();
-  const dataProvider = useDataProvider();
+  const dataProvider = useApiCalls();
   const queryClient = useQueryClient();
   const formatCents = useFormatCents();
   const [byPieces, setByPieces] = useState(true);
@@ -224,7 +225,7 @@ function CloseForm({ till, today }: { till: Till; today: string }) {
         content="app.tills.close_confirm_content"
         translateOptions={{ expected: formatCents(till.balance), counted: formatCents(counted ?? 0), difference: formatCents(difference) }}
         confirm="app.tills.close_day"
-        onConfirm={close}
+        onConfirm={() => void close()}
         onClose={() => setConfirming(false)}
       />
     </Box>
@@ -233,7 +234,7 @@ function CloseForm({ till, today }: { till: Till; today: string }) {
 
 function Closes({ till }: { till: Till }) {
   const translate = useTranslate();
-  const dataProvider = useDataProvider();
+  const dataProvider = useApiCalls();
   const formatCents = useFormatCents();
   const download = useDownload();
   const [open, setOpen] = useState<Close>();
@@ -245,7 +246,7 @@ function Closes({ till }: { till: Till }) {
   return (
     <Box>
       <Typography variant="h6" component="h2">{translate('app.tills.closes')}</Typography>
-      <Button label="app.books.csv" id="till-closes-csv" onClick={() => download(`/api/tills/${till.id}/closes?format=csv`, 'kassenabschluesse.csv')} />
+      <Button label="app.books.csv" id="till-closes-csv" onClick={() => void download(`/api/tills/${till.id}/closes?format=csv`, 'kassenabschluesse.csv')} />
       <Table size="small" id="till-closes">
         <TableHead>
           <TableRow>
@@ -281,7 +282,7 @@ function Closes({ till }: { till: Till }) {
 
 function NewTill() {
   const translate = useTranslate();
-  const dataProvider = useDataProvider();
+  const dataProvider = useApiCalls();
   const queryClient = useQueryClient();
   const [name, setName] = useState('');
   const [opening, setOpening] = useState('0');
@@ -300,7 +301,7 @@ function NewTill() {
     <Box sx={{ display: 'flex', gap: 2, flexWrap: 'wrap', mt: 2 }}>
       <TextField size="small" label={translate('app.tills.name')} value={name} onChange={(e) => setName(e.target.value)} slotProps={{ htmlInput: { id: 'till-new-name' } }} />
       <TextField size="small" label={translate('app.tills.opening_balance')} value={opening} onChange={(e) => setOpening(e.target.value)} />
-      <Button label="app.tills.create" id="till-create" disabled={!name.trim() || cents === undefined} onClick={create} />
+      <Button label="app.tills.create" id="till-create" disabled={!name.trim() || cents === undefined} onClick={() => void create()} />
       {problem && <Alert severity="error">{problem}</Alert>}
     </Box>
   );
@@ -309,7 +310,7 @@ function NewTill() {
 /** /tills: each till's balance, cash book, movements by hand, the daily close and the closes with their reports. */
 export function TillsPage() {
   const translate = useTranslate();
-  const dataProvider = useDataProvider();
+  const dataProvider = useApiCalls();
   const formatCents = useFormatCents();
   const [selected, setSelected] = useState(0);
   const { data } = useQuery({ queryKey: ['tills'], queryFn: () => dataProvider.call('/api/tills') as Promise<{ tills: Till[]; today: string }> });

@@ -1,7 +1,8 @@
 import { Alert, Box, Card, CardContent, Link as MuiLink, Typography } from '@mui/material';
 import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
-import { Title, useDataProvider, useTranslate } from 'react-admin';
+import { Title, useTranslate } from 'react-admin';
+import { useApiCalls } from './api.ts';
 import { Link } from 'react-router-dom';
 import { useFormatCents } from '../common/money.tsx';
 import { PageTitle } from '../layout/PageTitle.tsx';
@@ -32,13 +33,13 @@ function Tile({ id, title, children }: { id: string; title: string; children: Re
 /** /today: the office's start screen. */
 export function TodayPage() {
   const translate = useTranslate();
-  const dataProvider = useDataProvider();
+  const dataProvider = useApiCalls();
   const formatCents = useFormatCents();
   const { data, error } = useQuery({ queryKey: ['office', 'today'], queryFn: () => dataProvider.call('/api/office/today') as Promise<OfficeToday> });
   return (
     <Box sx={{ maxWidth: 1100, mt: 2 }}>
       <Title title={<PageTitle page="app.page.today" />} />
-      {error && <Alert severity="error">{(error as Error).message}</Alert>}
+      {error && <Alert severity="error">{error.message}</Alert>}
       {data && (
         <Box sx={{ display: 'grid', gridTemplateColumns: 'repeat(auto-fill, minmax(250px, 1fr))', gap: 2 }}>
           <Tile id="today-card-sales" title={translate('app.today.card_sales')}>

@@ -11,11 +11,12 @@ import { creditPaths } from './paths.ts';
 /** The vendor list's money actions: to a counter visit, to the payout page, and to the vendor's account statement. */
 export function MoneyQuickActions({ vendor }: { vendor: RaRecord }) {
   const translate = useTranslate();
+  const licenseId = vendor.licenseId as string;
   const stop = (event: MouseEvent) => event.stopPropagation();
   return (
     <>
       <Tooltip title={translate('app.counter.visit')}>
-        <IconButton component={Link} to={counterPaths.visit(vendor.licenseId)} onClick={stop} size="small" aria-label={translate('app.counter.visit')}>
+        <IconButton component={Link} to={counterPaths.visit(licenseId)} onClick={stop} size="small" aria-label={translate('app.counter.visit')}>
           <StorefrontIcon fontSize="small" />
         </IconButton>
       </Tooltip>
@@ -25,7 +26,7 @@ export function MoneyQuickActions({ vendor }: { vendor: RaRecord }) {
         </IconButton>
       </Tooltip>
       <Tooltip title={translate('app.books.statement')}>
-        <IconButton component={Link} to={creditPaths.statement(vendor.licenseId)} onClick={stop} size="small" aria-label={translate('app.books.statement')}>
+        <IconButton component={Link} to={creditPaths.statement(licenseId)} onClick={stop} size="small" aria-label={translate('app.books.statement')}>
           <ReceiptLongIcon fontSize="small" />
         </IconButton>
       </Tooltip>

@@ -50,7 +50,7 @@ function LogoutItem() {
   const logout = useLogout();
   const translate = useTranslate();
   return (
-    <MenuItem id="backoffice-logout" onClick={() => logout()}>
+    <MenuItem id="backoffice-logout" onClick={() => void logout()}>
       <ListItemIcon sx={{ color: 'inherit' }}>
         <LogoutIcon />
       </ListItemIcon>

@@ -12,13 +12,13 @@ import {
   SelectInput,
   SimpleForm,
   TextInput,
-  useDataProvider,
   useNotify,
   useRecordContext,
   useTranslate,
   type Toolbar,
 } from 'react-admin';
 import { ColourInput } from '../common/ColourInput.tsx';
+import { useApiCalls } from '../counter/api.ts';
 import { asFileValue } from '../common/files.ts';
 import { EuroInput, eurosToCents } from '../common/money.tsx';
 import { Section, wide } from '../common/Section.tsx';
@@ -29,20 +29,21 @@ import { Section, wide } from '../common/Section.tsx';
  */
 function PdfPreview() {
   const file = useRecordContext<{ src?: string; title?: string; rawFile?: File }>();
-  const dataProvider = useDataProvider();
+  const dataProvider = useApiCalls();
   const notify = useNotify();
   const translate = useTranslate();
   if (!file?.src) return null;
+  const src = file.src;
   if (file.rawFile) return <FileField source="src" title="title" target="_blank" />;
   const open = async () => {
     try {
-      window.open(await dataProvider.fileUrl(file.src), '_blank');
+      window.open(await dataProvider.fileUrl(src), '_blank');
     } catch (error) {
       notify((error as Error).message, { type: 'error' });
     }
   };
   return (
-    <MuiLink component="button" type="button" onClick={open} id="product-pdf-open">
+    <MuiLink component="button" type="button" onClick={() => void open()} id="product-pdf-open">
       {translate('app.product.open_pdf')}
     </MuiLink>
   );

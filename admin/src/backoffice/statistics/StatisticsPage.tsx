@@ -1,7 +1,8 @@
 import DownloadIcon from '@mui/icons-material/Download';
 import { Alert, Box, Button, Card, CardContent, LinearProgress, Stack, Table, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
 import { useEffect, useState } from 'react';
-import { Title, useDataProvider, useLocale, useNotify, useTranslate } from 'react-admin';
+import { Title, useLocale, useNotify, useTranslate } from 'react-admin';
+import { useApiCalls } from '../counter/api.ts';
 import { formatDate } from '../../shared/dates.ts';
 import type { Locale } from '../../shared/locale.ts';
 import { useFormatCents } from '../common/money.tsx';
@@ -32,15 +33,14 @@ export default function StatisticsPage() {
   const translate = useTranslate();
   const locale = useLocale() as Locale;
   const formatCents = useFormatCents();
-  const dataProvider = useDataProvider();
+  const dataProvider = useApiCalls();
   const notify = useNotify();
   const [period, setPeriod] = useState<PeriodChoice>(() => ({ preset: 'last30', ...presetDays('last30') }));
   const [loaded, setLoaded] = useState<Loaded>({ state: 'loading' });
 
   useEffect(() => {
     let current = true;
-    setLoaded({ state: 'loading' });
-    (dataProvider.call(`/api/payments/statistics?${query(period)}`) as Promise<Statistics>).then(
+    void (dataProvider.call(`/api/payments/statistics?${query(period)}`) as Promise<Statistics>).then(
       (statistics) => current && setLoaded({ state: 'done', statistics }),
       (error: Error) => current && setLoaded({ state: 'error', message: error.message }),
     );
@@ -65,7 +65,14 @@ export default function StatisticsPage() {
   return (
     <Box sx={{ mt: 1, mb: 4 }}>
       <Title title={<PageTitle page="app.page.statistics" />} />
-      <PeriodPicker value={period} onChange={setPeriod} />
+      <PeriodPicker
+        value={period}
+        onChange={(chosen) => {
+          // Loading again from here, not in the effect: a state set there would render twice.
+          setLoaded({ state: 'loading' });
+          setPeriod(chosen);
+        }}
+      />
       {loaded.state === 'loading' && <LinearProgress id="statistics-loading" sx={{ my: 2 }} />}
       {loaded.state === 'error' && (
         <Alert severity="error" id="statistics-error">
@@ -87,7 +94,7 @@ export default function StatisticsPage() {
                 <Typography variant="h6" component="h2">
                   {translate('app.statistics.per_item')}
                 </Typography>
-                <Button startIcon={<DownloadIcon />} onClick={() => download('items')} id="statistics-csv">
+                <Button startIcon={<DownloadIcon />} onClick={() => void download('items')} id="statistics-csv">
                   {translate('app.statistics.csv')}
                 </Button>
               </Stack>
@@ -157,7 +164,7 @@ export default function StatisticsPage() {
                 <Typography variant="h6" component="h2">
                   {translate(`app.statistics.over_time_${loaded.statistics.granularity}`)}
                 </Typography>
-                <Button startIcon={<DownloadIcon />} onClick={() => download('series')}>
+                <Button startIcon={<DownloadIcon />} onClick={() => void download('series')}>
                   {translate('app.statistics.csv')}
                 </Button>
               </Stack>
