@@ -70,7 +70,7 @@ describeApi('one credit: vendor list, vendor answer, forpayout, /me, deletion an
         .set('Authorization', office);
       const openRows = forPayout.body.payments as { amount: number; sign: number }[];
       const rowsSum = openRows.reduce((sum, row) => sum + row.sign * row.amount, 0);
-      const claims = { sub: `vendor-${vendor.email}`, preferred_username: vendor.email, email: vendor.email };
+      const claims = { sub: `vendor-${vendor.email}`, preferred_username: vendor.email, vendor: vendor.license_id };
       const token = await t.auth(['vendor'], claims);
       const me = await t.http.get('/api/vendors/me').set('Authorization', token);
       assert.equal(me.status, 200, JSON.stringify(me.body));
