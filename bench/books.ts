@@ -80,6 +80,8 @@ async function seedHistory(db: Db, scale: Scale): Promise<'seeded' | 'reused'> {
       from plan p join vendor_of o using (v)
       cross join lateral (select k, o.first_payout + k * interval '${payoutEveryDays} days' as payout_at
         from (select greatest(0, ceil(extract(epoch from p.at - o.first_payout) / (86400 * ${payoutEveryDays})))::integer) as number (k)) n`);
+    // Payouts go through a till (issue 16): the demo's, with enough cash for the payouts measured below.
+    await run('update tills set opening_balance = 100000000 where id = (select min(id) from tills)');
     // Booked as bookOrder, bookFee and payOut book, set-based (api/src/ledger/bulk.ts).
     await bookPaidOrdersInBulk(trx, { plan: 'booked', authorisedBy: 'bench', timeZone: 'Europe/Berlin' });
     for (const table of ['orders', 'order_entries']) {

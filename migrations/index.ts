@@ -12,6 +12,7 @@ import * as rateLimits from './010_rate_limits.ts';
 import * as loginThrottle from './011_login_throttle.ts';
 import * as stripeSandboxClosed from './012_stripe_sandbox_closed.ts';
 import * as stripeLifecycle from './013_stripe_lifecycle.ts';
+import * as counter from './014_counter.ts';
 
 export interface Migration {
   name: string;
@@ -34,4 +35,5 @@ export const migrations: Migration[] = [
   { name: '011_login_throttle', ...loginThrottle },
   { name: '012_stripe_sandbox_closed', ...stripeSandboxClosed },
   { name: '013_stripe_lifecycle', ...stripeLifecycle },
+  { name: '014_counter', ...counter },
 ];

@@ -214,6 +214,7 @@ export async function seedDemo(trx: Knex.Transaction | Knex): Promise<void> {
         name: 'Zeitung',
         description: 'Die aktuelle Ausgabe der Straßenzeitung, gedruckt (Newspaper, print issue).',
         price: 300,
+        counter_price: 150,
         item_order: 100,
         is_main_product: true,
         measure: 'Stück',
@@ -244,11 +245,15 @@ export async function seedDemo(trx: Knex.Transaction | Knex): Promise<void> {
       name: 'Kalender 2027',
       description: 'Wandkalender mit Fotos unserer Verkäuferinnen und Verkäufer (calendar).',
       price: 1000,
+      counter_price: 500,
       item_order: 50,
       measure: 'Stück',
       max_order_amount: 5,
     },
   ]);
+
+  // The counter's till (issue 16), with the float the office starts the cash book with.
+  await trx('tills').insert({ name: 'Kasse 1', opening_balance: 200000 });
 
   // Vendors DEMO-1 … DEMO-30 in that order (DEMO-1 gets the lowest id), then the deactivated one.
   const vendorRows: Record<string, unknown>[] = [];

@@ -1,4 +1,5 @@
 import { accountingRoutes } from './accounting/routes.ts';
+import { counterRoutes } from './counter/routes.ts';
 import { protocolRoutes } from './audit/routes.ts';
 import { fileRoutes } from './files/routes.ts';
 import { healthRoutes } from './health/routes.ts';
@@ -26,6 +27,7 @@ export const routes: RouteDef[] = [
   ...mapRoutes,
   ...orderRoutes,
   ...payoutRoutes,
+  ...counterRoutes,
   ...webhookRoutes,
   ...protocolRoutes,
   ...identityRoutes,

@@ -141,6 +141,17 @@ describeApi('data safety: backup, restore and the move to PostgreSQL', (t) => {
       await sell(shop, t.db, { vendor: 'DEMO-5', card: '4000000000000259' });
       const dispute = await t.db('stripe_sandbox_objects').where({ type: 'dispute' }).first('id');
       assert.equal((await postEvent(shop, signedEvent('charge.dispute.created', { id: dispute.id, object: 'dispute' }, shop.config.stripe.webhookSecret!))).status, 200);
+      // The counter (issue 16): a visit buying a copy from the credit, then the till's daily close.
+      const counterCredit = (await listedVendor(t, office, 'DEMO-2')).credit;
+      const zeitung = await t.db('items').where({ name: 'Zeitung' }).first('id');
+      const visit = await shop.http.post('/api/counter/visits').set('Authorization', office).send({
+        visitId: '4b0c2a52-8a8e-4f0e-9d49-2c1f8f5a1e01', vendor: 'DEMO-2', tillId: 1, items: [{ itemId: zeitung.id, quantity: 1 }], cash: 0, payOut: false,
+        expectedCredit: counterCredit,
+      });
+      assert.equal(visit.status, 201, JSON.stringify(visit.body));
+      const till = (await shop.http.get('/api/tills').set('Authorization', office)).body.tills[0];
+      const closed = await shop.http.post('/api/tills/1/closes').set('Authorization', office).send({ counted: till.balance - 5, expected: till.balance, reason: 'Zählfehler' });
+      assert.equal(closed.status, 201, JSON.stringify(closed.body));
       const bytes = pngBytes([1, 2, 3], 40);
       const item = await withForm(shop.http.post('/api/items').set('Authorization', office), { name: 'Kalender 🗓️ "2027"', price: 1200 }, { image: { bytes, name: 'kalender.png' } });
       assert.equal(item.status, 201, JSON.stringify(item.body));

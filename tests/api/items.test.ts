@@ -10,7 +10,7 @@ const publicFields = [
 ].sort();
 const backofficeFields = [
   ...publicFields, 'createdAt', 'disabled', 'donationOnly', 'isLicenseItem', 'isPdfItem', 'licenseGroup', 'licenseItem', 'pdf',
-  'takesOverTransactionCosts', 'updatedAt',
+  'takesOverTransactionCosts', 'updatedAt', 'counterPrice',
 ].sort();
 
 describeApi('items', (t) => {
@@ -93,7 +93,7 @@ describeApi('items', (t) => {
       assert.deepEqual(rest, {
         name: 'Kalender 2026', description: 'Zwölf Monate', price: 1200, measure: 'Stück', order: -3, color: '#aabbcc', fontColor: '#FFF',
         maxOrderAmount: 5, isMainProduct: false, isDigital: false, takesOverTransactionCosts: true, isLicenseItem: false, licenseItem: null,
-        licenseGroup: null, isPdfItem: false, pdf: null, donationOnly: false, disabled: false,
+        licenseGroup: null, isPdfItem: false, pdf: null, donationOnly: false, disabled: false, counterPrice: null,
       });
       const served = await t.http.get(image).buffer(true);
       assert.equal(served.status, 200);

@@ -77,7 +77,7 @@ describeApi('ledger guard', (t) => {
     await refused(() => t.db('payouts').where({ id: payoutId }).update({ receipt_number: 'X-1' }));
     await refused(() => t.db('payouts').where({ id: payoutId }).del());
 
-    await reversePayout(t.db, { payoutId, reason: 'Counted twice', authorisedBy: 'office' });
+    await reversePayout(t.db, { payoutId, reason: 'Counted twice', authorisedBy: 'office', timeZone: 'Europe/Berlin' });
     const reversed = await t.db('payouts').where({ id: payoutId }).first();
     assert.equal(reversed.reversed_by, 'office');
     assert.equal((await vendorAccountSummary(t.db, vendorId)).credit, before.amount, 'the reversal booked the credit back');

@@ -45,9 +45,12 @@ describe('e2e: back-office shell in Chromium', function () {
     assert.equal(await page.locator('#backoffice-user').textContent(), 'office ist angemeldet');
     const menu = await page.locator('.RaMenu-open a, .RaMenu-open li').allTextContents();
     assert.deepEqual(menu.map((text) => text.trim()).filter(Boolean), [
+      'Heute',
       'Verkäufer',
       'Guthaben',
       'Auszahlungen',
+      'Theke',
+      'Kassenbuch',
       'Verkäufe',
       'Buchhaltung',
       'Produkte',

@@ -115,7 +115,7 @@ export async function bookHistory(db: Db, { orders = 110, seed = 5 } = {}) {
     if (edge) edgeOrders[edge] = id;
   }
   await backdating(db, async (trx) => {
-    await reversePayout(trx, { payoutId: payoutIds[0], reason: 'Counted twice', authorisedBy: 'bookkeeping test' });
+    await reversePayout(trx, { payoutId: payoutIds[0], reason: 'Counted twice', authorisedBy: 'bookkeeping test', timeZone: 'Europe/Berlin' });
     await backdate(trx, 'ledger_rows', await trx('ledger_rows').where({ kind: 'payout_reversal' }).pluck('id'), new Date('2026-05-12T09:30:00Z'));
   });
   const refunded = edgeOrders.mayStart;

@@ -10,7 +10,10 @@ const root = path.resolve(import.meta.dirname, '../..');
 const ledgerDir = path.join(root, 'api/src/ledger');
 const httpDir = path.join(root, 'api/src/http');
 const scanned = ['api', 'seeds', 'bench', 'scripts'];
-const booksTables = ['ledger_rows', 'payouts', 'ledger_accounts'];
+// The cash book (issue 16) is money too: its movements, closes, voucher counters and counter visits.
+const booksTables = [
+  'ledger_rows', 'payouts', 'ledger_accounts', 'cash_movements', 'till_closes', 'till_voucher_counters', 'counter_visits',
+];
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {

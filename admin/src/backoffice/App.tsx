@@ -7,6 +7,9 @@ import type { PublicSettings } from '../shared/settings.ts';
 import accounting from './accounting/index.tsx';
 import { AuthCallback } from './AuthCallback.tsx';
 import credits from './credits/index.ts';
+import { CounterPage } from './counter/CounterPage.tsx';
+import { TillsPage } from './counter/TillsPage.tsx';
+import { TodayPage } from './counter/TodayPage.tsx';
 import { PayoutPage } from './credits/PayoutPage.tsx';
 import { createAuthProvider } from './authProvider.ts';
 import { createDataProvider } from './dataProvider.ts';
@@ -92,6 +95,10 @@ function BackOffice({ login }: { login: Login }) {
         <Route path={vendorPaths.import} element={inVendors(<LazyVendorImport />)} />
         <Route path="/map" element={<LazyMap />} />
         <Route path="/statistics" element={<LazyStatistics />} />
+        <Route path="/counter" element={<CounterPage />} />
+        <Route path="/counter/:licenseId" element={<CounterPage />} />
+        <Route path="/tills" element={<TillsPage />} />
+        <Route path="/today" element={<TodayPage />} />
       </CustomRoutes>
       <CustomRoutes noLayout>
         <Route path={qrPaths.badges} element={<BadgeSheet />} />

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Middleware } from 'koa';
 import { isDatabaseUnreachable, pgCode, withoutPassword } from '../db.ts';
 import {
-  CreditNotZero, LedgerError, NothingToPayOut, PayoutAlreadyReversed, PayoutNotFound, StaleAmount,
+  CounterError, CreditNotZero, LedgerError, NothingToPayOut, PayoutAlreadyReversed, PayoutNotFound, StaleAmount,
 } from '../ledger/errors.ts';
 import { isDiskFull, noteDiskFull, noteWriteSucceeded } from '../db-space.ts';
 import { log } from '../log.ts';
@@ -42,13 +42,17 @@ const pgClientErrors: Record<string, [number, string]> = {
   '22P05': [400, 'A value holds characters that cannot be stored.'],
   // The ledger guard (migration 009): booked money is corrected by a new booking, never edited.
   LG001: [409, 'This booking cannot be changed; book a correction instead.'],
+  // The cash book guard (migration 014): a closed day is final, movements are never edited.
+  CB001: [409, 'The cash book refuses this: the day is closed or the movement is booked. Book a correction on an open day.'],
 };
 
 const euros = (cents: number) => `${centsToDecimal(cents)} €`;
 
+const counterStatus: Record<CounterError['refusal'], number> = { invalid: 400, unknown: 404, conflict: 409 };
+
 interface Refusal {
   status: number;
-  body: { message: string; errors?: FieldErrors; currentAmount?: number };
+  body: { message: string; errors?: FieldErrors; currentAmount?: number; [figure: string]: unknown };
 }
 
 /** The answer to a refusal of the money rules: their errors know nothing of HTTP, this says it. */
@@ -75,6 +79,11 @@ export function ledgerRefusal(error: LedgerError): Refusal {
   }
   if (error instanceof PayoutAlreadyReversed) {
     return { status: 409, body: { message: 'This payout has already been reversed.' } };
+  }
+  if (error instanceof CounterError) {
+    // The counter's refusals (ledger/till.ts, ledger/counter.ts), with the figures the screen shows again.
+    const status = counterStatus[error.refusal];
+    return { status, body: { message: error.message, ...(error.errors ? { errors: error.errors } : {}), ...error.details } };
   }
   if (error instanceof CreditNotZero) {
     const message = `This vendor cannot be deleted: the credit is not zero (${euros(error.credit)}). `

@@ -16,6 +16,7 @@ interface ItemRow {
   name: string;
   description: string;
   price: number;
+  counter_price: number | null;
   image_file_id: string | null;
   measure: string;
   item_order: number;
@@ -41,6 +42,7 @@ const columns = {
   name: 'name',
   description: 'description',
   price: 'price',
+  counterPrice: 'counter_price',
   measure: 'measure',
   order: 'item_order',
   color: 'color',
@@ -205,6 +207,7 @@ export async function setMainProduct(trx: Knex.Transaction, id: number | null): 
 
 const defaults: Omit<ItemValues, 'name' | 'price'> = {
   description: '',
+  counterPrice: null,
   measure: '',
   order: 0,
   color: null,

@@ -14,7 +14,7 @@ export async function backdateOrder(trx: Knex.Transaction, orderId: number, at: 
   await trx('ledger_rows').where({ order_id: orderId }).update({ created_at: at });
 }
 
-/** Dates a payout this transaction booked, its receipt number's year and its cash row to `at`. */
+/** Dates a payout this transaction booked, its receipt number's year, its cash row and cash-book movement to `at`. */
 export async function backdatePayout(
   trx: Knex.Transaction,
   payoutId: number,
@@ -26,4 +26,8 @@ export async function backdatePayout(
     .where({ id: payoutId })
     .update({ created_at: at, receipt_number: trx.raw(receiptNumber, [at, timeZone, payoutId]) });
   await trx('ledger_rows').where({ payout_id: payoutId, kind: 'payout' }).update({ created_at: at });
+  // The cash left the till that day (issue 16): its cash-book movement is dated with it.
+  await trx('cash_movements')
+    .whereIn('ledger_row_id', trx('ledger_rows').where({ payout_id: payoutId, kind: 'payout' }).select('id'))
+    .update({ created_at: at, day: trx.raw(`(?::timestamptz at time zone ?)::date`, [at, timeZone]) });
 }

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { entryDirectionSql, feeCoveredSql } from './book.ts';
 
-// Set-based twins of orderEntryRows, bookOrder, bookFee and payOut, for histories too long to book
+// Set-based twins of orderEntryRows, bookOrder, bookFee and payOut (with its cash-book movement), for histories too long to book
 // one order at a time (the books bench: two million rows). They apply the same rules (the SQL forms
 // of the entry split, the direction of each entry and the fee cover come from book.ts), and a test
 // (tests/api/ledger-bulk.test.ts) shows that they book the same rows as the functions for the same
@@ -71,11 +71,11 @@ export async function bookPaidOrdersInBulk(trx: Knex.Transaction, booking: BulkB
     ${from} where o.fee > 0 and ${feeCoveredSql('o.id')}`);
   await run('analyze bulk_staged');
   await run(
-    `insert into payouts (id, receipt_number, vendor_id, amount, authorised_by, created_at)
+    `insert into payouts (id, receipt_number, vendor_id, amount, authorised_by, created_at, till_id)
     select r.payout_id,
       to_char(min(r.payout_at) at time zone ?, 'YYYY') || '-' || lpad(r.payout_id::text, 6, '0'),
       min(r.vendor_id), sum(case when r.receiver_id = r.vendor_account then r.amount else -r.amount end), ?,
-      min(r.payout_at)
+      min(r.payout_at), (select min(id) from tills)
     from bulk_staged r where r.payout_id is not null group by r.payout_id order by r.payout_id`,
     [timeZone, authorisedBy],
   );
@@ -90,4 +90,36 @@ export async function bookPaidOrdersInBulk(trx: Knex.Transaction, booking: BulkB
     from payouts p join ledger_accounts va on va.vendor_id = p.vendor_id cross join bulk_system s
     where p.id in (select payout_id from bulk_staged where payout_id is not null)
     order by p.created_at`);
+  await bookPayoutMovementsInBulk(trx, timeZone);
+}
+
+/**
+ * The cash-book movements of the payouts just booked (issue 16), as payOut's bookMovement books
+ * them one by one: cash out of the payout's till, dated on the newspaper's local day, numbered on
+ * from the till's voucher counter of the year, each with the till's balance after it (refused by the
+ * database when the till would hold less than nothing).
+ */
+async function bookPayoutMovementsInBulk(trx: Knex.Transaction, timeZone: string): Promise<void> {
+  await trx.raw(
+    `insert into cash_movements (till_id, year, voucher_number, day, kind, counterpart, vendor_id, amount, balance,
+      staff, ledger_row_id, created_at)
+    select m.till_id, m.year,
+      coalesce(c.next, 1) - 1 + row_number() over (partition by m.till_id, m.year order by m.created_at, m.ledger_row_id),
+      m.day, 'payout', 'vendor', m.vendor_id, -m.amount,
+      coalesce((select balance from cash_movements b where b.till_id = m.till_id order by b.id desc limit 1),
+               t.opening_balance)
+        - sum(m.amount) over (partition by m.till_id order by m.created_at, m.ledger_row_id),
+      m.staff, m.ledger_row_id, m.created_at
+    from (select p.till_id, r.id as ledger_row_id, p.vendor_id, p.amount, p.authorised_by as staff, p.created_at,
+            extract(year from p.created_at at time zone ?)::integer as year, (p.created_at at time zone ?)::date as day
+          from ledger_rows r join payouts p on p.id = r.payout_id
+          where r.kind = 'payout' and p.id in (select payout_id from bulk_staged where payout_id is not null)) m
+    join tills t on t.id = m.till_id
+    left join till_voucher_counters c on c.till_id = m.till_id and c.year = m.year
+    order by m.created_at, m.ledger_row_id`,
+    [timeZone, timeZone],
+  );
+  await trx.raw(`insert into till_voucher_counters (till_id, year, next)
+    select till_id, year, max(voucher_number) + 1 from cash_movements group by till_id, year
+    on conflict (till_id, year) do update set next = excluded.next`);
 }

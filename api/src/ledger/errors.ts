@@ -43,3 +43,19 @@ export class VendorDeleted extends LedgerError {
     super(`Vendor ${vendorId} has been deleted.`);
   }
 }
+
+/**
+ * A refusal of the counter or the cash book (issue 16), for the person at the counter: `refusal` says
+ * what kind (bad input, something unknown, a conflict with the books as they are now).
+ */
+export class CounterError extends LedgerError {
+  constructor(
+    readonly refusal: 'invalid' | 'unknown' | 'conflict',
+    message: string,
+    readonly errors?: Record<string, string>,
+    /** Extra figures for the screen, e.g. the credit or the till balance as it is now. */
+    readonly details?: Record<string, number>,
+  ) {
+    super(message);
+  }
+}

@@ -5,6 +5,8 @@
 export const ledgerKinds = [
   'sale', 'tip', 'licence', 'fee', 'fee_cover', 'payout', 'payout_reversal', 'refund',
   'dispute', 'dispute_fee', 'dispute_won', 'dispute_vendor',
+  // the counter (issue 16): copies a vendor buys (vendor → newspaper), cash paid for them (cash → vendor)
+  'counter_sale', 'counter_cash',
 ] as const;
 export type LedgerKind = (typeof ledgerKinds)[number];
 
@@ -30,6 +32,8 @@ export const kindNames: Record<KindLanguage, Record<LedgerKind, string>> = {
     dispute_fee: 'Chargeback-Gebühr',
     dispute_won: 'Chargeback gewonnen',
     dispute_vendor: 'Chargeback vom Guthaben',
+    counter_sale: 'Kauf an der Theke',
+    counter_cash: 'Bar bezahlt',
   },
   en: {
     sale: 'Sale',
@@ -44,6 +48,8 @@ export const kindNames: Record<KindLanguage, Record<LedgerKind, string>> = {
     dispute_fee: 'Chargeback fee',
     dispute_won: 'Chargeback won',
     dispute_vendor: 'Chargeback borne by vendor',
+    counter_sale: 'Bought at the counter',
+    counter_cash: 'Paid in cash',
   },
 };
 

@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import { accountIds, vendorAccountId } from './accounts.ts';
 import { NothingToPayOut, PayoutAlreadyReversed, PayoutNotFound, StaleAmount } from './errors.ts';
 import { openCredit } from './queries.ts';
+import { bookMovement, defaultTillId } from './till.ts';
 import { oneRow } from '../one-row.ts';
 
 // Cash at the counter. A payout pays a vendor's whole open credit and stamps every row it settled
@@ -16,6 +17,8 @@ export interface PayoutRequest {
   authorisedBy: string;
   /** The newspaper's time zone: the receipt number carries the local year. */
   timeZone: string;
+  /** The till the cash comes from (issue 16); the first till when not named. */
+  tillId?: number;
 }
 
 /** Pays out the vendor's open credit; answers the new payout's id. */
@@ -31,7 +34,9 @@ export async function payOut(db: Knex | Knex.Transaction, request: PayoutRequest
     // The id is drawn first so that the receipt number can carry it.
     const { rows: drawn } = await trx.raw<{ rows: { id: number }[] }>(`select nextval(pg_get_serial_sequence('payouts', 'id'))::integer as id`);
     const { id } = oneRow(drawn);
+    const tillId = request.tillId ?? (await defaultTillId(trx));
     await trx('payouts').insert({
+      till_id: tillId,
       id,
       receipt_number: trx.raw(`to_char(now() at time zone ?, 'YYYY') || '-' || lpad(?::text, 6, '0')`, [request.timeZone, id]),
       vendor_id: request.vendorId,
@@ -39,7 +44,14 @@ export async function payOut(db: Knex | Knex.Transaction, request: PayoutRequest
       authorised_by: request.authorisedBy,
     });
     const { cash } = await accountIds(trx, request.vendorId);
-    await trx('ledger_rows').insert({ sender_id: account, receiver_id: cash, amount: credit, kind: 'payout', payout_id: id, authorised_by: request.authorisedBy });
+    const inserted = await trx('ledger_rows')
+      .insert({ sender_id: account, receiver_id: cash, amount: credit, kind: 'payout', payout_id: id, authorised_by: request.authorisedBy })
+      .returning<{ id: number | string }[]>('id');
+    // The cash leaves the till: refused when the till holds less (the figure goes to the screen).
+    await bookMovement(trx, {
+      tillId, kind: 'payout', amount: -credit, vendorId: request.vendorId, ledgerRowId: Number(oneRow(inserted).id),
+      staff: request.authorisedBy, timeZone: request.timeZone,
+    });
     await trx('ledger_rows').whereRaw('id = any(?::bigint[])', [rowIds]).update({ payout_id: id });
     return id;
   });
@@ -49,6 +61,8 @@ export interface ReversalRequest {
   payoutId: number;
   reason: string;
   authorisedBy: string;
+  /** The newspaper's time zone: the cash going back into the till is dated on its local day. */
+  timeZone: string;
 }
 
 /**
@@ -58,22 +72,36 @@ export interface ReversalRequest {
  */
 export async function reversePayout(db: Knex | Knex.Transaction, request: ReversalRequest): Promise<void> {
   await db.transaction(async (trx) => {
-    const found = await trx('payouts').where({ id: request.payoutId }).first<{ vendor_id: number } | undefined>('vendor_id');
+    const found = await trx('payouts')
+      .where({ id: request.payoutId })
+      .first<{ vendor_id: number; till_id: number } | undefined>('vendor_id', 'till_id');
     if (!found) throw new PayoutNotFound(request.payoutId);
     // The same order of locks as a payout (account, then payout), so the two cannot deadlock.
     await vendorAccountId(trx, found.vendor_id, { lock: true });
-    const payout = await trx('payouts').where({ id: request.payoutId }).forUpdate().first<{ reversed_at: Date | null }>('reversed_at');
-    if (payout.reversed_at) throw new PayoutAlreadyReversed(request.payoutId);
+    const payout = await trx('payouts')
+      .where({ id: request.payoutId })
+      .forUpdate()
+      .first<{ reversed_at: Date | null } | undefined>('reversed_at');
+    if (payout?.reversed_at) throw new PayoutAlreadyReversed(request.payoutId);
     const row = await trx('ledger_rows')
       .where({ payout_id: request.payoutId, kind: 'payout' })
-      .first<{ id: number; sender_id: number; receiver_id: number; amount: number }>('id', 'sender_id', 'receiver_id', 'amount');
-    await trx('ledger_rows').insert({
-      sender_id: row.receiver_id,
-      receiver_id: row.sender_id,
-      amount: row.amount,
-      kind: 'payout_reversal',
-      reversal_of: row.id,
-      authorised_by: request.authorisedBy,
+      .first<{ id: number; sender_id: number; receiver_id: number; amount: number | string }>(
+        'id', 'sender_id', 'receiver_id', 'amount',
+      );
+    const reversal = await trx('ledger_rows')
+      .insert({
+        sender_id: row.receiver_id,
+        receiver_id: row.sender_id,
+        amount: row.amount,
+        kind: 'payout_reversal',
+        reversal_of: row.id,
+        authorised_by: request.authorisedBy,
+      })
+      .returning<{ id: number | string }[]>('id');
+    // The cash that was not handed out goes back into the payout's till, on today's page of its book.
+    await bookMovement(trx, {
+      tillId: found.till_id, kind: 'payout_reversal', amount: Number(row.amount), vendorId: found.vendor_id,
+      ledgerRowId: Number(oneRow(reversal).id), reason: request.reason, staff: request.authorisedBy, timeZone: request.timeZone,
     });
     await trx('payouts').where({ id: request.payoutId }).update({
       reversed_at: trx.fn.now(),

@@ -14,13 +14,17 @@ type Db = Knex | Knex.Transaction;
 export interface PayoutItem {
   itemId: number | null;
   /** 'item' for an item's rows (its sales, licence shares or refunds); else the kind of row. */
-  kind: 'item' | 'tip' | 'fee' | 'fee_cover' | 'payout_reversal' | 'dispute_vendor' | 'dispute_won';
+  kind: 'item' | 'tip' | 'fee' | 'fee_cover' | 'payout_reversal' | 'dispute_vendor' | 'dispute_won' | CounterLine;
   itemName: string;
   /** Pieces (or tips, fees) net of refunds. */
   quantity: number;
   /** Signed cents from the vendor's side: a licence share or a fee is negative. */
   amount: number;
 }
+
+// Counter (issue 16): copies bought at the counter and cash paid for them are lines of their own,
+// never netted with the item's sales to customers.
+type CounterLine = 'counter_sale' | 'counter_cash';
 
 // What a payout settled, summed per line in one scalar subquery per payout (only the listed page
 // computes it; the count and the totals leave it out). Rows settled by the payout are the vendor's
@@ -31,7 +35,7 @@ const payoutItemsSql = `
     ) order by l.item_id nulls last, l.line), '[]'::json)
   from (
     select r.item_id,
-      ${payoutLineSql('r')} as line,
+      case when r.kind in ('counter_sale', 'counter_cash') then r.kind else ${payoutLineSql('r')} end as line,
       max(i.name) as item_name,
       sum(${signedPiecesSql('r')})::integer as quantity,
       sum(case when r.receiver_id = a.id then r.amount else -r.amount end)::bigint as amount
@@ -87,9 +91,17 @@ export function payoutToApi(row: PayoutRow) {
     reversalReason: row.reversal_reason,
     items: row.items.map((item): PayoutItem => ({
       ...item,
-      itemName: item.kind === 'item' ? item.itemName! : documentKindNames.de[item.kind],
+      itemName: lineName(item),
     })),
   };
+}
+
+/** The line's name in the newspaper's language (the back office labels lines without an item by `kind`). */
+function lineName(item: Omit<PayoutItem, 'itemName'> & { itemName: string | null }): string {
+  if (item.kind === 'item') return item.itemName ?? '';
+  const name = documentKindNames.de[item.kind];
+  // A counter purchase names its item; cash paid for it has none.
+  return item.kind === 'counter_sale' && item.itemName ? `${name}: ${item.itemName}` : name;
 }
 
 export type Payout = ReturnType<typeof payoutToApi>;

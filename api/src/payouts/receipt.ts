@@ -79,6 +79,20 @@ export interface ReceiptInput {
   timeZone: string;
 }
 
+/**
+ * The rows to print: a card fee and the newspaper's cover of it cancel out and are left out (they
+ * are booked together, so they share their time and amount); an uncovered fee stays.
+ */
+export function withoutCoveredFees(rows: VendorLedgerRow[]): VendorLedgerRow[] {
+  const covers = rows.filter((row) => row.kind === 'fee_cover');
+  const dropped = new Set<VendorLedgerRow>();
+  for (const fee of rows.filter((row) => row.kind === 'fee')) {
+    const cover = covers.find((c) => !dropped.has(c) && c.amount === fee.amount && c.createdAt === fee.createdAt);
+    if (cover) dropped.add(cover).add(fee);
+  }
+  return rows.filter((row) => !dropped.has(row));
+}
+
 /** The receipt of a payout as a complete HTML page. */
 export function receiptHtml({ newspaperName, logoUrl, payout, rows, lang, timeZone }: ReceiptInput): string {
   const t = texts[lang];
@@ -89,10 +103,11 @@ export function receiptHtml({ newspaperName, logoUrl, payout, rows, lang, timeZo
   const names = documentKindNames[lang];
   const label = (row: VendorLedgerRow) => {
     if (row.kind === 'refund') return `${names.refund}: ${row.itemName ?? names.tip}`;
+    if (row.kind === 'counter_sale') return `${names.counter_sale}: ${row.itemName ?? ''}`;
     if (row.itemName) return row.itemName;
     return ledgerKinds.includes(row.kind as LedgerKind) ? names[row.kind as LedgerKind] : row.kind;
   };
-  const lines = rows
+  const lines = withoutCoveredFees(rows)
     .map(
       (row) => `<tr><td>${escapeHtml(when(row.createdAt, false))}</td><td>${escapeHtml(label(row))}</td>` +
         `<td class="num">${row.quantity ?? ''}</td><td class="num">${euros(row.sign * row.amount)}</td></tr>`,

@@ -103,6 +103,7 @@ export const payoutRoutes: RouteDef[] = [
         expectedAmount: input.expectedAmount,
         authorisedBy: staffName(ctx),
         timeZone: ctx.config.timeZone,
+        tillId: input.tillId,
       });
       ctx.status = 201;
       ctx.body = await payoutWithRows(ctx, id);
@@ -117,7 +118,7 @@ export const payoutRoutes: RouteDef[] = [
     handler: async (ctx) => {
       const id = payoutId(ctx);
       const { reason } = parse(reversalInput, ctx.request.body);
-      await reversePayout(ctx.db, { payoutId: id, reason, authorisedBy: staffName(ctx) });
+      await reversePayout(ctx.db, { payoutId: id, reason, authorisedBy: staffName(ctx), timeZone: ctx.config.timeZone });
       ctx.body = await requirePayout(ctx, id);
     },
   },

@@ -35,6 +35,8 @@ export interface Statistics {
   to: string;
   granularity: Granularity;
   items: ItemSales[];
+  /** Copies the vendors bought at the counter, per item (issue 16). */
+  counterItems: ItemSales[];
   series: SeriesPoint[];
   vendors: { active: number; total: number; percent: number };
 }
@@ -100,7 +102,7 @@ export async function salesStatistics(db: Db, period: StatisticsPeriod, timeZone
   const starts = buckets(period, granularity, timeZone);
   const bounds = starts.map((day) => localMidnight(day, timeZone).toISOString());
   // Three independent reads: on PostgreSQL they run side by side on separate connections.
-  const [{ rows: sums }, { rows: orders }, vendors] = (await Promise.all([
+  const [{ rows: sums }, { rows: orders }, vendors, counterItems] = (await Promise.all([
     db.raw(
       `select width_bucket(r.created_at, ?::timestamptz[]) as bucket, r.item_id, ${isRefundSql('r')} as refund,
         sum(r.amount)::bigint as amount, coalesce(sum(r.quantity), 0)::bigint as quantity
@@ -115,10 +117,12 @@ export async function salesStatistics(db: Db, period: StatisticsPeriod, timeZone
       [bounds, period.from, period.to],
     ),
     vendorActivity(db, period),
+    counterSales(db, period),
   ])) as [
     { rows: { bucket: number; item_id: number | null; refund: boolean; amount: number; quantity: number }[] },
     { rows: { bucket: number; orders: number }[] },
     Statistics['vendors'],
+    ItemSales[],
   ];
 
   const series = starts.map((start) => ({ period: start, amount: 0, quantity: 0, orders: 0 }));
@@ -145,9 +149,23 @@ export async function salesStatistics(db: Db, period: StatisticsPeriod, timeZone
     to: period.to.toISOString(),
     granularity,
     items,
+    counterItems,
     series,
     vendors,
   };
+}
+
+/** The copies vendors bought at the counter in the period, per item, most first. */
+async function counterSales(db: Db, period: StatisticsPeriod): Promise<ItemSales[]> {
+  const rows: { item_id: number; name: string; quantity: number; amount: number }[] = await db('ledger_rows as r')
+    .join('items as i', 'i.id', 'r.item_id')
+    .where('r.kind', 'counter_sale')
+    .where('r.created_at', '>=', period.from)
+    .where('r.created_at', '<', period.to)
+    .groupBy('r.item_id', 'i.name')
+    .orderByRaw('sum(r.quantity) desc, r.item_id')
+    .select('r.item_id', 'i.name', db.raw('sum(r.quantity)::bigint as quantity'), db.raw('sum(r.amount)::bigint as amount'));
+  return rows.map((row) => ({ itemId: row.item_id, itemName: row.name, quantity: Number(row.quantity), amount: Number(row.amount) }));
 }
 
 async function vendorActivity(db: Db, period: StatisticsPeriod): Promise<Statistics['vendors']> {

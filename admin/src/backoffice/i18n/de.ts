@@ -152,6 +152,7 @@ export const de = {
         name: 'Name',
         description: 'Beschreibung',
         price: 'Preis',
+        counterPrice: 'Thekenpreis für Verkäufer (leer: nicht an der Theke)',
         measure: 'Einheit',
         order: 'Reihenfolge (höher zuerst)',
         maxOrderAmount: 'Maximaler Bestellbetrag',

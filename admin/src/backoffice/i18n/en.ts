@@ -152,6 +152,7 @@ export const en = {
         name: 'Name',
         description: 'Description',
         price: 'Price',
+        counterPrice: 'Counter price for vendors (empty: not sold at the counter)',
         measure: 'Unit',
         order: 'Order (higher first)',
         maxOrderAmount: 'Maximum order amount',

@@ -5,6 +5,7 @@ import { de } from './de.ts';
 import { en } from './en.ts';
 import { germanForReactAdmin5 } from './react-admin-de.ts';
 import * as booksTexts from '../accounting/messages.ts';
+import * as counterTexts from '../counter/messages.ts';
 import * as loginLockTexts from '../loginlocks/messages.ts';
 import * as mapTexts from '../map/messages.ts';
 import * as orderTexts from '../orders/messages.ts';
@@ -49,7 +50,7 @@ export function keysOf(messages: Messages, prefix = ''): string[] {
 
 /** Texts a screen keeps next to itself (`<screen>/messages.ts`, `{ de, en }`), on top of de.ts and en.ts. */
 const screens: { de: Messages; en: Messages }[] = [
-  booksTexts, mapTexts, orderTexts, outboxTexts, protocolTexts, qrTexts, statisticsTexts, loginLockTexts,
+  booksTexts, counterTexts, mapTexts, orderTexts, outboxTexts, protocolTexts, qrTexts, statisticsTexts, loginLockTexts,
 ];
 
 export const englishMessages = merge(raEnglish as Messages, en, ...screens.map((screen) => screen.en));

@@ -13,6 +13,9 @@ import PointOfSaleIcon from '@mui/icons-material/PointOfSale';
 import QrCodeIcon from '@mui/icons-material/QrCode2';
 import ReceiptIcon from '@mui/icons-material/ReceiptLong';
 import SettingsIcon from '@mui/icons-material/Settings';
+import StorefrontIcon from '@mui/icons-material/Storefront';
+import CountertopsIcon from '@mui/icons-material/Countertops';
+import TodayIcon from '@mui/icons-material/Today';
 import { Box, Divider, MenuItem, ListItemIcon, ListItemText, ToggleButton, ToggleButtonGroup, Typography } from '@mui/material';
 import type { ReactElement } from 'react';
 import { Menu, useGetIdentity, useLocaleState, useLogout, useSidebarState, useTranslate } from 'react-admin';
@@ -20,12 +23,16 @@ import { rememberLocale, type Locale } from '../../shared/locale.ts';
 
 /**
  * The sidebar in the specification's order: vendors, credits, payouts, sales, accounting, products,
- * settings (with the QR codes beside them), map, statistics, orders, protocol, outbox, locked logins.
+ * settings (with the QR codes beside them), map, statistics, orders, protocol, outbox, locked logins;
+ * the office's start screen first and the counter with its cash book beside the payouts (issue 16).
  */
 const entries: { to: string; label: string; icon: ReactElement }[] = [
+  { to: '/today', label: 'app.menu.today', icon: <TodayIcon /> },
   { to: '/vendorsummary', label: 'app.menu.vendors', icon: <PeopleIcon /> },
   { to: '/credits', label: 'app.menu.credits', icon: <AccountBalanceWalletIcon /> },
   { to: '/payouts', label: 'app.menu.payouts', icon: <PaymentsIcon /> },
+  { to: '/counter', label: 'app.menu.counter', icon: <StorefrontIcon /> },
+  { to: '/tills', label: 'app.menu.tills', icon: <CountertopsIcon /> },
   { to: '/sales', label: 'app.menu.sales', icon: <PointOfSaleIcon /> },
   { to: '/payments', label: 'app.menu.accounting', icon: <AccountBalanceIcon /> },
   { to: '/productsettings', label: 'app.menu.products', icon: <NewspaperIcon /> },

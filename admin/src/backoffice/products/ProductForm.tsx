@@ -51,7 +51,7 @@ function PdfPreview() {
 }
 
 /** Price and max order amount are typed in euros; the API takes cents. */
-export const productTransform = (values: Record<string, unknown>) => eurosToCents(values, ['price', 'maxOrderAmount']);
+export const productTransform = (values: Record<string, unknown>) => eurosToCents(values, ['price', 'maxOrderAmount', 'counterPrice']);
 
 /** The item's fields, the same on create and edit; the server's messages appear at these fields. */
 export function ProductForm({ toolbar }: { toolbar?: ReactElement<typeof Toolbar> }) {
@@ -60,6 +60,7 @@ export function ProductForm({ toolbar }: { toolbar?: ReactElement<typeof Toolbar
       <Section title="app.product.section_item">
         <TextInput source="name" validate={required()} />
         <EuroInput source="price" validate={required()} />
+        <EuroInput source="counterPrice" />
         <TextInput source="description" multiline sx={wide} />
         <TextInput source="measure" />
         <NumberInput source="order" step={1} />

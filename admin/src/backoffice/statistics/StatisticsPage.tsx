@@ -14,6 +14,8 @@ import type { ShopDataProvider } from '../dataProvider.ts';
 interface Statistics {
   granularity: 'day' | 'week' | 'month';
   items: { itemId: number | null; itemName: string | null; quantity: number; amount: number }[];
+  /** Copies sold to vendors at the counter (issue 16). */
+  counterItems: { itemId: number; itemName: string; quantity: number; amount: number }[];
   series: { period: string; amount: number; quantity: number; orders: number }[];
   vendors: { active: number; total: number; percent: number };
 }
@@ -38,7 +40,7 @@ export default function StatisticsPage() {
 
   useEffect(() => {
     let current = true;
-    (dataProvider.call(`/api/payments/statistics?${query(period)}`) as Promise<Statistics>).then(
+    void (dataProvider.call(`/api/payments/statistics?${query(period)}`) as Promise<Statistics>).then(
       (statistics) => current && setLoaded({ state: 'done', statistics }),
       (error: Error) => current && setLoaded({ state: 'error', message: error.message }),
     );
@@ -135,6 +137,22 @@ export default function StatisticsPage() {
                     />
                   </Box>
                 </>
+              )}
+              {loaded.statistics.counterItems.length > 0 && (
+                <Box sx={{ mt: 3 }}>
+                  <Typography variant="h6" component="h2">{translate('app.counter.sold_to_vendors')}</Typography>
+                  <Table size="small" id="statistics-counter-items">
+                    <TableBody>
+                      {loaded.statistics.counterItems.map((item) => (
+                        <TableRow key={item.itemId}>
+                          <TableCell>{item.itemName}</TableCell>
+                          <TableCell align="right">{item.quantity}</TableCell>
+                          <TableCell align="right">{formatCents(item.amount)}</TableCell>
+                        </TableRow>
+                      ))}
+                    </TableBody>
+                  </Table>
+                </Box>
               )}
             </CardContent>
           </Card>

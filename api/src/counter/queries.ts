@@ -1,0 +1,357 @@
+import type { Knex } from 'knex';
+import { oneRow } from '../one-row.ts';
+import { tillBalance, voucherLabel } from '../ledger/till.ts';
+import { toIso } from '../vendors/queries.ts';
+
+// What the counter screens and papers read: tills with their balance, the cash book with its
+// running balance, the closes, and one visit with everything its receipt prints.
+
+type Db = Knex | Knex.Transaction;
+
+export interface Till {
+  id: number;
+  name: string;
+  openingBalance: number;
+  balance: number;
+  /** The last closed day (YYYY-MM-DD), or null. */
+  closedUntil: string | null;
+}
+
+export async function listTills(db: Db): Promise<Till[]> {
+  const rows: { id: number; name: string; opening_balance: number; closed_until: string | null }[] = await db('tills as t')
+    .orderBy('t.id')
+    .select(
+      't.id', 't.name', 't.opening_balance',
+      db.raw(`(select to_char(max(day), 'YYYY-MM-DD') from till_closes c where c.till_id = t.id) as closed_until`),
+    );
+  return Promise.all(
+    rows.map(async (row) => ({
+      id: row.id,
+      name: row.name,
+      openingBalance: Number(row.opening_balance),
+      balance: await tillBalance(db, row.id),
+      closedUntil: row.closed_until,
+    })),
+  );
+}
+
+export async function findTill(db: Db, id: number): Promise<Till | undefined> {
+  return (await listTills(db)).find((till) => till.id === id);
+}
+
+/** The local date today in the newspaper's time zone, YYYY-MM-DD. */
+export async function localToday(db: Db, timeZone: string): Promise<string> {
+  const { rows } = await db.raw<{ rows: { day: string }[] }>(`select to_char(now() at time zone ?, 'YYYY-MM-DD') as day`, [timeZone]);
+  return oneRow(rows).day;
+}
+
+export interface CashMovement {
+  id: number;
+  voucher: string;
+  day: string;
+  createdAt: string;
+  kind: string;
+  counterpart: string;
+  vendor: { id: number; licenseId: string; name: string } | null;
+  reason: string;
+  staff: string;
+  amountIn: number;
+  amountOut: number;
+  balance: number;
+  counterVisitId: string | null;
+}
+
+interface MovementRow {
+  id: number;
+  till_id: number;
+  year: number;
+  voucher_number: number;
+  day: string;
+  created_at: Date | string;
+  kind: string;
+  counterpart: string;
+  vendor_id: number | null;
+  license_id: string | null;
+  first_name: string | null;
+  last_name: string | null;
+  reason: string;
+  staff: string;
+  amount: number;
+  balance: number;
+  counter_visit_id: string | null;
+}
+
+function movementToApi(row: MovementRow): CashMovement {
+  const amount = Number(row.amount);
+  return {
+    id: Number(row.id),
+    voucher: voucherLabel(row.till_id, row.year, row.voucher_number),
+    day: row.day,
+    createdAt: toIso(row.created_at)!,
+    kind: row.kind,
+    counterpart: row.counterpart,
+    vendor: row.vendor_id === null ? null : { id: row.vendor_id, licenseId: row.license_id!, name: `${row.first_name ?? ''} ${row.last_name ?? ''}`.trim() },
+    reason: row.reason,
+    staff: row.staff,
+    amountIn: amount > 0 ? amount : 0,
+    amountOut: amount < 0 ? -amount : 0,
+    balance: Number(row.balance),
+    counterVisitId: row.counter_visit_id,
+  };
+}
+
+/** The cash book of a till in booking order, optionally from and to a local day (inclusive). */
+export async function cashBook(db: Db, tillId: number, { from, to }: { from?: string; to?: string } = {}): Promise<CashMovement[]> {
+  const query = db('cash_movements as m')
+    .leftJoin('vendors as v', 'v.id', 'm.vendor_id')
+    .where('m.till_id', tillId)
+    .orderBy('m.id')
+    .select(
+      'm.id', 'm.till_id', 'm.year', 'm.voucher_number', db.raw(`to_char(m.day, 'YYYY-MM-DD') as day`), 'm.created_at', 'm.kind',
+      'm.counterpart', 'm.vendor_id', 'v.license_id', 'v.first_name', 'v.last_name', 'm.reason', 'm.staff', 'm.amount', 'm.balance',
+      'm.counter_visit_id',
+    );
+  if (from) query.where('m.day', '>=', from);
+  if (to) query.where('m.day', '<=', to);
+  return ((await query) as MovementRow[]).map(movementToApi);
+}
+
+export interface TillClose {
+  id: number;
+  tillId: number;
+  tillName: string;
+  day: string;
+  openingBalance: number;
+  expected: number;
+  counted: number;
+  difference: number;
+  denominations: Record<string, number> | null;
+  reason: string | null;
+  staff: string;
+  createdAt: string;
+}
+
+const closeColumns = (db: Db) => [
+  'c.id', 'c.till_id', 't.name as till_name', db.raw(`to_char(c.day, 'YYYY-MM-DD') as day`), 'c.opening_balance', 'c.expected', 'c.counted',
+  'c.difference', 'c.denominations', 'c.reason', 'c.staff', 'c.created_at',
+];
+
+function closeToApi(row: Record<string, unknown>): TillClose {
+  return {
+    id: Number(row.id),
+    tillId: Number(row.till_id),
+    tillName: row.till_name as string,
+    day: row.day as string,
+    openingBalance: Number(row.opening_balance),
+    expected: Number(row.expected),
+    counted: Number(row.counted),
+    difference: Number(row.difference),
+    denominations: typeof row.denominations === 'string'
+      ? (JSON.parse(row.denominations) as Record<string, number>)
+      : (row.denominations as Record<string, number> | null),
+    reason: row.reason as string | null,
+    staff: row.staff as string,
+    createdAt: toIso(row.created_at as Date)!,
+  };
+}
+
+export async function listCloses(db: Db, tillId?: number): Promise<TillClose[]> {
+  const query = db('till_closes as c').join('tills as t', 't.id', 'c.till_id').orderBy('c.day', 'desc').orderBy('c.id', 'desc').select(closeColumns(db));
+  if (tillId) query.where('c.till_id', tillId);
+  return (await query.select<Record<string, unknown>[]>()).map(closeToApi);
+}
+
+export async function findClose(db: Db, id: number): Promise<TillClose | undefined> {
+  const row = await db('till_closes as c')
+    .join('tills as t', 't.id', 'c.till_id')
+    .where('c.id', id)
+    .first<Record<string, unknown> | undefined>(closeColumns(db));
+  return row ? closeToApi(row) : undefined;
+}
+
+const reportOrder = ['counter_cash', 'income', 'bank_withdrawal', 'payout_reversal', 'payout', 'expense', 'bank_deposit'];
+
+/**
+ * The movements a close covers (since the previous close), summed by kind, ins first: the
+ * Kassenbericht's middle. The close's own difference is its own line below the count, not here.
+ */
+export async function closeMovementsByKind(db: Db, close: TillClose): Promise<{ kind: string; count: number; amountIn: number; amountOut: number }[]> {
+  const previous = await db('till_closes')
+    .where({ till_id: close.tillId })
+    .where('day', '<', close.day)
+    .max('day as day')
+    .first<{ day: string | null } | undefined>();
+  const query = db('cash_movements')
+    .where({ till_id: close.tillId })
+    .where('day', '<=', close.day)
+    .whereNot('kind', 'difference')
+    .groupBy('kind')
+    .select(
+      'kind',
+      db.raw('count(*)::integer as count'),
+      db.raw('coalesce(sum(amount) filter (where amount > 0), 0)::bigint as amount_in'),
+      db.raw('coalesce(-sum(amount) filter (where amount < 0), 0)::bigint as amount_out'),
+    );
+  if (previous?.day) query.where('day', '>', previous.day);
+  const rows = await query.select<{ kind: string; count: number; amount_in: number; amount_out: number }[]>();
+  return rows
+    .map((row) => ({ kind: row.kind, count: row.count, amountIn: Number(row.amount_in), amountOut: Number(row.amount_out) }))
+    .sort((a, b) => reportOrder.indexOf(a.kind) - reportOrder.indexOf(b.kind));
+}
+
+export interface VisitLineApi {
+  itemId: number;
+  itemName: string;
+  quantity: number;
+  unitPrice: number;
+  amount: number;
+}
+
+export interface SettledLine {
+  /** The item's name, or the kind of row without an item. */
+  label: string;
+  kind: string;
+  quantity: number | null;
+  amount: number;
+}
+
+export interface Visit {
+  id: string;
+  createdAt: string;
+  staff: string;
+  vendor: { id: number; licenseId: string; name: string };
+  till: { id: number; name: string };
+  creditBefore: number;
+  copiesAmount: number;
+  fromCredit: number;
+  cashPaid: number;
+  lines: VisitLineApi[];
+  payout: { id: number; receiptNumber: string; amount: number } | null;
+  /** What the payout settled besides this visit's copies, one line per item or kind; fees net of their cover. */
+  settled: SettledLine[];
+  creditAfter: number;
+  vouchers: string[];
+}
+
+interface VisitRow {
+  id: string;
+  vendor_id: number;
+  till_id: number;
+  copies_amount: number | string;
+  from_credit: number | string;
+  cash_paid: number | string;
+  credit_before: number | string;
+  payout_id: number | null;
+  staff: string;
+  created_at: Date;
+  license_id: string;
+  first_name: string;
+  last_name: string | null;
+  till_name: string;
+  receipt_number: string | null;
+  payout_amount: number | string | null;
+}
+
+export async function findVisit(db: Db, id: string): Promise<Visit | undefined> {
+  const visit = await db('counter_visits as cv')
+    .join('vendors as v', 'v.id', 'cv.vendor_id')
+    .join('tills as t', 't.id', 'cv.till_id')
+    .leftJoin('payouts as p', 'p.id', 'cv.payout_id')
+    .where('cv.id', id)
+    .first<VisitRow | undefined>(
+      'cv.*', 'v.license_id', 'v.first_name', 'v.last_name', 't.name as till_name', 'p.receipt_number', 'p.amount as payout_amount',
+    );
+  if (!visit) return undefined;
+  const lines = await db('ledger_rows as r')
+    .join('items as i', 'i.id', 'r.item_id')
+    .where({ 'r.counter_visit_id': id, 'r.kind': 'counter_sale' })
+    .orderBy('r.id')
+    .select<{ item_id: number; name: string; quantity: number; unit_price: number; amount: number }[]>(
+      'r.item_id', 'i.name', 'r.quantity', 'r.unit_price', 'r.amount',
+    );
+  const settled = visit.payout_id ? await settledLines(db, visit.payout_id, id) : [];
+  const vouchers = await db('cash_movements as m')
+    .where('m.counter_visit_id', id)
+    .orWhereIn('m.ledger_row_id', db('ledger_rows').where({ payout_id: visit.payout_id ?? 0, kind: 'payout' }).select('id'))
+    .orderBy('m.id')
+    .select<{ till_id: number; year: number; voucher_number: number }[]>('m.till_id', 'm.year', 'm.voucher_number');
+  const payoutAmount = visit.payout_id ? Number(visit.payout_amount) : 0;
+  return {
+    id: visit.id,
+    createdAt: toIso(visit.created_at)!,
+    staff: visit.staff,
+    vendor: { id: visit.vendor_id, licenseId: visit.license_id, name: `${visit.first_name} ${visit.last_name ?? ''}`.trim() },
+    till: { id: visit.till_id, name: visit.till_name },
+    creditBefore: Number(visit.credit_before),
+    copiesAmount: Number(visit.copies_amount),
+    fromCredit: Number(visit.from_credit),
+    cashPaid: Number(visit.cash_paid),
+    lines: lines.map((l) => ({ itemId: l.item_id, itemName: l.name, quantity: l.quantity, unitPrice: l.unit_price, amount: Number(l.amount) })),
+    payout: visit.payout_id !== null && visit.receipt_number !== null
+      ? { id: visit.payout_id, receiptNumber: visit.receipt_number, amount: payoutAmount }
+      : null,
+    settled,
+    creditAfter: Number(visit.credit_before) - Number(visit.from_credit) - payoutAmount,
+    vouchers: vouchers.map((v) => voucherLabel(v.till_id, v.year, v.voucher_number)),
+  };
+}
+
+/**
+ * The rows a payout settled, one line per item (sales less licence shares and refunds) or kind;
+ * a card fee and the newspaper's cover of it cancel out and are left out, an uncovered fee is one
+ * line. The visit's own rows are printed as the visit's lines instead.
+ */
+export async function settledLines(db: Db, payoutId: number, exceptVisit?: string): Promise<SettledLine[]> {
+  const { rows } = await db.raw<{ rows: { item_name: string; line: string; quantity: number; amount: number }[] }>(
+    `select coalesce(i.name, '') as item_name,
+       case when r.item_id is not null then 'item' when r.kind in ('fee', 'fee_cover') then 'fee' when r.kind = 'refund' then 'tip' else r.kind end as line,
+       sum(case when r.kind in ('sale', 'tip') then coalesce(r.quantity, 1) else 0 end)::integer as quantity,
+       sum(case when r.receiver_id = p_account.id then r.amount else -r.amount end)::bigint as amount
+     from ledger_rows r
+     join payouts p on p.id = r.payout_id
+     join ledger_accounts p_account on p_account.vendor_id = p.vendor_id
+     left join items i on i.id = r.item_id
+     where r.payout_id = ? and r.kind <> 'payout' and r.counter_visit_id is distinct from ?::uuid
+     group by 1, 2
+     order by 2, 1`,
+    [payoutId, exceptVisit ?? null],
+  );
+  return rows
+    .filter((row) => Number(row.amount) !== 0 || row.line !== 'fee')
+    .map((row) => ({ label: row.item_name, kind: row.line, quantity: row.quantity || null, amount: Number(row.amount) }));
+}
+
+export interface VisitSummary {
+  id: string;
+  createdAt: string;
+  vendor: { id: number; licenseId: string; name: string };
+  tillId: number;
+  copiesAmount: number;
+  fromCredit: number;
+  cashPaid: number;
+  payoutAmount: number;
+  staff: string;
+}
+
+/** The latest counter visits, newest first, optionally of one vendor. */
+export async function recentVisits(db: Db, { vendorId, limit = 50 }: { vendorId?: number; limit?: number } = {}): Promise<VisitSummary[]> {
+  const query = db('counter_visits as cv')
+    .join('vendors as v', 'v.id', 'cv.vendor_id')
+    .leftJoin('payouts as p', 'p.id', 'cv.payout_id')
+    .orderBy('cv.created_at', 'desc')
+    .orderBy('cv.id')
+    .limit(limit)
+    .select('cv.*', 'v.license_id', 'v.first_name', 'v.last_name', 'p.amount as payout_amount');
+  if (vendorId) query.where('cv.vendor_id', vendorId);
+  return (await query.select<Record<string, unknown>[]>()).map((row) => ({
+    id: row.id as string,
+    createdAt: toIso(row.created_at as Date)!,
+    vendor: { id: row.vendor_id as number, licenseId: row.license_id as string, name: `${row.first_name as string} ${(row.last_name as string | null) ?? ''}`.trim() },
+    tillId: row.till_id as number,
+    copiesAmount: Number(row.copies_amount),
+    fromCredit: Number(row.from_credit),
+    cashPaid: Number(row.cash_paid),
+    payoutAmount: Number(row.payout_amount ?? 0),
+    staff: row.staff as string,
+  }));
+}

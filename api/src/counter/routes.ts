@@ -1,0 +1,294 @@
+import type { AuditSpec } from '../audit/protocol.ts';
+import { fileUrl } from '../files/queries.ts';
+import { respondCsv, wantsCsv, type CsvColumn } from '../http/csv.ts';
+import { badRequest, notFound } from '../http/errors.ts';
+import type { AppContext, RouteDef } from '../http/routes.ts';
+import { idParam, parse } from '../http/validate.ts';
+import { vendorAccountId } from '../ledger/accounts.ts';
+import { counterVisit } from '../ledger/counter.ts';
+import { accountRowToApi, openRows, type AccountRow, type VendorLedgerRow } from '../ledger/queries.ts';
+import { bookManualMovement, closeDay, createTill } from '../ledger/till.ts';
+import { getSettingsRow } from '../settings/queries.ts';
+import { findVendorByLicense, type VendorRow } from '../vendors/queries.ts';
+import { cashBook, type CashMovement, closeMovementsByKind, findClose, findTill, findVisit, listCloses, listTills, localToday, recentVisits, type TillClose, type VisitSummary } from './queries.ts';
+import { closeReportHtml, visitReceiptHtml } from './receipt.ts';
+import { officeToday } from './today.ts';
+import { closeInput, dayRange, movementInput, tillInput, visitInput } from './schema.ts';
+
+// The counter (issue 16): a vendor's visit, the tills with their cash book and daily close, and the
+// papers to print. The money rules are in ledger/counter.ts and ledger/till.ts.
+
+const staffName = (ctx: AppContext) => ctx.state.user!.username;
+const tillParam = (ctx: AppContext) => idParam(ctx.params.id, 'till');
+
+async function vendorOfLicence(ctx: AppContext, licenseId: unknown): Promise<VendorRow> {
+  if (typeof licenseId !== 'string' || !licenseId.trim()) {
+    throw badRequest('Please name the vendor by licence ID ("vendor").', { vendor: 'Please give a licence ID.' });
+  }
+  const vendor = await findVendorByLicense(ctx.db, licenseId.trim());
+  if (!vendor) throw notFound(`There is no vendor with the licence ID "${licenseId.trim()}".`);
+  return vendor;
+}
+
+async function requireTill(ctx: AppContext, id: number) {
+  const till = await findTill(ctx.db, id);
+  if (!till) throw notFound(`There is no till with the id ${id}.`);
+  return till;
+}
+
+/** The printable pages: own HTML, no scripts, only our own images. */
+function printable(ctx: AppContext, html: string) {
+  ctx.type = 'html';
+  ctx.set({
+    'Cache-Control': 'no-store',
+    'X-Content-Type-Options': 'nosniff',
+    'Content-Security-Policy': `default-src 'none'; style-src 'unsafe-inline'; img-src ${ctx.config.publicUrl} data:; base-uri 'none'`,
+  });
+  ctx.body = html;
+}
+
+async function paperHeader(ctx: AppContext) {
+  const settings = await getSettingsRow(ctx.db);
+  const logo = fileUrl(settings.logo_file_id as string | null);
+  return {
+    newspaperName: settings.newspaper_name,
+    logoUrl: logo && `${ctx.config.publicUrl}${logo}`,
+    lang: ctx.query.lang === 'en' ? ('en' as const) : ('de' as const),
+    timeZone: ctx.config.timeZone,
+  };
+}
+
+const visitIdParam = (ctx: AppContext) => {
+  const id = ctx.params.id ?? '';
+  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) throw badRequest(`"${id}" is not a visit id.`);
+  return id.toLowerCase();
+};
+
+async function requireVisit(ctx: AppContext, id: string) {
+  const visit = await findVisit(ctx.db, id);
+  if (!visit) throw notFound(`There is no counter visit with the id ${id}.`);
+  return visit;
+}
+
+const visitAudit: AuditSpec = { recordType: 'counter_visit', action: 'visit', load: (ctx, id) => findVisit(ctx.db, String(id)) };
+const tillAudit = (action: string): AuditSpec => ({ recordType: 'till', action, id: tillParam, load: (ctx, id) => findTill(ctx.db, Number(id)) });
+
+// The CSV files for the bookkeeper, in German like the other lists' files.
+const movementKindNames: Record<string, string> = {
+  payout: 'Auszahlung', payout_reversal: 'Storno Auszahlung', counter_cash: 'Barzahlung Exemplare', bank_deposit: 'Einzahlung Bank',
+  bank_withdrawal: 'Abhebung Bank', expense: 'Ausgabe', income: 'Einnahme', difference: 'Kassendifferenz',
+};
+const bookCsv: CsvColumn<CashMovement>[] = [
+  { header: 'Beleg', value: (m) => m.voucher },
+  { header: 'Datum', value: (m) => m.day },
+  { header: 'Zeit', value: (m) => m.createdAt, format: 'date' },
+  { header: 'Bewegung', value: (m) => movementKindNames[m.kind] ?? m.kind },
+  { header: 'Gegenseite', value: (m) => (m.vendor ? `${m.vendor.name} (${m.vendor.licenseId})` : m.counterpart === 'bank' ? 'Bank' : 'Sonstige') },
+  { header: 'Grund', value: (m) => m.reason },
+  { header: 'Mitarbeiter·in', value: (m) => m.staff },
+  { header: 'Einnahme', value: (m) => m.amountIn, format: 'cents' },
+  { header: 'Ausgabe', value: (m) => m.amountOut, format: 'cents' },
+  { header: 'Bestand', value: (m) => m.balance, format: 'cents' },
+];
+const closesCsv: CsvColumn<TillClose>[] = [
+  { header: 'Kasse', value: (c) => c.tillName },
+  { header: 'Tag', value: (c) => c.day },
+  { header: 'Anfangsbestand', value: (c) => c.openingBalance, format: 'cents' },
+  { header: 'Soll', value: (c) => c.expected, format: 'cents' },
+  { header: 'Gezählt', value: (c) => c.counted, format: 'cents' },
+  { header: 'Differenz', value: (c) => c.difference, format: 'cents' },
+  { header: 'Grund', value: (c) => c.reason },
+  { header: 'Abgeschlossen von', value: (c) => c.staff },
+];
+const visitsCsv: CsvColumn<VisitSummary>[] = [
+  { header: 'Zeit', value: (v) => v.createdAt, format: 'date' },
+  { header: 'Lizenznummer', value: (v) => v.vendor.licenseId },
+  { header: 'Verkäufer·in', value: (v) => v.vendor.name },
+  { header: 'Exemplare', value: (v) => v.copiesAmount, format: 'cents' },
+  { header: 'Aus Guthaben', value: (v) => v.fromCredit, format: 'cents' },
+  { header: 'Bar', value: (v) => v.cashPaid, format: 'cents' },
+  { header: 'Auszahlung', value: (v) => v.payoutAmount, format: 'cents' },
+  { header: 'Mitarbeiter·in', value: (v) => v.staff },
+];
+
+export const counterRoutes: RouteDef[] = [
+  {
+    // The office's start screen.
+    method: 'GET',
+    path: '/api/office/today',
+    access: 'backoffice',
+    handler: async (ctx) => {
+      ctx.body = await officeToday(ctx.db, ctx.config.timeZone);
+    },
+  },
+  {
+    // What the visit screen shows: the vendor, their credit and open rows, the copies on offer, the tills.
+    method: 'GET',
+    path: '/api/counter/vendor',
+    access: 'backoffice',
+    handler: async (ctx) => {
+      const vendor = await vendorOfLicence(ctx, ctx.query.vendor);
+      const account = await vendorAccountId(ctx.db, vendor.id);
+      const rows: VendorLedgerRow[] = account === undefined
+        ? []
+        : (await openRows(ctx.db, account).select<AccountRow[]>()).map(accountRowToApi);
+      const items = await ctx.db('items')
+        .whereNull('deleted_at')
+        .whereNotNull('counter_price')
+        .orderBy('item_order', 'desc')
+        .orderBy('id')
+        .select('id', 'name', 'counter_price as counterPrice');
+      ctx.body = {
+        vendor: { id: vendor.id, licenseId: vendor.license_id, firstName: vendor.first_name, lastName: vendor.last_name },
+        credit: rows.reduce((sum, row) => sum + row.sign * row.amount, 0),
+        rows,
+        items,
+        tills: await listTills(ctx.db),
+      };
+    },
+  },
+  {
+    method: 'POST',
+    path: '/api/counter/visits',
+    access: 'backoffice',
+    body: 'json',
+    audit: visitAudit,
+    handler: async (ctx) => {
+      const input = parse(visitInput, ctx.request.body);
+      const vendor = await vendorOfLicence(ctx, input.vendor);
+      const { id, booked } = await counterVisit(ctx.db, {
+        visitId: input.visitId.toLowerCase(),
+        vendorId: vendor.id,
+        tillId: input.tillId,
+        lines: input.items,
+        cash: input.cash,
+        payOut: input.payOut,
+        expectedCredit: input.expectedCredit,
+        staff: staffName(ctx),
+        timeZone: ctx.config.timeZone,
+      });
+      ctx.status = booked ? 201 : 200;
+      ctx.body = await requireVisit(ctx, id);
+    },
+  },
+  {
+    // The latest 50 visits, newest first; `?vendor=<licence ID>` narrows them to one vendor.
+    method: 'GET',
+    path: '/api/counter/visits',
+    access: 'backoffice',
+    handler: async (ctx) => {
+      const vendor = ctx.query.vendor === undefined ? undefined : await vendorOfLicence(ctx, ctx.query.vendor);
+      const visits = await recentVisits(ctx.db, { vendorId: vendor?.id });
+      if (wantsCsv(ctx)) respondCsv(ctx, 'theke.csv', visitsCsv, [visits]);
+      else ctx.body = visits;
+    },
+  },
+  {
+    method: 'GET',
+    path: '/api/counter/visits/:id',
+    access: 'backoffice',
+    handler: async (ctx) => {
+      ctx.body = await requireVisit(ctx, visitIdParam(ctx));
+    },
+  },
+  {
+    method: 'GET',
+    path: '/api/counter/visits/:id/receipt',
+    access: 'backoffice',
+    handler: async (ctx) => {
+      const visit = await requireVisit(ctx, visitIdParam(ctx));
+      printable(ctx, visitReceiptHtml({ ...(await paperHeader(ctx)), visit }));
+    },
+  },
+  {
+    method: 'GET',
+    path: '/api/tills',
+    access: 'backoffice',
+    handler: async (ctx) => {
+      ctx.body = { tills: await listTills(ctx.db), today: await localToday(ctx.db, ctx.config.timeZone) };
+    },
+  },
+  {
+    method: 'POST',
+    path: '/api/tills',
+    access: 'backoffice',
+    body: 'json',
+    audit: { recordType: 'till', action: 'create', load: (ctx, id) => findTill(ctx.db, Number(id)) },
+    handler: async (ctx) => {
+      const input = parse(tillInput, ctx.request.body);
+      const id = await createTill(ctx.db, input);
+      ctx.status = 201;
+      ctx.body = await requireTill(ctx, id);
+    },
+  },
+  {
+    // The cash book; `from`/`to` narrow it to local days.
+    method: 'GET',
+    path: '/api/tills/:id/book',
+    access: 'backoffice',
+    handler: async (ctx) => {
+      const till = await requireTill(ctx, tillParam(ctx));
+      const range = parse(dayRange, ctx.query);
+      const movements = await cashBook(ctx.db, till.id, range);
+      if (wantsCsv(ctx)) respondCsv(ctx, `kassenbuch_${till.id}.csv`, bookCsv, [movements]);
+      else ctx.body = { till, movements };
+    },
+  },
+  {
+    method: 'POST',
+    path: '/api/tills/:id/movements',
+    access: 'backoffice',
+    body: 'json',
+    audit: tillAudit('movement'),
+    handler: async (ctx) => {
+      const till = await requireTill(ctx, tillParam(ctx));
+      const input = parse(movementInput, ctx.request.body);
+      const { voucher } = await bookManualMovement(ctx.db, { tillId: till.id, ...input, staff: staffName(ctx), timeZone: ctx.config.timeZone });
+      ctx.status = 201;
+      ctx.body = { voucher, till: await requireTill(ctx, till.id) };
+    },
+  },
+  {
+    method: 'GET',
+    path: '/api/tills/:id/closes',
+    access: 'backoffice',
+    handler: async (ctx) => {
+      const till = await requireTill(ctx, tillParam(ctx));
+      const closes = await listCloses(ctx.db, till.id);
+      if (wantsCsv(ctx)) respondCsv(ctx, `kassenabschluesse_${till.id}.csv`, closesCsv, [closes]);
+      else ctx.body = { till, today: await localToday(ctx.db, ctx.config.timeZone), closes };
+    },
+  },
+  {
+    method: 'POST',
+    path: '/api/tills/:id/closes',
+    access: 'backoffice',
+    body: 'json',
+    audit: tillAudit('close'),
+    handler: async (ctx) => {
+      const till = await requireTill(ctx, tillParam(ctx));
+      const input = parse(closeInput, ctx.request.body);
+      const id = await closeDay(ctx.db, {
+        tillId: till.id,
+        counted: input.counted,
+        expected: input.expected,
+        denominations: input.denominations as Record<string, number> | undefined,
+        reason: input.reason,
+        staff: staffName(ctx),
+        timeZone: ctx.config.timeZone,
+      });
+      ctx.status = 201;
+      ctx.body = await findClose(ctx.db, id);
+    },
+  },
+  {
+    method: 'GET',
+    path: '/api/closes/:id/report',
+    access: 'backoffice',
+    handler: async (ctx) => {
+      const close = await findClose(ctx.db, idParam(ctx.params.id, 'close'));
+      if (!close) throw notFound('There is no such close.');
+      printable(ctx, closeReportHtml({ ...(await paperHeader(ctx)), close, kinds: await closeMovementsByKind(ctx.db, close) }));
+    },
+  },
+];

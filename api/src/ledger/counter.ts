@@ -1,0 +1,141 @@
+import type { Knex } from 'knex';
+import { accountIds, vendorAccountId } from './accounts.ts';
+import { payOut } from './payout.ts';
+import { openCredit } from './queries.ts';
+import { oneRow } from '../one-row.ts';
+import { CounterError } from './errors.ts';
+import { bookMovement, euros, lockTill } from './till.ts';
+
+// A counter visit (issue 16): the copies a vendor takes at the counter price, paid from their
+// credit, in cash or part each, and the payout of what is left, in ONE transaction under the
+// vendor's account lock (the same lock as a payout). The bookings:
+//   copies           vendor → orga   counter_sale, per item (quantity × counter price)
+//   cash for copies  cash   → vendor counter_cash, and + into the till's cash book
+//   payout           vendor → cash   payout (ledger/payout.ts), settling every open row, − out of the till
+// The vendor's credit drops by the part paid from credit only, and never below zero here.
+
+export interface VisitLine {
+  itemId: number;
+  quantity: number;
+}
+
+export interface VisitRequest {
+  /** Made by the screen when it opens: the same visit sent twice books once. */
+  visitId: string;
+  vendorId: number;
+  tillId: number;
+  lines: VisitLine[];
+  /** Cents the vendor pays in cash for the copies (0 … their total); the rest comes from credit. */
+  cash: number;
+  /** Pay out the credit that is left after the copies. */
+  payOut: boolean;
+  /** The credit the staff member was shown; it must still be the open credit. */
+  expectedCredit: number;
+  staff: string;
+  timeZone: string;
+}
+
+/** The staff member saw a different credit than the one that is open now. */
+export class StaleCredit extends CounterError {
+  constructor(readonly currentCredit: number) {
+    super('conflict', `The credit has changed in the meantime: it is now ${euros(currentCredit)}. Please check the visit and confirm again.`, {
+      expectedCredit: `The credit is now ${euros(currentCredit)}.`,
+    }, { currentCredit });
+  }
+}
+
+/** Books a counter visit; answers its id and whether this call booked it (false: it was booked before). */
+export async function counterVisit(db: Knex | Knex.Transaction, request: VisitRequest): Promise<{ id: string; booked: boolean }> {
+  const quantities = new Map<number, number>();
+  for (const line of request.lines) quantities.set(line.itemId, (quantities.get(line.itemId) ?? 0) + line.quantity);
+  return db.transaction(async (trx) => {
+    const accounts = await accountIds(trx, request.vendorId);
+    // The vendor's lock first, as a payout takes it: two counters serving one vendor queue here.
+    await vendorAccountId(trx, request.vendorId, { lock: true });
+    const earlier = await trx('counter_visits')
+      .where({ id: request.visitId })
+      .first<{ vendor_id: number } | undefined>('vendor_id');
+    if (earlier) {
+      if (earlier.vendor_id !== request.vendorId) throw new CounterError('conflict', 'This visit was booked for another vendor.');
+      return { id: request.visitId, booked: false };
+    }
+    await lockTill(trx, request.tillId);
+
+    const { credit } = await openCredit(trx, accounts.vendor);
+    if (credit !== request.expectedCredit) throw new StaleCredit(credit);
+
+    const items: { id: number; name: string; counter_price: number | null }[] = quantities.size
+      ? await trx('items')
+        .whereIn('id', [...quantities.keys()])
+        .whereNull('deleted_at')
+        .select<{ id: number; name: string; counter_price: number | null }[]>('id', 'name', 'counter_price')
+      : [];
+    const unsellable = [...quantities.keys()].filter((id) => items.find((item) => item.id === id)?.counter_price == null);
+    if (unsellable.length) {
+      throw new CounterError('invalid', 'Some items are not sold at the counter.', { items: `Not sold at the counter: item ${unsellable.join(', ')}.` });
+    }
+    const lines = items.map((item) => ({ item, quantity: quantities.get(item.id)!, amount: quantities.get(item.id)! * item.counter_price! }));
+    const total = lines.reduce((sum, line) => sum + line.amount, 0);
+    if (request.cash > total) {
+      throw new CounterError('invalid', `The copies cost ${euros(total)}; the vendor cannot pay more than that in cash.`, { cash: `At most ${euros(total)}.` });
+    }
+    const fromCredit = total - request.cash;
+    if (fromCredit > Math.max(credit, 0)) {
+      throw new CounterError('conflict', `The credit is ${euros(credit)}: ${euros(fromCredit)} cannot be paid from it. Please take the rest in cash.`, {
+        cash: `At least ${euros(fromCredit - Math.max(credit, 0))} in cash.`,
+      });
+    }
+    const left = credit - fromCredit;
+    if (total === 0 && !(request.payOut && left > 0)) {
+      throw new CounterError('invalid', 'Nothing to book: no copies and no credit to pay out.', { items: 'Please add copies or pay out a credit.' });
+    }
+
+    await trx('counter_visits').insert({
+      id: request.visitId,
+      vendor_id: request.vendorId,
+      till_id: request.tillId,
+      copies_amount: total,
+      from_credit: fromCredit,
+      cash_paid: request.cash,
+      credit_before: credit,
+      staff: request.staff,
+    });
+    const sales = lines
+      .filter((line) => line.amount > 0)
+      .map((line) => ({
+        sender_id: accounts.vendor,
+        receiver_id: accounts.orga,
+        amount: line.amount,
+        kind: 'counter_sale',
+        item_id: line.item.id,
+        quantity: line.quantity,
+        unit_price: line.item.counter_price,
+        counter_visit_id: request.visitId,
+        authorised_by: request.staff,
+      }));
+    if (sales.length) await trx('ledger_rows').insert(sales);
+    if (request.cash > 0) {
+      const inserted = await trx('ledger_rows')
+        .insert({
+          sender_id: accounts.cash,
+          receiver_id: accounts.vendor,
+          amount: request.cash,
+          kind: 'counter_cash',
+          counter_visit_id: request.visitId,
+          authorised_by: request.staff,
+        })
+        .returning<{ id: number | string }[]>('id');
+      await bookMovement(trx, {
+        tillId: request.tillId, kind: 'counter_cash', amount: request.cash, vendorId: request.vendorId, ledgerRowId: Number(oneRow(inserted).id),
+        counterVisitId: request.visitId, staff: request.staff, timeZone: request.timeZone,
+      });
+    }
+    if (request.payOut && left > 0) {
+      const payoutId = await payOut(trx, {
+        vendorId: request.vendorId, expectedAmount: left, authorisedBy: request.staff, timeZone: request.timeZone, tillId: request.tillId,
+      });
+      await trx('counter_visits').where({ id: request.visitId }).update({ payout_id: payoutId });
+    }
+    return { id: request.visitId, booked: true };
+  });
+}
