@@ -1,5 +1,18 @@
 import simpleRestProvider from 'ra-data-simple-rest';
-import { addRefreshAuthToDataProvider, fetchUtils, HttpError, type DataProvider, type GetOneParams, type GetOneResult, type RaRecord } from 'react-admin';
+import {
+  addRefreshAuthToDataProvider,
+  fetchUtils,
+  HttpError,
+  type CreateParams,
+  type CreateResult,
+  type DataProvider,
+  type GetOneParams,
+  type GetOneResult,
+  type Identifier,
+  type RaRecord,
+  type UpdateParams,
+  type UpdateResult,
+} from 'react-admin';
 import type { Login } from '../auth/login.ts';
 import type { PublicSettings } from '../shared/settings.ts';
 
@@ -64,6 +77,9 @@ export function settingsRecord(settings: PublicSettings): RaRecord & PublicSetti
   return { ...settings, id: 1, mainItemId: settings.mainItem?.id ?? null, qrCodeLogo: settings.qrCodeLogoImgUrl };
 }
 
+/** A record as a form sends it to update: its id, and fields whose type the code below does not assume. */
+type FormRecord = { id: Identifier } & Record<string, unknown>;
+
 /** Our own calls beside react-admin's, typed so that the pages get no `any` from them. */
 export interface ShopDataProvider extends DataProvider {
   saveStyleCss(css: string): Promise<{ styleRevision: number }>;
@@ -81,36 +97,35 @@ export function createDataProvider(login: Login): DataProvider {
     }
   };
   const base = simpleRestProvider('/api', http);
+  /** An answer of our own calls as the type the caller knows: where their untyped JSON enters. */
+  const answer = async <T>(url: string, options?: fetchUtils.Options): Promise<T> => (await http(url, options)).json as T;
 
   const provider: DataProvider = {
     getList: (resource, params) => base.getList(listPath(resource), params),
     getOne: async <R extends RaRecord>(resource: string, params: GetOneParams<R>): Promise<GetOneResult<R>> => {
-      if (resource === 'settings') return { data: settingsRecord((await http('/api/settings')).json) as unknown as R };
+      if (resource === 'settings') return { data: settingsRecord(await answer<PublicSettings>('/api/settings')) as unknown as R };
       return base.getOne(apiPath(resource), params);
     },
     getMany: (resource, params) => base.getMany(listPath(resource), params),
     getManyReference: (resource, params) => base.getManyReference(listPath(resource), params),
-    create: async (resource, params) => {
+    create: async <R extends RaRecord>(resource: string, params: CreateParams<Record<string, unknown>>): Promise<CreateResult<R>> => {
       if (resource === 'productsettings') {
-        const { json } = await http('/api/items', { method: 'POST', body: multipart(params.data, itemFields, ['image', 'pdf']) });
-        return { data: json };
+        return { data: await answer<R>('/api/items', { method: 'POST', body: multipart(params.data, itemFields, ['image', 'pdf']) }) };
       }
       return base.create(apiPath(resource), params);
     },
-    update: async (resource, params) => {
+    update: async <R extends RaRecord>(resource: string, params: UpdateParams<FormRecord>): Promise<UpdateResult<R>> => {
       if (resource === 'productsettings') {
         const body = multipart(params.data, itemFields, ['image', 'pdf'], params.previousData);
-        const { json } = await http(`/api/items/${params.id}`, { method: 'PUT', body });
-        return { data: json };
+        return { data: await answer<R>(`/api/items/${params.id}`, { method: 'PUT', body }) };
       }
       if (resource === 'settings') {
         const data = { ...params.data, mainItem: params.data.mainItemId };
         const body = multipart(data, settingsFields, ['logo', 'favicon', 'qrCodeLogo'], params.previousData);
-        return { data: settingsRecord((await http('/api/settings', { method: 'PUT', body })).json) as never };
+        return { data: settingsRecord(await answer<PublicSettings>('/api/settings', { method: 'PUT', body })) as unknown as R };
       }
       if (isVendorPart(resource)) {
-        const { json } = await http(`/api/${resource}/${params.id}`, { method: 'PATCH', body: JSON.stringify(params.data) });
-        return { data: json };
+        return { data: await answer<R>(`/api/${resource}/${params.id}`, { method: 'PATCH', body: JSON.stringify(params.data) }) };
       }
       return base.update(apiPath(resource), params);
     },
@@ -119,13 +134,11 @@ export function createDataProvider(login: Login): DataProvider {
     deleteMany: (resource, params) => base.deleteMany(apiPath(resource), params),
     /** The shop's custom CSS: saved as text/css, answered with its new revision. */
     saveStyleCss: async (css: string): Promise<{ styleRevision: number }> => {
-      const { json } = await http('/api/settings/css', { method: 'PUT', body: css, headers: new Headers({ 'Content-Type': 'text/css' }) });
-      return json;
+      return answer<{ styleRevision: number }>('/api/settings/css', { method: 'PUT', body: css, headers: new Headers({ 'Content-Type': 'text/css' }) });
     },
     /** Any other call of our API with the login (an action such as "check with Stripe now"); errors carry the API's message. */
     call: async (path: string, { method = 'GET', body }: { method?: string; body?: unknown } = {}): Promise<unknown> => {
-      const { json } = await http(path, { method, body: body === undefined ? undefined : JSON.stringify(body) });
-      return json;
+      return answer<unknown>(path, { method, body: body === undefined ? undefined : JSON.stringify(body) });
     },
     /** A stored file behind the back office's login (an item's PDF), as a URL this page can open. */
     fileUrl: async (url: string): Promise<string> => {

@@ -10,10 +10,8 @@ import {
   SimpleList,
   TextInput,
   TopToolbar,
-  useListContext,
   useLocale,
   useTranslate,
-  type RaRecord,
 } from 'react-admin';
 import { formatDateTime } from '../../shared/dates.ts';
 import type { Locale } from '../../shared/locale.ts';
@@ -21,7 +19,19 @@ import { useFormatCents } from '../common/money.tsx';
 import { PageTitle } from '../layout/PageTitle.tsx';
 import { filterParam, periodFilename, useDownload } from '../common/download.ts';
 import { ListTotals } from './PaymentTotals.tsx';
-import { PeriodList, periodInputs } from './PeriodFilter.tsx';
+import { PeriodList, periodInputs, usePeriodFilter } from './PeriodFilter.tsx';
+
+/** A ledger row as GET /api/payments answers it (the fields these screens show). */
+interface PaymentRecord {
+  id: number;
+  createdAt: string;
+  kind: string;
+  amount: number;
+  senderName: string;
+  receiverName: string;
+  itemName: string | null;
+  quantity: number | null;
+}
 
 const filters = [
   ...periodInputs,
@@ -36,7 +46,7 @@ const salesOnly = { kind: 'sales' };
 
 /** CSV of the filtered rows, and (accounting only) each account's statement for the period. */
 function Downloads({ accounts, permanent }: { accounts: boolean; permanent?: Record<string, unknown> }) {
-  const { filterValues } = useListContext();
+  const filterValues = usePeriodFilter();
   const download = useDownload();
   const period = { from: filterValues.from, to: filterValues.to };
   return (
@@ -80,10 +90,10 @@ export function PaymentList({ sales = false }: { sales?: boolean }) {
   const translate = useTranslate();
   const locale = useLocale() as Locale;
   const formatCents = useFormatCents();
-  const kindName = (record: RaRecord) => translate(`app.vendor.kind_${record.kind}`, { _: record.kind });
+  const kindName = (record: PaymentRecord) => translate(`app.vendor.kind_${record.kind}`, { _: record.kind });
   // What a row is about: its item, or for a tip or a fee its kind.
-  const what = (record: RaRecord) => (record.itemName as string | null) ?? kindName(record);
-  const date = (record: RaRecord) => formatDateTime(record.createdAt, locale);
+  const what = (record: PaymentRecord) => record.itemName ?? kindName(record);
+  const date = (record: PaymentRecord) => formatDateTime(record.createdAt, locale);
   return (
     <PeriodList
       resource="payments"
@@ -95,9 +105,9 @@ export function PaymentList({ sales = false }: { sales?: boolean }) {
     >
       {isSmall ? (
         <SimpleList
-          primaryText={(record) => `${what(record)}${record.quantity ? ` × ${record.quantity}` : ''}`}
-          secondaryText={(record) => `${date(record)} · ${record.senderName} → ${record.receiverName}`}
-          tertiaryText={(record) => formatCents(record.amount)}
+          primaryText={(record: PaymentRecord) => `${what(record)}${record.quantity ? ` × ${record.quantity}` : ''}`}
+          secondaryText={(record: PaymentRecord) => `${date(record)} · ${record.senderName} → ${record.receiverName}`}
+          tertiaryText={(record: PaymentRecord) => formatCents(record.amount)}
           linkType={false}
         />
       ) : (
@@ -106,9 +116,9 @@ export function PaymentList({ sales = false }: { sales?: boolean }) {
           {!sales && <DataTable.Col source="kind" disableSort render={kindName} />}
           <DataTable.Col source="senderName" disableSort />
           <DataTable.Col source="receiverName" disableSort />
-          <DataTable.Col source="itemName" disableSort render={(record) => (sales ? what(record as RaRecord) : (record.itemName ?? ''))} />
+          <DataTable.Col source="itemName" disableSort render={(record: PaymentRecord) => (sales ? what(record) : (record.itemName ?? ''))} />
           <DataTable.Col source="quantity" disableSort align="right" />
-          <DataTable.Col source="amount" align="right" render={(record) => formatCents(record.amount)} />
+          <DataTable.Col source="amount" align="right" render={(record: PaymentRecord) => formatCents(record.amount)} />
         </DataTable>
       )}
       <ListTotals permanent={sales ? salesOnly : undefined} />

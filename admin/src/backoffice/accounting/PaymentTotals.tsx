@@ -1,9 +1,10 @@
 import { Alert, Card, CardContent, Table, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
 import { useQuery } from '@tanstack/react-query';
-import { useDataProvider, useListContext, useTranslate } from 'react-admin';
+import { useDataProvider, useTranslate } from 'react-admin';
 import { useFormatCents } from '../common/money.tsx';
 import { filterParam } from '../common/download.ts';
 import type { ShopDataProvider } from '../dataProvider.ts';
+import { usePeriodFilter } from './PeriodFilter.tsx';
 
 export interface PaymentTotals {
   count: number;
@@ -64,7 +65,7 @@ export function TotalsTable({ totals, id }: { totals: PaymentTotals; id?: string
 /** Below a list of bookings: the totals of its filter and of the list's fixed filter (`permanent`). */
 export function ListTotals({ permanent }: { permanent?: Record<string, unknown> }) {
   const translate = useTranslate();
-  const { filterValues } = useListContext();
+  const filterValues = usePeriodFilter();
   const { data, error, isPending } = usePaymentTotals({ ...filterValues, ...permanent });
   return (
     <Card sx={{ mt: 2 }} id="books-totals">

@@ -6,10 +6,19 @@ import { presetPeriod, presets } from './period.ts';
 /** From and until as list filters; the API takes a bare date in the newspaper's time zone, `to` as the whole day. */
 export const periodInputs = [<DateInput key="from" source="from" alwaysOn />, <DateInput key="to" source="to" alwaysOn />];
 
+/** A books list's filter values: react-admin holds them untyped; the period's ends are bare dates. */
+export type PeriodFilterValues = Record<string, unknown> & { from?: string; to?: string };
+
+/** The filter values of the list around, typed where they enter. */
+export function usePeriodFilter(): PeriodFilterValues {
+  return useListContext().filterValues as PeriodFilterValues;
+}
+
 /** One click for the usual periods; "all time" lifts both ends. */
 export function PeriodPresets() {
   const translate = useTranslate();
-  const { filterValues, setFilters } = useListContext();
+  const { setFilters } = useListContext();
+  const filterValues = usePeriodFilter();
   const choose = (period: { from?: string; to?: string }) => {
     const { from: _from, to: _to, ...rest } = filterValues;
     setFilters({ ...rest, ...period });

@@ -1,16 +1,17 @@
 import PaymentsIcon from '@mui/icons-material/Payments';
 import { Box, Typography, useMediaQuery, type Theme } from '@mui/material';
 import type { MouseEvent } from 'react';
-import { Button, DataTable, List, SimpleList, useLocale, useRecordContext, useTranslate, type RaRecord } from 'react-admin';
+import { Button, DataTable, List, SimpleList, useLocale, useRecordContext, useTranslate } from 'react-admin';
 import { Link } from 'react-router-dom';
 import { formatDate } from '../../shared/dates.ts';
 import type { Locale } from '../../shared/locale.ts';
 import { useFormatCents } from '../common/money.tsx';
 import { PageTitle } from '../layout/PageTitle.tsx';
 import { creditPaths } from './paths.ts';
+import type { CreditRecord } from './record.ts';
 
 function PayoutButton() {
-  const record = useRecordContext();
+  const record = useRecordContext<CreditRecord>();
   if (!record) return null;
   return (
     <Button
@@ -40,7 +41,7 @@ export function CreditList() {
   const isSmall = useMediaQuery<Theme>((theme) => theme.breakpoints.down('md'));
   const formatCents = useFormatCents();
   const locale = useLocale() as Locale;
-  const lastPayout = (record: RaRecord) =>
+  const lastPayout = (record: CreditRecord) =>
     record.lastPayout ? `${formatCents(record.lastPayout.amount)} · ${formatDate(record.lastPayout.at, locale)}` : '—';
   return (
     <List
@@ -55,8 +56,8 @@ export function CreditList() {
     >
       {isSmall ? (
         <SimpleList
-          primaryText={(record) => `${record.licenseId} · ${record.firstName} ${record.lastName}`}
-          secondaryText={(record) => formatCents(record.credit)}
+          primaryText={(record: CreditRecord) => `${record.licenseId} · ${record.firstName} ${record.lastName}`}
+          secondaryText={(record: CreditRecord) => formatCents(record.credit)}
           tertiaryText={() => <PayoutButton />}
           linkType={false}
         />
@@ -65,7 +66,7 @@ export function CreditList() {
           <DataTable.Col source="licenseId" />
           <DataTable.Col source="firstName" />
           <DataTable.Col source="lastName" />
-          <DataTable.Col source="credit" align="right" render={(record) => formatCents(record.credit)} />
+          <DataTable.Col source="credit" align="right" render={(record: CreditRecord) => formatCents(record.credit)} />
           <DataTable.Col source="lastPayout" render={lastPayout} />
           <DataTable.Col label="app.vendor.actions" disableSort render={() => <PayoutButton />} />
         </DataTable>

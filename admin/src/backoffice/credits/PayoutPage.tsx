@@ -2,7 +2,7 @@ import PaymentsIcon from '@mui/icons-material/Payments';
 import { Alert, Box, Card, CardContent, TableCell, TableRow, Typography } from '@mui/material';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { Button, Confirm, HttpError, ListButton, Title, TopToolbar, useDataProvider, useGetOne, useTranslate, type RaRecord } from 'react-admin';
+import { Button, Confirm, HttpError, ListButton, Title, TopToolbar, useDataProvider, useGetOne, useTranslate } from 'react-admin';
 import { useParams } from 'react-router-dom';
 import { useFormatCents } from '../common/money.tsx';
 import { TransactionTable } from '../common/TransactionTable.tsx';
@@ -10,6 +10,7 @@ import { PageTitle } from '../layout/PageTitle.tsx';
 import { Receipt } from '../payouts/Receipt.tsx';
 import type { AccountRow } from '../../shared/ledger.ts';
 import type { ShopDataProvider } from '../dataProvider.ts';
+import type { CreditRecord } from './record.ts';
 
 interface ForPayout {
   vendor: { id: number; licenseId: string; firstName: string; lastName: string };
@@ -71,7 +72,7 @@ function Payout({ licenseId }: { licenseId: string }) {
       // Every list with this vendor's credit is out of date now.
       await queryClient.invalidateQueries();
     } catch (failed) {
-      const status = failed instanceof HttpError ? failed.status : undefined;
+      const status = failed instanceof HttpError ? (failed.status as number) : undefined;
       const body = failed instanceof HttpError ? (failed.body as { currentAmount?: number } | undefined) : undefined;
       if (typeof body?.currentAmount === 'number') setProblem(translate('app.books.stale', { amount: formatCents(body.currentAmount) }));
       // Any other refusal (paid out meanwhile at another counter): the reloaded rows say "No credits to pay out".
@@ -135,7 +136,7 @@ function Payout({ licenseId }: { licenseId: string }) {
 export function PayoutPage() {
   const { id } = useParams();
   const translate = useTranslate();
-  const { data: vendor, error, isPending } = useGetOne<RaRecord>('vendorsummary', { id: id! });
+  const { data: vendor, error, isPending } = useGetOne<CreditRecord>('vendorsummary', { id: id! });
   return (
     <Box sx={{ maxWidth: 900 }}>
       <Title title={<PageTitle page="app.page.payout" />} />

@@ -1,4 +1,3 @@
-/// <reference path="./ra-language-german.d.ts" />
 import raEnglish from 'ra-language-english';
 import raGerman from 'ra-language-german';
 import { de } from './de.ts';

@@ -12,16 +12,14 @@ import {
   TextInput,
   TopToolbar,
   useDataProvider,
-  useListContext,
   useLocale,
   useRecordContext,
   useTranslate,
-  type RaRecord,
 } from 'react-admin';
 import { formatDate, formatDateTime } from '../../shared/dates.ts';
 import type { Locale } from '../../shared/locale.ts';
 import { filterParam, periodFilename, useDownload } from '../common/download.ts';
-import { PeriodList, periodInputs } from '../accounting/PeriodFilter.tsx';
+import { PeriodList, periodInputs, usePeriodFilter } from '../accounting/PeriodFilter.tsx';
 import { useFormatCents } from '../common/money.tsx';
 import { PageTitle } from '../layout/PageTitle.tsx';
 import { ReceiptButton } from './Receipt.tsx';
@@ -36,6 +34,16 @@ interface PayoutItem {
   amount: number;
 }
 
+/** A payout as GET /api/payouts answers it. */
+interface PayoutListRecord extends PayoutRecord {
+  createdAt: string;
+  authorisedBy: string;
+  reversedAt: string | null;
+  reversedBy: string | null;
+  reversalReason: string | null;
+  items: PayoutItem[];
+}
+
 const filters = [
   ...periodInputs,
   <TextInput key="vendor" source="vendor" alwaysOn />,
@@ -46,7 +54,7 @@ const filters = [
 ];
 
 function Actions() {
-  const { filterValues } = useListContext();
+  const filterValues = usePeriodFilter();
   const download = useDownload();
   return (
     <TopToolbar>
@@ -64,13 +72,13 @@ function Actions() {
 
 /** What the payout settled, one line per item: "Zeitung × 3: 7,50 €". */
 function Settled() {
-  const record = useRecordContext();
+  const record = useRecordContext<PayoutListRecord>();
   const formatCents = useFormatCents();
   const translate = useTranslate();
   if (!record) return null;
   return (
     <Box component="ul" sx={{ m: 0, pl: 2 }}>
-      {(record.items as PayoutItem[]).map((item) => (
+      {record.items.map((item) => (
         <li key={`${item.kind}-${item.itemId}`}>
           {item.kind === 'item' ? item.itemName : translate(`app.vendor.kind_${item.kind}`, { _: item.itemName })} × {item.quantity}: {formatCents(item.amount)}
         </li>
@@ -80,10 +88,10 @@ function Settled() {
 }
 
 function Reversed() {
-  const record = useRecordContext();
+  const record = useRecordContext<PayoutListRecord>();
   const translate = useTranslate();
   const locale = useLocale() as Locale;
-  if (!record?.reversed) return null;
+  if (!record?.reversed || record.reversedAt === null) return null;
   const detail = translate('app.books.reversed_detail', { date: formatDate(record.reversedAt, locale), name: record.reversedBy, reason: record.reversalReason });
   return (
     <Tooltip title={detail}>
@@ -93,7 +101,7 @@ function Reversed() {
 }
 
 function RowActions() {
-  const record = useRecordContext<PayoutRecord & RaRecord>();
+  const record = useRecordContext<PayoutRecord>();
   if (!record) return null;
   return (
     <Box sx={{ display: 'flex', flexWrap: 'wrap' }}>
@@ -112,7 +120,7 @@ interface PayoutTotals {
 
 /** GET /api/payouts/totals: the whole filtered period, not only the page. */
 function Totals() {
-  const { filterValues } = useListContext();
+  const filterValues = usePeriodFilter();
   const dataProvider = useDataProvider<ShopDataProvider>();
   const translate = useTranslate();
   const formatCents = useFormatCents();
@@ -152,7 +160,7 @@ export function PayoutList() {
   const isSmall = useMediaQuery<Theme>((theme) => theme.breakpoints.down('md'));
   const locale = useLocale() as Locale;
   const formatCents = useFormatCents();
-  const vendor = (record: RaRecord) => `${record.vendor.licenseId} ${record.vendor.name}`;
+  const vendor = (record: PayoutListRecord) => `${record.vendor.licenseId} ${record.vendor.name}`;
   return (
     <PeriodList
       title={<PageTitle page="app.page.payouts" />}
@@ -161,8 +169,8 @@ export function PayoutList() {
     >
       {isSmall ? (
         <SimpleList
-          primaryText={(record) => `${formatCents(record.amount)} · ${vendor(record)}`}
-          secondaryText={(record) => `${record.receiptNumber} · ${formatDateTime(record.createdAt, locale)} · ${record.authorisedBy}`}
+          primaryText={(record: PayoutListRecord) => `${formatCents(record.amount)} · ${vendor(record)}`}
+          secondaryText={(record: PayoutListRecord) => `${record.receiptNumber} · ${formatDateTime(record.createdAt, locale)} · ${record.authorisedBy}`}
           tertiaryText={() => (
             <>
               <Reversed />
@@ -174,9 +182,9 @@ export function PayoutList() {
       ) : (
         <DataTable bulkActionButtons={false} rowClick={false}>
           <DataTable.Col source="receiptNumber" />
-          <DataTable.Col source="createdAt" render={(record) => formatDateTime(record.createdAt, locale)} />
+          <DataTable.Col source="createdAt" render={(record: PayoutListRecord) => formatDateTime(record.createdAt, locale)} />
           <DataTable.Col source="vendor" render={vendor} />
-          <DataTable.Col source="amount" align="right" render={(record) => formatCents(record.amount)} />
+          <DataTable.Col source="amount" align="right" render={(record: PayoutListRecord) => formatCents(record.amount)} />
           <DataTable.Col source="items" disableSort render={() => <Settled />} />
           <DataTable.Col source="authorisedBy" disableSort />
           <DataTable.Col source="reversed" disableSort render={() => <Reversed />} />
