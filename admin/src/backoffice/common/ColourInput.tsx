@@ -13,7 +13,7 @@ function sixDigits(value: unknown): string {
 
 /** A colour as text (#c8102e, as the API takes it) with the browser's colour picker beside it. */
 export function ColourInput(props: TextInputProps & { source: string }) {
-  const value = useWatch({ name: props.source });
+  const value: unknown = useWatch({ name: props.source });
   const { setValue } = useFormContext();
   const translate = useTranslate();
   const picker = (

@@ -6,14 +6,24 @@ import { useFormatCents } from '../common/money.tsx';
 import { PageTitle } from '../layout/PageTitle.tsx';
 import { productPaths } from './paths.ts';
 
+/** A product as GET /api/products answers it; the fields the list shows. */
+interface ProductRecord extends RaRecord<number> {
+  name: string;
+  price: number;
+  image: string | null;
+  isMainProduct: boolean;
+  isLicenseItem: boolean;
+  disabled: boolean;
+}
+
 function Thumbnail() {
-  const record = useRecordContext();
+  const record = useRecordContext<ProductRecord>();
   return <Avatar variant="rounded" src={record?.image ? assetUrl(record.image) : undefined} alt="" sx={{ width: 48, height: 48 }} />;
 }
 
 /** Main product, licence item, disabled: what makes an item special, as small labels. */
 function Badges() {
-  const record = useRecordContext();
+  const record = useRecordContext<ProductRecord>();
   const translate = useTranslate();
   if (!record) return null;
   return (
@@ -25,7 +35,7 @@ function Badges() {
   );
 }
 
-const greyedOut = (record: RaRecord) => (record.disabled ? { opacity: 0.5 } : {});
+const greyedOut = (record: ProductRecord) => (record.disabled ? { opacity: 0.5 } : {});
 
 export function ProductList() {
   const isSmall = useMediaQuery<Theme>((theme) => theme.breakpoints.down('md'));
@@ -44,7 +54,7 @@ export function ProductList() {
       exporter={false}
     >
       {isSmall ? (
-        <SimpleList
+        <SimpleList<ProductRecord>
           leftAvatar={(record) => (record.image ? assetUrl(record.image) : '')}
           primaryText={(record) => record.name}
           secondaryText={(record) => formatCents(record.price)}
@@ -52,10 +62,10 @@ export function ProductList() {
           rowSx={greyedOut}
         />
       ) : (
-        <DataTable rowClick={(id) => productPaths.edit(id)} rowSx={greyedOut} bulkActionButtons={false}>
+        <DataTable<ProductRecord> rowClick={(id) => productPaths.edit(id)} rowSx={greyedOut} bulkActionButtons={false}>
           <DataTable.Col source="image" disableSort render={() => <Thumbnail />} />
           <DataTable.Col source="name" />
-          <DataTable.Col source="price" align="right" render={(record) => formatCents(record.price)} />
+          <DataTable.Col source="price" align="right" render={(record: ProductRecord) => formatCents(record.price)} />
           <DataTable.NumberCol source="order" />
           <DataTable.Col label="app.product.labels" disableSort render={() => <Badges />} />
         </DataTable>

@@ -1,6 +1,7 @@
 import { Alert, Box, Typography } from '@mui/material';
 import { useEffect, useRef, useState } from 'react';
 import { useGetList, useTranslate } from 'react-admin';
+import type { VendorRecord } from '../vendors/record.ts';
 
 /**
  * The edited CSS in `frame`'s shop page, in place of the saved sheet: the page is same-origin, so
@@ -25,7 +26,7 @@ export default function StylePreview({ css }: { css: string }) {
   const translate = useTranslate();
   const frame = useRef<HTMLIFrameElement>(null);
   const [loaded, setLoaded] = useState(false);
-  const { data: vendors, isPending, error } = useGetList('vendorsummary', {
+  const { data: vendors, isPending, error } = useGetList<VendorRecord>('vendorsummary', {
     pagination: { page: 1, perPage: 1 },
     sort: { field: 'licenseId', order: 'ASC' },
     filter: { isDisabled: false },

@@ -1,6 +1,7 @@
 import { Typography } from '@mui/material';
 import { useGetList, useTranslate, type RaRecord } from 'react-admin';
 import { TransactionTable } from '../common/TransactionTable.tsx';
+import type { VendorRecord } from './record.ts';
 
 interface LedgerRow extends RaRecord {
   createdAt: string;
@@ -12,7 +13,7 @@ interface LedgerRow extends RaRecord {
 }
 
 /** The vendor's newest ledger rows (GET /api/payments/?filter={"vendor":…}); + what the vendor received, − what they gave. */
-export function LastTransactions({ vendor }: { vendor: RaRecord }) {
+export function LastTransactions({ vendor }: { vendor: VendorRecord }) {
   const translate = useTranslate();
   const { data, error, isPending } = useGetList<LedgerRow>(
     'payments',

@@ -1,10 +1,11 @@
 import { Alert, Button, Dialog, DialogActions, DialogContent, DialogTitle, Typography } from '@mui/material';
 import { useEffect, useRef, useState } from 'react';
-import { Create, SimpleForm, useNavigate, useTranslate, type RaRecord } from 'react-admin';
+import { Create, SimpleForm, useNavigate, useTranslate } from 'react-admin';
 import { useFormContext, useWatch } from 'react-hook-form';
 import { PageTitle } from '../layout/PageTitle.tsx';
 import { useSettings } from '../SettingsContext.tsx';
 import { vendorPaths } from './paths.ts';
+import type { CreatedVendor } from './record.ts';
 import { VendorFields } from './VendorFields.tsx';
 
 /** `<licenceId><postfix>`, as the API would default it; the postfix is stored with or without "@". */
@@ -16,8 +17,8 @@ function defaultEmail(licenseId: string, postfix: string): string {
 /** Keeps the e-mail at its default while the licence ID is typed, until staff type an e-mail of their own. */
 function EmailFromLicenseId() {
   const { settings } = useSettings();
-  const licenseId = useWatch({ name: 'licenseId' }) ?? '';
-  const email = useWatch({ name: 'email' }) ?? '';
+  const licenseId: unknown = useWatch({ name: 'licenseId' }) ?? '';
+  const email: unknown = useWatch({ name: 'email' }) ?? '';
   const { setValue } = useFormContext();
   const lastDefault = useRef('');
   useEffect(() => {
@@ -27,10 +28,6 @@ function EmailFromLicenseId() {
     if (next !== email) setValue('email', next, { shouldDirty: true });
   }, [licenseId, email, settings.vendorEmailPostfix, setValue]);
   return null;
-}
-
-interface CreatedVendor extends RaRecord {
-  login?: { username: string; oneTimePassword: string };
 }
 
 /** The new login's password, shown this once: it is stored only as a hash. */

@@ -32,7 +32,7 @@ const filters = [<SearchInput key="q" source="q" alwaysOn />, <NullableBooleanIn
 
 /** The API's CSV of the vendors the list's filter finds, every page of them. */
 function ExportCsv() {
-  const { filterValues } = useListContext();
+  const filterValues = useListContext().filterValues as Record<string, unknown>;
   const download = useDownload();
   return (
     <Button label="ra.action.export" id="vendors-csv" onClick={() => void download(`/api/vendors?format=csv&${filterParam(filterValues)}`, 'verkaeufer.csv')}>

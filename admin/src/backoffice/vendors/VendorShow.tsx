@@ -23,6 +23,7 @@ import { useFormatCents } from '../common/money.tsx';
 import { PageTitle } from '../layout/PageTitle.tsx';
 import { LastTransactions } from './LastTransactions.tsx';
 import { vendorPaths } from './paths.ts';
+import type { VendorRecord } from './record.ts';
 
 function Panel({ title, children, id }: { title: string; children: ReactNode; id?: string }) {
   const translate = useTranslate();
@@ -55,7 +56,7 @@ function ProfileActions() {
 }
 
 function Profile() {
-  const record = useRecordContext();
+  const record = useRecordContext<VendorRecord>();
   const translate = useTranslate();
   const formatCents = useFormatCents();
   const locale = useLocale();

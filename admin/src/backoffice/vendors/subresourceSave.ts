@@ -10,7 +10,8 @@ export async function saveOrFieldErrors(save: () => Promise<unknown>): Promise<R
     await save();
     return undefined;
   } catch (error) {
-    const errors = (error as HttpError).body?.errors as Record<string, unknown> | undefined;
+    const body = (error as HttpError).body as { errors?: Record<string, unknown> } | undefined;
+    const errors = body?.errors;
     return errors ?? { root: { serverError: (error as Error).message } };
   }
 }

@@ -8,13 +8,21 @@ import { formatDateTime } from '../../../shared/dates.ts';
 import type { Locale } from '../../../shared/locale.ts';
 import { saveOrFieldErrors } from '../subresourceSave.ts';
 
+/** A comment as GET /api/vendors/:id/comments answers it. */
+interface CommentRecord extends RaRecord<number> {
+  comment: string;
+  warning: boolean;
+  createdAt: string;
+  resolvedAt: string | null;
+}
+
 /** Notes about a vendor for the whole office: a warning stands out until it is resolved. */
 export function VendorComments({ vendorId }: { vendorId: number }) {
   const translate = useTranslate();
   const locale = useLocale();
   const notify = useNotify();
   const resource = `vendors/${vendorId}/comments`;
-  const { data, isPending } = useGetList(resource, { pagination: { page: 1, perPage: 100 }, sort: { field: 'createdAt', order: 'DESC' } });
+  const { data, isPending } = useGetList<CommentRecord>(resource, { pagination: { page: 1, perPage: 100 }, sort: { field: 'createdAt', order: 'DESC' } });
   const [create] = useCreate();
   const [update] = useUpdate();
   const [deleteOne] = useDelete();
@@ -33,7 +41,7 @@ export function VendorComments({ vendorId }: { vendorId: number }) {
     if (!errors) setFormKey((key) => key + 1);
     return errors;
   };
-  const change = async (comment: RaRecord, data: Record<string, unknown>, done: string) => {
+  const change = async (comment: CommentRecord, data: Record<string, unknown>, done: string) => {
     try {
       await update(resource, { id: comment.id, data, previousData: comment }, { mutationMode: 'pessimistic', returnPromise: true });
       notify(done, { type: 'info' });
@@ -41,7 +49,7 @@ export function VendorComments({ vendorId }: { vendorId: number }) {
       notify((error as Error).message, { type: 'error' });
     }
   };
-  const remove = async (comment: RaRecord) => {
+  const remove = async (comment: CommentRecord) => {
     try {
       await deleteOne(resource, { id: comment.id, previousData: comment }, { mutationMode: 'pessimistic', returnPromise: true });
     } catch (error) {

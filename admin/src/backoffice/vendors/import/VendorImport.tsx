@@ -21,6 +21,7 @@ import { Link } from 'react-router-dom';
 import { saveBlob } from '../../common/download.ts';
 import { PageTitle } from '../../layout/PageTitle.tsx';
 import { vendorPaths } from '../paths.ts';
+import type { CreatedVendor } from '../record.ts';
 import { readVendorFile, type ImportFile } from './vendorRows.ts';
 
 type Outcome = { status: 'created'; username: string; password: string } | { status: 'failed'; message: string; fields: [string, string][] };
@@ -92,8 +93,8 @@ export function VendorImport() {
     const done: Outcome[] = [];
     for (const row of file.rows) {
       try {
-        const { data } = await dataProvider.create('vendorsummary', { data: row.vendor });
-        const login = (data as { login?: { username: string; oneTimePassword: string } }).login;
+        const { data } = await dataProvider.create<CreatedVendor>('vendorsummary', { data: row.vendor });
+        const login = data.login;
         done.push({ status: 'created', username: login?.username ?? '', password: login?.oneTimePassword ?? '' });
       } catch (error) {
         done.push(failure(error));

@@ -10,11 +10,27 @@ const MapPicker = lazy(() => import('./MapPicker.tsx'));
 
 const simpleKinds = ['allDay', 'mornings', 'afternoons'] as const;
 
+/** A location as GET /api/vendors/:id/locations answers it. */
+export interface LocationRecord extends RaRecord<number> {
+  name: string;
+  address: string;
+  postCode: string;
+  latitude: number | null;
+  longitude: number | null;
+  workingTime: WorkingTime;
+}
+
+/** The form's own view of the coordinates while they are edited. */
+interface PositionValues {
+  latitude?: unknown;
+  longitude?: unknown;
+}
+
 /** The marker follows the coordinates in the form, and moving it writes them back. */
 function PositionPicker() {
   const { settings } = useSettings();
   const { setValue } = useFormContext();
-  const [latitude, longitude] = useWatch({ name: ['latitude', 'longitude'] });
+  const [latitude, longitude] = useWatch<PositionValues, ['latitude', 'longitude']>({ name: ['latitude', 'longitude'] });
   const position =
     typeof latitude === 'number' && typeof longitude === 'number'
       ? { lat: latitude, lng: longitude }
@@ -35,18 +51,18 @@ function PositionPicker() {
 /** Weekly times (entered elsewhere) are kept unless another working time is chosen here. */
 function WeeklyNote({ original }: { original?: WorkingTime }) {
   const translate = useTranslate();
-  const kind = useWatch({ name: 'workingTimeKind' });
+  const kind: unknown = useWatch({ name: 'workingTimeKind' });
   if (original?.kind !== 'weekly' || kind !== 'weekly') return null;
   return <Typography variant="body2">{describeWorkingTime(original, translate)}</Typography>;
 }
 
 /** Add (no location given) or edit one location of a vendor. */
-export function LocationDialog({ vendorId, location, onClose }: { vendorId: number; location?: RaRecord; onClose: () => void }) {
+export function LocationDialog({ vendorId, location, onClose }: { vendorId: number; location?: LocationRecord; onClose: () => void }) {
   const translate = useTranslate();
   const resource = `vendors/${vendorId}/locations`;
   const [create] = useCreate();
   const [update] = useUpdate();
-  const original = location?.workingTime as WorkingTime | undefined;
+  const original = location?.workingTime;
   const record = useMemo(() => ({ ...location, workingTimeKind: original?.kind ?? 'allDay' }), [location, original]);
   const kinds = [...simpleKinds, ...(original?.kind === 'weekly' ? (['weekly'] as const) : [])];
 

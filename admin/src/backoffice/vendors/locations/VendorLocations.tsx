@@ -3,19 +3,19 @@ import DeleteIcon from '@mui/icons-material/Delete';
 import EditIcon from '@mui/icons-material/Edit';
 import { Button, Card, CardContent, IconButton, List, ListItem, ListItemText, Typography } from '@mui/material';
 import { useState } from 'react';
-import { Confirm, useDelete, useGetList, useNotify, useTranslate, type RaRecord } from 'react-admin';
-import { LocationDialog } from './LocationDialog.tsx';
-import { describeWorkingTime, type WorkingTime } from './workingTime.ts';
+import { Confirm, useDelete, useGetList, useNotify, useTranslate } from 'react-admin';
+import { LocationDialog, type LocationRecord } from './LocationDialog.tsx';
+import { describeWorkingTime } from './workingTime.ts';
 
 /** The places where a vendor sells: listed, added, edited and removed on the vendor's edit page. */
 export function VendorLocations({ vendorId }: { vendorId: number }) {
   const translate = useTranslate();
   const notify = useNotify();
   const resource = `vendors/${vendorId}/locations`;
-  const { data, isPending } = useGetList(resource, { pagination: { page: 1, perPage: 100 }, sort: { field: 'id', order: 'ASC' } });
+  const { data, isPending } = useGetList<LocationRecord>(resource, { pagination: { page: 1, perPage: 100 }, sort: { field: 'id', order: 'ASC' } });
   const [deleteOne] = useDelete();
-  const [editing, setEditing] = useState<RaRecord | 'new' | null>(null);
-  const [removing, setRemoving] = useState<RaRecord | null>(null);
+  const [editing, setEditing] = useState<LocationRecord | 'new' | null>(null);
+  const [removing, setRemoving] = useState<LocationRecord | null>(null);
 
   const remove = async () => {
     const location = removing!;
@@ -51,7 +51,7 @@ export function VendorLocations({ vendorId }: { vendorId: number }) {
             >
               <ListItemText
                 primary={location.name}
-                secondary={[location.address, location.postCode, describeWorkingTime(location.workingTime as WorkingTime, translate)].filter(Boolean).join(' · ')}
+                secondary={[location.address, location.postCode, describeWorkingTime(location.workingTime, translate)].filter(Boolean).join(' · ')}
               />
             </ListItem>
           ))}
