@@ -47,5 +47,7 @@ export default defineConfig({
       },
     },
   },
-  server: { proxy: { '/api': 'http://localhost:3000', '/oidc': 'http://localhost:3000', '/files': 'http://localhost:3000' } },
+  server: {
+    proxy: { '/api': 'http://localhost:3000', '/oidc': 'http://localhost:3000', '/files': 'http://localhost:3000' },
+  },
 });

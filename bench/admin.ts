@@ -19,7 +19,9 @@ export interface PageScripts {
 /** The scripts an HTML page of dist/admin loads at once, each with its size gzipped. */
 export function pageScriptBytes(htmlFile: string): PageScripts {
   const html = fs.readFileSync(path.join(distAdmin, htmlFile), 'utf8');
-  const tags = [...html.matchAll(/<script\b[^>]*\bsrc="([^"]+)"|<link\b[^>]*\brel="modulepreload"[^>]*\bhref="([^"]+)"/g)];
+  const tags = [
+    ...html.matchAll(/<script\b[^>]*\bsrc="([^"]+)"|<link\b[^>]*\brel="modulepreload"[^>]*\bhref="([^"]+)"/g),
+  ];
   const urls = [...new Set(tags.map((match) => match[1] ?? match[2]))];
   const files = urls.map((url) => {
     // Built with base /backoffice/: /backoffice/assets/x.js is dist/admin/assets/x.js.
@@ -50,7 +52,20 @@ export function benchAdmin(): Figure[] {
     console.log(`  ${'total'.padEnd(50)} ${String(result.total).padStart(7)} B  (${kb(result.total)}${budget})`);
   }
   return [
-    { part: 'admin', name: 'back office first screen, JavaScript gzip', value: backoffice.total / 1024, unit: 'KB', digits: 1 },
-    { part: 'admin', name: '/me, JavaScript gzip', value: me.total / 1024, unit: 'KB', digits: 1, budget: meBudgetBytes / 1024 },
+    {
+      part: 'admin',
+      name: 'back office first screen, JavaScript gzip',
+      value: backoffice.total / 1024,
+      unit: 'KB',
+      digits: 1,
+    },
+    {
+      part: 'admin',
+      name: '/me, JavaScript gzip',
+      value: me.total / 1024,
+      unit: 'KB',
+      digits: 1,
+      budget: meBudgetBytes / 1024,
+    },
   ];
 }

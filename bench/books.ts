@@ -31,10 +31,15 @@ const payoutEveryDays = 28;
 
 /** Seeds the history unless this schema already holds one of this scale. */
 async function seedHistory(db: Db, scale: Scale): Promise<'seeded' | 'reused'> {
-  await db.raw('create table if not exists bench_seed (vendors integer not null, orders integer not null, seeded_at timestamptz not null default now())');
+  await db.raw(
+    'create table if not exists bench_seed (vendors integer not null, orders integer not null, seeded_at timestamptz not null default now())',
+  );
   const done = await db('bench_seed').first<{ vendors: number; orders: number } | undefined>();
   if (done?.vendors === scale.vendors && done?.orders === scale.orders) return 'reused';
-  if (done) throw new Error(`The schema holds a history of another scale (${done.vendors} vendors, ${done.orders} orders); drop it first.`);
+  if (done)
+    throw new Error(
+      `The schema holds a history of another scale (${done.vendors} vendors, ${done.orders} orders); drop it first.`,
+    );
   await seedOnFirstStart(db);
   await db.transaction(async (trx) => {
     const run = (sql: string, bindings: Knex.RawBinding[] = []) => trx.raw(sql, bindings);
@@ -133,7 +138,9 @@ export async function benchBooks(): Promise<Figure[]> {
     const seedStart = performance.now();
     const seeded = await seedHistory(db, scale);
     const [{ rows: ledgerRows }] = await db('ledger_rows').count({ rows: '*' });
-    console.log(`  history ${seeded} in ${((performance.now() - seedStart) / 1000).toFixed(1)} s: ${Number(ledgerRows).toLocaleString('en')} ledger rows`);
+    console.log(
+      `  history ${seeded} in ${((performance.now() - seedStart) / 1000).toFixed(1)} s: ${Number(ledgerRows).toLocaleString('en')} ledger rows`,
+    );
 
     const handle = buildApp({ db, config: { ...config, timeZone: 'Europe/Berlin' } }).callback();
     server.on('request', (req, res) => void handle(req, res));
@@ -141,13 +148,21 @@ export async function benchBooks(): Promise<Figure[]> {
     const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     const token = `Bearer ${await issuer.mint({ groups: ['backoffice'], preferred_username: 'bench' })}`;
     const call = async (path: string, init: RequestInit = {}) => {
-      const res = await fetch(base + path, { ...init, headers: { Authorization: token, 'Content-Type': 'application/json', ...init.headers } });
+      const res = await fetch(base + path, {
+        ...init,
+        headers: { Authorization: token, 'Content-Type': 'application/json', ...init.headers },
+      });
       const body = await res.text();
       if (!res.ok) throw new Error(`${init.method ?? 'GET'} ${path} answered ${res.status}: ${body.slice(0, 300)}`);
       return { body, headers: res.headers };
     };
     /** Median material: `prepare` (untimed) finds what a run needs, `request` is the timed call. */
-    const timed = async <P>(name: string, target: number, request: (prepared: P, run: number) => Promise<string>, prepare: (run: number) => Promise<P> = () => Promise.resolve(undefined as P)): Promise<Measured> => {
+    const timed = async <P>(
+      name: string,
+      target: number,
+      request: (prepared: P, run: number) => Promise<string>,
+      prepare: (run: number) => Promise<P> = () => Promise.resolve(undefined as P),
+    ): Promise<Measured> => {
       let note = '';
       for (let warmUp = 0; warmUp < 2; warmUp++) await request(await prepare(runs + warmUp), runs + warmUp);
       const times: number[] = [];
@@ -176,13 +191,15 @@ export async function benchBooks(): Promise<Figure[]> {
       const res = await call('/api/vendors/?sort=["credit","DESC"]&range=[0,24]');
       return `${res.headers.get('content-range')}`;
     });
-    await measure('one vendor\'s forpayout', 100, async (_, run) => {
+    await measure("one vendor's forpayout", 100, async (_, run) => {
       const res = await call(`/api/payments/forpayout/?vendor=BENCH-${((run * 37) % scale.vendors) + 1}`);
       return `${(JSON.parse(res.body) as { payments: unknown[] }).payments.length} open rows`;
     });
     await measure('accounting, one month: first page + totals', 100, async () => {
       const page = await call(`/api/payments/?${period({ from: monthAgo, to: today })}&range=[0,24]`);
-      const totals = JSON.parse((await call(`/api/payments/totals/?${period({ from: monthAgo, to: today })}`)).body) as { count: number };
+      const totals = JSON.parse(
+        (await call(`/api/payments/totals/?${period({ from: monthAgo, to: today })}`)).body,
+      ) as { count: number };
       return `${page.headers.get('content-range')}, total ${totals.count} rows`;
     });
     await measure('sales, one month: first page + totals', 100, async () => {
@@ -207,7 +224,10 @@ export async function benchBooks(): Promise<Figure[]> {
       100,
       async (vendor) => {
         const body = JSON.stringify({ vendor: vendor.license_id, expectedAmount: vendor.credit });
-        const payout = JSON.parse((await call('/api/payments/payout/', { method: 'POST', body })).body) as { id: number; rows: unknown[] };
+        const payout = JSON.parse((await call('/api/payments/payout/', { method: 'POST', body })).body) as {
+          id: number;
+          rows: unknown[];
+        };
         paid.push(payout.id);
         return `${payout.rows.length} rows settled`;
       },
@@ -221,7 +241,12 @@ export async function benchBooks(): Promise<Figure[]> {
         return oneRow(rows);
       },
     );
-    await measure('extra: accounts export, one month', Infinity, async () => `${(JSON.parse((await call(`/api/payments/accounts/?${period(lastMonth)}`)).body) as { accounts: unknown[] }).accounts.length} accounts`);
+    await measure(
+      'extra: accounts export, one month',
+      Infinity,
+      async () =>
+        `${(JSON.parse((await call(`/api/payments/accounts/?${period(lastMonth)}`)).body) as { accounts: unknown[] }).accounts.length} accounts`,
+    );
     await measure('extra: payouts list, one month + totals', Infinity, async () => {
       const page = await call(`/api/payouts/?${period({ from: monthAgo, to: today })}&range=[0,24]`);
       await call(`/api/payouts/totals/?${period({ from: monthAgo, to: today })}`);
@@ -232,7 +257,10 @@ export async function benchBooks(): Promise<Figure[]> {
       return `${(csv.body.length / 1e6).toFixed(1)} MB`;
     });
     for (const id of paid) {
-      await call(`/api/payments/payout/${id}/reverse/`, { method: 'POST', body: JSON.stringify({ reason: 'Bench run, not a real payout' }) });
+      await call(`/api/payments/payout/${id}/reverse/`, {
+        method: 'POST',
+        body: JSON.stringify({ reason: 'Bench run, not a real payout' }),
+      });
     }
 
     console.log(`\n${runs} runs per query after 2 warm-up runs, through HTTP on loopback\n`);
@@ -242,14 +270,28 @@ export async function benchBooks(): Promise<Figure[]> {
         ...results.map((r) => {
           const m = median(r.runs);
           const verdict = r.target === Infinity ? '' : m < r.target ? 'ok' : 'SLOW';
-          return [r.name, m.toFixed(1), Math.max(...r.runs).toFixed(1), r.target === Infinity ? '-' : `< ${r.target}`, verdict, r.note];
+          return [
+            r.name,
+            m.toFixed(1),
+            Math.max(...r.runs).toFixed(1),
+            r.target === Infinity ? '-' : `< ${r.target}`,
+            verdict,
+            r.note,
+          ];
         }),
       ],
       [0, 5],
     );
     // The targets are for the full history in PostgreSQL; the smaller one in PGlite only shows the trend.
     const part = url ? 'books PostgreSQL' : 'books PGlite (smaller history)';
-    return results.map((r) => ({ part, name: `${r.name}, median`, value: median(r.runs), unit: 'ms', digits: 1, ...(url && r.target !== Infinity ? { budget: r.target } : {}) }));
+    return results.map((r) => ({
+      part,
+      name: `${r.name}, median`,
+      value: median(r.runs),
+      unit: 'ms',
+      digits: 1,
+      ...(url && r.target !== Infinity ? { budget: r.target } : {}),
+    }));
   } finally {
     server.closeAllConnections();
     await new Promise((resolve) => server.close(resolve));

@@ -20,7 +20,11 @@ export const passes = (figure: Figure): boolean | undefined =>
 /** A plain-text table; the columns named in `left` are left-aligned (words), the others right-aligned (numbers). */
 export function printTable(rows: string[][], left: number[]): void {
   const widths = rows[0].map((_, i) => Math.max(...rows.map((row) => row[i].length)));
-  const line = (row: string[]) => row.map((cell, i) => (left.includes(i) ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join('  ').trimEnd();
+  const line = (row: string[]) =>
+    row
+      .map((cell, i) => (left.includes(i) ? cell.padEnd(widths[i]) : cell.padStart(widths[i])))
+      .join('  ')
+      .trimEnd();
   console.log(line(rows[0]));
   console.log(widths.map((w) => '-'.repeat(w)).join('  '));
   for (const row of rows.slice(1)) console.log(line(row));
@@ -30,14 +34,26 @@ export function printTable(rows: string[][], left: number[]): void {
 export function printFigures(figures: Figure[]): void {
   // NaN: nothing to measure (a percentile of no purchase at all).
   const format = (value: number, figure: Figure) =>
-    Number.isNaN(value) ? '-' : value.toLocaleString('en', { minimumFractionDigits: figure.digits ?? 0, maximumFractionDigits: figure.digits ?? 0 });
+    Number.isNaN(value)
+      ? '-'
+      : value.toLocaleString('en', {
+          minimumFractionDigits: figure.digits ?? 0,
+          maximumFractionDigits: figure.digits ?? 0,
+        });
   printTable(
     [
       ['part', 'figure', 'value', 'unit', 'budget', 'result'],
       ...figures.map((figure) => {
         const verdict = passes(figure);
         const budget = figure.budget === undefined ? '' : `≤ ${format(figure.budget, figure)}`;
-        return [figure.part, figure.name, format(figure.value, figure), figure.unit, budget, verdict === undefined ? '' : verdict ? 'pass' : 'FAIL'];
+        return [
+          figure.part,
+          figure.name,
+          format(figure.value, figure),
+          figure.unit,
+          budget,
+          verdict === undefined ? '' : verdict ? 'pass' : 'FAIL',
+        ];
       }),
     ],
     [0, 1, 3, 5],
@@ -53,5 +69,7 @@ export const median = (values: number[]): number => {
 /** The value below which `p` percent of the values lie (nearest rank); NaN when there are none. */
 export const percentile = (values: number[], p: number): number => {
   const sorted = [...values].sort((a, b) => a - b);
-  return sorted.length ? sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] : NaN;
+  return sorted.length
+    ? sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]
+    : NaN;
 };

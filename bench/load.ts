@@ -63,7 +63,11 @@ interface Measured {
 
 /** autocannon against one URL: a 1 s warm-up, then the measured run. */
 async function cannon(url: string, body?: string): Promise<Measured> {
-  const options = { url, connections, ...(body ? { method: 'POST', body, headers: { 'content-type': 'application/json' } } : {}) };
+  const options = {
+    url,
+    connections,
+    ...(body ? { method: 'POST', body, headers: { 'content-type': 'application/json' } } : {}),
+  };
   await autocannon({ ...options, duration: 1 });
   const result = await autocannon({ ...options, duration: seconds() });
   return {
@@ -76,8 +80,13 @@ async function cannon(url: string, body?: string): Promise<Measured> {
 
 /** One customer's purchase from the order to the receipt that says paid; answers the order's token. */
 async function purchase(base: string, order: ShopOrder): Promise<string> {
-  const placed = await fetch(`${base}/api/orders`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(order) });
-  if (placed.status !== 201) throw new Error(`POST /api/orders answered ${placed.status}: ${(await placed.text()).slice(0, 200)}`);
+  const placed = await fetch(`${base}/api/orders`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify(order),
+  });
+  if (placed.status !== 201)
+    throw new Error(`POST /api/orders answered ${placed.status}: ${(await placed.text()).slice(0, 200)}`);
   const { order: token, checkoutUrl } = (await placed.json()) as { order: string; checkoutUrl: string };
   await payInSandbox(base, checkoutUrl);
   const givingUp = performance.now() + purchaseTimeoutMs;
@@ -107,7 +116,11 @@ const purchaseSeconds = () => 2 * seconds();
  * `customers` customers buying one after the other, all at the same time: first for the ramp-up,
  * then for the measured time, in which the finished purchases are counted.
  */
-async function purchases(base: string, customers: number, orderOf: (customer: number) => ShopOrder): Promise<PurchaseRun> {
+async function purchases(
+  base: string,
+  customers: number,
+  orderOf: (customer: number) => ShopOrder,
+): Promise<PurchaseRun> {
   const from = performance.now() + rampUpMs;
   const end = from + purchaseSeconds() * 1000;
   const run: PurchaseRun = { latencies: [], failures: 0, tokens: [] };
@@ -178,9 +191,18 @@ async function benchEngine(part: string, databaseUrl: string | undefined, ceilin
   const ms = (name: string, value: number) => figures.push({ part, name, value, unit: 'ms', digits: 1 });
   try {
     const item = (await shop.db('items').where({ name: 'Zeitung' }).first<{ id: number }>('id')).id;
-    const vendors = (await shop.db('vendors').where({ is_disabled: false }).whereNull('deleted_at').orderBy('id').pluck('license_id')) as string[];
+    const vendors = (await shop
+      .db('vendors')
+      .where({ is_disabled: false })
+      .whereNull('deleted_at')
+      .orderBy('id')
+      .pluck('license_id')) as string[];
     // Each customer buys a paper from their own vendor, as at the street corners.
-    const orderOf = (customer: number): ShopOrder => ({ vendor: vendors[customer % vendors.length], entries: [{ item, quantity: 1 }], tip: 0 });
+    const orderOf = (customer: number): ShopOrder => ({
+      vendor: vendors[customer % vendors.length],
+      entries: [{ item, quantity: 1 }],
+      tip: 0,
+    });
     const paidToken = await purchase(shop.url, orderOf(0)); // warm-up, and a receipt to ask for
 
     const details: string[][] = [];
@@ -188,12 +210,33 @@ async function benchEngine(part: string, databaseUrl: string | undefined, ceilin
       const run = await purchases(shop.url, customers, orderOf);
       if (run.firstFailure) console.log(`  a purchase failed: ${run.firstFailure}`);
       const rate = run.latencies.length / purchaseSeconds();
-      figures.push({ part, name: `whole purchases, ${customers} customers`, value: rate, unit: 'purchases/s', digits: 1 });
+      figures.push({
+        part,
+        name: `whole purchases, ${customers} customers`,
+        value: rate,
+        unit: 'purchases/s',
+        digits: 1,
+      });
       ms(`whole purchase p50, ${customers} customers`, percentile(run.latencies, 50));
       ms(`whole purchase p99, ${customers} customers`, percentile(run.latencies, 99));
-      figures.push({ part, name: `failed purchases, ${customers} customers`, value: run.failures, unit: 'purchases', budget: 0 });
-      details.push([`whole purchases, ${customers} customers`, `${rate.toFixed(1)}/s`, percentile(run.latencies, 50).toFixed(1), percentile(run.latencies, 99).toFixed(1), '', String(run.failures)]);
-      console.log(`  measured ${customers} customers: ${run.latencies.length} purchases within the time, ${run.tokens.length} in all`);
+      figures.push({
+        part,
+        name: `failed purchases, ${customers} customers`,
+        value: run.failures,
+        unit: 'purchases',
+        budget: 0,
+      });
+      details.push([
+        `whole purchases, ${customers} customers`,
+        `${rate.toFixed(1)}/s`,
+        percentile(run.latencies, 50).toFixed(1),
+        percentile(run.latencies, 99).toFixed(1),
+        '',
+        String(run.failures),
+      ]);
+      console.log(
+        `  measured ${customers} customers: ${run.latencies.length} purchases within the time, ${run.tokens.length} in all`,
+      );
     }
 
     const routes = [
@@ -210,16 +253,35 @@ async function benchEngine(part: string, databaseUrl: string | undefined, ceilin
       ms(`${route.name} p50`, measured.p50);
       ms(`${route.name} p99`, measured.p99);
       failedRequests += measured.failures;
-      details.push([route.name, `${measured.rps.toFixed(0)}/s`, measured.p50.toFixed(1), measured.p99.toFixed(1), `${((measured.rps / ceiling) * 100).toFixed(1)} %`, String(measured.failures)]);
+      details.push([
+        route.name,
+        `${measured.rps.toFixed(0)}/s`,
+        measured.p50.toFixed(1),
+        measured.p99.toFixed(1),
+        `${((measured.rps / ceiling) * 100).toFixed(1)} %`,
+        String(measured.failures),
+      ]);
       console.log(`  measured ${route.name}`);
     }
-    figures.push({ part, name: 'failed requests of the single routes', value: failedRequests, unit: 'requests', budget: 0 });
+    figures.push({
+      part,
+      name: 'failed requests of the single routes',
+      value: failedRequests,
+      unit: 'requests',
+      budget: 0,
+    });
 
     // The last payments' events may still be on their way (the sandbox sends more than one per
     // payment); they land first, so a second booking by a late one would show in the check.
     await new Promise((resolve) => setTimeout(resolve, 1000));
     const books = await wrongBookings(shop.db);
-    figures.push({ part, name: `paid orders not booked exactly once (of ${books.paid})`, value: books.wrong, unit: 'orders', budget: 0 });
+    figures.push({
+      part,
+      name: `paid orders not booked exactly once (of ${books.paid})`,
+      value: books.wrong,
+      unit: 'orders',
+      budget: 0,
+    });
 
     console.log('');
     printTable([['target', 'rate', 'p50 ms', 'p99 ms', 'vs bare', 'failed'], ...details], [0]);
@@ -244,7 +306,9 @@ export async function benchLoad(): Promise<Figure[]> {
   const bareHandle = bareApp.callback();
   const bare = await listen((req, res) => void bareHandle(req, res));
   const ceiling = await cannon(bare.url).finally(() => close(bare));
-  console.log(`  ceiling, bare Koa with a constant JSON: ${ceiling.rps.toFixed(0)} req/s, p50 ${ceiling.p50.toFixed(1)} ms, p99 ${ceiling.p99.toFixed(1)} ms\n`);
+  console.log(
+    `  ceiling, bare Koa with a constant JSON: ${ceiling.rps.toFixed(0)} req/s, p50 ${ceiling.p50.toFixed(1)} ms, p99 ${ceiling.p99.toFixed(1)} ms\n`,
+  );
   const figures: Figure[] = [
     { part: 'load', name: 'ceiling: bare Koa, constant JSON req/s', value: ceiling.rps, unit: 'req/s' },
     { part: 'load', name: 'ceiling: bare Koa p50', value: ceiling.p50, unit: 'ms', digits: 1 },
@@ -257,7 +321,9 @@ export async function benchLoad(): Promise<Figure[]> {
     console.log(`PostgreSQL (schema ${schema}):`);
     figures.push(...(await benchEngine('load PostgreSQL', databaseUrl, ceiling.rps)));
   } else {
-    console.log('PostgreSQL skipped: set BENCH_DATABASE_URL or TEST_DATABASE_URL (e.g. postgres://postgres@127.0.0.1:5432/test) to measure it too.\n');
+    console.log(
+      'PostgreSQL skipped: set BENCH_DATABASE_URL or TEST_DATABASE_URL (e.g. postgres://postgres@127.0.0.1:5432/test) to measure it too.\n',
+    );
   }
   return figures;
 }

@@ -35,6 +35,9 @@ for (const [name, part] of Object.entries(parts)) {
 console.log(`\n=== every figure${only ? ` of ${only}` : ''} ===\n`);
 printFigures(figures);
 const failed = figures.filter((figure) => passes(figure) === false);
-if (failed.length) console.error(`\n${failed.length} figure(s) outside their budget: ${failed.map((f) => `${f.part}: ${f.name}`).join('; ')}`);
+if (failed.length)
+  console.error(
+    `\n${failed.length} figure(s) outside their budget: ${failed.map((f) => `${f.part}: ${f.name}`).join('; ')}`,
+  );
 // Background work of the parts (webhook retries, pools) must not keep the bench running.
 process.exit(failed.length ? 1 : 0);

@@ -4,7 +4,9 @@ import { runSql } from './sql.ts';
 // The catalogue: settings, files, items, vendors with locations and comments. Rules that keep data
 // sane live here as constraints so no code path can bypass them.
 export async function up(knex: Knex): Promise<void> {
-  await runSql(knex, `
+  await runSql(
+    knex,
+    `
     create table system_state (
       key text primary key,
       value jsonb not null,
@@ -136,7 +138,8 @@ export async function up(knex: Knex): Promise<void> {
       check (resolved_at is null or resolved_at >= created_at)
     );
     create index vendor_comments_vendor on vendor_comments (vendor_id);
-  `);
+  `,
+  );
 }
 
 export async function down(): Promise<void> {

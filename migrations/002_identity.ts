@@ -5,7 +5,9 @@ import { runSql } from './sql.ts';
 // and the failed logins it counts for throttling. All of it lives in the database so that several
 // API processes behind one load balancer share it.
 export async function up(knex: Knex): Promise<void> {
-  await runSql(knex, `
+  await runSql(
+    knex,
+    `
     create table accounts (
       id serial primary key,
       username text not null check (username ~ '^[A-Za-z0-9][A-Za-z0-9._@-]{0,99}$'),
@@ -50,7 +52,8 @@ export async function up(knex: Knex): Promise<void> {
     create index login_failures_username on login_failures (username, at);
     create index login_failures_address on login_failures (address, at);
     create index login_failures_at on login_failures (at);
-  `);
+  `,
+  );
 }
 
 export async function down(): Promise<void> {

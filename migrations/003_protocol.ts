@@ -4,7 +4,9 @@ import { runSql } from './sql.ts';
 // The protocol: who changed what and when, plus system events (failed logins, payment flags). It is
 // append-only, so no foreign keys: an entry must outlive the record or account it names.
 export async function up(knex: Knex): Promise<void> {
-  await runSql(knex, `
+  await runSql(
+    knex,
+    `
     create table protocol_entries (
       id bigserial primary key,
       -- the moment of writing, not the transaction's start: changes queued on one record keep their
@@ -21,7 +23,8 @@ export async function up(knex: Knex): Promise<void> {
     create index protocol_entries_at on protocol_entries (at desc, id desc);
     create index protocol_entries_record on protocol_entries (record_type, record_id);
     create index protocol_entries_actor on protocol_entries (lower(actor_name));
-  `);
+  `,
+  );
 }
 
 export async function down(knex: Knex): Promise<void> {

@@ -5,7 +5,9 @@ import { runSql } from './sql.ts';
 // Stripe events already seen, and the per-address order rate limit. The constraints are the last
 // line of defence: no code path can book an order entry twice, a fee twice, or an amount <= 0.
 export async function up(knex: Knex): Promise<void> {
-  await runSql(knex, `
+  await runSql(
+    knex,
+    `
     create table ledger_accounts (
       id serial primary key,
       kind text not null check (kind in ('vendor', 'customers', 'orga', 'cash', 'provider')),
@@ -109,7 +111,8 @@ export async function up(knex: Knex): Promise<void> {
       requests integer not null check (requests > 0),
       primary key (address, window_start)
     );
-  `);
+  `,
+  );
 }
 
 export async function down(): Promise<void> {

@@ -3,7 +3,9 @@ import { runSql } from './sql.ts';
 
 // What happens after a payment, and the local Stripe sandbox that takes payments without Stripe.
 export async function up(knex: Knex): Promise<void> {
-  await runSql(knex, `
+  await runSql(
+    knex,
+    `
     -- PDF download links of paid digital editions. The id is the customer's secret (24 random bytes,
     -- base64url); the file is the PDF as it was when bought, so a new issue does not replace it.
     create table download_links (
@@ -54,7 +56,8 @@ export async function up(knex: Knex): Promise<void> {
       response jsonb,
       created_at timestamptz not null default now()
     );
-  `);
+  `,
+  );
 }
 
 export async function down(): Promise<void> {

@@ -5,7 +5,9 @@ import { runSql } from './sql.ts';
 // mistake is undone by a row that reverses it (`reversal_of`, at most one per row), so the history
 // an accountant sees always adds up.
 export async function up(knex: Knex): Promise<void> {
-  await runSql(knex, `
+  await runSql(
+    knex,
+    `
     -- One cash payout to a vendor: its ledger row (vendor -> cash) and every open row it settled
     -- carry its id. The receipt number is what the vendor signs and the office files.
     create table payouts (
@@ -60,7 +62,8 @@ export async function up(knex: Knex): Promise<void> {
     alter table orders add column refunded_by text;
     alter table orders add constraint orders_refunded_complete
       check ((status = 'refunded') = (refunded_at is not null and refunded_by is not null));
-  `);
+  `,
+  );
 }
 
 export async function down(): Promise<void> {

@@ -5,7 +5,9 @@ import { runSql } from './sql.ts';
 // rows): every list, total and statistic of a period reads its period's slice of an index, never
 // the whole table, and a list's first page stops after its rows.
 export async function up(knex: Knex): Promise<void> {
-  await runSql(knex, `
+  await runSql(
+    knex,
+    `
     -- The accounting list in its default order (newest first, as the list sorts: nulls last, then
     -- id) and the CSV export in the reverse direction: a page reads 25 index entries, not a month.
     create index ledger_rows_newest_first on ledger_rows (created_at desc nulls last, id desc);
@@ -26,7 +28,8 @@ export async function up(knex: Knex): Promise<void> {
 
     -- Orders per day, week or month in the statistics.
     create index orders_paid on orders (paid_at) where status in ('paid', 'refunded');
-  `);
+  `,
+  );
 }
 
 export async function down(): Promise<void> {

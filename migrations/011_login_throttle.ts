@@ -7,7 +7,9 @@ import { runSql } from './sql.ts';
 // limit that a read-then-write let through. The old failure log is replaced; its rows are a quarter
 // hour's worth and not carried over.
 export async function up(knex: Knex): Promise<void> {
-  await runSql(knex, `
+  await runSql(
+    knex,
+    `
     create table login_throttle (
       scope text not null check (scope in ('pair', 'address', 'account')),
       -- lower case, as typed: unknown names count too, so probing them is throttled as well
@@ -21,7 +23,8 @@ export async function up(knex: Knex): Promise<void> {
     );
     create index login_throttle_window on login_throttle (window_start);
     drop table login_failures;
-  `);
+  `,
+  );
 }
 
 export async function down(): Promise<void> {

@@ -8,7 +8,9 @@ import { runSql } from './sql.ts';
 //   do. The old table had no caller; its rows are answers to replays at most a day old, so they go;
 // - pending webhook deliveries in the database, resumed by whichever process starts next.
 export async function up(knex: Knex): Promise<void> {
-  await runSql(knex, `
+  await runSql(
+    knex,
+    `
     create table stripe_sandbox_credentials (
       id boolean primary key default true check (id),
       secret_key text not null,
@@ -41,7 +43,8 @@ export async function up(knex: Knex): Promise<void> {
       created_at timestamptz not null default now()
     );
     create index stripe_sandbox_deliveries_due on stripe_sandbox_deliveries (next_attempt_at);
-  `);
+  `,
+  );
 }
 
 export async function down(): Promise<void> {

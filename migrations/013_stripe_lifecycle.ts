@@ -5,7 +5,9 @@ import { runSql } from './sql.ts';
 // their status) and disputes (chargebacks). Stripe's ids are the keys, so a repeated, late or
 // reordered event finds its row and books nothing twice; the ledger's unique index is the last line.
 export async function up(knex: Knex): Promise<void> {
-  await runSql(knex, `
+  await runSql(
+    knex,
+    `
     alter table ledger_rows drop constraint ledger_rows_kind_check;
     alter table ledger_rows add constraint ledger_rows_kind_check
       check (kind in ('sale', 'tip', 'licence', 'fee', 'fee_cover', 'payout', 'payout_reversal', 'refund',
@@ -46,7 +48,8 @@ export async function up(knex: Knex): Promise<void> {
       constraint stripe_disputes_decided check ((bearer is null) = (decided_by is null) and (bearer is null) = (decided_at is null))
     );
     create index stripe_disputes_open on stripe_disputes (created_at) where bearer is null;
-  `);
+  `,
+  );
 }
 
 export async function down(): Promise<void> {

@@ -13,13 +13,26 @@ import { runSql } from './sql.ts';
 // this migration ran. A migration before this one that widens the check (013_stripe_lifecycle's
 // dispute kinds) must have its kinds in this list too, or this one narrows the check again.
 const ledgerRowKinds = [
-  'sale', 'tip', 'licence', 'fee', 'fee_cover', 'payout', 'payout_reversal', 'refund',
-  'dispute', 'dispute_fee', 'dispute_won', 'dispute_vendor',
-  'counter_sale', 'counter_cash',
+  'sale',
+  'tip',
+  'licence',
+  'fee',
+  'fee_cover',
+  'payout',
+  'payout_reversal',
+  'refund',
+  'dispute',
+  'dispute_fee',
+  'dispute_won',
+  'dispute_vendor',
+  'counter_sale',
+  'counter_cash',
 ] as const;
 
 export async function up(knex: Knex): Promise<void> {
-  await runSql(knex, `
+  await runSql(
+    knex,
+    `
     -- What a vendor pays the office per copy; null: not sold at the counter.
     alter table items add column counter_price integer check (counter_price >= 0);
 
@@ -131,7 +144,8 @@ export async function up(knex: Knex): Promise<void> {
       constraint till_closes_difference_booked check ((counted = expected) = (difference_movement_id is null)),
       constraint till_closes_difference_has_reason check (counted = expected or length(btrim(reason)) >= 1)
     );
-  `);
+  `,
+  );
 
   // Payouts go through a till. Existing payouts get a default till (created only when there are
   // any: a new database gets its till from the demo seed or the office). The column is added with a

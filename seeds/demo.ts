@@ -70,20 +70,94 @@ export function generator(seed: number) {
 }
 
 const firstNames = [
-  'Anna', 'Johann', 'Maria', 'Franz', 'Theresia', 'Josef', 'Elisabeth', 'Karl', 'Hermine', 'Leopold',
-  'Gertrude', 'Florian', 'Katharina', 'Stefan', 'Ioana', 'Mihai', 'Elena', 'Dragan', 'Fatima', 'Ahmad',
-  'Blessing', 'Chinedu', 'Zsófia', 'Petra', 'Hannes', 'Rosa', 'Wolfgang', 'Monika', 'Alois', 'Agnes',
+  'Anna',
+  'Johann',
+  'Maria',
+  'Franz',
+  'Theresia',
+  'Josef',
+  'Elisabeth',
+  'Karl',
+  'Hermine',
+  'Leopold',
+  'Gertrude',
+  'Florian',
+  'Katharina',
+  'Stefan',
+  'Ioana',
+  'Mihai',
+  'Elena',
+  'Dragan',
+  'Fatima',
+  'Ahmad',
+  'Blessing',
+  'Chinedu',
+  'Zsófia',
+  'Petra',
+  'Hannes',
+  'Rosa',
+  'Wolfgang',
+  'Monika',
+  'Alois',
+  'Agnes',
 ] as const;
 const lastNames = [
-  'Gruber', 'Huber', 'Bauer', 'Wagner', 'Müller', 'Pichler', 'Steiner', 'Moser', 'Mayer', 'Hofer',
-  'Leitner', 'Berger', 'Fuchs', 'Eder', 'Fischer', 'Schmid', 'Winkler', 'Weber', 'Schwarz', 'Maier',
-  'Popescu', 'Ionescu', 'Novák', 'Horváth', 'Petrović', 'Okafor', 'Rahimi', 'Haider', 'Lang', 'Brunner',
+  'Gruber',
+  'Huber',
+  'Bauer',
+  'Wagner',
+  'Müller',
+  'Pichler',
+  'Steiner',
+  'Moser',
+  'Mayer',
+  'Hofer',
+  'Leitner',
+  'Berger',
+  'Fuchs',
+  'Eder',
+  'Fischer',
+  'Schmid',
+  'Winkler',
+  'Weber',
+  'Schwarz',
+  'Maier',
+  'Popescu',
+  'Ionescu',
+  'Novák',
+  'Horváth',
+  'Petrović',
+  'Okafor',
+  'Rahimi',
+  'Haider',
+  'Lang',
+  'Brunner',
 ] as const;
-const languages = ['Deutsch', 'Deutsch', 'Deutsch', 'Rumänisch', 'Bulgarisch', 'Slowakisch', 'Ungarisch', 'Englisch', 'Arabisch', 'Farsi'] as const;
+const languages = [
+  'Deutsch',
+  'Deutsch',
+  'Deutsch',
+  'Rumänisch',
+  'Bulgarisch',
+  'Slowakisch',
+  'Ungarisch',
+  'Englisch',
+  'Arabisch',
+  'Farsi',
+] as const;
 const streets = [
-  ['Favoritenstraße', '1100'], ['Ottakringer Straße', '1160'], ['Thaliastraße', '1160'], ['Simmeringer Hauptstraße', '1110'],
-  ['Wiedner Hauptstraße', '1040'], ['Landstraßer Hauptstraße', '1030'], ['Taborstraße', '1020'], ['Neubaugasse', '1070'],
-  ['Josefstädter Straße', '1080'], ['Reinprechtsdorfer Straße', '1050'], ['Brigittenauer Lände', '1200'], ['Hernalser Hauptstraße', '1170'],
+  ['Favoritenstraße', '1100'],
+  ['Ottakringer Straße', '1160'],
+  ['Thaliastraße', '1160'],
+  ['Simmeringer Hauptstraße', '1110'],
+  ['Wiedner Hauptstraße', '1040'],
+  ['Landstraßer Hauptstraße', '1030'],
+  ['Taborstraße', '1020'],
+  ['Neubaugasse', '1070'],
+  ['Josefstädter Straße', '1080'],
+  ['Reinprechtsdorfer Straße', '1050'],
+  ['Brigittenauer Lände', '1200'],
+  ['Hernalser Hauptstraße', '1170'],
 ] as const;
 
 /** Places where street papers are sold, all within about three kilometres of the map centre. */
@@ -160,7 +234,12 @@ export async function seedDemo(trx: Knex.Transaction | Knex): Promise<void> {
   const random = generator(20_270_101);
 
   // Files: the logo and the digital edition's PDF.
-  const logoFileId = await storeFile(trx, { buffer: makeLogoPng(DEMO_COLOUR, '#ffffff'), originalname: 'logo.png' }, ['image/png'], 'logo');
+  const logoFileId = await storeFile(
+    trx,
+    { buffer: makeLogoPng(DEMO_COLOUR, '#ffffff'), originalname: 'logo.png' },
+    ['image/png'],
+    'logo',
+  );
   const pdfFileId = await storeFile(
     trx,
     {
@@ -221,7 +300,8 @@ export async function seedDemo(trx: Knex.Transaction | Knex): Promise<void> {
       },
       {
         name: 'Digitale Ausgabe – Lizenz',
-        description: 'Lizenzanteil der Zeitung an jeder verkauften digitalen Ausgabe (licence share of a digital issue).',
+        description:
+          'Lizenzanteil der Zeitung an jeder verkauften digitalen Ausgabe (licence share of a digital issue).',
         price: 50,
         item_order: 10,
         is_license_item: true,
@@ -305,7 +385,9 @@ export async function seedDemo(trx: Knex.Transaction | Knex): Promise<void> {
     online_map: false,
     is_disabled: true,
   });
-  const vendors = await trx('vendors').insert(vendorRows).returning<{ id: number; license_id: string }[]>(['id', 'license_id']);
+  const vendors = await trx('vendors')
+    .insert(vendorRows)
+    .returning<{ id: number; license_id: string }[]>(['id', 'license_id']);
   const vendorId = new Map(vendors.map((v) => [v.license_id, v.id]));
 
   const locationRows: Record<string, unknown>[] = [];
@@ -349,7 +431,9 @@ export async function seedDemo(trx: Knex.Transaction | Knex): Promise<void> {
   for (const account of DEMO_ACCOUNTS) {
     accountRows.push({
       username: account.username,
-      email: account.licenseId ? vendorRows.find((v) => v.license_id === account.licenseId)!.email : `${account.username}${DEMO_VENDOR_EMAIL_POSTFIX}`,
+      email: account.licenseId
+        ? vendorRows.find((v) => v.license_id === account.licenseId)!.email
+        : `${account.username}${DEMO_VENDOR_EMAIL_POSTFIX}`,
       password_hash: await demoHash(account.password),
       groups: account.groups,
       vendor_id: account.licenseId ? vendorId.get(account.licenseId) : null,

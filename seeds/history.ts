@@ -54,7 +54,11 @@ function pastTime(random: ReturnType<typeof generator>, now: Date, daysBack: num
 /** The carts customers buy: mostly the paper, sometimes the digital edition or another item. */
 async function plan(trx: Knex.Transaction, now: Date): Promise<{ sales: Sale[]; payouts: Payout[] }> {
   const random = generator(2027);
-  const vendors: Vendor[] = await trx('vendors').where({ is_disabled: false }).whereNull('deleted_at').orderBy('id').select('id', 'license_id');
+  const vendors: Vendor[] = await trx('vendors')
+    .where({ is_disabled: false })
+    .whereNull('deleted_at')
+    .orderBy('id')
+    .select('id', 'license_id');
   const items: { id: number; is_main_product: boolean; license_item_id: number | null }[] = await trx('items')
     .whereNull('deleted_at')
     .where({ disabled: false, is_license_item: false })
@@ -71,7 +75,10 @@ async function plan(trx: Knex.Transaction, now: Date): Promise<{ sales: Sale[]; 
   const pickVendor = () => {
     let at = random.next() * totalWeight;
     // at < totalWeight, so some weight takes it below zero
-    return nth(vendors, weights.findIndex((w) => (at -= w) < 0));
+    return nth(
+      vendors,
+      weights.findIndex((w) => (at -= w) < 0),
+    );
   };
 
   const sales: Sale[] = Array.from({ length: HISTORY_ORDER_COUNT }, () => {
@@ -83,8 +90,17 @@ async function plan(trx: Knex.Transaction, now: Date): Promise<{ sales: Sale[]; 
         ? [{ item: paper.id, quantity: random.chance(0.8) ? 1 : 2 }]
         : kind < 0.9 && digital
           ? [{ item: digital.id, quantity: 1 }]
-          : [{ item: random.pick(others.length ? others : [digital!]).id, quantity: 1 }, ...(random.chance(0.5) ? [{ item: paper.id, quantity: 1 }] : [])];
-    return { at, vendor, entries, tip: random.pick([0, 0, 0, 100, 100, 200]), digital: entries.some((e) => e.item === digital?.id) };
+          : [
+              { item: random.pick(others.length ? others : [digital!]).id, quantity: 1 },
+              ...(random.chance(0.5) ? [{ item: paper.id, quantity: 1 }] : []),
+            ];
+    return {
+      at,
+      vendor,
+      entries,
+      tip: random.pick([0, 0, 0, 100, 100, 200]),
+      digital: entries.some((e) => e.item === digital?.id),
+    };
   });
 
   // About half of the selling vendors came to the counter once or twice; the rest have credit waiting.
@@ -102,29 +118,36 @@ async function plan(trx: Knex.Transaction, now: Date): Promise<{ sales: Sale[]; 
 /** A paid order as the shop stores and books it, dated to `sale.at`. */
 async function bookSale(trx: Knex.Transaction, sale: Sale, n: number): Promise<void> {
   const email = sale.digital ? `kundin-${n}@example.org` : null;
-  const lines = await priceCart(trx, { vendor: sale.vendor.license_id, entries: sale.entries, tip: sale.tip, email, returnUrl: null, locale: 'de' });
+  const lines = await priceCart(trx, {
+    vendor: sale.vendor.license_id,
+    entries: sale.entries,
+    tip: sale.tip,
+    email,
+    returnUrl: null,
+    locale: 'de',
+  });
   const total = lines.reduce((sum, { item, quantity }) => sum + item.price * quantity, sale.tip);
   const paidAt = new Date(sale.at.getTime() + 2 * minute);
   // Stripe's card fee for European cards.
   const fee = Math.round(total * 0.015) + 25;
   const { id } = oneRow(
     await trx('orders')
-    .insert({
-      // A real receipt address: random like the shop's, so no one can derive it from this code.
-      token: randomBytes(32).toString('base64url'),
-      vendor_id: sale.vendor.id,
-      status: 'paid',
-      amount_total: total,
-      tip: sale.tip,
-      email,
-      locale: 'de',
-      fee,
-      expires_at: new Date(sale.at.getTime() + 31 * minute),
-      paid_at: paidAt,
-      created_at: sale.at,
-      updated_at: paidAt,
-    })
-    .returning<{ id: number }[]>('id'),
+      .insert({
+        // A real receipt address: random like the shop's, so no one can derive it from this code.
+        token: randomBytes(32).toString('base64url'),
+        vendor_id: sale.vendor.id,
+        status: 'paid',
+        amount_total: total,
+        tip: sale.tip,
+        email,
+        locale: 'de',
+        fee,
+        expires_at: new Date(sale.at.getTime() + 31 * minute),
+        paid_at: paidAt,
+        created_at: sale.at,
+        updated_at: paidAt,
+      })
+      .returning<{ id: number }[]>('id'),
   );
   await trx('order_entries').insert(orderEntryRows(id, lines, sale.tip));
   const order = { id, vendor_id: sale.vendor.id };
@@ -152,9 +175,10 @@ export { allowBackdating };
 export async function seedSalesHistory(trx: Knex.Transaction, { now, timeZone }: HistoryOptions): Promise<void> {
   await allowBackdating(trx);
   const { sales, payouts } = await plan(trx, now);
-  const events = [...sales.map((sale) => ({ at: sale.at, sale })), ...payouts.map((payout) => ({ at: payout.at, payout }))].sort(
-    (a, b) => a.at.getTime() - b.at.getTime(),
-  );
+  const events = [
+    ...sales.map((sale) => ({ at: sale.at, sale })),
+    ...payouts.map((payout) => ({ at: payout.at, payout })),
+  ].sort((a, b) => a.at.getTime() - b.at.getTime());
   let n = 0;
   for (const event of events) {
     if ('sale' in event) await bookSale(trx, event.sale, ++n);

@@ -28,7 +28,12 @@ function embedScript(): Plugin {
           emptyOutDir: false,
           copyPublicDir: false,
           target: 'es2020',
-          lib: { entry: path.resolve(root, 'src/widget.ts'), formats: ['iife'], name: 'streetPaperShop', fileName: () => 'widget.js' },
+          lib: {
+            entry: path.resolve(root, 'src/widget.ts'),
+            formats: ['iife'],
+            name: 'streetPaperShop',
+            fileName: () => 'widget.js',
+          },
         },
       });
     },
@@ -46,5 +51,7 @@ export default defineConfig({
     // Every browser the shop supports preloads modules itself; the polyfill would only cost bytes.
     modulePreload: { polyfill: false },
   },
-  server: { proxy: { '/api': 'http://localhost:3000', '/files': 'http://localhost:3000', '/img': 'http://localhost:3000' } },
+  server: {
+    proxy: { '/api': 'http://localhost:3000', '/files': 'http://localhost:3000', '/img': 'http://localhost:3000' },
+  },
 });

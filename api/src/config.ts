@@ -68,7 +68,13 @@ export interface Config {
    * address and `perAddress` from one address; beyond `perAccount` (from all addresses together) each
    * next attempt at the account waits `delaySeconds`, doubling each time, at most the window.
    */
-  loginThrottle: { windowMinutes: number; perPair: number; perAddress: number; perAccount: number; delaySeconds: number };
+  loginThrottle: {
+    windowMinutes: number;
+    perPair: number;
+    perAddress: number;
+    perAccount: number;
+    delaySeconds: number;
+  };
   /** IPv6 clients are counted by this prefix for rate limits and login throttling (one /64 is one network). */
   ipv6Prefix: number;
   /** Proxies (addresses and CIDR ranges) whose X-Forwarded-For and X-Forwarded-Proto are believed; none by default. */
@@ -95,7 +101,8 @@ export interface Config {
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = Number(env.PORT ?? 3000);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be a port number, got "${env.PORT}"`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new Error(`PORT must be a port number, got "${env.PORT}"`);
   const publicUrl = (env.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/+$/, '');
   return {
     port,
@@ -153,7 +160,8 @@ function positiveInt(env: NodeJS.ProcessEnv, name: string, fallback: number): nu
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);
-  if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a whole number of at least 1, got "${raw}"`);
+  if (!Number.isInteger(value) || value < 1)
+    throw new Error(`${name} must be a whole number of at least 1, got "${raw}"`);
   return value;
 }
 
@@ -173,11 +181,16 @@ export function toOrigin(text: string): string | undefined {
 
 /** Compared exactly with a browser's Origin header, so each entry must be an origin and nothing more. */
 function embedOrigins(list: string): string[] {
-  return list.split(',').map((s) => s.trim()).filter(Boolean).map((entry) => {
-    const origin = toOrigin(entry);
-    if (!origin) throw new Error(`EMBED_ORIGINS must list origins like https://www.example.org (no path), got "${entry}"`);
-    return origin;
-  });
+  return list
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .map((entry) => {
+      const origin = toOrigin(entry);
+      if (!origin)
+        throw new Error(`EMBED_ORIGINS must list origins like https://www.example.org (no path), got "${entry}"`);
+      return origin;
+    });
 }
 
 /**
@@ -192,7 +205,11 @@ export function trustedProxies(list: string[]): net.BlockList {
     const family = net.isIP(address);
     const prefix = bits === undefined ? undefined : Number(bits);
     const maxBits = family === 6 ? 128 : 32;
-    if (!family || extra !== undefined || (prefix !== undefined && !(Number.isInteger(prefix) && prefix >= 0 && prefix <= maxBits && bits !== ''))) {
+    if (
+      !family ||
+      extra !== undefined ||
+      (prefix !== undefined && !(Number.isInteger(prefix) && prefix >= 0 && prefix <= maxBits && bits !== ''))
+    ) {
       throw new Error(`TRUST_PROXY must list IP addresses or ranges like 10.0.0.0/8, got "${entry}"`);
     }
     const type = family === 6 ? 'ipv6' : 'ipv4';
@@ -204,7 +221,10 @@ export function trustedProxies(list: string[]): net.BlockList {
 
 /** Checked at start, so a typo in the list stops the process instead of trusting nobody (or everybody). */
 function trustProxy(list: string): string[] {
-  const entries = list.split(',').map((s) => s.trim()).filter(Boolean);
+  const entries = list
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   trustedProxies(entries);
   return entries;
 }
@@ -213,7 +233,8 @@ function trustProxy(list: string): string[] {
 function ipv6Prefix(raw: string | undefined): number {
   if (raw === undefined || raw === '') return 64;
   const bits = Number(raw);
-  if (!Number.isInteger(bits) || bits < 1 || bits > 128) throw new Error(`RATE_LIMIT_IPV6_PREFIX must be 1 to 128, got "${raw}"`);
+  if (!Number.isInteger(bits) || bits < 1 || bits > 128)
+    throw new Error(`RATE_LIMIT_IPV6_PREFIX must be 1 to 128, got "${raw}"`);
   return bits;
 }
 

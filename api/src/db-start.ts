@@ -30,9 +30,11 @@ function tooFull(dir: string): string | undefined {
   try {
     const { bavail, bsize } = fs.statfsSync(dir);
     if (bavail * bsize >= startRoomBytes(dir)) return undefined;
-    return `The disk of ${dir} is full: ${megabytes(bavail * bsize)} free, the embedded database needs at least ` +
+    return (
+      `The disk of ${dir} is full: ${megabytes(bavail * bsize)} free, the embedded database needs at least ` +
       `${megabytes(startRoomBytes(dir))} to start. Free some space (or give the volume more), then start again; ` +
-      'nothing is lost.';
+      'nothing is lost.'
+    );
   } catch {
     return undefined; // no statfs here: the other checks still speak
   }
@@ -52,16 +54,20 @@ export function diagnoseDataDir(dir: string): string | undefined {
   const inside = ['', 'PG_VERSION', 'global', 'global/pg_control', 'base', 'pg_wal'].map((n) => path.join(dir, n));
   const denied = inside.find(unwritable);
   if (denied) {
-    return `The server may not read and write ${denied}. Give the user it runs as (uid ${process.getuid?.() ?? '?'}) ` +
-      `ownership of ${dir} (e.g. chown -R), then start again.`;
+    return (
+      `The server may not read and write ${denied}. Give the user it runs as (uid ${process.getuid?.() ?? '?'}) ` +
+      `ownership of ${dir} (e.g. chown -R), then start again.`
+    );
   }
   const full = tooFull(dir);
   if (full) return full;
   if (fs.existsSync(path.join(dir, 'PG_VERSION'))) {
     const missing = ['global/pg_control', 'base', 'pg_wal'].filter((name) => !fs.existsSync(path.join(dir, name)));
     const damaged = missing.length ? `it lacks ${missing.join(', ')}` : 'its files do not open as a database';
-    return `The embedded database in ${dir} is damaged: ${damaged}. Keep the directory as it is (a copy for later ` +
-      'examination), start with an empty DATA_DIR and load the last backup into it with npm run restore -- <file>.';
+    return (
+      `The embedded database in ${dir} is damaged: ${damaged}. Keep the directory as it is (a copy for later ` +
+      'examination), start with an empty DATA_DIR and load the last backup into it with npm run restore -- <file>.'
+    );
   }
   return undefined;
 }

@@ -154,8 +154,19 @@ export function pgCode(error: unknown): string | undefined {
 
 /** Network failures and PostgreSQL's "shutting down / connection lost" codes (classes 08 and 57P). */
 const unreachableCodes = new Set([
-  'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH',
-  '57P01', '57P02', '57P03', '08000', '08001', '08003', '08006',
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  '57P01',
+  '57P02',
+  '57P03',
+  '08000',
+  '08001',
+  '08003',
+  '08006',
 ]);
 
 /** pg's messages for a connection that broke or never came up; they carry no code. */
@@ -166,5 +177,9 @@ export function isDatabaseUnreachable(error: unknown): boolean {
   const e = error as { name?: unknown; message?: unknown } | null | undefined;
   if (!e) return false;
   const code = pgCode(error);
-  return e.name === 'KnexTimeoutError' || (code !== undefined && unreachableCodes.has(code)) || (typeof e.message === 'string' && lostConnection.test(e.message));
+  return (
+    e.name === 'KnexTimeoutError' ||
+    (code !== undefined && unreachableCodes.has(code)) ||
+    (typeof e.message === 'string' && lostConnection.test(e.message))
+  );
 }

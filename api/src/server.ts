@@ -25,7 +25,8 @@ refuseToStart(refusals);
 const history = config.seedHistory ? { now: new Date(), timeZone: config.timeZone } : undefined;
 const seeded = config.seedDemo ? await seedOnFirstStart(db, history) : false;
 // Behind a public address even a demo chosen on purpose never opens with the published passwords.
-const newPasswords = seeded && !isLocalUrl(config.publicUrl) && !config.oidc.issuer ? await replaceDemoPasswords(db) : [];
+const newPasswords =
+  seeded && !isLocalUrl(config.publicUrl) && !config.oidc.issuer ? await replaceDemoPasswords(db) : [];
 
 const app = buildApp({ db, config });
 const demoLogins = config.oidc.issuer ? [] : await demoLoginsInUse(db);
@@ -46,7 +47,9 @@ const server = createShopServer((req, res) => void handle(req, res), config).lis
       `  Database:    ${where}`,
       `  Logins:      ${config.oidc.issuer ? 'OpenID provider' : 'embedded OpenID provider'} at ${issuerUrl(config)}`,
       ...(demoLogins.length
-        ? [`  Demo logins: ${demoLogins.map((d) => `${d.username} / ${d.password} (${d.licenseId ? `vendor ${d.licenseId}` : 'back office'})`).join(', ')}`]
+        ? [
+            `  Demo logins: ${demoLogins.map((d) => `${d.username} / ${d.password} (${d.licenseId ? `vendor ${d.licenseId}` : 'back office'})`).join(', ')}`,
+          ]
         : []),
       ...(newPasswords.length
         ? [`  Demo logins (shown once): ${newPasswords.map((d) => `${d.username} / ${d.password}`).join(', ')}`]

@@ -15,12 +15,19 @@ export async function callApi<T>(path: string, init: { method?: string; body?: u
   try {
     const res = await fetch(`${env.apiBase}${path}`, {
       method: init.method ?? 'GET',
-      headers: init.body === undefined ? { Accept: 'application/json' } : { Accept: 'application/json', 'Content-Type': 'application/json' },
+      headers:
+        init.body === undefined
+          ? { Accept: 'application/json' }
+          : { Accept: 'application/json', 'Content-Type': 'application/json' },
       body: init.body === undefined ? undefined : JSON.stringify(init.body),
     });
-    const body = (await res.json().catch(() => null)) as (T & { message?: string; errors?: Record<string, string> }) | null;
+    const body = (await res.json().catch(() => null)) as
+      (T & { message?: string; errors?: Record<string, string> }) | null;
     if (res.ok) return { ok: true, body: body as T };
-    return { ok: false, refusal: { status: res.status, message: body?.message || t('errorText'), errors: body?.errors ?? {} } };
+    return {
+      ok: false,
+      refusal: { status: res.status, message: body?.message || t('errorText'), errors: body?.errors ?? {} },
+    };
   } catch {
     return { ok: false, refusal: { status: 0, message: t('errorText'), errors: {} } };
   }

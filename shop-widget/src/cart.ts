@@ -78,4 +78,5 @@ export function chooseEdition(cart: Cart, chosen: ShopItem, other: ShopItem): Ca
 }
 
 /** A valid e-mail address as far as a form can tell; the server has the last word. */
-export const isEmail = (value: string) => /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/.test(value.trim()) && value.trim().length <= 254;
+export const isEmail = (value: string) =>
+  /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/.test(value.trim()) && value.trim().length <= 254;

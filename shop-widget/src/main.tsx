@@ -15,7 +15,8 @@ else {
   fetchBoot('', licenceId).then(
     (boot) => mountShop(target, { boot, apiBase: '', mode: 'page', licenceId }),
     () => {
-      target.textContent = 'Upsi, es ist ein Fehler aufgetreten. Bitte versuche es erneut. / An error occurred. Please try again later.';
+      target.textContent =
+        'Upsi, es ist ein Fehler aufgetreten. Bitte versuche es erneut. / An error occurred. Please try again later.';
     },
   );
 }

@@ -11,7 +11,9 @@ export function formatMoney(cents: number, lang: Lang): string {
   const abs = Math.abs(cents);
   const whole = Math.floor(abs / 100);
   const fraction = String(abs % 100).padStart(2, '0');
-  return lang === 'de' ? `${sign}${grouped(whole, '.')},${fraction}\u00a0€` : `${sign}€${grouped(whole, ',')}.${fraction}`;
+  return lang === 'de'
+    ? `${sign}${grouped(whole, '.')},${fraction}\u00a0€`
+    : `${sign}€${grouped(whole, ',')}.${fraction}`;
 }
 
 export type MoneyProblem = 'empty' | 'invalid' | 'negative' | 'cents' | 'tooHigh';

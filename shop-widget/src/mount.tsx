@@ -96,11 +96,15 @@ export function mountShop(target: HTMLElement | ShadowRoot, options: MountOption
     licenceId: options.licenceId,
     returnUrl: options.returnUrl,
   });
-  lang.value = pickLanguage(readStored<string>('local', 'shop.lang') ?? null, navigator.languages ?? [navigator.language]);
+  lang.value = pickLanguage(
+    readStored<string>('local', 'shop.lang') ?? null,
+    navigator.languages ?? [navigator.language],
+  );
   const first = initialPath(options);
   // The boot data checked the embedded widget's vendor, or the vendor in the page's address.
   const firstRoute = parseRoute(first);
-  const bootVendor = options.mode === 'embedded' ? options.licenceId : firstRoute.page === 'vendor' ? firstRoute.id : undefined;
+  const bootVendor =
+    options.mode === 'embedded' ? options.licenceId : firstRoute.page === 'vendor' ? firstRoute.id : undefined;
   if (bootVendor) knowVendor(bootVendor, options.boot.vendor);
   startAt(first, Boolean(options.start));
 

@@ -22,7 +22,11 @@ export async function placeOrder(vendor: string, summary: Checkout, email: strin
       ...(env.mode === 'embedded' && env.returnUrl ? { returnUrl: env.returnUrl } : {}),
     },
   });
-  if (answer.ok) writeStored('session', pendingKey(answer.body.order), { vendor, checkoutUrl: answer.body.checkoutUrl } satisfies PendingOrder);
+  if (answer.ok)
+    writeStored('session', pendingKey(answer.body.order), {
+      vendor,
+      checkoutUrl: answer.body.checkoutUrl,
+    } satisfies PendingOrder);
   return answer;
 }
 

@@ -20,7 +20,11 @@ export interface Env {
   returnUrl?: string;
 }
 
-export const env: Env = { boot: { settings: {} as Boot['settings'], vendor: null, items: [] }, apiBase: '', mode: 'page' };
+export const env: Env = {
+  boot: { settings: {} as Boot['settings'], vendor: null, items: [] },
+  apiBase: '',
+  mode: 'page',
+};
 
 // Storage can be missing or refuse (private modes, blocked cookies): the shop then works without it.
 function store(kind: 'local' | 'session'): Storage | undefined {
@@ -74,7 +78,8 @@ export function navigate(to: string, replace = false): void {
 
 /** The first route; an embedded widget resumes where it was unless told where to start. */
 export function startAt(initial: string, force = false): void {
-  path.value = env.mode === 'embedded' && !force ? (readStored<string>('session', embeddedRouteKey()) ?? initial) : initial;
+  path.value =
+    env.mode === 'embedded' && !force ? (readStored<string>('session', embeddedRouteKey()) ?? initial) : initial;
   if (env.mode === 'embedded') writeStored('session', embeddedRouteKey(), path.value);
 }
 
@@ -99,7 +104,9 @@ export function loadVendor(id: string): void {
   knowVendor(id, 'loading');
   void (async (): Promise<VendorState> => {
     try {
-      const res = await fetch(`${env.apiBase}/api/vendors/check/${encodeURIComponent(id)}/`, { headers: { Accept: 'application/json' } });
+      const res = await fetch(`${env.apiBase}/api/vendors/check/${encodeURIComponent(id)}/`, {
+        headers: { Accept: 'application/json' },
+      });
       if (res.ok) return (await res.json()) as VendorCheck;
       // Unknown and deactivated look the same (404); anything else is our failure, not a bad badge.
       return res.status === 404 ? null : 'failed';

@@ -18,7 +18,10 @@ export const texts = {
   more: ['{name}: eins mehr', 'One {name} more'],
   quantity: ['Anzahl {name}', 'Quantity of {name}'],
   details: ['Details zu {name}', 'Details of {name}'],
-  askVendor: ['Frag deine Verkäuferin oder deinen Verkäufer, ob es dieses Produkt gerade gibt.', 'Ask your vendor if they have this product available'],
+  askVendor: [
+    'Frag deine Verkäuferin oder deinen Verkäufer, ob es dieses Produkt gerade gibt.',
+    'Ask your vendor if they have this product available',
+  ],
   toShop: ['Zu den Produkten', 'To the products'],
   print: ['Gedruckt', 'Print'],
   digital: ['Digital (E-Paper)', 'Digital (e-paper)'],
@@ -45,8 +48,14 @@ export const texts = {
   moneyEmpty: ['Bitte gib einen Betrag ein.', 'Please enter an amount.'],
   moneyInvalid: ['Bitte gib einen Betrag wie 1,50 ein.', 'Please enter an amount like 1.50.'],
   moneyNegative: ['Der Betrag darf nicht negativ sein.', 'The amount must not be negative.'],
-  moneyCents: ['Bitte gib ganze Cent ein (höchstens zwei Nachkommastellen).', 'Please enter whole cents (at most two decimals).'],
-  moneyTooHigh: ['Höchstens {max}: eine Bestellung muss unter {limit} bleiben.', 'At most {max}: an order must stay below {limit}.'],
+  moneyCents: [
+    'Bitte gib ganze Cent ein (höchstens zwei Nachkommastellen).',
+    'Please enter whole cents (at most two decimals).',
+  ],
+  moneyTooHigh: [
+    'Höchstens {max}: eine Bestellung muss unter {limit} bleiben.',
+    'At most {max}: an order must stay below {limit}.',
+  ],
   orderTitle: ['Deine Bestellung', 'Your order'],
   total: ['Summe', 'Total'],
   includesTip: ['inkl. {amount} Trinkgeld', 'includes {amount} tip'],
@@ -91,7 +100,10 @@ export const texts = {
   maintenance: ['Diese Seite wird gerade gewartet...', 'This page is currently under maintenance...'],
   learnMore: ['Mehr erfahren', 'Learn more'],
   errorTitle: ['Fehler', 'Error'],
-  errorText: ['Upsi, es ist ein Fehler aufgetreten. Bitte versuche es erneut.', 'An error occurred. Please try again later.'],
+  errorText: [
+    'Upsi, es ist ein Fehler aufgetreten. Bitte versuche es erneut.',
+    'An error occurred. Please try again later.',
+  ],
   invalidLinkTitle: ['Ungültiger Link', 'Invalid link'],
   invalidLinkText: [
     'Etwas ist schiefgelaufen, bitte versuche es erneut oder wende dich an das Büro.',

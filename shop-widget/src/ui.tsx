@@ -7,7 +7,13 @@ import type { TextKey } from './texts.ts';
 // The few building blocks every screen shares. Ids and classes are stable: newspapers style them.
 
 /** A screen with its heading; after a move the heading takes the focus so screen readers announce it. */
-export function Screen(props: { id: string; title: ComponentChildren; titleId?: string; aside?: ComponentChildren; children?: ComponentChildren }) {
+export function Screen(props: {
+  id: string;
+  title: ComponentChildren;
+  titleId?: string;
+  aside?: ComponentChildren;
+  children?: ComponentChildren;
+}) {
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => {
     if (navigated) heading.current?.focus();
@@ -40,7 +46,8 @@ export function WithName(props: { text: TextKey; name: ComponentChildren }) {
 /** An amount in the current language. */
 export const money = (cents: number) => formatMoney(cents, lang.value);
 
-const plainClick = (event: MouseEvent) => event.button === 0 && !event.metaKey && !event.ctrlKey && !event.shiftKey && !event.altKey;
+const plainClick = (event: MouseEvent) =>
+  event.button === 0 && !event.metaKey && !event.ctrlKey && !event.shiftKey && !event.altKey;
 
 /** A move inside the shop: a real link (it opens in a new tab too), handled without reloading. */
 export function Go(props: { to: string; id?: string; class?: string; replace?: boolean; children: ComponentChildren }) {
@@ -61,9 +68,22 @@ export function Go(props: { to: string; id?: string; class?: string; replace?: b
 }
 
 /** A link that leaves the shop (help pages, terms): a new tab keeps the customer's place. */
-export function External(props: { href: string; id?: string; class?: string; label?: string; children: ComponentChildren }) {
+export function External(props: {
+  href: string;
+  id?: string;
+  class?: string;
+  label?: string;
+  children: ComponentChildren;
+}) {
   return (
-    <a id={props.id} class={props.class ?? 'shop-link'} href={props.href} target="_blank" rel="noopener" aria-label={props.label}>
+    <a
+      id={props.id}
+      class={props.class ?? 'shop-link'}
+      href={props.href}
+      target="_blank"
+      rel="noopener"
+      aria-label={props.label}
+    >
       {props.children}
     </a>
   );
@@ -83,4 +103,3 @@ export const Loading = (props: { label: string }) => (
     {props.label}
   </p>
 );
-

@@ -32,14 +32,17 @@ function backFromStripe(): Pick<MountOptions, 'start' | 'returnUrl'> {
 }
 
 /** Keeps the page's inherited fonts, colours and sizes out; the widget's own CSS sets its look. */
-const hostStyle = ':host{all:initial!important;display:block!important}.shop-embed-refused{font:1rem/1.5 system-ui,sans-serif;margin:1rem 0}';
+const hostStyle =
+  ':host{all:initial!important;display:block!important}.shop-embed-refused{font:1rem/1.5 system-ui,sans-serif;margin:1rem 0}';
 
 function refused(shadow: ShadowRoot, shop: string): void {
   const english = navigator.language.toLowerCase().startsWith('en');
   const note = document.createElement('p');
   note.setAttribute('role', 'alert');
   note.className = 'shop-embed-refused';
-  note.textContent = english ? 'The shop cannot be shown on this page.' : 'Der Shop kann auf dieser Seite nicht angezeigt werden.';
+  note.textContent = english
+    ? 'The shop cannot be shown on this page.'
+    : 'Der Shop kann auf dieser Seite nicht angezeigt werden.';
   shadow.append(note);
   console.error(
     `The shop at ${shop} did not answer this page (${location.origin}). ` +

@@ -46,10 +46,10 @@ type Caller = (typeof callers)[number];
 type Row = readonly [Outcome, Outcome, Outcome, Outcome, Outcome, Outcome, Outcome];
 
 //                        anonymous vendorA vendorB backoffice expired otherKey otherIssuer
-const everyone: Row =    ['ok',     'ok',   'ok',   'ok',      401,    401,     401];
-const staff: Row =       [401,      403,    403,    'ok',      401,    401,     401];
-const ownVendor: Row =   [401,      'ok',   'ok',   403,       401,    401,     401];
-const loggedIn: Row =    [401,      'ok',   'ok',   'ok',      401,    401,     401];
+const everyone: Row = ['ok', 'ok', 'ok', 'ok', 401, 401, 401];
+const staff: Row = [401, 403, 403, 'ok', 401, 401, 401];
+const ownVendor: Row = [401, 'ok', 'ok', 403, 401, 401, 401];
+const loggedIn: Row = [401, 'ok', 'ok', 'ok', 401, 401, 401];
 
 const matrix: Record<string, Row> = {
   'GET /healthz': everyone,
@@ -140,19 +140,31 @@ interface Fixture {
 async function fixture(t: ApiTest): Promise<Fixture> {
   const office = await t.office();
   const as = <R extends supertest.Test>(request: R) => request.set('Authorization', office);
-  const vendors = (await as(t.http.get('/api/vendors/?filter={"q":"DEMO-1"}'))).body as (Fixture['vendorA'] & { licenseId: string })[];
+  const vendors = (await as(t.http.get('/api/vendors/?filter={"q":"DEMO-1"}'))).body as (Fixture['vendorA'] & {
+    licenseId: string;
+  })[];
   const vendorA = vendors.find((v) => v.licenseId === 'DEMO-1')!;
   // Created rather than seeded, so that with the embedded provider it comes with a login.
-  const vendorB = await as(t.http.post('/api/vendors')).send({ licenseId: 'MATRIX-B', firstName: 'Berta', email: 'matrix-b@example.org' });
+  const vendorB = await as(t.http.post('/api/vendors')).send({
+    licenseId: 'MATRIX-B',
+    firstName: 'Berta',
+    email: 'matrix-b@example.org',
+  });
   const location = await as(t.http.post(`/api/vendors/${vendorA.id}/locations`)).send({ name: 'Matrix corner' });
   const comment = await as(t.http.post(`/api/vendors/${vendorA.id}/comments`)).send({ comment: 'Matrix' });
   for (const res of [vendorB, location, comment]) assert.equal(res.status, 201, JSON.stringify(res.body));
   // Unlisted parameters get "1": any id will do where only the access decision is looked at.
-  const params = { id: String(vendorA.id), locId: String(location.body.id), cid: String(comment.body.id), licenseId: 'DEMO-1' };
+  const params = {
+    id: String(vendorA.id),
+    locId: String(location.body.id),
+    cid: String(comment.body.id),
+    licenseId: 'DEMO-1',
+  };
   return { vendorA, vendorB: vendorB.body, params };
 }
 
-const concrete = (path: string, params: Record<string, string>) => path.replace(/:([A-Za-z]+)/g, (_, name: string) => params[name] ?? '1') + '/';
+const concrete = (path: string, params: Record<string, string>) =>
+  path.replace(/:([A-Za-z]+)/g, (_, name: string) => params[name] ?? '1') + '/';
 
 /**
  * Calls every route as every caller and compares with the table. Reading routes go first and
@@ -164,7 +176,9 @@ async function checkMatrix(http: supertest.Agent, tokens: Tokens, params: Record
   const depth = (r: RouteDef) => r.path.split('/').length;
   // Deleting vendor A ends its login; its locations and comments are tried before that.
   const vendorLast = (r: RouteDef) => Number(r.path.startsWith('/api/vendors/'));
-  const sorted = [...routes].sort((a, b) => order(a) - order(b) || (order(a) === 2 ? depth(b) - depth(a) || vendorLast(a) - vendorLast(b) : 0));
+  const sorted = [...routes].sort(
+    (a, b) => order(a) - order(b) || (order(a) === 2 ? depth(b) - depth(a) || vendorLast(a) - vendorLast(b) : 0),
+  );
   const callOrder: Caller[] = ['anonymous', 'vendorA', 'vendorB', 'expired', 'otherKey', 'otherIssuer', 'backoffice'];
   const failures: string[] = [];
   for (const route of sorted) {
@@ -194,7 +208,13 @@ async function checkMatrix(http: supertest.Agent, tokens: Tokens, params: Record
 /** A token like the issuer's, with the same key id, signed by a key the issuer never had. */
 async function signedByAnotherKey(claims: JWTPayload, issuer: string, audience: string, kid: string): Promise<string> {
   const { privateKey } = await generateKeyPair('RS256');
-  return new SignJWT(claims).setProtectedHeader({ alg: 'RS256', kid }).setIssuer(issuer).setAudience(audience).setIssuedAt().setExpirationTime('10m').sign(privateKey);
+  return new SignJWT(claims)
+    .setProtectedHeader({ alg: 'RS256', kid })
+    .setIssuer(issuer)
+    .setAudience(audience)
+    .setIssuedAt()
+    .setExpirationTime('10m')
+    .sign(privateKey);
 }
 
 type Tokens = Record<Exclude<Caller, 'anonymous'>, string>;
@@ -202,7 +222,11 @@ const bearer = (header: string) => header.slice('Bearer '.length);
 const aMinuteAgo = () => Math.floor(Date.now() / 1000) - 60;
 
 /** Runs the matrix against an app whose tokens come from one kind of provider. */
-function matrixSuite(t: ApiTest, title: string, connect: (ids: Fixture) => Promise<{ http: supertest.Agent; tokens: Tokens; close?: () => Promise<void> }>) {
+function matrixSuite(
+  t: ApiTest,
+  title: string,
+  connect: (ids: Fixture) => Promise<{ http: supertest.Agent; tokens: Tokens; close?: () => Promise<void> }>,
+) {
   describe(title, () => {
     let ids: Fixture;
     let app: Awaited<ReturnType<typeof connect>>;
@@ -221,8 +245,15 @@ function matrixSuite(t: ApiTest, title: string, connect: (ids: Fixture) => Promi
       const me = (token: string) => app.http.get('/api/vendors/me').set('Authorization', `Bearer ${token}`);
       assert.equal((await me(app.tokens.vendorA)).body.id, ids.vendorA.id);
       assert.equal((await me(app.tokens.vendorB)).body.id, ids.vendorB.id);
-      for (const [token, vendor] of [[app.tokens.vendorA, ids.vendorA], [app.tokens.vendorB, ids.vendorA], [app.tokens.vendorA, ids.vendorB]] as const) {
-        assert.equal((await app.http.get(`/api/vendors/${vendor.id}`).set('Authorization', `Bearer ${token}`)).status, 403);
+      for (const [token, vendor] of [
+        [app.tokens.vendorA, ids.vendorA],
+        [app.tokens.vendorB, ids.vendorA],
+        [app.tokens.vendorA, ids.vendorB],
+      ] as const) {
+        assert.equal(
+          (await app.http.get(`/api/vendors/${vendor.id}`).set('Authorization', `Bearer ${token}`)).status,
+          403,
+        );
       }
     });
 
@@ -236,15 +267,29 @@ function matrixSuite(t: ApiTest, title: string, connect: (ids: Fixture) => Promi
 describeApi('access to every route', (t) => {
   it('has exactly one row in the matrix for every route', () => {
     const declared = routes.map(key);
-    assert.deepEqual(declared.filter((k) => !(k in matrix)), [], 'routes missing from the matrix');
-    assert.deepEqual(Object.keys(matrix).filter((k) => !declared.includes(k)), [], 'matrix rows without a route');
+    assert.deepEqual(
+      declared.filter((k) => !(k in matrix)),
+      [],
+      'routes missing from the matrix',
+    );
+    assert.deepEqual(
+      Object.keys(matrix).filter((k) => !declared.includes(k)),
+      [],
+      'matrix rows without a route',
+    );
     assert.equal(new Set(declared).size, declared.length, 'a route is declared twice');
   });
 
   it('declares only the reviewed routes public, and the matrix lets exactly those be called anonymously', () => {
-    const declaredPublic = routes.filter((r) => r.access === 'public').map(key).sort();
+    const declaredPublic = routes
+      .filter((r) => r.access === 'public')
+      .map(key)
+      .sort();
     assert.deepEqual(declaredPublic, [...publicRoutes].sort());
-    const anonymous = Object.entries(matrix).filter(([, row]) => row[0] === 'ok').map(([k]) => k).sort();
+    const anonymous = Object.entries(matrix)
+      .filter(([, row]) => row[0] === 'ok')
+      .map(([k]) => k)
+      .sort();
     assert.deepEqual(anonymous, [...publicRoutes].sort());
   });
 
@@ -254,8 +299,12 @@ describeApi('access to every route', (t) => {
     return {
       http: t.http,
       tokens: {
-        vendorA: bearer(await t.auth(['vendor'], { sub: 'vendor-a', email: ids.vendorA.email, vendor: ids.vendorA.licenseId })),
-        vendorB: bearer(await t.auth(['vendor'], { sub: 'vendor-b', email: ids.vendorB.email, vendor: ids.vendorB.licenseId })),
+        vendorA: bearer(
+          await t.auth(['vendor'], { sub: 'vendor-a', email: ids.vendorA.email, vendor: ids.vendorA.licenseId }),
+        ),
+        vendorB: bearer(
+          await t.auth(['vendor'], { sub: 'vendor-b', email: ids.vendorB.email, vendor: ids.vendorB.licenseId }),
+        ),
         backoffice: bearer(await t.office()),
         expired: await issuer.mint(everything, { expiresIn: aMinuteAgo() }),
         otherKey: await signedByAnotherKey(everything, issuer.issuer, issuer.audience, 'test-key'),
@@ -282,7 +331,12 @@ describeApi('access to every route', (t) => {
         vendorB: await keycloak.login('vendor-b'),
         backoffice: await keycloak.login('office'),
         expired: await keycloak.sign(everything, aMinuteAgo()),
-        otherKey: await signedByAnotherKey({ ...everything, aud: 'account', azp: 'backoffice' }, keycloak.issuer, 'account', 'realm-key'),
+        otherKey: await signedByAnotherKey(
+          { ...everything, aud: 'account', azp: 'backoffice' },
+          keycloak.issuer,
+          'account',
+          'realm-key',
+        ),
         otherIssuer: bearer(await t.auth(everything.groups, everything)),
       },
       close: () => keycloak.close(),
@@ -303,7 +357,8 @@ describeApi('access to every route', (t) => {
       http: shop.http,
       tokens: {
         vendorA: (await loginWithPkce(shop.url, 'vendor', 'vendor')).access_token,
-        vendorB: (await loginWithPkce(shop.url, ids.vendorB.login.username, ids.vendorB.login.oneTimePassword)).access_token,
+        vendorB: (await loginWithPkce(shop.url, ids.vendorB.login.username, ids.vendorB.login.oneTimePassword))
+          .access_token,
         backoffice: office.access_token,
         expired: await expired,
         otherKey: await signedByAnotherKey(claims, ownIssuer.issuer, ownIssuer.audience, keys.signing.kid),
@@ -322,7 +377,9 @@ describeApi('access to every route', (t) => {
     const issuer = await testIssuer();
     const valid = await issuer.mint({ groups: ['backoffice'] });
     const [head, body, sig] = valid.split('.');
-    const forgedBody = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(body, 'base64url').toString()), groups: ['backoffice', 'root'] })).toString('base64url');
+    const forgedBody = Buffer.from(
+      JSON.stringify({ ...JSON.parse(Buffer.from(body, 'base64url').toString()), groups: ['backoffice', 'root'] }),
+    ).toString('base64url');
     const unsigned = `${Buffer.from('{"alg":"none"}').toString('base64url')}.${body}.`;
     for (const [name, header] of [
       ['tampered payload', `Bearer ${head}.${forgedBody}.${sig}`],

@@ -73,7 +73,9 @@ async function npmRun(script: string, args: string[], env: Record<string, string
 
 /** Every table of the schema, straight from pg_tables: the comparison must leave none out. */
 async function schemaTables(db: Db): Promise<string[]> {
-  const { rows } = await db.raw<{ rows: { tablename: string }[] }>(`select tablename from pg_tables where schemaname = current_schema() order by tablename`);
+  const { rows } = await db.raw<{ rows: { tablename: string }[] }>(
+    `select tablename from pg_tables where schemaname = current_schema() order by tablename`,
+  );
   return rows.map((r) => r.tablename);
 }
 
@@ -83,11 +85,22 @@ async function assertSameDatabase(source: Db, target: Db): Promise<void> {
   assert.deepEqual(await schemaTables(target), all, 'the same tables');
   const compared = compareSummaries(await summariseDatabase(source), await summariseDatabase(target));
   // knex's migration bookkeeping is the one thing not copied: the restore runs the migrations itself
-  assert.deepEqual(compared.map((c) => c.table), all.filter((name) => !isMigrationTable(name)), 'every table is compared');
+  assert.deepEqual(
+    compared.map((c) => c.table),
+    all.filter((name) => !isMigrationTable(name)),
+    'every table is compared',
+  );
   assert.deepEqual(all.filter(isMigrationTable), ['knex_migrations', 'knex_migrations_lock']);
-  assert.deepEqual(compared.filter((c) => !c.same), [], 'no table differs');
+  assert.deepEqual(
+    compared.filter((c) => !c.same),
+    [],
+    'no table differs',
+  );
   assert.deepEqual(await appliedMigrations(target), await appliedMigrations(source));
-  assert.deepEqual(await readSequences(target, await listTables(target)), await readSequences(source, await listTables(source)));
+  assert.deepEqual(
+    await readSequences(target, await listTables(target)),
+    await readSequences(source, await listTables(source)),
+  );
 }
 
 const tempDir = (label: string) => fs.mkdtempSync(path.join(os.tmpdir(), `data-${label}-`));
@@ -131,32 +144,69 @@ describeApi('data safety: backup, restore and the move to PostgreSQL', (t) => {
       await sell(shop, t.db, { vendor: 'DEMO-2' });
       const refunded = await sell(shop, t.db, { vendor: 'DEMO-3', tip: 100 });
       const credit = (await listedVendor(t, office, 'DEMO-1')).credit;
-      const paid = await shop.http.post('/api/payments/payout/').set('Authorization', office).send({ vendor: 'DEMO-1', expectedAmount: credit });
+      const paid = await shop.http
+        .post('/api/payments/payout/')
+        .set('Authorization', office)
+        .send({ vendor: 'DEMO-1', expectedAmount: credit });
       assert.equal(paid.status, 201, JSON.stringify(paid.body));
-      const reversed = await shop.http.post(`/api/payments/payout/${paid.body.id}/reverse/`).set('Authorization', office).send({ reason: 'Zweimal gezählt – „Kasse“ \\ neu' });
+      const reversed = await shop.http
+        .post(`/api/payments/payout/${paid.body.id}/reverse/`)
+        .set('Authorization', office)
+        .send({ reason: 'Zweimal gezählt – „Kasse“ \\ neu' });
       assert.equal(reversed.status, 200, JSON.stringify(reversed.body));
       const refund = await shop.http.post(`/api/orders/${refunded.id}/refund/`).set('Authorization', office);
       assert.equal(refund.status, 200, JSON.stringify(refund.body));
       // A chargeback (Stripe's dispute test card), reported to the shop's webhook.
       await sell(shop, t.db, { vendor: 'DEMO-5', card: '4000000000000259' });
       const dispute = await t.db('stripe_sandbox_objects').where({ type: 'dispute' }).first('id');
-      assert.equal((await postEvent(shop, signedEvent('charge.dispute.created', { id: dispute.id, object: 'dispute' }, shop.config.stripe.webhookSecret!))).status, 200);
+      assert.equal(
+        (
+          await postEvent(
+            shop,
+            signedEvent(
+              'charge.dispute.created',
+              { id: dispute.id, object: 'dispute' },
+              shop.config.stripe.webhookSecret!,
+            ),
+          )
+        ).status,
+        200,
+      );
       // The counter (issue 16): a visit buying a copy from the credit, then the till's daily close.
       const counterCredit = (await listedVendor(t, office, 'DEMO-2')).credit;
       const zeitung = await t.db('items').where({ name: 'Zeitung' }).first('id');
-      const visit = await shop.http.post('/api/counter/visits').set('Authorization', office).send({
-        visitId: '4b0c2a52-8a8e-4f0e-9d49-2c1f8f5a1e01', vendor: 'DEMO-2', tillId: 1, items: [{ itemId: zeitung.id, quantity: 1 }], cash: 0, payOut: false,
-        expectedCredit: counterCredit,
-      });
+      const visit = await shop.http
+        .post('/api/counter/visits')
+        .set('Authorization', office)
+        .send({
+          visitId: '4b0c2a52-8a8e-4f0e-9d49-2c1f8f5a1e01',
+          vendor: 'DEMO-2',
+          tillId: 1,
+          items: [{ itemId: zeitung.id, quantity: 1 }],
+          cash: 0,
+          payOut: false,
+          expectedCredit: counterCredit,
+        });
       assert.equal(visit.status, 201, JSON.stringify(visit.body));
       const till = (await shop.http.get('/api/tills').set('Authorization', office)).body.tills[0];
-      const closed = await shop.http.post('/api/tills/1/closes').set('Authorization', office).send({ counted: till.balance - 5, expected: till.balance, reason: 'Zählfehler' });
+      const closed = await shop.http
+        .post('/api/tills/1/closes')
+        .set('Authorization', office)
+        .send({ counted: till.balance - 5, expected: till.balance, reason: 'Zählfehler' });
       assert.equal(closed.status, 201, JSON.stringify(closed.body));
       const bytes = pngBytes([1, 2, 3], 40);
-      const item = await withForm(shop.http.post('/api/items').set('Authorization', office), { name: 'Kalender 🗓️ "2027"', price: 1200 }, { image: { bytes, name: 'kalender.png' } });
+      const item = await withForm(
+        shop.http.post('/api/items').set('Authorization', office),
+        { name: 'Kalender 🗓️ "2027"', price: 1200 },
+        { image: { bytes, name: 'kalender.png' } },
+      );
       assert.equal(item.status, 201, JSON.stringify(item.body));
       upload = { id: item.body.image.split('/').pop(), bytes };
-      const event = signedEvent('charge.updated', { id: 'ch_backup', object: 'charge' }, shop.config.stripe.webhookSecret!);
+      const event = signedEvent(
+        'charge.updated',
+        { id: 'ch_backup', object: 'charge' },
+        shop.config.stripe.webhookSecret!,
+      );
       assert.equal((await postEvent(shop, event)).status, 200);
     } finally {
       await shop.close();
@@ -165,17 +215,38 @@ describeApi('data safety: backup, restore and the move to PostgreSQL', (t) => {
     // source after the backup. Postponed by a day (twice: a send under way reschedules its row), they
     // stay still while source and copy are compared.
     for (const pause of [1000, 0]) {
-      await t.db('stripe_sandbox_deliveries').update({ next_attempt_at: t.db.raw(`now() + interval '1 day'`), leased_until: null });
+      await t
+        .db('stripe_sandbox_deliveries')
+        .update({ next_attempt_at: t.db.raw(`now() + interval '1 day'`), leased_until: null });
       await new Promise((resolve) => setTimeout(resolve, pause));
     }
     await claimAttempt(t.db, t.config.loginThrottle, 'Mallory', '203.0.113.9');
-    await t.db('oidc_state').insert({ model: 'Session', id: 'backup-session', payload: { accountId: '1', kind: 'Session' }, uid: 'u1', account_id: '1', expires_at: t.db.raw(`now() + interval '1 hour'`) });
+    await t.db('oidc_state').insert({
+      model: 'Session',
+      id: 'backup-session',
+      payload: { accountId: '1', kind: 'Session' },
+      uid: 'u1',
+      account_id: '1',
+      expires_at: t.db.raw(`now() + interval '1 hour'`),
+    });
     const vendor = await t.db('vendors').where({ license_id: 'DEMO-4' }).first('id');
     await t.db('vendor_comments').insert({ vendor_id: vendor.id, comment: 'Zeile 1\nZeile 2\t"zitiert" \\ 🚲 ß' });
     // More digits than a double holds, on purpose: the backup must carry what the database stored.
     // eslint-disable-next-line no-loss-of-precision
-    await t.db('vendors').where({ id: vendor.id }).update({ latitude: 48.208176123456789, longitude: 16.373819000000001 });
-    await t.db('rate_limits').insert({ bucket: 'order', address: '2001:db8::1', window_start: t.db.raw(`date_trunc('minute', now())`), requests: 3 }).onConflict().ignore();
+    await t
+      .db('vendors')
+      .where({ id: vendor.id })
+      .update({ latitude: 48.208176123456789, longitude: 16.373819000000001 });
+    await t
+      .db('rate_limits')
+      .insert({
+        bucket: 'order',
+        address: '2001:db8::1',
+        window_start: t.db.raw(`date_trunc('minute', now())`),
+        requests: 3,
+      })
+      .onConflict()
+      .ignore();
 
     const empty: string[] = [];
     for (const table of (await schemaTables(t.db)).filter((name) => !isMigrationTable(name))) {
@@ -212,7 +283,12 @@ describeApi('data safety: backup, restore and the move to PostgreSQL', (t) => {
     assert.ok(JSON.parse(lines.at(-1)!).sequences.some((s: { table: string }) => s.table === 'ledger_rows'));
     // a table comes after the tables it refers to
     const order = header.tables.map((table: { name: string }) => table.name);
-    for (const [table, referenced] of [['ledger_rows', 'payouts'], ['ledger_rows', 'orders'], ['items', 'files'], ['payouts', 'vendors']]) {
+    for (const [table, referenced] of [
+      ['ledger_rows', 'payouts'],
+      ['ledger_rows', 'orders'],
+      ['items', 'files'],
+      ['payouts', 'vendors'],
+    ]) {
       assert.ok(order.indexOf(table) > order.indexOf(referenced), `${table} after ${referenced}`);
     }
   });
@@ -226,7 +302,10 @@ describeApi('data safety: backup, restore and the move to PostgreSQL', (t) => {
     const app = buildApp({ db: restored, config: t.config });
     const image = await supertest(app.callback()).get(`/files/${upload.id}`).buffer(true);
     assert.equal(image.status, 200);
-    assert.equal(createHash('sha256').update(image.body).digest('hex'), createHash('sha256').update(upload.bytes).digest('hex'));
+    assert.equal(
+      createHash('sha256').update(image.body).digest('hex'),
+      createHash('sha256').update(upload.bytes).digest('hex'),
+    );
     await assertBalanced(restored);
   });
 
@@ -254,14 +333,22 @@ describeApi('data safety: backup, restore and the move to PostgreSQL', (t) => {
       fs.writeFileSync(file, zlib.gzipSync(content.join('\n')));
       return file;
     };
-    const newer = write('newer.gz', [JSON.stringify({ ...header, migrations: [...header.migrations, '999_from_the_future'] }), ...lines.slice(1)]);
+    const newer = write('newer.gz', [
+      JSON.stringify({ ...header, migrations: [...header.migrations, '999_from_the_future'] }),
+      ...lines.slice(1),
+    ]);
     const cut = write('cut.gz', lines.slice(0, Math.floor(lines.length * 0.8)));
-    const tampered = write('tampered.gz', lines.map((line) => line.replace('"Zeitung"', '"Zeitschrift"')));
+    const tampered = write(
+      'tampered.gz',
+      lines.map((line) => line.replace('"Zeitung"', '"Zeitschrift"')),
+    );
     const other = write('other.gz', ['{"hello":"world"}']);
     const plain = path.join(path.dirname(backupFile), 'plain.txt');
     fs.writeFileSync(plain, lines.join('\n'));
 
-    const target = open(postgresUrl ? { databaseUrl: await databases.create(), dataDir: '' } : { dataDir: freshPgliteDir('refused') });
+    const target = open(
+      postgresUrl ? { databaseUrl: await databases.create(), dataDir: '' } : { dataDir: freshPgliteDir('refused') },
+    );
     await assert.rejects(restoreBackup(target, newer), refused(/newer or different version.*999_from_the_future/));
     await assert.rejects(restoreBackup(target, cut), refused(/ends early/));
     await assert.rejects(restoreBackup(target, other), refused(/not a backup of the shop/));
@@ -293,7 +380,9 @@ describeApi('data safety: backup, restore and the move to PostgreSQL', (t) => {
     assert.equal(backedUp.code, 0, backedUp.stderr);
     assert.match(backedUp.stdout, /Wrote .*cli\.backup\.gz: \d+ tables, [\d,]+ rows/);
 
-    const target: Record<string, string> = postgresUrl ? { DATABASE_URL: await databases.create() } : { DATA_DIR: freshPgliteDir('cli-target') };
+    const target: Record<string, string> = postgresUrl
+      ? { DATABASE_URL: await databases.create() }
+      : { DATA_DIR: freshPgliteDir('cli-target') };
     const restored = await npmRun('restore', [file], target);
     assert.equal(restored.code, 0, restored.stderr);
     assert.match(restored.stdout, /every table's rows and checksum match it/);
@@ -302,7 +391,9 @@ describeApi('data safety: backup, restore and the move to PostgreSQL', (t) => {
     assert.match(again.stderr, /already holds data/);
 
     const sourceAgain = open({ dataDir });
-    const targetDb = open(target.DATABASE_URL ? { databaseUrl: target.DATABASE_URL, dataDir: '' } : { dataDir: target.DATA_DIR });
+    const targetDb = open(
+      target.DATABASE_URL ? { databaseUrl: target.DATABASE_URL, dataDir: '' } : { dataDir: target.DATA_DIR },
+    );
     await assertSameDatabase(sourceAgain, targetDb);
   });
 
@@ -318,7 +409,8 @@ describeApi('data safety: backup, restore and the move to PostgreSQL', (t) => {
     const moved = await npmRun('migrate-to-postgres', [url], { DATA_DIR: dataDir });
     assert.equal(moved.code, 0, moved.stderr + moved.stdout);
     const tables = (await listTables(t.db)).map((x) => x.name);
-    for (const table of tables) assert.match(moved.stdout, new RegExp(`^${table} .* same$`, 'm'), `${table} is in the printed comparison`);
+    for (const table of tables)
+      assert.match(moved.stdout, new RegExp(`^${table} .* same$`, 'm'), `${table} is in the printed comparison`);
     assert.match(moved.stdout, new RegExp(`All ${tables.length} tables are the same`));
     assert.doesNotMatch(moved.stdout + moved.stderr, /DIFFERENT/);
 

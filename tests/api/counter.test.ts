@@ -11,17 +11,38 @@ import { assertBalanced, balanceOf, itemId, vendorId } from '../support/orders.t
 // booked by the shop's own booking function (ledger/book.ts) from a paid order of prints and a tip.
 
 /** Books a paid order of `cents` for the vendor: Zeitung copies at 3,00 € and the rest as a tip. */
-async function giveCredit(db: Db, licenseId: string, cents: number, fee?: { fee: number; covered: boolean }): Promise<void> {
+async function giveCredit(
+  db: Db,
+  licenseId: string,
+  cents: number,
+  fee?: { fee: number; covered: boolean },
+): Promise<void> {
   const vendor = await vendorId(db, licenseId);
   const zeitung = await itemId(db, 'Zeitung');
   const copies = Math.floor(cents / 300);
   const tip = cents - copies * 300;
   await db.transaction(async (trx) => {
     const [{ id }] = await trx('orders')
-      .insert({ token: randomBytes(32).toString('base64url'), vendor_id: vendor, status: 'paid', amount_total: cents, tip, expires_at: new Date(), paid_at: new Date() })
+      .insert({
+        token: randomBytes(32).toString('base64url'),
+        vendor_id: vendor,
+        status: 'paid',
+        amount_total: cents,
+        tip,
+        expires_at: new Date(),
+        paid_at: new Date(),
+      })
       .returning('id');
     const entries: Record<string, unknown>[] = [];
-    if (copies) entries.push({ order_id: id, kind: 'sale', item_id: zeitung, quantity: copies, unit_price: 300, amount: copies * 300 });
+    if (copies)
+      entries.push({
+        order_id: id,
+        kind: 'sale',
+        item_id: zeitung,
+        quantity: copies,
+        unit_price: 300,
+        amount: copies * 300,
+      });
     if (tip) entries.push({ order_id: id, kind: 'tip', amount: tip });
     await trx('order_entries').insert(entries);
     await bookOrder(trx, { id, vendor_id: vendor });
@@ -46,10 +67,18 @@ describeApi('counter: visits, tills, cash book and daily close', (t) => {
 
   const as = <R extends supertest.Test>(request: R) => request.set('Authorization', office);
   const atCounter = (vendor: string) => as(t.http.get('/api/counter/vendor').query({ vendor }));
-  const visit = (body: object) => as(t.http.post('/api/counter/visits')).send({ visitId: randomUUID(), cash: 0, payOut: false, items: [], ...body });
-  const tills = async () => (await as(t.http.get('/api/tills'))).body.tills as { id: number; name: string; balance: number; openingBalance: number }[];
+  const visit = (body: object) =>
+    as(t.http.post('/api/counter/visits')).send({ visitId: randomUUID(), cash: 0, payOut: false, items: [], ...body });
+  const tills = async () =>
+    (await as(t.http.get('/api/tills'))).body.tills as {
+      id: number;
+      name: string;
+      balance: number;
+      openingBalance: number;
+    }[];
   const firstTill = async () => (await tills())[0];
-  const book = async (tillId: number) => (await as(t.http.get(`/api/tills/${tillId}/book`))).body.movements as Movement[];
+  const book = async (tillId: number) =>
+    (await as(t.http.get(`/api/tills/${tillId}/book`))).body.movements as Movement[];
   const move = (tillId: number, body: object) => as(t.http.post(`/api/tills/${tillId}/movements`)).send(body);
   const close = (tillId: number, body: object) => as(t.http.post(`/api/tills/${tillId}/closes`)).send(body);
   const newTill = async (name: string, openingBalance: number) => {
@@ -83,15 +112,32 @@ describeApi('counter: visits, tills, cash book and daily close', (t) => {
       assert.equal(shown.body.credit, 4600);
       assert.deepEqual(
         shown.body.items.map((i: { name: string; counterPrice: number }) => [i.name, i.counterPrice]),
-        [['Zeitung', 150], ['Kalender 2027', 500]],
+        [
+          ['Zeitung', 150],
+          ['Kalender 2027', 500],
+        ],
       );
       const till = shown.body.tills[0];
       assert.equal(till.balance, 200000);
 
-      const done = await visit({ vendor: 'DEMO-3', tillId: till.id, items: [{ itemId: await zeitung(), quantity: 10 }], payOut: true, expectedCredit: 4600 });
+      const done = await visit({
+        vendor: 'DEMO-3',
+        tillId: till.id,
+        items: [{ itemId: await zeitung(), quantity: 10 }],
+        payOut: true,
+        expectedCredit: 4600,
+      });
       assert.equal(done.status, 201, JSON.stringify(done.body));
       assert.equal(done.body.creditBefore, 4600);
-      assert.deepEqual(done.body.lines.map((l: { itemName: string; quantity: number; unitPrice: number; amount: number }) => [l.itemName, l.quantity, l.unitPrice, l.amount]), [['Zeitung', 10, 150, 1500]]);
+      assert.deepEqual(
+        done.body.lines.map((l: { itemName: string; quantity: number; unitPrice: number; amount: number }) => [
+          l.itemName,
+          l.quantity,
+          l.unitPrice,
+          l.amount,
+        ]),
+        [['Zeitung', 10, 150, 1500]],
+      );
       assert.equal(done.body.fromCredit, 1500);
       assert.equal(done.body.cashPaid, 0);
       assert.equal(done.body.payout.amount, 3100);
@@ -103,15 +149,30 @@ describeApi('counter: visits, tills, cash book and daily close', (t) => {
       assert.equal(await balanceOf(t.db, 'orga'), 1500, 'the newspaper earned the copies');
       await assertBalanced(t.db);
       const rows = await assertBookAddsUp(till.id);
-      assert.deepEqual(rows.map((r) => [r.kind, r.amountIn, r.amountOut]), [['payout', 0, 3100]]);
+      assert.deepEqual(
+        rows.map((r) => [r.kind, r.amountIn, r.amountOut]),
+        [['payout', 0, 3100]],
+      );
       assert.deepEqual(done.body.vouchers, [rows[0].voucher]);
       const recorded = await t.db('protocol_entries').where({ record_type: 'counter_visit', record_id: done.body.id });
-      assert.deepEqual(recorded.map((r: { action: string; actor_name: string }) => [r.action, r.actor_name]), [['visit', 'office']], 'in the protocol');
+      assert.deepEqual(
+        recorded.map((r: { action: string; actor_name: string }) => [r.action, r.actor_name]),
+        [['visit', 'office']],
+        'in the protocol',
+      );
 
       const receipt = await as(t.http.get(`/api/counter/visits/${done.body.id}/receipt`));
       assert.equal(receipt.status, 200);
       const text = receipt.text.replace(/\u00a0/g, ' ');
-      for (const figure of ['46,00 €', '10 × Zeitung à 1,50 €', '-15,00 €', '31,00 €', 'DEMO-3', rows[0].voucher, 'Unterschrift Verkäufer·in']) {
+      for (const figure of [
+        '46,00 €',
+        '10 × Zeitung à 1,50 €',
+        '-15,00 €',
+        '31,00 €',
+        'DEMO-3',
+        rows[0].voucher,
+        'Unterschrift Verkäufer·in',
+      ]) {
         assert.ok(text.includes(figure), `the receipt shows ${figure}`);
       }
       const english = await as(t.http.get(`/api/counter/visits/${done.body.id}/receipt`).query({ lang: 'en' }));
@@ -122,7 +183,10 @@ describeApi('counter: visits, tills, cash book and daily close', (t) => {
   it('prints a payout receipt without card fees the newspaper covered, and with one it did not', async () => {
     for (let n = 0; n < 8; n++) await giveCredit(t.db, 'DEMO-10', 600, { fee: 34, covered: true });
     await giveCredit(t.db, 'DEMO-10', 600, { fee: 34, covered: false });
-    const paid = await as(t.http.post('/api/payments/payout')).send({ vendor: 'DEMO-10', expectedAmount: 9 * 600 - 34 });
+    const paid = await as(t.http.post('/api/payments/payout')).send({
+      vendor: 'DEMO-10',
+      expectedAmount: 9 * 600 - 34,
+    });
     assert.equal(paid.status, 201, JSON.stringify(paid.body));
     const receipt = (await as(t.http.get(`/api/payouts/${paid.body.id}/receipt`))).text;
     assert.equal(receipt.match(/Kartengebühr/g)?.length, 1, 'only the uncovered fee is printed');
@@ -148,65 +212,155 @@ describeApi('counter: visits, tills, cash book and daily close', (t) => {
     await giveCredit(t.db, 'DEMO-11', 1200);
     await giveCredit(t.db, 'DEMO-12', 700);
     const till = await firstTill();
-    const done = await visit({ vendor: 'DEMO-11', tillId: till.id, items: [{ itemId: await zeitung(), quantity: 4 }], payOut: true, expectedCredit: 1200 });
+    const done = await visit({
+      vendor: 'DEMO-11',
+      tillId: till.id,
+      items: [{ itemId: await zeitung(), quantity: 4 }],
+      payOut: true,
+      expectedCredit: 1200,
+    });
     assert.equal(done.status, 201, JSON.stringify(done.body));
     const today = await as(t.http.get('/api/office/today'));
     assert.equal(today.status, 200, JSON.stringify(today.body));
     assert.deepEqual(today.body.cardSales, { orders: 2, amount: 1900 });
     assert.deepEqual(today.body.payouts, { count: 1, amount: 600 });
-    assert.deepEqual(today.body.counterCopies.map((c: { itemName: string; quantity: number; amount: number }) => [c.itemName, c.quantity, c.amount]), [['Zeitung', 4, 600]]);
+    assert.deepEqual(
+      today.body.counterCopies.map((c: { itemName: string; quantity: number; amount: number }) => [
+        c.itemName,
+        c.quantity,
+        c.amount,
+      ]),
+      [['Zeitung', 4, 600]],
+    );
     assert.deepEqual(today.body.openCredit, { vendors: 1, amount: 700 });
     assert.equal(today.body.tills[0].balance, 200000 - 600);
     assert.equal(today.body.tills[0].yesterdayClosed, false);
-    const demoWarnings = await t.db('vendor_comments').where({ warning: true }).whereNull('resolved_at').count({ n: '*' }).first();
+    const demoWarnings = await t
+      .db('vendor_comments')
+      .where({ warning: true })
+      .whereNull('resolved_at')
+      .count({ n: '*' })
+      .first();
     assert.equal(today.body.warnings.length, Math.min(20, Number(demoWarnings!.n)));
     assert.equal((await t.http.get('/api/office/today')).status, 401, 'only staff');
     const statistics = await as(t.http.get('/api/payments/statistics'));
-    assert.deepEqual(statistics.body.counterItems.map((c: { itemName: string; quantity: number; amount: number }) => [c.itemName, c.quantity, c.amount]), [['Zeitung', 4, 600]]);
+    assert.deepEqual(
+      statistics.body.counterItems.map((c: { itemName: string; quantity: number; amount: number }) => [
+        c.itemName,
+        c.quantity,
+        c.amount,
+      ]),
+      [['Zeitung', 4, 600]],
+    );
   });
 
   describe('acceptance 2: cash, mixed payment, no negative credit, two staff at once', () => {
     it('raises the till by copies paid in cash and leaves the credit alone', async () => {
       const till = await firstTill();
-      const done = await visit({ vendor: 'DEMO-4', tillId: till.id, items: [{ itemId: await kalender(), quantity: 2 }], cash: 1000, expectedCredit: 0 });
+      const done = await visit({
+        vendor: 'DEMO-4',
+        tillId: till.id,
+        items: [{ itemId: await kalender(), quantity: 2 }],
+        cash: 1000,
+        expectedCredit: 0,
+      });
       assert.equal(done.status, 201, JSON.stringify(done.body));
       assert.equal(done.body.payout, null);
       assert.equal((await firstTill()).balance, 200000 + 1000);
       assert.equal(await vendorCredit('DEMO-4'), 0);
       assert.equal(await balanceOf(t.db, 'orga'), 1000);
       await assertBalanced(t.db);
-      assert.deepEqual((await assertBookAddsUp(till.id)).map((r) => [r.kind, r.amountIn]), [['counter_cash', 1000]]);
+      assert.deepEqual(
+        (await assertBookAddsUp(till.id)).map((r) => [r.kind, r.amountIn]),
+        [['counter_cash', 1000]],
+      );
     });
 
     it('splits a mixed payment exactly: 15,00 € of copies, 5,00 € cash, 10,00 € from 12,00 € credit, 2,00 € paid out', async () => {
       await giveCredit(t.db, 'DEMO-5', 1200);
       const till = await firstTill();
-      const done = await visit({ vendor: 'DEMO-5', tillId: till.id, items: [{ itemId: await zeitung(), quantity: 10 }], cash: 500, payOut: true, expectedCredit: 1200 });
+      const done = await visit({
+        vendor: 'DEMO-5',
+        tillId: till.id,
+        items: [{ itemId: await zeitung(), quantity: 10 }],
+        cash: 500,
+        payOut: true,
+        expectedCredit: 1200,
+      });
       assert.equal(done.status, 201, JSON.stringify(done.body));
-      assert.deepEqual([done.body.copiesAmount, done.body.fromCredit, done.body.cashPaid, done.body.payout.amount, done.body.creditAfter], [1500, 1000, 500, 200, 0]);
+      assert.deepEqual(
+        [
+          done.body.copiesAmount,
+          done.body.fromCredit,
+          done.body.cashPaid,
+          done.body.payout.amount,
+          done.body.creditAfter,
+        ],
+        [1500, 1000, 500, 200, 0],
+      );
       assert.equal((await firstTill()).balance, 200000 + 500 - 200);
       assert.equal(await vendorCredit('DEMO-5'), 0);
       assert.equal(await balanceOf(t.db, 'orga'), 1500);
       await assertBalanced(t.db);
-      assert.deepEqual((await assertBookAddsUp(till.id)).map((r) => [r.kind, r.amountIn, r.amountOut]), [['counter_cash', 500, 0], ['payout', 0, 200]]);
+      assert.deepEqual(
+        (await assertBookAddsUp(till.id)).map((r) => [r.kind, r.amountIn, r.amountOut]),
+        [
+          ['counter_cash', 500, 0],
+          ['payout', 0, 200],
+        ],
+      );
     });
 
     it('keeps copies on credit open without a payout, and never lets the counter take the credit below zero', async () => {
       await giveCredit(t.db, 'DEMO-6', 1000);
       const till = await firstTill();
-      const tooMuch = await visit({ vendor: 'DEMO-6', tillId: till.id, items: [{ itemId: await zeitung(), quantity: 7 }], expectedCredit: 1000 });
+      const tooMuch = await visit({
+        vendor: 'DEMO-6',
+        tillId: till.id,
+        items: [{ itemId: await zeitung(), quantity: 7 }],
+        expectedCredit: 1000,
+      });
       assert.equal(tooMuch.status, 409, JSON.stringify(tooMuch.body));
       assert.match(tooMuch.body.message, /credit is 10,00 €: 10,50 € cannot be paid from it/);
-      const overpaid = await visit({ vendor: 'DEMO-6', tillId: till.id, items: [{ itemId: await zeitung(), quantity: 1 }], cash: 200, expectedCredit: 1000 });
+      const overpaid = await visit({
+        vendor: 'DEMO-6',
+        tillId: till.id,
+        items: [{ itemId: await zeitung(), quantity: 1 }],
+        cash: 200,
+        expectedCredit: 1000,
+      });
       assert.equal(overpaid.status, 400, JSON.stringify(overpaid.body));
-      const notSold = await visit({ vendor: 'DEMO-6', tillId: till.id, items: [{ itemId: await itemId(t.db, 'Digitale Ausgabe'), quantity: 1 }], expectedCredit: 1000 });
+      const notSold = await visit({
+        vendor: 'DEMO-6',
+        tillId: till.id,
+        items: [{ itemId: await itemId(t.db, 'Digitale Ausgabe'), quantity: 1 }],
+        expectedCredit: 1000,
+      });
       assert.equal(notSold.status, 400, JSON.stringify(notSold.body));
-      const stale = await visit({ vendor: 'DEMO-6', tillId: till.id, items: [{ itemId: await zeitung(), quantity: 1 }], expectedCredit: 900 });
+      const stale = await visit({
+        vendor: 'DEMO-6',
+        tillId: till.id,
+        items: [{ itemId: await zeitung(), quantity: 1 }],
+        expectedCredit: 900,
+      });
       assert.equal(stale.status, 409);
       assert.equal(stale.body.currentCredit, 1000);
-      assert.equal(await t.db('counter_visits').count({ n: '*' }).first().then((r) => Number(r!.n)), 0, 'nothing booked');
+      assert.equal(
+        await t
+          .db('counter_visits')
+          .count({ n: '*' })
+          .first()
+          .then((r) => Number(r!.n)),
+        0,
+        'nothing booked',
+      );
 
-      const onCredit = await visit({ vendor: 'DEMO-6', tillId: till.id, items: [{ itemId: await zeitung(), quantity: 6 }], expectedCredit: 1000 });
+      const onCredit = await visit({
+        vendor: 'DEMO-6',
+        tillId: till.id,
+        items: [{ itemId: await zeitung(), quantity: 6 }],
+        expectedCredit: 1000,
+      });
       assert.equal(onCredit.status, 201, JSON.stringify(onCredit.body));
       assert.equal(await vendorCredit('DEMO-6'), 100);
       assert.equal((await firstTill()).balance, 200000, 'no cash moved');
@@ -216,15 +370,31 @@ describeApi('counter: visits, tills, cash book and daily close', (t) => {
     it('books once when two staff members confirm the same vendor at once: same visit twice, or two visits on one credit', async () => {
       await giveCredit(t.db, 'DEMO-7', 4600);
       const till = await firstTill();
-      const body = { vendor: 'DEMO-7', tillId: till.id, items: [{ itemId: await zeitung(), quantity: 10 }], payOut: true, expectedCredit: 4600 };
+      const body = {
+        vendor: 'DEMO-7',
+        tillId: till.id,
+        items: [{ itemId: await zeitung(), quantity: 10 }],
+        payOut: true,
+        expectedCredit: 4600,
+      };
       const visitId = randomUUID();
       const same = await Promise.all(Array.from({ length: 10 }, () => visit({ ...body, visitId })));
       assert.deepEqual(same.map((r) => r.status).sort(), [200, 200, 200, 200, 200, 200, 200, 200, 200, 201]);
       assert.ok(same.every((r) => r.body.payout.amount === 3100));
       const others = await Promise.all(Array.from({ length: 10 }, () => visit(body)));
-      assert.ok(others.every((r) => r.status === 409), 'the credit was spent by the first visit');
+      assert.ok(
+        others.every((r) => r.status === 409),
+        'the credit was spent by the first visit',
+      );
       assert.equal((await firstTill()).balance, 200000 - 3100);
-      assert.equal(await t.db('payouts').count({ n: '*' }).first().then((r) => Number(r!.n)), 1);
+      assert.equal(
+        await t
+          .db('payouts')
+          .count({ n: '*' })
+          .first()
+          .then((r) => Number(r!.n)),
+        1,
+      );
       assert.equal(await vendorCredit('DEMO-7'), 0);
       await assertBalanced(t.db);
       await assertBookAddsUp(till.id);
@@ -240,22 +410,42 @@ describeApi('counter: visits, tills, cash book and daily close', (t) => {
       const noReason = await move(small, { kind: 'expense', amount: 120 });
       assert.equal(noReason.status, 400, JSON.stringify(noReason.body));
       // The visit draws a voucher for its cash, then its payout finds the till short: nothing stays.
-      const short = await visit({ vendor: 'DEMO-8', tillId: small, items: [{ itemId: await zeitung(), quantity: 2 }], cash: 300, payOut: true, expectedCredit: 5000 });
+      const short = await visit({
+        vendor: 'DEMO-8',
+        tillId: small,
+        items: [{ itemId: await zeitung(), quantity: 2 }],
+        cash: 300,
+        payOut: true,
+        expectedCredit: 5000,
+      });
       assert.equal(short.status, 409, JSON.stringify(short.body));
       assert.equal(short.body.tillBalance, 1000 + 250 - 120 + 300);
       assert.match(short.body.message, /holds only 14,30 €; 50,00 € cannot be taken out/);
       const tooBigDeposit = await move(small, { kind: 'bank_deposit', amount: 999_999 });
       assert.equal(tooBigDeposit.status, 409);
       assert.equal((await move(small, { kind: 'bank_withdrawal', amount: 10_000, reason: 'Wechselgeld' })).status, 201);
-      const paid = await visit({ vendor: 'DEMO-8', tillId: small, items: [{ itemId: await zeitung(), quantity: 2 }], cash: 300, payOut: true, expectedCredit: 5000 });
+      const paid = await visit({
+        vendor: 'DEMO-8',
+        tillId: small,
+        items: [{ itemId: await zeitung(), quantity: 2 }],
+        cash: 300,
+        payOut: true,
+        expectedCredit: 5000,
+      });
       assert.equal(paid.status, 201, JSON.stringify(paid.body));
       assert.equal((await move(small, { kind: 'bank_deposit', amount: 500 })).status, 201);
       const rows = await assertBookAddsUp(small);
-      assert.deepEqual(rows.map((r) => r.kind), ['income', 'expense', 'bank_withdrawal', 'counter_cash', 'payout', 'bank_deposit']);
+      assert.deepEqual(
+        rows.map((r) => r.kind),
+        ['income', 'expense', 'bank_withdrawal', 'counter_cash', 'payout', 'bank_deposit'],
+      );
       assert.equal((await tills()).find((x) => x.id === small)!.balance, 1000 + 250 - 120 + 10_000 + 300 - 5000 - 500);
       const csv = await as(t.http.get(`/api/tills/${small}/book`).query({ format: 'csv' }));
       assert.equal(csv.status, 200);
-      const lines = csv.text.replace(/^\uFEFF/, '').trim().split('\r\n');
+      const lines = csv.text
+        .replace(/^\uFEFF/, '')
+        .trim()
+        .split('\r\n');
       assert.equal(lines.length, rows.length + 1, 'a header and every movement');
       assert.match(lines[1], /"Einnahme";"Sonstige";"Spende im Büro";"office";"2,50";"0,00";"12,50"$/);
     });
@@ -264,9 +454,14 @@ describeApi('counter: visits, tills, cash book and daily close', (t) => {
       const a = (await firstTill()).id;
       const b = await newTill('Kasse 2', 0);
       const answers = await Promise.all(
-        Array.from({ length: 30 }, (_, n) => move(n % 2 ? a : b, { kind: n % 3 ? 'income' : 'bank_withdrawal', amount: 100 + n, reason: `Nr. ${n}` })),
+        Array.from({ length: 30 }, (_, n) =>
+          move(n % 2 ? a : b, { kind: n % 3 ? 'income' : 'bank_withdrawal', amount: 100 + n, reason: `Nr. ${n}` }),
+        ),
       );
-      assert.ok(answers.every((r) => r.status === 201), JSON.stringify(answers.map((r) => r.body)));
+      assert.ok(
+        answers.every((r) => r.status === 201),
+        JSON.stringify(answers.map((r) => r.body)),
+      );
       assert.equal((await assertBookAddsUp(a)).length, 15);
       assert.equal((await assertBookAddsUp(b)).length, 15);
     });
@@ -281,17 +476,34 @@ describeApi('counter: visits, tills, cash book and daily close', (t) => {
       assert.equal(stale.body.expected, 201000);
       const noReason = await close(till.id, { counted: 200750, expected: 201000 });
       assert.equal(noReason.status, 400);
-      const wrongPieces = await close(till.id, { counted: 200750, expected: 201000, reason: 'Fehlbetrag', denominations: { 50000: 4 } });
+      const wrongPieces = await close(till.id, {
+        counted: 200750,
+        expected: 201000,
+        reason: 'Fehlbetrag',
+        denominations: { 50000: 4 },
+      });
       assert.equal(wrongPieces.status, 400, JSON.stringify(wrongPieces.body));
       const closed = await close(till.id, {
-        counted: 200750, expected: 201000, reason: 'Fehlbetrag beim Wechseln', denominations: { 50000: 4, 500: 1, 200: 1, 50: 1 },
+        counted: 200750,
+        expected: 201000,
+        reason: 'Fehlbetrag beim Wechseln',
+        denominations: { 50000: 4, 500: 1, 200: 1, 50: 1 },
       });
       assert.equal(closed.status, 201, JSON.stringify(closed.body));
-      assert.deepEqual([closed.body.openingBalance, closed.body.expected, closed.body.counted, closed.body.difference], [200000, 201000, 200750, -250]);
+      assert.deepEqual(
+        [closed.body.openingBalance, closed.body.expected, closed.body.counted, closed.body.difference],
+        [200000, 201000, 200750, -250],
+      );
       const again = await close(till.id, { counted: 200750, expected: 200750 });
       assert.equal(again.status, 409, 'one close per day');
       const rows = await assertBookAddsUp(till.id);
-      assert.deepEqual(rows.map((r) => [r.kind, r.amountIn, r.amountOut]), [['income', 1000, 0], ['difference', 0, 250]]);
+      assert.deepEqual(
+        rows.map((r) => [r.kind, r.amountIn, r.amountOut]),
+        [
+          ['income', 1000, 0],
+          ['difference', 0, 250],
+        ],
+      );
       assert.equal((await firstTill()).balance, 200750);
 
       // Straight into the database, as a script or a bug would: refused for the closed day.
@@ -304,21 +516,46 @@ describeApi('counter: visits, tills, cash book and daily close', (t) => {
         ),
         (error: { code?: string }) => error.code === 'CB001',
       );
-      await assert.rejects(t.db.raw(`update cash_movements set amount = amount where till_id = ?`, [till.id]), (e: { code?: string }) => e.code === 'CB001');
+      await assert.rejects(
+        t.db.raw(`update cash_movements set amount = amount where till_id = ?`, [till.id]),
+        (e: { code?: string }) => e.code === 'CB001',
+      );
       await assert.rejects(t.db.raw(`delete from till_closes`), (e: { code?: string }) => e.code === 'CB001');
       // Through the API too: a movement or a payout today is refused with a message.
       const late = await move(till.id, { kind: 'income', amount: 100, reason: 'zu spät' });
       assert.equal(late.status, 409, JSON.stringify(late.body));
       assert.match(late.body.message, /closed/);
       await giveCredit(t.db, 'DEMO-9', 600);
-      const payout = await as(t.http.post('/api/payments/payout')).send({ vendor: 'DEMO-9', expectedAmount: 600, tillId: till.id });
+      const payout = await as(t.http.post('/api/payments/payout')).send({
+        vendor: 'DEMO-9',
+        expectedAmount: 600,
+        tillId: till.id,
+      });
       assert.equal(payout.status, 409, JSON.stringify(payout.body));
-      assert.equal(await t.db('payouts').count({ n: '*' }).first().then((r) => Number(r!.n)), 0);
+      assert.equal(
+        await t
+          .db('payouts')
+          .count({ n: '*' })
+          .first()
+          .then((r) => Number(r!.n)),
+        0,
+      );
 
       const report = await as(t.http.get(`/api/closes/${closed.body.id}/report`));
       assert.equal(report.status, 200);
       const text = report.text.replace(/\u00a0/g, ' ');
-      for (const figure of ['Kassenbericht', 'Anfangsbestand', '2.000,00 €', 'Sonstige Einnahmen', '10,00 €', '2.010,00 €', '2.007,50 €', '-2,50 €', 'Fehlbetrag beim Wechseln', 'Unterschrift']) {
+      for (const figure of [
+        'Kassenbericht',
+        'Anfangsbestand',
+        '2.000,00 €',
+        'Sonstige Einnahmen',
+        '10,00 €',
+        '2.010,00 €',
+        '2.007,50 €',
+        '-2,50 €',
+        'Fehlbetrag beim Wechseln',
+        'Unterschrift',
+      ]) {
         assert.ok(text.includes(figure), `the report shows ${figure}`);
       }
     });
@@ -330,7 +567,10 @@ describeApi('counter: visits, tills, cash book and daily close', (t) => {
       assert.equal(closed.body.difference, 0);
       assert.deepEqual(await book(till.id), []);
       const listed = await as(t.http.get(`/api/tills/${till.id}/closes`));
-      assert.deepEqual(listed.body.closes.map((c: { id: number }) => c.id), [closed.body.id]);
+      assert.deepEqual(
+        listed.body.closes.map((c: { id: number }) => c.id),
+        [closed.body.id],
+      );
     });
   });
 });

@@ -16,7 +16,8 @@ async function creditInSql(db: Db, vendorId: number): Promise<number> {
     `select coalesce(sum(case when r.receiver_id = a.id then r.amount else -r.amount end), 0)::bigint as credit
      from ledger_accounts a join ledger_rows r on (r.receiver_id = a.id or r.sender_id = a.id) and r.payout_id is null
      where a.vendor_id = ?`,
-    [vendorId],);
+    [vendorId],
+  );
   return Number(rows[0].credit);
 }
 
@@ -44,7 +45,10 @@ describeApi('one credit: vendor list, vendor answer, forpayout, /me, deletion an
     await t.db.transaction(async (trx) => {
       await bookRefund(trx, open, 'credit test');
       const payout = await payOut(trx, {
-        vendorId: second, expectedAmount: credit, authorisedBy: 'credit test', timeZone: 'Europe/Berlin',
+        vendorId: second,
+        expectedAmount: credit,
+        authorisedBy: 'credit test',
+        timeZone: 'Europe/Berlin',
       });
       await bookRefund(trx, paidOut, 'credit test');
       assert.ok(payout > 0);
@@ -54,18 +58,23 @@ describeApi('one credit: vendor list, vendor answer, forpayout, /me, deletion an
     });
   });
 
-  it('answers each vendor\'s credit alike in every place, equal to the SQL sum of the open rows', async function () {
+  it("answers each vendor's credit alike in every place, equal to the SQL sum of the open rows", async function () {
     this.timeout(60_000);
-    const vendors: { id: number; license_id: string; email: string }[] = await t.db('vendors')
-      .whereNull('deleted_at').whereIn('license_id', ['DEMO-1', 'DEMO-2', 'DEMO-3', 'DEMO-4', 'DEMO-5', 'DEMO-6'])
-      .orderBy('id').select('id', 'license_id', 'email');
+    const vendors: { id: number; license_id: string; email: string }[] = await t
+      .db('vendors')
+      .whereNull('deleted_at')
+      .whereIn('license_id', ['DEMO-1', 'DEMO-2', 'DEMO-3', 'DEMO-4', 'DEMO-5', 'DEMO-6'])
+      .orderBy('id')
+      .select('id', 'license_id', 'email');
     const seen = { positive: 0, negative: 0, zero: 0 };
     for (const vendor of vendors) {
       const sql = await creditInSql(t.db, vendor.id);
       seen[sql > 0 ? 'positive' : sql < 0 ? 'negative' : 'zero']++;
       const listed = (await listedVendor(t, office, vendor.license_id)).credit;
       const answer = await t.http.get(`/api/vendors/${vendor.id}`).set('Authorization', office);
-      const forPayout = await t.http.get('/api/payments/forpayout/').query({ vendor: vendor.license_id })
+      const forPayout = await t.http
+        .get('/api/payments/forpayout/')
+        .query({ vendor: vendor.license_id })
         .set('Authorization', office);
       const openRows = forPayout.body.payments as { amount: number; sign: number }[];
       const rowsSum = openRows.reduce((sum, row) => sum + row.sign * row.amount, 0);
@@ -94,7 +103,9 @@ describeApi('one credit: vendor list, vendor answer, forpayout, /me, deletion an
         continue;
       }
       // The payout pays exactly that credit, or finds nothing to pay.
-      const payout = await t.http.post('/api/payments/payout').set('Authorization', office)
+      const payout = await t.http
+        .post('/api/payments/payout')
+        .set('Authorization', office)
         .send({ vendor: vendor.license_id, expectedAmount: Math.max(sql, 0) });
       if (sql > 0) {
         assert.equal(payout.status, 201, JSON.stringify(payout.body));

@@ -23,7 +23,11 @@ const decodeQuotedPrintable = (text: string) =>
   text.replace(/=\n/g, '').replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
 
 /** Places a digital edition (with the print issue and a tip) and answers the pending order. */
-async function placeDigitalOrder(shop: ListeningShop, t: ApiTest, { email = 'reader@example.org', locale = 'de' } = {}) {
+async function placeDigitalOrder(
+  shop: ListeningShop,
+  t: ApiTest,
+  { email = 'reader@example.org', locale = 'de' } = {},
+) {
   const entries = [
     { item: await itemId(t.db, 'Digitale Ausgabe'), quantity: 2 },
     { item: await itemId(t.db, 'Zeitung'), quantity: 1 },
@@ -31,7 +35,12 @@ async function placeDigitalOrder(shop: ListeningShop, t: ApiTest, { email = 'rea
   const res = await shop.http.post('/api/orders').send({ vendor: 'DEMO-1', entries, tip: 100, email, locale });
   assert.equal(res.status, 201, JSON.stringify(res.body));
   const order = await t.db('orders').where({ token: res.body.order }).first('id', 'stripe_session_id');
-  return { id: order.id as number, token: res.body.order as string, checkoutUrl: res.body.checkoutUrl as string, sessionId: order.stripe_session_id as string };
+  return {
+    id: order.id as number,
+    token: res.body.order as string,
+    checkoutUrl: res.body.checkoutUrl as string,
+    sessionId: order.stripe_session_id as string,
+  };
 }
 
 async function deliverTwice(t: ApiTest, config: Config, orderId: number) {
@@ -41,7 +50,11 @@ async function deliverTwice(t: ApiTest, config: Config, orderId: number) {
 
 /** The demo's edition PDF, as stored. */
 async function editionPdf(t: ApiTest): Promise<Buffer> {
-  const row = await t.db('items as i').join('files as f', 'f.id', 'i.pdf_file_id').where('i.name', 'Digitale Ausgabe – Lizenz').first('f.data');
+  const row = await t
+    .db('items as i')
+    .join('files as f', 'f.id', 'i.pdf_file_id')
+    .where('i.name', 'Digitale Ausgabe – Lizenz')
+    .first('f.data');
   return toBuffer(row.data);
 }
 
@@ -101,20 +114,29 @@ describeApi('digital deliveries: links and the outbox (acceptance 5)', (t) => {
     assert.equal(valid.status, 200);
     assert.deepEqual(valid.body, { valid: true, itemName: 'Digitale Ausgabe', expiresAt: link.expiresAt });
 
-    const download = await t.http.get(`/api/pdf/${link.id}/`).buffer(true).parse((res, done) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => done(null, Buffer.concat(chunks)));
-    });
+    const download = await t.http
+      .get(`/api/pdf/${link.id}/`)
+      .buffer(true)
+      .parse((res, done) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => done(null, Buffer.concat(chunks)));
+      });
     assert.equal(download.status, 200);
     assert.equal(download.headers['content-type'], 'application/pdf');
-    assert.equal(download.headers['content-disposition'], `attachment; filename="Digitale_Ausgabe.pdf"; filename*=UTF-8''Digitale%20Ausgabe.pdf`);
+    assert.equal(
+      download.headers['content-disposition'],
+      `attachment; filename="Digitale_Ausgabe.pdf"; filename*=UTF-8''Digitale%20Ausgabe.pdf`,
+    );
     assert.ok((download.body as Buffer).equals(await editionPdf(t)), 'the bytes are the edition’s PDF');
     assert.equal((await downloadLinksFor(t.db, order.id))[0].downloads, 1);
 
     // Concurrent downloads are each counted.
     const parallel = await Promise.all(Array.from({ length: 5 }, () => t.http.get(`/api/pdf/${link.id}`)));
-    assert.deepEqual(parallel.map((r) => r.status), [200, 200, 200, 200, 200]);
+    assert.deepEqual(
+      parallel.map((r) => r.status),
+      [200, 200, 200, 200, 200],
+    );
     assert.equal((await downloadLinksFor(t.db, order.id))[0].downloads, 6);
     assert.equal((await t.http.get(`/api/pdf/${link.id}/validate`)).body.valid, true, 'validating does not count');
     const head = await t.http.head(`/api/pdf/${link.id}`);
@@ -127,7 +149,10 @@ describeApi('digital deliveries: links and the outbox (acceptance 5)', (t) => {
     const order = await placeDigitalOrder(shop, t);
     await deliverTwice(t, shop.config, order.id);
     const [link] = await downloadLinksFor(t.db, order.id);
-    await t.db('download_links').where({ id: link.id }).update({ expires_at: t.db.raw(`now() - interval '1 second'`) });
+    await t
+      .db('download_links')
+      .where({ id: link.id })
+      .update({ expires_at: t.db.raw(`now() - interval '1 second'`) });
 
     for (const id of [link.id, 'A'.repeat(32), 'not-a-link', '..%2F..%2Fetc']) {
       for (const path of [`/api/pdf/${id}/validate`, `/api/pdf/${id}`]) {
@@ -156,8 +181,15 @@ describeApi('digital deliveries: links and the outbox (acceptance 5)', (t) => {
     const [link] = await downloadLinksFor(t.db, order.id);
     assert.ok(mail.text.includes(`${shop.url}/pdf/${link.id}`));
     assert.equal((await t.http.get('/api/outbox/')).status, 401);
-    const byOrder = (orderId: unknown) => t.http.get('/api/outbox/').query({ filter: JSON.stringify({ orderId }) }).set('Authorization', office);
-    assert.deepEqual((await byOrder(order.id)).body.map((m: { orderId: number }) => m.orderId), [order.id]);
+    const byOrder = (orderId: unknown) =>
+      t.http
+        .get('/api/outbox/')
+        .query({ filter: JSON.stringify({ orderId }) })
+        .set('Authorization', office);
+    assert.deepEqual(
+      (await byOrder(order.id)).body.map((m: { orderId: number }) => m.orderId),
+      [order.id],
+    );
     for (const bad of ['abc', 0, 3_000_000_000]) {
       const refused = await byOrder(bad);
       assertRefused(refused, 400);
@@ -199,7 +231,9 @@ describeApi('digital deliveries: links and the outbox (acceptance 5)', (t) => {
       assert.equal(mail.status, 'queued');
       assert.equal(mail.attempts, 1);
       assert.match(mail.last_error, /451/);
-      const { later } = (await t.db.raw('select ?::timestamptz > now() + interval \'30 seconds\' as later', [mail.next_attempt_at])).rows[0];
+      const { later } = (
+        await t.db.raw("select ?::timestamptz > now() + interval '30 seconds' as later", [mail.next_attempt_at])
+      ).rows[0];
       assert.equal(later, true, 'the retry waits');
       assert.equal(await processOutbox(t.db, config), 0, 'not due yet');
       assert.equal(smtp.messages.length, 0);
@@ -225,12 +259,20 @@ describeApi('digital deliveries: a digital-edition purchase settled twice (accep
     const order = await placeDigitalOrder(shop, t);
     const back = await payInSandbox(shop.url, order.checkoutUrl);
     // The success page's call races the sandbox's webhook; then Stripe's answer is applied once more.
-    const verified = await shop.http.get('/api/orders/verify/').query({ order: order.token, session_id: order.sessionId });
+    const verified = await shop.http
+      .get('/api/orders/verify/')
+      .query({ order: order.token, session_id: order.sessionId });
     assert.equal(verified.status, 200, JSON.stringify(verified.body));
     assert.ok(back.includes(order.token));
-    await eventually(async () => (await t.db('orders').where({ id: order.id }).first('status')).status === 'paid', 'the order is paid');
+    await eventually(
+      async () => (await t.db('orders').where({ id: order.id }).first('status')).status === 'paid',
+      'the order is paid',
+    );
     await applySession(t.db, shop.config, order.id, await retrieveSession(t.db, shop.config, order.sessionId));
-    await eventually(async () => (await t.db('stripe_events').whereNotNull('processed_at')).length > 0, 'the webhook was processed');
+    await eventually(
+      async () => (await t.db('stripe_events').whereNotNull('processed_at')).length > 0,
+      'the webhook was processed',
+    );
 
     await smtp.received();
     await processOutbox(t.db, shop.config);

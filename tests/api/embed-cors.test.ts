@@ -23,7 +23,11 @@ describeApi('embedding: CORS for the newspaper’s websites only', (t) => {
 
   const boot = (origin: string) => api.get('/api/shop/boot/?vendor=DEMO-1').set('Origin', origin);
   const preflight = (origin: string) =>
-    api.options('/api/orders/').set('Origin', origin).set('Access-Control-Request-Method', 'POST').set('Access-Control-Request-Headers', 'content-type');
+    api
+      .options('/api/orders/')
+      .set('Origin', origin)
+      .set('Access-Control-Request-Method', 'POST')
+      .set('Access-Control-Request-Headers', 'content-type');
 
   it('lets a listed website read the boot data and place orders across origins, without credentials', async () => {
     const res = await boot(newspaper);
@@ -42,12 +46,30 @@ describeApi('embedding: CORS for the newspaper’s websites only', (t) => {
 
   it('refuses unlisted websites and look-alikes such as localhost.evil.com', async () => {
     const lookAlikes = [
-      'https://evil.example', 'http://localhost.evil.com:5173', 'http://localhost.evil.com', 'http://localhost:5173.evil.com', 'http://localhost:3000.evil.com',
-      'https://www.strassenblatt.example.evil.com', 'http://www.strassenblatt.example', 'https://strassenblatt.example', 'http://localhost:5174', 'https://localhost:5173', 'null',
+      'https://evil.example',
+      'http://localhost.evil.com:5173',
+      'http://localhost.evil.com',
+      'http://localhost:5173.evil.com',
+      'http://localhost:3000.evil.com',
+      'https://www.strassenblatt.example.evil.com',
+      'http://www.strassenblatt.example',
+      'https://strassenblatt.example',
+      'http://localhost:5174',
+      'https://localhost:5173',
+      'null',
       // Browsers send an origin lower-case and without a slash: anything else is no browser's, and refused.
-      `${newspaper}/`, 'HTTPS://WWW.STRASSENBLATT.EXAMPLE', `${newspaper}:443`, `${newspaper}:8443`, `${newspaper}, https://evil.example`,
+      `${newspaper}/`,
+      'HTTPS://WWW.STRASSENBLATT.EXAMPLE',
+      `${newspaper}:443`,
+      `${newspaper}:8443`,
+      `${newspaper}, https://evil.example`,
       // The shop's own origin (PUBLIC_URL http://shop.test), by port, scheme, suffix and case.
-      'http://shop.test.evil.com', 'http://shop.test:3000', 'https://shop.test', 'HTTP://SHOP.TEST', 'http://shop.test/', 'http://evil.shop.test',
+      'http://shop.test.evil.com',
+      'http://shop.test:3000',
+      'https://shop.test',
+      'HTTP://SHOP.TEST',
+      'http://shop.test/',
+      'http://evil.shop.test',
     ];
     for (const origin of lookAlikes) {
       const res = await boot(origin);
@@ -62,9 +84,22 @@ describeApi('embedding: CORS for the newspaper’s websites only', (t) => {
   });
 
   it('takes EMBED_ORIGINS as exact origins and refuses anything else at start', () => {
-    assert.deepEqual(loadConfig({ EMBED_ORIGINS: 'https://WWW.Example.org/, http://localhost:5173' }).embedOrigins, ['https://www.example.org', 'http://localhost:5173']);
-    for (const wrong of ['www.example.org', 'https://www.example.org/shop', 'https://www.example.org?x=1', 'ftp://example.org', '*']) {
-      assert.throws(() => loadConfig({ EMBED_ORIGINS: wrong }), /EMBED_ORIGINS must list origins like https:\/\/www\.example\.org/, wrong);
+    assert.deepEqual(loadConfig({ EMBED_ORIGINS: 'https://WWW.Example.org/, http://localhost:5173' }).embedOrigins, [
+      'https://www.example.org',
+      'http://localhost:5173',
+    ]);
+    for (const wrong of [
+      'www.example.org',
+      'https://www.example.org/shop',
+      'https://www.example.org?x=1',
+      'ftp://example.org',
+      '*',
+    ]) {
+      assert.throws(
+        () => loadConfig({ EMBED_ORIGINS: wrong }),
+        /EMBED_ORIGINS must list origins like https:\/\/www\.example\.org/,
+        wrong,
+      );
     }
   });
 
@@ -74,7 +109,8 @@ describeApi('embedding: CORS for the newspaper’s websites only', (t) => {
       office = await t.office();
     });
     after(() => withForm(t.http.put('/api/settings/').set('Authorization', office), { embedOrigins: '' }));
-    const save = (embedOrigins: string) => withForm(t.http.put('/api/settings/').set('Authorization', office), { embedOrigins });
+    const save = (embedOrigins: string) =>
+      withForm(t.http.put('/api/settings/').set('Authorization', office), { embedOrigins });
 
     it('allows them from the next request on, and refuses them again once removed', async () => {
       const other = 'https://verein.example.org';
@@ -84,7 +120,10 @@ describeApi('embedding: CORS for the newspaper’s websites only', (t) => {
       assert.deepEqual(saved.body.embedOrigins, [other, 'https://second.example.org:8443']);
       assert.equal((await boot(other)).headers['access-control-allow-origin'], other);
       assert.equal((await preflight('https://second.example.org:8443')).status, 204);
-      assert.equal((await boot('https://verein.example.org.evil.com')).headers['access-control-allow-origin'], undefined);
+      assert.equal(
+        (await boot('https://verein.example.org.evil.com')).headers['access-control-allow-origin'],
+        undefined,
+      );
       await save('');
       assert.equal((await boot(other)).headers['access-control-allow-origin'], undefined);
     });
@@ -95,14 +134,20 @@ describeApi('embedding: CORS for the newspaper’s websites only', (t) => {
       assert.deepEqual(saved.body.embedOrigins, ['https://verein.example.org']);
       const wrong = await save('["https://verein.example.org", 3]');
       assert.equal(wrong.status, 400);
-      assert.equal(wrong.body.errors.embedOrigins, 'Please send the websites as text, one per line, or as a JSON list of texts.');
+      assert.equal(
+        wrong.body.errors.embedOrigins,
+        'Please send the websites as text, one per line, or as a JSON list of texts.',
+      );
       await save('');
     });
 
     it('refuses an entry that is not an origin, with a sentence naming it', async () => {
       const res = await save('https://ok.example.org, https://www.example.org/shop');
       assert.equal(res.status, 400);
-      assert.equal(res.body.errors.embedOrigins, '"https://www.example.org/shop" is not a website address like https://www.example.org (without a path).');
+      assert.equal(
+        res.body.errors.embedOrigins,
+        '"https://www.example.org/shop" is not a website address like https://www.example.org (without a path).',
+      );
       assert.deepEqual((await t.http.get('/api/settings/')).body.embedOrigins, [], 'nothing was saved');
     });
   });
@@ -117,7 +162,9 @@ describeApi('embedding: Stripe sends the customer back to the embedding page', (
   after(() => shop.close());
 
   const order = async (returnUrl: unknown) =>
-    shop.http.post('/api/orders').send({ vendor: 'DEMO-1', entries: [{ item: await itemId(t.db, 'Zeitung'), quantity: 1 }], tip: 100, returnUrl });
+    shop.http
+      .post('/api/orders')
+      .send({ vendor: 'DEMO-1', entries: [{ item: await itemId(t.db, 'Zeitung'), quantity: 1 }], tip: 100, returnUrl });
 
   it('returns to the embedding page with the order and the session, and pays through to it', async () => {
     const res = await order(page);
@@ -125,7 +172,10 @@ describeApi('embedding: Stripe sends the customer back to the embedding page', (
     const token = res.body.order as string;
     const stored = await t.db('orders').where({ token }).first();
     const session = await stripeClient(t.db, shop.config).checkout.sessions.retrieve(stored.stripe_session_id);
-    assert.equal(session.success_url, `${newspaper}/kaufen?ausgabe=12&shop_status=success&shop_order=${token}&session_id={CHECKOUT_SESSION_ID}#shop`);
+    assert.equal(
+      session.success_url,
+      `${newspaper}/kaufen?ausgabe=12&shop_status=success&shop_order=${token}&session_id={CHECKOUT_SESSION_ID}#shop`,
+    );
     assert.equal(session.cancel_url, `${newspaper}/kaufen?ausgabe=12&shop_status=failure&shop_order=${token}#shop`);
 
     const back = new URL(await payInSandbox(shop.url, res.body.checkoutUrl));
@@ -149,13 +199,22 @@ describeApi('embedding: Stripe sends the customer back to the embedding page', (
 
   it('refuses a return address outside the allowed websites, or one that is no web address', async () => {
     const cases: [unknown, string][] = [
-      ['https://evil.example/phish', 'The shop cannot send you back to https://evil.example: this website is not allowed to embed the shop.'],
-      [`${newspaper}.evil.com/`, 'The shop cannot send you back to https://www.strassenblatt.example.evil.com: this website is not allowed to embed the shop.'],
+      [
+        'https://evil.example/phish',
+        'The shop cannot send you back to https://evil.example: this website is not allowed to embed the shop.',
+      ],
+      [
+        `${newspaper}.evil.com/`,
+        'The shop cannot send you back to https://www.strassenblatt.example.evil.com: this website is not allowed to embed the shop.',
+      ],
       ['javascript:alert(1)', 'The return address must be a full web address starting with https:// or http://.'],
       ['/success', 'The return address must be a full web address starting with https:// or http://.'],
       ['https://reader:secret@www.strassenblatt.example/', 'The return address must not contain a name or password.'],
       [42, 'The return address must be a full web address starting with https:// or http://.'],
-      [`${newspaper}/${'x'.repeat(2000)}`, 'The return address is too long; please use one of at most 2000 characters.'],
+      [
+        `${newspaper}/${'x'.repeat(2000)}`,
+        'The return address is too long; please use one of at most 2000 characters.',
+      ],
     ];
     const before = (await t.db('orders').count({ n: '*' }))[0].n;
     for (const [returnUrl, message] of cases) {

@@ -75,7 +75,10 @@ describeApi('logins through an external OpenID provider (Keycloak stand-in)', (t
     assert.equal((await http.get('/api/vendors/').set('Authorization', maria)).status, 200);
     assertRefused(await http.get('/api/vendors/me/').set('Authorization', maria), 403);
 
-    const changed = await http.put(`/api/vendors/${demo1.id}`).set('Authorization', maria).send({ ...(await http.get(`/api/vendors/${demo1.id}`).set('Authorization', maria)).body, debt: 'Badge 5 €' });
+    const changed = await http
+      .put(`/api/vendors/${demo1.id}`)
+      .set('Authorization', maria)
+      .send({ ...(await http.get(`/api/vendors/${demo1.id}`).set('Authorization', maria)).body, debt: 'Badge 5 €' });
     assert.equal(changed.status, 200, JSON.stringify(changed.body));
     const [entry] = (await http.get('/api/protocol/?filter={"recordType":"vendor"}').set('Authorization', maria)).body;
     assert.equal(entry.username, 'maria', 'the protocol names the external user');
@@ -104,9 +107,14 @@ describeApi('logins through an external OpenID provider (Keycloak stand-in)', (t
       assertRefused(await http.get('/api/vendors/me/payments').set('Authorization', await as(user)), 403);
     }
     // Where the newspaper links vendors by e-mail, still only a verified one.
-    const byEmail = supertest.agent(buildApp({ db: t.db, config: { ...config, oidc: { ...config.oidc, vendorByEmail: true } } }).callback());
+    const byEmail = supertest.agent(
+      buildApp({ db: t.db, config: { ...config, oidc: { ...config.oidc, vendorByEmail: true } } }).callback(),
+    );
     assertRefused(await byEmail.get('/api/vendors/me/').set('Authorization', await as('impostor')), 403);
-    assert.equal((await byEmail.get('/api/vendors/me/').set('Authorization', await as('verified-impostor'))).body.id, demo1.id);
+    assert.equal(
+      (await byEmail.get('/api/vendors/me/').set('Authorization', await as('verified-impostor'))).body.id,
+      demo1.id,
+    );
   });
 
   it('refuses tokens the realm issued to another client', async () => {
@@ -115,7 +123,12 @@ describeApi('logins through an external OpenID provider (Keycloak stand-in)', (t
   });
 
   it('without OIDC_AUDIENCE still accepts only tokens issued to our client', async () => {
-    const config = loadConfig({ PUBLIC_URL: 'http://shop.test', OIDC_ISSUER: keycloak.issuer, OIDC_CLIENT_ID: 'backoffice', LOG_LEVEL: 'silent' });
+    const config = loadConfig({
+      PUBLIC_URL: 'http://shop.test',
+      OIDC_ISSUER: keycloak.issuer,
+      OIDC_CLIENT_ID: 'backoffice',
+      LOG_LEVEL: 'silent',
+    });
     const noAudience = supertest.agent(buildApp({ db: t.db, config }).callback());
     assert.equal((await noAudience.get('/api/vendors/').set('Authorization', await as('maria'))).status, 200);
     assertRefused(await noAudience.get('/api/vendors/').set('Authorization', await as('maria', 'another-app')), 401);

@@ -12,10 +12,14 @@ describeApi('files', (t) => {
     office = await t.office();
     const imageBytes = pngBytes([7, 8, 9]);
     const pdfFile = pdfBytes('Ausgabe 7');
-    const res = await withForm(t.http.post('/api/items').set('Authorization', office), { name: 'Digital 7', price: 50, isLicenseItem: true, isPdfItem: true }, {
-      image: { bytes: imageBytes, name: 'cover.png' },
-      pdf: { bytes: pdfFile, name: 'ausgabe-7.pdf' },
-    });
+    const res = await withForm(
+      t.http.post('/api/items').set('Authorization', office),
+      { name: 'Digital 7', price: 50, isLicenseItem: true, isPdfItem: true },
+      {
+        image: { bytes: imageBytes, name: 'cover.png' },
+        pdf: { bytes: pdfFile, name: 'ausgabe-7.pdf' },
+      },
+    );
     assert.equal(res.status, 201, JSON.stringify(res.body));
     image = { id: res.body.image.split('/').pop(), bytes: imageBytes };
     pdf = { id: res.body.pdf.url.split('/').pop(), bytes: pdfFile };
@@ -38,8 +42,15 @@ describeApi('files', (t) => {
     });
 
     it('serves JPEG and WebP images with their types', async () => {
-      for (const [bytes, type] of [[jpegBytes(), 'image/jpeg'], [webpBytes(), 'image/webp']] as const) {
-        const item = await withForm(t.http.post('/api/items').set('Authorization', office), { name: type, price: 1 }, { image: bytes });
+      for (const [bytes, type] of [
+        [jpegBytes(), 'image/jpeg'],
+        [webpBytes(), 'image/webp'],
+      ] as const) {
+        const item = await withForm(
+          t.http.post('/api/items').set('Authorization', office),
+          { name: type, price: 1 },
+          { image: bytes },
+        );
         const res = await t.http.get(item.body.image).buffer(true);
         assert.equal(res.headers['content-type'], type);
         assert.ok(Buffer.from(res.body).equals(bytes));

@@ -14,7 +14,16 @@ import { vendorInput } from '../../api/src/vendors/schema.ts';
 import { bookHistory } from '../support/books.ts';
 import { describeApi, type ApiTest } from '../support/env.ts';
 import { pdfBytes, pngBytes } from '../support/fixtures.ts';
-import { describeRequest, requestsFor, send, signedWebhooks, type BodySchemas, type FuzzRequest, type FuzzResponse, type RequestSources } from '../support/fuzz.ts';
+import {
+  describeRequest,
+  requestsFor,
+  send,
+  signedWebhooks,
+  type BodySchemas,
+  type FuzzRequest,
+  type FuzzResponse,
+  type RequestSources,
+} from '../support/fuzz.ts';
 import { eventually, itemId, placeMainOrder } from '../support/orders.ts';
 import { payInSandbox } from '../support/sandbox.ts';
 import { listenShop, type ListeningShop } from '../support/shop-server.ts';
@@ -71,14 +80,16 @@ function problem(request: FuzzRequest, response: FuzzResponse): string | undefin
     } catch {
       return `answered ${response.status} with broken JSON`;
     }
-    if (typeof body.message !== 'string' || !body.message.trim()) return `answered ${response.status} without a message`;
+    if (typeof body.message !== 'string' || !body.message.trim())
+      return `answered ${response.status} without a message`;
   }
   return leaked(response);
 }
 
 /** Data answers and errors are searched for internals; pages and scripts of the apps are not data. */
 function leaked(response: FuzzResponse): string | undefined {
-  if (response.status < 400 && !/json|text\/(plain|csv|css)/.test(String(response.headers['content-type']))) return undefined;
+  if (response.status < 400 && !/json|text\/(plain|csv|css)/.test(String(response.headers['content-type'])))
+    return undefined;
   const leak = leaks.find((pattern) => pattern.test(response.text));
   return leak && `answered ${response.status} with server internals (${leak})`;
 }
@@ -89,23 +100,50 @@ async function prepare(t: ApiTest, shop: ListeningShop): Promise<Omit<RequestSou
   const office = await t.office();
   const paid = await placeMainOrder(shop, t.db);
   await payInSandbox(shop.url, paid.checkoutUrl);
-  const digital = await shop.http.post('/api/orders').send({ vendor: 'DEMO-2', entries: [{ item: await itemId(t.db, 'Digitale Ausgabe'), quantity: 1 }], email: 'reader@example.org' });
+  const digital = await shop.http.post('/api/orders').send({
+    vendor: 'DEMO-2',
+    entries: [{ item: await itemId(t.db, 'Digitale Ausgabe'), quantity: 1 }],
+    email: 'reader@example.org',
+  });
   assert.equal(digital.status, 201, JSON.stringify(digital.body));
   await payInSandbox(shop.url, digital.body.checkoutUrl);
   await eventually(() => t.db('download_links').first('id'), 'the digital edition’s download link');
-  await eventually(() => t.db('orders').where({ id: paid.id, status: 'paid' }).first('id'), 'the sandbox payment booked');
+  await eventually(
+    () => t.db('orders').where({ id: paid.id, status: 'paid' }).first('id'),
+    'the sandbox payment booked',
+  );
 
   const vendor = await t.db('vendors').where({ license_id: 'DEMO-1' }).first('id', 'email');
-  const column = async (table: string, name: string, limit = 8) => (await t.db(table).orderBy(name).limit(limit).pluck(name)).map(String);
+  const column = async (table: string, name: string, limit = 8) =>
+    (await t.db(table).orderBy(name).limit(limit).pluck(name)).map(String);
   const ids = async (table: string) => (await t.db(table).orderBy('id').limit(6).pluck('id')).map(Number);
-  const credits = (await shop.http.get('/api/vendors?range=[0,9]').set('Authorization', office)).body.map((v: { credit: number }) => v.credit);
-  const numbers = [...new Set([
-    ...(await ids('vendors')), ...(await ids('items')), ...(await ids('orders')), ...(await ids('payouts')),
-    ...(await ids('vendor_locations')), ...(await ids('vendor_comments')), ...credits,
-  ])];
+  const credits = (await shop.http.get('/api/vendors?range=[0,9]').set('Authorization', office)).body.map(
+    (v: { credit: number }) => v.credit,
+  );
+  const numbers = [
+    ...new Set([
+      ...(await ids('vendors')),
+      ...(await ids('items')),
+      ...(await ids('orders')),
+      ...(await ids('payouts')),
+      ...(await ids('vendor_locations')),
+      ...(await ids('vendor_comments')),
+      ...credits,
+    ]),
+  ];
   const texts = [
-    'DEMO-1', 'DEMO-2', 'DEMO-31', 'demo-1', ' DEMO-1 ', vendor.email, paid.token, paid.sessionId, digital.body.order,
-    ...(await column('download_links', 'id')), ...(await column('files', 'id', 4)), ...(await column('payouts', 'receipt_number', 3)),
+    'DEMO-1',
+    'DEMO-2',
+    'DEMO-31',
+    'demo-1',
+    ' DEMO-1 ',
+    vendor.email,
+    paid.token,
+    paid.sessionId,
+    digital.body.order,
+    ...(await column('download_links', 'id')),
+    ...(await column('files', 'id', 4)),
+    ...(await column('payouts', 'receipt_number', 3)),
   ];
   const params = {
     id: [...numbers.map(String), ...(await column('files', 'id', 4)), ...(await column('download_links', 'id'))],
@@ -119,7 +157,14 @@ async function prepare(t: ApiTest, shop: ListeningShop): Promise<Omit<RequestSou
   const itemIds = (await ids('items')).map(String);
   const fields: Record<string, unknown[]> = {
     vendor: ['DEMO-1', 'DEMO-2', 'DEMO-3'],
-    entries: [[{ item: print, quantity: 1 }], [{ item: print, quantity: 2 }, { item: edition, quantity: 1 }], [{ item: edition, quantity: 1 }]],
+    entries: [
+      [{ item: print, quantity: 1 }],
+      [
+        { item: print, quantity: 2 },
+        { item: edition, quantity: 1 },
+      ],
+      [{ item: edition, quantity: 1 }],
+    ],
     item: [print, edition],
     quantity: [1, 2, 3],
     tip: [0, 100, 150],
@@ -146,7 +191,11 @@ async function prepare(t: ApiTest, shop: ListeningShop): Promise<Omit<RequestSou
     fontColor: ['#000', ''],
     maxOrderAmount: ['', '10'],
     licenseGroup: [''],
-    ...Object.fromEntries(['isMainProduct', 'takesOverTransactionCosts', 'isLicenseItem', 'isPdfItem', 'donationOnly', 'disabled'].map((flag) => [flag, ['false', 'true']])),
+    ...Object.fromEntries(
+      ['isMainProduct', 'takesOverTransactionCosts', 'isLicenseItem', 'isPdfItem', 'donationOnly', 'disabled'].map(
+        (flag) => [flag, ['false', 'true']],
+      ),
+    ),
     image: [''],
     pdf: [''],
     mainItem: itemIds,
@@ -157,7 +206,9 @@ async function prepare(t: ApiTest, shop: ListeningShop): Promise<Omit<RequestSou
     pools: { numbers, texts, fields },
     params,
     tokens: {
-      vendor: (await t.auth(['vendor'], { sub: 'fuzz-vendor', email: vendor.email, vendor: vendor.licenseId })).slice('Bearer '.length),
+      vendor: (await t.auth(['vendor'], { sub: 'fuzz-vendor', email: vendor.email, vendor: vendor.licenseId })).slice(
+        'Bearer '.length,
+      ),
       backoffice: office.slice('Bearer '.length),
     },
     files: { png: pngBytes(), pdf: pdfBytes() },
@@ -177,7 +228,20 @@ interface LedgerRow {
 }
 
 const ledgerRows = (t: ApiTest): Promise<LedgerRow[]> =>
-  t.db('ledger_rows').orderBy('id').select('id', 'sender_id', 'receiver_id', 'amount', 'kind', 'order_id', 'order_entry_id', 'payout_id', 'reversal_of');
+  t
+    .db('ledger_rows')
+    .orderBy('id')
+    .select(
+      'id',
+      'sender_id',
+      'receiver_id',
+      'amount',
+      'kind',
+      'order_id',
+      'order_entry_id',
+      'payout_id',
+      'reversal_of',
+    );
 
 const sum = (values: number[]) => values.reduce((a, b) => a + Number(b), 0);
 
@@ -190,37 +254,78 @@ const sum = (values: number[]) => values.reduce((a, b) => a + Number(b), 0);
 async function assertBooksBalanced(t: ApiTest, shop: ListeningShop, before: LedgerRow[]): Promise<void> {
   const rows = await ledgerRows(t);
   assert.equal(sum((await accountBalances(t.db)).map((b) => b.balance)), 0, 'the balances of all accounts sum to zero');
-  assert.deepEqual(rows.filter((r) => !(Number(r.amount) > 0)), [], 'no ledger row with an amount <= 0');
+  assert.deepEqual(
+    rows.filter((r) => !(Number(r.amount) > 0)),
+    [],
+    'no ledger row with an amount <= 0',
+  );
 
   const now = new Map(rows.map((r) => [Number(r.id), r]));
   for (const old of before) {
     const row = now.get(Number(old.id));
     assert.ok(row, `booked row ${old.id} was deleted`);
     // Paying out stamps open rows with the payout; nothing else about a booked row may change.
-    assert.deepEqual({ ...row, payout_id: old.payout_id === null ? null : row.payout_id }, old, `booked row ${old.id} was changed`);
+    assert.deepEqual(
+      { ...row, payout_id: old.payout_id === null ? null : row.payout_id },
+      old,
+      `booked row ${old.id} was changed`,
+    );
   }
 
-  const orders: { id: number; status: string; fee: number | null }[] = await t.db('orders').select('id', 'status', 'fee');
-  const entries: { id: number; order_id: number; amount: number }[] = await t.db('order_entries').select('id', 'order_id', 'amount');
+  const orders: { id: number; status: string; fee: number | null }[] = await t
+    .db('orders')
+    .select('id', 'status', 'fee');
+  const entries: { id: number; order_id: number; amount: number }[] = await t
+    .db('order_entries')
+    .select('id', 'order_id', 'amount');
   for (const order of orders) {
     const booked = rows.filter((r) => r.order_id === order.id);
     const kinds = (...k: string[]) => booked.filter((r) => k.includes(r.kind));
-    const expected = entries.filter((e) => e.order_id === order.id && e.amount > 0).map((e) => [e.id, Number(e.amount)]).sort();
+    const expected = entries
+      .filter((e) => e.order_id === order.id && e.amount > 0)
+      .map((e) => [e.id, Number(e.amount)])
+      .sort();
     const isPaid = order.status === 'paid' || order.status === 'refunded';
-    assert.deepEqual(kinds('sale', 'tip', 'licence').map((r) => [r.order_entry_id, Number(r.amount)]).sort(), isPaid ? expected : [], `order ${order.id} (${order.status}) is booked as its entries say`);
-    assert.deepEqual(kinds('refund').map((r) => [r.order_entry_id, Number(r.amount)]).sort(), order.status === 'refunded' ? expected : [], `order ${order.id} (${order.status}) has refund rows only when refunded`);
-    assert.deepEqual(kinds('fee').map((r) => Number(r.amount)), isPaid && order.fee ? [order.fee] : [], `order ${order.id}: its fee is booked once`);
+    assert.deepEqual(
+      kinds('sale', 'tip', 'licence')
+        .map((r) => [r.order_entry_id, Number(r.amount)])
+        .sort(),
+      isPaid ? expected : [],
+      `order ${order.id} (${order.status}) is booked as its entries say`,
+    );
+    assert.deepEqual(
+      kinds('refund')
+        .map((r) => [r.order_entry_id, Number(r.amount)])
+        .sort(),
+      order.status === 'refunded' ? expected : [],
+      `order ${order.id} (${order.status}) has refund rows only when refunded`,
+    );
+    assert.deepEqual(
+      kinds('fee').map((r) => Number(r.amount)),
+      isPaid && order.fee ? [order.fee] : [],
+      `order ${order.id}: its fee is booked once`,
+    );
     assert.ok(kinds('fee_cover').length <= kinds('fee').length, `order ${order.id}: a fee cover only with a fee`);
   }
 
   const accounts: { id: number; vendor_id: number | null }[] = await t.db('ledger_accounts').select('id', 'vendor_id');
-  const payouts: { id: number; vendor_id: number; amount: number; reversed_at: Date | null }[] = await t.db('payouts').select('id', 'vendor_id', 'amount', 'reversed_at');
+  const payouts: { id: number; vendor_id: number; amount: number; reversed_at: Date | null }[] = await t
+    .db('payouts')
+    .select('id', 'vendor_id', 'amount', 'reversed_at');
   for (const payout of payouts) {
     const account = accounts.find((a) => a.vendor_id === payout.vendor_id)!.id;
     const settled = rows.filter((r) => r.payout_id === payout.id && r.kind !== 'payout');
     const payoutRow = rows.filter((r) => r.payout_id === payout.id && r.kind === 'payout');
-    assert.deepEqual(payoutRow.map((r) => Number(r.amount)), [Number(payout.amount)], `payout ${payout.id} has one cash row of its amount`);
-    assert.equal(sum(settled.map((r) => (r.receiver_id === account ? r.amount : -r.amount))), Number(payout.amount), `payout ${payout.id} settled exactly its amount`);
+    assert.deepEqual(
+      payoutRow.map((r) => Number(r.amount)),
+      [Number(payout.amount)],
+      `payout ${payout.id} has one cash row of its amount`,
+    );
+    assert.equal(
+      sum(settled.map((r) => (r.receiver_id === account ? r.amount : -r.amount))),
+      Number(payout.amount),
+      `payout ${payout.id} settled exactly its amount`,
+    );
     const reversal = rows.filter((r) => r.kind === 'payout_reversal' && r.reversal_of === payoutRow[0].id);
     assert.equal(reversal.length, payout.reversed_at ? 1 : 0, `payout ${payout.id} is reversed once or not at all`);
   }
@@ -230,7 +335,11 @@ async function assertBooksBalanced(t: ApiTest, shop: ListeningShop, before: Ledg
   for (const vendor of listed.body as { id: number; credit: number }[]) {
     const account = accounts.find((a) => a.vendor_id === vendor.id)?.id;
     const open = rows.filter((r) => r.payout_id === null && (r.receiver_id === account || r.sender_id === account));
-    assert.equal(vendor.credit, sum(open.map((r) => (r.receiver_id === account ? r.amount : -r.amount))), `vendor ${vendor.id}: the credit shown is the ledger's open rows`);
+    assert.equal(
+      vendor.credit,
+      sum(open.map((r) => (r.receiver_id === account ? r.amount : -r.amount))),
+      `vendor ${vendor.id}: the credit shown is the ledger's open rows`,
+    );
   }
 }
 
@@ -254,7 +363,12 @@ describeApi('fuzz: generated malformed requests on every route (issue 8, accepta
   });
 
   /** Runs `arbitrary` as a fast-check property; a failure names the request (shrunk), the answer and the seed. */
-  async function fuzz(route: RouteDef, arbitrary: fc.Arbitrary<FuzzRequest>, numRuns: number, check = problem): Promise<void> {
+  async function fuzz(
+    route: RouteDef,
+    arbitrary: fc.Arbitrary<FuzzRequest>,
+    numRuns: number,
+    check = problem,
+  ): Promise<void> {
     let last: { request: FuzzRequest; response: FuzzResponse; problem: string } | undefined;
     const details = await fc.check(
       fc.asyncProperty(arbitrary, async (request) => {
@@ -267,8 +381,12 @@ describeApi('fuzz: generated malformed requests on every route (issue 8, accepta
       { seed, numRuns },
     );
     if (!details.failed) return;
-    const shown = last ? `${last.problem}\n${describeRequest(last.request)}\nanswer: ${last.response.text.slice(0, 1500)}` : String(details.errorInstance);
-    assert.fail(`${key(route)} [${t.engine}] failed with FUZZ_SEED=${details.seed} after ${details.numRuns} requests:\n${shown}`);
+    const shown = last
+      ? `${last.problem}\n${describeRequest(last.request)}\nanswer: ${last.response.text.slice(0, 1500)}`
+      : String(details.errorInstance);
+    assert.fail(
+      `${key(route)} [${t.engine}] failed with FUZZ_SEED=${details.seed} after ${details.numRuns} requests:\n${shown}`,
+    );
   }
 
   for (const route of fuzzOrder) {
@@ -280,13 +398,21 @@ describeApi('fuzz: generated malformed requests on every route (issue 8, accepta
 
   it('POST /api/webhooks/stripe: signed events that are not this shop’s business are 2xx no-ops', async function () {
     this.timeout(120_000);
-    const received = (_: FuzzRequest, response: FuzzResponse) => (response.status === 200 && /"received":true/.test(response.text) ? undefined : `answered ${response.status}`);
-    await fuzz(routes.find((r) => r.path === '/api/webhooks/stripe')!, signedWebhooks(sources.pools, (await sandboxCredentials(t.db)).webhookSecret), perRoute(), received);
+    const received = (_: FuzzRequest, response: FuzzResponse) =>
+      response.status === 200 && /"received":true/.test(response.text) ? undefined : `answered ${response.status}`;
+    await fuzz(
+      routes.find((r) => r.path === '/api/webhooks/stripe')!,
+      signedWebhooks(sources.pools, (await sandboxCredentials(t.db)).webhookSecret),
+      perRoute(),
+      received,
+    );
   });
 
   it('sent requests to every route, and the books still balance afterwards', async function () {
     this.timeout(60_000);
-    const short = routes.filter((r) => (sent.get(key(r)) ?? 0) < perRoute()).map((r) => `${key(r)}: ${sent.get(key(r)) ?? 0}`);
+    const short = routes
+      .filter((r) => (sent.get(key(r)) ?? 0) < perRoute())
+      .map((r) => `${key(r)}: ${sent.get(key(r)) ?? 0}`);
     assert.deepEqual(short, [], 'routes that got fewer requests than planned');
     assert.ok(sum([...sent.values()]) >= runsPerEngine(t.engine));
     await assertBooksBalanced(t, shop, booked);

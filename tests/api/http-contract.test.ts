@@ -16,7 +16,10 @@ describeApi('HTTP contract', (t) => {
     assert.match(preflight.headers['access-control-allow-headers'], /Authorization/);
     assert.match(preflight.headers['access-control-allow-headers'], /Range/);
 
-    const list = await t.http.get('/api/vendors/?range=[0,4]').set('Origin', origin).set('Authorization', await t.office());
+    const list = await t.http
+      .get('/api/vendors/?range=[0,4]')
+      .set('Origin', origin)
+      .set('Authorization', await t.office());
     assert.equal(list.status, 200);
     assert.match(list.headers['access-control-expose-headers'], /Content-Range/);
     assert.match(list.headers['content-range'], /^vendors 0-4\/\d+$/);
@@ -44,7 +47,14 @@ describeApi('HTTP contract', (t) => {
 
   it('refuses list parameters it does not understand with a message', async () => {
     const office = await t.office();
-    for (const query of ['sort=["nope","ASC"]', 'range=[5,1]', 'range=[0,100000]', 'filter=[1]', 'sort=notjson', 'filter={"nope":1}']) {
+    for (const query of [
+      'sort=["nope","ASC"]',
+      'range=[5,1]',
+      'range=[0,100000]',
+      'filter=[1]',
+      'sort=notjson',
+      'filter={"nope":1}',
+    ]) {
       const res = await t.http.get(`/api/vendors/?${query}`).set('Authorization', office);
       assert.equal(res.status, 400, query);
       assert.ok(res.body.message, query);
@@ -57,8 +67,21 @@ describeApi('HTTP contract', (t) => {
     const requests = [
       [t.http.get('/api/vendors/check/a%00b'), 'licenseId'],
       [t.http.get('/api/payouts/?filter={"vendor":"a\\u0000b"}').set('Authorization', office), 'filter.vendor'],
-      [t.http.post('/api/payments/payout').set('Authorization', office).send({ vendor: 'a\u0000b', expectedAmount: 1 }), 'vendor'],
-      [t.http.put('/api/settings/css').set('Authorization', office).type('text/css').send('#shop { color: red; } \u0000'), '_'],
+      [
+        t.http
+          .post('/api/payments/payout')
+          .set('Authorization', office)
+          .send({ vendor: 'a\u0000b', expectedAmount: 1 }),
+        'vendor',
+      ],
+      [
+        t.http
+          .put('/api/settings/css')
+          .set('Authorization', office)
+          .type('text/css')
+          .send('#shop { color: red; } \u0000'),
+        '_',
+      ],
     ] as const;
     for (const [request, field] of requests) {
       const res = await request;
@@ -73,13 +96,35 @@ describeApi('HTTP contract', (t) => {
     const office = await t.office();
     const deep = `${'['.repeat(120_000)}${']'.repeat(120_000)}`; // 240 KB
     const requests: [string, () => Promise<{ status: number; body: { message?: string } }>][] = [
-      ...['constructor', '__proto__', 'toString', 'hasOwnProperty'].flatMap((field) => [
-        [`sort ${field}`, () => t.http.get(`/api/vendors/?sort=${encodeURIComponent(JSON.stringify([field, 'ASC']))}`).set('Authorization', office)],
-        [`filter ${field}`, () => t.http.get(`/api/vendors/?filter=${encodeURIComponent(`{"${field}":1}`)}`).set('Authorization', office)],
-      ] as [string, () => Promise<{ status: number; body: { message?: string } }>][]),
+      ...['constructor', '__proto__', 'toString', 'hasOwnProperty'].flatMap(
+        (field) =>
+          [
+            [
+              `sort ${field}`,
+              () =>
+                t.http
+                  .get(`/api/vendors/?sort=${encodeURIComponent(JSON.stringify([field, 'ASC']))}`)
+                  .set('Authorization', office),
+            ],
+            [
+              `filter ${field}`,
+              () =>
+                t.http.get(`/api/vendors/?filter=${encodeURIComponent(`{"${field}":1}`)}`).set('Authorization', office),
+            ],
+          ] as [string, () => Promise<{ status: number; body: { message?: string } }>][],
+      ),
       ['nested order', () => t.http.post('/api/orders').set('Content-Type', 'application/json').send(deep)],
-      ['nested in a field', () => t.http.post('/api/orders').send({ vendor: 'DEMO-1', entries: JSON.parse(deep.slice(119_000, 121_000)) })],
-      ['nested filter', () => t.http.get(`/api/vendors/?filter=${encodeURIComponent(`{"q":${'['.repeat(500)}${']'.repeat(500)}}`)}`).set('Authorization', office)],
+      [
+        'nested in a field',
+        () => t.http.post('/api/orders').send({ vendor: 'DEMO-1', entries: JSON.parse(deep.slice(119_000, 121_000)) }),
+      ],
+      [
+        'nested filter',
+        () =>
+          t.http
+            .get(`/api/vendors/?filter=${encodeURIComponent(`{"q":${'['.repeat(500)}${']'.repeat(500)}}`)}`)
+            .set('Authorization', office),
+      ],
     ];
     for (const [what, request] of requests) {
       let res: { status: number; body: { message?: string } } | undefined;

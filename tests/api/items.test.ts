@@ -6,11 +6,32 @@ import { jpegBytes, pdfBytes, pngBytes, webpBytes, withForm, type FormFile } fro
 type Fields = Record<string, string | number | boolean>;
 
 const publicFields = [
-  'color', 'description', 'fontColor', 'id', 'image', 'isDigital', 'isMainProduct', 'maxOrderAmount', 'measure', 'name', 'order', 'price',
+  'color',
+  'description',
+  'fontColor',
+  'id',
+  'image',
+  'isDigital',
+  'isMainProduct',
+  'maxOrderAmount',
+  'measure',
+  'name',
+  'order',
+  'price',
 ].sort();
 const backofficeFields = [
-  ...publicFields, 'createdAt', 'disabled', 'donationOnly', 'isLicenseItem', 'isPdfItem', 'licenseGroup', 'licenseItem', 'pdf',
-  'takesOverTransactionCosts', 'updatedAt', 'counterPrice',
+  ...publicFields,
+  'createdAt',
+  'disabled',
+  'donationOnly',
+  'isLicenseItem',
+  'isPdfItem',
+  'licenseGroup',
+  'licenseItem',
+  'pdf',
+  'takesOverTransactionCosts',
+  'updatedAt',
+  'counterPrice',
 ].sort();
 
 describeApi('items', (t) => {
@@ -22,7 +43,8 @@ describeApi('items', (t) => {
     office = await t.office();
   });
 
-  const post = (fields: Fields, files?: Record<string, FormFile>) => withForm(t.http.post('/api/items').set('Authorization', office), fields, files);
+  const post = (fields: Fields, files?: Record<string, FormFile>) =>
+    withForm(t.http.post('/api/items').set('Authorization', office), fields, files);
   const put = (id: number | string, fields: Fields, files?: Record<string, FormFile>) =>
     withForm(t.http.put(`/api/items/${id}`).set('Authorization', office), fields, files);
   const get = (id: number | string) => t.http.get(`/api/items/${id}`).set('Authorization', office);
@@ -32,9 +54,14 @@ describeApi('items', (t) => {
     assert.equal(res.status, 201, JSON.stringify(res.body));
     return res.body;
   }
-  const licence = (fields: Fields = {}) => create({ name: unique('Licence'), price: 50, isLicenseItem: true, ...fields });
+  const licence = (fields: Fields = {}) =>
+    create({ name: unique('Licence'), price: 50, isLicenseItem: true, ...fields });
 
-  function assertFieldError(res: { status: number; body: { message: string; errors?: Record<string, string> } }, field: string, message: RegExp) {
+  function assertFieldError(
+    res: { status: number; body: { message: string; errors?: Record<string, string> } },
+    field: string,
+    message: RegExp,
+  ) {
     assert.equal(res.status, 400, JSON.stringify(res.body));
     assert.ok(res.body.errors?.[field], `expected an error for "${field}", got ${JSON.stringify(res.body)}`);
     assert.match(res.body.errors[field], message);
@@ -46,7 +73,10 @@ describeApi('items', (t) => {
       const low = await create({ order: 5 });
       const high = await create({ order: 50 });
       const disabled = await create({ order: 60, disabled: true });
-      const withPdf = await create({ name: unique('PDF licence'), price: 50, isLicenseItem: true, isPdfItem: true }, { pdf: { bytes: pdfBytes(), name: 'issue.pdf' } });
+      const withPdf = await create(
+        { name: unique('PDF licence'), price: 50, isLicenseItem: true, isPdfItem: true },
+        { pdf: { bytes: pdfBytes(), name: 'issue.pdf' } },
+      );
       const digital = await create({ order: 40, licenseItem: withPdf.id });
 
       const res = await t.http.get('/api/items/');
@@ -54,7 +84,10 @@ describeApi('items', (t) => {
       assert.ok(Array.isArray(res.body));
       const ids = res.body.map((i: { id: number }) => i.id);
       assert.ok(ids.includes(low.id) && ids.includes(high.id) && ids.includes(digital.id));
-      assert.ok(ids.indexOf(high.id) < ids.indexOf(digital.id) && ids.indexOf(digital.id) < ids.indexOf(low.id), 'sorted by order, higher first');
+      assert.ok(
+        ids.indexOf(high.id) < ids.indexOf(digital.id) && ids.indexOf(digital.id) < ids.indexOf(low.id),
+        'sorted by order, higher first',
+      );
       assert.ok(!ids.includes(disabled.id), 'a disabled item is not for sale');
       assert.ok(!ids.includes(withPdf.id), 'a licence item is not sold on its own');
       for (const item of res.body) assert.deepEqual(Object.keys(item).sort(), publicFields);
@@ -79,8 +112,18 @@ describeApi('items', (t) => {
       const png = pngBytes([1, 2, 3]);
       const res = await post(
         {
-          name: '  Kalender 2026 ', description: 'Zwölf Monate', price: '1200', measure: 'Stück', order: '-3', color: '#aabbcc', fontColor: '#FFF',
-          maxOrderAmount: '5', takesOverTransactionCosts: 'on', disabled: 'false', licenseGroup: '', donationOnly: 'false',
+          name: '  Kalender 2026 ',
+          description: 'Zwölf Monate',
+          price: '1200',
+          measure: 'Stück',
+          order: '-3',
+          color: '#aabbcc',
+          fontColor: '#FFF',
+          maxOrderAmount: '5',
+          takesOverTransactionCosts: 'on',
+          disabled: 'false',
+          licenseGroup: '',
+          donationOnly: 'false',
         },
         { image: { bytes: png, name: 'kalender.png' } },
       );
@@ -91,9 +134,25 @@ describeApi('items', (t) => {
       assert.match(image, /^\/files\/[0-9a-f-]{36}$/);
       assert.ok(!Number.isNaN(Date.parse(createdAt)) && !Number.isNaN(Date.parse(updatedAt)));
       assert.deepEqual(rest, {
-        name: 'Kalender 2026', description: 'Zwölf Monate', price: 1200, measure: 'Stück', order: -3, color: '#aabbcc', fontColor: '#FFF',
-        maxOrderAmount: 5, isMainProduct: false, isDigital: false, takesOverTransactionCosts: true, isLicenseItem: false, licenseItem: null,
-        licenseGroup: null, isPdfItem: false, pdf: null, donationOnly: false, disabled: false, counterPrice: null,
+        name: 'Kalender 2026',
+        description: 'Zwölf Monate',
+        price: 1200,
+        measure: 'Stück',
+        order: -3,
+        color: '#aabbcc',
+        fontColor: '#FFF',
+        maxOrderAmount: 5,
+        isMainProduct: false,
+        isDigital: false,
+        takesOverTransactionCosts: true,
+        isLicenseItem: false,
+        licenseItem: null,
+        licenseGroup: null,
+        isPdfItem: false,
+        pdf: null,
+        donationOnly: false,
+        disabled: false,
+        counterPrice: null,
       });
       const served = await t.http.get(image).buffer(true);
       assert.equal(served.status, 200);
@@ -103,7 +162,10 @@ describeApi('items', (t) => {
     });
 
     it('accepts JPEG and WebP images, recognised by their bytes', async () => {
-      for (const [bytes, type] of [[jpegBytes(), 'image/jpeg'], [webpBytes(), 'image/webp']] as const) {
+      for (const [bytes, type] of [
+        [jpegBytes(), 'image/jpeg'],
+        [webpBytes(), 'image/webp'],
+      ] as const) {
         const item = await create({}, { image: { bytes, name: 'photo.bin' } });
         const served = await t.http.get(item.image);
         assert.equal(served.headers['content-type'], type);
@@ -132,7 +194,11 @@ describeApi('items', (t) => {
       assertFieldError(await post({ name: 'A', price: 1, maxOrderAmount: '0' }), 'maxOrderAmount', /greater than 0/);
       assertFieldError(await post({ name: 'A', price: 1, maxOrderAmount: '2.5' }), 'maxOrderAmount', /greater than 0/);
       assertFieldError(await post({ name: 'A', price: 1, order: 'first' }), 'order', /whole number/);
-      assertFieldError(await post({ name: 'A', price: 1, licenseItem: 'abc' }), 'licenseItem', /Please choose a licence item/);
+      assertFieldError(
+        await post({ name: 'A', price: 1, licenseItem: 'abc' }),
+        'licenseItem',
+        /Please choose a licence item/,
+      );
     });
 
     it('refuses a donation-only item', async () => {
@@ -141,10 +207,21 @@ describeApi('items', (t) => {
     });
 
     it('refuses uploads that are not what they claim to be', async () => {
-      assertFieldError(await post({ name: 'Fake', price: 1 }, { image: { bytes: Buffer.from('just some text'), name: 'x.png' } }), 'image', /PNG, JPEG, WEBP/);
-      assertFieldError(await post({ name: 'PDF image', price: 1 }, { image: { bytes: pdfBytes(), name: 'x.png' } }), 'image', /PNG, JPEG, WEBP/);
       assertFieldError(
-        await post({ name: 'Image PDF', price: 1, isLicenseItem: true, isPdfItem: true }, { pdf: { bytes: pngBytes(), name: 'issue.pdf' } }),
+        await post({ name: 'Fake', price: 1 }, { image: { bytes: Buffer.from('just some text'), name: 'x.png' } }),
+        'image',
+        /PNG, JPEG, WEBP/,
+      );
+      assertFieldError(
+        await post({ name: 'PDF image', price: 1 }, { image: { bytes: pdfBytes(), name: 'x.png' } }),
+        'image',
+        /PNG, JPEG, WEBP/,
+      );
+      assertFieldError(
+        await post(
+          { name: 'Image PDF', price: 1, isLicenseItem: true, isPdfItem: true },
+          { pdf: { bytes: pngBytes(), name: 'issue.pdf' } },
+        ),
         'pdf',
         /PDF/,
       );
@@ -176,7 +253,10 @@ describeApi('items', (t) => {
     it('is for the back office only', async () => {
       assert.equal((await withForm(t.http.post('/api/items'), { name: 'A', price: 1 })).status, 401);
       const vendor = await t.auth(['vendor']);
-      assert.equal((await withForm(t.http.post('/api/items').set('Authorization', vendor), { name: 'A', price: 1 })).status, 403);
+      assert.equal(
+        (await withForm(t.http.post('/api/items').set('Authorization', vendor), { name: 'A', price: 1 })).status,
+        403,
+      );
     });
   });
 
@@ -192,22 +272,54 @@ describeApi('items', (t) => {
     it('links only existing licence items, never the item itself or from a licence item', async () => {
       const plain = await create({});
       const lic = await licence();
-      assertFieldError(await post({ name: 'D', price: 300, licenseItem: plain.id }), 'licenseItem', /is not a licence item/);
-      assertFieldError(await post({ name: 'D', price: 300, licenseItem: 999999 }), 'licenseItem', /Please choose an existing licence item/);
-      assertFieldError(await post({ name: 'L', price: 10, isLicenseItem: true, licenseItem: lic.id }), 'licenseItem', /A licence item cannot itself link a licence item/);
+      assertFieldError(
+        await post({ name: 'D', price: 300, licenseItem: plain.id }),
+        'licenseItem',
+        /is not a licence item/,
+      );
+      assertFieldError(
+        await post({ name: 'D', price: 300, licenseItem: 999999 }),
+        'licenseItem',
+        /Please choose an existing licence item/,
+      );
+      assertFieldError(
+        await post({ name: 'L', price: 10, isLicenseItem: true, licenseItem: lic.id }),
+        'licenseItem',
+        /A licence item cannot itself link a licence item/,
+      );
       const other = await licence();
-      assertFieldError(await put(other.id, { licenseItem: other.id, isLicenseItem: false }), 'licenseItem', /its own licence item/);
+      assertFieldError(
+        await put(other.id, { licenseItem: other.id, isLicenseItem: false }),
+        'licenseItem',
+        /its own licence item/,
+      );
       const deleted = await licence();
       assert.equal((await t.http.delete(`/api/items/${deleted.id}`).set('Authorization', office)).status, 200);
-      assertFieldError(await post({ name: 'D', price: 300, licenseItem: deleted.id }), 'licenseItem', /existing licence item/);
+      assertFieldError(
+        await post({ name: 'D', price: 300, licenseItem: deleted.id }),
+        'licenseItem',
+        /existing licence item/,
+      );
     });
 
     it('keeps a licence cheaper than every item that uses it, so a vendor never nets less than zero', async () => {
       const lic = await licence({ price: 100 });
-      assertFieldError(await post({ name: 'Too cheap', price: 99, licenseItem: lic.id }), 'price', /at least the price of its licence item/);
+      assertFieldError(
+        await post({ name: 'Too cheap', price: 99, licenseItem: lic.id }),
+        'price',
+        /at least the price of its licence item/,
+      );
       const digital = await create({ price: 300, licenseItem: lic.id });
-      assertFieldError(await put(digital.id, { price: 80 }), 'price', /at least the price of its licence item .* \(100 cents\)/);
-      assertFieldError(await put(lic.id, { price: 301 }), 'price', /must not cost more than the items that use it: ".*" costs 300 cents/);
+      assertFieldError(
+        await put(digital.id, { price: 80 }),
+        'price',
+        /at least the price of its licence item .* \(100 cents\)/,
+      );
+      assertFieldError(
+        await put(lic.id, { price: 301 }),
+        'price',
+        /must not cost more than the items that use it: ".*" costs 300 cents/,
+      );
       const raised = await put(lic.id, { price: 300 });
       assert.equal(raised.status, 200, JSON.stringify(raised.body));
       assert.equal(raised.body.price, 300);
@@ -216,14 +328,25 @@ describeApi('items', (t) => {
     it('refuses to turn a linked licence item into an ordinary item', async () => {
       const lic = await licence();
       const digital = await create({ licenseItem: lic.id });
-      assertFieldError(await put(lic.id, { isLicenseItem: false }), 'isLicenseItem', new RegExp(`still the licence item of "${digital.name}"`));
+      assertFieldError(
+        await put(lic.id, { isLicenseItem: false }),
+        'isLicenseItem',
+        new RegExp(`still the licence item of "${digital.name}"`),
+      );
     });
 
     it('makes a PDF item only from a licence item with a PDF, and keeps the PDF on later saves', async () => {
       assertFieldError(await post({ name: 'P', price: 50, isPdfItem: true }), 'isPdfItem', /Only a licence item/);
-      assertFieldError(await post({ name: 'P', price: 50, isPdfItem: true, isLicenseItem: true }), 'pdf', /upload the PDF/);
+      assertFieldError(
+        await post({ name: 'P', price: 50, isPdfItem: true, isLicenseItem: true }),
+        'pdf',
+        /upload the PDF/,
+      );
       const pdf = pdfBytes('Ausgabe 42');
-      const item = await create({ name: unique('PDF'), price: 50, isLicenseItem: true, isPdfItem: true }, { pdf: { bytes: pdf, name: 'a42.pdf' }, image: pngBytes() });
+      const item = await create(
+        { name: unique('PDF'), price: 50, isLicenseItem: true, isPdfItem: true },
+        { pdf: { bytes: pdf, name: 'a42.pdf' }, image: pngBytes() },
+      );
       assert.match(item.pdf.url, /^\/api\/files\/[0-9a-f-]{36}$/);
       assert.equal(item.pdf.size, pdf.length);
       const renamed = await put(item.id, { name: 'Ausgabe 42 (PDF)' });
@@ -235,7 +358,8 @@ describeApi('items', (t) => {
   });
 
   describe('main product', () => {
-    const mainIds = async () => (await t.db('items').whereNull('deleted_at').where({ is_main_product: true }).select('id')).map((r) => r.id);
+    const mainIds = async () =>
+      (await t.db('items').whereNull('deleted_at').where({ is_main_product: true }).select('id')).map((r) => r.id);
 
     it('moves the flag to the item that is made the main product', async () => {
       const first = await create({ isMainProduct: true });
@@ -247,14 +371,32 @@ describeApi('items', (t) => {
       const back = await put(first.id, { isMainProduct: true });
       assert.equal(back.status, 200);
       assert.deepEqual(await mainIds(), [first.id]);
-      assert.deepEqual((await t.http.get('/api/settings')).body.mainItem, { id: first.id, name: first.name, description: '', image: null, price: 300 });
+      assert.deepEqual((await t.http.get('/api/settings')).body.mainItem, {
+        id: first.id,
+        name: first.name,
+        description: '',
+        image: null,
+        price: 300,
+      });
     });
 
     it('refuses a licence item or a disabled item as main product', async () => {
-      assertFieldError(await post({ name: 'L', price: 5, isLicenseItem: true, isMainProduct: true }), 'isMainProduct', /A licence item cannot be the main product/);
-      assertFieldError(await post({ name: 'D', price: 5, disabled: true, isMainProduct: true }), 'isMainProduct', /A disabled item cannot be the main product/);
+      assertFieldError(
+        await post({ name: 'L', price: 5, isLicenseItem: true, isMainProduct: true }),
+        'isMainProduct',
+        /A licence item cannot be the main product/,
+      );
+      assertFieldError(
+        await post({ name: 'D', price: 5, disabled: true, isMainProduct: true }),
+        'isMainProduct',
+        /A disabled item cannot be the main product/,
+      );
       const main = await create({ isMainProduct: true });
-      assertFieldError(await put(main.id, { disabled: true }), 'isMainProduct', /disabled item cannot be the main product/);
+      assertFieldError(
+        await put(main.id, { disabled: true }),
+        'isMainProduct',
+        /disabled item cannot be the main product/,
+      );
       assert.deepEqual(await mainIds(), [main.id]);
     });
   });
@@ -280,7 +422,11 @@ describeApi('items', (t) => {
       assertFieldError(await put(item.id, { name: '' }), 'name', /Please enter a name/);
       assertFieldError(await put(item.id, { price: '3,00' }), 'price', /whole cents/);
       assertFieldError(await put(item.id, { donationOnly: 'on' }), 'donationOnly', /Donation only is not allowed/);
-      assertFieldError(await put(item.id, {}, { image: { bytes: Buffer.from('<svg/>'), name: 'x.png' } }), 'image', /PNG, JPEG, WEBP/);
+      assertFieldError(
+        await put(item.id, {}, { image: { bytes: Buffer.from('<svg/>'), name: 'x.png' } }),
+        'image',
+        /PNG, JPEG, WEBP/,
+      );
       assert.equal((await get(item.id)).body.name, item.name);
     });
 
@@ -379,13 +525,22 @@ describeApi('items', (t) => {
       const ids = items.map((i) => i.id);
 
       const byPrice = await list({ filter: { id: ids }, sort: ['price', 'ASC'] });
-      assert.deepEqual(byPrice.body.map((i: { price: number }) => i.price), [100, 300, 500]);
+      assert.deepEqual(
+        byPrice.body.map((i: { price: number }) => i.price),
+        [100, 300, 500],
+      );
       const byNameDesc = await list({ filter: { q: group.toUpperCase() }, sort: ['name', 'DESC'] });
-      assert.deepEqual(byNameDesc.body.map((i: { name: string }) => i.name), [`${group} 500`, `${group} 300`, `${group} 100`]);
+      assert.deepEqual(
+        byNameDesc.body.map((i: { name: string }) => i.name),
+        [`${group} 500`, `${group} 300`, `${group} 100`],
+      );
 
       const page = await list({ filter: { id: ids }, sort: ['id', 'ASC'], range: [1, 1] });
       assert.equal(page.status, 200);
-      assert.deepEqual(page.body.map((i: { id: number }) => i.id), [ids[1]]);
+      assert.deepEqual(
+        page.body.map((i: { id: number }) => i.id),
+        [ids[1]],
+      );
       assert.equal(page.headers['content-range'], 'items 1-1/3');
 
       const all = await list({ range: [0, 999] });
@@ -418,7 +573,10 @@ describeApi('items', (t) => {
 
     it('is for the back office only', async () => {
       assert.equal((await t.http.get('/api/items/backoffice')).status, 401);
-      assert.equal((await t.http.get('/api/items/backoffice').set('Authorization', await t.auth(['vendor']))).status, 403);
+      assert.equal(
+        (await t.http.get('/api/items/backoffice').set('Authorization', await t.auth(['vendor']))).status,
+        403,
+      );
     });
   });
 });

@@ -22,7 +22,11 @@ describeApi('ledger guard', (t) => {
 
   beforeEach(async () => {
     await t.reset();
-    [vendorId, otherVendorId] = await t.db('vendors').whereIn('license_id', ['DEMO-1', 'DEMO-2']).orderBy('license_id').pluck('id');
+    [vendorId, otherVendorId] = await t
+      .db('vendors')
+      .whereIn('license_id', ['DEMO-1', 'DEMO-2'])
+      .orderBy('license_id')
+      .pluck('id');
     await bookPaidOrder(t.db, vendorId, new Date('2026-05-04T10:00:00Z'), { prints: 2, digital: 1, tip: 100 });
   });
 
@@ -30,7 +34,12 @@ describeApi('ledger guard', (t) => {
 
   async function pay(vendor = vendorId) {
     const { credit } = await vendorAccountSummary(t.db, vendor);
-    return payOut(t.db, { vendorId: vendor, expectedAmount: credit, authorisedBy: 'cashier', timeZone: 'Europe/Berlin' });
+    return payOut(t.db, {
+      vendorId: vendor,
+      expectedAmount: credit,
+      authorisedBy: 'cashier',
+      timeZone: 'Europe/Berlin',
+    });
   }
 
   it('refuses changing the amount, the accounts or the kind of a booked row, and keeps the row as it was', async () => {
@@ -66,13 +75,21 @@ describeApi('ledger guard', (t) => {
     await bookPaidOrder(t.db, vendorId, new Date('2026-05-06T10:00:00Z'), { prints: 1, digital: 0, tip: 0 });
     const open = await t.db('ledger_rows').whereNull('payout_id').where({ kind: 'sale' }).first('id');
     await refused(() => t.db('ledger_rows').where({ id: open.id }).update({ payout_id: payoutId, amount: 1 }));
-    assert.deepEqual(await t.db('ledger_rows').where({ payout_id: payoutId }).whereNot({ kind: 'payout' }).pluck('id'), settled);
+    assert.deepEqual(
+      await t.db('ledger_rows').where({ payout_id: payoutId }).whereNot({ kind: 'payout' }).pluck('id'),
+      settled,
+    );
   });
 
   it('reverses a payout once, and refuses editing or deleting the payout', async () => {
     const payoutId = await pay();
     const before = await t.db('payouts').where({ id: payoutId }).first();
-    await refused(() => t.db('payouts').where({ id: payoutId }).update({ amount: before.amount + 100 }));
+    await refused(() =>
+      t
+        .db('payouts')
+        .where({ id: payoutId })
+        .update({ amount: before.amount + 100 }),
+    );
     await refused(() => t.db('payouts').where({ id: payoutId }).update({ vendor_id: otherVendorId }));
     await refused(() => t.db('payouts').where({ id: payoutId }).update({ receipt_number: 'X-1' }));
     await refused(() => t.db('payouts').where({ id: payoutId }).del());
@@ -80,10 +97,16 @@ describeApi('ledger guard', (t) => {
     await reversePayout(t.db, { payoutId, reason: 'Counted twice', authorisedBy: 'office', timeZone: 'Europe/Berlin' });
     const reversed = await t.db('payouts').where({ id: payoutId }).first();
     assert.equal(reversed.reversed_by, 'office');
-    assert.equal((await vendorAccountSummary(t.db, vendorId)).credit, before.amount, 'the reversal booked the credit back');
+    assert.equal(
+      (await vendorAccountSummary(t.db, vendorId)).credit,
+      before.amount,
+      'the reversal booked the credit back',
+    );
     // the reversal is history too
     await refused(() => t.db('payouts').where({ id: payoutId }).update({ reversal_reason: 'Something else' }));
-    await refused(() => t.db('payouts').where({ id: payoutId }).update({ reversed_at: null, reversed_by: null, reversal_reason: null }));
+    await refused(() =>
+      t.db('payouts').where({ id: payoutId }).update({ reversed_at: null, reversed_by: null, reversal_reason: null }),
+    );
     await refused(() => t.db('ledger_rows').where({ kind: 'payout_reversal' }).del());
     assert.deepEqual(await t.db('payouts').where({ id: payoutId }).first(), reversed);
   });
@@ -101,7 +124,12 @@ describeApi('ledger guard', (t) => {
     // a row booked now, without the setting, keeps its time too
     await refused(() =>
       t.db.transaction(async (trx) => {
-        const id = await payOut(trx, { vendorId, expectedAmount: (await vendorAccountSummary(trx, vendorId)).credit, authorisedBy: 'cashier', timeZone: 'Europe/Berlin' });
+        const id = await payOut(trx, {
+          vendorId,
+          expectedAmount: (await vendorAccountSummary(trx, vendorId)).credit,
+          authorisedBy: 'cashier',
+          timeZone: 'Europe/Berlin',
+        });
         await trx('payouts').where({ id }).update({ created_at: past });
       }),
     );

@@ -13,12 +13,25 @@ async function storedOrder(db: Db, vendor = 'DEMO-1') {
   const digital = await db('items').where({ name: 'Digitale Ausgabe' }).first('id', 'price', 'license_item_id');
   const licence = await db('items').where({ id: digital.license_item_id }).first('id', 'price');
   const [{ id }] = await db('orders')
-    .insert({ token: randomBytes(32).toString('base64url'), vendor_id: vendorId, amount_total: print.price + digital.price + 100, tip: 100, expires_at: new Date(Date.now() + 1_800_000) })
+    .insert({
+      token: randomBytes(32).toString('base64url'),
+      vendor_id: vendorId,
+      amount_total: print.price + digital.price + 100,
+      tip: 100,
+      expires_at: new Date(Date.now() + 1_800_000),
+    })
     .returning('id');
   await db('order_entries').insert([
     { order_id: id, kind: 'sale', item_id: print.id, quantity: 1, unit_price: print.price, amount: print.price },
     { order_id: id, kind: 'sale', item_id: digital.id, quantity: 1, unit_price: digital.price, amount: digital.price },
-    { order_id: id, kind: 'licence', item_id: licence.id, quantity: 1, unit_price: licence.price, amount: licence.price },
+    {
+      order_id: id,
+      kind: 'licence',
+      item_id: licence.id,
+      quantity: 1,
+      unit_price: licence.price,
+      amount: licence.price,
+    },
     { order_id: id, kind: 'tip', amount: 100 },
   ]);
   return { id: id as number, vendor_id: vendorId as number };

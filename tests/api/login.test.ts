@@ -6,7 +6,15 @@ import type { Config } from '../../api/src/config.ts';
 import { capturedLog } from '../support/log.ts';
 import { DEMO_NEWSPAPER_NAME } from '../../seeds/demo.ts';
 import { describeApi } from '../support/env.ts';
-import { Browser, authorizeUrl, exchangeCode, loginWithPkce, openLoginPage, pkce, tokenRequest } from '../support/oidc-flow.ts';
+import {
+  Browser,
+  authorizeUrl,
+  exchangeCode,
+  loginWithPkce,
+  openLoginPage,
+  pkce,
+  tokenRequest,
+} from '../support/oidc-flow.ts';
 import { listenShop, type ListeningShop } from '../support/shop-server.ts';
 
 // The embedded OpenID provider as the back office and vendors meet it: over real HTTP on a real
@@ -33,13 +41,22 @@ describeApi('embedded OpenID provider', (t) => {
   const hello = (token: string) => shop.http.get('/api/auth/hello/').set('Authorization', bearer(token));
 
   async function createVendor(fields: Record<string, unknown> = {}) {
-    const res = await t.http.post('/api/vendors').set('Authorization', office).send({ licenseId: nextLicense(), firstName: 'Lotte', ...fields });
+    const res = await t.http
+      .post('/api/vendors')
+      .set('Authorization', office)
+      .send({ licenseId: nextLicense(), firstName: 'Lotte', ...fields });
     assert.equal(res.status, 201, JSON.stringify(res.body));
-    return res.body as { id: number; licenseId: string; login: { username: string; oneTimePassword: string } } & Record<string, unknown>;
+    return res.body as { id: number; licenseId: string; login: { username: string; oneTimePassword: string } } & Record<
+      string,
+      unknown
+    >;
   }
   const updateVendor = async (vendor: Record<string, unknown>, changes: Record<string, unknown>) => {
     const { login: _login, ...record } = vendor;
-    const res = await t.http.put(`/api/vendors/${String(vendor.id)}`).set('Authorization', office).send({ ...record, ...changes });
+    const res = await t.http
+      .put(`/api/vendors/${String(vendor.id)}`)
+      .set('Authorization', office)
+      .send({ ...record, ...changes });
     assert.equal(res.status, 200, JSON.stringify(res.body));
   };
 
@@ -57,7 +74,8 @@ describeApi('embedded OpenID provider', (t) => {
       assert.equal(jwks.keys.length, 1);
       assert.equal(jwks.keys[0].kty, 'RSA');
       assert.ok(jwks.keys[0].kid);
-      for (const secret of ['d', 'p', 'q', 'dp', 'dq', 'qi']) assert.equal(jwks.keys[0][secret], undefined, `the JWKS publishes "${secret}"`);
+      for (const secret of ['d', 'p', 'q', 'dp', 'dq', 'qi'])
+        assert.equal(jwks.keys[0][secret], undefined, `the JWKS publishes "${secret}"`);
 
       const settings = await shop.http.get('/api/settings/');
       assert.deepEqual(settings.body.identityProvider, {
@@ -82,8 +100,16 @@ describeApi('embedded OpenID provider', (t) => {
 
       const me = await hello(tokens.access_token);
       assert.equal(me.status, 200, JSON.stringify(me.body));
-      assert.deepEqual(me.body, { sub: access.sub, username: 'office', email: 'office@demo.strassenzeitung.org', groups: ['backoffice'] });
-      assert.equal((await shop.http.get('/api/vendors/').set('Authorization', bearer(tokens.access_token))).status, 200);
+      assert.deepEqual(me.body, {
+        sub: access.sub,
+        username: 'office',
+        email: 'office@demo.strassenzeitung.org',
+        groups: ['backoffice'],
+      });
+      assert.equal(
+        (await shop.http.get('/api/vendors/').set('Authorization', bearer(tokens.access_token))).status,
+        200,
+      );
 
       const used = tokens.refresh_token;
       const renewed = await tokens.refresh();
@@ -103,13 +129,20 @@ describeApi('embedded OpenID provider', (t) => {
 
       const page = await openLoginPage(shop.url);
       const { code } = await page.submit('office', 'office');
-      const wrong = await tokenRequest(shop.url, { grant_type: 'authorization_code', code: code!, code_verifier: pkce().verifier, redirect_uri: page.redirectUri });
+      const wrong = await tokenRequest(shop.url, {
+        grant_type: 'authorization_code',
+        code: code!,
+        code_verifier: pkce().verifier,
+        redirect_uri: page.redirectUri,
+      });
       assert.equal(wrong.status, 400);
       assert.equal(wrong.body.error, 'invalid_grant');
     });
 
     it('refuses redirect URIs that are not ours', async () => {
-      const res = await new Browser(shop.url).request(authorizeUrl(shop.url, { redirectUri: 'https://evil.example/callback', challenge: pkce().challenge }));
+      const res = await new Browser(shop.url).request(
+        authorizeUrl(shop.url, { redirectUri: 'https://evil.example/callback', challenge: pkce().challenge }),
+      );
       assert.equal(res.status, 400);
       assert.match(await res.text(), /redirect_uri/);
     });
@@ -118,8 +151,14 @@ describeApi('embedded OpenID provider', (t) => {
       const tokens = await loginWithPkce(shop.url, 'office', 'office');
       const { browser } = tokens;
       // Still logged in at the provider: a new authorization gets its code without the login page.
-      const again = await browser.follow(await browser.request(authorizeUrl(shop.url, { challenge: pkce().challenge })), (l) => l.pathname === '/backoffice/auth-callback');
-      assert.ok(again.location?.searchParams.get('code'), 'a second authorization in the same session needs no password');
+      const again = await browser.follow(
+        await browser.request(authorizeUrl(shop.url, { challenge: pkce().challenge })),
+        (l) => l.pathname === '/backoffice/auth-callback',
+      );
+      assert.ok(
+        again.location?.searchParams.get('code'),
+        'a second authorization in the same session needs no password',
+      );
 
       const end = `${shop.url}/oidc/session/end?${new URLSearchParams({ id_token_hint: tokens.id_token, post_logout_redirect_uri: `${shop.url}/backoffice` })}`;
       const confirm = await browser.request(end);
@@ -132,7 +171,10 @@ describeApi('embedded OpenID provider', (t) => {
       assert.equal(done.status, 303);
       assert.equal(done.headers.get('location'), `${shop.url}/backoffice`);
 
-      const refresh = await tokenRequest(shop.url, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token });
+      const refresh = await tokenRequest(shop.url, {
+        grant_type: 'refresh_token',
+        refresh_token: tokens.refresh_token,
+      });
       assert.equal(refresh.status, 400);
       const page = await openLoginPage(shop.url, {}, browser);
       assert.equal(page.status, 200, 'the login page is shown again');
@@ -146,9 +188,16 @@ describeApi('embedded OpenID provider', (t) => {
       assert.deepEqual(secondKeys, firstKeys, 'the same key, with the same kid');
       assert.equal((await second.get('/api/auth/hello').set('Authorization', bearer(tokens.access_token))).status, 200);
 
-      const renewed = await second.post('/oidc/token').type('form').send({ client_id: 'backoffice', grant_type: 'refresh_token', refresh_token: tokens.refresh_token });
+      const renewed = await second
+        .post('/oidc/token')
+        .type('form')
+        .send({ client_id: 'backoffice', grant_type: 'refresh_token', refresh_token: tokens.refresh_token });
       assert.equal(renewed.status, 200, JSON.stringify(renewed.body));
-      assert.equal((await hello(renewed.body.access_token)).status, 200, 'and the first app accepts what the second issued');
+      assert.equal(
+        (await hello(renewed.body.access_token)).status,
+        200,
+        'and the first app accepts what the second issued',
+      );
     });
   });
 
@@ -197,7 +246,9 @@ describeApi('embedded OpenID provider', (t) => {
     });
 
     it('records each failed login in the protocol, with the name and address but not the password', async () => {
-      const before = (await t.db('protocol_entries').where({ action: 'login.failed' }).count({ n: '*' }).first()) as { n: number };
+      const before = (await t.db('protocol_entries').where({ action: 'login.failed' }).count({ n: '*' }).first()) as {
+        n: number;
+      };
       const page = await openLoginPage(shop.url);
       await page.submit('office', 'secret-guess-42');
       const entries = await t.db('protocol_entries').where({ action: 'login.failed' }).orderBy('id');
@@ -210,7 +261,11 @@ describeApi('embedded OpenID provider', (t) => {
 
     it('throttles an account after 5 failures, even with the right password, in German and English', async () => {
       const page = await openLoginPage(shop.url);
-      for (let i = 0; i < 5; i++) assert.equal(alertOf((await page.submit('office', `wrong-${i}`)).html), 'Benutzername oder Passwort ist falsch.');
+      for (let i = 0; i < 5; i++)
+        assert.equal(
+          alertOf((await page.submit('office', `wrong-${i}`)).html),
+          'Benutzername oder Passwort ist falsch.',
+        );
       const refused = await page.submit('office', 'office');
       assert.equal(refused.status, 429);
       assert.equal(refused.code, undefined);
@@ -222,8 +277,13 @@ describeApi('embedded OpenID provider', (t) => {
       assert.equal((await hello((await loginWithPkce(shop.url, 'vendor', 'vendor')).access_token)).status, 200);
 
       // The wait shrinks as the failures age, and ends with the window.
-      await t.db('login_throttle').update({ window_start: t.db.raw(`window_start - interval '14 minutes 10 seconds'`) });
-      assert.match(alertOf((await page.submit('office', 'office')).html)!, /^Zu viele Fehlversuche\. Bitte warte (4\d|50) Sekunden\.$/);
+      await t
+        .db('login_throttle')
+        .update({ window_start: t.db.raw(`window_start - interval '14 minutes 10 seconds'`) });
+      assert.match(
+        alertOf((await page.submit('office', 'office')).html)!,
+        /^Zu viele Fehlversuche\. Bitte warte (4\d|50) Sekunden\.$/,
+      );
       await t.db('login_throttle').update({ window_start: t.db.raw(`window_start - interval '1 minute'`) });
       assert.ok((await page.submit('office', 'office')).code, 'the login works again after 15 minutes');
     });
@@ -257,7 +317,12 @@ describeApi('embedded OpenID provider', (t) => {
 
       const tokens = await loginWithPkce(shop.url, login.username, login.oneTimePassword);
       const me = await hello(tokens.access_token);
-      assert.deepEqual(me.body, { sub: String(account.id), username: vendor.licenseId, email: account.email, groups: ['vendor'] });
+      assert.deepEqual(me.body, {
+        sub: String(account.id),
+        username: vendor.licenseId,
+        email: account.email,
+        groups: ['vendor'],
+      });
     });
 
     it('deactivating the vendor makes the next login fail and its refresh token invalid; reactivating allows it again', async () => {
@@ -266,7 +331,10 @@ describeApi('embedded OpenID provider', (t) => {
       assert.equal((await hello(tokens.access_token)).status, 200);
 
       await updateVendor(vendor, { isDisabled: true });
-      const refresh = await tokenRequest(shop.url, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token });
+      const refresh = await tokenRequest(shop.url, {
+        grant_type: 'refresh_token',
+        refresh_token: tokens.refresh_token,
+      });
       assert.equal(refresh.status, 400);
       assert.equal(refresh.body.error, 'invalid_grant');
       assert.equal((await hello(tokens.access_token)).status, 401, 'the access token stops working too');
@@ -275,22 +343,43 @@ describeApi('embedded OpenID provider', (t) => {
       assert.equal(alertOf(attempt.html), 'Benutzername oder Passwort ist falsch.');
 
       await updateVendor(vendor, { isDisabled: false });
-      assert.equal((await hello((await loginWithPkce(shop.url, vendor.login.username, vendor.login.oneTimePassword)).access_token)).status, 200);
+      assert.equal(
+        (await hello((await loginWithPkce(shop.url, vendor.login.username, vendor.login.oneTimePassword)).access_token))
+          .status,
+        200,
+      );
     });
 
     it('deleting the vendor ends its login and frees the licence id for a successor with a login of its own', async () => {
       const vendor = await createVendor();
       const tokens = await loginWithPkce(shop.url, vendor.login.username, vendor.login.oneTimePassword);
       assert.equal((await t.http.delete(`/api/vendors/${vendor.id}`).set('Authorization', office)).status, 200);
-      assert.equal((await tokenRequest(shop.url, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token })).status, 400);
+      assert.equal(
+        (await tokenRequest(shop.url, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token })).status,
+        400,
+      );
       assert.equal((await hello(tokens.access_token)).status, 401);
 
       const successor = await createVendor({ licenseId: vendor.licenseId });
       assert.equal(successor.login.username, vendor.licenseId);
-      assert.equal((await (await openLoginPage(shop.url)).submit(vendor.licenseId, vendor.login.oneTimePassword)).code, undefined, 'the old password is gone');
-      const me = await hello((await loginWithPkce(shop.url, vendor.licenseId, successor.login.oneTimePassword)).access_token);
+      assert.equal(
+        (await (await openLoginPage(shop.url)).submit(vendor.licenseId, vendor.login.oneTimePassword)).code,
+        undefined,
+        'the old password is gone',
+      );
+      const me = await hello(
+        (await loginWithPkce(shop.url, vendor.licenseId, successor.login.oneTimePassword)).access_token,
+      );
       assert.equal(me.status, 200);
-      assert.equal((await t.db('accounts').where({ id: Number(me.body.sub) }).first()).vendor_id, successor.id);
+      assert.equal(
+        (
+          await t
+            .db('accounts')
+            .where({ id: Number(me.body.sub) })
+            .first()
+        ).vendor_id,
+        successor.id,
+      );
     });
 
     it('renaming the licence id renames the login and keeps its link and password; the e-mail follows too', async () => {
@@ -303,18 +392,27 @@ describeApi('embedded OpenID provider', (t) => {
       assert.equal(me.body.email, 'renamed@example.org');
       assert.equal(me.body.sub, String(account.id));
       assert.equal((await t.db('accounts').where({ id: account.id }).first()).vendor_id, vendor.id);
-      assert.equal((await (await openLoginPage(shop.url)).submit(vendor.licenseId, vendor.login.oneTimePassword)).code, undefined);
+      assert.equal(
+        (await (await openLoginPage(shop.url)).submit(vendor.licenseId, vendor.login.oneTimePassword)).code,
+        undefined,
+      );
 
       // A licence id that is another account's login name is refused, and the vendor stays as it was.
       const { login: _login, ...record } = vendor;
-      const clash = await t.http.put(`/api/vendors/${String(vendor.id)}`).set('Authorization', office).send({ ...record, licenseId: 'office' });
+      const clash = await t.http
+        .put(`/api/vendors/${String(vendor.id)}`)
+        .set('Authorization', office)
+        .send({ ...record, licenseId: 'office' });
       assert.equal(clash.status, 409, JSON.stringify(clash.body));
       assert.ok(clash.body.errors.licenseId);
       assert.equal((await t.db('vendors').where({ id: vendor.id }).first()).license_id, renamed);
     });
 
     it('refuses a licence id that is already a login name, and creates nothing', async () => {
-      const res = await t.http.post('/api/vendors').set('Authorization', office).send({ licenseId: 'Office', firstName: 'Clash' });
+      const res = await t.http
+        .post('/api/vendors')
+        .set('Authorization', office)
+        .send({ licenseId: 'Office', firstName: 'Clash' });
       assert.equal(res.status, 409, JSON.stringify(res.body));
       assert.ok(res.body.errors.licenseId);
       assert.equal(await t.db('vendors').whereRaw(`lower(license_id) = 'office'`).first(), undefined);
@@ -323,7 +421,10 @@ describeApi('embedded OpenID provider', (t) => {
     it('the demo vendor login belongs to DEMO-1', async () => {
       const me = await hello((await loginWithPkce(shop.url, 'vendor', 'vendor')).access_token);
       assert.deepEqual(me.body.groups, ['vendor']);
-      const account = await t.db('accounts').where({ id: Number(me.body.sub) }).first();
+      const account = await t
+        .db('accounts')
+        .where({ id: Number(me.body.sub) })
+        .first();
       const demo1 = await t.db('vendors').where({ license_id: 'DEMO-1' }).first();
       assert.equal(account.vendor_id, demo1.id);
     });
@@ -339,7 +440,10 @@ describeApi('embedded OpenID provider', (t) => {
         await page.submit(vendor.login.username, `${vendor.login.oneTimePassword}-typo`);
         const { code } = await page.submit(vendor.login.username, vendor.login.oneTimePassword);
         const tokens = await exchangeCode(shop.url, code!, page.pkce.verifier);
-        const renewed = await tokenRequest(shop.url, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token });
+        const renewed = await tokenRequest(shop.url, {
+          grant_type: 'refresh_token',
+          refresh_token: tokens.refresh_token,
+        });
         const staff = await loginWithPkce(shop.url, 'office', 'office');
         for (const res of [
           await hello(tokens.access_token),
@@ -352,7 +456,9 @@ describeApi('embedded OpenID provider', (t) => {
           assert.ok(res.status < 400, `${res.status} ${JSON.stringify(res.body)}`);
           answers.push(res.text);
         }
-        const hashes = (await t.db('accounts').select('password_hash')).map((a) => a.password_hash as string).filter(Boolean);
+        const hashes = (await t.db('accounts').select('password_hash'))
+          .map((a) => a.password_hash as string)
+          .filter(Boolean);
         const keys = (await t.db('system_state').where({ key: 'oidc_keys' }).first()).value;
         secrets = [
           vendor.login.oneTimePassword,
@@ -367,11 +473,22 @@ describeApi('embedded OpenID provider', (t) => {
           ...keys.cookies,
         ];
       });
-      assert.ok(lines.some((l) => l.includes('"msg":"request"')), 'the log lines were captured');
+      assert.ok(
+        lines.some((l) => l.includes('"msg":"request"')),
+        'the log lines were captured',
+      );
       for (const secret of secrets) {
         assert.ok(secret.length >= 12, 'a real secret');
-        assert.deepEqual(lines.filter((l) => l.includes(secret)), [], 'a log line holds a secret');
-        assert.deepEqual(answers.filter((a) => a.includes(secret)), [], 'an answer holds a secret');
+        assert.deepEqual(
+          lines.filter((l) => l.includes(secret)),
+          [],
+          'a log line holds a secret',
+        );
+        assert.deepEqual(
+          answers.filter((a) => a.includes(secret)),
+          [],
+          'an answer holds a secret',
+        );
       }
     });
   });

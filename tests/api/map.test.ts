@@ -10,7 +10,10 @@ describeApi('map', (t) => {
   });
 
   async function createVendor(fields: Record<string, unknown>): Promise<number> {
-    const res = await t.http.post('/api/vendors').set('Authorization', office).send({ licenseId: `VM-${++counter}`, firstName: 'Mara', ...fields });
+    const res = await t.http
+      .post('/api/vendors')
+      .set('Authorization', office)
+      .send({ licenseId: `VM-${++counter}`, firstName: 'Mara', ...fields });
     assert.equal(res.status, 201, JSON.stringify(res.body));
     return res.body.id;
   }

@@ -28,18 +28,34 @@ const cases: Case[] = [
     field: 'entries.0.quantity',
     message: 'Please enter a whole quantity of at least 1.',
   })),
-  { name: 'a negative tip', body: (i) => ({ vendor: 'DEMO-1', entries: [{ item: i.print, quantity: 1 }], tip: -100 }), field: 'tip', message: 'The tip must not be negative.' },
+  {
+    name: 'a negative tip',
+    body: (i) => ({ vendor: 'DEMO-1', entries: [{ item: i.print, quantity: 1 }], tip: -100 }),
+    field: 'tip',
+    message: 'The tip must not be negative.',
+  },
   ...[1.5, '1,50', '150'].map((tip) => ({
     name: `a tip of ${JSON.stringify(tip)}`,
     body: (i: Record<string, number>) => ({ vendor: 'DEMO-1', entries: [{ item: i.print, quantity: 1 }], tip }),
     field: 'tip',
     message: 'Please enter the tip in whole cents (0 or more), for example 150 for 1,50 €.',
   })),
-  { name: 'an unknown item', body: () => ({ vendor: 'DEMO-1', entries: [{ item: 999_999, quantity: 1 }] }), field: 'entries.0.item', message: 'The item 999999 is not available.' },
+  {
+    name: 'an unknown item',
+    body: () => ({ vendor: 'DEMO-1', entries: [{ item: 999_999, quantity: 1 }] }),
+    field: 'entries.0.item',
+    message: 'The item 999999 is not available.',
+  },
   {
     name: 'a disabled item',
     given: ({ db }) => db('items').where({ name: 'Kalender 2027' }).update({ disabled: true }),
-    body: (i) => ({ vendor: 'DEMO-1', entries: [{ item: i.print, quantity: 1 }, { item: i.calendar, quantity: 1 }] }),
+    body: (i) => ({
+      vendor: 'DEMO-1',
+      entries: [
+        { item: i.print, quantity: 1 },
+        { item: i.calendar, quantity: 1 },
+      ],
+    }),
     field: 'entries.1.item',
     message: '"Kalender 2027" is not available.',
   },
@@ -58,15 +74,38 @@ const cases: Case[] = [
   },
   {
     name: 'the same item twice',
-    body: (i) => ({ vendor: 'DEMO-1', entries: [{ item: i.print, quantity: 1 }, { item: i.print, quantity: 2 }] }),
+    body: (i) => ({
+      vendor: 'DEMO-1',
+      entries: [
+        { item: i.print, quantity: 1 },
+        { item: i.print, quantity: 2 },
+      ],
+    }),
     field: 'entries.1.item',
     message: 'Each item can be in the order only once; please change its quantity instead.',
   },
-  { name: 'a tip without any item', body: () => ({ vendor: 'DEMO-1', entries: [], tip: 200 }), field: 'entries', message: 'Donation only is not allowed' },
-  { name: 'an empty cart', body: () => ({ vendor: 'DEMO-1', entries: [] }), field: 'entries', message: 'Please choose at least one item.' },
+  {
+    name: 'a tip without any item',
+    body: () => ({ vendor: 'DEMO-1', entries: [], tip: 200 }),
+    field: 'entries',
+    message: 'Donation only is not allowed',
+  },
+  {
+    name: 'an empty cart',
+    body: () => ({ vendor: 'DEMO-1', entries: [] }),
+    field: 'entries',
+    message: 'Please choose at least one item.',
+  },
   {
     name: 'a digital edition without an e-mail address',
-    body: (i) => ({ vendor: 'DEMO-1', entries: [{ item: i.print, quantity: 1 }, { item: i.digital, quantity: 1 }], email: '  ' }),
+    body: (i) => ({
+      vendor: 'DEMO-1',
+      entries: [
+        { item: i.print, quantity: 1 },
+        { item: i.digital, quantity: 1 },
+      ],
+      email: '  ',
+    }),
     field: 'email',
     message: 'Your item Digitale Ausgabe needs an email address',
   },
@@ -82,8 +121,18 @@ const cases: Case[] = [
     field: 'email',
     message: 'Please enter a valid email address.',
   },
-  { name: 'an unknown vendor', body: (i) => ({ vendor: 'NOBODY-1', entries: [{ item: i.print, quantity: 1 }] }), field: 'vendor', message: 'This ID is invalid' },
-  { name: 'a deactivated vendor', body: (i) => ({ vendor: 'DEMO-OFF', entries: [{ item: i.print, quantity: 1 }] }), field: 'vendor', message: 'This ID is invalid' },
+  {
+    name: 'an unknown vendor',
+    body: (i) => ({ vendor: 'NOBODY-1', entries: [{ item: i.print, quantity: 1 }] }),
+    field: 'vendor',
+    message: 'This ID is invalid',
+  },
+  {
+    name: 'a deactivated vendor',
+    body: (i) => ({ vendor: 'DEMO-OFF', entries: [{ item: i.print, quantity: 1 }] }),
+    field: 'vendor',
+    message: 'This ID is invalid',
+  },
   {
     name: 'a deleted vendor',
     given: ({ db }) => db('vendors').where({ license_id: 'DEMO-7' }).update({ deleted_at: db.fn.now() }),
@@ -91,7 +140,12 @@ const cases: Case[] = [
     field: 'vendor',
     message: 'This ID is invalid',
   },
-  { name: 'no vendor', body: (i) => ({ entries: [{ item: i.print, quantity: 1 }] }), field: 'vendor', message: 'This ID is invalid' },
+  {
+    name: 'no vendor',
+    body: (i) => ({ entries: [{ item: i.print, quantity: 1 }] }),
+    field: 'vendor',
+    message: 'This ID is invalid',
+  },
   {
     name: 'a closed shop',
     given: ({ db }) => db('settings').update({ webshop_is_closed: true }),
@@ -126,7 +180,12 @@ const cases: Case[] = [
     message: 'Card payments need a total of at least 0,50 €.',
   },
   { name: 'a list instead of an order', body: () => [], message: 'Please send the order as a JSON object.' },
-  { name: 'items that are not a list', body: () => ({ vendor: 'DEMO-1', entries: 'Zeitung' }), field: 'entries', message: 'Please send the items as a list.' },
+  {
+    name: 'items that are not a list',
+    body: () => ({ vendor: 'DEMO-1', entries: 'Zeitung' }),
+    field: 'entries',
+    message: 'Please send the items as a list.',
+  },
 ];
 
 async function demoItems(db: import('../../api/src/db.ts').Db): Promise<Record<string, number>> {
@@ -180,12 +239,19 @@ describeApi('orders: placing them', (t) => {
     assert.equal(res.status, 201, JSON.stringify(res.body));
     assert.match(res.body.order, /^[A-Za-z0-9_-]{43}$/);
     const order = await t.db('orders').where({ token: res.body.order }).first();
-    assert.deepEqual([order.amount_total, order.tip, order.status, order.currency, order.locale], [700, 100, 'pending', 'eur', 'de']);
+    assert.deepEqual(
+      [order.amount_total, order.tip, order.status, order.currency, order.locale],
+      [700, 100, 'pending', 'eur', 'de'],
+    );
     const session = await stripeClient(t.db, shop.config).checkout.sessions.retrieve(order.stripe_session_id);
     assert.deepEqual([session.amount_total, session.currency, session.metadata?.order], [700, 'eur', String(order.id)]);
     assert.equal(session.success_url, `${shop.url}/success?order=${res.body.order}&session_id={CHECKOUT_SESSION_ID}`);
     assert.equal(session.cancel_url, `${shop.url}/failure?order=${res.body.order}`);
-    const entries = await t.db('order_entries').where({ order_id: order.id }).orderBy('id').select('kind', 'quantity', 'unit_price', 'amount');
+    const entries = await t
+      .db('order_entries')
+      .where({ order_id: order.id })
+      .orderBy('id')
+      .select('kind', 'quantity', 'unit_price', 'amount');
     assert.deepEqual(entries, [
       { kind: 'sale', quantity: 2, unit_price: 300, amount: 600 },
       { kind: 'tip', quantity: null, unit_price: null, amount: 100 },
@@ -194,11 +260,20 @@ describeApi('orders: placing them', (t) => {
 
   it('stores a digital edition with its licence share and the customer’s e-mail and language', async () => {
     const digital = await itemId(t.db, 'Digitale Ausgabe');
-    const res = await shop.http.post('/api/orders').send({ vendor: 'DEMO-2', entries: [{ item: digital, quantity: 2 }], email: ' reader@example.org ', locale: 'en-GB' });
+    const res = await shop.http.post('/api/orders').send({
+      vendor: 'DEMO-2',
+      entries: [{ item: digital, quantity: 2 }],
+      email: ' reader@example.org ',
+      locale: 'en-GB',
+    });
     assert.equal(res.status, 201, JSON.stringify(res.body));
     const order = await t.db('orders').where({ token: res.body.order }).first();
     assert.deepEqual([order.amount_total, order.tip, order.email, order.locale], [600, 0, 'reader@example.org', 'en']);
-    const entries = await t.db('order_entries').where({ order_id: order.id }).orderBy('id').select('kind', 'quantity', 'unit_price', 'amount');
+    const entries = await t
+      .db('order_entries')
+      .where({ order_id: order.id })
+      .orderBy('id')
+      .select('kind', 'quantity', 'unit_price', 'amount');
     assert.deepEqual(entries, [
       { kind: 'sale', quantity: 2, unit_price: 300, amount: 600 },
       { kind: 'licence', quantity: 2, unit_price: 50, amount: 100 },
@@ -212,11 +287,19 @@ describeApi('orders: placing them', (t) => {
     try {
       const answers = [];
       // Three orders span at most two minutes of the limit, so at least one is refused.
-      for (let i = 0; i < 3; i++) answers.push(await limited.http.post('/api/orders').send({ vendor: 'DEMO-1', entries: [{ item: await itemId(t.db, 'Zeitung'), quantity: 1 }] }));
+      for (let i = 0; i < 3; i++)
+        answers.push(
+          await limited.http
+            .post('/api/orders')
+            .send({ vendor: 'DEMO-1', entries: [{ item: await itemId(t.db, 'Zeitung'), quantity: 1 }] }),
+        );
       const refused = answers.filter((res) => res.status === 429);
       assert.ok(refused.length >= 1, JSON.stringify(answers.map((res) => res.status)));
       assert.ok(answers.every((res) => res.status === 201 || res.status === 429));
-      assert.equal(refused[0].body.message, 'Too many orders from this connection. Please wait a minute and try again.');
+      assert.equal(
+        refused[0].body.message,
+        'Too many orders from this connection. Please wait a minute and try again.',
+      );
       assert.match(refused[0].headers['retry-after'], /^\d+$/);
       assert.equal((await t.db('orders').count({ n: '*' }))[0].n, 3 - refused.length);
     } finally {
@@ -231,9 +314,13 @@ describeApi('orders: Stripe refusing the shop’s key (acceptance 6)', (t) => {
     // A listening instance with the sandbox answers Stripe's API; the shop under test has the sandbox
     // off and a key Stripe does not know.
     const stripeStandIn = await listenShop(t);
-    const shop = await listenShop(t, () => ({ stripe: { secretKey: 'sk_test_not_a_real_key', apiUrl: stripeStandIn.url } }));
+    const shop = await listenShop(t, () => ({
+      stripe: { secretKey: 'sk_test_not_a_real_key', apiUrl: stripeStandIn.url },
+    }));
     try {
-      const res = await shop.http.post('/api/orders').send({ vendor: 'DEMO-1', entries: [{ item: await itemId(t.db, 'Zeitung'), quantity: 1 }], tip: 100 });
+      const res = await shop.http
+        .post('/api/orders')
+        .send({ vendor: 'DEMO-1', entries: [{ item: await itemId(t.db, 'Zeitung'), quantity: 1 }], tip: 100 });
       assert.equal(res.status, 502);
       assert.deepEqual(res.body, { message: 'Card payments are not available right now. Please try again later.' });
       const orders = await t.db('orders').select('status', 'stripe_session_id');
@@ -250,7 +337,10 @@ describeApi('orders: receipts and the back office', (t) => {
   // Webhooks are not accepted here (another secret), so orders stay pending until asked for.
   let shop: ListeningShop;
   before(async () => {
-    shop = await listenShop(t, (c) => ({ orderRateLimit: 10_000, stripe: { ...c.stripe, webhookSecret: 'whsec_not_the_sandbox' } }));
+    shop = await listenShop(t, (c) => ({
+      orderRateLimit: 10_000,
+      stripe: { ...c.stripe, webhookSecret: 'whsec_not_the_sandbox' },
+    }));
   });
   after(() => shop.close());
   beforeEach(() => t.reset());
@@ -265,11 +355,32 @@ describeApi('orders: receipts and the back office', (t) => {
     assert.equal(pending.body.paidAt, null);
 
     const receipt = (await verify(await payInSandbox(shop.url, order.checkoutUrl))).body;
-    assert.deepEqual(Object.keys(receipt).sort(), ['createdAt', 'currency', 'downloads', 'lines', 'order', 'paidAt', 'status', 'tip', 'total', 'vendor']);
+    assert.deepEqual(Object.keys(receipt).sort(), [
+      'createdAt',
+      'currency',
+      'downloads',
+      'lines',
+      'order',
+      'paidAt',
+      'status',
+      'tip',
+      'total',
+      'vendor',
+    ]);
     assert.equal(receipt.order, order.token);
     assert.equal(receipt.status, 'paid');
     assert.equal(receipt.vendor, 'Anna');
-    assert.deepEqual(receipt.lines, [{ item: await itemId(t.db, 'Zeitung'), name: 'Zeitung', image: null, kind: 'print', quantity: 1, unitPrice: 300, amount: 300 }]);
+    assert.deepEqual(receipt.lines, [
+      {
+        item: await itemId(t.db, 'Zeitung'),
+        name: 'Zeitung',
+        image: null,
+        kind: 'print',
+        quantity: 1,
+        unitPrice: 300,
+        amount: 300,
+      },
+    ]);
     assert.deepEqual([receipt.tip, receipt.total, receipt.currency, receipt.downloads], [100, 400, 'eur', []]);
     assert.ok(Date.parse(receipt.paidAt) >= Date.parse(receipt.createdAt));
     // A reload shows the same receipt.
@@ -281,7 +392,9 @@ describeApi('orders: receipts and the back office', (t) => {
 
   it('lists a digital edition as digital with its download link once paid', async () => {
     const digital = await itemId(t.db, 'Digitale Ausgabe');
-    const placed = await shop.http.post('/api/orders').send({ vendor: 'DEMO-1', entries: [{ item: digital, quantity: 1 }], email: 'reader@example.org' });
+    const placed = await shop.http
+      .post('/api/orders')
+      .send({ vendor: 'DEMO-1', entries: [{ item: digital, quantity: 1 }], email: 'reader@example.org' });
     assert.equal(placed.status, 201);
     assert.deepEqual((await shop.http.get(`/api/orders/${placed.body.order}`)).body.downloads, []);
     const receipt = (await verify(await payInSandbox(shop.url, placed.body.checkoutUrl))).body;
@@ -294,7 +407,7 @@ describeApi('orders: receipts and the back office', (t) => {
   it('keeps the receipt token and the secret key out of the log', async () => {
     const lines: string[] = [];
     const write = process.stdout.write.bind(process.stdout);
-    process.stdout.write = ((chunk: string | Uint8Array) => lines.push(String(chunk)) > 0);
+    process.stdout.write = (chunk: string | Uint8Array) => lines.push(String(chunk)) > 0;
     setLogSilent(false);
     const secretKey = 'sk_test_do_not_log_this_key';
     const refused = await listenShop(t, () => ({ stripe: { secretKey, apiUrl: shop.url } }));
@@ -304,15 +417,31 @@ describeApi('orders: receipts and the back office', (t) => {
       token = order.token;
       await shop.http.get(`/api/orders/${token}/`);
       await verify(await payInSandbox(shop.url, order.checkoutUrl));
-      assert.equal((await refused.http.post('/api/orders').send({ vendor: 'DEMO-1', entries: [{ item: await itemId(t.db, 'Zeitung'), quantity: 1 }] })).status, 502);
+      assert.equal(
+        (
+          await refused.http
+            .post('/api/orders')
+            .send({ vendor: 'DEMO-1', entries: [{ item: await itemId(t.db, 'Zeitung'), quantity: 1 }] })
+        ).status,
+        502,
+      );
     } finally {
       setLogSilent(process.env.TEST_LOG !== '1');
       process.stdout.write = write;
       await refused.close();
     }
-    assert.ok(lines.some((l) => l.includes('"path":"/api/orders/…"')), 'the receipt request was logged');
-    assert.ok(lines.some((l) => l.includes('checkout session failed')), 'the refused key was logged');
-    assert.deepEqual(lines.filter((l) => l.includes(token) || l.includes(secretKey) || l.includes('do_not_log')), []);
+    assert.ok(
+      lines.some((l) => l.includes('"path":"/api/orders/…"')),
+      'the receipt request was logged',
+    );
+    assert.ok(
+      lines.some((l) => l.includes('checkout session failed')),
+      'the refused key was logged',
+    );
+    assert.deepEqual(
+      lines.filter((l) => l.includes(token) || l.includes(secretKey) || l.includes('do_not_log')),
+      [],
+    );
   });
 
   it('answers "Invalid payment confirmation" to a wrong token', async () => {
@@ -331,12 +460,16 @@ describeApi('orders: receipts and the back office', (t) => {
     const first = await placeMainOrder(shop, t.db, { vendor: 'DEMO-1' });
     const second = await placeMainOrder(shop, t.db, { vendor: 'DEMO-2', tip: 0 });
     await verify(await payInSandbox(shop.url, second.checkoutUrl));
-    const list = (query: Record<string, unknown> = {}) => shop.http.get('/api/orders/').query(query).set('Authorization', office);
+    const list = (query: Record<string, unknown> = {}) =>
+      shop.http.get('/api/orders/').query(query).set('Authorization', office);
 
     const all = await list();
     assert.equal(all.status, 200);
     assert.equal(all.headers['content-range'], 'orders 0-1/2');
-    assert.deepEqual(all.body.map((o: { id: number }) => o.id), [second.id, first.id]);
+    assert.deepEqual(
+      all.body.map((o: { id: number }) => o.id),
+      [second.id, first.id],
+    );
     assert.ok(!JSON.stringify(all.body).includes(first.token), 'no receipt token');
     const paid = all.body[0];
     assert.deepEqual(
@@ -344,10 +477,20 @@ describeApi('orders: receipts and the back office', (t) => {
       ['paid', 'DEMO-2', 300, 0, 30, second.sessionId],
     );
 
-    const ids = async (filter: object) => (await list({ filter: JSON.stringify(filter) })).body.map((o: { id: number }) => o.id);
+    const ids = async (filter: object) =>
+      (await list({ filter: JSON.stringify(filter) })).body.map((o: { id: number }) => o.id);
     assert.deepEqual(await ids({ status: 'pending' }), [first.id]);
     assert.deepEqual(await ids({ status: ['pending', 'paid'] }), [second.id, first.id]);
-    assert.deepEqual(await ids({ vendor: await t.db('vendors').where({ license_id: 'DEMO-1' }).first('id').then((v) => v.id) }), [first.id]);
+    assert.deepEqual(
+      await ids({
+        vendor: await t
+          .db('vendors')
+          .where({ license_id: 'DEMO-1' })
+          .first('id')
+          .then((v) => v.id),
+      }),
+      [first.id],
+    );
     const today = localDay(new Date(), t.config.timeZone);
     assert.deepEqual(await ids({ from: today, to: today }), [second.id, first.id]);
     assert.deepEqual(await ids({ to: '2020-01-01' }), []);

@@ -67,41 +67,57 @@ describeApi('card payments: a purchase through the sandbox (acceptance 1)', (t) 
       assert.equal(await balanceOf(t.db, 'provider'), fee);
       assert.equal(await balanceOf(t.db, 'customers'), -400);
       await assertBalanced(t.db);
-      const confirmed = await t.db('protocol_entries').where({ action: 'payment.confirmed', record_id: String(order.id) });
+      const confirmed = await t
+        .db('protocol_entries')
+        .where({ action: 'payment.confirmed', record_id: String(order.id) });
       assert.equal(confirmed.length, 1);
     });
   }
 });
 
-describeApi('card payments: the fee known only with charge.updated, as live Stripe often sends it (issue 15 #5)', (t) => {
-  let shop: ListeningShop;
-  before(async () => {
-    // The sandbox's default: no balance transaction at checkout.session.completed, the fee a moment later.
-    shop = await listenShop(t, () => ({ orderRateLimit: 10_000, sandboxFeeDelayMs: 300 }));
-  });
-  after(() => shop.close());
-  beforeEach(() => t.reset());
+describeApi(
+  'card payments: the fee known only with charge.updated, as live Stripe often sends it (issue 15 #5)',
+  (t) => {
+    let shop: ListeningShop;
+    before(async () => {
+      // The sandbox's default: no balance transaction at checkout.session.completed, the fee a moment later.
+      shop = await listenShop(t, () => ({ orderRateLimit: 10_000, sandboxFeeDelayMs: 300 }));
+    });
+    after(() => shop.close());
+    beforeEach(() => t.reset());
 
-  it('books the sale at once and the fee once when charge.updated follows, however often it arrives', async () => {
-    const order = await placeMainOrder(shop, t.db);
-    await payInSandbox(shop.url, order.checkoutUrl);
-    await eventually(async () => (await statusOf(shop, order.token)) === 'paid', 'the webhook settles the order');
-    await eventually(async () => (await bookedRows(t.db, order.id)).length === 4, 'charge.updated books the fee');
-    assert.deepEqual(await bookedRows(t.db, order.id), fullBooking());
+    it('books the sale at once and the fee once when charge.updated follows, however often it arrives', async () => {
+      const order = await placeMainOrder(shop, t.db);
+      await payInSandbox(shop.url, order.checkoutUrl);
+      await eventually(async () => (await statusOf(shop, order.token)) === 'paid', 'the webhook settles the order');
+      await eventually(async () => (await bookedRows(t.db, order.id)).length === 4, 'charge.updated books the fee');
+      assert.deepEqual(await bookedRows(t.db, order.id), fullBooking());
 
-    // The sandbox's delivery and two more copies of the same charge.updated, one of them at once.
-    const stripe = stripeClient(t.db, shop.config);
-    const paid = await stripe.checkout.sessions.retrieve(order.sessionId, { expand: ['payment_intent.latest_charge'] });
-    const charge = (paid.payment_intent as Stripe.PaymentIntent).latest_charge as Stripe.Charge;
-    const { webhookSecret } = await sandboxCredentials(t.db);
-    const copies = await Promise.all([1, 2].map(() => postEvent(shop, signedEvent('charge.updated', charge, webhookSecret))));
-    assert.deepEqual(copies.map((res) => res.status), [200, 200]);
-    assert.deepEqual(await bookedRows(t.db, order.id), fullBooking(), 'the fee is booked once');
-    const received = await t.db('stripe_events').where({ type: 'charge.updated' }).whereNotNull('processed_at').count({ n: '*' });
-    assert.equal(Number(received[0].n), 3, 'the sandbox sent it too');
-    await assertBalanced(t.db);
-  });
-});
+      // The sandbox's delivery and two more copies of the same charge.updated, one of them at once.
+      const stripe = stripeClient(t.db, shop.config);
+      const paid = await stripe.checkout.sessions.retrieve(order.sessionId, {
+        expand: ['payment_intent.latest_charge'],
+      });
+      const charge = (paid.payment_intent as Stripe.PaymentIntent).latest_charge as Stripe.Charge;
+      const { webhookSecret } = await sandboxCredentials(t.db);
+      const copies = await Promise.all(
+        [1, 2].map(() => postEvent(shop, signedEvent('charge.updated', charge, webhookSecret))),
+      );
+      assert.deepEqual(
+        copies.map((res) => res.status),
+        [200, 200],
+      );
+      assert.deepEqual(await bookedRows(t.db, order.id), fullBooking(), 'the fee is booked once');
+      const received = await t
+        .db('stripe_events')
+        .where({ type: 'charge.updated' })
+        .whereNotNull('processed_at')
+        .count({ n: '*' });
+      assert.equal(Number(received[0].n), 3, 'the sandbox sent it too');
+      await assertBalanced(t.db);
+    });
+  },
+);
 
 describeApi('card payments: webhooks repeated, out of order, forged or lost (acceptance 2)', (t) => {
   // This shop accepts only events signed with the test's secret: the sandbox's own deliveries are
@@ -140,7 +156,10 @@ describeApi('card payments: webhooks repeated, out of order, forged or lost (acc
     // Stripe may also send the same payment under new event ids, and in parallel.
     const again = signedEvent('checkout.session.completed', await session(order.sessionId), secret);
     const parallel = await Promise.all([1, 2, 3].map(() => postEvent(shop, again)));
-    assert.deepEqual(parallel.map((res) => res.status), [200, 200, 200]);
+    assert.deepEqual(
+      parallel.map((res) => res.status),
+      [200, 200, 200],
+    );
 
     assert.equal(await statusOf(shop, order.token), 'paid');
     assert.deepEqual(await bookedRows(t.db, order.id), fullBooking());
@@ -149,13 +168,19 @@ describeApi('card payments: webhooks repeated, out of order, forged or lost (acc
 
   it('books a fee that becomes known later exactly once when charge.updated follows the session event', async () => {
     const order = await paidOrder(heldFeeCard);
-    assert.equal((await postEvent(shop, signedEvent('checkout.session.completed', await session(order.sessionId), secret))).status, 200);
+    assert.equal(
+      (await postEvent(shop, signedEvent('checkout.session.completed', await session(order.sessionId), secret))).status,
+      200,
+    );
     assert.equal(await statusOf(shop, order.token), 'paid');
     assert.deepEqual(await bookedRows(t.db, order.id), fullBooking().slice(0, 2), 'no fee is known yet');
 
     await releaseHeldFee(t.db, shop.url, order.sessionId);
     for (let i = 0; i < 2; i++) {
-      assert.equal((await postEvent(shop, signedEvent('charge.updated', await charge(order.sessionId), secret))).status, 200);
+      assert.equal(
+        (await postEvent(shop, signedEvent('charge.updated', await charge(order.sessionId), secret))).status,
+        200,
+      );
     }
     assert.deepEqual(await bookedRows(t.db, order.id), fullBooking());
     await assertBalanced(t.db);
@@ -169,8 +194,14 @@ describeApi('card payments: webhooks repeated, out of order, forged or lost (acc
     assert.equal(await statusOf(shop, order.token), 'pending');
     assert.deepEqual(await bookedRows(t.db, order.id), []);
 
-    assert.equal((await postEvent(shop, signedEvent('checkout.session.completed', await session(order.sessionId), secret))).status, 200);
-    assert.equal((await postEvent(shop, signedEvent('charge.updated', await charge(order.sessionId), secret))).status, 200);
+    assert.equal(
+      (await postEvent(shop, signedEvent('checkout.session.completed', await session(order.sessionId), secret))).status,
+      200,
+    );
+    assert.equal(
+      (await postEvent(shop, signedEvent('charge.updated', await charge(order.sessionId), secret))).status,
+      200,
+    );
     assert.equal(await statusOf(shop, order.token), 'paid');
     assert.deepEqual(await bookedRows(t.db, order.id), fullBooking());
   });
@@ -180,12 +211,20 @@ describeApi('card payments: webhooks repeated, out of order, forged or lost (acc
     const named = { ...(await session(order.sessionId)), customer_details: { name: 'Anna\u0000Muster\ud800' } };
     assert.equal((await postEvent(shop, signedEvent('checkout.session.completed', named, secret))).status, 200);
     assert.equal(await statusOf(shop, order.token), 'paid');
-    const strangeIntent = signedEvent('charge.updated', { id: 'ch_x', object: 'charge', payment_intent: 'pi_\u0000' }, secret);
+    const strangeIntent = signedEvent(
+      'charge.updated',
+      { id: 'ch_x', object: 'charge', payment_intent: 'pi_\u0000' },
+      secret,
+    );
     assert.deepEqual((await postEvent(shop, strangeIntent)).body, { received: true, duplicate: false });
   });
 
   it('ignores a session of another shop on the account whose order number is beyond our ids (found by the fuzz test)', async () => {
-    const foreign = signedEvent('checkout.session.completed', { id: 'cs_foreign', object: 'checkout.session', metadata: { order: '2147483648' } }, secret);
+    const foreign = signedEvent(
+      'checkout.session.completed',
+      { id: 'cs_foreign', object: 'checkout.session', metadata: { order: '2147483648' } },
+      secret,
+    );
     assert.deepEqual((await postEvent(shop, foreign)).body, { received: true, duplicate: false });
   });
 
@@ -237,18 +276,28 @@ describeApi('card payments: webhooks repeated, out of order, forged or lost (acc
     await t.db('orders').where({ id: order.id }).update({ amount_total: 500 });
     const back = await payInSandbox(shop.url, order.checkoutUrl);
     assert.equal((await shop.http.get(`/api/orders/verify${new URL(back).search}`)).body.status, 'flagged');
-    assert.equal((await postEvent(shop, signedEvent('checkout.session.completed', await session(order.sessionId), secret))).status, 200);
+    assert.equal(
+      (await postEvent(shop, signedEvent('checkout.session.completed', await session(order.sessionId), secret))).status,
+      200,
+    );
     const flagged = await t.db('orders').where({ id: order.id }).first();
-    assert.deepEqual([flagged.status, flagged.flag_reason], ['flagged', 'Stripe reported 400 eur, the order is 500 eur.']);
+    assert.deepEqual(
+      [flagged.status, flagged.flag_reason],
+      ['flagged', 'Stripe reported 400 eur, the order is 500 eur.'],
+    );
     assert.deepEqual(await bookedRows(t.db, order.id), []);
-    assert.equal((await t.db('protocol_entries').where({ action: 'payment.flagged', record_id: String(order.id) })).length, 1);
+    assert.equal(
+      (await t.db('protocol_entries').where({ action: 'payment.flagged', record_id: String(order.id) })).length,
+      1,
+    );
     assert.equal((await t.db('outbox').count({ n: '*' }))[0].n, 0);
   });
 
   it('settles a payment whose webhook never arrives through the success page’s verify call', async () => {
     const order = await paidOrder();
     const other = await placeMainOrder(shop, t.db);
-    const verify = (token: string, sessionId: string) => shop.http.get('/api/orders/verify').query({ order: token, session_id: sessionId });
+    const verify = (token: string, sessionId: string) =>
+      shop.http.get('/api/orders/verify').query({ order: token, session_id: sessionId });
 
     for (const wrong of [other.sessionId, 'cs_test_made_up', '']) {
       const res = await verify(order.token, wrong);
@@ -256,7 +305,14 @@ describeApi('card payments: webhooks repeated, out of order, forged or lost (acc
       assert.equal(res.body.message, 'Invalid payment confirmation');
     }
     const answers = await Promise.all([1, 2, 3].map(() => verify(order.token, order.sessionId)));
-    assert.deepEqual(answers.map((res) => [res.status, res.body.status]), [[200, 'paid'], [200, 'paid'], [200, 'paid']]);
+    assert.deepEqual(
+      answers.map((res) => [res.status, res.body.status]),
+      [
+        [200, 'paid'],
+        [200, 'paid'],
+        [200, 'paid'],
+      ],
+    );
     assert.deepEqual(await bookedRows(t.db, order.id), fullBooking());
     assert.equal((await verify(other.token, other.sessionId)).body.status, 'pending', 'an unpaid order stays pending');
   });
@@ -266,11 +322,17 @@ describeApi('card payments: webhooks repeated, out of order, forged or lost (acc
     const unpaid = await placeMainOrder(shop, t.db);
     const young = await paidOrder();
     const all = [...paid, unpaid].map((o) => o.id);
-    await t.db('orders').whereIn('id', all).update({ created_at: t.db.raw(`now() - interval '4 minutes'`) });
+    await t
+      .db('orders')
+      .whereIn('id', all)
+      .update({ created_at: t.db.raw(`now() - interval '4 minutes'`) });
 
     // Two instances run at once: between them every due order is asked about once.
     const runs = await Promise.all([reconcilePending(t.db, shop.config), reconcilePending(t.db, shop.config)]);
-    assert.deepEqual([...runs[0], ...runs[1]].sort((a, b) => a - b), all);
+    assert.deepEqual(
+      [...runs[0], ...runs[1]].sort((a, b) => a - b),
+      all,
+    );
     for (const order of paid) {
       assert.equal(await statusOf(shop, order.token), 'paid');
       assert.deepEqual(await bookedRows(t.db, order.id), fullBooking());
@@ -279,7 +341,10 @@ describeApi('card payments: webhooks repeated, out of order, forged or lost (acc
     assert.equal(await statusOf(shop, young.token), 'pending', 'its webhook may still come');
     assert.deepEqual(await reconcilePending(t.db, shop.config), [], 'asked about a minute ago');
 
-    await t.db('orders').where({ id: unpaid.id }).update({ expires_at: t.db.raw(`now() - interval '1 minute'`), checked_at: null });
+    await t
+      .db('orders')
+      .where({ id: unpaid.id })
+      .update({ expires_at: t.db.raw(`now() - interval '1 minute'`), checked_at: null });
     assert.deepEqual(await reconcilePending(t.db, shop.config), [unpaid.id]);
     assert.equal(await statusOf(shop, unpaid.token), 'expired');
     assert.equal((await session(unpaid.sessionId)).status, 'expired');
@@ -310,14 +375,24 @@ describeApi('card payments: 200 concurrent purchases for 20 vendors (acceptance 
       }),
     );
     // Let every webhook land before looking: each must have found its order settled already or settled it.
-    await eventually(async () => Number((await t.db('stripe_events').whereNotNull('processed_at').count({ n: '*' }))[0].n) >= 200, '200 webhooks processed');
+    await eventually(
+      async () => Number((await t.db('stripe_events').whereNotNull('processed_at').count({ n: '*' }))[0].n) >= 200,
+      '200 webhooks processed',
+    );
 
     const orders = await t.db('orders').select('id', 'vendor_id', 'tip', 'status', 'fee');
     assert.equal(orders.length, 200);
     assert.ok(orders.every((o) => o.status === 'paid' && o.fee === sandboxFee(300 + o.tip)));
     const counts = await t.db('ledger_rows').groupBy('order_id', 'kind').select('order_id', 'kind').count({ n: '*' });
-    assert.ok(counts.every((c) => Number(c.n) === 1), 'no order entry, fee or cover booked twice');
-    assert.equal(counts.length, orders.reduce((n, o) => n + (o.tip > 0 ? 4 : 3), 0), 'every sale, tip, fee and cover booked');
+    assert.ok(
+      counts.every((c) => Number(c.n) === 1),
+      'no order entry, fee or cover booked twice',
+    );
+    assert.equal(
+      counts.length,
+      orders.reduce((n, o) => n + (o.tip > 0 ? 4 : 3), 0),
+      'every sale, tip, fee and cover booked',
+    );
 
     const expected = new Map<number, number>();
     for (const o of orders) expected.set(o.vendor_id, (expected.get(o.vendor_id) ?? 0) + 300 + o.tip);

@@ -11,8 +11,14 @@ describeApi('periods agree with the database', (t) => {
         `select to_char(day, 'YYYY-MM-DD') as day, (day::timestamp at time zone ?) as at from generate_series('2025-01-01'::date, '2027-12-31'::date, interval '1 day') as day`,
         [zone],
       );
-      const differing = (rows as { day: string; at: Date }[]).filter((row) => localMidnight(row.day, zone).getTime() !== new Date(row.at).getTime());
-      assert.deepEqual(differing.map((row) => row.day), [], zone);
+      const differing = (rows as { day: string; at: Date }[]).filter(
+        (row) => localMidnight(row.day, zone).getTime() !== new Date(row.at).getTime(),
+      );
+      assert.deepEqual(
+        differing.map((row) => row.day),
+        [],
+        zone,
+      );
     }
   });
 });

@@ -30,14 +30,20 @@ describeApi('protocol of changes', (t) => {
   });
 
   async function protocol(filter: Record<string, unknown> = {}, extra = ''): Promise<Entry[]> {
-    const res = await t.http.get(`/api/protocol/?filter=${encodeURIComponent(JSON.stringify(filter))}${extra}`).set('Authorization', office);
+    const res = await t.http
+      .get(`/api/protocol/?filter=${encodeURIComponent(JSON.stringify(filter))}${extra}`)
+      .set('Authorization', office);
     assert.equal(res.status, 200, JSON.stringify(res.body));
     return res.body;
   }
-  const entriesOf = (recordType: string, recordId: number | string) => protocol({ recordType, recordId: String(recordId) });
+  const entriesOf = (recordType: string, recordId: number | string) =>
+    protocol({ recordType, recordId: String(recordId) });
 
   async function createVendor(as = maria) {
-    const res = await t.http.post('/api/vendors').set('Authorization', as).send({ licenseId: `PR-${++counter}`, firstName: 'Petra', lastName: 'Alt' });
+    const res = await t.http
+      .post('/api/vendors')
+      .set('Authorization', as)
+      .send({ licenseId: `PR-${++counter}`, firstName: 'Petra', lastName: 'Alt' });
     assert.equal(res.status, 201, JSON.stringify(res.body));
     return res.body as Record<string, unknown> & { id: number };
   }
@@ -76,16 +82,26 @@ describeApi('protocol of changes', (t) => {
 
     it('records locations and comments with the vendor they belong to', async () => {
       const vendor = await createVendor();
-      const location = await t.http.post(`/api/vendors/${vendor.id}/locations`).set('Authorization', maria).send({ name: 'Praterstern' });
+      const location = await t.http
+        .post(`/api/vendors/${vendor.id}/locations`)
+        .set('Authorization', maria)
+        .send({ name: 'Praterstern' });
       assert.equal(location.status, 201, JSON.stringify(location.body));
       const moved = await t.http
         .patch(`/api/vendors/${vendor.id}/locations/${location.body.id}`)
         .set('Authorization', maria)
         .send({ name: 'Westbahnhof' });
       assert.equal(moved.status, 200, JSON.stringify(moved.body));
-      const comment = await t.http.post(`/api/vendors/${vendor.id}/comments`).set('Authorization', maria).send({ comment: 'Badge lost', warning: true });
+      const comment = await t.http
+        .post(`/api/vendors/${vendor.id}/comments`)
+        .set('Authorization', maria)
+        .send({ comment: 'Badge lost', warning: true });
       assert.equal(comment.status, 201, JSON.stringify(comment.body));
-      assert.equal((await t.http.delete(`/api/vendors/${vendor.id}/comments/${comment.body.id}`).set('Authorization', maria)).status, 200);
+      assert.equal(
+        (await t.http.delete(`/api/vendors/${vendor.id}/comments/${comment.body.id}`).set('Authorization', maria))
+          .status,
+        200,
+      );
 
       const [patch, create] = await entriesOf('vendor_location', location.body.id);
       assert.equal(create.action, 'create');
@@ -100,7 +116,10 @@ describeApi('protocol of changes', (t) => {
     it('records nothing for a refused change and nothing for a read', async () => {
       const vendor = await createVendor();
       const before = await protocol();
-      const refused = await t.http.put(`/api/vendors/${vendor.id}`).set('Authorization', maria).send({ ...vendor, email: 'not an address' });
+      const refused = await t.http
+        .put(`/api/vendors/${vendor.id}`)
+        .set('Authorization', maria)
+        .send({ ...vendor, email: 'not an address' });
       assert.equal(refused.status, 400);
       assert.equal((await t.http.get(`/api/vendors/${vendor.id}`).set('Authorization', maria)).status, 200);
       assert.equal((await t.http.put(`/api/vendors/${vendor.id}`).send(vendor)).status, 401);
@@ -110,14 +129,23 @@ describeApi('protocol of changes', (t) => {
     it('queues concurrent changes of one vendor, so each entry starts where the previous one ended', async () => {
       const vendor = await createVendor();
       const results = await Promise.all(
-        ['Eins', 'Zwei', 'Drei'].map((lastName) => t.http.put(`/api/vendors/${vendor.id}`).set('Authorization', maria).send({ ...vendor, lastName })),
+        ['Eins', 'Zwei', 'Drei'].map((lastName) =>
+          t.http
+            .put(`/api/vendors/${vendor.id}`)
+            .set('Authorization', maria)
+            .send({ ...vendor, lastName }),
+        ),
       );
       for (const res of results) assert.equal(res.status, 200, JSON.stringify(res.body));
       const updates = (await entriesOf('vendor', vendor.id)).filter((e) => e.action === 'update').reverse();
       assert.equal(updates.length, 3);
       assert.equal(updates[0].changes?.lastName?.before, 'Alt');
       for (let i = 1; i < updates.length; i++) {
-        assert.equal(updates[i].changes?.lastName?.before, updates[i - 1].changes?.lastName?.after, 'each change starts where the previous ended');
+        assert.equal(
+          updates[i].changes?.lastName?.before,
+          updates[i - 1].changes?.lastName?.after,
+          'each change starts where the previous ended',
+        );
       }
       const final = await t.http.get(`/api/vendors/${vendor.id}`).set('Authorization', office);
       assert.equal(final.body.lastName, updates[2].changes?.lastName?.after);
@@ -126,10 +154,17 @@ describeApi('protocol of changes', (t) => {
 
   describe('items and settings', () => {
     it('records an item change, an uploaded image as its new address and never the file bytes', async () => {
-      const created = await withForm(t.http.post('/api/items').set('Authorization', maria), { name: 'Kalender', price: 1000 });
+      const created = await withForm(t.http.post('/api/items').set('Authorization', maria), {
+        name: 'Kalender',
+        price: 1000,
+      });
       assert.equal(created.status, 201, JSON.stringify(created.body));
       const image = pngBytes([9, 99, 199], 8);
-      const res = await withForm(t.http.put(`/api/items/${created.body.id}`).set('Authorization', maria), { price: 1200 }, { image: { bytes: image, name: 'kalender.png' } });
+      const res = await withForm(
+        t.http.put(`/api/items/${created.body.id}`).set('Authorization', maria),
+        { price: 1200 },
+        { image: { bytes: image, name: 'kalender.png' } },
+      );
       assert.equal(res.status, 200, JSON.stringify(res.body));
 
       const [update, create] = await entriesOf('item', created.body.id);
@@ -141,14 +176,24 @@ describeApi('protocol of changes', (t) => {
       assert.equal(update.changes?.image?.before, null);
       assert.equal(update.changes?.image?.after, res.body.image);
       const text = JSON.stringify(update);
-      assert.ok(!text.includes(image.toString('base64')) && !text.includes(image.toString('hex')), 'no file bytes in the protocol');
+      assert.ok(
+        !text.includes(image.toString('base64')) && !text.includes(image.toString('hex')),
+        'no file bytes in the protocol',
+      );
     });
 
     it('records settings and custom CSS changes on the one settings record', async () => {
       const current = (await t.http.get('/api/settings')).body;
-      const res = await withForm(t.http.put('/api/settings').set('Authorization', maria), { newspaperName: 'Neues Blatt', webshopIsClosed: !current.webshopIsClosed });
+      const res = await withForm(t.http.put('/api/settings').set('Authorization', maria), {
+        newspaperName: 'Neues Blatt',
+        webshopIsClosed: !current.webshopIsClosed,
+      });
       assert.equal(res.status, 200, JSON.stringify(res.body));
-      const css = await t.http.put('/api/settings/css').set('Authorization', maria).set('Content-Type', 'text/css').send('.shop { color: red }');
+      const css = await t.http
+        .put('/api/settings/css')
+        .set('Authorization', maria)
+        .set('Content-Type', 'text/css')
+        .send('.shop { color: red }');
       assert.equal(css.status, 200, JSON.stringify(css.body));
 
       const [cssEntry, settingsEntry] = await entriesOf('settings', 1);
@@ -158,7 +203,10 @@ describeApi('protocol of changes', (t) => {
       });
       assert.equal(cssEntry.action, 'update');
       assert.equal(cssEntry.changes?.styleCss?.after, '.shop { color: red }');
-      assert.deepEqual(cssEntry.changes?.styleRevision, { before: current.styleRevision, after: css.body.styleRevision });
+      assert.deepEqual(cssEntry.changes?.styleRevision, {
+        before: current.styleRevision,
+        after: css.body.styleRevision,
+      });
     });
   });
 
@@ -175,31 +223,60 @@ describeApi('protocol of changes', (t) => {
       const res = await t.http.get('/api/protocol/?range=[0,1]').set('Authorization', office);
       assert.equal(res.status, 200);
       assert.equal(res.headers['content-range'], 'protocol 0-1/4');
-      assert.deepEqual(res.body.map((e: Entry) => [e.action, e.recordType]), [['delete', 'vendor'], ['create', 'item']]);
+      assert.deepEqual(
+        res.body.map((e: Entry) => [e.action, e.recordType]),
+        [
+          ['delete', 'vendor'],
+          ['create', 'item'],
+        ],
+      );
 
       const all = await protocol();
       const times = all.map((e) => Date.parse(e.at));
-      assert.deepEqual(times, [...times].sort((a, b) => b - a), 'newest first');
+      assert.deepEqual(
+        times,
+        [...times].sort((a, b) => b - a),
+        'newest first',
+      );
 
-      assert.deepEqual((await protocol({ user: 'jonas' })).map((e) => e.action), ['delete', 'create', 'create']);
+      assert.deepEqual(
+        (await protocol({ user: 'jonas' })).map((e) => e.action),
+        ['delete', 'create', 'create'],
+      );
       assert.equal((await protocol({ user: 'staff-maria' })).length, 1);
-      assert.deepEqual((await protocol({ recordType: 'item' })).map((e) => e.recordId), [String(item.body.id)]);
-      assert.deepEqual((await protocol({ action: 'delete' })).map((e) => e.recordId), [String(first.id)]);
+      assert.deepEqual(
+        (await protocol({ recordType: 'item' })).map((e) => e.recordId),
+        [String(item.body.id)],
+      );
+      assert.deepEqual(
+        (await protocol({ action: 'delete' })).map((e) => e.recordId),
+        [String(first.id)],
+      );
       assert.equal((await protocol({ user: 'jonas', recordType: 'vendor' })).length, 2);
 
       const today = localDay(new Date(), t.config.timeZone);
-      assert.equal((await protocol({ from: today, to: today })).length, 4, 'a bare date as "to" includes that whole local day');
+      assert.equal(
+        (await protocol({ from: today, to: today })).length,
+        4,
+        'a bare date as "to" includes that whole local day',
+      );
       assert.equal((await protocol({ to: '2000-01-01' })).length, 0);
       assert.equal((await protocol({ from: new Date(Date.now() + 3_600_000).toISOString() })).length, 0);
       const oldest = all[all.length - 1];
       assert.deepEqual(await protocol({ to: oldest.at }), [], 'a full time as "to" is exclusive');
       const justAfter = new Date(Date.parse(oldest.at) + 1).toISOString();
-      assert.deepEqual((await protocol({ from: oldest.at, to: justAfter })).map((e) => e.id), [oldest.id], 'and as "from" inclusive');
+      assert.deepEqual(
+        (await protocol({ from: oldest.at, to: justAfter })).map((e) => e.id),
+        [oldest.id],
+        'and as "from" inclusive',
+      );
     });
 
     it('refuses unreadable filters with a message', async () => {
       for (const filter of [{ from: 'yesterday' }, { to: '2024-13-45' }, { user: ['a'] }, { colour: 'red' }]) {
-        const res = await t.http.get(`/api/protocol/?filter=${encodeURIComponent(JSON.stringify(filter))}`).set('Authorization', office);
+        const res = await t.http
+          .get(`/api/protocol/?filter=${encodeURIComponent(JSON.stringify(filter))}`)
+          .set('Authorization', office);
         assert.equal(res.status, 400, `${JSON.stringify(filter)} gave ${res.status}`);
         assert.ok(res.body.message, JSON.stringify(filter));
       }
@@ -216,7 +293,12 @@ describeApi('protocol of changes', (t) => {
       await recordEvent(t.db, {
         action: 'login.failed',
         actor: 'office',
-        details: { ip: '203.0.113.9', password: 'hunter2', attempt: { accessToken: 'eyJabc', Cookie: 'sid=1' }, headers: [{ authorization: 'Bearer x' }] },
+        details: {
+          ip: '203.0.113.9',
+          password: 'hunter2',
+          attempt: { accessToken: 'eyJabc', Cookie: 'sid=1' },
+          headers: [{ authorization: 'Bearer x' }],
+        },
       });
       const [event] = await protocol({ action: 'login.failed', user: 'office' });
       assert.equal(event.username, 'office');
@@ -229,8 +311,11 @@ describeApi('protocol of changes', (t) => {
       });
     });
 
-    it('never stores the caller\'s token or a one-time password from an answer', async () => {
-      const created = await t.http.post('/api/vendors').set('Authorization', maria).send({ licenseId: `PR-${++counter}`, firstName: 'Otto' });
+    it("never stores the caller's token or a one-time password from an answer", async () => {
+      const created = await t.http
+        .post('/api/vendors')
+        .set('Authorization', maria)
+        .send({ licenseId: `PR-${++counter}`, firstName: 'Otto' });
       assert.equal(created.status, 201);
       const stored = JSON.stringify(await t.db('protocol_entries').select('*'));
       assert.ok(!stored.includes(maria.slice('Bearer '.length)), 'the access token is not stored');
@@ -244,14 +329,26 @@ describeApi('protocol of changes', (t) => {
   describe('routes of other domains', () => {
     // Routes of later features: one without an audit declaration, one whose change fails halfway.
     const extraRoutes: RouteDef[] = [
-      { method: 'POST', path: '/api/test/ping', access: 'backoffice', handler: (ctx) => void (ctx.body = { ok: true }) },
+      {
+        method: 'POST',
+        path: '/api/test/ping',
+        access: 'backoffice',
+        handler: (ctx) => void (ctx.body = { ok: true }),
+      },
       {
         method: 'PUT',
         path: '/api/test/half/:id',
         access: 'backoffice',
-        audit: { recordType: 'vendor', id: (ctx) => Number(ctx.params.id), load: async (ctx, id) => ctx.db('vendors').where({ id }).first('last_name') },
+        audit: {
+          recordType: 'vendor',
+          id: (ctx) => Number(ctx.params.id),
+          load: async (ctx, id) => ctx.db('vendors').where({ id }).first('last_name'),
+        },
         handler: async (ctx) => {
-          await ctx.db('vendors').where({ id: Number(ctx.params.id) }).update({ last_name: 'Halb' });
+          await ctx
+            .db('vendors')
+            .where({ id: Number(ctx.params.id) })
+            .update({ last_name: 'Halb' });
           throw new Error('the second half failed');
         },
       },

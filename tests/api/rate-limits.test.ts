@@ -28,7 +28,8 @@ describeApi('rate limit of the vendor check', (t) => {
     return roomInThisMinute(t.db);
   });
 
-  const app = (overrides: Partial<Config> = {}) => supertest(buildApp({ db: t.db, config: { ...t.config, vendorCheckRateLimit: 3, ...overrides } }).callback());
+  const app = (overrides: Partial<Config> = {}) =>
+    supertest(buildApp({ db: t.db, config: { ...t.config, vendorCheckRateLimit: 3, ...overrides } }).callback());
   const check = (client: supertest.Agent | ReturnType<typeof app>, forwardedFor?: string) => {
     const req = client.get('/api/vendors/check/DEMO-1');
     return forwardedFor ? req.set('X-Forwarded-For', forwardedFor) : req;
@@ -40,7 +41,12 @@ describeApi('rate limit of the vendor check', (t) => {
     assert.equal((await shop.get('/api/vendors/check/DEMO-1')).status, 200);
     assert.equal((await shop.get('/v/DEMO-1')).status, 200);
     assert.equal((await shop.get('/api/shop/boot?vendor=DEMO-1')).status, 200);
-    for (const path of ['/api/vendors/check/DEMO-1', '/api/vendors/check/NOBODY', '/v/DEMO-1', '/api/shop/boot?vendor=DEMO-1']) {
+    for (const path of [
+      '/api/vendors/check/DEMO-1',
+      '/api/vendors/check/NOBODY',
+      '/v/DEMO-1',
+      '/api/shop/boot?vendor=DEMO-1',
+    ]) {
       const res = await shop.get(path).set('Accept-Language', 'en');
       assert.equal(res.status, 429, path);
       if (path.startsWith('/v/')) {
@@ -52,7 +58,11 @@ describeApi('rate limit of the vendor check', (t) => {
       }
       assert.match(res.headers['retry-after'], /^([1-9]|[1-5]\d|60)$/, path);
     }
-    assert.match((await shop.get('/v/DEMO-1')).text, /Bitte warten Sie eine Minute/, 'German without a language preference');
+    assert.match(
+      (await shop.get('/v/DEMO-1')).text,
+      /Bitte warten Sie eine Minute/,
+      'German without a language preference',
+    );
     // What needs no look-up stays open: the shop without a vendor, the settings.
     assert.equal((await shop.get('/api/shop/boot')).status, 200);
     assert.equal((await shop.get('/api/settings')).status, 200);
@@ -83,23 +93,52 @@ describeApi('rate limit of the vendor check', (t) => {
     assert.equal((await check(behindProxy, '198.51.100.7')).status, 429, 'one client behind the proxy');
     assert.equal((await check(behindProxy, '198.51.100.8')).status, 200, 'another client behind the same proxy');
     // A client sends its own X-Forwarded-For; the proxy appends the address it saw.
-    assert.equal((await check(behindProxy, '198.51.100.8, 198.51.100.7')).status, 429, 'the forged entry is not believed');
+    assert.equal(
+      (await check(behindProxy, '198.51.100.8, 198.51.100.7')).status,
+      429,
+      'the forged entry is not believed',
+    );
     // Proxies in a chain (both trusted) are walked past to the client.
     assert.equal((await check(behindProxy, '198.51.100.9, 127.0.0.2')).status, 200);
-    const counted = await t.db('rate_limits').where({ bucket: 'vendorCheck' }).orderBy('address').select<{ address: string; requests: number }[]>('address', 'requests');
-    assert.deepEqual(counted.map((row) => [row.address, row.requests]), [['198.51.100.7', 5], ['198.51.100.8', 1], ['198.51.100.9', 1]]);
+    const counted = await t
+      .db('rate_limits')
+      .where({ bucket: 'vendorCheck' })
+      .orderBy('address')
+      .select<{ address: string; requests: number }[]>('address', 'requests');
+    assert.deepEqual(
+      counted.map((row) => [row.address, row.requests]),
+      [
+        ['198.51.100.7', 5],
+        ['198.51.100.8', 1],
+        ['198.51.100.9', 1],
+      ],
+    );
   });
 
   it('counts an IPv6 network by its /64 (RATE_LIMIT_IPV6_PREFIX), so a client cannot hop through its addresses', async () => {
     const behindProxy = app({ trustProxy: ['127.0.0.1', '::1'] });
     const answers = [];
-    for (const address of ['2001:db8:5:6::1', '2001:db8:5:6:a:b:c:d', '2001:db8:5:6:ffff:ffff:ffff:ffff', '2001:db8:5:6::2']) {
+    for (const address of [
+      '2001:db8:5:6::1',
+      '2001:db8:5:6:a:b:c:d',
+      '2001:db8:5:6:ffff:ffff:ffff:ffff',
+      '2001:db8:5:6::2',
+    ]) {
       answers.push((await check(behindProxy, address)).status);
     }
     assert.deepEqual(answers, [200, 200, 200, 429]);
     assert.equal((await check(behindProxy, '2001:db8:5:7::1')).status, 200, 'the next /64 is another client');
-    const counted = await t.db('rate_limits').orderBy('address').select<{ address: string; requests: number }[]>('address', 'requests');
-    assert.deepEqual(counted.map((row) => [row.address, row.requests]), [['2001:db8:5:6::/64', 4], ['2001:db8:5:7::/64', 1]]);
+    const counted = await t
+      .db('rate_limits')
+      .orderBy('address')
+      .select<{ address: string; requests: number }[]>('address', 'requests');
+    assert.deepEqual(
+      counted.map((row) => [row.address, row.requests]),
+      [
+        ['2001:db8:5:6::/64', 4],
+        ['2001:db8:5:7::/64', 1],
+      ],
+    );
 
     const by56 = app({ trustProxy: ['127.0.0.1', '::1'], ipv6Prefix: 56 });
     assert.equal((await check(by56, '2001:db8:5:7::2')).status, 200);
@@ -120,9 +159,17 @@ describeApi('rate limit of the vendor check', (t) => {
     assert.equal(loadConfig({}).vendorCheckRateLimit, 120);
     assert.deepEqual(loadConfig({}).trustProxy, []);
     assert.equal(loadConfig({ VENDOR_CHECK_RATE_LIMIT: '10' }).vendorCheckRateLimit, 10);
-    assert.deepEqual(loadConfig({ TRUST_PROXY: ' 10.0.0.0/8, 192.168.1.10 ,fd00::/8' }).trustProxy, ['10.0.0.0/8', '192.168.1.10', 'fd00::/8']);
+    assert.deepEqual(loadConfig({ TRUST_PROXY: ' 10.0.0.0/8, 192.168.1.10 ,fd00::/8' }).trustProxy, [
+      '10.0.0.0/8',
+      '192.168.1.10',
+      'fd00::/8',
+    ]);
     for (const wrong of ['loopback', '10.0.0.0/33', '10.0.0.1/', '*', '10.0.0.0/8/1']) {
-      assert.throws(() => loadConfig({ TRUST_PROXY: wrong }), /TRUST_PROXY must list IP addresses or ranges like 10\.0\.0\.0\/8/, wrong);
+      assert.throws(
+        () => loadConfig({ TRUST_PROXY: wrong }),
+        /TRUST_PROXY must list IP addresses or ranges like 10\.0\.0\.0\/8/,
+        wrong,
+      );
     }
   });
 });
@@ -131,7 +178,10 @@ describeApi('rate limit of new orders, shared through the database', (t) => {
   it('counts the orders of two app instances together and refuses with 429 beyond ORDER_RATE_LIMIT', async function () {
     this.timeout(30_000);
     await roomInThisMinute(t.db);
-    const shops = [await listenShop(t, () => ({ orderRateLimit: 1 })), await listenShop(t, () => ({ orderRateLimit: 1 }))];
+    const shops = [
+      await listenShop(t, () => ({ orderRateLimit: 1 })),
+      await listenShop(t, () => ({ orderRateLimit: 1 })),
+    ];
     try {
       const before = (await t.db('orders').count({ n: '*' }))[0].n;
       const order = { vendor: 'DEMO-1', entries: [{ item: await itemId(t.db, 'Zeitung'), quantity: 1 }] };
@@ -140,7 +190,11 @@ describeApi('rate limit of new orders, shared through the database', (t) => {
       const refused = await shops[1].http.post('/api/orders').send(order);
       assert.equal(refused.status, 429, JSON.stringify(refused.body));
       assert.equal(refused.body.message, 'Too many orders from this connection. Please wait a minute and try again.');
-      assert.equal((await t.db('orders').count({ n: '*' }))[0].n, Number(before) + 1, 'the refused order was not stored');
+      assert.equal(
+        (await t.db('orders').count({ n: '*' }))[0].n,
+        Number(before) + 1,
+        'the refused order was not stored',
+      );
     } finally {
       await Promise.all(shops.map((shop) => shop.close()));
     }

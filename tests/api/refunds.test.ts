@@ -25,7 +25,9 @@ describeApi('refunds: an order refunded through Stripe and booked in reverse', (
   // Through the shop on its real port: its Stripe client reaches the sandbox there.
   const refund = (orderId: number | string) => as(shop.http.post(`/api/orders/${orderId}/refund/`));
   const refundsAtStripe = async (intent: string) =>
-    (await t.db('stripe_sandbox_objects').where({ type: 'refund' }).select('data')).filter((row: { data: { payment_intent: string } }) => row.data.payment_intent === intent).length;
+    (await t.db('stripe_sandbox_objects').where({ type: 'refund' }).select('data')).filter(
+      (row: { data: { payment_intent: string } }) => row.data.payment_intent === intent,
+    ).length;
 
   it('refunds the whole payment at Stripe, takes sale and tip off the vendor’s credit, leaves the fee with Stripe, and stays balanced', async () => {
     const order = await sell(shop, t.db, { vendor: 'DEMO-14', items: { Zeitung: 1 }, tip: 100 });
@@ -37,7 +39,11 @@ describeApi('refunds: an order refunded through Stripe and booked in reverse', (
     assert.deepEqual([res.body.id, res.body.status, res.body.refundedBy], [order.id, 'refunded', 'office']);
     assert.ok(res.body.refundedAt);
 
-    const sales = await t.db('ledger_rows').where({ order_id: order.id }).whereIn('kind', ['sale', 'tip']).orderBy('id');
+    const sales = await t
+      .db('ledger_rows')
+      .where({ order_id: order.id })
+      .whereIn('kind', ['sale', 'tip'])
+      .orderBy('id');
     const refunds = await t.db('ledger_rows').where({ order_id: order.id, kind: 'refund' }).orderBy('id');
     assert.deepEqual(
       refunds.map((r) => [r.reversal_of, r.sender_id, r.receiver_id, r.amount, r.item_id, r.authorised_by]),
@@ -45,7 +51,11 @@ describeApi('refunds: an order refunded through Stripe and booked in reverse', (
       'each sale and the tip reversed, the other way round',
     );
     const fee = sandboxFee(400);
-    assert.equal((await listedVendor(t, office, 'DEMO-14')).credit, 0, 'the newspaper’s fee cover stays with the vendor');
+    assert.equal(
+      (await listedVendor(t, office, 'DEMO-14')).credit,
+      0,
+      'the newspaper’s fee cover stays with the vendor',
+    );
     assert.equal(await balanceOf(t.db, 'vendor', vendor), 0);
     assert.equal(await balanceOf(t.db, 'customers'), 0, 'the customer has the money back');
     assert.equal(await balanceOf(t.db, 'provider'), fee, 'Stripe keeps its fee');
@@ -54,10 +64,16 @@ describeApi('refunds: an order refunded through Stripe and booked in reverse', (
 
     const stored = await t.db('orders').where({ id: order.id }).first();
     const atStripe = await stripe.refunds.retrieve(stored.stripe_refund_id, { expand: ['charge'] });
-    assert.deepEqual([atStripe.amount, atStripe.status, atStripe.payment_intent], [400, 'succeeded', order.stripe_payment_intent_id]);
+    assert.deepEqual(
+      [atStripe.amount, atStripe.status, atStripe.payment_intent],
+      [400, 'succeeded', order.stripe_payment_intent_id],
+    );
     const charge = atStripe.charge as Stripe.Charge;
     assert.deepEqual([charge.amount_refunded, charge.refunded], [400, true]);
-    assert.equal((await t.db('protocol_entries').where({ action: 'payment.refunded', record_id: String(order.id) })).length, 1);
+    assert.equal(
+      (await t.db('protocol_entries').where({ action: 'payment.refunded', record_id: String(order.id) })).length,
+      1,
+    );
   });
 
   it('answers a repeated refund with the same order and books nothing more; two at once refund once', async () => {
@@ -69,9 +85,17 @@ describeApi('refunds: an order refunded through Stripe and booked in reverse', (
 
     const second = await sell(shop, t.db, { vendor: 'DEMO-16', items: { Zeitung: 1 } });
     const together = await Promise.all([refund(second.id), refund(second.id)]);
-    assert.deepEqual(together.map((r) => r.status), [200, 200], JSON.stringify(together.map((r) => r.body)));
+    assert.deepEqual(
+      together.map((r) => r.status),
+      [200, 200],
+      JSON.stringify(together.map((r) => r.body)),
+    );
     for (const order of [first, second]) {
-      assert.equal((await t.db('ledger_rows').where({ order_id: order.id, kind: 'refund' })).length, 1, `order ${order.id}: one refund row`);
+      assert.equal(
+        (await t.db('ledger_rows').where({ order_id: order.id, kind: 'refund' })).length,
+        1,
+        `order ${order.id}: one refund row`,
+      );
       assert.equal(await refundsAtStripe(order.stripe_payment_intent_id), 1, `order ${order.id}: one refund at Stripe`);
     }
     assert.equal((await listedVendor(t, office, 'DEMO-16')).credit, 0);
@@ -79,7 +103,12 @@ describeApi('refunds: an order refunded through Stripe and booked in reverse', (
   });
 
   it('makes the credit negative when the sale was already paid out, shown as debt, and the next sales pay it off', async () => {
-    const order = await sell(shop, t.db, { vendor: 'DEMO-15', items: { 'Digitale Ausgabe': 1 }, tip: 100, card: noFeeCard });
+    const order = await sell(shop, t.db, {
+      vendor: 'DEMO-15',
+      items: { 'Digitale Ausgabe': 1 },
+      tip: 100,
+      card: noFeeCard,
+    });
     const paid = await as(t.http.post('/api/payments/payout/')).send({ vendor: 'DEMO-15', expectedAmount: 350 });
     assert.equal(paid.status, 201, JSON.stringify(paid.body));
 
@@ -89,15 +118,30 @@ describeApi('refunds: an order refunded through Stripe and booked in reverse', (
     const open = await as(t.http.get('/api/payments/forpayout/').query({ vendor: 'DEMO-15' }));
     assert.equal(open.body.balance, -350);
     assert.deepEqual(
-      open.body.payments.map((r: { kind: string; itemName: string | null; amount: number; sign: number }) => [r.kind, r.itemName, r.sign * r.amount]),
-      [['refund', 'Digitale Ausgabe', -300], ['refund', 'Digitale Ausgabe – Lizenz', 50], ['refund', null, -100]],
+      open.body.payments.map((r: { kind: string; itemName: string | null; amount: number; sign: number }) => [
+        r.kind,
+        r.itemName,
+        r.sign * r.amount,
+      ]),
+      [
+        ['refund', 'Digitale Ausgabe', -300],
+        ['refund', 'Digitale Ausgabe – Lizenz', 50],
+        ['refund', null, -100],
+      ],
     );
     const indebted = await as(t.http.get('/api/vendors/').query({ filter: '{"hasDebt":true}' }));
-    assert.deepEqual(indebted.body.map((v: { licenseId: string }) => v.licenseId), ['DEMO-15']);
+    assert.deepEqual(
+      indebted.body.map((v: { licenseId: string }) => v.licenseId),
+      ['DEMO-15'],
+    );
     const again = await as(t.http.post('/api/payments/payout/')).send({ vendor: 'DEMO-15', expectedAmount: 0 });
     assert.equal(again.status, 409);
     assert.equal(again.body.message, 'No credits to pay out');
-    assert.equal((await as(t.http.delete(`/api/vendors/${vendor.id}`))).status, 409, 'a vendor with a debt is not deleted either');
+    assert.equal(
+      (await as(t.http.delete(`/api/vendors/${vendor.id}`))).status,
+      409,
+      'a vendor with a debt is not deleted either',
+    );
     assert.equal(await balanceOf(t.db, 'cash'), 350);
     await assertBalanced(t.db);
 
@@ -107,7 +151,9 @@ describeApi('refunds: an order refunded through Stripe and booked in reverse', (
   });
 
   it('refuses an order that is not paid, an unknown order and a bad id, and asks Stripe nothing', async () => {
-    const placed = await shop.http.post('/api/orders').send({ vendor: 'DEMO-17', entries: [{ item: await itemId(t.db, 'Zeitung'), quantity: 1 }] });
+    const placed = await shop.http
+      .post('/api/orders')
+      .send({ vendor: 'DEMO-17', entries: [{ item: await itemId(t.db, 'Zeitung'), quantity: 1 }] });
     assert.equal(placed.status, 201);
     const pending = await t.db('orders').where({ token: placed.body.order }).first('id');
     const res = await refund(pending.id);
@@ -122,11 +168,28 @@ describeApi('refunds: an order refunded through Stripe and booked in reverse', (
   it('sandbox: /v1/refunds in Stripe’s shape, by payment intent or charge, partial, never beyond the charge, idempotent, retrievable', async () => {
     const order = await sell(shop, t.db, { vendor: 'DEMO-18', items: { Zeitung: 1 }, tip: 100 });
     const intent = order.stripe_payment_intent_id;
-    const part = await stripe.refunds.create({ payment_intent: intent, amount: 150, reason: 'requested_by_customer' }, { idempotencyKey: 'test-part' });
-    assert.deepEqual([part.object, part.amount, part.status, part.reason, part.currency], ['refund', 150, 'succeeded', 'requested_by_customer', 'eur']);
-    assert.equal((await stripe.refunds.create({ payment_intent: intent, amount: 150, reason: 'requested_by_customer' }, { idempotencyKey: 'test-part' })).id, part.id, 'same key, same refund');
+    const part = await stripe.refunds.create(
+      { payment_intent: intent, amount: 150, reason: 'requested_by_customer' },
+      { idempotencyKey: 'test-part' },
+    );
+    assert.deepEqual(
+      [part.object, part.amount, part.status, part.reason, part.currency],
+      ['refund', 150, 'succeeded', 'requested_by_customer', 'eur'],
+    );
+    assert.equal(
+      (
+        await stripe.refunds.create(
+          { payment_intent: intent, amount: 150, reason: 'requested_by_customer' },
+          { idempotencyKey: 'test-part' },
+        )
+      ).id,
+      part.id,
+      'same key, same refund',
+    );
 
-    const tooMuch = await stripe.refunds.create({ charge: part.charge as string, amount: 300 }).catch((e: unknown) => e);
+    const tooMuch = await stripe.refunds
+      .create({ charge: part.charge as string, amount: 300 })
+      .catch((e: unknown) => e);
     assert.ok(tooMuch instanceof Stripe.errors.StripeInvalidRequestError, String(tooMuch));
     assert.equal(tooMuch.param, 'amount');
 

@@ -13,7 +13,13 @@ import { listenShop, type ListeningShop } from '../support/shop-server.ts';
 /** The official SDK pointed at the sandbox, as the Stripe adapter does. */
 function sdk(shop: ListeningShop, key: string): Stripe {
   const { hostname, port } = new URL(shop.url);
-  return new Stripe(key, { host: hostname, port: Number(port), protocol: 'http', maxNetworkRetries: 0, telemetry: false });
+  return new Stripe(key, {
+    host: hostname,
+    port: Number(port),
+    protocol: 'http',
+    maxNetworkRetries: 0,
+    telemetry: false,
+  });
 }
 
 interface Delivery {
@@ -30,7 +36,11 @@ async function webhookReceiver(answer: (attempt: number) => number = () => 200) 
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
-      deliveries.push({ raw: Buffer.concat(chunks).toString('utf8'), signature: String(req.headers['stripe-signature']), path: req.url ?? '' });
+      deliveries.push({
+        raw: Buffer.concat(chunks).toString('utf8'),
+        signature: String(req.headers['stripe-signature']),
+        path: req.url ?? '',
+      });
       res.statusCode = answer(deliveries.length);
       res.end();
       if (waiting && deliveries.length >= waiting.count) waiting.resolve();
@@ -110,18 +120,31 @@ describeApi('local Stripe sandbox through the official SDK', (t) => {
     assert.notEqual(other.id, first.id);
 
     await assert.rejects(
-      stripe.checkout.sessions.create({ ...create, metadata: { test: 'other' } }, { idempotencyKey: `order-42-checkout-${t.engine}` }),
+      stripe.checkout.sessions.create(
+        { ...create, metadata: { test: 'other' } },
+        { idempotencyKey: `order-42-checkout-${t.engine}` },
+      ),
       (error) => error instanceof Stripe.errors.StripeIdempotencyError,
     );
 
     // Concurrent retries with one key (the SDK's own retries race like this) still make one session.
-    const racing = await Promise.all(Array.from({ length: 5 }, () => stripe.checkout.sessions.create(create, { idempotencyKey: `race-${t.engine}` })));
+    const racing = await Promise.all(
+      Array.from({ length: 5 }, () => stripe.checkout.sessions.create(create, { idempotencyKey: `race-${t.engine}` })),
+    );
     assert.equal(new Set(racing.map((s) => s.id)).size, 1);
 
     const read = await stripe.checkout.sessions.retrieve(first.id, { expand: ['line_items'] });
     assert.deepEqual(
-      read.line_items!.data.map((item) => [item.description, item.quantity, item.amount_total, item.price!.unit_amount]),
-      [['Zeitung', 2, 600, 300], ['Trinkgeld', 1, 100, 100]],
+      read.line_items!.data.map((item) => [
+        item.description,
+        item.quantity,
+        item.amount_total,
+        item.price!.unit_amount,
+      ]),
+      [
+        ['Zeitung', 2, 600, 300],
+        ['Trinkgeld', 1, 100, 100],
+      ],
     );
   });
 
@@ -137,18 +160,39 @@ describeApi('local Stripe sandbox through the official SDK', (t) => {
     for (const wrong of [oldPublishedKey, 'sk_test_not_the_sandbox_key', `${key.slice(0, -1)}x`]) {
       const intruder = sdk(shop, wrong);
       // Registering an endpoint to receive every event (and make the server POST anywhere).
-      await assert.rejects(intruder.webhookEndpoints.create({ url: 'https://evil.example/hook', enabled_events: ['*'] }), rejected);
-      await assert.rejects(intruder.webhookEndpoints.create({ url: `${shop.url}/api/webhooks/stripe`, enabled_events: ['*'] }), rejected);
+      await assert.rejects(
+        intruder.webhookEndpoints.create({ url: 'https://evil.example/hook', enabled_events: ['*'] }),
+        rejected,
+      );
+      await assert.rejects(
+        intruder.webhookEndpoints.create({ url: `${shop.url}/api/webhooks/stripe`, enabled_events: ['*'] }),
+        rejected,
+      );
       // Creating a session, and pre-claiming the idempotency key of the shop's next order.
       await assert.rejects(intruder.checkout.sessions.create(params()), rejected);
-      await assert.rejects(intruder.checkout.sessions.create(params(), { idempotencyKey: `order-77-checkout-${t.engine}` }), rejected);
-      await assert.rejects(intruder.refunds.create({ payment_intent: 'pi_x' }, { idempotencyKey: `order-77-refund-${t.engine}` }), rejected);
+      await assert.rejects(
+        intruder.checkout.sessions.create(params(), { idempotencyKey: `order-77-checkout-${t.engine}` }),
+        rejected,
+      );
+      await assert.rejects(
+        intruder.refunds.create({ payment_intent: 'pi_x' }, { idempotencyKey: `order-77-refund-${t.engine}` }),
+        rejected,
+      );
       // Sending a payer away from the shop.
-      await assert.rejects(intruder.checkout.sessions.create({ ...params(), success_url: 'https://evil.example/x?s={CHECKOUT_SESSION_ID}' }), rejected);
+      await assert.rejects(
+        intruder.checkout.sessions.create({
+          ...params(),
+          success_url: 'https://evil.example/x?s={CHECKOUT_SESSION_ID}',
+        }),
+        rejected,
+      );
       await assert.rejects(intruder.webhookEndpoints.list(), rejected);
     }
     assert.deepEqual(await t.db('stripe_sandbox_objects').count({ n: '*' }), objectsBefore, 'nothing was stored');
-    const claims = await t.db('stripe_sandbox_requests').where('idempotency_key', 'like', 'order-77-%').count({ n: '*' });
+    const claims = await t
+      .db('stripe_sandbox_requests')
+      .where('idempotency_key', 'like', 'order-77-%')
+      .count({ n: '*' });
     assert.equal(Number(claims[0].n), 0, 'no idempotency key was claimed');
 
     // The shop's own request with that key is its own first one, not a replay.
@@ -175,7 +219,12 @@ describeApi('local Stripe sandbox through the official SDK', (t) => {
       assert.equal(error.param, param);
       return true;
     };
-    for (const url of ['https://evil.example/hook', 'http://169.254.169.254/latest/meta-data', `${shop.url}/api/webhooks/stripe/../x`, `${shop.url}/hook`]) {
+    for (const url of [
+      'https://evil.example/hook',
+      'http://169.254.169.254/latest/meta-data',
+      `${shop.url}/api/webhooks/stripe/../x`,
+      `${shop.url}/hook`,
+    ]) {
       await assert.rejects(stripe.webhookEndpoints.create({ url, enabled_events: ['*'] }), refused('url'));
     }
     for (const [field, url] of [
@@ -186,12 +235,22 @@ describeApi('local Stripe sandbox through the official SDK', (t) => {
       await assert.rejects(stripe.checkout.sessions.create({ ...params(), [field]: url }), refused(field));
     }
     // The newspaper's own sites that embed the shop are allowed.
-    await t.db('settings').where({ id: 1 }).update({ embed_origins: JSON.stringify(['https://zeitung.example']) });
+    await t
+      .db('settings')
+      .where({ id: 1 })
+      .update({ embed_origins: JSON.stringify(['https://zeitung.example']) });
     try {
-      const embedded = await stripe.checkout.sessions.create({ ...params(), success_url: 'https://zeitung.example/danke', cancel_url: 'https://zeitung.example/' });
+      const embedded = await stripe.checkout.sessions.create({
+        ...params(),
+        success_url: 'https://zeitung.example/danke',
+        cancel_url: 'https://zeitung.example/',
+      });
       assert.equal(embedded.success_url, 'https://zeitung.example/danke');
     } finally {
-      await t.db('settings').where({ id: 1 }).update({ embed_origins: JSON.stringify([]) });
+      await t
+        .db('settings')
+        .where({ id: 1 })
+        .update({ embed_origins: JSON.stringify([]) });
     }
     assert.equal((await stripe.webhookEndpoints.list()).data.length, 0);
   });
@@ -204,7 +263,8 @@ describeApi('local Stripe sandbox through the official SDK', (t) => {
       (error) => error instanceof Stripe.errors.StripeIdempotencyError,
     );
     // A day passes (the key's stored time set back): the same key with other parameters is a new request.
-    await t.db('stripe_sandbox_requests')
+    await t
+      .db('stripe_sandbox_requests')
       .where({ idempotency_key: `order-5-checkout-${t.engine}` })
       .update({ created_at: t.db.raw(`now() - interval '24 hours 1 second'`) });
     const later = await stripe.checkout.sessions.create(changed, { idempotencyKey: `order-5-checkout-${t.engine}` });
@@ -221,7 +281,10 @@ describeApi('local Stripe sandbox through the official SDK', (t) => {
     const small = await listenShop(t, () => ({ sandboxMaxObjects: cap }));
     try {
       const capped = sdk(small, key);
-      const sessions = [await capped.checkout.sessions.create(sessionParams(small.url)), await capped.checkout.sessions.create(sessionParams(small.url))];
+      const sessions = [
+        await capped.checkout.sessions.create(sessionParams(small.url)),
+        await capped.checkout.sessions.create(sessionParams(small.url)),
+      ];
       await assert.rejects(capped.checkout.sessions.create(sessionParams(small.url)), (error) => {
         assert.ok(error instanceof Stripe.errors.StripeInvalidRequestError, String(error));
         assert.equal(error.statusCode, 400);
@@ -231,7 +294,10 @@ describeApi('local Stripe sandbox through the official SDK', (t) => {
       assert.equal(await count(), cap);
       // A session that expired unpaid over a week ago is the first to go.
       await capped.checkout.sessions.expire(sessions[0].id);
-      await t.db('stripe_sandbox_objects').where({ id: sessions[0].id }).update({ created_at: t.db.raw(`now() - interval '8 days'`) });
+      await t
+        .db('stripe_sandbox_objects')
+        .where({ id: sessions[0].id })
+        .update({ created_at: t.db.raw(`now() - interval '8 days'`) });
       const next = await capped.checkout.sessions.create(sessionParams(small.url));
       assert.equal(await count(), cap);
       await assert.rejects(capped.checkout.sessions.retrieve(sessions[0].id), /No such checkout.session/);
@@ -253,8 +319,15 @@ describeApi('local Stripe sandbox through the official SDK', (t) => {
       });
     await refused({ colour: 'red' }, 'colour', 'Received unknown parameter: colour');
     // Gone from Checkout Sessions since API version 2026-09-30.endive; Stripe answers it as unknown (issue 15 #5).
-    await refused({ payment_method_types: ['card'] }, 'payment_method_types', 'Received unknown parameter: payment_method_types');
-    await refused({ line_items: [{ price_data: { currency: 'eur', unit_amount: -1, product_data: { name: 'x' } }, quantity: 1 }] }, 'line_items[0][price_data][unit_amount]');
+    await refused(
+      { payment_method_types: ['card'] },
+      'payment_method_types',
+      'Received unknown parameter: payment_method_types',
+    );
+    await refused(
+      { line_items: [{ price_data: { currency: 'eur', unit_amount: -1, product_data: { name: 'x' } }, quantity: 1 }] },
+      'line_items[0][price_data][unit_amount]',
+    );
     await refused({ line_items: [] }, 'line_items');
     await refused({ expires_at: unixNow() + 60 }, 'expires_at');
     await refused({ success_url: 'not a url' }, 'success_url');
@@ -275,7 +348,9 @@ describeApi('local Stripe sandbox through the official SDK', (t) => {
     const location = await payInSandbox(shop.url, session.url!, '4242 4242 4242 4242');
     assert.equal(location, `${shop.url}/success?session_id=${session.id}`);
 
-    const paid = await stripe.checkout.sessions.retrieve(session.id, { expand: ['payment_intent.latest_charge.balance_transaction'] });
+    const paid = await stripe.checkout.sessions.retrieve(session.id, {
+      expand: ['payment_intent.latest_charge.balance_transaction'],
+    });
     assert.equal(paid.status, 'complete');
     assert.equal(paid.payment_status, 'paid');
     assert.equal(paid.url, null);
@@ -298,7 +373,10 @@ describeApi('local Stripe sandbox through the official SDK', (t) => {
     // Paid is paid: the page says so, and a second submit (a double click) books nothing new.
     const page = await shop.http.get(new URL(session.url!).pathname);
     assert.match(page.text, /This payment is complete\./);
-    const resubmit = await shop.http.post(new URL(session.url!).pathname).type('form').send({ card: '4242424242424242' });
+    const resubmit = await shop.http
+      .post(new URL(session.url!).pathname)
+      .type('form')
+      .send({ card: '4242424242424242' });
     assert.equal(resubmit.status, 303);
     const again = await stripe.checkout.sessions.retrieve(session.id);
     assert.equal(again.payment_intent, intent.id);
@@ -330,7 +408,10 @@ describeApi('local Stripe sandbox through the official SDK', (t) => {
     const expired = await stripe.checkout.sessions.expire(session.id);
     assert.equal(expired.status, 'expired');
     assert.equal(expired.url, null);
-    await assert.rejects(stripe.checkout.sessions.expire(session.id), /Only Checkout Sessions with a status in \["open"\] can be expired/);
+    await assert.rejects(
+      stripe.checkout.sessions.expire(session.id),
+      /Only Checkout Sessions with a status in \["open"\] can be expired/,
+    );
     const page = await shop.http.get(new URL(session.url!).pathname);
     assert.equal(page.status, 410);
     assert.match(page.text, /This checkout session has expired\./);
@@ -338,7 +419,10 @@ describeApi('local Stripe sandbox through the official SDK', (t) => {
 
     // A session whose time is up is expired when next looked at, as Stripe expires it on its own.
     const due = await stripe.checkout.sessions.create(params());
-    await t.db('stripe_sandbox_objects').where({ id: due.id }).update({ data: t.db.raw(`jsonb_set(data, '{expires_at}', to_jsonb(?::bigint))`, [unixNow() - 1]) });
+    await t
+      .db('stripe_sandbox_objects')
+      .where({ id: due.id })
+      .update({ data: t.db.raw(`jsonb_set(data, '{expires_at}', to_jsonb(?::bigint))`, [unixNow() - 1]) });
     assert.equal((await stripe.checkout.sessions.retrieve(due.id)).status, 'expired');
   });
 });
@@ -387,8 +471,19 @@ describeApi('local Stripe sandbox: events to the server’s own webhook route', 
       assert.equal(failed.data.object.id, session.id);
       assert.equal(retried.id, failed.id, 'the retry carries the same event, signed afresh');
       assert.ok(receiver.deliveries.every((d) => d.path === '/api/webhooks/stripe'));
-      assert.throws(() => Stripe.webhooks.constructEvent(receiver.deliveries[0].raw, receiver.deliveries[0].signature, 'whsec_sandbox_local'), /signature/i);
-      await eventually(async () => Number((await t.db('stripe_sandbox_deliveries').count({ n: '*' }))[0].n) === 0, 'nothing left to send');
+      assert.throws(
+        () =>
+          Stripe.webhooks.constructEvent(
+            receiver.deliveries[0].raw,
+            receiver.deliveries[0].signature,
+            'whsec_sandbox_local',
+          ),
+        /signature/i,
+      );
+      await eventually(
+        async () => Number((await t.db('stripe_sandbox_deliveries').count({ n: '*' }))[0].n) === 0,
+        'nothing left to send',
+      );
     } finally {
       await shop.close();
     }
@@ -404,7 +499,11 @@ describeApi('local Stripe sandbox: events to the server’s own webhook route', 
       await releaseHeldFee(t.db, shop.url, session.id);
       await receiver.received(1);
       await new Promise((resolve) => setTimeout(resolve, 200));
-      assert.deepEqual(events().map((e) => e.type), ['charge.updated'], 'checkout.session.completed was not chosen');
+      assert.deepEqual(
+        events().map((e) => e.type),
+        ['charge.updated'],
+        'checkout.session.completed was not chosen',
+      );
     } finally {
       await stripe.webhookEndpoints.del(endpoint.id);
       await shop.close();
@@ -429,7 +528,8 @@ describeApi('local Stripe sandbox: events to the server’s own webhook route', 
       assert.equal(event.data.object.id, charge.id);
       assert.deepEqual(event.data.previous_attributes, { balance_transaction: null });
       const later = await stripe.checkout.sessions.retrieve(session.id, { expand });
-      const txn = ((later.payment_intent as Stripe.PaymentIntent).latest_charge as Stripe.Charge).balance_transaction as Stripe.BalanceTransaction;
+      const txn = ((later.payment_intent as Stripe.PaymentIntent).latest_charge as Stripe.Charge)
+        .balance_transaction as Stripe.BalanceTransaction;
       assert.equal(txn.fee, 36);
 
       await assert.rejects(releaseHeldFee(t.db, shop.url, session.id), /no payment whose fee is held back/);
@@ -444,14 +544,18 @@ describeApi('local Stripe sandbox: events to the server’s own webhook route', 
       const session = await pay();
       const expand = ['payment_intent.latest_charge.balance_transaction'];
       const paid = await stripe.checkout.sessions.retrieve(session.id, { expand });
-      assert.equal(((paid.payment_intent as Stripe.PaymentIntent).latest_charge as Stripe.Charge).balance_transaction, null);
+      assert.equal(
+        ((paid.payment_intent as Stripe.PaymentIntent).latest_charge as Stripe.Charge).balance_transaction,
+        null,
+      );
       await receiver.received(2);
       const [completed, updated] = events();
       assert.equal(completed.type, 'checkout.session.completed');
       assert.equal(updated.type, 'charge.updated');
       assert.deepEqual(updated.data.previous_attributes, { balance_transaction: null });
       const later = await stripe.checkout.sessions.retrieve(session.id, { expand });
-      const txn = ((later.payment_intent as Stripe.PaymentIntent).latest_charge as Stripe.Charge).balance_transaction as Stripe.BalanceTransaction;
+      const txn = ((later.payment_intent as Stripe.PaymentIntent).latest_charge as Stripe.Charge)
+        .balance_transaction as Stripe.BalanceTransaction;
       assert.equal(txn.fee, 36);
     } finally {
       await shop.close();
@@ -464,7 +568,10 @@ describeApi('local Stripe sandbox: events to the server’s own webhook route', 
     const first = await shopAtReceiver({ sandboxWebhookRetryMs: 3_600_000 });
     const session = await first.pay();
     await receiver.received(1);
-    await eventually(async () => (await t.db('stripe_sandbox_deliveries').first('attempts', 'leased_until'))?.leased_until === null, 'the failure recorded');
+    await eventually(
+      async () => (await t.db('stripe_sandbox_deliveries').first('attempts', 'leased_until'))?.leased_until === null,
+      'the failure recorded',
+    );
     await first.shop.close();
 
     // The next process starts as server.ts starts it, and sends what was left at once.
@@ -475,7 +582,10 @@ describeApi('local Stripe sandbox: events to the server’s own webhook route', 
       const [lost, delivered] = events();
       assert.equal(delivered.id, lost.id);
       assert.equal((delivered.data.object as Stripe.Checkout.Session).id, session.id);
-      await eventually(async () => Number((await t.db('stripe_sandbox_deliveries').count({ n: '*' }))[0].n) === 0, 'nothing left to send');
+      await eventually(
+        async () => Number((await t.db('stripe_sandbox_deliveries').count({ n: '*' }))[0].n) === 0,
+        'nothing left to send',
+      );
     } finally {
       resumed.stop();
     }
@@ -486,8 +596,15 @@ describeApi('local Stripe sandbox: events to the server’s own webhook route', 
     const session = await first.pay();
     await receiver.received(1);
     await first.shop.close();
-    const charge = (await t.db('stripe_sandbox_objects').where({ type: 'charge' }).orderBy('created_at', 'desc').first('id', 'created_at'));
-    await t.db('stripe_sandbox_objects').where({ id: charge.id }).update({ created_at: t.db.raw(`now() - interval '2 hours'`) });
+    const charge = await t
+      .db('stripe_sandbox_objects')
+      .where({ type: 'charge' })
+      .orderBy('created_at', 'desc')
+      .first('id', 'created_at');
+    await t
+      .db('stripe_sandbox_objects')
+      .where({ id: charge.id })
+      .update({ created_at: t.db.raw(`now() - interval '2 hours'`) });
 
     const resumed = resumeSandbox(t.db, first.shop.config);
     const second = await shopAtReceiver();
@@ -496,7 +613,9 @@ describeApi('local Stripe sandbox: events to the server’s own webhook route', 
       const updated = events()[1];
       assert.equal(updated.type, 'charge.updated');
       assert.equal(updated.data.object.id, charge.id);
-      const later = await second.stripe.checkout.sessions.retrieve(session.id, { expand: ['payment_intent.latest_charge'] });
+      const later = await second.stripe.checkout.sessions.retrieve(session.id, {
+        expand: ['payment_intent.latest_charge'],
+      });
       assert.ok(((later.payment_intent as Stripe.PaymentIntent).latest_charge as Stripe.Charge).balance_transaction);
     } finally {
       resumed.stop();

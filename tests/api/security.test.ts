@@ -22,7 +22,12 @@ const newspaper = 'https://www.strassenblatt.example';
 /** The directives of a Content-Security-Policy header, by name. */
 function directives(header: string | undefined): Map<string, string[]> {
   assert.ok(header, 'a Content-Security-Policy header');
-  return new Map(header.split(';').map((part) => part.trim().split(/\s+/)).map(([name, ...sources]) => [name, sources]));
+  return new Map(
+    header
+      .split(';')
+      .map((part) => part.trim().split(/\s+/))
+      .map(([name, ...sources]) => [name, sources]),
+  );
 }
 
 describeApi('security headers on every answer', (t) => {
@@ -75,11 +80,17 @@ describeApi('security headers on every answer', (t) => {
     const saved = await withForm(t.http.put('/api/settings/').set('Authorization', office), { embedOrigins: other });
     assert.equal(saved.status, 200, JSON.stringify(saved.body));
     try {
-      assert.deepEqual(directives((await app.get('/v/DEMO-1')).headers['content-security-policy']).get('frame-ancestors'), ["'self'", newspaper, other]);
+      assert.deepEqual(
+        directives((await app.get('/v/DEMO-1')).headers['content-security-policy']).get('frame-ancestors'),
+        ["'self'", newspaper, other],
+      );
     } finally {
       await withForm(t.http.put('/api/settings/').set('Authorization', office), { embedOrigins: '' });
     }
-    assert.deepEqual(directives((await app.get('/v/DEMO-1')).headers['content-security-policy']).get('frame-ancestors'), ["'self'", newspaper]);
+    assert.deepEqual(
+      directives((await app.get('/v/DEMO-1')).headers['content-security-policy']).get('frame-ancestors'),
+      ["'self'", newspaper],
+    );
   });
 
   it('lets nobody frame the back office and /me, and allows them their map tiles and the OpenID provider', async () => {
@@ -118,11 +129,23 @@ describeApi('security headers on every answer', (t) => {
 
   it('sends HSTS only over HTTPS: PUBLIC_URL on https, or a trusted proxy saying so', async () => {
     const forwarded = (overrides: Partial<Config>) =>
-      supertest(buildApp({ db: t.db, config: { ...config, ...overrides } }).callback()).get('/api/settings').set('X-Forwarded-Proto', 'https');
+      supertest(buildApp({ db: t.db, config: { ...config, ...overrides } }).callback())
+        .get('/api/settings')
+        .set('X-Forwarded-Proto', 'https');
     assert.equal((await app.get('/api/settings')).headers['strict-transport-security'], undefined, 'plain HTTP');
-    assert.equal((await forwarded({})).headers['strict-transport-security'], undefined, 'anyone can write X-Forwarded-Proto');
-    assert.match((await forwarded({ trustProxy: ['127.0.0.1', '::1'] })).headers['strict-transport-security'], /^max-age=\d{7,}/);
-    assert.match((await forwarded({ publicUrl: 'https://shop.example.org' })).headers['strict-transport-security'], /^max-age=\d{7,}/);
+    assert.equal(
+      (await forwarded({})).headers['strict-transport-security'],
+      undefined,
+      'anyone can write X-Forwarded-Proto',
+    );
+    assert.match(
+      (await forwarded({ trustProxy: ['127.0.0.1', '::1'] })).headers['strict-transport-security'],
+      /^max-age=\d{7,}/,
+    );
+    assert.match(
+      (await forwarded({ publicUrl: 'https://shop.example.org' })).headers['strict-transport-security'],
+      /^max-age=\d{7,}/,
+    );
   });
 
   it('puts the headers on the embedded OpenID provider’s answers and its login page', async () => {
@@ -134,7 +157,10 @@ describeApi('security headers on every answer', (t) => {
       assert.equal(discovery.headers['x-content-type-options'], 'nosniff');
 
       const browser = new Browser(shop.url);
-      const url = authorizeUrl(shop.url, { redirectUri: `${shop.url}/backoffice/auth-callback`, challenge: pkce().challenge });
+      const url = authorizeUrl(shop.url, {
+        redirectUri: `${shop.url}/backoffice/auth-callback`,
+        challenge: pkce().challenge,
+      });
       const { response } = await browser.follow(await browser.request(url), () => false);
       assert.equal(response.status, 200);
       const csp = directives(response.headers.get('content-security-policy') ?? undefined);
@@ -166,7 +192,13 @@ describeApi('request size and time limits', (t) => {
       const { port } = server.address() as AddressInfo;
       // 50 MB announced, 1 KB sent: the answer comes before the rest, so nothing waits to buffer it.
       const status = await new Promise<number>((resolve, reject) => {
-        const req = http.request({ port, host: '127.0.0.1', method: 'GET', path: '/api/settings', headers: { 'Content-Length': String(50 * 1024 * 1024) } });
+        const req = http.request({
+          port,
+          host: '127.0.0.1',
+          method: 'GET',
+          path: '/api/settings',
+          headers: { 'Content-Length': String(50 * 1024 * 1024) },
+        });
         req.on('response', (res) => {
           resolve(res.statusCode ?? 0);
           req.destroy();
@@ -198,7 +230,9 @@ describeApi('request size and time limits', (t) => {
     after(() => release());
 
     it('is answered 503 with a message at REQUEST_TIMEOUT_SECONDS, and the app keeps serving', async () => {
-      const app = supertest(buildApp({ db: t.db, config: { ...t.config, requestTimeoutSeconds: 1 }, routes: [hanging] }).callback());
+      const app = supertest(
+        buildApp({ db: t.db, config: { ...t.config, requestTimeoutSeconds: 1 }, routes: [hanging] }).callback(),
+      );
       const res = await app.get('/api/test/hang');
       assert.equal(res.status, 503);
       assert.equal(res.body.message, 'The server took too long to answer. Please try again in a moment.');
@@ -216,8 +250,14 @@ describeApi('request size and time limits', (t) => {
 
   it('bounds how long a client may take to send headers and the request, and idles longer than a load balancer', () => {
     const server = createShopServer(() => undefined, { maxConnections: t.config.maxConnections });
-    assert.ok(server.headersTimeout > 0 && server.headersTimeout <= 30_000, `headers within ${server.headersTimeout} ms`);
-    assert.ok(server.requestTimeout > 0 && server.requestTimeout <= 120_000, `request within ${server.requestTimeout} ms`);
+    assert.ok(
+      server.headersTimeout > 0 && server.headersTimeout <= 30_000,
+      `headers within ${server.headersTimeout} ms`,
+    );
+    assert.ok(
+      server.requestTimeout > 0 && server.requestTimeout <= 120_000,
+      `request within ${server.requestTimeout} ms`,
+    );
     assert.ok(server.keepAliveTimeout > 60_000, 'longer than the 60 s idle timeout of common load balancers');
     assert.equal(server.maxConnections, 1000, 'MAX_CONNECTIONS is 1000 by default');
     assert.equal(loadConfig({ MAX_CONNECTIONS: '50' }).maxConnections, 50);
@@ -237,7 +277,10 @@ describeApi('request size and time limits', (t) => {
     this.timeout(20_000);
     const app = buildApp({ db: t.db, config: t.config });
     const handle = app.callback();
-    const server = createShopServer((req, res) => void handle(req, res), { maxConnections: 300, headersTimeoutMs: 2000 });
+    const server = createShopServer((req, res) => void handle(req, res), {
+      maxConnections: 300,
+      headersTimeoutMs: 2000,
+    });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const { port } = server.address() as AddressInfo;
     try {

@@ -6,10 +6,32 @@ import { pdfBytes, pngBytes, webpBytes, withForm, type FormFile } from '../suppo
 type Fields = Record<string, string | number | boolean>;
 
 const publicKeys = [
-  'newspaperName', 'color', 'fontColor', 'logo', 'favicon', 'qrCodeLogoImgUrl', 'agbUrl', 'maintainanceModeHelpUrl', 'vendorNotFoundHelpUrl',
-  'qrCodeUrl', 'qrCodeSettings', 'qrCodeEnableLogo', 'vendorEmailPostfix', 'webshopIsClosed', 'mapCenterLat', 'mapCenterLong',
-  'useVendorLicenseIdInShop', 'useTipInsteadOfDonation', 'orgaCoversTransactionCosts', 'maxOrderAmount', 'styleRevision', 'mainItem',
-  'identityProvider', 'embedOrigins', 'mapTileUrl', 'publicUrl',
+  'newspaperName',
+  'color',
+  'fontColor',
+  'logo',
+  'favicon',
+  'qrCodeLogoImgUrl',
+  'agbUrl',
+  'maintainanceModeHelpUrl',
+  'vendorNotFoundHelpUrl',
+  'qrCodeUrl',
+  'qrCodeSettings',
+  'qrCodeEnableLogo',
+  'vendorEmailPostfix',
+  'webshopIsClosed',
+  'mapCenterLat',
+  'mapCenterLong',
+  'useVendorLicenseIdInShop',
+  'useTipInsteadOfDonation',
+  'orgaCoversTransactionCosts',
+  'maxOrderAmount',
+  'styleRevision',
+  'mainItem',
+  'identityProvider',
+  'embedOrigins',
+  'mapTileUrl',
+  'publicUrl',
 ].sort();
 
 describeApi('settings', (t) => {
@@ -18,7 +40,8 @@ describeApi('settings', (t) => {
     office = await t.office();
   });
 
-  const put = (fields: Fields, files?: Record<string, FormFile>) => withForm(t.http.put('/api/settings/').set('Authorization', office), fields, files);
+  const put = (fields: Fields, files?: Record<string, FormFile>) =>
+    withForm(t.http.put('/api/settings/').set('Authorization', office), fields, files);
   const read = async () => (await t.http.get('/api/settings/')).body;
 
   async function saved(fields: Fields, files?: Record<string, FormFile>) {
@@ -27,7 +50,11 @@ describeApi('settings', (t) => {
     return res.body;
   }
 
-  function assertFieldError(res: { status: number; body: { message: string; errors?: Record<string, string> } }, field: string, message: RegExp) {
+  function assertFieldError(
+    res: { status: number; body: { message: string; errors?: Record<string, string> } },
+    field: string,
+    message: RegExp,
+  ) {
     assert.equal(res.status, 400, JSON.stringify(res.body));
     assert.ok(res.body.errors?.[field], `expected an error for "${field}", got ${JSON.stringify(res.body)}`);
     assert.match(res.body.errors[field], message);
@@ -50,7 +77,11 @@ describeApi('settings', (t) => {
         clientId: t.config.oidc.clientId,
         scopes: t.config.oidc.scopes,
       });
-      assert.equal(res.body.mapTileUrl, 'https://tile.openstreetmap.org/{z}/{x}/{y}.png', 'OpenStreetMap unless MAP_TILE_URL says otherwise');
+      assert.equal(
+        res.body.mapTileUrl,
+        'https://tile.openstreetmap.org/{z}/{x}/{y}.png',
+        'OpenStreetMap unless MAP_TILE_URL says otherwise',
+      );
       assert.doesNotMatch(res.text, /styleCss|style_css|secret|_file_id/i);
     });
 
@@ -65,18 +96,51 @@ describeApi('settings', (t) => {
 
   describe('PUT /api/settings', () => {
     it('saves the fields sent and answers the new settings; GET shows the same', async () => {
-      const qr = { errorCorrectionLevel: 'H', dotColor: '#112233', backgroundColor: '#fff', dotType: 'classy-rounded', cornerSquareType: 'extra-rounded', cornerDotType: 'dot' };
+      const qr = {
+        errorCorrectionLevel: 'H',
+        dotColor: '#112233',
+        backgroundColor: '#fff',
+        dotType: 'classy-rounded',
+        cornerSquareType: 'extra-rounded',
+        cornerDotType: 'dot',
+      };
       const body = await saved({
-        newspaperName: 'Die Straßenzeitung', color: '#aabbcc', fontColor: '#000', agbUrl: 'https://paper.example/agb', maintainanceModeHelpUrl: '',
-        vendorNotFoundHelpUrl: 'http://paper.example/help', qrCodeUrl: 'https://shop.example', qrCodeSettings: JSON.stringify(qr), qrCodeEnableLogo: 'true',
-        vendorEmailPostfix: 'paper.example', webshopIsClosed: 'on', mapCenterLat: '47,2692', mapCenterLong: '11.4041', useVendorLicenseIdInShop: '1',
-        useTipInsteadOfDonation: 'true', orgaCoversTransactionCosts: 'false', maxOrderAmount: '20000',
+        newspaperName: 'Die Straßenzeitung',
+        color: '#aabbcc',
+        fontColor: '#000',
+        agbUrl: 'https://paper.example/agb',
+        maintainanceModeHelpUrl: '',
+        vendorNotFoundHelpUrl: 'http://paper.example/help',
+        qrCodeUrl: 'https://shop.example',
+        qrCodeSettings: JSON.stringify(qr),
+        qrCodeEnableLogo: 'true',
+        vendorEmailPostfix: 'paper.example',
+        webshopIsClosed: 'on',
+        mapCenterLat: '47,2692',
+        mapCenterLong: '11.4041',
+        useVendorLicenseIdInShop: '1',
+        useTipInsteadOfDonation: 'true',
+        orgaCoversTransactionCosts: 'false',
+        maxOrderAmount: '20000',
       });
       const expected = {
-        newspaperName: 'Die Straßenzeitung', color: '#aabbcc', fontColor: '#000', agbUrl: 'https://paper.example/agb', maintainanceModeHelpUrl: '',
-        vendorNotFoundHelpUrl: 'http://paper.example/help', qrCodeUrl: 'https://shop.example', qrCodeSettings: qr, qrCodeEnableLogo: true,
-        vendorEmailPostfix: '@paper.example', webshopIsClosed: true, mapCenterLat: 47.2692, mapCenterLong: 11.4041, useVendorLicenseIdInShop: true,
-        useTipInsteadOfDonation: true, orgaCoversTransactionCosts: false, maxOrderAmount: 20000,
+        newspaperName: 'Die Straßenzeitung',
+        color: '#aabbcc',
+        fontColor: '#000',
+        agbUrl: 'https://paper.example/agb',
+        maintainanceModeHelpUrl: '',
+        vendorNotFoundHelpUrl: 'http://paper.example/help',
+        qrCodeUrl: 'https://shop.example',
+        qrCodeSettings: qr,
+        qrCodeEnableLogo: true,
+        vendorEmailPostfix: '@paper.example',
+        webshopIsClosed: true,
+        mapCenterLat: 47.2692,
+        mapCenterLong: 11.4041,
+        useVendorLicenseIdInShop: true,
+        useTipInsteadOfDonation: true,
+        orgaCoversTransactionCosts: false,
+        maxOrderAmount: 20000,
       };
       for (const settings of [body, await read()]) {
         for (const [key, value] of Object.entries(expected)) assert.deepEqual(settings[key], value, key);
@@ -93,7 +157,12 @@ describeApi('settings', (t) => {
 
     it('names every bad field and saves nothing when one is bad', async () => {
       const before = await read();
-      const res = await put({ newspaperName: 'Never saved', color: 'blue', mapCenterLat: '91', webshopIsClosed: 'yes please' });
+      const res = await put({
+        newspaperName: 'Never saved',
+        color: 'blue',
+        mapCenterLat: '91',
+        webshopIsClosed: 'yes please',
+      });
       assertFieldError(res, 'color', /colour like #000/);
       assertFieldError(res, 'mapCenterLat', /between -90 and 90/);
       assertFieldError(res, 'webshopIsClosed', /yes or no/);
@@ -118,10 +187,18 @@ describeApi('settings', (t) => {
         [{ qrCodeSettings: '{not json' }, 'qrCodeSettings', /valid JSON/],
         [{ qrCodeSettings: '[]' }, 'qrCodeSettings', /JSON object/],
         [{ qrCodeSettings: '{"logoSize":3}' }, 'qrCodeSettings', /Unknown QR code setting: logoSize/],
-        [{ qrCodeSettings: '{"dotType":"stars"}' }, 'qrCodeSettings.dotType', /square, dots, rounded, classy, classy-rounded, extra-rounded/],
+        [
+          { qrCodeSettings: '{"dotType":"stars"}' },
+          'qrCodeSettings.dotType',
+          /square, dots, rounded, classy, classy-rounded, extra-rounded/,
+        ],
         [{ qrCodeSettings: '{"errorCorrectionLevel":"X"}' }, 'qrCodeSettings.errorCorrectionLevel', /L, M, Q, H/],
         [{ qrCodeSettings: '{"dotColor":"black"}' }, 'qrCodeSettings.dotColor', /colour like #000/],
-        [{ qrCodeSettings: '{"cornerSquareType":"dots"}' }, 'qrCodeSettings.cornerSquareType', /square, dot, extra-rounded/],
+        [
+          { qrCodeSettings: '{"cornerSquareType":"dots"}' },
+          'qrCodeSettings.cornerSquareType',
+          /square, dot, extra-rounded/,
+        ],
         [{ qrCodeSettings: '{"cornerDotType":"rounded"}' }, 'qrCodeSettings.cornerDotType', /square, dot/],
         [{ mainItem: 'first' }, 'mainItem', /Please choose an item/],
       ];
@@ -130,7 +207,10 @@ describeApi('settings', (t) => {
 
     it('stores an uploaded logo, favicon and QR code logo and serves the logo at its URL', async () => {
       const logo = pngBytes([10, 20, 30]);
-      const body = await saved({ newspaperName: 'With logo' }, { logo: { bytes: logo, name: 'logo.png' }, favicon: webpBytes(), qrCodeLogo: pngBytes([1, 1, 1]) });
+      const body = await saved(
+        { newspaperName: 'With logo' },
+        { logo: { bytes: logo, name: 'logo.png' }, favicon: webpBytes(), qrCodeLogo: pngBytes([1, 1, 1]) },
+      );
       assert.match(body.logo, /^\/files\/[0-9a-f-]{36}$/);
       assert.match(body.favicon, /^\/files\/[0-9a-f-]{36}$/);
       assert.match(body.qrCodeLogoImgUrl, /^\/files\/[0-9a-f-]{36}$/);
@@ -145,10 +225,17 @@ describeApi('settings', (t) => {
 
     it('refuses uploads that are not images, and saves nothing then', async () => {
       const before = await read();
-      const fake = await put({ newspaperName: 'Never saved' }, { logo: { bytes: Buffer.from('hello, I am text'), name: 'logo.png' } });
+      const fake = await put(
+        { newspaperName: 'Never saved' },
+        { logo: { bytes: Buffer.from('hello, I am text'), name: 'logo.png' } },
+      );
       assertFieldError(fake, 'logo', /PNG, JPEG, WEBP/);
       assert.match(fake.body.message, /"logo" is not a valid PNG, JPEG, WEBP file/);
-      assertFieldError(await put({ newspaperName: 'Never saved' }, { favicon: { bytes: pdfBytes(), name: 'favicon.png' } }), 'favicon', /PNG, JPEG, WEBP/);
+      assertFieldError(
+        await put({ newspaperName: 'Never saved' }, { favicon: { bytes: pdfBytes(), name: 'favicon.png' } }),
+        'favicon',
+        /PNG, JPEG, WEBP/,
+      );
       const stray = await put({ newspaperName: 'Never saved' }, { styleCss: pngBytes() });
       assert.equal(stray.status, 400);
       assert.match(stray.body.message, /"styleCss" does not take a file/);
@@ -156,7 +243,10 @@ describeApi('settings', (t) => {
     });
 
     it('refuses an upload over 10 MB with 413', async () => {
-      const res = await put({ newspaperName: 'Huge' }, { logo: { bytes: Buffer.concat([pngBytes(), Buffer.alloc(limits.file)]), name: 'logo.png' } });
+      const res = await put(
+        { newspaperName: 'Huge' },
+        { logo: { bytes: Buffer.concat([pngBytes(), Buffer.alloc(limits.file)]), name: 'logo.png' } },
+      );
       assert.equal(res.status, 413);
       assert.match(res.body.message, /too large; at most 10 MB/);
     });
@@ -165,10 +255,22 @@ describeApi('settings', (t) => {
       const first = await createItem({ name: 'Erste Zeitung', description: 'Nr. 1' });
       const second = await createItem({ name: 'Zweite Zeitung', isMainProduct: true });
       const body = await saved({ mainItem: String(first.id) });
-      assert.deepEqual(body.mainItem, { id: first.id, name: 'Erste Zeitung', description: 'Nr. 1', image: null, price: 300 });
+      assert.deepEqual(body.mainItem, {
+        id: first.id,
+        name: 'Erste Zeitung',
+        description: 'Nr. 1',
+        image: null,
+        price: 300,
+      });
       const mains = await t.db('items').whereNull('deleted_at').where({ is_main_product: true }).select('id');
-      assert.deepEqual(mains.map((r) => r.id), [first.id]);
-      assert.equal((await t.http.get(`/api/items/${second.id}`).set('Authorization', office)).body.isMainProduct, false);
+      assert.deepEqual(
+        mains.map((r) => r.id),
+        [first.id],
+      );
+      assert.equal(
+        (await t.http.get(`/api/items/${second.id}`).set('Authorization', office)).body.isMainProduct,
+        false,
+      );
       const none = await saved({ mainItem: '' });
       assert.equal(none.mainItem, null);
       assert.equal((await read()).mainItem, null);
@@ -180,9 +282,21 @@ describeApi('settings', (t) => {
       const disabled = await createItem({ name: 'Off', disabled: true });
       const before = await read();
       assert.equal(before.mainItem.id, main.id);
-      assertFieldError(await put({ newspaperName: 'Never saved', mainItem: licence.id }), 'mainItem', /A licence item cannot be the main product/);
-      assertFieldError(await put({ newspaperName: 'Never saved', mainItem: disabled.id }), 'mainItem', /A disabled item cannot be the main product/);
-      assertFieldError(await put({ newspaperName: 'Never saved', mainItem: 999999 }), 'mainItem', /There is no item with id 999999/);
+      assertFieldError(
+        await put({ newspaperName: 'Never saved', mainItem: licence.id }),
+        'mainItem',
+        /A licence item cannot be the main product/,
+      );
+      assertFieldError(
+        await put({ newspaperName: 'Never saved', mainItem: disabled.id }),
+        'mainItem',
+        /A disabled item cannot be the main product/,
+      );
+      assertFieldError(
+        await put({ newspaperName: 'Never saved', mainItem: 999999 }),
+        'mainItem',
+        /There is no item with id 999999/,
+      );
       assert.deepEqual(await read(), before);
     });
 
@@ -191,12 +305,20 @@ describeApi('settings', (t) => {
       assert.equal(json.status, 415);
       assert.match(json.body.message, /multipart\/form-data/);
       assert.equal((await withForm(t.http.put('/api/settings'), { newspaperName: 'x' })).status, 401);
-      assert.equal((await withForm(t.http.put('/api/settings').set('Authorization', await t.auth(['vendor'])), { newspaperName: 'x' })).status, 403);
+      assert.equal(
+        (
+          await withForm(t.http.put('/api/settings').set('Authorization', await t.auth(['vendor'])), {
+            newspaperName: 'x',
+          })
+        ).status,
+        403,
+      );
     });
   });
 
   describe('custom CSS', () => {
-    const putCss = (css: string) => t.http.put('/api/settings/css/').set('Authorization', office).set('Content-Type', 'text/css').send(css);
+    const putCss = (css: string) =>
+      t.http.put('/api/settings/css/').set('Authorization', office).set('Content-Type', 'text/css').send(css);
 
     it('stores the CSS, counts the revision up and serves it at /public/style.css', async () => {
       const start = (await read()).styleRevision;
@@ -247,7 +369,8 @@ describeApi('settings', (t) => {
   it('saves the seeded settings back unchanged when a form sends them as it got them', async () => {
     await t.reset();
     const before = await read();
-    const { mainItem, logo, favicon, qrCodeLogoImgUrl, identityProvider, mapTileUrl, styleRevision, ...fields } = before;
+    const { mainItem, logo, favicon, qrCodeLogoImgUrl, identityProvider, mapTileUrl, styleRevision, ...fields } =
+      before;
     const sent: Fields = { mainItem: mainItem.id };
     for (const [name, value] of Object.entries(fields)) {
       sent[name] = typeof value === 'object' ? JSON.stringify(value) : (value as string | number | boolean);

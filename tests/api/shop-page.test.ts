@@ -47,22 +47,24 @@ function fakeBuild(): string {
 function rawGet(app: ReturnType<typeof buildApp>, pathname: string, headers: Record<string, string> = {}) {
   return new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
     const handle = app.callback();
-    const server = http.createServer((req, res) => void handle(req, res)).listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      http
-        .get({ host: '127.0.0.1', port, path: pathname, headers }, (res) => {
-          const chunks: Buffer[] = [];
-          res.on('data', (chunk: Buffer) => chunks.push(chunk));
-          res.on('end', () => {
+    const server = http
+      .createServer((req, res) => void handle(req, res))
+      .listen(0, '127.0.0.1', () => {
+        const { port } = server.address() as AddressInfo;
+        http
+          .get({ host: '127.0.0.1', port, path: pathname, headers }, (res) => {
+            const chunks: Buffer[] = [];
+            res.on('data', (chunk: Buffer) => chunks.push(chunk));
+            res.on('end', () => {
+              server.close();
+              resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) });
+            });
+          })
+          .on('error', (error) => {
             server.close();
-            resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) });
+            reject(error);
           });
-        })
-        .on('error', (error) => {
-          server.close();
-          reject(error);
-        });
-    });
+      });
   });
 }
 
@@ -112,9 +114,16 @@ describeApi('shop page: the first screen in one answer', (t) => {
     // What the browser shows before any script runs: the newspaper's name, icon and colour.
     assert.match(res.text, new RegExp(`<title>${DEMO_NEWSPAPER_NAME}</title>`));
     assert.match(res.text, /<html lang="de">/);
-    assert.ok(res.text.includes(`<link rel="icon" href="${boot.settings.logo}">`), 'the logo as icon (the demo has no favicon)');
+    assert.ok(
+      res.text.includes(`<link rel="icon" href="${boot.settings.logo}">`),
+      'the logo as icon (the demo has no favicon)',
+    );
     assert.match(res.text, new RegExp(`<meta name="theme-color" content="${boot.settings.color}">`));
-    assert.match(res.text, /<script type="module" crossorigin src="\/assets\/index-abc123.js"><\/script>/, 'the widget script stays');
+    assert.match(
+      res.text,
+      /<script type="module" crossorigin src="\/assets\/index-abc123.js"><\/script>/,
+      'the widget script stays',
+    );
   });
 
   it('serves the same boot data at /api/shop/boot/?vendor= for the embedded widget', async () => {
@@ -147,8 +156,33 @@ describeApi('shop page: the first screen in one answer', (t) => {
   });
 
   it('answers every shop route of the specification with the page, and /404 or an unknown path with status 404', async () => {
-    const steps = ['check-id', 'landing-page', 'additionalproducts', 'print-digital', 'tipping', 'information', 'confirmation', 'payment', 'custom-tip', 'shop', 'item-available', 'items'];
-    const screens = ['/', '/go-to-vendor', '/paymentconfirmation?order=abc', '/success?order=abc&session_id=cs_1', '/failure?order=abc', '/error', '/error-invalid-link', '/maintenance', '/pdf/some-link-id', '/v/DEMO-1', ...steps.map((step) => `/v/DEMO-1/${step}/`)];
+    const steps = [
+      'check-id',
+      'landing-page',
+      'additionalproducts',
+      'print-digital',
+      'tipping',
+      'information',
+      'confirmation',
+      'payment',
+      'custom-tip',
+      'shop',
+      'item-available',
+      'items',
+    ];
+    const screens = [
+      '/',
+      '/go-to-vendor',
+      '/paymentconfirmation?order=abc',
+      '/success?order=abc&session_id=cs_1',
+      '/failure?order=abc',
+      '/error',
+      '/error-invalid-link',
+      '/maintenance',
+      '/pdf/some-link-id',
+      '/v/DEMO-1',
+      ...steps.map((step) => `/v/DEMO-1/${step}/`),
+    ];
     for (const screen of screens) {
       const res = await page.get(screen);
       assert.equal(res.status, 200, screen);
@@ -163,7 +197,19 @@ describeApi('shop page: the first screen in one answer', (t) => {
   });
 
   it('never answers the shop page for the API, the login service, the sandbox, the back office, files or images', async () => {
-    for (const other of ['/api/nothing', '/oidc/nothing', '/v1/nothing', '/stripe-sandbox/nothing', '/backoffice', '/me/profile', '/files', '/public', '/img/nothing', '/assets/missing.js', '/missing.css']) {
+    for (const other of [
+      '/api/nothing',
+      '/oidc/nothing',
+      '/v1/nothing',
+      '/stripe-sandbox/nothing',
+      '/backoffice',
+      '/me/profile',
+      '/files',
+      '/public',
+      '/img/nothing',
+      '/assets/missing.js',
+      '/missing.css',
+    ]) {
       const res = await page.get(other);
       assert.equal(res.status, 404, other);
       assert.doesNotMatch(res.text, /shop-boot/, other);
@@ -171,7 +217,10 @@ describeApi('shop page: the first screen in one answer', (t) => {
   });
 
   it('takes the page language from the browser, German by default', async () => {
-    const lang = async (accept?: string) => /<html lang="(\w+)">/.exec((await (accept ? page.get('/v/DEMO-1').set('Accept-Language', accept) : page.get('/v/DEMO-1'))).text)?.[1];
+    const lang = async (accept?: string) =>
+      /<html lang="(\w+)">/.exec(
+        (await (accept ? page.get('/v/DEMO-1').set('Accept-Language', accept) : page.get('/v/DEMO-1'))).text,
+      )?.[1];
     assert.equal(await lang(), 'de');
     assert.equal(await lang('en-GB,en;q=0.9'), 'en');
     assert.equal(await lang('fr-FR,de;q=0.5,en;q=0.4'), 'de');
@@ -189,7 +238,10 @@ describeApi('shop page: the first screen in one answer', (t) => {
       assert.equal((res.text.match(/<script/g) ?? []).length, 2, 'only the boot data and the widget are scripts');
       const data = /<script id="shop-boot" type="application\/json">([\s\S]*?)<\/script>/.exec(res.text)![1];
       assert.doesNotMatch(data, /[<\u2028\u2029]/, 'nothing in the data can end the script or a line');
-      assert.match(res.text, /<title>Die &lt;\/script&gt;&lt;script&gt;alert\(1\)&lt;\/script&gt; &amp; &quot;Blatt&quot; /);
+      assert.match(
+        res.text,
+        /<title>Die &lt;\/script&gt;&lt;script&gt;alert\(1\)&lt;\/script&gt; &amp; &quot;Blatt&quot; /,
+      );
     } finally {
       await withForm(t.http.put('/api/settings/').set('Authorization', office), { newspaperName: DEMO_NEWSPAPER_NAME });
     }
@@ -200,17 +252,33 @@ describeApi('shop page: the first screen in one answer', (t) => {
     const before = (await page.get('/v/DEMO-1')).text;
     const { logo, favicon } = bootOf(before).settings;
     assert.equal(favicon, null, 'the demo has no favicon');
-    assert.ok(before.includes(`<link rel="icon" href="${logo.startsWith('/') ? logo : `/${logo}`}">`), 'the logo stands in');
+    assert.ok(
+      before.includes(`<link rel="icon" href="${logo.startsWith('/') ? logo : `/${logo}`}">`),
+      'the logo stands in',
+    );
     assert.doesNotMatch(before, /style\.css/);
 
-    const saved = await withForm(t.http.put('/api/settings/').set('Authorization', office), {}, { favicon: { bytes: pngBytes([0, 128, 0]), name: 'icon.png' } });
+    const saved = await withForm(
+      t.http.put('/api/settings/').set('Authorization', office),
+      {},
+      { favicon: { bytes: pngBytes([0, 128, 0]), name: 'icon.png' } },
+    );
     assert.equal(saved.status, 200, JSON.stringify(saved.body));
-    const css = await t.http.put('/api/settings/css').set('Authorization', office).set('Content-Type', 'text/css').send('#shop-landing-title { color: teal }');
+    const css = await t.http
+      .put('/api/settings/css')
+      .set('Authorization', office)
+      .set('Content-Type', 'text/css')
+      .send('#shop-landing-title { color: teal }');
     assert.equal(css.status, 200, JSON.stringify(css.body));
     try {
       const html = (await page.get('/v/DEMO-1')).text;
       assert.ok(html.includes(`<link rel="icon" href="${saved.body.favicon}">`), 'the favicon');
-      assert.ok(html.includes(`<link id="shop-custom-css" rel="stylesheet" href="/public/style.css?rev=${css.body.styleRevision}">`), 'the CSS by revision');
+      assert.ok(
+        html.includes(
+          `<link id="shop-custom-css" rel="stylesheet" href="/public/style.css?rev=${css.body.styleRevision}">`,
+        ),
+        'the CSS by revision',
+      );
       assert.doesNotMatch(html, /color: teal/, 'the CSS itself stays at its own, cacheable address');
     } finally {
       await withForm(t.http.put('/api/settings/').set('Authorization', office), { favicon: '' });
@@ -219,10 +287,15 @@ describeApi('shop page: the first screen in one answer', (t) => {
   });
 
   it('holds no secret of the configuration', async () => {
-    const config = { ...t.config, stripe: { secretKey: secrets.STRIPE_SECRET_KEY, webhookSecret: secrets.STRIPE_WEBHOOK_SECRET }, smtpUrl: secrets.SMTP_URL };
+    const config = {
+      ...t.config,
+      stripe: { secretKey: secrets.STRIPE_SECRET_KEY, webhookSecret: secrets.STRIPE_WEBHOOK_SECRET },
+      smtpUrl: secrets.SMTP_URL,
+    };
     const res = await supertest(appWith(config).callback()).get('/v/DEMO-1');
     assert.equal(res.status, 200);
-    for (const [name, value] of Object.entries(secrets)) assert.ok(!res.text.includes(value), `${name} is not in the page`);
+    for (const [name, value] of Object.entries(secrets))
+      assert.ok(!res.text.includes(value), `${name} is not in the page`);
     assert.doesNotMatch(res.text, /sk_live|sk_test|whsec_|password|style_css|_file_id/i);
   });
 
@@ -248,7 +321,9 @@ describeApi('shop page: the first screen in one answer', (t) => {
       assert.equal(changed.status, 200, 'a settings change reaches the next visit');
       assert.match(changed.text, /content="#123456"/);
     } finally {
-      await withForm(t.http.put('/api/settings/').set('Authorization', office), { color: html.text.match(/theme-color" content="([^"]+)"/)![1] });
+      await withForm(t.http.put('/api/settings/').set('Authorization', office), {
+        color: html.text.match(/theme-color" content="([^"]+)"/)![1],
+      });
     }
   });
 
@@ -261,7 +336,10 @@ describeApi('shop page: the first screen in one answer', (t) => {
       assert.match(String(br.headers.vary), /Accept-Encoding/, target);
       const gz = await rawGet(app, target, { 'Accept-Encoding': 'gzip' });
       assert.equal(gz.headers['content-encoding'], 'gzip', target);
-      assert.ok(br.body.length < plain.body.length && gz.body.length < plain.body.length, `${target} is smaller compressed`);
+      assert.ok(
+        br.body.length < plain.body.length && gz.body.length < plain.body.length,
+        `${target} is smaller compressed`,
+      );
       // The same bytes arrive (the page's ETag may differ: it names its content, not the encoding).
       assert.deepEqual(zlib.brotliDecompressSync(br.body), plain.body, target);
       assert.deepEqual(zlib.gunzipSync(gz.body), plain.body, target);

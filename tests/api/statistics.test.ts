@@ -71,22 +71,46 @@ describeApi('statistics', (t) => {
     assert.deepEqual(may.series.map((p) => p.period).slice(0, 2), ['2026-05-01', '2026-05-02']);
     for (const point of may.series) {
       const day = byDay.find((d) => d.key === point.period) ?? { amount: 0, quantity: 0, orders: 0 };
-      assert.deepEqual([point.amount, point.quantity, point.orders], [day.amount, day.quantity, day.orders], point.period);
+      assert.deepEqual(
+        [point.amount, point.quantity, point.orders],
+        [day.amount, day.quantity, day.orders],
+        point.period,
+      );
     }
-    assert.ok(byDay.every((d) => may.series.some((p) => p.period === d.key)), 'no day left out');
+    assert.ok(
+      byDay.every((d) => may.series.some((p) => p.period === d.key)),
+      'no day left out',
+    );
 
     const byItem = await netSales(t, from, to, 'r.item_id');
     assert.deepEqual(
       may.items.map((i) => [i.itemId, i.amount, i.quantity]).sort(),
       byItem.map((i) => [i.key, i.amount, i.quantity]).sort(),
     );
-    assert.ok(may.items.some((i) => i.itemId === null && i.amount > 0), 'tips are their own line');
+    assert.ok(
+      may.items.some((i) => i.itemId === null && i.amount > 0),
+      'tips are their own line',
+    );
     assert.equal(may.items.find((i) => i.itemId !== null)!.itemName !== null, true);
 
-    const refunds = await t.db('ledger_rows').where({ kind: 'refund' }).whereBetween('created_at', [from, to]).sum({ s: 'amount' }).first();
-    const gross = await t.db('ledger_rows').whereIn('kind', ['sale', 'tip']).where('created_at', '>=', from).where('created_at', '<', to).sum({ s: 'amount' }).first();
+    const refunds = await t
+      .db('ledger_rows')
+      .where({ kind: 'refund' })
+      .whereBetween('created_at', [from, to])
+      .sum({ s: 'amount' })
+      .first();
+    const gross = await t
+      .db('ledger_rows')
+      .whereIn('kind', ['sale', 'tip'])
+      .where('created_at', '>=', from)
+      .where('created_at', '<', to)
+      .sum({ s: 'amount' })
+      .first();
     assert.ok(Number(refunds!.s) > 0, 'a refund happened in May');
-    assert.ok(sum(may.series) < Number(gross!.s) && sum(may.items) === sum(may.series), 'items and series agree, refunds taken off');
+    assert.ok(
+      sum(may.series) < Number(gross!.s) && sum(may.items) === sum(may.series),
+      'items and series agree, refunds taken off',
+    );
   });
 
   it('counts active vendors among all active ones', async () => {
@@ -112,7 +136,10 @@ describeApi('statistics', (t) => {
 
     const day = await statistics({ from: '2026-03-29', to: '2026-03-29' });
     const reference = await netSales(t, await midnight(t, '2026-03-29'), await midnight(t, '2026-03-30'), `'all'`);
-    assert.deepEqual(day.series.map((p) => [p.period, p.amount]), [['2026-03-29', reference[0].amount]]);
+    assert.deepEqual(
+      day.series.map((p) => [p.period, p.amount]),
+      [['2026-03-29', reference[0].amount]],
+    );
     assert.equal(new Date(day.to).getTime() - new Date(day.from).getTime(), 23 * 3600 * 1000);
   });
 
@@ -121,12 +148,25 @@ describeApi('statistics', (t) => {
     assert.equal(quarter.granularity, 'week');
     assert.equal(quarter.series[0].period, '2026-03-09', 'the Monday of the week holding 15 March');
     assert.ok(quarter.series.every((p) => new Date(`${p.period}T12:00:00Z`).getUTCDay() === 1));
-    const byWeek = await netSales(t, await midnight(t, '2026-03-15'), await midnight(t, '2026-06-20'), `to_char(date_trunc('week', r.created_at at time zone '${zone}'), 'YYYY-MM-DD')`);
-    assert.deepEqual(quarter.series.filter((p) => p.amount !== 0).map((p) => [p.period, p.amount, p.orders]), byWeek.map((w) => [w.key, w.amount, w.orders]));
+    const byWeek = await netSales(
+      t,
+      await midnight(t, '2026-03-15'),
+      await midnight(t, '2026-06-20'),
+      `to_char(date_trunc('week', r.created_at at time zone '${zone}'), 'YYYY-MM-DD')`,
+    );
+    assert.deepEqual(
+      quarter.series.filter((p) => p.amount !== 0).map((p) => [p.period, p.amount, p.orders]),
+      byWeek.map((w) => [w.key, w.amount, w.orders]),
+    );
 
     const long = await statistics({ from: '2025-06-01', to: '2026-06-30' });
     assert.equal(long.granularity, 'month');
-    assert.deepEqual(long.series.map((p) => p.period).slice(-4), ['2026-03-01', '2026-04-01', '2026-05-01', '2026-06-01']);
+    assert.deepEqual(long.series.map((p) => p.period).slice(-4), [
+      '2026-03-01',
+      '2026-04-01',
+      '2026-05-01',
+      '2026-06-01',
+    ]);
     assert.equal(long.series.length, 13);
     const all = await netSales(t, await midnight(t, '2025-06-01'), await midnight(t, '2026-07-01'), `'all'`);
     assert.equal(sum(long.series), all[0].amount);
@@ -141,7 +181,12 @@ describeApi('statistics', (t) => {
   });
 
   it('refuses a period it cannot read', async () => {
-    for (const query of [{ from: '2026-05-31', to: '2026-05-01' }, { from: 'last week' }, { table: 'pie', format: 'csv' }, { filter: '{"item":1}' }]) {
+    for (const query of [
+      { from: '2026-05-31', to: '2026-05-01' },
+      { from: 'last week' },
+      { table: 'pie', format: 'csv' },
+      { filter: '{"item":1}' },
+    ]) {
       const res = await http.get('/api/payments/statistics/').query(query).set('Authorization', office);
       assert.equal(res.status, 400, JSON.stringify(query));
       assert.ok(res.body.message);

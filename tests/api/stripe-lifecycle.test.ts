@@ -38,12 +38,19 @@ describeApi('Stripe lifecycle: refunds and disputes, each booked exactly once', 
     const res = await postEvent(shop, signedEvent(type, object, webhookSecret));
     assert.equal(res.status, 200, `${type}: ${JSON.stringify(res.body)}`);
   };
-  const rows = async (orderId: number, kind: string) => t.db('ledger_rows').where({ order_id: orderId, kind }).orderBy('id');
+  const rows = async (orderId: number, kind: string) =>
+    t.db('ledger_rows').where({ order_id: orderId, kind }).orderBy('id');
   const orderRow = (orderId: number) => t.db('orders').where({ id: orderId }).first();
   const refundsShown = async (orderId: number) => {
     const res = await as(shop.http.get(`/api/orders/${orderId}/refunds`));
     assert.equal(res.status, 200, JSON.stringify(res.body));
-    return res.body as { id: string; status: string; failureReason: string | null; requestedBy: string | null; bookedAt: string | null }[];
+    return res.body as {
+      id: string;
+      status: string;
+      failureReason: string | null;
+      requestedBy: string | null;
+      bookedAt: string | null;
+    }[];
   };
   const listedCredit = async (licenseId: string) => (await listedVendor(t, office, licenseId)).credit;
   const staffOrder = async (id: number) => {
@@ -54,8 +61,10 @@ describeApi('Stripe lifecycle: refunds and disputes, each booked exactly once', 
   const chargeOf = async (intent: string) => (await stripe.paymentIntents.retrieve(intent)).latest_charge as string;
   /** The dispute the sandbox opened for a payment with the dispute test card. */
   const disputeOf = async (intent: string) =>
-    (await t.db('stripe_sandbox_objects').where({ type: 'dispute' })).find((row) => row.data.payment_intent === intent).id as string;
-  const protocol = (orderId: number, action: string) => t.db('protocol_entries').where({ action, record_id: String(orderId) });
+    (await t.db('stripe_sandbox_objects').where({ type: 'dispute' })).find((row) => row.data.payment_intent === intent)
+      .id as string;
+  const protocol = (orderId: number, action: string) =>
+    t.db('protocol_entries').where({ action, record_id: String(orderId) });
 
   it('our refund that succeeds at once is booked once; its events, twice and late, book nothing more', async () => {
     const order = await sell(shop, t.db, { vendor: 'DEMO-3', tip: 100 });
@@ -133,12 +142,13 @@ describeApi('Stripe lifecycle: refunds and disputes, each booked exactly once', 
     await deliver('charge.refunded', { id: charge, object: 'charge' });
     await deliver('refund.created', { id: made.id as string, object: 'refund' });
     await deliver('charge.refunded', { id: charge, object: 'charge' });
-    const reversal = async (id: number) => (await rows(id, 'refund')).map((r) => [Number(r.amount), r.item_id, r.quantity]);
+    const reversal = async (id: number) =>
+      (await rows(id, 'refund')).map((r) => [Number(r.amount), r.item_id, r.quantity]);
     assert.deepEqual(await reversal(order.id), await reversal(ours.id), 'the same reversal as our own refund');
     const stored = await orderRow(order.id);
     assert.deepEqual([stored.status, stored.refunded_by], ['refunded', 'Stripe Dashboard']);
     assert.equal((await protocol(order.id, 'payment.refunded')).length, 1);
-    assert.equal((await listedCredit('DEMO-6')), 0, 'both sales taken off the vendor’s credit (the fee cover stays)');
+    assert.equal(await listedCredit('DEMO-6'), 0, 'both sales taken off the vendor’s credit (the fee cover stays)');
     await assertBalanced(t.db);
   });
 
@@ -147,7 +157,11 @@ describeApi('Stripe lifecycle: refunds and disputes, each booked exactly once', 
     const vendor = await vendorId(t.db, 'DEMO-7');
     const creditBefore = await balanceOf(t.db, 'vendor', vendor);
     const disputeId = await disputeOf(order.stripe_payment_intent_id);
-    assert.equal((await stripe.disputes.retrieve(disputeId)).status, 'needs_response', 'the test card was disputed at Stripe');
+    assert.equal(
+      (await stripe.disputes.retrieve(disputeId)).status,
+      'needs_response',
+      'the test card was disputed at Stripe',
+    );
     await deliver('charge.dispute.created', { id: disputeId, object: 'dispute' });
     await deliver('charge.dispute.created', { id: disputeId, object: 'dispute' });
 
@@ -161,26 +175,47 @@ describeApi('Stripe lifecycle: refunds and disputes, each booked exactly once', 
     );
     const due = new Date(flagged.evidenceDueBy).getTime() - Date.now();
     assert.ok(due > 6 * 86_400_000 && due <= 7 * 86_400_000, 'the deadline to answer: a week');
-    assert.deepEqual((await rows(order.id, 'dispute')).map((r) => Number(r.amount)), [order.amount_total]);
-    assert.deepEqual((await rows(order.id, 'dispute_fee')).map((r) => Number(r.amount)), [SANDBOX_DISPUTE_FEE], 'and Stripe’s dispute fee');
+    assert.deepEqual(
+      (await rows(order.id, 'dispute')).map((r) => Number(r.amount)),
+      [order.amount_total],
+    );
+    assert.deepEqual(
+      (await rows(order.id, 'dispute_fee')).map((r) => Number(r.amount)),
+      [SANDBOX_DISPUTE_FEE],
+      'and Stripe’s dispute fee',
+    );
     assert.equal(await balanceOf(t.db, 'vendor', vendor), creditBefore, 'the newspaper bears it until staff decide');
     await assertBalanced(t.db);
 
-    const attention = async () => (await as(shop.http.get('/api/orders')).query({ filter: JSON.stringify({ attention: true }) })).body.map((o: { id: number }) => o.id);
+    const attention = async () =>
+      (await as(shop.http.get('/api/orders')).query({ filter: JSON.stringify({ attention: true }) })).body.map(
+        (o: { id: number }) => o.id,
+      );
     assert.deepEqual(await attention(), [order.id], 'the order needs attention');
     assert.deepEqual((await staffOrder(order.id)).dispute, {
-      id: disputeId, amount: order.amount_total, status: 'needs_response', evidenceDueBy: flagged.evidenceDueBy, bearer: null, needsDecision: true,
+      id: disputeId,
+      amount: order.amount_total,
+      status: 'needs_response',
+      evidenceDueBy: flagged.evidenceDueBy,
+      bearer: null,
+      needsDecision: true,
     });
     const decided = await as(shop.http.post(`/api/disputes/${disputeId}/decision`)).send({ bearer: 'vendor' });
     assert.equal(decided.status, 200, JSON.stringify(decided.body));
-    assert.deepEqual([decided.body.bearer, decided.body.decidedBy, decided.body.needsDecision], ['vendor', 'office', false]);
+    assert.deepEqual(
+      [decided.body.bearer, decided.body.decidedBy, decided.body.needsDecision],
+      ['vendor', 'office', false],
+    );
     assert.equal(await balanceOf(t.db, 'vendor', vendor), creditBefore - order.amount_total, 'off the vendor’s credit');
     assert.deepEqual(await attention(), [], 'decided: no longer needs attention');
     const again = await as(shop.http.post(`/api/disputes/${disputeId}/decision`)).send({ bearer: 'newspaper' });
     assert.equal(again.status, 409, JSON.stringify(again.body));
     const bad = await as(shop.http.post(`/api/disputes/${disputeId}/decision`)).send({ bearer: 'customer' });
     assert.equal(bad.status, 400);
-    assert.deepEqual((await protocol(order.id, 'dispute.decided')).map((p) => p.actor_name), ['office']);
+    assert.deepEqual(
+      (await protocol(order.id, 'dispute.decided')).map((p) => p.actor_name),
+      ['office'],
+    );
 
     await stripe.disputes.update(disputeId, { evidence: { uncategorized_text: 'winning_evidence' }, submit: true });
     // closed, then a late created, then closed again
@@ -224,19 +259,35 @@ describeApi('Stripe lifecycle: refunds and disputes, each booked exactly once', 
   it('settles no payment whose session is in the other mode than the key', async () => {
     const placed = await placeMainOrder(shop, t.db);
     await payInSandbox(shop.url, placed.checkoutUrl);
-    const session = await stripe.checkout.sessions.retrieve(placed.sessionId, { expand: ['payment_intent.latest_charge.balance_transaction'] });
+    const session = await stripe.checkout.sessions.retrieve(placed.sessionId, {
+      expand: ['payment_intent.latest_charge.balance_transaction'],
+    });
     assert.equal(session.payment_status, 'paid');
-    await assert.rejects(applySession(t.db, shop.config, placed.id, { ...session, livemode: true }), (error: HttpError) => error.status === 409);
+    await assert.rejects(
+      applySession(t.db, shop.config, placed.id, { ...session, livemode: true }),
+      (error: HttpError) => error.status === 409,
+    );
     assert.equal((await orderRow(placed.id)).status, 'pending');
     assert.deepEqual(await t.db('ledger_rows').where({ order_id: placed.id }), [], 'nothing booked');
-    assert.equal((await applySession(t.db, shop.config, placed.id, session)).status, 'paid', 'the same session in test mode pays it');
+    assert.equal(
+      (await applySession(t.db, shop.config, placed.id, session)).status,
+      'paid',
+      'the same session in test mode pays it',
+    );
   });
 
   it('refuses an event of the other mode (a live event at a test key)', async () => {
     const order = await sell(shop, t.db, { vendor: 'DEMO-9' });
-    const event = signedEvent('charge.refunded', { id: await chargeOf(order.stripe_payment_intent_id), object: 'charge' }, webhookSecret);
+    const event = signedEvent(
+      'charge.refunded',
+      { id: await chargeOf(order.stripe_payment_intent_id), object: 'charge' },
+      webhookSecret,
+    );
     const live = JSON.stringify({ ...JSON.parse(event.payload), livemode: true });
-    const res = await postEvent(shop, { payload: live, header: Stripe.webhooks.generateTestHeaderString({ payload: live, secret: webhookSecret }) });
+    const res = await postEvent(shop, {
+      payload: live,
+      header: Stripe.webhooks.generateTestHeaderString({ payload: live, secret: webhookSecret }),
+    });
     assert.equal(res.status, 400);
     assert.match(res.body.message, /live mode event does not match/);
     assert.equal((await t.db('stripe_events').where({ id: event.id })).length, 0);

@@ -19,7 +19,12 @@ describeApi('Stripe outage: purchases and refunds while Stripe fails or hangs', 
   before(async () => {
     proxy = await startHttpFaultProxy();
     // A short timeout: a hanging Stripe costs the test three of them. Quick webhook retries.
-    shop = await listenShop(t, (c) => ({ orderRateLimit: 10_000, stripeTimeoutMs: 300, sandboxWebhookRetryMs: 20, stripe: { ...c.stripe, apiUrl: proxy.url } }));
+    shop = await listenShop(t, (c) => ({
+      orderRateLimit: 10_000,
+      stripeTimeoutMs: 300,
+      sandboxWebhookRetryMs: 20,
+      stripe: { ...c.stripe, apiUrl: proxy.url },
+    }));
     proxy.target = shop.url;
     office = await t.office();
   });
@@ -33,9 +38,12 @@ describeApi('Stripe outage: purchases and refunds while Stripe fails or hangs', 
   });
 
   const place = async () =>
-    shop.http.post('/api/orders').send({ vendor: 'DEMO-1', entries: [{ item: await itemId(t.db, 'Zeitung'), quantity: 1 }], tip: 100 });
+    shop.http
+      .post('/api/orders')
+      .send({ vendor: 'DEMO-1', entries: [{ item: await itemId(t.db, 'Zeitung'), quantity: 1 }], tip: 100 });
 
-  const refundsAtStripe = async () => (await t.db('stripe_sandbox_objects').where({ type: 'refund' }).select('data')).map((row) => row.data.id as string);
+  const refundsAtStripe = async () =>
+    (await t.db('stripe_sandbox_objects').where({ type: 'refund' }).select('data')).map((row) => row.data.id as string);
 
   /** Requests the proxy saw for `what` while `action` ran. */
   async function attempts(what: string, action: () => Promise<unknown>): Promise<number> {
@@ -52,7 +60,9 @@ describeApi('Stripe outage: purchases and refunds while Stripe fails or hangs', 
         refused = await place();
       });
       assert.equal(refused!.status, 502, JSON.stringify(refused!.body));
-      assert.deepEqual(refused!.body, { message: 'Card payments are not available right now. Please try again later.' });
+      assert.deepEqual(refused!.body, {
+        message: 'Card payments are not available right now. Please try again later.',
+      });
       assert.equal(tries, 3, 'the first try and two retries, no more');
       const [failed] = await t.db('orders').select('id', 'status');
       assert.equal(failed.status, 'failed', 'no order is left pending');
@@ -64,7 +74,10 @@ describeApi('Stripe outage: purchases and refunds while Stripe fails or hangs', 
       const verified = await shop.http.get(`/api/orders/verify${new URL(back).search}`);
       assert.equal(verified.body.status, 'paid', JSON.stringify(verified.body));
       const paid = await t.db('orders').where({ token: placed.body.order }).first('id');
-      assert.deepEqual((await bookedRows(t.db, paid.id)).map((row) => row.kind), ['sale', 'tip', 'fee', 'fee_cover']);
+      assert.deepEqual(
+        (await bookedRows(t.db, paid.id)).map((row) => row.kind),
+        ['sale', 'tip', 'fee', 'fee_cover'],
+      );
       assert.deepEqual(await bookedRows(t.db, failed.id), [], 'the failed order books nothing');
       assert.equal((await t.db('orders').where({ id: failed.id }).first('status')).status, 'failed');
       assert.equal((await t.db('protocol_entries').where({ action: 'payment.confirmed' })).length, 1);
@@ -82,15 +95,25 @@ describeApi('Stripe outage: purchases and refunds while Stripe fails or hangs', 
       assert.match(refused.body.message, /Stripe could not be reached for the refund\. Nothing was booked/);
       assert.equal((await t.db('orders').where({ id: sold.id }).first('status')).status, 'paid');
       assert.deepEqual(await bookedRows(t.db, sold.id), booked, 'nothing reversed');
-      if (mode === 'hang') await eventually(async () => (await refundsAtStripe()).length === 1, 'Stripe made the refund; only its answer was lost');
+      if (mode === 'hang')
+        await eventually(
+          async () => (await refundsAtStripe()).length === 1,
+          'Stripe made the refund; only its answer was lost',
+        );
 
       proxy.mode = 'pass';
       const refunded = await refund();
       assert.equal(refunded.status, 200, JSON.stringify(refunded.body));
       assert.equal(refunded.body.status, 'refunded');
-      assert.equal((await t.db('ledger_rows').where({ order_id: sold.id, kind: 'refund' })).length, 2, 'sale and tip reversed once');
+      assert.equal(
+        (await t.db('ledger_rows').where({ order_id: sold.id, kind: 'refund' })).length,
+        2,
+        'sale and tip reversed once',
+      );
       // A refund Stripe made while its answer was lost is the one the retry gets back: one refund in all.
-      assert.deepEqual(await refundsAtStripe(), [(await t.db('orders').where({ id: sold.id }).first('stripe_refund_id')).stripe_refund_id]);
+      assert.deepEqual(await refundsAtStripe(), [
+        (await t.db('orders').where({ id: sold.id }).first('stripe_refund_id')).stripe_refund_id,
+      ]);
       await assertBalanced(t.db);
     });
   }
@@ -100,11 +123,17 @@ describeApi('Stripe outage: purchases and refunds while Stripe fails or hangs', 
     assert.equal(placed.status, 201, JSON.stringify(placed.body));
     const order = await t.db('orders').where({ token: placed.body.order }).first('id', 'stripe_session_id');
     proxy.mode = 'fail';
-    const asked = () => proxy.seen.filter((seen) => seen === `GET /v1/checkout/sessions/${order.stripe_session_id}`).length;
+    const asked = () =>
+      proxy.seen.filter((seen) => seen === `GET /v1/checkout/sessions/${order.stripe_session_id}`).length;
     // The customer pays on the sandbox's page (not behind the proxy); only the shop's questions to Stripe fail.
     await payInSandbox(shop.url, placed.body.checkoutUrl);
     const event = await eventually<{ id: string; last_error: string }>(
-      () => t.db('stripe_events').where({ type: 'checkout.session.completed' }).where('attempts', '>=', 1).first('id', 'last_error'),
+      () =>
+        t
+          .db('stripe_events')
+          .where({ type: 'checkout.session.completed' })
+          .where('attempts', '>=', 1)
+          .first('id', 'last_error'),
       'a delivery fails',
     );
     assert.ok(asked() >= 3, 'after the SDK asked three times');
@@ -118,12 +147,27 @@ describeApi('Stripe outage: purchases and refunds while Stripe fails or hangs', 
     assert.deepEqual(answer.body, { message: 'Stripe could not be asked about this event; please deliver it again.' });
 
     proxy.mode = 'pass';
-    await eventually(async () => (await t.db('orders').where({ id: order.id }).first('status')).status === 'paid', 'a later delivery books the order');
-    const processed = await t.db('stripe_events').where({ id: event.id }).first('attempts', 'processed_at', 'last_error');
-    assert.ok(processed.attempts >= 2 && processed.processed_at && processed.last_error === null, JSON.stringify(processed));
-    assert.deepEqual((await bookedRows(t.db, order.id)).map((row) => row.kind), ['sale', 'tip', 'fee', 'fee_cover']);
+    await eventually(
+      async () => (await t.db('orders').where({ id: order.id }).first('status')).status === 'paid',
+      'a later delivery books the order',
+    );
+    const processed = await t
+      .db('stripe_events')
+      .where({ id: event.id })
+      .first('attempts', 'processed_at', 'last_error');
+    assert.ok(
+      processed.attempts >= 2 && processed.processed_at && processed.last_error === null,
+      JSON.stringify(processed),
+    );
+    assert.deepEqual(
+      (await bookedRows(t.db, order.id)).map((row) => row.kind),
+      ['sale', 'tip', 'fee', 'fee_cover'],
+    );
     assert.equal((await postEvent(shop, copy)).status, 200, 'a late copy changes nothing');
-    assert.deepEqual((await bookedRows(t.db, order.id)).map((row) => row.kind), ['sale', 'tip', 'fee', 'fee_cover']);
+    assert.deepEqual(
+      (await bookedRows(t.db, order.id)).map((row) => row.kind),
+      ['sale', 'tip', 'fee', 'fee_cover'],
+    );
     await assertBalanced(t.db);
   });
 });

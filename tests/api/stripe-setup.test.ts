@@ -24,7 +24,14 @@ describe('npm run stripe-setup against the sandbox (issue 15 #6)', function () {
   const setup = () =>
     run('npm', ['run', '--silent', 'stripe-setup'], {
       cwd: repoRoot,
-      env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', STRIPE_SECRET_KEY: '', PUBLIC_URL: 'https://shop.example.org', LOG_LEVEL: 'silent' },
+      env: {
+        ...process.env,
+        DATA_DIR: dataDir,
+        DATABASE_URL: '',
+        STRIPE_SECRET_KEY: '',
+        PUBLIC_URL: 'https://shop.example.org',
+        LOG_LEVEL: 'silent',
+      },
     });
 
   it('creates the endpoint once, printing its secret; the second run changes nothing', async () => {
@@ -39,7 +46,9 @@ describe('npm run stripe-setup against the sandbox (issue 15 #6)', function () {
 
     const db = createDb({ dataDir });
     try {
-      const endpoints = (await db('stripe_sandbox_objects').where({ type: 'webhook_endpoint' }).select('data')).map((row) => row.data);
+      const endpoints = (await db('stripe_sandbox_objects').where({ type: 'webhook_endpoint' }).select('data')).map(
+        (row) => row.data,
+      );
       assert.equal(endpoints.length, 1);
       assert.equal(endpoints[0].url, 'https://shop.example.org/api/webhooks/stripe');
       assert.deepEqual(endpoints[0].enabled_events, [...handledEvents]);
@@ -72,13 +81,19 @@ describeApi('stripe-setup brings an existing endpoint in line', (t) => {
     assert.equal((await setupWebhookEndpoint(stripe, shop.url)).action, 'unchanged');
 
     // An endpoint made for an older API version sends events in that version's shapes: replaced.
-    await t.db('stripe_sandbox_objects').where({ id: created.endpoint.id }).update({ data: t.db.raw(`jsonb_set(data, '{api_version}', '"2025-01-27.acacia"')`) });
+    await t
+      .db('stripe_sandbox_objects')
+      .where({ id: created.endpoint.id })
+      .update({ data: t.db.raw(`jsonb_set(data, '{api_version}', '"2025-01-27.acacia"')`) });
     const replaced = await setupWebhookEndpoint(stripe, shop.url);
     assert.equal(replaced.action, 'recreated');
     assert.notEqual(replaced.endpoint.id, created.endpoint.id);
     assert.ok(replaced.secret);
     const all = (await stripe.webhookEndpoints.list()).data;
-    assert.deepEqual(all.map((e) => e.id), [replaced.endpoint.id]);
+    assert.deepEqual(
+      all.map((e) => e.id),
+      [replaced.endpoint.id],
+    );
     await stripe.webhookEndpoints.del(replaced.endpoint.id);
   });
 });

@@ -2,7 +2,6 @@ import assert from 'node:assert/strict';
 import { assertRefused } from '../support/assertions.ts';
 import { describeApi } from '../support/env.ts';
 
-
 const isoTime = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 describeApi('vendor comments', (t) => {
@@ -14,15 +13,25 @@ describeApi('vendor comments', (t) => {
   });
 
   async function createVendor(): Promise<number> {
-    const res = await t.http.post('/api/vendors').set('Authorization', office).send({ licenseId: `VC-${++counter}`, firstName: 'Carl' });
+    const res = await t.http
+      .post('/api/vendors')
+      .set('Authorization', office)
+      .send({ licenseId: `VC-${++counter}`, firstName: 'Carl' });
     assert.equal(res.status, 201, JSON.stringify(res.body));
     return res.body.id;
   }
-  const list = (vendorId: number | string) => t.http.get(`/api/vendors/${vendorId}/comments/`).set('Authorization', office);
+  const list = (vendorId: number | string) =>
+    t.http.get(`/api/vendors/${vendorId}/comments/`).set('Authorization', office);
   const post = (vendorId: number | string, body: unknown) =>
-    t.http.post(`/api/vendors/${vendorId}/comments`).set('Authorization', office).send(body as object);
+    t.http
+      .post(`/api/vendors/${vendorId}/comments`)
+      .set('Authorization', office)
+      .send(body as object);
   const patch = (vendorId: number | string, id: number | string, body: unknown) =>
-    t.http.patch(`/api/vendors/${vendorId}/comments/${id}`).set('Authorization', office).send(body as object);
+    t.http
+      .patch(`/api/vendors/${vendorId}/comments/${id}`)
+      .set('Authorization', office)
+      .send(body as object);
   const remove = (vendorId: number | string, id: number | string) =>
     t.http.delete(`/api/vendors/${vendorId}/comments/${id}`).set('Authorization', office);
 
@@ -47,7 +56,10 @@ describeApi('vendor comments', (t) => {
     assert.match(first.body.createdAt, isoTime);
     const second = await post(vendorId, { comment: 'Owes 20 € for papers.', warning: true });
     assert.equal(second.body.warning, true);
-    assert.deepEqual((await list(vendorId)).body.map((c: { id: number }) => c.id), [second.body.id, first.body.id]);
+    assert.deepEqual(
+      (await list(vendorId)).body.map((c: { id: number }) => c.id),
+      [second.body.id, first.body.id],
+    );
   });
 
   it('resolves and reopens a comment, and edits its text and warning', async () => {
@@ -94,9 +106,17 @@ describeApi('vendor comments', (t) => {
 
   it('refuses bodies that are not JSON', async () => {
     const vendorId = await createVendor();
-    const broken = await t.http.post(`/api/vendors/${vendorId}/comments`).set('Authorization', office).set('Content-Type', 'application/json').send('{"comment":');
+    const broken = await t.http
+      .post(`/api/vendors/${vendorId}/comments`)
+      .set('Authorization', office)
+      .set('Content-Type', 'application/json')
+      .send('{"comment":');
     assertRefused(broken, 400);
-    const text = await t.http.post(`/api/vendors/${vendorId}/comments`).set('Authorization', office).set('Content-Type', 'text/plain').send('hello');
+    const text = await t.http
+      .post(`/api/vendors/${vendorId}/comments`)
+      .set('Authorization', office)
+      .set('Content-Type', 'text/plain')
+      .send('hello');
     assertRefused(text, 415);
   });
 

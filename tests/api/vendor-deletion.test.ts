@@ -19,7 +19,10 @@ const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 async function pendingOrder(db: Db, vendorId: number, print: { id: number; price: number }) {
   const [{ id }] = await db('orders')
     .insert({
-      token: randomBytes(32).toString('base64url'), vendor_id: vendorId, amount_total: print.price, tip: 0,
+      token: randomBytes(32).toString('base64url'),
+      vendor_id: vendorId,
+      amount_total: print.price,
+      tip: 0,
       expires_at: new Date(Date.now() + 1_800_000),
     })
     .returning<{ id: number }[]>('id');
@@ -51,7 +54,8 @@ describeApi('vendor deletion while sales are booked', (t) => {
     const print = await t.db('items').where({ name: 'Zeitung' }).first<PricedItem>('id', 'price');
     const outcomes = { deleted: 0, refused: 0, salesBooked: 0, salesRefused: 0 };
     for (let round = 0; round < 40; round++) {
-      const [{ id: vendorId }] = await t.db('vendors')
+      const [{ id: vendorId }] = await t
+        .db('vendors')
         .insert({ license_id: `RACE-${round}`, first_name: 'Race', last_name: String(round) })
         .returning<{ id: number }[]>('id');
       const orders = await Promise.all([0, 1, 2].map(() => pendingOrder(t.db, vendorId, print)));
@@ -90,7 +94,8 @@ describeApi('vendor deletion while sales are booked', (t) => {
     const office = await t.office();
     const shop = await listenBooksShop(t);
     try {
-      const [{ id: vendorId }] = await t.db('vendors')
+      const [{ id: vendorId }] = await t
+        .db('vendors')
         .insert({ license_id: 'GONE-1', first_name: 'Gone' })
         .returning<{ id: number }[]>('id');
       const entries = [{ item: await itemId(t.db, 'Zeitung'), quantity: 1 }];

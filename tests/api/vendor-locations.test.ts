@@ -2,7 +2,6 @@ import assert from 'node:assert/strict';
 import { assertRefused } from '../support/assertions.ts';
 import { describeApi } from '../support/env.ts';
 
-
 describeApi('vendor locations', (t) => {
   let office: string;
   let counter = 0;
@@ -12,15 +11,25 @@ describeApi('vendor locations', (t) => {
   });
 
   async function createVendor(): Promise<number> {
-    const res = await t.http.post('/api/vendors').set('Authorization', office).send({ licenseId: `VL-${++counter}`, firstName: 'Lena' });
+    const res = await t.http
+      .post('/api/vendors')
+      .set('Authorization', office)
+      .send({ licenseId: `VL-${++counter}`, firstName: 'Lena' });
     assert.equal(res.status, 201, JSON.stringify(res.body));
     return res.body.id;
   }
-  const list = (vendorId: number | string) => t.http.get(`/api/vendors/${vendorId}/locations/`).set('Authorization', office);
+  const list = (vendorId: number | string) =>
+    t.http.get(`/api/vendors/${vendorId}/locations/`).set('Authorization', office);
   const post = (vendorId: number | string, body: unknown) =>
-    t.http.post(`/api/vendors/${vendorId}/locations`).set('Authorization', office).send(body as object);
+    t.http
+      .post(`/api/vendors/${vendorId}/locations`)
+      .set('Authorization', office)
+      .send(body as object);
   const patch = (vendorId: number | string, id: number | string, body: unknown) =>
-    t.http.patch(`/api/vendors/${vendorId}/locations/${id}`).set('Authorization', office).send(body as object);
+    t.http
+      .patch(`/api/vendors/${vendorId}/locations/${id}`)
+      .set('Authorization', office)
+      .send(body as object);
   const remove = (vendorId: number | string, id: number | string) =>
     t.http.delete(`/api/vendors/${vendorId}/locations/${id}`).set('Authorization', office);
 
@@ -81,7 +90,10 @@ describeApi('vendor locations', (t) => {
     const removed = await remove(vendorId, created.body.id);
     assert.equal(removed.status, 200);
     assert.equal(removed.body.id, created.body.id);
-    assert.deepEqual((await list(vendorId)).body.map((l: { id: number }) => l.id), [plain.body.id]);
+    assert.deepEqual(
+      (await list(vendorId)).body.map((l: { id: number }) => l.id),
+      [plain.body.id],
+    );
     assertRefused(await remove(vendorId, created.body.id), 404);
   });
 
@@ -93,7 +105,11 @@ describeApi('vendor locations', (t) => {
     assertRefused(await post(vendorId, { name: 'X', latitude: 'north' }), 400, 'latitude');
     assertRefused(await post(vendorId, { name: 'X', longitude: 200 }), 400, 'longitude');
     assertRefused(await post(vendorId, { name: 'X', postCode: 1020 }), 400, 'postCode');
-    const notAnObject = await t.http.post(`/api/vendors/${vendorId}/locations`).set('Authorization', office).set('Content-Type', 'application/json').send('"Billa"');
+    const notAnObject = await t.http
+      .post(`/api/vendors/${vendorId}/locations`)
+      .set('Authorization', office)
+      .set('Content-Type', 'application/json')
+      .send('"Billa"');
     assertRefused(notAnObject, 400);
     const { id } = (await post(vendorId, { name: 'Kept' })).body;
     assertRefused(await patch(vendorId, id, { name: null }), 400, 'name');
@@ -114,7 +130,13 @@ describeApi('vendor locations', (t) => {
       [{ kind: 'weekly', ranges: [{ day: 'mon', from: '10:00', to: '09:59' }] }, 'workingTime.ranges.0.to'],
       [{ kind: 'weekly', ranges: [{ day: 'mon', from: '10:00', to: '10:00' }] }, 'workingTime.ranges.0.to'],
       [
-        { kind: 'weekly', ranges: [{ day: 'tue', from: '08:00', to: '12:00' }, { day: 'tue', from: '11:00', to: '13:00' }] },
+        {
+          kind: 'weekly',
+          ranges: [
+            { day: 'tue', from: '08:00', to: '12:00' },
+            { day: 'tue', from: '11:00', to: '13:00' },
+          ],
+        },
         'workingTime.ranges.1',
       ],
     ];
@@ -126,9 +148,17 @@ describeApi('vendor locations', (t) => {
 
   it('refuses bodies that are not JSON', async () => {
     const vendorId = await createVendor();
-    const broken = await t.http.post(`/api/vendors/${vendorId}/locations`).set('Authorization', office).set('Content-Type', 'application/json').send('{"name"');
+    const broken = await t.http
+      .post(`/api/vendors/${vendorId}/locations`)
+      .set('Authorization', office)
+      .set('Content-Type', 'application/json')
+      .send('{"name"');
     assertRefused(broken, 400);
-    const text = await t.http.post(`/api/vendors/${vendorId}/locations`).set('Authorization', office).set('Content-Type', 'text/plain').send('name=x');
+    const text = await t.http
+      .post(`/api/vendors/${vendorId}/locations`)
+      .set('Authorization', office)
+      .set('Content-Type', 'text/plain')
+      .send('name=x');
     assertRefused(text, 415);
   });
 
@@ -160,6 +190,9 @@ describeApi('vendor locations', (t) => {
   it('is only for the back office', async () => {
     const vendorId = await createVendor();
     assertRefused(await t.http.get(`/api/vendors/${vendorId}/locations`), 401);
-    assertRefused(await t.http.get(`/api/vendors/${vendorId}/locations`).set('Authorization', await t.auth(['vendor'])), 403);
+    assertRefused(
+      await t.http.get(`/api/vendors/${vendorId}/locations`).set('Authorization', await t.auth(['vendor'])),
+      403,
+    );
   });
 });

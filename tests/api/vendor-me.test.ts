@@ -9,7 +9,7 @@ import { placeMainOrder } from '../support/orders.ts';
 import { payInSandbox } from '../support/sandbox.ts';
 import { listenShop } from '../support/shop-server.ts';
 
-describeApi('GET /api/vendors/me (a vendor\'s own record)', (t) => {
+describeApi("GET /api/vendors/me (a vendor's own record)", (t) => {
   let office = '';
   let counter = 0;
   before(async () => {
@@ -22,12 +22,15 @@ describeApi('GET /api/vendors/me (a vendor\'s own record)', (t) => {
   const me = async (token: string) => t.http.get('/api/vendors/me/').set('Authorization', token);
 
   async function createVendor(fields: Record<string, unknown> = {}) {
-    const res = await t.http.post('/api/vendors').set('Authorization', office).send({ licenseId: `ME-${++counter}`, firstName: 'Mira', ...fields });
+    const res = await t.http
+      .post('/api/vendors')
+      .set('Authorization', office)
+      .send({ licenseId: `ME-${++counter}`, firstName: 'Mira', ...fields });
     assert.equal(res.status, 201, JSON.stringify(res.body));
     return res.body as { id: number; email: string; licenseId: string };
   }
 
-  it('answers the caller\'s own vendor record, as the office sees it, with the money from the ledger', async () => {
+  it("answers the caller's own vendor record, as the office sees it, with the money from the ledger", async () => {
     const vendor = await createVendor({ email: 'mira.own@example.org' });
     const other = await createVendor({ email: 'someone.else@example.org' });
     const res = await me(await vendorToken(vendor.licenseId.toLowerCase()));
@@ -94,11 +97,14 @@ describeApi('GET /api/vendors/me (a vendor\'s own record)', (t) => {
     assertRefused(await me(await vendorToken(deleted.licenseId)), 403);
   });
 
-  describe('linked by e-mail (issue 20: a user could set their e-mail to another vendor\'s)', () => {
+  describe("linked by e-mail (issue 20: a user could set their e-mail to another vendor's)", () => {
     /** A token whose owner may have typed the e-mail themselves: no licence claim. */
     const emailToken = (email: string, claims: Record<string, unknown> = {}) =>
       t.auth(['vendor'], { sub: `user-${email}`, preferred_username: email, email, ...claims });
-    const byEmail = () => supertest.agent(buildApp({ db: t.db, config: { ...t.config, oidc: { ...t.config.oidc, vendorByEmail: true } } }).callback());
+    const byEmail = () =>
+      supertest.agent(
+        buildApp({ db: t.db, config: { ...t.config, oidc: { ...t.config.oidc, vendorByEmail: true } } }).callback(),
+      );
 
     it('gives no vendor data to a token without the vendor claim, whatever its e-mail, unless the newspaper chose e-mail', async () => {
       const vendor = await createVendor({ email: 'victim@example.org' });
@@ -130,7 +136,9 @@ describeApi('GET /api/vendors/me (a vendor\'s own record)', (t) => {
     it('refuses a verified e-mail address that several vendors share instead of picking one', async () => {
       await createVendor({ email: 'shared@example.org' });
       await createVendor({ email: 'Shared@example.org' });
-      const res = await byEmail().get('/api/vendors/me').set('Authorization', await emailToken('shared@example.org', { email_verified: true }));
+      const res = await byEmail()
+        .get('/api/vendors/me')
+        .set('Authorization', await emailToken('shared@example.org', { email_verified: true }));
       assertRefused(res, 403);
       assert.match(res.body.message, /more than one vendor/);
     });
@@ -138,9 +146,14 @@ describeApi('GET /api/vendors/me (a vendor\'s own record)', (t) => {
 
   it('reads the licence id from the configured claim (OIDC_VENDOR_CLAIM) only', async () => {
     const vendor = await createVendor({ email: 'by.claim@example.org' });
-    const app = buildApp({ db: t.db, config: { ...t.config, oidc: { ...t.config.oidc, vendorClaim: 'vendor_license' } } });
+    const app = buildApp({
+      db: t.db,
+      config: { ...t.config, oidc: { ...t.config.oidc, vendorClaim: 'vendor_license' } },
+    });
     const http = supertest.agent(app.callback());
-    const byClaim = await http.get('/api/vendors/me').set('Authorization', await vendorToken(undefined, { vendor_license: vendor.licenseId }));
+    const byClaim = await http
+      .get('/api/vendors/me')
+      .set('Authorization', await vendorToken(undefined, { vendor_license: vendor.licenseId }));
     assert.equal(byClaim.status, 200, JSON.stringify(byClaim.body));
     assert.equal(byClaim.body.id, vendor.id);
     assertRefused(await http.get('/api/vendors/me').set('Authorization', await vendorToken(vendor.licenseId)), 403);

@@ -14,7 +14,11 @@ describeApi('vendors', (t) => {
     office = await t.office();
   });
 
-  const post = (body: unknown) => t.http.post('/api/vendors').set('Authorization', office).send(body as object);
+  const post = (body: unknown) =>
+    t.http
+      .post('/api/vendors')
+      .set('Authorization', office)
+      .send(body as object);
   const get = (path: string) => t.http.get(path).set('Authorization', office);
   async function createVendor(fields: Record<string, unknown> = {}) {
     const res = await post({ licenseId: nextLicense(), firstName: 'Vera', ...fields });
@@ -27,7 +31,10 @@ describeApi('vendors', (t) => {
     try {
       await run();
     } finally {
-      await t.db('settings').where({ id: 1 }).update(Object.fromEntries(Object.keys(changes).map((k) => [k, before[k]])));
+      await t
+        .db('settings')
+        .where({ id: 1 })
+        .update(Object.fromEntries(Object.keys(changes).map((k) => [k, before[k]])));
     }
   }
 
@@ -62,7 +69,11 @@ describeApi('vendors', (t) => {
       // The vendor's login comes with the creation only (tests/api/login.test.ts).
       const { createdAt, updatedAt, id, login, credit, lastPayout, openPayments, ...rest } = created.body;
       assert.deepEqual(rest, body);
-      assert.deepEqual({ credit, lastPayout, openPayments }, { credit: 0, lastPayout: null, openPayments: 0 }, 'no money has moved yet');
+      assert.deepEqual(
+        { credit, lastPayout, openPayments },
+        { credit: 0, lastPayout: null, openPayments: 0 },
+        'no money has moved yet',
+      );
       assert.match(createdAt, /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
       assert.match(updatedAt, /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
 
@@ -105,7 +116,13 @@ describeApi('vendors', (t) => {
     });
 
     it('names every field of the wrong type', async () => {
-      const res = await post({ licenseId: nextLicense(), firstName: 42, latitude: 'north', hasSmartphone: 'yes', registrationDate: 20240101 });
+      const res = await post({
+        licenseId: nextLicense(),
+        firstName: 42,
+        latitude: 'north',
+        hasSmartphone: 'yes',
+        registrationDate: 20240101,
+      });
       assertRefused(res, 400, 'firstName');
       for (const field of ['latitude', 'hasSmartphone', 'registrationDate']) assert.ok(res.body.errors[field], field);
     });
@@ -139,9 +156,17 @@ describeApi('vendors', (t) => {
 
     it('refuses a body that is not a JSON object, or not JSON at all', async () => {
       assertRefused(await post([{ licenseId: nextLicense(), firstName: 'Arr' }]), 400);
-      const broken = await t.http.post('/api/vendors').set('Authorization', office).set('Content-Type', 'application/json').send('{"licenseId": ');
+      const broken = await t.http
+        .post('/api/vendors')
+        .set('Authorization', office)
+        .set('Content-Type', 'application/json')
+        .send('{"licenseId": ');
       assertRefused(broken, 400);
-      const text = await t.http.post('/api/vendors').set('Authorization', office).set('Content-Type', 'text/plain').send('licenseId=X');
+      const text = await t.http
+        .post('/api/vendors')
+        .set('Authorization', office)
+        .set('Content-Type', 'text/plain')
+        .send('licenseId=X');
       assertRefused(text, 415);
     });
 
@@ -185,20 +210,31 @@ describeApi('vendors', (t) => {
 
     it('refuses an id in the body that differs from the address', async () => {
       const vendor = await createVendor();
-      const res = await t.http.put(`/api/vendors/${vendor.id}`).set('Authorization', office).send({ ...vendor, id: vendor.id + 1 });
+      const res = await t.http
+        .put(`/api/vendors/${vendor.id}`)
+        .set('Authorization', office)
+        .send({ ...vendor, id: vendor.id + 1 });
       assertRefused(res, 400, 'id');
     });
 
     it('refuses invalid fields, a taken licence id, unknown and malformed ids', async () => {
       const taken = await createVendor();
       const vendor = await createVendor();
-      const put = (id: unknown, body: object) => t.http.put(`/api/vendors/${String(id)}`).set('Authorization', office).send(body);
+      const put = (id: unknown, body: object) =>
+        t.http
+          .put(`/api/vendors/${String(id)}`)
+          .set('Authorization', office)
+          .send(body);
       assertRefused(await put(vendor.id, { ...vendor, email: 'nope@' }), 400, 'email');
       assertRefused(await put(vendor.id, { ...vendor, firstName: undefined }), 400, 'firstName');
       assertRefused(await put(vendor.id, { ...vendor, licenseId: taken.licenseId.toLowerCase() }), 409, 'licenseId');
       assertRefused(await put(999999, { ...vendor, id: undefined }), 404);
       assertRefused(await put('abc', { ...vendor, id: undefined }), 400);
-      const text = await t.http.put(`/api/vendors/${vendor.id}`).set('Authorization', office).set('Content-Type', 'text/plain').send('x');
+      const text = await t.http
+        .put(`/api/vendors/${vendor.id}`)
+        .set('Authorization', office)
+        .set('Content-Type', 'text/plain')
+        .send('x');
       assertRefused(text, 415);
     });
   });
@@ -242,15 +278,22 @@ describeApi('vendors', (t) => {
     before(async () => {
       // Mixed letter case: the order must follow the letters, not upper before lower.
       team = [];
-      for (const lastName of ['gamma', 'Alpha', 'beta']) team.push(await createVendor({ firstName: 'Listmarker', lastName }));
+      for (const lastName of ['gamma', 'Alpha', 'beta'])
+        team.push(await createVendor({ firstName: 'Listmarker', lastName }));
     });
 
     it('sorts by last name both ways', async () => {
       const asc = await list({ filter: { q: 'listmarker' }, sort: ['lastName', 'ASC'] });
       assert.equal(asc.status, 200);
-      assert.deepEqual(asc.body.map((v: { lastName: string }) => v.lastName), ['Alpha', 'beta', 'gamma']);
+      assert.deepEqual(
+        asc.body.map((v: { lastName: string }) => v.lastName),
+        ['Alpha', 'beta', 'gamma'],
+      );
       const desc = await list({ filter: { q: 'listmarker' }, sort: ['lastName', 'DESC'] });
-      assert.deepEqual(desc.body.map((v: { lastName: string }) => v.lastName), ['gamma', 'beta', 'Alpha']);
+      assert.deepEqual(
+        desc.body.map((v: { lastName: string }) => v.lastName),
+        ['gamma', 'beta', 'Alpha'],
+      );
     });
 
     it('pages with range and tells the total in Content-Range', async () => {
@@ -270,22 +313,35 @@ describeApi('vendors', (t) => {
       const vendor = await createVendor({ firstName: 'Quirin', lastName: 'Zwirbel', email: 'qz.search@example.org' });
       for (const q of ['QUIRIN', 'zwirb', vendor.licenseId.toLowerCase(), 'QZ.SEARCH', 'Quirin Zwirbel']) {
         const res = await list({ filter: { q } });
-        assert.deepEqual(res.body.map((v: { id: number }) => v.id), [vendor.id], `search "${q}"`);
+        assert.deepEqual(
+          res.body.map((v: { id: number }) => v.id),
+          [vendor.id],
+          `search "${q}"`,
+        );
       }
     });
 
     it('treats % and _ in the search as plain characters', async () => {
       const literal = await createVendor({ lastName: 'Wild_card' });
       await createVendor({ lastName: 'Wildxcard' });
-      assert.deepEqual((await list({ filter: { q: 'd_c' } })).body.map((v: { id: number }) => v.id), [literal.id]);
+      assert.deepEqual(
+        (await list({ filter: { q: 'd_c' } })).body.map((v: { id: number }) => v.id),
+        [literal.id],
+      );
       assert.deepEqual((await list({ filter: { q: 'wild%card' } })).body, []);
     });
 
     it('filters by deactivation', async () => {
       const off = await createVendor({ firstName: 'Offmarker', isDisabled: true });
       const on = await createVendor({ firstName: 'Offmarker' });
-      assert.deepEqual((await list({ filter: { q: 'offmarker', isDisabled: true } })).body.map((v: { id: number }) => v.id), [off.id]);
-      assert.deepEqual((await list({ filter: { q: 'offmarker', isDisabled: false } })).body.map((v: { id: number }) => v.id), [on.id]);
+      assert.deepEqual(
+        (await list({ filter: { q: 'offmarker', isDisabled: true } })).body.map((v: { id: number }) => v.id),
+        [off.id],
+      );
+      assert.deepEqual(
+        (await list({ filter: { q: 'offmarker', isDisabled: false } })).body.map((v: { id: number }) => v.id),
+        [on.id],
+      );
     });
 
     it('refuses unknown sort fields and filters and malformed parameters', async () => {
@@ -301,10 +357,20 @@ describeApi('vendors', (t) => {
     const check = (licenseId: string) => t.http.get(`/api/vendors/check/${encodeURIComponent(licenseId)}/`);
 
     it('answers an active vendor with only what the shop shows, without a login', async () => {
-      const vendor = await createVendor({ firstName: 'Karla', lastName: 'Secret', address: 'Hidden 1', email: 'karla@example.org', accountProofUrl: 'https://example.org/k' });
+      const vendor = await createVendor({
+        firstName: 'Karla',
+        lastName: 'Secret',
+        address: 'Hidden 1',
+        email: 'karla@example.org',
+        accountProofUrl: 'https://example.org/k',
+      });
       const res = await check(vendor.licenseId.toLowerCase());
       assert.equal(res.status, 200);
-      assert.deepEqual(res.body, { licenseId: vendor.licenseId, displayName: 'Karla', accountProofUrl: 'https://example.org/k' });
+      assert.deepEqual(res.body, {
+        licenseId: vendor.licenseId,
+        displayName: 'Karla',
+        accountProofUrl: 'https://example.org/k',
+      });
     });
 
     it('shows the licence id instead of the name when the privacy setting is on', async () => {

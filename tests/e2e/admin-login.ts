@@ -28,7 +28,12 @@ export function useBrowserTab(options: { officeAt?: string; contextOptions?: Bro
     tab.browser = e2e.browser;
   });
   const open = async () => {
-    tab.context = await tab.browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'de-AT', acceptDownloads: true, ...options.contextOptions });
+    tab.context = await tab.browser.newContext({
+      viewport: { width: 1280, height: 900 },
+      locale: 'de-AT',
+      acceptDownloads: true,
+      ...options.contextOptions,
+    });
     tab.page = await tab.context.newPage();
     pageErrors = [];
     tab.page.on('pageerror', (error) => pageErrors.push(error.message));
@@ -64,12 +69,16 @@ export async function logInAtProvider(page: Page, username: string, password: st
 export async function openLoggedIn(page: Page, url: string, username: string, password: string): Promise<void> {
   await page.goto(url);
   await logInAtProvider(page, username, password);
-  await page.waitForURL((current) => !current.pathname.startsWith('/oidc/') && !current.pathname.endsWith('/auth-callback'));
+  await page.waitForURL(
+    (current) => !current.pathname.startsWith('/oidc/') && !current.pathname.endsWith('/auth-callback'),
+  );
 }
 
 /** The page title of the back office once the screen has rendered it: "<newspaper> | <page>". */
 export async function backofficeTitle(page: Page, expected: string): Promise<string> {
-  await page.waitForFunction((wanted) => document.title === wanted, expected, { timeout: 15_000 }).catch(() => undefined);
+  await page
+    .waitForFunction((wanted) => document.title === wanted, expected, { timeout: 15_000 })
+    .catch(() => undefined);
   return page.title();
 }
 

@@ -20,10 +20,13 @@ describe('e2e: credits, payouts, sales and accounting in the back office', funct
   before(() => ({ server, browser, page } = tab));
 
   const vendor = 'DEMO-1';
-  const euros = (cents: number) => new Intl.NumberFormat('de-DE', { style: 'currency', currency: 'EUR' }).format(cents / 100);
+  const euros = (cents: number) =>
+    new Intl.NumberFormat('de-DE', { style: 'currency', currency: 'EUR' }).format(cents / 100);
   const url = (path: string) => `${server.url}/backoffice${path}`;
   const api = async <T>(path: string): Promise<T> => {
-    const response = await fetch(`${server.url}${path}`, { headers: { Authorization: `Bearer ${await accessToken(page)}` } });
+    const response = await fetch(`${server.url}${path}`, {
+      headers: { Authorization: `Bearer ${await accessToken(page)}` },
+    });
     assert.equal(response.status, 200, `${path}: ${response.status}`);
     return (await response.json()) as T;
   };
@@ -58,10 +61,20 @@ describe('e2e: credits, payouts, sales and accounting in the back office', funct
     await page.getByRole('button', { name: 'Heute' }).click();
     await page.waitForURL(/from/);
     const rows = page.locator('table').first().locator('tbody tr');
-    await rows.filter({ hasText: 'Trinkgeld' }).filter({ hasText: euros(123) }).waitFor();
-    await rows.filter({ hasText: itemName }).filter({ has: page.getByRole('cell', { name: '3', exact: true }) }).first().waitFor();
+    await rows
+      .filter({ hasText: 'Trinkgeld' })
+      .filter({ hasText: euros(123) })
+      .waitFor();
+    await rows
+      .filter({ hasText: itemName })
+      .filter({ has: page.getByRole('cell', { name: '3', exact: true }) })
+      .first()
+      .waitFor();
     const totals = page.locator('#books-totals');
-    await totals.filter({ hasText: new RegExp(`Trinkgeld\\s*${euros(123).replace(/\s/g, '\\s')}`) }).locator('.books-total').waitFor();
+    await totals
+      .filter({ hasText: new RegExp(`Trinkgeld\\s*${euros(123).replace(/\s/g, '\\s')}`) })
+      .locator('.books-total')
+      .waitFor();
     assert.doesNotMatch(await totals.innerText(), /Kartengebühr/, 'sales only: the fees are not sales');
     await screenshot(page, 'backoffice-sales-1280');
 
@@ -72,14 +85,14 @@ describe('e2e: credits, payouts, sales and accounting in the back office', funct
     await page.locator('#books-totals .books-total').waitFor();
     const download = page.waitForEvent('download');
     await page.locator('#books-csv').click();
-    const csv = fs.readFileSync((await (await download).path()), 'utf8');
+    const csv = fs.readFileSync(await (await download).path(), 'utf8');
     assert.match(csv, /^\uFEFF"Buchung";"Datum";"Art"/, csv.slice(0, 120));
     assert.match(csv, new RegExp(`"${itemName}";"?3"?;`), `the purchase is in the CSV: ${csv.slice(-400)}`);
     const accounts = page.waitForEvent('download');
     await page.locator('#books-csv-accounts').click();
     const statement = await accounts;
     assert.match(statement.suggestedFilename(), /^konten-\d{4}-\d\d-\d\d-\d{4}-\d\d-\d\d\.csv$/);
-    const statementCsv = fs.readFileSync((await statement.path()), 'utf8');
+    const statementCsv = fs.readFileSync(await statement.path(), 'utf8');
     assert.match(statementCsv, /^\uFEFF"Konto";"Kontoart";"Lizenz";"Anfangsbestand"/, statementCsv.slice(0, 120));
     assert.match(statementCsv, /DEMO-1/, 'the vendor’s account is in the statement');
     await screenshot(page, 'backoffice-accounting-1280');
@@ -89,8 +102,14 @@ describe('e2e: credits, payouts, sales and accounting in the back office', funct
     await page.goto(url('/credits'));
     await page.locator('table tbody tr').filter({ hasText: vendor }).getByRole('link', { name: 'Auszahlen' }).click();
     await page.waitForURL(url(`/credits/payout/${vendorId}`));
-    await page.locator('#payout-credit').filter({ hasText: euros(credit) }).waitFor();
-    assert.ok(await page.locator('#payout-rows tbody tr').filter({ hasText: '+' }).count() >= 2, 'the open rows with their signs');
+    await page
+      .locator('#payout-credit')
+      .filter({ hasText: euros(credit) })
+      .waitFor();
+    assert.ok(
+      (await page.locator('#payout-rows tbody tr').filter({ hasText: '+' }).count()) >= 2,
+      'the open rows with their signs',
+    );
 
     // Meanwhile another customer buys: the figure on screen is no longer the credit.
     credit = await buy(1, 0);
@@ -98,18 +117,31 @@ describe('e2e: credits, payouts, sales and accounting in the back office', funct
     let dialog = page.getByRole('dialog');
     await dialog.getByText(/in bar an DEMO-1/).waitFor();
     await dialog.getByRole('button', { name: 'Auszahlen' }).click();
-    await page.locator('#payout-problem').filter({ hasText: `Es beträgt jetzt ${euros(credit)}` }).waitFor();
-    await page.locator('#payout-credit').filter({ hasText: euros(credit) }).waitFor();
+    await page
+      .locator('#payout-problem')
+      .filter({ hasText: `Es beträgt jetzt ${euros(credit)}` })
+      .waitFor();
+    await page
+      .locator('#payout-credit')
+      .filter({ hasText: euros(credit) })
+      .waitFor();
     assert.equal((await openCredit()).balance, credit, 'nothing was paid out');
 
     await page.locator('#payout-button').click();
     dialog = page.getByRole('dialog');
     assert.match(await dialog.innerText(), new RegExp(`${euros(credit).replace(/\s/g, '\\s')} auszahlen\\?`));
     // The dialog fades in: the picture waits until it is fully there.
-    await page.waitForFunction(() => document.querySelector('.MuiDialog-container') && getComputedStyle(document.querySelector('.MuiDialog-container')!).opacity === '1');
+    await page.waitForFunction(
+      () =>
+        document.querySelector('.MuiDialog-container') &&
+        getComputedStyle(document.querySelector('.MuiDialog-container')!).opacity === '1',
+    );
     await screenshot(page, 'backoffice-payout-confirm-1280');
     await dialog.getByRole('button', { name: 'Auszahlen' }).click();
-    await page.locator('#payout-done').filter({ hasText: `${euros(credit)} an DEMO-1` }).waitFor();
+    await page
+      .locator('#payout-done')
+      .filter({ hasText: `${euros(credit)} an DEMO-1` })
+      .waitFor();
     const receipt = page.frameLocator('#payout-receipt');
     await receipt.getByText(euros(credit)).first().waitFor();
     await page.getByRole('button', { name: 'Drucken' }).waitFor();
@@ -123,7 +155,11 @@ describe('e2e: credits, payouts, sales and accounting in the back office', funct
     assert.equal(await page.locator('#payout-button').count(), 0, 'no payout button');
     await page.goto(url('/credits'));
     await page.locator('table tbody tr, #credits-empty').first().waitFor();
-    assert.equal(await page.locator('table tbody tr').filter({ hasText: vendor }).count(), 0, 'the vendor left the open credits');
+    assert.equal(
+      await page.locator('table tbody tr').filter({ hasText: vendor }).count(),
+      0,
+      'the vendor left the open credits',
+    );
   });
 
   it('shows the vendor credit 0 and the payout on /me', async () => {
@@ -131,8 +167,14 @@ describe('e2e: credits, payouts, sales and accounting in the back office', funct
     const vendorPage = await vendorContext.newPage();
     await vendorPage.goto(`${server.url}/me`);
     await logInAtProvider(vendorPage, 'vendor', 'vendor');
-    await vendorPage.locator('#me-credit-amount').filter({ hasText: euros(0) }).waitFor();
-    await vendorPage.locator('#me-last-payout').filter({ hasText: euros(credit) }).waitFor();
+    await vendorPage
+      .locator('#me-credit-amount')
+      .filter({ hasText: euros(0) })
+      .waitFor();
+    await vendorPage
+      .locator('#me-last-payout')
+      .filter({ hasText: euros(credit) })
+      .waitFor();
     await screenshot(vendorPage, 'backoffice-books-me-after-payout-390');
     await vendorContext.close();
   });
@@ -145,7 +187,10 @@ describe('e2e: credits, payouts, sales and accounting in the back office', funct
     assert.match(await row.innerText(), /office/, 'the staff member who paid out');
     await screenshot(page, 'backoffice-payouts-1280');
     await page.locator('#payouts-totals').waitFor();
-    await page.locator('#payouts-total').waitFor({ timeout: 5_000 }).catch(async () => assert.fail(await page.locator('#payouts-totals').innerText()));
+    await page
+      .locator('#payouts-total')
+      .waitFor({ timeout: 5_000 })
+      .catch(async () => assert.fail(await page.locator('#payouts-totals').innerText()));
     const total = await page.locator('#payouts-total').innerText();
     assert.ok(/Auszahlung/.test(total) && total.includes(euros(credit)), `the totals row: ${JSON.stringify(total)}`);
 
@@ -162,12 +207,20 @@ describe('e2e: credits, payouts, sales and accounting in the back office', funct
     await dialog.getByLabel(/^Grund/).fill('Doppelt ausgezahlt, Geld zurück in der Kasse');
     await dialog.locator('#payout-reverse-confirm').click();
     await row.locator('.payout-reversed').waitFor();
-    assert.equal(await row.getByRole('button', { name: 'Stornieren' }).count(), 0, 'a reversed payout cannot be reversed again');
+    assert.equal(
+      await row.getByRole('button', { name: 'Stornieren' }).count(),
+      0,
+      'a reversed payout cannot be reversed again',
+    );
     assert.equal((await openCredit()).balance, credit, 'the credit is back');
     await page.locator('#payouts-totals').filter({ hasText: 'davon storniert' }).waitFor();
 
     await page.goto(url('/credits'));
-    await page.locator('table tbody tr').filter({ hasText: vendor }).getByText(euros(credit), { exact: true }).waitFor();
+    await page
+      .locator('table tbody tr')
+      .filter({ hasText: vendor })
+      .getByText(euros(credit), { exact: true })
+      .waitFor();
   });
 
   it('shows the items sold on the vendor profile and links the vendor list to payout and account statement', async () => {
@@ -179,14 +232,25 @@ describe('e2e: credits, payouts, sales and accounting in the back office', funct
     await page.waitForURL((current) => current.pathname === '/backoffice/payments');
     assert.equal(await page.getByLabel(/^Verkäufer \(Ausweisnummer\)/).inputValue(), vendor);
     await page.goBack();
-    await page.locator('table tbody tr').filter({ hasText: vendor }).first().getByRole('link', { name: 'Auszahlen' }).click();
+    await page
+      .locator('table tbody tr')
+      .filter({ hasText: vendor })
+      .first()
+      .getByRole('link', { name: 'Auszahlen' })
+      .click();
     await page.waitForURL(url(`/credits/payout/${vendorId}`));
-    await page.locator('#payout-credit').filter({ hasText: euros(credit) }).waitFor();
+    await page
+      .locator('#payout-credit')
+      .filter({ hasText: euros(credit) })
+      .waitFor();
   });
 
   it('pays nothing twice: paid out at another counter meanwhile, the page says there is nothing left', async () => {
     await page.goto(url(`/credits/payout/${vendorId}`));
-    await page.locator('#payout-credit').filter({ hasText: euros(credit) }).waitFor();
+    await page
+      .locator('#payout-credit')
+      .filter({ hasText: euros(credit) })
+      .waitFor();
     const elsewhere = await fetch(`${server.url}/api/payments/payout`, {
       method: 'POST',
       headers: { Authorization: `Bearer ${await accessToken(page)}`, 'Content-Type': 'application/json' },
@@ -197,7 +261,11 @@ describe('e2e: credits, payouts, sales and accounting in the back office', funct
     await page.getByRole('dialog').getByRole('button', { name: 'Auszahlen' }).click();
     await page.locator('#payout-nothing').filter({ hasText: 'Keine Guthaben zum Auszahlen' }).waitFor();
     assert.equal(await page.locator('#payout-done').count(), 0, 'no second receipt');
-    assert.equal((await api<unknown[]>(`/api/payouts?filter=${encodeURIComponent(JSON.stringify({ vendor }))}`)).length, 2, 'two payouts: the reversed one and the other counter’s');
+    assert.equal(
+      (await api<unknown[]>(`/api/payouts?filter=${encodeURIComponent(JSON.stringify({ vendor }))}`)).length,
+      2,
+      'two payouts: the reversed one and the other counter’s',
+    );
   });
 
   it('reads in English and fits a phone', async () => {
@@ -207,7 +275,10 @@ describe('e2e: credits, payouts, sales and accounting in the back office', funct
     await page.setViewportSize(phone);
     await page.reload();
     await page.getByRole('button', { name: 'This month' }).waitFor();
-    await page.locator('#payouts-total').filter({ hasText: /payouts?:/ }).waitFor();
+    await page
+      .locator('#payouts-total')
+      .filter({ hasText: /payouts?:/ })
+      .waitFor();
     await screenshot(page, 'backoffice-payouts-en-390');
     await page.getByRole('button', { name: 'Receipt' }).first().click();
     await page.frameLocator('#payout-receipt').getByText('Payout receipt').waitFor();

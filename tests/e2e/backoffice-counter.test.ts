@@ -18,15 +18,20 @@ describe('e2e: the counter, the cash book and the daily close in the back office
   let page: Page;
   before(() => ({ server, page } = tab));
 
-  const euros = (cents: number, locale = 'de-DE') => new Intl.NumberFormat(locale, { style: 'currency', currency: 'EUR' }).format(cents / 100);
+  const euros = (cents: number, locale = 'de-DE') =>
+    new Intl.NumberFormat(locale, { style: 'currency', currency: 'EUR' }).format(cents / 100);
   const url = (p: string) => `${server.url}/backoffice${p}`;
   const get = async (p: string) => {
-    const response = await fetch(`${server.url}${p}`, { headers: { Authorization: `Bearer ${await accessToken(page)}` } });
+    const response = await fetch(`${server.url}${p}`, {
+      headers: { Authorization: `Bearer ${await accessToken(page)}` },
+    });
     assert.equal(response.status, 200, `${p}: ${response.status}`);
     return response;
   };
-  const atCounter = async (vendor: string) => (await (await get(`/api/counter/vendor?vendor=${vendor}`)).json()) as { credit: number };
-  const tillBalance = async () => ((await (await get('/api/tills')).json()) as { tills: { balance: number }[] }).tills[0].balance;
+  const atCounter = async (vendor: string) =>
+    (await (await get(`/api/counter/vendor?vendor=${vendor}`)).json()) as { credit: number };
+  const tillBalance = async () =>
+    ((await (await get('/api/tills')).json()) as { tills: { balance: number }[] }).tills[0].balance;
 
   /** Prints a page of the API to PDF in Chromium, as the print button does; answers the number of pages. */
   async function printToPdf(apiPath: string, name: string): Promise<number> {
@@ -60,25 +65,48 @@ describe('e2e: the counter, the cash book and the daily close in the back office
     const before = await tillBalance();
     // From the vendor list: the counter button in the vendor's row.
     await page.goto(url('/vendorsummary'));
-    await page.locator('table tbody tr').filter({ hasText: vendor }).first().getByRole('link', { name: 'Besuch an der Theke' }).click();
+    await page
+      .locator('table tbody tr')
+      .filter({ hasText: vendor })
+      .first()
+      .getByRole('link', { name: 'Besuch an der Theke' })
+      .click();
     await page.waitForURL(url(`/counter/${vendor}`));
-    await page.locator('#counter-credit').filter({ hasText: euros(credit) }).waitFor();
+    await page
+      .locator('#counter-credit')
+      .filter({ hasText: euros(credit) })
+      .waitFor();
     await page.locator('#counter-open-rows tbody tr').filter({ hasText: 'Zeitung' }).first().waitFor();
-    zeitung = Number((await page.locator('#counter-items input').first().getAttribute('id'))!.replace('counter-qty-', ''));
+    zeitung = Number(
+      (await page.locator('#counter-items input').first().getAttribute('id'))!.replace('counter-qty-', ''),
+    );
     await page.locator(`#counter-qty-${zeitung}`).fill('2');
-    await page.locator('#counter-from-credit').filter({ hasText: euros(300) }).waitFor();
-    await page.locator('#counter-payout-amount').filter({ hasText: euros(credit - 300) }).waitFor();
+    await page
+      .locator('#counter-from-credit')
+      .filter({ hasText: euros(300) })
+      .waitFor();
+    await page
+      .locator('#counter-payout-amount')
+      .filter({ hasText: euros(credit - 300) })
+      .waitFor();
     await page.locator('#counter-confirm').click();
     const dialog = page.getByRole('dialog');
     await dialog.getByText(`Auszahlung ${euros(credit - 300)}`).waitFor();
-    await page.waitForFunction(() => document.querySelector('.MuiDialog-container') && getComputedStyle(document.querySelector('.MuiDialog-container')!).opacity === '1');
+    await page.waitForFunction(
+      () =>
+        document.querySelector('.MuiDialog-container') &&
+        getComputedStyle(document.querySelector('.MuiDialog-container')!).opacity === '1',
+    );
     await screenshot(page, 'backoffice-counter-confirm-1280');
     await dialog.getByRole('button', { name: 'Besuch buchen' }).click();
     await page.locator('#counter-done').waitFor();
     const receipt = page.frameLocator('#counter-receipt');
     await receipt.getByText('Kauf- und Auszahlungsbeleg').waitFor();
     await receipt.getByText(/2 × Zeitung à 1,50/).waitFor();
-    await receipt.locator('#receipt-payout').filter({ hasText: euros(credit - 300) }).waitFor();
+    await receipt
+      .locator('#receipt-payout')
+      .filter({ hasText: euros(credit - 300) })
+      .waitFor();
     await screenshot(page, 'backoffice-counter-receipt-1280');
     assert.equal((await atCounter(vendor)).credit, 0, 'the credit is 0');
     assert.equal(await tillBalance(), before - (credit - 300), 'the till paid out the rest');
@@ -87,7 +115,11 @@ describe('e2e: the counter, the cash book and the daily close in the back office
   it('prints the visit receipt on one A4 page', async () => {
     const id = await lastVisitId();
     assert.equal(await printToPdf(`/api/counter/visits/${id}/receipt`, 'counter-receipt-de'), 1, 'one page');
-    assert.equal(await printToPdf(`/api/counter/visits/${id}/receipt?lang=en`, 'counter-receipt-en'), 1, 'one page in English too');
+    assert.equal(
+      await printToPdf(`/api/counter/visits/${id}/receipt?lang=en`, 'counter-receipt-en'),
+      1,
+      'one page in English too',
+    );
   });
 
   async function lastVisitId(): Promise<string> {
@@ -103,13 +135,19 @@ describe('e2e: the counter, the cash book and the daily close in the back office
     await page.locator('#backoffice-language button[value="en"]').click();
     await page.getByLabel('Licence ID or badge').fill(vendor);
     await page.getByLabel('Licence ID or badge').press('Enter');
-    await page.locator('#counter-credit').filter({ hasText: euros(0, 'en-IE') }).waitFor();
+    await page
+      .locator('#counter-credit')
+      .filter({ hasText: euros(0, 'en-IE') })
+      .waitFor();
     const before = await tillBalance();
     const kalender = (await page.locator('#counter-items input').nth(1).getAttribute('id'))!;
     await page.locator(`#${kalender}`).fill('1');
     await page.locator('#counter-invalid').filter({ hasText: 'take at least' }).waitFor();
     await page.getByRole('button', { name: 'All in cash' }).click();
-    await page.locator('#counter-cash-in').filter({ hasText: euros(500, 'en-IE') }).waitFor();
+    await page
+      .locator('#counter-cash-in')
+      .filter({ hasText: euros(500, 'en-IE') })
+      .waitFor();
     await page.locator('#counter-confirm').click();
     await page.getByRole('dialog').getByRole('button', { name: 'Confirm visit' }).click();
     const receipt = page.frameLocator('#counter-receipt');
@@ -122,18 +160,27 @@ describe('e2e: the counter, the cash book and the daily close in the back office
   it('closes the day with a counted difference and prints the cash report on one page, in English and German', async () => {
     await page.goto(url('/tills'));
     const expected = await tillBalance();
-    await page.locator('#till-expected').filter({ hasText: euros(expected, 'en-IE') }).waitFor();
+    await page
+      .locator('#till-expected')
+      .filter({ hasText: euros(expected, 'en-IE') })
+      .waitFor();
     await page.locator('#till-book tbody tr').first().waitFor();
     await page.locator('#till-by-pieces').uncheck();
     const counted = expected - 100;
     await page.locator('#till-counted').fill((counted / 100).toFixed(2));
-    await page.locator('#till-difference').filter({ hasText: euros(-100, 'en-IE') }).waitFor();
+    await page
+      .locator('#till-difference')
+      .filter({ hasText: euros(-100, 'en-IE') })
+      .waitFor();
     await page.locator('#till-close-reason').fill('Change given wrongly');
     await page.locator('#till-close').click();
     await page.getByRole('dialog').getByRole('button', { name: 'Close today' }).click();
     const report = page.frameLocator('#till-report');
     await report.getByText('Cash report').first().waitFor();
-    await report.locator('#report-difference').filter({ hasText: euros(-100, 'en-GB') }).waitFor();
+    await report
+      .locator('#report-difference')
+      .filter({ hasText: euros(-100, 'en-GB') })
+      .waitFor();
     await screenshot(page, 'backoffice-till-close-en-1280');
     assert.equal(await tillBalance(), counted, 'the difference is booked');
 
@@ -154,7 +201,10 @@ describe('e2e: the counter, the cash book and the daily close in the back office
     await page.goto(url('/today'));
     await page.locator('#today-copies').filter({ hasText: '2 × Zeitung' }).waitFor();
     await page.locator('#today-copies').filter({ hasText: '1 × Kalender 2027' }).waitFor();
-    await page.locator('#today-tills').filter({ hasText: euros(counted) }).waitFor();
+    await page
+      .locator('#today-tills')
+      .filter({ hasText: euros(counted) })
+      .waitFor();
     await screenshot(page, 'backoffice-today-de-1280');
   });
 });

@@ -17,7 +17,9 @@ describe('e2e: a chargeback in the back office', function () {
   before(() => ({ server, page } = tab));
 
   const api = async <T>(path: string): Promise<T> => {
-    const response = await fetch(`${server.url}${path}`, { headers: { Authorization: `Bearer ${await accessToken(page)}` } });
+    const response = await fetch(`${server.url}${path}`, {
+      headers: { Authorization: `Bearer ${await accessToken(page)}` },
+    });
     assert.equal(response.status, 200, `${path}: ${response.status}`);
     return (await response.json()) as T;
   };
@@ -26,7 +28,11 @@ describe('e2e: a chargeback in the back office', function () {
 
   it('lists the disputed order with amount and deadline, and books it off the vendor’s credit when staff decide so', async () => {
     const settings = await (await fetch(`${server.url}/api/settings`)).json();
-    await buyInShop(server.url, { vendor: 'DEMO-2', entries: [{ item: settings.mainItem.id, quantity: 1 }], tip: 0, locale: 'de' }, '4000000000000259');
+    await buyInShop(
+      server.url,
+      { vendor: 'DEMO-2', entries: [{ item: settings.mainItem.id, quantity: 1 }], tip: 0, locale: 'de' },
+      '4000000000000259',
+    );
     const [order] = await eventually(async () => {
       const listed = await needingAttention();
       return listed.length > 0 && listed;
@@ -35,7 +41,9 @@ describe('e2e: a chargeback in the back office', function () {
     await page.goto(`${server.url}/backoffice/orders?filter=${encodeURIComponent('{"attention":true}')}`);
     const row = page.locator('table tbody tr').filter({ has: page.locator('.order-dispute') });
     await row.waitFor();
-    const euros = new Intl.NumberFormat('de-DE', { style: 'currency', currency: 'EUR' }).format(order.amountTotal / 100);
+    const euros = new Intl.NumberFormat('de-DE', { style: 'currency', currency: 'EUR' }).format(
+      order.amountTotal / 100,
+    );
     const due = new Date(Date.now() + 7 * 86_400_000).toLocaleDateString('de-AT');
     assert.equal(await row.locator('.order-dispute').innerText(), `Chargeback ${euros}, Frist ${due} (needs_response)`);
     assert.ok((await row.innerText()).includes('DEMO-2'), 'the vendor is named');
@@ -43,11 +51,19 @@ describe('e2e: a chargeback in the back office', function () {
 
     await row.getByRole('button', { name: 'Verkäufer·in trägt es' }).click();
     const dialog = page.getByRole('dialog');
-    assert.match(await dialog.innerText(), new RegExp(`Chargeback zu Bestellung ${order.id}: wer trägt es\\?[\\s\\S]*vom Guthaben von DEMO-2`));
+    assert.match(
+      await dialog.innerText(),
+      new RegExp(`Chargeback zu Bestellung ${order.id}: wer trägt es\\?[\\s\\S]*vom Guthaben von DEMO-2`),
+    );
     await dialog.getByRole('button', { name: 'Bestätigen' }).click();
-    await page.locator('.MuiSnackbar-root').filter({ hasText: `Chargeback zu Bestellung ${order.id}: vom Guthaben abgezogen` }).waitFor();
+    await page
+      .locator('.MuiSnackbar-root')
+      .filter({ hasText: `Chargeback zu Bestellung ${order.id}: vom Guthaben abgezogen` })
+      .waitFor();
     assert.deepEqual(await needingAttention(), []);
-    const [decided] = await api<Listed[]>(`/api/orders?filter=${encodeURIComponent(JSON.stringify({ id: [order.id] }))}`);
+    const [decided] = await api<Listed[]>(
+      `/api/orders?filter=${encodeURIComponent(JSON.stringify({ id: [order.id] }))}`,
+    );
     assert.deepEqual([decided.dispute?.bearer, decided.dispute?.needsDecision], ['vendor', false]);
   });
 });

@@ -23,12 +23,20 @@ describe('e2e: locked logins in the back office', function () {
     await row.waitFor();
     assert.match(await row.innerText(), /127\.0\.0\.1/);
     await row.locator('.login-lock-unlock').click();
-    await page.getByRole('dialog').getByText('Alle Adressen dürfen es dann sofort wieder versuchen', { exact: false }).waitFor();
-    await page.getByRole('dialog').getByRole('button', { name: /Bestätigen|Confirm/ }).click();
+    await page
+      .getByRole('dialog')
+      .getByText('Alle Adressen dürfen es dann sofort wieder versuchen', { exact: false })
+      .waitFor();
+    await page
+      .getByRole('dialog')
+      .getByRole('button', { name: /Bestätigen|Confirm/ })
+      .click();
     await page.getByText('Die Anmeldung „vendor“ ist entsperrt.').waitFor();
     await page.getByText('Keine Anmeldung ist gesperrt.').waitFor();
 
-    const locks = await fetch(`${server.url}/api/login-locks`, { headers: { Authorization: `Bearer ${await accessToken(page)}` } });
+    const locks = await fetch(`${server.url}/api/login-locks`, {
+      headers: { Authorization: `Bearer ${await accessToken(page)}` },
+    });
     assert.deepEqual(await locks.json(), []);
     assert.ok((await attempt.submit('vendor', 'vendor')).code, 'the vendor logs in again');
   });

@@ -21,7 +21,14 @@ describe('e2e: overview screens of the back office', function () {
 
   const url = (path: string) => `${server.url}/backoffice${path}`;
   const api = async (path: string, init: RequestInit = {}) =>
-    fetch(`${server.url}${path}`, { ...init, headers: { Authorization: `Bearer ${await accessToken(page)}`, 'Content-Type': 'application/json', ...init.headers } });
+    fetch(`${server.url}${path}`, {
+      ...init,
+      headers: {
+        Authorization: `Bearer ${await accessToken(page)}`,
+        'Content-Type': 'application/json',
+        ...init.headers,
+      },
+    });
   const title = (pageName: string) => `${DEMO_NEWSPAPER_NAME} | ${pageName}`;
   const open = async (path: string, pageName: string) => {
     await page.goto(url(path));
@@ -40,8 +47,16 @@ describe('e2e: overview screens of the back office', function () {
   async function buyDigitalEditions() {
     const items = (await (await fetch(`${server.url}/api/items`)).json()) as { id: number; name: string }[];
     const digital = items.find((item) => item.name === 'Digitale Ausgabe')!;
-    const token = await buyInShop(server.url, { vendor: 'DEMO-3', entries: [{ item: digital.id, quantity: 2 }], tip: 150, email: 'reader@example.org', locale: 'de' });
-    const [paid] = (await (await api(`/api/orders?filter=${encodeURIComponent('{"status":"paid"}')}&range=[0,0]`)).json()) as { id: number; status: string; amountTotal: number }[];
+    const token = await buyInShop(server.url, {
+      vendor: 'DEMO-3',
+      entries: [{ item: digital.id, quantity: 2 }],
+      tip: 150,
+      email: 'reader@example.org',
+      locale: 'de',
+    });
+    const [paid] = (await (
+      await api(`/api/orders?filter=${encodeURIComponent('{"status":"paid"}')}&range=[0,0]`)
+    ).json()) as { id: number; status: string; amountTotal: number }[];
     assert.equal(paid?.amountTotal, 750, 'the purchase is paid: 2 × 3,00 € and 1,50 € tip');
     order = { token, id: paid.id, amount: paid.amountTotal };
   }
@@ -55,11 +70,16 @@ describe('e2e: overview screens of the back office', function () {
     await page.reload();
     await page.locator('#backoffice-page-title').filter({ hasText: 'Verkäufer' }).waitFor();
     await page.locator('table tbody tr').first().waitFor();
-    const firstScreen = await Promise.all(scripts.map(async (response) => ({ url: response.url(), body: (await response.body()).toString() })));
+    const firstScreen = await Promise.all(
+      scripts.map(async (response) => ({ url: response.url(), body: (await response.body()).toString() })),
+    );
     assert.ok(firstScreen.length >= 1, 'the back office’s scripts were seen');
     const heavy = (body: string) => {
       const libraries = librariesIn(body);
-      return { map: libraries.includes('leaflet') || libraries.includes('leaflet.markercluster'), chart: libraries.includes('chart') };
+      return {
+        map: libraries.includes('leaflet') || libraries.includes('leaflet.markercluster'),
+        chart: libraries.includes('chart'),
+      };
     };
     for (const script of firstScreen) assert.deepEqual(heavy(script.body), { map: false, chart: false }, script.url);
 
@@ -71,16 +91,30 @@ describe('e2e: overview screens of the back office', function () {
     await page.locator('#vendor-map .leaflet-marker-icon').first().waitFor();
     page.off('response', collect);
     const later = await Promise.all(scripts.map(async (response) => heavy((await response.body()).toString())));
-    assert.ok(later.some((script) => script.chart), 'the chart code came with the statistics');
-    assert.ok(later.some((script) => script.map), 'leaflet and its clusters came with the map');
+    assert.ok(
+      later.some((script) => script.chart),
+      'the chart code came with the statistics',
+    );
+    assert.ok(
+      later.some((script) => script.map),
+      'leaflet and its clusters came with the map',
+    );
   });
 
   it('shows a purchase made in the shop in the statistics, with vendor activity and a CSV', async () => {
     await open('/statistics', 'Statistik');
     await page.locator('#statistics-vendors').waitFor();
     const before = await page.locator('#statistics-vendors').innerText();
-    assert.match(before, /^0 von \d+ Verkäufern haben in diesem Zeitraum verkauft \(0 %\)$/, 'the fresh demo has no sales yet');
-    assert.equal(await page.locator('#statistics-period input').first().inputValue(), 'last30', 'the last 30 days by default');
+    assert.match(
+      before,
+      /^0 von \d+ Verkäufern haben in diesem Zeitraum verkauft \(0 %\)$/,
+      'the fresh demo has no sales yet',
+    );
+    assert.equal(
+      await page.locator('#statistics-period input').first().inputValue(),
+      'last30',
+      'the last 30 days by default',
+    );
     assert.equal(await page.locator('#statistics-empty').innerText(), 'In diesem Zeitraum wurde nichts verkauft.');
 
     await buyDigitalEditions();
@@ -93,9 +127,14 @@ describe('e2e: overview screens of the back office', function () {
       ['Trinkgeld und Spenden', '', '1,50 €'],
       ['Summe', '', '7,50 €'],
     ]);
-    assert.match(await page.locator('#statistics-vendors').innerText(), /^1 von (\d+) Verkäufern haben in diesem Zeitraum verkauft \(\d+(,\d)? %\)$/);
+    assert.match(
+      await page.locator('#statistics-vendors').innerText(),
+      /^1 von (\d+) Verkäufern haben in diesem Zeitraum verkauft \(\d+(,\d)? %\)$/,
+    );
     assert.equal(await page.locator('.chart-items rect').count(), 2, 'one bar per row');
-    const [from, to] = await page.locator('#statistics-period input[type="date"]').evaluateAll((inputs) => inputs.map((input) => (input as HTMLInputElement).value));
+    const [from, to] = await page
+      .locator('#statistics-period input[type="date"]')
+      .evaluateAll((inputs) => inputs.map((input) => (input as HTMLInputElement).value));
     const days = (Date.parse(to) - Date.parse(from)) / 86_400_000 + 1;
     assert.equal(days, 30, `the last 30 days: ${from} to ${to}`);
     assert.equal(await page.locator('.chart-series rect').count(), days, `one column per day from ${from} to ${to}`);
@@ -103,7 +142,7 @@ describe('e2e: overview screens of the back office', function () {
 
     const download = page.waitForEvent('download');
     await page.locator('#statistics-csv').click();
-    const csv = fs.readFileSync((await (await download).path()), 'utf8');
+    const csv = fs.readFileSync(await (await download).path(), 'utf8');
     assert.ok(csv.includes('"Digitale Ausgabe";"2";"6,00"'), csv);
     await screenshot(page, 'backoffice-statistics-1280');
 
@@ -118,7 +157,9 @@ describe('e2e: overview screens of the back office', function () {
   });
 
   it('shows the demo vendors on the map in clusters, with a popup that links to the profile', async () => {
-    const map = (await (await api('/api/map')).json()) as { vendors: { id: number; licenseId: string; locations: unknown[] }[] };
+    const map = (await (await api('/api/map')).json()) as {
+      vendors: { id: number; licenseId: string; locations: unknown[] }[];
+    };
     const locations = map.vendors.reduce((sum, vendor) => sum + vendor.locations.length, 0);
     assert.ok(locations > 10, `the demo has vendors with locations (${locations})`);
     await open('/map', 'Karte');
@@ -126,12 +167,18 @@ describe('e2e: overview screens of the back office', function () {
     assert.match(await page.locator('#map-summary').innerText(), new RegExp(`an ${locations} Standorten$`));
     // Without internet no tile loads (Chromium here is offline); the markers are drawn all the same.
     const shown = await page.evaluate(() => {
-      const clusters = [...document.querySelectorAll('#vendor-map .marker-cluster')].map((icon) => Number(icon.textContent));
+      const clusters = [...document.querySelectorAll('#vendor-map .marker-cluster')].map((icon) =>
+        Number(icon.textContent),
+      );
       const single = document.querySelectorAll('#vendor-map .leaflet-marker-icon:not(.marker-cluster)').length;
       return { clusters, single };
     });
     assert.ok(shown.clusters.length > 0, 'vendors at the same corner are clustered');
-    assert.equal(shown.clusters.reduce((sum, n) => sum + n, 0) + shown.single, locations, 'every location is on the map');
+    assert.equal(
+      shown.clusters.reduce((sum, n) => sum + n, 0) + shown.single,
+      locations,
+      'every location is on the map',
+    );
     await screenshot(page, 'backoffice-map-1280');
 
     // Open clusters until a single vendor's marker shows, then its popup.
@@ -140,7 +187,10 @@ describe('e2e: overview screens of the back office', function () {
       const icons = await page.locator('#vendor-map .leaflet-marker-icon').count();
       await page.locator('#vendor-map .marker-cluster').first().click();
       // Zoomed in or spread out: the icons on the map change.
-      await page.waitForFunction((before) => document.querySelectorAll('#vendor-map .leaflet-marker-icon').length !== before, icons);
+      await page.waitForFunction(
+        (before) => document.querySelectorAll('#vendor-map .leaflet-marker-icon').length !== before,
+        icons,
+      );
     }
     const marker = single.first();
     const markerTitle = (await marker.getAttribute('title'))!;
@@ -148,7 +198,10 @@ describe('e2e: overview screens of the back office', function () {
     const link = page.locator('.leaflet-popup .map-vendor-link');
     await link.waitFor();
     assert.equal(await link.innerText(), 'Zum Profil');
-    assert.ok((await page.locator('.leaflet-popup').innerText()).includes(`(${markerTitle.split(' ')[0]})`), 'the popup names the vendor');
+    assert.ok(
+      (await page.locator('.leaflet-popup').innerText()).includes(`(${markerTitle.split(' ')[0]})`),
+      'the popup names the vendor',
+    );
     await link.click();
     await page.locator('#backoffice-page-title').filter({ hasText: 'Verkäuferprofil' }).waitFor();
     const vendor = map.vendors.find((v) => v.licenseId === markerTitle.split(' ')[0])!;
@@ -166,21 +219,37 @@ describe('e2e: overview screens of the back office', function () {
     const placed = await fetch(`${server.url}/api/orders`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ vendor: 'DEMO-5', entries: [{ item: items.find((item) => item.name === 'Zeitung')!.id, quantity: 1 }], tip: 0, locale: 'de' }),
+      body: JSON.stringify({
+        vendor: 'DEMO-5',
+        entries: [{ item: items.find((item) => item.name === 'Zeitung')!.id, quantity: 1 }],
+        tip: 0,
+        locale: 'de',
+      }),
     });
     assert.equal(placed.status, 201);
-    const [pending] = (await (await api(`/api/orders?filter=${encodeURIComponent('{"status":"pending"}')}&range=[0,0]`)).json()) as { id: number }[];
+    const [pending] = (await (
+      await api(`/api/orders?filter=${encodeURIComponent('{"status":"pending"}')}&range=[0,0]`)
+    ).json()) as { id: number }[];
 
     await open('/orders', 'Bestellungen');
-    const row = page.locator('table tbody tr').filter({ has: page.locator('td', { hasText: new RegExp(`^${pending.id}$`) }) });
+    const row = page
+      .locator('table tbody tr')
+      .filter({ has: page.locator('td', { hasText: new RegExp(`^${pending.id}$`) }) });
     await row.waitFor();
-    assert.equal(await page.locator('table tbody tr').count(), 1, 'the paid order is not among the open and flagged ones');
+    assert.equal(
+      await page.locator('table tbody tr').count(),
+      1,
+      'the paid order is not among the open and flagged ones',
+    );
     assert.equal(await row.locator('.order-status-pending').innerText(), 'Offen');
     assert.ok((await row.innerText()).includes('DEMO-5'), 'the vendor is named');
     await screenshot(page, 'backoffice-orders-1280');
     await row.getByRole('button', { name: 'Jetzt bei Stripe prüfen' }).click();
     // Not paid at Stripe: still open, and the answer says so.
-    await page.locator('.MuiSnackbar-root').filter({ hasText: `Bestellung ${pending.id} ist jetzt: Offen` }).waitFor();
+    await page
+      .locator('.MuiSnackbar-root')
+      .filter({ hasText: `Bestellung ${pending.id} ist jetzt: Offen` })
+      .waitFor();
 
     // The paid purchase: shown with the "paid" filter, refunded only after the confirmation.
     await page.goto(url(`/orders?filter=${encodeURIComponent('{"status":["paid"]}')}`));
@@ -188,12 +257,22 @@ describe('e2e: overview screens of the back office', function () {
     await paidRow.waitFor();
     await paidRow.getByRole('button', { name: 'Erstatten' }).click();
     const dialog = page.getByRole('dialog');
-    assert.match(await dialog.innerText(), new RegExp(`Bestellung ${order.id} erstatten\\?[\\s\\S]*7,50\\s€ gehen über Stripe`));
+    assert.match(
+      await dialog.innerText(),
+      new RegExp(`Bestellung ${order.id} erstatten\\?[\\s\\S]*7,50\\s€ gehen über Stripe`),
+    );
     await dialog.getByRole('button', { name: 'Abbrechen' }).click();
-    assert.equal((await (await fetch(`${server.url}/api/orders/${order.token}`)).json()).status, 'paid', 'cancelled: nothing happened');
+    assert.equal(
+      (await (await fetch(`${server.url}/api/orders/${order.token}`)).json()).status,
+      'paid',
+      'cancelled: nothing happened',
+    );
     await paidRow.getByRole('button', { name: 'Erstatten' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Erstatten' }).click();
-    await page.locator('.MuiSnackbar-root').filter({ hasText: `Bestellung ${order.id} wurde erstattet` }).waitFor();
+    await page
+      .locator('.MuiSnackbar-root')
+      .filter({ hasText: `Bestellung ${order.id} wurde erstattet` })
+      .waitFor();
     assert.equal((await (await fetch(`${server.url}/api/orders/${order.token}`)).json()).status, 'refunded');
 
     await page.setViewportSize(phone);
@@ -204,8 +283,13 @@ describe('e2e: overview screens of the back office', function () {
   });
 
   it('shows a vendor change in the protocol: who, which record, the field before → after', async () => {
-    const [vendor] = (await (await api(`/api/vendors?filter=${encodeURIComponent('{"q":"DEMO-7"}')}&range=[0,0]`)).json()) as { id: number; telephone: string | null }[];
-    const changed = await api(`/api/vendors/${vendor.id}`, { method: 'PUT', body: JSON.stringify({ ...vendor, telephone: '+43 660 1234567' }) });
+    const [vendor] = (await (
+      await api(`/api/vendors?filter=${encodeURIComponent('{"q":"DEMO-7"}')}&range=[0,0]`)
+    ).json()) as { id: number; telephone: string | null }[];
+    const changed = await api(`/api/vendors/${vendor.id}`, {
+      method: 'PUT',
+      body: JSON.stringify({ ...vendor, telephone: '+43 660 1234567' }),
+    });
     assert.equal(changed.status, 200, await changed.clone().text());
 
     await open('/protocol', 'Protokoll');

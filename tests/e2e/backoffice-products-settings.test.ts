@@ -18,9 +18,14 @@ describe('e2e: products and settings in the back office', function () {
   before(() => ({ server, context, page } = tab));
 
   const url = (path: string) => `${server.url}/backoffice${path}`;
-  const api = async (path: string) => fetch(`${server.url}${path}`, { headers: { Authorization: `Bearer ${await accessToken(page)}` } });
+  const api = async (path: string) =>
+    fetch(`${server.url}${path}`, { headers: { Authorization: `Bearer ${await accessToken(page)}` } });
   const field = (label: RegExp | string) => page.getByLabel(label, { exact: typeof label === 'string' });
-  const fieldMessage = (label: RegExp | string) => page.locator('.MuiFormControl-root').filter({ has: field(label) }).locator('.MuiFormHelperText-root');
+  const fieldMessage = (label: RegExp | string) =>
+    page
+      .locator('.MuiFormControl-root')
+      .filter({ has: field(label) })
+      .locator('.MuiFormHelperText-root');
   const notification = () => page.locator('.MuiSnackbar-root');
   const save = () => page.getByRole('button', { name: 'Speichern', exact: true }).click();
 
@@ -39,7 +44,10 @@ describe('e2e: products and settings in the back office', function () {
     await field(/^Name/).fill('Wandkalender');
     await field(/^Preis/).fill('12,50');
     await field('Reihenfolge (höher zuerst)').fill('5');
-    await page.locator('input[type="file"]').first().setInputFiles({ name: 'kalender.png', mimeType: 'image/png', buffer: pngBytes([21, 101, 192], 16) });
+    await page
+      .locator('input[type="file"]')
+      .first()
+      .setInputFiles({ name: 'kalender.png', mimeType: 'image/png', buffer: pngBytes([21, 101, 192], 16) });
     await page.locator('.RaImageField-image, img[title="kalender.png"]').first().waitFor();
     await save();
     await page.waitForURL(url('/productsettings'));
@@ -54,8 +62,15 @@ describe('e2e: products and settings in the back office', function () {
     const row = page.locator('table tbody tr').filter({ hasText: 'Wandkalender' });
     await row.waitFor();
     assert.match(await row.innerText(), /12,50\s€/);
-    await row.locator('img').evaluate((img: HTMLImageElement) => img.complete || new Promise((resolve) => img.addEventListener('load', resolve)));
-    assert.ok(await row.locator('img').evaluate((img: HTMLImageElement) => img.naturalWidth === 16), 'the uploaded image is shown');
+    await row
+      .locator('img')
+      .evaluate(
+        (img: HTMLImageElement) => img.complete || new Promise((resolve) => img.addEventListener('load', resolve)),
+      );
+    assert.ok(
+      await row.locator('img').evaluate((img: HTMLImageElement) => img.naturalWidth === 16),
+      'the uploaded image is shown',
+    );
     await screenshot(page, 'backoffice-products-with-new-1280');
     await page.setViewportSize(phone);
     await screenshot(page, 'backoffice-products-390');
@@ -68,7 +83,9 @@ describe('e2e: products and settings in the back office', function () {
     await field('Lizenzprodukt').click();
     await page.getByRole('option', { name: 'Digitale Ausgabe – Lizenz' }).click();
     await save();
-    await fieldMessage(/^Preis/).filter({ hasText: 'The price must be at least the price of its licence item' }).waitFor();
+    await fieldMessage(/^Preis/)
+      .filter({ hasText: 'The price must be at least the price of its licence item' })
+      .waitFor();
     assert.doesNotMatch(await notification().innerText(), /aktualisiert/);
     assert.equal(new URL(page.url()).pathname, `/backoffice/productsettings/update/${product.id}`);
     const stored = (await (await api(`/api/items/${product.id}`)).json()) as Item;
@@ -80,7 +97,9 @@ describe('e2e: products and settings in the back office', function () {
     await page.goto(url(`/productsettings/update/${product.id}`));
     await field(/^Preis/).fill('12,505');
     await save();
-    await fieldMessage(/^Preis/).filter({ hasText: 'Bitte einen Betrag in Euro eingeben, zum Beispiel 2,50.' }).waitFor();
+    await fieldMessage(/^Preis/)
+      .filter({ hasText: 'Bitte einen Betrag in Euro eingeben, zum Beispiel 2,50.' })
+      .waitFor();
   });
 
   it('shows the server’s refusal of a setting at the field, and no success notice', async () => {
@@ -89,7 +108,9 @@ describe('e2e: products and settings in the back office', function () {
     const before = await terms.inputValue();
     await terms.fill('ftp://example.org/agb');
     await save();
-    await fieldMessage('AGB (URL)').filter({ hasText: 'Please enter an address starting with https:// or http://, or leave it empty.' }).waitFor();
+    await fieldMessage('AGB (URL)')
+      .filter({ hasText: 'Please enter an address starting with https:// or http://, or leave it empty.' })
+      .waitFor();
     assert.match(await notification().innerText(), /agbUrl/, 'the notice says what the server said');
     assert.doesNotMatch(await notification().innerText(), /gespeichert/, 'a failed save never shows success');
     await screenshot(page, 'backoffice-settings-refused-1280');
@@ -99,13 +120,19 @@ describe('e2e: products and settings in the back office', function () {
 
   it('saves a new name and colour: the back office and the shop show them', async () => {
     await page.goto(url('/settings/update'));
-    assert.equal(await backofficeTitle(page, `${DEMO_NEWSPAPER_NAME} | Einstellungen`), `${DEMO_NEWSPAPER_NAME} | Einstellungen`);
+    assert.equal(
+      await backofficeTitle(page, `${DEMO_NEWSPAPER_NAME} | Einstellungen`),
+      `${DEMO_NEWSPAPER_NAME} | Einstellungen`,
+    );
     await field('Name der Zeitung').fill('Straßenblatt E2E');
     await field('Farbe').fill('#1565c0');
     await save();
     await notification().filter({ hasText: 'Einstellungen gespeichert' }).waitFor();
     assert.equal(await backofficeTitle(page, 'Straßenblatt E2E | Einstellungen'), 'Straßenblatt E2E | Einstellungen');
-    assert.equal(await page.locator('header.MuiAppBar-root').evaluate((bar) => getComputedStyle(bar).backgroundColor), 'rgb(21, 101, 192)');
+    assert.equal(
+      await page.locator('header.MuiAppBar-root').evaluate((bar) => getComputedStyle(bar).backgroundColor),
+      'rgb(21, 101, 192)',
+    );
     await screenshot(page, 'backoffice-settings-saved-1280');
 
     const shop = await context.newPage();
@@ -123,7 +150,10 @@ describe('e2e: products and settings in the back office', function () {
     await page.locator('#settings-css-save').click();
     await revision.filter({ hasText: 'Revision 1' }).waitFor();
     await notification().filter({ hasText: 'CSS gespeichert (Revision 1)' }).waitFor();
-    assert.equal(await (await fetch(`${server.url}/public/style.css?rev=1`)).text(), '#shop-landing-title { letter-spacing: 2px; }');
+    assert.equal(
+      await (await fetch(`${server.url}/public/style.css?rev=1`)).text(),
+      '#shop-landing-title { letter-spacing: 2px; }',
+    );
     await page.setViewportSize(phone);
     await screenshot(page, 'backoffice-settings-390');
   });

@@ -21,10 +21,11 @@ describe('e2e: QR codes, CSS preview and vendor import in the back office', func
   before(() => ({ server, page } = tab));
 
   const url = (path: string) => `${server.url}/backoffice${path}`;
-  const api = async (path: string) => fetch(`${server.url}${path}`, { headers: { Authorization: `Bearer ${await accessToken(page)}` } });
+  const api = async (path: string) =>
+    fetch(`${server.url}${path}`, { headers: { Authorization: `Bearer ${await accessToken(page)}` } });
   const field = (label: RegExp | string) => page.getByLabel(label, { exact: typeof label === 'string' });
   const notification = () => page.locator('.MuiSnackbar-root');
-  const downloaded = async (download: Download) => fs.readFileSync((await download.path()));
+  const downloaded = async (download: Download) => fs.readFileSync(await download.path());
 
   interface Vendor {
     id: number;
@@ -32,7 +33,8 @@ describe('e2e: QR codes, CSS preview and vendor import in the back office', func
     firstName: string;
     lastName: string;
   }
-  const activeVendors = async () => (await (await api('/api/vendors?filter={"isDisabled":false}&range=[0,999]')).json()) as Vendor[];
+  const activeVendors = async () =>
+    (await (await api('/api/vendors?filter={"isDisabled":false}&range=[0,999]')).json()) as Vendor[];
 
   it('changes a QR option: the preview follows before saving, and saving stores it', async () => {
     const preview = page.locator('#qr-preview svg');
@@ -48,15 +50,24 @@ describe('e2e: QR codes, CSS preview and vendor import in the back office', func
     await page.waitForFunction((old) => document.querySelector('#qr-preview svg')?.innerHTML !== old, squares);
     assert.doesNotMatch(await preview.innerHTML(), /#c8102e/i, 'the old colour is gone from the preview');
     assert.doesNotMatch(await preview.innerHTML(), /<image/, 'no logo yet');
-    await page.locator('input[type="file"]').setInputFiles({ name: 'logo.png', mimeType: 'image/png', buffer: pngBytes([0, 0, 0], 16) });
+    await page
+      .locator('input[type="file"]')
+      .setInputFiles({ name: 'logo.png', mimeType: 'image/png', buffer: pngBytes([0, 0, 0], 16) });
     await field('Logo in der Mitte zeigen').check();
     await page.waitForFunction(() => /<image/.test(document.querySelector('#qr-preview svg')?.innerHTML ?? ''));
     await screenshot(page, 'backoffice-qrcodes-1280');
 
     await page.getByRole('button', { name: 'Speichern', exact: true }).click();
     await notification().filter({ hasText: 'QR-Code-Einstellungen gespeichert' }).waitFor();
-    const settings = (await (await fetch(`${server.url}/api/settings`)).json()) as { qrCodeSettings: Record<string, string>; qrCodeEnableLogo: boolean; qrCodeLogoImgUrl: string | null };
-    assert.deepEqual([settings.qrCodeSettings.dotColor, settings.qrCodeSettings.dotType, settings.qrCodeSettings.errorCorrectionLevel], ['#1565c0', 'dots', 'Q']);
+    const settings = (await (await fetch(`${server.url}/api/settings`)).json()) as {
+      qrCodeSettings: Record<string, string>;
+      qrCodeEnableLogo: boolean;
+      qrCodeLogoImgUrl: string | null;
+    };
+    assert.deepEqual(
+      [settings.qrCodeSettings.dotColor, settings.qrCodeSettings.dotType, settings.qrCodeSettings.errorCorrectionLevel],
+      ['#1565c0', 'dots', 'Q'],
+    );
     assert.equal(settings.qrCodeEnableLogo, true);
     assert.match(settings.qrCodeLogoImgUrl ?? '', /^\/files\//, 'the logo was uploaded');
     await page.setViewportSize(phone);
@@ -72,7 +83,10 @@ describe('e2e: QR codes, CSS preview and vendor import in the back office', func
     await dialog.locator('#vendor-qr-code svg').waitFor();
     assert.match(await dialog.innerText(), /\/v\/DEMO-1/);
     await screenshot(page, 'backoffice-vendor-qr-1280');
-    const [download] = await Promise.all([page.waitForEvent('download'), dialog.getByRole('button', { name: 'PNG' }).click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      dialog.getByRole('button', { name: 'PNG' }).click(),
+    ]);
     assert.equal(download.suggestedFilename(), 'qr-DEMO-1.png');
     const png = await downloaded(download);
     assert.deepEqual(png.subarray(0, 8), pngSignature, 'a PNG file');
@@ -89,7 +103,10 @@ describe('e2e: QR codes, CSS preview and vendor import in the back office', func
     await page.waitForURL(url('/settings/qrcode/badges'));
     const badges = page.locator('.badge');
     await page.waitForFunction((count) => document.querySelectorAll('.badge svg').length === count, vendors.length);
-    assert.deepEqual((await badges.evaluateAll((all) => all.map((badge) => badge.getAttribute('data-licence-id')))).sort(), vendors.map((v) => v.licenseId).sort());
+    assert.deepEqual(
+      (await badges.evaluateAll((all) => all.map((badge) => badge.getAttribute('data-licence-id')))).sort(),
+      vendors.map((v) => v.licenseId).sort(),
+    );
     const first = badges.filter({ has: page.locator('.badge-licence', { hasText: /DEMO-1$/ }) });
     assert.match(await first.innerText(), /Straßenblatt Demo/);
     assert.match(await first.innerText(), new RegExp(`${vendors.find((v) => v.licenseId === 'DEMO-1')!.firstName}`));
@@ -101,11 +118,17 @@ describe('e2e: QR codes, CSS preview and vendor import in the back office', func
 
     await page.goto(url('/settings/qrcode'));
     await page.locator('#qr-zip:not([disabled])').waitFor();
-    const [download] = await Promise.all([page.waitForEvent('download', { timeout: 120_000 }), page.locator('#qr-zip').click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent('download', { timeout: 120_000 }),
+      page.locator('#qr-zip').click(),
+    ]);
     assert.equal(download.suggestedFilename(), 'qr-codes.zip');
     const files = unzipSync(new Uint8Array(await downloaded(download)));
     assert.deepEqual(Object.keys(files).sort(), vendors.map((v) => `qr-${v.licenseId}.png`).sort());
-    assert.ok(Object.values(files).every((png) => Buffer.from(png.subarray(0, 8)).equals(pngSignature)), 'every entry is a PNG');
+    assert.ok(
+      Object.values(files).every((png) => Buffer.from(png.subarray(0, 8)).equals(pngSignature)),
+      'every entry is a PNG',
+    );
   });
 
   it('shows the edited CSS in the shop preview before saving; saving moves the revision on', async () => {
@@ -129,7 +152,10 @@ describe('e2e: QR codes, CSS preview and vendor import in the back office', func
 
     await page.locator('#settings-css-save').click();
     await page.locator('#settings-css-revision').filter({ hasText: 'Revision 1' }).waitFor();
-    assert.equal(await (await fetch(`${server.url}/public/style.css?rev=1`)).text(), '#shop-landing-title { color: rgb(0, 128, 0); }');
+    assert.equal(
+      await (await fetch(`${server.url}/public/style.css?rev=1`)).text(),
+      '#shop-landing-title { color: rgb(0, 128, 0); }',
+    );
     await page.setViewportSize(phone);
     await screenshot(page, 'backoffice-css-preview-390');
     await page.setViewportSize({ width: 1280, height: 900 });
@@ -146,18 +172,23 @@ describe('e2e: QR codes, CSS preview and vendor import in the back office', func
       'IMP-2;Bora;Cetin;not-an-email;;nein',
       'IMP-3;"Chris ""CJ""";Dorn;imp3@example.org;2025-01-15;',
     ].join('\r\n');
-    await page.locator('#import-file').setInputFiles({ name: 'verkaeufer.csv', mimeType: 'text/csv', buffer: Buffer.from(`\uFEFF${csv}`, 'utf8') });
+    await page
+      .locator('#import-file')
+      .setInputFiles({ name: 'verkaeufer.csv', mimeType: 'text/csv', buffer: Buffer.from(`\uFEFF${csv}`, 'utf8') });
     await page.locator('#import-file-summary').filter({ hasText: 'verkaeufer.csv, 3 Zeilen' }).waitFor();
     assert.equal(await page.locator('#import-preview tbody tr').count(), 3);
     assert.match(await page.locator('#import-preview tbody tr[data-line="4"]').innerText(), /Chris "CJ"/);
     await screenshot(page, 'backoffice-import-preview-1280');
 
     await page.locator('#import-start').click();
-    await page.getByRole('dialog').getByRole('button', { name: /Bestätigen/ }).click();
+    await page
+      .getByRole('dialog')
+      .getByRole('button', { name: /Bestätigen/ })
+      .click();
     await page.locator('#import-progress').filter({ hasText: '2 angelegt, 1 mit Fehlern' }).waitFor();
     assert.equal(await page.locator('#import-preview tbody tr.import-created').count(), 2);
     const bad = page.locator('#import-preview tbody tr[data-line="3"]');
-    assert.match(await bad.getAttribute('class') ?? '', /import-failed/);
+    assert.match((await bad.getAttribute('class')) ?? '', /import-failed/);
     assert.match(await bad.locator('.import-error').innerText(), /Please enter a valid email address\./);
 
     const logins = page.locator('#import-passwords .import-login');
@@ -170,7 +201,10 @@ describe('e2e: QR codes, CSS preview and vendor import in the back office', func
     assert.match(file, /IMP-1/);
     assert.equal(file.trim().split('\r\n').length, 3, 'a header and the two new logins');
 
-    const stored = (await (await api('/api/vendors?filter={"q":"IMP-"}')).json()) as (Vendor & { registrationDate: string; hasSmartphone: boolean })[];
+    const stored = (await (await api('/api/vendors?filter={"q":"IMP-"}')).json()) as (Vendor & {
+      registrationDate: string;
+      hasSmartphone: boolean;
+    })[];
     assert.deepEqual(stored.map((v) => v.licenseId).sort(), ['IMP-1', 'IMP-3']);
     const anna = stored.find((v) => v.licenseId === 'IMP-1')!;
     assert.deepEqual([anna.registrationDate, anna.hasSmartphone], ['2024-03-01', true]);

@@ -2,7 +2,14 @@ import assert from 'node:assert/strict';
 import { gzipSync } from 'node:zlib';
 import type { BrowserContext, Page, Response } from 'playwright-core';
 import { DEMO_NEWSPAPER_NAME } from '../../seeds/demo.ts';
-import { accessToken, backofficeTitle, logInAtProvider, openLoggedIn, storedUser, useBrowserTab } from './admin-login.ts';
+import {
+  accessToken,
+  backofficeTitle,
+  logInAtProvider,
+  openLoggedIn,
+  storedUser,
+  useBrowserTab,
+} from './admin-login.ts';
 import { phone, screenshot } from './browser.ts';
 import { librariesIn } from './libraries.ts';
 import type { RunningServer } from './server.ts';
@@ -20,7 +27,8 @@ describe('e2e: back-office shell in Chromium', function () {
   beforeEach(() => ({ server, context, page } = tab));
 
   const url = (path: string) => `${server.url}/backoffice${path}`;
-  const api = (path: string, token: string) => fetch(`${server.url}${path}`, { headers: { Authorization: `Bearer ${token}` } });
+  const api = (path: string, token: string) =>
+    fetch(`${server.url}${path}`, { headers: { Authorization: `Bearer ${token}` } });
   const title = (pageName: string) => `${DEMO_NEWSPAPER_NAME} | ${pageName}`;
 
   it('shows only a loading animation before the login, then lands on the vendors after it', async () => {
@@ -33,7 +41,11 @@ describe('e2e: back-office shell in Chromium', function () {
     assert.equal(request.searchParams.get('ui_locales'), 'de', 'the login page in German by default');
     assert.equal(request.searchParams.get('redirect_uri'), url('/auth-callback'));
     await page.locator('[role="progressbar"]').first().waitFor();
-    assert.equal(await page.locator('#backoffice-logout, #backoffice-user, table').count(), 0, 'no menu, no user, no data before the login');
+    assert.equal(
+      await page.locator('#backoffice-logout, #backoffice-user, table').count(),
+      0,
+      'no menu, no user, no data before the login',
+    );
     assert.equal((await page.locator('body').innerText()).trim(), '', 'no text at all, only the animation');
     await screenshot(page, 'backoffice-before-login');
 
@@ -69,16 +81,25 @@ describe('e2e: back-office shell in Chromium', function () {
       'rgb(200, 16, 46)',
       'the app bar in the newspaper’s colour',
     );
-    const settings = (await (await fetch(`${server.url}/api/settings`)).json()) as { favicon: string | null; logo: string };
+    const settings = (await (await fetch(`${server.url}/api/settings`)).json()) as {
+      favicon: string | null;
+      logo: string;
+    };
     assert.ok(settings.logo.startsWith('/files/'), 'the demo newspaper has a logo of its own');
-    assert.equal(await page.locator('link[rel="icon"]').getAttribute('href'), settings.favicon ?? settings.logo, 'the favicon from the settings (its logo while it has no favicon)');
+    assert.equal(
+      await page.locator('link[rel="icon"]').getAttribute('href'),
+      settings.favicon ?? settings.logo,
+      'the favicon from the settings (its logo while it has no favicon)',
+    );
   });
 
   it('opens every back-office route of the specification with the title "<newspaper> | <page>"', async () => {
     await openLoggedIn(page, url('/vendorsummary'), 'office', 'office');
     const token = await accessToken(page);
     const items = (await (await api('/api/items/backoffice?range=[0,0]', token)).json()) as { id: number }[];
-    const vendors = (await (await api('/api/vendors?filter={"q":"DEMO-1"}&range=[0,0]', token)).json()) as { id: number }[];
+    const vendors = (await (await api('/api/vendors?filter={"q":"DEMO-1"}&range=[0,0]', token)).json()) as {
+      id: number;
+    }[];
     const routes: [path: string, page: string, shot: string][] = [
       ['', 'Verkäufer', 'backoffice-vendors'],
       ['/vendorsummary', 'Verkäufer', 'backoffice-vendors'],
@@ -101,7 +122,8 @@ describe('e2e: back-office shell in Chromium', function () {
       await page.goto(url(path));
       await page.locator('#backoffice-page-title').filter({ hasText: pageName }).waitFor();
       assert.equal(await backofficeTitle(page, title(pageName)), title(pageName), path);
-      if (path === '') assert.equal(new URL(page.url()).pathname, '/backoffice/vendorsummary', '/backoffice leads to the vendors');
+      if (path === '')
+        assert.equal(new URL(page.url()).pathname, '/backoffice/vendorsummary', '/backoffice leads to the vendors');
       await screenshot(page, `${shot}-1280`);
     }
     await page.setViewportSize(phone);
@@ -123,7 +145,11 @@ describe('e2e: back-office shell in Chromium', function () {
 
     await page.reload();
     await page.locator('#backoffice-page-title').filter({ hasText: 'Vendors' }).waitFor();
-    assert.equal(await page.locator('#backoffice-user').textContent(), 'office is logged in', 'still English after a reload');
+    assert.equal(
+      await page.locator('#backoffice-user').textContent(),
+      'office is logged in',
+      'still English after a reload',
+    );
     assert.equal(await page.getAttribute('html', 'lang'), 'en');
     await screenshot(page, 'backoffice-vendors-en-1280');
 
@@ -139,7 +165,12 @@ describe('e2e: back-office shell in Chromium', function () {
       if (response.request().resourceType() === 'script') scripts.push(response);
     });
     /** The bodies of the scripts seen since the last call. */
-    const takeScripts = () => Promise.all(scripts.splice(0).map(async (response) => ({ url: response.url(), body: (await response.body()).toString('utf8') })));
+    const takeScripts = () =>
+      Promise.all(
+        scripts
+          .splice(0)
+          .map(async (response) => ({ url: response.url(), body: (await response.body()).toString('utf8') })),
+      );
     const leaflet = (body: string) => librariesIn(body).includes('leaflet');
     await page.reload();
     await page.locator('#backoffice-page-title').filter({ hasText: 'Verkäufer' }).waitFor();
@@ -147,7 +178,9 @@ describe('e2e: back-office shell in Chromium', function () {
     const firstScreen = await takeScripts();
     assert.ok(firstScreen.length >= 1, 'the back office’s scripts were seen');
     for (const { url: scriptUrl, body } of firstScreen) {
-      const heavy = librariesIn(body).filter((library) => ['leaflet', 'leaflet.markercluster', 'qr-code-styling'].includes(library));
+      const heavy = librariesIn(body).filter((library) =>
+        ['leaflet', 'leaflet.markercluster', 'qr-code-styling'].includes(library),
+      );
       assert.deepEqual(heavy, [], scriptUrl);
     }
     const gzipKb = firstScreen.reduce((sum, { body }) => sum + gzipSync(body).length, 0) / 1024;
@@ -160,7 +193,10 @@ describe('e2e: back-office shell in Chromium', function () {
     assert.ok(!(await takeScripts()).some(({ body }) => leaflet(body)), 'no leaflet before the location editor opens');
     await page.locator('#location-add').click();
     await page.locator('#location-map .leaflet-marker-icon').waitFor();
-    assert.ok((await takeScripts()).some(({ body }) => leaflet(body)), 'leaflet came with the location editor');
+    assert.ok(
+      (await takeScripts()).some(({ body }) => leaflet(body)),
+      'leaflet came with the location editor',
+    );
   });
 
   it('sends a vendor’s login to /me: the back office and its API stay closed to vendors', async () => {
@@ -183,7 +219,11 @@ describe('e2e: back-office shell in Chromium', function () {
     await openLoggedIn(page, url('/vendorsummary'), 'office', 'office');
     await page.locator('table tbody tr').first().waitFor();
     await page.route('**/api/vendors?**', (route) =>
-      route.fulfill({ status: 401, contentType: 'application/json', body: JSON.stringify({ message: 'Please log in.' }) }),
+      route.fulfill({
+        status: 401,
+        contentType: 'application/json',
+        body: JSON.stringify({ message: 'Please log in.' }),
+      }),
     );
     let logins = 0;
     page.on('request', (request) => {
@@ -202,7 +242,9 @@ describe('e2e: back-office shell in Chromium', function () {
     const before = await storedUser(page);
     // 50 s left: under the 100 s threshold, so the renewal starts at once after the reload.
     await storedUser(page, { expires_at: Math.floor(Date.now() / 1000) + 50 });
-    const refresh = page.waitForRequest((request) => request.url().endsWith('/oidc/token') && /grant_type=refresh_token/.test(request.postData() ?? ''));
+    const refresh = page.waitForRequest(
+      (request) => request.url().endsWith('/oidc/token') && /grant_type=refresh_token/.test(request.postData() ?? ''),
+    );
     await page.reload();
     const answer = await (await refresh).response();
     assert.equal(answer?.status(), 200);
@@ -225,12 +267,18 @@ describe('e2e: back-office shell in Chromium', function () {
     await other.close();
 
     await storedUser(page, { expires_at: Math.floor(Date.now() / 1000) + 50 });
-    const refused = page.waitForResponse((response) => response.url().endsWith('/oidc/token') && response.status() === 400);
+    const refused = page.waitForResponse(
+      (response) => response.url().endsWith('/oidc/token') && response.status() === 400,
+    );
     await page.reload();
     await refused;
     await page.waitForURL((current) => current.pathname.startsWith('/oidc/interaction/'));
     assert.equal(await page.getByRole('heading', { level: 1 }).textContent(), 'Anmelden');
-    assert.equal(await page.evaluate(() => Object.keys(sessionStorage).some((k) => k.startsWith('oidc.user:'))), false, 'the token is cleared');
+    assert.equal(
+      await page.evaluate(() => Object.keys(sessionStorage).some((k) => k.startsWith('oidc.user:'))),
+      false,
+      'the token is cleared',
+    );
   });
 
   it('logs out from the sidebar: the session ends and the login page asks for the password again', async () => {

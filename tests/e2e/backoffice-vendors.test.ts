@@ -24,10 +24,15 @@ describe('e2e: vendors in the back office', function () {
   let oneTimePassword: string;
 
   const url = (path: string) => `${server.url}/backoffice${path}`;
-  const api = async (path: string) => fetch(`${server.url}${path}`, { headers: { Authorization: `Bearer ${await accessToken(page)}` } });
+  const api = async (path: string) =>
+    fetch(`${server.url}${path}`, { headers: { Authorization: `Bearer ${await accessToken(page)}` } });
   const field = (label: RegExp | string) => page.getByLabel(label, { exact: typeof label === 'string' });
   /** The message under a field (react-admin puts the server's there). */
-  const fieldMessage = (label: RegExp | string) => page.locator('.MuiFormControl-root').filter({ has: field(label) }).locator('.MuiFormHelperText-root');
+  const fieldMessage = (label: RegExp | string) =>
+    page
+      .locator('.MuiFormControl-root')
+      .filter({ has: field(label) })
+      .locator('.MuiFormHelperText-root');
   const notification = () => page.locator('.MuiSnackbar-root');
   const save = () => page.getByRole('button', { name: 'Speichern' }).click();
 
@@ -38,13 +43,19 @@ describe('e2e: vendors in the back office', function () {
     await field(/^Vorname/).fill('Erika');
     await field('Nachname').fill('Muster');
     await save();
-    await fieldMessage(/^Ausweisnummer/).filter({ hasText: 'This licence ID is already taken.' }).waitFor();
+    await fieldMessage(/^Ausweisnummer/)
+      .filter({ hasText: 'This licence ID is already taken.' })
+      .waitFor();
     assert.match(await notification().innerText(), /already taken/);
     assert.equal(await page.getByRole('dialog').count(), 0, 'no login was made');
     assert.equal(new URL(page.url()).pathname, '/backoffice/newvendor');
 
     await field(/^Ausweisnummer/).fill(licenseId);
-    assert.equal(await field('E-Mail').inputValue(), `${licenseId}${DEMO_VENDOR_EMAIL_POSTFIX}`, 'the e-mail follows the licence ID');
+    assert.equal(
+      await field('E-Mail').inputValue(),
+      `${licenseId}${DEMO_VENDOR_EMAIL_POSTFIX}`,
+      'the e-mail follows the licence ID',
+    );
     await save();
     const dialog = page.getByRole('dialog');
     await dialog.waitFor();
@@ -55,7 +66,10 @@ describe('e2e: vendors in the back office', function () {
     await dialog.getByRole('button', { name: 'Notiert, weiter' }).click();
     await page.waitForURL(/\/backoffice\/userprofile\/\d+$/);
     vendorId = Number(/userprofile\/(\d+)/.exec(page.url())![1]);
-    await page.locator('#vendor-profile-name').filter({ hasText: `${licenseId} · Erika Muster` }).waitFor();
+    await page
+      .locator('#vendor-profile-name')
+      .filter({ hasText: `${licenseId} · Erika Muster` })
+      .waitFor();
 
     await page.reload();
     await page.locator('#vendor-profile-name').waitFor();
@@ -76,7 +90,9 @@ describe('e2e: vendors in the back office', function () {
     await page.goto(url(`/userprofile/${vendorId}/update`));
     await field(/^Ausweisnummer/).fill('DEMO-2');
     await save();
-    await fieldMessage(/^Ausweisnummer/).filter({ hasText: 'This licence ID is already taken.' }).waitFor();
+    await fieldMessage(/^Ausweisnummer/)
+      .filter({ hasText: 'This licence ID is already taken.' })
+      .waitFor();
     assert.doesNotMatch(await notification().innerText(), /aktualisiert/, 'no success notice');
     assert.equal(new URL(page.url()).pathname, `/backoffice/userprofile/${vendorId}/update`);
     await screenshot(page, 'backoffice-vendor-edit-refused-1280');
@@ -99,7 +115,7 @@ describe('e2e: vendors in the back office', function () {
     assert.equal(await page.locator('table tbody tr').count(), 1, 'the search finds only her');
     const download = page.waitForEvent('download');
     await page.getByRole('button', { name: 'Exportieren' }).click();
-    const csv = fs.readFileSync((await (await download).path()), 'utf8');
+    const csv = fs.readFileSync(await (await download).path(), 'utf8');
     const [header, ...rows] = csv.trimEnd().split('\r\n');
     assert.equal(header, '\uFEFF"Lizenznummer";"Vorname";"Nachname";"E-Mail";"Telefon";"Guthaben";"Deaktiviert"');
     assert.equal(rows.length, 1, 'only the vendors the search finds');
@@ -116,7 +132,11 @@ describe('e2e: vendors in the back office', function () {
     const row = page.locator('table tbody tr').filter({ hasText: licenseId });
     await row.locator('.vendor-deactivated').waitFor();
     assert.ok(Number(await row.evaluate((tr) => getComputedStyle(tr).opacity)) < 1, 'greyed out');
-    assert.equal((await fetch(`${server.url}/api/vendors/check/${licenseId}`)).status, 404, 'the shop no longer knows the ID');
+    assert.equal(
+      (await fetch(`${server.url}/api/vendors/check/${licenseId}`)).status,
+      404,
+      'the shop no longer knows the ID',
+    );
     await screenshot(page, 'backoffice-vendor-deactivated-1280');
   });
 
@@ -132,7 +152,9 @@ describe('e2e: vendors in the back office', function () {
     await map.locator('.leaflet-marker-icon').waitFor();
     const box = (await map.boundingBox())!;
     await page.mouse.click(box.x + box.width * 0.25, box.y + box.height * 0.5);
-    await page.waitForFunction(() => (document.querySelector('input[name="latitude"]') as HTMLInputElement).value !== '');
+    await page.waitForFunction(
+      () => (document.querySelector('input[name="latitude"]') as HTMLInputElement).value !== '',
+    );
     const clicked = Number(await dialog.getByLabel('Längengrad').inputValue());
     assert.ok(Number.isFinite(clicked) && clicked !== 0, 'a click on the map sets the position');
 
@@ -141,7 +163,10 @@ describe('e2e: vendors in the back office', function () {
     await page.mouse.down();
     await page.mouse.move(marker.x + marker.width / 2 + 60, marker.y + marker.height - 4, { steps: 8 });
     await page.mouse.up();
-    await page.waitForFunction((before) => Number((document.querySelector('input[name="longitude"]') as HTMLInputElement).value) !== before, clicked);
+    await page.waitForFunction(
+      (before) => Number((document.querySelector('input[name="longitude"]') as HTMLInputElement).value) !== before,
+      clicked,
+    );
     const dragged = Number(await dialog.getByLabel('Längengrad').inputValue());
     assert.ok(dragged > clicked, 'dragging the marker east raises the longitude');
     await screenshot(page, 'backoffice-location-map-1280');
@@ -150,7 +175,12 @@ describe('e2e: vendors in the back office', function () {
 
     const item = page.locator('.vendor-location').filter({ hasText: 'Karlsplatz' });
     await item.filter({ hasText: 'Vormittags' }).waitFor();
-    const [location] = (await (await api(`/api/vendors/${vendorId}/locations`)).json()) as { id: number; longitude: number; latitude: number; workingTime: unknown }[];
+    const [location] = (await (await api(`/api/vendors/${vendorId}/locations`)).json()) as {
+      id: number;
+      longitude: number;
+      latitude: number;
+      workingTime: unknown;
+    }[];
     assert.equal(location.longitude, dragged);
     assert.ok(location.latitude > 40 && location.latitude < 60);
     assert.deepEqual(location.workingTime, { kind: 'mornings' });
@@ -166,7 +196,11 @@ describe('e2e: vendors in the back office', function () {
     await page.getByPlaceholder('Suchen').fill('Musterfrau');
     await page.getByRole('row').filter({ hasText: licenseId }).getByRole('link', { name: 'Kommentare' }).click();
     await page.locator('#vendor-no-comments').filter({ hasText: 'Keine Kommentare' }).waitFor();
-    assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('name')), 'comment', 'the comment field is ready to type');
+    assert.equal(
+      await page.evaluate(() => document.activeElement?.getAttribute('name')),
+      'comment',
+      'the comment field is ready to type',
+    );
     await page.getByLabel(/^Neuer Kommentar/).fill('Ausweis verloren – neuer ist beantragt.');
     await page.locator('#vendor-comments').getByLabel('Warnung').check();
     await page.locator('#comment-add').click();
@@ -178,8 +212,15 @@ describe('e2e: vendors in the back office', function () {
 
     await comment.getByRole('button', { name: 'Erledigt' }).click();
     await comment.filter({ hasText: 'Erledigt am' }).waitFor();
-    assert.doesNotMatch((await comment.getAttribute('class')) ?? '', /vendor-comment-warning/, 'a resolved warning no longer stands out');
-    const [stored] = (await (await api(`/api/vendors/${vendorId}/comments`)).json()) as { warning: boolean; resolvedAt: string | null }[];
+    assert.doesNotMatch(
+      (await comment.getAttribute('class')) ?? '',
+      /vendor-comment-warning/,
+      'a resolved warning no longer stands out',
+    );
+    const [stored] = (await (await api(`/api/vendors/${vendorId}/comments`)).json()) as {
+      warning: boolean;
+      resolvedAt: string | null;
+    }[];
     assert.equal(stored.warning, true);
     assert.ok(stored.resolvedAt);
   });
@@ -203,16 +244,26 @@ describe('e2e: vendors in the back office', function () {
     // The API refuses while a vendor has credit: DEMO-2 earns some in the shop, and the screen
     // passes the API's words on and stays.
     const items = (await (await fetch(`${server.url}/api/items`)).json()) as { id: number; name: string }[];
-    await buyInShop(server.url, { vendor: 'DEMO-2', entries: [{ item: items.find((item) => item.name === 'Zeitung')!.id, quantity: 1 }], tip: 50 });
+    await buyInShop(server.url, {
+      vendor: 'DEMO-2',
+      entries: [{ item: items.find((item) => item.name === 'Zeitung')!.id, quantity: 1 }],
+      tip: 50,
+    });
     const credited = await eventually(async () => {
-      const found = (await (await api(`/api/vendors?filter=${encodeURIComponent('{"q":"DEMO-2"}')}`)).json()) as { id: number; licenseId: string; credit: number }[];
+      const found = (await (await api(`/api/vendors?filter=${encodeURIComponent('{"q":"DEMO-2"}')}`)).json()) as {
+        id: number;
+        licenseId: string;
+        credit: number;
+      }[];
       return found.find((vendor) => vendor.licenseId === 'DEMO-2' && vendor.credit > 0);
     }, 'the purchase is booked to DEMO-2');
     await page.goto(url(`/userprofile/${credited.id}/update`));
     await page.locator('#vendor-delete').click();
     await page.getByRole('dialog').getByRole('button', { name: 'Bestätigen' }).click();
     const amount = (credited.credit / 100).toFixed(2).replace('.', ',');
-    await notification().filter({ hasText: `the credit is not zero (${amount} €)` }).waitFor();
+    await notification()
+      .filter({ hasText: `the credit is not zero (${amount} €)` })
+      .waitFor();
     assert.equal(new URL(page.url()).pathname, `/backoffice/userprofile/${credited.id}/update`);
     assert.equal((await api(`/api/vendors/${credited.id}`)).status, 200, 'refused: DEMO-2 is still there');
 

@@ -26,23 +26,32 @@ export const phone = { width: 390, height: 844 };
  */
 export async function launchChromium(): Promise<Browser> {
   if (!fs.existsSync(chromiumPath)) {
-    throw new Error(`Chromium was not found at ${chromiumPath}: install it (apt-get install -y chromium) or set CHROMIUM_PATH.`);
+    throw new Error(
+      `Chromium was not found at ${chromiumPath}: install it (apt-get install -y chromium) or set CHROMIUM_PATH.`,
+    );
   }
-  const browser = await chromium.launch({ executablePath: chromiumPath, headless: true, args: chromiumArgs, timeout: 60_000 });
+  const browser = await chromium.launch({
+    executablePath: chromiumPath,
+    headless: true,
+    args: chromiumArgs,
+    timeout: 60_000,
+  });
   const violations: string[] = [];
   // newPage() opens its own context through newContext(), so every page is watched.
   const newContext = browser.newContext.bind(browser);
   browser.newContext = async (options) => {
     const context = await newContext(options);
     context.on('console', (message) => {
-      if (/Content Security Policy/i.test(message.text())) violations.push(`${message.page()?.url() ?? '?'}: ${message.text()}`);
+      if (/Content Security Policy/i.test(message.text()))
+        violations.push(`${message.page()?.url() ?? '?'}: ${message.text()}`);
     });
     return context;
   };
   const close = browser.close.bind(browser);
   browser.close = async (options) => {
     await close(options);
-    if (violations.length) throw new Error(`The pages reported Content-Security-Policy violations:\n${violations.join('\n')}`);
+    if (violations.length)
+      throw new Error(`The pages reported Content-Security-Policy violations:\n${violations.join('\n')}`);
   };
   return browser;
 }

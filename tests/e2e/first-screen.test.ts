@@ -31,20 +31,32 @@ describe('e2e: the shop’s first screen', function () {
         page.on('pageerror', (error) => errors.push(error.message));
         const requests = await openFirstScreen(page, `${server.url}/v/DEMO-1`);
 
-        assert.equal((await page.locator('#shop-landing h1, #shop-landing-title').first().textContent())?.trim(), title);
+        assert.equal(
+          (await page.locator('#shop-landing h1, #shop-landing-title').first().textContent())?.trim(),
+          title,
+        );
         assert.equal((await page.locator('#shop-next').textContent())?.trim(), next);
         assert.equal(await page.title(), 'Straßenblatt Demo');
         assert.equal(await page.getAttribute('html', 'lang'), locale.slice(0, 2));
 
         // The favicon is an image too; Chromium files its request under "other".
         const icon = await page.evaluate(() => document.querySelector<HTMLLinkElement>('link[rel="icon"]')?.href);
-        const others = requests.filter((r) => !['document', 'script', 'stylesheet', 'image'].includes(r.type) && r.url !== icon);
+        const others = requests.filter(
+          (r) => !['document', 'script', 'stylesheet', 'image'].includes(r.type) && r.url !== icon,
+        );
         assert.deepEqual(others, [], `only the page, its files and images: ${JSON.stringify(requests)}`);
-        assert.deepEqual(requests.filter((r) => new URL(r.url).pathname.startsWith('/api/')), [], 'no API request');
+        assert.deepEqual(
+          requests.filter((r) => new URL(r.url).pathname.startsWith('/api/')),
+          [],
+          'no API request',
+        );
         assert.equal(requests.filter((r) => r.type === 'document').length, 1);
 
         const { total, files } = await firstScreenBytes(requests);
-        assert.ok(total < budget, `the first screen costs ${total} bytes gzip (budget ${budget}): ${JSON.stringify(files)}`);
+        assert.ok(
+          total < budget,
+          `the first screen costs ${total} bytes gzip (budget ${budget}): ${JSON.stringify(files)}`,
+        );
         assert.deepEqual(errors, []);
         await screenshot(page, `first-screen-${locale}-375`);
       } finally {
@@ -59,7 +71,8 @@ describe('e2e: the shop’s first screen', function () {
       const page = await context.newPage();
       const encodings = new Map<string, string | null>();
       page.on('response', async (response) => {
-        if (['document', 'script'].includes(response.request().resourceType())) encodings.set(response.url(), await response.headerValue('content-encoding'));
+        if (['document', 'script'].includes(response.request().resourceType()))
+          encodings.set(response.url(), await response.headerValue('content-encoding'));
       });
       await openFirstScreen(page, `${server.url}/v/DEMO-1`);
       assert.ok(encodings.size >= 2, JSON.stringify([...encodings]));

@@ -27,15 +27,21 @@ export function gzipBytes(url: string): Promise<number> {
       .get(url, { headers: { 'Accept-Encoding': 'gzip' } }, (res) => {
         let bytes = 0;
         res.on('data', (chunk: Buffer) => (bytes += chunk.length));
-        res.on('end', () => (res.statusCode === 200 ? resolve(bytes) : reject(new Error(`${url} answered ${res.statusCode}`))));
+        res.on('end', () =>
+          res.statusCode === 200 ? resolve(bytes) : reject(new Error(`${url} answered ${res.statusCode}`)),
+        );
       })
       .on('error', reject);
   });
 }
 
 /** What the first screen costs in gzip bytes: the page and every script and style sheet it loaded. */
-export async function firstScreenBytes(requests: Loaded[]): Promise<{ total: number; files: { url: string; bytes: number }[] }> {
-  const urls = [...new Set(requests.filter((r) => ['document', 'script', 'stylesheet'].includes(r.type)).map((r) => r.url))];
+export async function firstScreenBytes(
+  requests: Loaded[],
+): Promise<{ total: number; files: { url: string; bytes: number }[] }> {
+  const urls = [
+    ...new Set(requests.filter((r) => ['document', 'script', 'stylesheet'].includes(r.type)).map((r) => r.url)),
+  ];
   const files = await Promise.all(urls.map(async (url) => ({ url, bytes: await gzipBytes(url) })));
   return { total: files.reduce((sum, f) => sum + f.bytes, 0), files };
 }

@@ -117,7 +117,8 @@ for (const [engine, makeStorage] of Object.entries(storages)) {
       );
       // LOG_LEVEL=silent: the start banner, but no log lines
       assert.ok(!out.split('\n').some((line) => line.startsWith('{')), `log lines although LOG_LEVEL=silent:\n${out}`);
-      if (engine === 'pglite') assert.ok(fs.readdirSync(storage.dataDir).length > 0, 'the data directory holds the database');
+      if (engine === 'pglite')
+        assert.ok(fs.readdirSync(storage.dataDir).length > 0, 'the data directory holds the database');
 
       const settings = await json(`${first.url}/api/settings/`);
       assert.equal(settings.status, 200);

@@ -23,12 +23,13 @@ describe('e2e: login at the embedded OpenID provider in Chromium', function () {
     page.on('console', (message) => {
       // Our pages only: the back office is not what this test is about. A style or script blocked by
       // the page's Content-Security-Policy shows up here.
-      if (message.type() === 'error' && new URL(page.url()).pathname.startsWith('/oidc/')) problems.push(`${message.text()} ${message.location().url}`);
+      if (message.type() === 'error' && new URL(page.url()).pathname.startsWith('/oidc/'))
+        problems.push(`${message.text()} ${message.location().url}`);
     });
   });
 
-
-  const api = (path: string, token: string) => fetch(`${server.url}${path}`, { headers: { Authorization: `Bearer ${token}` } });
+  const api = (path: string, token: string) =>
+    fetch(`${server.url}${path}`, { headers: { Authorization: `Bearer ${token}` } });
   const heading = () => page.getByRole('heading', { level: 1 }).textContent();
 
   /** The test plays the back office here: it takes the code from its redirect URI and exchanges it. */
@@ -58,7 +59,9 @@ describe('e2e: login at the embedded OpenID provider in Chromium', function () {
       return logo?.complete && logo.naturalWidth > 0;
     });
     assert.equal(
-      await page.getByRole('button', { name: 'Anmelden' }).evaluate((button) => getComputedStyle(button).backgroundColor),
+      await page
+        .getByRole('button', { name: 'Anmelden' })
+        .evaluate((button) => getComputedStyle(button).backgroundColor),
       'rgb(200, 16, 46)',
       'the newspaper colour: the inline style is allowed by the page’s CSP',
     );
@@ -91,17 +94,26 @@ describe('e2e: login at the embedded OpenID provider in Chromium', function () {
     assert.equal(me.username, 'office');
     assert.deepEqual(me.groups, ['backoffice']);
 
-    const renewed = await tokenRequest(server.url, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token });
+    const renewed = await tokenRequest(server.url, {
+      grant_type: 'refresh_token',
+      refresh_token: tokens.refresh_token,
+    });
     assert.equal(renewed.status, 200, JSON.stringify(renewed.body));
     assert.notEqual(renewed.body.access_token, tokens.access_token);
     assert.equal((await api('/api/auth/hello/', String(renewed.body.access_token))).status, 200);
 
     // Logout as the back office does it: end_session with the ID token, back to the back office.
-    const end = new URLSearchParams({ id_token_hint: String(renewed.body.id_token), post_logout_redirect_uri: `${server.url}/backoffice` });
+    const end = new URLSearchParams({
+      id_token_hint: String(renewed.body.id_token),
+      post_logout_redirect_uri: `${server.url}/backoffice`,
+    });
     await page.goto(`${server.url}/oidc/session/end?${end}`);
     await page.waitForURL(`${server.url}/backoffice`);
 
-    const afterLogout = await tokenRequest(server.url, { grant_type: 'refresh_token', refresh_token: String(renewed.body.refresh_token) });
+    const afterLogout = await tokenRequest(server.url, {
+      grant_type: 'refresh_token',
+      refresh_token: String(renewed.body.refresh_token),
+    });
     assert.equal(afterLogout.status, 400, 'the refresh token died with the session');
 
     // The session is gone: a new authorization asks for the password again.

@@ -34,7 +34,11 @@ describe('e2e: the vendor area /me in Chromium', function () {
     await page.reload();
     await page.locator('#me-credit-amount').waitFor();
     assert.match(await page.locator('#me-credit-amount').innerText(), /^\d+,\d\d\s€$/, 'the credit in euros');
-    await page.locator('#me-transactions li, #me-transactions p').first().filter({ hasNotText: 'Wird geladen' }).waitFor();
+    await page
+      .locator('#me-transactions li, #me-transactions p')
+      .first()
+      .filter({ hasNotText: 'Wird geladen' })
+      .waitFor();
     assert.match(await page.locator('#me-last-payout').innerText(), /Letzte Auszahlung/);
     assert.equal(await page.title(), title('Mein Guthaben'));
     await screenshot(page, 'me-info-390');
@@ -53,7 +57,10 @@ describe('e2e: the vendor area /me in Chromium', function () {
     await page.goto(`${server.url}/me/qrcode`);
     await logInAtProvider(page, 'vendor', 'vendor');
     await page.waitForURL(`${server.url}/me/qrcode`);
-    const settings = (await (await fetch(`${server.url}/api/settings`)).json()) as { qrCodeUrl: string; publicUrl: string };
+    const settings = (await (await fetch(`${server.url}/api/settings`)).json()) as {
+      qrCodeUrl: string;
+      publicUrl: string;
+    };
     const code = page.locator('#me-qr-code');
     await code.locator('svg').waitFor();
     // A fresh start on a random port: the seed stores no QR address, so the code leads to PUBLIC_URL.
@@ -62,12 +69,15 @@ describe('e2e: the vendor area /me in Chromium', function () {
     assert.equal(await page.title(), title('QR-Code'));
     await screenshot(page, 'me-qrcode-390');
 
-    for (const [button, extension, magic] of [['#me-qr-png', 'png', '\x89PNG'], ['#me-qr-svg', 'svg', '<svg']] as const) {
+    for (const [button, extension, magic] of [
+      ['#me-qr-png', 'png', '\x89PNG'],
+      ['#me-qr-svg', 'svg', '<svg'],
+    ] as const) {
       const download = page.waitForEvent('download');
       await page.locator(button).click();
       const file = await download;
       assert.equal(file.suggestedFilename(), `qr-DEMO-1.${extension}`);
-      const bytes = fs.readFileSync((await file.path()));
+      const bytes = fs.readFileSync(await file.path());
       assert.ok(bytes.toString('latin1').includes(magic), `${extension} file`);
     }
   });

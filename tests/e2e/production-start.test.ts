@@ -16,8 +16,18 @@ async function refusedStart(env: Record<string, string>, dataDir = tempDir()) {
   const child = spawn(process.execPath, ['--import', 'tsx', 'api/src/server.ts'], {
     cwd: repoRoot,
     env: {
-      ...process.env, PORT: String(await freePort()), DATA_DIR: dataDir, DATABASE_URL: '', LOG_LEVEL: 'silent',
-      OIDC_ISSUER: '', SEED_HISTORY: 'false', STRIPE_SECRET_KEY: '', STRIPE_WEBHOOK_SECRET: '', STRIPE_SANDBOX: '', SEED_DEMO: '', ...env,
+      ...process.env,
+      PORT: String(await freePort()),
+      DATA_DIR: dataDir,
+      DATABASE_URL: '',
+      LOG_LEVEL: 'silent',
+      OIDC_ISSUER: '',
+      SEED_HISTORY: 'false',
+      STRIPE_SECRET_KEY: '',
+      STRIPE_WEBHOOK_SECRET: '',
+      STRIPE_SANDBOX: '',
+      SEED_DEMO: '',
+      ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -49,7 +59,12 @@ describe('starting behind a public address', function () {
   });
 
   it('refuses a Stripe test key unless STRIPE_SANDBOX=true', async () => {
-    const { code, stderr } = await refusedStart({ PUBLIC_URL: publicUrl, SEED_DEMO: 'false', STRIPE_SECRET_KEY: 'sk_test_abc', STRIPE_WEBHOOK_SECRET: 'whsec_x' });
+    const { code, stderr } = await refusedStart({
+      PUBLIC_URL: publicUrl,
+      SEED_DEMO: 'false',
+      STRIPE_SECRET_KEY: 'sk_test_abc',
+      STRIPE_WEBHOOK_SECRET: 'whsec_x',
+    });
     assert.notEqual(code, 0);
     assert.match(stderr, /STRIPE_SECRET_KEY is a Stripe test key/);
   });
@@ -62,7 +77,10 @@ describe('starting behind a public address', function () {
 
   it('starts in test mode with STRIPE_SANDBOX=true, shows the ribbon on shop and back office, and refuses a demo password', async () => {
     const dataDir = tempDir();
-    const server = await startServer({ dataDir, env: { PUBLIC_URL: publicUrl, STRIPE_SANDBOX: 'true', SEED_DEMO: 'true' } });
+    const server = await startServer({
+      dataDir,
+      env: { PUBLIC_URL: publicUrl, STRIPE_SANDBOX: 'true', SEED_DEMO: 'true' },
+    });
     try {
       for (const page of ['/v/DEMO-1', '/backoffice', '/me']) {
         const html = await (await fetch(`${server.url}${page}`)).text();
@@ -70,16 +88,24 @@ describe('starting behind a public address', function () {
         assert.match(html, /TESTMODUS – keine echten Zahlungen · TEST MODE – no real payments/);
       }
       // The seeded demo logins got passwords of their own, printed once.
-      assert.match(server.stdout(), /Demo logins \(shown once\): office \/ \w{4}-\w{4}-\w{4}, vendor \/ \w{4}-\w{4}-\w{4}/);
+      assert.match(
+        server.stdout(),
+        /Demo logins \(shown once\): office \/ \w{4}-\w{4}-\w{4}, vendor \/ \w{4}-\w{4}-\w{4}/,
+      );
       assert.doesNotMatch(server.stdout(), /office \/ office/);
     } finally {
       assert.equal(await server.stop(), 0);
     }
     // Someone sets the demo password again: the next start refuses.
     const db = createDb({ dataDir });
-    await db('accounts').where({ username: 'office' }).update({ password_hash: await hashPassword('office') });
+    await db('accounts')
+      .where({ username: 'office' })
+      .update({ password_hash: await hashPassword('office') });
     await db.destroy();
-    const { code, stderr } = await refusedStart({ PUBLIC_URL: publicUrl, STRIPE_SANDBOX: 'true', SEED_DEMO: 'true', DATA_DIR: dataDir }, dataDir);
+    const { code, stderr } = await refusedStart(
+      { PUBLIC_URL: publicUrl, STRIPE_SANDBOX: 'true', SEED_DEMO: 'true', DATA_DIR: dataDir },
+      dataDir,
+    );
     removeDir(dataDir);
     assert.notEqual(code, 0);
     assert.match(stderr, /"office" still opens with the demo password/);

@@ -15,11 +15,19 @@ export interface ShopOrder {
  * sandbox's card page. Resolves with the order's token once its receipt says it is paid.
  */
 export async function buyInShop(baseUrl: string, order: ShopOrder, card?: string): Promise<string> {
-  const placed = await fetch(`${baseUrl}/api/orders`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(order) });
+  const placed = await fetch(`${baseUrl}/api/orders`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify(order),
+  });
   assert.equal(placed.status, 201, await placed.clone().text());
   const { order: token, checkoutUrl } = (await placed.json()) as { order: string; checkoutUrl: string };
   await payInSandbox(baseUrl, checkoutUrl, card);
   // The sandbox's webhook settles the order; the receipt says when.
-  await eventually(async () => ((await (await fetch(`${baseUrl}/api/orders/${token}`)).json()) as { status: string }).status === 'paid', `order ${token} is paid`);
+  await eventually(
+    async () =>
+      ((await (await fetch(`${baseUrl}/api/orders/${token}`)).json()) as { status: string }).status === 'paid',
+    `order ${token} is paid`,
+  );
   return token;
 }

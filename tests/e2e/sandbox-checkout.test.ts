@@ -36,7 +36,6 @@ describe('e2e: local Stripe sandbox checkout page in Chromium', function () {
     stripe = new Stripe(key, { host: '127.0.0.1', port: server.port, protocol: 'http', telemetry: false });
   });
 
-
   beforeEach(async () => {
     page = await browser.newPage({ viewport: phone, deviceScaleFactor: 2, locale: 'de-AT' });
   });
@@ -92,7 +91,10 @@ describe('e2e: local Stripe sandbox checkout page in Chromium', function () {
 
     await page.locator('#card').fill('4242 4242 4242 4242');
     await screenshot(page, 'sandbox-checkout');
-    await Promise.all([page.waitForURL(`${server.url}/success?session_id=${session.id}`), page.locator('#sandbox-pay').click()]);
+    await Promise.all([
+      page.waitForURL(`${server.url}/success?session_id=${session.id}`),
+      page.locator('#sandbox-pay').click(),
+    ]);
 
     const paid = await stripe.checkout.sessions.retrieve(session.id);
     assert.equal(paid.payment_status, 'paid');

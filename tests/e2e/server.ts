@@ -110,7 +110,10 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const deadline = Date.now() + (options.readyTimeoutMs ?? 60_000);
   for (;;) {
     if (hasExited) throw new Error(`the server exited before it was ready (code ${child.exitCode})\n${out}\n${err}`);
-    const ready = await fetch(`${url}/readyz`).then((r) => r.ok, () => false);
+    const ready = await fetch(`${url}/readyz`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ready) break;
     if (Date.now() > deadline) {
       await stop().catch(() => undefined);

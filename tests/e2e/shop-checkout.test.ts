@@ -60,7 +60,11 @@ describe('e2e: buying in the shop widget, paid through the Stripe sandbox', func
   async function settings(fields: Record<string, string>): Promise<void> {
     const form = new FormData();
     for (const [name, value] of Object.entries(fields)) form.set(name, value);
-    const res = await fetch(`${server.url}/api/settings/`, { method: 'PUT', headers: { Authorization: `Bearer ${office}` }, body: form });
+    const res = await fetch(`${server.url}/api/settings/`, {
+      method: 'PUT',
+      headers: { Authorization: `Bearer ${office}` },
+      body: form,
+    });
     const body = await res.text();
     assert.equal(res.status, 200, body);
   }
@@ -106,7 +110,11 @@ describe('e2e: buying in the shop widget, paid through the Stripe sandbox', func
     const page = await phoneIn('de');
     await page.goto(`${server.url}/v/DEMO-1`);
     assert.equal(await text(page, 'h1'), 'Kaufe eine Zeitung bei Anna');
-    assert.deepEqual(await lines(page, '.shop-cart-line'), ['1 × Zeitung 3,00 €'], 'the main item is already in the cart');
+    assert.deepEqual(
+      await lines(page, '.shop-cart-line'),
+      ['1 × Zeitung 3,00 €'],
+      'the main item is already in the cart',
+    );
 
     await page.getByRole('button', { name: 'Weiter' }).click(); // 1
     await page.getByRole('button', { name: '2,00 €' }).click(); // 2
@@ -178,7 +186,10 @@ describe('e2e: buying in the shop widget, paid through the Stripe sandbox', func
     const payButton = page.getByRole('button', { name: 'Pay' });
     assert.equal(await payButton.isDisabled(), true, 'not before the terms are accepted');
     assert.equal(await text(page, '#shop-terms-hint'), 'Please accept the terms to pay.');
-    assert.equal(await page.getByRole('link', { name: 'terms' }).getAttribute('href'), 'https://demo.strassenzeitung.org/agb');
+    assert.equal(
+      await page.getByRole('link', { name: 'terms' }).getAttribute('href'),
+      'https://demo.strassenzeitung.org/agb',
+    );
     await page.getByLabel('With this purchase I accept the terms').check();
     const order = await pay(page, 'Pay');
     assert.deepEqual(await lines(page, '#sandbox-lines li'), ['Zeitung × 1 €3.00', 'Donation × 1 €1.50']);
@@ -218,7 +229,11 @@ describe('e2e: buying in the shop widget, paid through the Stripe sandbox', func
     await page.getByRole('button', { name: 'Weiter' }).click();
 
     await page.locator('#shop-confirmation').waitFor();
-    assert.deepEqual(await lines(page, '#shop-order-lines li'), ['1 × Zeitung 3,00 €', '1 × Digitale Ausgabe 3,00 €', '2 × Kalender 2027 20,00 €']);
+    assert.deepEqual(await lines(page, '#shop-order-lines li'), [
+      '1 × Zeitung 3,00 €',
+      '1 × Digitale Ausgabe 3,00 €',
+      '2 × Kalender 2027 20,00 €',
+    ]);
     assert.equal(await text(page, '#shop-order-total'), 'Summe 26,00 €');
     assert.equal(await text(page, '#shop-email-for'), 'für reader@example.org · ändern');
     await page.getByLabel('Mit diesem Kauf akzeptiere ich die AGB').check();
@@ -227,28 +242,50 @@ describe('e2e: buying in the shop widget, paid through the Stripe sandbox', func
     await payByCard(page, order);
 
     assert.match(await text(page, 'h1'), /^Bitte zeige diese Seite \S+$/);
-    assert.deepEqual(await lines(page, '.shop-receipt-tile'), ['Zeitung', 'Kalender 2027', 'Kalender 2027', '1 × Digitale Ausgabe Digitale Ausgabe herunterladen'], 'one tile per physical copy, then the edition by e-mail');
-    assert.equal(await page.locator('.shop-receipt-digital .shop-receipt-document').count(), 1, 'the digital edition has its own icon');
+    assert.deepEqual(
+      await lines(page, '.shop-receipt-tile'),
+      ['Zeitung', 'Kalender 2027', 'Kalender 2027', '1 × Digitale Ausgabe Digitale Ausgabe herunterladen'],
+      'one tile per physical copy, then the edition by e-mail',
+    );
+    assert.equal(
+      await page.locator('.shop-receipt-digital .shop-receipt-document').count(),
+      1,
+      'the digital edition has its own icon',
+    );
     const download = page.getByRole('link', { name: 'Digitale Ausgabe herunterladen' });
     const href = (await download.getAttribute('href'))!;
     const pdf = await fetch(new URL(href, server.url));
     assert.equal(pdf.status, 200);
     assert.equal(pdf.headers.get('content-type'), 'application/pdf');
-    assert.equal(Buffer.from(await pdf.arrayBuffer()).subarray(0, 5).toString(), '%PDF-');
+    assert.equal(
+      Buffer.from(await pdf.arrayBuffer())
+        .subarray(0, 5)
+        .toString(),
+      '%PDF-',
+    );
     await screenshot(page, 'shop-375-de-receipt-digital');
 
     // The link of the e-mail: the PDF page.
     const linkId = /\/api\/pdf\/([^/]+)\//.exec(href)![1];
     await page.goto(`${server.url}/pdf/${linkId}`);
     assert.equal(await text(page, 'h1'), 'Viel Spaß beim Lesen!');
-    const again = await fetch(new URL((await page.getByRole('link', { name: 'Digitale Ausgabe herunterladen' }).getAttribute('href'))!, server.url));
+    const again = await fetch(
+      new URL(
+        (await page.getByRole('link', { name: 'Digitale Ausgabe herunterladen' }).getAttribute('href'))!,
+        server.url,
+      ),
+    );
     assert.equal(again.headers.get('content-type'), 'application/pdf');
     await screenshot(page, 'shop-375-de-pdf');
 
     // The address is remembered on this phone: the next digital purchase does not ask again.
     await page.goto(`${server.url}/v/DEMO-3/print-digital`);
     await page.getByRole('button', { name: /Digital \(E-Paper\)/ }).click();
-    assert.deepEqual(await lines(page, '.shop-cart-line'), ['1 × Digitale Ausgabe 3,00 €'], 'the digital edition instead of print');
+    assert.deepEqual(
+      await lines(page, '.shop-cart-line'),
+      ['1 × Digitale Ausgabe 3,00 €'],
+      'the digital edition instead of print',
+    );
     await page.getByRole('button', { name: 'Weiter' }).click();
     await page.getByRole('button', { name: '1,00 €' }).click();
     assert.equal(await text(page, '#shop-email-for'), 'für reader@example.org · ändern');
@@ -295,7 +332,10 @@ describe('e2e: buying in the shop widget, paid through the Stripe sandbox', func
     assert.equal(await text(page, 'h1'), 'Deine Zahlung wird bestätigt …');
     const first = Number(await text(page, '#shop-countdown-seconds'));
     assert.ok(first > 0 && first <= 60, String(first));
-    await page.waitForFunction((start) => Number(document.getElementById('shop-countdown-seconds')?.textContent) < start, first);
+    await page.waitForFunction(
+      (start) => Number(document.getElementById('shop-countdown-seconds')?.textContent) < start,
+      first,
+    );
     assert.match(await text(page, '#shop-countdown-text'), /^noch \d+ Sekunden$/);
     await screenshot(page, 'shop-375-de-success-waiting');
 
@@ -341,8 +381,24 @@ describe('e2e: buying in the shop widget, paid through the Stripe sandbox', func
 
   it('refuses a cart with only a tip: "Donation only is not allowed", no payment', async () => {
     for (const [lang, minus, next, preset, message, terms, payLabel] of [
-      ['de', 'Zeitung: eins weniger', 'Weiter', '2,00 €', 'Nur eine Spende ist nicht erlaubt', 'Mit diesem Kauf akzeptiere ich die AGB', 'Bezahlen'],
-      ['en', 'One Zeitung less', 'Next', '€2.00', 'Donation only is not allowed', 'With this purchase I accept the terms', 'Pay'],
+      [
+        'de',
+        'Zeitung: eins weniger',
+        'Weiter',
+        '2,00 €',
+        'Nur eine Spende ist nicht erlaubt',
+        'Mit diesem Kauf akzeptiere ich die AGB',
+        'Bezahlen',
+      ],
+      [
+        'en',
+        'One Zeitung less',
+        'Next',
+        '€2.00',
+        'Donation only is not allowed',
+        'With this purchase I accept the terms',
+        'Pay',
+      ],
     ] as const) {
       const page = await phoneIn(lang);
       await page.goto(`${server.url}/v/DEMO-5/shop`);
@@ -397,7 +453,11 @@ describe('e2e: buying in the shop widget, paid through the Stripe sandbox', func
       await page.goto(`${server.url}/v/DEMO-1`);
       assert.equal(await text(page, 'h1'), 'Kaufe eine Zeitung bei DEMO-1');
       assert.equal(await page.locator('#shop-custom-css').getAttribute('href'), `/public/style.css?rev=${revision}`);
-      assert.equal(await page.locator('#shop-next').evaluate((el) => getComputedStyle(el).backgroundColor), 'rgb(1, 2, 3)', 'the newspaper’s CSS wins');
+      assert.equal(
+        await page.locator('#shop-next').evaluate((el) => getComputedStyle(el).backgroundColor),
+        'rgb(1, 2, 3)',
+        'the newspaper’s CSS wins',
+      );
       await page.getByRole('button', { name: 'Weiter' }).click();
       assert.equal(await text(page, 'h1'), 'Möchtest du ein Trinkgeld geben?');
       await page.getByRole('button', { name: '1,00 €' }).click();
@@ -425,7 +485,10 @@ describe('e2e: buying in the shop widget, paid through the Stripe sandbox', func
         await page.goto(`${server.url}${path}`);
         assert.equal(await text(page, 'h1'), 'This page is currently under maintenance...', path);
       }
-      assert.equal(await page.getByRole('link', { name: 'Learn more' }).getAttribute('href'), 'https://demo.strassenzeitung.org/wartung');
+      assert.equal(
+        await page.getByRole('link', { name: 'Learn more' }).getAttribute('href'),
+        'https://demo.strassenzeitung.org/wartung',
+      );
       await screenshot(page, 'shop-375-en-maintenance');
       await page.goto(`${server.url}/paymentconfirmation?order=${order}`);
       assert.equal(await text(page, 'h1'), 'Please show this page to Anna');
@@ -461,7 +524,10 @@ describe('e2e: buying in the shop widget, paid through the Stripe sandbox', func
     server = e2e.server = await startServer({ dataDir });
 
     await page.goto(`${server.url}/pdf/${linkId}`);
-    assert.equal(await text(page, '#shop-pdf-invalid'), 'The link to the pdf is invalid or expired. Please contact the office.');
+    assert.equal(
+      await text(page, '#shop-pdf-invalid'),
+      'The link to the pdf is invalid or expired. Please contact the office.',
+    );
     assert.equal(await page.getByRole('alert').count(), 1);
     await screenshot(page, 'shop-375-en-pdf-expired');
   });

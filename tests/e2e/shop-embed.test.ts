@@ -61,15 +61,33 @@ async function startNewspaperSite(shopUrl: () => string) {
   // Both loopback names must reach it: 127.0.0.1 is the listed origin, localhost the unlisted one.
   await new Promise<void>((resolve) => server.listen(0, resolve));
   const port = (server.address() as AddressInfo).port;
-  return { port, listed: `http://127.0.0.1:${port}`, unlisted: `http://localhost:${port}`, close: () => new Promise((resolve) => server.close(resolve)) };
+  return {
+    port,
+    listed: `http://127.0.0.1:${port}`,
+    unlisted: `http://localhost:${port}`,
+    close: () => new Promise((resolve) => server.close(resolve)),
+  };
 }
 
 /** Computed styles that make up an element's look. */
 function lookOf(page: Page, selector: string) {
-  return page.locator(selector).first().evaluate((el) => {
-    const s = getComputedStyle(el);
-    return [s.color, s.backgroundColor, s.fontFamily, s.fontSize, s.letterSpacing, s.textTransform, s.display, s.borderTopWidth, s.paddingTop].join(' | ');
-  });
+  return page
+    .locator(selector)
+    .first()
+    .evaluate((el) => {
+      const s = getComputedStyle(el);
+      return [
+        s.color,
+        s.backgroundColor,
+        s.fontFamily,
+        s.fontSize,
+        s.letterSpacing,
+        s.textTransform,
+        s.display,
+        s.borderTopWidth,
+        s.paddingTop,
+      ].join(' | ');
+    });
 }
 
 describe('e2e: the shop embedded on the newspaper’s website', function () {
@@ -122,7 +140,13 @@ describe('e2e: the shop embedded on the newspaper’s website', function () {
         url: location.href,
       };
     });
-    assert.deepEqual(placement, { afterScript: 'SCRIPT', beforeText: 'page-after', inShadow: true, inPage: false, url: `${site.listed}/strict` });
+    assert.deepEqual(placement, {
+      afterScript: 'SCRIPT',
+      beforeText: 'page-after',
+      inShadow: true,
+      inPage: false,
+      url: `${site.listed}/strict`,
+    });
     await screenshot(page, 'shop-embed-landing-de-375');
 
     // Four taps: Next, a tip, the terms, Pay; Stripe's page opens in the top window.
@@ -137,14 +161,22 @@ describe('e2e: the shop embedded on the newspaper’s website', function () {
     await page.locator('#shop-receipt-title').waitFor({ timeout: 30_000 });
     assert.equal((await page.locator('#shop-receipt-title').textContent())?.trim(), 'Bitte zeige diese Seite Anna');
     assert.equal((await page.locator('#shop-receipt-total-amount').textContent())?.replace(/\s/g, ' '), '5,00 €');
-    assert.equal(await page.evaluate(() => location.href), `${site.listed}/strict`, 'the order token left the address bar');
+    assert.equal(
+      await page.evaluate(() => location.href),
+      `${site.listed}/strict`,
+      'the order token left the address bar',
+    );
     await screenshot(page, 'shop-embed-receipt-de-375');
 
     await page.reload();
     await page.locator('#shop-receipt-title').waitFor();
-    assert.equal((await page.locator('#shop-receipt-total-amount').textContent())?.replace(/\s/g, ' '), '5,00 €', 'the receipt survives a reload');
+    assert.equal(
+      (await page.locator('#shop-receipt-total-amount').textContent())?.replace(/\s/g, ' '),
+      '5,00 €',
+      'the receipt survives a reload',
+    );
     assert.deepEqual(pageErrors, []);
-    assert.deepEqual(violations, [], 'the README\'s policy is enough');
+    assert.deepEqual(violations, [], "the README's policy is enough");
   });
 
   it('keeps the page’s CSS out of the widget and the widget’s CSS out of the page', async () => {
@@ -155,7 +187,14 @@ describe('e2e: the shop embedded on the newspaper’s website', function () {
       // Visible, also where the page hides every .shop-button and #shop-next it can reach.
       if (path !== '/no-widget') await page.locator('#shop-next').waitFor({ state: 'visible' });
       return {
-        widget: path === '/no-widget' ? null : [await lookOf(page, '#shop-next'), await lookOf(page, '#shop-landing-title'), await lookOf(page, '#shop-app')],
+        widget:
+          path === '/no-widget'
+            ? null
+            : [
+                await lookOf(page, '#shop-next'),
+                await lookOf(page, '#shop-landing-title'),
+                await lookOf(page, '#shop-app'),
+              ],
         page: [await lookOf(page, '#page-button'), await lookOf(page, '#page-title'), await lookOf(page, 'body')],
         styleSheets: await page.evaluate(() => document.styleSheets.length),
       };
@@ -173,7 +212,11 @@ describe('e2e: the shop embedded on the newspaper’s website', function () {
     // The shop's address is its PUBLIC_URL, where the login service issues tokens.
     const { access_token: token } = await loginWithPkce(shop, 'office', 'office');
     const saveCss = (css: string) =>
-      fetch(`${shop}/api/settings/css/`, { method: 'PUT', headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'text/css' }, body: css });
+      fetch(`${shop}/api/settings/css/`, {
+        method: 'PUT',
+        headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'text/css' },
+        body: css,
+      });
     assert.equal((await saveCss('#shop-landing-title { color: rgb(0, 128, 128); }')).status, 200);
     try {
       await open('de-AT');
@@ -227,7 +270,10 @@ describe('e2e: the shop embedded on the newspaper’s website', function () {
       assert.equal(await note.textContent(), message);
       assert.equal(await note.getAttribute('role'), 'alert');
       assert.equal(await page.locator('#shop-next').count(), 0, 'no shop');
-      assert.ok(console.some((line) => line.includes('EMBED_ORIGINS')), `the console explains why: ${JSON.stringify(console)}`);
+      assert.ok(
+        console.some((line) => line.includes('EMBED_ORIGINS')),
+        `the console explains why: ${JSON.stringify(console)}`,
+      );
       // No named functions in here: the test's compiler would wrap them in a helper the page lacks.
       const calls = await page.evaluate(
         (base) =>
@@ -236,7 +282,12 @@ describe('e2e: the shop embedded on the newspaper’s website', function () {
               ['/api/settings/', {}],
               ['/api/shop/boot/?vendor=DEMO-1', {}],
               ['/api/orders/', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' }],
-            ].map(([path, init]) => fetch(`${base}${path as string}`, init as RequestInit).then((res) => `read ${res.status}`, () => 'blocked')),
+            ].map(([path, init]) =>
+              fetch(`${base}${path as string}`, init as RequestInit).then(
+                (res) => `read ${res.status}`,
+                () => 'blocked',
+              ),
+            ),
           ),
         shop,
       );

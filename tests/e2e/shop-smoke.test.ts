@@ -53,8 +53,14 @@ const routes = (calendar: number): Expected[] => [
   { path: '/v/DEMO-1/print-digital', heading: { de: 'Gedruckt oder digital?', en: 'Print or digital?' } },
   { path: '/v/DEMO-1/information', heading: { de: 'Gedruckt oder E-Paper', en: 'Print or e-paper' } },
   // The demo newspaper says donation (UseTipInsteadOfDonation is off).
-  { path: '/v/DEMO-1/tipping', heading: { de: 'Möchtest du etwas spenden?', en: 'Would you like to make a donation?' } },
-  { path: '/v/DEMO-1/custom-tip', heading: { de: 'Wie viel möchtest du geben?', en: 'How much would you like to give?' } },
+  {
+    path: '/v/DEMO-1/tipping',
+    heading: { de: 'Möchtest du etwas spenden?', en: 'Would you like to make a donation?' },
+  },
+  {
+    path: '/v/DEMO-1/custom-tip',
+    heading: { de: 'Wie viel möchtest du geben?', en: 'How much would you like to give?' },
+  },
   {
     path: '/v/DEMO-1/confirmation',
     heading: { de: 'Deine Bestellung', en: 'Your order' },
@@ -62,10 +68,19 @@ const routes = (calendar: number): Expected[] => [
   },
   {
     path: '/v/DEMO-1/payment',
-    heading: { de: 'Du wirst zur sicheren Kartenzahlung weitergeleitet …', en: 'Taking you to the secure card payment …' },
+    heading: {
+      de: 'Du wirst zur sicheren Kartenzahlung weitergeleitet …',
+      en: 'Taking you to the secure card payment …',
+    },
   },
-  { path: '/paymentconfirmation?order=not-a-token', heading: { de: 'Ungültige Zahlungsbestätigung', en: 'Invalid payment confirmation' } },
-  { path: '/success?order=not-a-token&session_id=cs_nothing', heading: { de: 'Ungültige Zahlungsbestätigung', en: 'Invalid payment confirmation' } },
+  {
+    path: '/paymentconfirmation?order=not-a-token',
+    heading: { de: 'Ungültige Zahlungsbestätigung', en: 'Invalid payment confirmation' },
+  },
+  {
+    path: '/success?order=not-a-token&session_id=cs_nothing',
+    heading: { de: 'Ungültige Zahlungsbestätigung', en: 'Invalid payment confirmation' },
+  },
   {
     path: '/failure?order=not-a-token',
     heading: { de: 'Transaktion fehlgeschlagen', en: 'Transaction failed' },
@@ -75,14 +90,20 @@ const routes = (calendar: number): Expected[] => [
   {
     path: '/error',
     heading: { de: 'Fehler', en: 'Error' },
-    text: { de: 'Upsi, es ist ein Fehler aufgetreten. Bitte versuche es erneut.', en: 'An error occurred. Please try again later.' },
+    text: {
+      de: 'Upsi, es ist ein Fehler aufgetreten. Bitte versuche es erneut.',
+      en: 'An error occurred. Please try again later.',
+    },
   },
   {
     path: '/error-invalid-link',
     heading: { de: 'Ungültiger Link', en: 'Invalid link' },
     text: { de: 'Etwas ist schiefgelaufen', en: 'Something went wrong please try it again or contact the office.' },
   },
-  { path: '/maintenance', heading: { de: 'Diese Seite wird gerade gewartet...', en: 'This page is currently under maintenance...' } },
+  {
+    path: '/maintenance',
+    heading: { de: 'Diese Seite wird gerade gewartet...', en: 'This page is currently under maintenance...' },
+  },
   {
     path: '/pdf/abcdefghijklmnopqrstuvwxyz012345',
     heading: { de: 'Ungültiger Link', en: 'Invalid link' },
@@ -108,7 +129,10 @@ describe('e2e: the shop widget’s screens in Chromium', function () {
   });
   after(() => assert.deepEqual(problems, [], 'no page threw an error'));
 
-  async function open(lang: Lang, viewport = { width: 375, height: 740 }): Promise<{ context: BrowserContext; page: Page }> {
+  async function open(
+    lang: Lang,
+    viewport = { width: 375, height: 740 },
+  ): Promise<{ context: BrowserContext; page: Page }> {
     const context = await browser.newContext({ viewport, locale: locales[lang], deviceScaleFactor: 1 });
     const page = await context.newPage();
     page.on('pageerror', (error) => problems.push(`${page.url()}: ${error.message}`));
@@ -122,7 +146,11 @@ describe('e2e: the shop widget’s screens in Chromium', function () {
     const expected = route.heading[lang];
     await heading(page).filter({ hasText: expected }).waitFor();
     assert.equal((await heading(page).textContent())?.trim(), expected, route.path);
-    if (route.text) assert.ok((await page.locator('#shop-content').innerText()).includes(route.text[lang]), `${route.path}: ${route.text[lang]}`);
+    if (route.text)
+      assert.ok(
+        (await page.locator('#shop-content').innerText()).includes(route.text[lang]),
+        `${route.path}: ${route.text[lang]}`,
+      );
     if (route.finalPath) await page.waitForURL(`${server.url}${route.finalPath}`);
     assert.equal(await page.getAttribute('html', 'lang'), lang);
   }
@@ -144,14 +172,23 @@ describe('e2e: the shop widget’s screens in Chromium', function () {
     await page.locator('#shop-landing-title').waitFor();
     assert.equal(await page.title(), DEMO_NEWSPAPER_NAME);
     assert.equal(await page.locator('#shop-newspaper-name').textContent(), DEMO_NEWSPAPER_NAME);
-    assert.equal(await page.locator('#shop-header').evaluate((el) => getComputedStyle(el).backgroundColor), 'rgb(200, 16, 46)');
+    assert.equal(
+      await page.locator('#shop-header').evaluate((el) => getComputedStyle(el).backgroundColor),
+      'rgb(200, 16, 46)',
+    );
     assert.equal(await page.locator('#shop-header').evaluate((el) => getComputedStyle(el).color), 'rgb(255, 255, 255)');
     await page.waitForFunction(() => {
       const logo = document.querySelector<HTMLImageElement>('#shop-logo');
       return logo?.complete && logo.naturalWidth > 0;
     });
     assert.equal(await page.locator('#shop-vendor-name').textContent(), 'Anna');
-    assert.deepEqual(await page.locator('.shop-cart-line').allInnerTexts().then((lines) => lines.map((l) => l.replace(/\s+/g, ' '))), ['1 × Zeitung 3,00 €']);
+    assert.deepEqual(
+      await page
+        .locator('.shop-cart-line')
+        .allInnerTexts()
+        .then((lines) => lines.map((l) => l.replace(/\s+/g, ' '))),
+      ['1 × Zeitung 3,00 €'],
+    );
     // Anna (DEMO-1) has a verification link: an info button next to her name.
     const proof = page.getByRole('link', { name: 'Ausweis von Anna prüfen' });
     assert.equal(await proof.getAttribute('href'), 'https://demo.strassenzeitung.org/ausweis/demo-1');
@@ -159,7 +196,13 @@ describe('e2e: the shop widget’s screens in Chromium', function () {
     // The language switch, remembered on the device.
     await page.getByRole('button', { name: 'English' }).click();
     assert.equal(await page.locator('#shop-landing-title').textContent(), 'Buy a newspaper from Anna');
-    assert.deepEqual(await page.locator('.shop-cart-line').allInnerTexts().then((lines) => lines.map((l) => l.replace(/\s+/g, ' '))), ['1 × Zeitung €3.00']);
+    assert.deepEqual(
+      await page
+        .locator('.shop-cart-line')
+        .allInnerTexts()
+        .then((lines) => lines.map((l) => l.replace(/\s+/g, ' '))),
+      ['1 × Zeitung €3.00'],
+    );
     assert.equal(await page.getByRole('button', { name: 'English' }).getAttribute('aria-pressed'), 'true');
     await page.reload();
     assert.equal(await page.locator('#shop-landing-title').textContent(), 'Buy a newspaper from Anna');
@@ -177,7 +220,11 @@ describe('e2e: the shop widget’s screens in Chromium', function () {
         const content = document.getElementById('shop-content')!;
         const right = content.getBoundingClientRect().right - parseFloat(getComputedStyle(content).paddingRight);
         const sticking = [...content.querySelectorAll('*')].map((el) => el.getBoundingClientRect().right - right);
-        return Math.max(document.documentElement.scrollWidth - document.documentElement.clientWidth, ...sticking.map(Math.ceil), 0);
+        return Math.max(
+          document.documentElement.scrollWidth - document.documentElement.clientWidth,
+          ...sticking.map(Math.ceil),
+          0,
+        );
       });
     for (const path of ['/v/DEMO-1', '/v/DEMO-1/shop', '/v/DEMO-1/tipping', '/v/DEMO-1/confirmation', '/v/NOBODY-99']) {
       await page.goto(`${server.url}${path}`);
@@ -218,7 +265,10 @@ describe('e2e: the shop widget’s screens in Chromium', function () {
         ]) {
           await page.goto(`${server.url}${path}`);
           await page.locator('h1').waitFor();
-          assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), `${path} fits ${name} px`);
+          assert.ok(
+            await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth),
+            `${path} fits ${name} px`,
+          );
           await screenshot(page, `shop-${name}-${lang}-${screen}`);
         }
         await context.close();

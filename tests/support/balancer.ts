@@ -37,7 +37,9 @@ export async function startBalancer(backends: string[]): Promise<Balancer> {
     });
     upstream.on('error', () => {
       if (res.headersSent) return void res.destroy();
-      res.writeHead(502, { 'Content-Type': 'application/json' }).end(JSON.stringify({ message: 'The API process cannot be reached.' }));
+      res
+        .writeHead(502, { 'Content-Type': 'application/json' })
+        .end(JSON.stringify({ message: 'The API process cannot be reached.' }));
     });
     req.pipe(upstream);
   });

@@ -47,19 +47,56 @@ async function catalogue(db: Db) {
   return { print, digital, licence };
 }
 
-export async function bookPaidOrder(db: Db, vendorId: number, at: Date, { prints, digital, tip }: { prints: number; digital: number; tip: number }): Promise<number> {
+export async function bookPaidOrder(
+  db: Db,
+  vendorId: number,
+  at: Date,
+  { prints, digital, tip }: { prints: number; digital: number; tip: number },
+): Promise<number> {
   const items = await catalogue(db);
   const total = prints * items.print.price + digital * items.digital.price + tip;
   const fee = Math.round(total * 0.015) + 25;
   return backdating(db, async (trx) => {
     const [{ id }] = await trx('orders')
-      .insert({ token: randomBytes(32).toString('base64url'), vendor_id: vendorId, status: 'paid', amount_total: total, tip, fee, expires_at: at, paid_at: at, created_at: at })
+      .insert({
+        token: randomBytes(32).toString('base64url'),
+        vendor_id: vendorId,
+        status: 'paid',
+        amount_total: total,
+        tip,
+        fee,
+        expires_at: at,
+        paid_at: at,
+        created_at: at,
+      })
       .returning('id');
     const entries: Record<string, unknown>[] = [];
-    if (prints) entries.push({ order_id: id, kind: 'sale', item_id: items.print.id, quantity: prints, unit_price: items.print.price, amount: prints * items.print.price });
+    if (prints)
+      entries.push({
+        order_id: id,
+        kind: 'sale',
+        item_id: items.print.id,
+        quantity: prints,
+        unit_price: items.print.price,
+        amount: prints * items.print.price,
+      });
     if (digital) {
-      entries.push({ order_id: id, kind: 'sale', item_id: items.digital.id, quantity: digital, unit_price: items.digital.price, amount: digital * items.digital.price });
-      entries.push({ order_id: id, kind: 'licence', item_id: items.licence.id, quantity: digital, unit_price: items.licence.price, amount: digital * items.licence.price });
+      entries.push({
+        order_id: id,
+        kind: 'sale',
+        item_id: items.digital.id,
+        quantity: digital,
+        unit_price: items.digital.price,
+        amount: digital * items.digital.price,
+      });
+      entries.push({
+        order_id: id,
+        kind: 'licence',
+        item_id: items.licence.id,
+        quantity: digital,
+        unit_price: items.licence.price,
+        amount: digital * items.licence.price,
+      });
     }
     if (tip) entries.push({ order_id: id, kind: 'tip', amount: tip });
     await trx('order_entries').insert(entries);
@@ -85,9 +122,17 @@ async function backdate(trx: Knex.Transaction, table: string, ids: number[], at:
 
 export async function bookHistory(db: Db, { orders = 110, seed = 5 } = {}) {
   const random = generator(seed);
-  const vendors = (await db('vendors').whereIn('license_id', ['DEMO-1', 'DEMO-2', 'DEMO-3', 'DEMO-4', 'DEMO-5']).orderBy('id').select('id')).map((v: { id: number }) => v.id);
+  const vendors = (
+    await db('vendors')
+      .whereIn('license_id', ['DEMO-1', 'DEMO-2', 'DEMO-3', 'DEMO-4', 'DEMO-5'])
+      .orderBy('id')
+      .select('id')
+  ).map((v: { id: number }) => v.id);
   const plan = [
-    ...Array.from({ length: orders }, () => ({ at: new Date(historyStart + Math.floor(random.next() * (historyEnd - historyStart))), edge: undefined as Edge | undefined })),
+    ...Array.from({ length: orders }, () => ({
+      at: new Date(historyStart + Math.floor(random.next() * (historyEnd - historyStart))),
+      edge: undefined as Edge | undefined,
+    })),
     ...(Object.keys(edges) as Edge[]).map((edge) => ({ at: new Date(edges[edge]), edge })),
   ].sort((a, b) => a.at.getTime() - b.at.getTime());
   const edgeOrders = {} as Record<Edge, number>;
@@ -100,7 +145,12 @@ export async function bookHistory(db: Db, { orders = 110, seed = 5 } = {}) {
         if (credit <= 0) continue;
         const at = new Date(nextPayout);
         const payoutId = await backdating(db, async (trx) => {
-          const id = await payOut(trx, { vendorId, expectedAmount: credit, authorisedBy: 'bookkeeping test', timeZone: 'Europe/Berlin' });
+          const id = await payOut(trx, {
+            vendorId,
+            expectedAmount: credit,
+            authorisedBy: 'bookkeeping test',
+            timeZone: 'Europe/Berlin',
+          });
           const row = await trx('ledger_rows').where({ payout_id: id, kind: 'payout' }).first('id');
           await backdate(trx, 'payouts', [id], at);
           await backdate(trx, 'ledger_rows', [row.id], at);
@@ -111,18 +161,39 @@ export async function bookHistory(db: Db, { orders = 110, seed = 5 } = {}) {
       nextPayout += 21 * 864e5;
     }
     const vendorId = vendors[random.int(0, vendors.length - 1)];
-    const id = await bookPaidOrder(db, vendorId, at, { prints: random.int(1, 3), digital: random.next() < 0.3 ? 1 : 0, tip: [0, 0, 100, 250][random.int(0, 3)] });
+    const id = await bookPaidOrder(db, vendorId, at, {
+      prints: random.int(1, 3),
+      digital: random.next() < 0.3 ? 1 : 0,
+      tip: [0, 0, 100, 250][random.int(0, 3)],
+    });
     if (edge) edgeOrders[edge] = id;
   }
   await backdating(db, async (trx) => {
-    await reversePayout(trx, { payoutId: payoutIds[0], reason: 'Counted twice', authorisedBy: 'bookkeeping test', timeZone: 'Europe/Berlin' });
-    await backdate(trx, 'ledger_rows', await trx('ledger_rows').where({ kind: 'payout_reversal' }).pluck('id'), new Date('2026-05-12T09:30:00Z'));
+    await reversePayout(trx, {
+      payoutId: payoutIds[0],
+      reason: 'Counted twice',
+      authorisedBy: 'bookkeeping test',
+      timeZone: 'Europe/Berlin',
+    });
+    await backdate(
+      trx,
+      'ledger_rows',
+      await trx('ledger_rows').where({ kind: 'payout_reversal' }).pluck('id'),
+      new Date('2026-05-12T09:30:00Z'),
+    );
   });
   const refunded = edgeOrders.mayStart;
   await backdating(db, async (trx) => {
     await bookRefund(trx, refunded, 'bookkeeping test');
-    await trx('orders').where({ id: refunded }).update({ status: 'refunded', refunded_at: new Date('2026-05-20T12:00:00Z'), refunded_by: 'bookkeeping test' });
-    await backdate(trx, 'ledger_rows', await trx('ledger_rows').where({ kind: 'refund' }).pluck('id'), new Date('2026-05-20T12:00:00Z'));
+    await trx('orders')
+      .where({ id: refunded })
+      .update({ status: 'refunded', refunded_at: new Date('2026-05-20T12:00:00Z'), refunded_by: 'bookkeeping test' });
+    await backdate(
+      trx,
+      'ledger_rows',
+      await trx('ledger_rows').where({ kind: 'refund' }).pluck('id'),
+      new Date('2026-05-20T12:00:00Z'),
+    );
   });
   return { edgeOrders, vendorIds: vendors };
 }

@@ -54,7 +54,8 @@ async function startEngine(name: EngineName): Promise<TestEngine> {
     // The suites book the card fee with the payment; tests of the later fee ask for it.
     SANDBOX_FEE_DELAY_MS: '0',
   });
-  if (name === 'postgres') await onPostgres(config.databaseUrl!, `drop schema if exists ${testSchema} cascade; create schema ${testSchema}`);
+  if (name === 'postgres')
+    await onPostgres(config.databaseUrl!, `drop schema if exists ${testSchema} cascade; create schema ${testSchema}`);
   const db = createDb({ databaseUrl: config.databaseUrl, dataDir: 'memory://', schema: testSchema });
   await migrate(db);
   return { name, db, config, issuer, app: buildApp({ db, config }) };
@@ -76,7 +77,8 @@ export function engine(name: EngineName): Promise<TestEngine> {
 export async function resetDatabase(db: Db): Promise<void> {
   const { rows } = await db.raw<{ rows: { tablename: string }[] }>(
     `select tablename from pg_tables where schemaname = current_schema()
-       and tablename not like 'knex_migrations%' and tablename <> 'stripe_sandbox_credentials'`,);
+       and tablename not like 'knex_migrations%' and tablename <> 'stripe_sandbox_credentials'`,
+  );
   await db.transaction(async (trx) => {
     await trx.raw(`truncate table ${rows.map((r) => `"${r.tablename}"`).join(', ')} restart identity cascade`);
     await trx('settings').insert({ id: 1 });

@@ -20,14 +20,16 @@ function jpegSegment(marker: number, data: number[]): number[] {
 export function jpegBytes(): Buffer {
   const oneSymbolTable = (tableClassAndId: number) => [tableClassAndId, 1, ...new Array(15).fill(0), 0x00];
   return Buffer.from([
-    0xff, 0xd8, // start of image
+    0xff,
+    0xd8, // start of image
     ...jpegSegment(0xdb, [0x00, ...new Array(64).fill(1)]), // quantisation table 0, all ones
     ...jpegSegment(0xc0, [8, 0, 8, 0, 8, 1, 1, 0x11, 0]), // baseline, 8×8, one component
     ...jpegSegment(0xc4, oneSymbolTable(0x00)), // DC table 0
     ...jpegSegment(0xc4, oneSymbolTable(0x10)), // AC table 0
     ...jpegSegment(0xda, [1, 1, 0x00, 0, 63, 0]), // start of scan
     0x3f, // scan data: DC code 0, AC end-of-block 0, padding
-    0xff, 0xd9, // end of image
+    0xff,
+    0xd9, // end of image
   ]);
 }
 
@@ -54,7 +56,11 @@ export function pdfBytes(title = 'Test edition'): Buffer {
 export type FormFile = Buffer | { bytes: Buffer; name: string };
 
 /** Sends `fields` (as the strings a browser form sends) and `files` as multipart/form-data. */
-export function withForm(request: supertest.Test, fields: Record<string, string | number | boolean>, files: Record<string, FormFile> = {}): supertest.Test {
+export function withForm(
+  request: supertest.Test,
+  fields: Record<string, string | number | boolean>,
+  files: Record<string, FormFile> = {},
+): supertest.Test {
   for (const [name, value] of Object.entries(fields)) request.field(name, String(value));
   for (const [name, file] of Object.entries(files)) {
     const { bytes, name: filename } = Buffer.isBuffer(file) ? { bytes: file, name: `${name}.bin` } : file;

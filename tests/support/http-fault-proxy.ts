@@ -29,14 +29,18 @@ export async function startHttpFaultProxy(target = ''): Promise<HttpFaultProxy> 
       return;
     }
     const hang = proxy.mode === 'hang';
-    const upstream = http.request(new URL(req.url ?? '/', proxy.target), { method: req.method, headers: req.headers }, (answer) => {
-      if (hang) {
-        answer.resume();
-        return;
-      }
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(res);
-    });
+    const upstream = http.request(
+      new URL(req.url ?? '/', proxy.target),
+      { method: req.method, headers: req.headers },
+      (answer) => {
+        if (hang) {
+          answer.resume();
+          return;
+        }
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
     upstream.on('error', () => res.destroy());
     req.pipe(upstream);
   });

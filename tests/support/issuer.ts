@@ -9,7 +9,10 @@ import { exportJWK, generateKeyPair, SignJWT, type JWTPayload } from 'jose';
 export interface TestIssuer {
   issuer: string;
   audience: string;
-  mint(claims?: JWTPayload & { groups?: string[] }, options?: { expiresIn?: string | number; issuer?: string }): Promise<string>;
+  mint(
+    claims?: JWTPayload & { groups?: string[] },
+    options?: { expiresIn?: string | number; issuer?: string },
+  ): Promise<string>;
   close(): Promise<void>;
 }
 

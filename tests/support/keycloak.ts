@@ -69,7 +69,11 @@ function memoryAdapter() {
   };
 }
 
-export async function startKeycloakStandIn(options: { realm?: string; clients: string[]; users: Record<string, RealmUser> }): Promise<KeycloakStandIn> {
+export async function startKeycloakStandIn(options: {
+  realm?: string;
+  clients: string[];
+  users: Record<string, RealmUser>;
+}): Promise<KeycloakStandIn> {
   const realm = options.realm ?? 'streetpaper';
   const prefix = `/realms/${realm}`;
   const server = http.createServer();
@@ -117,7 +121,12 @@ export async function startKeycloakStandIn(options: { realm?: string; clients: s
         enabled: true,
         defaultResource: () => account,
         useGrantedResource: () => true,
-        getResourceServerInfo: () => ({ scope: '', audience: 'account', accessTokenFormat: 'jwt', jwt: { sign: { alg: 'RS256' } } }),
+        getResourceServerInfo: () => ({
+          scope: '',
+          audience: 'account',
+          accessTokenFormat: 'jwt',
+          jwt: { sign: { alg: 'RS256' } },
+        }),
       },
     },
   };
@@ -128,14 +137,31 @@ export async function startKeycloakStandIn(options: { realm?: string; clients: s
   async function interact(req: http.IncomingMessage, res: http.ServerResponse) {
     const details = await provider.interactionDetails(req, res);
     if (details.prompt.name === 'login') {
-      await provider.interactionFinished(req, res, { login: { accountId: String(details.params.login_hint) } }, { mergeWithLastSubmission: false });
+      await provider.interactionFinished(
+        req,
+        res,
+        { login: { accountId: String(details.params.login_hint) } },
+        { mergeWithLastSubmission: false },
+      );
       return;
     }
-    const grant = new provider.Grant({ accountId: details.session!.accountId, clientId: String(details.params.client_id) });
-    const missing = details.prompt.details as { missingOIDCScope?: string[]; missingResourceScopes?: Record<string, string[]> };
+    const grant = new provider.Grant({
+      accountId: details.session!.accountId,
+      clientId: String(details.params.client_id),
+    });
+    const missing = details.prompt.details as {
+      missingOIDCScope?: string[];
+      missingResourceScopes?: Record<string, string[]>;
+    };
     if (missing.missingOIDCScope) grant.addOIDCScope(missing.missingOIDCScope.join(' '));
-    for (const [indicator, scopes] of Object.entries(missing.missingResourceScopes ?? {})) grant.addResourceScope(indicator, scopes.join(' '));
-    await provider.interactionFinished(req, res, { consent: { grantId: await grant.save() } }, { mergeWithLastSubmission: true });
+    for (const [indicator, scopes] of Object.entries(missing.missingResourceScopes ?? {}))
+      grant.addResourceScope(indicator, scopes.join(' '));
+    await provider.interactionFinished(
+      req,
+      res,
+      { consent: { grantId: await grant.save() } },
+      { mergeWithLastSubmission: true },
+    );
   }
 
   server.on('request', (req, res) => {
@@ -177,14 +203,18 @@ export async function startKeycloakStandIn(options: { realm?: string; clients: s
     const cookies = new Map<string, string>();
     let next = authorize.href;
     for (let hop = 0; hop < 10 && !next.startsWith(redirectUri); hop++) {
-      const res = await fetch(next, { redirect: 'manual', headers: { cookie: [...cookies].map(([k, v]) => `${k}=${v}`).join('; ') } });
+      const res = await fetch(next, {
+        redirect: 'manual',
+        headers: { cookie: [...cookies].map(([k, v]) => `${k}=${v}`).join('; ') },
+      });
       for (const line of res.headers.getSetCookie()) {
         const [pair] = line.split(';');
         const at = pair.indexOf('=');
         cookies.set(pair.slice(0, at), pair.slice(at + 1));
       }
       const location = res.headers.get('location');
-      if (!location) throw new Error(`The stand-in provider stopped at ${next} with ${res.status}: ${await res.text()}`);
+      if (!location)
+        throw new Error(`The stand-in provider stopped at ${next} with ${res.status}: ${await res.text()}`);
       next = new URL(location, next).href;
     }
     const code = new URL(next).searchParams.get('code');
@@ -192,7 +222,13 @@ export async function startKeycloakStandIn(options: { realm?: string; clients: s
     const token = await fetch(`${issuer}/token`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: redirectUri, client_id: clientId, code_verifier: verifier }),
+      body: new URLSearchParams({
+        grant_type: 'authorization_code',
+        code,
+        redirect_uri: redirectUri,
+        client_id: clientId,
+        code_verifier: verifier,
+      }),
     });
     const body = (await token.json()) as { access_token?: string };
     if (!token.ok || !body.access_token) throw new Error(`The token request failed: ${JSON.stringify(body)}`);

@@ -4,10 +4,10 @@ import { setLogSilent } from '../../api/src/log.ts';
 export async function capturedLog(action: () => Promise<unknown>): Promise<string[]> {
   const chunks: string[] = [];
   const write = process.stdout.write.bind(process.stdout);
-  process.stdout.write = ((chunk: string | Uint8Array) => {
+  process.stdout.write = (chunk: string | Uint8Array) => {
     chunks.push(String(chunk));
     return true;
-  });
+  };
   setLogSilent(false);
   try {
     await action();

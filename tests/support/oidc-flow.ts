@@ -14,14 +14,19 @@ export interface Tokens {
 }
 
 const pathMatches = (requested: string, cookiePath: string) =>
-  cookiePath === '/' || requested === cookiePath || requested.startsWith(cookiePath.endsWith('/') ? cookiePath : `${cookiePath}/`);
+  cookiePath === '/' ||
+  requested === cookiePath ||
+  requested.startsWith(cookiePath.endsWith('/') ? cookiePath : `${cookiePath}/`);
 
 /** A cookie jar of one browser: cookies by name and path, sent where their path matches. */
 export class Browser {
   private cookies = new Map<string, { value: string; path: string }>();
 
   /** `headers` go with every request, e.g. an X-Forwarded-For that a trusting shop takes as the client. */
-  constructor(readonly baseUrl: string, private readonly headers: Record<string, string> = {}) {}
+  constructor(
+    readonly baseUrl: string,
+    private readonly headers: Record<string, string> = {},
+  ) {}
 
   private cookieHeader(url: URL): string {
     return [...this.cookies.entries()]
@@ -38,7 +43,9 @@ export class Browser {
       const value = pair.slice(eq + 1);
       const pathAttribute = attributes.find((a) => /^path=/i.test(a));
       const path = pathAttribute ? pathAttribute.slice(5) : url.pathname.replace(/\/[^/]*$/, '') || '/';
-      const expired = attributes.some((a) => /^expires=/i.test(a) && Date.parse(a.slice(8)) <= Date.now()) || attributes.some((a) => /^max-age=(0|-)/i.test(a));
+      const expired =
+        attributes.some((a) => /^expires=/i.test(a) && Date.parse(a.slice(8)) <= Date.now()) ||
+        attributes.some((a) => /^max-age=(0|-)/i.test(a));
       const key = `${name}\n${path}`;
       if (expired || value === '') this.cookies.delete(key);
       else this.cookies.set(key, { value, path });
@@ -56,13 +63,21 @@ export class Browser {
       headers['Content-Type'] = 'application/x-www-form-urlencoded';
       body = new URLSearchParams(init.form).toString();
     }
-    const response = await fetch(url, { method: init.method ?? (body ? 'POST' : 'GET'), headers, body, redirect: 'manual' });
+    const response = await fetch(url, {
+      method: init.method ?? (body ? 'POST' : 'GET'),
+      headers,
+      body,
+      redirect: 'manual',
+    });
     this.keep(url, response);
     return response;
   }
 
   /** Follows redirects until a page answers or the location is outside the provider (the client's redirect URI). */
-  async follow(response: Response, stopAt: (location: URL) => boolean): Promise<{ response: Response; location?: URL }> {
+  async follow(
+    response: Response,
+    stopAt: (location: URL) => boolean,
+  ): Promise<{ response: Response; location?: URL }> {
     for (let hops = 0; hops < 10; hops++) {
       if (response.status < 300 || response.status >= 400) return { response };
       const location = new URL(response.headers.get('location')!, this.baseUrl);
@@ -121,10 +136,16 @@ export interface LoginPage {
   submit(username: string, password: string, lang?: string): Promise<{ status: number; html: string; code?: string }>;
 }
 
-export async function openLoginPage(shopUrl: string, options: AuthorizeOptions = {}, browser = new Browser(shopUrl)): Promise<LoginPage> {
+export async function openLoginPage(
+  shopUrl: string,
+  options: AuthorizeOptions = {},
+  browser = new Browser(shopUrl),
+): Promise<LoginPage> {
   const challenge = pkce();
   const redirectUri = options.redirectUri ?? `${shopUrl}/backoffice/auth-callback`;
-  const first = await browser.request(authorizeUrl(shopUrl, { ...options, redirectUri, challenge: challenge.challenge }));
+  const first = await browser.request(
+    authorizeUrl(shopUrl, { ...options, redirectUri, challenge: challenge.challenge }),
+  );
   const { response } = await browser.follow(first, () => false);
   const html = await response.text();
   const action = /<form method="post" action="([^"]+)"/.exec(html)?.[1];
@@ -151,7 +172,10 @@ export async function openLoginPage(shopUrl: string, options: AuthorizeOptions =
 }
 
 /** POSTs to the token endpoint as a public client; the raw answer, for tests of refusals. */
-export async function tokenRequest(shopUrl: string, form: Record<string, string>): Promise<{ status: number; body: Record<string, unknown> }> {
+export async function tokenRequest(
+  shopUrl: string,
+  form: Record<string, string>,
+): Promise<{ status: number; body: Record<string, unknown> }> {
   const response = await fetch(`${shopUrl}/oidc/token`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
@@ -160,8 +184,18 @@ export async function tokenRequest(shopUrl: string, form: Record<string, string>
   return { status: response.status, body: (await response.json()) as Record<string, unknown> };
 }
 
-export async function exchangeCode(shopUrl: string, code: string, verifier: string, redirectUri = `${shopUrl}/backoffice/auth-callback`): Promise<Tokens> {
-  const { status, body } = await tokenRequest(shopUrl, { grant_type: 'authorization_code', code, code_verifier: verifier, redirect_uri: redirectUri });
+export async function exchangeCode(
+  shopUrl: string,
+  code: string,
+  verifier: string,
+  redirectUri = `${shopUrl}/backoffice/auth-callback`,
+): Promise<Tokens> {
+  const { status, body } = await tokenRequest(shopUrl, {
+    grant_type: 'authorization_code',
+    code,
+    code_verifier: verifier,
+    redirect_uri: redirectUri,
+  });
   assert.equal(status, 200, `token endpoint: ${JSON.stringify(body)}`);
   return body as unknown as Tokens;
 }
@@ -173,16 +207,27 @@ export interface LoggedIn extends Tokens {
 }
 
 /** A complete login: the tokens of `username`, and refresh() for new ones. */
-export async function loginWithPkce(shopUrl: string, username: string, password: string, options: AuthorizeOptions = {}): Promise<LoggedIn> {
+export async function loginWithPkce(
+  shopUrl: string,
+  username: string,
+  password: string,
+  options: AuthorizeOptions = {},
+): Promise<LoggedIn> {
   const page = await openLoginPage(shopUrl, options);
   const result = await page.submit(username, password);
-  assert.ok(result.code, `the login as ${username} failed (${result.status}): ${/role="alert">([^<]*)/.exec(result.html)?.[1] ?? result.html.slice(0, 300)}`);
+  assert.ok(
+    result.code,
+    `the login as ${username} failed (${result.status}): ${/role="alert">([^<]*)/.exec(result.html)?.[1] ?? result.html.slice(0, 300)}`,
+  );
   const tokens = await exchangeCode(shopUrl, result.code, page.pkce.verifier, page.redirectUri);
   const loggedIn: LoggedIn = {
     ...tokens,
     browser: page.browser,
     async refresh() {
-      const { status, body } = await tokenRequest(shopUrl, { grant_type: 'refresh_token', refresh_token: loggedIn.refresh_token });
+      const { status, body } = await tokenRequest(shopUrl, {
+        grant_type: 'refresh_token',
+        refresh_token: loggedIn.refresh_token,
+      });
       assert.equal(status, 200, `refresh: ${JSON.stringify(body)}`);
       Object.assign(loggedIn, body);
       return body as unknown as Tokens;

@@ -19,17 +19,28 @@ export async function vendorId(db: Db, licenseId: string): Promise<number> {
 
 /** Places 1 × the print issue + a tip for `vendor` and answers the created order. */
 export async function placeMainOrder(shop: ListeningShop, db: Db, { vendor = 'DEMO-1', tip = 100 } = {}) {
-  const res = await shop.http.post('/api/orders').send({ vendor, entries: [{ item: await itemId(db, 'Zeitung'), quantity: 1 }], tip });
+  const res = await shop.http
+    .post('/api/orders')
+    .send({ vendor, entries: [{ item: await itemId(db, 'Zeitung'), quantity: 1 }], tip });
   assert.equal(res.status, 201, JSON.stringify(res.body));
   const order = await db('orders').where({ token: res.body.order }).first();
-  return { token: res.body.order as string, checkoutUrl: res.body.checkoutUrl as string, id: order.id as number, sessionId: order.stripe_session_id as string };
+  return {
+    token: res.body.order as string,
+    checkoutUrl: res.body.checkoutUrl as string,
+    id: order.id as number,
+    sessionId: order.stripe_session_id as string,
+  };
 }
 
 /**
  * Waits for something the sandbox does in the background (a webhook) by asking again until it
  * holds; fails after a generous number of tries. Not a timing assertion: only the outcome counts.
  */
-export async function eventually<T>(probe: () => Promise<T | undefined | null | false>, what: string, tries = 400): Promise<T> {
+export async function eventually<T>(
+  probe: () => Promise<T | undefined | null | false>,
+  what: string,
+  tries = 400,
+): Promise<T> {
   for (let i = 0; i < tries; i++) {
     const value = await probe();
     if (value) return value;
@@ -39,13 +50,30 @@ export async function eventually<T>(probe: () => Promise<T | undefined | null | 
 }
 
 /** A webhook delivery as Stripe signs it, made offline with the SDK. */
-export function signedEvent(type: string, object: object, secret: string, id = `evt_test_${Math.random().toString(36).slice(2)}`) {
-  const payload = JSON.stringify({ id, object: 'event', type, api_version: Stripe.API_VERSION, created: Math.floor(Date.now() / 1000), data: { object }, livemode: false });
+export function signedEvent(
+  type: string,
+  object: object,
+  secret: string,
+  id = `evt_test_${Math.random().toString(36).slice(2)}`,
+) {
+  const payload = JSON.stringify({
+    id,
+    object: 'event',
+    type,
+    api_version: Stripe.API_VERSION,
+    created: Math.floor(Date.now() / 1000),
+    data: { object },
+    livemode: false,
+  });
   return { id, payload, header: Stripe.webhooks.generateTestHeaderString({ payload, secret }) };
 }
 
 export async function postEvent(shop: ListeningShop, event: { payload: string; header: string }) {
-  return shop.http.post('/api/webhooks/stripe').set('Content-Type', 'application/json').set('Stripe-Signature', event.header).send(event.payload);
+  return shop.http
+    .post('/api/webhooks/stripe')
+    .set('Content-Type', 'application/json')
+    .set('Stripe-Signature', event.header)
+    .send(event.payload);
 }
 
 /** The ledger rows of an order by kind and amount, in booking order. */
@@ -60,7 +88,11 @@ export async function balanceOf(db: Db, kind: string, vendor?: number): Promise<
 
 export async function assertBalanced(db: Db): Promise<void> {
   const balances = await accountBalances(db);
-  assert.equal(balances.reduce((sum, b) => sum + b.balance, 0), 0, 'the sum of all balances');
+  assert.equal(
+    balances.reduce((sum, b) => sum + b.balance, 0),
+    0,
+    'the sum of all balances',
+  );
 }
 
 /** The sandbox's fee: 1.5 % of the amount, rounded, plus 25 cents. */

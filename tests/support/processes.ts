@@ -35,7 +35,9 @@ export async function startCluster(adminUrl: string, name: string, { count = 2, 
   await onServer(adminUrl, `create database "${name}"`);
   const ports = await Promise.all(Array.from({ length: count }, () => freePort()));
   const balancer = await startBalancer(ports.map((port) => `http://127.0.0.1:${port}`));
-  const started = await Promise.allSettled(ports.map((port) => startServer({ port, databaseUrl, env: { PUBLIC_URL: balancer.url, ...env } })));
+  const started = await Promise.allSettled(
+    ports.map((port) => startServer({ port, databaseUrl, env: { PUBLIC_URL: balancer.url, ...env } })),
+  );
   const servers = started.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
   const db = createDb({ databaseUrl, dataDir: '' });
   const stop = async () => {

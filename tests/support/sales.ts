@@ -27,21 +27,45 @@ export interface SaleOptions {
 }
 
 /** A customer's purchase: placed in the shop, paid on the sandbox's page, confirmed by the success page. */
-export async function sell(shop: ListeningShop, db: Db, { vendor, items = { Zeitung: 1 }, tip = 0, card = '4242424242424242' }: SaleOptions) {
-  const entries = await Promise.all(Object.entries(items).map(async ([name, quantity]) => ({ item: await itemId(db, name), quantity })));
+export async function sell(
+  shop: ListeningShop,
+  db: Db,
+  { vendor, items = { Zeitung: 1 }, tip = 0, card = '4242424242424242' }: SaleOptions,
+) {
+  const entries = await Promise.all(
+    Object.entries(items).map(async ([name, quantity]) => ({ item: await itemId(db, name), quantity })),
+  );
   const placed = await shop.http.post('/api/orders').send({ vendor, entries, tip, email: 'reader@example.org' });
   assert.equal(placed.status, 201, JSON.stringify(placed.body));
   const back = await payInSandbox(shop.url, placed.body.checkoutUrl, card);
   const verified = await shop.http.get(`/api/orders/verify${new URL(back).search}`);
   assert.equal(verified.body.status, 'paid', JSON.stringify(verified.body));
-  return (await db('orders').where({ token: placed.body.order }).first()) as { id: number; token: string; amount_total: number; fee: number | null; stripe_payment_intent_id: string };
+  return (await db('orders').where({ token: placed.body.order }).first()) as {
+    id: number;
+    token: string;
+    amount_total: number;
+    fee: number | null;
+    stripe_payment_intent_id: string;
+  };
 }
 
 /** A vendor as the back office's vendor list shows it (credit, last payout, open payments included). */
 export async function listedVendor(t: ApiTest, office: string, licenseId: string) {
-  const res = await t.http.get('/api/vendors/').query({ filter: JSON.stringify({ q: licenseId }) }).set('Authorization', office);
+  const res = await t.http
+    .get('/api/vendors/')
+    .query({ filter: JSON.stringify({ q: licenseId }) })
+    .set('Authorization', office);
   assert.equal(res.status, 200, JSON.stringify(res.body));
   const vendor = res.body.find((v: { licenseId: string }) => v.licenseId === licenseId);
   assert.ok(vendor, `${licenseId} is listed`);
-  return vendor as { id: number; licenseId: string; firstName: string; lastName: string; email: string; credit: number; lastPayout: { amount: number; at: string } | null; openPayments: number };
+  return vendor as {
+    id: number;
+    licenseId: string;
+    firstName: string;
+    lastName: string;
+    email: string;
+    credit: number;
+    lastPayout: { amount: number; at: string } | null;
+    openPayments: number;
+  };
 }

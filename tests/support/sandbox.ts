@@ -10,7 +10,8 @@ export async function payInSandbox(baseUrl: string, checkoutUrl: string, card = 
   const page = new URL(new URL(checkoutUrl).pathname, baseUrl);
   const shown = await fetch(page);
   const html = await shown.text();
-  if (shown.status !== 200 || !html.includes('id="sandbox-form"')) throw new Error(`The checkout page cannot be paid (HTTP ${shown.status}): ${pageMessage(html)}`);
+  if (shown.status !== 200 || !html.includes('id="sandbox-form"'))
+    throw new Error(`The checkout page cannot be paid (HTTP ${shown.status}): ${pageMessage(html)}`);
   const paid = await fetch(page, {
     method: 'POST',
     headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
@@ -18,7 +19,8 @@ export async function payInSandbox(baseUrl: string, checkoutUrl: string, card = 
     redirect: 'manual',
   });
   const location = paid.headers.get('location');
-  if (paid.status !== 303 || !location) throw new Error(`The payment was refused (HTTP ${paid.status}): ${pageMessage(await paid.text())}`);
+  if (paid.status !== 303 || !location)
+    throw new Error(`The payment was refused (HTTP ${paid.status}): ${pageMessage(await paid.text())}`);
   return location;
 }
 

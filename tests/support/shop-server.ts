@@ -18,7 +18,10 @@ export interface ListeningShop {
  * parts of the product: the Stripe SDK calling the sandbox, the sandbox calling our webhook, a
  * browser following the login redirects. PUBLIC_URL is the listening address.
  */
-export async function listenShop(t: ApiTest, overrides: (config: Config) => Partial<Config> = () => ({})): Promise<ListeningShop> {
+export async function listenShop(
+  t: ApiTest,
+  overrides: (config: Config) => Partial<Config> = () => ({}),
+): Promise<ListeningShop> {
   const server = http.createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;

@@ -16,7 +16,10 @@ describe('npm run account: staff logins made at the console', function () {
   const account = (...args: string[]) =>
     run(process.execPath, ['--import', 'tsx', 'api/src/identity/accounts/cli.ts', ...args], { env }).then(
       (done) => ({ code: 0, out: done.stdout + done.stderr }),
-      (failed: { code: number; stdout: string; stderr: string }) => ({ code: failed.code, out: failed.stdout + failed.stderr }),
+      (failed: { code: number; stdout: string; stderr: string }) => ({
+        code: failed.code,
+        out: failed.stdout + failed.stderr,
+      }),
     );
   after(() => rmSync(dataDir, { recursive: true, force: true }));
 

@@ -8,7 +8,11 @@ describe('back-office period presets', () => {
   it('gives today, the month and the year around a day', () => {
     assert.deepEqual(presetPeriod('today', at(2026, 11, 21)), { from: '2026-11-21', to: '2026-11-21' });
     assert.deepEqual(presetPeriod('this_month', at(2026, 2, 10)), { from: '2026-02-01', to: '2026-02-28' });
-    assert.deepEqual(presetPeriod('this_month', at(2028, 2, 10)), { from: '2028-02-01', to: '2028-02-29' }, 'a leap year');
+    assert.deepEqual(
+      presetPeriod('this_month', at(2028, 2, 10)),
+      { from: '2028-02-01', to: '2028-02-29' },
+      'a leap year',
+    );
     assert.deepEqual(presetPeriod('this_year', at(2026, 11, 21)), { from: '2026-01-01', to: '2026-12-31' });
   });
 

@@ -6,7 +6,13 @@ import { centsToDecimal, csvHeader, csvLine, periodFilename, type CsvColumn } fr
 describe('CSV writer', () => {
   it('writes cents as euros with a decimal comma, exactly', () => {
     assert.deepEqual([0, 5, -50, 1250, 123456, -100001, 9007199254740991].map(centsToDecimal), [
-      '0,00', '0,05', '-0,50', '12,50', '1234,56', '-1000,01', '90071992547409,91',
+      '0,00',
+      '0,05',
+      '-0,50',
+      '12,50',
+      '1234,56',
+      '-1000,01',
+      '90071992547409,91',
     ]);
   });
 
@@ -16,26 +22,43 @@ describe('CSV writer', () => {
     const line = (text: string | null) => csvLine(columns, { text }, 'Europe/Berlin');
     assert.equal(line('a;b\r\nc "d"'), '"a;b\r\nc ""d"""\r\n');
     assert.equal(line(null), '""\r\n');
-    for (const formula of ['=HYPERLINK("x")', '+1', '-1+2', '@SUM(A1)', '\tx', '\rx']) assert.equal(line(formula), `"'${formula.replace(/"/g, '""')}"\r\n`);
+    for (const formula of ['=HYPERLINK("x")', '+1', '-1+2', '@SUM(A1)', '\tx', '\rx'])
+      assert.equal(line(formula), `"'${formula.replace(/"/g, '""')}"\r\n`);
   });
 
-  it('writes times and days in the newspaper\'s zone, numbers with a comma', () => {
+  it("writes times and days in the newspaper's zone, numbers with a comma", () => {
     const columns: CsvColumn<{ at: Date; n: number; ok: boolean }>[] = [
       { header: 'at', value: (r) => r.at, format: 'date' },
       { header: 'day', value: (r) => r.at, format: 'day' },
       { header: 'n', value: (r) => r.n },
       { header: 'ok', value: (r) => r.ok },
     ];
-    assert.equal(csvLine(columns, { at: new Date('2026-05-31T22:00:00Z'), n: 1.5, ok: true }, 'Europe/Berlin'), '"01.06.2026 00:00:00";"01.06.2026";"1,5";"ja"\r\n');
+    assert.equal(
+      csvLine(columns, { at: new Date('2026-05-31T22:00:00Z'), n: 1.5, ok: true }, 'Europe/Berlin'),
+      '"01.06.2026 00:00:00";"01.06.2026";"1,5";"ja"\r\n',
+    );
   });
 
   it('writes the local time Intl gives, on both nights of a clock change, quarter hour by quarter hour', () => {
     const columns: CsvColumn<{ at: Date }>[] = [{ header: 'at', value: (r) => r.at, format: 'date' }];
-    const intl = new Intl.DateTimeFormat('de-DE', { timeZone: 'Europe/Berlin', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' });
+    const intl = new Intl.DateTimeFormat('de-DE', {
+      timeZone: 'Europe/Berlin',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+      hourCycle: 'h23',
+    });
     for (const night of ['2026-03-28T20:00:00Z', '2026-10-24T20:00:00Z']) {
       for (let quarter = 0; quarter < 40; quarter++) {
         const at = new Date(Date.parse(night) + quarter * 900_000 + 59_999);
-        assert.equal(csvLine(columns, { at }, 'Europe/Berlin'), `"${intl.format(at).replace(',', '')}"\r\n`, at.toISOString());
+        assert.equal(
+          csvLine(columns, { at }, 'Europe/Berlin'),
+          `"${intl.format(at).replace(',', '')}"\r\n`,
+          at.toISOString(),
+        );
       }
     }
   });

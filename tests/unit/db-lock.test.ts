@@ -18,8 +18,10 @@ async function npmRun(dataDir: string, script: string, ...args: string[]) {
   const env = { ...process.env, DATABASE_URL: '', DATA_DIR: dataDir, LOG_LEVEL: 'silent' };
   return run('npm', ['run', '--silent', script, '--', ...args], { cwd: repoRoot, env }).then(
     (done) => ({ code: 0, out: done.stdout + done.stderr }),
-    (failed: { code: number; stdout: string; stderr: string }) =>
-      ({ code: failed.code, out: failed.stdout + failed.stderr }),
+    (failed: { code: number; stdout: string; stderr: string }) => ({
+      code: failed.code,
+      out: failed.stdout + failed.stderr,
+    }),
   );
 }
 
@@ -39,55 +41,61 @@ describe('the embedded database has one process at a time (data directory lock)'
     return dir;
   };
 
-  it('refuses a second server, npm run account and npm run backup beside a running server, naming it; ' +
-    'after kill -9 the next backup and start just work', async () => {
-    const dir = dataDir();
-    const first = await startServer({ dataDir: dir, readyTimeoutMs: 180_000 });
-    servers.push(first);
-    const pid = first.process.pid!;
+  it(
+    'refuses a second server, npm run account and npm run backup beside a running server, naming it; ' +
+      'after kill -9 the next backup and start just work',
+    async () => {
+      const dir = dataDir();
+      const first = await startServer({ dataDir: dir, readyTimeoutMs: 180_000 });
+      servers.push(first);
+      const pid = first.process.pid!;
 
-    // (a second server that did start is stopped at the end, not left running)
-    const again = startServer({ dataDir: dir, readyTimeoutMs: 180_000 });
-    void again.then((server) => servers.push(server), () => undefined);
-    await assert.rejects(again, (error: Error) => {
-      assert.match(error.message, /exited before it was ready \(code 1\)/);
-      assert.match(error.message, holderNamed(pid));
-      assert.match(error.message, /stop that program first/);
-      return true;
-    });
+      // (a second server that did start is stopped at the end, not left running)
+      const again = startServer({ dataDir: dir, readyTimeoutMs: 180_000 });
+      void again.then(
+        (server) => servers.push(server),
+        () => undefined,
+      );
+      await assert.rejects(again, (error: Error) => {
+        assert.match(error.message, /exited before it was ready \(code 1\)/);
+        assert.match(error.message, holderNamed(pid));
+        assert.match(error.message, /stop that program first/);
+        return true;
+      });
 
-    const account = await npmRun(dir, 'account', 'add', 'late-night');
-    assert.equal(account.code, 1, account.out);
-    assert.match(account.out, holderNamed(pid));
-    const backupFile = path.join(dir, '..', `${path.basename(dir)}.backup.gz`);
-    dirs.push(backupFile);
-    const backup = await npmRun(dir, 'backup', backupFile);
-    assert.equal(backup.code, 1, backup.out);
-    assert.match(backup.out, holderNamed(pid));
-    assert.equal(fs.existsSync(backupFile), false);
+      const account = await npmRun(dir, 'account', 'add', 'late-night');
+      assert.equal(account.code, 1, account.out);
+      assert.match(account.out, holderNamed(pid));
+      const backupFile = path.join(dir, '..', `${path.basename(dir)}.backup.gz`);
+      dirs.push(backupFile);
+      const backup = await npmRun(dir, 'backup', backupFile);
+      assert.equal(backup.code, 1, backup.out);
+      assert.match(backup.out, holderNamed(pid));
+      assert.equal(fs.existsSync(backupFile), false);
 
-    // the refused programs left the server's files alone: it still serves and still holds the lock
-    assert.equal((await fetch(`${first.url}/readyz`)).status, 200);
-    assert.equal(JSON.parse(fs.readFileSync(path.join(dir, lockFileName), 'utf8')).pid, pid);
+      // the refused programs left the server's files alone: it still serves and still holds the lock
+      assert.equal((await fetch(`${first.url}/readyz`)).status, 200);
+      assert.equal(JSON.parse(fs.readFileSync(path.join(dir, lockFileName), 'utf8')).pid, pid);
 
-    first.process.kill('SIGKILL');
-    await new Promise((resolve) => first.process.once('exit', resolve));
-    assert.ok(fs.existsSync(path.join(dir, lockFileName)), 'the killed server left its lock behind');
-    assert.ok(fs.existsSync(path.join(dir, 'postmaster.pid')), "and PGlite's postmaster.pid");
+      first.process.kill('SIGKILL');
+      await new Promise((resolve) => first.process.once('exit', resolve));
+      assert.ok(fs.existsSync(path.join(dir, lockFileName)), 'the killed server left its lock behind');
+      assert.ok(fs.existsSync(path.join(dir, 'postmaster.pid')), "and PGlite's postmaster.pid");
 
-    const afterKill = await npmRun(dir, 'backup', backupFile);
-    assert.equal(afterKill.code, 0, afterKill.out);
-    assert.match(afterKill.out, /Wrote .*: \d+ tables/);
+      const afterKill = await npmRun(dir, 'backup', backupFile);
+      assert.equal(afterKill.code, 0, afterKill.out);
+      assert.match(afterKill.out, /Wrote .*: \d+ tables/);
 
-    const second = await startServer({ dataDir: dir, readyTimeoutMs: 180_000 });
-    servers.push(second);
-    assert.equal((await fetch(`${second.url}/api/settings/`)).status, 200);
-    assert.equal(await second.stop(), 0);
-    assert.equal(fs.existsSync(path.join(dir, lockFileName)), false, 'a clean stop removes the lock');
+      const second = await startServer({ dataDir: dir, readyTimeoutMs: 180_000 });
+      servers.push(second);
+      assert.equal((await fetch(`${second.url}/api/settings/`)).status, 200);
+      assert.equal(await second.stop(), 0);
+      assert.equal(fs.existsSync(path.join(dir, lockFileName)), false, 'a clean stop removes the lock');
 
-    const account2 = await npmRun(dir, 'account', 'add', 'early-bird');
-    assert.equal(account2.code, 0, account2.out);
-  });
+      const account2 = await npmRun(dir, 'account', 'add', 'early-bird');
+      assert.equal(account2.code, 0, account2.out);
+    },
+  );
 
   /** Processes that try to take the lock of `dir` at the same moment; each answers "took" or its refusal. */
   async function contenders(dir: string, count: number): Promise<string[]> {

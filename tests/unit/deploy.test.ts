@@ -26,22 +26,33 @@ interface ComposeService {
   volumes?: string[];
   networks?: string[] | Record<string, { aliases?: string[]; ipv4_address?: string }>;
 }
-const compose = load(read('compose.yaml'), { schema: CORE_SCHEMA.withTags(mergeTag) }) as { services: Record<string, ComposeService> };
+const compose = load(read('compose.yaml'), { schema: CORE_SCHEMA.withTags(mergeTag) }) as {
+  services: Record<string, ComposeService>;
+};
 
 /** Compose's interpolation as it would run without a .env: defaults used, required values filled in. */
 const interpolate = (value: string) =>
-  value.replace(/\$\{(\w+)(?::([-?])([^}]*))?\}/g, (_, name: string, kind?: string, text?: string) => (kind === '-' ? (text ?? '') : kind === '?' ? `example-${name.toLowerCase()}` : ''));
+  value.replace(/\$\{(\w+)(?::([-?])([^}]*))?\}/g, (_, name: string, kind?: string, text?: string) =>
+    kind === '-' ? (text ?? '') : kind === '?' ? `example-${name.toLowerCase()}` : '',
+  );
 
 const appServices = Object.entries(compose.services).filter(([, service]) => service.environment?.DATABASE_URL);
-const environmentOf = (service: ComposeService) => Object.fromEntries(Object.entries(service.environment ?? {}).map(([name, value]) => [name, interpolate(String(value))]));
+const environmentOf = (service: ComposeService) =>
+  Object.fromEntries(
+    Object.entries(service.environment ?? {}).map(([name, value]) => [name, interpolate(String(value))]),
+  );
 const appEnvironment = environmentOf(appServices[0][1]);
 
 /** The names a service is reached by inside the compose network. */
 const aliasesOf = (name: string) => {
   const networks = compose.services[name].networks;
-  return [name, ...(Array.isArray(networks) ? [] : Object.values(networks ?? {}).flatMap((network) => network.aliases ?? []))];
+  return [
+    name,
+    ...(Array.isArray(networks) ? [] : Object.values(networks ?? {}).flatMap((network) => network.aliases ?? [])),
+  ];
 };
-const serviceServingHost = (host: string) => Object.keys(compose.services).find((name) => aliasesOf(name).includes(host));
+const serviceServingHost = (host: string) =>
+  Object.keys(compose.services).find((name) => aliasesOf(name).includes(host));
 
 interface Mapper {
   protocolMapper: string;
@@ -62,7 +73,13 @@ interface Realm {
   realm: string;
   groups: { name: string }[];
   clients: RealmClient[];
-  users: { username: string; email: string; groups: string[]; credentials: { temporary: boolean }[]; attributes?: Record<string, string[]> }[];
+  users: {
+    username: string;
+    email: string;
+    groups: string[];
+    credentials: { temporary: boolean }[];
+    attributes?: Record<string, string[]>;
+  }[];
   components?: Record<string, { providerId: string; config: Record<string, string[]> }[]>;
 }
 const realm = JSON.parse(read('deploy/keycloak/realm-export.json')) as Realm;
@@ -70,7 +87,10 @@ const realm = JSON.parse(read('deploy/keycloak/realm-export.json')) as Realm;
 describe('deployment files', () => {
   describe('compose.yaml', () => {
     it('runs two app processes with the same settings, each one the server reads and accepts', () => {
-      assert.deepEqual(appServices.map(([name]) => name), ['app1', 'app2']);
+      assert.deepEqual(
+        appServices.map(([name]) => name),
+        ['app1', 'app2'],
+      );
       assert.deepEqual(environmentOf(appServices[1][1]), appEnvironment, 'app2 is configured like app1');
       const names = new Set<string>();
       const recording = new Proxy(appEnvironment, {
@@ -80,7 +100,11 @@ describe('deployment files', () => {
         },
       });
       loadConfig(recording); // throws on a value the server refuses (a TRUST_PROXY typo, a bad origin)
-      assert.deepEqual(Object.keys(appEnvironment).filter((name) => !names.has(name)), [], 'variables api/src/config.ts never reads');
+      assert.deepEqual(
+        Object.keys(appEnvironment).filter((name) => !names.has(name)),
+        [],
+        'variables api/src/config.ts never reads',
+      );
     });
 
     it('points the app at services of the same file, under the addresses browsers use too', () => {
@@ -96,7 +120,12 @@ describe('deployment files', () => {
       // Keycloak writes its hostname into every token's issuer, which must be OIDC_ISSUER exactly.
       assert.equal(`${compose.services.keycloak.environment?.KC_HOSTNAME}/realms/${realm.realm}`, config.oidc.issuer);
       assert.equal(config.oidc.realm, realm.realm);
-      assert.ok(compose.services.keycloak.volumes?.some((volume) => volume.startsWith('./deploy/keycloak/realm-export.json:/opt/keycloak/data/import/')), 'the realm file is imported');
+      assert.ok(
+        compose.services.keycloak.volumes?.some((volume) =>
+          volume.startsWith('./deploy/keycloak/realm-export.json:/opt/keycloak/data/import/'),
+        ),
+        'the realm file is imported',
+      );
       assert.ok(compose.services.keycloak.command?.includes('--import-realm'));
     });
 
@@ -150,7 +179,11 @@ describe('deployment files', () => {
       assert.equal(audience?.config['included.custom.audience'], config.oidc.audience);
       assert.equal(audience?.config['access.token.claim'], 'true');
       const vendorClaim = client?.protocolMappers.find((m) => m.config['claim.name'] === config.oidc.vendorClaim);
-      assert.equal(vendorClaim?.config['access.token.claim'], 'true', `the claim ${config.oidc.vendorClaim} links a vendor's login`);
+      assert.equal(
+        vendorClaim?.config['access.token.claim'],
+        'true',
+        `the claim ${config.oidc.vendorClaim} links a vendor's login`,
+      );
     });
 
     // Issue 20: a vendor who could set their e-mail to another vendor's read that vendor's money.
@@ -159,9 +192,17 @@ describe('deployment files', () => {
       assert.equal(config.oidc.vendorByEmail, false, 'the e-mail does not link a vendor');
       const [profile] = realm.components?.['org.keycloak.userprofile.UserProfileProvider'] ?? [];
       assert.equal(profile?.providerId, 'declarative-user-profile');
-      const attributes = (JSON.parse(profile.config['kc.user.profile.config'][0]) as { attributes: { name: string; permissions: { edit: string[] } }[] }).attributes;
+      const attributes = (
+        JSON.parse(profile.config['kc.user.profile.config'][0]) as {
+          attributes: { name: string; permissions: { edit: string[] } }[];
+        }
+      ).attributes;
       for (const name of ['email', config.oidc.vendorClaim, 'username']) {
-        assert.deepEqual(attributes.find((a) => a.name === name)?.permissions.edit, ['admin'], `only staff edit ${name}`);
+        assert.deepEqual(
+          attributes.find((a) => a.name === name)?.permissions.edit,
+          ['admin'],
+          `only staff edit ${name}`,
+        );
       }
       const mapped = client?.protocolMappers.find((m) => m.config['claim.name'] === config.oidc.vendorClaim);
       assert.equal(mapped?.config['user.attribute'], config.oidc.vendorClaim);
@@ -171,7 +212,10 @@ describe('deployment files', () => {
       for (const group of ['/backoffice', '/vendor']) {
         const user = realm.users.find((u) => u.groups.includes(group));
         assert.ok(user, `a demo user in ${group}`);
-        assert.ok(user.credentials.every((c) => c.temporary), `${user.username} must choose a password at the first login`);
+        assert.ok(
+          user.credentials.every((c) => c.temporary),
+          `${user.username} must choose a password at the first login`,
+        );
       }
       assert.equal(realm.users.find((u) => u.groups.includes('/vendor'))?.email, `demo-1${DEMO_VENDOR_EMAIL_POSTFIX}`);
       assert.deepEqual(realm.users.find((u) => u.groups.includes('/vendor'))?.attributes, { vendor: ['DEMO-1'] });
@@ -232,7 +276,9 @@ describe('deployment files', () => {
       const cmd = /^CMD (\[.*\])$/m.exec(dockerfile())?.[1];
       const entry = (JSON.parse(cmd!) as string[]).at(-1)!;
       assert.ok(fs.existsSync(path.join(repo, entry)), `${entry} exists`);
-      const ignored = read('.dockerignore').split('\n').filter((line) => line && !line.startsWith('#'));
+      const ignored = read('.dockerignore')
+        .split('\n')
+        .filter((line) => line && !line.startsWith('#'));
       assert.ok(!ignored.includes(entry.split('/')[0]), `${entry} is not left out of the image`);
     });
   });

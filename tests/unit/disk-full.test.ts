@@ -68,99 +68,111 @@ describe('a full disk under the embedded database', function () {
     }
   });
 
-  it('answers 503 with a message to shop and office, fails /readyz, logs it once, loses nothing ' +
-    'and recovers when space is freed', async () => {
-    const dir = (mounted as { dir: string }).dir;
-    const dataDir = path.join(dir, 'data');
-    const env = { LOG_LEVEL: 'info', ORDER_RATE_LIMIT: '100000' };
-    server = await startServer({ dataDir, readyTimeoutMs: 180_000, env });
-    const { url } = server;
-    const office = `Bearer ${(await loginWithPkce(url, 'office', 'office')).access_token}`;
-    const items = (await (await fetch(`${url}/api/items/`)).json()) as { id: number; name: string }[];
-    const paper = items.find((i) => i.name === 'Zeitung')!.id;
-    const order = { vendor: 'DEMO-1', entries: [{ item: paper, quantity: 1 }], tip: 100 };
-    const paidBefore = [await buyInShop(url, order), await buyInShop(url, order)];
+  it(
+    'answers 503 with a message to shop and office, fails /readyz, logs it once, loses nothing ' +
+      'and recovers when space is freed',
+    async () => {
+      const dir = (mounted as { dir: string }).dir;
+      const dataDir = path.join(dir, 'data');
+      const env = { LOG_LEVEL: 'info', ORDER_RATE_LIMIT: '100000' };
+      server = await startServer({ dataDir, readyTimeoutMs: 180_000, env });
+      const { url } = server;
+      const office = `Bearer ${(await loginWithPkce(url, 'office', 'office')).access_token}`;
+      const items = (await (await fetch(`${url}/api/items/`)).json()) as { id: number; name: string }[];
+      const paper = items.find((i) => i.name === 'Zeitung')!.id;
+      const order = { vendor: 'DEMO-1', entries: [{ item: paper, quantity: 1 }], tip: 100 };
+      const paidBefore = [await buyInShop(url, order), await buyInShop(url, order)];
 
-    const placeOrder = () =>
-      fetch(`${url}/api/orders`, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json' },
-        body: JSON.stringify(order),
-      });
-    let vendors = 0;
-    const createVendor = () =>
-      fetch(`${url}/api/vendors`, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json', Authorization: office },
-        body: JSON.stringify({ licenseId: `FULL-${++vendors}`, firstName: 'Frieda', address: 'x'.repeat(150) }),
-      });
+      const placeOrder = () =>
+        fetch(`${url}/api/orders`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json' },
+          body: JSON.stringify(order),
+        });
+      let vendors = 0;
+      const createVendor = () =>
+        fetch(`${url}/api/vendors`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json', Authorization: office },
+          body: JSON.stringify({ licenseId: `FULL-${++vendors}`, firstName: 'Frieda', address: 'x'.repeat(150) }),
+        });
 
-    const filler = fill(dir);
-    // Under load: customers order and the office keeps adding vendors until the database runs out of room.
-    const accepted: string[] = [];
-    const answers: Response[] = [];
-    let shopRefused: Response | undefined;
-    let officeRefused: Response | undefined;
-    for (let round = 0; round < 60 && !(shopRefused && officeRefused); round++) {
-      const batch = await Promise.all([...Array.from({ length: 8 }, placeOrder), createVendor(), createVendor()]);
-      answers.push(...batch);
-      for (const [i, res] of batch.entries()) {
-        if (res.status === 201 && i < 8) accepted.push(((await res.clone().json()) as { order: string }).order);
-        if (res.status === 503 && i < 8) shopRefused ??= res;
-        if (res.status === 503 && i >= 8) officeRefused ??= res;
+      const filler = fill(dir);
+      // Under load: customers order and the office keeps adding vendors until the database runs out of room.
+      const accepted: string[] = [];
+      const answers: Response[] = [];
+      let shopRefused: Response | undefined;
+      let officeRefused: Response | undefined;
+      for (let round = 0; round < 60 && !(shopRefused && officeRefused); round++) {
+        const batch = await Promise.all([...Array.from({ length: 8 }, placeOrder), createVendor(), createVendor()]);
+        answers.push(...batch);
+        for (const [i, res] of batch.entries()) {
+          if (res.status === 201 && i < 8) accepted.push(((await res.clone().json()) as { order: string }).order);
+          if (res.status === 503 && i < 8) shopRefused ??= res;
+          if (res.status === 503 && i >= 8) officeRefused ??= res;
+        }
       }
-    }
-    assert.ok(shopRefused && officeRefused, `the full disk showed: ${answers.map((r) => r.status).join(' ')}`);
-    const faults = answers.filter((r) => r.status >= 500 && r.status !== 503 && r.status !== 502);
-    assert.deepEqual(faults.map((r) => r.status), [], 'never a 500');
-    for (const refused of [shopRefused, officeRefused]) {
-      assert.equal(refused.headers.get('retry-after'), '30');
-      const { message } = (await refused.json()) as { message: string };
-      assert.match(message, /storage is full\. Nothing was lost\. Please try again in a few minutes\./);
-    }
-    const ready = await fetch(`${url}/readyz`);
-    assert.equal(ready.status, 503);
-    assert.match(((await ready.json()) as { message: string }).message, /disk is full/);
-    assert.equal((await fetch(`${url}/api/orders/${paidBefore[0]}`)).status, 200, 'what is saved can still be read');
-
-    fs.rmSync(filler);
-    let recovered = false;
-    for (let i = 0; i < 50 && !recovered; i++) {
-      const res = await placeOrder();
-      if (res.status === 201) {
-        accepted.push(((await res.json()) as { order: string }).order);
-        recovered = true;
-      } else await new Promise((resolve) => setTimeout(resolve, 200));
-    }
-    assert.ok(recovered, 'orders are taken again once there is room');
-    assert.equal((await fetch(`${url}/readyz`)).status, 200);
-    const paidAfter = await buyInShop(url, order);
-    assert.equal((await createVendor()).status, 201);
-
-    assert.equal(await server.stop(), 0);
-    const lines = server.stdout().split('\n');
-    assert.equal(lines.filter((l) => l.includes('"msg":"database disk full"')).length, 1, 'one line when it began');
-    const ended = lines.filter((l) => l.includes('"msg":"database disk has room again"'));
-    assert.equal(ended.length, 1, 'one when it ended');
-    // The local Stripe sandbox, which stands in for Stripe, logs each of its own failed requests; with
-    // real Stripe there are none. Of ours, no error line but the one.
-    const ours = lines.filter(
-      (l) => l.includes('"level":"error"') && !l.includes('database disk full') && !l.includes('"msg":"stripe sandbox'),
-    );
-    assert.deepEqual(ours, []);
-
-    const db = createDb({ dataDir });
-    try {
-      for (const token of [...paidBefore, paidAfter]) {
-        assert.equal((await db('orders').where({ token }).first('status')).status, 'paid');
+      assert.ok(shopRefused && officeRefused, `the full disk showed: ${answers.map((r) => r.status).join(' ')}`);
+      const faults = answers.filter((r) => r.status >= 500 && r.status !== 503 && r.status !== 502);
+      assert.deepEqual(
+        faults.map((r) => r.status),
+        [],
+        'never a 500',
+      );
+      for (const refused of [shopRefused, officeRefused]) {
+        assert.equal(refused.headers.get('retry-after'), '30');
+        const { message } = (await refused.json()) as { message: string };
+        assert.match(message, /storage is full\. Nothing was lost\. Please try again in a few minutes\./);
       }
-      const [{ n }] = await db('orders').whereIn('token', accepted).count({ n: '*' });
-      assert.equal(Number(n), accepted.length, 'every accepted order is there');
-      assert.deepEqual((await checkDatabase(db)).filter((r) => r.problems.length), [], 'the books are consistent');
-    } finally {
-      await db.destroy();
-    }
-  });
+      const ready = await fetch(`${url}/readyz`);
+      assert.equal(ready.status, 503);
+      assert.match(((await ready.json()) as { message: string }).message, /disk is full/);
+      assert.equal((await fetch(`${url}/api/orders/${paidBefore[0]}`)).status, 200, 'what is saved can still be read');
+
+      fs.rmSync(filler);
+      let recovered = false;
+      for (let i = 0; i < 50 && !recovered; i++) {
+        const res = await placeOrder();
+        if (res.status === 201) {
+          accepted.push(((await res.json()) as { order: string }).order);
+          recovered = true;
+        } else await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+      assert.ok(recovered, 'orders are taken again once there is room');
+      assert.equal((await fetch(`${url}/readyz`)).status, 200);
+      const paidAfter = await buyInShop(url, order);
+      assert.equal((await createVendor()).status, 201);
+
+      assert.equal(await server.stop(), 0);
+      const lines = server.stdout().split('\n');
+      assert.equal(lines.filter((l) => l.includes('"msg":"database disk full"')).length, 1, 'one line when it began');
+      const ended = lines.filter((l) => l.includes('"msg":"database disk has room again"'));
+      assert.equal(ended.length, 1, 'one when it ended');
+      // The local Stripe sandbox, which stands in for Stripe, logs each of its own failed requests; with
+      // real Stripe there are none. Of ours, no error line but the one.
+      const ours = lines.filter(
+        (l) =>
+          l.includes('"level":"error"') && !l.includes('database disk full') && !l.includes('"msg":"stripe sandbox'),
+      );
+      assert.deepEqual(ours, []);
+
+      const db = createDb({ dataDir });
+      try {
+        for (const token of [...paidBefore, paidAfter]) {
+          assert.equal((await db('orders').where({ token }).first('status')).status, 'paid');
+        }
+        const [{ n }] = await db('orders').whereIn('token', accepted).count({ n: '*' });
+        assert.equal(Number(n), accepted.length, 'every accepted order is there');
+        assert.deepEqual(
+          (await checkDatabase(db)).filter((r) => r.problems.length),
+          [],
+          'the books are consistent',
+        );
+      } finally {
+        await db.destroy();
+      }
+    },
+  );
 
   it('a start on the full disk says so instead of RuntimeError: Aborted()', async () => {
     const dir = (mounted as { dir: string }).dir;

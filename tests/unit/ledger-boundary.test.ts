@@ -12,7 +12,13 @@ const httpDir = path.join(root, 'api/src/http');
 const scanned = ['api', 'seeds', 'bench', 'scripts'];
 // The cash book (issue 16) is money too: its movements, closes, voucher counters and counter visits.
 const booksTables = [
-  'ledger_rows', 'payouts', 'ledger_accounts', 'cash_movements', 'till_closes', 'till_voucher_counters', 'counter_visits',
+  'ledger_rows',
+  'payouts',
+  'ledger_accounts',
+  'cash_movements',
+  'till_closes',
+  'till_voucher_counters',
+  'counter_visits',
 ];
 
 function sourceFiles(dir: string): string[] {
@@ -93,8 +99,7 @@ describe('ledger boundary', () => {
     const offenders = scanned
       .flatMap((dir) => sourceFiles(path.join(root, dir)))
       .filter((file) => !file.startsWith(ledgerDir + path.sep))
-      .flatMap((file) => booksWrites(readFileSync(file, 'utf8')).map((line) => `${path.relative(root, file)}:${line}`),
-      );
+      .flatMap((file) => booksWrites(readFileSync(file, 'utf8')).map((line) => `${path.relative(root, file)}:${line}`));
     assert.deepEqual(offenders, [], `money is moved only by api/src/ledger:\n${offenders.join('\n')}`);
   });
 

@@ -14,7 +14,11 @@ describe('periods', () => {
     assert.equal(iso(periodBound('to', '2026-05-31', berlin)), '2026-05-31T22:00:00.000Z');
     assert.equal(iso(periodBound('from', '2026-01-01', berlin)), '2025-12-31T23:00:00.000Z');
     assert.equal(iso(periodBound('to', '2026-12-31', berlin)), '2026-12-31T23:00:00.000Z');
-    assert.equal(iso(periodBound('to', '2028-02-28', berlin)), '2028-02-28T23:00:00.000Z', 'a leap year goes on to the 29th');
+    assert.equal(
+      iso(periodBound('to', '2028-02-28', berlin)),
+      '2028-02-28T23:00:00.000Z',
+      'a leap year goes on to the 29th',
+    );
   });
 
   it('knows the days of the clock changes have 23 and 25 hours', () => {
@@ -31,7 +35,11 @@ describe('periods', () => {
 
   it('takes a time with an offset as that instant, and one without as local wall time', () => {
     assert.equal(iso(periodBound('from', '2026-05-01T00:00:00+02:00', berlin)), '2026-04-30T22:00:00.000Z');
-    assert.equal(iso(periodBound('to', '2026-05-01T00:00:00Z', berlin)), '2026-05-01T00:00:00.000Z', 'a time as `to` is that instant, not a day');
+    assert.equal(
+      iso(periodBound('to', '2026-05-01T00:00:00Z', berlin)),
+      '2026-05-01T00:00:00.000Z',
+      'a time as `to` is that instant, not a day',
+    );
     assert.equal(iso(periodBound('to', '2026-05-01T12:30:15.250-0430', berlin)), '2026-05-01T17:00:15.250Z');
     assert.equal(iso(periodBound('from', '2026-05-01T14:00', berlin)), '2026-05-01T12:00:00.000Z');
     assert.equal(iso(periodBound('from', '2026-12-01 14:00:00', berlin)), '2026-12-01T13:00:00.000Z');
@@ -46,10 +54,27 @@ describe('periods', () => {
   });
 
   it('refuses what is no date, with the field named', () => {
-    for (const value of ['yesterday', '2026-02-30', '2026-13-01', '2026-05-01T24:00', '2026-5-1', '01.05.2026', '2026-05-01T10:00:00.1234Z', 42, null]) {
-      assert.throws(() => periodBound('from', value, berlin), (error: HttpError) => error.status === 400 && Boolean(error.errors?.from), String(value));
+    for (const value of [
+      'yesterday',
+      '2026-02-30',
+      '2026-13-01',
+      '2026-05-01T24:00',
+      '2026-5-1',
+      '01.05.2026',
+      '2026-05-01T10:00:00.1234Z',
+      42,
+      null,
+    ]) {
+      assert.throws(
+        () => periodBound('from', value, berlin),
+        (error: HttpError) => error.status === 400 && Boolean(error.errors?.from),
+        String(value),
+      );
     }
-    assert.throws(() => readPeriod({ from: '2026-05-02', to: '2026-05-01' }, berlin), (error: HttpError) => error.status === 400 && Boolean(error.errors?.to));
+    assert.throws(
+      () => readPeriod({ from: '2026-05-02', to: '2026-05-01' }, berlin),
+      (error: HttpError) => error.status === 400 && Boolean(error.errors?.to),
+    );
     assert.deepEqual(readPeriod({ from: '', to: undefined }, berlin), { from: undefined, to: undefined });
   });
 });

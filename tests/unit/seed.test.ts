@@ -78,7 +78,10 @@ async function snapshot(db: Db, volatile: string[] = []): Promise<Record<string,
       Object.fromEntries(
         Object.entries(row)
           .filter(([column]) => !volatile.includes(column))
-          .map(([column, value]) => [column, value instanceof Uint8Array ? `${value.length} bytes` : JSON.stringify(value)]),
+          .map(([column, value]) => [
+            column,
+            value instanceof Uint8Array ? `${value.length} bytes` : JSON.stringify(value),
+          ]),
       ),
     );
   }
@@ -96,16 +99,21 @@ async function emptyDatabase(db: Db): Promise<void> {
 
 describeApi('demo seed', (t) => {
   it(`has ${DEMO_VENDOR_COUNT + 1} vendors: DEMO-1 first, DEMO-1 … DEMO-${DEMO_VENDOR_COUNT} active, DEMO-OFF deactivated`, async () => {
-    const vendors = await t.db('vendors').orderBy('id').select<{
-      license_id: string;
-      is_disabled: boolean;
-      first_name: string;
-      email: string | null;
-    }[]>('id', 'license_id', 'is_disabled', 'first_name', 'email');
+    const vendors = await t.db('vendors').orderBy('id').select<
+      {
+        license_id: string;
+        is_disabled: boolean;
+        first_name: string;
+        email: string | null;
+      }[]
+    >('id', 'license_id', 'is_disabled', 'first_name', 'email');
     assert.equal(vendors.length, DEMO_VENDOR_COUNT + 1);
     assert.equal(vendors[0].license_id, 'DEMO-1');
     const active = vendors.filter((v) => !v.is_disabled).map((v) => v.license_id);
-    assert.deepEqual(active, Array.from({ length: DEMO_VENDOR_COUNT }, (_, i) => `DEMO-${i + 1}`));
+    assert.deepEqual(
+      active,
+      Array.from({ length: DEMO_VENDOR_COUNT }, (_, i) => `DEMO-${i + 1}`),
+    );
     const off = vendors.find((v) => v.license_id === 'DEMO-OFF');
     assert.equal(off?.is_disabled, true);
     for (const v of vendors) {
@@ -118,20 +126,25 @@ describeApi('demo seed', (t) => {
     const settings = await t.db('settings').where({ id: 1 }).first('map_center_lat', 'map_center_long');
     assert.equal(settings.map_center_lat, DEMO_MAP_CENTRE.lat);
     assert.equal(settings.map_center_long, DEMO_MAP_CENTRE.long);
-    const rows = await t.db('vendor_locations as l')
+    const rows = await t
+      .db('vendor_locations as l')
       .join('vendors as v', 'v.id', 'l.vendor_id')
       .where('v.is_disabled', false)
-      .select<{
-      license_id: string;
-      name: string;
-      latitude: number;
-      longitude: number;
-      working_time: { kind: string; ranges?: { day: string; from: string; to: string }[] };
-    }[]>('v.license_id', 'l.name', 'l.latitude', 'l.longitude', 'l.working_time');
+      .select<
+        {
+          license_id: string;
+          name: string;
+          latitude: number;
+          longitude: number;
+          working_time: { kind: string; ranges?: { day: string; from: string; to: string }[] };
+        }[]
+      >('v.license_id', 'l.name', 'l.latitude', 'l.longitude', 'l.working_time');
     for (let n = 1; n <= DEMO_VENDOR_COUNT; n++) {
       const own = rows.filter((r) => r.license_id === `DEMO-${n}`);
       assert.ok(own.length >= 1 && own.length <= 2, `DEMO-${n} has one or two locations`);
-      const nearest = Math.min(...own.map((r) => distance(r.latitude, r.longitude, settings.map_center_lat, settings.map_center_long)));
+      const nearest = Math.min(
+        ...own.map((r) => distance(r.latitude, r.longitude, settings.map_center_lat, settings.map_center_long)),
+      );
       assert.ok(nearest <= 5000, `DEMO-${n} is ${Math.round(nearest)} m from the centre`);
     }
     for (const r of rows) {
@@ -153,7 +166,11 @@ describeApi('demo seed', (t) => {
   });
 
   it('has Zeitung as the main product at 3,00 €, first by order', async () => {
-    const items = await t.db('items').whereNull('deleted_at').orderBy('item_order', 'desc').select('name', 'price', 'is_main_product');
+    const items = await t
+      .db('items')
+      .whereNull('deleted_at')
+      .orderBy('item_order', 'desc')
+      .select('name', 'price', 'is_main_product');
     assert.equal(items[0].name, 'Zeitung');
     assert.equal(items[0].price, 300);
     assert.equal(items[0].is_main_product, true);
@@ -178,7 +195,10 @@ describeApi('demo seed', (t) => {
     const startxref = Number(/startxref\s+(\d+)\s+%%EOF\s*$/.exec(text)?.[1]);
     assert.ok(text.startsWith('xref', startxref), 'startxref points at the xref table');
     const [, first, count] = /^xref\s+(\d+) (\d+)/.exec(text.slice(startxref))!.map(Number);
-    const entries = text.slice(startxref).split('\n').slice(2, 2 + count);
+    const entries = text
+      .slice(startxref)
+      .split('\n')
+      .slice(2, 2 + count);
     entries.forEach((entry, i) => {
       if (entry.endsWith('n ') || / n\s*$/.test(entry)) {
         const at = Number(entry.slice(0, 10));

@@ -1,6 +1,14 @@
 import assert from 'node:assert/strict';
 import type { ShopItem } from '../../shop-widget/src/boot.ts';
-import { cartLines, checkout, chooseEdition, editions, initialCart, isEmail, setQuantity } from '../../shop-widget/src/cart.ts';
+import {
+  cartLines,
+  checkout,
+  chooseEdition,
+  editions,
+  initialCart,
+  isEmail,
+  setQuantity,
+} from '../../shop-widget/src/cart.ts';
 import { parseRoute } from '../../shop-widget/src/route.ts';
 import { fill, pickLanguage, texts } from '../../shop-widget/src/texts.ts';
 
@@ -56,7 +64,11 @@ describe('shop widget: cart', () => {
 
     assert.equal(checkout(items, {}, 200, max).problem, 'donationOnly');
     assert.equal(checkout(items, {}, 0, max).problem, 'empty');
-    assert.equal(checkout(items, { 4: 5, 1: 33 }, 100, max).problem, 'tooHigh', '149,00 € + 1,00 € reaches the maximum');
+    assert.equal(
+      checkout(items, { 4: 5, 1: 33 }, 100, max).problem,
+      'tooHigh',
+      '149,00 € + 1,00 € reaches the maximum',
+    );
     assert.equal(checkout(items, { 4: 5, 1: 33 }, 99, max).problem, undefined, '149,99 € stays below it');
     assert.equal(checkout(items, { 3: 1 }, 0, max).digital, digital, 'a digital edition needs an e-mail address');
   });
@@ -72,7 +84,14 @@ describe('shop widget: cart', () => {
   it('tells a usable e-mail address from a typo', () => {
     assert.ok(isEmail('reader@example.org'));
     assert.ok(isEmail(' reader@mail.example.org '));
-    for (const bad of ['reader', 'reader@', 'reader@example', 'a b@example.org', '@example.org', 'reader@@example.org']) {
+    for (const bad of [
+      'reader',
+      'reader@',
+      'reader@example',
+      'a b@example.org',
+      '@example.org',
+      'reader@@example.org',
+    ]) {
       assert.ok(!isEmail(bad), bad);
     }
   });
@@ -82,9 +101,23 @@ describe('shop widget: routes and languages', () => {
   it('maps every public route of the specification to its screen', () => {
     assert.deepEqual(parseRoute('/v/DEMO-1'), { page: 'vendor', id: 'DEMO-1', step: 'landing-page' });
     assert.deepEqual(parseRoute('/v/DEMO-1/custom-tip/'), { page: 'vendor', id: 'DEMO-1', step: 'custom-tip' });
-    assert.deepEqual(parseRoute('/v/DEMO-1/item-available?item=4'), { page: 'vendor', id: 'DEMO-1', step: 'item-available', item: 4 });
-    assert.deepEqual(parseRoute('/v/DEMO-1/payment?order=abc'), { page: 'vendor', id: 'DEMO-1', step: 'payment', order: 'abc' });
-    assert.deepEqual(parseRoute('/success?order=t&session_id=cs_1'), { page: 'success', order: 't', sessionId: 'cs_1' });
+    assert.deepEqual(parseRoute('/v/DEMO-1/item-available?item=4'), {
+      page: 'vendor',
+      id: 'DEMO-1',
+      step: 'item-available',
+      item: 4,
+    });
+    assert.deepEqual(parseRoute('/v/DEMO-1/payment?order=abc'), {
+      page: 'vendor',
+      id: 'DEMO-1',
+      step: 'payment',
+      order: 'abc',
+    });
+    assert.deepEqual(parseRoute('/success?order=t&session_id=cs_1'), {
+      page: 'success',
+      order: 't',
+      sessionId: 'cs_1',
+    });
     assert.deepEqual(parseRoute('/failure?order=t'), { page: 'failure', order: 't' });
     assert.deepEqual(parseRoute('/paymentconfirmation?order=t'), { page: 'receipt', order: 't' });
     assert.deepEqual(parseRoute('/pdf/abc'), { page: 'pdf', id: 'abc' });
@@ -109,7 +142,10 @@ describe('shop widget: routes and languages', () => {
       const names = (text: string) => (text.match(/\{\w+\}/g) ?? []).sort();
       assert.deepEqual(names(de), names(en), key);
     }
-    assert.equal(fill('needsEmail', 'en', { name: 'Digitale Ausgabe' }), 'Your item Digitale Ausgabe needs an email address');
+    assert.equal(
+      fill('needsEmail', 'en', { name: 'Digitale Ausgabe' }),
+      'Your item Digitale Ausgabe needs an email address',
+    );
     assert.equal(fill('invalidId', 'de'), 'Die gescannte ID ist nicht gültig');
   });
 });

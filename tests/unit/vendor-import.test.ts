@@ -18,17 +18,34 @@ describe('vendor import: reading a CSV file', () => {
   });
 
   it('maps column names as people write them and converts cells to what the API takes', () => {
-    const file = readVendorFile('Licence ID;Vorname;last_name;E-Mail;Registriert;hasSmartphone;latitude;Lieblingsfarbe\nA-1;Anna;Berger;;01.03.2024;ja;48,2;blau\n');
+    const file = readVendorFile(
+      'Licence ID;Vorname;last_name;E-Mail;Registriert;hasSmartphone;latitude;Lieblingsfarbe\nA-1;Anna;Berger;;01.03.2024;ja;48,2;blau\n',
+    );
     assert.deepEqual(file.columns, ['licenseId', 'firstName', 'lastName', 'email', 'hasSmartphone', 'latitude']);
     assert.deepEqual(file.unknownColumns, ['Registriert', 'Lieblingsfarbe']);
     assert.deepEqual(file.missingColumns, []);
-    assert.deepEqual(file.rows[0].vendor, { licenseId: 'A-1', firstName: 'Anna', lastName: 'Berger', email: null, hasSmartphone: true, latitude: 48.2 });
+    assert.deepEqual(file.rows[0].vendor, {
+      licenseId: 'A-1',
+      firstName: 'Anna',
+      lastName: 'Berger',
+      email: null,
+      hasSmartphone: true,
+      latitude: 48.2,
+    });
     assert.equal(file.rows[0].line, 2);
   });
 
   it('passes what it cannot read on unchanged, so the API names the problem at its row', () => {
-    const file = readVendorFile('licenseId,firstName,registrationDate,hasBankAccount,longitude\nB-2,Bora,31.02.x,vielleicht,east\n');
-    assert.deepEqual(file.rows[0].vendor, { licenseId: 'B-2', firstName: 'Bora', registrationDate: '31.02.x', hasBankAccount: 'vielleicht', longitude: 'east' });
+    const file = readVendorFile(
+      'licenseId,firstName,registrationDate,hasBankAccount,longitude\nB-2,Bora,31.02.x,vielleicht,east\n',
+    );
+    assert.deepEqual(file.rows[0].vendor, {
+      licenseId: 'B-2',
+      firstName: 'Bora',
+      registrationDate: '31.02.x',
+      hasBankAccount: 'vielleicht',
+      longitude: 'east',
+    });
   });
 
   it('names the required columns a file lacks', () => {

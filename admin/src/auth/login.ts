@@ -90,7 +90,10 @@ export function createLogin(provider: IdentityProvider, area: Area): Login {
     async completeSignIn() {
       const user = await manager.signinRedirectCallback();
       const state = user.state as { returnTo?: string } | undefined;
-      const returnTo = state?.returnTo && state.returnTo.startsWith('/') && !state.returnTo.startsWith('/auth-callback') ? state.returnTo : '/';
+      const returnTo =
+        state?.returnTo && state.returnTo.startsWith('/') && !state.returnTo.startsWith('/auth-callback')
+          ? state.returnTo
+          : '/';
       return { user, returnTo };
     },
     async signOut() {
@@ -98,7 +101,10 @@ export function createLogin(provider: IdentityProvider, area: Area): Login {
       leaving = true;
       sessionStorage.removeItem(refusalKey);
       const user = await manager.getUser();
-      await manager.signoutRedirect({ id_token_hint: user?.id_token, extraQueryParams: { ui_locales: storedLocale() } });
+      await manager.signoutRedirect({
+        id_token_hint: user?.id_token,
+        extraQueryParams: { ui_locales: storedLocale() },
+      });
     },
     async loginAgainAfterRefusal(returnTo) {
       const last = Number(sessionStorage.getItem(refusalKey) ?? 0);
@@ -123,7 +129,10 @@ export function createLogin(provider: IdentityProvider, area: Area): Login {
 /** The groups of a user, from the ID token or else the access token (Keycloak writes "/backoffice"). */
 export function groupsOf(user: User): Group[] {
   const fromToken = (claims: unknown) => (Array.isArray(claims) ? claims.map((g) => String(g).replace(/^\//, '')) : []);
-  const groups = new Set([...fromToken(user.profile.groups), ...fromToken(accessTokenClaims(user.access_token).groups)]);
+  const groups = new Set([
+    ...fromToken(user.profile.groups),
+    ...fromToken(accessTokenClaims(user.access_token).groups),
+  ]);
   return (['backoffice', 'vendor'] as const).filter((group) => groups.has(group));
 }
 
@@ -137,7 +146,10 @@ export function displayName(user: User): string {
 function accessTokenClaims(token: string): Record<string, unknown> {
   try {
     const payload = atob(token.split('.')[1].replace(/-/g, '+').replace(/_/g, '/'));
-    return JSON.parse(new TextDecoder().decode(Uint8Array.from(payload, (c) => c.charCodeAt(0)))) as Record<string, unknown>;
+    return JSON.parse(new TextDecoder().decode(Uint8Array.from(payload, (c) => c.charCodeAt(0)))) as Record<
+      string,
+      unknown
+    >;
   } catch {
     return {};
   }

@@ -58,7 +58,9 @@ function BackOffice({ login }: { login: Login }) {
     };
   }, [login]);
   const theme = useMemo(() => themeFor(settings), [settings]);
-  const inVendors = (element: ReactElement) => <ResourceContextProvider value="vendorsummary">{element}</ResourceContextProvider>;
+  const inVendors = (element: ReactElement) => (
+    <ResourceContextProvider value="vendorsummary">{element}</ResourceContextProvider>
+  );
   return (
     <Admin
       {...providers}
@@ -89,7 +91,14 @@ function BackOffice({ login }: { login: Login }) {
         <Route path="/newvendor" element={inVendors(<VendorCreate />)} />
         <Route path="/userprofile/:id" element={inVendors(<VendorShow />)} />
         <Route path="/userprofile/:id/update" element={inVendors(<VendorEdit />)} />
-        <Route path="/newproduct" element={<ResourceContextProvider value="productsettings"><ProductCreate /></ResourceContextProvider>} />
+        <Route
+          path="/newproduct"
+          element={
+            <ResourceContextProvider value="productsettings">
+              <ProductCreate />
+            </ResourceContextProvider>
+          }
+        />
         <Route path="/settings/update" element={<SettingsEdit />} />
         <Route path={qrPaths.settings} element={<QrCodeSettings />} />
         <Route path={vendorPaths.import} element={inVendors(<LazyVendorImport />)} />

@@ -39,13 +39,40 @@ function withFormErrors(error: unknown): unknown {
 
 /** Fields the item form sends; the answer's extra fields (id, image URL, pdf size, …) stay out. */
 const itemFields = [
-  'name', 'description', 'price', 'measure', 'order', 'color', 'fontColor', 'maxOrderAmount', 'isMainProduct',
-  'takesOverTransactionCosts', 'isLicenseItem', 'licenseItem', 'licenseGroup', 'isPdfItem', 'disabled',
+  'name',
+  'description',
+  'price',
+  'measure',
+  'order',
+  'color',
+  'fontColor',
+  'maxOrderAmount',
+  'isMainProduct',
+  'takesOverTransactionCosts',
+  'isLicenseItem',
+  'licenseItem',
+  'licenseGroup',
+  'isPdfItem',
+  'disabled',
 ];
 const settingsFields = [
-  'newspaperName', 'color', 'fontColor', 'agbUrl', 'maintainanceModeHelpUrl', 'vendorNotFoundHelpUrl', 'qrCodeUrl',
-  'vendorEmailPostfix', 'webshopIsClosed', 'mapCenterLat', 'mapCenterLong', 'useVendorLicenseIdInShop',
-  'useTipInsteadOfDonation', 'orgaCoversTransactionCosts', 'maxOrderAmount', 'mainItem', 'qrCodeEnableLogo',
+  'newspaperName',
+  'color',
+  'fontColor',
+  'agbUrl',
+  'maintainanceModeHelpUrl',
+  'vendorNotFoundHelpUrl',
+  'qrCodeUrl',
+  'vendorEmailPostfix',
+  'webshopIsClosed',
+  'mapCenterLat',
+  'mapCenterLong',
+  'useVendorLicenseIdInShop',
+  'useTipInsteadOfDonation',
+  'orgaCoversTransactionCosts',
+  'maxOrderAmount',
+  'mainItem',
+  'qrCodeEnableLogo',
   'qrCodeSettings',
 ];
 
@@ -57,12 +84,24 @@ type FileValue = { rawFile?: File; src?: string } | string | null | undefined;
  * reads as "none"), a new file as the file, a removed file as empty text; an unchanged file is
  * left out, so the stored one stays.
  */
-function multipart(data: Record<string, unknown>, fields: string[], fileFields: string[], previous?: Record<string, unknown>): FormData {
+function multipart(
+  data: Record<string, unknown>,
+  fields: string[],
+  fileFields: string[],
+  previous?: Record<string, unknown>,
+): FormData {
   const form = new FormData();
   for (const field of fields) {
     const value = data[field];
     if (value === undefined) continue;
-    form.append(field, value === null ? '' : typeof value === 'object' ? JSON.stringify(value) : (value as string | number | boolean).toString());
+    form.append(
+      field,
+      value === null
+        ? ''
+        : typeof value === 'object'
+          ? JSON.stringify(value)
+          : (value as string | number | boolean).toString(),
+    );
   }
   for (const field of fileFields) {
     const value = data[field] as FileValue;
@@ -73,7 +112,9 @@ function multipart(data: Record<string, unknown>, fields: string[], fileFields: 
 }
 
 /** The settings as a form record: one record with id 1, the main item by its id, the QR logo as its upload field. */
-export function settingsRecord(settings: PublicSettings): RaRecord & PublicSettings & { mainItemId: number | null; qrCodeLogo: string | null } {
+export function settingsRecord(
+  settings: PublicSettings,
+): RaRecord & PublicSettings & { mainItemId: number | null; qrCodeLogo: string | null } {
   return { ...settings, id: 1, mainItemId: settings.mainItem?.id ?? null, qrCodeLogo: settings.qrCodeLogoImgUrl };
 }
 
@@ -91,30 +132,46 @@ export function createDataProvider(login: Login): DataProvider {
   const http = async (url: string, options: fetchUtils.Options = {}) => {
     const user = await login.user();
     try {
-      return await fetchUtils.fetchJson(url, { ...options, user: { authenticated: !!user, token: user ? `Bearer ${user.access_token}` : undefined } });
+      return await fetchUtils.fetchJson(url, {
+        ...options,
+        user: { authenticated: !!user, token: user ? `Bearer ${user.access_token}` : undefined },
+      });
     } catch (error) {
       throw withFormErrors(error);
     }
   };
   const base = simpleRestProvider('/api', http);
   /** An answer of our own calls as the type the caller knows: where their untyped JSON enters. */
-  const answer = async <T>(url: string, options?: fetchUtils.Options): Promise<T> => (await http(url, options)).json as T;
+  const answer = async <T>(url: string, options?: fetchUtils.Options): Promise<T> =>
+    (await http(url, options)).json as T;
 
   const provider: DataProvider = {
     getList: (resource, params) => base.getList(listPath(resource), params),
     getOne: async <R extends RaRecord>(resource: string, params: GetOneParams<R>): Promise<GetOneResult<R>> => {
-      if (resource === 'settings') return { data: settingsRecord(await answer<PublicSettings>('/api/settings')) as unknown as R };
+      if (resource === 'settings')
+        return { data: settingsRecord(await answer<PublicSettings>('/api/settings')) as unknown as R };
       return base.getOne(apiPath(resource), params);
     },
     getMany: (resource, params) => base.getMany(listPath(resource), params),
     getManyReference: (resource, params) => base.getManyReference(listPath(resource), params),
-    create: async <R extends RaRecord>(resource: string, params: CreateParams<Record<string, unknown>>): Promise<CreateResult<R>> => {
+    create: async <R extends RaRecord>(
+      resource: string,
+      params: CreateParams<Record<string, unknown>>,
+    ): Promise<CreateResult<R>> => {
       if (resource === 'productsettings') {
-        return { data: await answer<R>('/api/items', { method: 'POST', body: multipart(params.data, itemFields, ['image', 'pdf']) }) };
+        return {
+          data: await answer<R>('/api/items', {
+            method: 'POST',
+            body: multipart(params.data, itemFields, ['image', 'pdf']),
+          }),
+        };
       }
       return base.create(apiPath(resource), params);
     },
-    update: async <R extends RaRecord>(resource: string, params: UpdateParams<FormRecord>): Promise<UpdateResult<R>> => {
+    update: async <R extends RaRecord>(
+      resource: string,
+      params: UpdateParams<FormRecord>,
+    ): Promise<UpdateResult<R>> => {
       if (resource === 'productsettings') {
         const body = multipart(params.data, itemFields, ['image', 'pdf'], params.previousData);
         return { data: await answer<R>(`/api/items/${params.id}`, { method: 'PUT', body }) };
@@ -122,10 +179,17 @@ export function createDataProvider(login: Login): DataProvider {
       if (resource === 'settings') {
         const data = { ...params.data, mainItem: params.data.mainItemId };
         const body = multipart(data, settingsFields, ['logo', 'favicon', 'qrCodeLogo'], params.previousData);
-        return { data: settingsRecord(await answer<PublicSettings>('/api/settings', { method: 'PUT', body })) as unknown as R };
+        return {
+          data: settingsRecord(await answer<PublicSettings>('/api/settings', { method: 'PUT', body })) as unknown as R,
+        };
       }
       if (isVendorPart(resource)) {
-        return { data: await answer<R>(`/api/${resource}/${params.id}`, { method: 'PATCH', body: JSON.stringify(params.data) }) };
+        return {
+          data: await answer<R>(`/api/${resource}/${params.id}`, {
+            method: 'PATCH',
+            body: JSON.stringify(params.data),
+          }),
+        };
       }
       return base.update(apiPath(resource), params);
     },
@@ -134,10 +198,17 @@ export function createDataProvider(login: Login): DataProvider {
     deleteMany: (resource, params) => base.deleteMany(apiPath(resource), params),
     /** The shop's custom CSS: saved as text/css, answered with its new revision. */
     saveStyleCss: async (css: string): Promise<{ styleRevision: number }> => {
-      return answer<{ styleRevision: number }>('/api/settings/css', { method: 'PUT', body: css, headers: new Headers({ 'Content-Type': 'text/css' }) });
+      return answer<{ styleRevision: number }>('/api/settings/css', {
+        method: 'PUT',
+        body: css,
+        headers: new Headers({ 'Content-Type': 'text/css' }),
+      });
     },
     /** Any other call of our API with the login (an action such as "check with Stripe now"); errors carry the API's message. */
-    call: async (path: string, { method = 'GET', body }: { method?: string; body?: unknown } = {}): Promise<unknown> => {
+    call: async (
+      path: string,
+      { method = 'GET', body }: { method?: string; body?: unknown } = {},
+    ): Promise<unknown> => {
       return answer<unknown>(path, { method, body: body === undefined ? undefined : JSON.stringify(body) });
     },
     /** A stored file behind the back office's login (an item's PDF), as a URL this page can open. */

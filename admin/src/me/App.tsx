@@ -44,7 +44,9 @@ export function App({ login, settings }: { login: Login; settings: PublicSetting
   useEffect(() => {
     if (!onInfo && loaded.current) return;
     loaded.current = true;
-    get<OwnVendor>('/api/vendors/me').then(setVendor, (error) => setProblem(error instanceof ApiError && error.status === 403 ? 'noAccess' : 'error'));
+    get<OwnVendor>('/api/vendors/me').then(setVendor, (error) =>
+      setProblem(error instanceof ApiError && error.status === 403 ? 'noAccess' : 'error'),
+    );
   }, [get, onInfo]);
 
   useEffect(() => {
@@ -77,7 +79,14 @@ export function App({ login, settings }: { login: Login; settings: PublicSetting
         <span id="me-newspaper-name">{settings.newspaperName}</span>
         <div className="me-languages" role="group" aria-label="Sprache / Language">
           {(['de', 'en'] as const).map((code) => (
-            <button key={code} type="button" lang={code} aria-pressed={code === locale} onClick={() => choose(code)} id={`me-lang-${code}`}>
+            <button
+              key={code}
+              type="button"
+              lang={code}
+              aria-pressed={code === locale}
+              onClick={() => choose(code)}
+              id={`me-lang-${code}`}
+            >
               {code.toUpperCase()}
             </button>
           ))}

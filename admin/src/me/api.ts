@@ -18,7 +18,9 @@ export function createApi(login: Login) {
       await login.signIn(login.currentPath());
       return untilPageLeaves();
     }
-    const response = await fetch(path, { headers: { Accept: 'application/json', Authorization: `Bearer ${user.access_token}` } });
+    const response = await fetch(path, {
+      headers: { Accept: 'application/json', Authorization: `Bearer ${user.access_token}` },
+    });
     if (response.status === 401 && (await login.loginAgainAfterRefusal(login.currentPath()))) return untilPageLeaves();
     if (!response.ok) {
       const body = (await response.json().catch(() => ({}))) as { message?: string };

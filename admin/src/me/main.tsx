@@ -33,7 +33,11 @@ async function start() {
   try {
     settings = await loadPublicSettings();
   } catch {
-    return fail(en ? 'The server cannot be reached. Please try again later.' : 'Der Server ist nicht erreichbar. Bitte versuche es später erneut.');
+    return fail(
+      en
+        ? 'The server cannot be reached. Please try again later.'
+        : 'Der Server ist nicht erreichbar. Bitte versuche es später erneut.',
+    );
   }
   setFavicon(settings);
   setDocumentTitle(settings.newspaperName, undefined, 'Straßenzeitung');
@@ -45,13 +49,19 @@ async function start() {
       const { returnTo } = await login.completeSignIn();
       window.history.replaceState(null, '', returnTo === '/' ? '/me' : `/me${returnTo}`);
     } catch {
-      return fail(en ? 'The login could not be completed. It may have expired.' : 'Die Anmeldung konnte nicht abgeschlossen werden. Vielleicht ist sie abgelaufen.', true);
+      return fail(
+        en
+          ? 'The login could not be completed. It may have expired.'
+          : 'Die Anmeldung konnte nicht abgeschlossen werden. Vielleicht ist sie abgelaufen.',
+        true,
+      );
     }
   }
   const user = await login.user().catch(() => null);
   if (!user) return login.signIn(login.currentPath());
   const groups = groupsOf(user);
-  if (!groups.includes('vendor') && groups.includes('backoffice')) return window.location.replace('/backoffice/vendorsummary');
+  if (!groups.includes('vendor') && groups.includes('backoffice'))
+    return window.location.replace('/backoffice/vendorsummary');
   createRoot(document.getElementById('root')!).render(
     <StrictMode>
       <App login={login} settings={settings} />

@@ -5,7 +5,11 @@ import type { Locale } from './locale.ts';
 const formats = new Map<Locale, Intl.NumberFormat>();
 
 export function formatCents(cents: number, locale: Locale): string {
-  if (!formats.has(locale)) formats.set(locale, new Intl.NumberFormat(locale === 'de' ? 'de-DE' : 'en-IE', { style: 'currency', currency: 'EUR' }));
+  if (!formats.has(locale))
+    formats.set(
+      locale,
+      new Intl.NumberFormat(locale === 'de' ? 'de-DE' : 'en-IE', { style: 'currency', currency: 'EUR' }),
+    );
   return formats.get(locale)!.format(cents / 100);
 }
 

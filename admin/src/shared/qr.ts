@@ -43,7 +43,10 @@ export function qrCodeOptions(
     cornersSquareOptions: { type: style.cornerSquareType ?? 'square', color: style.dotColor ?? '#000000' },
     cornersDotOptions: { type: style.cornerDotType ?? 'square', color: style.dotColor ?? '#000000' },
     ...(settings.qrCodeEnableLogo && settings.qrCodeLogoImgUrl
-      ? { image: settings.qrCodeLogoImgUrl, imageOptions: { margin: 4, hideBackgroundDots: true, crossOrigin: 'anonymous' } }
+      ? {
+          image: settings.qrCodeLogoImgUrl,
+          imageOptions: { margin: 4, hideBackgroundDots: true, crossOrigin: 'anonymous' },
+        }
       : {}),
   };
 }

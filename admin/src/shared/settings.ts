@@ -44,7 +44,8 @@ export async function loadPublicSettings(): Promise<PublicSettings> {
 }
 
 /** Relative file URLs of the API ("/files/…", "img/logo.png") as absolute paths of this host. */
-export const assetUrl = (url: string): string => (/^(https?:)?\/\//.test(url) || url.startsWith('/') || url.startsWith('data:') ? url : `/${url}`);
+export const assetUrl = (url: string): string =>
+  /^(https?:)?\/\//.test(url) || url.startsWith('/') || url.startsWith('data:') ? url : `/${url}`;
 
 /** "<newspaper> | <page>"; the newspaper name alone without a page, a default without a name. */
 export function setDocumentTitle(newspaperName: string | undefined, page: string | undefined, fallback: string): void {

@@ -47,18 +47,47 @@ export const payments = (db: Db) =>
     .leftJoin('vendors as rv', 'rv.id', 'ra.vendor_id')
     .leftJoin('items as i', 'i.id', 'r.item_id')
     .select(
-      'r.id', 'r.created_at', 'r.kind', 'r.amount', 'r.item_id', 'i.name as item_name', 'r.quantity', 'r.unit_price',
-      'r.order_id', 'r.payout_id', 'r.reversal_of', 'r.authorised_by',
-      'r.sender_id', 'sa.kind as sender_kind', 'sa.vendor_id as sender_vendor_id',
-      'sv.license_id as sender_license_id', 'sv.first_name as sender_first_name', 'sv.last_name as sender_last_name',
-      'r.receiver_id', 'ra.kind as receiver_kind', 'ra.vendor_id as receiver_vendor_id',
-      'rv.license_id as receiver_license_id', 'rv.first_name as receiver_first_name', 'rv.last_name as receiver_last_name',
+      'r.id',
+      'r.created_at',
+      'r.kind',
+      'r.amount',
+      'r.item_id',
+      'i.name as item_name',
+      'r.quantity',
+      'r.unit_price',
+      'r.order_id',
+      'r.payout_id',
+      'r.reversal_of',
+      'r.authorised_by',
+      'r.sender_id',
+      'sa.kind as sender_kind',
+      'sa.vendor_id as sender_vendor_id',
+      'sv.license_id as sender_license_id',
+      'sv.first_name as sender_first_name',
+      'sv.last_name as sender_last_name',
+      'r.receiver_id',
+      'ra.kind as receiver_kind',
+      'ra.vendor_id as receiver_vendor_id',
+      'rv.license_id as receiver_license_id',
+      'rv.first_name as receiver_first_name',
+      'rv.last_name as receiver_last_name',
     );
 
 function party(row: PaymentRow, side: 'sender' | 'receiver') {
   const kind = row[`${side}_kind`];
-  const account = { kind, license_id: row[`${side}_license_id`], first_name: row[`${side}_first_name`], last_name: row[`${side}_last_name`] };
-  return { accountId: row[`${side}_id`], kind, vendorId: row[`${side}_vendor_id`], licenseId: account.license_id, name: accountName(account) };
+  const account = {
+    kind,
+    license_id: row[`${side}_license_id`],
+    first_name: row[`${side}_first_name`],
+    last_name: row[`${side}_last_name`],
+  };
+  return {
+    accountId: row[`${side}_id`],
+    kind,
+    vendorId: row[`${side}_vendor_id`],
+    licenseId: account.license_id,
+    name: accountName(account),
+  };
 }
 
 export function paymentToApi(row: PaymentRow) {
@@ -97,10 +126,15 @@ export const paymentList: ListSpec<PaymentRow, ReturnType<typeof paymentToApi>> 
     // Every account the licence ID has had (a deleted vendor's too), as sender or as receiver.
     vendor: (query, value) => {
       if (typeof value !== 'string' || !/^[A-Za-z0-9][A-Za-z0-9_-]{0,39}$/.test(value.trim())) {
-        throw badRequest('The filter "vendor" must be a licence ID like DEMO-1.', { vendor: 'Please give a licence ID like DEMO-1.' });
+        throw badRequest('The filter "vendor" must be a licence ID like DEMO-1.', {
+          vendor: 'Please give a licence ID like DEMO-1.',
+        });
       }
       const accounts = (q: Knex.QueryBuilder) => {
-        q.from('ledger_accounts as va').join('vendors as vv', 'vv.id', 'va.vendor_id').whereRaw('lower(vv.license_id) = lower(?)', [value.trim()]).select('va.id');
+        q.from('ledger_accounts as va')
+          .join('vendors as vv', 'vv.id', 'va.vendor_id')
+          .whereRaw('lower(vv.license_id) = lower(?)', [value.trim()])
+          .select('va.id');
       };
       query.where((q) => {
         q.whereIn('r.sender_id', accounts).orWhereIn('r.receiver_id', accounts);
@@ -108,11 +142,17 @@ export const paymentList: ListSpec<PaymentRow, ReturnType<typeof paymentToApi>> 
     },
     item: (query, value) => {
       const id = Number(value);
-      if (!Number.isInteger(id) || id < 1 || id >= 2 ** 31) throw badRequest('The filter "item" must be an item id.', { item: 'Please choose an item.' });
+      if (!Number.isInteger(id) || id < 1 || id >= 2 ** 31)
+        throw badRequest('The filter "item" must be an item id.', { item: 'Please choose an item.' });
       query.where('r.item_id', id);
     },
     // "sales" stands for the customers → vendor rows; the raw kinds work too.
-    kind: (query, value, ctx) => rawKind(query, [value].flat().flatMap((kind: unknown) => (kind === 'sales' ? [...salesKinds] : [kind])), ctx),
+    kind: (query, value, ctx) =>
+      rawKind(
+        query,
+        [value].flat().flatMap((kind: unknown) => (kind === 'sales' ? [...salesKinds] : [kind])),
+        ctx,
+      ),
   },
   toApi: paymentToApi,
 };
@@ -128,13 +168,21 @@ export interface PaymentTotals {
 /** Sums over every row of a filtered period, not just one page. `filtered` is `ledger_rows as r` with the list's filters. */
 export async function paymentTotals(db: Db, filtered: Knex.QueryBuilder): Promise<PaymentTotals> {
   const groups = (await db
-    .with('g', filtered.clone().clearSelect().clearOrder().groupBy('r.kind', 'r.item_id').select(
-      'r.kind',
-      'r.item_id',
-      db.raw('count(*)::bigint as count'),
-      db.raw('coalesce(sum(r.quantity), 0)::bigint as quantity'),
-      db.raw('sum(r.amount)::bigint as amount'),
-    ))
+    .with(
+      'g',
+      filtered
+        .clone()
+        .clearSelect()
+        .clearOrder()
+        .groupBy('r.kind', 'r.item_id')
+        .select(
+          'r.kind',
+          'r.item_id',
+          db.raw('count(*)::bigint as count'),
+          db.raw('coalesce(sum(r.quantity), 0)::bigint as quantity'),
+          db.raw('sum(r.amount)::bigint as amount'),
+        ),
+    )
     .from('g')
     .leftJoin('items as i', 'i.id', 'g.item_id')
     .select('g.*', 'i.name as item_name')
@@ -151,7 +199,13 @@ export async function paymentTotals(db: Db, filtered: Knex.QueryBuilder): Promis
     count: sum('count'),
     amount: sum('amount'),
     quantity: sum('quantity'),
-    byItem: groups.map((g) => ({ kind: g.kind, itemId: g.item_id, itemName: g.item_name, quantity: g.quantity, amount: g.amount })),
+    byItem: groups.map((g) => ({
+      kind: g.kind,
+      itemId: g.item_id,
+      itemName: g.item_name,
+      quantity: g.quantity,
+      amount: g.amount,
+    })),
   };
 }
 
@@ -165,17 +219,31 @@ const csvBatchSize = 5000;
  * The cursor time travels as text: a JavaScript Date would drop PostgreSQL's microseconds and
  * return the last row again.
  */
-export async function* paymentBatches(db: Db, filtered: () => Knex.QueryBuilder, size = csvBatchSize): AsyncGenerator<PaymentRow[]> {
+export async function* paymentBatches(
+  db: Db,
+  filtered: () => Knex.QueryBuilder,
+  size = csvBatchSize,
+): AsyncGenerator<PaymentRow[]> {
   // `nulls first` (created_at is never null) is the list index's order read backwards: no sort.
   const order = 'r.created_at asc nulls first, r.id asc';
   let after: { at: string; id: number } | undefined;
   for (;;) {
     const keys = filtered();
     // The plain `>=` lets the planner start the index range there; the row comparison skips the ties already sent.
-    if (after) keys.whereRaw('r.created_at >= ?::timestamptz and (r.created_at, r.id) > (?::timestamptz, ?)', [after.at, after.at, after.id]);
-    const batch = (await keys.select('r.id', db.raw('r.created_at::text as cursor_at')).orderByRaw(order).limit(size)) as { id: number; cursor_at: string }[];
+    if (after)
+      keys.whereRaw('r.created_at >= ?::timestamptz and (r.created_at, r.id) > (?::timestamptz, ?)', [
+        after.at,
+        after.at,
+        after.id,
+      ]);
+    const batch = (await keys
+      .select('r.id', db.raw('r.created_at::text as cursor_at'))
+      .orderByRaw(order)
+      .limit(size)) as { id: number; cursor_at: string }[];
     if (!batch.length) return;
-    yield await payments(db).whereRaw('r.id = any(?::bigint[])', [batch.map((key) => key.id)]).orderByRaw<PaymentRow[]>(order);
+    yield await payments(db)
+      .whereRaw('r.id = any(?::bigint[])', [batch.map((key) => key.id)])
+      .orderByRaw<PaymentRow[]>(order);
     const last = batch.at(-1);
     if (!last || batch.length < size) return;
     after = { at: last.cursor_at, id: last.id };

@@ -31,7 +31,12 @@ export const accountingRoutes: RouteDef[] = [
     handler: async (ctx) => {
       if (!wantsCsv(ctx)) return respondList(ctx, payments(ctx.db), paymentList);
       const { query, period } = filtered(ctx);
-      respondCsv(ctx, periodFilename('buchungen', period, ctx.config.timeZone), paymentCsvColumns, paymentBatches(ctx.db, query));
+      respondCsv(
+        ctx,
+        periodFilename('buchungen', period, ctx.config.timeZone),
+        paymentCsvColumns,
+        paymentBatches(ctx.db, query),
+      );
     },
   },
   {
@@ -50,8 +55,10 @@ export const accountingRoutes: RouteDef[] = [
     handler: async (ctx) => {
       const period = requestPeriod(ctx);
       const accounts = await accountStatements(ctx.db, period);
-      if (wantsCsv(ctx)) return respondCsv(ctx, periodFilename('konten', period, ctx.config.timeZone), statementCsvColumns, [accounts]);
-      const sum = (field: 'opening' | 'received' | 'sent' | 'closing') => accounts.reduce((total, a) => total + a[field], 0);
+      if (wantsCsv(ctx))
+        return respondCsv(ctx, periodFilename('konten', period, ctx.config.timeZone), statementCsvColumns, [accounts]);
+      const sum = (field: 'opening' | 'received' | 'sent' | 'closing') =>
+        accounts.reduce((total, a) => total + a[field], 0);
       ctx.body = {
         from: period.from?.toISOString() ?? null,
         to: period.to?.toISOString() ?? null,

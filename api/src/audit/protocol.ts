@@ -24,13 +24,21 @@ export interface AuditSpec {
   details?: (ctx: AppContext) => Record<string, unknown>;
 }
 
-const verbs: Record<Exclude<Method, 'GET'>, string> = { POST: 'create', PUT: 'update', PATCH: 'update', DELETE: 'delete' };
+const verbs: Record<Exclude<Method, 'GET'>, string> = {
+  POST: 'create',
+  PUT: 'update',
+  PATCH: 'update',
+  DELETE: 'delete',
+};
 
 /** Fields that change on every save and would only hide the real change. */
 const ignoredFields = new Set(['updatedAt']);
 
 /** The fields that differ, each with its value before and after (null for absent). */
-export function changedFields(before: object | undefined, after: object | undefined): NonNullable<ProtocolEntry['changes']> {
+export function changedFields(
+  before: object | undefined,
+  after: object | undefined,
+): NonNullable<ProtocolEntry['changes']> {
   const old = (before ?? {}) as Record<string, unknown>;
   const now = (after ?? {}) as Record<string, unknown>;
   const changes: NonNullable<ProtocolEntry['changes']> = {};

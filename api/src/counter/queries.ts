@@ -18,10 +18,14 @@ export interface Till {
 }
 
 export async function listTills(db: Db): Promise<Till[]> {
-  const rows: { id: number; name: string; opening_balance: number; closed_until: string | null }[] = await db('tills as t')
+  const rows: { id: number; name: string; opening_balance: number; closed_until: string | null }[] = await db(
+    'tills as t',
+  )
     .orderBy('t.id')
     .select(
-      't.id', 't.name', 't.opening_balance',
+      't.id',
+      't.name',
+      't.opening_balance',
       db.raw(`(select to_char(max(day), 'YYYY-MM-DD') from till_closes c where c.till_id = t.id) as closed_until`),
     );
   return Promise.all(
@@ -41,7 +45,10 @@ export async function findTill(db: Db, id: number): Promise<Till | undefined> {
 
 /** The local date today in the newspaper's time zone, YYYY-MM-DD. */
 export async function localToday(db: Db, timeZone: string): Promise<string> {
-  const { rows } = await db.raw<{ rows: { day: string }[] }>(`select to_char(now() at time zone ?, 'YYYY-MM-DD') as day`, [timeZone]);
+  const { rows } = await db.raw<{ rows: { day: string }[] }>(
+    `select to_char(now() at time zone ?, 'YYYY-MM-DD') as day`,
+    [timeZone],
+  );
   return oneRow(rows).day;
 }
 
@@ -90,7 +97,14 @@ function movementToApi(row: MovementRow): CashMovement {
     createdAt: toIso(row.created_at)!,
     kind: row.kind,
     counterpart: row.counterpart,
-    vendor: row.vendor_id === null ? null : { id: row.vendor_id, licenseId: row.license_id!, name: `${row.first_name ?? ''} ${row.last_name ?? ''}`.trim() },
+    vendor:
+      row.vendor_id === null
+        ? null
+        : {
+            id: row.vendor_id,
+            licenseId: row.license_id!,
+            name: `${row.first_name ?? ''} ${row.last_name ?? ''}`.trim(),
+          },
     reason: row.reason,
     staff: row.staff,
     amountIn: amount > 0 ? amount : 0,
@@ -101,14 +115,32 @@ function movementToApi(row: MovementRow): CashMovement {
 }
 
 /** The cash book of a till in booking order, optionally from and to a local day (inclusive). */
-export async function cashBook(db: Db, tillId: number, { from, to }: { from?: string; to?: string } = {}): Promise<CashMovement[]> {
+export async function cashBook(
+  db: Db,
+  tillId: number,
+  { from, to }: { from?: string; to?: string } = {},
+): Promise<CashMovement[]> {
   const query = db('cash_movements as m')
     .leftJoin('vendors as v', 'v.id', 'm.vendor_id')
     .where('m.till_id', tillId)
     .orderBy('m.id')
     .select(
-      'm.id', 'm.till_id', 'm.year', 'm.voucher_number', db.raw(`to_char(m.day, 'YYYY-MM-DD') as day`), 'm.created_at', 'm.kind',
-      'm.counterpart', 'm.vendor_id', 'v.license_id', 'v.first_name', 'v.last_name', 'm.reason', 'm.staff', 'm.amount', 'm.balance',
+      'm.id',
+      'm.till_id',
+      'm.year',
+      'm.voucher_number',
+      db.raw(`to_char(m.day, 'YYYY-MM-DD') as day`),
+      'm.created_at',
+      'm.kind',
+      'm.counterpart',
+      'm.vendor_id',
+      'v.license_id',
+      'v.first_name',
+      'v.last_name',
+      'm.reason',
+      'm.staff',
+      'm.amount',
+      'm.balance',
       'm.counter_visit_id',
     );
   if (from) query.where('m.day', '>=', from);
@@ -132,8 +164,18 @@ export interface TillClose {
 }
 
 const closeColumns = (db: Db) => [
-  'c.id', 'c.till_id', 't.name as till_name', db.raw(`to_char(c.day, 'YYYY-MM-DD') as day`), 'c.opening_balance', 'c.expected', 'c.counted',
-  'c.difference', 'c.denominations', 'c.reason', 'c.staff', 'c.created_at',
+  'c.id',
+  'c.till_id',
+  't.name as till_name',
+  db.raw(`to_char(c.day, 'YYYY-MM-DD') as day`),
+  'c.opening_balance',
+  'c.expected',
+  'c.counted',
+  'c.difference',
+  'c.denominations',
+  'c.reason',
+  'c.staff',
+  'c.created_at',
 ];
 
 function closeToApi(row: Record<string, unknown>): TillClose {
@@ -146,9 +188,10 @@ function closeToApi(row: Record<string, unknown>): TillClose {
     expected: Number(row.expected),
     counted: Number(row.counted),
     difference: Number(row.difference),
-    denominations: typeof row.denominations === 'string'
-      ? (JSON.parse(row.denominations) as Record<string, number>)
-      : (row.denominations as Record<string, number> | null),
+    denominations:
+      typeof row.denominations === 'string'
+        ? (JSON.parse(row.denominations) as Record<string, number>)
+        : (row.denominations as Record<string, number> | null),
     reason: row.reason as string | null,
     staff: row.staff as string,
     createdAt: toIso(row.created_at as Date)!,
@@ -156,7 +199,11 @@ function closeToApi(row: Record<string, unknown>): TillClose {
 }
 
 export async function listCloses(db: Db, tillId?: number): Promise<TillClose[]> {
-  const query = db('till_closes as c').join('tills as t', 't.id', 'c.till_id').orderBy('c.day', 'desc').orderBy('c.id', 'desc').select(closeColumns(db));
+  const query = db('till_closes as c')
+    .join('tills as t', 't.id', 'c.till_id')
+    .orderBy('c.day', 'desc')
+    .orderBy('c.id', 'desc')
+    .select(closeColumns(db));
   if (tillId) query.where('c.till_id', tillId);
   return (await query.select<Record<string, unknown>[]>()).map(closeToApi);
 }
@@ -169,13 +216,24 @@ export async function findClose(db: Db, id: number): Promise<TillClose | undefin
   return row ? closeToApi(row) : undefined;
 }
 
-const reportOrder = ['counter_cash', 'income', 'bank_withdrawal', 'payout_reversal', 'payout', 'expense', 'bank_deposit'];
+const reportOrder = [
+  'counter_cash',
+  'income',
+  'bank_withdrawal',
+  'payout_reversal',
+  'payout',
+  'expense',
+  'bank_deposit',
+];
 
 /**
  * The movements a close covers (since the previous close), summed by kind, ins first: the
  * Kassenbericht's middle. The close's own difference is its own line below the count, not here.
  */
-export async function closeMovementsByKind(db: Db, close: TillClose): Promise<{ kind: string; count: number; amountIn: number; amountOut: number }[]> {
+export async function closeMovementsByKind(
+  db: Db,
+  close: TillClose,
+): Promise<{ kind: string; count: number; amountIn: number; amountOut: number }[]> {
   const previous = await db('till_closes')
     .where({ till_id: close.tillId })
     .where('day', '<', close.day)
@@ -195,7 +253,12 @@ export async function closeMovementsByKind(db: Db, close: TillClose): Promise<{ 
   if (previous?.day) query.where('day', '>', previous.day);
   const rows = await query.select<{ kind: string; count: number; amount_in: number; amount_out: number }[]>();
   return rows
-    .map((row) => ({ kind: row.kind, count: row.count, amountIn: Number(row.amount_in), amountOut: Number(row.amount_out) }))
+    .map((row) => ({
+      kind: row.kind,
+      count: row.count,
+      amountIn: Number(row.amount_in),
+      amountOut: Number(row.amount_out),
+    }))
     .sort((a, b) => reportOrder.indexOf(a.kind) - reportOrder.indexOf(b.kind));
 }
 
@@ -259,7 +322,13 @@ export async function findVisit(db: Db, id: string): Promise<Visit | undefined> 
     .leftJoin('payouts as p', 'p.id', 'cv.payout_id')
     .where('cv.id', id)
     .first<VisitRow | undefined>(
-      'cv.*', 'v.license_id', 'v.first_name', 'v.last_name', 't.name as till_name', 'p.receipt_number', 'p.amount as payout_amount',
+      'cv.*',
+      'v.license_id',
+      'v.first_name',
+      'v.last_name',
+      't.name as till_name',
+      'p.receipt_number',
+      'p.amount as payout_amount',
     );
   if (!visit) return undefined;
   const lines = await db('ledger_rows as r')
@@ -267,12 +336,21 @@ export async function findVisit(db: Db, id: string): Promise<Visit | undefined> 
     .where({ 'r.counter_visit_id': id, 'r.kind': 'counter_sale' })
     .orderBy('r.id')
     .select<{ item_id: number; name: string; quantity: number; unit_price: number; amount: number }[]>(
-      'r.item_id', 'i.name', 'r.quantity', 'r.unit_price', 'r.amount',
+      'r.item_id',
+      'i.name',
+      'r.quantity',
+      'r.unit_price',
+      'r.amount',
     );
   const settled = visit.payout_id ? await settledLines(db, visit.payout_id, id) : [];
   const vouchers = await db('cash_movements as m')
     .where('m.counter_visit_id', id)
-    .orWhereIn('m.ledger_row_id', db('ledger_rows').where({ payout_id: visit.payout_id ?? 0, kind: 'payout' }).select('id'))
+    .orWhereIn(
+      'm.ledger_row_id',
+      db('ledger_rows')
+        .where({ payout_id: visit.payout_id ?? 0, kind: 'payout' })
+        .select('id'),
+    )
     .orderBy('m.id')
     .select<{ till_id: number; year: number; voucher_number: number }[]>('m.till_id', 'm.year', 'm.voucher_number');
   const payoutAmount = visit.payout_id ? Number(visit.payout_amount) : 0;
@@ -280,16 +358,27 @@ export async function findVisit(db: Db, id: string): Promise<Visit | undefined> 
     id: visit.id,
     createdAt: toIso(visit.created_at)!,
     staff: visit.staff,
-    vendor: { id: visit.vendor_id, licenseId: visit.license_id, name: `${visit.first_name} ${visit.last_name ?? ''}`.trim() },
+    vendor: {
+      id: visit.vendor_id,
+      licenseId: visit.license_id,
+      name: `${visit.first_name} ${visit.last_name ?? ''}`.trim(),
+    },
     till: { id: visit.till_id, name: visit.till_name },
     creditBefore: Number(visit.credit_before),
     copiesAmount: Number(visit.copies_amount),
     fromCredit: Number(visit.from_credit),
     cashPaid: Number(visit.cash_paid),
-    lines: lines.map((l) => ({ itemId: l.item_id, itemName: l.name, quantity: l.quantity, unitPrice: l.unit_price, amount: Number(l.amount) })),
-    payout: visit.payout_id !== null && visit.receipt_number !== null
-      ? { id: visit.payout_id, receiptNumber: visit.receipt_number, amount: payoutAmount }
-      : null,
+    lines: lines.map((l) => ({
+      itemId: l.item_id,
+      itemName: l.name,
+      quantity: l.quantity,
+      unitPrice: l.unit_price,
+      amount: Number(l.amount),
+    })),
+    payout:
+      visit.payout_id !== null && visit.receipt_number !== null
+        ? { id: visit.payout_id, receiptNumber: visit.receipt_number, amount: payoutAmount }
+        : null,
     settled,
     creditAfter: Number(visit.credit_before) - Number(visit.from_credit) - payoutAmount,
     vouchers: vouchers.map((v) => voucherLabel(v.till_id, v.year, v.voucher_number)),
@@ -318,7 +407,12 @@ export async function settledLines(db: Db, payoutId: number, exceptVisit?: strin
   );
   return rows
     .filter((row) => Number(row.amount) !== 0 || row.line !== 'fee')
-    .map((row) => ({ label: row.item_name, kind: row.line, quantity: row.quantity || null, amount: Number(row.amount) }));
+    .map((row) => ({
+      label: row.item_name,
+      kind: row.line,
+      quantity: row.quantity || null,
+      amount: Number(row.amount),
+    }));
 }
 
 export interface VisitSummary {
@@ -334,7 +428,10 @@ export interface VisitSummary {
 }
 
 /** The latest counter visits, newest first, optionally of one vendor. */
-export async function recentVisits(db: Db, { vendorId, limit = 50 }: { vendorId?: number; limit?: number } = {}): Promise<VisitSummary[]> {
+export async function recentVisits(
+  db: Db,
+  { vendorId, limit = 50 }: { vendorId?: number; limit?: number } = {},
+): Promise<VisitSummary[]> {
   const query = db('counter_visits as cv')
     .join('vendors as v', 'v.id', 'cv.vendor_id')
     .leftJoin('payouts as p', 'p.id', 'cv.payout_id')
@@ -346,7 +443,11 @@ export async function recentVisits(db: Db, { vendorId, limit = 50 }: { vendorId?
   return (await query.select<Record<string, unknown>[]>()).map((row) => ({
     id: row.id as string,
     createdAt: toIso(row.created_at as Date)!,
-    vendor: { id: row.vendor_id as number, licenseId: row.license_id as string, name: `${row.first_name as string} ${(row.last_name as string | null) ?? ''}`.trim() },
+    vendor: {
+      id: row.vendor_id as number,
+      licenseId: row.license_id as string,
+      name: `${row.first_name as string} ${(row.last_name as string | null) ?? ''}`.trim(),
+    },
     tillId: row.till_id as number,
     copiesAmount: Number(row.copies_amount),
     fromCredit: Number(row.from_credit),

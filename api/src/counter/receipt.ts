@@ -27,7 +27,12 @@ const texts = {
     payoutTotal: 'Auszahlung',
     creditAfter: 'Guthaben danach',
     settled: 'Mit der Auszahlung abgerechnet',
-    kinds: { tip: 'Trinkgeld/Spende', fee: 'Kartengebühr', payout_reversal: 'Stornierte Auszahlung', counter_cash: 'Bareinzahlung' } as Record<string, string>,
+    kinds: {
+      tip: 'Trinkgeld/Spende',
+      fee: 'Kartengebühr',
+      payout_reversal: 'Stornierte Auszahlung',
+      counter_cash: 'Bareinzahlung',
+    } as Record<string, string>,
     signVendor: 'Unterschrift Verkäufer·in',
     signStaff: 'Unterschrift Mitarbeiter·in',
     page: 'Seite',
@@ -78,7 +83,12 @@ const texts = {
     payoutTotal: 'Payout',
     creditAfter: 'Credit afterwards',
     settled: 'Settled with the payout',
-    kinds: { tip: 'Tip/donation', fee: 'Card fee', payout_reversal: 'Reversed payout', counter_cash: 'Cash paid in' } as Record<string, string>,
+    kinds: {
+      tip: 'Tip/donation',
+      fee: 'Card fee',
+      payout_reversal: 'Reversed payout',
+      counter_cash: 'Cash paid in',
+    } as Record<string, string>,
     signVendor: 'Vendor’s signature',
     signStaff: 'Staff signature',
     page: 'Page',
@@ -149,8 +159,14 @@ function formatters({ lang, timeZone }: PaperInput) {
   return {
     t,
     euros: (cents: number) => escapeHtml(money.format(cents / 100)),
-    when: (iso: string) => escapeHtml(new Intl.DateTimeFormat(t.locale, { timeZone, dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso))),
-    day: (day: string) => escapeHtml(new Intl.DateTimeFormat(t.locale, { timeZone: 'UTC', dateStyle: 'full' }).format(new Date(`${day}T00:00:00Z`))),
+    when: (iso: string) =>
+      escapeHtml(
+        new Intl.DateTimeFormat(t.locale, { timeZone, dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso)),
+      ),
+    day: (day: string) =>
+      escapeHtml(
+        new Intl.DateTimeFormat(t.locale, { timeZone: 'UTC', dateStyle: 'full' }).format(new Date(`${day}T00:00:00Z`)),
+      ),
   };
 }
 
@@ -182,15 +198,30 @@ export function visitReceiptHtml(input: PaperInput & { visit: Visit }): string {
   const row = (label: string, amount: number | null, id = '', quantity = '') =>
     `<tr${id ? ` id="${id}"` : ''}><td>${label}</td><td class="num">${quantity}</td><td class="num">${amount === null ? '' : euros(amount)}</td></tr>`;
   const settled = visit.settled.map((line) =>
-    row(escapeHtml(line.kind === 'item' ? line.label : (t.kinds[line.kind] ?? line.kind)), line.amount, '', line.quantity ? String(line.quantity) : ''),
+    row(
+      escapeHtml(line.kind === 'item' ? line.label : (t.kinds[line.kind] ?? line.kind)),
+      line.amount,
+      '',
+      line.quantity ? String(line.quantity) : '',
+    ),
   );
   const lines = [
     row(t.creditBefore, visit.creditBefore, 'receipt-credit-before'),
-    ...visit.lines.map((line) => row(escapeHtml(t.copies(line.quantity, line.itemName, '')) + euros(line.unitPrice), -line.amount, '', String(line.quantity))),
+    ...visit.lines.map((line) =>
+      row(
+        escapeHtml(t.copies(line.quantity, line.itemName, '')) + euros(line.unitPrice),
+        -line.amount,
+        '',
+        String(line.quantity),
+      ),
+    ),
     ...(visit.cashPaid ? [row(t.cashPaid, visit.cashPaid, 'receipt-cash')] : []),
   ];
   const vendor = `${escapeHtml(visit.vendor.name)} (${escapeHtml(visit.vendor.licenseId)})`;
-  return page(input, title, `
+  return page(
+    input,
+    title,
+    `
 <dl>
 <dt>${t.vouchers}</dt><dd id="receipt-vouchers">${visit.vouchers.map(escapeHtml).join(', ') || '–'}${visit.payout ? ` · ${escapeHtml(visit.payout.receiptNumber)}` : ''}</dd>
 <dt>${t.date}</dt><dd id="receipt-date">${when(visit.createdAt)}</dd>
@@ -210,18 +241,30 @@ ${settled.length ? `<h2>${t.settled}</h2><table id="receipt-settled"><tbody>${se
 <section class="signatures">
 <div>${t.signVendor}<br>${vendor}</div>
 <div>${t.signStaff}<br>${escapeHtml(visit.staff)}</div>
-</section>`);
+</section>`,
+  );
 }
 
 /** The report of a daily close: opening balance, movements by kind, expected, counted, difference. */
-export function closeReportHtml(input: PaperInput & { close: TillClose; kinds: { kind: string; count: number; amountIn: number; amountOut: number }[] }): string {
+export function closeReportHtml(
+  input: PaperInput & {
+    close: TillClose;
+    kinds: { kind: string; count: number; amountIn: number; amountOut: number }[];
+  },
+): string {
   const { close, kinds } = input;
   const { t, euros, when, day } = formatters(input);
   const pieces = Object.entries(close.denominations ?? {})
     .filter(([, n]) => n > 0)
     .sort(([a], [b]) => Number(b) - Number(a))
-    .map(([value, n]) => `<tr><td>${euros(Number(value))}</td><td class="num">${n}</td><td class="num">${euros(Number(value) * n)}</td></tr>`);
-  return page(input, `${t.report} ${close.day}`, `
+    .map(
+      ([value, n]) =>
+        `<tr><td>${euros(Number(value))}</td><td class="num">${n}</td><td class="num">${euros(Number(value) * n)}</td></tr>`,
+    );
+  return page(
+    input,
+    `${t.report} ${close.day}`,
+    `
 <dl>
 <dt>${t.till}</dt><dd id="report-till">${escapeHtml(close.tillName)}</dd>
 <dt>${t.day}</dt><dd id="report-day">${day(close.day)}</dd>
@@ -242,5 +285,6 @@ ${pieces.length ? `<h2>${t.denominations}</h2><table id="report-denominations"><
 <section class="signatures">
 <div>${t.signClose}<br>${escapeHtml(close.staff)}</div>
 <div>${t.signClose}</div>
-</section>`);
+</section>`,
+  );
 }

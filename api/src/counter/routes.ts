@@ -10,7 +10,20 @@ import { accountRowToApi, openRows, type AccountRow, type VendorLedgerRow } from
 import { bookManualMovement, closeDay, createTill } from '../ledger/till.ts';
 import { getSettingsRow } from '../settings/queries.ts';
 import { findVendorByLicense, type VendorRow } from '../vendors/queries.ts';
-import { cashBook, type CashMovement, closeMovementsByKind, findClose, findTill, findVisit, listCloses, listTills, localToday, recentVisits, type TillClose, type VisitSummary } from './queries.ts';
+import {
+  cashBook,
+  type CashMovement,
+  closeMovementsByKind,
+  findClose,
+  findTill,
+  findVisit,
+  listCloses,
+  listTills,
+  localToday,
+  recentVisits,
+  type TillClose,
+  type VisitSummary,
+} from './queries.ts';
 import { closeReportHtml, visitReceiptHtml } from './receipt.ts';
 import { officeToday } from './today.ts';
 import { closeInput, dayRange, movementInput, tillInput, visitInput } from './schema.ts';
@@ -60,7 +73,8 @@ async function paperHeader(ctx: AppContext) {
 
 const visitIdParam = (ctx: AppContext) => {
   const id = ctx.params.id ?? '';
-  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) throw badRequest(`"${id}" is not a visit id.`);
+  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id))
+    throw badRequest(`"${id}" is not a visit id.`);
   return id.toLowerCase();
 };
 
@@ -70,20 +84,39 @@ async function requireVisit(ctx: AppContext, id: string) {
   return visit;
 }
 
-const visitAudit: AuditSpec = { recordType: 'counter_visit', action: 'visit', load: (ctx, id) => findVisit(ctx.db, String(id)) };
-const tillAudit = (action: string): AuditSpec => ({ recordType: 'till', action, id: tillParam, load: (ctx, id) => findTill(ctx.db, Number(id)) });
+const visitAudit: AuditSpec = {
+  recordType: 'counter_visit',
+  action: 'visit',
+  load: (ctx, id) => findVisit(ctx.db, String(id)),
+};
+const tillAudit = (action: string): AuditSpec => ({
+  recordType: 'till',
+  action,
+  id: tillParam,
+  load: (ctx, id) => findTill(ctx.db, Number(id)),
+});
 
 // The CSV files for the bookkeeper, in German like the other lists' files.
 const movementKindNames: Record<string, string> = {
-  payout: 'Auszahlung', payout_reversal: 'Storno Auszahlung', counter_cash: 'Barzahlung Exemplare', bank_deposit: 'Einzahlung Bank',
-  bank_withdrawal: 'Abhebung Bank', expense: 'Ausgabe', income: 'Einnahme', difference: 'Kassendifferenz',
+  payout: 'Auszahlung',
+  payout_reversal: 'Storno Auszahlung',
+  counter_cash: 'Barzahlung Exemplare',
+  bank_deposit: 'Einzahlung Bank',
+  bank_withdrawal: 'Abhebung Bank',
+  expense: 'Ausgabe',
+  income: 'Einnahme',
+  difference: 'Kassendifferenz',
 };
 const bookCsv: CsvColumn<CashMovement>[] = [
   { header: 'Beleg', value: (m) => m.voucher },
   { header: 'Datum', value: (m) => m.day },
   { header: 'Zeit', value: (m) => m.createdAt, format: 'date' },
   { header: 'Bewegung', value: (m) => movementKindNames[m.kind] ?? m.kind },
-  { header: 'Gegenseite', value: (m) => (m.vendor ? `${m.vendor.name} (${m.vendor.licenseId})` : m.counterpart === 'bank' ? 'Bank' : 'Sonstige') },
+  {
+    header: 'Gegenseite',
+    value: (m) =>
+      m.vendor ? `${m.vendor.name} (${m.vendor.licenseId})` : m.counterpart === 'bank' ? 'Bank' : 'Sonstige',
+  },
   { header: 'Grund', value: (m) => m.reason },
   { header: 'Mitarbeiter·in', value: (m) => m.staff },
   { header: 'Einnahme', value: (m) => m.amountIn, format: 'cents' },
@@ -129,17 +162,22 @@ export const counterRoutes: RouteDef[] = [
     handler: async (ctx) => {
       const vendor = await vendorOfLicence(ctx, ctx.query.vendor);
       const account = await vendorAccountId(ctx.db, vendor.id);
-      const rows: VendorLedgerRow[] = account === undefined
-        ? []
-        : (await openRows(ctx.db, account).select<AccountRow[]>()).map(accountRowToApi);
-      const items = await ctx.db('items')
+      const rows: VendorLedgerRow[] =
+        account === undefined ? [] : (await openRows(ctx.db, account).select<AccountRow[]>()).map(accountRowToApi);
+      const items = await ctx
+        .db('items')
         .whereNull('deleted_at')
         .whereNotNull('counter_price')
         .orderBy('item_order', 'desc')
         .orderBy('id')
         .select('id', 'name', 'counter_price as counterPrice');
       ctx.body = {
-        vendor: { id: vendor.id, licenseId: vendor.license_id, firstName: vendor.first_name, lastName: vendor.last_name },
+        vendor: {
+          id: vendor.id,
+          licenseId: vendor.license_id,
+          firstName: vendor.first_name,
+          lastName: vendor.last_name,
+        },
         credit: rows.reduce((sum, row) => sum + row.sign * row.amount, 0),
         rows,
         items,
@@ -243,7 +281,12 @@ export const counterRoutes: RouteDef[] = [
     handler: async (ctx) => {
       const till = await requireTill(ctx, tillParam(ctx));
       const input = parse(movementInput, ctx.request.body);
-      const { voucher } = await bookManualMovement(ctx.db, { tillId: till.id, ...input, staff: staffName(ctx), timeZone: ctx.config.timeZone });
+      const { voucher } = await bookManualMovement(ctx.db, {
+        tillId: till.id,
+        ...input,
+        staff: staffName(ctx),
+        timeZone: ctx.config.timeZone,
+      });
       ctx.status = 201;
       ctx.body = { voucher, till: await requireTill(ctx, till.id) };
     },
@@ -288,7 +331,10 @@ export const counterRoutes: RouteDef[] = [
     handler: async (ctx) => {
       const close = await findClose(ctx.db, idParam(ctx.params.id, 'close'));
       if (!close) throw notFound('There is no such close.');
-      printable(ctx, closeReportHtml({ ...(await paperHeader(ctx)), close, kinds: await closeMovementsByKind(ctx.db, close) }));
+      printable(
+        ctx,
+        closeReportHtml({ ...(await paperHeader(ctx)), close, kinds: await closeMovementsByKind(ctx.db, close) }),
+      );
     },
   },
 ];

@@ -8,28 +8,48 @@ const cents = (what: string) =>
     .min(0, 'The amount cannot be negative.')
     .max(100_000_000, 'The amount is too large.');
 
-const tillId = z.number({ error: 'Please choose a till.' }).int('Please choose a till.').min(1, 'Please choose a till.').max(2_147_483_647);
+const tillId = z
+  .number({ error: 'Please choose a till.' })
+  .int('Please choose a till.')
+  .min(1, 'Please choose a till.')
+  .max(2_147_483_647);
 
 export const visitInput = z.object({
   visitId: z.uuid({ error: 'The visit needs an id made by the screen (a UUID).' }),
-  vendor: z.string({ error: 'Please give the vendor’s licence ID.' }).trim().min(1, 'Please give the vendor’s licence ID.').max(40),
+  vendor: z
+    .string({ error: 'Please give the vendor’s licence ID.' })
+    .trim()
+    .min(1, 'Please give the vendor’s licence ID.')
+    .max(40),
   tillId,
   items: z
     .array(
       z.object({
         itemId: z.number().int().min(1).max(2_147_483_647),
-        quantity: z.number({ error: 'Please give a number of copies.' }).int('Whole copies only.').min(1, 'At least 1 copy.').max(10_000, 'At most 10000 copies.'),
+        quantity: z
+          .number({ error: 'Please give a number of copies.' })
+          .int('Whole copies only.')
+          .min(1, 'At least 1 copy.')
+          .max(10_000, 'At most 10000 copies.'),
       }),
       { error: 'Please list the copies as items.' },
     )
     .max(100, 'At most 100 lines.'),
   cash: cents('the cash paid'),
   payOut: z.boolean({ error: 'Please say whether the rest is paid out.' }),
-  expectedCredit: z.number({ error: 'Please give the credit you were shown, in cents.' }).int().min(-100_000_000).max(100_000_000),
+  expectedCredit: z
+    .number({ error: 'Please give the credit you were shown, in cents.' })
+    .int()
+    .min(-100_000_000)
+    .max(100_000_000),
 });
 
 export const tillInput = z.object({
-  name: z.string({ error: 'Please name the till.' }).trim().min(1, 'Please name the till.').max(100, 'At most 100 characters.'),
+  name: z
+    .string({ error: 'Please name the till.' })
+    .trim()
+    .min(1, 'Please name the till.')
+    .max(100, 'At most 100 characters.'),
   openingBalance: cents('the opening balance'),
 });
 
@@ -43,9 +63,16 @@ const pieces = z.number().int('Whole pieces only.').min(0).max(1_000_000);
 
 export const closeInput = z.object({
   counted: cents('the counted cash'),
-  expected: z.number({ error: 'Please give the expected balance you were shown.' }).int().min(0).max(Number.MAX_SAFE_INTEGER),
+  expected: z
+    .number({ error: 'Please give the expected balance you were shown.' })
+    .int()
+    .min(0)
+    .max(Number.MAX_SAFE_INTEGER),
   denominations: z
-    .partialRecord(z.enum(denominations.map(String) as [string, ...string[]], { error: 'Unknown coin or note.' }), pieces)
+    .partialRecord(
+      z.enum(denominations.map(String) as [string, ...string[]], { error: 'Unknown coin or note.' }),
+      pieces,
+    )
     .optional(),
   reason: z.string().trim().max(1000, 'At most 1000 characters.').default(''),
 });

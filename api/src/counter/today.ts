@@ -27,21 +27,26 @@ export async function officeToday(db: Db, timeZone: string): Promise<OfficeToday
     [timeZone, timeZone, timeZone],
   );
   const bounds = oneRow(boundsRows);
-  const inDay = (q: Knex.QueryBuilder, column: string) => q.where(column, '>=', bounds.start).where(column, '<', bounds.end);
+  const inDay = (q: Knex.QueryBuilder, column: string) =>
+    q.where(column, '>=', bounds.start).where(column, '<', bounds.end);
 
-  const sales = await inDay(db('orders').whereIn('status', ['paid', 'refunded']), 'paid_at')
-    .first<{ orders: number; amount: number | string } | undefined>(
-      db.raw('count(*)::integer as orders'), db.raw('coalesce(sum(amount_total), 0)::bigint as amount'),
-    );
-  const payouts = await inDay(db('payouts').whereNull('reversed_at'), 'created_at')
-    .first<{ count: number; amount: number | string } | undefined>(
-      db.raw('count(*)::integer as count'), db.raw('coalesce(sum(amount), 0)::bigint as amount'),
-    );
-  const copies = await inDay(db('ledger_rows as r').join('items as i', 'i.id', 'r.item_id').where('r.kind', 'counter_sale'), 'r.created_at')
+  const sales = await inDay(db('orders').whereIn('status', ['paid', 'refunded']), 'paid_at').first<
+    { orders: number; amount: number | string } | undefined
+  >(db.raw('count(*)::integer as orders'), db.raw('coalesce(sum(amount_total), 0)::bigint as amount'));
+  const payouts = await inDay(db('payouts').whereNull('reversed_at'), 'created_at').first<
+    { count: number; amount: number | string } | undefined
+  >(db.raw('count(*)::integer as count'), db.raw('coalesce(sum(amount), 0)::bigint as amount'));
+  const copies = await inDay(
+    db('ledger_rows as r').join('items as i', 'i.id', 'r.item_id').where('r.kind', 'counter_sale'),
+    'r.created_at',
+  )
     .groupBy('r.item_id', 'i.name')
     .orderBy('i.name')
     .select<{ item_id: number; name: string; quantity: number; amount: number | string }[]>(
-      'r.item_id', 'i.name', db.raw('sum(r.quantity)::integer as quantity'), db.raw('sum(r.amount)::bigint as amount'),
+      'r.item_id',
+      'i.name',
+      db.raw('sum(r.quantity)::integer as quantity'),
+      db.raw('sum(r.amount)::bigint as amount'),
     );
   const { rows: creditRows } = await db.raw<{ rows: { vendors: number; amount: number }[] }>(`
     select count(*)::integer as vendors, coalesce(sum(c.credit), 0)::bigint as amount from (
@@ -64,7 +69,11 @@ export async function officeToday(db: Db, timeZone: string): Promise<OfficeToday
     .orderBy('c.created_at', 'desc')
     .limit(20)
     .select<{ id: number; vendor_id: number; license_id: string; comment: string; created_at: Date }[]>(
-      'c.id', 'c.vendor_id', 'v.license_id', 'c.comment', 'c.created_at',
+      'c.id',
+      'c.vendor_id',
+      'v.license_id',
+      'c.comment',
+      'c.created_at',
     );
   const orders = await db('orders').first<{ flagged: number; pending: number } | undefined>(
     db.raw(`(count(*) filter (where status = 'flagged'))::integer as flagged`),
@@ -77,12 +86,22 @@ export async function officeToday(db: Db, timeZone: string): Promise<OfficeToday
     cardSales: { orders: sales?.orders ?? 0, amount: Number(sales?.amount ?? 0) },
     payouts: { count: payouts?.count ?? 0, amount: Number(payouts?.amount ?? 0) },
     counterCopies: copies.map((row) => ({
-      itemId: row.item_id, itemName: row.name, quantity: row.quantity, amount: Number(row.amount),
+      itemId: row.item_id,
+      itemName: row.name,
+      quantity: row.quantity,
+      amount: Number(row.amount),
     })),
-    tills: tills.map((till) => ({ ...till, yesterdayClosed: till.closedUntil !== null && till.closedUntil >= bounds.yesterday })),
+    tills: tills.map((till) => ({
+      ...till,
+      yesterdayClosed: till.closedUntil !== null && till.closedUntil >= bounds.yesterday,
+    })),
     openCredit: { vendors: credit.vendors, amount: Number(credit.amount) },
     warnings: warnings.map((w) => ({
-      id: w.id, vendorId: w.vendor_id, licenseId: w.license_id, comment: w.comment, createdAt: new Date(w.created_at).toISOString(),
+      id: w.id,
+      vendorId: w.vendor_id,
+      licenseId: w.license_id,
+      comment: w.comment,
+      createdAt: new Date(w.created_at).toISOString(),
     })),
     ordersToCheck: { flagged: orders?.flagged ?? 0, pending: orders?.pending ?? 0 },
   };

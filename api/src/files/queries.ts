@@ -29,7 +29,9 @@ export async function storeFile(
   const kind = sniffContentType(upload.buffer);
   if (!kind || !accepted.includes(kind)) {
     const wanted = accepted.map((k) => k.slice(k.indexOf('/') + 1).toUpperCase()).join(', ');
-    throw badRequest(`The file for "${field}" is not a valid ${wanted} file.`, { [field]: `Please upload a ${wanted} file.` });
+    throw badRequest(`The file for "${field}" is not a valid ${wanted} file.`, {
+      [field]: `Please upload a ${wanted} file.`,
+    });
   }
   const name = (upload.originalname ?? '').replace(/[^\p{L}\p{N} ._-]/gu, '_').slice(0, 255);
   const rows = await db('files')
@@ -49,7 +51,11 @@ export async function readFile(db: Knex, id: string): Promise<StoredFile | undef
   const row = await db('files')
     .where({ id })
     .first<{ id: string; content_type: FileKind; size: number; sha256: string; data: Uint8Array } | undefined>(
-      'id', 'content_type', 'size', 'sha256', 'data',
+      'id',
+      'content_type',
+      'size',
+      'sha256',
+      'data',
     );
   if (!row) return undefined;
   return { id: row.id, contentType: row.content_type, size: row.size, sha256: row.sha256, data: toBuffer(row.data) };

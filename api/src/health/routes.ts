@@ -2,7 +2,14 @@ import { diskIsFull } from '../db-space.ts';
 import type { RouteDef } from '../http/routes.ts';
 
 export const healthRoutes: RouteDef[] = [
-  { method: 'GET', path: '/healthz', access: 'public', handler: (ctx) => { ctx.body = { status: 'ok' }; } },
+  {
+    method: 'GET',
+    path: '/healthz',
+    access: 'public',
+    handler: (ctx) => {
+      ctx.body = { status: 'ok' };
+    },
+  },
   {
     method: 'GET',
     path: '/readyz',

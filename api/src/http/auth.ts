@@ -17,7 +17,8 @@ export function authenticate(verify: Verifier): Middleware<AppState, AppDeps> {
       try {
         ctx.state.user = await verify(token);
       } catch (error) {
-        if (error instanceof InvalidToken) throw new HttpError(401, 'Please log in again.', undefined, challenge('invalid_token'));
+        if (error instanceof InvalidToken)
+          throw new HttpError(401, 'Please log in again.', undefined, challenge('invalid_token'));
         if (error instanceof IssuerUnreachable) throw new HttpError(503, error.message);
         throw error;
       }

@@ -26,8 +26,7 @@ export interface UploadedFile {
   buffer: Buffer;
 }
 
-const unsupported = (expected: string) =>
-  new HttpError(415, `Please send the data as ${expected}.`);
+const unsupported = (expected: string) => new HttpError(415, `Please send the data as ${expected}.`);
 
 const tooLarge = (what: string, bytes: number) =>
   new HttpError(413, `The ${what} is too large; at most ${Math.round(bytes / 1024)} KB are accepted.`);
@@ -78,7 +77,12 @@ function raw(): Middleware {
 }
 
 const multerMessages: Record<string, (e: { field?: string }) => HttpError> = {
-  LIMIT_FILE_SIZE: (e) => new HttpError(413, `The file "${e.field}" is too large; at most ${limits.file / 1024 / 1024} MB are accepted.`, e.field ? { [e.field]: 'File too large' } : undefined),
+  LIMIT_FILE_SIZE: (e) =>
+    new HttpError(
+      413,
+      `The file "${e.field}" is too large; at most ${limits.file / 1024 / 1024} MB are accepted.`,
+      e.field ? { [e.field]: 'File too large' } : undefined,
+    ),
   LIMIT_FILE_COUNT: () => new HttpError(400, `At most ${limits.files} files can be uploaded at once.`),
   LIMIT_FIELD_COUNT: () => new HttpError(400, 'The form has too many fields.'),
   LIMIT_FIELD_VALUE: (e) => new HttpError(413, `The field "${e.field}" is too long.`),

@@ -35,7 +35,10 @@ const peerOf = (ctx: Request) => plainAddress(ctx.req.socket.remoteAddress ?? ''
 export function clientAddress(ctx: Request, config: Trust): string {
   let address = peerOf(ctx);
   if (!isTrusted(config, address)) return address;
-  const hops = ctx.get('X-Forwarded-For').split(',').map((hop) => plainAddress(hop.trim()));
+  const hops = ctx
+    .get('X-Forwarded-For')
+    .split(',')
+    .map((hop) => plainAddress(hop.trim()));
   for (const hop of hops.reverse()) {
     if (!isTrusted(config, address)) break;
     // Garbage in the header: the last proxy we trust is as far as we can see.
@@ -76,17 +79,19 @@ export function addressBucket(address: string, prefix: number): string {
 function expandIpv6(address: string): number[] {
   const plain = address.replace(/%.*$/, '');
   const [head, tail] = plain.includes('::') ? plain.split('::') : [plain, undefined];
-  const words = (part: string | undefined): number[] => (part ? part.split(':') : []).flatMap((group) => {
-    if (group.includes('.')) {
-      const [a = 0, b = 0, c = 0, d = 0] = group.split('.').map(Number);
-      return [(a << 8) | b, (c << 8) | d];
-    }
-    return [parseInt(group, 16)];
-  });
+  const words = (part: string | undefined): number[] =>
+    (part ? part.split(':') : []).flatMap((group) => {
+      if (group.includes('.')) {
+        const [a = 0, b = 0, c = 0, d = 0] = group.split('.').map(Number);
+        return [(a << 8) | b, (c << 8) | d];
+      }
+      return [parseInt(group, 16)];
+    });
   const left = words(head);
   const right = words(tail);
   return tail === undefined ? left : [...left, ...Array<number>(8 - left.length - right.length).fill(0), ...right];
 }
 
 /** This request's rate-limit bucket: its client address, IPv6 by the configured prefix. */
-export const clientBucket = (ctx: Request, config: Trust & Pick<Config, 'ipv6Prefix'>) => addressBucket(clientAddress(ctx, config), config.ipv6Prefix);
+export const clientBucket = (ctx: Request, config: Trust & Pick<Config, 'ipv6Prefix'>) =>
+  addressBucket(clientAddress(ctx, config), config.ipv6Prefix);

@@ -47,7 +47,12 @@ export function compress(): Middleware {
     if (!raw || raw.length < minimumBytes || !encoding) return;
     ctx.body =
       encoding === 'br'
-        ? await brotli(raw, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: brotliQuality, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: raw.length } })
+        ? await brotli(raw, {
+            params: {
+              [zlib.constants.BROTLI_PARAM_QUALITY]: brotliQuality,
+              [zlib.constants.BROTLI_PARAM_SIZE_HINT]: raw.length,
+            },
+          })
         : await gzip(raw);
     ctx.set('Content-Encoding', encoding);
   };

@@ -28,7 +28,9 @@ function localDate(value: Date | string, timeZone: string, withTime: boolean): s
   const local = new Date(at + zoneOffset(at, timeZone));
   const two = (n: number) => String(n).padStart(2, '0');
   const day = `${two(local.getUTCDate())}.${two(local.getUTCMonth() + 1)}.${local.getUTCFullYear()}`;
-  return withTime ? `${day} ${two(local.getUTCHours())}:${two(local.getUTCMinutes())}:${two(local.getUTCSeconds())}` : day;
+  return withTime
+    ? `${day} ${two(local.getUTCHours())}:${two(local.getUTCMinutes())}:${two(local.getUTCSeconds())}`
+    : day;
 }
 
 function cell<Row>(column: CsvColumn<Row>, row: Row, timeZone: string): string {
@@ -36,7 +38,8 @@ function cell<Row>(column: CsvColumn<Row>, row: Row, timeZone: string): string {
   let text: string;
   if (value === null || value === undefined) text = '';
   else if (column.format === 'cents') text = centsToDecimal(Number(value));
-  else if (column.format === 'date' || column.format === 'day') text = localDate(value as Date | string, timeZone, column.format === 'date');
+  else if (column.format === 'date' || column.format === 'day')
+    text = localDate(value as Date | string, timeZone, column.format === 'date');
   else if (typeof value === 'number') text = String(value).replace('.', ',');
   else if (typeof value === 'boolean') text = value ? 'ja' : 'nein';
   else {
@@ -89,6 +92,9 @@ export const wantsCsv = (ctx: AppContext): boolean => ctx.query.format === 'csv'
 
 /** "buchungen_2026-05-01_2026-05-31.csv": a download named after its period's local days, the last one included. */
 export function periodFilename(name: string, period: Period, timeZone: string): string {
-  const days = [period.from && localDay(period.from, timeZone), period.to && localDay(new Date(period.to.getTime() - 1), timeZone)];
+  const days = [
+    period.from && localDay(period.from, timeZone),
+    period.to && localDay(new Date(period.to.getTime() - 1), timeZone),
+  ];
   return [name, ...days.filter(Boolean)].join('_') + '.csv';
 }

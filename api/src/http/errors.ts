@@ -2,7 +2,13 @@ import { randomUUID } from 'node:crypto';
 import type { Middleware } from 'koa';
 import { isDatabaseUnreachable, pgCode, withoutPassword } from '../db.ts';
 import {
-  CounterError, CreditNotZero, LedgerError, NothingToPayOut, PayoutAlreadyReversed, PayoutNotFound, StaleAmount,
+  CounterError,
+  CreditNotZero,
+  LedgerError,
+  NothingToPayOut,
+  PayoutAlreadyReversed,
+  PayoutNotFound,
+  StaleAmount,
 } from '../ledger/errors.ts';
 import { isDiskFull, noteDiskFull, noteWriteSucceeded } from '../db-space.ts';
 import { log } from '../log.ts';
@@ -43,7 +49,10 @@ const pgClientErrors: Record<string, [number, string]> = {
   // The ledger guard (migration 009): booked money is corrected by a new booking, never edited.
   LG001: [409, 'This booking cannot be changed; book a correction instead.'],
   // The cash book guard (migration 014): a closed day is final, movements are never edited.
-  CB001: [409, 'The cash book refuses this: the day is closed or the movement is booked. Book a correction on an open day.'],
+  CB001: [
+    409,
+    'The cash book refuses this: the day is closed or the movement is booked. Book a correction on an open day.',
+  ],
 };
 
 const euros = (cents: number) => `${centsToDecimal(cents)} €`;
@@ -66,8 +75,8 @@ export function ledgerRefusal(error: LedgerError): Refusal {
     return {
       status: 409,
       body: {
-        message: `The credit has changed in the meantime: it is now ${now}. `
-          + 'Please check the amount and pay out again.',
+        message:
+          `The credit has changed in the meantime: it is now ${now}. ` + 'Please check the amount and pay out again.',
         errors: { expectedAmount: `The credit is now ${now}.` },
         // The figure that is open now, so the payout page can show it for a new confirmation.
         currentAmount: error.currentAmount,
@@ -83,11 +92,15 @@ export function ledgerRefusal(error: LedgerError): Refusal {
   if (error instanceof CounterError) {
     // The counter's refusals (ledger/till.ts, ledger/counter.ts), with the figures the screen shows again.
     const status = counterStatus[error.refusal];
-    return { status, body: { message: error.message, ...(error.errors ? { errors: error.errors } : {}), ...error.details } };
+    return {
+      status,
+      body: { message: error.message, ...(error.errors ? { errors: error.errors } : {}), ...error.details },
+    };
   }
   if (error instanceof CreditNotZero) {
-    const message = `This vendor cannot be deleted: the credit is not zero (${euros(error.credit)}). `
-      + 'Please pay it out or settle the debt first.';
+    const message =
+      `This vendor cannot be deleted: the credit is not zero (${euros(error.credit)}). ` +
+      'Please pay it out or settle the debt first.';
     return { status: 409, body: { message } };
   }
   return { status: 409, body: { message: 'This vendor has been deleted; no money can be booked for them.' } };
@@ -144,7 +157,8 @@ export function errorHandler(): Middleware {
         ctx.status = 503;
         ctx.set('Retry-After', String(diskFullRetrySeconds));
         ctx.body = {
-          message: 'The shop cannot save anything right now because its storage is full. Nothing was lost. ' +
+          message:
+            'The shop cannot save anything right now because its storage is full. Nothing was lost. ' +
             'Please try again in a few minutes.',
         };
       } else if (isDatabaseUnreachable(raw)) {
@@ -153,7 +167,13 @@ export function errorHandler(): Middleware {
         ctx.status = 503;
         ctx.set('Retry-After', String(databaseRetrySeconds));
         ctx.body = { message: 'The database cannot be reached right now. Please try again in a moment.' };
-        log.warn('database unreachable', { requestId, method: ctx.method, path: loggablePath(ctx.path), error: withoutPassword(String(error.message ?? raw)), code });
+        log.warn('database unreachable', {
+          requestId,
+          method: ctx.method,
+          path: loggablePath(ctx.path),
+          error: withoutPassword(String(error.message ?? raw)),
+          code,
+        });
       } else if (code && pgClientErrors[code]) {
         const [status, message] = pgClientErrors[code];
         ctx.status = status;
@@ -164,7 +184,12 @@ export function errorHandler(): Middleware {
       } else {
         ctx.status = 500;
         ctx.body = { message: 'An error occurred. Please try again later.', requestId };
-        log.error('request failed', { requestId, method: ctx.method, path: loggablePath(ctx.path), error: withoutPassword(String((raw as Error)?.stack ?? raw)) });
+        log.error('request failed', {
+          requestId,
+          method: ctx.method,
+          path: loggablePath(ctx.path),
+          error: withoutPassword(String((raw as Error)?.stack ?? raw)),
+        });
       }
     } finally {
       log.info('request', {

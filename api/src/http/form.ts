@@ -30,7 +30,9 @@ export function formField<T>(convert: Converter<T>, required = 'This field is re
 
 /** A form field where an empty string means "no value" (null). */
 export function optionalFormField<T>(convert: Converter<T>) {
-  return formString('This field is required.').transform((raw, ctx): T | null => (raw.trim() === '' ? null : check(convert, raw.trim(), ctx)));
+  return formString('This field is required.').transform((raw, ctx): T | null =>
+    raw.trim() === '' ? null : check(convert, raw.trim(), ctx),
+  );
 }
 
 /** A form field holding JSON, checked against `schema` (issues keep their path below the field). */
@@ -49,7 +51,16 @@ export function formJson<S extends z.ZodType>(schema: S) {
 
 // Converters. Each gets the trimmed text.
 
-export const text = ({ max, min = 0, required = 'Please fill in this field.' }: { max: number; min?: number; required?: string }): Converter<string> =>
+export const text =
+  ({
+    max,
+    min = 0,
+    required = 'Please fill in this field.',
+  }: {
+    max: number;
+    min?: number;
+    required?: string;
+  }): Converter<string> =>
   (value) => {
     if (value.length < min) return new Invalid(required);
     if (value.length > max) return new Invalid(`Please use at most ${max} characters.`);
@@ -65,7 +76,8 @@ export const boolean: Converter<boolean> = (value) => {
 
 const int32 = 2 ** 31 - 1;
 
-export const integer = ({ min = -int32, max = int32, message }: { min?: number; max?: number; message?: string } = {}): Converter<number> =>
+export const integer =
+  ({ min = -int32, max = int32, message }: { min?: number; max?: number; message?: string } = {}): Converter<number> =>
   (value) => {
     if (!/^[+-]?\d+$/.test(value)) return new Invalid(message ?? 'Please enter a whole number.');
     const n = Number(value);
@@ -75,17 +87,25 @@ export const integer = ({ min = -int32, max = int32, message }: { min?: number; 
   };
 
 /** Money is sent in integer cents; "1,50" or "1.5" is refused rather than rounded. */
-export const cents = ({ min = 0, max = int32 }: { min?: number; max?: number } = {}): Converter<number> =>
+export const cents =
+  ({ min = 0, max = int32 }: { min?: number; max?: number } = {}): Converter<number> =>
   (value) => {
-    if (!/^[+-]?\d+$/.test(value)) return new Invalid('Please enter the amount in whole cents, for example 150 for 1,50 €.');
+    if (!/^[+-]?\d+$/.test(value))
+      return new Invalid('Please enter the amount in whole cents, for example 150 for 1,50 €.');
     const n = Number(value);
-    if (n < min) return new Invalid(min === 0 ? 'The amount must not be negative.' : `The amount must be at least ${min} ${min === 1 ? 'cent' : 'cents'}.`);
+    if (n < min)
+      return new Invalid(
+        min === 0
+          ? 'The amount must not be negative.'
+          : `The amount must be at least ${min} ${min === 1 ? 'cent' : 'cents'}.`,
+      );
     if (n > max) return new Invalid(`Please enter at most ${max} cents.`);
     return n;
   };
 
 /** A decimal number such as a coordinate; a decimal comma is accepted as well as a point. */
-export const decimal = ({ min, max }: { min: number; max: number }): Converter<number> =>
+export const decimal =
+  ({ min, max }: { min: number; max: number }): Converter<number> =>
   (value) => {
     if (!/^[+-]?\d+([.,]\d+)?$/.test(value)) return new Invalid('Please enter a number, for example 48.2082.');
     const n = Number(value.replace(',', '.'));
@@ -124,10 +144,14 @@ export const fileAsText = z
  * The uploaded files of a form, refusing files in fields that take none (they would otherwise be
  * dropped without a word).
  */
-export function formFiles<F extends string>(ctx: { request: unknown }, fields: readonly F[]): Partial<Record<F, UploadedFile>> {
+export function formFiles<F extends string>(
+  ctx: { request: unknown },
+  fields: readonly F[],
+): Partial<Record<F, UploadedFile>> {
   const files = uploadedFiles(ctx);
   for (const field of Object.keys(files)) {
-    if (!fields.includes(field as F)) throw badRequest(`The field "${field}" does not take a file.`, { [field]: 'No file expected here.' });
+    if (!fields.includes(field as F))
+      throw badRequest(`The field "${field}" does not take a file.`, { [field]: 'No file expected here.' });
   }
   return files as Partial<Record<F, UploadedFile>>;
 }

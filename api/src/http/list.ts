@@ -43,7 +43,12 @@ function jsonParam(ctx: AppContext, name: string): unknown {
 
 export function readListParams(ctx: AppContext, spec: ListSpec<never, unknown>) {
   const sort = jsonParam(ctx, 'sort') ?? spec.defaultSort;
-  if (!Array.isArray(sort) || sort.length !== 2 || typeof sort[0] !== 'string' || !/^(ASC|DESC)$/i.test(String(sort[1]))) {
+  if (
+    !Array.isArray(sort) ||
+    sort.length !== 2 ||
+    typeof sort[0] !== 'string' ||
+    !/^(ASC|DESC)$/i.test(String(sort[1]))
+  ) {
     throw badRequest('The parameter "sort" must look like ["field","ASC"].');
   }
   // Own properties only: "constructor" or "toString" would otherwise find Object's and reach the SQL.
@@ -51,26 +56,45 @@ export function readListParams(ctx: AppContext, spec: ListSpec<never, unknown>) 
   if (!column) throw badRequest(`The list cannot be sorted by "${sort[0]}".`);
 
   const range = jsonParam(ctx, 'range') ?? [0, maxPageSize - 1];
-  if (!Array.isArray(range) || range.length !== 2 || !range.every((n) => Number.isInteger(n) && n >= 0) || range[1] < range[0]) {
+  if (
+    !Array.isArray(range) ||
+    range.length !== 2 ||
+    !range.every((n) => Number.isInteger(n) && n >= 0) ||
+    range[1] < range[0]
+  ) {
     throw badRequest('The parameter "range" must look like [0,24].');
   }
   if (range[1] - range[0] + 1 > maxPageSize) throw badRequest(`At most ${maxPageSize} entries can be fetched at once.`);
 
-  return { sort: [column, String(sort[1]).toUpperCase()] as [string, 'ASC' | 'DESC'], range: range as [number, number], filter: readListFilter(ctx, spec) };
+  return {
+    sort: [column, String(sort[1]).toUpperCase()] as [string, 'ASC' | 'DESC'],
+    range: range as [number, number],
+    filter: readListFilter(ctx, spec),
+  };
 }
 
 /** The `filter` parameter, plus the spec's `queryFilters` given as plain query parameters. */
-export function readListFilter(ctx: AppContext, { queryFilters = [] }: Pick<ListSpec<never, unknown>, 'queryFilters'>): Record<string, unknown> {
+export function readListFilter(
+  ctx: AppContext,
+  { queryFilters = [] }: Pick<ListSpec<never, unknown>, 'queryFilters'>,
+): Record<string, unknown> {
   const filter = jsonParam(ctx, 'filter') ?? {};
   if (typeof filter !== 'object' || filter === null || Array.isArray(filter)) {
     throw badRequest('The parameter "filter" must be a JSON object.');
   }
-  const plain = Object.fromEntries(queryFilters.filter((name) => ctx.query[name] !== undefined).map((name) => [name, ctx.query[name]]));
+  const plain = Object.fromEntries(
+    queryFilters.filter((name) => ctx.query[name] !== undefined).map((name) => [name, ctx.query[name]]),
+  );
   return { ...plain, ...(filter as Record<string, unknown>) };
 }
 
 /** Narrows `query` by every filter of the request; unknown or unreadable filters are a 400. */
-export function applyFilters(ctx: AppContext, query: Knex.QueryBuilder, filter: Record<string, unknown>, spec: ListSpec<never, unknown>): void {
+export function applyFilters(
+  ctx: AppContext,
+  query: Knex.QueryBuilder,
+  filter: Record<string, unknown>,
+  spec: ListSpec<never, unknown>,
+): void {
   for (const [name, value] of Object.entries(filter)) {
     if (value === undefined || value === null || value === '') continue;
     if (name === 'id') {
@@ -91,10 +115,19 @@ export function applyFilters(ctx: AppContext, query: Knex.QueryBuilder, filter: 
  * Answers a list request: filters, total count, sort, page, and the `Content-Range` header that
  * react-admin reads for pagination.
  */
-export async function respondList<Row, Out>(ctx: AppContext, base: Knex.QueryBuilder, spec: ListSpec<Row, Out>): Promise<void> {
+export async function respondList<Row, Out>(
+  ctx: AppContext,
+  base: Knex.QueryBuilder,
+  spec: ListSpec<Row, Out>,
+): Promise<void> {
   const { sort, range, filter } = readListParams(ctx, spec);
   applyFilters(ctx, base, filter, spec);
-  const counted = await base.clone().clearSelect().clearOrder().count({ total: '*' }).first<{ total?: number } | undefined>();
+  const counted = await base
+    .clone()
+    .clearSelect()
+    .clearOrder()
+    .count({ total: '*' })
+    .first<{ total?: number } | undefined>();
   const total = Number(counted?.total ?? 0);
   const rows = (await base
     .orderByRaw(`${sort[0]} ${sort[1]} nulls last`)

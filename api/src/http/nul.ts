@@ -25,7 +25,9 @@ function nulAt(value: unknown, path = ''): string | undefined {
     }
     if (current === null || typeof current !== 'object' || Buffer.isBuffer(current)) continue;
     if (depth >= maxNesting) throw badRequest(`The request is nested more than ${maxNesting} levels deep.`);
-    const entries = Array.isArray(current) ? [...current.entries()].map(([i, entry]) => [String(i), entry] as const) : Object.entries(current);
+    const entries = Array.isArray(current)
+      ? [...current.entries()].map(([i, entry]) => [String(i), entry] as const)
+      : Object.entries(current);
     // Pushed in reverse, so the first NUL in reading order is the one named.
     for (const [name, entry] of entries.reverse()) {
       const inner = at ? `${at}.${name}` : name;
@@ -39,14 +41,25 @@ function nulAt(value: unknown, path = ''): string | undefined {
 /** Refuses `value` when it holds a NUL anywhere; `path` names it in the answer ("filter" for a JSON query parameter). */
 export function refuseNulIn(value: unknown, path = ''): void {
   const field = nulAt(value, path);
-  if (field) throw badRequest('The request contains a NUL character (\\u0000), which no field can hold.', { [field]: 'Please remove the NUL character.' });
+  if (field)
+    throw badRequest('The request contains a NUL character (\\u0000), which no field can hold.', {
+      [field]: 'Please remove the NUL character.',
+    });
 }
 
 /** Checks path parameters, query, parsed body and upload names; JSON inside query parameters is checked where it is parsed (list.ts). */
 export function refuseNul(): Middleware {
   return async (ctx, next) => {
-    const files = ((ctx.request as { files?: UploadedFile[] }).files ?? []).map((file) => ({ [file.fieldname]: file.originalname }));
-    for (const part of [{ ...(ctx as unknown as { params?: object }).params }, { ...ctx.query }, ctx.request.body, files]) refuseNulIn(part);
+    const files = ((ctx.request as { files?: UploadedFile[] }).files ?? []).map((file) => ({
+      [file.fieldname]: file.originalname,
+    }));
+    for (const part of [
+      { ...(ctx as unknown as { params?: object }).params },
+      { ...ctx.query },
+      ctx.request.body,
+      files,
+    ])
+      refuseNulIn(part);
     await next();
   };
 }

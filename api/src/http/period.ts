@@ -29,7 +29,16 @@ export function zoneOffset(at: number, timeZone: string): number {
   if (offset === undefined) {
     let format = formatters.get(timeZone);
     if (!format) {
-      format = new Intl.DateTimeFormat('en-US', { timeZone, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric' });
+      format = new Intl.DateTimeFormat('en-US', {
+        timeZone,
+        hourCycle: 'h23',
+        year: 'numeric',
+        month: 'numeric',
+        day: 'numeric',
+        hour: 'numeric',
+        minute: 'numeric',
+        second: 'numeric',
+      });
       formatters.set(timeZone, format);
     }
     const start = quarter * 900_000;
@@ -82,7 +91,15 @@ export function periodBound(name: 'from' | 'to', value: unknown, timeZone: strin
     });
   if (!match) throw refuse();
   const [, year, month, day, hour = '00', minute = '00', second = '00', fraction = '', zone] = match;
-  const wall = Date.UTC(Number(year), Number(month) - 1, Number(day), Number(hour), Number(minute), Number(second), Number(fraction.padEnd(3, '0')));
+  const wall = Date.UTC(
+    Number(year),
+    Number(month) - 1,
+    Number(day),
+    Number(hour),
+    Number(minute),
+    Number(second),
+    Number(fraction.padEnd(3, '0')),
+  );
   const calendar = new Date(wall);
   // Date.UTC rolls 2026-02-30 over into March; a date that does not exist is refused instead.
   if (

@@ -15,7 +15,8 @@ const backofficePrefixes = ['/backoffice', '/me', '/dashboard'];
 /** Files and answers that are no page of ours: when opened on their own (an SVG), they may run nothing. */
 const resourcePrefixes = ['/files', '/public', '/img'];
 
-const under = (path: string, prefixes: string[]) => prefixes.some((prefix) => path === prefix || path.startsWith(`${prefix}/`));
+const under = (path: string, prefixes: string[]) =>
+  prefixes.some((prefix) => path === prefix || path.startsWith(`${prefix}/`));
 
 function areaOf(path: string): Area {
   if (under(path, backofficePrefixes)) return 'backoffice';
@@ -77,13 +78,22 @@ function backofficePolicy(config: Config): string {
 }
 
 /** JSON, redirects, files: nothing to load, nowhere to be framed. */
-const machinePolicy = policy({ 'default-src': ["'none'"], 'frame-ancestors': ["'none'"], 'base-uri': ["'none'"], 'form-action': ["'none'"] });
+const machinePolicy = policy({
+  'default-src': ["'none'"],
+  'frame-ancestors': ["'none'"],
+  'base-uri': ["'none'"],
+  'form-action': ["'none'"],
+});
 
 /** Half a year; without includeSubDomains, which would bind the newspaper's other hosts too. */
 const hsts = 'max-age=15552000';
 
 export function securityHeaders(config: Config): Middleware<AppState, AppDeps> {
-  const policies: Record<Area, string> = { shop: shopPolicy(config.embedOrigins), backoffice: backofficePolicy(config), machine: machinePolicy };
+  const policies: Record<Area, string> = {
+    shop: shopPolicy(config.embedOrigins),
+    backoffice: backofficePolicy(config),
+    machine: machinePolicy,
+  };
   const httpsOnly = config.publicUrl.startsWith('https:');
   return async (ctx, next) => {
     const area = areaOf(ctx.path);
@@ -95,6 +105,7 @@ export function securityHeaders(config: Config): Middleware<AppState, AppDeps> {
     if (httpsOnly || cameOverTls(ctx, config)) ctx.set('Strict-Transport-Security', hsts);
     await next();
     // Websites added in the settings may frame the shop's pages from the next request on.
-    if (area === 'shop' && ctx.response.is('html')) ctx.set('Content-Security-Policy', shopPolicy(await embedOrigins(ctx.db, config)));
+    if (area === 'shop' && ctx.response.is('html'))
+      ctx.set('Content-Security-Policy', shopPolicy(await embedOrigins(ctx.db, config)));
   };
 }

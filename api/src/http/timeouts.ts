@@ -18,7 +18,11 @@ export function createShopServer(
   { maxConnections, headersTimeoutMs = 20_000 }: { maxConnections: number; headersTimeoutMs?: number },
 ): Server {
   const server = http.createServer(
-    { headersTimeout: headersTimeoutMs, requestTimeout: Math.max(60_000, headersTimeoutMs), connectionsCheckingInterval: 1000 },
+    {
+      headersTimeout: headersTimeoutMs,
+      requestTimeout: Math.max(60_000, headersTimeoutMs),
+      connectionsCheckingInterval: 1000,
+    },
     callback,
   );
   server.keepAliveTimeout = 65_000;
@@ -41,7 +45,12 @@ export function requestDeadline(seconds: number): Middleware {
     } finally {
       clearTimeout(timer);
     }
-    work.catch((error: unknown) => log.warn('a request failed after its deadline', { requestId: ctx.state.requestId, error: String((error as Error)?.message ?? error) }));
+    work.catch((error: unknown) =>
+      log.warn('a request failed after its deadline', {
+        requestId: ctx.state.requestId,
+        error: String((error as Error)?.message ?? error),
+      }),
+    );
     throw new HttpError(503, 'The server took too long to answer. Please try again in a moment.');
   };
 }

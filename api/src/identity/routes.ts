@@ -4,7 +4,10 @@ import type { AppContext, RouteDef } from '../http/routes.ts';
 import { lockedAccounts, unlockAccount } from './provider/throttle.ts';
 
 const lockOf = async (ctx: AppContext, username: string | number) =>
-  (await lockedAccounts(ctx.db, ctx.config.loginThrottle, String(username))).map((lock) => ({ id: lock.username, ...lock }))[0];
+  (await lockedAccounts(ctx.db, ctx.config.loginThrottle, String(username))).map((lock) => ({
+    id: lock.username,
+    ...lock,
+  }))[0];
 
 export const identityRoutes: RouteDef[] = [
   {
@@ -23,7 +26,10 @@ export const identityRoutes: RouteDef[] = [
     path: '/api/login-locks',
     access: 'backoffice',
     handler: async (ctx) => {
-      const locks = (await lockedAccounts(ctx.db, ctx.config.loginThrottle)).map((lock) => ({ id: lock.username, ...lock }));
+      const locks = (await lockedAccounts(ctx.db, ctx.config.loginThrottle)).map((lock) => ({
+        id: lock.username,
+        ...lock,
+      }));
       ctx.set('Content-Range', `login-locks 0-${Math.max(locks.length - 1, 0)}/${locks.length}`);
       ctx.body = locks;
     },
@@ -33,7 +39,12 @@ export const identityRoutes: RouteDef[] = [
     method: 'DELETE',
     path: '/api/login-locks/:username',
     access: 'backoffice',
-    audit: { recordType: 'login-lock', id: (ctx) => pathParam(ctx, 'username'), load: lockOf, action: 'login.unlocked' },
+    audit: {
+      recordType: 'login-lock',
+      id: (ctx) => pathParam(ctx, 'username'),
+      load: lockOf,
+      action: 'login.unlocked',
+    },
     handler: async (ctx) => {
       const username = pathParam(ctx, 'username');
       const lock = await lockOf(ctx, username);

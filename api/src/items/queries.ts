@@ -71,7 +71,19 @@ function toRow(values: ItemValues): Record<string, unknown> {
 
 /** What the shop may see, named one by one: never the PDF, never the licence bookkeeping. */
 function toPublicItem(row: ItemRow) {
-  const { name, description, price, imageFileId, measure, order, color, fontColor, maxOrderAmount, isMainProduct, licenseItem } = fromRow(row);
+  const {
+    name,
+    description,
+    price,
+    imageFileId,
+    measure,
+    order,
+    color,
+    fontColor,
+    maxOrderAmount,
+    isMainProduct,
+    licenseItem,
+  } = fromRow(row);
   return {
     id: row.id,
     name,
@@ -158,9 +170,15 @@ export async function findMainItem(db: Db) {
     .whereNull('deleted_at')
     .where({ is_main_product: true })
     .first<Pick<ItemRow, 'id' | 'name' | 'description' | 'image_file_id' | 'price'> | undefined>(
-      'id', 'name', 'description', 'image_file_id', 'price',
+      'id',
+      'name',
+      'description',
+      'image_file_id',
+      'price',
     );
-  return row ? { id: row.id, name: row.name, description: row.description, image: fileUrl(row.image_file_id), price: row.price } : null;
+  return row
+    ? { id: row.id, name: row.name, description: row.description, image: fileUrl(row.image_file_id), price: row.price }
+    : null;
 }
 
 export const itemNotFound = (id: number) => notFound(`There is no item with id ${id}.`);
@@ -245,7 +263,10 @@ async function checkRules(trx: Knex.Transaction, id: number | undefined, values:
     }
   }
   if (id !== undefined) {
-    const linking: { name: string; price: number }[] = await trx('items').whereNull('deleted_at').where({ license_item_id: id }).select('name', 'price');
+    const linking: { name: string; price: number }[] = await trx('items')
+      .whereNull('deleted_at')
+      .where({ license_item_id: id })
+      .select('name', 'price');
     if (linking.length && !values.isLicenseItem) {
       errors.isLicenseItem = `This is still the licence item of ${names(linking)}; remove the link there first.`;
     }
@@ -264,7 +285,12 @@ async function checkRules(trx: Knex.Transaction, id: number | undefined, values:
 type ItemFiles = Partial<Record<'image' | 'pdf', UploadedFile>>;
 
 /** Creates (`id` undefined) or updates an item in one transaction and answers it as stored. */
-export async function saveItem(db: Knex, id: number | undefined, form: ItemForm, files: ItemFiles): Promise<BackofficeItem> {
+export async function saveItem(
+  db: Knex,
+  id: number | undefined,
+  form: ItemForm,
+  files: ItemFiles,
+): Promise<BackofficeItem> {
   return db.transaction(async (trx) => {
     const current = id === undefined ? undefined : await lockItem(trx, id);
     if (id !== undefined && !current) throw itemNotFound(id);
@@ -311,7 +337,9 @@ export async function deleteItem(db: Knex, id: number): Promise<BackofficeItem> 
       });
     } catch (error) {
       if (pgCode(error) !== '23503') throw error;
-      await trx('items').where({ id }).update({ deleted_at: trx.fn.now(), is_main_product: false, updated_at: trx.fn.now() });
+      await trx('items')
+        .where({ id })
+        .update({ deleted_at: trx.fn.now(), is_main_product: false, updated_at: trx.fn.now() });
     }
     return item;
   });

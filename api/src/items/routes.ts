@@ -3,7 +3,15 @@ import { formFiles } from '../http/form.ts';
 import { respondList } from '../http/list.ts';
 import type { AppContext, RouteDef } from '../http/routes.ts';
 import { idParam, parse } from '../http/validate.ts';
-import { backofficeListSpec, deleteItem, findItem, itemNotFound, itemsQuery, listPublicItems, saveItem } from './queries.ts';
+import {
+  backofficeListSpec,
+  deleteItem,
+  findItem,
+  itemNotFound,
+  itemsQuery,
+  listPublicItems,
+  saveItem,
+} from './queries.ts';
 import { itemCreateForm, itemFileFields, itemUpdateForm } from './schema.ts';
 
 const itemId = (ctx: AppContext) => idParam(ctx.params.id, 'item');

@@ -11,7 +11,9 @@ const fields = {
   order: formField(integer()),
   color: optionalFormField(colour),
   fontColor: optionalFormField(colour),
-  maxOrderAmount: optionalFormField(integer({ min: 1, message: 'Please enter a whole number greater than 0, or leave it empty.' })),
+  maxOrderAmount: optionalFormField(
+    integer({ min: 1, message: 'Please enter a whole number greater than 0, or leave it empty.' }),
+  ),
   isMainProduct: formField(boolean),
   takesOverTransactionCosts: formField(boolean),
   isLicenseItem: formField(boolean),

@@ -52,7 +52,9 @@ export async function vendorAccountId(db: Db, vendorId: number, { lock = false }
 
 /** Holds the vendor's row against deletion until the transaction ends; refuses a deleted vendor. */
 export async function holdLiveVendor(trx: Knex.Transaction, vendorId: number): Promise<void> {
-  const vendor = await trx('vendors').where({ id: vendorId }).forShare().first<| { deleted_at: Date | null }
-    | undefined>('deleted_at');
+  const vendor = await trx('vendors')
+    .where({ id: vendorId })
+    .forShare()
+    .first<{ deleted_at: Date | null } | undefined>('deleted_at');
   if (!vendor || vendor.deleted_at !== null) throw new VendorDeleted(vendorId);
 }

@@ -25,7 +25,12 @@ export interface PricedLine {
  */
 export function orderEntryRows(orderId: number, lines: PricedLine[], tip: number) {
   const sales = lines.map(({ item, quantity }) => ({
-    order_id: orderId, kind: 'sale', item_id: item.id, quantity, unit_price: item.price, amount: quantity * item.price,
+    order_id: orderId,
+    kind: 'sale',
+    item_id: item.id,
+    quantity,
+    unit_price: item.price,
+    amount: quantity * item.price,
   }));
   // Editions sharing one licence item pay it once, for all their copies together.
   const licences = new Map<number, { item: PricedItem; quantity: number }>();
@@ -34,12 +39,15 @@ export function orderEntryRows(orderId: number, lines: PricedLine[], tip: number
     licences.set(licence.id, { item: licence, quantity: (licences.get(licence.id)?.quantity ?? 0) + quantity });
   }
   const licenceRows = [...licences.values()].map(({ item, quantity }) => ({
-    order_id: orderId, kind: 'licence', item_id: item.id, quantity, unit_price: item.price,
+    order_id: orderId,
+    kind: 'licence',
+    item_id: item.id,
+    quantity,
+    unit_price: item.price,
     amount: quantity * item.price,
   }));
-  const tipRow = tip > 0
-    ? [{ order_id: orderId, kind: 'tip', item_id: null, quantity: null, unit_price: null, amount: tip }]
-    : [];
+  const tipRow =
+    tip > 0 ? [{ order_id: orderId, kind: 'tip', item_id: null, quantity: null, unit_price: null, amount: tip }] : [];
   return [...sales, ...licenceRows, ...tipRow];
 }
 
@@ -138,14 +146,24 @@ export async function bookFee(
   const accounts = await accountIds(trx, order.vendor_id);
   if (!live) {
     await trx('ledger_rows').insert({
-      sender_id: accounts.orga, receiver_id: accounts.provider, amount: fee, kind: 'fee', order_id: order.id,
+      sender_id: accounts.orga,
+      receiver_id: accounts.provider,
+      amount: fee,
+      kind: 'fee',
+      order_id: order.id,
     });
     return;
   }
-  const rows = [{ sender_id: accounts.vendor, receiver_id: accounts.provider, amount: fee, kind: 'fee', order_id: order.id }];
+  const rows = [
+    { sender_id: accounts.vendor, receiver_id: accounts.provider, amount: fee, kind: 'fee', order_id: order.id },
+  ];
   if (covered ?? (await feeIsCovered(trx, order.id))) {
     rows.push({
-      sender_id: accounts.orga, receiver_id: accounts.vendor, amount: fee, kind: 'fee_cover', order_id: order.id,
+      sender_id: accounts.orga,
+      receiver_id: accounts.vendor,
+      amount: fee,
+      kind: 'fee_cover',
+      order_id: order.id,
     });
   }
   await trx('ledger_rows').insert(rows);

@@ -80,8 +80,9 @@ export async function bookPaidOrdersInBulk(trx: Knex.Transaction, booking: BulkB
     [timeZone, authorisedBy],
   );
   await run(`select setval(pg_get_serial_sequence('payouts', 'id'), greatest((select max(id) from payouts), 1))`);
-  const columns = 'sender_id, receiver_id, amount, kind, order_id, order_entry_id, item_id, quantity, unit_price, '
-    + 'payout_id, created_at';
+  const columns =
+    'sender_id, receiver_id, amount, kind, order_id, order_entry_id, item_id, quantity, unit_price, ' +
+    'payout_id, created_at';
   await run(`insert into ledger_rows (${columns}) select ${columns} from bulk_staged order by created_at`);
   // The planner must know the new rows before the step below joins on them.
   await run('analyze payouts, ledger_rows');

@@ -26,7 +26,9 @@ async function balancesSumToZero(db: Db): Promise<string[]> {
 
 /** A paid (or since refunded) order booked its sale and tip once; any other order booked nothing. */
 async function paidOrdersBookedOnce(db: Db): Promise<string[]> {
-  const { rows } = await db.raw<{ rows: { id: number; status: string; amount_total: number; booked: number; rows: number }[] }>(`
+  const { rows } = await db.raw<{
+    rows: { id: number; status: string; amount_total: number; booked: number; rows: number }[];
+  }>(`
     select o.id, o.status, o.amount_total, coalesce(b.booked, 0)::bigint as booked, coalesce(b.rows, 0)::integer as rows
     from orders o
     left join (
@@ -47,7 +49,9 @@ async function paidOrdersBookedOnce(db: Db): Promise<string[]> {
 
 /** A payout pays what it stamped: its cash row and the vendor's settled rows (received minus sent) equal its amount. */
 async function payoutsEqualWhatTheyStamped(db: Db): Promise<string[]> {
-  const { rows } = await db.raw<{ rows: { id: number; receipt_number: string; amount: number; cash: number; settled: number }[] }>(`
+  const { rows } = await db.raw<{
+    rows: { id: number; receipt_number: string; amount: number; cash: number; settled: number }[];
+  }>(`
     select p.id, p.receipt_number, p.amount,
       coalesce(s.cash, 0)::bigint as cash, coalesce(s.settled, 0)::bigint as settled
     from payouts p

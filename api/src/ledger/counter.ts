@@ -38,14 +38,22 @@ export interface VisitRequest {
 /** The staff member saw a different credit than the one that is open now. */
 export class StaleCredit extends CounterError {
   constructor(readonly currentCredit: number) {
-    super('conflict', `The credit has changed in the meantime: it is now ${euros(currentCredit)}. Please check the visit and confirm again.`, {
-      expectedCredit: `The credit is now ${euros(currentCredit)}.`,
-    }, { currentCredit });
+    super(
+      'conflict',
+      `The credit has changed in the meantime: it is now ${euros(currentCredit)}. Please check the visit and confirm again.`,
+      {
+        expectedCredit: `The credit is now ${euros(currentCredit)}.`,
+      },
+      { currentCredit },
+    );
   }
 }
 
 /** Books a counter visit; answers its id and whether this call booked it (false: it was booked before). */
-export async function counterVisit(db: Knex | Knex.Transaction, request: VisitRequest): Promise<{ id: string; booked: boolean }> {
+export async function counterVisit(
+  db: Knex | Knex.Transaction,
+  request: VisitRequest,
+): Promise<{ id: string; booked: boolean }> {
   const quantities = new Map<number, number>();
   for (const line of request.lines) quantities.set(line.itemId, (quantities.get(line.itemId) ?? 0) + line.quantity);
   return db.transaction(async (trx) => {
@@ -56,7 +64,8 @@ export async function counterVisit(db: Knex | Knex.Transaction, request: VisitRe
       .where({ id: request.visitId })
       .first<{ vendor_id: number } | undefined>('vendor_id');
     if (earlier) {
-      if (earlier.vendor_id !== request.vendorId) throw new CounterError('conflict', 'This visit was booked for another vendor.');
+      if (earlier.vendor_id !== request.vendorId)
+        throw new CounterError('conflict', 'This visit was booked for another vendor.');
       return { id: request.visitId, booked: false };
     }
     await lockTill(trx, request.tillId);
@@ -66,28 +75,46 @@ export async function counterVisit(db: Knex | Knex.Transaction, request: VisitRe
 
     const items: { id: number; name: string; counter_price: number | null }[] = quantities.size
       ? await trx('items')
-        .whereIn('id', [...quantities.keys()])
-        .whereNull('deleted_at')
-        .select<{ id: number; name: string; counter_price: number | null }[]>('id', 'name', 'counter_price')
+          .whereIn('id', [...quantities.keys()])
+          .whereNull('deleted_at')
+          .select<{ id: number; name: string; counter_price: number | null }[]>('id', 'name', 'counter_price')
       : [];
-    const unsellable = [...quantities.keys()].filter((id) => items.find((item) => item.id === id)?.counter_price == null);
+    const unsellable = [...quantities.keys()].filter(
+      (id) => items.find((item) => item.id === id)?.counter_price == null,
+    );
     if (unsellable.length) {
-      throw new CounterError('invalid', 'Some items are not sold at the counter.', { items: `Not sold at the counter: item ${unsellable.join(', ')}.` });
+      throw new CounterError('invalid', 'Some items are not sold at the counter.', {
+        items: `Not sold at the counter: item ${unsellable.join(', ')}.`,
+      });
     }
-    const lines = items.map((item) => ({ item, quantity: quantities.get(item.id)!, amount: quantities.get(item.id)! * item.counter_price! }));
+    const lines = items.map((item) => ({
+      item,
+      quantity: quantities.get(item.id)!,
+      amount: quantities.get(item.id)! * item.counter_price!,
+    }));
     const total = lines.reduce((sum, line) => sum + line.amount, 0);
     if (request.cash > total) {
-      throw new CounterError('invalid', `The copies cost ${euros(total)}; the vendor cannot pay more than that in cash.`, { cash: `At most ${euros(total)}.` });
+      throw new CounterError(
+        'invalid',
+        `The copies cost ${euros(total)}; the vendor cannot pay more than that in cash.`,
+        { cash: `At most ${euros(total)}.` },
+      );
     }
     const fromCredit = total - request.cash;
     if (fromCredit > Math.max(credit, 0)) {
-      throw new CounterError('conflict', `The credit is ${euros(credit)}: ${euros(fromCredit)} cannot be paid from it. Please take the rest in cash.`, {
-        cash: `At least ${euros(fromCredit - Math.max(credit, 0))} in cash.`,
-      });
+      throw new CounterError(
+        'conflict',
+        `The credit is ${euros(credit)}: ${euros(fromCredit)} cannot be paid from it. Please take the rest in cash.`,
+        {
+          cash: `At least ${euros(fromCredit - Math.max(credit, 0))} in cash.`,
+        },
+      );
     }
     const left = credit - fromCredit;
     if (total === 0 && !(request.payOut && left > 0)) {
-      throw new CounterError('invalid', 'Nothing to book: no copies and no credit to pay out.', { items: 'Please add copies or pay out a credit.' });
+      throw new CounterError('invalid', 'Nothing to book: no copies and no credit to pay out.', {
+        items: 'Please add copies or pay out a credit.',
+      });
     }
 
     await trx('counter_visits').insert({
@@ -126,13 +153,23 @@ export async function counterVisit(db: Knex | Knex.Transaction, request: VisitRe
         })
         .returning<{ id: number | string }[]>('id');
       await bookMovement(trx, {
-        tillId: request.tillId, kind: 'counter_cash', amount: request.cash, vendorId: request.vendorId, ledgerRowId: Number(oneRow(inserted).id),
-        counterVisitId: request.visitId, staff: request.staff, timeZone: request.timeZone,
+        tillId: request.tillId,
+        kind: 'counter_cash',
+        amount: request.cash,
+        vendorId: request.vendorId,
+        ledgerRowId: Number(oneRow(inserted).id),
+        counterVisitId: request.visitId,
+        staff: request.staff,
+        timeZone: request.timeZone,
       });
     }
     if (request.payOut && left > 0) {
       const payoutId = await payOut(trx, {
-        vendorId: request.vendorId, expectedAmount: left, authorisedBy: request.staff, timeZone: request.timeZone, tillId: request.tillId,
+        vendorId: request.vendorId,
+        expectedAmount: left,
+        authorisedBy: request.staff,
+        timeZone: request.timeZone,
+        tillId: request.tillId,
       });
       await trx('counter_visits').where({ id: request.visitId }).update({ payout_id: payoutId });
     }

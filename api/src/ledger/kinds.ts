@@ -3,10 +3,21 @@
 // and server imports), the accounting CSV, the payout lines and the receipt.
 
 export const ledgerKinds = [
-  'sale', 'tip', 'licence', 'fee', 'fee_cover', 'payout', 'payout_reversal', 'refund',
-  'dispute', 'dispute_fee', 'dispute_won', 'dispute_vendor',
+  'sale',
+  'tip',
+  'licence',
+  'fee',
+  'fee_cover',
+  'payout',
+  'payout_reversal',
+  'refund',
+  'dispute',
+  'dispute_fee',
+  'dispute_won',
+  'dispute_vendor',
   // the counter (issue 16): copies a vendor buys (vendor → newspaper), cash paid for them (cash → vendor)
-  'counter_sale', 'counter_cash',
+  'counter_sale',
+  'counter_cash',
 ] as const;
 export type LedgerKind = (typeof ledgerKinds)[number];
 

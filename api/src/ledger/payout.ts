@@ -32,25 +32,42 @@ export async function payOut(db: Knex | Knex.Transaction, request: PayoutRequest
     if (credit !== request.expectedAmount) throw new StaleAmount(credit);
 
     // The id is drawn first so that the receipt number can carry it.
-    const { rows: drawn } = await trx.raw<{ rows: { id: number }[] }>(`select nextval(pg_get_serial_sequence('payouts', 'id'))::integer as id`);
+    const { rows: drawn } = await trx.raw<{ rows: { id: number }[] }>(
+      `select nextval(pg_get_serial_sequence('payouts', 'id'))::integer as id`,
+    );
     const { id } = oneRow(drawn);
     const tillId = request.tillId ?? (await defaultTillId(trx));
     await trx('payouts').insert({
       till_id: tillId,
       id,
-      receipt_number: trx.raw(`to_char(now() at time zone ?, 'YYYY') || '-' || lpad(?::text, 6, '0')`, [request.timeZone, id]),
+      receipt_number: trx.raw(`to_char(now() at time zone ?, 'YYYY') || '-' || lpad(?::text, 6, '0')`, [
+        request.timeZone,
+        id,
+      ]),
       vendor_id: request.vendorId,
       amount: credit,
       authorised_by: request.authorisedBy,
     });
     const { cash } = await accountIds(trx, request.vendorId);
     const inserted = await trx('ledger_rows')
-      .insert({ sender_id: account, receiver_id: cash, amount: credit, kind: 'payout', payout_id: id, authorised_by: request.authorisedBy })
+      .insert({
+        sender_id: account,
+        receiver_id: cash,
+        amount: credit,
+        kind: 'payout',
+        payout_id: id,
+        authorised_by: request.authorisedBy,
+      })
       .returning<{ id: number | string }[]>('id');
     // The cash leaves the till: refused when the till holds less (the figure goes to the screen).
     await bookMovement(trx, {
-      tillId, kind: 'payout', amount: -credit, vendorId: request.vendorId, ledgerRowId: Number(oneRow(inserted).id),
-      staff: request.authorisedBy, timeZone: request.timeZone,
+      tillId,
+      kind: 'payout',
+      amount: -credit,
+      vendorId: request.vendorId,
+      ledgerRowId: Number(oneRow(inserted).id),
+      staff: request.authorisedBy,
+      timeZone: request.timeZone,
     });
     await trx('ledger_rows').whereRaw('id = any(?::bigint[])', [rowIds]).update({ payout_id: id });
     return id;
@@ -86,7 +103,10 @@ export async function reversePayout(db: Knex | Knex.Transaction, request: Revers
     const row = await trx('ledger_rows')
       .where({ payout_id: request.payoutId, kind: 'payout' })
       .first<{ id: number; sender_id: number; receiver_id: number; amount: number | string }>(
-        'id', 'sender_id', 'receiver_id', 'amount',
+        'id',
+        'sender_id',
+        'receiver_id',
+        'amount',
       );
     const reversal = await trx('ledger_rows')
       .insert({
@@ -100,8 +120,14 @@ export async function reversePayout(db: Knex | Knex.Transaction, request: Revers
       .returning<{ id: number | string }[]>('id');
     // The cash that was not handed out goes back into the payout's till, on today's page of its book.
     await bookMovement(trx, {
-      tillId: found.till_id, kind: 'payout_reversal', amount: Number(row.amount), vendorId: found.vendor_id,
-      ledgerRowId: Number(oneRow(reversal).id), reason: request.reason, staff: request.authorisedBy, timeZone: request.timeZone,
+      tillId: found.till_id,
+      kind: 'payout_reversal',
+      amount: Number(row.amount),
+      vendorId: found.vendor_id,
+      ledgerRowId: Number(oneRow(reversal).id),
+      reason: request.reason,
+      staff: request.authorisedBy,
+      timeZone: request.timeZone,
     });
     await trx('payouts').where({ id: request.payoutId }).update({
       reversed_at: trx.fn.now(),

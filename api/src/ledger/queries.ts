@@ -55,7 +55,8 @@ export async function openCredit(db: Db, accountId: number): Promise<{ credit: n
   const { rows } = await db.raw<{ rows: { credit: number | string; ids: number[] }[] }>(
     `select coalesce(sum(o.signed), 0)::bigint as credit, coalesce(array_agg(o.id), '{}') as ids
      from (${openSignedRows('?')}) o`,
-    [accountId, accountId],);
+    [accountId, accountId],
+  );
   // An aggregate without GROUP BY answers exactly one row.
   const row = rows[0];
   return { credit: Number(row?.credit ?? 0), rowIds: row?.ids ?? [] };
@@ -75,16 +76,20 @@ export function withVendorMoney(query: Knex.QueryBuilder, vendorIdColumn: string
 export function vendorMoneyToApi(row: VendorMoneyColumns): VendorAccountSummary {
   return {
     credit: row.credit,
-    lastPayout: row.last_payout_amount === null || row.last_payout_at === null
-      ? null
-      : { amount: row.last_payout_amount, at: iso(row.last_payout_at) },
+    lastPayout:
+      row.last_payout_amount === null || row.last_payout_at === null
+        ? null
+        : { amount: row.last_payout_amount, at: iso(row.last_payout_at) },
     openPayments: row.open_payments,
   };
 }
 
 /** A vendor's money as the back office and the vendor's own page show it. */
 export async function vendorAccountSummary(db: Db, vendorId: number): Promise<VendorAccountSummary> {
-  const row = await withVendorMoney(db.from(db.raw('(select ?::integer as id) v', [vendorId])), 'v.id').first<VendorMoneyColumns>();
+  const row = await withVendorMoney(
+    db.from(db.raw('(select ?::integer as id) v', [vendorId])),
+    'v.id',
+  ).first<VendorMoneyColumns>();
   return vendorMoneyToApi(row);
 }
 
@@ -108,7 +113,14 @@ export function accountRows(db: Db, accountId: number): Knex.QueryBuilder {
       q.where('r.receiver_id', accountId).orWhere('r.sender_id', accountId);
     })
     .select(
-      'r.id', 'r.created_at', 'r.kind', 'r.item_id', 'i.name as item_name', 'r.quantity', 'r.amount', 'r.payout_id',
+      'r.id',
+      'r.created_at',
+      'r.kind',
+      'r.item_id',
+      'i.name as item_name',
+      'r.quantity',
+      'r.amount',
+      'r.payout_id',
       db.raw('(case when r.receiver_id = ? then 1 else -1 end)::integer as sign', [accountId]),
     );
 }

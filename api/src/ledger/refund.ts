@@ -20,7 +20,11 @@ interface BookedRow {
 }
 
 export async function bookRefund(trx: Knex.Transaction, orderId: number, authorisedBy: string): Promise<void> {
-  const booked = await trx('ledger_rows').select<BookedRow[]>('*').where({ order_id: orderId }).whereIn('kind', orderKinds).orderBy('id');
+  const booked = await trx('ledger_rows')
+    .select<BookedRow[]>('*')
+    .where({ order_id: orderId })
+    .whereIn('kind', orderKinds)
+    .orderBy('id');
   if (!booked.length) return;
   await trx('ledger_rows').insert(
     booked.map((row) => ({

@@ -16,14 +16,31 @@ export const euros = (cents: number) =>
 
 /** The till holds less than a movement takes out. */
 export class TillShort extends CounterError {
-  constructor(readonly balance: number, amount: number) {
-    super('conflict', `The till holds only ${euros(balance)}; ${euros(amount)} cannot be taken out of it.`, {
-      amount: `The till holds ${euros(balance)}.`,
-    }, { tillBalance: balance });
+  constructor(
+    readonly balance: number,
+    amount: number,
+  ) {
+    super(
+      'conflict',
+      `The till holds only ${euros(balance)}; ${euros(amount)} cannot be taken out of it.`,
+      {
+        amount: `The till holds ${euros(balance)}.`,
+      },
+      { tillBalance: balance },
+    );
   }
 }
 
-export const movementKinds = ['payout', 'payout_reversal', 'counter_cash', 'bank_deposit', 'bank_withdrawal', 'expense', 'income', 'difference'] as const;
+export const movementKinds = [
+  'payout',
+  'payout_reversal',
+  'counter_cash',
+  'bank_deposit',
+  'bank_withdrawal',
+  'expense',
+  'income',
+  'difference',
+] as const;
 export type MovementKind = (typeof movementKinds)[number];
 
 /** The movements staff book by hand (the others come with a payout, a visit or a close). */
@@ -56,12 +73,16 @@ const counterparts: Record<MovementKind, 'vendor' | 'bank' | 'other'> = {
 };
 
 /** Locks the till's row until the transaction ends; answers its opening balance. */
-export async function lockTill(trx: Knex.Transaction, tillId: number): Promise<{ id: number; name: string; opening_balance: number }> {
+export async function lockTill(
+  trx: Knex.Transaction,
+  tillId: number,
+): Promise<{ id: number; name: string; opening_balance: number }> {
   const till = await trx('tills')
     .where({ id: tillId })
     .forUpdate()
     .first<{ id: number; name: string; opening_balance: number } | undefined>('id', 'name', 'opening_balance');
-  if (!till) throw new CounterError('unknown', `There is no till with the id ${tillId}.`, { till: 'Please choose a till.' });
+  if (!till)
+    throw new CounterError('unknown', `There is no till with the id ${tillId}.`, { till: 'Please choose a till.' });
   return till;
 }
 
@@ -91,7 +112,10 @@ export async function defaultTillId(db: Db): Promise<number> {
 }
 
 /** Books one cash movement; answers its id and voucher. The caller's transaction must hold the till lock. */
-export async function bookMovement(trx: Knex.Transaction, movement: Movement): Promise<{ id: number; voucher: string }> {
+export async function bookMovement(
+  trx: Knex.Transaction,
+  movement: Movement,
+): Promise<{ id: number; voucher: string }> {
   await lockTill(trx, movement.tillId);
   const balance = await tillBalance(trx, movement.tillId);
   if (balance + movement.amount < 0) throw new TillShort(balance, -movement.amount);
@@ -128,7 +152,8 @@ export async function bookMovement(trx: Knex.Transaction, movement: Movement): P
 }
 
 /** "1-2026-000042": till, year, number; what the receipt and the cash book print. */
-export const voucherLabel = (tillId: number, year: number, number: number) => `${tillId}-${year}-${String(number).padStart(6, '0')}`;
+export const voucherLabel = (tillId: number, year: number, number: number) =>
+  `${tillId}-${year}-${String(number).padStart(6, '0')}`;
 
 export interface ManualMovementRequest {
   tillId: number;
@@ -144,7 +169,8 @@ const directions: Record<ManualKind, 1 | -1> = { bank_deposit: -1, bank_withdraw
 
 /** A deposit to or withdrawal from the bank, or another expense or income with its reason. */
 export function bookManualMovement(db: Db, request: ManualMovementRequest): Promise<{ id: number; voucher: string }> {
-  if (!(request.amount > 0)) throw new CounterError('invalid', 'Please give an amount above 0.', { amount: 'Please give an amount above 0.' });
+  if (!(request.amount > 0))
+    throw new CounterError('invalid', 'Please give an amount above 0.', { amount: 'Please give an amount above 0.' });
   if ((request.kind === 'expense' || request.kind === 'income') && !request.reason.trim()) {
     throw new CounterError('invalid', 'Please say what the money is for.', { reason: 'Please give a reason.' });
   }
@@ -175,15 +201,21 @@ export interface CloseRequest {
  */
 export async function closeDay(db: Db, request: CloseRequest): Promise<number> {
   if (request.denominations) {
-    const sum = Object.entries(request.denominations).reduce((total, [value, pieces]) => total + Number(value) * pieces, 0);
+    const sum = Object.entries(request.denominations).reduce(
+      (total, [value, pieces]) => total + Number(value) * pieces,
+      0,
+    );
     if (sum !== request.counted) {
-      throw new CounterError('invalid', `The pieces add up to ${euros(sum)}, not ${euros(request.counted)}.`, { counted: 'Please count again.' });
+      throw new CounterError('invalid', `The pieces add up to ${euros(sum)}, not ${euros(request.counted)}.`, {
+        counted: 'Please count again.',
+      });
     }
   }
   return db.transaction(async (trx) => {
     const till = await lockTill(trx, request.tillId);
     const { rows: today } = await trx.raw<{ rows: { day: string }[] }>(
-      `select to_char(now() at time zone ?, 'YYYY-MM-DD') as day`, [request.timeZone],
+      `select to_char(now() at time zone ?, 'YYYY-MM-DD') as day`,
+      [request.timeZone],
     );
     const { day } = oneRow(today);
     if (await trx('till_closes').where({ till_id: request.tillId, day }).first('id')) {
@@ -191,25 +223,44 @@ export async function closeDay(db: Db, request: CloseRequest): Promise<number> {
     }
     const expected = await tillBalance(trx, request.tillId);
     if (expected !== request.expected) {
-      throw new CounterError('conflict', `The till's balance has changed in the meantime: it is now ${euros(expected)}. Please count again.`, {
-        expected: `The balance is now ${euros(expected)}.`,
-      }, { expected });
+      throw new CounterError(
+        'conflict',
+        `The till's balance has changed in the meantime: it is now ${euros(expected)}. Please count again.`,
+        {
+          expected: `The balance is now ${euros(expected)}.`,
+        },
+        { expected },
+      );
     }
     const difference = request.counted - expected;
     const reason = request.reason?.trim() ?? '';
     if (difference !== 0 && !reason) {
-      throw new CounterError('invalid', `The count differs by ${euros(difference)}: please give a reason.`, { reason: 'Please give a reason.' });
+      throw new CounterError('invalid', `The count differs by ${euros(difference)}: please give a reason.`, {
+        reason: 'Please give a reason.',
+      });
     }
     // The day's opening balance: the balance after the last close, i.e. before every movement since.
-    const last = await trx('till_closes').where({ till_id: request.tillId }).orderBy('day', 'desc')
+    const last = await trx('till_closes')
+      .where({ till_id: request.tillId })
+      .orderBy('day', 'desc')
       .first<{ day: string } | undefined>(trx.raw(`to_char(day, 'YYYY-MM-DD') as day`));
     const since = trx('cash_movements').where({ till_id: request.tillId });
     if (last) since.where('day', '>', last.day);
-    const moved = (await since.first<{ moved: number | string } | undefined>(trx.raw('coalesce(sum(amount), 0)::bigint as moved')))?.moved ?? 0;
+    const moved =
+      (await since.first<{ moved: number | string } | undefined>(trx.raw('coalesce(sum(amount), 0)::bigint as moved')))
+        ?.moved ?? 0;
     // The difference first: once the close row exists, the database refuses any movement of the day.
-    const movement = difference === 0
-      ? undefined
-      : await bookMovement(trx, { tillId: request.tillId, kind: 'difference', amount: difference, reason, staff: request.staff, timeZone: request.timeZone });
+    const movement =
+      difference === 0
+        ? undefined
+        : await bookMovement(trx, {
+            tillId: request.tillId,
+            kind: 'difference',
+            amount: difference,
+            reason,
+            staff: request.staff,
+            timeZone: request.timeZone,
+          });
     const closed = await trx('till_closes')
       .insert({
         till_id: request.tillId,

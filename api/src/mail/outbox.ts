@@ -19,7 +19,13 @@ export interface OutgoingMail {
 /** Queues a mail in the caller's transaction; a second one of the same kind for the same order is dropped. */
 export async function queueMail(trx: Knex.Transaction, mail: OutgoingMail): Promise<void> {
   await trx('outbox')
-    .insert({ kind: mail.kind, order_id: mail.orderId, recipient: mail.recipient, subject: mail.subject, text: mail.text })
+    .insert({
+      kind: mail.kind,
+      order_id: mail.orderId,
+      recipient: mail.recipient,
+      subject: mail.subject,
+      text: mail.text,
+    })
     .onConflict()
     .ignore();
 }
@@ -37,7 +43,12 @@ const transports = new Map<string, Transporter>();
 function transport(smtpUrl: string): Transporter {
   let found = transports.get(smtpUrl);
   if (!found) {
-    found = nodemailer.createTransport({ url: smtpUrl, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 });
+    found = nodemailer.createTransport({
+      url: smtpUrl,
+      connectionTimeout: 10_000,
+      greetingTimeout: 10_000,
+      socketTimeout: 30_000,
+    });
     transports.set(smtpUrl, found);
   }
   return found;
@@ -70,7 +81,12 @@ async function claimDueMail(db: Db): Promise<ClaimedMail | undefined> {
 
 async function sendOne(db: Db, config: Config & { smtpUrl: string }, mail: ClaimedMail): Promise<void> {
   try {
-    await transport(config.smtpUrl).sendMail({ from: config.mailFrom, to: mail.recipient, subject: mail.subject, text: mail.text });
+    await transport(config.smtpUrl).sendMail({
+      from: config.mailFrom,
+      to: mail.recipient,
+      subject: mail.subject,
+      text: mail.text,
+    });
     await db('outbox').where({ id: mail.id }).update({ status: 'sent', sent_at: db.fn.now(), last_error: null });
     log.info('mail sent', { mail: mail.id, kind: mail.kind, attempts: mail.attempts });
   } catch (error) {
@@ -84,7 +100,12 @@ async function sendOne(db: Db, config: Config & { smtpUrl: string }, mail: Claim
         next_attempt_at: db.raw('now() + make_interval(mins => ?)', [retryDelayMinutes(mail.attempts)]),
       });
     // The server's message may quote the recipient; the log gets the mail's id and the error code only.
-    log.warn(giveUp ? 'mail given up' : 'mail failed, will retry', { mail: mail.id, kind: mail.kind, attempts: mail.attempts, code: (error as { code?: string })?.code });
+    log.warn(giveUp ? 'mail given up' : 'mail failed, will retry', {
+      mail: mail.id,
+      kind: mail.kind,
+      attempts: mail.attempts,
+      code: (error as { code?: string })?.code,
+    });
   }
 }
 

@@ -22,7 +22,13 @@ const statuses = ['queued', 'sent', 'stored', 'failed'];
 /** The outbox as staff read it: without a mail server, this is where customers' mails wait to be forwarded. */
 const outboxList: ListSpec<OutboxRow, unknown> = {
   resource: 'outbox',
-  sortable: { id: 'id', createdAt: 'created_at', status: 'status', recipient: 'lower(recipient)', nextAttemptAt: 'next_attempt_at' },
+  sortable: {
+    id: 'id',
+    createdAt: 'created_at',
+    status: 'status',
+    recipient: 'lower(recipient)',
+    nextAttemptAt: 'next_attempt_at',
+  },
   defaultSort: ['createdAt', 'DESC'],
   idColumn: 'id',
   filters: {

@@ -6,7 +6,16 @@ import type { Knex } from 'knex';
 import { clientConfig, type Db } from '../db.ts';
 import { oneRow } from '../one-row.ts';
 import { appliedMigrations } from './versions.ts';
-import { listTables, quoteIdent, readSequences, summarise, useStableSession, type SequenceValue, type TableInfo, type TableSummary } from './tables.ts';
+import {
+  listTables,
+  quoteIdent,
+  readSequences,
+  summarise,
+  useStableSession,
+  type SequenceValue,
+  type TableInfo,
+  type TableSummary,
+} from './tables.ts';
 
 // A backup is one gzip'd file of JSON lines that any PostgreSQL can load, PGlite or a server, without
 // pg_dump (which a slim Docker image lacks and which cannot read PGlite's data directory):
@@ -90,7 +99,10 @@ export async function* backupLines(db: Db): AsyncGenerator<string> {
         written++;
         yield row;
       }
-      if (written !== marker.rows) throw new Error(`Table ${table.name} gave ${written} rows instead of ${marker.rows}; the backup is incomplete.`);
+      if (written !== marker.rows)
+        throw new Error(
+          `Table ${table.name} gave ${written} rows instead of ${marker.rows}; the backup is incomplete.`,
+        );
     }
     const sequences: SequencesLine = { sequences: await readSequences(trx, tables) };
     yield JSON.stringify(sequences);

@@ -63,10 +63,14 @@ async function indexesAgree(trx: Knex.Transaction): Promise<CheckResult> {
         if (!primary) return;
         await sp.raw(`select set_config('enable_seqscan', 'on', true), set_config('enable_indexscan', 'off', true),
           set_config('enable_indexonlyscan', 'off', true), set_config('enable_bitmapscan', 'off', true)`);
-        const heap = oneRow((await sp.raw<{ rows: { n: string }[] }>(`select count(*)::bigint as n from "${table}"`)).rows).n;
+        const heap = oneRow(
+          (await sp.raw<{ rows: { n: string }[] }>(`select count(*)::bigint as n from "${table}"`)).rows,
+        ).n;
         await sp.raw(`select set_config('enable_seqscan', 'off', true),
           set_config('enable_indexonlyscan', 'on', true)`);
-        const viaIndex = oneRow((await sp.raw<{ rows: { n: string }[] }>(`select count(*)::bigint as n from "${table}"`)).rows).n;
+        const viaIndex = oneRow(
+          (await sp.raw<{ rows: { n: string }[] }>(`select count(*)::bigint as n from "${table}"`)).rows,
+        ).n;
         if (heap !== viaIndex) throw new Error(`the table has ${heap} rows, the index ${viaIndex}`);
       });
     } catch (error) {

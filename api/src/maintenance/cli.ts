@@ -57,12 +57,16 @@ async function migrateToPostgres(url: string | undefined): Promise<boolean> {
   const config = loadConfig();
   const targetUrl = url ?? config.databaseUrl;
   if (!targetUrl || !isPostgresUrl(targetUrl)) {
-    throw new MaintenanceError(`Give the PostgreSQL database to move into: npm run migrate-to-postgres -- postgres://user:password@host/db (or DATABASE_URL).\n\n${usage}`);
+    throw new MaintenanceError(
+      `Give the PostgreSQL database to move into: npm run migrate-to-postgres -- postgres://user:password@host/db (or DATABASE_URL).\n\n${usage}`,
+    );
   }
   const source = openDatabase({ dataDir: config.dataDir }, { existing: true });
   const target = openDatabase({ databaseUrl: targetUrl, dataDir: config.dataDir }, { existing: false });
   try {
-    log(`Moving ${describeTarget({ dataDir: config.dataDir })} into ${describeTarget({ databaseUrl: targetUrl, dataDir: '' })} …`);
+    log(
+      `Moving ${describeTarget({ dataDir: config.dataDir })} into ${describeTarget({ databaseUrl: targetUrl, dataDir: '' })} …`,
+    );
     const comparison = await moveDatabase(source, target, (table, rows) => log(`  ${table}: ${rowsOf(rows)}`));
     const table = [
       ['table', 'rows (embedded)', 'rows (PostgreSQL)', 'checksum (embedded)', 'checksum (PostgreSQL)', ''],
@@ -77,14 +81,24 @@ async function migrateToPostgres(url: string | undefined): Promise<boolean> {
     ];
     const widths = table.reduce<number[]>((w, row) => row.map((cell, i) => Math.max(w[i] ?? 0, cell.length)), []);
     log('');
-    for (const row of table) log(row.map((cell, i) => cell.padEnd(widths[i] ?? 0)).join('  ').trimEnd());
+    for (const row of table)
+      log(
+        row
+          .map((cell, i) => cell.padEnd(widths[i] ?? 0))
+          .join('  ')
+          .trimEnd(),
+      );
     const differing = comparison.filter((c) => !c.same);
     log('');
     if (differing.length) {
-      log(`${differing.length} of ${comparison.length} tables differ. Keep running on the embedded database and report this.`);
+      log(
+        `${differing.length} of ${comparison.length} tables differ. Keep running on the embedded database and report this.`,
+      );
       return false;
     }
-    log(`All ${comparison.length} tables are the same. Set DATABASE_URL to this database and start the server; keep ${config.dataDir} as a copy.`);
+    log(
+      `All ${comparison.length} tables are the same. Set DATABASE_URL to this database and start the server; keep ${config.dataDir} as a copy.`,
+    );
     return true;
   } finally {
     await source.destroy();
@@ -128,7 +142,9 @@ async function main(args: string[]): Promise<boolean> {
 main(process.argv.slice(2)).then(
   (ok) => process.exit(ok ? 0 : 1),
   (error: unknown) => {
-    process.stderr.write(`${withoutPassword(error instanceof MaintenanceError ? error.message : (error as Error)?.stack ?? String(error))}\n`);
+    process.stderr.write(
+      `${withoutPassword(error instanceof MaintenanceError ? error.message : ((error as Error)?.stack ?? String(error)))}\n`,
+    );
     process.exit(1);
   },
 );

@@ -21,7 +21,9 @@ export interface Target {
 
 /** Where a command's database is, for messages (without a password). */
 export const describeTarget = (target: Target) =>
-  target.databaseUrl ? `PostgreSQL ${withoutPassword(target.databaseUrl)}` : `the embedded database in ${target.dataDir}`;
+  target.databaseUrl
+    ? `PostgreSQL ${withoutPassword(target.databaseUrl)}`
+    : `the embedded database in ${target.dataDir}`;
 
 /**
  * Opens the database of `target`. For PGlite, `existing` requires a database in the directory
@@ -31,7 +33,9 @@ export function openDatabase(target: Target, { existing }: { existing: boolean }
   if (target.databaseUrl) return createDb({ databaseUrl: target.databaseUrl, dataDir: target.dataDir });
   const dir = target.dataDir;
   if (existing && !fs.existsSync(path.join(dir, 'PG_VERSION'))) {
-    throw new MaintenanceError(`There is no embedded database in ${dir}. Set DATA_DIR to the server's data directory (default ./data).`);
+    throw new MaintenanceError(
+      `There is no embedded database in ${dir}. Set DATA_DIR to the server's data directory (default ./data).`,
+    );
   }
   try {
     return createDb({ dataDir: dir });

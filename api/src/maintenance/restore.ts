@@ -32,7 +32,9 @@ export async function* readBackupLines(file: string): AsyncGenerator<string> {
       yield* lines;
     }
   } catch (error) {
-    throw new MaintenanceError(`${file} is not a readable backup (${(error as Error).message}); npm run backup writes a gzip'd file.`);
+    throw new MaintenanceError(
+      `${file} is not a readable backup (${(error as Error).message}); npm run backup writes a gzip'd file.`,
+    );
   }
   if (rest) yield rest;
 }
@@ -48,8 +50,12 @@ function parseLine<T>(line: string, what: string): T {
 
 function parseHeader(line: string | undefined): BackupHeader {
   const header = line === undefined ? undefined : parseLine<Partial<BackupHeader>>(line, 'its header');
-  if (header?.format !== backupFormat) throw new MaintenanceError('This is not a backup of the shop (npm run backup writes one).');
-  if (header.version !== backupVersion) throw new MaintenanceError(`This backup has format version ${header.version}; this version of the shop reads version ${backupVersion}.`);
+  if (header?.format !== backupFormat)
+    throw new MaintenanceError('This is not a backup of the shop (npm run backup writes one).');
+  if (header.version !== backupVersion)
+    throw new MaintenanceError(
+      `This backup has format version ${header.version}; this version of the shop reads version ${backupVersion}.`,
+    );
   return header as BackupHeader;
 }
 
@@ -57,7 +63,9 @@ async function assertEmpty(trx: Knex.Transaction, tables: string[]): Promise<voi
   const filled: string[] = [];
   for (const table of tables) {
     if (singletonTables.has(table)) continue;
-    const { rows } = await trx.raw<{ rows: { filled: boolean }[] }>(`select exists (select 1 from ${quoteIdent(table)}) as filled`);
+    const { rows } = await trx.raw<{ rows: { filled: boolean }[] }>(
+      `select exists (select 1 from ${quoteIdent(table)}) as filled`,
+    );
     if (oneRow(rows).filled) filled.push(table);
   }
   if (filled.length) {
@@ -76,7 +84,11 @@ export interface RestoreProgress {
  * Restores a backup's lines into `db`, which must be empty: builds the backup's schema version,
  * loads and verifies everything in one transaction, then runs the newer migrations.
  */
-export async function restoreLines(db: Db, lines: AsyncIterable<string>, progress: RestoreProgress = () => {}): Promise<BackupHeader> {
+export async function restoreLines(
+  db: Db,
+  lines: AsyncIterable<string>,
+  progress: RestoreProgress = () => {},
+): Promise<BackupHeader> {
   const next = lines[Symbol.asyncIterator]();
   try {
     return await load(db, next, progress);
@@ -99,7 +111,7 @@ async function load(db: Db, next: AsyncIterator<string>, progress: RestoreProgre
   if (applied.length > header.migrations.length || applied.some((name, i) => header.migrations[i] !== name)) {
     throw new MaintenanceError(
       `The target database was already set up by a newer version (${applied.at(-1)}) than the backup (${header.migrations.at(-1)}). ` +
-        'Restore into a new, empty database: the restore builds the backup\'s schema and migrates it forward itself.',
+        "Restore into a new, empty database: the restore builds the backup's schema and migrates it forward itself.",
     );
   }
   await migrateThrough(db, header.migrations.length);
@@ -109,22 +121,33 @@ async function load(db: Db, next: AsyncIterator<string>, progress: RestoreProgre
     const tables = (await listTables(trx)).map((t) => t.name);
     const expected = header.tables.map((t) => t.name);
     const missing = expected.filter((t) => !tables.includes(t));
-    if (missing.length) throw new MaintenanceError(`The backup holds tables this database does not have after its migrations: ${missing.join(', ')}.`);
+    if (missing.length)
+      throw new MaintenanceError(
+        `The backup holds tables this database does not have after its migrations: ${missing.join(', ')}.`,
+      );
     await assertEmpty(trx, tables);
     for (const table of tables.filter((t) => singletonTables.has(t))) await trx(table).del();
 
     for (const { name, rows } of header.tables) {
       const marker = parseLine<TableMarker>(await read(`table ${name}`), `table ${name}`);
-      if (marker.table !== name || marker.rows !== rows) throw new MaintenanceError(`The backup is damaged: expected table ${name} with ${rows} rows, found ${JSON.stringify(marker)}.`);
+      if (marker.table !== name || marker.rows !== rows)
+        throw new MaintenanceError(
+          `The backup is damaged: expected table ${name} with ${rows} rows, found ${JSON.stringify(marker)}.`,
+        );
       let batch: string[] = [];
       let chars = 0;
       const insert = async () => {
         if (!batch.length) return;
         try {
-          await trx.raw(`insert into ${quoteIdent(name)} select * from jsonb_populate_recordset(null::${quoteIdent(name)}, ?::jsonb)`, [`[${batch.join(',')}]`]);
+          await trx.raw(
+            `insert into ${quoteIdent(name)} select * from jsonb_populate_recordset(null::${quoteIdent(name)}, ?::jsonb)`,
+            [`[${batch.join(',')}]`],
+          );
         } catch (error) {
           // knex puts the statement, with the rows, before PostgreSQL's reason: only the reason is shown
-          const reason = String((error as Error).message).split(' - ').pop();
+          const reason = String((error as Error).message)
+            .split(' - ')
+            .pop();
           throw new MaintenanceError(`The rows of ${name} could not be loaded (${reason}). Nothing was restored.`);
         }
         batch = [];
@@ -142,14 +165,23 @@ async function load(db: Db, next: AsyncIterator<string>, progress: RestoreProgre
 
     const { sequences } = parseLine<SequencesLine>(await read('the sequences'), 'the sequences');
     for (const s of sequences) {
-      await trx.raw('select setval(pg_get_serial_sequence(?, ?), ?, ?)', [quoteIdent(s.table), s.column, s.value, s.isCalled]);
+      await trx.raw('select setval(pg_get_serial_sequence(?, ?), ?, ?)', [
+        quoteIdent(s.table),
+        s.column,
+        s.value,
+        s.isCalled,
+      ]);
     }
 
     const loaded = await summarise(trx, header.tables);
     // summarise() answers one summary per table it is given, in that order
-    const differing = loaded.filter((t, i) => t.rows !== header.tables[i]?.rows || t.checksum !== header.tables[i]?.checksum);
+    const differing = loaded.filter(
+      (t, i) => t.rows !== header.tables[i]?.rows || t.checksum !== header.tables[i]?.checksum,
+    );
     if (differing.length) {
-      throw new MaintenanceError(`After loading, these tables differ from the backup: ${differing.map((t) => t.name).join(', ')}. Nothing was restored.`);
+      throw new MaintenanceError(
+        `After loading, these tables differ from the backup: ${differing.map((t) => t.name).join(', ')}. Nothing was restored.`,
+      );
     }
   });
   await migrate(db);

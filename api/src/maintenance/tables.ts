@@ -36,7 +36,12 @@ async function rows<T>(db: Queryable, sql: string, bindings: Knex.RawBinding[] =
  * is read in key order, which puts a referenced row before the rows naming it.
  */
 export async function listTables(db: Queryable): Promise<TableInfo[]> {
-  const tables = (await rows<{ name: string }>(db, `select tablename as name from pg_tables where schemaname = current_schema() order by tablename`))
+  const tables = (
+    await rows<{ name: string }>(
+      db,
+      `select tablename as name from pg_tables where schemaname = current_schema() order by tablename`,
+    )
+  )
     .map((t) => t.name)
     .filter((name) => !isMigrationTable(name));
   const references = await rows<{ table: string; references: string }>(
@@ -55,17 +60,20 @@ export async function listTables(db: Queryable): Promise<TableInfo[]> {
      where i.indisprimary order by i.indrelid, k.position`,
   );
   const bytes = new Set(
-    (await rows<{ table: string }>(
-      db,
-      `select distinct table_name as table from information_schema.columns where table_schema = current_schema() and data_type = 'bytea'`,
-    )).map((r) => r.table),
+    (
+      await rows<{ table: string }>(
+        db,
+        `select distinct table_name as table from information_schema.columns where table_schema = current_schema() and data_type = 'bytea'`,
+      )
+    ).map((r) => r.table),
   );
 
   const ordered: string[] = [];
   const visiting = new Set<string>();
   const visit = (table: string) => {
     if (ordered.includes(table)) return;
-    if (visiting.has(table)) throw new Error(`The tables refer to each other in a circle through ${table}; a backup cannot order them.`);
+    if (visiting.has(table))
+      throw new Error(`The tables refer to each other in a circle through ${table}; a backup cannot order them.`);
     visiting.add(table);
     for (const r of references) if (r.table === table && r.references !== table) visit(r.references);
     visiting.delete(table);
@@ -90,16 +98,23 @@ export interface SequenceValue {
 /** The position of every serial column's sequence, so restored ids continue where they were. */
 export async function readSequences(db: Queryable, tables: TableInfo[]): Promise<SequenceValue[]> {
   const names = new Set(tables.map((t) => t.name));
-  const serials = (await rows<{ table: string; column: string; sequence: string }>(
-    db,
-    `select table_name as table, column_name as column, pg_get_serial_sequence(quote_ident(table_name), column_name) as sequence
+  const serials = (
+    await rows<{ table: string; column: string; sequence: string }>(
+      db,
+      `select table_name as table, column_name as column, pg_get_serial_sequence(quote_ident(table_name), column_name) as sequence
      from information_schema.columns where table_schema = current_schema() and column_default like 'nextval(%'
      order by table_name, column_name`,
-  )).filter((s) => names.has(s.table) && s.sequence);
+    )
+  ).filter((s) => names.has(s.table) && s.sequence);
   const values: SequenceValue[] = [];
   for (const s of serials) {
     // the sequence name comes from the catalogue, already quoted where it needs to be
-    const state = oneRow(await rows<{ value: string; is_called: boolean }>(db, `select last_value::text as value, is_called from ${s.sequence}`));
+    const state = oneRow(
+      await rows<{ value: string; is_called: boolean }>(
+        db,
+        `select last_value::text as value, is_called from ${s.sequence}`,
+      ),
+    );
     values.push({ table: s.table, column: s.column, value: Number(state.value), isCalled: state.is_called });
   }
   return values;
@@ -135,8 +150,8 @@ export async function summarise(trx: Knex.Transaction, tables: { name: string }[
   for (const { name } of tables) {
     const summary = oneRow(
       await rows<{ rows: number; checksum: string }>(
-      trx,
-      `select count(*)::integer as rows, coalesce(md5(string_agg(h, '' order by h collate "C")), '') as checksum
+        trx,
+        `select count(*)::integer as rows, coalesce(md5(string_agg(h, '' order by h collate "C")), '') as checksum
        from (select md5(t::text) as h from ${quoteIdent(name)} t) hashed`,
       ),
     );

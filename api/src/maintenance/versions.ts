@@ -10,7 +10,9 @@ import { MaintenanceError } from './errors.ts';
 
 /** The migrations a database has run, in order; none for an empty database. */
 export async function appliedMigrations(db: Db | Knex.Transaction): Promise<string[]> {
-  const { rows } = await db.raw<{ rows: { present: boolean }[] }>(`select to_regclass('knex_migrations') is not null as present`);
+  const { rows } = await db.raw<{ rows: { present: boolean }[] }>(
+    `select to_regclass('knex_migrations') is not null as present`,
+  );
   if (!oneRow(rows).present) return [];
   return db('knex_migrations').orderBy('id').pluck('name');
 }

@@ -23,7 +23,9 @@ const onMap = (db: Knex) => db('vendors').where({ online_map: true, is_disabled:
 
 /** Those vendors, each with the locations that can be drawn (the ones with coordinates). */
 export async function mapVendors(db: Knex) {
-  const vendors = (await onMap(db).select('id', 'license_id', 'first_name', 'last_name').orderBy('id')) as MapVendorRow[];
+  const vendors = (await onMap(db)
+    .select('id', 'license_id', 'first_name', 'last_name')
+    .orderBy('id')) as MapVendorRow[];
   const locations = (await db('vendor_locations')
     .select('id', 'vendor_id', 'name', 'address', 'latitude', 'longitude', 'working_time')
     .whereIn('vendor_id', onMap(db).select('id'))

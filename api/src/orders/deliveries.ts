@@ -20,18 +20,30 @@ const wording = {
   en: {
     subject: (paper: string) => `Your digital edition${paper ? ` of ${paper}` : ''}`,
     intro: 'Thank you for your purchase! Here you can download what you bought:',
-    valid: (until: string) => `The links are valid until ${until}. If you have any questions, please contact the office.`,
+    valid: (until: string) =>
+      `The links are valid until ${until}. If you have any questions, please contact the office.`,
     closing: 'Have fun reading!',
   },
 } satisfies Record<Locale, unknown>;
 
 function pdfMail(locale: Locale, newspaperName: string, links: [DownloadLink, ...DownloadLink[]], publicUrl: string) {
   const words = wording[locale];
-  const until = new Intl.DateTimeFormat(locale === 'de' ? 'de-AT' : 'en-GB', { dateStyle: 'long' }).format(new Date(links[0].expiresAt));
+  const until = new Intl.DateTimeFormat(locale === 'de' ? 'de-AT' : 'en-GB', { dateStyle: 'long' }).format(
+    new Date(links[0].expiresAt),
+  );
   const lines = links.map((link) => `${link.itemName}: ${publicUrl}${linkPath(link.id)}`);
   return {
     subject: words.subject(newspaperName),
-    text: [words.intro, '', ...lines, '', words.valid(until), '', words.closing, ...(newspaperName ? [newspaperName] : [])].join('\n'),
+    text: [
+      words.intro,
+      '',
+      ...lines,
+      '',
+      words.valid(until),
+      '',
+      words.closing,
+      ...(newspaperName ? [newspaperName] : []),
+    ].join('\n'),
   };
 }
 
@@ -40,7 +52,11 @@ function pdfMail(locale: Locale, newspaperName: string, links: [DownloadLink, ..
  * `downloadLinkDays`) and, when the order has an e-mail address, queues one mail with them in the
  * customer's language. The outbox sends it after commit.
  */
-export async function deliverOrder(trx: Knex.Transaction, orderId: number, config: Pick<Config, 'publicUrl' | 'downloadLinkDays'>): Promise<void> {
+export async function deliverOrder(
+  trx: Knex.Transaction,
+  orderId: number,
+  config: Pick<Config, 'publicUrl' | 'downloadLinkDays'>,
+): Promise<void> {
   const editions: { item_id: number; pdf_file_id: string }[] = await trx('order_entries as e')
     .join('items as i', 'i.id', 'e.item_id')
     .join('items as licence', 'licence.id', 'i.license_item_id')
@@ -49,9 +65,16 @@ export async function deliverOrder(trx: Knex.Transaction, orderId: number, confi
     .select('i.id as item_id', 'licence.pdf_file_id');
   if (editions.length === 0) return;
   for (const edition of editions) {
-    await createDownloadLink(trx, { orderId, itemId: edition.item_id, fileId: edition.pdf_file_id, validDays: config.downloadLinkDays });
+    await createDownloadLink(trx, {
+      orderId,
+      itemId: edition.item_id,
+      fileId: edition.pdf_file_id,
+      validDays: config.downloadLinkDays,
+    });
   }
-  const order: { email: string | null; locale: Locale } = await trx('orders').where({ id: orderId }).first('email', 'locale');
+  const order: { email: string | null; locale: Locale } = await trx('orders')
+    .where({ id: orderId })
+    .first('email', 'locale');
   if (!order.email) return;
   const { newspaper_name: newspaperName } = await getSettingsRow(trx);
   const [first, ...more] = await downloadLinksFor(trx, orderId);

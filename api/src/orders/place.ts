@@ -25,7 +25,8 @@ const clockMarginSeconds = 60;
 /** Stripe's smallest card charge in euros. */
 const minimumTotal = 50;
 
-const paymentsUnavailable = () => new HttpError(502, 'Card payments are not available right now. Please try again later.');
+const paymentsUnavailable = () =>
+  new HttpError(502, 'Card payments are not available right now. Please try again later.');
 
 const refuse = (field: string, message: string) => badRequest(message, { [field]: message });
 
@@ -58,11 +59,14 @@ const liveItems = (db: Knex, ids: number[]) =>
 /** The cart's items as they are for sale now; refuses what cannot be bought. */
 export async function priceCart(db: Knex, input: OrderInput): Promise<PricedLine[]> {
   if (input.entries.length === 0) {
-    throw input.tip > 0 ? refuse('entries', 'Donation only is not allowed') : refuse('entries', 'Please choose at least one item.');
+    throw input.tip > 0
+      ? refuse('entries', 'Donation only is not allowed')
+      : refuse('entries', 'Please choose at least one item.');
   }
   const seen = new Set<number>();
   input.entries.forEach(({ item }, i) => {
-    if (seen.has(item)) throw refuse(`entries.${i}.item`, 'Each item can be in the order only once; please change its quantity instead.');
+    if (seen.has(item))
+      throw refuse(`entries.${i}.item`, 'Each item can be in the order only once; please change its quantity instead.');
     seen.add(item);
   });
   const items = new Map((await liveItems(db, [...seen])).map((row) => [row.id, row]));
@@ -123,7 +127,10 @@ async function checkReturnUrl(db: Knex, config: Config, returnUrl: string | null
   if (!returnUrl) return;
   const { origin } = new URL(returnUrl);
   if (origin === new URL(config.publicUrl).origin || (await isEmbedOrigin(db, config, origin))) return;
-  throw refuse('returnUrl', `The shop cannot send you back to ${origin}: this website is not allowed to embed the shop.`);
+  throw refuse(
+    'returnUrl',
+    `The shop cannot send you back to ${origin}: this website is not allowed to embed the shop.`,
+  );
 }
 
 function tipLabel(locale: 'de' | 'en', useTip: boolean): string {
@@ -137,17 +144,26 @@ export interface PlacedOrder {
 }
 
 /** Checks, stores and commits a new order, then opens its Stripe Checkout Session. */
-export async function placeOrder(db: Knex, config: Config, input: OrderInput, clientAddress: string): Promise<PlacedOrder> {
+export async function placeOrder(
+  db: Knex,
+  config: Config,
+  input: OrderInput,
+  clientAddress: string,
+): Promise<PlacedOrder> {
   const settings = await getSettingsRow(db);
   // A closed shop is the newspaper's decision, not a fault of the server: a conflict with its state.
-  if (settings.webshop_is_closed) throw new HttpError(409, 'The shop is closed for maintenance right now. Please try again later.');
+  if (settings.webshop_is_closed)
+    throw new HttpError(409, 'The shop is closed for maintenance right now. Please try again later.');
   const vendor = await findVendorByLicense(db, input.vendor);
   if (!vendor || vendor.is_disabled) throw refuse('vendor', 'This ID is invalid');
   const lines = await priceCart(db, input);
   checkEmail(lines, input.email);
   const total = lines.reduce((sum, { item, quantity }) => sum + item.price * quantity, input.tip);
   if (total >= settings.max_order_amount) {
-    throw refuse('entries', `The total of ${euros(total)} is too high: an order must stay below ${euros(settings.max_order_amount)}.`);
+    throw refuse(
+      'entries',
+      `The total of ${euros(total)} is too high: an order must stay below ${euros(settings.max_order_amount)}.`,
+    );
   }
   if (total < minimumTotal) throw refuse('entries', `Card payments need a total of at least ${euros(minimumTotal)}.`);
   await checkReturnUrl(db, config, input.returnUrl);
@@ -157,17 +173,19 @@ export async function placeOrder(db: Knex, config: Config, input: OrderInput, cl
   const expiresAt = Math.floor(Date.now() / 1000) + checkoutMinutes * 60 + clockMarginSeconds;
   // Committed before Stripe is called, so no webhook can ever arrive for an order we do not have.
   const orderId = await db.transaction(async (trx) => {
-    const { id } = oneRow(await trx('orders')
-      .insert({
-        token,
-        vendor_id: vendor.id,
-        amount_total: total,
-        tip: input.tip,
-        email: input.email,
-        locale: input.locale,
-        expires_at: new Date(expiresAt * 1000),
-      })
-      .returning<{ id: number }[]>('id'));
+    const { id } = oneRow(
+      await trx('orders')
+        .insert({
+          token,
+          vendor_id: vendor.id,
+          amount_total: total,
+          tip: input.tip,
+          email: input.email,
+          locale: input.locale,
+          expires_at: new Date(expiresAt * 1000),
+        })
+        .returning<{ id: number }[]>('id'),
+    );
     await trx('order_entries').insert(orderEntryRows(id, lines, input.tip));
     return id;
   });
@@ -185,7 +203,16 @@ export async function placeOrder(db: Knex, config: Config, input: OrderInput, cl
             price_data: { currency: 'eur', unit_amount: item.price, product_data: { name: item.name } },
           })),
           ...(input.tip > 0
-            ? [{ quantity: 1, price_data: { currency: 'eur', unit_amount: input.tip, product_data: { name: tipLabel(input.locale, Boolean(settings.use_tip_instead_of_donation)) } } }]
+            ? [
+                {
+                  quantity: 1,
+                  price_data: {
+                    currency: 'eur',
+                    unit_amount: input.tip,
+                    product_data: { name: tipLabel(input.locale, Boolean(settings.use_tip_instead_of_donation)) },
+                  },
+                },
+              ]
             : []),
         ],
         customer_email: input.email ?? undefined,
@@ -197,7 +224,9 @@ export async function placeOrder(db: Knex, config: Config, input: OrderInput, cl
         client_reference_id: String(orderId),
         // Only methods that confirm at once (cards, Apple Pay, Google Pay): a customer on the street
         // cannot wait days for a bank debit. The Dashboard's configuration when one is named.
-        ...(config.stripe.paymentMethodConfiguration ? { payment_method_configuration: config.stripe.paymentMethodConfiguration } : {}),
+        ...(config.stripe.paymentMethodConfiguration
+          ? { payment_method_configuration: config.stripe.paymentMethodConfiguration }
+          : {}),
         ...returnAddresses(config, token, input.returnUrl),
       },
       idempotencyKey({ id: orderId, token }, 'checkout'),
@@ -206,7 +235,12 @@ export async function placeOrder(db: Knex, config: Config, input: OrderInput, cl
   } catch (error) {
     // Only the kind of failure is logged: Stripe's messages may quote parts of the key.
     const e = error as { type?: string; code?: string; statusCode?: number };
-    log.warn('checkout session failed', { order: orderId, type: e.type ?? String(error), code: e.code, status: e.statusCode });
+    log.warn('checkout session failed', {
+      order: orderId,
+      type: e.type ?? String(error),
+      code: e.code,
+      status: e.statusCode,
+    });
     await db('orders').where({ id: orderId, status: 'pending' }).update({ status: 'failed', updated_at: db.fn.now() });
     throw paymentsUnavailable();
   }

@@ -63,13 +63,23 @@ interface ReceiptLineRow {
  * the newspaper's bookkeeping and stay out; download links only exist once the order is paid.
  */
 export async function orderReceipt(db: Db, order: OrderRow) {
-  const vendor = await db('vendors').where({ id: order.vendor_id }).first<{ first_name: string; license_id: string }>('first_name', 'license_id');
+  const vendor = await db('vendors')
+    .where({ id: order.vendor_id })
+    .first<{ first_name: string; license_id: string }>('first_name', 'license_id');
   const settings = await getSettingsRow(db);
   const lines = await db('order_entries as e')
     .join('items as i', 'i.id', 'e.item_id')
     .where({ 'e.order_id': order.id, 'e.kind': 'sale' })
     .orderBy('e.id')
-    .select<ReceiptLineRow[]>('e.item_id', 'i.name', 'i.image_file_id', 'i.license_item_id', 'e.quantity', 'e.unit_price', 'e.amount');
+    .select<ReceiptLineRow[]>(
+      'e.item_id',
+      'i.name',
+      'i.image_file_id',
+      'i.license_item_id',
+      'e.quantity',
+      'e.unit_price',
+      'e.amount',
+    );
   return {
     order: order.token,
     status: order.status,
@@ -101,8 +111,10 @@ export function staffOrders(db: Db): Knex.QueryBuilder {
     .select('v.last_name as vendor_last_name', 'd.id as dispute_id', 'd.amount as dispute_amount')
     .select('d.status as dispute_status', 'd.evidence_due_by as dispute_due_by', 'd.bearer as dispute_bearer')
     .select('d.withdrawn_at as dispute_withdrawn_at', 'd.reinstated_at as dispute_reinstated_at')
-    .select(db.raw(`(select r.status from stripe_refunds r where r.order_id = o.id
-      order by r.created_at desc, r.id limit 1) as refund_status`));
+    .select(
+      db.raw(`(select r.status from stripe_refunds r where r.order_id = o.id
+      order by r.created_at desc, r.id limit 1) as refund_status`),
+    );
 }
 
 export type StaffOrderRow = OrderRow & {
@@ -121,8 +133,10 @@ export type StaffOrderRow = OrderRow & {
 
 /** A dispute Stripe took money for, not won back, whose bearer staff have not chosen yet. */
 const needsDecision = (row: StaffOrderRow) =>
-  row.dispute_id !== null && row.dispute_bearer === null
-  && row.dispute_withdrawn_at !== null && row.dispute_reinstated_at === null;
+  row.dispute_id !== null &&
+  row.dispute_bearer === null &&
+  row.dispute_withdrawn_at !== null &&
+  row.dispute_reinstated_at === null;
 
 /** The back office's view of an order; the receipt token stays out, it is the customer's key. */
 export function staffOrderToApi(row: StaffOrderRow) {
@@ -163,7 +177,13 @@ export function staffOrderToApi(row: StaffOrderRow) {
 
 export const staffOrderList: ListSpec<StaffOrderRow, ReturnType<typeof staffOrderToApi>> = {
   resource: 'orders',
-  sortable: { id: 'o.id', createdAt: 'o.created_at', paidAt: 'o.paid_at', amountTotal: 'o.amount_total', status: 'o.status' },
+  sortable: {
+    id: 'o.id',
+    createdAt: 'o.created_at',
+    paidAt: 'o.paid_at',
+    amountTotal: 'o.amount_total',
+    status: 'o.status',
+  },
   defaultSort: ['createdAt', 'DESC'],
   idColumn: 'o.id',
   filters: {
@@ -221,7 +241,14 @@ export async function staffDisputes(db: Db) {
     .join('orders as o', 'o.id', 'd.order_id')
     .join('vendors as v', 'v.id', 'o.vendor_id')
     .orderByRaw('d.bearer is not null, d.evidence_due_by nulls last, d.id')
-    .select<StaffDisputeRow[]>('d.*', 'o.amount_total', 'v.id as vendor_id', 'v.license_id', 'v.first_name', 'v.last_name');
+    .select<StaffDisputeRow[]>(
+      'd.*',
+      'o.amount_total',
+      'v.id as vendor_id',
+      'v.license_id',
+      'v.first_name',
+      'v.last_name',
+    );
   return rows.map((row) => ({
     id: row.id,
     orderId: row.order_id,

@@ -36,7 +36,9 @@ const sessionLifetime = `interval '24 hours'`;
  */
 async function claimDueOrders(db: Knex, { startedAt }: { startedAt?: Date } = {}): Promise<number[]> {
   return db.transaction(async (trx) => {
-    const { rows } = await trx.raw<{ rows: { locked: boolean }[] }>('select pg_try_advisory_xact_lock(?) as locked', [lockKey]);
+    const { rows } = await trx.raw<{ rows: { locked: boolean }[] }>('select pg_try_advisory_xact_lock(?) as locked', [
+      lockKey,
+    ]);
     if (!oneRow(rows).locked) return [];
     // At start no webhook may be on its way for an order paid before the stop (or crash): the orders
     // placed before this process started are asked about at once, the newest first, not after the grace.
@@ -63,7 +65,10 @@ async function claimDueOrders(db: Knex, { startedAt }: { startedAt?: Date } = {}
       })
       .orderBy('id', startedAt ? 'desc' : 'asc')
       .limit(batchSize);
-    const claimed = await trx('orders').whereIn('id', due).update({ checked_at: trx.fn.now() }).returning<{ id: number }[]>('id');
+    const claimed = await trx('orders')
+      .whereIn('id', due)
+      .update({ checked_at: trx.fn.now() })
+      .returning<{ id: number }[]>('id');
     await forgetOldRates(trx);
     return claimed.map((row) => row.id);
   });

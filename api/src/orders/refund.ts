@@ -28,7 +28,10 @@ async function refundAtStripe(db: Knex, config: Config, order: OrderRow, staff: 
       throw conflict(`Stripe refused the refund: ${error.message}`);
     }
     if (error instanceof StripeFailure) {
-      throw new HttpError(502, 'Stripe could not be reached for the refund. Nothing was booked; please try again later.');
+      throw new HttpError(
+        502,
+        'Stripe could not be reached for the refund. Nothing was booked; please try again later.',
+      );
     }
     throw error;
   }

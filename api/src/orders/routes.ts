@@ -9,7 +9,15 @@ import { StripeFailure } from '../stripe/adapter.ts';
 import { placeOrder } from './place.ts';
 import { decideDispute } from './lifecycle.ts';
 import {
-  findOrder, findOrderByToken, orderReceipt, orderRefunds, staffDisputes, staffOrderList, staffOrders, staffOrderToApi, type OrderRow,
+  findOrder,
+  findOrderByToken,
+  orderReceipt,
+  orderRefunds,
+  staffDisputes,
+  staffOrderList,
+  staffOrders,
+  staffOrderToApi,
+  type OrderRow,
   type StaffOrderRow,
 } from './queries.ts';
 import { refundOrder } from './refund.ts';
@@ -65,10 +73,15 @@ export const orderRoutes: RouteDef[] = [
     handler: async (ctx) => {
       let order = await orderOfToken(ctx, ctx.query.order);
       const sessionId = ctx.query.session_id;
-      if (typeof sessionId !== 'string' || !sessionId || (order.stripe_session_id && order.stripe_session_id !== sessionId)) {
+      if (
+        typeof sessionId !== 'string' ||
+        !sessionId ||
+        (order.stripe_session_id && order.stripe_session_id !== sessionId)
+      ) {
         throw invalidConfirmation();
       }
-      if (order.status === 'pending' || order.status === 'expired') order = await settleForCustomer(ctx, order, sessionId);
+      if (order.status === 'pending' || order.status === 'expired')
+        order = await settleForCustomer(ctx, order, sessionId);
       ctx.body = await orderReceipt(ctx.db, order);
     },
   },
@@ -88,7 +101,8 @@ export const orderRoutes: RouteDef[] = [
       const id = idParam(ctx.params.id, 'order');
       const order = await findOrder(ctx.db, id);
       if (!order) throw new HttpError(404, `There is no order with the id ${id}.`);
-      if (!order.stripe_session_id) throw new HttpError(409, 'This order never reached Stripe, so there is nothing to ask about.');
+      if (!order.stripe_session_id)
+        throw new HttpError(409, 'This order never reached Stripe, so there is nothing to ask about.');
       try {
         await settleOrder(ctx.db, ctx.config, id);
       } catch (error) {

@@ -12,7 +12,11 @@ const tipMessage = 'Please enter the tip in whole cents (0 or more), for example
 
 const entry = z.object(
   {
-    item: z.number({ error: 'Please choose an item.' }).int('Please choose an item.').positive('Please choose an item.').max(2 ** 31 - 1, 'Please choose an item.'),
+    item: z
+      .number({ error: 'Please choose an item.' })
+      .int('Please choose an item.')
+      .positive('Please choose an item.')
+      .max(2 ** 31 - 1, 'Please choose an item.'),
     quantity: z
       .number({ error: 'Please enter a whole quantity of at least 1.' })
       .int('Please enter a whole quantity of at least 1.')
@@ -24,8 +28,14 @@ const entry = z.object(
 
 export const orderInput = z.object(
   {
-    vendor: z.string({ error: 'This ID is invalid' }).trim().min(1, 'This ID is invalid').max(100, 'This ID is invalid'),
-    entries: z.array(entry, { error: 'Please send the items as a list.' }).max(50, 'Please order at most 50 different items at once.'),
+    vendor: z
+      .string({ error: 'This ID is invalid' })
+      .trim()
+      .min(1, 'This ID is invalid')
+      .max(100, 'This ID is invalid'),
+    entries: z
+      .array(entry, { error: 'Please send the items as a list.' })
+      .max(50, 'Please order at most 50 different items at once.'),
     tip: z
       .number({ error: tipMessage })
       .int(tipMessage)
@@ -63,6 +73,10 @@ export type OrderInput = z.infer<typeof orderInput>;
 export const emailAddress = z.email();
 
 /** Staff's decision on a dispute: whose money it is. */
-export const disputeDecision = z.object({
-  bearer: z.enum(['vendor', 'newspaper'], { message: 'Please choose who bears the chargeback: "vendor" or "newspaper".' }),
-}).strict();
+export const disputeDecision = z
+  .object({
+    bearer: z.enum(['vendor', 'newspaper'], {
+      message: 'Please choose who bears the chargeback: "vendor" or "newspaper".',
+    }),
+  })
+  .strict();

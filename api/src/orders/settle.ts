@@ -31,7 +31,12 @@ const failedIntent = new Set(['requires_payment_method', 'canceled']);
  * rows booked, deliveries queued), fee booked once known, expired or failed. Idempotent. A session
  * id is needed only while the order has none stored (a webhook faster than the order's creation).
  */
-export async function settleOrder(db: Knex, config: Config, orderId: number, sessionId?: string): Promise<OrderRow | undefined> {
+export async function settleOrder(
+  db: Knex,
+  config: Config,
+  orderId: number,
+  sessionId?: string,
+): Promise<OrderRow | undefined> {
   const order = await findOrder(db, orderId);
   if (!order) return undefined;
   const id = order.stripe_session_id ?? sessionId;
@@ -43,10 +48,18 @@ export async function settleOrder(db: Knex, config: Config, orderId: number, ses
  * Applies what Stripe says about a session to its order, in one transaction. Refuses a session that
  * belongs to another order (the metadata Stripe keeps for us names it).
  */
-export async function applySession(db: Knex, config: Config, orderId: number, session: Stripe.Checkout.Session): Promise<OrderRow> {
+export async function applySession(
+  db: Knex,
+  config: Config,
+  orderId: number,
+  session: Stripe.Checkout.Session,
+): Promise<OrderRow> {
   if (session.metadata?.order !== String(orderId)) throw invalidConfirmation();
   // A test payment never pays an order of a live shop (nor the reverse).
-  if (!matchesKeyMode(config, session)) throw conflict('Stripe reported this payment in the other mode (test or live) than the shop’s key; nothing was booked.');
+  if (!matchesKeyMode(config, session))
+    throw conflict(
+      'Stripe reported this payment in the other mode (test or live) than the shop’s key; nothing was booked.',
+    );
   let paidNow = false;
   const order = await db.transaction(async (trx) => {
     const order = (await trx('orders').where({ id: orderId }).forUpdate().first()) as OrderRow;
@@ -57,7 +70,11 @@ export async function applySession(db: Knex, config: Config, orderId: number, se
         const asked = `${order.amount_total} ${order.currency}`;
         return flagOrder(trx, order, session, `Stripe reported ${reported}, the order is ${asked}.`);
       }
-      Object.assign(changes, { status: 'paid', paid_at: trx.fn.now(), stripe_payment_intent_id: paymentIntentId(session) });
+      Object.assign(changes, {
+        status: 'paid',
+        paid_at: trx.fn.now(),
+        stripe_payment_intent_id: paymentIntentId(session),
+      });
       try {
         await bookOrder(trx, order);
       } catch (error) {
@@ -88,7 +105,10 @@ export async function applySession(db: Knex, config: Config, orderId: number, se
     if (!order.stripe_session_id) changes.stripe_session_id = session.id;
     if (!Object.keys(changes).length) return order;
     return oneRow(
-      await trx('orders').where({ id: orderId }).update({ ...changes, updated_at: trx.fn.now() }).returning<OrderRow[]>('*'),
+      await trx('orders')
+        .where({ id: orderId })
+        .update({ ...changes, updated_at: trx.fn.now() })
+        .returning<OrderRow[]>('*'),
     );
   });
   // Mails go out after the payment is committed; a failed send never touches the payment.
@@ -106,13 +126,21 @@ async function flagOrder(
   session: Stripe.Checkout.Session,
   reason: string,
 ): Promise<OrderRow> {
-  const flagged = await trx('orders').where({ id: order.id }).update({
-    status: 'flagged',
-    flag_reason: reason,
-    stripe_session_id: session.id,
-    stripe_payment_intent_id: paymentIntentId(session),
-    updated_at: trx.fn.now(),
-  }).returning<OrderRow[]>('*');
-  await recordEvent(trx, { action: 'payment.flagged', recordType: 'order', recordId: order.id, details: { reason, session: session.id } });
+  const flagged = await trx('orders')
+    .where({ id: order.id })
+    .update({
+      status: 'flagged',
+      flag_reason: reason,
+      stripe_session_id: session.id,
+      stripe_payment_intent_id: paymentIntentId(session),
+      updated_at: trx.fn.now(),
+    })
+    .returning<OrderRow[]>('*');
+  await recordEvent(trx, {
+    action: 'payment.flagged',
+    recordType: 'order',
+    recordId: order.id,
+    details: { reason, session: session.id },
+  });
   return oneRow(flagged);
 }

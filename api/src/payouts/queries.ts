@@ -51,8 +51,18 @@ export function payoutsBase(db: Db): Knex.QueryBuilder {
   return db('payouts as p')
     .join('vendors as v', 'v.id', 'p.vendor_id')
     .select(
-      'p.id', 'p.receipt_number', 'p.vendor_id', 'p.amount', 'p.authorised_by', 'p.created_at',
-      'p.reversed_at', 'p.reversed_by', 'p.reversal_reason', 'v.license_id', 'v.first_name', 'v.last_name',
+      'p.id',
+      'p.receipt_number',
+      'p.vendor_id',
+      'p.amount',
+      'p.authorised_by',
+      'p.created_at',
+      'p.reversed_at',
+      'p.reversed_by',
+      'p.reversal_reason',
+      'v.license_id',
+      'v.first_name',
+      'v.last_name',
     );
 }
 
@@ -125,25 +135,35 @@ export async function settledRows(db: Db, payout: { id: number; vendor: { id: nu
 
 function positiveId(name: string, value: unknown): number {
   const id = Number(value);
-  if (!Number.isInteger(id) || id < 1 || id >= 2 ** 31) throw badRequest(`The filter "${name}" must be an id.`, { [name]: 'Please choose one from the list.' });
+  if (!Number.isInteger(id) || id < 1 || id >= 2 ** 31)
+    throw badRequest(`The filter "${name}" must be an id.`, { [name]: 'Please choose one from the list.' });
   return id;
 }
 
 export const payoutList: ListSpec<PayoutRow, Payout> = {
   resource: 'payouts',
-  sortable: { id: 'p.id', receiptNumber: 'p.id', createdAt: 'p.created_at', amount: 'p.amount', vendor: 'lower(v.license_id)' },
+  sortable: {
+    id: 'p.id',
+    receiptNumber: 'p.id',
+    createdAt: 'p.created_at',
+    amount: 'p.amount',
+    vendor: 'lower(v.license_id)',
+  },
   defaultSort: ['createdAt', 'DESC'],
   idColumn: 'p.id',
   queryFilters: ['from', 'to', 'vendor', 'item'],
   filters: {
     ...periodFilters('p.created_at'),
     vendor: (query, value) => {
-      if (typeof value !== 'string' || !value.trim()) throw badRequest('The filter "vendor" must be a licence ID.', { vendor: 'Please give a licence ID.' });
+      if (typeof value !== 'string' || !value.trim())
+        throw badRequest('The filter "vendor" must be a licence ID.', { vendor: 'Please give a licence ID.' });
       query.whereRaw('lower(v.license_id) = lower(?)', [value.trim()]);
     },
     // Payouts that settled at least one row of the item (its sale, licence share or refund).
     item: (query, value) => {
-      query.whereRaw('exists (select 1 from ledger_rows ir where ir.payout_id = p.id and ir.item_id = ?)', [positiveId('item', value)]);
+      query.whereRaw('exists (select 1 from ledger_rows ir where ir.payout_id = p.id and ir.item_id = ?)', [
+        positiveId('item', value),
+      ]);
     },
     reversed: (query, value) => {
       if (typeof value !== 'boolean') throw badRequest('The filter "reversed" must be true or false.');
@@ -165,7 +185,12 @@ export async function payoutTotals(db: Db, filtered: Knex.QueryBuilder) {
       db.raw('(count(*) filter (where p.reversed_at is not null))::integer as reversed_count'),
       db.raw('coalesce(sum(p.amount) filter (where p.reversed_at is not null), 0)::bigint as reversed_amount'),
     );
-  return { count: row.count, amount: row.amount, reversedCount: row.reversed_count, reversedAmount: row.reversed_amount };
+  return {
+    count: row.count,
+    amount: row.amount,
+    reversedCount: row.reversed_count,
+    reversedAmount: row.reversed_amount,
+  };
 }
 
 /** The filtered payouts in pages of `size`, oldest first, by id (no OFFSET: a page costs the same at any depth). */

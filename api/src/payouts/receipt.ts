@@ -99,7 +99,11 @@ export function receiptHtml({ newspaperName, logoUrl, payout, rows, lang, timeZo
   const money = new Intl.NumberFormat(t.locale, { style: 'currency', currency: 'EUR' });
   const euros = (cents: number) => escapeHtml(money.format(cents / 100));
   const when = (iso: string, withTime = true) =>
-    new Intl.DateTimeFormat(t.locale, { timeZone, dateStyle: 'medium', ...(withTime ? { timeStyle: 'short' as const } : {}) }).format(new Date(iso));
+    new Intl.DateTimeFormat(t.locale, {
+      timeZone,
+      dateStyle: 'medium',
+      ...(withTime ? { timeStyle: 'short' as const } : {}),
+    }).format(new Date(iso));
   const names = documentKindNames[lang];
   const label = (row: VendorLedgerRow) => {
     if (row.kind === 'refund') return `${names.refund}: ${row.itemName ?? names.tip}`;
@@ -109,7 +113,8 @@ export function receiptHtml({ newspaperName, logoUrl, payout, rows, lang, timeZo
   };
   const lines = withoutCoveredFees(rows)
     .map(
-      (row) => `<tr><td>${escapeHtml(when(row.createdAt, false))}</td><td>${escapeHtml(label(row))}</td>` +
+      (row) =>
+        `<tr><td>${escapeHtml(when(row.createdAt, false))}</td><td>${escapeHtml(label(row))}</td>` +
         `<td class="num">${row.quantity ?? ''}</td><td class="num">${euros(row.sign * row.amount)}</td></tr>`,
     )
     .join('\n');

@@ -11,7 +11,16 @@ import { payOut, reversePayout } from '../ledger/payout.ts';
 import { accountRowToApi, openCredit, openRows, type AccountRow, type VendorLedgerRow } from '../ledger/queries.ts';
 import { getSettingsRow } from '../settings/queries.ts';
 import { findVendorByLicense, type VendorRow } from '../vendors/queries.ts';
-import { findPayout, payoutBatches, payoutList, payoutsBase, payoutsWithItems, payoutTotals, settledRows, type Payout } from './queries.ts';
+import {
+  findPayout,
+  payoutBatches,
+  payoutList,
+  payoutsBase,
+  payoutsWithItems,
+  payoutTotals,
+  settledRows,
+  type Payout,
+} from './queries.ts';
 import { receiptHtml } from './receipt.ts';
 import { payoutInput, reversalInput } from './schema.ts';
 
@@ -67,7 +76,8 @@ const csvColumns: CsvColumn<Payout>[] = [
   { header: 'Stornogrund', value: (p) => p.reversalReason },
   {
     header: 'Positionen',
-    value: (p) => p.items.map((item) => `${item.itemName} × ${item.quantity}: ${centsToDecimal(item.amount)} €`).join('; '),
+    value: (p) =>
+      p.items.map((item) => `${item.itemName} × ${item.quantity}: ${centsToDecimal(item.amount)} €`).join('; '),
   },
 ];
 
@@ -83,7 +93,12 @@ export const payoutRoutes: RouteDef[] = [
       const open = account === undefined ? [] : ((await openRows(ctx.db, account)) as AccountRow[]);
       const payments: VendorLedgerRow[] = open.map(accountRowToApi);
       ctx.body = {
-        vendor: { id: vendor.id, licenseId: vendor.license_id, firstName: vendor.first_name, lastName: vendor.last_name },
+        vendor: {
+          id: vendor.id,
+          licenseId: vendor.license_id,
+          firstName: vendor.first_name,
+          lastName: vendor.last_name,
+        },
         balance: account === undefined ? 0 : (await openCredit(ctx.db, account)).credit,
         payments,
       };
@@ -118,7 +133,12 @@ export const payoutRoutes: RouteDef[] = [
     handler: async (ctx) => {
       const id = payoutId(ctx);
       const { reason } = parse(reversalInput, ctx.request.body);
-      await reversePayout(ctx.db, { payoutId: id, reason, authorisedBy: staffName(ctx), timeZone: ctx.config.timeZone });
+      await reversePayout(ctx.db, {
+        payoutId: id,
+        reason,
+        authorisedBy: staffName(ctx),
+        timeZone: ctx.config.timeZone,
+      });
       ctx.body = await requirePayout(ctx, id);
     },
   },
@@ -127,7 +147,8 @@ export const payoutRoutes: RouteDef[] = [
     path: '/api/payouts',
     access: 'backoffice',
     handler: async (ctx) => {
-      if (wantsCsv(ctx)) respondCsv(ctx, 'payouts.csv', csvColumns, payoutBatches(filteredPayouts(ctx, payoutsWithItems(ctx.db))));
+      if (wantsCsv(ctx))
+        respondCsv(ctx, 'payouts.csv', csvColumns, payoutBatches(filteredPayouts(ctx, payoutsWithItems(ctx.db))));
       else await respondList(ctx, payoutsWithItems(ctx.db), payoutList);
     },
   },

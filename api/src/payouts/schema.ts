@@ -1,7 +1,10 @@
 import { z } from 'zod';
 
 export const payoutInput = z.object({
-  vendor: z.string({ error: 'Please give the vendor’s licence ID.' }).trim().min(1, 'Please give the vendor’s licence ID.'),
+  vendor: z
+    .string({ error: 'Please give the vendor’s licence ID.' })
+    .trim()
+    .min(1, 'Please give the vendor’s licence ID.'),
   expectedAmount: z
     .number({ error: 'Please give the amount you were shown, in cents.' })
     .int('Please give the amount in whole cents.')

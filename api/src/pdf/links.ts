@@ -51,7 +51,11 @@ export async function downloadLinksFor(db: Db, orderId: number): Promise<Downloa
     .where('l.order_id', orderId)
     .orderBy('l.item_id')
     .select<{ id: string; item_id: number; name: string; expires_at: Date; downloads: number }[]>(
-      'l.id', 'l.item_id', 'i.name', 'l.expires_at', 'l.downloads',
+      'l.id',
+      'l.item_id',
+      'i.name',
+      'l.expires_at',
+      'l.downloads',
     );
   return rows.map((row) => ({
     id: row.id,

@@ -4,8 +4,18 @@ import { findValidLink, invalidLink, takeDownload } from './links.ts';
 
 /** A download name from the item's name: an ASCII fallback and the UTF-8 original (RFC 6266). */
 function contentDisposition(itemName: string): string {
-  const clean = itemName.replace(/[^\p{L}\p{N} ._-]+/gu, ' ').trim().replace(/\s+/g, ' ').slice(0, 100) || 'edition';
-  const ascii = clean.normalize('NFKD').replace(/[^A-Za-z0-9 ._-]/g, '').trim().replace(/ /g, '_') || 'edition';
+  const clean =
+    itemName
+      .replace(/[^\p{L}\p{N} ._-]+/gu, ' ')
+      .trim()
+      .replace(/\s+/g, ' ')
+      .slice(0, 100) || 'edition';
+  const ascii =
+    clean
+      .normalize('NFKD')
+      .replace(/[^A-Za-z0-9 ._-]/g, '')
+      .trim()
+      .replace(/ /g, '_') || 'edition';
   return `attachment; filename="${ascii}.pdf"; filename*=UTF-8''${encodeURIComponent(`${clean}.pdf`)}`;
 }
 

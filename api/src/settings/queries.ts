@@ -94,7 +94,12 @@ export async function readPublicSettings(db: Knex | Knex.Transaction, config: Co
  * block and the tile URL come from the configuration, not from a change.
  */
 export async function readSettingsForProtocol(db: Knex | Knex.Transaction, config: Config) {
-  const { identityProvider: _identityProvider, mapTileUrl: _mapTileUrl, publicUrl: _publicUrl, ...settings } = await readPublicSettings(db, config);
+  const {
+    identityProvider: _identityProvider,
+    mapTileUrl: _mapTileUrl,
+    publicUrl: _publicUrl,
+    ...settings
+  } = await readPublicSettings(db, config);
   return { ...settings, styleCss: (await getSettingsRow(db)).style_css as string };
 }
 
@@ -156,7 +161,9 @@ export async function updateSettings(
       const problem = await setMainProduct(trx, form.mainItem);
       if (problem) rejectFields({ mainItem: problem });
     }
-    await trx('settings').where({ id: 1 }).update({ ...changes, updated_at: trx.fn.now() });
+    await trx('settings')
+      .where({ id: 1 })
+      .update({ ...changes, updated_at: trx.fn.now() });
     return readPublicSettings(trx, config);
   });
 }
@@ -171,6 +178,8 @@ export async function saveStyleCss(db: Knex, css: string): Promise<number> {
 }
 
 export async function readStyleCss(db: Knex): Promise<{ css: string; revision: number }> {
-  const row = await db('settings').where({ id: 1 }).first<{ style_css: string; style_revision: number }>('style_css', 'style_revision');
+  const row = await db('settings')
+    .where({ id: 1 })
+    .first<{ style_css: string; style_revision: number }>('style_css', 'style_revision');
   return { css: row.style_css, revision: row.style_revision };
 }

@@ -6,7 +6,11 @@ import { readPublicSettings, readSettingsForProtocol, readStyleCss, saveStyleCss
 import { settingsFileFields, settingsForm, styleCss } from './schema.ts';
 
 /** The settings are one record; its id is always 1. */
-const settingsAudit: AuditSpec = { recordType: 'settings', id: () => 1, load: (ctx) => readSettingsForProtocol(ctx.db, ctx.config) };
+const settingsAudit: AuditSpec = {
+  recordType: 'settings',
+  id: () => 1,
+  load: (ctx) => readSettingsForProtocol(ctx.db, ctx.config),
+};
 
 export const settingsRoutes: RouteDef[] = [
   {

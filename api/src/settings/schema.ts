@@ -22,27 +22,30 @@ const choice = <T extends readonly [string, ...string[]]>(values: T) =>
   z.enum(values, { error: `Please choose one of: ${values.join(', ')}.` });
 
 /** Options handed to qr-code-styling; unknown keys are refused so a typo is not silently dropped. */
-const qrCodeSettingsSchema = z.strictObject(
-  {
-    errorCorrectionLevel: choice(['L', 'M', 'Q', 'H']),
-    dotColor: z.string().regex(colourPattern, colourMessage),
-    backgroundColor: z.string().regex(colourPattern, colourMessage),
-    dotType: choice(['square', 'dots', 'rounded', 'classy', 'classy-rounded', 'extra-rounded']),
-    cornerSquareType: choice(['square', 'dot', 'extra-rounded']),
-    cornerDotType: choice(['square', 'dot']),
-  },
-  {
-    error: (issue) =>
-      issue.code === 'unrecognized_keys'
-        ? `Unknown QR code setting: ${issue.keys.join(', ')}.`
-        : 'Please send the QR code settings as a JSON object.',
-  },
-).partial();
+const qrCodeSettingsSchema = z
+  .strictObject(
+    {
+      errorCorrectionLevel: choice(['L', 'M', 'Q', 'H']),
+      dotColor: z.string().regex(colourPattern, colourMessage),
+      backgroundColor: z.string().regex(colourPattern, colourMessage),
+      dotType: choice(['square', 'dots', 'rounded', 'classy', 'classy-rounded', 'extra-rounded']),
+      cornerSquareType: choice(['square', 'dot', 'extra-rounded']),
+      cornerDotType: choice(['square', 'dot']),
+    },
+    {
+      error: (issue) =>
+        issue.code === 'unrecognized_keys'
+          ? `Unknown QR code setting: ${issue.keys.join(', ')}.`
+          : 'Please send the QR code settings as a JSON object.',
+    },
+  )
+  .partial();
 
 /** Vendors' default e-mail is `<licence id><postfix>`, so a bare domain gets its "@". */
 const emailPostfix: Converter<string> = (value) => {
   if (value === '') return '';
-  if (!/^@?[A-Za-z0-9.-]+\.[A-Za-z]{2,}$/.test(value)) return new Invalid('Please enter a domain like @example.org, or leave it empty.');
+  if (!/^@?[A-Za-z0-9.-]+\.[A-Za-z]{2,}$/.test(value))
+    return new Invalid('Please enter a domain like @example.org, or leave it empty.');
   return value.startsWith('@') ? value : `@${value}`;
 };
 
@@ -57,7 +60,8 @@ const embedOrigins: Converter<string[]> = (value) => {
   const origins = new Set<string>();
   for (const entry of entries) {
     const origin = toOrigin(entry);
-    if (!origin) return new Invalid(`"${entry}" is not a website address like https://www.example.org (without a path).`);
+    if (!origin)
+      return new Invalid(`"${entry}" is not a website address like https://www.example.org (without a path).`);
     origins.add(origin);
   }
   return [...origins];
@@ -106,4 +110,6 @@ export type SettingsForm = z.infer<typeof settingsForm>;
 export const settingsFileFields = ['logo', 'favicon', 'qrCodeLogo'] as const;
 
 /** Custom CSS may be inlined in a page; these would end the style element and inject markup. */
-export const styleCss = z.string().refine((css) => !/<\/style|<script/i.test(css), 'The style sheet must not contain "</style" or "<script".');
+export const styleCss = z
+  .string()
+  .refine((css) => !/<\/style|<script/i.test(css), 'The style sheet must not contain "</style" or "<script".');

@@ -29,5 +29,8 @@ export async function buildBoot(db: Knex, config: Config, licenceId: string | un
  * separators that older parsers take for line ends are escaped too.
  */
 export function inlineJson(value: unknown): string {
-  return JSON.stringify(value).replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return JSON.stringify(value).replace(
+    /[<>&\u2028\u2029]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
 }

@@ -6,7 +6,9 @@ import type { Config } from '../config.ts';
 // `https://shop.example.org`.
 
 async function settingsOrigins(db: Knex): Promise<string[]> {
-  const row = await db('settings').where({ id: 1 }).first<{ embed_origins: string[] | null } | undefined>('embed_origins');
+  const row = await db('settings')
+    .where({ id: 1 })
+    .first<{ embed_origins: string[] | null } | undefined>('embed_origins');
   return row?.embed_origins ?? [];
 }
 

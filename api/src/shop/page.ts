@@ -15,7 +15,16 @@ import { buildBoot, inlineJson, type Boot } from './boot.ts';
 const otherApps = ['/backoffice', '/me', '/files', '/public', '/img'];
 
 /** Screens of the specification that stand on their own path. */
-const screens = new Set(['/', '/go-to-vendor', '/paymentconfirmation', '/success', '/failure', '/error', '/error-invalid-link', '/maintenance']);
+const screens = new Set([
+  '/',
+  '/go-to-vendor',
+  '/paymentconfirmation',
+  '/success',
+  '/failure',
+  '/error',
+  '/error-invalid-link',
+  '/maintenance',
+]);
 
 interface ShopRoute {
   /** 404 for /404 and paths that name no screen (the widget shows the go-to-vendor page there too). */
@@ -44,7 +53,9 @@ const escapeHtml = (text: string) =>
 const fromRoot = (url: string) => (/^(https?:)?\/\//.test(url) || url.startsWith('/') ? url : `/${url}`);
 
 async function hasCustomCss(db: Knex): Promise<boolean> {
-  const row = await db('settings').where({ id: 1 }).first<{ has_css: boolean } | undefined>(db.raw(`style_css <> '' as has_css`));
+  const row = await db('settings')
+    .where({ id: 1 })
+    .first<{ has_css: boolean } | undefined>(db.raw(`style_css <> '' as has_css`));
   return Boolean(row?.has_css);
 }
 
@@ -61,24 +72,37 @@ export function renderShopPage(template: string, { lang, boot, customCss }: Page
     `<meta name="theme-color" content="${escapeHtml(settings.color)}">`,
     `<link rel="icon" href="${escapeHtml(fromRoot(settings.favicon ?? settings.logo))}">`,
     // Its own id, so the widget can tell that the page already holds the current revision.
-    customCss ? `<link id="shop-custom-css" rel="stylesheet" href="/public/style.css?rev=${settings.styleRevision}">` : '',
+    customCss
+      ? `<link id="shop-custom-css" rel="stylesheet" href="/public/style.css?rev=${settings.styleRevision}">`
+      : '',
     `<script id="shop-boot" type="application/json">${inlineJson(boot)}</script>`,
   ].filter(Boolean);
   let html = template.replace(/<html([^>]*?)\slang="[^"]*"/, `<html$1 lang="${lang}"`);
-  if (settings.newspaperName) html = html.replace(/<title>[^<]*<\/title>/, `<title>${escapeHtml(settings.newspaperName)}</title>`);
+  if (settings.newspaperName)
+    html = html.replace(/<title>[^<]*<\/title>/, `<title>${escapeHtml(settings.newspaperName)}</title>`);
   return html.replace('</head>', `  ${head.join('\n    ')}\n  </head>`);
 }
 
 const busyTexts = {
-  de: ['Bitte einen Moment Geduld', 'Von dieser Verbindung kamen gerade sehr viele Anfragen. Bitte warten Sie eine Minute und laden Sie die Seite dann neu.', 'Neu laden'],
-  en: ['Please wait a moment', 'Very many requests came from this connection just now. Please wait a minute, then reload the page.', 'Reload'],
+  de: [
+    'Bitte einen Moment Geduld',
+    'Von dieser Verbindung kamen gerade sehr viele Anfragen. Bitte warten Sie eine Minute und laden Sie die Seite dann neu.',
+    'Neu laden',
+  ],
+  en: [
+    'Please wait a moment',
+    'Very many requests came from this connection just now. Please wait a minute, then reload the page.',
+    'Reload',
+  ],
 };
 
 /** The page a customer sees when their connection looked up too many vendors in a minute. */
 function busyPage(lang: 'de' | 'en'): string {
   const [title, text, reload] = busyTexts[lang];
-  return `<!doctype html><html lang="${lang}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${title}</title></head>`
-    + `<body style="font-family:system-ui,sans-serif;max-width:32rem;margin:3rem auto;padding:0 1rem;line-height:1.5"><h1>${title}</h1><p>${text}</p><p><a href="">${reload}</a></p></body></html>`;
+  return (
+    `<!doctype html><html lang="${lang}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${title}</title></head>` +
+    `<body style="font-family:system-ui,sans-serif;max-width:32rem;margin:3rem auto;padding:0 1rem;line-height:1.5"><h1>${title}</h1><p>${text}</p><p><a href="">${reload}</a></p></body></html>`
+  );
 }
 
 /** Every shop path of the specification answers the widget's page; `root` holds its build. */

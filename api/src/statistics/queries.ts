@@ -73,7 +73,11 @@ function nextBucket(start: string, granularity: Granularity): string {
 function buckets(period: StatisticsPeriod, granularity: Granularity, timeZone: string): string[] {
   const last = localDay(new Date(period.to.getTime() - 1), timeZone);
   const starts: string[] = [];
-  for (let start = bucketStart(localDay(period.from, timeZone), granularity); start <= last; start = nextBucket(start, granularity)) {
+  for (
+    let start = bucketStart(localDay(period.from, timeZone), granularity);
+    start <= last;
+    start = nextBucket(start, granularity)
+  ) {
     starts.push(start);
   }
   return starts;
@@ -139,7 +143,10 @@ export async function salesStatistics(db: Db, period: StatisticsPeriod, timeZone
   }
   for (const row of orders) bucketOf(series, row.bucket).orders = row.orders;
   const names = await db('items')
-    .whereIn('id', [...byItem.keys()].filter((id) => id !== null))
+    .whereIn(
+      'id',
+      [...byItem.keys()].filter((id) => id !== null),
+    )
     .select<{ id: number; name: string }[]>('id', 'name');
   for (const { id, name } of names) byItem.get(id)!.itemName = name;
   const items = [...byItem.values()].sort((a, b) => b.amount - a.amount || (a.itemId ?? 0) - (b.itemId ?? 0));
@@ -164,8 +171,18 @@ async function counterSales(db: Db, period: StatisticsPeriod): Promise<ItemSales
     .where('r.created_at', '<', period.to)
     .groupBy('r.item_id', 'i.name')
     .orderByRaw('sum(r.quantity) desc, r.item_id')
-    .select('r.item_id', 'i.name', db.raw('sum(r.quantity)::bigint as quantity'), db.raw('sum(r.amount)::bigint as amount'));
-  return rows.map((row) => ({ itemId: row.item_id, itemName: row.name, quantity: Number(row.quantity), amount: Number(row.amount) }));
+    .select(
+      'r.item_id',
+      'i.name',
+      db.raw('sum(r.quantity)::bigint as quantity'),
+      db.raw('sum(r.amount)::bigint as amount'),
+    );
+  return rows.map((row) => ({
+    itemId: row.item_id,
+    itemName: row.name,
+    quantity: Number(row.quantity),
+    amount: Number(row.amount),
+  }));
 }
 
 async function vendorActivity(db: Db, period: StatisticsPeriod): Promise<Statistics['vendors']> {

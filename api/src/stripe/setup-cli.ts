@@ -10,7 +10,9 @@ import { setupWebhookEndpoint, webhookUrl, type SetupOutcome } from './setup.ts'
 // at Stripe (STRIPE_SECRET_KEY) or, without a key, in this installation's sandbox, and prints the
 // signing secret once. With a real key the database is not opened: it may be in use by the server.
 
-async function withSandbox(run: (config: ReturnType<typeof loadConfig>, db: ReturnType<typeof createDb>) => Promise<SetupOutcome>) {
+async function withSandbox(
+  run: (config: ReturnType<typeof loadConfig>, db: ReturnType<typeof createDb>) => Promise<SetupOutcome>,
+) {
   const config = loadConfig();
   const db = createDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   // The sandbox answers in this process, on a loopback port of its own; PUBLIC_URL stays the
@@ -41,7 +43,10 @@ async function main(): Promise<string> {
   if (outcome.secret && sandbox) {
     lines.push(`Signing secret (the sandbox's own; the server already uses it, nothing to set): ${outcome.secret}`);
   } else if (outcome.secret) {
-    lines.push('Its signing secret, shown once: put it into the environment (.env) and restart the server:', `STRIPE_WEBHOOK_SECRET=${outcome.secret}`);
+    lines.push(
+      'Its signing secret, shown once: put it into the environment (.env) and restart the server:',
+      `STRIPE_WEBHOOK_SECRET=${outcome.secret}`,
+    );
   } else {
     lines.push('The signing secret is unchanged: keep STRIPE_WEBHOOK_SECRET as it is.');
   }

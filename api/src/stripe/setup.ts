@@ -14,7 +14,8 @@ export interface SetupOutcome {
 
 export const webhookUrl = (publicUrl: string) => `${publicUrl}/api/webhooks/stripe`;
 
-const sameEvents = (a: readonly string[], b: readonly string[]) => a.length === b.length && [...a].sort().join() === [...b].sort().join();
+const sameEvents = (a: readonly string[], b: readonly string[]) =>
+  a.length === b.length && [...a].sort().join() === [...b].sort().join();
 
 /**
  * Creates the endpoint `<PUBLIC_URL>/api/webhooks/stripe` with exactly the events we handle and the
@@ -23,8 +24,13 @@ const sameEvents = (a: readonly string[], b: readonly string[]) => a.length === 
  */
 export async function setupWebhookEndpoint(stripe: Stripe, publicUrl: string): Promise<SetupOutcome> {
   const url = webhookUrl(publicUrl);
-  const existing = (await stripe.webhookEndpoints.list({ limit: 100 }).autoPagingToArray({ limit: 1000 })).filter((e) => e.url === url);
-  const wanted = { enabled_events: [...handledEvents], api_version: StripeSdk.API_VERSION } as Stripe.WebhookEndpointCreateParams;
+  const existing = (await stripe.webhookEndpoints.list({ limit: 100 }).autoPagingToArray({ limit: 1000 })).filter(
+    (e) => e.url === url,
+  );
+  const wanted = {
+    enabled_events: [...handledEvents],
+    api_version: StripeSdk.API_VERSION,
+  } as Stripe.WebhookEndpointCreateParams;
   const current = existing.find((e) => e.api_version === StripeSdk.API_VERSION);
   // Others at our URL (another API version, duplicates) would deliver every event twice.
   for (const other of existing) if (other !== current) await stripe.webhookEndpoints.del(other.id);
@@ -32,7 +38,11 @@ export async function setupWebhookEndpoint(stripe: Stripe, publicUrl: string): P
     const endpoint = await stripe.webhookEndpoints.create({ ...wanted, url, description: 'Street newspaper shop' });
     return { action: existing.length ? 'recreated' : 'created', endpoint, secret: endpoint.secret };
   }
-  if (sameEvents(current.enabled_events, handledEvents) && current.status === 'enabled') return { action: 'unchanged', endpoint: current };
-  const endpoint = await stripe.webhookEndpoints.update(current.id, { enabled_events: wanted.enabled_events, disabled: false });
+  if (sameEvents(current.enabled_events, handledEvents) && current.status === 'enabled')
+    return { action: 'unchanged', endpoint: current };
+  const endpoint = await stripe.webhookEndpoints.update(current.id, {
+    enabled_events: wanted.enabled_events,
+    disabled: false,
+  });
   return { action: 'updated', endpoint };
 }

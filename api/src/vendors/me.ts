@@ -25,13 +25,16 @@ export async function vendorOfUser(db: Db, user: User): Promise<VendorRow> {
     const vendor = user.vendorId ? await findVendor(db, user.vendorId) : undefined;
     candidates = vendor ? [vendor] : [];
   } else if (licence) {
-    candidates = await liveVendors(db).whereRaw('lower(license_id) = lower(?)', [licence]).limit(2) as VendorRow[];
+    candidates = (await liveVendors(db).whereRaw('lower(license_id) = lower(?)', [licence]).limit(2)) as VendorRow[];
   } else {
-    candidates = email ? (await liveVendors(db).whereRaw('lower(email) = lower(?)', [email]).limit(2) as VendorRow[]) : [];
+    candidates = email
+      ? ((await liveVendors(db).whereRaw('lower(email) = lower(?)', [email]).limit(2)) as VendorRow[])
+      : [];
   }
   const [vendor] = candidates;
   if (!vendor) throw refused('Your login is not linked to a vendor. Please ask the office.');
-  if (candidates.length > 1) throw refused('Your login matches more than one vendor. Please ask the office to correct the e-mail addresses.');
+  if (candidates.length > 1)
+    throw refused('Your login matches more than one vendor. Please ask the office to correct the e-mail addresses.');
   if (vendor.is_disabled) throw refused('Your vendor account is deactivated. Please ask the office.');
   return vendor;
 }
@@ -61,7 +64,10 @@ export const ownPaymentsRoute: RouteDef = {
     const rows =
       account === undefined
         ? []
-        : ((await accountRows(ctx.db, account).orderBy('r.created_at', 'desc').orderBy('r.id', 'desc').limit(ownRowsShown)) as AccountRow[]);
+        : ((await accountRows(ctx.db, account)
+            .orderBy('r.created_at', 'desc')
+            .orderBy('r.id', 'desc')
+            .limit(ownRowsShown)) as AccountRow[]);
     ctx.body = rows.map((row) => ({ ...accountRowToApi(row), paidOut: row.payout_id !== null }));
   },
 };

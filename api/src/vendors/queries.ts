@@ -1,7 +1,12 @@
 import type { Knex } from 'knex';
 import { pgCode } from '../db.ts';
 import { conflict, notFound } from '../http/errors.ts';
-import { createVendorLogin, removeVendorLogin, syncVendorLogin, type VendorLogin } from '../identity/accounts/queries.ts';
+import {
+  createVendorLogin,
+  removeVendorLogin,
+  syncVendorLogin,
+  type VendorLogin,
+} from '../identity/accounts/queries.ts';
 import { getSettingsRow } from '../settings/queries.ts';
 import type { VendorInput } from './schema.ts';
 import { oneRow } from '../one-row.ts';
@@ -35,7 +40,8 @@ export interface VendorRow {
 }
 
 /** Timestamps as ISO 8601 UTC; both engines hand timestamptz back as Date, strings are tolerated. */
-export const toIso = (value: Date | string | null): string | null => (value == null ? null : new Date(value).toISOString());
+export const toIso = (value: Date | string | null): string | null =>
+  value == null ? null : new Date(value).toISOString();
 
 export function vendorToApi(row: VendorRow) {
   return {
@@ -94,12 +100,29 @@ function toRow(input: VendorInput) {
 function allVendors(db: Db): Knex.QueryBuilder {
   // pg turns `date` into a Date at local midnight, which shifts the day in UTC; text keeps it exact.
   return db('vendors').select(
-    'id', 'license_id', 'first_name', 'last_name', 'email', 'language', 'telephone', 'address', 'post_code',
-    'location', 'longitude', 'latitude', 'working_time',
+    'id',
+    'license_id',
+    'first_name',
+    'last_name',
+    'email',
+    'language',
+    'telephone',
+    'address',
+    'post_code',
+    'location',
+    'longitude',
+    'latitude',
+    'working_time',
     db.raw(`to_char(registration_date, 'YYYY-MM-DD') as registration_date`),
     db.raw(`to_char(vendor_since, 'YYYY-MM-DD') as vendor_since`),
-    'has_bank_account', 'has_smartphone', 'online_map', 'account_proof_url', 'debt', 'is_disabled',
-    'created_at', 'updated_at',
+    'has_bank_account',
+    'has_smartphone',
+    'online_map',
+    'account_proof_url',
+    'debt',
+    'is_disabled',
+    'created_at',
+    'updated_at',
   );
 }
 
@@ -160,7 +183,9 @@ export async function createVendor(db: Db, input: VendorInput): Promise<{ vendor
   return db.transaction(async (trx) => {
     const { id } = oneRow(
       await withUniqueLicense(input.licenseId, () =>
-        trx('vendors').insert({ ...toRow(input), email }).returning<{ id: number }[]>('id'),
+        trx('vendors')
+          .insert({ ...toRow(input), email })
+          .returning<{ id: number }[]>('id'),
       ),
     );
     const vendor = (await findVendor(trx, id))!;
@@ -173,7 +198,9 @@ export async function updateVendor(db: Db, id: number, input: VendorInput): Prom
     const before = await liveVendors(trx).where({ id }).forUpdate().first<VendorRow | undefined>();
     if (!before) return undefined;
     await withUniqueLicense(input.licenseId, () =>
-      trx('vendors').where({ id }).update({ ...toRow(input), updated_at: trx.fn.now() }),
+      trx('vendors')
+        .where({ id })
+        .update({ ...toRow(input), updated_at: trx.fn.now() }),
     );
     const after = (await findVendor(trx, id))!;
     await syncVendorLogin(trx, before, after);

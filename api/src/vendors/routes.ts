@@ -49,10 +49,12 @@ async function vendorAnswer(ctx: AppContext, id: number) {
   return vendorWithMoneyToApi(row);
 }
 
-const booleanFilter = (name: string, apply: (query: Knex.QueryBuilder, value: boolean) => unknown) => (query: Knex.QueryBuilder, value: unknown) => {
-  if (typeof value !== 'boolean') throw badRequest(`The filter "${name}" must be true or false.`);
-  apply(query, value);
-};
+const booleanFilter =
+  (name: string, apply: (query: Knex.QueryBuilder, value: boolean) => unknown) =>
+  (query: Knex.QueryBuilder, value: unknown) => {
+    if (typeof value !== 'boolean') throw badRequest(`The filter "${name}" must be true or false.`);
+    apply(query, value);
+  };
 
 const vendorList: ListSpec<VendorWithMoney, ReturnType<typeof vendorWithMoneyToApi>> = {
   resource: 'vendors',

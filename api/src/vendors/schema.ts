@@ -42,8 +42,8 @@ const blankToNull = (value: unknown) => (typeof value === 'string' ? value.trim(
 
 const date = z.preprocess(
   blankToNull,
-  z
-    .iso.date({ error: 'Please enter a date as YYYY-MM-DD.' })
+  z.iso
+    .date({ error: 'Please enter a date as YYYY-MM-DD.' })
     .nullish()
     .transform((value) => value ?? null),
 );
@@ -55,7 +55,10 @@ export const vendorInput = z.object(
     licenseId: z
       .string({ error: (issue) => (isMissing(issue.input) ? 'This field is required.' : 'Please enter text.') })
       .trim()
-      .regex(licenseIdPattern, 'A licence ID has 1 to 40 letters, digits, "-" or "_" and starts with a letter or digit.'),
+      .regex(
+        licenseIdPattern,
+        'A licence ID has 1 to 40 letters, digits, "-" or "_" and starts with a letter or digit.',
+      ),
     firstName: requiredText(100),
     lastName: optionalText(100),
     email: z.preprocess(

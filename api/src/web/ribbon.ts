@@ -13,7 +13,8 @@ export function testModeRibbon(): Middleware {
   return async (ctx, next) => {
     await next();
     if (!ctx.response.is('html') || ctx.body == null) return;
-    const body = typeof ctx.body === 'string' ? ctx.body : Buffer.isBuffer(ctx.body) ? ctx.body.toString('utf8') : undefined;
+    const body =
+      typeof ctx.body === 'string' ? ctx.body : Buffer.isBuffer(ctx.body) ? ctx.body.toString('utf8') : undefined;
     if (body === undefined) return;
     const at = /<body[^>]*>/i.exec(body);
     const end = at ? at.index + at[0].length : 0;

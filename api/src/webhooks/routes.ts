@@ -20,7 +20,8 @@ export const webhookRoutes: RouteDef[] = [
       const event = verifiedEvent(ctx.db, ctx.config, ctx.request.body as Buffer, ctx.get('Stripe-Signature'), secret);
       if (!event) throw badRequest('The webhook signature is not valid.');
       // A test event at a live shop (or the reverse) is refused before anything is stored or asked.
-      if (!matchesKeyMode(ctx.config, event)) throw badRequest(`This ${event.livemode ? 'live' : 'test'} mode event does not match the shop’s Stripe key.`);
+      if (!matchesKeyMode(ctx.config, event))
+        throw badRequest(`This ${event.livemode ? 'live' : 'test'} mode event does not match the shop’s Stripe key.`);
       let outcome: Awaited<ReturnType<typeof handleStripeEvent>>;
       try {
         outcome = await handleStripeEvent(ctx.db, ctx.config, event);
@@ -28,7 +29,10 @@ export const webhookRoutes: RouteDef[] = [
         if (!(error instanceof StripeFailure)) throw error;
         // Not a fault of ours: Stripe could not be asked about the event. It delivers it again, and
         // the next delivery asks again.
-        log.warn('a Stripe webhook could not be processed: Stripe did not answer', { event: event.id, type: error.type });
+        log.warn('a Stripe webhook could not be processed: Stripe did not answer', {
+          event: event.id,
+          type: error.type,
+        });
         throw new HttpError(502, 'Stripe could not be asked about this event; please deliver it again.');
       }
       ctx.body = { received: true, duplicate: outcome === 'duplicate' };

@@ -38,7 +38,10 @@ async function processEvent(db: Knex, config: Config, event: Stripe.Event): Prom
     const intent = typeof charge.payment_intent === 'string' ? charge.payment_intent : charge.payment_intent?.id;
     // Only an id as Stripe writes them is looked up; anything else (a NUL, which PostgreSQL's text
     // refuses) names no payment of ours.
-    const order = intent && stripeId.test(intent) ? await db('orders').where({ stripe_payment_intent_id: intent }).first<{ id: number } | undefined>('id') : undefined;
+    const order =
+      intent && stripeId.test(intent)
+        ? await db('orders').where({ stripe_payment_intent_id: intent }).first<{ id: number } | undefined>('id')
+        : undefined;
     if (order) await settleOrder(db, config, order.id);
   } else if (refundEventSet.has(event.type)) {
     const refund = event.data.object as Stripe.Refund;
@@ -63,7 +66,8 @@ const wellFormed = (text: string) => text.replace(loneSurrogate, '\ufffd').repla
 function storable(value: unknown): unknown {
   if (typeof value === 'string') return wellFormed(value);
   if (Array.isArray(value)) return value.map(storable);
-  if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([key, entry]) => [wellFormed(key), storable(entry)]));
+  if (value !== null && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([key, entry]) => [wellFormed(key), storable(entry)]));
   return value;
 }
 
@@ -77,7 +81,11 @@ export const storablePayload = (event: Stripe.Event) => JSON.stringify(storable(
  * Handles a verified event once: an event already processed is a no-op; a failure leaves it
  * unprocessed and rethrows, so the answer is a 5xx and Stripe delivers it again.
  */
-export async function handleStripeEvent(db: Knex, config: Config, event: Stripe.Event): Promise<'processed' | 'duplicate'> {
+export async function handleStripeEvent(
+  db: Knex,
+  config: Config,
+  event: Stripe.Event,
+): Promise<'processed' | 'duplicate'> {
   await db('stripe_events')
     .insert({ id: event.id, type: event.type, payload: storablePayload(event) })
     .onConflict('id')
@@ -89,9 +97,14 @@ export async function handleStripeEvent(db: Knex, config: Config, event: Stripe.
   } catch (error) {
     await db('stripe_events')
       .where({ id: event.id })
-      .update({ attempts: db.raw('attempts + 1'), last_error: String((error as Error)?.message ?? error).slice(0, 1000) });
+      .update({
+        attempts: db.raw('attempts + 1'),
+        last_error: String((error as Error)?.message ?? error).slice(0, 1000),
+      });
     throw error;
   }
-  await db('stripe_events').where({ id: event.id }).update({ attempts: db.raw('attempts + 1'), processed_at: db.fn.now(), last_error: null });
+  await db('stripe_events')
+    .where({ id: event.id })
+    .update({ attempts: db.raw('attempts + 1'), processed_at: db.fn.now(), last_error: null });
   return 'processed';
 }

@@ -23,7 +23,12 @@ export function Pdf(props: { id: string }) {
   }
   return (
     <Screen id="shop-pdf" title={t('pdfTitle')}>
-      <a id="shop-pdf-download" class="shop-button shop-primary" href={`${env.apiBase}/api/pdf/${encodeURIComponent(props.id)}/`} download>
+      <a
+        id="shop-pdf-download"
+        class="shop-button shop-primary"
+        href={`${env.apiBase}/api/pdf/${encodeURIComponent(props.id)}/`}
+        download
+      >
         {t('download', { name: state.itemName })}
       </a>
     </Screen>

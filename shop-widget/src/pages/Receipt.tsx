@@ -1,7 +1,17 @@
 import { useEffect, useState } from 'preact/hooks';
 import { callApi, type Refusal } from '../api.ts';
 import { failurePath } from '../route.ts';
-import { env, finishFlow, lang, navigate, pendingKey, readStored, t, writeStored, type PendingOrder } from '../store.ts';
+import {
+  env,
+  finishFlow,
+  lang,
+  navigate,
+  pendingKey,
+  readStored,
+  t,
+  writeStored,
+  type PendingOrder,
+} from '../store.ts';
 import { Alert, Loading, money, Screen, WithName } from '../ui.tsx';
 
 /** GET /api/orders/{token}/ (and /verify): what the customer shows the vendor. */
@@ -18,7 +28,8 @@ export interface Receipt {
 }
 
 const locale = () => (lang.value === 'de' ? 'de-AT' : 'en-GB');
-const format = (date: Date, options: Intl.DateTimeFormatOptions) => new Intl.DateTimeFormat(locale(), options).format(date);
+const format = (date: Date, options: Intl.DateTimeFormatOptions) =>
+  new Intl.DateTimeFormat(locale(), options).format(date);
 
 /** The time now, to the second: a screenshot of the receipt cannot keep it ticking. */
 function Clock() {
@@ -53,36 +64,46 @@ function Paid(props: { receipt: Receipt }) {
   const bought = new Date(receipt.paidAt ?? receipt.createdAt);
   const tipWord = env.boot.settings.useTipInsteadOfDonation ? 'includesTip' : 'includesDonation';
   return (
-    <Screen id="shop-receipt" title={<WithName text="showTo" name={<span id="shop-receipt-vendor">{receipt.vendor}</span>} />}>
+    <Screen
+      id="shop-receipt"
+      title={<WithName text="showTo" name={<span id="shop-receipt-vendor">{receipt.vendor}</span>} />}
+    >
       <p id="shop-receipt-clock-row" class="shop-clock">
         <Clock />
       </p>
       <ul id="shop-receipt-tiles" class="shop-tiles">
         {/* The copies the vendor hands over first, then the editions sent by e-mail. */}
-        {[...receipt.lines].sort((a, b) => Number(a.kind === 'digital') - Number(b.kind === 'digital')).flatMap((line) =>
-          line.kind === 'print'
-            ? Array.from({ length: line.quantity }, (_, copy) => (
-                <li key={`${line.item}-${copy}`} class="shop-receipt-tile shop-receipt-print" data-item={line.item}>
-                  <Tick />
-                  <span class="shop-receipt-tile-name">{line.name}</span>
-                </li>
-              ))
-            : [
-                <li key={line.item} class="shop-receipt-tile shop-receipt-digital" data-item={line.item}>
-                  <Paper />
-                  <span class="shop-receipt-tile-name">
-                    {line.quantity} × {line.name}
-                  </span>
-                  {receipt.downloads
-                    .filter((download) => download.itemId === line.item)
-                    .map((download) => (
-                      <a key={download.id} class="shop-button shop-receipt-download" href={`${env.apiBase}/api/pdf/${download.id}/`} download>
-                        {t('download', { name: download.itemName })}
-                      </a>
-                    ))}
-                </li>,
-              ],
-        )}
+        {[...receipt.lines]
+          .sort((a, b) => Number(a.kind === 'digital') - Number(b.kind === 'digital'))
+          .flatMap((line) =>
+            line.kind === 'print'
+              ? Array.from({ length: line.quantity }, (_, copy) => (
+                  <li key={`${line.item}-${copy}`} class="shop-receipt-tile shop-receipt-print" data-item={line.item}>
+                    <Tick />
+                    <span class="shop-receipt-tile-name">{line.name}</span>
+                  </li>
+                ))
+              : [
+                  <li key={line.item} class="shop-receipt-tile shop-receipt-digital" data-item={line.item}>
+                    <Paper />
+                    <span class="shop-receipt-tile-name">
+                      {line.quantity} × {line.name}
+                    </span>
+                    {receipt.downloads
+                      .filter((download) => download.itemId === line.item)
+                      .map((download) => (
+                        <a
+                          key={download.id}
+                          class="shop-button shop-receipt-download"
+                          href={`${env.apiBase}/api/pdf/${download.id}/`}
+                          download
+                        >
+                          {t('download', { name: download.itemName })}
+                        </a>
+                      ))}
+                  </li>,
+                ],
+          )}
       </ul>
       <p id="shop-receipt-total" class="shop-total">
         <span>{t('total')}</span> <span id="shop-receipt-total-amount">{money(receipt.total)}</span>
@@ -93,7 +114,10 @@ function Paid(props: { receipt: Receipt }) {
         </p>
       )}
       <p id="shop-receipt-bought">
-        {t('boughtAt', { date: format(bought, { day: '2-digit', month: '2-digit', year: 'numeric' }), time: format(bought, { hour: '2-digit', minute: '2-digit' }) })}
+        {t('boughtAt', {
+          date: format(bought, { day: '2-digit', month: '2-digit', year: 'numeric' }),
+          time: format(bought, { hour: '2-digit', minute: '2-digit' }),
+        })}
       </p>
     </Screen>
   );
@@ -121,7 +145,11 @@ export function ReceiptPage(props: { order: string }) {
   if (refusal) {
     const invalid = refusal.status === 404 || refusal.status === 400;
     return (
-      <Screen id="shop-receipt-problem" titleId={invalid ? 'shop-receipt-invalid' : undefined} title={invalid ? t('invalidConfirmation') : t('errorTitle')}>
+      <Screen
+        id="shop-receipt-problem"
+        titleId={invalid ? 'shop-receipt-invalid' : undefined}
+        title={invalid ? t('invalidConfirmation') : t('errorTitle')}
+      >
         {!invalid && <Alert id="shop-receipt-error">{refusal.message}</Alert>}
       </Screen>
     );

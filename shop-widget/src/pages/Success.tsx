@@ -34,7 +34,8 @@ export function Success(props: { order: string; sessionId: string }) {
       const answer = await callApi<Receipt>(`/api/orders/verify/?${query}`);
       if (done) return;
       if (answer.ok && answer.body.status === 'paid') return finish(receiptPath(props.order));
-      if (answer.ok && (answer.body.status === 'failed' || answer.body.status === 'expired')) return finish(failurePath(props.order));
+      if (answer.ok && (answer.body.status === 'failed' || answer.body.status === 'expired'))
+        return finish(failurePath(props.order));
       if (!answer.ok && answer.refusal.status === 404) {
         done = true;
         return setInvalid(true);
@@ -49,7 +50,8 @@ export function Success(props: { order: string; sessionId: string }) {
     };
   }, [props.order, props.sessionId]);
 
-  if (invalid) return <Screen id="shop-receipt-problem" titleId="shop-receipt-invalid" title={t('invalidConfirmation')} />;
+  if (invalid)
+    return <Screen id="shop-receipt-problem" titleId="shop-receipt-invalid" title={t('invalidConfirmation')} />;
   return (
     <Screen id="shop-success" title={t('waiting')}>
       <p id="shop-countdown" class="shop-countdown" role="timer" aria-live="off">

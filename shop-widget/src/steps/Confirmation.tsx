@@ -146,7 +146,14 @@ export function Confirmation(props: StepProps) {
         </p>
       )}
       {payError && <Alert id="shop-pay-error">{payError}</Alert>}
-      <button type="button" id="shop-pay" class="shop-button shop-primary" disabled={!flow.terms || Boolean(problem) || busy} aria-busy={busy} onClick={() => void pay()}>
+      <button
+        type="button"
+        id="shop-pay"
+        class="shop-button shop-primary"
+        disabled={!flow.terms || Boolean(problem) || busy}
+        aria-busy={busy}
+        onClick={() => void pay()}
+      >
         {busy ? t('paying') : t('pay')}
       </button>
       <nav class="shop-more">

@@ -11,7 +11,12 @@ export function ItemAvailable(props: StepProps) {
       {t('toShop')}
     </Go>
   );
-  if (!item) return <Screen id="shop-item-available" title={t('shopTitle')}>{back}</Screen>;
+  if (!item)
+    return (
+      <Screen id="shop-item-available" title={t('shopTitle')}>
+        {back}
+      </Screen>
+    );
   const image = assetUrl(item.image);
   return (
     <Screen id="shop-item-available" title={item.name}>

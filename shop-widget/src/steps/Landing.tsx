@@ -7,7 +7,12 @@ export function Landing(props: StepProps) {
   const { vendor } = props;
   const lines = cartLines(env.boot.items, props.flow.value.cart);
   const proof = vendor.accountProofUrl && (
-    <External id="shop-account-proof" class="shop-info-button" href={vendor.accountProofUrl} label={t('accountProof', { name: vendor.displayName })}>
+    <External
+      id="shop-account-proof"
+      class="shop-info-button"
+      href={vendor.accountProofUrl}
+      label={t('accountProof', { name: vendor.displayName })}
+    >
       <span aria-hidden="true">i</span>
     </External>
   );
@@ -33,7 +38,12 @@ export function Landing(props: StepProps) {
       ) : (
         <p id="shop-cart-empty">{t('cartEmpty')}</p>
       )}
-      <button type="button" id="shop-next" class="shop-button shop-primary" onClick={() => navigate(at(props, 'tipping'))}>
+      <button
+        type="button"
+        id="shop-next"
+        class="shop-button shop-primary"
+        onClick={() => navigate(at(props, 'tipping'))}
+      >
         {t('next')}
       </button>
       <nav class="shop-more">

@@ -10,13 +10,25 @@ export function Quantity(props: StepProps & { item: ShopItem }) {
   const change = (by: number) => update(props, { cart: setQuantity(props.flow.value.cart, item, count + by) });
   return (
     <div class="shop-quantity">
-      <button type="button" class="shop-quantity-button shop-item-decrease" aria-label={t('one', { name: item.name })} disabled={count === 0} onClick={() => change(-1)}>
+      <button
+        type="button"
+        class="shop-quantity-button shop-item-decrease"
+        aria-label={t('one', { name: item.name })}
+        disabled={count === 0}
+        onClick={() => change(-1)}
+      >
         −
       </button>
       <output class="shop-item-quantity" aria-live="polite" aria-label={t('quantity', { name: item.name })}>
         {count}
       </output>
-      <button type="button" class="shop-quantity-button shop-item-increase" aria-label={t('more', { name: item.name })} disabled={count >= quantityLimit(item)} onClick={() => change(1)}>
+      <button
+        type="button"
+        class="shop-quantity-button shop-item-increase"
+        aria-label={t('more', { name: item.name })}
+        disabled={count >= quantityLimit(item)}
+        onClick={() => change(1)}
+      >
         +
       </button>
     </div>

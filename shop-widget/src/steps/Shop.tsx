@@ -43,7 +43,12 @@ export function Shop(props: StepProps) {
         {t('total')}: {money(sum)}
       </p>
       {sum >= max && <Alert id="shop-cart-problem">{t('tooHigh', { total: money(sum), max: money(max) })}</Alert>}
-      <button type="button" id="shop-next" class="shop-button shop-primary" onClick={() => navigate(at(props, 'tipping'))}>
+      <button
+        type="button"
+        id="shop-next"
+        class="shop-button shop-primary"
+        onClick={() => navigate(at(props, 'tipping'))}
+      >
         {t('next')}
       </button>
       <Go id="shop-back" class="shop-link shop-back" to={at(props, 'landing-page')}>

@@ -17,15 +17,34 @@ export function Tipping(props: StepProps) {
     <Screen id="shop-tipping" title={t(env.boot.settings.useTipInsteadOfDonation ? 'tipTitle' : 'donationTitle')}>
       <div class="shop-choices">
         {tipPresets.map((tip) => (
-          <button type="button" key={tip} id={`shop-tip-${tip}`} class="shop-button shop-choice shop-tip-preset" aria-pressed={chosen === tip} onClick={() => choose(tip)}>
+          <button
+            type="button"
+            key={tip}
+            id={`shop-tip-${tip}`}
+            class="shop-button shop-choice shop-tip-preset"
+            aria-pressed={chosen === tip}
+            onClick={() => choose(tip)}
+          >
             {money(tip)}
           </button>
         ))}
-        <button type="button" id="shop-tip-other" class="shop-button shop-choice" aria-pressed={custom} onClick={() => navigate(at(props, 'custom-tip'))}>
+        <button
+          type="button"
+          id="shop-tip-other"
+          class="shop-button shop-choice"
+          aria-pressed={custom}
+          onClick={() => navigate(at(props, 'custom-tip'))}
+        >
           {t('otherAmount')}
           {custom && <span class="shop-choice-price"> ({money(chosen)})</span>}
         </button>
-        <button type="button" id="shop-tip-none" class="shop-button shop-choice" aria-pressed={chosen === 0} onClick={() => choose(0)}>
+        <button
+          type="button"
+          id="shop-tip-none"
+          class="shop-button shop-choice"
+          aria-pressed={chosen === 0}
+          onClick={() => choose(0)}
+        >
           {t('notToday')}
         </button>
       </div>

@@ -54,7 +54,12 @@ function Downloads({ accounts, permanent }: { accounts: boolean; permanent?: Rec
       <Button
         label="app.books.csv"
         id="books-csv"
-        onClick={() => void download(`/api/payments?format=csv&${filterParam({ ...filterValues, ...permanent })}`, periodFilename('buchungen', period))}
+        onClick={() =>
+          void download(
+            `/api/payments?format=csv&${filterParam({ ...filterValues, ...permanent })}`,
+            periodFilename('buchungen', period),
+          )
+        }
       >
         <DownloadIcon />
       </Button>
@@ -62,7 +67,9 @@ function Downloads({ accounts, permanent }: { accounts: boolean; permanent?: Rec
         <Button
           label="app.books.csv_accounts"
           id="books-csv-accounts"
-          onClick={() => void download(`/api/payments/accounts?format=csv&${filterParam(period)}`, periodFilename('konten', period))}
+          onClick={() =>
+            void download(`/api/payments/accounts?format=csv&${filterParam(period)}`, periodFilename('konten', period))
+          }
         >
           <SummarizeIcon />
         </Button>
@@ -116,7 +123,11 @@ export function PaymentList({ sales = false }: { sales?: boolean }) {
           {!sales && <DataTable.Col source="kind" disableSort render={kindName} />}
           <DataTable.Col source="senderName" disableSort />
           <DataTable.Col source="receiverName" disableSort />
-          <DataTable.Col source="itemName" disableSort render={(record: PaymentRecord) => (sales ? what(record) : (record.itemName ?? ''))} />
+          <DataTable.Col
+            source="itemName"
+            disableSort
+            render={(record: PaymentRecord) => (sales ? what(record) : (record.itemName ?? ''))}
+          />
           <DataTable.Col source="quantity" disableSort align="right" />
           <DataTable.Col source="amount" align="right" render={(record: PaymentRecord) => formatCents(record.amount)} />
         </DataTable>

@@ -4,7 +4,10 @@ import { DateInput, List, useListContext, useTranslate, type ListProps } from 'r
 import { presetPeriod, presets } from './period.ts';
 
 /** From and until as list filters; the API takes a bare date in the newspaper's time zone, `to` as the whole day. */
-export const periodInputs = [<DateInput key="from" source="from" alwaysOn />, <DateInput key="to" source="to" alwaysOn />];
+export const periodInputs = [
+  <DateInput key="from" source="from" alwaysOn />,
+  <DateInput key="to" source="to" alwaysOn />,
+];
 
 /** A books list's filter values: react-admin holds them untyped; the period's ends are bare dates. */
 export type PeriodFilterValues = Record<string, unknown> & { from?: string; to?: string };
@@ -25,17 +28,33 @@ export function PeriodPresets() {
   };
   const allTime = !filterValues.from && !filterValues.to;
   return (
-    <Box role="group" aria-label={translate('app.books.period')} id="books-period-presets" sx={{ display: 'flex', flexWrap: 'wrap', gap: 1, mb: 1 }}>
+    <Box
+      role="group"
+      aria-label={translate('app.books.period')}
+      id="books-period-presets"
+      sx={{ display: 'flex', flexWrap: 'wrap', gap: 1, mb: 1 }}
+    >
       {presets.map((preset) => {
         const period = presetPeriod(preset);
         const active = filterValues.from === period.from && filterValues.to === period.to;
         return (
-          <Button key={preset} size="small" variant={active ? 'contained' : 'outlined'} aria-pressed={active} onClick={() => choose(period)}>
+          <Button
+            key={preset}
+            size="small"
+            variant={active ? 'contained' : 'outlined'}
+            aria-pressed={active}
+            onClick={() => choose(period)}
+          >
             {translate(`app.books.preset_${preset}`)}
           </Button>
         );
       })}
-      <Button size="small" variant={allTime ? 'contained' : 'outlined'} aria-pressed={allTime} onClick={() => choose({})}>
+      <Button
+        size="small"
+        variant={allTime ? 'contained' : 'outlined'}
+        aria-pressed={allTime}
+        onClick={() => choose({})}
+      >
         {translate('app.books.all_time')}
       </Button>
     </Box>

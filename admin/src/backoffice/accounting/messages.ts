@@ -26,8 +26,10 @@ export const en = {
       credit: 'Credit',
       no_credit: 'No credits to pay out',
       confirm_title: 'Pay out %{amount}?',
-      confirm_content: 'Hand %{amount} in cash to %{vendor}. The payout is booked at once; only a reversal can undo it.',
-      stale: 'The credit has changed in the meantime: it is now %{amount}. Please check the bookings and confirm again.',
+      confirm_content:
+        'Hand %{amount} in cash to %{vendor}. The payout is booked at once; only a reversal can undo it.',
+      stale:
+        'The credit has changed in the meantime: it is now %{amount}. Please check the bookings and confirm again.',
       paid: '%{amount} paid out to %{vendor}. Please print the receipt and have it signed.',
       receipt: 'Receipt',
       receipt_title: 'Receipt %{receipt}',
@@ -86,7 +88,13 @@ export const en = {
 export const de: typeof en = {
   app: {
     menu: { credits: 'Guthaben', payouts: 'Auszahlungen', sales: 'Verkäufe', accounting: 'Buchhaltung' },
-    page: { credits: 'Offene Guthaben', payout: 'Auszahlung', payouts: 'Auszahlungen', sales: 'Verkäufe', accounting: 'Buchhaltung' },
+    page: {
+      credits: 'Offene Guthaben',
+      payout: 'Auszahlung',
+      payouts: 'Auszahlungen',
+      sales: 'Verkäufe',
+      accounting: 'Buchhaltung',
+    },
     books: {
       period: 'Zeitraum',
       preset_today: 'Heute',
@@ -109,8 +117,10 @@ export const de: typeof en = {
       credit: 'Guthaben',
       no_credit: 'Keine Guthaben zum Auszahlen',
       confirm_title: '%{amount} auszahlen?',
-      confirm_content: '%{amount} in bar an %{vendor} auszahlen. Die Auszahlung wird sofort gebucht; nur ein Storno macht sie rückgängig.',
-      stale: 'Das Guthaben hat sich inzwischen geändert: Es beträgt jetzt %{amount}. Bitte die Buchungen prüfen und erneut bestätigen.',
+      confirm_content:
+        '%{amount} in bar an %{vendor} auszahlen. Die Auszahlung wird sofort gebucht; nur ein Storno macht sie rückgängig.',
+      stale:
+        'Das Guthaben hat sich inzwischen geändert: Es beträgt jetzt %{amount}. Bitte die Buchungen prüfen und erneut bestätigen.',
       paid: '%{amount} an %{vendor} ausgezahlt. Bitte den Beleg drucken und unterschreiben lassen.',
       receipt: 'Beleg',
       receipt_title: 'Beleg %{receipt}',

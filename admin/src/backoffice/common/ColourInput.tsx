@@ -24,7 +24,15 @@ export function ColourInput(props: TextInputProps & { source: string }) {
         value={sixDigits(value)}
         onChange={(event) => setValue(props.source, event.target.value, { shouldDirty: true })}
         // Without a colour the picker still needs one to show: it stays faint until one is chosen.
-        style={{ width: 32, height: 22, border: 0, padding: 0, background: 'none', cursor: 'pointer', opacity: value ? 1 : 0.3 }}
+        style={{
+          width: 32,
+          height: 22,
+          border: 0,
+          padding: 0,
+          background: 'none',
+          cursor: 'pointer',
+          opacity: value ? 1 : 0.3,
+        }}
       />
     </InputAdornment>
   );

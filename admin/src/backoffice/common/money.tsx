@@ -10,7 +10,9 @@ export function useFormatCents(): (cents: number) => string {
 }
 
 const invalidEuros = (value: unknown) =>
-  typeof value === 'string' && value.trim() !== '' && parseEuros(value) === undefined ? 'app.validation.euros' : undefined;
+  typeof value === 'string' && value.trim() !== '' && parseEuros(value) === undefined
+    ? 'app.validation.euros'
+    : undefined;
 
 /**
  * An amount in euros over a field the API holds in cents. The record's cents show as "1,50"; what
@@ -22,7 +24,9 @@ export function EuroInput({ validate, ...props }: TextInputProps) {
   return (
     <TextInput
       {...props}
-      format={(value: unknown) => (typeof value === 'number' ? centsToInput(value, locale) : ((value as string | null | undefined) ?? ''))}
+      format={(value: unknown) =>
+        typeof value === 'number' ? centsToInput(value, locale) : ((value as string | null | undefined) ?? '')
+      }
       parse={(text: string) => text}
       validate={[invalidEuros, ...(Array.isArray(validate) ? validate : validate ? [validate] : [])]}
       slotProps={{ input: { endAdornment: <InputAdornment position="end">€</InputAdornment> } }}

@@ -1,6 +1,19 @@
 import StorefrontIcon from '@mui/icons-material/Storefront';
 import {
-  Alert, Box, Card, CardContent, Checkbox, FormControlLabel, MenuItem, Table, TableBody, TableCell, TableHead, TableRow, TextField, Typography,
+  Alert,
+  Box,
+  Card,
+  CardContent,
+  Checkbox,
+  FormControlLabel,
+  MenuItem,
+  Table,
+  TableBody,
+  TableCell,
+  TableHead,
+  TableRow,
+  TextField,
+  Typography,
 } from '@mui/material';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
@@ -77,7 +90,8 @@ function VisitForm({ licenseId }: { licenseId: string }) {
   const navigate = useNavigate();
   const { data, error, isPending, refetch } = useQuery({
     queryKey: ['counter', licenseId],
-    queryFn: () => dataProvider.call(`/api/counter/vendor?vendor=${encodeURIComponent(licenseId)}`) as Promise<AtCounter>,
+    queryFn: () =>
+      dataProvider.call(`/api/counter/vendor?vendor=${encodeURIComponent(licenseId)}`) as Promise<AtCounter>,
     retry: false,
   });
   const [visitId, setVisitId] = useState(newVisitId);
@@ -93,7 +107,11 @@ function VisitForm({ licenseId }: { licenseId: string }) {
   if (isPending) return <Typography color="text.secondary">{translate('ra.page.loading')}</Typography>;
   if (error) {
     const status = error instanceof HttpError ? (error.status as number) : 0;
-    return <Alert severity="error" id="counter-error">{status === 404 ? translate('app.counter.not_found') : error.message}</Alert>;
+    return (
+      <Alert severity="error" id="counter-error">
+        {status === 404 ? translate('app.counter.not_found') : error.message}
+      </Alert>
+    );
   }
   const vendor = `${data.vendor.firstName} ${data.vendor.lastName}`.trim() + ` (${data.vendor.licenseId})`;
   const till = data.tills.find((x) => x.id === tillId) ?? data.tills[0];
@@ -106,11 +124,15 @@ function VisitForm({ licenseId }: { licenseId: string }) {
   const available = Math.max(data.credit, 0);
   const payout = payOut ? Math.max(data.credit - fromCredit, 0) : 0;
   const invalid =
-    cash === undefined ? translate('app.validation.euros')
-    : cash > total ? translate('app.counter.too_much_cash')
-    : fromCredit > available ? translate('app.counter.too_much_credit', { amount: formatCents(fromCredit - available) })
-    : total === 0 && payout === 0 ? translate('app.counter.nothing')
-    : undefined;
+    cash === undefined
+      ? translate('app.validation.euros')
+      : cash > total
+        ? translate('app.counter.too_much_cash')
+        : fromCredit > available
+          ? translate('app.counter.too_much_credit', { amount: formatCents(fromCredit - available) })
+          : total === 0 && payout === 0
+            ? translate('app.counter.nothing')
+            : undefined;
 
   const book = async () => {
     setBusy(true);
@@ -119,7 +141,12 @@ function VisitForm({ licenseId }: { licenseId: string }) {
       const visit = (await dataProvider.call('/api/counter/visits', {
         method: 'POST',
         body: {
-          visitId, vendor: data.vendor.licenseId, tillId: till.id, cash, payOut, expectedCredit: data.credit,
+          visitId,
+          vendor: data.vendor.licenseId,
+          tillId: till.id,
+          cash,
+          payOut,
+          expectedCredit: data.credit,
           items: lines.map((line) => ({ itemId: line.item.id, quantity: line.quantity })),
         },
       })) as Visit;
@@ -127,7 +154,8 @@ function VisitForm({ licenseId }: { licenseId: string }) {
       await queryClient.invalidateQueries();
     } catch (failed) {
       const body = failed instanceof HttpError ? (failed.body as { currentCredit?: number } | undefined) : undefined;
-      if (typeof body?.currentCredit === 'number') setProblem(translate('app.counter.stale', { amount: formatCents(body.currentCredit) }));
+      if (typeof body?.currentCredit === 'number')
+        setProblem(translate('app.counter.stale', { amount: formatCents(body.currentCredit) }));
       else setProblem((failed as Error).message);
       await refetch();
     } finally {
@@ -139,24 +167,41 @@ function VisitForm({ licenseId }: { licenseId: string }) {
   if (booked) {
     return (
       <Box id="counter-done">
-        <Alert severity="success" sx={{ mb: 2 }}>{translate('app.counter.booked')}</Alert>
-        <Button label="app.counter.new_visit" id="counter-next" sx={{ mb: 2 }} onClick={() => {
-          setBooked(undefined);
-          setVisitId(newVisitId());
-          void navigate(counterPaths.search);
-        }} />
-        <PrintFrame path={`/api/counter/visits/${booked.id}/receipt`} id="counter-receipt" title={translate('app.counter.receipt')} />
+        <Alert severity="success" sx={{ mb: 2 }}>
+          {translate('app.counter.booked')}
+        </Alert>
+        <Button
+          label="app.counter.new_visit"
+          id="counter-next"
+          sx={{ mb: 2 }}
+          onClick={() => {
+            setBooked(undefined);
+            setVisitId(newVisitId());
+            void navigate(counterPaths.search);
+          }}
+        />
+        <PrintFrame
+          path={`/api/counter/visits/${booked.id}/receipt`}
+          id="counter-receipt"
+          title={translate('app.counter.receipt')}
+        />
       </Box>
     );
   }
 
   return (
     <Box>
-      <Typography variant="h5" component="h2" id="counter-vendor" sx={{ mb: 1 }}>{vendor}</Typography>
+      <Typography variant="h5" component="h2" id="counter-vendor" sx={{ mb: 1 }}>
+        {vendor}
+      </Typography>
       <Typography sx={{ mb: 2 }}>
         {translate('app.counter.credit')}: <strong id="counter-credit">{formatCents(data.credit)}</strong>
       </Typography>
-      {problem && <Alert severity="warning" sx={{ mb: 2 }} id="counter-problem">{problem}</Alert>}
+      {problem && (
+        <Alert severity="warning" sx={{ mb: 2 }} id="counter-problem">
+          {problem}
+        </Alert>
+      )}
       {data.rows.length > 0 && (
         <Box sx={{ mb: 2, maxHeight: 240, overflowY: 'auto' }}>
           <TransactionTable id="counter-open-rows" rows={data.rows} />
@@ -182,7 +227,14 @@ function VisitForm({ licenseId }: { licenseId: string }) {
                   <TextField
                     type="number"
                     size="small"
-                    slotProps={{ htmlInput: { min: 0, step: 1, id: `counter-qty-${item.id}`, 'aria-label': `${item.name} ${translate('app.counter.quantity')}` } }}
+                    slotProps={{
+                      htmlInput: {
+                        min: 0,
+                        step: 1,
+                        id: `counter-qty-${item.id}`,
+                        'aria-label': `${item.name} ${translate('app.counter.quantity')}`,
+                      },
+                    }}
                     value={quantities[item.id] ?? ''}
                     onChange={(event) => setQuantities({ ...quantities, [item.id]: event.target.value })}
                     sx={{ width: 100 }}
@@ -203,7 +255,11 @@ function VisitForm({ licenseId }: { licenseId: string }) {
           slotProps={{ select: { id: 'counter-till' } }}
           helperText={till ? translate('app.counter.till_balance', { amount: formatCents(till.balance) }) : ''}
         >
-          {data.tills.map((x) => <MenuItem key={x.id} value={x.id}>{x.name}</MenuItem>)}
+          {data.tills.map((x) => (
+            <MenuItem key={x.id} value={x.id}>
+              {x.name}
+            </MenuItem>
+          ))}
         </TextField>
         <TextField
           size="small"
@@ -212,24 +268,69 @@ function VisitForm({ licenseId }: { licenseId: string }) {
           onChange={(event) => setCashText(event.target.value)}
           slotProps={{ htmlInput: { id: 'counter-cash', inputMode: 'decimal' } }}
         />
-        <Button label="app.counter.all_cash" id="counter-all-cash" onClick={() => setCashText(centsToInput(total, locale))} />
+        <Button
+          label="app.counter.all_cash"
+          id="counter-all-cash"
+          onClick={() => setCashText(centsToInput(total, locale))}
+        />
         <FormControlLabel
-          control={<Checkbox id="counter-payout" checked={payOut} onChange={(event) => setPayOut(event.target.checked)} />}
+          control={
+            <Checkbox id="counter-payout" checked={payOut} onChange={(event) => setPayOut(event.target.checked)} />
+          }
           label={translate('app.counter.pay_out_rest')}
         />
       </Box>
       <Table size="small" id="counter-summary" sx={{ maxWidth: 600, mb: 2 }}>
         <TableBody>
-          <TableRow><TableCell>{translate('app.counter.credit')}</TableCell><TableCell align="right">{formatCents(data.credit)}</TableCell></TableRow>
-          <TableRow><TableCell>{translate('app.counter.copies_total')}</TableCell><TableCell align="right" id="counter-total">{formatCents(total)}</TableCell></TableRow>
-          <TableRow><TableCell>{translate('app.counter.from_credit')}</TableCell><TableCell align="right" id="counter-from-credit">{formatCents(Math.max(fromCredit, 0))}</TableCell></TableRow>
-          <TableRow><TableCell>{translate('app.counter.cash_in')}</TableCell><TableCell align="right" id="counter-cash-in">{formatCents(cash ?? 0)}</TableCell></TableRow>
-          <TableRow sx={{ '& td': { fontWeight: 700 } }}><TableCell>{translate('app.counter.payout')}</TableCell><TableCell align="right" id="counter-payout-amount">{formatCents(payout)}</TableCell></TableRow>
-          <TableRow><TableCell>{translate('app.counter.credit_after')}</TableCell><TableCell align="right" id="counter-credit-after">{formatCents(data.credit - Math.max(fromCredit, 0) - payout)}</TableCell></TableRow>
+          <TableRow>
+            <TableCell>{translate('app.counter.credit')}</TableCell>
+            <TableCell align="right">{formatCents(data.credit)}</TableCell>
+          </TableRow>
+          <TableRow>
+            <TableCell>{translate('app.counter.copies_total')}</TableCell>
+            <TableCell align="right" id="counter-total">
+              {formatCents(total)}
+            </TableCell>
+          </TableRow>
+          <TableRow>
+            <TableCell>{translate('app.counter.from_credit')}</TableCell>
+            <TableCell align="right" id="counter-from-credit">
+              {formatCents(Math.max(fromCredit, 0))}
+            </TableCell>
+          </TableRow>
+          <TableRow>
+            <TableCell>{translate('app.counter.cash_in')}</TableCell>
+            <TableCell align="right" id="counter-cash-in">
+              {formatCents(cash ?? 0)}
+            </TableCell>
+          </TableRow>
+          <TableRow sx={{ '& td': { fontWeight: 700 } }}>
+            <TableCell>{translate('app.counter.payout')}</TableCell>
+            <TableCell align="right" id="counter-payout-amount">
+              {formatCents(payout)}
+            </TableCell>
+          </TableRow>
+          <TableRow>
+            <TableCell>{translate('app.counter.credit_after')}</TableCell>
+            <TableCell align="right" id="counter-credit-after">
+              {formatCents(data.credit - Math.max(fromCredit, 0) - payout)}
+            </TableCell>
+          </TableRow>
         </TableBody>
       </Table>
-      {invalid && <Alert severity="info" sx={{ mb: 2 }} id="counter-invalid">{invalid}</Alert>}
-      <Button label="app.counter.confirm" variant="contained" size="large" id="counter-confirm" disabled={Boolean(invalid) || !till} onClick={() => setConfirming(true)}>
+      {invalid && (
+        <Alert severity="info" sx={{ mb: 2 }} id="counter-invalid">
+          {invalid}
+        </Alert>
+      )}
+      <Button
+        label="app.counter.confirm"
+        variant="contained"
+        size="large"
+        id="counter-confirm"
+        disabled={Boolean(invalid) || !till}
+        onClick={() => setConfirming(true)}
+      >
         <StorefrontIcon />
       </Button>
       <Confirm
@@ -237,7 +338,13 @@ function VisitForm({ licenseId }: { licenseId: string }) {
         loading={busy}
         title="app.counter.confirm_title"
         content="app.counter.confirm_content"
-        translateOptions={{ vendor, credit: formatCents(data.credit), fromCredit: formatCents(Math.max(fromCredit, 0)), cash: formatCents(cash ?? 0), payout: formatCents(payout) }}
+        translateOptions={{
+          vendor,
+          credit: formatCents(data.credit),
+          fromCredit: formatCents(Math.max(fromCredit, 0)),
+          cash: formatCents(cash ?? 0),
+          payout: formatCents(payout),
+        }}
         confirm="app.counter.confirm"
         onConfirm={() => void book()}
         onClose={() => setConfirming(false)}

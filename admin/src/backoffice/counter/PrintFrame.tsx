@@ -31,7 +31,14 @@ export function PrintFrame({ path, id, title }: { path: string; id: string; titl
   if (error) return <Alert severity="error">{error}</Alert>;
   return (
     <Box>
-      <Button label="app.counter.print" id={`${id}-print`} disabled={!url} onClick={() => frame.current?.contentWindow?.print()} variant="contained" sx={{ mb: 1 }}>
+      <Button
+        label="app.counter.print"
+        id={`${id}-print`}
+        disabled={!url}
+        onClick={() => frame.current?.contentWindow?.print()}
+        variant="contained"
+        sx={{ mb: 1 }}
+      >
         <PrintIcon />
       </Button>
       {url ? (

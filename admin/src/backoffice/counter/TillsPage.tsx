@@ -1,8 +1,26 @@
 import LockIcon from '@mui/icons-material/Lock';
 import ReceiptIcon from '@mui/icons-material/ReceiptLong';
 import {
-  Alert, Box, Card, CardContent, Checkbox, Dialog, DialogActions, DialogContent, DialogTitle, FormControlLabel, MenuItem, Tab, Table, TableBody,
-  TableCell, TableHead, TableRow, Tabs, TextField, Typography,
+  Alert,
+  Box,
+  Card,
+  CardContent,
+  Checkbox,
+  Dialog,
+  DialogActions,
+  DialogContent,
+  DialogTitle,
+  FormControlLabel,
+  MenuItem,
+  Tab,
+  Table,
+  TableBody,
+  TableCell,
+  TableHead,
+  TableRow,
+  Tabs,
+  TextField,
+  Typography,
 } from '@mui/material';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -58,29 +76,52 @@ function CashBook({ till, today }: { till: Till; today: string }) {
   const download = useDownload();
   const { data } = useQuery({
     queryKey: ['tills', till.id, 'book', from, to],
-    queryFn: () => dataProvider.call(`/api/tills/${till.id}/book?from=${from}&to=${to}`) as Promise<{ movements: Movement[] }>,
+    queryFn: () =>
+      dataProvider.call(`/api/tills/${till.id}/book?from=${from}&to=${to}`) as Promise<{ movements: Movement[] }>,
   });
   return (
     <Box sx={{ mb: 3 }}>
-      <Typography variant="h6" component="h2">{translate('app.tills.book')}</Typography>
+      <Typography variant="h6" component="h2">
+        {translate('app.tills.book')}
+      </Typography>
       <Box sx={{ display: 'flex', gap: 2, my: 1 }}>
-        <TextField type="date" size="small" label={translate('app.tills.from')} value={from} onChange={(e) => setFrom(e.target.value)} slotProps={{ inputLabel: { shrink: true } }} />
-        <TextField type="date" size="small" label={translate('app.tills.to')} value={to} onChange={(e) => setTo(e.target.value)} slotProps={{ inputLabel: { shrink: true } }} />
+        <TextField
+          type="date"
+          size="small"
+          label={translate('app.tills.from')}
+          value={from}
+          onChange={(e) => setFrom(e.target.value)}
+          slotProps={{ inputLabel: { shrink: true } }}
+        />
+        <TextField
+          type="date"
+          size="small"
+          label={translate('app.tills.to')}
+          value={to}
+          onChange={(e) => setTo(e.target.value)}
+          slotProps={{ inputLabel: { shrink: true } }}
+        />
         <Button
           label="app.books.csv"
           id="till-book-csv"
-          onClick={() => void download(`/api/tills/${till.id}/book?format=csv&from=${from}&to=${to}`, `kassenbuch-${from}-${to}.csv`)}
+          onClick={() =>
+            void download(`/api/tills/${till.id}/book?format=csv&from=${from}&to=${to}`, `kassenbuch-${from}-${to}.csv`)
+          }
         />
       </Box>
       {data && data.movements.length === 0 ? (
-        <Typography color="text.secondary" id="till-book-empty">{translate('app.tills.empty')}</Typography>
+        <Typography color="text.secondary" id="till-book-empty">
+          {translate('app.tills.empty')}
+        </Typography>
       ) : (
         <Box sx={{ overflowX: 'auto' }}>
           <Table size="small" id="till-book">
             <TableHead>
               <TableRow>
                 {['voucher', 'date', 'kind', 'counterpart', 'reason', 'staff', 'in', 'out', 'running'].map((key) => (
-                  <TableCell key={key} align={['in', 'out', 'running'].includes(key) ? 'right' : 'left'}>{translate(`app.tills.${key}`)}</TableCell>
+                  <TableCell key={key} align={['in', 'out', 'running'].includes(key) ? 'right' : 'left'}>
+                    {translate(`app.tills.${key}`)}
+                  </TableCell>
                 ))}
               </TableRow>
             </TableHead>
@@ -90,7 +131,11 @@ function CashBook({ till, today }: { till: Till; today: string }) {
                   <TableCell sx={{ whiteSpace: 'nowrap' }}>{m.voucher}</TableCell>
                   <TableCell sx={{ whiteSpace: 'nowrap' }}>{new Date(m.createdAt).toLocaleString()}</TableCell>
                   <TableCell>{translate(`app.tills.kind_${m.kind}`)}</TableCell>
-                  <TableCell>{m.vendor ? `${m.vendor.name} (${m.vendor.licenseId})` : translate(`app.tills.counterpart_${m.counterpart}`)}</TableCell>
+                  <TableCell>
+                    {m.vendor
+                      ? `${m.vendor.name} (${m.vendor.licenseId})`
+                      : translate(`app.tills.counterpart_${m.counterpart}`)}
+                  </TableCell>
                   <TableCell>{m.reason}</TableCell>
                   <TableCell>{m.staff}</TableCell>
                   <TableCell align="right">{m.amountIn ? formatCents(m.amountIn) : ''}</TableCell>
@@ -117,7 +162,10 @@ function MovementForm({ till }: { till: Till }) {
   const cents = parseEuros(amount);
   const submit = async () => {
     try {
-      const done = (await dataProvider.call(`/api/tills/${till.id}/movements`, { method: 'POST', body: { kind, amount: cents, reason } })) as { voucher: string };
+      const done = (await dataProvider.call(`/api/tills/${till.id}/movements`, {
+        method: 'POST',
+        body: { kind, amount: cents, reason },
+      })) as { voucher: string };
       setMessage({ ok: true, text: translate('app.tills.booked', { voucher: done.voucher }) });
       setAmount('');
       setReason('');
@@ -128,16 +176,51 @@ function MovementForm({ till }: { till: Till }) {
   };
   return (
     <Box sx={{ mb: 3 }}>
-      <Typography variant="h6" component="h2">{translate('app.tills.movement')}</Typography>
+      <Typography variant="h6" component="h2">
+        {translate('app.tills.movement')}
+      </Typography>
       <Box sx={{ display: 'flex', gap: 2, flexWrap: 'wrap', my: 1 }}>
-        <TextField select size="small" label={translate('app.tills.kind')} value={kind} onChange={(e) => setKind(e.target.value as typeof kind)} slotProps={{ select: { id: 'till-movement-kind' } }}>
-          {manualKinds.map((k) => <MenuItem key={k} value={k}>{translate(`app.tills.kind_${k}`)}</MenuItem>)}
+        <TextField
+          select
+          size="small"
+          label={translate('app.tills.kind')}
+          value={kind}
+          onChange={(e) => setKind(e.target.value as typeof kind)}
+          slotProps={{ select: { id: 'till-movement-kind' } }}
+        >
+          {manualKinds.map((k) => (
+            <MenuItem key={k} value={k}>
+              {translate(`app.tills.kind_${k}`)}
+            </MenuItem>
+          ))}
         </TextField>
-        <TextField size="small" label={translate('app.tills.amount')} value={amount} onChange={(e) => setAmount(e.target.value)} slotProps={{ htmlInput: { id: 'till-movement-amount', inputMode: 'decimal' } }} />
-        <TextField size="small" label={translate('app.tills.reason')} value={reason} onChange={(e) => setReason(e.target.value)} slotProps={{ htmlInput: { id: 'till-movement-reason' } }} />
-        <Button label="app.tills.book_movement" variant="contained" id="till-movement-book" disabled={!cents} onClick={() => void submit()} />
+        <TextField
+          size="small"
+          label={translate('app.tills.amount')}
+          value={amount}
+          onChange={(e) => setAmount(e.target.value)}
+          slotProps={{ htmlInput: { id: 'till-movement-amount', inputMode: 'decimal' } }}
+        />
+        <TextField
+          size="small"
+          label={translate('app.tills.reason')}
+          value={reason}
+          onChange={(e) => setReason(e.target.value)}
+          slotProps={{ htmlInput: { id: 'till-movement-reason' } }}
+        />
+        <Button
+          label="app.tills.book_movement"
+          variant="contained"
+          id="till-movement-book"
+          disabled={!cents}
+          onClick={() => void submit()}
+        />
       </Box>
-      {message && <Alert severity={message.ok ? 'success' : 'error'} id="till-movement-message">{message.text}</Alert>}
+      {message && (
+        <Alert severity={message.ok ? 'success' : 'error'} id="till-movement-message">
+          {message.text}
+        </Alert>
+      )}
     </Box>
   );
 }
@@ -154,9 +237,18 @@ function CloseForm({ till, today }: { till: Till; today: string }) {
   const [confirming, setConfirming] = useState(false);
   const [problem, setProblem] = useState<string>();
   const [report, setReport] = useState<number>();
-  if (till.closedUntil === today && report === undefined) return <Alert severity="info" id="till-closed">{translate('app.tills.closed')}</Alert>;
-  const counts = Object.fromEntries(pieceValues.map((value) => [value, Math.max(0, Math.floor(Number(pieces[value] || 0)))]));
-  const counted = byPieces ? pieceValues.reduce((sum, value) => sum + value * counts[value], 0) : parseEuros(countedText);
+  if (till.closedUntil === today && report === undefined)
+    return (
+      <Alert severity="info" id="till-closed">
+        {translate('app.tills.closed')}
+      </Alert>
+    );
+  const counts = Object.fromEntries(
+    pieceValues.map((value) => [value, Math.max(0, Math.floor(Number(pieces[value] || 0)))]),
+  );
+  const counted = byPieces
+    ? pieceValues.reduce((sum, value) => sum + value * counts[value], 0)
+    : parseEuros(countedText);
   const difference = counted === undefined ? 0 : counted - till.balance;
   const close = async () => {
     setProblem(undefined);
@@ -164,7 +256,9 @@ function CloseForm({ till, today }: { till: Till; today: string }) {
       const done = (await dataProvider.call(`/api/tills/${till.id}/closes`, {
         method: 'POST',
         body: {
-          counted, expected: till.balance, reason,
+          counted,
+          expected: till.balance,
+          reason,
           ...(byPieces ? { denominations: Object.fromEntries(Object.entries(counts).filter(([, n]) => n > 0)) } : {}),
         },
       })) as Close;
@@ -179,18 +273,25 @@ function CloseForm({ till, today }: { till: Till; today: string }) {
   if (report !== undefined) {
     return (
       <Box id="till-close-done">
-        <Alert severity="success" sx={{ mb: 2 }}>{translate('app.tills.closed')}</Alert>
+        <Alert severity="success" sx={{ mb: 2 }}>
+          {translate('app.tills.closed')}
+        </Alert>
         <PrintFrame path={`/api/closes/${report}/report`} id="till-report" title={translate('app.tills.report')} />
       </Box>
     );
   }
   return (
     <Box sx={{ mb: 3 }}>
-      <Typography variant="h6" component="h2">{translate('app.tills.close')}</Typography>
+      <Typography variant="h6" component="h2">
+        {translate('app.tills.close')}
+      </Typography>
       <Typography sx={{ my: 1 }}>
         {translate('app.tills.expected')}: <strong id="till-expected">{formatCents(till.balance)}</strong>
       </Typography>
-      <FormControlLabel control={<Checkbox checked={byPieces} onChange={(e) => setByPieces(e.target.checked)} id="till-by-pieces" />} label={translate('app.tills.by_pieces')} />
+      <FormControlLabel
+        control={<Checkbox checked={byPieces} onChange={(e) => setByPieces(e.target.checked)} id="till-by-pieces" />}
+        label={translate('app.tills.by_pieces')}
+      />
       {byPieces ? (
         <Box sx={{ display: 'grid', gridTemplateColumns: 'repeat(auto-fill, minmax(120px, 1fr))', gap: 1, my: 1 }}>
           {pieceValues.map((value) => (
@@ -206,24 +307,54 @@ function CloseForm({ till, today }: { till: Till; today: string }) {
           ))}
         </Box>
       ) : (
-        <TextField size="small" label={translate('app.tills.counted')} value={countedText} onChange={(e) => setCountedText(e.target.value)} slotProps={{ htmlInput: { id: 'till-counted' } }} sx={{ my: 1 }} />
+        <TextField
+          size="small"
+          label={translate('app.tills.counted')}
+          value={countedText}
+          onChange={(e) => setCountedText(e.target.value)}
+          slotProps={{ htmlInput: { id: 'till-counted' } }}
+          sx={{ my: 1 }}
+        />
       )}
       <Typography sx={{ my: 1 }}>
-        {translate('app.tills.counted')}: <strong id="till-counted-sum">{counted === undefined ? '–' : formatCents(counted)}</strong> · {translate('app.tills.difference')}:{' '}
-        <strong id="till-difference">{formatCents(difference)}</strong>
+        {translate('app.tills.counted')}:{' '}
+        <strong id="till-counted-sum">{counted === undefined ? '–' : formatCents(counted)}</strong> ·{' '}
+        {translate('app.tills.difference')}: <strong id="till-difference">{formatCents(difference)}</strong>
       </Typography>
       {difference !== 0 && (
-        <TextField size="small" fullWidth label={translate('app.tills.reason')} value={reason} onChange={(e) => setReason(e.target.value)} slotProps={{ htmlInput: { id: 'till-close-reason' } }} sx={{ mb: 1 }} />
+        <TextField
+          size="small"
+          fullWidth
+          label={translate('app.tills.reason')}
+          value={reason}
+          onChange={(e) => setReason(e.target.value)}
+          slotProps={{ htmlInput: { id: 'till-close-reason' } }}
+          sx={{ mb: 1 }}
+        />
       )}
-      {problem && <Alert severity="error" sx={{ mb: 1 }} id="till-close-problem">{problem}</Alert>}
-      <Button label="app.tills.close_day" variant="contained" id="till-close" disabled={counted === undefined || (difference !== 0 && !reason.trim())} onClick={() => setConfirming(true)}>
+      {problem && (
+        <Alert severity="error" sx={{ mb: 1 }} id="till-close-problem">
+          {problem}
+        </Alert>
+      )}
+      <Button
+        label="app.tills.close_day"
+        variant="contained"
+        id="till-close"
+        disabled={counted === undefined || (difference !== 0 && !reason.trim())}
+        onClick={() => setConfirming(true)}
+      >
         <LockIcon />
       </Button>
       <Confirm
         isOpen={confirming}
         title="app.tills.close_confirm_title"
         content="app.tills.close_confirm_content"
-        translateOptions={{ expected: formatCents(till.balance), counted: formatCents(counted ?? 0), difference: formatCents(difference) }}
+        translateOptions={{
+          expected: formatCents(till.balance),
+          counted: formatCents(counted ?? 0),
+          difference: formatCents(difference),
+        }}
         confirm="app.tills.close_day"
         onConfirm={() => void close()}
         onClose={() => setConfirming(false)}
@@ -245,8 +376,14 @@ function Closes({ till }: { till: Till }) {
   if (!data?.closes.length) return null;
   return (
     <Box>
-      <Typography variant="h6" component="h2">{translate('app.tills.closes')}</Typography>
-      <Button label="app.books.csv" id="till-closes-csv" onClick={() => void download(`/api/tills/${till.id}/closes?format=csv`, 'kassenabschluesse.csv')} />
+      <Typography variant="h6" component="h2">
+        {translate('app.tills.closes')}
+      </Typography>
+      <Button
+        label="app.books.csv"
+        id="till-closes-csv"
+        onClick={() => void download(`/api/tills/${till.id}/closes?format=csv`, 'kassenabschluesse.csv')}
+      />
       <Table size="small" id="till-closes">
         <TableHead>
           <TableRow>
@@ -266,15 +403,27 @@ function Closes({ till }: { till: Till }) {
               <TableCell align="right">{formatCents(c.counted)}</TableCell>
               <TableCell align="right">{formatCents(c.difference)}</TableCell>
               <TableCell>{c.staff}</TableCell>
-              <TableCell><Button label="app.tills.report" className="till-report-open" onClick={() => setOpen(c)}><ReceiptIcon /></Button></TableCell>
+              <TableCell>
+                <Button label="app.tills.report" className="till-report-open" onClick={() => setOpen(c)}>
+                  <ReceiptIcon />
+                </Button>
+              </TableCell>
             </TableRow>
           ))}
         </TableBody>
       </Table>
       <Dialog open={Boolean(open)} onClose={() => setOpen(undefined)} fullWidth maxWidth="md">
-        <DialogTitle>{translate('app.tills.report')} {open?.day}</DialogTitle>
-        <DialogContent>{open && <PrintFrame path={`/api/closes/${open.id}/report`} id="till-report" title={translate('app.tills.report')} />}</DialogContent>
-        <DialogActions><Button label="ra.action.close" onClick={() => setOpen(undefined)} /></DialogActions>
+        <DialogTitle>
+          {translate('app.tills.report')} {open?.day}
+        </DialogTitle>
+        <DialogContent>
+          {open && (
+            <PrintFrame path={`/api/closes/${open.id}/report`} id="till-report" title={translate('app.tills.report')} />
+          )}
+        </DialogContent>
+        <DialogActions>
+          <Button label="ra.action.close" onClick={() => setOpen(undefined)} />
+        </DialogActions>
       </Dialog>
     </Box>
   );
@@ -299,9 +448,25 @@ function NewTill() {
   };
   return (
     <Box sx={{ display: 'flex', gap: 2, flexWrap: 'wrap', mt: 2 }}>
-      <TextField size="small" label={translate('app.tills.name')} value={name} onChange={(e) => setName(e.target.value)} slotProps={{ htmlInput: { id: 'till-new-name' } }} />
-      <TextField size="small" label={translate('app.tills.opening_balance')} value={opening} onChange={(e) => setOpening(e.target.value)} />
-      <Button label="app.tills.create" id="till-create" disabled={!name.trim() || cents === undefined} onClick={() => void create()} />
+      <TextField
+        size="small"
+        label={translate('app.tills.name')}
+        value={name}
+        onChange={(e) => setName(e.target.value)}
+        slotProps={{ htmlInput: { id: 'till-new-name' } }}
+      />
+      <TextField
+        size="small"
+        label={translate('app.tills.opening_balance')}
+        value={opening}
+        onChange={(e) => setOpening(e.target.value)}
+      />
+      <Button
+        label="app.tills.create"
+        id="till-create"
+        disabled={!name.trim() || cents === undefined}
+        onClick={() => void create()}
+      />
       {problem && <Alert severity="error">{problem}</Alert>}
     </Box>
   );
@@ -313,7 +478,10 @@ export function TillsPage() {
   const dataProvider = useDataProvider<ShopDataProvider>();
   const formatCents = useFormatCents();
   const [selected, setSelected] = useState(0);
-  const { data } = useQuery({ queryKey: ['tills'], queryFn: () => dataProvider.call('/api/tills') as Promise<{ tills: Till[]; today: string }> });
+  const { data } = useQuery({
+    queryKey: ['tills'],
+    queryFn: () => dataProvider.call('/api/tills') as Promise<{ tills: Till[]; today: string }>,
+  });
   const till = data?.tills[selected] ?? data?.tills[0];
   return (
     <Box sx={{ maxWidth: 1100 }}>
@@ -323,7 +491,9 @@ export function TillsPage() {
           {data && data.tills.length === 0 && <Alert severity="info">{translate('app.tills.none')}</Alert>}
           {data && data.tills.length > 1 && (
             <Tabs value={selected} onChange={(_e, n: number) => setSelected(n)} sx={{ mb: 2 }}>
-              {data.tills.map((x) => <Tab key={x.id} label={x.name} />)}
+              {data.tills.map((x) => (
+                <Tab key={x.id} label={x.name} />
+              ))}
             </Tabs>
           )}
           {till && data && (

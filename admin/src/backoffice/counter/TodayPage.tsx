@@ -23,7 +23,9 @@ function Tile({ id, title, children }: { id: string; title: string; children: Re
   return (
     <Card id={id} variant="outlined">
       <CardContent>
-        <Typography variant="overline" component="h2">{title}</Typography>
+        <Typography variant="overline" component="h2">
+          {title}
+        </Typography>
         {children}
       </CardContent>
     </Card>
@@ -35,7 +37,10 @@ export function TodayPage() {
   const translate = useTranslate();
   const dataProvider = useDataProvider<ShopDataProvider>();
   const formatCents = useFormatCents();
-  const { data, error } = useQuery({ queryKey: ['office', 'today'], queryFn: () => dataProvider.call('/api/office/today') as Promise<OfficeToday> });
+  const { data, error } = useQuery({
+    queryKey: ['office', 'today'],
+    queryFn: () => dataProvider.call('/api/office/today') as Promise<OfficeToday>,
+  });
   return (
     <Box sx={{ maxWidth: 1100, mt: 2 }}>
       <Title title={<PageTitle page="app.page.today" />} />
@@ -44,45 +49,64 @@ export function TodayPage() {
         <Box sx={{ display: 'grid', gridTemplateColumns: 'repeat(auto-fill, minmax(250px, 1fr))', gap: 2 }}>
           <Tile id="today-card-sales" title={translate('app.today.card_sales')}>
             <Typography variant="h5">{formatCents(data.cardSales.amount)}</Typography>
-            <Typography color="text.secondary">{translate('app.today.orders', { smart_count: data.cardSales.orders })}</Typography>
+            <Typography color="text.secondary">
+              {translate('app.today.orders', { smart_count: data.cardSales.orders })}
+            </Typography>
           </Tile>
           <Tile id="today-payouts" title={translate('app.today.payouts')}>
             <Typography variant="h5">{formatCents(data.payouts.amount)}</Typography>
-            <Typography color="text.secondary">{translate('app.today.payout_count', { smart_count: data.payouts.count })}</Typography>
+            <Typography color="text.secondary">
+              {translate('app.today.payout_count', { smart_count: data.payouts.count })}
+            </Typography>
           </Tile>
           <Tile id="today-copies" title={translate('app.today.counter_copies')}>
             {data.counterCopies.length === 0 && <Typography color="text.secondary">–</Typography>}
             {data.counterCopies.map((c) => (
-              <Typography key={c.itemId}>{c.quantity} × {c.itemName}: {formatCents(c.amount)}</Typography>
+              <Typography key={c.itemId}>
+                {c.quantity} × {c.itemName}: {formatCents(c.amount)}
+              </Typography>
             ))}
           </Tile>
           <Tile id="today-tills" title={translate('app.today.tills')}>
             {data.tills.map((till) => (
               <Box key={till.id} sx={{ mb: 1 }}>
-                <Typography>{till.name}: <strong>{formatCents(till.balance)}</strong></Typography>
+                <Typography>
+                  {till.name}: <strong>{formatCents(till.balance)}</strong>
+                </Typography>
                 <Typography color={till.yesterdayClosed ? 'text.secondary' : 'warning.main'} variant="body2">
                   {translate(till.yesterdayClosed ? 'app.today.yesterday_closed' : 'app.today.yesterday_open')}
                 </Typography>
               </Box>
             ))}
-            <MuiLink component={Link} to={counterPaths.tills}>{translate('app.menu.tills')}</MuiLink>
+            <MuiLink component={Link} to={counterPaths.tills}>
+              {translate('app.menu.tills')}
+            </MuiLink>
           </Tile>
           <Tile id="today-open-credit" title={translate('app.today.open_credit')}>
             <Typography variant="h5">{formatCents(data.openCredit.amount)}</Typography>
-            <Typography color="text.secondary">{translate('app.today.vendors', { smart_count: data.openCredit.vendors })}</Typography>
-            <MuiLink component={Link} to={counterPaths.search}>{translate('app.menu.counter')}</MuiLink>
+            <Typography color="text.secondary">
+              {translate('app.today.vendors', { smart_count: data.openCredit.vendors })}
+            </Typography>
+            <MuiLink component={Link} to={counterPaths.search}>
+              {translate('app.menu.counter')}
+            </MuiLink>
           </Tile>
           <Tile id="today-orders" title={translate('app.today.orders_to_check')}>
             <Typography>{translate('app.today.flagged', { smart_count: data.ordersToCheck.flagged })}</Typography>
             <Typography>{translate('app.today.pending', { smart_count: data.ordersToCheck.pending })}</Typography>
-            <MuiLink component={Link} to="/orders">{translate('app.menu.orders')}</MuiLink>
+            <MuiLink component={Link} to="/orders">
+              {translate('app.menu.orders')}
+            </MuiLink>
           </Tile>
           <Box sx={{ gridColumn: '1 / -1' }}>
             <Tile id="today-warnings" title={translate('app.today.warnings')}>
               {data.warnings.length === 0 && <Typography color="text.secondary">–</Typography>}
               {data.warnings.map((w) => (
                 <Typography key={w.id} sx={{ mb: 0.5 }}>
-                  <MuiLink component={Link} to={`/userprofile/${w.vendorId}`}>{w.licenseId}</MuiLink>: {w.comment}
+                  <MuiLink component={Link} to={`/userprofile/${w.vendorId}`}>
+                    {w.licenseId}
+                  </MuiLink>
+                  : {w.comment}
                 </Typography>
               ))}
             </Tile>

@@ -42,7 +42,8 @@ export const en = {
       cash_in: 'Cash into the till',
       confirm: 'Confirm visit',
       confirm_title: 'Book this visit?',
-      confirm_content: '%{vendor}: credit %{credit} − copies from credit %{fromCredit}, cash %{cash}, payout %{payout}.',
+      confirm_content:
+        '%{vendor}: credit %{credit} − copies from credit %{fromCredit}, cash %{cash}, payout %{payout}.',
       booked: 'Booked. Receipt below.',
       stale: 'The credit has changed in the meantime: it is now %{amount}. Please check and confirm again.',
       nothing: 'Add copies or pay out a credit.',
@@ -88,7 +89,8 @@ export const en = {
       difference: 'Difference',
       close_day: 'Close today',
       close_confirm_title: 'Close today for this till?',
-      close_confirm_content: 'Expected %{expected}, counted %{counted}, difference %{difference}. The day is final afterwards: corrections are new movements.',
+      close_confirm_content:
+        'Expected %{expected}, counted %{counted}, difference %{difference}. The day is final afterwards: corrections are new movements.',
       closed: 'Today is closed.',
       closes: 'Closes',
       report: 'Cash report',
@@ -150,9 +152,11 @@ export const de: typeof en = {
       cash_in: 'Bar in die Kasse',
       confirm: 'Besuch buchen',
       confirm_title: 'Diesen Besuch buchen?',
-      confirm_content: '%{vendor}: Guthaben %{credit} − Exemplare aus dem Guthaben %{fromCredit}, bar %{cash}, Auszahlung %{payout}.',
+      confirm_content:
+        '%{vendor}: Guthaben %{credit} − Exemplare aus dem Guthaben %{fromCredit}, bar %{cash}, Auszahlung %{payout}.',
       booked: 'Gebucht. Der Beleg steht unten.',
-      stale: 'Das Guthaben hat sich inzwischen geändert: Es beträgt jetzt %{amount}. Bitte prüfen und erneut bestätigen.',
+      stale:
+        'Das Guthaben hat sich inzwischen geändert: Es beträgt jetzt %{amount}. Bitte prüfen und erneut bestätigen.',
       nothing: 'Exemplare hinzufügen oder ein Guthaben auszahlen.',
       too_much_credit: 'Das Guthaben reicht nicht: mindestens %{amount} bar nehmen.',
       too_much_cash: 'Mehr Bargeld, als die Exemplare kosten.',
@@ -196,7 +200,8 @@ export const de: typeof en = {
       difference: 'Differenz',
       close_day: 'Tag abschließen',
       close_confirm_title: 'Heute für diese Kasse abschließen?',
-      close_confirm_content: 'Soll %{expected}, gezählt %{counted}, Differenz %{difference}. Danach ist der Tag endgültig: Korrekturen sind neue Buchungen.',
+      close_confirm_content:
+        'Soll %{expected}, gezählt %{counted}, Differenz %{difference}. Danach ist der Tag endgültig: Korrekturen sind neue Buchungen.',
       closed: 'Der Tag ist abgeschlossen.',
       closes: 'Abschlüsse',
       report: 'Kassenbericht',

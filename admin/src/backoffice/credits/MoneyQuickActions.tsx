@@ -16,17 +16,35 @@ export function MoneyQuickActions({ vendor }: { vendor: RaRecord }) {
   return (
     <>
       <Tooltip title={translate('app.counter.visit')}>
-        <IconButton component={Link} to={counterPaths.visit(licenseId)} onClick={stop} size="small" aria-label={translate('app.counter.visit')}>
+        <IconButton
+          component={Link}
+          to={counterPaths.visit(licenseId)}
+          onClick={stop}
+          size="small"
+          aria-label={translate('app.counter.visit')}
+        >
           <StorefrontIcon fontSize="small" />
         </IconButton>
       </Tooltip>
       <Tooltip title={translate('app.books.pay_out')}>
-        <IconButton component={Link} to={creditPaths.payout(vendor.id)} onClick={stop} size="small" aria-label={translate('app.books.pay_out')}>
+        <IconButton
+          component={Link}
+          to={creditPaths.payout(vendor.id)}
+          onClick={stop}
+          size="small"
+          aria-label={translate('app.books.pay_out')}
+        >
           <PaymentsIcon fontSize="small" />
         </IconButton>
       </Tooltip>
       <Tooltip title={translate('app.books.statement')}>
-        <IconButton component={Link} to={creditPaths.statement(licenseId)} onClick={stop} size="small" aria-label={translate('app.books.statement')}>
+        <IconButton
+          component={Link}
+          to={creditPaths.statement(licenseId)}
+          onClick={stop}
+          size="small"
+          aria-label={translate('app.books.statement')}
+        >
           <ReceiptLongIcon fontSize="small" />
         </IconButton>
       </Tooltip>

@@ -2,7 +2,17 @@ import PaymentsIcon from '@mui/icons-material/Payments';
 import { Alert, Box, Card, CardContent, TableCell, TableRow, Typography } from '@mui/material';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { Button, Confirm, HttpError, ListButton, Title, TopToolbar, useDataProvider, useGetOne, useTranslate } from 'react-admin';
+import {
+  Button,
+  Confirm,
+  HttpError,
+  ListButton,
+  Title,
+  TopToolbar,
+  useDataProvider,
+  useGetOne,
+  useTranslate,
+} from 'react-admin';
 import { useParams } from 'react-router-dom';
 import { useFormatCents } from '../common/money.tsx';
 import { TransactionTable } from '../common/TransactionTable.tsx';
@@ -52,7 +62,8 @@ function Payout({ licenseId }: { licenseId: string }) {
   const queryKey = ['payments', 'forpayout', licenseId];
   const { data, error, isPending, refetch } = useQuery({
     queryKey,
-    queryFn: () => dataProvider.call(`/api/payments/forpayout?vendor=${encodeURIComponent(licenseId)}`) as Promise<ForPayout>,
+    queryFn: () =>
+      dataProvider.call(`/api/payments/forpayout?vendor=${encodeURIComponent(licenseId)}`) as Promise<ForPayout>,
   });
   const [confirming, setConfirming] = useState(false);
   const [busy, setBusy] = useState(false);
@@ -67,14 +78,18 @@ function Payout({ licenseId }: { licenseId: string }) {
     setBusy(true);
     setProblem(undefined);
     try {
-      const payout = (await dataProvider.call('/api/payments/payout', { method: 'POST', body: { vendor: licenseId, expectedAmount: data.balance } })) as Paid;
+      const payout = (await dataProvider.call('/api/payments/payout', {
+        method: 'POST',
+        body: { vendor: licenseId, expectedAmount: data.balance },
+      })) as Paid;
       setPaid(payout);
       // Every list with this vendor's credit is out of date now.
       await queryClient.invalidateQueries();
     } catch (failed) {
       const status = failed instanceof HttpError ? (failed.status as number) : undefined;
       const body = failed instanceof HttpError ? (failed.body as { currentAmount?: number } | undefined) : undefined;
-      if (typeof body?.currentAmount === 'number') setProblem(translate('app.books.stale', { amount: formatCents(body.currentAmount) }));
+      if (typeof body?.currentAmount === 'number')
+        setProblem(translate('app.books.stale', { amount: formatCents(body.currentAmount) }));
       // Any other refusal (paid out meanwhile at another counter): the reloaded rows say "No credits to pay out".
       else if (status !== 409) setProblem((failed as Error).message);
       await refetch();
@@ -110,7 +125,14 @@ function Payout({ licenseId }: { licenseId: string }) {
       )}
       {data.payments.length > 0 && <OpenRows rows={data.payments} balance={data.balance} />}
       {data.balance > 0 ? (
-        <Button label="app.books.pay_out" variant="contained" size="large" onClick={() => setConfirming(true)} sx={{ mt: 2 }} id="payout-button">
+        <Button
+          label="app.books.pay_out"
+          variant="contained"
+          size="large"
+          onClick={() => setConfirming(true)}
+          sx={{ mt: 2 }}
+          id="payout-button"
+        >
           <PaymentsIcon />
         </Button>
       ) : (

@@ -15,7 +15,8 @@ export const de = {
       none: 'Kein Benutzer angemeldet',
     },
     auth: {
-      refused: 'Der Server lehnt Ihre Anmeldung auch nach erneutem Anmelden ab. Bitte später erneut versuchen oder das Büro kontaktieren.',
+      refused:
+        'Der Server lehnt Ihre Anmeldung auch nach erneutem Anmelden ab. Bitte später erneut versuchen oder das Büro kontaktieren.',
       callback_failed: 'Die Anmeldung konnte nicht abgeschlossen werden. Vielleicht ist sie abgelaufen.',
       login_again: 'Erneut anmelden',
     },
@@ -57,7 +58,8 @@ export const de = {
       password_once: 'Passwort jetzt notieren und dem Verkäufer geben: Es wird nur dieses eine Mal angezeigt.',
       password_noted: 'Notiert, weiter',
       delete_title: 'Verkäufer %{recordRepresentation} löschen?',
-      delete_content: 'Der Verkäufer verschwindet aus allen Listen und sein Zugang funktioniert nicht mehr. Seine Buchungen bleiben erhalten.',
+      delete_content:
+        'Der Verkäufer verschwindet aus allen Listen und sein Zugang funktioniert nicht mehr. Seine Buchungen bleiben erhalten.',
     },
     location: {
       title: 'Standorte',

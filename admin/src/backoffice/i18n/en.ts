@@ -15,7 +15,8 @@ export const en = {
       none: 'No user is logged in',
     },
     auth: {
-      refused: 'The server refused your login even after logging in again. Please try again later or contact the office.',
+      refused:
+        'The server refused your login even after logging in again. Please try again later or contact the office.',
       callback_failed: 'The login could not be completed. It may have expired.',
       login_again: 'Log in again',
     },

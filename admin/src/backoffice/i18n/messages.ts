@@ -44,14 +44,29 @@ function onlyKeysOf(reference: Messages, messages: Messages): Messages {
 
 /** Every key as a dotted path, for the completeness test. */
 export function keysOf(messages: Messages, prefix = ''): string[] {
-  return Object.entries(messages).flatMap(([key, value]) => (typeof value === 'object' ? keysOf(value, `${prefix}${key}.`) : [`${prefix}${key}`]));
+  return Object.entries(messages).flatMap(([key, value]) =>
+    typeof value === 'object' ? keysOf(value, `${prefix}${key}.`) : [`${prefix}${key}`],
+  );
 }
 
 /** Texts a screen keeps next to itself (`<screen>/messages.ts`, `{ de, en }`), on top of de.ts and en.ts. */
 const screens: { de: Messages; en: Messages }[] = [
-  booksTexts, counterTexts, mapTexts, orderTexts, outboxTexts, protocolTexts, qrTexts, statisticsTexts, loginLockTexts,
+  booksTexts,
+  counterTexts,
+  mapTexts,
+  orderTexts,
+  outboxTexts,
+  protocolTexts,
+  qrTexts,
+  statisticsTexts,
+  loginLockTexts,
 ];
 
 export const englishMessages = merge(raEnglish as Messages, en, ...screens.map((screen) => screen.en));
-export const germanTranslations = merge(onlyKeysOf(raEnglish as Messages, raGerman as Messages), germanForReactAdmin5, de, ...screens.map((screen) => screen.de));
+export const germanTranslations = merge(
+  onlyKeysOf(raEnglish as Messages, raGerman as Messages),
+  germanForReactAdmin5,
+  de,
+  ...screens.map((screen) => screen.de),
+);
 export const germanMessages = merge(englishMessages, germanTranslations);

@@ -9,8 +9,18 @@ export function BackofficeAppBar() {
   const translate = useTranslate();
   return (
     <AppBar color="primary" userMenu={false} toolbar={<LoadingIndicator />}>
-      <Box component="img" src={assetUrl(settings.logo)} alt="" sx={{ height: 28, maxWidth: 80, objectFit: 'contain', mr: 1 }} />
-      <Typography id="backoffice-newspaper-name" variant="h6" noWrap sx={{ mr: 2, display: { xs: 'none', md: 'block' } }}>
+      <Box
+        component="img"
+        src={assetUrl(settings.logo)}
+        alt=""
+        sx={{ height: 28, maxWidth: 80, objectFit: 'contain', mr: 1 }}
+      />
+      <Typography
+        id="backoffice-newspaper-name"
+        variant="h6"
+        noWrap
+        sx={{ mr: 2, display: { xs: 'none', md: 'block' } }}
+      >
         {settings.newspaperName || translate('app.title_default')}
       </Typography>
       <TitlePortal />

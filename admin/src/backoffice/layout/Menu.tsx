@@ -16,7 +16,16 @@ import SettingsIcon from '@mui/icons-material/Settings';
 import StorefrontIcon from '@mui/icons-material/Storefront';
 import CountertopsIcon from '@mui/icons-material/Countertops';
 import TodayIcon from '@mui/icons-material/Today';
-import { Box, Divider, MenuItem, ListItemIcon, ListItemText, ToggleButton, ToggleButtonGroup, Typography } from '@mui/material';
+import {
+  Box,
+  Divider,
+  MenuItem,
+  ListItemIcon,
+  ListItemText,
+  ToggleButton,
+  ToggleButtonGroup,
+  Typography,
+} from '@mui/material';
 import type { ReactElement } from 'react';
 import { Menu, useGetIdentity, useLocaleState, useLogout, useSidebarState, useTranslate } from 'react-admin';
 import { rememberLocale, type Locale } from '../../shared/locale.ts';
@@ -73,7 +82,11 @@ function UserStatus() {
 const toggle = {
   color: 'inherit',
   borderColor: 'currentColor',
-  '&.Mui-selected, &.Mui-selected:hover': { color: 'inherit', backgroundColor: 'rgba(255, 255, 255, 0.3)', fontWeight: 700 },
+  '&.Mui-selected, &.Mui-selected:hover': {
+    color: 'inherit',
+    backgroundColor: 'rgba(255, 255, 255, 0.3)',
+    fontWeight: 700,
+  },
 };
 
 function LanguageSwitch() {
@@ -85,7 +98,15 @@ function LanguageSwitch() {
     setLocale(next);
   };
   return (
-    <ToggleButtonGroup id="backoffice-language" exclusive size="small" value={locale} onChange={choose} aria-label={translate('app.language')} sx={{ px: 2, py: 1 }}>
+    <ToggleButtonGroup
+      id="backoffice-language"
+      exclusive
+      size="small"
+      value={locale}
+      onChange={choose}
+      aria-label={translate('app.language')}
+      sx={{ px: 2, py: 1 }}
+    >
       <ToggleButton value="de" lang="de" aria-label="Deutsch" sx={toggle}>
         DE
       </ToggleButton>

@@ -5,7 +5,11 @@ import type { PublicSettings } from '../../shared/settings.ts';
 export function themeFor({ color, fontColor }: Pick<PublicSettings, 'color' | 'fontColor'>): RaThemeOptions {
   return {
     ...defaultTheme,
-    palette: { ...defaultTheme.palette, primary: { main: color, contrastText: fontColor }, secondary: { main: color, contrastText: fontColor } },
+    palette: {
+      ...defaultTheme.palette,
+      primary: { main: color, contrastText: fontColor },
+      secondary: { main: color, contrastText: fontColor },
+    },
     components: {
       ...defaultTheme.components,
       RaSidebar: {
@@ -24,7 +28,11 @@ export function themeFor({ color, fontColor }: Pick<PublicSettings, 'color' | 'f
           root: {
             color: fontColor,
             '& .RaMenuItemLink-icon': { color: fontColor },
-            '&.RaMenuItemLink-active': { color: fontColor, fontWeight: 700, backgroundColor: 'rgba(255, 255, 255, 0.18)' },
+            '&.RaMenuItemLink-active': {
+              color: fontColor,
+              fontWeight: 700,
+              backgroundColor: 'rgba(255, 255, 255, 0.18)',
+            },
           },
         },
       },

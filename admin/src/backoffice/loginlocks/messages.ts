@@ -7,7 +7,8 @@ export const de = {
       empty: 'Keine Anmeldung ist gesperrt.',
       unlock: 'Entsperren',
       confirm_title: 'Anmeldung „%{username}“ entsperren?',
-      confirm_content: 'Alle Adressen dürfen es dann sofort wieder versuchen. Bitte nur, wenn sich die Person bei euch gemeldet hat.',
+      confirm_content:
+        'Alle Adressen dürfen es dann sofort wieder versuchen. Bitte nur, wenn sich die Person bei euch gemeldet hat.',
       unlocked: 'Die Anmeldung „%{username}“ ist entsperrt.',
     },
   },

@@ -21,7 +21,9 @@ export function ClusterLayer({ markers }: { markers: MapMarker[] }) {
   const map = useMap();
   useEffect(() => {
     const group = L.markerClusterGroup({ showCoverageOnHover: false, maxClusterRadius: 50 });
-    group.addLayers(markers.map((marker) => L.marker([marker.lat, marker.lng], { title: marker.key }).bindPopup(marker.popup)));
+    group.addLayers(
+      markers.map((marker) => L.marker([marker.lat, marker.lng], { title: marker.key }).bindPopup(marker.popup)),
+    );
     map.addLayer(group);
     if (markers.length) map.fitBounds(group.getBounds(), { padding: [30, 30], maxZoom: 16 });
     return () => {

@@ -25,7 +25,12 @@ interface MapAnswer {
 type Loaded = { state: 'loading' } | { state: 'error'; message: string } | { state: 'done'; map: MapAnswer };
 
 /** The popup: who sells here, where, and a link to their profile that stays inside the app. */
-function popupOf(vendor: MapVendor, location: MapVendor['locations'][number], linkText: string, open: (path: string) => void): HTMLElement {
+function popupOf(
+  vendor: MapVendor,
+  location: MapVendor['locations'][number],
+  linkText: string,
+  open: (path: string) => void,
+): HTMLElement {
   const box = document.createElement('div');
   const name = box.appendChild(document.createElement('strong'));
   name.textContent = `${vendor.firstName} ${vendor.lastName} (${vendor.licenseId})`;
@@ -81,12 +86,17 @@ export default function MapPage() {
     <Box sx={{ mt: 1 }}>
       <Title title={<PageTitle page="app.page.map" />} />
       {loaded.state === 'loading' && <LinearProgress id="map-loading" />}
-      {loaded.state === 'error' && <Alert severity="error">{translate('app.map.failed', { message: loaded.message })}</Alert>}
+      {loaded.state === 'error' && (
+        <Alert severity="error">{translate('app.map.failed', { message: loaded.message })}</Alert>
+      )}
       {loaded.state === 'done' && (
         <>
           <Typography id="map-summary" sx={{ my: 1 }}>
             {markers.length
-              ? translate('app.map.summary', { vendors: vendors.filter((vendor) => vendor.locations.length).length, locations: markers.length })
+              ? translate('app.map.summary', {
+                  vendors: vendors.filter((vendor) => vendor.locations.length).length,
+                  locations: markers.length,
+                })
               : translate('app.map.empty')}
           </Typography>
           <MapContainer

@@ -14,5 +14,10 @@ L.Icon.Default.mergeOptions({ iconUrl: markerIcon, iconRetinaUrl: markerIcon2x, 
 /** The map tiles the newspaper's settings name (`mapTileUrl`). */
 export function Tiles() {
   const { settings } = useSettings();
-  return <TileLayer url={settings.mapTileUrl} attribution='&copy; <a href="https://www.openstreetmap.org/copyright">OpenStreetMap</a>' />;
+  return (
+    <TileLayer
+      url={settings.mapTileUrl}
+      attribution='&copy; <a href="https://www.openstreetmap.org/copyright">OpenStreetMap</a>'
+    />
+  );
 }

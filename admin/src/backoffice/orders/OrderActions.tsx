@@ -37,12 +37,20 @@ export function OrderActions() {
   };
   const dispute = record.dispute;
   const decide = () =>
-    run(`/api/disputes/${dispute?.id ?? ''}/decision`, () => translate(`app.order.dispute_decided_${bearer}`, { id: record.id }), { bearer });
+    run(
+      `/api/disputes/${dispute?.id ?? ''}/decision`,
+      () => translate(`app.order.dispute_decided_${bearer}`, { id: record.id }),
+      { bearer },
+    );
   const check = () =>
-    run('reconcile', (order) => translate('app.order.checked', { id: order.id, status: translate(`app.order.status_${order.status}`) }));
+    run('reconcile', (order) =>
+      translate('app.order.checked', { id: order.id, status: translate(`app.order.status_${order.status}`) }),
+    );
   // A refund Stripe has not finished yet is not booked: the answer says so.
   const refund = () =>
-    run('refund', (order) => translate(order.status === 'refunded' ? 'app.order.refunded' : 'app.order.refund_requested', { id: order.id }));
+    run('refund', (order) =>
+      translate(order.status === 'refunded' ? 'app.order.refunded' : 'app.order.refund_requested', { id: order.id }),
+    );
 
   return (
     <Stack direction="row" spacing={1} onClick={(event) => event.stopPropagation()}>
@@ -53,17 +61,33 @@ export function OrderActions() {
       )}
       {dispute?.needsDecision && (
         <>
-          <Button size="small" variant="outlined" color="warning" disabled={busy} onClick={() => setBearer('vendor')} className="dispute-vendor">
+          <Button
+            size="small"
+            variant="outlined"
+            color="warning"
+            disabled={busy}
+            onClick={() => setBearer('vendor')}
+            className="dispute-vendor"
+          >
             {translate('app.order.dispute_vendor')}
           </Button>
-          <Button size="small" variant="outlined" disabled={busy} onClick={() => setBearer('newspaper')} className="dispute-newspaper">
+          <Button
+            size="small"
+            variant="outlined"
+            disabled={busy}
+            onClick={() => setBearer('newspaper')}
+            className="dispute-newspaper"
+          >
             {translate('app.order.dispute_newspaper')}
           </Button>
           <Confirm
             isOpen={bearer !== null}
             loading={busy}
             title={translate('app.order.dispute_title', { id: record.id })}
-            content={translate(`app.order.dispute_content_${bearer ?? 'vendor'}`, { amount: formatCents(dispute.amount), vendor: record.vendorLicenseId })}
+            content={translate(`app.order.dispute_content_${bearer ?? 'vendor'}`, {
+              amount: formatCents(dispute.amount),
+              vendor: record.vendorLicenseId,
+            })}
             onConfirm={() => void decide()}
             onClose={() => setBearer(null)}
           />
@@ -71,7 +95,13 @@ export function OrderActions() {
       )}
       {record.status === 'paid' && !record.dispute && (
         <>
-          <Button size="small" color="error" disabled={busy} onClick={() => setConfirming(true)} className="order-refund">
+          <Button
+            size="small"
+            color="error"
+            disabled={busy}
+            onClick={() => setConfirming(true)}
+            className="order-refund"
+          >
             {translate('app.order.refund')}
           </Button>
           <Confirm

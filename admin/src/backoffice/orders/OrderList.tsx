@@ -1,6 +1,14 @@
 import { Chip, useMediaQuery, type ChipProps, type Theme } from '@mui/material';
 import {
-  AutocompleteInput, BooleanInput, DataTable, List, ReferenceInput, SelectArrayInput, useLocale, useRecordContext, useTranslate,
+  AutocompleteInput,
+  BooleanInput,
+  DataTable,
+  List,
+  ReferenceInput,
+  SelectArrayInput,
+  useLocale,
+  useRecordContext,
+  useTranslate,
 } from 'react-admin';
 import { formatDate, formatDateTime } from '../../shared/dates.ts';
 import type { Locale } from '../../shared/locale.ts';
@@ -11,13 +19,27 @@ import type { OrderRecord } from './record.ts';
 
 export const orderStatuses = ['pending', 'flagged', 'paid', 'failed', 'expired', 'refunded'] as const;
 
-const colours: Record<string, ChipProps['color']> = { pending: 'info', flagged: 'warning', paid: 'success', failed: 'error', expired: 'default', refunded: 'default' };
+const colours: Record<string, ChipProps['color']> = {
+  pending: 'info',
+  flagged: 'warning',
+  paid: 'success',
+  failed: 'error',
+  expired: 'default',
+  refunded: 'default',
+};
 
 export function OrderStatus() {
   const record = useRecordContext<OrderRecord>();
   const translate = useTranslate();
   if (!record) return null;
-  return <Chip size="small" color={colours[record.status]} label={translate(`app.order.status_${record.status}`)} className={`order-status-${record.status}`} />;
+  return (
+    <Chip
+      size="small"
+      color={colours[record.status]}
+      label={translate(`app.order.status_${record.status}`)}
+      className={`order-status-${record.status}`}
+    />
+  );
 }
 
 const filters = [
@@ -42,18 +64,34 @@ function StripeState() {
   const formatCents = useFormatCents();
   if (!record) return null;
   const refund = record.refundStatus && record.refundStatus !== 'succeeded' && (
-    <Chip size="small" color={record.refundStatus === 'failed' ? 'error' : 'info'} className={`refund-status-${record.refundStatus}`}
-      label={translate(`app.order.refund_${record.refundStatus}`, { _: record.refundStatus })} />
+    <Chip
+      size="small"
+      color={record.refundStatus === 'failed' ? 'error' : 'info'}
+      className={`refund-status-${record.refundStatus}`}
+      label={translate(`app.order.refund_${record.refundStatus}`, { _: record.refundStatus })}
+    />
   );
   const dispute = record.dispute && (
-    <Chip size="small" color={record.dispute.needsDecision ? 'warning' : 'default'} className="order-dispute"
-      label={translate(record.dispute.bearer ? `app.order.dispute_borne_${record.dispute.bearer}` : 'app.order.dispute', {
-        amount: formatCents(record.dispute.amount),
-        due: record.dispute.evidenceDueBy ? formatDate(record.dispute.evidenceDueBy, locale) : '–',
-        status: record.dispute.status,
-      })} />
+    <Chip
+      size="small"
+      color={record.dispute.needsDecision ? 'warning' : 'default'}
+      className="order-dispute"
+      label={translate(
+        record.dispute.bearer ? `app.order.dispute_borne_${record.dispute.bearer}` : 'app.order.dispute',
+        {
+          amount: formatCents(record.dispute.amount),
+          due: record.dispute.evidenceDueBy ? formatDate(record.dispute.evidenceDueBy, locale) : '–',
+          status: record.dispute.status,
+        },
+      )}
+    />
   );
-  return <>{refund}{dispute}</>;
+  return (
+    <>
+      {refund}
+      {dispute}
+    </>
+  );
 }
 
 /**
@@ -94,10 +132,24 @@ export function OrderList() {
         )}
         {!isSmall && <DataTable.Col source="id" />}
         {!isSmall && <DataTable.Col source="createdAt" render={when} />}
-        {!isSmall && <DataTable.Col label="app.order.vendor" disableSort render={(record: OrderRecord) => `${record.vendorLicenseId} ${record.vendorName}`} />}
-        {!isSmall && <DataTable.Col source="amountTotal" align="right" render={(record: OrderRecord) => formatCents(record.amountTotal)} />}
+        {!isSmall && (
+          <DataTable.Col
+            label="app.order.vendor"
+            disableSort
+            render={(record: OrderRecord) => `${record.vendorLicenseId} ${record.vendorName}`}
+          />
+        )}
+        {!isSmall && (
+          <DataTable.Col
+            source="amountTotal"
+            align="right"
+            render={(record: OrderRecord) => formatCents(record.amountTotal)}
+          />
+        )}
         <DataTable.Col source="status" render={() => <OrderStatus />} />
-        {!isSmall && <DataTable.Col source="flagReason" disableSort render={(record: OrderRecord) => record.flagReason ?? ''} />}
+        {!isSmall && (
+          <DataTable.Col source="flagReason" disableSort render={(record: OrderRecord) => record.flagReason ?? ''} />
+        )}
         <DataTable.Col label="app.order.stripe" disableSort render={() => <StripeState />} />
         <DataTable.Col label="app.vendor.actions" disableSort render={() => <OrderActions />} />
       </DataTable>

@@ -16,7 +16,8 @@ export const de = {
       checked: 'Bestellung %{id} ist jetzt: %{status}',
       refund: 'Erstatten',
       refund_title: 'Bestellung %{id} erstatten?',
-      refund_content: '%{amount} gehen über Stripe an die Kundin oder den Kunden zurück, und die Buchungen werden umgekehrt. Das kann nicht rückgängig gemacht werden.',
+      refund_content:
+        '%{amount} gehen über Stripe an die Kundin oder den Kunden zurück, und die Buchungen werden umgekehrt. Das kann nicht rückgängig gemacht werden.',
       refunded: 'Bestellung %{id} wurde erstattet',
       refund_requested: 'Erstattung zu Bestellung %{id} angefragt: gebucht wird, sobald Stripe sie meldet',
       empty: 'Keine Bestellungen mit diesem Status.',
@@ -32,7 +33,8 @@ export const de = {
       dispute_vendor: 'Verkäufer·in trägt es',
       dispute_newspaper: 'Zeitung trägt es',
       dispute_title: 'Chargeback zu Bestellung %{id}: wer trägt es?',
-      dispute_content_vendor: '%{amount} werden vom Guthaben von %{vendor} abgezogen. Gewinnt die Zeitung den Fall, bekommt %{vendor} es zurück.',
+      dispute_content_vendor:
+        '%{amount} werden vom Guthaben von %{vendor} abgezogen. Gewinnt die Zeitung den Fall, bekommt %{vendor} es zurück.',
       dispute_content_newspaper: 'Die Zeitung trägt %{amount}; das Guthaben von %{vendor} bleibt, wie es ist.',
       dispute_decided_vendor: 'Chargeback zu Bestellung %{id}: vom Guthaben abgezogen',
       dispute_decided_newspaper: 'Chargeback zu Bestellung %{id}: trägt die Zeitung',
@@ -73,7 +75,8 @@ export const en: typeof de = {
       checked: 'Order %{id} is now: %{status}',
       refund: 'Refund',
       refund_title: 'Refund order %{id}?',
-      refund_content: '%{amount} go back to the customer through Stripe, and the bookings are reversed. This cannot be undone.',
+      refund_content:
+        '%{amount} go back to the customer through Stripe, and the bookings are reversed. This cannot be undone.',
       refunded: 'Order %{id} was refunded',
       refund_requested: 'Refund of order %{id} requested: it is booked once Stripe reports it done',
       empty: 'No orders with this status.',
@@ -89,7 +92,8 @@ export const en: typeof de = {
       dispute_vendor: 'Vendor bears it',
       dispute_newspaper: 'Newspaper bears it',
       dispute_title: 'Chargeback on order %{id}: who bears it?',
-      dispute_content_vendor: '%{amount} are taken off the credit of %{vendor}. If the newspaper wins the case, %{vendor} gets it back.',
+      dispute_content_vendor:
+        '%{amount} are taken off the credit of %{vendor}. If the newspaper wins the case, %{vendor} gets it back.',
       dispute_content_newspaper: 'The newspaper bears %{amount}; the credit of %{vendor} stays as it is.',
       dispute_decided_vendor: 'Chargeback on order %{id}: taken off the credit',
       dispute_decided_newspaper: 'Chargeback on order %{id}: borne by the newspaper',

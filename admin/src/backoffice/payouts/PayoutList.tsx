@@ -62,7 +62,12 @@ function Actions() {
       <Button
         label="app.books.csv"
         id="payouts-csv"
-        onClick={() => void download(`/api/payouts?format=csv&${filterParam(filterValues)}`, periodFilename('auszahlungen', filterValues))}
+        onClick={() =>
+          void download(
+            `/api/payouts?format=csv&${filterParam(filterValues)}`,
+            periodFilename('auszahlungen', filterValues),
+          )
+        }
       >
         <DownloadIcon />
       </Button>
@@ -80,7 +85,8 @@ function Settled() {
     <Box component="ul" sx={{ m: 0, pl: 2 }}>
       {record.items.map((item) => (
         <li key={`${item.kind}-${item.itemId}`}>
-          {item.kind === 'item' ? item.itemName : translate(`app.vendor.kind_${item.kind}`, { _: item.itemName })} × {item.quantity}: {formatCents(item.amount)}
+          {item.kind === 'item' ? item.itemName : translate(`app.vendor.kind_${item.kind}`, { _: item.itemName })} ×{' '}
+          {item.quantity}: {formatCents(item.amount)}
         </li>
       ))}
     </Box>
@@ -92,7 +98,11 @@ function Reversed() {
   const translate = useTranslate();
   const locale = useLocale() as Locale;
   if (!record?.reversed || record.reversedAt === null) return null;
-  const detail = translate('app.books.reversed_detail', { date: formatDate(record.reversedAt, locale), name: record.reversedBy, reason: record.reversalReason });
+  const detail = translate('app.books.reversed_detail', {
+    date: formatDate(record.reversedAt, locale),
+    name: record.reversedBy,
+    reason: record.reversalReason,
+  });
   return (
     <Tooltip title={detail}>
       <Chip size="small" label={translate('app.books.reversed')} className="payout-reversed" aria-label={detail} />
@@ -145,7 +155,10 @@ function Totals() {
             </Typography>
             {data.reversedCount > 0 && (
               <Typography color="text.secondary">
-                {translate('app.books.reversed_total', { count: data.reversedCount, amount: formatCents(data.reversedAmount) })}
+                {translate('app.books.reversed_total', {
+                  count: data.reversedCount,
+                  amount: formatCents(data.reversedAmount),
+                })}
               </Typography>
             )}
           </>
@@ -162,15 +175,13 @@ export function PayoutList() {
   const formatCents = useFormatCents();
   const vendor = (record: PayoutListRecord) => `${record.vendor.licenseId} ${record.vendor.name}`;
   return (
-    <PeriodList
-      title={<PageTitle page="app.page.payouts" />}
-      filters={filters}
-      actions={<Actions />}
-    >
+    <PeriodList title={<PageTitle page="app.page.payouts" />} filters={filters} actions={<Actions />}>
       {isSmall ? (
         <SimpleList
           primaryText={(record: PayoutListRecord) => `${formatCents(record.amount)} · ${vendor(record)}`}
-          secondaryText={(record: PayoutListRecord) => `${record.receiptNumber} · ${formatDateTime(record.createdAt, locale)} · ${record.authorisedBy}`}
+          secondaryText={(record: PayoutListRecord) =>
+            `${record.receiptNumber} · ${formatDateTime(record.createdAt, locale)} · ${record.authorisedBy}`
+          }
           tertiaryText={() => (
             <>
               <Reversed />
@@ -182,9 +193,16 @@ export function PayoutList() {
       ) : (
         <DataTable bulkActionButtons={false} rowClick={false}>
           <DataTable.Col source="receiptNumber" />
-          <DataTable.Col source="createdAt" render={(record: PayoutListRecord) => formatDateTime(record.createdAt, locale)} />
+          <DataTable.Col
+            source="createdAt"
+            render={(record: PayoutListRecord) => formatDateTime(record.createdAt, locale)}
+          />
           <DataTable.Col source="vendor" render={vendor} />
-          <DataTable.Col source="amount" align="right" render={(record: PayoutListRecord) => formatCents(record.amount)} />
+          <DataTable.Col
+            source="amount"
+            align="right"
+            render={(record: PayoutListRecord) => formatCents(record.amount)}
+          />
           <DataTable.Col source="items" disableSort render={() => <Settled />} />
           <DataTable.Col source="authorisedBy" disableSort />
           <DataTable.Col source="reversed" disableSort render={() => <Reversed />} />

@@ -35,7 +35,14 @@ export function Receipt({ payoutId }: { payoutId: number }) {
   if (error) return <Alert severity="error">{error}</Alert>;
   return (
     <Box>
-      <Button label="app.books.print" id="payout-receipt-print" disabled={!url} onClick={() => frame.current?.contentWindow?.print()} variant="contained" sx={{ mb: 1 }}>
+      <Button
+        label="app.books.print"
+        id="payout-receipt-print"
+        disabled={!url}
+        onClick={() => frame.current?.contentWindow?.print()}
+        variant="contained"
+        sx={{ mb: 1 }}
+      >
         <PrintIcon />
       </Button>
       {url ? (

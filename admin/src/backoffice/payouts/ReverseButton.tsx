@@ -34,7 +34,10 @@ export function ReverseButton({ payout }: { payout: PayoutRecord }) {
     if (!reason.trim()) return setError(translate('app.books.reason_required'));
     setBusy(true);
     try {
-      await dataProvider.call(`/api/payments/payout/${payout.id}/reverse`, { method: 'POST', body: { reason: reason.trim() } });
+      await dataProvider.call(`/api/payments/payout/${payout.id}/reverse`, {
+        method: 'POST',
+        body: { reason: reason.trim() },
+      });
       close();
       notify('app.books.reversed_done', { type: 'success' });
       refresh();
@@ -51,27 +54,39 @@ export function ReverseButton({ payout }: { payout: PayoutRecord }) {
       </Button>
       <Dialog open={open} onClose={close} aria-labelledby={`reverse-title-${payout.id}`}>
         <form onSubmit={(event) => void submit(event)} noValidate>
-        <DialogTitle id={`reverse-title-${payout.id}`}>{translate('app.books.reverse_title', { receipt: payout.receiptNumber })}</DialogTitle>
-        <DialogContent>
-          <DialogContentText sx={{ mb: 2 }}>
-            {translate('app.books.reverse_content', { amount: formatCents(payout.amount), vendor: `${payout.vendor.licenseId} ${payout.vendor.name}` })}
-          </DialogContentText>
-          <TextField
-            autoFocus
-            fullWidth
-            required
-            label={translate('app.books.reason')}
-            value={reason}
-            onChange={(event) => setReason(event.target.value)}
-            error={!!error}
-            helperText={error}
-            slotProps={{ htmlInput: { maxLength: 500 } }}
-          />
-        </DialogContent>
-        <DialogActions>
-          <Button label="ra.action.cancel" onClick={close} />
-          <Button label="app.books.reverse" type="submit" color="error" variant="contained" disabled={busy} id="payout-reverse-confirm" />
-        </DialogActions>
+          <DialogTitle id={`reverse-title-${payout.id}`}>
+            {translate('app.books.reverse_title', { receipt: payout.receiptNumber })}
+          </DialogTitle>
+          <DialogContent>
+            <DialogContentText sx={{ mb: 2 }}>
+              {translate('app.books.reverse_content', {
+                amount: formatCents(payout.amount),
+                vendor: `${payout.vendor.licenseId} ${payout.vendor.name}`,
+              })}
+            </DialogContentText>
+            <TextField
+              autoFocus
+              fullWidth
+              required
+              label={translate('app.books.reason')}
+              value={reason}
+              onChange={(event) => setReason(event.target.value)}
+              error={!!error}
+              helperText={error}
+              slotProps={{ htmlInput: { maxLength: 500 } }}
+            />
+          </DialogContent>
+          <DialogActions>
+            <Button label="ra.action.cancel" onClick={close} />
+            <Button
+              label="app.books.reverse"
+              type="submit"
+              color="error"
+              variant="contained"
+              disabled={busy}
+              id="payout-reverse-confirm"
+            />
+          </DialogActions>
         </form>
       </Dialog>
     </>

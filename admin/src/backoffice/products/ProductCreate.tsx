@@ -6,7 +6,11 @@ import { ProductForm, productTransform } from './ProductForm.tsx';
 /** /newproduct */
 export function ProductCreate() {
   return (
-    <Create title={<PageTitle page="app.page.new_product" />} transform={productTransform} redirect={() => productPaths.list}>
+    <Create
+      title={<PageTitle page="app.page.new_product" />}
+      transform={productTransform}
+      redirect={() => productPaths.list}
+    >
       <ProductForm />
     </Create>
   );

@@ -51,7 +51,8 @@ function PdfPreview() {
 }
 
 /** Price and max order amount are typed in euros; the API takes cents. */
-export const productTransform = (values: Record<string, unknown>) => eurosToCents(values, ['price', 'maxOrderAmount', 'counterPrice']);
+export const productTransform = (values: Record<string, unknown>) =>
+  eurosToCents(values, ['price', 'maxOrderAmount', 'counterPrice']);
 
 /** The item's fields, the same on create and edit; the server's messages appear at these fields. */
 export function ProductForm({ toolbar }: { toolbar?: ReactElement<typeof Toolbar> }) {
@@ -70,7 +71,12 @@ export function ProductForm({ toolbar }: { toolbar?: ReactElement<typeof Toolbar
         <BooleanInput source="takesOverTransactionCosts" />
       </Section>
       <Section title="app.product.section_look">
-        <ImageInput source="image" accept={{ 'image/*': ['.png', '.jpg', '.jpeg', '.webp', '.svg'] }} format={asFileValue} sx={wide}>
+        <ImageInput
+          source="image"
+          accept={{ 'image/*': ['.png', '.jpg', '.jpeg', '.webp', '.svg'] }}
+          format={asFileValue}
+          sx={wide}
+        >
           <ImageField source="src" title="title" />
         </ImageInput>
         <ColourInput source="color" />

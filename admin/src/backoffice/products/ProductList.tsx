@@ -1,6 +1,16 @@
 import StarIcon from '@mui/icons-material/Star';
 import { Avatar, Box, Chip, useMediaQuery, type Theme } from '@mui/material';
-import { CreateButton, DataTable, List, SearchInput, SimpleList, TopToolbar, useRecordContext, useTranslate, type RaRecord } from 'react-admin';
+import {
+  CreateButton,
+  DataTable,
+  List,
+  SearchInput,
+  SimpleList,
+  TopToolbar,
+  useRecordContext,
+  useTranslate,
+  type RaRecord,
+} from 'react-admin';
 import { assetUrl } from '../../shared/settings.ts';
 import { useFormatCents } from '../common/money.tsx';
 import { PageTitle } from '../layout/PageTitle.tsx';
@@ -18,7 +28,14 @@ interface ProductRecord extends RaRecord<number> {
 
 function Thumbnail() {
   const record = useRecordContext<ProductRecord>();
-  return <Avatar variant="rounded" src={record?.image ? assetUrl(record.image) : undefined} alt="" sx={{ width: 48, height: 48 }} />;
+  return (
+    <Avatar
+      variant="rounded"
+      src={record?.image ? assetUrl(record.image) : undefined}
+      alt=""
+      sx={{ width: 48, height: 48 }}
+    />
+  );
 }
 
 /** Main product, licence item, disabled: what makes an item special, as small labels. */
@@ -28,7 +45,9 @@ function Badges() {
   if (!record) return null;
   return (
     <Box sx={{ display: 'flex', gap: 0.5, flexWrap: 'wrap' }}>
-      {record.isMainProduct && <Chip size="small" color="primary" icon={<StarIcon />} label={translate('app.product.main')} />}
+      {record.isMainProduct && (
+        <Chip size="small" color="primary" icon={<StarIcon />} label={translate('app.product.main')} />
+      )}
       {record.isLicenseItem && <Chip size="small" label={translate('app.product.license')} />}
       {record.disabled && <Chip size="small" className="product-disabled" label={translate('app.product.disabled')} />}
     </Box>

@@ -18,7 +18,12 @@ export function ProtocolChanges() {
   const changes = (record.changes ?? {}) as Changes;
   const empty = translate('app.protocol.empty_value');
   const fields = Object.entries(changes);
-  if (!fields.length) return record.details ? <Box component="code" sx={{ fontSize: 12, wordBreak: 'break-word' }}>{shown(record.details, '')}</Box> : null;
+  if (!fields.length)
+    return record.details ? (
+      <Box component="code" sx={{ fontSize: 12, wordBreak: 'break-word' }}>
+        {shown(record.details, '')}
+      </Box>
+    ) : null;
   return (
     <Box component="ul" sx={{ m: 0, pl: 2, fontSize: 13, wordBreak: 'break-word' }} className="protocol-changes">
       {fields.map(([field, { before, after }]) => (

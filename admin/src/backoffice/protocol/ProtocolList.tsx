@@ -29,10 +29,22 @@ export function ProtocolList() {
   const locale = useLocale() as Locale;
   const translate = useTranslate();
   const isSmall = useMediaQuery<Theme>((theme) => theme.breakpoints.down('md'));
-  const record = (entry: ProtocolRecord) => (entry.recordType ? `${entry.recordType} ${entry.recordId ?? ''}`.trim() : '');
+  const record = (entry: ProtocolRecord) =>
+    entry.recordType ? `${entry.recordType} ${entry.recordId ?? ''}`.trim() : '';
   return (
-    <List title={<PageTitle page="app.page.protocol" />} filters={filters} sort={{ field: 'at', order: 'DESC' }} perPage={25} exporter={false} empty={false}>
-      <DataTable bulkActionButtons={false} rowClick={false} empty={<p style={{ padding: 16 }}>{translate('app.protocol.empty')}</p>}>
+    <List
+      title={<PageTitle page="app.page.protocol" />}
+      filters={filters}
+      sort={{ field: 'at', order: 'DESC' }}
+      perPage={25}
+      exporter={false}
+      empty={false}
+    >
+      <DataTable
+        bulkActionButtons={false}
+        rowClick={false}
+        empty={<p style={{ padding: 16 }}>{translate('app.protocol.empty')}</p>}
+      >
         {isSmall && (
           // A phone has room for two columns: who did what to which record, then the changes.
           <DataTable.Col
@@ -49,7 +61,12 @@ export function ProtocolList() {
           />
         )}
         {!isSmall && <DataTable.Col source="at" render={(entry: ProtocolRecord) => formatDateTime(entry.at, locale)} />}
-        {!isSmall && <DataTable.Col source="username" render={(entry: ProtocolRecord) => entry.username ?? translate('app.protocol.system')} />}
+        {!isSmall && (
+          <DataTable.Col
+            source="username"
+            render={(entry: ProtocolRecord) => entry.username ?? translate('app.protocol.system')}
+          />
+        )}
         {!isSmall && <DataTable.Col source="action" />}
         {!isSmall && <DataTable.Col label="app.protocol.record" source="recordType" render={record} />}
         <DataTable.Col label="app.protocol.changes" disableSort render={() => <ProtocolChanges />} />

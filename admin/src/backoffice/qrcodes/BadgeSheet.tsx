@@ -22,12 +22,23 @@ const printStyles = (
 function Badge({ vendor }: { vendor: BadgeVendor }) {
   const { settings } = useSettings();
   const translate = useTranslate();
-  const options = useMemo(() => qrCodeOptions(vendorQrUrl(settings, vendor.licenseId), settings, 180), [settings, vendor.licenseId]);
+  const options = useMemo(
+    () => qrCodeOptions(vendorQrUrl(settings, vendor.licenseId), settings, 180),
+    [settings, vendor.licenseId],
+  );
   return (
     <Box
       className="badge"
       data-licence-id={vendor.licenseId}
-      sx={{ border: '1px dashed #999', p: 1.5, textAlign: 'center', breakInside: 'avoid', pageBreakInside: 'avoid', color: '#000', background: '#fff' }}
+      sx={{
+        border: '1px dashed #999',
+        p: 1.5,
+        textAlign: 'center',
+        breakInside: 'avoid',
+        pageBreakInside: 'avoid',
+        color: '#000',
+        background: '#fff',
+      }}
     >
       <Typography sx={{ fontWeight: 700, fontSize: 14 }}>{settings.newspaperName}</Typography>
       <QrPreview options={options} />
@@ -53,9 +64,15 @@ export function BadgeSheet() {
   }, [dataProvider]);
 
   return (
-    <Box sx={{ p: { xs: 1, sm: 2 }, maxWidth: '190mm', mx: 'auto', background: '#fff', minHeight: '100vh' }} id="badge-sheet">
+    <Box
+      sx={{ p: { xs: 1, sm: 2 }, maxWidth: '190mm', mx: 'auto', background: '#fff', minHeight: '100vh' }}
+      id="badge-sheet"
+    >
       {printStyles}
-      <Box className="badge-sheet-toolbar" sx={{ display: 'flex', flexWrap: 'wrap', gap: 1, alignItems: 'center', mb: 2 }}>
+      <Box
+        className="badge-sheet-toolbar"
+        sx={{ display: 'flex', flexWrap: 'wrap', gap: 1, alignItems: 'center', mb: 2 }}
+      >
         <Typography variant="h6" sx={{ flex: '1 1 auto' }}>
           <PageTitle page="app.page.badges" />
         </Typography>
@@ -74,8 +91,17 @@ export function BadgeSheet() {
       {failure && <Alert severity="error">{failure}</Alert>}
       {!vendors && !failure && <CircularProgress aria-label={translate('ra.page.loading')} />}
       {vendors?.length === 0 && <Alert severity="info">{translate('app.qr.no_vendors')}</Alert>}
-      <Box sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr 1fr', sm: 'repeat(3, 1fr)' }, gap: '4mm', '@media print': { gridTemplateColumns: 'repeat(3, 1fr)' } }}>
-        {vendors?.map((vendor) => <Badge key={vendor.id} vendor={vendor} />)}
+      <Box
+        sx={{
+          display: 'grid',
+          gridTemplateColumns: { xs: '1fr 1fr', sm: 'repeat(3, 1fr)' },
+          gap: '4mm',
+          '@media print': { gridTemplateColumns: 'repeat(3, 1fr)' },
+        }}
+      >
+        {vendors?.map((vendor) => (
+          <Badge key={vendor.id} vendor={vendor} />
+        ))}
       </Box>
     </Box>
   );

@@ -1,4 +1,14 @@
-import { Alert, Autocomplete, Box, Button, Card, CardContent, LinearProgress, TextField, Typography } from '@mui/material';
+import {
+  Alert,
+  Autocomplete,
+  Box,
+  Button,
+  Card,
+  CardContent,
+  LinearProgress,
+  TextField,
+  Typography,
+} from '@mui/material';
 import { useEffect, useState } from 'react';
 import { useDataProvider, useNotify, useTranslate } from 'react-admin';
 import { Link } from 'react-router-dom';
@@ -19,7 +29,10 @@ export function useCodeDownload() {
   const notify = useNotify();
   return async (vendor: BadgeVendor, format: CodeFormat) => {
     try {
-      saveBlob(await codeBlob(qrCodeOptions(vendorQrUrl(settings, vendor.licenseId), settings, downloadSize), format), codeFileName(vendor, format));
+      saveBlob(
+        await codeBlob(qrCodeOptions(vendorQrUrl(settings, vendor.licenseId), settings, downloadSize), format),
+        codeFileName(vendor, format),
+      );
     } catch (error) {
       notify('app.qr.failed', { type: 'error', messageArgs: { message: (error as Error).message } });
     }
@@ -52,7 +65,10 @@ export function CodeDownloads() {
       const { zipSync } = await import('fflate');
       const files: Record<string, [Uint8Array, { level: 0 }]> = {};
       for (const vendor of vendors) {
-        const png = await codeBlob(qrCodeOptions(vendorQrUrl(settings, vendor.licenseId), settings, downloadSize), 'png');
+        const png = await codeBlob(
+          qrCodeOptions(vendorQrUrl(settings, vendor.licenseId), settings, downloadSize),
+          'png',
+        );
         // PNG is compressed already: stored as it is.
         files[codeFileName(vendor, 'png')] = [new Uint8Array(await png.arrayBuffer()), { level: 0 }];
         setZipped((done) => (done ?? 0) + 1);
@@ -84,10 +100,20 @@ export function CodeDownloads() {
             sx={{ flex: '1 1 260px' }}
             renderInput={(params) => <TextField {...params} label={translate('app.qr.vendor')} size="small" />}
           />
-          <Button variant="outlined" disabled={!chosen} onClick={() => chosen && void download(chosen, 'png')} id="qr-download-png">
+          <Button
+            variant="outlined"
+            disabled={!chosen}
+            onClick={() => chosen && void download(chosen, 'png')}
+            id="qr-download-png"
+          >
             {translate('app.qr.png')}
           </Button>
-          <Button variant="outlined" disabled={!chosen} onClick={() => chosen && void download(chosen, 'svg')} id="qr-download-svg">
+          <Button
+            variant="outlined"
+            disabled={!chosen}
+            onClick={() => chosen && void download(chosen, 'svg')}
+            id="qr-download-svg"
+          >
             {translate('app.qr.svg')}
           </Button>
         </Box>
@@ -95,13 +121,20 @@ export function CodeDownloads() {
           <Button variant="contained" component={Link} to={qrPaths.badges} id="qr-badges" disabled={!vendors?.length}>
             {translate('app.qr.badges')}
           </Button>
-          <Button variant="outlined" onClick={() => void zipAll()} disabled={!vendors?.length || zipped !== null} id="qr-zip">
+          <Button
+            variant="outlined"
+            onClick={() => void zipAll()}
+            disabled={!vendors?.length || zipped !== null}
+            id="qr-zip"
+          >
             {translate('app.qr.zip')}
           </Button>
         </Box>
         {zipped !== null && vendors && (
           <Box role="status">
-            <Typography variant="body2">{translate('app.qr.zip_progress', { done: zipped, total: vendors.length })}</Typography>
+            <Typography variant="body2">
+              {translate('app.qr.zip_progress', { done: zipped, total: vendors.length })}
+            </Typography>
             <LinearProgress variant="determinate" value={(zipped / vendors.length) * 100} />
           </Box>
         )}

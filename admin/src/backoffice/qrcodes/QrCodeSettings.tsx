@@ -11,20 +11,38 @@ import { CodeDownloads } from './CodeDownloads.tsx';
 import { QrPreview } from './QrPreview.tsx';
 
 /** Choices as SelectInput takes them; a type's name as message key ("classy-rounded" → classy_rounded). */
-const choices = (values: readonly string[], prefix: string) => values.map((value) => ({ id: value, name: `${prefix}.${value.replace('-', '_')}` }));
+const choices = (values: readonly string[], prefix: string) =>
+  values.map((value) => ({ id: value, name: `${prefix}.${value.replace('-', '_')}` }));
 
 /** A logo while editing: a new upload ({ src: blob URL }), the stored URL, or none. */
 const logoUrl = (value: unknown): string | null =>
-  typeof value === 'string' ? value || null : value && typeof value === 'object' && 'src' in value ? String(value.src) : null;
+  typeof value === 'string'
+    ? value || null
+    : value && typeof value === 'object' && 'src' in value
+      ? String(value.src)
+      : null;
 
 /** The code as the form stands now, for a sample licence ID. */
 function LivePreview() {
   const translate = useTranslate();
-  const [style, enableLogo, logo, url, publicUrl] = useWatch({ name: ['qrCodeSettings', 'qrCodeEnableLogo', 'qrCodeLogo', 'qrCodeUrl', 'publicUrl'] }) as [Style, boolean, unknown, string, string];
-  const data = vendorQrUrl({ qrCodeUrl: url ?? '', publicUrl: publicUrl ?? window.location.origin }, translate('app.qr.sample'));
+  const [style, enableLogo, logo, url, publicUrl] = useWatch({
+    name: ['qrCodeSettings', 'qrCodeEnableLogo', 'qrCodeLogo', 'qrCodeUrl', 'publicUrl'],
+  }) as [Style, boolean, unknown, string, string];
+  const data = vendorQrUrl(
+    { qrCodeUrl: url ?? '', publicUrl: publicUrl ?? window.location.origin },
+    translate('app.qr.sample'),
+  );
   // The watched values are new objects on every render; the preview redraws only when they differ.
   const key = JSON.stringify([data, style, enableLogo, logoUrl(logo)]);
-  const options = useMemo(() => qrCodeOptions(data, { qrCodeSettings: { ...style }, qrCodeEnableLogo: enableLogo, qrCodeLogoImgUrl: logoUrl(logo) }, 240), [key]); // eslint-disable-line react-hooks/exhaustive-deps
+  const options = useMemo(
+    () =>
+      qrCodeOptions(
+        data,
+        { qrCodeSettings: { ...style }, qrCodeEnableLogo: enableLogo, qrCodeLogoImgUrl: logoUrl(logo) },
+        240,
+      ),
+    [key],
+  ); // eslint-disable-line react-hooks/exhaustive-deps
   return (
     <Card variant="outlined" sx={{ alignSelf: 'start' }}>
       <CardContent>
@@ -48,20 +66,49 @@ export function QrCodeSettings() {
   return (
     <>
       <SettingsForm page="app.page.qrcodes" savedMessage="app.qr.saved">
-        <Box sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', md: 'minmax(0, 760px) 300px' }, gap: 2, width: '100%' }}>
+        <Box
+          sx={{
+            display: 'grid',
+            gridTemplateColumns: { xs: '1fr', md: 'minmax(0, 760px) 300px' },
+            gap: 2,
+            width: '100%',
+          }}
+        >
           <Box>
             <Section title="app.qr.section_style">
-              <SelectInput source="qrCodeSettings.errorCorrectionLevel" label="app.qr.fields.errorCorrectionLevel" choices={choices(qrChoices.errorCorrectionLevel, 'app.qr.levels')} />
-              <SelectInput source="qrCodeSettings.dotType" label="app.qr.fields.dotType" choices={choices(qrChoices.dotType, 'app.qr.types')} />
+              <SelectInput
+                source="qrCodeSettings.errorCorrectionLevel"
+                label="app.qr.fields.errorCorrectionLevel"
+                choices={choices(qrChoices.errorCorrectionLevel, 'app.qr.levels')}
+              />
+              <SelectInput
+                source="qrCodeSettings.dotType"
+                label="app.qr.fields.dotType"
+                choices={choices(qrChoices.dotType, 'app.qr.types')}
+              />
               <ColourInput source="qrCodeSettings.dotColor" label="app.qr.fields.dotColor" />
               <ColourInput source="qrCodeSettings.backgroundColor" label="app.qr.fields.backgroundColor" />
-              <SelectInput source="qrCodeSettings.cornerSquareType" label="app.qr.fields.cornerSquareType" choices={choices(qrChoices.cornerSquareType, 'app.qr.types')} />
-              <SelectInput source="qrCodeSettings.cornerDotType" label="app.qr.fields.cornerDotType" choices={choices(qrChoices.cornerDotType, 'app.qr.types')} />
+              <SelectInput
+                source="qrCodeSettings.cornerSquareType"
+                label="app.qr.fields.cornerSquareType"
+                choices={choices(qrChoices.cornerSquareType, 'app.qr.types')}
+              />
+              <SelectInput
+                source="qrCodeSettings.cornerDotType"
+                label="app.qr.fields.cornerDotType"
+                choices={choices(qrChoices.cornerDotType, 'app.qr.types')}
+              />
             </Section>
             <Section title="app.qr.section_logo">
               <TextInput source="qrCodeUrl" type="url" sx={wide} />
               <BooleanInput source="qrCodeEnableLogo" label="app.qr.fields.qrCodeEnableLogo" sx={wide} />
-              <ImageInput source="qrCodeLogo" label="app.qr.fields.qrCodeLogo" accept={{ 'image/*': ['.png', '.jpg', '.jpeg', '.webp', '.svg'] }} format={asFileValue} sx={wide}>
+              <ImageInput
+                source="qrCodeLogo"
+                label="app.qr.fields.qrCodeLogo"
+                accept={{ 'image/*': ['.png', '.jpg', '.jpeg', '.webp', '.svg'] }}
+                format={asFileValue}
+                sx={wide}
+              >
                 <ImageField source="src" title="title" />
               </ImageInput>
             </Section>

@@ -68,7 +68,8 @@ export const de = {
       unreadable: 'Die Datei konnte nicht gelesen werden: %{message}',
       start: '%{count} Verkäufer importieren',
       confirm_title: '%{count} Verkäufer anlegen?',
-      confirm_content: 'Jeder Verkäufer bekommt einen Zugang mit Einmalpasswort. Die Passwörter werden danach nur einmal angezeigt.',
+      confirm_content:
+        'Jeder Verkäufer bekommt einen Zugang mit Einmalpasswort. Die Passwörter werden danach nur einmal angezeigt.',
       progress: '%{done} von %{total} verarbeitet',
       row: 'Zeile',
       status: 'Ergebnis',
@@ -76,7 +77,8 @@ export const de = {
       created: 'angelegt',
       summary: '%{created} angelegt, %{failed} mit Fehlern',
       passwords_title: 'Zugänge der neuen Verkäufer',
-      passwords_once: 'Diese Passwörter werden nur jetzt angezeigt: bitte drucken oder herunterladen und den Verkäufern übergeben.',
+      passwords_once:
+        'Diese Passwörter werden nur jetzt angezeigt: bitte drucken oder herunterladen und den Verkäufern übergeben.',
       print: 'Drucken',
       download: 'Als CSV herunterladen',
       again: 'Weitere Datei importieren',
@@ -154,7 +156,8 @@ export const en = {
       unreadable: 'The file could not be read: %{message}',
       start: 'Import %{count} vendors',
       confirm_title: 'Create %{count} vendors?',
-      confirm_content: 'Each vendor gets a login with a one-time password. The passwords are shown only once afterwards.',
+      confirm_content:
+        'Each vendor gets a login with a one-time password. The passwords are shown only once afterwards.',
       progress: '%{done} of %{total} done',
       row: 'Row',
       status: 'Result',

@@ -22,10 +22,12 @@ export interface BadgeVendor extends RaRecord {
   lastName: string;
 }
 
-export const codeFileName = (vendor: Pick<BadgeVendor, 'licenseId'>, format: CodeFormat) => `qr-${vendor.licenseId}.${format}`;
+export const codeFileName = (vendor: Pick<BadgeVendor, 'licenseId'>, format: CodeFormat) =>
+  `qr-${vendor.licenseId}.${format}`;
 
 // DEMO-2 before DEMO-10, as people count.
-const byLicenceId = (a: BadgeVendor, b: BadgeVendor) => a.licenseId.localeCompare(b.licenseId, undefined, { numeric: true });
+const byLicenceId = (a: BadgeVendor, b: BadgeVendor) =>
+  a.licenseId.localeCompare(b.licenseId, undefined, { numeric: true });
 
 /** Every active vendor by licence ID, page by page (the API gives at most 1000 at once). */
 export async function activeVendors(dataProvider: DataProvider): Promise<BadgeVendor[]> {

@@ -32,20 +32,36 @@ export function SettingsEdit() {
   const translate = useTranslate();
   return (
     <>
-      <SettingsForm page="app.page.settings" savedMessage="app.settings.saved" transform={(values: RaRecord) => eurosToCents(values, ['maxOrderAmount'])}>
+      <SettingsForm
+        page="app.page.settings"
+        savedMessage="app.settings.saved"
+        transform={(values: RaRecord) => eurosToCents(values, ['maxOrderAmount'])}
+      >
         <Section title="app.settings.section_newspaper">
           <TextInput source="newspaperName" sx={wide} />
           <ColourInput source="color" />
           <ColourInput source="fontColor" />
-          <ImageInput source="logo" accept={{ 'image/*': ['.png', '.jpg', '.jpeg', '.webp', '.svg'] }} format={asFileValue}>
+          <ImageInput
+            source="logo"
+            accept={{ 'image/*': ['.png', '.jpg', '.jpeg', '.webp', '.svg'] }}
+            format={asFileValue}
+          >
             <ImageField source="src" title="title" />
           </ImageInput>
-          <ImageInput source="favicon" accept={{ 'image/*': ['.png', '.jpg', '.jpeg', '.webp', '.svg'] }} format={asFileValue}>
+          <ImageInput
+            source="favicon"
+            accept={{ 'image/*': ['.png', '.jpg', '.jpeg', '.webp', '.svg'] }}
+            format={asFileValue}
+          >
             <ImageField source="src" title="title" />
           </ImageInput>
         </Section>
         <Section title="app.settings.section_shop">
-          <ReferenceInput source="mainItemId" reference="productsettings" filter={{ isLicenseItem: false, disabled: false }}>
+          <ReferenceInput
+            source="mainItemId"
+            reference="productsettings"
+            filter={{ isLicenseItem: false, disabled: false }}
+          >
             <SelectInput optionText="name" emptyText="app.settings.no_main_item" />
           </ReferenceInput>
           <EuroInput source="maxOrderAmount" validate={required()} />
@@ -59,7 +75,13 @@ export function SettingsEdit() {
           <TextInput source="maintainanceModeHelpUrl" type="url" sx={wide} />
           <TextInput source="vendorNotFoundHelpUrl" type="url" sx={wide} />
           <TextInput source="qrCodeUrl" type="url" sx={wide} />
-          <Button component={Link} to={qrPaths.settings} startIcon={<QrCodeIcon />} sx={{ justifySelf: 'start', mb: 2 }} id="settings-qrcodes">
+          <Button
+            component={Link}
+            to={qrPaths.settings}
+            startIcon={<QrCodeIcon />}
+            sx={{ justifySelf: 'start', mb: 2 }}
+            id="settings-qrcodes"
+          >
             {translate('app.qr.open_settings')}
           </Button>
         </Section>

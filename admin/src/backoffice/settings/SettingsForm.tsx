@@ -8,7 +8,17 @@ import { useSettings } from '../SettingsContext.tsx';
  * The newspaper's one settings record (PUT /api/settings) as a form that stays on its page: a save
  * says `savedMessage` and updates the settings the whole back office draws on (name, colours).
  */
-export function SettingsForm({ page, savedMessage, transform, children }: { page: string; savedMessage: string; transform?: (values: RaRecord) => RaRecord; children: ReactNode }) {
+export function SettingsForm({
+  page,
+  savedMessage,
+  transform,
+  children,
+}: {
+  page: string;
+  savedMessage: string;
+  transform?: (values: RaRecord) => RaRecord;
+  children: ReactNode;
+}) {
   const { setSettings } = useSettings();
   const notify = useNotify();
   return (
@@ -27,7 +37,15 @@ export function SettingsForm({ page, savedMessage, transform, children }: { page
         },
       }}
     >
-      <SimpleForm toolbar={<Toolbar><SaveButton /></Toolbar>}>{children}</SimpleForm>
+      <SimpleForm
+        toolbar={
+          <Toolbar>
+            <SaveButton />
+          </Toolbar>
+        }
+      >
+        {children}
+      </SimpleForm>
     </Edit>
   );
 }

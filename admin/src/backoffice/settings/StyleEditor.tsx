@@ -63,7 +63,13 @@ export function StyleEditor() {
           helperText={error}
           slotProps={{ htmlInput: { spellCheck: false, style: { fontFamily: 'monospace' } } }}
         />
-        <Button variant="contained" sx={{ mt: 1 }} onClick={() => void save()} disabled={saving || css === null} id="settings-css-save">
+        <Button
+          variant="contained"
+          sx={{ mt: 1 }}
+          onClick={() => void save()}
+          disabled={saving || css === null}
+          id="settings-css-save"
+        >
           {translate('app.settings.css_save')}
         </Button>
         {css !== null && (

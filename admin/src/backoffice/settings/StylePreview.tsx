@@ -26,7 +26,11 @@ export default function StylePreview({ css }: { css: string }) {
   const translate = useTranslate();
   const frame = useRef<HTMLIFrameElement>(null);
   const [loaded, setLoaded] = useState(false);
-  const { data: vendors, isPending, error } = useGetList<VendorRecord>('vendorsummary', {
+  const {
+    data: vendors,
+    isPending,
+    error,
+  } = useGetList<VendorRecord>('vendorsummary', {
     pagination: { page: 1, perPage: 1 },
     sort: { field: 'licenseId', order: 'ASC' },
     filter: { isDisabled: false },
@@ -57,7 +61,15 @@ export default function StylePreview({ css }: { css: string }) {
           setLoaded(true);
           showCss(frame.current, css);
         }}
-        sx={{ width: '100%', maxWidth: 390, height: 640, border: '1px solid', borderColor: 'divider', borderRadius: 1, background: '#fff' }}
+        sx={{
+          width: '100%',
+          maxWidth: 390,
+          height: 640,
+          border: '1px solid',
+          borderColor: 'divider',
+          borderRadius: 1,
+          background: '#fff',
+        }}
       />
     </Box>
   );

@@ -9,7 +9,8 @@ export interface PeriodChoice extends Days {
 /** A preset, or two days of one's own (choosing a day makes the period "custom"). */
 export function PeriodPicker({ value, onChange }: { value: PeriodChoice; onChange: (value: PeriodChoice) => void }) {
   const translate = useTranslate();
-  const choosePreset = (preset: Preset | 'custom') => onChange(preset === 'custom' ? { ...value, preset } : { preset, ...presetDays(preset) });
+  const choosePreset = (preset: Preset | 'custom') =>
+    onChange(preset === 'custom' ? { ...value, preset } : { preset, ...presetDays(preset) });
   const day = (end: 'from' | 'to', text: string) => {
     if (text) onChange({ ...value, [end]: text, preset: 'custom' });
   };

@@ -1,5 +1,19 @@
 import DownloadIcon from '@mui/icons-material/Download';
-import { Alert, Box, Button, Card, CardContent, LinearProgress, Stack, Table, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
+import {
+  Alert,
+  Box,
+  Button,
+  Card,
+  CardContent,
+  LinearProgress,
+  Stack,
+  Table,
+  TableBody,
+  TableCell,
+  TableHead,
+  TableRow,
+  Typography,
+} from '@mui/material';
 import { useEffect, useState } from 'react';
 import { Title, useDataProvider, useLocale, useNotify, useTranslate } from 'react-admin';
 import { formatDate } from '../../shared/dates.ts';
@@ -57,7 +71,10 @@ export default function StatisticsPage() {
   const download = async (table: 'items' | 'series') => {
     try {
       const url = await dataProvider.fileUrl(`/api/payments/statistics?${query(period)}&format=csv&table=${table}`);
-      const link = Object.assign(document.createElement('a'), { href: url, download: `statistik_${table}_${period.from}_${period.to}.csv` });
+      const link = Object.assign(document.createElement('a'), {
+        href: url,
+        download: `statistik_${table}_${period.from}_${period.to}.csv`,
+      });
       link.click();
       setTimeout(() => URL.revokeObjectURL(url), 10_000);
     } catch (error) {
@@ -65,7 +82,8 @@ export default function StatisticsPage() {
     }
   };
 
-  const itemName = (item: Statistics['items'][number]) => item.itemName ?? (item.itemId === null ? translate('app.statistics.tips') : `#${item.itemId}`);
+  const itemName = (item: Statistics['items'][number]) =>
+    item.itemName ?? (item.itemId === null ? translate('app.statistics.tips') : `#${item.itemId}`);
 
   return (
     <Box sx={{ mt: 1, mb: 4 }}>
@@ -82,13 +100,20 @@ export default function StatisticsPage() {
           <Card>
             <CardContent>
               <Typography variant="h6" component="h2" id="statistics-vendors">
-                {translate('app.statistics.vendor_activity', { active: loaded.statistics.vendors.active, total: loaded.statistics.vendors.total, percent: loaded.statistics.vendors.percent.toLocaleString(locale) })}
+                {translate('app.statistics.vendor_activity', {
+                  active: loaded.statistics.vendors.active,
+                  total: loaded.statistics.vendors.total,
+                  percent: loaded.statistics.vendors.percent.toLocaleString(locale),
+                })}
               </Typography>
             </CardContent>
           </Card>
           <Card>
             <CardContent>
-              <Stack direction="row" sx={{ justifyContent: 'space-between', alignItems: 'center', flexWrap: 'wrap', gap: 1 }}>
+              <Stack
+                direction="row"
+                sx={{ justifyContent: 'space-between', alignItems: 'center', flexWrap: 'wrap', gap: 1 }}
+              >
                 <Typography variant="h6" component="h2">
                   {translate('app.statistics.per_item')}
                 </Typography>
@@ -133,14 +158,20 @@ export default function StatisticsPage() {
                   <Box sx={{ mt: 2 }}>
                     <HorizontalBars
                       title={translate('app.statistics.per_item')}
-                      bars={loaded.statistics.items.map((item) => ({ label: itemName(item), value: item.amount, text: formatCents(item.amount) }))}
+                      bars={loaded.statistics.items.map((item) => ({
+                        label: itemName(item),
+                        value: item.amount,
+                        text: formatCents(item.amount),
+                      }))}
                     />
                   </Box>
                 </>
               )}
               {loaded.statistics.counterItems.length > 0 && (
                 <Box sx={{ mt: 3 }}>
-                  <Typography variant="h6" component="h2">{translate('app.counter.sold_to_vendors')}</Typography>
+                  <Typography variant="h6" component="h2">
+                    {translate('app.counter.sold_to_vendors')}
+                  </Typography>
                   <Table size="small" id="statistics-counter-items">
                     <TableBody>
                       {loaded.statistics.counterItems.map((item) => (
@@ -158,7 +189,10 @@ export default function StatisticsPage() {
           </Card>
           <Card>
             <CardContent>
-              <Stack direction="row" sx={{ justifyContent: 'space-between', alignItems: 'center', flexWrap: 'wrap', gap: 1 }}>
+              <Stack
+                direction="row"
+                sx={{ justifyContent: 'space-between', alignItems: 'center', flexWrap: 'wrap', gap: 1 }}
+              >
                 <Typography variant="h6" component="h2">
                   {translate(`app.statistics.over_time_${loaded.statistics.granularity}`)}
                 </Typography>

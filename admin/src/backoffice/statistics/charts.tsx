@@ -27,7 +27,14 @@ export function HorizontalBars({ bars, title }: { bars: Bar[]; title: string }) 
   const max = Math.max(1, ...bars.map((bar) => bar.value));
   const room = width - labelWidth - 80;
   return (
-    <svg viewBox={`0 0 ${width} ${bars.length * barHeight}`} width="100%" role="img" aria-label={title} className="chart-items" style={{ maxWidth: width, display: 'block' }}>
+    <svg
+      viewBox={`0 0 ${width} ${bars.length * barHeight}`}
+      width="100%"
+      role="img"
+      aria-label={title}
+      className="chart-items"
+      style={{ maxWidth: width, display: 'block' }}
+    >
       <title>{title}</title>
       {bars.map((bar, index) => {
         const y = index * barHeight;
@@ -35,11 +42,24 @@ export function HorizontalBars({ bars, title }: { bars: Bar[]; title: string }) 
         return (
           <g key={bar.label + index}>
             <title>{`${bar.label}: ${bar.detail ?? bar.text}`}</title>
-            <text x={labelWidth - 8} y={y + barHeight / 2} textAnchor="end" dominantBaseline="middle" fontSize="13" fill="currentColor">
+            <text
+              x={labelWidth - 8}
+              y={y + barHeight / 2}
+              textAnchor="end"
+              dominantBaseline="middle"
+              fontSize="13"
+              fill="currentColor"
+            >
               {bar.label.length > labelWidth / 7 ? `${bar.label.slice(0, Math.floor(labelWidth / 7) - 1)}…` : bar.label}
             </text>
             <rect x={labelWidth} y={y + 4} width={length} height={barHeight - 8} rx="3" fill={colour} />
-            <text x={labelWidth + length + 6} y={y + barHeight / 2} dominantBaseline="middle" fontSize="13" fill="currentColor">
+            <text
+              x={labelWidth + length + 6}
+              y={y + barHeight / 2}
+              dominantBaseline="middle"
+              fontSize="13"
+              fill="currentColor"
+            >
               {bar.text}
             </text>
           </g>
@@ -64,7 +84,14 @@ export function Columns({ bars, title }: { bars: Bar[]; title: string }) {
   // First, middle and last label: enough to read the time axis at any width.
   const labelled = new Set([0, Math.floor((bars.length - 1) / 2), bars.length - 1]);
   return (
-    <svg viewBox={`0 0 ${width} ${chartHeight}`} width="100%" role="img" aria-label={title} className="chart-series" style={{ maxWidth: width, display: 'block' }}>
+    <svg
+      viewBox={`0 0 ${width} ${chartHeight}`}
+      width="100%"
+      role="img"
+      aria-label={title}
+      className="chart-series"
+      style={{ maxWidth: width, display: 'block' }}
+    >
       <title>{title}</title>
       <line x1={axisWidth} y1={plot} x2={width} y2={plot} stroke="currentColor" strokeOpacity="0.4" />
       <line x1={axisWidth} y1={0} x2={axisWidth} y2={plot} stroke="currentColor" strokeOpacity="0.4" />
@@ -84,7 +111,13 @@ export function Columns({ bars, title }: { bars: Bar[]; title: string }) {
             <title>{`${bar.label}: ${bar.detail ?? bar.text}`}</title>
             <rect x={x + step * 0.15} y={plot - height} width={Math.max(1, step * 0.7)} height={height} fill={colour} />
             {labelled.has(index) && (
-              <text x={x + step / 2} y={chartHeight - 6} textAnchor={index === 0 ? 'start' : index === bars.length - 1 ? 'end' : 'middle'} fontSize="12" fill="currentColor">
+              <text
+                x={x + step / 2}
+                y={chartHeight - 6}
+                textAnchor={index === 0 ? 'start' : index === bars.length - 1 ? 'end' : 'middle'}
+                fontSize="12"
+                fill="currentColor"
+              >
                 {bar.label}
               </text>
             )}

@@ -12,7 +12,8 @@ export interface Days {
 }
 
 /** A local day as "2026-05-01" (toISOString would give the UTC day, wrong around midnight). */
-const dayOf = (date: Date) => `${date.getFullYear()}-${String(date.getMonth() + 1).padStart(2, '0')}-${String(date.getDate()).padStart(2, '0')}`;
+const dayOf = (date: Date) =>
+  `${date.getFullYear()}-${String(date.getMonth() + 1).padStart(2, '0')}-${String(date.getDate()).padStart(2, '0')}`;
 
 /** The days a preset stands for on `today`; the last 30 days match the API's default. */
 export function presetDays(preset: Preset, today = new Date()): Days {
@@ -21,4 +22,5 @@ export function presetDays(preset: Preset, today = new Date()): Days {
 }
 
 /** The preset's label: the money screens' words, ours for the last 30 days. */
-export const presetLabel = (preset: Preset | 'custom') => (preset === 'last30' || preset === 'custom' ? `app.statistics.preset_${preset}` : `app.books.preset_${preset}`);
+export const presetLabel = (preset: Preset | 'custom') =>
+  preset === 'last30' || preset === 'custom' ? `app.statistics.preset_${preset}` : `app.books.preset_${preset}`;

@@ -17,15 +17,27 @@ export function LastTransactions({ vendor }: { vendor: VendorRecord }) {
   const translate = useTranslate();
   const { data, error, isPending } = useGetList<LedgerRow>(
     'payments',
-    { filter: { vendor: vendor.licenseId }, sort: { field: 'createdAt', order: 'DESC' }, pagination: { page: 1, perPage: 10 } },
+    {
+      filter: { vendor: vendor.licenseId },
+      sort: { field: 'createdAt', order: 'DESC' },
+      pagination: { page: 1, perPage: 10 },
+    },
     { retry: false },
   );
   if (isPending) return null;
   if (error) {
     const status = (error as { status?: number }).status;
-    return <Typography color="text.secondary">{status === 404 ? translate('app.vendor.transactions_unavailable') : error.message}</Typography>;
+    return (
+      <Typography color="text.secondary">
+        {status === 404 ? translate('app.vendor.transactions_unavailable') : error.message}
+      </Typography>
+    );
   }
-  if (!data?.length) return <Typography id="vendor-no-transactions">{translate('app.vendor.no_transactions')}</Typography>;
-  const rows = data.map((row) => ({ ...row, sign: row.receiver?.vendorId === vendor.id ? (1 as const) : (-1 as const) }));
+  if (!data?.length)
+    return <Typography id="vendor-no-transactions">{translate('app.vendor.no_transactions')}</Typography>;
+  const rows = data.map((row) => ({
+    ...row,
+    sign: row.receiver?.vendorId === vendor.id ? (1 as const) : (-1 as const),
+  }));
   return <TransactionTable id="vendor-transactions" rows={rows} />;
 }

@@ -37,8 +37,13 @@ function OneTimePasswordDialog({ vendor, onClose }: { vendor: CreatedVendor; onC
     <Dialog open onClose={onClose} aria-labelledby="vendor-login-title">
       <DialogTitle id="vendor-login-title">{translate('app.vendor.login_title')}</DialogTitle>
       <DialogContent>
-        <Typography>{translate('app.vendor.username')}: <strong id="vendor-login-username">{vendor.login?.username}</strong></Typography>
-        <Typography>{translate('app.vendor.one_time_password')}: <strong id="vendor-login-password">{vendor.login?.oneTimePassword}</strong></Typography>
+        <Typography>
+          {translate('app.vendor.username')}: <strong id="vendor-login-username">{vendor.login?.username}</strong>
+        </Typography>
+        <Typography>
+          {translate('app.vendor.one_time_password')}:{' '}
+          <strong id="vendor-login-password">{vendor.login?.oneTimePassword}</strong>
+        </Typography>
         <Alert severity="warning" sx={{ mt: 2 }}>
           {translate('app.vendor.password_once')}
         </Alert>
@@ -57,7 +62,10 @@ export function VendorCreate() {
   const navigate = useNavigate();
   return (
     <>
-      <Create title={<PageTitle page="app.page.new_vendor" />} mutationOptions={{ onSuccess: (vendor: CreatedVendor) => setCreated(vendor) }}>
+      <Create
+        title={<PageTitle page="app.page.new_vendor" />}
+        mutationOptions={{ onSuccess: (vendor: CreatedVendor) => setCreated(vendor) }}
+      >
         <SimpleForm defaultValues={{ email: '', isDisabled: false }}>
           <EmailFromLicenseId />
           <VendorFields />

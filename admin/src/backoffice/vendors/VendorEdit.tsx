@@ -1,4 +1,14 @@
-import { DeleteButton, Edit, ListButton, SaveButton, SimpleForm, Toolbar, TopToolbar, useParams, type RaRecord } from 'react-admin';
+import {
+  DeleteButton,
+  Edit,
+  ListButton,
+  SaveButton,
+  SimpleForm,
+  Toolbar,
+  TopToolbar,
+  useParams,
+  type RaRecord,
+} from 'react-admin';
 import { PageTitle } from '../layout/PageTitle.tsx';
 import { VendorComments } from './comments/VendorComments.tsx';
 import { VendorLocations } from './locations/VendorLocations.tsx';
@@ -10,7 +20,13 @@ function EditToolbar() {
     <Toolbar sx={{ justifyContent: 'space-between' }}>
       <SaveButton />
       {/* The API refuses while the credit is not zero; its message is shown as it is. */}
-      <DeleteButton id="vendor-delete" mutationMode="pessimistic" confirmTitle="app.vendor.delete_title" confirmContent="app.vendor.delete_content" redirect={() => vendorPaths.list} />
+      <DeleteButton
+        id="vendor-delete"
+        mutationMode="pessimistic"
+        confirmTitle="app.vendor.delete_title"
+        confirmContent="app.vendor.delete_content"
+        redirect={() => vendorPaths.list}
+      />
     </Toolbar>
   );
 }

@@ -28,14 +28,21 @@ import { QrQuickAction } from '../qrcodes/QrQuickAction.tsx';
 import { ImportButton } from './import/ImportButton.tsx';
 import { vendorPaths } from './paths.ts';
 
-const filters = [<SearchInput key="q" source="q" alwaysOn />, <NullableBooleanInput key="isDisabled" source="isDisabled" />];
+const filters = [
+  <SearchInput key="q" source="q" alwaysOn />,
+  <NullableBooleanInput key="isDisabled" source="isDisabled" />,
+];
 
 /** The API's CSV of the vendors the list's filter finds, every page of them. */
 function ExportCsv() {
   const filterValues = useListContext().filterValues as Record<string, unknown>;
   const download = useDownload();
   return (
-    <Button label="ra.action.export" id="vendors-csv" onClick={() => void download(`/api/vendors?format=csv&${filterParam(filterValues)}`, 'verkaeufer.csv')}>
+    <Button
+      label="ra.action.export"
+      id="vendors-csv"
+      onClick={() => void download(`/api/vendors?format=csv&${filterParam(filterValues)}`, 'verkaeufer.csv')}
+    >
       <DownloadIcon />
     </Button>
   );
@@ -61,17 +68,35 @@ function QuickActions() {
   return (
     <>
       <Tooltip title={translate('app.vendor.info')}>
-        <IconButton component={Link} to={vendorPaths.show(record.id)} onClick={stop} size="small" aria-label={translate('app.vendor.info')}>
+        <IconButton
+          component={Link}
+          to={vendorPaths.show(record.id)}
+          onClick={stop}
+          size="small"
+          aria-label={translate('app.vendor.info')}
+        >
           <InfoIcon fontSize="small" />
         </IconButton>
       </Tooltip>
       <Tooltip title={translate('ra.action.edit')}>
-        <IconButton component={Link} to={vendorPaths.edit(record.id)} onClick={stop} size="small" aria-label={translate('ra.action.edit')}>
+        <IconButton
+          component={Link}
+          to={vendorPaths.edit(record.id)}
+          onClick={stop}
+          size="small"
+          aria-label={translate('ra.action.edit')}
+        >
           <EditIcon fontSize="small" />
         </IconButton>
       </Tooltip>
       <Tooltip title={translate('app.vendor.comments')}>
-        <IconButton component={Link} to={`${vendorPaths.edit(record.id)}#vendor-comments`} onClick={stop} size="small" aria-label={translate('app.vendor.comments')}>
+        <IconButton
+          component={Link}
+          to={`${vendorPaths.edit(record.id)}#vendor-comments`}
+          onClick={stop}
+          size="small"
+          aria-label={translate('app.vendor.comments')}
+        >
           <CommentIcon fontSize="small" />
         </IconButton>
       </Tooltip>
@@ -84,7 +109,9 @@ function QuickActions() {
 function Deactivated() {
   const record = useRecordContext();
   const translate = useTranslate();
-  return record?.isDisabled ? <Chip size="small" color="default" label={translate('app.vendor.deactivated')} className="vendor-deactivated" /> : null;
+  return record?.isDisabled ? (
+    <Chip size="small" color="default" label={translate('app.vendor.deactivated')} className="vendor-deactivated" />
+  ) : null;
 }
 
 const greyedOut = (record: RaRecord) => (record.isDisabled ? { opacity: 0.55 } : {});

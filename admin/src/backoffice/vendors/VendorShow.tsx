@@ -39,7 +39,11 @@ function Panel({ title, children, id }: { title: string; children: ReactNode; id
   );
 }
 
-const grid = { display: 'grid', gridTemplateColumns: { xs: '1fr', sm: 'repeat(2, 1fr)', lg: 'repeat(3, 1fr)' }, gap: 1 };
+const grid = {
+  display: 'grid',
+  gridTemplateColumns: { xs: '1fr', sm: 'repeat(2, 1fr)', lg: 'repeat(3, 1fr)' },
+  gap: 1,
+};
 
 function ProfileActions() {
   const record = useRecordContext();
@@ -93,11 +97,15 @@ function Profile() {
       <Panel title="app.vendor.section_money" id="vendor-money">
         <Box sx={grid}>
           <Labeled source="credit">
-            <Typography id="vendor-credit">{typeof record.credit === 'number' ? formatCents(record.credit) : '—'}</Typography>
+            <Typography id="vendor-credit">
+              {typeof record.credit === 'number' ? formatCents(record.credit) : '—'}
+            </Typography>
           </Labeled>
           <Labeled source="lastPayout">
             <Typography>
-              {record.lastPayout ? `${formatCents(record.lastPayout.amount)} · ${formatDate(record.lastPayout.at, locale as Locale)}` : '—'}
+              {record.lastPayout
+                ? `${formatCents(record.lastPayout.amount)} · ${formatDate(record.lastPayout.at, locale as Locale)}`
+                : '—'}
             </Typography>
           </Labeled>
         </Box>

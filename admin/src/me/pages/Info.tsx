@@ -25,7 +25,11 @@ export function Info({ vendor, get, t, locale }: PageProps & { get: Get; vendor:
       </section>
       <section className="me-card" id="me-last-payout">
         <h2>{t.lastPayout}</h2>
-        <p>{vendor.lastPayout ? `${formatCents(vendor.lastPayout.amount, locale)} · ${date(vendor.lastPayout.at)}` : t.noPayout}</p>
+        <p>
+          {vendor.lastPayout
+            ? `${formatCents(vendor.lastPayout.amount, locale)} · ${date(vendor.lastPayout.at)}`
+            : t.noPayout}
+        </p>
       </section>
       <section className="me-card" id="me-transactions">
         <h2>{t.transactions}</h2>

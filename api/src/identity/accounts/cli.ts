@@ -33,7 +33,8 @@ async function run(args: string[]): Promise<string> {
       return `New password for ${username}: ${password}\nTheir sessions have ended; they log in again with it.`;
     }
     const group = option(args, 'group') ?? 'backoffice';
-    if (!['backoffice', 'vendor'].includes(group)) throw new HttpError(400, `The group must be backoffice or vendor, not "${group}".`);
+    if (!['backoffice', 'vendor'].includes(group))
+      throw new HttpError(400, `The group must be backoffice or vendor, not "${group}".`);
     const password = generatePassword();
     await createAccount(db, { username, email: option(args, 'email') ?? null, password, groups: [group] });
     return `Account ${username} (${group}) created. Password: ${password}\nHand it over in person; it is not shown again.`;

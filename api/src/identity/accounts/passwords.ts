@@ -9,7 +9,9 @@ function derive(password: string, salt: Buffer, options: { N: number; r: number;
   // scrypt needs a little over 128·N·r bytes, just above Node's default ceiling (32 MiB) at N = 2^15.
   const scryptOptions: ScryptOptions = { ...options, maxmem: 256 * options.N * options.r };
   return new Promise((resolve, reject) =>
-    scrypt(password.normalize('NFC'), salt, keyLength, scryptOptions, (error, key) => (error ? reject(error) : resolve(key))),
+    scrypt(password.normalize('NFC'), salt, keyLength, scryptOptions, (error, key) =>
+      error ? reject(error) : resolve(key),
+    ),
   );
 }
 

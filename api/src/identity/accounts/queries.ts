@@ -74,16 +74,16 @@ export interface NewAccount {
 export async function createAccount(db: Db, account: NewAccount): Promise<number> {
   const { id } = oneRow(
     await withUniqueUsername(account.username, async () =>
-    db('accounts')
-      .insert({
-        username: account.username,
-        email: account.email,
-        password_hash: account.password === undefined ? null : await hashPassword(account.password),
-        groups: account.groups,
-        vendor_id: account.vendorId ?? null,
-        disabled: account.disabled ?? false,
-      })
-      .returning<{ id: number }[]>('id'),
+      db('accounts')
+        .insert({
+          username: account.username,
+          email: account.email,
+          password_hash: account.password === undefined ? null : await hashPassword(account.password),
+          groups: account.groups,
+          vendor_id: account.vendorId ?? null,
+          disabled: account.disabled ?? false,
+        })
+        .returning<{ id: number }[]>('id'),
     ),
   );
   return id;
@@ -131,7 +131,9 @@ export async function syncVendorLogin(trx: Db, before: VendorFacts, after: Vendo
   if (after.is_disabled !== account.disabled) changes.disabled = after.is_disabled;
   if (Object.keys(changes).length === 0) return;
   await withUniqueUsername(after.license_id, () =>
-    trx('accounts').where({ id: account.id }).update({ ...changes, updated_at: trx.fn.now() }),
+    trx('accounts')
+      .where({ id: account.id })
+      .update({ ...changes, updated_at: trx.fn.now() }),
   );
   if (after.is_disabled) await revokeAccountState(trx, subjectOf(account));
 }

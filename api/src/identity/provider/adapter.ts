@@ -72,7 +72,9 @@ export function databaseAdapter(db: Knex) {
         .update({ payload: db.raw(`payload || jsonb_build_object('consumed', ?::bigint)`, [epochNow()]) })
         .returning('id');
       if (taken.length) return;
-      const row = await db('oidc_state').where({ model: this.model, id }).first<{ grant_id: string | null } | undefined>('grant_id');
+      const row = await db('oidc_state')
+        .where({ model: this.model, id })
+        .first<{ grant_id: string | null } | undefined>('grant_id');
       if (row?.grant_id) await db('oidc_state').where({ grant_id: row.grant_id }).delete();
       throw new errors.InvalidGrant(`${this.model} already consumed`);
     }

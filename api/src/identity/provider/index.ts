@@ -67,7 +67,8 @@ function configuration(db: Db, config: Config, keys: ProviderKeys): Configuratio
       return account && { accountId: sub, claims: () => claimsOf(account) };
     },
     async extraTokenClaims(_ctx, token) {
-      const account = 'accountId' in token && token.accountId ? await findActiveAccount(db, token.accountId) : undefined;
+      const account =
+        'accountId' in token && token.accountId ? await findActiveAccount(db, token.accountId) : undefined;
       if (!account) return undefined;
       const { sub: _sub, ...claims } = claimsOf(account);
       return claims;
@@ -78,7 +79,8 @@ function configuration(db: Db, config: Config, keys: ProviderKeys): Configuratio
     rotateRefreshToken: true,
     ttl,
     interactions: { url: (_ctx, interaction) => interactionUrl(interaction.uid) },
-    clientBasedCORS: (_ctx, origin, client) => (client.redirectUris ?? []).some((uri) => new URL(uri).origin === origin),
+    clientBasedCORS: (_ctx, origin, client) =>
+      (client.redirectUris ?? []).some((uri) => new URL(uri).origin === origin),
     features: {
       devInteractions: { enabled: false },
       resourceIndicators: {
@@ -88,7 +90,13 @@ function configuration(db: Db, config: Config, keys: ProviderKeys): Configuratio
         useGrantedResource: () => true,
         getResourceServerInfo: (_ctx, indicator) => {
           if (indicator !== resource) throw new errors.InvalidTarget();
-          return { scope: '', audience, accessTokenFormat: 'jwt', accessTokenTTL: ttl.AccessToken, jwt: { sign: { alg: 'RS256' } } };
+          return {
+            scope: '',
+            audience,
+            accessTokenFormat: 'jwt',
+            accessTokenTTL: ttl.AccessToken,
+            jwt: { sign: { alg: 'RS256' } },
+          };
         },
       },
       rpInitiatedLogout: {
@@ -106,7 +114,13 @@ function configuration(db: Db, config: Config, keys: ProviderKeys): Configuratio
         async postLogoutSuccessSource(ctx) {
           const lang = uiLang(ctx);
           const t = texts[lang];
-          const page = messagePage({ lang, brand: await readBrand(db, config), title: t.logout, message: t.loggedOut, link: { href: '/backoffice', text: t.toBackoffice } });
+          const page = messagePage({
+            lang,
+            brand: await readBrand(db, config),
+            title: t.logout,
+            message: t.loggedOut,
+            link: { href: '/backoffice', text: t.toBackoffice },
+          });
           ctx.set('Content-Security-Policy', page.csp);
           ctx.body = page.html;
         },
@@ -116,7 +130,14 @@ function configuration(db: Db, config: Config, keys: ProviderKeys): Configuratio
       const lang = uiLang(ctx);
       const t = texts[lang];
       const detail = [out.error, out.error_description].filter(Boolean).join(': ');
-      const page = messagePage({ lang, brand: await readBrand(db, config), title: t.error, message: detail, alert: true, link: { href: '/backoffice', text: t.toBackoffice } });
+      const page = messagePage({
+        lang,
+        brand: await readBrand(db, config),
+        title: t.error,
+        message: detail,
+        alert: true,
+        link: { href: '/backoffice', text: t.toBackoffice },
+      });
       ctx.type = 'html';
       ctx.set('Content-Security-Policy', page.csp);
       ctx.body = page.html;
@@ -129,7 +150,9 @@ function createProvider(db: Db, config: Config, keys: ProviderKeys): Provider {
   // The request reaching us may come through a proxy or another port; every URL the provider hands
   // out must be the public one. delegate() states it in the forwarded headers, trusted only here.
   provider.proxy = true;
-  provider.on('server_error', (_ctx: unknown, error: Error) => log.error('login service failed', { error: String(error?.stack ?? error) }));
+  provider.on('server_error', (_ctx: unknown, error: Error) =>
+    log.error('login service failed', { error: String(error?.stack ?? error) }),
+  );
   return provider;
 }
 

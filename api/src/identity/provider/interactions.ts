@@ -59,10 +59,25 @@ export function interactions(provider: Provider, db: Db, config: Config) {
 
   async function expired(ctx: Context, lang: Lang): Promise<void> {
     const t = texts[lang];
-    send(ctx, messagePage({ lang, brand: await readBrand(db, config), title: t.login, message: t.expired, alert: true, link: { href: '/backoffice', text: t.toBackoffice } }), 400);
+    send(
+      ctx,
+      messagePage({
+        lang,
+        brand: await readBrand(db, config),
+        title: t.login,
+        message: t.expired,
+        alert: true,
+        link: { href: '/backoffice', text: t.toBackoffice },
+      }),
+      400,
+    );
   }
 
-  async function finish(ctx: Context, result: Parameters<Provider['interactionResult']>[2], merge: boolean): Promise<void> {
+  async function finish(
+    ctx: Context,
+    result: Parameters<Provider['interactionResult']>[2],
+    merge: boolean,
+  ): Promise<void> {
     const returnTo = await provider.interactionResult(ctx.req, ctx.res, result, { mergeWithLastSubmission: merge });
     ctx.status = 303;
     ctx.redirect(returnTo);
@@ -71,18 +86,42 @@ export function interactions(provider: Provider, db: Db, config: Config) {
   /** Our back office is our own client: what it asks for is granted without a consent page. */
   async function grantConsent(ctx: Context, interaction: Interaction): Promise<void> {
     const { prompt, params, session, grantId } = interaction;
-    if (params.client_id !== config.oidc.clientId || !session) return expired(ctx, pickLang(undefined, params.ui_locales));
-    const grant = (grantId && (await provider.Grant.find(grantId))) || new provider.Grant({ accountId: session.accountId, clientId: config.oidc.clientId });
-    const missing = prompt.details as { missingOIDCScope?: string[]; missingOIDCClaims?: string[]; missingResourceScopes?: Record<string, string[]> };
+    if (params.client_id !== config.oidc.clientId || !session)
+      return expired(ctx, pickLang(undefined, params.ui_locales));
+    const grant =
+      (grantId && (await provider.Grant.find(grantId))) ||
+      new provider.Grant({ accountId: session.accountId, clientId: config.oidc.clientId });
+    const missing = prompt.details as {
+      missingOIDCScope?: string[];
+      missingOIDCClaims?: string[];
+      missingResourceScopes?: Record<string, string[]>;
+    };
     if (missing.missingOIDCScope) grant.addOIDCScope(missing.missingOIDCScope.join(' '));
     if (missing.missingOIDCClaims) grant.addOIDCClaims(missing.missingOIDCClaims);
-    for (const [indicator, scopes] of Object.entries(missing.missingResourceScopes ?? {})) grant.addResourceScope(indicator, scopes.join(' '));
+    for (const [indicator, scopes] of Object.entries(missing.missingResourceScopes ?? {}))
+      grant.addResourceScope(indicator, scopes.join(' '));
     await finish(ctx, { consent: { grantId: await grant.save() } }, true);
   }
 
-  async function showLogin(ctx: Context, interaction: Interaction, lang: Lang, status = 200, form: { username?: string; error?: string } = {}) {
+  async function showLogin(
+    ctx: Context,
+    interaction: Interaction,
+    lang: Lang,
+    status = 200,
+    form: { username?: string; error?: string } = {},
+  ) {
     const action = interactionUrl(interaction.uid);
-    send(ctx, loginPage({ lang, brand: await readBrand(db, config), action, switchHref: `${action}?lang=${texts[lang].other.lang}`, ...form }), status);
+    send(
+      ctx,
+      loginPage({
+        lang,
+        brand: await readBrand(db, config),
+        action,
+        switchHref: `${action}?lang=${texts[lang].other.lang}`,
+        ...form,
+      }),
+      status,
+    );
   }
 
   async function login(ctx: Context, interaction: Interaction): Promise<void> {
@@ -99,14 +138,19 @@ export function interactions(provider: Provider, db: Db, config: Config) {
     const address = addressBucket(ip, config.ipv6Prefix);
     const rules = config.loginThrottle;
     const claim = await claimAttempt(db, rules, username, address);
-    if (!claim.allowed) return showLogin(ctx, interaction, lang, 429, { username, error: t.throttled(claim.waitSeconds) });
+    if (!claim.allowed)
+      return showLogin(ctx, interaction, lang, 429, { username, error: t.throttled(claim.waitSeconds) });
 
     const account = await findActiveAccountByUsername(db, username);
     const valid = await verifyPassword(password, account?.password_hash);
     if (!account || !valid) {
       await recordEvent(db, { action: 'login.failed', actor: username, details: { ip } });
       for (const scope of limitsReached(rules, claim)) {
-        await recordEvent(db, { action: 'login.locked', actor: username, details: { ip, scope, attempts: claim[scope] } });
+        await recordEvent(db, {
+          action: 'login.locked',
+          actor: username,
+          details: { ip, scope, attempts: claim[scope] },
+        });
       }
       await forgetOldAttempts(db, rules);
       return showLogin(ctx, interaction, lang, 200, { username, error: t.wrongCredentials });

@@ -23,10 +23,14 @@ async function generateKeys(): Promise<ProviderKeys> {
  * verify in both.
  */
 export async function loadProviderKeys(db: Knex): Promise<ProviderKeys> {
-  const read = async () => (await db('system_state').where({ key: stateKey }).first<{ value: ProviderKeys } | undefined>('value'))?.value;
+  const read = async () =>
+    (await db('system_state').where({ key: stateKey }).first<{ value: ProviderKeys } | undefined>('value'))?.value;
   const stored = await read();
   if (stored) return stored;
-  await db('system_state').insert({ key: stateKey, value: JSON.stringify(await generateKeys()) }).onConflict('key').ignore();
+  await db('system_state')
+    .insert({ key: stateKey, value: JSON.stringify(await generateKeys()) })
+    .onConflict('key')
+    .ignore();
   return (await read())!;
 }
 

@@ -20,8 +20,10 @@ export const texts = {
     password: 'Passwort',
     submit: 'Anmelden',
     wrongCredentials: 'Benutzername oder Passwort ist falsch.',
-    throttled: (seconds: number) => `Zu viele Fehlversuche. Bitte warte ${waitText(seconds, ['Sekunde', 'Sekunden'], ['Minute', 'Minuten'])}.`,
-    expired: 'Diese Anmeldung ist abgelaufen. Bitte öffne die Seite, von der du gekommen bist, und melde dich erneut an.',
+    throttled: (seconds: number) =>
+      `Zu viele Fehlversuche. Bitte warte ${waitText(seconds, ['Sekunde', 'Sekunden'], ['Minute', 'Minuten'])}.`,
+    expired:
+      'Diese Anmeldung ist abgelaufen. Bitte öffne die Seite, von der du gekommen bist, und melde dich erneut an.',
     logout: 'Abmelden',
     logoutQuestion: 'Möchtest du dich abmelden?',
     loggedOut: 'Du bist abgemeldet.',
@@ -35,7 +37,8 @@ export const texts = {
     password: 'Password',
     submit: 'Log in',
     wrongCredentials: 'Wrong username or password.',
-    throttled: (seconds: number) => `Too many failed attempts. Please wait ${waitText(seconds, ['second', 'seconds'], ['minute', 'minutes'])}.`,
+    throttled: (seconds: number) =>
+      `Too many failed attempts. Please wait ${waitText(seconds, ['second', 'seconds'], ['minute', 'minutes'])}.`,
     expired: 'This login has expired. Please go back to the page you came from and log in again.',
     logout: 'Log out',
     logoutQuestion: 'Do you want to log out?',
@@ -82,7 +85,13 @@ const safeColour = (value: string, fallback: string) => (colourPattern.test(valu
 // Settings keep the default logo as a relative path; these pages live deeper than the site root.
 const rooted = (url: string) => (/^(https?:)?\//.test(url) ? url : `/${url}`);
 
-function layout(lang: Lang, brand: Brand, title: string, main: string, options: { switchHref?: string; script?: string } = {}): Page {
+function layout(
+  lang: Lang,
+  brand: Brand,
+  title: string,
+  main: string,
+  options: { switchHref?: string; script?: string } = {},
+): Page {
   const nonce = randomBytes(16).toString('base64');
   const t = texts[lang];
   const colour = safeColour(brand.color, '#000000');
@@ -130,11 +139,20 @@ ${options.script ? `<script nonce="${nonce}">${options.script}</script>` : ''}
     options.script ? `script-src 'nonce-${nonce}'` : '',
     "frame-ancestors 'none'",
     "base-uri 'none'",
-  ].filter(Boolean).join('; ');
+  ]
+    .filter(Boolean)
+    .join('; ');
   return { html, csp };
 }
 
-export function loginPage(options: { lang: Lang; brand: Brand; action: string; switchHref: string; username?: string; error?: string }): Page {
+export function loginPage(options: {
+  lang: Lang;
+  brand: Brand;
+  action: string;
+  switchHref: string;
+  username?: string;
+  error?: string;
+}): Page {
   const { lang, error } = options;
   const t = texts[lang];
   const describedBy = error ? ' aria-describedby="login-error" aria-invalid="true"' : '';
@@ -152,7 +170,14 @@ ${error ? `<p class="alert" id="login-error" role="alert">${escapeHtml(error)}</
 }
 
 /** A page with one message, e.g. an expired login or an error, optionally with a link onwards. */
-export function messagePage(options: { lang: Lang; brand: Brand; title: string; message: string; alert?: boolean; link?: { href: string; text: string } }): Page {
+export function messagePage(options: {
+  lang: Lang;
+  brand: Brand;
+  title: string;
+  message: string;
+  alert?: boolean;
+  link?: { href: string; text: string };
+}): Page {
   const main = `<h1>${escapeHtml(options.title)}</h1>
 <p${options.alert ? ' class="alert" role="alert"' : ''}>${escapeHtml(options.message)}</p>
 ${options.link ? `<p><a href="${escapeHtml(options.link.href)}">${escapeHtml(options.link.text)}</a></p>` : ''}`;

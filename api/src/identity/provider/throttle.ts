@@ -14,8 +14,7 @@ type Rules = Config['loginThrottle'];
 
 /** What one attempt may do: check the password (with its counts), or wait so many seconds. */
 export type Claim =
-  | { allowed: true; pair: number; address: number; account: number }
-  | { allowed: false; waitSeconds: number };
+  { allowed: true; pair: number; address: number; account: number } | { allowed: false; waitSeconds: number };
 
 const windowOver = `t.window_start <= now() - :window * interval '1 second'`;
 
@@ -72,12 +71,17 @@ export async function claimAttempt(db: Knex, rules: Rules, username: string, add
     perAccount: rules.perAccount,
     delay: rules.delaySeconds,
   };
-  const { rows } = await db.raw<{ rows: { pair: number | null; address: number | null; account: number | null }[] }>(claimSql, bindings);
+  const { rows } = await db.raw<{ rows: { pair: number | null; address: number | null; account: number | null }[] }>(
+    claimSql,
+    bindings,
+  );
   const { pair, address: addressCount, account } = oneRow(rows);
-  if (pair !== null && addressCount !== null && account !== null) return { allowed: true, pair, address: addressCount, account };
+  if (pair !== null && addressCount !== null && account !== null)
+    return { allowed: true, pair, address: addressCount, account };
 
   const giveBack = (scope: string, name: string) =>
-    db('login_throttle').where({ scope, username: name, address: scope === 'account' ? '' : address })
+    db('login_throttle')
+      .where({ scope, username: name, address: scope === 'account' ? '' : address })
       .update({ attempts: db.raw('greatest(attempts - 1, 0)') });
   if (pair !== null) await giveBack('pair', bindings.username);
   if (addressCount !== null) await giveBack('address', '');
@@ -96,7 +100,8 @@ async function secondsToWait(db: Knex, rules: Rules, username: string, address: 
      where (scope = 'pair' and username = :username and address = :address)
         or (scope = 'address' and username = '' and address = :address)
         or (scope = 'account' and username = :username and address = '')`,
-    { username, address, window: rules.windowMinutes * 60, perPair: rules.perPair, perAddress: rules.perAddress },);
+    { username, address, window: rules.windowMinutes * 60, perPair: rules.perPair, perAddress: rules.perAddress },
+  );
   return Math.max(1, Math.ceil(Number(rows[0]?.seconds ?? 0)));
 }
 
@@ -106,20 +111,30 @@ async function secondsToWait(db: Knex, rules: Rules, username: string, address: 
  */
 export async function loginSucceeded(db: Knex, username: string, address: string): Promise<void> {
   const name = nameOf(username);
-  await db('login_throttle').where({ username: name }).whereIn('scope', ['pair', 'account'])
+  await db('login_throttle')
+    .where({ username: name })
+    .whereIn('scope', ['pair', 'account'])
     .where((q) => {
       q.where({ scope: 'account' }).orWhere({ address });
-    }).delete();
-  await db('login_throttle').where({ scope: 'address', username: '', address }).update({ attempts: db.raw('greatest(attempts - 1, 0)') });
+    })
+    .delete();
+  await db('login_throttle')
+    .where({ scope: 'address', username: '', address })
+    .update({ attempts: db.raw('greatest(attempts - 1, 0)') });
 }
 
 /** Counters whose window is over count nothing any more. */
 export async function forgetOldAttempts(db: Knex, rules: Rules): Promise<void> {
-  await db('login_throttle').whereRaw(`window_start < now() - ? * interval '1 second'`, [rules.windowMinutes * 60]).delete();
+  await db('login_throttle')
+    .whereRaw(`window_start < now() - ? * interval '1 second'`, [rules.windowMinutes * 60])
+    .delete();
 }
 
 /** Which limits this failed attempt has just reached, for the protocol. */
-export function limitsReached(rules: Rules, claim: Extract<Claim, { allowed: true }>): ('pair' | 'address' | 'account')[] {
+export function limitsReached(
+  rules: Rules,
+  claim: Extract<Claim, { allowed: true }>,
+): ('pair' | 'address' | 'account')[] {
   return [
     ...(claim.pair === rules.perPair ? (['pair'] as const) : []),
     ...(claim.address === rules.perAddress ? (['address'] as const) : []),
@@ -139,7 +154,9 @@ export interface LockedAccount {
 
 /** Accounts (or the one named) that some address may not try any more, or that are slowed down, in this window. */
 export async function lockedAccounts(db: Knex, rules: Rules, username?: string): Promise<LockedAccount[]> {
-  const { rows } = await db.raw<{ rows: { username: string; attempts: number | string; addresses: string[]; until: Date | string }[] }>(
+  const { rows } = await db.raw<{
+    rows: { username: string; attempts: number | string; addresses: string[]; until: Date | string }[];
+  }>(
     `select username,
         coalesce(max(attempts) filter (where scope = 'account'), 0) as attempts,
         coalesce(array_agg(address order by address) filter (where scope = 'pair' and attempts >= :perPair), '{}') as addresses,
@@ -150,7 +167,13 @@ export async function lockedAccounts(db: Knex, rules: Rules, username?: string):
         and attempts >= case scope when 'pair' then cast(:perPair as integer) else cast(:perAccount as integer) end
       group by username
       order by username`,
-    { window: rules.windowMinutes * 60, perPair: rules.perPair, perAccount: rules.perAccount, username: username === undefined ? null : nameOf(username) },);
+    {
+      window: rules.windowMinutes * 60,
+      perPair: rules.perPair,
+      perAccount: rules.perAccount,
+      username: username === undefined ? null : nameOf(username),
+    },
+  );
   return rows.map((row) => ({
     username: row.username,
     attempts: Number(row.attempts),
@@ -161,6 +184,10 @@ export async function lockedAccounts(db: Knex, rules: Rules, username?: string):
 
 /** Staff lift an account's locks and delays from every address; answers whether there were any. */
 export async function unlockAccount(db: Knex, username: string): Promise<boolean> {
-  const removed = await db('login_throttle').where({ username: nameOf(username) }).whereIn('scope', ['pair', 'account']).delete().returning('scope');
+  const removed = await db('login_throttle')
+    .where({ username: nameOf(username) })
+    .whereIn('scope', ['pair', 'account'])
+    .delete()
+    .returning('scope');
   return removed.length > 0;
 }

@@ -11,7 +11,18 @@ import { log } from '../../log.ts';
 import { isEmbedOrigin } from '../../shop/origins.ts';
 import { invalidParam, StripeApiError } from './errors.ts';
 import { bookFee } from './fees.ts';
-import { expandPaths, integer, list, metadata, onlyKnown, parseParams, readBody, requiredText, text, type Params } from './form.ts';
+import {
+  expandPaths,
+  integer,
+  list,
+  metadata,
+  onlyKnown,
+  parseParams,
+  readBody,
+  requiredText,
+  text,
+  type Params,
+} from './form.ts';
 import { sandboxCredentials, type SandboxCredentials } from './keys.ts';
 import {
   createRefund,
@@ -28,8 +39,25 @@ import {
   type Refund,
 } from './objects.ts';
 import { outcomeOfEvidence, reinstatement } from './lifecycle.ts';
-import { claimIdempotencyKey, deleteObject, ensureRoom, getObject, insertObject, listObjects, saveObject, storeIdempotentResponse, type StripeObject } from './store.ts';
-import { deliverDue, ownWebhookUrl, queueEvents, stripeEvent, type StripeEvent, type WebhookEndpoint } from './webhooks.ts';
+import {
+  claimIdempotencyKey,
+  deleteObject,
+  ensureRoom,
+  getObject,
+  insertObject,
+  listObjects,
+  saveObject,
+  storeIdempotentResponse,
+  type StripeObject,
+} from './store.ts';
+import {
+  deliverDue,
+  ownWebhookUrl,
+  queueEvents,
+  stripeEvent,
+  type StripeEvent,
+  type WebhookEndpoint,
+} from './webhooks.ts';
 
 /** What a sandbox API call answers, and the events it causes (sent once the change is committed). */
 interface Outcome {
@@ -37,12 +65,17 @@ interface Outcome {
   events: StripeEvent[];
 }
 
-type Handler = (trx: Knex.Transaction, params: Params, ctx: Context & { params: Record<string, string> }) => Promise<Outcome>;
+type Handler = (
+  trx: Knex.Transaction,
+  params: Params,
+  ctx: Context & { params: Record<string, string> },
+) => Promise<Outcome>;
 
 const bodyLimit = 256 * 1024;
 
 /** Stripe never shows a key it refuses in full. */
-const maskKey = (key: string) => (key.length > 12 ? `${key.slice(0, 8)}${'*'.repeat(key.length - 12)}${key.slice(-4)}` : '*'.repeat(key.length));
+const maskKey = (key: string) =>
+  key.length > 12 ? `${key.slice(0, 8)}${'*'.repeat(key.length - 12)}${key.slice(-4)}` : '*'.repeat(key.length);
 
 /**
  * Stripe's bearer key check against this installation's key: a missing or wrong key is a 401 the
@@ -51,20 +84,34 @@ const maskKey = (key: string) => (key.length > 12 ? `${key.slice(0, 8)}${'*'.rep
 async function checkKey(db: Db, ctx: Context): Promise<{ caller: string; credentials: SandboxCredentials }> {
   const key = /^Bearer\s+(\S+)$/i.exec(ctx.get('Authorization'))?.[1];
   if (!key) {
-    throw new StripeApiError(401, 'invalid_request_error', "You did not provide an API key. You need to provide your API key in the Authorization header, using Bearer auth (e.g. 'Authorization: Bearer YOUR_SECRET_KEY').");
+    throw new StripeApiError(
+      401,
+      'invalid_request_error',
+      "You did not provide an API key. You need to provide your API key in the Authorization header, using Bearer auth (e.g. 'Authorization: Bearer YOUR_SECRET_KEY').",
+    );
   }
   const credentials = await sandboxCredentials(db);
   const expected = createHash('sha256').update(credentials.secretKey).digest();
   const given = createHash('sha256').update(key).digest();
   // Compared in constant time: the key is the sandbox's only lock.
-  if (!timingSafeEqual(given, expected)) throw new StripeApiError(401, 'invalid_request_error', `Invalid API Key provided: ${maskKey(key)}`);
+  if (!timingSafeEqual(given, expected))
+    throw new StripeApiError(401, 'invalid_request_error', `Invalid API Key provided: ${maskKey(key)}`);
   return { caller: given.toString('hex'), credentials };
 }
 
 /** Answers an error in Stripe's shape; anything unexpected is Stripe's api_error and goes to the log. */
 function sendError(ctx: Context, error: unknown, requestId: string): void {
-  const known = error instanceof StripeApiError ? error : new StripeApiError(500, 'api_error', 'An unexpected error occurred in the local Stripe sandbox.');
-  if (known !== error) log.error('stripe sandbox request failed', { requestId, method: ctx.method, path: ctx.path, error: String((error as Error)?.stack ?? error) });
+  const known =
+    error instanceof StripeApiError
+      ? error
+      : new StripeApiError(500, 'api_error', 'An unexpected error occurred in the local Stripe sandbox.');
+  if (known !== error)
+    log.error('stripe sandbox request failed', {
+      requestId,
+      method: ctx.method,
+      path: ctx.path,
+      error: String((error as Error)?.stack ?? error),
+    });
   ctx.status = known.status;
   ctx.body = known.toJSON();
 }
@@ -80,7 +127,8 @@ function route(db: Db, config: Config, handler: Handler) {
     try {
       const { caller, credentials } = await checkKey(db, ctx);
       ctx.state.credentials = credentials;
-      const params = ctx.method === 'GET' ? parseParams(ctx.querystring) : parseParams(await readBody(ctx.req, bodyLimit));
+      const params =
+        ctx.method === 'GET' ? parseParams(ctx.querystring) : parseParams(await readBody(ctx.req, bodyLimit));
       const key = ctx.method === 'POST' ? ctx.get('Idempotency-Key') : '';
       const { outcome, replayed } = await db.transaction(async (trx) => {
         const request = `${ctx.method} ${ctx.path} ${JSON.stringify(params)}`;
@@ -102,7 +150,11 @@ function route(db: Db, config: Config, handler: Handler) {
 }
 
 /** The session, expired first when its time is up (with the event Stripe would send). */
-export async function currentSession(trx: Knex.Transaction, id: string, events: StripeEvent[]): Promise<CheckoutSession> {
+export async function currentSession(
+  trx: Knex.Transaction,
+  id: string,
+  events: StripeEvent[],
+): Promise<CheckoutSession> {
   const session = await getObject<CheckoutSession>(trx, 'checkout.session', id, { lock: true });
   if (isDue(session)) {
     markExpired(session);
@@ -117,7 +169,10 @@ function retrieve(type: string): Handler {
   return async (trx, params, ctx) => {
     onlyKnown(params, ['expand']);
     const events: StripeEvent[] = [];
-    const object = type === 'checkout.session' ? await currentSession(trx, pathParam(ctx, 'id'), events) : await getObject(trx, type, pathParam(ctx, 'id'));
+    const object =
+      type === 'checkout.session'
+        ? await currentSession(trx, pathParam(ctx, 'id'), events)
+        : await getObject(trx, type, pathParam(ctx, 'id'));
     return { body: await expand(trx, object, expandPaths(params)), events };
   };
 }
@@ -130,18 +185,24 @@ async function checkReturnUrl(trx: Knex.Transaction, config: Config, name: strin
   if (url === null) return;
   const origin = new URL(url.replaceAll('{CHECKOUT_SESSION_ID}', 'x')).origin;
   if (origin === new URL(config.publicUrl).origin || (await isEmbedOrigin(trx, config, origin))) return;
-  throw invalidParam(name, `The local Stripe sandbox returns payers only to this shop or the sites that embed it, not to ${origin}.`, 'url_invalid');
+  throw invalidParam(
+    name,
+    `The local Stripe sandbox returns payers only to this shop or the sites that embed it, not to ${origin}.`,
+    'url_invalid',
+  );
 }
 
-const createCheckoutSession = (config: Config): Handler => async (trx, params) => {
-  const session = createSession(params, (id) => `${config.publicUrl}/stripe-sandbox/pay/${id}`);
-  await checkReturnUrl(trx, config, 'success_url', session.success_url);
-  await checkReturnUrl(trx, config, 'cancel_url', session.cancel_url);
-  // A session is where storage grows (its payment and refunds follow from it): bounded here.
-  await ensureRoom(trx, config.sandboxMaxObjects);
-  await insertObject(trx, session);
-  return { body: await expand(trx, session, expandPaths(params)), events: [] };
-};
+const createCheckoutSession =
+  (config: Config): Handler =>
+  async (trx, params) => {
+    const session = createSession(params, (id) => `${config.publicUrl}/stripe-sandbox/pay/${id}`);
+    await checkReturnUrl(trx, config, 'success_url', session.success_url);
+    await checkReturnUrl(trx, config, 'cancel_url', session.cancel_url);
+    // A session is where storage grows (its payment and refunds follow from it): bounded here.
+    await ensureRoom(trx, config.sandboxMaxObjects);
+    await insertObject(trx, session);
+    return { body: await expand(trx, session, expandPaths(params)), events: [] };
+  };
 
 const expireCheckoutSession: Handler = async (trx, params, ctx) => {
   onlyKnown(params, ['expand']);
@@ -163,7 +224,11 @@ const releaseHeldFee: Handler = async (trx, params, ctx) => {
   const intent = session.payment_intent ? await getObject(trx, 'payment_intent', session.payment_intent) : undefined;
   const charge = intent && (await getObject<Charge>(trx, 'charge', intent.latest_charge as string, { lock: true }));
   if (!charge || charge.balance_transaction) {
-    throw new StripeApiError(400, 'invalid_request_error', 'This Checkout Session has no payment whose fee is held back (pay it with the hold-fee test card 4000 0000 0000 0010).');
+    throw new StripeApiError(
+      400,
+      'invalid_request_error',
+      'This Checkout Session has no payment whose fee is held back (pay it with the hold-fee test card 4000 0000 0000 0010).',
+    );
   }
   const event = await bookFee(trx, charge);
   return { body: charge, events: [event] };
@@ -184,10 +249,15 @@ const dashboardRefund: Handler = async (trx, params, ctx) => {
 async function refundCharge(trx: Knex.Transaction, params: Params): Promise<Outcome> {
   const intentId = text(params, 'payment_intent');
   let chargeId = text(params, 'charge');
-  if (!intentId && !chargeId) throw invalidParam('payment_intent', 'One of the following params should be provided for this request: payment_intent or charge.');
+  if (!intentId && !chargeId)
+    throw invalidParam(
+      'payment_intent',
+      'One of the following params should be provided for this request: payment_intent or charge.',
+    );
   if (intentId) {
     const intent = await getObject(trx, 'payment_intent', intentId);
-    if (chargeId && chargeId !== intent.latest_charge) throw invalidParam('charge', `The charge ${chargeId} does not belong to the PaymentIntent ${intentId}.`);
+    if (chargeId && chargeId !== intent.latest_charge)
+      throw invalidParam('charge', `The charge ${chargeId} does not belong to the PaymentIntent ${intentId}.`);
     chargeId = intent.latest_charge as string;
   }
   const charge = await getObject<Charge>(trx, 'charge', chargeId!, { lock: true });
@@ -212,7 +282,9 @@ const listRefunds: Handler = async (trx, params) => {
   const charge = text(params, 'charge');
   const intent = text(params, 'payment_intent');
   const all = await listObjects<Refund>(trx, 'refund');
-  const data = all.filter((r) => (!charge || r.charge === charge) && (!intent || r.payment_intent === intent)).reverse();
+  const data = all
+    .filter((r) => (!charge || r.charge === charge) && (!intent || r.payment_intent === intent))
+    .reverse();
   return { body: { object: 'list', data, has_more: false, url: '/v1/refunds' }, events: [] };
 };
 
@@ -221,7 +293,8 @@ const finishRefund: Handler = async (trx, params, ctx) => {
   onlyKnown(params, []);
   const refund = await getObject<Refund>(trx, 'refund', pathParam(ctx, 'id'), { lock: true });
   const charge = await getObject<Charge>(trx, 'charge', refund.charge, { lock: true });
-  if (refund.status !== 'pending') throw new StripeApiError(400, 'invalid_request_error', `This refund is ${String(refund.status)}, not pending.`);
+  if (refund.status !== 'pending')
+    throw new StripeApiError(400, 'invalid_request_error', `This refund is ${String(refund.status)}, not pending.`);
   const events: StripeEvent[] = [];
   if (charge.sandbox_refunds === 'refund_fails') {
     Object.assign(refund, { status: 'failed', failure_reason: 'expired_or_canceled_card' });
@@ -244,7 +317,11 @@ const updateDispute: Handler = async (trx, params, ctx) => {
   const evidence = (params.evidence ?? {}) as Params;
   const textEvidence = typeof evidence.uncategorized_text === 'string' ? evidence.uncategorized_text : undefined;
   if (!['needs_response', 'warning_needs_response'].includes(dispute.status as string)) {
-    throw new StripeApiError(400, 'invalid_request_error', `This dispute is already closed (${String(dispute.status)}).`);
+    throw new StripeApiError(
+      400,
+      'invalid_request_error',
+      `This dispute is already closed (${String(dispute.status)}).`,
+    );
   }
   const previous = { status: dispute.status };
   dispute.evidence = { ...(dispute.evidence as object), uncategorized_text: textEvidence ?? null };
@@ -254,9 +331,15 @@ const updateDispute: Handler = async (trx, params, ctx) => {
     dispute.status = outcome;
     if (outcome === 'won') {
       const charge = await getObject<Charge>(trx, 'charge', dispute.charge as string);
-      dispute.balance_transactions = [...(dispute.balance_transactions as StripeObject[]), reinstatement(dispute, charge)];
+      dispute.balance_transactions = [
+        ...(dispute.balance_transactions as StripeObject[]),
+        reinstatement(dispute, charge),
+      ];
     }
-    events.push(stripeEvent('charge.dispute.updated', dispute, previous), stripeEvent('charge.dispute.closed', dispute));
+    events.push(
+      stripeEvent('charge.dispute.updated', dispute, previous),
+      stripeEvent('charge.dispute.closed', dispute),
+    );
     if (outcome === 'won') events.push(stripeEvent('charge.dispute.funds_reinstated', dispute));
   } else if (params.submit === 'true') {
     dispute.status = 'under_review';
@@ -276,47 +359,61 @@ const maxEndpoints = 16;
 function ownUrl(config: Config, params: Params): string {
   const url = requiredText(params, 'url');
   if (url !== ownWebhookUrl(config)) {
-    throw invalidParam('url', `The local Stripe sandbox sends events only to this server's own webhook endpoint, ${ownWebhookUrl(config)}.`, 'url_invalid');
+    throw invalidParam(
+      'url',
+      `The local Stripe sandbox sends events only to this server's own webhook endpoint, ${ownWebhookUrl(config)}.`,
+      'url_invalid',
+    );
   }
   return url;
 }
 
 function enabledEvents(params: Params): string[] {
   const enabled = (list(params, 'enabled_events') ?? []).map((e) => {
-    if (typeof e !== 'string' || e.length > 100) throw invalidParam('enabled_events', 'Invalid array: enabled_events must hold event types.');
+    if (typeof e !== 'string' || e.length > 100)
+      throw invalidParam('enabled_events', 'Invalid array: enabled_events must hold event types.');
     return e;
   });
-  if (enabled.length === 0) throw invalidParam('enabled_events', 'Missing required param: enabled_events.', 'parameter_missing');
+  if (enabled.length === 0)
+    throw invalidParam('enabled_events', 'Missing required param: enabled_events.', 'parameter_missing');
   return [...new Set(enabled)];
 }
 
 /** As Stripe shows an endpoint on creation: with its signing secret (the installation's), shown only then. */
-const createWebhookEndpoint = (config: Config): Handler => async (trx, params, ctx) => {
-  onlyKnown(params, ['url', 'enabled_events', 'description', 'api_version', 'metadata', 'expand']);
-  const url = ownUrl(config, params);
-  const enabled = enabledEvents(params);
-  const apiVersion = text(params, 'api_version') ?? null;
-  if (apiVersion !== null && apiVersion !== Stripe.API_VERSION) throw invalidParam('api_version', `Invalid API version: ${apiVersion}`);
-  const { n } = oneRow(await trx('stripe_sandbox_objects').where({ type: 'webhook_endpoint' }).count({ n: '*' }));
-  if (Number(n) >= maxEndpoints) {
-    throw new StripeApiError(400, 'invalid_request_error', `You have reached the maximum of ${maxEndpoints} test webhook endpoints.`, { code: 'webhook_endpoints_limit' });
-  }
-  const endpoint: WebhookEndpoint = {
-    id: newId('we_'),
-    object: 'webhook_endpoint',
-    api_version: apiVersion,
-    created: unixNow(),
-    description: text(params, 'description', { max: 5000 }) ?? null,
-    enabled_events: enabled,
-    livemode: false,
-    metadata: metadata(params),
-    status: 'enabled',
-    url,
+const createWebhookEndpoint =
+  (config: Config): Handler =>
+  async (trx, params, ctx) => {
+    onlyKnown(params, ['url', 'enabled_events', 'description', 'api_version', 'metadata', 'expand']);
+    const url = ownUrl(config, params);
+    const enabled = enabledEvents(params);
+    const apiVersion = text(params, 'api_version') ?? null;
+    if (apiVersion !== null && apiVersion !== Stripe.API_VERSION)
+      throw invalidParam('api_version', `Invalid API version: ${apiVersion}`);
+    const { n } = oneRow(await trx('stripe_sandbox_objects').where({ type: 'webhook_endpoint' }).count({ n: '*' }));
+    if (Number(n) >= maxEndpoints) {
+      throw new StripeApiError(
+        400,
+        'invalid_request_error',
+        `You have reached the maximum of ${maxEndpoints} test webhook endpoints.`,
+        { code: 'webhook_endpoints_limit' },
+      );
+    }
+    const endpoint: WebhookEndpoint = {
+      id: newId('we_'),
+      object: 'webhook_endpoint',
+      api_version: apiVersion,
+      created: unixNow(),
+      description: text(params, 'description', { max: 5000 }) ?? null,
+      enabled_events: enabled,
+      livemode: false,
+      metadata: metadata(params),
+      status: 'enabled',
+      url,
+    };
+    await insertObject(trx, endpoint);
+    const { webhookSecret } = ctx.state.credentials as SandboxCredentials;
+    return { body: { ...endpoint, secret: webhookSecret }, events: [] };
   };
-  await insertObject(trx, endpoint);
-  const { webhookSecret } = ctx.state.credentials as SandboxCredentials;
-  return { body: { ...endpoint, secret: webhookSecret }, events: [] };
-};
 
 const retrieveWebhookEndpoint: Handler = async (trx, params, ctx) => {
   onlyKnown(params, ['expand']);
@@ -328,21 +425,26 @@ const listWebhookEndpoints: Handler = async (trx, params) => {
   const limit = integer(params, 'limit', { min: 1 }) ?? 10;
   if (limit > 100) throw invalidParam('limit', 'Invalid limit: must be between 1 and 100.');
   const all = await listObjects(trx, 'webhook_endpoint');
-  return { body: { object: 'list', data: all.slice(0, limit), has_more: all.length > limit, url: '/v1/webhook_endpoints' }, events: [] };
+  return {
+    body: { object: 'list', data: all.slice(0, limit), has_more: all.length > limit, url: '/v1/webhook_endpoints' },
+    events: [],
+  };
 };
 
-const updateWebhookEndpoint = (config: Config): Handler => async (trx, params, ctx) => {
-  onlyKnown(params, ['url', 'enabled_events', 'description', 'disabled', 'metadata', 'expand']);
-  const endpoint = await getObject<WebhookEndpoint>(trx, 'webhook_endpoint', pathParam(ctx, 'id'), { lock: true });
-  if (params.url !== undefined) endpoint.url = ownUrl(config, params);
-  if (params.enabled_events !== undefined) endpoint.enabled_events = enabledEvents(params);
-  if (params.description !== undefined) endpoint.description = text(params, 'description', { max: 5000 }) || null;
-  if (params.metadata !== undefined) endpoint.metadata = metadata(params);
-  const disabled = text(params, 'disabled');
-  if (disabled !== undefined) endpoint.status = disabled === 'true' ? 'disabled' : 'enabled';
-  await saveObject(trx, endpoint);
-  return { body: endpoint, events: [] };
-};
+const updateWebhookEndpoint =
+  (config: Config): Handler =>
+  async (trx, params, ctx) => {
+    onlyKnown(params, ['url', 'enabled_events', 'description', 'disabled', 'metadata', 'expand']);
+    const endpoint = await getObject<WebhookEndpoint>(trx, 'webhook_endpoint', pathParam(ctx, 'id'), { lock: true });
+    if (params.url !== undefined) endpoint.url = ownUrl(config, params);
+    if (params.enabled_events !== undefined) endpoint.enabled_events = enabledEvents(params);
+    if (params.description !== undefined) endpoint.description = text(params, 'description', { max: 5000 }) || null;
+    if (params.metadata !== undefined) endpoint.metadata = metadata(params);
+    const disabled = text(params, 'disabled');
+    if (disabled !== undefined) endpoint.status = disabled === 'true' ? 'disabled' : 'enabled';
+    await saveObject(trx, endpoint);
+    return { body: endpoint, events: [] };
+  };
 
 const deleteWebhookEndpoint: Handler = async (trx, params, ctx) => {
   onlyKnown(params, []);
@@ -377,5 +479,13 @@ export function mountApi(router: Router, db: Db, config: Config): void {
 
 /** Stripe's answer to a path it does not know. */
 export function unknownRoute(ctx: Context): void {
-  sendError(ctx, new StripeApiError(404, 'invalid_request_error', `Unrecognized request URL (${ctx.method}: ${ctx.path}). Please see https://stripe.com/docs or we can help at https://support.stripe.com/.`), newId('req_', 14));
+  sendError(
+    ctx,
+    new StripeApiError(
+      404,
+      'invalid_request_error',
+      `Unrecognized request URL (${ctx.method}: ${ctx.path}). Please see https://stripe.com/docs or we can help at https://support.stripe.com/.`,
+    ),
+    newId('req_', 14),
+  );
 }

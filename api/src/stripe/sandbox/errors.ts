@@ -18,4 +18,7 @@ export const invalidParam = (param: string, message: string, code = 'parameter_i
   new StripeApiError(400, 'invalid_request_error', message, { code, param });
 
 export const noSuchObject = (type: string, id: string) =>
-  new StripeApiError(404, 'invalid_request_error', `No such ${type}: '${id}'`, { code: 'resource_missing', param: 'id' });
+  new StripeApiError(404, 'invalid_request_error', `No such ${type}: '${id}'`, {
+    code: 'resource_missing',
+    param: 'id',
+  });

@@ -36,7 +36,9 @@ async function bookFeeNow(db: Db, config: Config, chargeId: string): Promise<voi
 /** After a payment committed: its fee a moment later (SANDBOX_FEE_DELAY_MS), in the background. */
 export function bookFeeLater(db: Db, config: Config, chargeId: string): void {
   setTimeout(() => {
-    bookFeeNow(db, config, chargeId).catch((error) => log.warn('sandbox fee could not be booked', { charge: chargeId, error: String(error) }));
+    bookFeeNow(db, config, chargeId).catch((error) =>
+      log.warn('sandbox fee could not be booked', { charge: chargeId, error: String(error) }),
+    );
   }, config.sandboxFeeDelayMs).unref();
 }
 

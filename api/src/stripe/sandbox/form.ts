@@ -16,7 +16,8 @@ const maxDepth = 6;
 export function parseParams(encoded: string): Params {
   const root = Object.create(null) as Params;
   const pairs = [...new URLSearchParams(encoded)];
-  if (pairs.length > maxPairs) throw new StripeApiError(400, 'invalid_request_error', `At most ${maxPairs} parameters are accepted.`);
+  if (pairs.length > maxPairs)
+    throw new StripeApiError(400, 'invalid_request_error', `At most ${maxPairs} parameters are accepted.`);
   for (const [key, value] of pairs) {
     const [, first, brackets = ''] = /^([^[\]]+)((?:\[[^[\]]*\])*)$/.exec(key) ?? [];
     if (!first) throw invalidParam(key, `Invalid parameter name: ${key}`);
@@ -28,12 +29,14 @@ export function parseParams(encoded: string): Params {
       // `[]` appends: the next free index of this hash, made a list below.
       const name = segment === '' ? String(Object.keys(node).length) : segment;
       if (i === path.length - 1) {
-        if (typeof node[name] === 'object') throw invalidParam(key, `Invalid value for ${key}: it is also used as a hash.`);
+        if (typeof node[name] === 'object')
+          throw invalidParam(key, `Invalid value for ${key}: it is also used as a hash.`);
         node[name] = value;
         return;
       }
       const next = (node[name] ??= Object.create(null));
-      if (typeof next !== 'object') throw invalidParam(key, `Invalid hash: ${path.slice(0, i + 1).join('.')} already has a value.`);
+      if (typeof next !== 'object')
+        throw invalidParam(key, `Invalid hash: ${path.slice(0, i + 1).join('.')} already has a value.`);
       node = next as { [key: string]: Param };
     });
   }
@@ -55,7 +58,12 @@ export async function readBody(req: IncomingMessage, limit: number): Promise<str
   let size = 0;
   for await (const chunk of req) {
     size += (chunk as Buffer).length;
-    if (size > limit) throw new StripeApiError(413, 'invalid_request_error', `The request body is larger than ${Math.round(limit / 1024)} KB.`);
+    if (size > limit)
+      throw new StripeApiError(
+        413,
+        'invalid_request_error',
+        `The request body is larger than ${Math.round(limit / 1024)} KB.`,
+      );
     chunks.push(chunk as Buffer);
   }
   return Buffer.concat(chunks).toString('utf8');
@@ -69,7 +77,11 @@ const fullName = (name: string, parent?: string) => (parent ? `${parent}[${name}
 export const missing = (name: string, parent?: string) =>
   invalidParam(fullName(name, parent), `Missing required param: ${fullName(name, parent)}.`, 'parameter_missing');
 
-export function text(params: Params, name: string, { max = 5000, parent }: { max?: number; parent?: string } = {}): string | undefined {
+export function text(
+  params: Params,
+  name: string,
+  { max = 5000, parent }: { max?: number; parent?: string } = {},
+): string | undefined {
   const value = params[name];
   const full = fullName(name, parent);
   if (value === undefined) return undefined;
@@ -84,11 +96,16 @@ export function requiredText(params: Params, name: string, options: { max?: numb
   return value;
 }
 
-export function integer(params: Params, name: string, { min = 0, parent }: { min?: number; parent?: string } = {}): number | undefined {
+export function integer(
+  params: Params,
+  name: string,
+  { min = 0, parent }: { min?: number; parent?: string } = {},
+): number | undefined {
   const value = params[name];
   const full = fullName(name, parent);
   if (value === undefined) return undefined;
-  if (typeof value !== 'string' || !/^-?\d{1,15}$/.test(value)) throw invalidParam(full, `Invalid integer: ${JSON.stringify(value)}`, 'parameter_invalid_integer');
+  if (typeof value !== 'string' || !/^-?\d{1,15}$/.test(value))
+    throw invalidParam(full, `Invalid integer: ${JSON.stringify(value)}`, 'parameter_invalid_integer');
   const n = Number(value);
   if (n < min) throw invalidParam(full, `Invalid ${full}: must be greater than or equal to ${min}.`);
   return n;
@@ -97,7 +114,8 @@ export function integer(params: Params, name: string, { min = 0, parent }: { min
 export function hash(params: Params, name: string, parent?: string): Params | undefined {
   const value = params[name];
   if (value === undefined || value === '') return undefined;
-  if (typeof value !== 'object' || Array.isArray(value)) throw invalidParam(fullName(name, parent), `Invalid object: ${fullName(name, parent)} must be a hash.`);
+  if (typeof value !== 'object' || Array.isArray(value))
+    throw invalidParam(fullName(name, parent), `Invalid object: ${fullName(name, parent)} must be a hash.`);
   return value;
 }
 
@@ -116,7 +134,10 @@ export function metadata(params: Params, parent?: string): Record<string, string
   if (entries.length > 50) throw invalidParam(name, 'Metadata can have at most 50 keys.');
   for (const [key, v] of entries) {
     if (typeof v !== 'string' || key.length > 40 || v.length > 500) {
-      throw invalidParam(`${name}[${key}]`, 'Metadata keys are text of at most 40 characters and values text of at most 500.');
+      throw invalidParam(
+        `${name}[${key}]`,
+        'Metadata keys are text of at most 40 characters and values text of at most 500.',
+      );
     }
   }
   return Object.fromEntries(entries) as Record<string, string>;
@@ -133,6 +154,11 @@ export function expandPaths(params: Params): string[] {
 /** Refuses parameters the sandbox does not know, as Stripe refuses unknown ones. */
 export function onlyKnown(params: Params, known: readonly string[], parent?: string): void {
   for (const name of Object.keys(params)) {
-    if (!known.includes(name)) throw invalidParam(fullName(name, parent), `Received unknown parameter: ${fullName(name, parent)}`, 'parameter_unknown');
+    if (!known.includes(name))
+      throw invalidParam(
+        fullName(name, parent),
+        `Received unknown parameter: ${fullName(name, parent)}`,
+        'parameter_unknown',
+      );
   }
 }

@@ -13,7 +13,10 @@ export interface SandboxCredentials {
 
 type Row = { secret_key: string; webhook_secret: string };
 
-const read = (db: Knex) => db('stripe_sandbox_credentials').where({ id: true }).first('secret_key', 'webhook_secret') as Promise<Row | undefined>;
+const read = (db: Knex) =>
+  db('stripe_sandbox_credentials').where({ id: true }).first('secret_key', 'webhook_secret') as Promise<
+    Row | undefined
+  >;
 
 // Once read, per database handle: the row never changes, and every Stripe call (the adapter's and
 // the sandbox's check of it) needs it, so it is not read again for each.

@@ -74,16 +74,31 @@ const expirySlack = 60;
  * Stripe answers it as an unknown parameter.
  */
 const sessionParams = [
-  'cancel_url', 'client_reference_id', 'customer_email', 'expand', 'expires_at', 'line_items', 'locale',
-  'metadata', 'mode', 'payment_intent_data', 'payment_method_configuration', 'success_url', 'submit_type',
-  'billing_address_collection', 'custom_text', 'ui_mode',
+  'cancel_url',
+  'client_reference_id',
+  'customer_email',
+  'expand',
+  'expires_at',
+  'line_items',
+  'locale',
+  'metadata',
+  'mode',
+  'payment_intent_data',
+  'payment_method_configuration',
+  'success_url',
+  'submit_type',
+  'billing_address_collection',
+  'custom_text',
+  'ui_mode',
 ] as const;
 
 function lineItem(param: unknown, index: number): LineItem {
   const where = `line_items[${index}]`;
-  if (typeof param !== 'object' || param === null || Array.isArray(param)) throw invalidParam(where, `Invalid object: ${where} must be a hash.`);
+  if (typeof param !== 'object' || param === null || Array.isArray(param))
+    throw invalidParam(where, `Invalid object: ${where} must be a hash.`);
   const item = param as Params;
-  if (item.price !== undefined) throw invalidParam(`${where}[price]`, 'The local Stripe sandbox only takes price_data, not stored prices.');
+  if (item.price !== undefined)
+    throw invalidParam(`${where}[price]`, 'The local Stripe sandbox only takes price_data, not stored prices.');
   onlyKnown(item, ['price_data', 'quantity'], where);
   const priceWhere = `${where}[price_data]`;
   const priceData = hash(item, 'price_data', where);
@@ -121,23 +136,32 @@ export function createSession(params: Params, payPageUrl: (id: string) => string
   const [first] = items;
   if (!first) throw missing('line_items');
   const currency = first.currency;
-  if (items.some((item) => item.currency !== currency)) throw invalidParam('line_items', 'All line items must use the same currency.');
+  if (items.some((item) => item.currency !== currency))
+    throw invalidParam('line_items', 'All line items must use the same currency.');
   const successUrl = absoluteUrl(params, 'success_url', true)!;
   const cancelUrl = absoluteUrl(params, 'cancel_url', false);
 
   const created = unixNow();
   const expiresAt = integer(params, 'expires_at') ?? created + maxExpiry;
   if (expiresAt < created + minExpiry - expirySlack || expiresAt > created + maxExpiry + expirySlack) {
-    throw invalidParam('expires_at', 'The `expires_at` timestamp must be between 30 minutes and 24 hours after the Checkout Session is created.');
+    throw invalidParam(
+      'expires_at',
+      'The `expires_at` timestamp must be between 30 minutes and 24 hours after the Checkout Session is created.',
+    );
   }
   const customerEmail = text(params, 'customer_email', { max: 800 }) ?? null;
-  if (customerEmail !== null && !/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(customerEmail)) throw invalidParam('customer_email', `Invalid email address: ${customerEmail}`);
+  if (customerEmail !== null && !/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(customerEmail))
+    throw invalidParam('customer_email', `Invalid email address: ${customerEmail}`);
   const intentData = hash(params, 'payment_intent_data') ?? {};
   onlyKnown(intentData, ['metadata', 'description'], 'payment_intent_data');
 
   const configuration = text(params, 'payment_method_configuration', { max: 100 });
   if (configuration !== undefined && !/^pmc_[A-Za-z0-9]+$/.test(configuration)) {
-    throw invalidParam('payment_method_configuration', `No such payment method configuration: '${configuration}'`, 'resource_missing');
+    throw invalidParam(
+      'payment_method_configuration',
+      `No such payment method configuration: '${configuration}'`,
+      'resource_missing',
+    );
   }
   const id = newId('cs_test_', 40);
   const amount = items.reduce((sum, item) => sum + item.amount_total, 0);
@@ -180,7 +204,8 @@ function absoluteUrl(params: Params, name: string, required: boolean): string | 
   if (value === undefined) return null;
   // {CHECKOUT_SESSION_ID} is Stripe's placeholder; it is not a valid URL character sequence as such.
   const probe = value.replaceAll('{CHECKOUT_SESSION_ID}', 'x');
-  if (!URL.canParse(probe) || !/^https?:$/.test(new URL(probe).protocol)) throw invalidParam(name, `Not a valid URL: ${name}`, 'url_invalid');
+  if (!URL.canParse(probe) || !/^https?:$/.test(new URL(probe).protocol))
+    throw invalidParam(name, `Not a valid URL: ${name}`, 'url_invalid');
   return value;
 }
 
@@ -200,7 +225,15 @@ export function balanceTransaction(charge: Charge): StripeObject {
     description: null,
     exchange_rate: null,
     fee,
-    fee_details: [{ amount: fee, application: null, currency: charge.currency, description: 'Stripe processing fees', type: 'stripe_fee' }],
+    fee_details: [
+      {
+        amount: fee,
+        application: null,
+        currency: charge.currency,
+        description: 'Stripe processing fees',
+        type: 'stripe_fee',
+      },
+    ],
     net: charge.amount - fee,
     reporting_category: 'charge',
     source: charge.id,
@@ -227,10 +260,26 @@ export function payment(session: CheckoutSession, last4: string): { intent: Stri
     description: session.payment_intent_data.description,
     livemode: false,
     metadata: {},
-    outcome: { network_status: 'approved_by_network', reason: null, risk_level: 'normal', seller_message: 'Payment complete.', type: 'authorized' },
+    outcome: {
+      network_status: 'approved_by_network',
+      reason: null,
+      risk_level: 'normal',
+      seller_message: 'Payment complete.',
+      type: 'authorized',
+    },
     paid: true,
     payment_intent: intentId,
-    payment_method_details: { type: 'card', card: { brand: 'visa', country: 'US', exp_month: 12, exp_year: new Date().getUTCFullYear() + 3, funding: 'credit', last4 } },
+    payment_method_details: {
+      type: 'card',
+      card: {
+        brand: 'visa',
+        country: 'US',
+        exp_month: 12,
+        exp_year: new Date().getUTCFullYear() + 3,
+        funding: 'credit',
+        last4,
+      },
+    },
     receipt_email: session.customer_email,
     refunded: false,
     status: 'succeeded',
@@ -271,11 +320,16 @@ const refundReasons = ['duplicate', 'fraudulent', 'requested_by_customer'] as co
 export function createRefund(params: Params, charge: Charge): { refund: Refund; txn: StripeObject } {
   const unrefunded = charge.amount - charge.amount_refunded;
   if (unrefunded <= 0) {
-    throw new StripeApiError(400, 'invalid_request_error', `Charge ${charge.id} has already been refunded.`, { code: 'charge_already_refunded' });
+    throw new StripeApiError(400, 'invalid_request_error', `Charge ${charge.id} has already been refunded.`, {
+      code: 'charge_already_refunded',
+    });
   }
   const amount = integer(params, 'amount', { min: 1 }) ?? unrefunded;
   if (amount > unrefunded) {
-    throw invalidParam('amount', `Refund amount (€${(amount / 100).toFixed(2)}) is greater than unrefunded amount on charge (€${(unrefunded / 100).toFixed(2)})`);
+    throw invalidParam(
+      'amount',
+      `Refund amount (€${(amount / 100).toFixed(2)}) is greater than unrefunded amount on charge (€${(unrefunded / 100).toFixed(2)})`,
+    );
   }
   const reason = text(params, 'reason') ?? null;
   if (reason !== null && !(refundReasons as readonly string[]).includes(reason)) {
@@ -368,6 +422,11 @@ export function markExpired(session: CheckoutSession): void {
 }
 
 export const notOpen = (session: CheckoutSession) =>
-  new StripeApiError(400, 'invalid_request_error', `Only Checkout Sessions with a status in ["open"] can be expired. This Checkout Session has status "${session.status}".`, {
-    code: 'checkout_session_not_open',
-  });
+  new StripeApiError(
+    400,
+    'invalid_request_error',
+    `Only Checkout Sessions with a status in ["open"] can be expired. This Checkout Session has status "${session.status}".`,
+    {
+      code: 'checkout_session_not_open',
+    },
+  );

@@ -19,34 +19,68 @@ type Lang = 'de' | 'en';
 /** Messages as Stripe's own checkout words them in each language. */
 const text = {
   de: {
-    testMode: 'TESTMODUS', title: 'Stripe-Sandbox (Testmodus)', back: '← Zurück', heading: 'Bezahlen (lokale Stripe-Sandbox)',
-    total: 'Gesamt', card: 'Kartennummer', expiry: 'Ablaufdatum', cvc: 'Prüfziffer', pay: (total: string) => `${total} bezahlen`,
-    testCards: 'Testkarten', succeeds: 'wird angenommen', declined: 'wird abgelehnt', insufficient: 'ist nicht gedeckt',
+    testMode: 'TESTMODUS',
+    title: 'Stripe-Sandbox (Testmodus)',
+    back: '← Zurück',
+    heading: 'Bezahlen (lokale Stripe-Sandbox)',
+    total: 'Gesamt',
+    card: 'Kartennummer',
+    expiry: 'Ablaufdatum',
+    cvc: 'Prüfziffer',
+    pay: (total: string) => `${total} bezahlen`,
+    testCards: 'Testkarten',
+    succeeds: 'wird angenommen',
+    declined: 'wird abgelehnt',
+    insufficient: 'ist nicht gedeckt',
     feeLater: 'wird angenommen, die Gebühr folgt auf Anfrage',
     disputed: 'wird angenommen, dann angefochten (Chargeback)',
     refundPending: 'wird angenommen; Erstattungen bleiben ausstehend',
     refundFails: 'wird angenommen; Erstattungen bleiben ausstehend, dann scheitern sie',
-    declinedMessage: 'Ihre Karte wurde abgelehnt.', insufficientMessage: 'Ihre Karte ist nicht ausreichend gedeckt.',
+    declinedMessage: 'Ihre Karte wurde abgelehnt.',
+    insufficientMessage: 'Ihre Karte ist nicht ausreichend gedeckt.',
     incorrect: 'Ihre Kartennummer ist ungültig.',
-    paidTitle: 'Bezahlt', paid: 'Diese Zahlung ist abgeschlossen.', continue: 'Weiter',
-    expiredTitle: 'Abgelaufen', expired: 'Diese Bezahlseite ist abgelaufen.',
-    nothingCharged: 'Es wurde nichts abgebucht. Bitte beginnen Sie den Kauf noch einmal.', backToShop: 'Zurück zum Shop',
-    missingTitle: 'Nicht gefunden', missing: 'Diese Bezahlseite gibt es nicht.', language: 'Sprache',
+    paidTitle: 'Bezahlt',
+    paid: 'Diese Zahlung ist abgeschlossen.',
+    continue: 'Weiter',
+    expiredTitle: 'Abgelaufen',
+    expired: 'Diese Bezahlseite ist abgelaufen.',
+    nothingCharged: 'Es wurde nichts abgebucht. Bitte beginnen Sie den Kauf noch einmal.',
+    backToShop: 'Zurück zum Shop',
+    missingTitle: 'Nicht gefunden',
+    missing: 'Diese Bezahlseite gibt es nicht.',
+    language: 'Sprache',
   },
   en: {
-    testMode: 'TEST MODE', title: 'Stripe sandbox (test mode)', back: '← Back', heading: 'Pay (local Stripe sandbox)',
-    total: 'Total', card: 'Card number', expiry: 'Expiry', cvc: 'CVC', pay: (total: string) => `Pay ${total}`,
-    testCards: 'Test cards', succeeds: 'succeeds', declined: 'is declined', insufficient: 'has insufficient funds',
+    testMode: 'TEST MODE',
+    title: 'Stripe sandbox (test mode)',
+    back: '← Back',
+    heading: 'Pay (local Stripe sandbox)',
+    total: 'Total',
+    card: 'Card number',
+    expiry: 'Expiry',
+    cvc: 'CVC',
+    pay: (total: string) => `Pay ${total}`,
+    testCards: 'Test cards',
+    succeeds: 'succeeds',
+    declined: 'is declined',
+    insufficient: 'has insufficient funds',
     feeLater: 'succeeds, its fee follows on request',
     disputed: 'succeeds, then is disputed',
     refundPending: 'succeeds; its refunds stay pending',
     refundFails: 'succeeds; its refunds stay pending, then fail',
-    declinedMessage: 'Your card was declined.', insufficientMessage: 'Your card has insufficient funds.',
+    declinedMessage: 'Your card was declined.',
+    insufficientMessage: 'Your card has insufficient funds.',
     incorrect: 'Your card number is incorrect.',
-    paidTitle: 'Paid', paid: 'This payment is complete.', continue: 'Continue',
-    expiredTitle: 'Expired', expired: 'This checkout session has expired.',
-    nothingCharged: 'Nothing was charged. Please start the purchase again.', backToShop: 'Back to the shop',
-    missingTitle: 'Not found', missing: 'This checkout page does not exist.', language: 'Language',
+    paidTitle: 'Paid',
+    paid: 'This payment is complete.',
+    continue: 'Continue',
+    expiredTitle: 'Expired',
+    expired: 'This checkout session has expired.',
+    nothingCharged: 'Nothing was charged. Please start the purchase again.',
+    backToShop: 'Back to the shop',
+    missingTitle: 'Not found',
+    missing: 'This checkout page does not exist.',
+    language: 'Language',
   },
 } satisfies Record<Lang, Record<string, string | ((total: string) => string)>>;
 type Words = (typeof text)[Lang];
@@ -90,7 +124,9 @@ const escapeHtml = (value: string) =>
 
 function money(lang: Lang, session: CheckoutSession, cents: number): string {
   const locale = lang === 'de' ? 'de-DE' : 'en-IE';
-  return new Intl.NumberFormat(locale, { style: 'currency', currency: session.currency.toUpperCase() }).format(cents / 100);
+  return new Intl.NumberFormat(locale, { style: 'currency', currency: session.currency.toUpperCase() }).format(
+    cents / 100,
+  );
 }
 
 const styles = `
@@ -149,9 +185,14 @@ function checkoutPage(lang: Lang, session: CheckoutSession, form: { card?: strin
   const w = text[lang];
   const year = (new Date().getUTCFullYear() + 3) % 100;
   const total = money(lang, session, session.amount_total);
-  const back = session.cancel_url ? `<a class="back" id="sandbox-back" href="${escapeHtml(session.cancel_url)}">${w.back}</a>` : '';
+  const back = session.cancel_url
+    ? `<a class="back" id="sandbox-back" href="${escapeHtml(session.cancel_url)}">${w.back}</a>`
+    : '';
   const lines = session.line_items.data
-    .map((item) => `<li><span>${escapeHtml(item.description)} × ${item.quantity}</span><span>${money(lang, session, item.amount_total)}</span></li>`)
+    .map(
+      (item) =>
+        `<li><span>${escapeHtml(item.description)} × ${item.quantity}</span><span>${money(lang, session, item.amount_total)}</span></li>`,
+    )
     .join('');
   return layout(
     lang,
@@ -185,12 +226,22 @@ ${testCards.map((card) => `<li><code>${card.number}</code> ${card.outcome(w)}</l
 function statusPage(lang: Lang, session: CheckoutSession): string {
   const w = text[lang];
   if (session.status === 'complete') {
-    return layout(lang, w.paidTitle, `<h1>${w.paid}</h1>
-<a class="button" id="sandbox-continue" href="${escapeHtml(successUrl(session))}">${w.continue}</a>`, payPath(session));
+    return layout(
+      lang,
+      w.paidTitle,
+      `<h1>${w.paid}</h1>
+<a class="button" id="sandbox-continue" href="${escapeHtml(successUrl(session))}">${w.continue}</a>`,
+      payPath(session),
+    );
   }
-  return layout(lang, w.expiredTitle, `<h1 id="sandbox-expired">${w.expired}</h1>
+  return layout(
+    lang,
+    w.expiredTitle,
+    `<h1 id="sandbox-expired">${w.expired}</h1>
 <p>${w.nothingCharged}</p>
-${session.cancel_url ? `<a class="button" id="sandbox-back" href="${escapeHtml(session.cancel_url)}">${w.backToShop}</a>` : ''}`, payPath(session));
+${session.cancel_url ? `<a class="button" id="sandbox-back" href="${escapeHtml(session.cancel_url)}">${w.backToShop}</a>` : ''}`,
+    payPath(session),
+  );
 }
 
 const successUrl = (session: CheckoutSession) => session.success_url!.replaceAll('{CHECKOUT_SESSION_ID}', session.id);
@@ -208,7 +259,8 @@ function sendPage(ctx: Context, status: number, html: string): void {
   ctx.body = html;
 }
 
-const notFoundPage = (lang: Lang) => layout(lang, text[lang].missingTitle, `<h1 id="sandbox-missing">${text[lang].missing}</h1>`);
+const notFoundPage = (lang: Lang) =>
+  layout(lang, text[lang].missingTitle, `<h1 id="sandbox-missing">${text[lang].missing}</h1>`);
 
 /**
  * Completes an open session with a successful card payment, inside the caller's transaction. The fee
@@ -239,7 +291,14 @@ async function complete(
     payment_status: 'paid',
     payment_intent: intent.id,
     url: null,
-    customer_details: { email: session.customer_email, name: null, phone: null, address: null, tax_exempt: 'none', tax_ids: [] },
+    customer_details: {
+      email: session.customer_email,
+      name: null,
+      phone: null,
+      address: null,
+      tax_exempt: 'none',
+      tax_ids: [],
+    },
   });
   await saveObject(trx, session);
   const events = [stripeEvent('checkout.session.completed', present(session))];
@@ -260,7 +319,10 @@ async function complete(
  */
 export function mountPage(router: Router, db: Db, config: Config): void {
   /** The session (expired first when due), after `change` ran on it while it is open; undefined when there is none. */
-  async function withSession(id: string, change?: (trx: Knex.Transaction, session: CheckoutSession) => Promise<StripeEvent[]>) {
+  async function withSession(
+    id: string,
+    change?: (trx: Knex.Transaction, session: CheckoutSession) => Promise<StripeEvent[]>,
+  ) {
     const events: StripeEvent[] = [];
     try {
       const session = await db.transaction(async (trx) => {
@@ -281,7 +343,8 @@ export function mountPage(router: Router, db: Db, config: Config): void {
     const session = await withSession(pathParam(ctx, 'id'));
     if (!session) return sendPage(ctx, 404, notFoundPage(pageLang(ctx)));
     const lang = pageLang(ctx, session);
-    if (session.status !== 'open') return sendPage(ctx, session.status === 'expired' ? 410 : 200, statusPage(lang, session));
+    if (session.status !== 'open')
+      return sendPage(ctx, session.status === 'expired' ? 410 : 200, statusPage(lang, session));
     sendPage(ctx, 200, checkoutPage(lang, session));
   });
 
@@ -294,10 +357,11 @@ export function mountPage(router: Router, db: Db, config: Config): void {
     const card = testCards.find((c) => digits(c.number) === digits(entered));
     const refusal = card ? card.decline : (w: Words) => w.incorrect;
     let feeOf: string | undefined;
-    const pay = card && !refusal
-      ? (trx: Knex.Transaction, open: CheckoutSession) =>
-          complete(trx, config, open, digits(entered).slice(-4), (charge) => (feeOf = charge), card.later)
-      : undefined;
+    const pay =
+      card && !refusal
+        ? (trx: Knex.Transaction, open: CheckoutSession) =>
+            complete(trx, config, open, digits(entered).slice(-4), (charge) => (feeOf = charge), card.later)
+        : undefined;
     const session = await withSession(pathParam(ctx, 'id'), pay);
     // Only once the payment is committed: a fee for a payment that was rolled back would name no charge.
     if (feeOf) bookFeeLater(db, config, feeOf);

@@ -19,7 +19,9 @@ export async function insertObject(trx: Db, object: StripeObject): Promise<void>
 }
 
 export async function saveObject(trx: Db, object: StripeObject): Promise<void> {
-  await trx('stripe_sandbox_objects').where({ id: object.id }).update({ data: JSON.stringify(object) });
+  await trx('stripe_sandbox_objects')
+    .where({ id: object.id })
+    .update({ data: JSON.stringify(object) });
 }
 
 export async function deleteObject(trx: Db, object: StripeObject): Promise<void> {
@@ -27,7 +29,12 @@ export async function deleteObject(trx: Db, object: StripeObject): Promise<void>
 }
 
 /** The object with this id and type, locked for the transaction when `lock` is set; Stripe's 404 when there is none. */
-export async function getObject<T extends StripeObject = StripeObject>(trx: Db, type: string, id: string, { lock = false } = {}): Promise<T> {
+export async function getObject<T extends StripeObject = StripeObject>(
+  trx: Db,
+  type: string,
+  id: string,
+  { lock = false } = {},
+): Promise<T> {
   const query = trx('stripe_sandbox_objects').where({ id, type }).first('data');
   if (lock) query.forUpdate();
   const row = (await query) as { data: T } | undefined;
@@ -45,7 +52,14 @@ const keepExpiredDays = 7;
 const pruneBatch = 1000;
 
 const objectCount = async (trx: Db, cap: number) =>
-  Number((await trx.raw<{ rows: { n: string }[] }>(`select count(*) as n from (select 1 from stripe_sandbox_objects limit ?) kept`, [cap])).rows[0]?.n ?? 0);
+  Number(
+    (
+      await trx.raw<{ rows: { n: string }[] }>(
+        `select count(*) as n from (select 1 from stripe_sandbox_objects limit ?) kept`,
+        [cap],
+      )
+    ).rows[0]?.n ?? 0,
+  );
 
 /**
  * Room for the objects of one more session, under `cap`: when full, the oldest sessions that expired
@@ -61,9 +75,14 @@ export async function ensureRoom(trx: Knex.Transaction, cap: number): Promise<vo
     [keepExpiredDays, pruneBatch],
   );
   if ((await objectCount(trx, cap)) < cap) return;
-  throw new StripeApiError(400, 'invalid_request_error', `The local Stripe sandbox is full: it keeps at most ${cap} objects (SANDBOX_MAX_OBJECTS).`, {
-    code: 'sandbox_full',
-  });
+  throw new StripeApiError(
+    400,
+    'invalid_request_error',
+    `The local Stripe sandbox is full: it keeps at most ${cap} objects (SANDBOX_MAX_OBJECTS).`,
+    {
+      code: 'sandbox_full',
+    },
+  );
 }
 
 /** What an earlier request with the same idempotency key answered. */
@@ -78,17 +97,27 @@ const keyLifetime = '24 hours';
  * different one, as Stripe does. A concurrent request with the same key waits on the unique key
  * until the first one commits. Keys older than a day are forgotten, as Stripe forgets them.
  */
-export async function claimIdempotencyKey(trx: Knex.Transaction, caller: string, key: string, request: string): Promise<Replay | undefined> {
-  if (key.length > 255) throw new StripeApiError(400, 'invalid_request_error', 'Idempotency keys can be at most 255 characters long.');
+export async function claimIdempotencyKey(
+  trx: Knex.Transaction,
+  caller: string,
+  key: string,
+  request: string,
+): Promise<Replay | undefined> {
+  if (key.length > 255)
+    throw new StripeApiError(400, 'invalid_request_error', 'Idempotency keys can be at most 255 characters long.');
   const fingerprint = createHash('sha256').update(request).digest('hex');
-  await trx('stripe_sandbox_requests').where('created_at', '<', trx.raw(`now() - interval '${keyLifetime}'`)).delete();
+  await trx('stripe_sandbox_requests')
+    .where('created_at', '<', trx.raw(`now() - interval '${keyLifetime}'`))
+    .delete();
   const claimed = await trx('stripe_sandbox_requests')
     .insert({ caller, idempotency_key: key, fingerprint })
     .onConflict(['caller', 'idempotency_key'])
     .ignore()
     .returning('idempotency_key');
   if (claimed.length) return undefined;
-  const prior = await trx('stripe_sandbox_requests').where({ caller, idempotency_key: key }).first<{ fingerprint: string; response: unknown }>('fingerprint', 'response');
+  const prior = await trx('stripe_sandbox_requests')
+    .where({ caller, idempotency_key: key })
+    .first<{ fingerprint: string; response: unknown }>('fingerprint', 'response');
   if (prior.fingerprint !== fingerprint) {
     throw new StripeApiError(
       400,
@@ -99,6 +128,13 @@ export async function claimIdempotencyKey(trx: Knex.Transaction, caller: string,
   return { body: prior.response };
 }
 
-export async function storeIdempotentResponse(trx: Knex.Transaction, caller: string, key: string, body: unknown): Promise<void> {
-  await trx('stripe_sandbox_requests').where({ caller, idempotency_key: key }).update({ response: JSON.stringify(body) });
+export async function storeIdempotentResponse(
+  trx: Knex.Transaction,
+  caller: string,
+  key: string,
+  body: unknown,
+): Promise<void> {
+  await trx('stripe_sandbox_requests')
+    .where({ caller, idempotency_key: key })
+    .update({ response: JSON.stringify(body) });
 }

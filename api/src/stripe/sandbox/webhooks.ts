@@ -23,7 +23,11 @@ export interface WebhookEndpoint extends StripeObject {
   enabled_events: string[];
 }
 
-export function stripeEvent(type: string, object: StripeObject, previousAttributes?: Record<string, unknown>): StripeEvent {
+export function stripeEvent(
+  type: string,
+  object: StripeObject,
+  previousAttributes?: Record<string, unknown>,
+): StripeEvent {
   return {
     id: newId('evt_'),
     object: 'event',
@@ -50,10 +54,18 @@ export async function queueEvents(trx: Knex.Transaction, events: StripeEvent[]):
   const registered = await listObjects<WebhookEndpoint>(trx, 'webhook_endpoint');
   const rows = events.flatMap((event) => {
     const targets = registered.length
-      ? registered.filter((e) => e.status !== 'disabled' && (e.enabled_events.includes('*') || e.enabled_events.includes(event.type))).map((e) => e.id)
+      ? registered
+          .filter(
+            (e) => e.status !== 'disabled' && (e.enabled_events.includes('*') || e.enabled_events.includes(event.type)),
+          )
+          .map((e) => e.id)
       : [null];
     event.pending_webhooks = targets.length;
-    return targets.map((endpointId) => ({ event_id: event.id, endpoint_id: endpointId, payload: JSON.stringify(event) }));
+    return targets.map((endpointId) => ({
+      event_id: event.id,
+      endpoint_id: endpointId,
+      payload: JSON.stringify(event),
+    }));
   });
   if (rows.length) await trx('stripe_sandbox_deliveries').insert(rows);
 }
@@ -89,15 +101,22 @@ async function claim(db: Db, all: boolean): Promise<Delivery[]> {
          where (leased_until is null or leased_until < now()) and (? or next_attempt_at <= now())
          order by id limit ? for update skip locked)
       returning id, event_id, endpoint_id, payload, attempts`,
-    [leaseSeconds, all, batch],);
+    [leaseSeconds, all, batch],
+  );
   return rows;
 }
 
 /** Where a delivery goes now, with its secret; undefined when its endpoint was deleted meanwhile. */
-async function target(db: Db, config: Config, delivery: Delivery): Promise<{ url: string; secret: string } | undefined> {
+async function target(
+  db: Db,
+  config: Config,
+  delivery: Delivery,
+): Promise<{ url: string; secret: string } | undefined> {
   const { webhookSecret } = await sandboxCredentials(db);
   if (delivery.endpoint_id === null) return { url: ownWebhookUrl(config), secret: webhookSecret };
-  const endpoint = await db('stripe_sandbox_objects').where({ id: delivery.endpoint_id, type: 'webhook_endpoint' }).first<{ id: string } | undefined>('id');
+  const endpoint = await db('stripe_sandbox_objects')
+    .where({ id: delivery.endpoint_id, type: 'webhook_endpoint' })
+    .first<{ id: string } | undefined>('id');
   return endpoint ? { url: ownWebhookUrl(config), secret: webhookSecret } : undefined;
 }
 

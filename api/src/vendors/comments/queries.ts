@@ -27,24 +27,41 @@ export function commentToApi(row: CommentRow) {
   };
 }
 
-export const vendorComments = (db: Db, vendorId: number) => db('vendor_comments').where({ vendor_id: vendorId }).select(columns);
+export const vendorComments = (db: Db, vendorId: number) =>
+  db('vendor_comments').where({ vendor_id: vendorId }).select(columns);
 
 export async function createComment(db: Db, vendorId: number, input: CommentInput): Promise<CommentRow> {
-  return oneRow(await db('vendor_comments').insert({ ...input, vendor_id: vendorId }).returning<CommentRow[]>(columns));
+  return oneRow(
+    await db('vendor_comments')
+      .insert({ ...input, vendor_id: vendorId })
+      .returning<CommentRow[]>(columns),
+  );
 }
 
-export async function updateComment(db: Db, vendorId: number, id: number, patch: CommentPatch): Promise<CommentRow | undefined> {
+export async function updateComment(
+  db: Db,
+  vendorId: number,
+  id: number,
+  patch: CommentPatch,
+): Promise<CommentRow | undefined> {
   const changes: Record<string, unknown> = {};
   if (patch.comment !== undefined) changes.comment = patch.comment;
   if (patch.warning !== undefined) changes.warning = patch.warning;
   // Saving an already resolved comment again keeps the moment it was first resolved.
-  if (patch.resolved !== undefined) changes.resolved_at = patch.resolved ? db.raw('coalesce(resolved_at, now())') : null;
+  if (patch.resolved !== undefined)
+    changes.resolved_at = patch.resolved ? db.raw('coalesce(resolved_at, now())') : null;
   if (!Object.keys(changes).length) return vendorComments(db, vendorId).where({ id }).first<CommentRow | undefined>();
-  const [row] = await db('vendor_comments').where({ id, vendor_id: vendorId }).update(changes).returning<CommentRow[]>(columns);
+  const [row] = await db('vendor_comments')
+    .where({ id, vendor_id: vendorId })
+    .update(changes)
+    .returning<CommentRow[]>(columns);
   return row;
 }
 
 export async function deleteComment(db: Db, vendorId: number, id: number): Promise<CommentRow | undefined> {
-  const [row] = await db('vendor_comments').where({ id, vendor_id: vendorId }).delete().returning<CommentRow[]>(columns);
+  const [row] = await db('vendor_comments')
+    .where({ id, vendor_id: vendorId })
+    .delete()
+    .returning<CommentRow[]>(columns);
   return row;
 }

@@ -47,17 +47,32 @@ export const vendorLocations = (db: Db, vendorId: number) =>
   db('vendor_locations').where({ vendor_id: vendorId }).select(columns);
 
 export async function createLocation(db: Db, vendorId: number, input: LocationPatch): Promise<LocationRow> {
-  return oneRow(await db('vendor_locations').insert({ ...toRow(input), vendor_id: vendorId }).returning<LocationRow[]>(columns));
+  return oneRow(
+    await db('vendor_locations')
+      .insert({ ...toRow(input), vendor_id: vendorId })
+      .returning<LocationRow[]>(columns),
+  );
 }
 
-export async function updateLocation(db: Db, vendorId: number, id: number, input: LocationPatch): Promise<LocationRow | undefined> {
+export async function updateLocation(
+  db: Db,
+  vendorId: number,
+  id: number,
+  input: LocationPatch,
+): Promise<LocationRow | undefined> {
   const row = toRow(input);
   if (!Object.keys(row).length) return vendorLocations(db, vendorId).where({ id }).first<LocationRow | undefined>();
-  const [updated] = await db('vendor_locations').where({ id, vendor_id: vendorId }).update(row).returning<LocationRow[]>(columns);
+  const [updated] = await db('vendor_locations')
+    .where({ id, vendor_id: vendorId })
+    .update(row)
+    .returning<LocationRow[]>(columns);
   return updated;
 }
 
 export async function deleteLocation(db: Db, vendorId: number, id: number): Promise<LocationRow | undefined> {
-  const [deleted] = await db('vendor_locations').where({ id, vendor_id: vendorId }).delete().returning<LocationRow[]>(columns);
+  const [deleted] = await db('vendor_locations')
+    .where({ id, vendor_id: vendorId })
+    .delete()
+    .returning<LocationRow[]>(columns);
   return deleted;
 }

@@ -1,9 +1,35 @@
 import DeleteIcon from '@mui/icons-material/Delete';
 import TaskAltIcon from '@mui/icons-material/TaskAlt';
 import WarningIcon from '@mui/icons-material/WarningAmber';
-import { Box, Button, Card, CardContent, Chip, IconButton, List, ListItem, ListItemIcon, ListItemText, Tooltip, Typography } from '@mui/material';
+import {
+  Box,
+  Button,
+  Card,
+  CardContent,
+  Chip,
+  IconButton,
+  List,
+  ListItem,
+  ListItemIcon,
+  ListItemText,
+  Tooltip,
+  Typography,
+} from '@mui/material';
 import { useEffect, useState } from 'react';
-import { BooleanInput, Form, TextInput, required, useCreate, useDelete, useGetList, useLocale, useNotify, useTranslate, useUpdate, type RaRecord } from 'react-admin';
+import {
+  BooleanInput,
+  Form,
+  TextInput,
+  required,
+  useCreate,
+  useDelete,
+  useGetList,
+  useLocale,
+  useNotify,
+  useTranslate,
+  useUpdate,
+  type RaRecord,
+} from 'react-admin';
 import { formatDateTime } from '../../../shared/dates.ts';
 import type { Locale } from '../../../shared/locale.ts';
 import { saveOrFieldErrors } from '../subresourceSave.ts';
@@ -22,7 +48,10 @@ export function VendorComments({ vendorId }: { vendorId: number }) {
   const locale = useLocale();
   const notify = useNotify();
   const resource = `vendors/${vendorId}/comments`;
-  const { data, isPending } = useGetList<CommentRecord>(resource, { pagination: { page: 1, perPage: 100 }, sort: { field: 'createdAt', order: 'DESC' } });
+  const { data, isPending } = useGetList<CommentRecord>(resource, {
+    pagination: { page: 1, perPage: 100 },
+    sort: { field: 'createdAt', order: 'DESC' },
+  });
   const [create] = useCreate();
   const [update] = useUpdate();
   const [deleteOne] = useDelete();
@@ -37,13 +66,19 @@ export function VendorComments({ vendorId }: { vendorId: number }) {
   }, [isPending]);
 
   const add = async (values: Record<string, unknown>) => {
-    const errors = await saveOrFieldErrors(() => create(resource, { data: { comment: values.comment, warning: !!values.warning } }, { returnPromise: true }));
+    const errors = await saveOrFieldErrors(() =>
+      create(resource, { data: { comment: values.comment, warning: !!values.warning } }, { returnPromise: true }),
+    );
     if (!errors) setFormKey((key) => key + 1);
     return errors;
   };
   const change = async (comment: CommentRecord, data: Record<string, unknown>, done: string) => {
     try {
-      await update(resource, { id: comment.id, data, previousData: comment }, { mutationMode: 'pessimistic', returnPromise: true });
+      await update(
+        resource,
+        { id: comment.id, data, previousData: comment },
+        { mutationMode: 'pessimistic', returnPromise: true },
+      );
       notify(done, { type: 'info' });
     } catch (error) {
       notify((error as Error).message, { type: 'error' });
@@ -51,7 +86,11 @@ export function VendorComments({ vendorId }: { vendorId: number }) {
   };
   const remove = async (comment: CommentRecord) => {
     try {
-      await deleteOne(resource, { id: comment.id, previousData: comment }, { mutationMode: 'pessimistic', returnPromise: true });
+      await deleteOne(
+        resource,
+        { id: comment.id, previousData: comment },
+        { mutationMode: 'pessimistic', returnPromise: true },
+      );
     } catch (error) {
       notify((error as Error).message, { type: 'error' });
     }
@@ -61,7 +100,9 @@ export function VendorComments({ vendorId }: { vendorId: number }) {
     <Card id="vendor-comments" sx={{ mt: 2 }}>
       <CardContent>
         <Typography variant="h6">{translate('app.comment.title')}</Typography>
-        {!isPending && !data?.length && <Typography id="vendor-no-comments">{translate('app.comment.none')}</Typography>}
+        {!isPending && !data?.length && (
+          <Typography id="vendor-no-comments">{translate('app.comment.none')}</Typography>
+        )}
         <List dense>
           {data?.map((comment) => (
             <ListItem
@@ -72,7 +113,10 @@ export function VendorComments({ vendorId }: { vendorId: number }) {
                 <>
                   {!comment.resolvedAt && (
                     <Tooltip title={translate('app.comment.resolve')}>
-                      <IconButton aria-label={translate('app.comment.resolve')} onClick={() => void change(comment, { resolved: true }, 'app.comment.resolved_done')}>
+                      <IconButton
+                        aria-label={translate('app.comment.resolve')}
+                        onClick={() => void change(comment, { resolved: true }, 'app.comment.resolved_done')}
+                      >
                         <TaskAltIcon />
                       </IconButton>
                     </Tooltip>
@@ -85,14 +129,21 @@ export function VendorComments({ vendorId }: { vendorId: number }) {
                 </>
               }
             >
-              <ListItemIcon>{comment.warning ? <WarningIcon color={comment.resolvedAt ? 'disabled' : 'warning'} /> : null}</ListItemIcon>
+              <ListItemIcon>
+                {comment.warning ? <WarningIcon color={comment.resolvedAt ? 'disabled' : 'warning'} /> : null}
+              </ListItemIcon>
               <ListItemText
                 primary={comment.comment}
                 secondary={
                   <>
                     {when(comment.createdAt)}
                     {comment.resolvedAt && (
-                      <Chip component="span" size="small" sx={{ ml: 1 }} label={translate('app.comment.resolved_at', { date: when(comment.resolvedAt) })} />
+                      <Chip
+                        component="span"
+                        size="small"
+                        sx={{ ml: 1 }}
+                        label={translate('app.comment.resolved_at', { date: when(comment.resolvedAt) })}
+                      />
                     )}
                   </>
                 }
@@ -102,7 +153,13 @@ export function VendorComments({ vendorId }: { vendorId: number }) {
         </List>
         <Form key={formKey} onSubmit={add}>
           <Box sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: 2 }}>
-            <TextInput source="comment" label="app.comment.text" multiline validate={required()} sx={{ flex: '1 1 20rem' }} />
+            <TextInput
+              source="comment"
+              label="app.comment.text"
+              multiline
+              validate={required()}
+              sx={{ flex: '1 1 20rem' }}
+            />
             <BooleanInput source="warning" label="app.comment.warning" />
             <Button type="submit" variant="outlined" id="comment-add">
               {translate('app.comment.add')}

@@ -24,12 +24,19 @@ import { vendorPaths } from '../paths.ts';
 import type { CreatedVendor } from '../record.ts';
 import { readVendorFile, type ImportFile } from './vendorRows.ts';
 
-type Outcome = { status: 'created'; username: string; password: string } | { status: 'failed'; message: string; fields: [string, string][] };
+type Outcome =
+  | { status: 'created'; username: string; password: string }
+  | { status: 'failed'; message: string; fields: [string, string][] };
 
 /** The API's refusal of one row: the fields it names (react-admin's root entry aside), or its message when it names none. */
 function failure(error: unknown): Outcome {
-  const body = error instanceof HttpError ? (error.body as { message?: string; errors?: Record<string, unknown> } | undefined) : undefined;
-  const fields = Object.entries(body?.errors ?? {}).filter((entry): entry is [string, string] => entry[0] !== 'root' && typeof entry[1] === 'string');
+  const body =
+    error instanceof HttpError
+      ? (error.body as { message?: string; errors?: Record<string, unknown> } | undefined)
+      : undefined;
+  const fields = Object.entries(body?.errors ?? {}).filter(
+    (entry): entry is [string, string] => entry[0] !== 'root' && typeof entry[1] === 'string',
+  );
   return { status: 'failed', message: body?.message ?? (error as Error).message, fields };
 }
 
@@ -48,9 +55,14 @@ const printOnlyPasswords = (
 );
 
 /** The new logins as a spreadsheet file (";" and a BOM, as German spreadsheets open it). */
-function passwordsCsv(rows: { licenseId: string; name: string; username: string; password: string }[], header: string[]): Blob {
+function passwordsCsv(
+  rows: { licenseId: string; name: string; username: string; password: string }[],
+  header: string[],
+): Blob {
   const quote = (value: string) => `"${value.replace(/"/g, '""')}"`;
-  const lines = [header, ...rows.map((row) => [row.licenseId, row.name, row.username, row.password])].map((cells) => cells.map(quote).join(';'));
+  const lines = [header, ...rows.map((row) => [row.licenseId, row.name, row.username, row.password])].map((cells) =>
+    cells.map(quote).join(';'),
+  );
   return new Blob(['\uFEFF' + lines.join('\r\n') + '\r\n'], { type: 'text/csv;charset=utf-8' });
 }
 
@@ -116,12 +128,24 @@ export function VendorImport() {
     ? file.rows.flatMap((row, index) => {
         const outcome = outcomes[index];
         return outcome?.status === 'created'
-          ? [{ licenseId: row.cells.licenseId ?? '', name: `${row.cells.firstName ?? ''} ${row.cells.lastName ?? ''}`.trim(), username: outcome.username, password: outcome.password }]
+          ? [
+              {
+                licenseId: row.cells.licenseId ?? '',
+                name: `${row.cells.firstName ?? ''} ${row.cells.lastName ?? ''}`.trim(),
+                username: outcome.username,
+                password: outcome.password,
+              },
+            ]
           : [];
       })
     : [];
   const failed = outcomes.filter((outcome) => outcome.status === 'failed').length;
-  const loginHeader = [translate('resources.vendorsummary.fields.licenseId'), translate('app.qr.vendor'), translate('app.import.username'), translate('app.import.password')];
+  const loginHeader = [
+    translate('resources.vendorsummary.fields.licenseId'),
+    translate('app.qr.vendor'),
+    translate('app.import.username'),
+    translate('app.import.password'),
+  ];
 
   return (
     <Box sx={{ display: 'grid', gap: 2, py: 2, maxWidth: '100%' }}>
@@ -138,7 +162,14 @@ export function VendorImport() {
             <Button variant="contained" disabled={running} id="import-pick" onClick={() => fileInput.current?.click()}>
               {translate('app.import.pick')}
             </Button>
-            <input ref={fileInput} type="file" accept=".csv,text/csv,text/plain" hidden onChange={(event) => void pick(event)} id="import-file" />
+            <input
+              ref={fileInput}
+              type="file"
+              accept=".csv,text/csv,text/plain"
+              hidden
+              onChange={(event) => void pick(event)}
+              id="import-file"
+            />
             <Button component={Link} to={vendorPaths.list}>
               {translate('ra.action.back')}
             </Button>
@@ -151,10 +182,14 @@ export function VendorImport() {
           )}
           {file && file.rows.length === 0 && <Alert severity="warning">{translate('app.import.empty')}</Alert>}
           {file && file.missingColumns.length > 0 && (
-            <Alert severity="error">{translate('app.import.missing_columns', { columns: file.missingColumns.join(', ') })}</Alert>
+            <Alert severity="error">
+              {translate('app.import.missing_columns', { columns: file.missingColumns.join(', ') })}
+            </Alert>
           )}
           {file && file.unknownColumns.length > 0 && (
-            <Alert severity="info">{translate('app.import.unknown_columns', { columns: file.unknownColumns.join(', ') })}</Alert>
+            <Alert severity="info">
+              {translate('app.import.unknown_columns', { columns: file.unknownColumns.join(', ') })}
+            </Alert>
           )}
         </CardContent>
       </Card>
@@ -164,7 +199,12 @@ export function VendorImport() {
           <CardContent sx={{ display: 'grid', gap: 1 }}>
             {!finished && (
               <Box>
-                <Button variant="contained" disabled={!ready || running || outcomes.length > 0} onClick={() => setConfirming(true)} id="import-start">
+                <Button
+                  variant="contained"
+                  disabled={!ready || running || outcomes.length > 0}
+                  onClick={() => setConfirming(true)}
+                  id="import-start"
+                >
                   {translate('app.import.start', { count: file.rows.length })}
                 </Button>
               </Box>
@@ -176,7 +216,11 @@ export function VendorImport() {
                     ? translate('app.import.summary', { created: outcomes.length - failed, failed })
                     : translate('app.import.progress', { done: outcomes.length, total: file.rows.length })}
                 </Typography>
-                <LinearProgress variant="determinate" value={(outcomes.length / file.rows.length) * 100} aria-label={translate('app.import.status')} />
+                <LinearProgress
+                  variant="determinate"
+                  value={(outcomes.length / file.rows.length) * 100}
+                  aria-label={translate('app.import.status')}
+                />
               </Box>
             )}
             <TableContainer sx={{ overflowX: 'auto' }}>
@@ -186,7 +230,9 @@ export function VendorImport() {
                     <TableCell>{translate('app.import.row')}</TableCell>
                     <TableCell>{translate('app.import.status')}</TableCell>
                     {file.columns.map((column) => (
-                      <TableCell key={column}>{translate(`resources.vendorsummary.fields.${column}`, { _: column })}</TableCell>
+                      <TableCell key={column}>
+                        {translate(`resources.vendorsummary.fields.${column}`, { _: column })}
+                      </TableCell>
                     ))}
                   </TableRow>
                 </TableHead>
@@ -194,14 +240,22 @@ export function VendorImport() {
                   {file.rows.map((row, index) => {
                     const outcome = outcomes[index];
                     return (
-                      <TableRow key={row.line} data-line={row.line} className={outcome ? `import-${outcome.status}` : undefined}>
+                      <TableRow
+                        key={row.line}
+                        data-line={row.line}
+                        className={outcome ? `import-${outcome.status}` : undefined}
+                      >
                         <TableCell>{row.line}</TableCell>
                         <TableCell sx={{ minWidth: 200 }}>
                           {!outcome && <Chip size="small" label={translate('app.import.waiting')} />}
-                          {outcome?.status === 'created' && <Chip size="small" color="success" label={translate('app.import.created')} />}
+                          {outcome?.status === 'created' && (
+                            <Chip size="small" color="success" label={translate('app.import.created')} />
+                          )}
                           {outcome?.status === 'failed' && (
                             <Box className="import-error" sx={{ color: 'error.main' }}>
-                              {outcome.fields.length === 0 && <Typography variant="body2">{outcome.message}</Typography>}
+                              {outcome.fields.length === 0 && (
+                                <Typography variant="body2">{outcome.message}</Typography>
+                              )}
                               {outcome.fields.map(([field, message]) => (
                                 <Typography variant="body2" key={field}>
                                   {translate(`resources.vendorsummary.fields.${field}`, { _: field })}: {message}
@@ -255,7 +309,11 @@ export function VendorImport() {
               <Button variant="contained" onClick={() => window.print()}>
                 {translate('app.import.print')}
               </Button>
-              <Button variant="outlined" onClick={() => saveBlob(passwordsCsv(logins, loginHeader), 'vendor-logins.csv')} id="import-download">
+              <Button
+                variant="outlined"
+                onClick={() => saveBlob(passwordsCsv(logins, loginHeader), 'vendor-logins.csv')}
+                id="import-download"
+              >
                 {translate('app.import.download')}
               </Button>
             </Box>

@@ -1,7 +1,20 @@
 import { parseCsv } from './csv.ts';
 
 /** The vendor fields a file may hold, as POST /api/vendors names them. */
-const textFields = ['licenseId', 'firstName', 'lastName', 'email', 'telephone', 'language', 'address', 'postCode', 'location', 'workingTime', 'accountProofUrl', 'debt'];
+const textFields = [
+  'licenseId',
+  'firstName',
+  'lastName',
+  'email',
+  'telephone',
+  'language',
+  'address',
+  'postCode',
+  'location',
+  'workingTime',
+  'accountProofUrl',
+  'debt',
+];
 const dateFields = ['registrationDate', 'vendorSince'];
 const flagFields = ['hasBankAccount', 'hasSmartphone', 'onlineMap'];
 const numberFields = ['latitude', 'longitude'];

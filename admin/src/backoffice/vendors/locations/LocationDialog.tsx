@@ -1,6 +1,16 @@
 import { Box, Button, Dialog, DialogActions, DialogContent, DialogTitle, Typography } from '@mui/material';
 import { lazy, Suspense, useMemo } from 'react';
-import { Form, NumberInput, RadioButtonGroupInput, required, TextInput, useCreate, useTranslate, useUpdate, type RaRecord } from 'react-admin';
+import {
+  Form,
+  NumberInput,
+  RadioButtonGroupInput,
+  required,
+  TextInput,
+  useCreate,
+  useTranslate,
+  useUpdate,
+  type RaRecord,
+} from 'react-admin';
 import { useFormContext, useWatch } from 'react-hook-form';
 import { useSettings } from '../../SettingsContext.tsx';
 import { saveOrFieldErrors } from '../subresourceSave.ts';
@@ -30,7 +40,9 @@ interface PositionValues {
 function PositionPicker() {
   const { settings } = useSettings();
   const { setValue } = useFormContext();
-  const [latitude, longitude] = useWatch<PositionValues, ['latitude', 'longitude']>({ name: ['latitude', 'longitude'] });
+  const [latitude, longitude] = useWatch<PositionValues, ['latitude', 'longitude']>({
+    name: ['latitude', 'longitude'],
+  });
   const position =
     typeof latitude === 'number' && typeof longitude === 'number'
       ? { lat: latitude, lng: longitude }
@@ -57,7 +69,15 @@ function WeeklyNote({ original }: { original?: WorkingTime }) {
 }
 
 /** Add (no location given) or edit one location of a vendor. */
-export function LocationDialog({ vendorId, location, onClose }: { vendorId: number; location?: LocationRecord; onClose: () => void }) {
+export function LocationDialog({
+  vendorId,
+  location,
+  onClose,
+}: {
+  vendorId: number;
+  location?: LocationRecord;
+  onClose: () => void;
+}) {
   const translate = useTranslate();
   const resource = `vendors/${vendorId}/locations`;
   const [create] = useCreate();
@@ -69,10 +89,21 @@ export function LocationDialog({ vendorId, location, onClose }: { vendorId: numb
   const submit = async (values: Record<string, unknown>) => {
     const { workingTimeKind, ...rest } = values;
     const workingTime = workingTimeKind === 'weekly' ? original : { kind: workingTimeKind };
-    const data = { name: rest.name, address: rest.address ?? '', postCode: rest.postCode ?? '', latitude: rest.latitude ?? null, longitude: rest.longitude ?? null, workingTime };
+    const data = {
+      name: rest.name,
+      address: rest.address ?? '',
+      postCode: rest.postCode ?? '',
+      latitude: rest.latitude ?? null,
+      longitude: rest.longitude ?? null,
+      workingTime,
+    };
     const errors = await saveOrFieldErrors(() =>
       location
-        ? update(resource, { id: location.id, data, previousData: location }, { mutationMode: 'pessimistic', returnPromise: true })
+        ? update(
+            resource,
+            { id: location.id, data, previousData: location },
+            { mutationMode: 'pessimistic', returnPromise: true },
+          )
         : create(resource, { data }, { returnPromise: true }),
     );
     if (!errors) onClose();
@@ -82,7 +113,9 @@ export function LocationDialog({ vendorId, location, onClose }: { vendorId: numb
   return (
     <Dialog open onClose={onClose} fullWidth maxWidth="sm" aria-labelledby="location-dialog-title">
       <Form record={record} onSubmit={submit}>
-        <DialogTitle id="location-dialog-title">{translate(location ? 'app.location.edit' : 'app.location.add')}</DialogTitle>
+        <DialogTitle id="location-dialog-title">
+          {translate(location ? 'app.location.edit' : 'app.location.add')}
+        </DialogTitle>
         <DialogContent>
           <TextInput source="name" label="app.location.name" validate={required()} />
           <TextInput source="address" label="app.location.address" />

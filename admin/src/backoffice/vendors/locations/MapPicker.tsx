@@ -17,9 +17,21 @@ function ClickToPlace({ onChange }: { onChange: (position: Position) => void }) 
 }
 
 /** A map with one marker: drag it, or click the map, to set the position. */
-export default function MapPicker({ position, onChange }: { position: Position; onChange: (position: Position) => void }) {
+export default function MapPicker({
+  position,
+  onChange,
+}: {
+  position: Position;
+  onChange: (position: Position) => void;
+}) {
   return (
-    <MapContainer id="location-map" center={position} zoom={16} style={{ height: 280, width: '100%' }} scrollWheelZoom={false}>
+    <MapContainer
+      id="location-map"
+      center={position}
+      zoom={16}
+      style={{ height: 280, width: '100%' }}
+      scrollWheelZoom={false}
+    >
       <Tiles />
       <ClickToPlace onChange={onChange} />
       <Marker

@@ -12,7 +12,10 @@ export function VendorLocations({ vendorId }: { vendorId: number }) {
   const translate = useTranslate();
   const notify = useNotify();
   const resource = `vendors/${vendorId}/locations`;
-  const { data, isPending } = useGetList<LocationRecord>(resource, { pagination: { page: 1, perPage: 100 }, sort: { field: 'id', order: 'ASC' } });
+  const { data, isPending } = useGetList<LocationRecord>(resource, {
+    pagination: { page: 1, perPage: 100 },
+    sort: { field: 'id', order: 'ASC' },
+  });
   const [deleteOne] = useDelete();
   const [editing, setEditing] = useState<LocationRecord | 'new' | null>(null);
   const [removing, setRemoving] = useState<LocationRecord | null>(null);
@@ -21,7 +24,11 @@ export function VendorLocations({ vendorId }: { vendorId: number }) {
     const location = removing!;
     setRemoving(null);
     try {
-      await deleteOne(resource, { id: location.id, previousData: location }, { mutationMode: 'pessimistic', returnPromise: true });
+      await deleteOne(
+        resource,
+        { id: location.id, previousData: location },
+        { mutationMode: 'pessimistic', returnPromise: true },
+      );
       notify('app.location.deleted', { type: 'info' });
     } catch (error) {
       notify((error as Error).message, { type: 'error' });
@@ -32,7 +39,9 @@ export function VendorLocations({ vendorId }: { vendorId: number }) {
     <Card id="vendor-locations" sx={{ mt: 2 }}>
       <CardContent>
         <Typography variant="h6">{translate('app.location.title')}</Typography>
-        {!isPending && !data?.length && <Typography id="vendor-no-locations">{translate('app.location.none')}</Typography>}
+        {!isPending && !data?.length && (
+          <Typography id="vendor-no-locations">{translate('app.location.none')}</Typography>
+        )}
         <List dense>
           {data?.map((location) => (
             <ListItem
@@ -51,7 +60,9 @@ export function VendorLocations({ vendorId }: { vendorId: number }) {
             >
               <ListItemText
                 primary={location.name}
-                secondary={[location.address, location.postCode, describeWorkingTime(location.workingTime, translate)].filter(Boolean).join(' · ')}
+                secondary={[location.address, location.postCode, describeWorkingTime(location.workingTime, translate)]
+                  .filter(Boolean)
+                  .join(' · ')}
               />
             </ListItem>
           ))}
@@ -60,7 +71,13 @@ export function VendorLocations({ vendorId }: { vendorId: number }) {
           {translate('app.location.add')}
         </Button>
       </CardContent>
-      {editing && <LocationDialog vendorId={vendorId} location={editing === 'new' ? undefined : editing} onClose={() => setEditing(null)} />}
+      {editing && (
+        <LocationDialog
+          vendorId={vendorId}
+          location={editing === 'new' ? undefined : editing}
+          onClose={() => setEditing(null)}
+        />
+      )}
       <Confirm
         isOpen={!!removing}
         title="app.location.delete_title"
