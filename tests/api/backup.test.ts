@@ -232,10 +232,10 @@ describeApi('data safety: backup, restore and the move to PostgreSQL', (t) => {
     const vendor = await t.db('vendors').where({ license_id: 'DEMO-4' }).first('id');
     await t.db('vendor_comments').insert({ vendor_id: vendor.id, comment: 'Zeile 1\nZeile 2\t"zitiert" \\ 🚲 ß' });
     // More digits than a double holds, on purpose: the backup must carry what the database stored.
-    // eslint-disable-next-line no-loss-of-precision
     await t
       .db('vendors')
       .where({ id: vendor.id })
+      // eslint-disable-next-line no-loss-of-precision
       .update({ latitude: 48.208176123456789, longitude: 16.373819000000001 });
     await t
       .db('rate_limits')

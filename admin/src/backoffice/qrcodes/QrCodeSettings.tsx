@@ -41,8 +41,9 @@ function LivePreview() {
         { qrCodeSettings: { ...style }, qrCodeEnableLogo: enableLogo, qrCodeLogoImgUrl: logoUrl(logo) },
         240,
       ),
+    // eslint-disable-next-line react-hooks/exhaustive-deps
     [key],
-  ); // eslint-disable-line react-hooks/exhaustive-deps
+  );
   return (
     <Card variant="outlined" sx={{ alignSelf: 'start' }}>
       <CardContent>
