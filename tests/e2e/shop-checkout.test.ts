@@ -80,7 +80,12 @@ describe('e2e: buying in the shop widget, paid through the Stripe sandbox', func
     return (JSON.parse(body) as { styleRevision: number }).styleRevision;
   }
 
-  const lines = async (page: Page, selector: string) => (await page.locator(selector).allInnerTexts()).map(plain);
+  // Waits for the first line: a screen that is still drawing its list (the cart restored after "Try again") is no
+  // empty list.
+  const lines = async (page: Page, selector: string) => {
+    await page.locator(selector).first().waitFor();
+    return (await page.locator(selector).allInnerTexts()).map(plain);
+  };
   const text = async (page: Page, selector: string) => plain(await page.locator(selector).textContent());
 
   /** The Pay tap: answers the order token, once the browser is on the card page. */
