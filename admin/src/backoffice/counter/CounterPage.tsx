@@ -27,7 +27,7 @@ import { useFormatCents } from '../common/money.tsx';
 import { TransactionTable } from '../common/TransactionTable.tsx';
 import { PageTitle } from '../layout/PageTitle.tsx';
 import { counterPaths } from './paths.ts';
-import { PrintFrame } from './PrintFrame.tsx';
+import { PrintFrame } from '../common/PrintFrame.tsx';
 
 interface AtCounter {
   vendor: { id: number; licenseId: string; firstName: string; lastName: string };

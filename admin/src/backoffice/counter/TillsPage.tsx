@@ -30,7 +30,7 @@ import { parseEuros } from '../../shared/money.ts';
 import { useDownload } from '../common/download.ts';
 import { useFormatCents } from '../common/money.tsx';
 import { PageTitle } from '../layout/PageTitle.tsx';
-import { PrintFrame } from './PrintFrame.tsx';
+import { PrintFrame } from '../common/PrintFrame.tsx';
 
 interface Till {
   id: number;

@@ -5,7 +5,17 @@ import { Button, useLocale, useTranslate, useDataProvider } from 'react-admin';
 import type { ShopDataProvider } from '../dataProvider.ts';
 
 /** A printable page of the API (a receipt, a cash report), fetched with the login, in a frame with a print button. */
-export function PrintFrame({ path, id, title }: { path: string; id: string; title: string }) {
+export function PrintFrame({
+  path,
+  id,
+  title,
+  printLabel = 'app.counter.print',
+}: {
+  path: string;
+  id: string;
+  title: string;
+  printLabel?: string;
+}) {
   const dataProvider = useDataProvider<ShopDataProvider>();
   const translate = useTranslate();
   const locale = useLocale();
@@ -32,7 +42,7 @@ export function PrintFrame({ path, id, title }: { path: string; id: string; titl
   return (
     <Box>
       <Button
-        label="app.counter.print"
+        label={printLabel}
         id={`${id}-print`}
         disabled={!url}
         onClick={() => frame.current?.contentWindow?.print()}
