@@ -13,6 +13,12 @@ import * as loginThrottle from './011_login_throttle.ts';
 import * as stripeSandboxClosed from './012_stripe_sandbox_closed.ts';
 import * as stripeLifecycle from './013_stripe_lifecycle.ts';
 import * as counter from './014_counter.ts';
+import * as datev from './016_datev.ts';
+import * as privacy from './017_privacy.ts';
+import * as webhooks from './018_webhooks.ts';
+import * as orderCarts from './020_order_carts.ts';
+import * as vendorLanguage from './021_vendor_language.ts';
+import * as shopRevision from './022_shop_revision.ts';
 
 export interface Migration {
   name: string;
@@ -36,4 +42,10 @@ export const migrations: Migration[] = [
   { name: '012_stripe_sandbox_closed', ...stripeSandboxClosed },
   { name: '013_stripe_lifecycle', ...stripeLifecycle },
   { name: '014_counter', ...counter },
+  { name: '016_datev', ...datev },
+  { name: '017_privacy', ...privacy },
+  { name: '018_webhooks', ...webhooks },
+  { name: '020_order_carts', ...orderCarts },
+  { name: '021_vendor_language', ...vendorLanguage },
+  { name: '022_shop_revision', ...shopRevision },
 ];

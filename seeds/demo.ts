@@ -133,18 +133,8 @@ const lastNames = [
   'Lang',
   'Brunner',
 ] as const;
-const languages = [
-  'Deutsch',
-  'Deutsch',
-  'Deutsch',
-  'Rumänisch',
-  'Bulgarisch',
-  'Slowakisch',
-  'Ungarisch',
-  'Englisch',
-  'Arabisch',
-  'Farsi',
-] as const;
+// The language of each vendor's page /me; the list's length keeps the seeded sequence unchanged.
+const languages = ['de', 'de', 'de', 'de', 'de', 'de', 'de', 'en', 'de', 'en'] as const;
 const streets = [
   ['Favoritenstraße', '1100'],
   ['Ottakringer Straße', '1160'],
@@ -349,12 +339,14 @@ export async function seedDemo(trx: Knex.Transaction | Knex): Promise<void> {
     const [street, postCode] = random.pick(streets);
     const registered = addDays('2015-03-01', random.int(0, 3650));
     const time = random.pick(workingTimes);
+    const language = random.pick(languages);
     vendorRows.push({
       license_id: licenseId,
       first_name: first,
       last_name: last,
       email: `${licenseId.toLowerCase()}${DEMO_VENDOR_EMAIL_POSTFIX}`,
-      language: random.pick(languages),
+      // DEMO-1 has the demo's vendor login: its /me speaks German, as the README shows it.
+      language: n === 1 ? 'de' : language,
       telephone: `+43 ${random.pick(['660', '664', '676', '699'])} ${random.int(1_000_000, 9_999_999)}`,
       address: `${street} ${random.int(1, 180)}`,
       post_code: postCode,
@@ -377,7 +369,7 @@ export async function seedDemo(trx: Knex.Transaction | Knex): Promise<void> {
     first_name: 'Herbert',
     last_name: 'Ausgeschieden',
     email: `demo-off${DEMO_VENDOR_EMAIL_POSTFIX}`,
-    language: 'Deutsch',
+    language: 'de',
     address: 'Favoritenstraße 10',
     post_code: '1100',
     registration_date: '2014-05-02',

@@ -124,6 +124,7 @@ async function bookSale(trx: Knex.Transaction, sale: Sale, n: number): Promise<v
     tip: sale.tip,
     email,
     returnUrl: null,
+    cartId: null,
     locale: 'de',
   });
   const total = lines.reduce((sum, { item, quantity }) => sum + item.price * quantity, sale.tip);

@@ -64,6 +64,6 @@ export function buildApp({ db, config, verifier, routes = allRoutes, distDir = p
   app.use(serveFiles('/img', path.resolve(import.meta.dirname, '../public/img')));
   // The shop last: its own files (scripts, widget.js), then its page for every path of the shop.
   app.use(serveFiles('/', path.join(distDir, 'shop-widget')));
-  app.use(shopPage(path.join(distDir, 'shop-widget')));
+  app.use(shopPage(path.join(distDir, 'shop-widget'), path.join(distDir, 'shop-widget-server', 'server.js')));
   return app;
 }

@@ -57,12 +57,21 @@ export interface Config {
   /** SMTP server for customer e-mails; when absent, mails stay in the outbox for staff to read. */
   smtpUrl?: string;
   mailFrom: string;
+  /**
+   * The first retry of an outbound webhook that failed; the later ones (2 min, 10 min, … up to
+   * three days) grow in proportion. Tests make it short.
+   */
+  webhookRetryFirstMs: number;
   /** How long a PDF download link stays valid. */
   downloadLinkDays: number;
+  /** Days after an order's download links expire (after the order, without links) that its customer's e-mail address is erased. */
+  customerEmailDays: number;
   /** New orders one client address may place per minute. */
   orderRateLimit: number;
   /** Look-ups of a licence id (the vendor check, the shop page of a vendor) one client address may make per minute. */
   vendorCheckRateLimit: number;
+  /** API processes serving the shop together; each allows a client its share of the look-ups. */
+  processCount: number;
   /**
    * Logins at the embedded provider within `windowMinutes`: `perPair` attempts per account from one
    * address and `perAddress` from one address; beyond `perAccount` (from all addresses together) each
@@ -131,9 +140,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sandboxMaxObjects: positiveInt(env, 'SANDBOX_MAX_OBJECTS', 200_000),
     smtpUrl: env.SMTP_URL || undefined,
     mailFrom: env.MAIL_FROM || 'Straßenzeitung <shop@localhost>',
+    webhookRetryFirstMs: positiveInt(env, 'WEBHOOK_RETRY_FIRST_MS', 30_000),
     downloadLinkDays: positiveInt(env, 'DOWNLOAD_LINK_DAYS', 42),
+    customerEmailDays: positiveInt(env, 'CUSTOMER_EMAIL_DAYS', 90),
     orderRateLimit: positiveInt(env, 'ORDER_RATE_LIMIT', 30),
     vendorCheckRateLimit: positiveInt(env, 'VENDOR_CHECK_RATE_LIMIT', 120),
+    processCount: positiveInt(env, 'PROCESS_COUNT', 1),
     loginThrottle: {
       windowMinutes: positiveInt(env, 'LOGIN_WINDOW_MINUTES', 15),
       perPair: positiveInt(env, 'LOGIN_LIMIT_PER_PAIR', 5),

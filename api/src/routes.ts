@@ -1,5 +1,6 @@
 import { accountingRoutes } from './accounting/routes.ts';
 import { counterRoutes } from './counter/routes.ts';
+import { eventRoutes } from './events/routes.ts';
 import { protocolRoutes } from './audit/routes.ts';
 import { fileRoutes } from './files/routes.ts';
 import { healthRoutes } from './health/routes.ts';
@@ -11,8 +12,10 @@ import { mapRoutes } from './map/routes.ts';
 import { orderRoutes } from './orders/routes.ts';
 import { payoutRoutes } from './payouts/routes.ts';
 import { pdfRoutes } from './pdf/routes.ts';
+import { privacyRoutes } from './privacy/routes.ts';
 import { settingsRoutes } from './settings/routes.ts';
 import { shopRoutes } from './shop/routes.ts';
+import { statementRoutes } from './statements/routes.ts';
 import { statisticsRoutes } from './statistics/routes.ts';
 import { vendorRoutes } from './vendors/routes.ts';
 import { webhookRoutes } from './webhooks/routes.ts';
@@ -24,11 +27,14 @@ export const routes: RouteDef[] = [
   ...fileRoutes,
   ...itemRoutes,
   ...vendorRoutes,
+  ...statementRoutes,
+  ...privacyRoutes,
   ...mapRoutes,
   ...orderRoutes,
   ...payoutRoutes,
   ...counterRoutes,
   ...webhookRoutes,
+  ...eventRoutes,
   ...protocolRoutes,
   ...identityRoutes,
   ...pdfRoutes,

@@ -5,8 +5,10 @@ import { createShopServer } from './http/timeouts.ts';
 import { issuerUrl } from './identity/issuer.ts';
 import { log, setLogSilent } from './log.ts';
 import { checkAtStart } from './maintenance/check.ts';
+import { startWebhookSender } from './events/delivery.ts';
 import { startOutboxWorker } from './mail/outbox.ts';
 import { startReconciliation } from './orders/reconcile.ts';
+import { startEmailErasure } from './privacy/erase-emails.ts';
 import { configRefusals, databaseRefusals, isLocalUrl, replaceDemoPasswords } from './safety.ts';
 import { resumeSandbox } from './stripe/sandbox/index.ts';
 import { demoLoginsInUse } from '../../seeds/demo.ts';
@@ -31,7 +33,9 @@ const newPasswords =
 const app = buildApp({ db, config });
 const demoLogins = config.oidc.issuer ? [] : await demoLoginsInUse(db);
 startOutboxWorker(db, config);
+const webhookSender = startWebhookSender(db, config);
 startReconciliation(db, config);
+startEmailErasure(db, config);
 // The sandbox's webhook deliveries that a stopped process left pending go out now.
 if (!config.stripe.secretKey) resumeSandbox(db, config);
 const handle = app.callback();
@@ -77,6 +81,7 @@ async function shutdown(signal: string) {
   server.closeIdleConnections();
   setTimeout(() => server.closeAllConnections(), 5000).unref();
   await new Promise((resolve) => server.once('close', resolve));
+  webhookSender.stop();
   await db.destroy();
   process.exit(0);
 }

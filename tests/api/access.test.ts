@@ -6,6 +6,7 @@ import type { RouteDef } from '../../api/src/http/routes.ts';
 import { apiAudience, issuerUrl } from '../../api/src/identity/issuer.ts';
 import { loadProviderKeys } from '../../api/src/identity/provider/keys.ts';
 import { routes } from '../../api/src/routes.ts';
+import { bookPaidOrder } from '../support/books.ts';
 import { describeApi, testIssuer, type ApiTest } from '../support/env.ts';
 import { startKeycloakStandIn } from '../support/keycloak.ts';
 import { loginWithPkce } from '../support/oidc-flow.ts';
@@ -71,8 +72,13 @@ const matrix: Record<string, Row> = {
   'GET /api/vendors/check/:licenseId': everyone,
   'GET /api/vendors/me': ownVendor,
   'GET /api/vendors/me/payments': ownVendor,
+  'GET /api/vendors/me/statements': ownVendor,
+  'GET /api/vendors/me/statement': ownVendor,
+  'GET /api/vendors/:id/statement': staff,
+  'GET /api/statements': staff,
   'GET /api/vendors/:id': staff,
   'PUT /api/vendors/:id': staff,
+  'PATCH /api/vendors/:id': staff,
   'DELETE /api/vendors/:id': staff,
   'GET /api/vendors/:id/locations': staff,
   'POST /api/vendors/:id/locations': staff,
@@ -82,6 +88,8 @@ const matrix: Record<string, Row> = {
   'POST /api/vendors/:id/comments': staff,
   'PATCH /api/vendors/:id/comments/:cid': staff,
   'DELETE /api/vendors/:id/comments/:cid': staff,
+  'GET /api/vendors/:id/export': staff,
+  'POST /api/vendors/:id/anonymise': staff,
   'GET /api/map': staff,
   'GET /api/protocol': staff,
   'GET /api/login-locks': staff,
@@ -117,6 +125,14 @@ const matrix: Record<string, Row> = {
   'POST /api/tills/:id/closes': staff,
   'GET /api/closes/:id/report': staff,
   'POST /api/webhooks/stripe': everyone,
+  'GET /api/webhook-endpoints': staff,
+  'GET /api/webhook-endpoints/:id': staff,
+  'POST /api/webhook-endpoints': staff,
+  'PUT /api/webhook-endpoints/:id': staff,
+  'POST /api/webhook-endpoints/:id/secret': staff,
+  'GET /api/webhook-deliveries': staff,
+  'GET /api/webhook-deliveries/:id': staff,
+  'POST /api/webhook-deliveries/:id/resend': staff,
   'GET /api/auth/hello': loggedIn,
   'GET /api/pdf/:id/validate': everyone,
   'GET /api/pdf/:id': everyone,
@@ -125,6 +141,10 @@ const matrix: Record<string, Row> = {
   'GET /api/payments': staff,
   'GET /api/payments/totals': staff,
   'GET /api/payments/accounts': staff,
+  // the DATEV export (issue 17)
+  'GET /api/accounting/datev': staff,
+  'GET /api/accounting/datev/settings': staff,
+  'PUT /api/accounting/datev/settings': staff,
   'GET /api/payments/statistics': staff,
 };
 
@@ -153,6 +173,8 @@ async function fixture(t: ApiTest): Promise<Fixture> {
   const location = await as(t.http.post(`/api/vendors/${vendorA.id}/locations`)).send({ name: 'Matrix corner' });
   const comment = await as(t.http.post(`/api/vendors/${vendorA.id}/comments`)).send({ comment: 'Matrix' });
   for (const res of [vendorB, location, comment]) assert.equal(res.status, 201, JSON.stringify(res.body));
+  // A credit keeps vendor A and its login to the end: staff's anonymisation of it is refused (409).
+  await bookPaidOrder(t.db, vendorA.id, new Date(), { prints: 1, digital: 0, tip: 0 });
   // Unlisted parameters get "1": any id will do where only the access decision is looked at.
   const params = {
     id: String(vendorA.id),
@@ -325,7 +347,7 @@ describeApi('access to every route', (t) => {
     const config = { ...t.config, oidc: { ...t.config.oidc, issuer: keycloak.issuer } };
     const everything = { sub: 'vendor-a', groups: ['/backoffice', '/vendor'], email: ids.vendorA.email };
     return {
-      http: supertest.agent(buildApp({ db: t.db, config }).callback()),
+      http: supertest.agent(buildApp({ db: t.db, config }).callback()).set('Accept-Language', 'en'),
       tokens: {
         vendorA: await keycloak.login('vendor-a'),
         vendorB: await keycloak.login('vendor-b'),

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -14,7 +15,7 @@ import { writeBackup } from '../../api/src/maintenance/backup.ts';
 import { MaintenanceError } from '../../api/src/maintenance/errors.ts';
 import { compareSummaries, summariseDatabase } from '../../api/src/maintenance/move.ts';
 import { restoreBackup } from '../../api/src/maintenance/restore.ts';
-import { isMigrationTable, listTables, readSequences } from '../../api/src/maintenance/tables.ts';
+import { isDerivedTable, isMigrationTable, listTables, readSequences } from '../../api/src/maintenance/tables.ts';
 import { appliedMigrations } from '../../api/src/maintenance/versions.ts';
 import { describeApi } from '../support/env.ts';
 import { pngBytes, withForm } from '../support/fixtures.ts';
@@ -84,10 +85,11 @@ async function assertSameDatabase(source: Db, target: Db): Promise<void> {
   const all = await schemaTables(source);
   assert.deepEqual(await schemaTables(target), all, 'the same tables');
   const compared = compareSummaries(await summariseDatabase(source), await summariseDatabase(target));
-  // knex's migration bookkeeping is the one thing not copied: the restore runs the migrations itself
+  // knex's migration bookkeeping is not copied: the restore runs the migrations itself; nor is the
+  // revision of settings and items, which their restored rows raise in the target
   assert.deepEqual(
     compared.map((c) => c.table),
-    all.filter((name) => !isMigrationTable(name)),
+    all.filter((name) => !isMigrationTable(name) && !isDerivedTable(name)),
     'every table is compared',
   );
   assert.deepEqual(all.filter(isMigrationTable), ['knex_migrations', 'knex_migrations_lock']);
@@ -231,6 +233,21 @@ describeApi('data safety: backup, restore and the move to PostgreSQL', (t) => {
     });
     const vendor = await t.db('vendors').where({ license_id: 'DEMO-4' }).first('id');
     await t.db('vendor_comments').insert({ vendor_id: vendor.id, comment: 'Zeile 1\nZeile 2\t"zitiert" \\ 🚲 ß' });
+    // Another system's endpoint and an event delivered to it (delivered: no sender picks it up meanwhile).
+    const [endpoint] = await t
+      .db('webhook_endpoints')
+      .insert({
+        url: 'https://erp.example.org/hooks/shop',
+        description: 'ERP „Odoo“',
+        event_types: ['order.paid', 'payout.created'],
+        secret: `whsec_${'x'.repeat(40)}`,
+      })
+      .returning<{ id: number }[]>('id');
+    const eventId = randomUUID();
+    await t.db('webhook_events').insert({ id: eventId, type: 'order.paid', data: JSON.stringify({ order: 1 }) });
+    await t
+      .db('webhook_deliveries')
+      .insert({ event_id: eventId, endpoint_id: endpoint.id, status: 'delivered', attempts: 1 });
     // More digits than a double holds, on purpose: the backup must carry what the database stored.
     await t
       .db('vendors')

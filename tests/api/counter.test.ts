@@ -321,7 +321,7 @@ describeApi('counter: visits, tills, cash book and daily close', (t) => {
         expectedCredit: 1000,
       });
       assert.equal(tooMuch.status, 409, JSON.stringify(tooMuch.body));
-      assert.match(tooMuch.body.message, /credit is 10,00 €: 10,50 € cannot be paid from it/);
+      assert.match(tooMuch.body.message, /credit is €10\.00: €10\.50 cannot be paid from it/);
       const overpaid = await visit({
         vendor: 'DEMO-6',
         tillId: till.id,
@@ -420,7 +420,7 @@ describeApi('counter: visits, tills, cash book and daily close', (t) => {
       });
       assert.equal(short.status, 409, JSON.stringify(short.body));
       assert.equal(short.body.tillBalance, 1000 + 250 - 120 + 300);
-      assert.match(short.body.message, /holds only 14,30 €; 50,00 € cannot be taken out/);
+      assert.match(short.body.message, /holds only €14\.30; €50\.00 cannot be taken out/);
       const tooBigDeposit = await move(small, { kind: 'bank_deposit', amount: 999_999 });
       assert.equal(tooBigDeposit.status, 409);
       assert.equal((await move(small, { kind: 'bank_withdrawal', amount: 10_000, reason: 'Wechselgeld' })).status, 201);
@@ -440,7 +440,9 @@ describeApi('counter: visits, tills, cash book and daily close', (t) => {
         ['income', 'expense', 'bank_withdrawal', 'counter_cash', 'payout', 'bank_deposit'],
       );
       assert.equal((await tills()).find((x) => x.id === small)!.balance, 1000 + 250 - 120 + 10_000 + 300 - 5000 - 500);
-      const csv = await as(t.http.get(`/api/tills/${small}/book`).query({ format: 'csv' }));
+      const csv = await as(
+        t.http.get(`/api/tills/${small}/book`).query({ format: 'csv' }).set('Accept-Language', 'de'),
+      );
       assert.equal(csv.status, 200);
       const lines = csv.text
         .replace(/^\uFEFF/, '')

@@ -18,7 +18,9 @@ const local = 'http://localhost:5173';
 describeApi('embedding: CORS for the newspaper’s websites only', (t) => {
   let api: supertest.Agent;
   before(() => {
-    api = supertest.agent(buildApp({ db: t.db, config: { ...t.config, embedOrigins: [newspaper, local] } }).callback());
+    api = supertest
+      .agent(buildApp({ db: t.db, config: { ...t.config, embedOrigins: [newspaper, local] } }).callback())
+      .set('Accept-Language', 'en');
   });
 
   const boot = (origin: string) => api.get('/api/shop/boot/?vendor=DEMO-1').set('Origin', origin);

@@ -43,7 +43,7 @@ describeApi('logins through an external OpenID provider (Keycloak stand-in)', (t
       OIDC_AUDIENCE: 'street-paper-api',
       LOG_LEVEL: 'silent',
     });
-    http = supertest.agent(buildApp({ db: t.db, config }).callback());
+    http = supertest.agent(buildApp({ db: t.db, config }).callback()).set('Accept-Language', 'en');
   });
   after(() => keycloak?.close());
 
@@ -107,9 +107,9 @@ describeApi('logins through an external OpenID provider (Keycloak stand-in)', (t
       assertRefused(await http.get('/api/vendors/me/payments').set('Authorization', await as(user)), 403);
     }
     // Where the newspaper links vendors by e-mail, still only a verified one.
-    const byEmail = supertest.agent(
-      buildApp({ db: t.db, config: { ...config, oidc: { ...config.oidc, vendorByEmail: true } } }).callback(),
-    );
+    const byEmail = supertest
+      .agent(buildApp({ db: t.db, config: { ...config, oidc: { ...config.oidc, vendorByEmail: true } } }).callback())
+      .set('Accept-Language', 'en');
     assertRefused(await byEmail.get('/api/vendors/me/').set('Authorization', await as('impostor')), 403);
     assert.equal(
       (await byEmail.get('/api/vendors/me/').set('Authorization', await as('verified-impostor'))).body.id,
@@ -129,7 +129,7 @@ describeApi('logins through an external OpenID provider (Keycloak stand-in)', (t
       OIDC_CLIENT_ID: 'backoffice',
       LOG_LEVEL: 'silent',
     });
-    const noAudience = supertest.agent(buildApp({ db: t.db, config }).callback());
+    const noAudience = supertest.agent(buildApp({ db: t.db, config }).callback()).set('Accept-Language', 'en');
     assert.equal((await noAudience.get('/api/vendors/').set('Authorization', await as('maria'))).status, 200);
     assertRefused(await noAudience.get('/api/vendors/').set('Authorization', await as('maria', 'another-app')), 401);
   });

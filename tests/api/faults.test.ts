@@ -38,7 +38,7 @@ async function loopback() {
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const served = {
     url,
-    http: supertest.agent(url),
+    http: supertest.agent(url).set('Accept-Language', 'en'),
     webhooks: 0,
     serve(app: ReturnType<typeof buildApp>) {
       const handle = app.callback();

@@ -313,12 +313,12 @@ describeApi('items', (t) => {
       assertFieldError(
         await put(digital.id, { price: 80 }),
         'price',
-        /at least the price of its licence item .* \(100 cents\)/,
+        /at least the price of its licence item .* \(€1\.00\)/,
       );
       assertFieldError(
         await put(lic.id, { price: 301 }),
         'price',
-        /must not cost more than the items that use it: ".*" costs 300 cents/,
+        /must not cost more than the items that use it: ".*" \(from €3\.00\)/,
       );
       const raised = await put(lic.id, { price: 300 });
       assert.equal(raised.status, 200, JSON.stringify(raised.body));

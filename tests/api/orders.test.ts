@@ -155,16 +155,30 @@ const cases: Case[] = [
   },
   {
     name: 'a total at the maximum order amount',
-    body: (i) => ({ vendor: 'DEMO-1', entries: [{ item: i.print, quantity: 50 }] }),
+    given: ({ db }) => db('settings').update({ max_order_amount: 6000 }),
+    body: (i) => ({ vendor: 'DEMO-1', entries: [{ item: i.print, quantity: 20 }] }),
     field: 'entries',
-    message: 'The total of 150,00 € is too high: an order must stay below 150,00 €.',
+    message: 'The total of €60.00 is too high: an order must stay below €60.00.',
+  },
+  {
+    // The shop's "+" stops at the same number (api/src/orders/limits.ts).
+    name: 'more of an item without a maximum of its own than the shop’s limit',
+    body: (i) => ({ vendor: 'DEMO-1', entries: [{ item: i.print, quantity: 21 }] }),
+    field: 'entries.0.quantity',
+    message: 'You can order at most 20 × "Zeitung".',
+  },
+  {
+    name: 'a cart id that is not one the shop makes',
+    body: (i) => ({ vendor: 'DEMO-1', entries: [{ item: i.print, quantity: 1 }], cartId: 'short' }),
+    field: 'cartId',
+    message: 'The cart id must be 16 to 64 letters, digits, "-" or "_".',
   },
   {
     name: 'a tip that lifts the total above the maximum order amount',
     given: ({ db }) => db('settings').update({ max_order_amount: 2000 }),
     body: (i) => ({ vendor: 'DEMO-1', entries: [{ item: i.print, quantity: 1 }], tip: 1800 }),
     field: 'entries',
-    message: 'The total of 21,00 € is too high: an order must stay below 20,00 €.',
+    message: 'The total of €21.00 is too high: an order must stay below €20.00.',
   },
   {
     name: 'more of an item than its maximum',
@@ -177,7 +191,7 @@ const cases: Case[] = [
     given: ({ db }) => db('items').where({ name: 'Kalender 2027' }).update({ price: 20 }),
     body: (i) => ({ vendor: 'DEMO-1', entries: [{ item: i.calendar, quantity: 1 }] }),
     field: 'entries',
-    message: 'Card payments need a total of at least 0,50 €.',
+    message: 'Card payments need a total of at least €0.50.',
   },
   { name: 'a list instead of an order', body: () => [], message: 'Please send the order as a JSON object.' },
   {
@@ -308,6 +322,52 @@ describeApi('orders: placing them', (t) => {
   });
 });
 
+describeApi('orders: one order per cart however often "Pay" is tapped (issue 18)', (t) => {
+  let shop: ListeningShop;
+  before(async () => {
+    shop = await listenShop(t, () => ({ orderRateLimit: 10_000 }));
+  });
+  after(() => shop.close());
+  beforeEach(() => t.reset());
+
+  const orderCount = async () => Number((await t.db('orders').count({ n: '*' }))[0].n);
+  const pay = async (cartId: string) =>
+    shop.http
+      .post('/api/orders')
+      .send({ vendor: 'DEMO-1', entries: [{ item: await itemId(t.db, 'Zeitung'), quantity: 1 }], cartId });
+
+  it('answers ten concurrent requests with the same cart id with one order and one checkout', async () => {
+    const answers = await Promise.all(Array.from({ length: 10 }, () => pay('cart-0123456789abcdef')));
+    assert.deepEqual(
+      answers.map((res) => res.status),
+      Array(10).fill(201),
+      JSON.stringify(answers.map((res) => res.body)),
+    );
+    assert.equal(new Set(answers.map((res) => res.body.order)).size, 1);
+    assert.equal(new Set(answers.map((res) => res.body.checkoutUrl)).size, 1);
+    assert.equal(await orderCount(), 1);
+    // A later tap gets the same order too; another cart is another order.
+    assert.equal((await pay('cart-0123456789abcdef')).body.order, answers[0].body.order);
+    assert.equal((await pay('cart-fedcba9876543210')).status, 201);
+    assert.equal(await orderCount(), 2);
+  });
+
+  it('refuses a cart whose payment has ended or was paid, so the shop starts a new one', async () => {
+    const first = await pay('cart-ended-000000000');
+    await t.db('orders').where({ token: first.body.order }).update({ status: 'expired' });
+    const ended = await pay('cart-ended-000000000');
+    assertRefused(ended, 409, 'cartId');
+    assert.equal(ended.body.message, 'This payment has ended. Please tap "Pay" again.');
+
+    const paid = await pay('cart-paid-0000000000');
+    await t.db('orders').where({ token: paid.body.order }).update({ status: 'paid', paid_at: t.db.fn.now() });
+    const again = await pay('cart-paid-0000000000');
+    assertRefused(again, 409, 'cartId');
+    assert.equal(again.body.message, 'This cart has already been paid.');
+    assert.equal(await orderCount(), 2);
+  });
+});
+
 describeApi('orders: Stripe refusing the shop’s key (acceptance 6)', (t) => {
   it('answers 502 with a clear message and leaves no paid order and no ledger row', async () => {
     await t.reset();
@@ -359,7 +419,10 @@ describeApi('orders: receipts and the back office', (t) => {
       'createdAt',
       'currency',
       'downloads',
+      'emailHint',
+      'licenseId',
       'lines',
+      'number',
       'order',
       'paidAt',
       'status',
@@ -370,6 +433,11 @@ describeApi('orders: receipts and the back office', (t) => {
     assert.equal(receipt.order, order.token);
     assert.equal(receipt.status, 'paid');
     assert.equal(receipt.vendor, 'Anna');
+    // The number staff find it by, the badge to go back to, where a PDF went (shortened: the
+    // vendor reads this page).
+    assert.equal(receipt.number, (await t.db('orders').where({ token: order.token }).first()).id);
+    assert.equal(receipt.licenseId, 'DEMO-1');
+    assert.equal(receipt.emailHint, null);
     assert.deepEqual(receipt.lines, [
       {
         item: await itemId(t.db, 'Zeitung'),
@@ -402,6 +470,7 @@ describeApi('orders: receipts and the back office', (t) => {
     assert.equal(receipt.downloads.length, 1);
     assert.equal(receipt.downloads[0].itemName, 'Digitale Ausgabe');
     assert.match(receipt.downloads[0].url, /^\/pdf\/[A-Za-z0-9_-]{32}$/);
+    assert.equal(receipt.emailHint, 'r…@example.org');
   });
 
   it('keeps the receipt token and the secret key out of the log', async () => {

@@ -186,9 +186,26 @@ describeApi('payouts: credit, payout, reversal, lists and receipt', (t) => {
         [201, ...Array(49).fill(409)],
         JSON.stringify(answers.filter((res) => res.status !== 201 && res.status !== 409).map((res) => res.body)),
       );
-      assert.ok(
-        answers.filter((res) => res.status === 409).every((res) => res.body.message === 'No credits to pay out'),
-      );
+      // Each loser is told which payout took the credit: who, when, how much, and the voucher.
+      const winner = answers.find((res) => res.status === 201)!.body;
+      const stored = await t.db('payouts').where({ id: winner.id }).first();
+      for (const lost of answers.filter((res) => res.status === 409)) {
+        assert.deepEqual(lost.body.lastPayout, {
+          id: winner.id,
+          receiptNumber: winner.receiptNumber,
+          amount: 400,
+          authorisedBy: stored.authorised_by,
+          createdAt: new Date(stored.created_at).toISOString(),
+          localTime: lost.body.lastPayout.localTime,
+        });
+        assert.match(lost.body.lastPayout.localTime, /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}$/);
+        assert.equal(
+          lost.body.message,
+          `No credits to pay out: ${stored.authorised_by} paid out €4.00 on ${lost.body.lastPayout.localTime} ` +
+            `(receipt ${winner.receiptNumber}).`,
+        );
+        assert.equal(lost.body.errors.vendor, 'This vendor has no credit to pay out.');
+      }
       assert.equal((await t.db('payouts').count({ n: '*' }))[0].n, 1);
       assert.equal((await t.db('ledger_rows').where({ kind: 'payout' }).count({ n: '*' }))[0].n, 1);
       assert.equal(await balanceOf(t.db, 'cash'), 400);
@@ -204,7 +221,7 @@ describeApi('payouts: credit, payout, reversal, lists and receipt', (t) => {
       const stale = await payOut('DEMO-7', shown);
       assert.equal(stale.status, 409);
       assert.equal(stale.body.currentAmount, 800);
-      assert.match(stale.body.message, /8,00 €/);
+      assert.match(stale.body.message, /€8\.00/);
       assert.ok(stale.body.errors.expectedAmount);
       assert.equal((await t.db('payouts').count({ n: '*' }))[0].n, 0, 'nothing was paid');
       assert.equal((await listedVendor(t, office, 'DEMO-7')).credit, 800);
@@ -342,7 +359,10 @@ describeApi('payouts: credit, payout, reversal, lists and receipt', (t) => {
     it('exports the filtered payouts as CSV for German spreadsheets: every row, amounts with a decimal comma, the items in words', async () => {
       const [a, , c] = await threePayouts();
       const res = await as(
-        t.http.get('/api/payouts/').query({ format: 'csv', filter: '{"vendor":"DEMO-1"}', range: '[0,0]' }),
+        t.http
+          .get('/api/payouts/')
+          .query({ format: 'csv', filter: '{"vendor":"DEMO-1"}', range: '[0,0]' })
+          .set('Accept-Language', 'de'),
       )
         .buffer(true)
         .parse((response, done) => {
@@ -453,7 +473,7 @@ describeApi('payouts: credit, payout, reversal, lists and receipt', (t) => {
       const vendor = await listedVendor(t, office, 'DEMO-11');
       const refused = await as(t.http.delete(`/api/vendors/${vendor.id}`));
       assert.equal(refused.status, 409);
-      assert.match(refused.body.message, /credit is not zero \(3,00 €\)/);
+      assert.match(refused.body.message, /credit is not zero \(€3\.00\)/);
       assert.equal((await as(t.http.get(`/api/vendors/${vendor.id}`))).status, 200, 'still there');
       await payOut('DEMO-11', 300);
       assert.equal((await as(t.http.delete(`/api/vendors/${vendor.id}`))).status, 200);

@@ -355,7 +355,9 @@ describeApi('protocol of changes', (t) => {
     ];
     let http: supertest.Agent;
     before(() => {
-      http = supertest.agent(buildApp({ db: t.db, config: t.config, routes: extraRoutes }).callback());
+      http = supertest
+        .agent(buildApp({ db: t.db, config: t.config, routes: extraRoutes }).callback())
+        .set('Accept-Language', 'en');
     });
 
     it('records a change through a route without an audit declaration as the bare request', async () => {

@@ -35,7 +35,7 @@ describeApi('security headers on every answer', (t) => {
   let config: Config;
   before(() => {
     config = { ...t.config, embedOrigins: [newspaper], mapTileUrl: 'https://{s}.tiles.example.net/{z}/{x}/{y}.png' };
-    app = supertest.agent(buildApp({ db: t.db, config }).callback());
+    app = supertest.agent(buildApp({ db: t.db, config }).callback()).set('Accept-Language', 'en');
   });
 
   it('gives API answers, errors included, a policy that loads and frames nothing', async () => {
@@ -233,7 +233,7 @@ describeApi('request size and time limits', (t) => {
       const app = supertest(
         buildApp({ db: t.db, config: { ...t.config, requestTimeoutSeconds: 1 }, routes: [hanging] }).callback(),
       );
-      const res = await app.get('/api/test/hang');
+      const res = await app.get('/api/test/hang').set('Accept-Language', 'en');
       assert.equal(res.status, 503);
       assert.equal(res.body.message, 'The server took too long to answer. Please try again in a moment.');
       assert.equal(res.headers['x-content-type-options'], 'nosniff');

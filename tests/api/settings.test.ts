@@ -179,7 +179,7 @@ describeApi('settings', (t) => {
         [{ vendorNotFoundHelpUrl: 'not a url' }, 'vendorNotFoundHelpUrl', /https:\/\//],
         [{ mapCenterLong: '-180.5' }, 'mapCenterLong', /between -180 and 180/],
         [{ mapCenterLat: 'north' }, 'mapCenterLat', /Please enter a number/],
-        [{ maxOrderAmount: '0' }, 'maxOrderAmount', /at least 1 cent\b/],
+        [{ maxOrderAmount: '0' }, 'maxOrderAmount', /at least €0\.01/],
         [{ maxOrderAmount: '150,00' }, 'maxOrderAmount', /whole cents/],
         [{ vendorEmailPostfix: 'not a domain' }, 'vendorEmailPostfix', /domain like @example.org/],
         [{ qrCodeEnableLogo: 'maybe' }, 'qrCodeEnableLogo', /yes or no/],

@@ -126,6 +126,23 @@ describeApi('shop page: the first screen in one answer', (t) => {
     );
   });
 
+  it('answers the page of a vendor and the vendor check with one query each and no write, once its copy is current', async () => {
+    assert.equal((await page.get('/v/DEMO-1')).status, 200);
+    const queries: string[] = [];
+    const count = (query: { sql: string }) => queries.push(query.sql);
+    t.db.on('query', count);
+    try {
+      for (const path of ['/v/DEMO-1', '/api/vendors/check/DEMO-1', '/v/DEMO-1?lang=x']) {
+        queries.length = 0;
+        assert.equal((await page.get(path)).status, 200, path);
+        assert.equal(queries.length, 1, `${path}: ${queries.join('; ')}`);
+        assert.doesNotMatch(queries[0], /^\s*(insert|update|delete)/i, path);
+      }
+    } finally {
+      t.db.off('query', count);
+    }
+  });
+
   it('serves the same boot data at /api/shop/boot/?vendor= for the embedded widget', async () => {
     const fromPage = bootOf((await page.get('/v/DEMO-1/tipping')).text);
     const res = await t.http.get('/api/shop/boot/?vendor=DEMO-1');
@@ -227,9 +244,9 @@ describeApi('shop page: the first screen in one answer', (t) => {
     assert.equal(await lang('fr-FR'), 'de');
   });
 
-  it('keeps a newspaper name with </script> and line separators inside the title and the data', async () => {
+  it('keeps a newspaper name with </script>, line separators and $-patterns inside the title and the data', async () => {
     const office = await t.office();
-    const name = 'Die </script><script>alert(1)</script> & "Blatt" \u2028\u2029 <!--';
+    const name = 'Die </script><script>alert(1)</script> & "Blatt" \u2028\u2029 <!-- $\' $& $1';
     const saved = await withForm(t.http.put('/api/settings/').set('Authorization', office), { newspaperName: name });
     assert.equal(saved.status, 200, JSON.stringify(saved.body));
     try {
@@ -242,6 +259,7 @@ describeApi('shop page: the first screen in one answer', (t) => {
         res.text,
         /<title>Die &lt;\/script&gt;&lt;script&gt;alert\(1\)&lt;\/script&gt; &amp; &quot;Blatt&quot; /,
       );
+      assert.match(res.text, /&lt;!-- \$&#39; \$&amp; \$1<\/title>/, 'no $-pattern pastes a part of the page');
     } finally {
       await withForm(t.http.put('/api/settings/').set('Authorization', office), { newspaperName: DEMO_NEWSPAPER_NAME });
     }

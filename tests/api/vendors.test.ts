@@ -46,7 +46,7 @@ describeApi('vendors', (t) => {
         firstName: 'Anna',
         lastName: 'Huber',
         email: 'anna.huber@example.org',
-        language: 'Deutsch, Rumänisch',
+        language: 'en',
         telephone: '+43 660 1234567',
         address: 'Praterstraße 1',
         postCode: '1020',
@@ -67,19 +67,28 @@ describeApi('vendors', (t) => {
       assert.equal(created.status, 201, JSON.stringify(created.body));
       assert.ok(Number.isInteger(created.body.id));
       // The vendor's login comes with the creation only (tests/api/login.test.ts).
-      const { createdAt, updatedAt, id, login, credit, lastPayout, openPayments, ...rest } = created.body;
+      const { createdAt, updatedAt, id, login, credit, lastPayout, openPayments, openWarnings, ...rest } = created.body;
       assert.deepEqual(rest, body);
       assert.deepEqual(
-        { credit, lastPayout, openPayments },
-        { credit: 0, lastPayout: null, openPayments: 0 },
-        'no money has moved yet',
+        { credit, lastPayout, openPayments, openWarnings },
+        { credit: 0, lastPayout: null, openPayments: 0, openWarnings: 0 },
+        'no money has moved yet, no warning written',
       );
       assert.match(createdAt, /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
       assert.match(updatedAt, /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
 
       const read = await get(`/api/vendors/${id}/`);
       assert.equal(read.status, 200);
-      assert.deepEqual(read.body, { ...rest, id, createdAt, updatedAt, credit, lastPayout, openPayments });
+      assert.deepEqual(read.body, {
+        ...rest,
+        id,
+        createdAt,
+        updatedAt,
+        credit,
+        lastPayout,
+        openPayments,
+        openWarnings,
+      });
       assert.equal(login.username, licenseId);
     });
 
@@ -148,10 +157,23 @@ describeApi('vendors', (t) => {
         [{ accountProofUrl: 'javascript:alert(1)' }, 'accountProofUrl'],
         [{ accountProofUrl: 'ftp://example.org/x' }, 'accountProofUrl'],
         [{ debt: 5 }, 'debt'],
+        [{ language: 'Deutsch' }, 'language'],
+        [{ language: 'fr' }, 'language'],
+        [{ language: ['de'] }, 'language'],
       ];
       for (const [fields, field] of cases) {
         assertRefused(await post({ licenseId: nextLicense(), firstName: 'Range', ...fields }), 400, field);
       }
+    });
+
+    it('takes the language as a choice of de and en, German when none is given', async () => {
+      assert.equal((await createVendor({ language: ' EN ' })).language, 'en');
+      assert.equal((await createVendor({ language: 'de' })).language, 'de');
+      assert.equal((await createVendor({ language: '' })).language, 'de');
+      assert.equal((await createVendor()).language, 'de');
+      const res = await post({ licenseId: nextLicense(), firstName: 'Lang', language: 'Englisch' });
+      assertRefused(res, 400, 'language');
+      assert.equal(res.body.errors.language, 'Please choose the language de or en.');
     });
 
     it('refuses a body that is not a JSON object, or not JSON at all', async () => {
@@ -239,6 +261,46 @@ describeApi('vendors', (t) => {
     });
   });
 
+  describe('deactivate (PATCH, the bulk action of the list)', () => {
+    const patch = (id: number | string, body: unknown) =>
+      t.http
+        .patch(`/api/vendors/${id}`)
+        .set('Authorization', office)
+        .send(body as object);
+
+    it('deactivates and reactivates only that flag, with the login, and protocols the change', async () => {
+      const vendor = await createVendor({ lastName: 'Patched', telephone: '+43 1 234' });
+      const off = await patch(vendor.id, { isDisabled: true, firstName: 'Ignored' });
+      assert.equal(off.status, 200, JSON.stringify(off.body));
+      assert.equal(off.body.isDisabled, true);
+      assert.equal(off.body.firstName, 'Vera');
+      assert.equal(off.body.telephone, '+43 1 234');
+      assert.equal((await t.db('accounts').where({ vendor_id: vendor.id }).first()).disabled, true);
+      const entry = await t
+        .db('protocol_entries')
+        .where({ record_type: 'vendor', record_id: String(vendor.id) })
+        .orderBy('id', 'desc')
+        .first();
+      assert.deepEqual(Object.keys(typeof entry.changes === 'string' ? JSON.parse(entry.changes) : entry.changes), [
+        'isDisabled',
+      ]);
+      const on = await patch(vendor.id, { isDisabled: false });
+      assert.equal(on.body.isDisabled, false);
+      assert.equal((await t.db('accounts').where({ vendor_id: vendor.id }).first()).disabled, false);
+    });
+
+    it('refuses anything but true or false, a foreign id in the body, unknown ids, and callers outside the office', async () => {
+      const vendor = await createVendor();
+      for (const body of [{}, { isDisabled: 'yes' }, { isDisabled: null }, [true], { __proto__: { isDisabled: true } }])
+        assertRefused(await patch(vendor.id, body), 400);
+      assertRefused(await patch(vendor.id, { id: vendor.id + 1, isDisabled: true }), 400, 'id');
+      assertRefused(await patch(999999, { isDisabled: true }), 404);
+      assertRefused(await patch('x', { isDisabled: true }), 400);
+      assert.equal((await t.http.patch(`/api/vendors/${vendor.id}`).send({ isDisabled: true })).status, 401);
+      assert.equal((await get(`/api/vendors/${vendor.id}`)).body.isDisabled, false);
+    });
+  });
+
   describe('delete', () => {
     it('soft-deletes: answers the record, then the vendor is gone everywhere but kept in the database', async () => {
       const vendor = await createVendor();
@@ -296,6 +358,18 @@ describeApi('vendors', (t) => {
       );
     });
 
+    it('sorts licence ids as people count them, the number after the text', async () => {
+      for (const licenseId of ['NAT-10', 'nat-2', 'NAT-1', 'NAT-B', 'NAT-A7', 'NAT-100'])
+        await createVendor({ licenseId, firstName: 'Natsort' });
+      const ids = async (order: string) =>
+        (await list({ filter: { q: 'natsort' }, sort: ['licenseId', order] })).body.map(
+          (v: { licenseId: string }) => v.licenseId,
+        );
+      const ascending = ['NAT-1', 'nat-2', 'NAT-10', 'NAT-100', 'NAT-A7', 'NAT-B'];
+      assert.deepEqual(await ids('ASC'), ascending);
+      assert.deepEqual(await ids('DESC'), ascending.toReversed());
+    });
+
     it('pages with range and tells the total in Content-Range', async () => {
       const [{ total }] = await t.db('vendors').whereNull('deleted_at').count({ total: '*' });
       const res = await list({ range: [0, 1], sort: ['id', 'ASC'] });
@@ -342,6 +416,37 @@ describeApi('vendors', (t) => {
         (await list({ filter: { q: 'offmarker', isDisabled: false } })).body.map((v: { id: number }) => v.id),
         [on.id],
       );
+    });
+
+    it('counts the open warning comments of each vendor and filters by them', async () => {
+      const warned = await createVendor({ firstName: 'Warnmarker' });
+      const calm = await createVendor({ firstName: 'Warnmarker' });
+      const comment = (vendorId: number, body: object) =>
+        t.http.post(`/api/vendors/${vendorId}/comments`).set('Authorization', office).send(body);
+      const open = await comment(warned.id, { comment: 'Badge lost twice', warning: true });
+      const resolved = await comment(warned.id, { comment: 'Old warning', warning: true });
+      await t.http
+        .patch(`/api/vendors/${warned.id}/comments/${resolved.body.id}`)
+        .set('Authorization', office)
+        .send({ resolved: true });
+      await comment(calm.id, { comment: 'Just a note', warning: false });
+      assert.equal(open.status, 201, JSON.stringify(open.body));
+      const listed = (await list({ filter: { q: 'warnmarker' }, sort: ['id', 'ASC'] })).body;
+      assert.deepEqual(
+        listed.map((v: { openWarnings: number }) => v.openWarnings),
+        [1, 0],
+      );
+      assert.equal((await get(`/api/vendors/${warned.id}`)).body.openWarnings, 1);
+      const only = await list({ filter: { q: 'warnmarker', hasWarning: true } });
+      assert.deepEqual(
+        only.body.map((v: { id: number }) => v.id),
+        [warned.id],
+      );
+      assert.deepEqual(
+        (await list({ filter: { q: 'warnmarker', hasWarning: false } })).body.map((v: { id: number }) => v.id),
+        [calm.id],
+      );
+      assertRefused(await list({ filter: { hasWarning: 'yes' } }), 400);
     });
 
     it('refuses unknown sort fields and filters and malformed parameters', async () => {

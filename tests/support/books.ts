@@ -109,14 +109,14 @@ export async function bookPaidOrder(
 }
 
 /** Books in one transaction that may date its own rows into the past (see allowBackdating). */
-function backdating<T>(db: Db, book: (trx: Knex.Transaction) => Promise<T>): Promise<T> {
+export function backdating<T>(db: Db, book: (trx: Knex.Transaction) => Promise<T>): Promise<T> {
   return db.transaction(async (trx) => {
     await allowBackdating(trx);
     return book(trx);
   });
 }
 
-async function backdate(trx: Knex.Transaction, table: string, ids: number[], at: Date): Promise<void> {
+export async function backdate(trx: Knex.Transaction, table: string, ids: number[], at: Date): Promise<void> {
   await trx(table).whereIn('id', ids).update({ created_at: at });
 }
 

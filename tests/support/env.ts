@@ -125,7 +125,8 @@ export function describeApi(title: string, body: (t: ApiTest) => void): void {
           engine: name,
           db: e.db,
           config: e.config,
-          http: supertest.agent(e.app.callback()),
+          // The suites read the API's English messages; tests/api/messages.test.ts covers the others.
+          http: supertest.agent(e.app.callback()).set('Accept-Language', 'en'),
           auth: async (groups: string[] = ['backoffice'], claims: Record<string, unknown> = {}) =>
             `Bearer ${await e.issuer.mint({ groups, ...claims })}`,
           office: async () => `Bearer ${await e.issuer.mint({ groups: ['backoffice'], preferred_username: 'office' })}`,

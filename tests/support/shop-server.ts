@@ -33,7 +33,8 @@ export async function listenShop(
   return {
     url,
     config,
-    http: supertest.agent(url),
+    // As the suites' client (env.ts): English messages.
+    http: supertest.agent(url).set('Accept-Language', 'en'),
     close: () =>
       new Promise((resolve) => {
         server.closeAllConnections();

@@ -86,14 +86,14 @@ describe('a full disk under the embedded database', function () {
       const placeOrder = () =>
         fetch(`${url}/api/orders`, {
           method: 'POST',
-          headers: { 'Content-Type': 'application/json' },
+          headers: { 'Content-Type': 'application/json', 'Accept-Language': 'en' },
           body: JSON.stringify(order),
         });
       let vendors = 0;
       const createVendor = () =>
         fetch(`${url}/api/vendors`, {
           method: 'POST',
-          headers: { 'Content-Type': 'application/json', Authorization: office },
+          headers: { 'Content-Type': 'application/json', 'Accept-Language': 'en', Authorization: office },
           body: JSON.stringify({ licenseId: `FULL-${++vendors}`, firstName: 'Frieda', address: 'x'.repeat(150) }),
         });
 

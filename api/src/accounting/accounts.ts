@@ -1,7 +1,9 @@
 import type { Knex } from 'knex';
 import type { CsvColumn } from '../http/csv.ts';
 import type { Period } from '../http/period.ts';
+import { licenseSortKey } from '../vendors/queries.ts';
 import { accountName, type NamedAccount } from './names.ts';
+import { type Language } from '../language/messages.ts';
 
 type Db = Knex | Knex.Transaction;
 
@@ -31,7 +33,7 @@ interface StatementRow extends NamedAccount {
  * Every account's statement for a period (open ends: from the first row, up to now). Double entry
  * makes the openings and the closings each sum to zero, and what was received equal what was sent.
  */
-export async function accountStatements(db: Db, period: Period): Promise<AccountStatement[]> {
+export async function accountStatements(db: Db, period: Period, language: Language): Promise<AccountStatement[]> {
   const from = period.from ?? '-infinity';
   const to = period.to ?? 'infinity';
   const side = (column: 'receiver_id' | 'sender_id') => `
@@ -49,7 +51,7 @@ export async function accountStatements(db: Db, period: Period): Promise<Account
     left join vendors v on v.id = a.vendor_id
     left join received r on r.account_id = a.id
     left join sent s on s.account_id = a.id
-    order by array_position(array['customers', 'orga', 'cash', 'provider', 'vendor'], a.kind), lower(v.license_id), a.id`,
+    order by array_position(array['customers', 'orga', 'cash', 'provider', 'vendor'], a.kind), ${licenseSortKey('v.license_id')}, a.id`,
     [from, from, to, from, from, to],
   );
   return rows.map((row) => ({
@@ -57,7 +59,7 @@ export async function accountStatements(db: Db, period: Period): Promise<Account
     kind: row.kind,
     vendorId: row.vendor_id,
     licenseId: row.license_id,
-    name: accountName(row),
+    name: accountName(row, language),
     opening: row.opening,
     received: row.received,
     sent: row.sent,
@@ -66,11 +68,11 @@ export async function accountStatements(db: Db, period: Period): Promise<Account
 }
 
 export const statementCsvColumns: CsvColumn<AccountStatement>[] = [
-  { header: 'Konto', value: (s) => s.name },
-  { header: 'Kontoart', value: (s) => s.kind },
-  { header: 'Lizenz', value: (s) => s.licenseId },
-  { header: 'Anfangsbestand', value: (s) => s.opening, format: 'cents' },
-  { header: 'Eingänge', value: (s) => s.received, format: 'cents' },
-  { header: 'Ausgänge', value: (s) => s.sent, format: 'cents' },
-  { header: 'Endbestand', value: (s) => s.closing, format: 'cents' },
+  { header: 'Account', value: (s) => s.name },
+  { header: 'Account kind', value: (s) => s.kind },
+  { header: 'Licence', value: (s) => s.licenseId },
+  { header: 'Opening balance', value: (s) => s.opening, format: 'cents' },
+  { header: 'Incoming', value: (s) => s.received, format: 'cents' },
+  { header: 'Outgoing', value: (s) => s.sent, format: 'cents' },
+  { header: 'Closing balance', value: (s) => s.closing, format: 'cents' },
 ];

@@ -1,12 +1,12 @@
-// How accounts are named where people read them: the lists, the CSV files for the bookkeeper.
-// German first (the office's language), English after the slash, so one label serves both interface
-// languages and the export. The kinds of booking are named in api/src/ledger/kinds.ts.
+import type { Language } from '../language/messages.ts';
+import { pseudonymIn } from '../privacy/anonymise.ts';
 
-const systemAccountNames: Record<string, string> = {
-  customers: 'Kundschaft / Customers',
-  orga: 'Zeitung / Newspaper',
-  cash: 'Kasse / Cash desk',
-  provider: 'Kartenanbieter / Card provider',
+// How accounts are named where people read them: the lists, the CSV files for the bookkeeper, in
+// the reader's language. The kinds of booking are named in api/src/ledger/kinds.ts.
+
+const systemAccountNames: Record<Language, Record<string, string>> = {
+  de: { customers: 'Kundschaft', orga: 'Zeitung', cash: 'Kasse', provider: 'Kartenanbieter' },
+  en: { customers: 'Customers', orga: 'Newspaper', cash: 'Cash desk', provider: 'Card provider' },
 };
 
 /** A ledger account as its name columns come from a join with `vendors`. */
@@ -18,8 +18,10 @@ export interface NamedAccount {
 }
 
 /** "Anna Muster (DEMO-1)" for a vendor's account, the label for a system account. */
-export function accountName(account: NamedAccount): string {
-  if (account.kind !== 'vendor') return systemAccountNames[account.kind] ?? account.kind;
+export function accountName(account: NamedAccount, language: Language): string {
+  if (account.kind !== 'vendor') return systemAccountNames[language][account.kind] ?? account.kind;
   const name = `${account.first_name ?? ''} ${account.last_name ?? ''}`.trim();
+  // Only an anonymised vendor has no licence id; their first name is the pseudonym.
+  if (account.license_id === null) return pseudonymIn(name, language);
   return `${name} (${account.license_id})`;
 }

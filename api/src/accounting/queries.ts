@@ -6,6 +6,7 @@ import { periodFilters } from '../http/period.ts';
 import { toIso } from '../vendors/queries.ts';
 import { kindLabel, ledgerKinds, salesKinds, type LedgerKind } from '../ledger/kinds.ts';
 import { accountName } from './names.ts';
+import { type Language } from '../language/messages.ts';
 
 type Db = Knex | Knex.Transaction;
 
@@ -73,7 +74,7 @@ export const payments = (db: Db) =>
       'rv.last_name as receiver_last_name',
     );
 
-function party(row: PaymentRow, side: 'sender' | 'receiver') {
+function party(row: PaymentRow, side: 'sender' | 'receiver', language: Language) {
   const kind = row[`${side}_kind`];
   const account = {
     kind,
@@ -86,13 +87,13 @@ function party(row: PaymentRow, side: 'sender' | 'receiver') {
     kind,
     vendorId: row[`${side}_vendor_id`],
     licenseId: account.license_id,
-    name: accountName(account),
+    name: accountName(account, language),
   };
 }
 
-export function paymentToApi(row: PaymentRow) {
-  const sender = party(row, 'sender');
-  const receiver = party(row, 'receiver');
+export function paymentToApi(row: PaymentRow, language: Language) {
+  const sender = party(row, 'sender', language);
+  const receiver = party(row, 'receiver', language);
   return {
     id: row.id,
     createdAt: toIso(row.created_at),
@@ -251,19 +252,19 @@ export async function* paymentBatches(
 }
 
 export const paymentCsvColumns: CsvColumn<PaymentRow>[] = [
-  { header: 'Buchung', value: (r) => r.id },
-  { header: 'Datum', value: (r) => r.created_at, format: 'date' },
-  { header: 'Art', value: (r) => kindLabel(r.kind) },
-  { header: 'Von', value: (r) => party(r, 'sender').name },
-  { header: 'Von Lizenz', value: (r) => r.sender_license_id },
-  { header: 'An', value: (r) => party(r, 'receiver').name },
-  { header: 'An Lizenz', value: (r) => r.receiver_license_id },
-  { header: 'Artikel', value: (r) => r.item_name },
-  { header: 'Menge', value: (r) => r.quantity },
-  { header: 'Einzelpreis', value: (r) => r.unit_price, format: 'cents' },
-  { header: 'Betrag', value: (r) => r.amount, format: 'cents' },
-  { header: 'Bestellung', value: (r) => r.order_id },
-  { header: 'Auszahlung', value: (r) => r.payout_id },
-  { header: 'Storno von', value: (r) => r.reversal_of },
-  { header: 'Freigegeben von', value: (r) => r.authorised_by },
+  { header: 'Booking', value: (r) => r.id },
+  { header: 'Date', value: (r) => r.created_at, format: 'date' },
+  { header: 'Kind', value: (r, language) => kindLabel(r.kind, language) },
+  { header: 'From', value: (r, language) => party(r, 'sender', language).name },
+  { header: 'From licence', value: (r) => r.sender_license_id },
+  { header: 'To', value: (r, language) => party(r, 'receiver', language).name },
+  { header: 'To licence', value: (r) => r.receiver_license_id },
+  { header: 'Item', value: (r) => r.item_name },
+  { header: 'Quantity', value: (r) => r.quantity },
+  { header: 'Unit price', value: (r) => r.unit_price, format: 'cents' },
+  { header: 'Amount', value: (r) => r.amount, format: 'cents' },
+  { header: 'Order', value: (r) => r.order_id },
+  { header: 'Payout', value: (r) => r.payout_id },
+  { header: 'Reversal of', value: (r) => r.reversal_of },
+  { header: 'Authorised by', value: (r) => r.authorised_by },
 ];

@@ -1,9 +1,16 @@
-import { periodFilename, respondCsv, wantsCsv } from '../http/csv.ts';
+import type { AuditSpec } from '../audit/protocol.ts';
+import { periodFilename, respondCsv, respondDownload, wantsCsv } from '../http/csv.ts';
+import { badRequest } from '../http/errors.ts';
 import { applyFilters, readListFilter, respondList, type ListSpec } from '../http/list.ts';
 import { readPeriod, requestPeriod } from '../http/period.ts';
 import type { AppContext, RouteDef } from '../http/routes.ts';
+import { parse } from '../http/validate.ts';
 import { accountStatements, statementCsvColumns } from './accounts.ts';
+import { assertDatevReady, datevFile, datevModes, datevPeriod, type DatevMode } from './datev.ts';
+import { encodeWindows1252 } from './windows1252.ts';
+import { chartDefaults, datevSettingsForm, readDatevSettings, saveDatevSettings } from './datev-settings.ts';
 import { paymentBatches, paymentCsvColumns, paymentList, payments, paymentTotals } from './queries.ts';
+import { languageOf } from '../language/messages.ts';
 
 const spec = paymentList as ListSpec<never, unknown>;
 
@@ -20,6 +27,24 @@ function filtered(ctx: AppContext) {
   };
   query();
   return { query, period: readPeriod(filter, ctx.config.timeZone) };
+}
+
+const datevAudit: AuditSpec = {
+  recordType: 'datev_settings',
+  id: () => 1,
+  load: (ctx) => readDatevSettings(ctx.db),
+};
+
+function datevMode(value: unknown): DatevMode {
+  const mode = value ?? 'rows';
+  if (!datevModes.includes(mode as DatevMode))
+    throw badRequest(
+      'The mode of a DATEV export is "rows" (one line per booking) or "daily" (one line per day and kind).',
+      {
+        mode: 'Please choose one line per booking or one per day and kind.',
+      },
+    );
+  return mode as DatevMode;
 }
 
 export const accountingRoutes: RouteDef[] = [
@@ -54,7 +79,8 @@ export const accountingRoutes: RouteDef[] = [
     access: 'backoffice',
     handler: async (ctx) => {
       const period = requestPeriod(ctx);
-      const accounts = await accountStatements(ctx.db, period);
+      const accounts = await accountStatements(ctx.db, period, languageOf(ctx.get('Accept-Language')));
+      ctx.vary('Accept-Language');
       if (wantsCsv(ctx))
         return respondCsv(ctx, periodFilename('konten', period, ctx.config.timeZone), statementCsvColumns, [accounts]);
       const sum = (field: 'opening' | 'received' | 'sent' | 'closing') =>
@@ -65,6 +91,46 @@ export const accountingRoutes: RouteDef[] = [
         accounts,
         totals: { opening: sum('opening'), received: sum('received'), sent: sum('sent'), closing: sum('closing') },
       };
+    },
+  },
+  {
+    // The bookkeeper's DATEV file of a period (one fiscal year at most), in Windows-1252.
+    method: 'GET',
+    path: '/api/accounting/datev',
+    access: 'backoffice',
+    handler: async (ctx) => {
+      const mode = datevMode(ctx.query.mode);
+      const settings = await readDatevSettings(ctx.db);
+      await assertDatevReady(ctx.db, settings);
+      const timeZone = ctx.config.timeZone;
+      const period = datevPeriod(requestPeriod(ctx), settings, timeZone);
+      respondDownload(
+        ctx,
+        'text/csv; charset=windows-1252',
+        periodFilename('EXTF_Buchungsstapel', period, timeZone),
+        async function* () {
+          for await (const chunk of datevFile(ctx.db, settings, period, mode, timeZone)) yield encodeWindows1252(chunk);
+        },
+      );
+    },
+  },
+  {
+    method: 'GET',
+    path: '/api/accounting/datev/settings',
+    access: 'backoffice',
+    handler: async (ctx) => {
+      ctx.body = { ...(await readDatevSettings(ctx.db)), chartDefaults };
+    },
+  },
+  {
+    method: 'PUT',
+    path: '/api/accounting/datev/settings',
+    access: 'backoffice',
+    body: 'json',
+    audit: datevAudit,
+    handler: async (ctx) => {
+      const settings = parse(datevSettingsForm, ctx.request.body);
+      ctx.body = { ...(await saveDatevSettings(ctx.db, settings)), chartDefaults };
     },
   },
 ];

@@ -3,6 +3,7 @@ import { badRequest } from '../http/errors.ts';
 import type { ListSpec } from '../http/list.ts';
 import { periodFilters } from '../http/period.ts';
 import { toIso } from '../vendors/queries.ts';
+import { tr } from '../language/messages.ts';
 
 interface EntryRow {
   id: number;
@@ -33,7 +34,8 @@ function entryToApi(row: EntryRow) {
 export const protocolEntries = (db: Knex) => db('protocol_entries').select('*');
 
 function text(name: string, value: unknown): string {
-  if (typeof value !== 'string' && typeof value !== 'number') throw badRequest(`The filter "${name}" must be text.`);
+  if (typeof value !== 'string' && typeof value !== 'number')
+    throw badRequest(tr('The filter "{name}" must be text.', { name }));
   return String(value).trim();
 }
 

@@ -27,6 +27,7 @@ import {
 import { closeReportHtml, visitReceiptHtml } from './receipt.ts';
 import { officeToday } from './today.ts';
 import { closeInput, dayRange, movementInput, tillInput, visitInput } from './schema.ts';
+import { tr, type Message } from '../language/messages.ts';
 
 // The counter (issue 16): a vendor's visit, the tills with their cash book and daily close, and the
 // papers to print. The money rules are in ledger/counter.ts and ledger/till.ts.
@@ -39,13 +40,14 @@ async function vendorOfLicence(ctx: AppContext, licenseId: unknown): Promise<Ven
     throw badRequest('Please name the vendor by licence ID ("vendor").', { vendor: 'Please give a licence ID.' });
   }
   const vendor = await findVendorByLicense(ctx.db, licenseId.trim());
-  if (!vendor) throw notFound(`There is no vendor with the licence ID "${licenseId.trim()}".`);
+  if (!vendor)
+    throw notFound(tr('There is no vendor with the licence ID "{licenseId}".', { licenseId: licenseId.trim() }));
   return vendor;
 }
 
 async function requireTill(ctx: AppContext, id: number) {
   const till = await findTill(ctx.db, id);
-  if (!till) throw notFound(`There is no till with the id ${id}.`);
+  if (!till) throw notFound(tr('There is no till with the id {id}.', { id }));
   return till;
 }
 
@@ -74,13 +76,13 @@ async function paperHeader(ctx: AppContext) {
 const visitIdParam = (ctx: AppContext) => {
   const id = ctx.params.id ?? '';
   if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id))
-    throw badRequest(`"${id}" is not a visit id.`);
+    throw badRequest(tr('"{id}" is not a visit id.', { id }));
   return id.toLowerCase();
 };
 
 async function requireVisit(ctx: AppContext, id: string) {
   const visit = await findVisit(ctx.db, id);
-  if (!visit) throw notFound(`There is no counter visit with the id ${id}.`);
+  if (!visit) throw notFound(tr('There is no counter visit with the id {id}.', { id }));
   return visit;
 }
 
@@ -97,51 +99,51 @@ const tillAudit = (action: string): AuditSpec => ({
 });
 
 // The CSV files for the bookkeeper, in German like the other lists' files.
-const movementKindNames: Record<string, string> = {
-  payout: 'Auszahlung',
-  payout_reversal: 'Storno Auszahlung',
-  counter_cash: 'Barzahlung Exemplare',
-  bank_deposit: 'Einzahlung Bank',
-  bank_withdrawal: 'Abhebung Bank',
-  expense: 'Ausgabe',
-  income: 'Einnahme',
-  difference: 'Kassendifferenz',
+const movementKindNames: Record<string, Message> = {
+  payout: tr('Payout'),
+  payout_reversal: tr('Payout reversal'),
+  counter_cash: tr('Cash for copies'),
+  bank_deposit: tr('Bank deposit'),
+  bank_withdrawal: tr('Bank withdrawal'),
+  expense: tr('Expense'),
+  income: tr('Income'),
+  difference: tr('Till difference'),
 };
 const bookCsv: CsvColumn<CashMovement>[] = [
-  { header: 'Beleg', value: (m) => m.voucher },
-  { header: 'Datum', value: (m) => m.day },
-  { header: 'Zeit', value: (m) => m.createdAt, format: 'date' },
-  { header: 'Bewegung', value: (m) => movementKindNames[m.kind] ?? m.kind },
+  { header: 'Voucher', value: (m) => m.voucher },
+  { header: 'Date', value: (m) => m.day },
+  { header: 'Time', value: (m) => m.createdAt, format: 'date' },
+  { header: 'Movement', value: (m) => movementKindNames[m.kind] ?? m.kind },
   {
-    header: 'Gegenseite',
+    header: 'Counterpart',
     value: (m) =>
-      m.vendor ? `${m.vendor.name} (${m.vendor.licenseId})` : m.counterpart === 'bank' ? 'Bank' : 'Sonstige',
+      m.vendor ? `${m.vendor.name} (${m.vendor.licenseId})` : m.counterpart === 'bank' ? tr('Bank') : tr('Other'),
   },
-  { header: 'Grund', value: (m) => m.reason },
-  { header: 'Mitarbeiter·in', value: (m) => m.staff },
-  { header: 'Einnahme', value: (m) => m.amountIn, format: 'cents' },
-  { header: 'Ausgabe', value: (m) => m.amountOut, format: 'cents' },
-  { header: 'Bestand', value: (m) => m.balance, format: 'cents' },
+  { header: 'Reason', value: (m) => m.reason },
+  { header: 'Staff member', value: (m) => m.staff },
+  { header: 'Income', value: (m) => m.amountIn, format: 'cents' },
+  { header: 'Expense', value: (m) => m.amountOut, format: 'cents' },
+  { header: 'Balance', value: (m) => m.balance, format: 'cents' },
 ];
 const closesCsv: CsvColumn<TillClose>[] = [
-  { header: 'Kasse', value: (c) => c.tillName },
-  { header: 'Tag', value: (c) => c.day },
-  { header: 'Anfangsbestand', value: (c) => c.openingBalance, format: 'cents' },
-  { header: 'Soll', value: (c) => c.expected, format: 'cents' },
-  { header: 'Gezählt', value: (c) => c.counted, format: 'cents' },
-  { header: 'Differenz', value: (c) => c.difference, format: 'cents' },
-  { header: 'Grund', value: (c) => c.reason },
-  { header: 'Abgeschlossen von', value: (c) => c.staff },
+  { header: 'Till', value: (c) => c.tillName },
+  { header: 'Day', value: (c) => c.day },
+  { header: 'Opening balance', value: (c) => c.openingBalance, format: 'cents' },
+  { header: 'Expected', value: (c) => c.expected, format: 'cents' },
+  { header: 'Counted', value: (c) => c.counted, format: 'cents' },
+  { header: 'Difference', value: (c) => c.difference, format: 'cents' },
+  { header: 'Reason', value: (c) => c.reason },
+  { header: 'Closed by', value: (c) => c.staff },
 ];
 const visitsCsv: CsvColumn<VisitSummary>[] = [
-  { header: 'Zeit', value: (v) => v.createdAt, format: 'date' },
-  { header: 'Lizenznummer', value: (v) => v.vendor.licenseId },
-  { header: 'Verkäufer·in', value: (v) => v.vendor.name },
-  { header: 'Exemplare', value: (v) => v.copiesAmount, format: 'cents' },
-  { header: 'Aus Guthaben', value: (v) => v.fromCredit, format: 'cents' },
-  { header: 'Bar', value: (v) => v.cashPaid, format: 'cents' },
-  { header: 'Auszahlung', value: (v) => v.payoutAmount, format: 'cents' },
-  { header: 'Mitarbeiter·in', value: (v) => v.staff },
+  { header: 'Time', value: (v) => v.createdAt, format: 'date' },
+  { header: 'Licence ID', value: (v) => v.vendor.licenseId },
+  { header: 'Vendor', value: (v) => v.vendor.name },
+  { header: 'Copies', value: (v) => v.copiesAmount, format: 'cents' },
+  { header: 'From credit', value: (v) => v.fromCredit, format: 'cents' },
+  { header: 'Cash', value: (v) => v.cashPaid, format: 'cents' },
+  { header: 'Payout', value: (v) => v.payoutAmount, format: 'cents' },
+  { header: 'Staff member', value: (v) => v.staff },
 ];
 
 export const counterRoutes: RouteDef[] = [

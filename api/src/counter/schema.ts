@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { denominations, manualKinds } from '../ledger/till.ts';
 
-const cents = (what: string) =>
+const cents = (message: string) =>
   z
-    .number({ error: `Please give ${what} in cents.` })
+    .number({ error: message })
     .int('Please give the amount in whole cents.')
     .min(0, 'The amount cannot be negative.')
     .max(100_000_000, 'The amount is too large.');
@@ -35,7 +35,7 @@ export const visitInput = z.object({
       { error: 'Please list the copies as items.' },
     )
     .max(100, 'At most 100 lines.'),
-  cash: cents('the cash paid'),
+  cash: cents('Please give the cash paid in cents.'),
   payOut: z.boolean({ error: 'Please say whether the rest is paid out.' }),
   expectedCredit: z
     .number({ error: 'Please give the credit you were shown, in cents.' })
@@ -50,19 +50,19 @@ export const tillInput = z.object({
     .trim()
     .min(1, 'Please name the till.')
     .max(100, 'At most 100 characters.'),
-  openingBalance: cents('the opening balance'),
+  openingBalance: cents('Please give the opening balance in cents.'),
 });
 
 export const movementInput = z.object({
-  kind: z.enum(manualKinds, { error: `Please choose one of: ${manualKinds.join(', ')}.` }),
-  amount: cents('the amount').min(1, 'Please give an amount above 0.'),
+  kind: z.enum(manualKinds, { error: 'Please choose one of: {values}.' }),
+  amount: cents('Please give the amount in cents.').min(1, 'Please give an amount above 0.'),
   reason: z.string().trim().max(1000, 'At most 1000 characters.').default(''),
 });
 
 const pieces = z.number().int('Whole pieces only.').min(0).max(1_000_000);
 
 export const closeInput = z.object({
-  counted: cents('the counted cash'),
+  counted: cents('Please give the counted cash in cents.'),
   expected: z
     .number({ error: 'Please give the expected balance you were shown.' })
     .int()

@@ -2,6 +2,7 @@ import { bodyParser as koaBodyParser } from '@koa/bodyparser';
 import multer from '@koa/multer';
 import type { Middleware } from 'koa';
 import { HttpError } from './errors.ts';
+import { tr, type Text } from '../language/messages.ts';
 
 export type BodyKind = 'json' | 'multipart' | 'css' | 'raw';
 
@@ -26,20 +27,22 @@ export interface UploadedFile {
   buffer: Buffer;
 }
 
-const unsupported = (expected: string) => new HttpError(415, `Please send the data as ${expected}.`);
+const unsupported = (message: Text) => new HttpError(415, message);
 
-const tooLarge = (what: string, bytes: number) =>
-  new HttpError(413, `The ${what} is too large; at most ${Math.round(bytes / 1024)} KB are accepted.`);
+const kb = (bytes: number) => ({ kb: Math.round(bytes / 1024) });
+const requestTooLarge = (bytes: number) =>
+  new HttpError(413, tr('The request is too large; at most {kb} KB are accepted.', kb(bytes)));
 
 function json(): Middleware {
   const parse = koaBodyParser({ enableTypes: ['json'], jsonLimit: limits.json, encoding: 'utf-8' });
   return async (ctx, next) => {
-    if (ctx.request.length !== 0 && !ctx.is('application/json')) throw unsupported('JSON (application/json)');
+    if (ctx.request.length !== 0 && !ctx.is('application/json'))
+      throw unsupported('Please send the data as JSON (application/json).');
     try {
       await parse(ctx, () => Promise.resolve());
     } catch (error) {
       const status = (error as { status?: number }).status;
-      if (status === 413) throw tooLarge('request', limits.json);
+      if (status === 413) throw requestTooLarge(limits.json);
       throw new HttpError(400, 'The request body is not valid JSON.');
     }
     await next();
@@ -49,11 +52,12 @@ function json(): Middleware {
 function css(): Middleware {
   const parse = koaBodyParser({ enableTypes: ['text'], extendTypes: { text: ['text/css'] }, textLimit: limits.css });
   return async (ctx, next) => {
-    if (!ctx.is('text/css')) throw unsupported('CSS (text/css)');
+    if (!ctx.is('text/css')) throw unsupported('Please send the data as CSS (text/css).');
     try {
       await parse(ctx, () => Promise.resolve());
     } catch (error) {
-      if ((error as { status?: number }).status === 413) throw tooLarge('style sheet', limits.css);
+      if ((error as { status?: number }).status === 413)
+        throw new HttpError(413, tr('The style sheet is too large; at most {kb} KB are accepted.', kb(limits.css)));
       throw new HttpError(400, 'The style sheet could not be read.');
     }
     if (typeof ctx.request.body !== 'string') ctx.request.body = '';
@@ -68,7 +72,7 @@ function raw(): Middleware {
     let size = 0;
     for await (const chunk of ctx.req as AsyncIterable<Buffer>) {
       size += chunk.length;
-      if (size > limits.raw) throw tooLarge('request', limits.raw);
+      if (size > limits.raw) throw requestTooLarge(limits.raw);
       chunks.push(chunk);
     }
     ctx.request.body = Buffer.concat(chunks);
@@ -80,14 +84,19 @@ const multerMessages: Record<string, (e: { field?: string }) => HttpError> = {
   LIMIT_FILE_SIZE: (e) =>
     new HttpError(
       413,
-      `The file "${e.field}" is too large; at most ${limits.file / 1024 / 1024} MB are accepted.`,
+      tr('The file "{field}" is too large; at most {mb} MB are accepted.', {
+        field: String(e.field),
+        mb: limits.file / 1024 / 1024,
+      }),
       e.field ? { [e.field]: 'File too large' } : undefined,
     ),
-  LIMIT_FILE_COUNT: () => new HttpError(400, `At most ${limits.files} files can be uploaded at once.`),
+  LIMIT_FILE_COUNT: () =>
+    new HttpError(400, tr('At most {count} files can be uploaded at once.', { count: limits.files })),
   LIMIT_FIELD_COUNT: () => new HttpError(400, 'The form has too many fields.'),
-  LIMIT_FIELD_VALUE: (e) => new HttpError(413, `The field "${e.field}" is too long.`),
+  LIMIT_FIELD_VALUE: (e) => new HttpError(413, tr('The field "{field}" is too long.', { field: String(e.field) })),
   LIMIT_PART_COUNT: () => new HttpError(400, 'The form has too many parts.'),
-  LIMIT_UNEXPECTED_FILE: (e) => new HttpError(400, `The field "${e.field}" does not take a file.`),
+  LIMIT_UNEXPECTED_FILE: (e) =>
+    new HttpError(400, tr('The field "{field}" does not take a file.', { field: String(e.field) })),
 };
 
 function multipart(): Middleware {
@@ -96,7 +105,7 @@ function multipart(): Middleware {
     limits: { fileSize: limits.file, files: limits.files, fields: limits.fields, fieldSize: limits.fieldSize },
   }).any();
   return async (ctx, next) => {
-    if (!ctx.is('multipart/form-data')) throw unsupported('a form (multipart/form-data)');
+    if (!ctx.is('multipart/form-data')) throw unsupported('Please send the data as a form (multipart/form-data).');
     try {
       await upload(ctx, () => Promise.resolve());
     } catch (error) {
@@ -118,7 +127,8 @@ export function uploadedFiles(ctx: { request: unknown }): Record<string, Uploade
   const files = (ctx as { request: { files?: UploadedFile[] } }).request.files ?? [];
   const byField: Record<string, UploadedFile> = {};
   for (const file of files) {
-    if (byField[file.fieldname]) throw new HttpError(400, `Please upload only one file for "${file.fieldname}".`);
+    if (byField[file.fieldname])
+      throw new HttpError(400, tr('Please upload only one file for "{field}".', { field: file.fieldname }));
     byField[file.fieldname] = file;
   }
   return byField;

@@ -14,6 +14,8 @@ export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 export interface AppState {
   requestId: string;
   user?: User;
+  /** The embed origins a shop page was made with, so its frame-ancestors need no second read. */
+  embedOrigins?: string[];
 }
 export interface AppDeps {
   db: Db;

@@ -1,17 +1,19 @@
 import { PassThrough } from 'node:stream';
 import { localDay, zoneOffset, type Period } from './period.ts';
+import { languageOf, Message, translate, type Language, type Text } from '../language/messages.ts';
 import type { AppContext } from './routes.ts';
 
 // CSV as German spreadsheet programs open it without an import dialog: UTF-8 with a byte order
 // mark, `;` between fields, a decimal comma, every field quoted, local date and time. A text
 // starting with = + - @ or a control character would run as a formula; it gets a leading
-// apostrophe. Amounts and dates are written by us and never need that.
+// apostrophe. Amounts and dates are written by us and never need that. Headers, yes/no and our
+// own labels (a Message) are in the caller's language; the number format stays the spreadsheet's.
 
-export type CsvValue = string | number | boolean | Date | null | undefined;
+export type CsvValue = string | number | boolean | Date | Message | null | undefined;
 
 export interface CsvColumn<Row> {
-  header: string;
-  value: (row: Row) => CsvValue;
+  header: Text;
+  value: (row: Row, language: Language) => CsvValue;
   /** `cents` writes an integer of cents as euros ("12,50"); `date` as local "21.11.2026 14:05:00". */
   format?: 'cents' | 'date' | 'day';
 }
@@ -33,15 +35,16 @@ function localDate(value: Date | string, timeZone: string, withTime: boolean): s
     : day;
 }
 
-function cell<Row>(column: CsvColumn<Row>, row: Row, timeZone: string): string {
-  const value = column.value(row);
+function cell<Row>(column: CsvColumn<Row>, row: Row, timeZone: string, language: Language): string {
+  const value = column.value(row, language);
   let text: string;
   if (value === null || value === undefined) text = '';
+  else if (value instanceof Message) text = translate(value, language);
   else if (column.format === 'cents') text = centsToDecimal(Number(value));
   else if (column.format === 'date' || column.format === 'day')
     text = localDate(value as Date | string, timeZone, column.format === 'date');
   else if (typeof value === 'number') text = String(value).replace('.', ',');
-  else if (typeof value === 'boolean') text = value ? 'ja' : 'nein';
+  else if (typeof value === 'boolean') text = translate(value ? 'yes' : 'no', language);
   else {
     text = value instanceof Date ? value.toISOString() : value;
     if (/^[=+\-@\t\r]/.test(text)) text = `'${text}`;
@@ -49,12 +52,13 @@ function cell<Row>(column: CsvColumn<Row>, row: Row, timeZone: string): string {
   return `"${text.replace(/"/g, '""')}"`;
 }
 
-export function csvLine<Row>(columns: CsvColumn<Row>[], row: Row, timeZone: string): string {
-  return columns.map((column) => cell(column, row, timeZone)).join(';') + '\r\n';
+export function csvLine<Row>(columns: CsvColumn<Row>[], row: Row, timeZone: string, language: Language = 'de'): string {
+  return columns.map((column) => cell(column, row, timeZone, language)).join(';') + '\r\n';
 }
 
-export function csvHeader(columns: CsvColumn<unknown>[]): string {
-  return '\uFEFF' + columns.map((c) => `"${c.header.replace(/"/g, '""')}"`).join(';') + '\r\n';
+export function csvHeader(columns: CsvColumn<unknown>[], language: Language = 'de'): string {
+  const header = (c: CsvColumn<unknown>) => translate(c.header, language).replace(/"/g, '""');
+  return '\uFEFF' + columns.map((c) => `"${header(c)}"`).join(';') + '\r\n';
 }
 
 /**
@@ -68,16 +72,32 @@ export function respondCsv<Row>(
   batches: AsyncIterable<Row[]> | Iterable<Row[]>,
 ): void {
   const timeZone = ctx.config.timeZone;
+  const language = languageOf(ctx.get('Accept-Language'));
+  ctx.vary('Accept-Language');
+  respondDownload(ctx, 'text/csv; charset=utf-8', filename, async function* () {
+    yield csvHeader(columns as CsvColumn<unknown>[], language);
+    for await (const rows of batches) yield rows.map((row) => csvLine(columns, row, timeZone, language)).join('');
+  });
+}
+
+/**
+ * Answers a file download written chunk by chunk, waiting for the client to take each one. The
+ * answer has started when the first chunk is asked for: a failure then ends the download broken.
+ */
+export function respondDownload(
+  ctx: AppContext,
+  type: string,
+  filename: string,
+  chunks: () => AsyncIterable<string | Buffer>,
+): void {
   const out = new PassThrough();
-  ctx.type = 'text/csv; charset=utf-8';
+  ctx.type = type;
   ctx.set('Content-Disposition', `attachment; filename="${filename.replace(/[^A-Za-z0-9._-]/g, '_')}"`);
   ctx.set('Cache-Control', 'no-store');
   ctx.body = out;
   void (async () => {
     try {
-      out.write(csvHeader(columns as CsvColumn<unknown>[]));
-      for await (const rows of batches) {
-        const chunk = rows.map((row) => csvLine(columns, row, timeZone)).join('');
+      for await (const chunk of chunks()) {
         if (!out.write(chunk)) await new Promise((resolve) => out.once('drain', resolve));
       }
       out.end();

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Middleware } from 'koa';
+import type { Context, Middleware } from 'koa';
 import { isDatabaseUnreachable, pgCode, withoutPassword } from '../db.ts';
 import {
   CounterError,
@@ -12,29 +12,29 @@ import {
 } from '../ledger/errors.ts';
 import { isDiskFull, noteDiskFull, noteWriteSucceeded } from '../db-space.ts';
 import { log } from '../log.ts';
-import { centsToDecimal } from './csv.ts';
+import { languageOf, money, tr, translate, type Language, type Text } from '../language/messages.ts';
 import { isMachinePath } from './paths.ts';
 
-export type FieldErrors = Record<string, string>;
+export type FieldErrors = Record<string, Text>;
 
 /** An error whose message is meant for the person in front of the screen. */
 export class HttpError extends Error {
   constructor(
     readonly status: number,
-    message: string,
+    readonly text: Text,
     readonly errors?: FieldErrors,
     readonly headers: Record<string, string> = {},
   ) {
-    super(message);
+    super(String(text));
   }
 }
 
-export const badRequest = (message: string, errors?: FieldErrors) => new HttpError(400, message, errors);
-export const notFound = (message = 'Not found.') => new HttpError(404, message);
-export const conflict = (message: string, errors?: FieldErrors) => new HttpError(409, message, errors);
+export const badRequest = (message: Text, errors?: FieldErrors) => new HttpError(400, message, errors);
+export const notFound = (message: Text = 'Not found.') => new HttpError(404, message);
+export const conflict = (message: Text, errors?: FieldErrors) => new HttpError(409, message, errors);
 
 // Constraint violations that slipped past validation still describe bad input, not a server fault.
-const pgClientErrors: Record<string, [number, string]> = {
+const pgClientErrors: Record<string, [number, Text]> = {
   '23505': [409, 'This entry already exists.'],
   '23503': [409, 'This entry refers to something that does not exist or is still in use.'],
   '23514': [400, 'A value is not allowed.'],
@@ -55,36 +55,47 @@ const pgClientErrors: Record<string, [number, string]> = {
   ],
 };
 
-const euros = (cents: number) => `${centsToDecimal(cents)} €`;
-
 const counterStatus: Record<CounterError['refusal'], number> = { invalid: 400, unknown: 404, conflict: 409 };
 
 interface Refusal {
   status: number;
-  body: { message: string; errors?: FieldErrors; currentAmount?: number; [figure: string]: unknown };
+  body: { message: Text; errors?: FieldErrors; currentAmount?: number; [figure: string]: unknown };
 }
 
 /** The answer to a refusal of the money rules: their errors know nothing of HTTP, this says it. */
 export function ledgerRefusal(error: LedgerError): Refusal {
   if (error instanceof NothingToPayOut) {
-    const errors = { vendor: 'This vendor has no credit to pay out.' };
-    return { status: 409, body: { message: 'No credits to pay out', errors } };
+    const errors: FieldErrors = { vendor: 'This vendor has no credit to pay out.' };
+    const last = error.lastPayout;
+    if (!last) return { status: 409, body: { message: 'No credits to pay out', errors } };
+    // Most often a payout race: the other tab's payout, so the loser can see the voucher and not pay twice.
+    const message = tr('No credits to pay out: {staff} paid out {amount} on {time} (receipt {number}).', {
+      staff: last.authorisedBy,
+      amount: money(last.amount),
+      time: last.localTime,
+      number: last.receiptNumber,
+    });
+    return { status: 409, body: { message, errors, lastPayout: last } };
   }
   if (error instanceof StaleAmount) {
-    const now = euros(error.currentAmount);
+    const amount = money(error.currentAmount);
     return {
       status: 409,
       body: {
-        message:
-          `The credit has changed in the meantime: it is now ${now}. ` + 'Please check the amount and pay out again.',
-        errors: { expectedAmount: `The credit is now ${now}.` },
+        message: tr(
+          'The credit has changed in the meantime: it is now {amount}. Please check the amount and pay out again.',
+          {
+            amount,
+          },
+        ),
+        errors: { expectedAmount: tr('The credit is now {amount}.', { amount }) },
         // The figure that is open now, so the payout page can show it for a new confirmation.
         currentAmount: error.currentAmount,
       },
     };
   }
   if (error instanceof PayoutNotFound) {
-    return { status: 404, body: { message: `There is no payout with the id ${error.payoutId}.` } };
+    return { status: 404, body: { message: tr('There is no payout with the id {id}.', { id: error.payoutId }) } };
   }
   if (error instanceof PayoutAlreadyReversed) {
     return { status: 409, body: { message: 'This payout has already been reversed.' } };
@@ -94,13 +105,14 @@ export function ledgerRefusal(error: LedgerError): Refusal {
     const status = counterStatus[error.refusal];
     return {
       status,
-      body: { message: error.message, ...(error.errors ? { errors: error.errors } : {}), ...error.details },
+      body: { message: error.text, ...(error.errors ? { errors: error.errors } : {}), ...error.details },
     };
   }
   if (error instanceof CreditNotZero) {
-    const message =
-      `This vendor cannot be deleted: the credit is not zero (${euros(error.credit)}). ` +
-      'Please pay it out or settle the debt first.';
+    const message = tr(
+      'This vendor cannot be deleted: the credit is not zero ({credit}). Please pay it out or settle the debt first.',
+      { credit: money(error.credit) },
+    );
     return { status: 409, body: { message } };
   }
   return { status: 409, body: { message: 'This vendor has been deleted; no money can be booked for them.' } };
@@ -123,6 +135,78 @@ interface KoaLikeError {
 const loggablePath = (path: string) =>
   path.replace(/^(\/(?:api\/)?pdf\/)[^/]+/, '$1…').replace(/^(\/api\/orders\/)[A-Za-z0-9_-]{43}(?=\/|$)/, '$1…');
 
+const translateFields = (errors: FieldErrors, language: Language) =>
+  Object.fromEntries(Object.entries(errors).map(([field, text]) => [field, translate(text, language)]));
+
+/** What a failed request answers, still in message ids: status, body and extra headers. */
+function refusalFor(raw: unknown, ctx: Context, requestId: string): Refusal & { headers?: Record<string, string> } {
+  const error = raw as KoaLikeError;
+  const code = pgCode(raw);
+  if (raw instanceof HttpError) {
+    const body = raw.errors ? { message: raw.text, errors: raw.errors } : { message: raw.text };
+    return { status: raw.status, body, headers: raw.headers };
+  }
+  if (raw instanceof LedgerError) return ledgerRefusal(raw);
+  if (isDiskFull(raw)) {
+    // Nothing can be saved until someone makes room; what was saved is safe. The log has one line
+    // when it begins (db-space.ts), the access log one per request.
+    noteDiskFull(raw);
+    return {
+      status: 503,
+      headers: { 'Retry-After': String(diskFullRetrySeconds) },
+      body: {
+        message:
+          'The shop cannot save anything right now because its storage is full. Nothing was lost. Please try again in a few minutes.',
+      },
+    };
+  }
+  if (isDatabaseUnreachable(raw)) {
+    // Not our fault and not the caller's: the answer says so and when to try again. One line in
+    // the log per request, without a stack (pg's messages name hosts, never the password).
+    log.warn('database unreachable', {
+      requestId,
+      method: ctx.method,
+      path: loggablePath(ctx.path),
+      error: withoutPassword(String(error.message ?? raw)),
+      code,
+    });
+    return {
+      status: 503,
+      headers: { 'Retry-After': String(databaseRetrySeconds) },
+      body: { message: 'The database cannot be reached right now. Please try again in a moment.' },
+    };
+  }
+  if (code && pgClientErrors[code]) {
+    const [status, message] = pgClientErrors[code];
+    return { status, body: { message } };
+  }
+  if (error.expose && error.status && error.status < 500) {
+    // A library's own refusal (Koa, the router): its English text is no id of ours, so the caller
+    // reads our sentence for its status.
+    return {
+      status: error.status,
+      body: { message: statusMessages[error.status] ?? 'The request could not be handled.' },
+    };
+  }
+  log.error('request failed', {
+    requestId,
+    method: ctx.method,
+    path: loggablePath(ctx.path),
+    error: withoutPassword(String((raw as Error)?.stack ?? raw)),
+  });
+  return { status: 500, body: { message: 'An error occurred. Please try again later.', requestId } };
+}
+
+const statusMessages: Record<number, Text> = {
+  400: 'The request could not be read.',
+  401: 'Please log in.',
+  403: 'You are not allowed to do this.',
+  404: 'Not found.',
+  405: 'This method is not allowed here.',
+  413: 'The request is too large.',
+  415: 'This kind of data is not accepted here.',
+};
+
 /** Request id, access log and the JSON error contract of architecture.md. */
 export function errorHandler(): Middleware {
   return async (ctx, next) => {
@@ -140,57 +224,17 @@ export function errorHandler(): Middleware {
       }
       if (ctx.method !== 'GET' && ctx.method !== 'HEAD' && ctx.status < 400) noteWriteSucceeded();
     } catch (raw) {
-      const error = raw as KoaLikeError;
-      const code = pgCode(raw);
-      if (raw instanceof HttpError) {
-        ctx.status = raw.status;
-        ctx.set(raw.headers);
-        ctx.body = raw.errors ? { message: raw.message, errors: raw.errors } : { message: raw.message };
-      } else if (raw instanceof LedgerError) {
-        const { status, body } = ledgerRefusal(raw);
-        ctx.status = status;
-        ctx.body = body;
-      } else if (isDiskFull(raw)) {
-        // Nothing can be saved until someone makes room; what was saved is safe. The log has one line
-        // when it begins (db-space.ts), the access log one per request.
-        noteDiskFull(raw);
-        ctx.status = 503;
-        ctx.set('Retry-After', String(diskFullRetrySeconds));
-        ctx.body = {
-          message:
-            'The shop cannot save anything right now because its storage is full. Nothing was lost. ' +
-            'Please try again in a few minutes.',
-        };
-      } else if (isDatabaseUnreachable(raw)) {
-        // Not our fault and not the caller's: the answer says so and when to try again. One line in
-        // the log per request, without a stack (pg's messages name hosts, never the password).
-        ctx.status = 503;
-        ctx.set('Retry-After', String(databaseRetrySeconds));
-        ctx.body = { message: 'The database cannot be reached right now. Please try again in a moment.' };
-        log.warn('database unreachable', {
-          requestId,
-          method: ctx.method,
-          path: loggablePath(ctx.path),
-          error: withoutPassword(String(error.message ?? raw)),
-          code,
-        });
-      } else if (code && pgClientErrors[code]) {
-        const [status, message] = pgClientErrors[code];
-        ctx.status = status;
-        ctx.body = { message };
-      } else if (error.expose && error.status && error.status < 500) {
-        ctx.status = error.status;
-        ctx.body = { message: error.message };
-      } else {
-        ctx.status = 500;
-        ctx.body = { message: 'An error occurred. Please try again later.', requestId };
-        log.error('request failed', {
-          requestId,
-          method: ctx.method,
-          path: loggablePath(ctx.path),
-          error: withoutPassword(String((raw as Error)?.stack ?? raw)),
-        });
-      }
+      const { status, body, headers } = refusalFor(raw, ctx, requestId);
+      // The one place where what the caller reads is put into their language.
+      const language = languageOf(ctx.get('Accept-Language'));
+      ctx.status = status;
+      ctx.set(headers ?? {});
+      ctx.vary('Accept-Language');
+      ctx.body = {
+        ...body,
+        message: translate(body.message, language),
+        ...(body.errors ? { errors: translateFields(body.errors, language) } : {}),
+      };
     } finally {
       log.info('request', {
         requestId,

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { uploadedFiles, type UploadedFile } from './body.ts';
 import { badRequest } from './errors.ts';
+import { Message, money, tr, type Text } from '../language/messages.ts';
 
 // Multipart forms deliver every field as a string. These helpers turn such a string into the typed
 // value (boolean, whole number, colour, URL, …) with a message a person understands, so items and
@@ -8,7 +9,7 @@ import { badRequest } from './errors.ts';
 
 /** What a converter answers when the text is not acceptable. */
 export class Invalid {
-  constructor(readonly message: string) {}
+  constructor(readonly message: Text) {}
 }
 export type Converter<T> = (value: string) => T | Invalid;
 
@@ -19,7 +20,9 @@ function formString(required: string) {
 function check<T>(convert: Converter<T>, value: string, ctx: z.core.$RefinementCtx): T {
   const out = convert(value);
   if (!(out instanceof Invalid)) return out;
-  ctx.issues.push({ code: 'custom', message: out.message, input: value });
+  // The figures travel as the issue's params; validate.ts fills them into the sentence.
+  const { id, params } = typeof out.message === 'string' ? new Message(out.message) : out.message;
+  ctx.issues.push({ code: 'custom', message: id, params, input: value });
   return z.NEVER;
 }
 
@@ -63,7 +66,7 @@ export const text =
   }): Converter<string> =>
   (value) => {
     if (value.length < min) return new Invalid(required);
-    if (value.length > max) return new Invalid(`Please use at most ${max} characters.`);
+    if (value.length > max) return new Invalid(tr('Please use at most {maximum} characters.', { maximum: max }));
     return value;
   };
 
@@ -81,8 +84,8 @@ export const integer =
   (value) => {
     if (!/^[+-]?\d+$/.test(value)) return new Invalid(message ?? 'Please enter a whole number.');
     const n = Number(value);
-    if (n < min) return new Invalid(message ?? `Please enter a number of at least ${min}.`);
-    if (n > max) return new Invalid(message ?? `Please enter a number of at most ${max}.`);
+    if (n < min) return new Invalid(message ?? tr('Please enter a number of at least {minimum}.', { minimum: min }));
+    if (n > max) return new Invalid(message ?? tr('Please enter a number of at most {maximum}.', { maximum: max }));
     return n;
   };
 
@@ -97,9 +100,9 @@ export const cents =
       return new Invalid(
         min === 0
           ? 'The amount must not be negative.'
-          : `The amount must be at least ${min} ${min === 1 ? 'cent' : 'cents'}.`,
+          : tr('The amount must be at least {minimum}.', { minimum: money(min) }),
       );
-    if (n > max) return new Invalid(`Please enter at most ${max} cents.`);
+    if (n > max) return new Invalid(tr('Please enter at most {maximum}.', { maximum: money(max) }));
     return n;
   };
 
@@ -109,7 +112,7 @@ export const decimal =
   (value) => {
     if (!/^[+-]?\d+([.,]\d+)?$/.test(value)) return new Invalid('Please enter a number, for example 48.2082.');
     const n = Number(value.replace(',', '.'));
-    if (n < min || n > max) return new Invalid(`Please enter a number between ${min} and ${max}.`);
+    if (n < min || n > max) return new Invalid(tr('Please enter a number between {min} and {max}.', { min, max }));
     return n;
   };
 
@@ -130,7 +133,7 @@ export const url: Converter<string> = (value) => {
 };
 
 /** A numeric id of another entry, e.g. the item a select box points to. */
-export const id = (what: string): Converter<number> => integer({ min: 1, message: `Please choose ${what}.` });
+export const id = (message: string): Converter<number> => integer({ min: 1, message });
 
 /**
  * A file field sent as text instead of a file: an empty string removes the stored file; any other
@@ -151,7 +154,9 @@ export function formFiles<F extends string>(
   const files = uploadedFiles(ctx);
   for (const field of Object.keys(files)) {
     if (!fields.includes(field as F))
-      throw badRequest(`The field "${field}" does not take a file.`, { [field]: 'No file expected here.' });
+      throw badRequest(tr('The field "{field}" does not take a file.', { field }), {
+        [field]: 'No file expected here.',
+      });
   }
   return files as Partial<Record<F, UploadedFile>>;
 }

@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import { badRequest } from './errors.ts';
 import { refuseNulIn } from './nul.ts';
 import type { AppContext } from './routes.ts';
+import { tr, languageOf, type Language } from '../language/messages.ts';
 
 /** How one resource's list answers the ra-data-simple-rest contract. */
 export interface ListSpec<Row, Out> {
@@ -15,7 +16,7 @@ export interface ListSpec<Row, Out> {
   filters?: Record<string, ListFilter>;
   /** Filters also read from plain query parameters, as in the specification's `?from=…&to=…`. */
   queryFilters?: readonly string[];
-  toApi: (row: Row) => Out;
+  toApi: (row: Row, language: Language) => Out;
 }
 
 /**
@@ -30,12 +31,12 @@ export const maxPageSize = 1000;
 function jsonParam(ctx: AppContext, name: string): unknown {
   const raw = ctx.query[name];
   if (raw === undefined) return undefined;
-  if (typeof raw !== 'string') throw badRequest(`The parameter "${name}" was given more than once.`);
+  if (typeof raw !== 'string') throw badRequest(tr('The parameter "{name}" was given more than once.', { name }));
   let value: unknown;
   try {
     value = JSON.parse(raw);
   } catch {
-    throw badRequest(`The parameter "${name}" is not valid JSON.`);
+    throw badRequest(tr('The parameter "{name}" is not valid JSON.', { name }));
   }
   refuseNulIn(value, name);
   return value;
@@ -53,7 +54,7 @@ export function readListParams(ctx: AppContext, spec: ListSpec<never, unknown>) 
   }
   // Own properties only: "constructor" or "toString" would otherwise find Object's and reach the SQL.
   const column = Object.hasOwn(spec.sortable, sort[0]) ? spec.sortable[sort[0]] : undefined;
-  if (!column) throw badRequest(`The list cannot be sorted by "${sort[0]}".`);
+  if (!column) throw badRequest(tr('The list cannot be sorted by "{field}".', { field: sort[0] }));
 
   const range = jsonParam(ctx, 'range') ?? [0, maxPageSize - 1];
   if (
@@ -64,7 +65,8 @@ export function readListParams(ctx: AppContext, spec: ListSpec<never, unknown>) 
   ) {
     throw badRequest('The parameter "range" must look like [0,24].');
   }
-  if (range[1] - range[0] + 1 > maxPageSize) throw badRequest(`At most ${maxPageSize} entries can be fetched at once.`);
+  if (range[1] - range[0] + 1 > maxPageSize)
+    throw badRequest(tr('At most {count} entries can be fetched at once.', { count: maxPageSize }));
 
   return {
     sort: [column, String(sort[1]).toUpperCase()] as [string, 'ASC' | 'DESC'],
@@ -106,7 +108,7 @@ export function applyFilters(
       continue;
     }
     const apply = spec.filters && Object.hasOwn(spec.filters, name) ? spec.filters[name] : undefined;
-    if (!apply) throw badRequest(`The list cannot be filtered by "${name}".`);
+    if (!apply) throw badRequest(tr('The list cannot be filtered by "{name}".', { name }));
     apply(query, value, ctx);
   }
 }
@@ -136,7 +138,10 @@ export async function respondList<Row, Out>(
     .limit(range[1] - range[0] + 1)) as Row[];
   const end = rows.length ? range[0] + rows.length - 1 : range[0];
   ctx.set('Content-Range', `${spec.resource} ${range[0]}-${end}/${total}`);
-  ctx.body = rows.map(spec.toApi);
+  // Labels of our own in the rows (an account's name) are in the caller's language.
+  const language = languageOf(ctx.get('Accept-Language'));
+  ctx.vary('Accept-Language');
+  ctx.body = rows.map((row) => spec.toApi(row, language));
 }
 
 /** A filter on a column with a fixed set of values; one value or a list of them (react-admin sends both). */
@@ -144,7 +149,7 @@ export function oneOfFilter(name: string, column: string, allowed: readonly stri
   return (query, value) => {
     const values = Array.isArray(value) ? value : [value];
     if (!values.length || !values.every((v) => typeof v === 'string' && allowed.includes(v))) {
-      throw badRequest(`The filter "${name}" must be one of ${allowed.join(', ')}.`);
+      throw badRequest(tr('The filter "{name}" must be one of {allowed}.', { name, allowed }));
     }
     query.whereIn(column, values);
   };
@@ -154,7 +159,8 @@ export function oneOfFilter(name: string, column: string, allowed: readonly stri
 export function idFilter(name: string, column: string, what: string): ListFilter {
   return (query, value) => {
     const id = Number(value);
-    if (!Number.isInteger(id) || id < 1 || id >= 2 ** 31) throw badRequest(`The filter "${name}" must be ${what}.`);
+    if (!Number.isInteger(id) || id < 1 || id >= 2 ** 31)
+      throw badRequest(tr('The filter "{name}" must be {what}.', { name, what }));
     query.where(column, id);
   };
 }

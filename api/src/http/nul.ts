@@ -1,6 +1,7 @@
 import type { Middleware } from 'koa';
 import type { UploadedFile } from './body.ts';
 import { badRequest } from './errors.ts';
+import { tr } from '../language/messages.ts';
 
 // PostgreSQL's text cannot hold the NUL character: a query carrying one fails inside the database
 // (invalid byte sequence, SQLSTATE 22021) instead of being refused as the bad input it is. No field
@@ -24,7 +25,8 @@ function nulAt(value: unknown, path = ''): string | undefined {
       continue;
     }
     if (current === null || typeof current !== 'object' || Buffer.isBuffer(current)) continue;
-    if (depth >= maxNesting) throw badRequest(`The request is nested more than ${maxNesting} levels deep.`);
+    if (depth >= maxNesting)
+      throw badRequest(tr('The request is nested more than {levels} levels deep.', { levels: maxNesting }));
     const entries = Array.isArray(current)
       ? [...current.entries()].map(([i, entry]) => [String(i), entry] as const)
       : Object.entries(current);

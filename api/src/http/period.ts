@@ -1,6 +1,7 @@
 import { badRequest } from './errors.ts';
 import { readListFilter, type ListFilter } from './list.ts';
 import type { AppContext } from './routes.ts';
+import { tr } from '../language/messages.ts';
 
 // One rule for every period in the API: `from` is inclusive, `to` exclusive. A time with an offset
 // ("2026-05-01T00:00:00+02:00", "…Z") is that instant. A bare date is midnight in the newspaper's
@@ -86,7 +87,7 @@ export function periodBound(name: 'from' | 'to', value: unknown, timeZone: strin
   const raw = typeof value === 'string' ? value.trim() : '';
   const match = isoLike.exec(raw);
   const refuse = () =>
-    badRequest(`"${name}" must be a date like 2026-05-01 or a time like 2026-05-01T14:00:00+02:00.`, {
+    badRequest(tr('"{name}" must be a date like 2026-05-01 or a time like 2026-05-01T14:00:00+02:00.', { name }), {
       [name]: 'Please give a date like 2026-05-01 or a time like 2026-05-01T14:00:00+02:00.',
     });
   if (!match) throw refuse();
@@ -147,6 +148,6 @@ export function periodFilters(column: string): Record<'from' | 'to', ListFilter>
 export function requestPeriod(ctx: AppContext): Period {
   const filter = readListFilter(ctx, { queryFilters: ['from', 'to'] });
   const other = Object.keys(filter).find((name) => name !== 'from' && name !== 'to');
-  if (other) throw badRequest(`Only "from" and "to" can be given here, not "${other}".`);
+  if (other) throw badRequest(tr('Only "from" and "to" can be given here, not "{name}".', { name: other }));
   return readPeriod(filter, ctx.config.timeZone);
 }

@@ -106,6 +106,6 @@ export function securityHeaders(config: Config): Middleware<AppState, AppDeps> {
     await next();
     // Websites added in the settings may frame the shop's pages from the next request on.
     if (area === 'shop' && ctx.response.is('html'))
-      ctx.set('Content-Security-Policy', shopPolicy(await embedOrigins(ctx.db, config)));
+      ctx.set('Content-Security-Policy', shopPolicy(ctx.state.embedOrigins ?? (await embedOrigins(ctx.db, config))));
   };
 }

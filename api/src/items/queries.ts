@@ -8,6 +8,7 @@ import { rejectFields } from '../http/validate.ts';
 import type { ListSpec } from '../http/list.ts';
 import type { ItemForm, ItemValues } from './schema.ts';
 import { oneRow } from '../one-row.ts';
+import { money, tr } from '../language/messages.ts';
 
 type Db = Knex | Knex.Transaction;
 
@@ -137,7 +138,7 @@ const escapeLike = (value: string) => value.replace(/[\\%_]/g, (c) => `\\${c}`);
 function booleanFilter(name: string, column: string) {
   return (query: Knex.QueryBuilder, value: unknown) => {
     if (value !== true && value !== false && value !== 'true' && value !== 'false') {
-      throw badRequest(`The filter "${name}" must be true or false.`);
+      throw badRequest(tr('The filter "{name}" must be true or false.', { name }));
     }
     query.where(column, value === true || value === 'true');
   };
@@ -181,7 +182,7 @@ export async function findMainItem(db: Db) {
     : null;
 }
 
-export const itemNotFound = (id: number) => notFound(`There is no item with id ${id}.`);
+export const itemNotFound = (id: number) => notFound(tr('There is no item with id {id}.', { id }));
 
 /** Locks a live item row for the rest of the transaction; undefined when there is none. */
 async function lockItem(trx: Knex.Transaction, id: number): Promise<ItemRow | undefined> {
@@ -256,9 +257,13 @@ async function checkRules(trx: Knex.Transaction, id: number | undefined, values:
     else {
       const license = await lockItem(trx, values.licenseItem);
       if (!license) errors.licenseItem = 'Please choose an existing licence item.';
-      else if (!license.is_license_item) errors.licenseItem = `"${license.name}" is not a licence item.`;
+      else if (!license.is_license_item)
+        errors.licenseItem = tr('"{name}" is not a licence item.', { name: license.name });
       else if (values.price < license.price) {
-        errors.price = `The price must be at least the price of its licence item "${license.name}" (${license.price} cents), so the vendor never nets less than zero.`;
+        errors.price = tr(
+          'The price must be at least the price of its licence item "{name}" ({price}), so the vendor never nets less than zero.',
+          { name: license.name, price: money(license.price) },
+        );
       }
     }
   }
@@ -268,11 +273,16 @@ async function checkRules(trx: Knex.Transaction, id: number | undefined, values:
       .where({ license_item_id: id })
       .select('name', 'price');
     if (linking.length && !values.isLicenseItem) {
-      errors.isLicenseItem = `This is still the licence item of ${names(linking)}; remove the link there first.`;
+      errors.isLicenseItem = tr('This is still the licence item of {items}; remove the link there first.', {
+        items: names(linking),
+      });
     }
     const cheaper = linking.filter((item) => item.price < values.price);
     if (values.isLicenseItem && cheaper.length) {
-      errors.price = `A licence item must not cost more than the items that use it: ${names(cheaper)} cost${cheaper.length === 1 ? 's' : ''} ${Math.min(...cheaper.map((i) => i.price))} cents.`;
+      errors.price = tr('A licence item must not cost more than the items that use it: {items} (from {price}).', {
+        items: names(cheaper),
+        price: money(Math.min(...cheaper.map((i) => i.price))),
+      });
     }
   }
   if (values.isPdfItem && !values.isLicenseItem) errors.isPdfItem = 'Only a licence item can be a PDF item.';

@@ -3,15 +3,8 @@ import { formFiles } from '../http/form.ts';
 import { respondList } from '../http/list.ts';
 import type { AppContext, RouteDef } from '../http/routes.ts';
 import { idParam, parse } from '../http/validate.ts';
-import {
-  backofficeListSpec,
-  deleteItem,
-  findItem,
-  itemNotFound,
-  itemsQuery,
-  listPublicItems,
-  saveItem,
-} from './queries.ts';
+import { currentShopData } from '../shop/cache.ts';
+import { backofficeListSpec, deleteItem, findItem, itemNotFound, itemsQuery, saveItem } from './queries.ts';
 import { itemCreateForm, itemFileFields, itemUpdateForm } from './schema.ts';
 
 const itemId = (ctx: AppContext) => idParam(ctx.params.id, 'item');
@@ -24,7 +17,7 @@ export const itemRoutes: RouteDef[] = [
     path: '/api/items',
     access: 'public',
     handler: async (ctx) => {
-      ctx.body = await listPublicItems(ctx.db);
+      ctx.body = (await currentShopData(ctx.db)).items;
     },
   },
   // Registered before /api/items/:id, which would otherwise take "backoffice" for an id.

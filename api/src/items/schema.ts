@@ -17,7 +17,7 @@ const fields = {
   isMainProduct: formField(boolean),
   takesOverTransactionCosts: formField(boolean),
   isLicenseItem: formField(boolean),
-  licenseItem: optionalFormField(id('a licence item')),
+  licenseItem: optionalFormField(id('Please choose a licence item.')),
   licenseGroup: optionalFormField(text({ max: 100 })),
   isPdfItem: formField(boolean),
   // Kept in the form (react-admin sends it) only to refuse it: a cart of nothing but a donation is not a sale.

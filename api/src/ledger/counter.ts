@@ -3,8 +3,10 @@ import { accountIds, vendorAccountId } from './accounts.ts';
 import { payOut } from './payout.ts';
 import { openCredit } from './queries.ts';
 import { oneRow } from '../one-row.ts';
+import { emitCounterSale } from '../events/emit.ts';
 import { CounterError } from './errors.ts';
-import { bookMovement, euros, lockTill } from './till.ts';
+import { bookMovement, lockTill } from './till.ts';
+import { money, tr } from '../language/messages.ts';
 
 // A counter visit (issue 16): the copies a vendor takes at the counter price, paid from their
 // credit, in cash or part each, and the payout of what is left, in ONE transaction under the
@@ -40,10 +42,10 @@ export class StaleCredit extends CounterError {
   constructor(readonly currentCredit: number) {
     super(
       'conflict',
-      `The credit has changed in the meantime: it is now ${euros(currentCredit)}. Please check the visit and confirm again.`,
-      {
-        expectedCredit: `The credit is now ${euros(currentCredit)}.`,
-      },
+      tr('The credit has changed in the meantime: it is now {amount}. Please check the visit and confirm again.', {
+        amount: money(currentCredit),
+      }),
+      { expectedCredit: tr('The credit is now {amount}.', { amount: money(currentCredit) }) },
       { currentCredit },
     );
   }
@@ -84,7 +86,7 @@ export async function counterVisit(
     );
     if (unsellable.length) {
       throw new CounterError('invalid', 'Some items are not sold at the counter.', {
-        items: `Not sold at the counter: item ${unsellable.join(', ')}.`,
+        items: tr('Not sold at the counter: item {items}.', { items: unsellable }),
       });
     }
     const lines = items.map((item) => ({
@@ -96,18 +98,19 @@ export async function counterVisit(
     if (request.cash > total) {
       throw new CounterError(
         'invalid',
-        `The copies cost ${euros(total)}; the vendor cannot pay more than that in cash.`,
-        { cash: `At most ${euros(total)}.` },
+        tr('The copies cost {total}; the vendor cannot pay more than that in cash.', { total: money(total) }),
+        { cash: tr('At most {total}.', { total: money(total) }) },
       );
     }
     const fromCredit = total - request.cash;
     if (fromCredit > Math.max(credit, 0)) {
       throw new CounterError(
         'conflict',
-        `The credit is ${euros(credit)}: ${euros(fromCredit)} cannot be paid from it. Please take the rest in cash.`,
-        {
-          cash: `At least ${euros(fromCredit - Math.max(credit, 0))} in cash.`,
-        },
+        tr('The credit is {credit}: {fromCredit} cannot be paid from it. Please take the rest in cash.', {
+          credit: money(credit),
+          fromCredit: money(fromCredit),
+        }),
+        { cash: tr('At least {amount} in cash.', { amount: money(fromCredit - Math.max(credit, 0)) }) },
       );
     }
     const left = credit - fromCredit;
@@ -163,6 +166,7 @@ export async function counterVisit(
         timeZone: request.timeZone,
       });
     }
+    if (total > 0) await emitCounterSale(trx, request.visitId);
     if (request.payOut && left > 0) {
       const payoutId = await payOut(trx, {
         vendorId: request.vendorId,

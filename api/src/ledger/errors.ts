@@ -1,12 +1,29 @@
 // What the money rules refuse, as facts about the books, not as HTTP answers: the HTTP layer
 // (api/src/http/errors.ts) turns each into a status and a message. Nothing here knows of requests.
 
+import type { Text } from '../language/messages.ts';
+
 /** A money rule refused what was asked. */
 export class LedgerError extends Error {}
 
+/** A payout as the loser of a payout race needs to know it: who paid, when, how much, which voucher. */
+export interface LastPayout {
+  id: number;
+  receiptNumber: string;
+  amount: number;
+  authorisedBy: string;
+  createdAt: string;
+  /** The time in the newspaper's time zone, as `YYYY-MM-DD HH:MM`, for a message in any language. */
+  localTime: string;
+}
+
 /** The vendor's open credit is zero or a debt: there is nothing to hand out. */
 export class NothingToPayOut extends LedgerError {
-  constructor(readonly vendorId: number) {
+  constructor(
+    readonly vendorId: number,
+    /** The vendor's last payout that stands, when there is one: usually what emptied the credit. */
+    readonly lastPayout?: LastPayout,
+  ) {
     super(`Vendor ${vendorId} has no credit to pay out.`);
   }
 }
@@ -51,11 +68,11 @@ export class VendorDeleted extends LedgerError {
 export class CounterError extends LedgerError {
   constructor(
     readonly refusal: 'invalid' | 'unknown' | 'conflict',
-    message: string,
-    readonly errors?: Record<string, string>,
+    readonly text: Text,
+    readonly errors?: Record<string, Text>,
     /** Extra figures for the screen, e.g. the credit or the till balance as it is now. */
     readonly details?: Record<string, number>,
   ) {
-    super(message);
+    super(String(text));
   }
 }

@@ -74,11 +74,5 @@ export const documentKindNames: Record<KindLanguage, Record<LedgerKind, string>>
   en: { ...kindNames.en, tip: 'Tip/donation' },
 };
 
-/**
- * One label for both languages, German first, as the bookkeeper's CSV carries it ("Verkauf / Sale").
- * The slash there separates the languages, so a name's own slash becomes a comma.
- */
-export function kindLabel(kind: LedgerKind): string {
-  const plain = (name: string) => name.replaceAll('/', ', ');
-  return `${plain(documentKindNames.de[kind])} / ${plain(documentKindNames.en[kind])}`;
-}
+/** The kind as the bookkeeper's CSV names it, in the reader's language ("Verkauf", "Sale"). */
+export const kindLabel = (kind: LedgerKind, language: KindLanguage): string => documentKindNames[language][kind];

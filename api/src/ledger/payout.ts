@@ -1,9 +1,10 @@
 import type { Knex } from 'knex';
 import { accountIds, vendorAccountId } from './accounts.ts';
-import { NothingToPayOut, PayoutAlreadyReversed, PayoutNotFound, StaleAmount } from './errors.ts';
+import { NothingToPayOut, PayoutAlreadyReversed, PayoutNotFound, StaleAmount, type LastPayout } from './errors.ts';
 import { openCredit } from './queries.ts';
 import { bookMovement, defaultTillId } from './till.ts';
 import { oneRow } from '../one-row.ts';
+import { emitPayout, emitPayoutReversed } from '../events/emit.ts';
 
 // Cash at the counter. A payout pays a vendor's whole open credit and stamps every row it settled
 // with its id; a reversal books the money back as one new open row. The vendor's account row is
@@ -21,6 +22,48 @@ export interface PayoutRequest {
   tillId?: number;
 }
 
+/**
+ * The vendor's last payout that was not reversed. Read after the lock, so a second tab that queued
+ * behind a payout learns which one took the credit it was about to pay.
+ */
+async function lastPayout(trx: Knex.Transaction, vendorId: number, timeZone: string): Promise<LastPayout | undefined> {
+  const row = await trx('payouts')
+    .where({ vendor_id: vendorId })
+    .whereNull('reversed_at')
+    .orderBy([
+      { column: 'created_at', order: 'desc' },
+      { column: 'id', order: 'desc' },
+    ])
+    .first<
+      | {
+          id: number;
+          receipt_number: string;
+          amount: number | string;
+          authorised_by: string;
+          created_at: Date;
+          local_time: string;
+        }
+      | undefined
+    >(
+      'id',
+      'receipt_number',
+      'amount',
+      'authorised_by',
+      'created_at',
+      trx.raw(`to_char(created_at at time zone ?, 'YYYY-MM-DD HH24:MI') as local_time`, [timeZone]),
+    );
+  return (
+    row && {
+      id: row.id,
+      receiptNumber: row.receipt_number,
+      amount: Number(row.amount),
+      authorisedBy: row.authorised_by,
+      createdAt: new Date(row.created_at).toISOString(),
+      localTime: row.local_time,
+    }
+  );
+}
+
 /** Pays out the vendor's open credit; answers the new payout's id. */
 export async function payOut(db: Knex | Knex.Transaction, request: PayoutRequest): Promise<number> {
   return db.transaction(async (trx) => {
@@ -28,7 +71,10 @@ export async function payOut(db: Knex | Knex.Transaction, request: PayoutRequest
     if (account === undefined) throw new NothingToPayOut(request.vendorId);
     // Exactly these rows are settled: a sale committed from now on stays open for the next payout.
     const { credit, rowIds } = await openCredit(trx, account);
-    if (credit <= 0) throw new NothingToPayOut(request.vendorId);
+    // A debt is no race: only a credit that some payout emptied names that payout.
+    if (credit < 0) throw new NothingToPayOut(request.vendorId);
+    if (credit === 0)
+      throw new NothingToPayOut(request.vendorId, await lastPayout(trx, request.vendorId, request.timeZone));
     if (credit !== request.expectedAmount) throw new StaleAmount(credit);
 
     // The id is drawn first so that the receipt number can carry it.
@@ -70,6 +116,7 @@ export async function payOut(db: Knex | Knex.Transaction, request: PayoutRequest
       timeZone: request.timeZone,
     });
     await trx('ledger_rows').whereRaw('id = any(?::bigint[])', [rowIds]).update({ payout_id: id });
+    await emitPayout(trx, id);
     return id;
   });
 }
@@ -134,5 +181,6 @@ export async function reversePayout(db: Knex | Knex.Transaction, request: Revers
       reversed_by: request.authorisedBy,
       reversal_reason: request.reason,
     });
+    await emitPayoutReversed(trx, request.payoutId);
   });
 }

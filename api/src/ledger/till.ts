@@ -1,6 +1,8 @@
 import type { Knex } from 'knex';
 import { CounterError } from './errors.ts';
 import { oneRow } from '../one-row.ts';
+import { emitDayClosed } from '../events/emit.ts';
+import { day as dayParam, money, tr } from '../language/messages.ts';
 
 // The tills and their cash book. Every cash movement is written here, in the caller's
 // transaction, after locking the till's row: movements of one till queue on it, so the running
@@ -11,9 +13,6 @@ import { oneRow } from '../one-row.ts';
 
 type Db = Knex | Knex.Transaction;
 
-export const euros = (cents: number) =>
-  `${cents < 0 ? '−' : ''}${Math.floor(Math.abs(cents) / 100)},${String(Math.abs(cents) % 100).padStart(2, '0')} €`;
-
 /** The till holds less than a movement takes out. */
 export class TillShort extends CounterError {
   constructor(
@@ -22,10 +21,11 @@ export class TillShort extends CounterError {
   ) {
     super(
       'conflict',
-      `The till holds only ${euros(balance)}; ${euros(amount)} cannot be taken out of it.`,
-      {
-        amount: `The till holds ${euros(balance)}.`,
-      },
+      tr('The till holds only {balance}; {amount} cannot be taken out of it.', {
+        balance: money(balance),
+        amount: money(amount),
+      }),
+      { amount: tr('The till holds {balance}.', { balance: money(balance) }) },
       { tillBalance: balance },
     );
   }
@@ -82,7 +82,9 @@ export async function lockTill(
     .forUpdate()
     .first<{ id: number; name: string; opening_balance: number } | undefined>('id', 'name', 'opening_balance');
   if (!till)
-    throw new CounterError('unknown', `There is no till with the id ${tillId}.`, { till: 'Please choose a till.' });
+    throw new CounterError('unknown', tr('There is no till with the id {id}.', { id: tillId }), {
+      till: 'Please choose a till.',
+    });
   return till;
 }
 
@@ -206,9 +208,13 @@ export async function closeDay(db: Db, request: CloseRequest): Promise<number> {
       0,
     );
     if (sum !== request.counted) {
-      throw new CounterError('invalid', `The pieces add up to ${euros(sum)}, not ${euros(request.counted)}.`, {
-        counted: 'Please count again.',
-      });
+      throw new CounterError(
+        'invalid',
+        tr('The pieces add up to {sum}, not {counted}.', { sum: money(sum), counted: money(request.counted) }),
+        {
+          counted: 'Please count again.',
+        },
+      );
     }
   }
   return db.transaction(async (trx) => {
@@ -219,25 +225,32 @@ export async function closeDay(db: Db, request: CloseRequest): Promise<number> {
     );
     const { day } = oneRow(today);
     if (await trx('till_closes').where({ till_id: request.tillId, day }).first('id')) {
-      throw new CounterError('conflict', `Today (${day}) is already closed for till ${till.name}.`);
+      throw new CounterError(
+        'conflict',
+        tr('Today ({day}) is already closed for till {till}.', { day: dayParam(day), till: till.name }),
+      );
     }
     const expected = await tillBalance(trx, request.tillId);
     if (expected !== request.expected) {
       throw new CounterError(
         'conflict',
-        `The till's balance has changed in the meantime: it is now ${euros(expected)}. Please count again.`,
-        {
-          expected: `The balance is now ${euros(expected)}.`,
-        },
+        tr("The till's balance has changed in the meantime: it is now {balance}. Please count again.", {
+          balance: money(expected),
+        }),
+        { expected: tr('The balance is now {balance}.', { balance: money(expected) }) },
         { expected },
       );
     }
     const difference = request.counted - expected;
     const reason = request.reason?.trim() ?? '';
     if (difference !== 0 && !reason) {
-      throw new CounterError('invalid', `The count differs by ${euros(difference)}: please give a reason.`, {
-        reason: 'Please give a reason.',
-      });
+      throw new CounterError(
+        'invalid',
+        tr('The count differs by {difference}: please give a reason.', { difference: money(difference) }),
+        {
+          reason: 'Please give a reason.',
+        },
+      );
     }
     // The day's opening balance: the balance after the last close, i.e. before every movement since.
     const last = await trx('till_closes')
@@ -275,6 +288,8 @@ export async function closeDay(db: Db, request: CloseRequest): Promise<number> {
         difference_movement_id: movement?.id ?? null,
       })
       .returning<{ id: number }[]>('id');
-    return Number(oneRow(closed).id);
+    const id = Number(oneRow(closed).id);
+    await emitDayClosed(trx, id);
+    return id;
   });
 }

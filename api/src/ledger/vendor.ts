@@ -4,7 +4,7 @@ import { CreditNotZero } from './errors.ts';
 import { vendorAccountSummary } from './queries.ts';
 
 /**
- * Money must not vanish with a vendor: runs `remove` (the vendor's soft delete) only while their
+ * Money must not vanish with a vendor: runs `remove` (the vendor's soft delete, or anonymisation) only while their
  * credit is zero, in one transaction that holds the vendor's row (no sale is booked meanwhile, see
  * holdLiveVendor) and their account row (no payout or reversal changes the credit meanwhile).
  */

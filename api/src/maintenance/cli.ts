@@ -4,6 +4,7 @@ import { withoutPassword } from '../db.ts';
 import { setLogSilent } from '../log.ts';
 import { writeBackup } from './backup.ts';
 import { checkDatabase } from './check.ts';
+import { eraseCustomerEmails } from '../privacy/erase-emails.ts';
 import { MaintenanceError } from './errors.ts';
 import { moveDatabase } from './move.ts';
 import { describeTarget, isPostgresUrl, openDatabase } from './open.ts';
@@ -18,6 +19,9 @@ const usage = `Usage:
   npm run migrate-to-postgres [-- <url>]    move the embedded database (DATA_DIR) into an empty
                                             PostgreSQL database (the url, else DATABASE_URL)
   npm run check                             check the books and the indexes (only reads)
+  npm run erase-emails                      erase customers' e-mail addresses CUSTOMER_EMAIL_DAYS
+                                            after their download links expired (the server does
+                                            this every hour by itself)
 
 They use the database npm start uses: DATABASE_URL, else the embedded one in DATA_DIR (./data).
 With the embedded database, stop the server first: it belongs to one process at a time.`;
@@ -128,6 +132,23 @@ async function check(): Promise<boolean> {
   }
 }
 
+async function eraseEmails(): Promise<boolean> {
+  const config = loadConfig();
+  const db = openDatabase(config, { existing: true });
+  try {
+    log(`Erasing customers' e-mail addresses ${config.customerEmailDays} days after their links expired …`);
+    const run = await eraseCustomerEmails(db, config);
+    log(
+      run.ran
+        ? `Erased the address of ${count(run.orders)} ${run.orders === 1 ? 'order' : 'orders'}.`
+        : 'Another process is erasing addresses right now; nothing was done.',
+    );
+    return true;
+  } finally {
+    await db.destroy();
+  }
+}
+
 async function main(args: string[]): Promise<boolean> {
   setLogSilent(true);
   const [command, argument] = args;
@@ -135,6 +156,7 @@ async function main(args: string[]): Promise<boolean> {
   else if (command === 'restore') await restore(argument);
   else if (command === 'migrate-to-postgres') return migrateToPostgres(argument);
   else if (command === 'check') return check();
+  else if (command === 'erase-emails') return eraseEmails();
   else throw new MaintenanceError(usage);
   return true;
 }

@@ -10,6 +10,12 @@ type Queryable = Knex | Knex.Transaction;
 /** knex's own bookkeeping: the restore's migrations write it, so it is not copied. */
 export const isMigrationTable = (name: string) => name.startsWith('knex_migrations');
 
+/**
+ * Derived, not data: migration 022's revision of settings and items, raised by triggers whenever either
+ * changes. Restoring or moving those tables raises it in the target, so it is not copied itself.
+ */
+export const isDerivedTable = (name: string) => name === 'shop_revision';
+
 export interface KeyColumn {
   name: string;
   /** The column's SQL type, to cast a key value read back as text. */
@@ -43,7 +49,7 @@ export async function listTables(db: Queryable): Promise<TableInfo[]> {
     )
   )
     .map((t) => t.name)
-    .filter((name) => !isMigrationTable(name));
+    .filter((name) => !isMigrationTable(name) && !isDerivedTable(name));
   const references = await rows<{ table: string; references: string }>(
     db,
     `select t.relname as table, r.relname as references

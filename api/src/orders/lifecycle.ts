@@ -3,9 +3,11 @@ import { recordEvent } from '../audit/record.ts';
 import { oneRow } from '../one-row.ts';
 import { conflict, notFound } from '../http/errors.ts';
 import { bookDisputeOnVendor, bookDisputeWithdrawal, bookDisputeWon } from '../ledger/dispute.ts';
+import { emitOrderRefunded } from '../events/emit.ts';
 import { bookRefund } from '../ledger/refund.ts';
 import type { Stripe } from '../stripe/adapter.ts';
 import type { DisputeRow, OrderRow } from './queries.ts';
+import { tr } from '../language/messages.ts';
 
 // What happens to a paid order at Stripe afterwards: refunds (ours or made in Stripe's Dashboard)
 // and disputes. Each is applied from Stripe's current state of the object, under the order's lock,
@@ -63,6 +65,7 @@ export async function applyRefund(db: Knex, refund: Stripe.Refund, staff?: strin
       updated_at: trx.fn.now(),
     });
     await trx('stripe_refunds').where({ id: refund.id }).update({ booked_at: trx.fn.now() });
+    await emitOrderRefunded(trx, { orderId, refundId: refund.id, amount: refund.amount, currency: refund.currency });
     await recordEvent(trx, {
       action: 'payment.refunded',
       actor: by,
@@ -138,9 +141,14 @@ export type Bearer = 'vendor' | 'newspaper';
 export async function decideDispute(db: Knex, disputeId: string, bearer: Bearer, staff: string): Promise<void> {
   await db.transaction(async (trx) => {
     const row = await trx('stripe_disputes').where({ id: disputeId }).forUpdate().first<DisputeRow | undefined>();
-    if (!row) throw notFound(`There is no dispute ${disputeId}.`);
+    if (!row) throw notFound(tr('There is no dispute {id}.', { id: disputeId }));
     if (row.bearer === bearer) return;
-    if (row.bearer) throw conflict(`This dispute was already decided: the ${row.bearer} bears it.`);
+    if (row.bearer)
+      throw conflict(
+        row.bearer === 'vendor'
+          ? 'This dispute was already decided: the vendor bears it.'
+          : 'This dispute was already decided: the newspaper bears it.',
+      );
     if (!row.withdrawn_at) throw conflict('Stripe has not taken money for this dispute (yet): nothing to bear.');
     if (row.reinstated_at) throw conflict('This dispute was won and the money is back: there is nothing to bear.');
     const order = (await trx('orders').where({ id: row.order_id }).forUpdate().first()) as OrderRow;

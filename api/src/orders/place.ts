@@ -1,16 +1,17 @@
 import { randomBytes } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { Config } from '../config.ts';
-import { badRequest, HttpError } from '../http/errors.ts';
+import { badRequest, conflict, HttpError } from '../http/errors.ts';
 import { limitRate } from '../http/rate-limit.ts';
 import { orderEntryRows } from '../ledger/book.ts';
 import { log } from '../log.ts';
-import { oneRow } from '../one-row.ts';
 import { createCheckoutSession, idempotencyKey, type Stripe } from '../stripe/adapter.ts';
 import { getSettingsRow } from '../settings/queries.ts';
 import { isEmbedOrigin } from '../shop/origins.ts';
 import { findVendorByLicense } from '../vendors/queries.ts';
+import { defaultQuantityLimit } from './limits.ts';
 import { emailAddress, type OrderInput } from './schema.ts';
+import { money, tr, type Text } from '../language/messages.ts';
 
 // A new order: every rule of the shop checked with a message the customer understands, every price
 // from our own data, the order committed before Stripe hears of it, then the Checkout Session.
@@ -28,9 +29,7 @@ const minimumTotal = 50;
 const paymentsUnavailable = () =>
   new HttpError(502, 'Card payments are not available right now. Please try again later.');
 
-const refuse = (field: string, message: string) => badRequest(message, { [field]: message });
-
-const euros = (cents: number) => `${Math.floor(cents / 100)},${String(cents % 100).padStart(2, '0')} €`;
+const refuse = (field: string, message: Text) => badRequest(message, { [field]: message });
 
 interface ItemRow {
   id: number;
@@ -77,12 +76,19 @@ export async function priceCart(db: Knex, input: OrderInput): Promise<PricedLine
     const licence = item?.license_item_id == null ? null : licences.get(item.license_item_id);
     // An edition whose licence item is gone cannot be sold: the newspaper's share would be lost.
     if (!item || item.disabled || licence === undefined) {
-      throw refuse(`entries.${i}.item`, item ? `"${item.name}" is not available.` : `The item ${id} is not available.`);
+      throw refuse(
+        `entries.${i}.item`,
+        item ? tr('"{name}" is not available.', { name: item.name }) : tr('The item {id} is not available.', { id }),
+      );
     }
-    if (item.is_license_item) throw refuse(`entries.${i}.item`, `"${item.name}" cannot be bought on its own.`);
-    if (item.max_order_amount !== null && quantity > item.max_order_amount) {
-      throw refuse(`entries.${i}.quantity`, `You can order at most ${item.max_order_amount} × "${item.name}".`);
-    }
+    if (item.is_license_item)
+      throw refuse(`entries.${i}.item`, tr('"{name}" cannot be bought on its own.', { name: item.name }));
+    const limit = item.max_order_amount ?? defaultQuantityLimit;
+    if (quantity > limit)
+      throw refuse(
+        `entries.${i}.quantity`,
+        tr('You can order at most {count} × "{name}".', { count: limit, name: item.name }),
+      );
     return { item, quantity, licence };
   });
 }
@@ -90,7 +96,8 @@ export async function priceCart(db: Knex, input: OrderInput): Promise<PricedLine
 /** A digital edition is sent by e-mail; any address given must be one Stripe and our mail accept. */
 function checkEmail(lines: PricedLine[], email: string | null): void {
   const digital = lines.find((line) => line.licence);
-  if (digital && !email) throw refuse('email', `Your item ${digital.item.name} needs an email address`);
+  if (digital && !email)
+    throw refuse('email', tr('Your item {name} needs an email address', { name: digital.item.name }));
   if (email && !emailAddress.safeParse(email).success) throw refuse('email', 'Please enter a valid email address.');
 }
 
@@ -129,7 +136,7 @@ async function checkReturnUrl(db: Knex, config: Config, returnUrl: string | null
   if (origin === new URL(config.publicUrl).origin || (await isEmbedOrigin(db, config, origin))) return;
   throw refuse(
     'returnUrl',
-    `The shop cannot send you back to ${origin}: this website is not allowed to embed the shop.`,
+    tr('The shop cannot send you back to {origin}: this website is not allowed to embed the shop.', { origin }),
   );
 }
 
@@ -162,33 +169,43 @@ export async function placeOrder(
   if (total >= settings.max_order_amount) {
     throw refuse(
       'entries',
-      `The total of ${euros(total)} is too high: an order must stay below ${euros(settings.max_order_amount)}.`,
+      tr('The total of {total} is too high: an order must stay below {maximum}.', {
+        total: money(total),
+        maximum: money(settings.max_order_amount),
+      }),
     );
   }
-  if (total < minimumTotal) throw refuse('entries', `Card payments need a total of at least ${euros(minimumTotal)}.`);
+  if (total < minimumTotal)
+    throw refuse('entries', tr('Card payments need a total of at least {minimum}.', { minimum: money(minimumTotal) }));
   await checkReturnUrl(db, config, input.returnUrl);
+  const earlier = input.cartId && (await placedForCart(db, input.cartId));
+  if (earlier) return earlier;
   await limitRate(db, 'order', clientAddress, config.orderRateLimit);
 
   const token = randomBytes(32).toString('base64url');
   const expiresAt = Math.floor(Date.now() / 1000) + checkoutMinutes * 60 + clockMarginSeconds;
   // Committed before Stripe is called, so no webhook can ever arrive for an order we do not have.
   const orderId = await db.transaction(async (trx) => {
-    const { id } = oneRow(
-      await trx('orders')
-        .insert({
-          token,
-          vendor_id: vendor.id,
-          amount_total: total,
-          tip: input.tip,
-          email: input.email,
-          locale: input.locale,
-          expires_at: new Date(expiresAt * 1000),
-        })
-        .returning<{ id: number }[]>('id'),
-    );
-    await trx('order_entries').insert(orderEntryRows(id, lines, input.tip));
-    return id;
+    const [row] = await trx('orders')
+      .insert({
+        token,
+        vendor_id: vendor.id,
+        amount_total: total,
+        tip: input.tip,
+        email: input.email,
+        locale: input.locale,
+        expires_at: new Date(expiresAt * 1000),
+        cart_id: input.cartId,
+      })
+      .onConflict('cart_id')
+      .ignore()
+      .returning<{ id: number }[]>('id');
+    if (!row) return undefined;
+    await trx('order_entries').insert(orderEntryRows(row.id, lines, input.tip));
+    return row.id;
   });
+  // Another request for the same cart inserted first: its order and checkout are this one's too.
+  if (orderId === undefined) return (await placedForCart(db, input.cartId!))!;
 
   let session: Stripe.Checkout.Session;
   try {
@@ -244,6 +261,47 @@ export async function placeOrder(
     await db('orders').where({ id: orderId, status: 'pending' }).update({ status: 'failed', updated_at: db.fn.now() });
     throw paymentsUnavailable();
   }
-  await db('orders').where({ id: orderId }).update({ stripe_session_id: session.id, updated_at: db.fn.now() });
+  await db('orders')
+    .where({ id: orderId })
+    .update({ stripe_session_id: session.id, checkout_url: session.url, updated_at: db.fn.now() });
   return { token, checkoutUrl: session.url };
+}
+
+/** How long a repeated "Pay" waits for the first request of its cart to hear back from Stripe. */
+const cartWaitMs = 30_000;
+const cartPollMs = 100;
+
+/**
+ * The order already placed for this cart, once its checkout exists; undefined when there is none.
+ * A cart whose payment has ended needs a new cart id: the shop makes one when it is refused.
+ */
+async function placedForCart(db: Knex, cartId: string): Promise<PlacedOrder | undefined> {
+  const deadline = Date.now() + cartWaitMs;
+  for (;;) {
+    const order = await db('orders').where({ cart_id: cartId }).first<
+      | {
+          token: string;
+          status: string;
+          checkout_url: string | null;
+          expires_at: Date;
+          stripe_session_id: string | null;
+        }
+      | undefined
+    >('token', 'status', 'checkout_url', 'expires_at', 'stripe_session_id');
+    if (!order) return undefined;
+    if (order.status === 'paid') {
+      const message = 'This cart has already been paid.';
+      throw conflict(message, { cartId: message });
+    }
+    const open = order.status === 'pending' && order.expires_at.getTime() > Date.now();
+    if (open && order.checkout_url) return { token: order.token, checkoutUrl: order.checkout_url };
+    // Stripe refused the first request's checkout: this one would meet the same.
+    if (order.status === 'failed' && !order.stripe_session_id) throw paymentsUnavailable();
+    if (!open) {
+      const message = 'This payment has ended. Please tap "Pay" again.';
+      throw conflict(message, { cartId: message });
+    }
+    if (Date.now() > deadline) throw paymentsUnavailable();
+    await new Promise((resolve) => setTimeout(resolve, cartPollMs));
+  }
 }

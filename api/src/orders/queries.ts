@@ -58,6 +58,9 @@ interface ReceiptLineRow {
   amount: number;
 }
 
+/** "reader@example.org" → "r…@example.org". */
+export const maskEmail = (email: string) => `${email.slice(0, 1)}…${email.slice(email.lastIndexOf('@'))}`;
+
 /**
  * The receipt the customer shows the vendor: what was bought, for whom, when. Licence shares are
  * the newspaper's bookkeeping and stay out; download links only exist once the order is paid.
@@ -82,8 +85,15 @@ export async function orderReceipt(db: Db, order: OrderRow) {
     );
   return {
     order: order.token,
+    /** What the customer quotes to the office: the number staff find the order by. */
+    number: order.id,
     status: order.status,
     vendor: settings.use_vendor_license_id_in_shop ? vendor.license_id : vendor.first_name,
+    // The badge's id, already in the shop's address the customer came from: "Try again" in another
+    // browser finds the vendor's shop again.
+    licenseId: vendor.license_id,
+    // Where the PDF went, shortened: the customer shows this page to the vendor.
+    emailHint: order.email && maskEmail(order.email),
     lines: lines.map((line) => ({
       item: line.item_id,
       name: line.name,

@@ -4,8 +4,10 @@ import { conflict, HttpError, notFound } from '../http/errors.ts';
 import { idempotencyKey, refundPayment, StripeFailure, type Stripe } from '../stripe/adapter.ts';
 import { applyRefund } from './lifecycle.ts';
 import { findOrder, type OrderRow } from './queries.ts';
+import { tr } from '../language/messages.ts';
 
-const notRefundable = (order: OrderRow) => conflict(`Only a paid order can be refunded; this one is ${order.status}.`);
+const notRefundable = (order: OrderRow) =>
+  conflict(tr('Only a paid order can be refunded; this one is {status}.', { status: order.status }));
 
 /**
  * Asks Stripe to refund the whole payment. The key makes a repeated or concurrent call get the same
@@ -25,7 +27,7 @@ async function refundAtStripe(db: Knex, config: Config, order: OrderRow, staff: 
     );
   } catch (error) {
     if (error instanceof StripeFailure && error.reason === 'refused') {
-      throw conflict(`Stripe refused the refund: ${error.message}`);
+      throw conflict(tr('Stripe refused the refund: {reason}', { reason: error.message }));
     }
     if (error instanceof StripeFailure) {
       throw new HttpError(
@@ -45,7 +47,7 @@ async function refundAtStripe(db: Knex, config: Config, order: OrderRow, staff: 
  */
 export async function refundOrder(db: Knex, config: Config, orderId: number, staff: string): Promise<void> {
   const order = await findOrder(db, orderId);
-  if (!order) throw notFound(`There is no order with the id ${orderId}.`);
+  if (!order) throw notFound(tr('There is no order with the id {id}.', { id: orderId }));
   if (order.status === 'refunded') return;
   if (order.status !== 'paid' || !order.stripe_payment_intent_id) throw notRefundable(order);
   await applyRefund(db, await refundAtStripe(db, config, order, staff), staff);

@@ -23,6 +23,7 @@ import {
 import { refundOrder } from './refund.ts';
 import { disputeDecision, orderInput } from './schema.ts';
 import { invalidConfirmation, settleOrder } from './settle.ts';
+import { tr } from '../language/messages.ts';
 
 /** The receipt's order; every kind of wrong token gets the same answer. */
 async function orderOfToken(ctx: AppContext, token: unknown): Promise<OrderRow> {
@@ -100,7 +101,7 @@ export const orderRoutes: RouteDef[] = [
     handler: async (ctx) => {
       const id = idParam(ctx.params.id, 'order');
       const order = await findOrder(ctx.db, id);
-      if (!order) throw new HttpError(404, `There is no order with the id ${id}.`);
+      if (!order) throw new HttpError(404, tr('There is no order with the id {id}.', { id }));
       if (!order.stripe_session_id)
         throw new HttpError(409, 'This order never reached Stripe, so there is nothing to ask about.');
       try {
@@ -131,7 +132,7 @@ export const orderRoutes: RouteDef[] = [
     access: 'backoffice',
     handler: async (ctx) => {
       const id = idParam(ctx.params.id, 'order');
-      if (!(await findOrder(ctx.db, id))) throw new HttpError(404, `There is no order with the id ${id}.`);
+      if (!(await findOrder(ctx.db, id))) throw new HttpError(404, tr('There is no order with the id {id}.', { id }));
       ctx.body = await orderRefunds(ctx.db, id);
     },
   },

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { cartIdPattern } from './limits.ts';
 
 // The shape of a new order as the shop sends it. Prices are not part of it: anything else a client
 // adds (a price, a total, a status) is dropped here and never read.
@@ -7,6 +8,8 @@ const returnUrlMessage = 'The return address must be a full web address starting
 
 const isWebAddress = (value: string) => URL.canParse(value) && ['https:', 'http:'].includes(new URL(value).protocol);
 const hasLogin = (value: string) => URL.canParse(value) && Boolean(new URL(value).username || new URL(value).password);
+
+const cartIdMessage = 'The cart id must be 16 to 64 letters, digits, "-" or "_".';
 
 const tipMessage = 'Please enter the tip in whole cents (0 or more), for example 150 for 1,50 €.';
 
@@ -58,6 +61,12 @@ export const orderInput = z.object(
       .refine((value) => !hasLogin(value), 'The return address must not contain a name or password.')
       .nullish()
       .transform((value) => value || null),
+    // The shop's id for this cart: a repeated "Pay" gets the order placed for it before.
+    cartId: z
+      .string({ error: cartIdMessage })
+      .regex(cartIdPattern, cartIdMessage)
+      .nullish()
+      .transform((value) => value ?? null),
     // German is the default and the fallback; a browser's "en-GB" means English.
     locale: z
       .string({ error: 'Please choose the language de or en.' })

@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import { recordEvent } from '../audit/record.ts';
 import type { Config } from '../config.ts';
 import { conflict, notFound } from '../http/errors.ts';
+import { emitOrderPaid } from '../events/emit.ts';
 import { bookFee, bookOrder } from '../ledger/book.ts';
 import { VendorDeleted } from '../ledger/errors.ts';
 import { kickOutbox } from '../mail/outbox.ts';
@@ -104,12 +105,15 @@ export async function applySession(
     }
     if (!order.stripe_session_id) changes.stripe_session_id = session.id;
     if (!Object.keys(changes).length) return order;
-    return oneRow(
+    const updated = oneRow(
       await trx('orders')
         .where({ id: orderId })
         .update({ ...changes, updated_at: trx.fn.now() })
         .returning<OrderRow[]>('*'),
     );
+    // After the update, so the event carries the time the order was paid.
+    if (paidNow) await emitOrderPaid(trx, orderId);
+    return updated;
   });
   // Mails go out after the payment is committed; a failed send never touches the payment.
   if (paidNow) kickOutbox(db, config);

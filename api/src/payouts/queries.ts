@@ -6,7 +6,8 @@ import { vendorAccountId } from '../ledger/accounts.ts';
 import { documentKindNames } from '../ledger/kinds.ts';
 import { accountRows, accountRowToApi, type AccountRow, type VendorLedgerRow } from '../ledger/queries.ts';
 import { payoutLineSql, signedPiecesSql } from '../ledger/refund.ts';
-import { toIso } from '../vendors/queries.ts';
+import { licenseSortKey, toIso } from '../vendors/queries.ts';
+import { tr } from '../language/messages.ts';
 
 type Db = Knex | Knex.Transaction;
 
@@ -136,7 +137,9 @@ export async function settledRows(db: Db, payout: { id: number; vendor: { id: nu
 function positiveId(name: string, value: unknown): number {
   const id = Number(value);
   if (!Number.isInteger(id) || id < 1 || id >= 2 ** 31)
-    throw badRequest(`The filter "${name}" must be an id.`, { [name]: 'Please choose one from the list.' });
+    throw badRequest(tr('The filter "{name}" must be an id.', { name }), {
+      [name]: 'Please choose one from the list.',
+    });
   return id;
 }
 
@@ -147,7 +150,7 @@ export const payoutList: ListSpec<PayoutRow, Payout> = {
     receiptNumber: 'p.id',
     createdAt: 'p.created_at',
     amount: 'p.amount',
-    vendor: 'lower(v.license_id)',
+    vendor: licenseSortKey('v.license_id'),
   },
   defaultSort: ['createdAt', 'DESC'],
   idColumn: 'p.id',

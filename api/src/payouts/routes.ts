@@ -23,12 +23,13 @@ import {
 } from './queries.ts';
 import { receiptHtml } from './receipt.ts';
 import { payoutInput, reversalInput } from './schema.ts';
+import { tr } from '../language/messages.ts';
 
 const payoutId = (ctx: AppContext) => idParam(ctx.params.id, 'payout');
 
 async function requirePayout(ctx: AppContext, id: number): Promise<Payout> {
   const payout = await findPayout(ctx.db, id);
-  if (!payout) throw notFound(`There is no payout with the id ${id}.`);
+  if (!payout) throw notFound(tr('There is no payout with the id {id}.', { id }));
   return payout;
 }
 
@@ -43,7 +44,8 @@ async function vendorOfLicence(ctx: AppContext, licenseId: unknown): Promise<Ven
     throw badRequest('Please name the vendor by licence ID ("vendor").', { vendor: 'Please give a licence ID.' });
   }
   const vendor = await findVendorByLicense(ctx.db, licenseId.trim());
-  if (!vendor) throw notFound(`There is no vendor with the licence ID "${licenseId.trim()}".`);
+  if (!vendor)
+    throw notFound(tr('There is no vendor with the licence ID "{licenseId}".', { licenseId: licenseId.trim() }));
   return vendor;
 }
 
@@ -65,17 +67,17 @@ function filteredPayouts(ctx: AppContext, base: Knex.QueryBuilder): Knex.QueryBu
 }
 
 const csvColumns: CsvColumn<Payout>[] = [
-  { header: 'Belegnummer', value: (p) => p.receiptNumber },
-  { header: 'Datum', value: (p) => p.createdAt, format: 'date' },
-  { header: 'Lizenznummer', value: (p) => p.vendor.licenseId },
-  { header: 'Verkäufer·in', value: (p) => p.vendor.name },
-  { header: 'Betrag', value: (p) => p.amount, format: 'cents' },
-  { header: 'Ausgezahlt von', value: (p) => p.authorisedBy },
-  { header: 'Storniert am', value: (p) => p.reversedAt, format: 'date' },
-  { header: 'Storniert von', value: (p) => p.reversedBy },
-  { header: 'Stornogrund', value: (p) => p.reversalReason },
+  { header: 'Voucher number', value: (p) => p.receiptNumber },
+  { header: 'Date', value: (p) => p.createdAt, format: 'date' },
+  { header: 'Licence ID', value: (p) => p.vendor.licenseId },
+  { header: 'Vendor', value: (p) => p.vendor.name },
+  { header: 'Amount', value: (p) => p.amount, format: 'cents' },
+  { header: 'Paid out by', value: (p) => p.authorisedBy },
+  { header: 'Reversed on', value: (p) => p.reversedAt, format: 'date' },
+  { header: 'Reversed by', value: (p) => p.reversedBy },
+  { header: 'Reversal reason', value: (p) => p.reversalReason },
   {
-    header: 'Positionen',
+    header: 'Lines',
     value: (p) =>
       p.items.map((item) => `${item.itemName} × ${item.quantity}: ${centsToDecimal(item.amount)} €`).join('; '),
   },

@@ -26,7 +26,7 @@ export async function getSettingsRow(db: Knex | Knex.Transaction): Promise<Setti
 }
 
 /** Columns of the settings row beyond those every domain reads. */
-interface StoredSettings extends SettingsRow {
+export interface StoredSettings extends SettingsRow {
   color: string;
   font_color: string;
   logo_file_id: string | null;
@@ -52,7 +52,16 @@ const defaultLogo = 'img/logo.png';
  * column added later (a key, a secret) never becomes public by accident; the CSS has its own URL.
  */
 export async function readPublicSettings(db: Knex | Knex.Transaction, config: Config) {
-  const row = (await getSettingsRow(db)) as StoredSettings;
+  const [row, mainItem] = await Promise.all([getSettingsRow(db), findMainItem(db)]);
+  return publicSettings(row as StoredSettings, mainItem, config);
+}
+
+/** The public settings from the stored row and main item (the shop's copy keeps both). */
+export function publicSettings(
+  row: StoredSettings,
+  mainItem: Awaited<ReturnType<typeof findMainItem>>,
+  config: Config,
+) {
   return {
     newspaperName: row.newspaper_name,
     color: row.color,
@@ -78,7 +87,7 @@ export async function readPublicSettings(db: Knex | Knex.Transaction, config: Co
     maxOrderAmount: row.max_order_amount,
     embedOrigins: row.embed_origins,
     styleRevision: row.style_revision,
-    mainItem: await findMainItem(db),
+    mainItem,
     mapTileUrl: config.mapTileUrl,
     identityProvider: {
       url: issuerUrl(config),

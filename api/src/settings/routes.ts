@@ -2,7 +2,8 @@ import type { AuditSpec } from '../audit/protocol.ts';
 import { formFiles } from '../http/form.ts';
 import type { RouteDef } from '../http/routes.ts';
 import { parse } from '../http/validate.ts';
-import { readPublicSettings, readSettingsForProtocol, readStyleCss, saveStyleCss, updateSettings } from './queries.ts';
+import { currentShopData } from '../shop/cache.ts';
+import { publicSettings, readSettingsForProtocol, readStyleCss, saveStyleCss, updateSettings } from './queries.ts';
 import { settingsFileFields, settingsForm, styleCss } from './schema.ts';
 
 /** The settings are one record; its id is always 1. */
@@ -18,7 +19,8 @@ export const settingsRoutes: RouteDef[] = [
     path: '/api/settings',
     access: 'public',
     handler: async (ctx) => {
-      ctx.body = await readPublicSettings(ctx.db, ctx.config);
+      const { settings, mainItem } = await currentShopData(ctx.db);
+      ctx.body = publicSettings(settings, mainItem, ctx.config);
     },
   },
   {

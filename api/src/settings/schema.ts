@@ -17,9 +17,10 @@ import {
   type Converter,
 } from '../http/form.ts';
 import { toOrigin } from '../config.ts';
+import { tr } from '../language/messages.ts';
 
 const choice = <T extends readonly [string, ...string[]]>(values: T) =>
-  z.enum(values, { error: `Please choose one of: ${values.join(', ')}.` });
+  z.enum(values, { error: 'Please choose one of: {values}.' });
 
 /** Options handed to qr-code-styling; unknown keys are refused so a typo is not silently dropped. */
 const qrCodeSettingsSchema = z
@@ -35,7 +36,7 @@ const qrCodeSettingsSchema = z
     {
       error: (issue) =>
         issue.code === 'unrecognized_keys'
-          ? `Unknown QR code setting: ${issue.keys.join(', ')}.`
+          ? 'Unknown QR code setting: {keys}.'
           : 'Please send the QR code settings as a JSON object.',
     },
   )
@@ -61,7 +62,9 @@ const embedOrigins: Converter<string[]> = (value) => {
   for (const entry of entries) {
     const origin = toOrigin(entry);
     if (!origin)
-      return new Invalid(`"${entry}" is not a website address like https://www.example.org (without a path).`);
+      return new Invalid(
+        tr('"{entry}" is not a website address like https://www.example.org (without a path).', { entry }),
+      );
     origins.add(origin);
   }
   return [...origins];
@@ -98,7 +101,7 @@ export const settingsForm = z
     maxOrderAmount: formField(cents({ min: 1 })),
     embedOrigins: formField(embedOrigins, 'Please list the websites, or send an empty text for none.'),
     // An item id; empty means no main product.
-    mainItem: optionalFormField(id('an item')),
+    mainItem: optionalFormField(id('Please choose an item.')),
     logo: fileAsText,
     favicon: fileAsText,
     qrCodeLogo: fileAsText,

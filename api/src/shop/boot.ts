@@ -1,8 +1,8 @@
 import type { Knex } from 'knex';
 import type { Config } from '../config.ts';
-import { listPublicItems } from '../items/queries.ts';
-import { readPublicSettings } from '../settings/queries.ts';
-import { checkVendor } from '../vendors/check.ts';
+import { publicSettings } from '../settings/queries.ts';
+import { checkVendorInShop, type VendorCheck } from '../vendors/check.ts';
+import type { ShopData } from './cache.ts';
 
 /**
  * Everything the shop's first screen needs, in one object: the page inlines it, the embedded widget
@@ -10,18 +10,19 @@ import { checkVendor } from '../vendors/check.ts';
  * `/api/vendors/check/{id}/`, `/api/items/`), so the widget reads one shape whichever way it came.
  */
 export interface Boot {
-  settings: Awaited<ReturnType<typeof readPublicSettings>>;
-  vendor: Awaited<ReturnType<typeof checkVendor>>;
-  items: Awaited<ReturnType<typeof listPublicItems>>;
+  settings: ReturnType<typeof publicSettings>;
+  vendor: VendorCheck | null;
+  items: ShopData['items'];
 }
 
-export async function buildBoot(db: Knex, config: Config, licenceId: string | undefined): Promise<Boot> {
-  const [settings, vendor, items] = await Promise.all([
-    readPublicSettings(db, config),
-    licenceId ? checkVendor(db, licenceId) : null,
-    listPublicItems(db),
-  ]);
-  return { settings, vendor, items };
+/** The boot data, and the copy of the settings and items it came from: one query. */
+export async function buildBoot(
+  db: Knex,
+  config: Config,
+  licenceId: string | undefined,
+): Promise<{ boot: Boot; shop: ShopData }> {
+  const { vendor, shop } = await checkVendorInShop(db, licenceId);
+  return { boot: { settings: publicSettings(shop.settings, shop.mainItem, config), vendor, items: shop.items }, shop };
 }
 
 /**

@@ -1,16 +1,12 @@
 import type { Knex } from 'knex';
 import type { Config } from '../config.ts';
+import { currentShopData } from './cache.ts';
 
 // The newspaper's own websites that may embed the shop: from EMBED_ORIGINS and from the settings.
 // An origin is compared as a whole string, so `https://shop.example.org.evil.com` never passes for
 // `https://shop.example.org`.
 
-async function settingsOrigins(db: Knex): Promise<string[]> {
-  const row = await db('settings')
-    .where({ id: 1 })
-    .first<{ embed_origins: string[] | null } | undefined>('embed_origins');
-  return row?.embed_origins ?? [];
-}
+const settingsOrigins = async (db: Knex): Promise<string[]> => (await currentShopData(db)).settings.embed_origins ?? [];
 
 /** Every origin whose pages may embed the shop, for the shop page's `frame-ancestors`. */
 export async function embedOrigins(db: Knex, config: Config): Promise<string[]> {

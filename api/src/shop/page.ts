@@ -1,15 +1,17 @@
 import path from 'node:path';
-import type { Knex } from 'knex';
+import { pathToFileURL } from 'node:url';
 import type { Middleware } from 'koa';
 import { HttpError } from '../http/errors.ts';
 import { limitVendorCheck } from '../http/rate-limit.ts';
 import type { AppDeps, AppState } from '../http/routes.ts';
-import { pathBelow, readFileIn, sendCached } from '../web/static.ts';
+import { log } from '../log.ts';
+import { etagOf, pathBelow, readFileIn, sendCached } from '../web/static.ts';
 import { buildBoot, inlineJson, type Boot } from './boot.ts';
+import type { ShopData } from './cache.ts';
 
-// The shop's pages: the built index.html with the first screen's data inlined, so a phone that just
-// scanned a badge draws the landing page from one HTML answer and the cached script, without waiting
-// for API round trips. The widget's router shows the screen that belongs to the path.
+// The shop's pages: the built index.html with the first screen rendered into it by the widget's own
+// components, its styles and its data inlined, so a phone that just scanned a badge shows the landing
+// page (and can go on) from one HTML answer; the script hydrates it when it has arrived.
 
 /** Paths served by other parts of the product; never the shop's page. */
 const otherApps = ['/backoffice', '/me', '/files', '/public', '/img'];
@@ -52,36 +54,71 @@ const escapeHtml = (text: string) =>
 /** The API answers paths relative to its root (`img/logo.png`) or absolute ones (`/files/<id>`). */
 const fromRoot = (url: string) => (/^(https?:)?\/\//.test(url) || url.startsWith('/') ? url : `/${url}`);
 
-async function hasCustomCss(db: Knex): Promise<boolean> {
-  const row = await db('settings')
-    .where({ id: 1 })
-    .first<{ has_css: boolean } | undefined>(db.raw(`style_css <> '' as has_css`));
-  return Boolean(row?.has_css);
-}
-
 interface PageData {
   lang: 'de' | 'en';
   boot: Boot;
   customCss: boolean;
+  /** The first screen rendered on the server and the widget's styles it needs, when it has one. */
+  firstScreen?: { markup: string; css: string };
 }
 
-/** index.html with the newspaper's title, language, icon, colour, custom CSS and the boot data. */
-export function renderShopPage(template: string, { lang, boot, customCss }: PageData): string {
+/**
+ * index.html with the newspaper's title, language, icon, colour, custom CSS, the boot data and the
+ * first screen with its styles.
+ */
+export function renderShopPage(template: string, { lang, boot, customCss, firstScreen }: PageData): string {
   const { settings } = boot;
   const head = [
     `<meta name="theme-color" content="${escapeHtml(settings.color)}">`,
     `<link rel="icon" href="${escapeHtml(fromRoot(settings.favicon ?? settings.logo))}">`,
+    // The widget's styles before the newspaper's own, so those win.
+    firstScreen ? `<style id="shop-style">${firstScreen.css}</style>` : '',
     // Its own id, so the widget can tell that the page already holds the current revision.
     customCss
       ? `<link id="shop-custom-css" rel="stylesheet" href="/public/style.css?rev=${settings.styleRevision}">`
       : '',
     `<script id="shop-boot" type="application/json">${inlineJson(boot)}</script>`,
   ].filter(Boolean);
-  let html = template.replace(/<html([^>]*?)\slang="[^"]*"/, `<html$1 lang="${lang}"`);
+  // Replacer functions throughout: in a replacement string, a name or text holding `$'` or `$&` would
+  // paste parts of the template.
+  let html = template.replace(
+    /<html([^>]*?)\slang="[^"]*"/,
+    (_, attributes: string) => `<html${attributes} lang="${lang}"`,
+  );
   if (settings.newspaperName)
-    html = html.replace(/<title>[^<]*<\/title>/, `<title>${escapeHtml(settings.newspaperName)}</title>`);
-  return html.replace('</head>', `  ${head.join('\n    ')}\n  </head>`);
+    html = html.replace(/<title>[^<]*<\/title>/, () => `<title>${escapeHtml(settings.newspaperName)}</title>`);
+  if (firstScreen) html = html.replace('<div id="shop"></div>', () => `<div id="shop">${firstScreen.markup}</div>`);
+  return html.replace('</head>', () => `  ${head.join('\n    ')}\n  </head>`);
 }
+
+/** The shop's components built for the server (dist/shop-widget-server/server.js). */
+interface FirstScreenRenderer {
+  css: string;
+  renderFirstScreen(boot: Boot, url: string, lang: 'de' | 'en'): string | undefined;
+}
+
+const renderers = new Map<string, Promise<FirstScreenRenderer | undefined>>();
+
+/** Loaded once; without it (a build from before it existed) the page is drawn by the script alone. */
+function firstScreenRenderer(file: string): Promise<FirstScreenRenderer | undefined> {
+  let renderer = renderers.get(file);
+  if (!renderer) {
+    renderer = (import(pathToFileURL(file).href) as Promise<FirstScreenRenderer>).catch((error: unknown) => {
+      log.warn('the shop’s first screen is drawn in the browser only', { error: String(error) });
+      return undefined;
+    });
+    renderers.set(file, renderer);
+  }
+  return renderer;
+}
+
+interface RenderedPage {
+  html: string;
+  etag: string;
+}
+
+/** Pages rendered at most per copy of the settings and items; more are rendered anew each time. */
+const maxPagesPerCopy = 500;
 
 const busyTexts = {
   de: [
@@ -105,18 +142,18 @@ function busyPage(lang: 'de' | 'en'): string {
   );
 }
 
-/** Every shop path of the specification answers the widget's page; `root` holds its build. */
-export function shopPage(root: string): Middleware<AppState, AppDeps> {
+/**
+ * Every shop path of the specification answers the widget's page; `root` holds its build and
+ * `rendererFile` the same components built for the server.
+ */
+export function shopPage(root: string, rendererFile: string): Middleware<AppState, AppDeps> {
   const base = path.resolve(root);
+  // By copy of the settings and items: a change makes a new copy, and its pages are rendered anew.
+  const pagesByCopy = new WeakMap<ShopData, Map<string, RenderedPage>>();
   return async (ctx, next) => {
     const relative = pathBelow('/', ctx);
     const route = relative === undefined ? undefined : shopRoute(relative);
     if (!route) {
-      await next();
-      return;
-    }
-    const template = await readFileIn(base, 'index.html');
-    if (!template) {
       await next();
       return;
     }
@@ -137,12 +174,34 @@ export function shopPage(root: string): Middleware<AppState, AppDeps> {
         return;
       }
     }
-    const [boot, customCss] = await Promise.all([buildBoot(ctx.db, ctx.config, route.licenceId), hasCustomCss(ctx.db)]);
+    const { boot, shop } = await buildBoot(ctx.db, ctx.config, route.licenceId);
+    ctx.state.embedOrigins = [...ctx.config.embedOrigins, ...(shop.settings.embed_origins ?? [])];
+    const url = ctx.search ? `${relative}${ctx.search}` : relative!;
+    let pages = pagesByCopy.get(shop);
+    if (!pages) pagesByCopy.set(shop, (pages = new Map<string, RenderedPage>()));
+    const key = `${lang} ${url} ${JSON.stringify(boot.vendor)}`;
+    let page = pages.get(key);
+    if (!page) {
+      const template = await readFileIn(base, 'index.html');
+      if (!template) {
+        await next();
+        return;
+      }
+      const renderer = await firstScreenRenderer(rendererFile);
+      const markup = renderer?.renderFirstScreen(boot, url, lang);
+      const html = renderShopPage(template.data.toString('utf8'), {
+        lang,
+        boot,
+        customCss: shop.settings.style_css !== '',
+        firstScreen: renderer && markup !== undefined ? { markup, css: renderer.css } : undefined,
+      });
+      page = { html, etag: etagOf(html) };
+      if (pages.size < maxPagesPerCopy) pages.set(key, page);
+    }
     ctx.type = 'text/html; charset=utf-8';
-    const html = renderShopPage(template.data.toString('utf8'), { lang, boot, customCss });
-    if (route.status === 200) return sendCached(ctx, html, 'no-cache');
+    if (route.status === 200) return sendCached(ctx, page.html, 'no-cache', page.etag);
     ctx.status = 404;
     ctx.set('Cache-Control', 'no-cache');
-    ctx.body = html;
+    ctx.body = page.html;
   };
 }

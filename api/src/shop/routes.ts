@@ -17,7 +17,8 @@ export const shopRoutes: RouteDef[] = [
       }
       if (vendor) await limitVendorCheck(ctx);
       ctx.type = 'application/json';
-      sendCached(ctx, JSON.stringify(await buildBoot(ctx.db, ctx.config, vendor || undefined)), 'no-cache');
+      const { boot } = await buildBoot(ctx.db, ctx.config, vendor || undefined);
+      sendCached(ctx, JSON.stringify(boot), 'no-cache');
     },
   },
 ];

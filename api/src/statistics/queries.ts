@@ -203,14 +203,17 @@ async function vendorActivity(db: Db, period: StatisticsPeriod): Promise<Statist
 }
 
 export const itemCsvColumns: CsvColumn<ItemSales>[] = [
-  { header: 'Artikel', value: (i) => i.itemName ?? (i.itemId === null ? kindLabel('tip') : `#${i.itemId}`) },
-  { header: 'Menge', value: (i) => i.quantity },
-  { header: 'Betrag', value: (i) => i.amount, format: 'cents' },
+  {
+    header: 'Item',
+    value: (i, language) => i.itemName ?? (i.itemId === null ? kindLabel('tip', language) : `#${i.itemId}`),
+  },
+  { header: 'Quantity', value: (i) => i.quantity },
+  { header: 'Amount', value: (i) => i.amount, format: 'cents' },
 ];
 
 export const seriesCsvColumns: CsvColumn<SeriesPoint>[] = [
-  { header: 'Zeitraum ab', value: (s) => s.period.split('-').reverse().join('.') },
-  { header: 'Bestellungen', value: (s) => s.orders },
-  { header: 'Menge', value: (s) => s.quantity },
-  { header: 'Betrag', value: (s) => s.amount, format: 'cents' },
+  { header: 'Period from', value: (s) => s.period.split('-').reverse().join('.') },
+  { header: 'Orders', value: (s) => s.orders },
+  { header: 'Quantity', value: (s) => s.quantity },
+  { header: 'Amount', value: (s) => s.amount, format: 'cents' },
 ];

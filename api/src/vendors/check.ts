@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
-import { getSettingsRow } from '../settings/queries.ts';
-import { findVendorByLicense } from './queries.ts';
+import { oneRow } from '../one-row.ts';
+import { shopData, type ShopData } from '../shop/cache.ts';
 import { licenseIdPattern } from './schema.ts';
 
 /** What the shop may show of the vendor behind a badge. */
@@ -10,18 +10,45 @@ export interface VendorCheck {
   accountProofUrl: string | null;
 }
 
+interface CheckRow {
+  revision: number;
+  license_id: string | null;
+  first_name: string | null;
+  account_proof_url: string | null;
+  is_disabled: boolean | null;
+}
+
 /**
- * The shop's view of a scanned licence id, or null. Deliberately one answer for unknown, deleted and
- * deactivated vendors, so the shop cannot tell them apart.
+ * The shop's view of a scanned licence id (null for none), with the shop's settings and items, in
+ * one query: the vendor's row joined to the revision that says whether this process's copy of the
+ * rest is current. Deliberately one answer for unknown, deleted and deactivated vendors, so the shop
+ * cannot tell them apart.
  */
-export async function checkVendor(db: Knex, licenseId: string): Promise<VendorCheck | null> {
-  if (!licenseIdPattern.test(licenseId)) return null;
-  const vendor = await findVendorByLicense(db, licenseId);
-  if (!vendor || vendor.is_disabled) return null;
-  const { use_vendor_license_id_in_shop: hideName } = await getSettingsRow(db);
+export async function checkVendorInShop(
+  db: Knex,
+  licenseId: string | undefined,
+): Promise<{ vendor: VendorCheck | null; shop: ShopData }> {
+  const valid = licenseId !== undefined && licenseIdPattern.test(licenseId);
+  const { rows } = await db.raw<{ rows: CheckRow[] }>(
+    `select coalesce((select revision from shop_revision where id = 1), 0) as revision,
+       v.license_id, v.first_name, v.account_proof_url, v.is_disabled
+     from (select 1) as one
+     left join vendors v on ? and lower(v.license_id) = lower(?) and v.deleted_at is null`,
+    [valid, valid ? licenseId : ''],
+  );
+  const row = oneRow(rows);
+  const shop = await shopData(db, Number(row.revision));
+  if (row.license_id === null || row.is_disabled !== false) return { vendor: null, shop };
   return {
-    licenseId: vendor.license_id,
-    displayName: hideName ? vendor.license_id : vendor.first_name,
-    accountProofUrl: vendor.account_proof_url,
+    vendor: {
+      licenseId: row.license_id,
+      displayName: shop.settings.use_vendor_license_id_in_shop ? row.license_id : (row.first_name ?? ''),
+      accountProofUrl: row.account_proof_url,
+    },
+    shop,
   };
+}
+
+export async function checkVendor(db: Knex, licenseId: string): Promise<VendorCheck | null> {
+  return (await checkVendorInShop(db, licenseId)).vendor;
 }

@@ -5,10 +5,11 @@ import type { User } from '../identity/user.ts';
 import { vendorAccountId } from '../ledger/accounts.ts';
 import { accountRows, accountRowToApi, vendorAccountSummary, type AccountRow } from '../ledger/queries.ts';
 import { findVendor, liveVendors, vendorToApi, type VendorRow } from './queries.ts';
+import { type Text } from '../language/messages.ts';
 
 type Db = Knex | Knex.Transaction;
 
-const refused = (message: string) => new HttpError(403, message);
+const refused = (message: Text) => new HttpError(403, message);
 
 /**
  * The vendor record a vendor's login belongs to. The embedded provider's account carries the link;

@@ -10,6 +10,7 @@ import {
 import { getSettingsRow } from '../settings/queries.ts';
 import type { VendorInput } from './schema.ts';
 import { oneRow } from '../one-row.ts';
+import { tr } from '../language/messages.ts';
 
 type Db = Knex | Knex.Transaction;
 
@@ -19,7 +20,7 @@ export interface VendorRow {
   first_name: string;
   last_name: string;
   email: string | null;
-  language: string;
+  language: 'de' | 'en';
   telephone: string;
   address: string;
   post_code: string;
@@ -97,7 +98,7 @@ function toRow(input: VendorInput) {
 }
 
 /** Every vendor, deleted ones included; callers decide. */
-function allVendors(db: Db): Knex.QueryBuilder {
+export function allVendors(db: Db): Knex.QueryBuilder {
   // pg turns `date` into a Date at local midnight, which shifts the day in UTC; text keeps it exact.
   return db('vendors').select(
     'id',
@@ -133,7 +134,7 @@ export async function findVendor(db: Db, id: number): Promise<VendorRow | undefi
   return liveVendors(db).where({ id }).first<VendorRow | undefined>();
 }
 
-export const vendorNotFound = (id: number) => notFound(`There is no vendor with the id ${id}.`);
+export const vendorNotFound = (id: number) => notFound(tr('There is no vendor with the id {id}.', { id }));
 
 /** Guards the sub-resources (locations, comments): a deleted vendor has none to show or change. */
 export async function requireLiveVendor(db: Db, id: number): Promise<void> {
@@ -144,6 +145,14 @@ export async function requireLiveVendor(db: Db, id: number): Promise<void> {
 export async function findVendorByLicense(db: Db, licenseId: string): Promise<VendorRow | undefined> {
   return liveVendors(db).whereRaw('lower(license_id) = lower(?)', [licenseId]).first<VendorRow | undefined>();
 }
+
+/**
+ * Sorts licence ids as people count them (DEMO-2 before DEMO-10): the text before the trailing
+ * number, then that number. Zero-padding the number to the id's maximum length (40) compares it as
+ * text, so the key is one expression that any list can order by, on PGlite and PostgreSQL alike.
+ */
+export const licenseSortKey = (column: string) =>
+  `lower(regexp_replace(${column}, '[0-9]+$', '')) || lpad(coalesce(substring(${column} from '[0-9]+$'), ''), 40, '0')`;
 
 /** Escapes LIKE wildcards so a search for "50%" means the text, not a pattern. */
 function containsPattern(text: string): string {
@@ -165,7 +174,7 @@ async function withUniqueLicense<T>(licenseId: string, write: () => Promise<T>):
     return await write();
   } catch (error) {
     if (pgCode(error) !== '23505') throw error;
-    throw conflict(`The licence ID "${licenseId}" is already taken by another vendor.`, {
+    throw conflict(tr('The licence ID "{licenseId}" is already taken by another vendor.', { licenseId }), {
       licenseId: 'This licence ID is already taken.',
     });
   }
@@ -202,6 +211,19 @@ export async function updateVendor(db: Db, id: number, input: VendorInput): Prom
         .where({ id })
         .update({ ...toRow(input), updated_at: trx.fn.now() }),
     );
+    const after = (await findVendor(trx, id))!;
+    await syncVendorLogin(trx, before, after);
+    return after;
+  });
+}
+
+/** Deactivates or reactivates a vendor; the login follows, as after a full update. */
+export async function setVendorDisabled(db: Db, id: number, isDisabled: boolean): Promise<VendorRow | undefined> {
+  return db.transaction(async (trx) => {
+    const before = await liveVendors(trx).where({ id }).forUpdate().first<VendorRow | undefined>();
+    if (!before) return undefined;
+    if (before.is_disabled === isDisabled) return before;
+    await trx('vendors').where({ id }).update({ is_disabled: isDisabled, updated_at: trx.fn.now() });
     const after = (await findVendor(trx, id))!;
     await syncVendorLogin(trx, before, after);
     return after;

@@ -17,31 +17,47 @@ import {
   createVendor,
   deleteVendor,
   findVendor,
+  licenseSortKey,
   liveVendors,
   searchVendors,
+  setVendorDisabled,
   updateVendor,
   vendorNotFound,
   vendorToApi,
   type VendorRow,
 } from './queries.ts';
-import { vendorInput } from './schema.ts';
+import { vendorInput, vendorStateInput } from './schema.ts';
+import { tr } from '../language/messages.ts';
 
-type VendorWithMoney = VendorRow & VendorMoneyColumns;
+type VendorWithMoney = VendorRow & VendorMoneyColumns & { open_warnings: number };
 
-/** Vendors as the back office sees them: the record and the money from the ledger, in one query. */
-const vendorsWithMoney = (db: Knex | Knex.Transaction) => withVendorMoney(liveVendors(db), 'vendors.id');
+/**
+ * Vendors as the back office sees them: the record, the money from the ledger and how many warning
+ * comments are still open (the list marks those vendors), in one query.
+ */
+const vendorsWithMoney = (db: Knex | Knex.Transaction) =>
+  withVendorMoney(liveVendors(db), 'vendors.id').select(
+    db.raw(
+      `(select count(*) from vendor_comments c
+        where c.vendor_id = vendors.id and c.warning and c.resolved_at is null)::integer as open_warnings`,
+    ),
+  );
 
 const vendorCsvColumns: CsvColumn<VendorWithMoney>[] = [
-  { header: 'Lizenznummer', value: (v) => v.license_id },
-  { header: 'Vorname', value: (v) => v.first_name },
-  { header: 'Nachname', value: (v) => v.last_name },
-  { header: 'E-Mail', value: (v) => v.email },
-  { header: 'Telefon', value: (v) => v.telephone },
-  { header: 'Guthaben', value: (v) => v.credit, format: 'cents' },
-  { header: 'Deaktiviert', value: (v) => v.is_disabled },
+  { header: 'Licence ID', value: (v) => v.license_id },
+  { header: 'First name', value: (v) => v.first_name },
+  { header: 'Last name', value: (v) => v.last_name },
+  { header: 'E-mail', value: (v) => v.email },
+  { header: 'Telephone', value: (v) => v.telephone },
+  { header: 'Credit', value: (v) => v.credit, format: 'cents' },
+  { header: 'Deactivated', value: (v) => v.is_disabled },
 ];
 
-const vendorWithMoneyToApi = (row: VendorWithMoney) => ({ ...vendorToApi(row), ...vendorMoneyToApi(row) });
+const vendorWithMoneyToApi = (row: VendorWithMoney) => ({
+  ...vendorToApi(row),
+  ...vendorMoneyToApi(row),
+  openWarnings: row.open_warnings,
+});
 
 async function vendorAnswer(ctx: AppContext, id: number) {
   const row = await vendorsWithMoney(ctx.db).where('vendors.id', id).first<VendorWithMoney | undefined>();
@@ -52,7 +68,7 @@ async function vendorAnswer(ctx: AppContext, id: number) {
 const booleanFilter =
   (name: string, apply: (query: Knex.QueryBuilder, value: boolean) => unknown) =>
   (query: Knex.QueryBuilder, value: unknown) => {
-    if (typeof value !== 'boolean') throw badRequest(`The filter "${name}" must be true or false.`);
+    if (typeof value !== 'boolean') throw badRequest(tr('The filter "{name}" must be true or false.', { name }));
     apply(query, value);
   };
 
@@ -61,7 +77,7 @@ const vendorList: ListSpec<VendorWithMoney, ReturnType<typeof vendorWithMoneyToA
   // Names sort as people read them, regardless of case.
   sortable: {
     id: 'id',
-    licenseId: 'lower(license_id)',
+    licenseId: licenseSortKey('license_id'),
     firstName: 'lower(first_name)',
     lastName: 'lower(last_name)',
     email: 'lower(email)',
@@ -79,6 +95,12 @@ const vendorList: ListSpec<VendorWithMoney, ReturnType<typeof vendorWithMoneyToA
       searchVendors(query, value);
     },
     isDisabled: booleanFilter('isDisabled', (query, value) => query.where('is_disabled', value)),
+    hasWarning: booleanFilter('hasWarning', (query, value) =>
+      query.whereRaw(
+        `${value ? '' : 'not '}exists (select 1 from vendor_comments c
+          where c.vendor_id = vendors.id and c.warning and c.resolved_at is null)`,
+      ),
+    ),
     // true: something to pay out (credit > 0); false: nothing (credit ≤ 0).
     hasCredit: booleanFilter('hasCredit', (query, value) => query.where('money.credit', value ? '>' : '<=', 0)),
     // true: the vendor owes money (credit < 0, e.g. a refund after a payout); false: credit ≥ 0.
@@ -102,9 +124,15 @@ const vendorAudit: AuditSpec = {
 function assertSameId(body: unknown, id: number): void {
   const bodyId = (body as { id?: unknown } | null)?.id;
   if (bodyId != null && Number(bodyId) !== id) {
-    throw badRequest(`The id in the body (${JSON.stringify(bodyId)}) does not match the vendor ${id} in the address.`, {
-      id: 'Does not match the address.',
-    });
+    throw badRequest(
+      tr('The id in the body ({bodyId}) does not match the vendor {id} in the address.', {
+        bodyId: JSON.stringify(bodyId),
+        id,
+      }),
+      {
+        id: 'Does not match the address.',
+      },
+    );
   }
 }
 
@@ -120,7 +148,7 @@ export const vendorRoutes: RouteDef[] = [
       if (!wantsCsv(ctx)) return respondList(ctx, vendorsWithMoney(ctx.db), vendorList);
       // Every filtered vendor at once: a newspaper has hundreds, not millions.
       const spec = vendorList as ListSpec<never, unknown>;
-      const query = vendorsWithMoney(ctx.db).orderByRaw('lower(license_id)');
+      const query = vendorsWithMoney(ctx.db).orderByRaw(licenseSortKey('license_id'));
       applyFilters(ctx, query, readListFilter(ctx, spec), spec);
       respondCsv(ctx, 'verkaeufer.csv', vendorCsvColumns, [await query]);
     },
@@ -173,6 +201,21 @@ export const vendorRoutes: RouteDef[] = [
       assertSameId(ctx.request.body, id);
       const input = parse(vendorInput, ctx.request.body);
       if (!(await updateVendor(ctx.db, id, input))) throw vendorNotFound(id);
+      ctx.body = await vendorAnswer(ctx, id);
+    },
+  },
+  {
+    // Deactivating or reactivating alone, without the whole record: the list's bulk action.
+    method: 'PATCH',
+    path: '/api/vendors/:id',
+    access: 'backoffice',
+    body: 'json',
+    audit: { ...vendorAudit, id: vendorId },
+    handler: async (ctx) => {
+      const id = vendorId(ctx);
+      assertSameId(ctx.request.body, id);
+      const { isDisabled } = parse(vendorStateInput, ctx.request.body);
+      if (!(await setVendorDisabled(ctx.db, id, isDisabled))) throw vendorNotFound(id);
       ctx.body = await vendorAnswer(ctx, id);
     },
   },

@@ -10,27 +10,27 @@ export const requiredText = (max: number) =>
     .string({ error: (issue) => (isMissing(issue.input) ? 'This field is required.' : 'Please enter text.') })
     .trim()
     .min(1, 'This field is required.')
-    .max(max, `Please use at most ${max} characters.`);
+    .max(max, 'Please use at most {maximum} characters.');
 
 /** Text that the database stores as '' when absent; react-admin sends null for a cleared input. */
 export const optionalText = (max: number) =>
   z
     .string({ error: 'Please enter text.' })
     .trim()
-    .max(max, `Please use at most ${max} characters.`)
+    .max(max, 'Please use at most {maximum} characters.')
     .nullish()
     .transform((value) => value ?? '');
 
-const number = (min: number, max: number, what: string) =>
+const number = (limit: number, message: string) =>
   z
-    .number({ error: `Please enter the ${what} as a number.` })
-    .min(min, `The ${what} must be between ${min} and ${max}.`)
-    .max(max, `The ${what} must be between ${min} and ${max}.`)
+    .number({ error: message })
+    .min(-limit, message)
+    .max(limit, message)
     .nullish()
     .transform((value) => value ?? null);
 
-export const latitude = number(-90, 90, 'latitude');
-export const longitude = number(-180, 180, 'longitude');
+export const latitude = number(90, 'Please enter the latitude as a number between -90 and 90.');
+export const longitude = number(180, 'Please enter the longitude as a number between -180 and 180.');
 
 export const flag = z
   .boolean({ error: 'Please answer with true or false.' })
@@ -46,6 +46,15 @@ const date = z.preprocess(
     .date({ error: 'Please enter a date as YYYY-MM-DD.' })
     .nullish()
     .transform((value) => value ?? null),
+);
+
+/** The language of the vendor's page /me: one it speaks, German when none is chosen. */
+const language = z.preprocess(
+  (value) => (typeof value === 'string' ? value.trim().toLowerCase() || null : value),
+  z
+    .enum(['de', 'en'], { error: 'Please choose the language de or en.' })
+    .nullish()
+    .transform((value) => value ?? 'de'),
 );
 
 export const licenseIdPattern = /^[A-Za-z0-9][A-Za-z0-9_-]{0,39}$/;
@@ -69,7 +78,7 @@ export const vendorInput = z.object(
         .nullish()
         .transform((value) => value ?? null),
     ),
-    language: optionalText(50),
+    language,
     telephone: optionalText(50),
     address: optionalText(300),
     postCode: optionalText(20),
@@ -97,3 +106,9 @@ export const vendorInput = z.object(
 );
 
 export type VendorInput = z.infer<typeof vendorInput>;
+
+/** What PATCH /api/vendors/{id} may change: whether the vendor is deactivated. */
+export const vendorStateInput = z.object(
+  { isDisabled: z.boolean({ error: 'Please answer with true or false.' }) },
+  { error: 'Please send the vendor as a JSON object.' },
+);

@@ -6,6 +6,7 @@ import { respondList, type ListSpec } from '../http/list.ts';
 import type { RouteDef } from '../http/routes.ts';
 import { idParam, parse } from '../http/validate.ts';
 import { childIds, liveVendorId } from './params.ts';
+import { tr, languageOf } from '../language/messages.ts';
 
 type Db = Knex | Knex.Transaction;
 
@@ -29,12 +30,13 @@ export interface VendorSubResource<Row, Input, Patch> {
 export function vendorSubResourceRoutes<Row, Input, Patch>(r: VendorSubResource<Row, Input, Patch>): RouteDef[] {
   const base = `/api/vendors/:id/${r.plural}`;
   const one = `${base}/:${r.param}`;
-  const missing = (vendorId: number, id: number) => notFound(`Vendor ${vendorId} has no ${r.name} with the id ${id}.`);
+  const missing = (vendorId: number, id: number) =>
+    notFound(tr('Vendor {vendorId} has no {kind} with the id {id}.', { vendorId, kind: r.name, id }));
   const audit: AuditSpec = {
     recordType: `vendor_${r.name}`,
     load: async (ctx, id) => {
       const row = (await r.query(ctx.db, idParam(ctx.params.id, 'vendor')).where({ id }).first()) as Row | undefined;
-      return row && (r.list.toApi(row) as object);
+      return row && (r.list.toApi(row, languageOf(ctx.get('Accept-Language'))) as object);
     },
     details: (ctx) => ({ vendorId: Number(ctx.params.id) }),
   };
@@ -56,7 +58,7 @@ export function vendorSubResourceRoutes<Row, Input, Patch>(r: VendorSubResource<
         const vendorId = await liveVendorId(ctx);
         const input = parse(r.input, ctx.request.body);
         ctx.status = 201;
-        ctx.body = r.list.toApi(await r.create(ctx.db, vendorId, input));
+        ctx.body = r.list.toApi(await r.create(ctx.db, vendorId, input), languageOf(ctx.get('Accept-Language')));
       },
     },
     {
@@ -70,7 +72,7 @@ export function vendorSubResourceRoutes<Row, Input, Patch>(r: VendorSubResource<
         const patch = parse(r.patch, ctx.request.body);
         const row = await r.update(ctx.db, vendorId, id, patch);
         if (!row) throw missing(vendorId, id);
-        ctx.body = r.list.toApi(row);
+        ctx.body = r.list.toApi(row, languageOf(ctx.get('Accept-Language')));
       },
     },
     {
@@ -82,7 +84,7 @@ export function vendorSubResourceRoutes<Row, Input, Patch>(r: VendorSubResource<
         const [vendorId, id] = await childIds(ctx, r.param, r.name);
         const row = await r.remove(ctx.db, vendorId, id);
         if (!row) throw missing(vendorId, id);
-        ctx.body = r.list.toApi(row);
+        ctx.body = r.list.toApi(row, languageOf(ctx.get('Accept-Language')));
       },
     },
   ];

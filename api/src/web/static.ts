@@ -35,15 +35,19 @@ export async function readFileIn(root: string, relative: string): Promise<{ file
   }
 }
 
+/** Weak: the same content goes out gzip-, brotli- or un-encoded. */
+export const etagOf = (data: string | Buffer) =>
+  `W/"${createHash('sha256').update(data).digest('base64url').slice(0, 27)}"`;
+
 /**
- * Answers `data` with an ETag of its content, or 304 when the browser already holds exactly that.
+ * Answers `data` with an ETag of its content (`etag`, when already known), or 304 when the browser
+ * already holds exactly that.
  * The type must be set before.
  */
-export function sendCached(ctx: AnyContext, data: string | Buffer, cacheControl: string): void {
+export function sendCached(ctx: AnyContext, data: string | Buffer, cacheControl: string, etag = etagOf(data)): void {
   ctx.status = 200;
   ctx.set('Cache-Control', cacheControl);
-  // Weak: the same content goes out gzip-, brotli- or un-encoded.
-  ctx.etag = `W/"${createHash('sha256').update(data).digest('base64url').slice(0, 27)}"`;
+  ctx.etag = etag;
   if (ctx.fresh) {
     ctx.status = 304;
     return;

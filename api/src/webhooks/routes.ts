@@ -21,7 +21,11 @@ export const webhookRoutes: RouteDef[] = [
       if (!event) throw badRequest('The webhook signature is not valid.');
       // A test event at a live shop (or the reverse) is refused before anything is stored or asked.
       if (!matchesKeyMode(ctx.config, event))
-        throw badRequest(`This ${event.livemode ? 'live' : 'test'} mode event does not match the shop’s Stripe key.`);
+        throw badRequest(
+          event.livemode
+            ? 'This live mode event does not match the shop’s Stripe key.'
+            : 'This test mode event does not match the shop’s Stripe key.',
+        );
       let outcome: Awaited<ReturnType<typeof handleStripeEvent>>;
       try {
         outcome = await handleStripeEvent(ctx.db, ctx.config, event);

@@ -3,6 +3,7 @@ import { openDb, openFailureMessage } from '../../db-start.ts';
 import { HttpError } from '../../http/errors.ts';
 import { generatePassword } from './passwords.ts';
 import { createAccount, resetPassword } from './queries.ts';
+import { tr } from '../../language/messages.ts';
 
 // Staff logins of the embedded OpenID provider, made at the server's console: the office gets its
 // first account without a demo seed, and a forgotten password is replaced without a database tool.
@@ -29,12 +30,12 @@ async function run(args: string[]): Promise<string> {
   try {
     if (command === 'password') {
       const password = await resetPassword(db, username);
-      if (!password) throw new HttpError(404, `There is no account "${username}".`);
+      if (!password) throw new HttpError(404, tr('There is no account "{username}".', { username }));
       return `New password for ${username}: ${password}\nTheir sessions have ended; they log in again with it.`;
     }
     const group = option(args, 'group') ?? 'backoffice';
     if (!['backoffice', 'vendor'].includes(group))
-      throw new HttpError(400, `The group must be backoffice or vendor, not "${group}".`);
+      throw new HttpError(400, tr('The group must be backoffice or vendor, not "{group}".', { group }));
     const password = generatePassword();
     await createAccount(db, { username, email: option(args, 'email') ?? null, password, groups: [group] });
     return `Account ${username} (${group}) created. Password: ${password}\nHand it over in person; it is not shown again.`;

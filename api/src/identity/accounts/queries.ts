@@ -4,6 +4,7 @@ import { conflict } from '../../http/errors.ts';
 import { revokeAccountState } from '../provider/adapter.ts';
 import { generatePassword, hashPassword } from './passwords.ts';
 import { oneRow } from '../../one-row.ts';
+import { tr } from '../../language/messages.ts';
 
 type Db = Knex | Knex.Transaction;
 
@@ -47,7 +48,7 @@ export async function findActiveAccountByUsername(db: Db, username: string): Pro
 }
 
 const usernameTaken = (username: string) =>
-  conflict(`The login name "${username}" is already taken by another account.`, {
+  conflict(tr('The login name "{username}" is already taken by another account.', { username }), {
     licenseId: 'This licence ID is already taken as a login name.',
   });
 

@@ -132,11 +132,11 @@ function money(lang: Lang, session: CheckoutSession, cents: number): string {
 const styles = `
 *{box-sizing:border-box}
 body{margin:0;font:16px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1a1f36;background:#f6f8fa}
-.lang{text-align:right;font-size:.9rem}.lang a{color:#635bff}
-.test-mode{background:#ff5c00;color:#fff;text-align:center;font-weight:700;letter-spacing:.08em;padding:.4rem;font-size:.85rem}
+.lang{text-align:right;font-size:.9rem}.lang a{color:#5851db}
+.test-mode{background:#c2410c;color:#fff;text-align:center;font-weight:700;letter-spacing:.08em;padding:.4rem;font-size:.85rem}
 main{max-width:28rem;margin:0 auto;padding:1rem}
-.back{color:#635bff;text-decoration:none;display:inline-block;padding:.4rem 0}
-h1{font-size:1.1rem;font-weight:600;color:#697386;margin:.6rem 0 0}
+.back{color:#5851db;text-decoration:none;display:inline-block;padding:.4rem 0}
+h1{font-size:1.1rem;font-weight:600;color:#4f566b;margin:.6rem 0 0}
 .amount{font-size:2rem;font-weight:700;margin:0 0 1rem}
 .lines{list-style:none;padding:0;margin:0 0 1rem;border-top:1px solid #e3e8ee}
 .lines li,.total{display:flex;justify-content:space-between;gap:1rem;padding:.55rem 0;border-bottom:1px solid #e3e8ee}
@@ -146,9 +146,9 @@ label{display:block;font-size:.9rem;color:#4f566b;margin:.6rem 0 .25rem}
 input{width:100%;font:inherit;padding:.65rem .7rem;border:1px solid #cfd7df;border-radius:.4rem}
 .row{display:flex;gap:.75rem}.row>div{flex:1}
 .error{color:#df1b41;font-weight:600;margin:.75rem 0 0}
-button,.button{display:block;width:100%;margin-top:1rem;padding:.8rem;font:inherit;font-weight:700;color:#fff;background:#635bff;border:0;border-radius:.4rem;text-align:center;text-decoration:none}
+button,.button{display:block;width:100%;margin-top:1rem;padding:.8rem;font:inherit;font-weight:700;color:#fff;background:#5851db;border:0;border-radius:.4rem;text-align:center;text-decoration:none}
 .email{margin:0 0 .25rem;color:#4f566b;overflow-wrap:anywhere}
-.cards{font-size:.85rem;color:#697386;margin-top:1.25rem}
+.cards{font-size:.85rem;color:#4f566b;margin-top:1.25rem}
 .cards ul{padding-left:1.1rem;margin:.3rem 0}
 code{font-size:.85rem}
 `;

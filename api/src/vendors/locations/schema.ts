@@ -11,7 +11,7 @@ const to = z.string({ error: timeMessage }).regex(/^(([01]\d|2[0-3]):[0-5]\d|24:
 const range = z
   .object(
     {
-      day: z.enum(weekdays, { error: `Please choose a weekday: ${weekdays.join(', ')}.` }),
+      day: z.enum(weekdays, { error: 'Please choose a weekday: {values}.' }),
       from,
       to,
     },
@@ -26,7 +26,13 @@ const ranges = z
   .superRefine((list, ctx) => {
     list.forEach((r, i) => {
       const clash = list.findIndex((o, j) => j < i && o.day === r.day && o.from < r.to && r.from < o.to);
-      if (clash >= 0) ctx.addIssue({ code: 'custom', path: [i], message: `Overlaps with time range ${clash + 1}.` });
+      if (clash >= 0)
+        ctx.addIssue({
+          code: 'custom',
+          path: [i],
+          message: 'Overlaps with time range {range}.',
+          params: { range: clash + 1 },
+        });
     });
   });
 

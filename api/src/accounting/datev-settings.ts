@@ -1,0 +1,153 @@
+import type { Knex } from 'knex';
+import { z } from 'zod';
+
+// The settings of the DATEV export, stored as one JSON object in the settings row (migration 016).
+// They are the bookkeeper's business, not the shop's: they have their own route and never appear in
+// the public settings.
+
+type Db = Knex | Knex.Transaction;
+
+/** The accounts a ledger row is booked on in DATEV, by what they stand for. */
+export const datevRoles = ['customers', 'orga', 'cash', 'provider', 'donations', 'vendors'] as const;
+export type DatevRole = (typeof datevRoles)[number];
+
+export const charts = ['SKR03', 'SKR04'] as const;
+export type Chart = (typeof charts)[number];
+
+/**
+ * Usual accounts of a non-profit for each chart: card money in transit (Geldtransit), revenue at the
+ * reduced VAT rate of newspapers, the cash desk, the costs of payment traffic, tips and donations
+ * passed on to vendors (durchlaufende Posten), and what the newspaper owes vendors (Verbindlichkeiten).
+ * The tax adviser may choose others; these only make a first export importable.
+ */
+export const chartDefaults: Record<Chart, Record<DatevRole, string>> = {
+  SKR03: { customers: '1360', orga: '8300', cash: '1000', provider: '4970', donations: '1590', vendors: '1600' },
+  SKR04: { customers: '1460', orga: '4300', cash: '1600', provider: '6855', donations: '1370', vendors: '3300' },
+};
+
+export interface DatevSettings {
+  /** Beraternummer; empty until set. */
+  adviserNumber: string;
+  /** Mandantennummer; empty until set. */
+  clientNumber: string;
+  fiscalYearMonth: number;
+  fiscalYearDay: number;
+  chart: Chart;
+  /** Sachkontenlänge: the digits of a general ledger account; personal accounts have one more. */
+  accountLength: number;
+  /** One collective account for all vendors, or a personal account each (base number + vendor number). */
+  vendorAccounts: 'collective' | 'personal';
+  accounts: Record<DatevRole, string>;
+  /** The first personal account; vendor number n is booked on base + n. */
+  vendorBase: string;
+}
+
+/** Digits as text; `error` names the field, as German needs a sentence of its own for each. */
+const digits = (error: string) => z.string({ error }).trim();
+
+/** A whole number from `min` to `max`, one message for every way of missing it. */
+const whole = (min: number, max: number, error: string) =>
+  z.number({ error }).int({ error }).min(min, { error }).max(max, { error });
+
+const stored = z.strictObject(
+  {
+    adviserNumber: digits('Please give the adviser number as digits.').regex(/^(|[1-9]\d{3,6})$/, {
+      error: 'Please give the adviser number as 4 to 7 digits (1001 to 9999999), or leave it empty.',
+    }),
+    clientNumber: digits('Please give the client number as digits.').regex(/^(|[1-9]\d{0,4})$/, {
+      error: 'Please give the client number as 1 to 5 digits (1 to 99999), or leave it empty.',
+    }),
+    fiscalYearMonth: whole(1, 12, 'Please choose a month from 1 to 12.'),
+    fiscalYearDay: whole(1, 31, 'Please choose a day from 1 to 31.'),
+    chart: z.enum(charts, { error: 'Please choose SKR03 or SKR04.' }),
+    accountLength: whole(4, 8, 'Please choose an account length from 4 to 8.'),
+    vendorAccounts: z.enum(['collective', 'personal'], { error: 'Please choose collective or personal.' }),
+    accounts: z.strictObject(
+      Object.fromEntries(
+        datevRoles.map((role) => [
+          role,
+          digits('Please give the account number as digits.').regex(/^\d{1,8}$/, {
+            error: 'Please give the account number as digits.',
+          }),
+        ]),
+      ) as Record<DatevRole, z.ZodString>,
+      { error: 'Please send the account numbers as an object of the six kinds of account.' },
+    ),
+    vendorBase: digits('Please give the first personal account as digits.').regex(/^\d{5,9}$/, {
+      error: 'Please give 5 to 9 digits.',
+    }),
+  },
+  {
+    error: (issue) =>
+      issue.code === 'unrecognized_keys'
+        ? 'Unknown DATEV setting: {keys}.'
+        : 'Please send the DATEV settings as a JSON object.',
+  },
+);
+
+/** The number of days of each month in a year that is not a leap year: a fiscal year must start every year. */
+const monthDays = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+/** PUT body: every setting; the account numbers must fit the account length chosen with them. */
+export const datevSettingsForm = stored.superRefine((settings, ctx) => {
+  if (settings.fiscalYearDay > (monthDays[settings.fiscalYearMonth - 1] ?? 31))
+    ctx.addIssue({ code: 'custom', path: ['fiscalYearDay'], message: 'This month does not have this day every year.' });
+  for (const role of datevRoles) {
+    if (settings.accounts[role].length > settings.accountLength)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['accounts', role],
+        message: 'Please give at most {n} digits, as the account length says.',
+        params: { n: settings.accountLength },
+      });
+  }
+  const numbers = new Set<string>();
+  for (const role of datevRoles) {
+    if (numbers.has(settings.accounts[role]))
+      ctx.addIssue({ code: 'custom', path: ['accounts', role], message: 'Each kind of account needs its own number.' });
+    numbers.add(settings.accounts[role]);
+  }
+  if (settings.vendorBase.length !== settings.accountLength + 1)
+    ctx.addIssue({
+      code: 'custom',
+      path: ['vendorBase'],
+      message: 'Personal accounts have {n} digits: one more than the account length.',
+      params: { n: settings.accountLength + 1 },
+    });
+});
+
+/** The defaults of a new newspaper: SKR03, calendar year, account length 4, one collective vendor account. */
+export function defaultDatevSettings(chart: Chart = 'SKR03', accountLength = 4): DatevSettings {
+  return {
+    adviserNumber: '',
+    clientNumber: '',
+    fiscalYearMonth: 1,
+    fiscalYearDay: 1,
+    chart,
+    accountLength,
+    vendorAccounts: 'collective',
+    accounts: { ...chartDefaults[chart] },
+    vendorBase: `7${'0'.repeat(accountLength)}`,
+  };
+}
+
+/** The stored settings over the defaults; a stored value that no longer passes its check is left out. */
+export async function readDatevSettings(db: Db): Promise<DatevSettings> {
+  const row = await db('settings').where({ id: 1 }).first<{ datev: Record<string, unknown> } | undefined>('datev');
+  const saved = row?.datev ?? {};
+  const values = Object.fromEntries(
+    Object.entries(stored.shape).flatMap(([key, schema]) => {
+      const parsed = schema.safeParse(saved[key]);
+      return parsed.success ? [[key, parsed.data]] : [];
+    }),
+  ) as Partial<DatevSettings>;
+  const defaults = defaultDatevSettings(values.chart, values.accountLength);
+  return { ...defaults, ...values, accounts: { ...defaults.accounts, ...values.accounts } };
+}
+
+export async function saveDatevSettings(db: Db, settings: DatevSettings): Promise<DatevSettings> {
+  await db('settings')
+    .where({ id: 1 })
+    .update({ datev: JSON.stringify(settings), updated_at: db.fn.now() });
+  return readDatevSettings(db);
+}

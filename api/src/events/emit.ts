@@ -1,0 +1,234 @@
+import { randomUUID } from 'node:crypto';
+import type { Knex } from 'knex';
+import { oneRow } from '../one-row.ts';
+import type { EventType } from './types.ts';
+
+// Events are written in the caller's transaction, beside the bookings they report: one event row
+// and one delivery per active endpoint subscribed to its type. A booking that rolls back leaves no
+// event; one that commits is delivered by the sender (delivery.ts), however often the process
+// restarts. Payloads carry ids, amounts in cents and licence ids, never a customer's address.
+
+/** Woken after an event is committed, so the sender need not wait for its next round. */
+let wake: (() => void) | undefined;
+
+/** The sender of this process listens here (one at a time). */
+export function onEventCommitted(listener: (() => void) | undefined): void {
+  wake = listener;
+}
+
+/** The outermost transaction: only its commit makes the event visible to the sender. */
+function outermost(trx: Knex.Transaction): Knex.Transaction {
+  let top = trx as Knex.Transaction & { parentTransaction?: Knex.Transaction };
+  while (top.parentTransaction) top = top.parentTransaction as typeof top;
+  return top;
+}
+
+/** Wakes this process's sender once `db`'s transaction (or the one it is part of) has committed; at once outside one. */
+export function wakeSenderAfterCommit(db: Knex): void {
+  if (!db.isTransaction) return wake?.();
+  outermost(db as Knex.Transaction).executionPromise?.then(
+    () => wake?.(),
+    () => undefined,
+  );
+}
+
+/** Stores an event and its deliveries in `trx`; answers the event's id. */
+export async function emitEvent(
+  trx: Knex.Transaction,
+  type: EventType,
+  data: Record<string, unknown>,
+): Promise<string> {
+  const id = randomUUID();
+  await trx('webhook_events').insert({ id, type, data: JSON.stringify(data) });
+  await trx.raw(
+    `insert into webhook_deliveries (event_id, endpoint_id)
+     select ?, id from webhook_endpoints where active and ? = any(event_types)`,
+    [id, type],
+  );
+  wakeSenderAfterCommit(trx);
+  return id;
+}
+
+const iso = (value: Date | string | null) => (value === null ? null : new Date(value).toISOString());
+
+/** An order has been paid: what was bought from which vendor, without the customer. */
+export async function emitOrderPaid(trx: Knex.Transaction, orderId: number): Promise<void> {
+  const order = oneRow(
+    await trx('orders as o')
+      .join('vendors as v', 'v.id', 'o.vendor_id')
+      .where('o.id', orderId)
+      .select<{ id: number; license_id: string; amount_total: number; tip: number; currency: string; paid_at: Date }[]>(
+        'o.id',
+        'v.license_id',
+        'o.amount_total',
+        'o.tip',
+        'o.currency',
+        'o.paid_at',
+      ),
+  );
+  const items = await trx('order_entries as e')
+    .join('items as i', 'i.id', 'e.item_id')
+    .where({ 'e.order_id': orderId, 'e.kind': 'sale' })
+    .orderBy('e.id')
+    .select<{ itemId: number; name: string; quantity: number; unitPrice: number; amount: number }[]>(
+      'e.item_id as itemId',
+      'i.name',
+      'e.quantity',
+      'e.unit_price as unitPrice',
+      'e.amount',
+    );
+  await emitEvent(trx, 'order.paid', {
+    orderId: order.id,
+    vendor: order.license_id,
+    amount: order.amount_total,
+    tip: order.tip,
+    currency: order.currency,
+    items,
+    paidAt: iso(order.paid_at),
+  });
+}
+
+/** A paid order has been refunded in full and its bookings reversed. */
+export async function emitOrderRefunded(
+  trx: Knex.Transaction,
+  refund: { orderId: number; refundId: string; amount: number; currency: string },
+): Promise<void> {
+  const order = oneRow(
+    await trx('orders as o')
+      .join('vendors as v', 'v.id', 'o.vendor_id')
+      .where('o.id', refund.orderId)
+      .select<{ license_id: string }[]>('v.license_id'),
+  );
+  await emitEvent(trx, 'order.refunded', {
+    orderId: refund.orderId,
+    vendor: order.license_id,
+    amount: refund.amount,
+    currency: refund.currency,
+    refundId: refund.refundId,
+  });
+}
+
+interface PayoutFacts {
+  id: number;
+  receipt_number: string;
+  license_id: string;
+  amount: number | string;
+  till_id: number;
+  created_at: Date;
+  reversed_at: Date | null;
+  reversal_reason: string | null;
+}
+
+async function payoutFacts(trx: Knex.Transaction, payoutId: number): Promise<PayoutFacts> {
+  return oneRow(
+    await trx('payouts as p')
+      .join('vendors as v', 'v.id', 'p.vendor_id')
+      .where('p.id', payoutId)
+      .select<PayoutFacts[]>(
+        'p.id',
+        'p.receipt_number',
+        'v.license_id',
+        'p.amount',
+        'p.till_id',
+        'p.created_at',
+        'p.reversed_at',
+        'p.reversal_reason',
+      ),
+  );
+}
+
+/** A vendor's credit has been paid out in cash. */
+export async function emitPayout(trx: Knex.Transaction, payoutId: number): Promise<void> {
+  const payout = await payoutFacts(trx, payoutId);
+  await emitEvent(trx, 'payout.created', {
+    payoutId: payout.id,
+    receiptNumber: payout.receipt_number,
+    vendor: payout.license_id,
+    amount: Number(payout.amount),
+    currency: 'eur',
+    tillId: payout.till_id,
+    paidAt: iso(payout.created_at),
+  });
+}
+
+/** A payout has been reversed: its amount is the vendor's credit again. */
+export async function emitPayoutReversed(trx: Knex.Transaction, payoutId: number): Promise<void> {
+  const payout = await payoutFacts(trx, payoutId);
+  await emitEvent(trx, 'payout.reversed', {
+    payoutId: payout.id,
+    receiptNumber: payout.receipt_number,
+    vendor: payout.license_id,
+    amount: Number(payout.amount),
+    currency: 'eur',
+    reason: payout.reversal_reason,
+    reversedAt: iso(payout.reversed_at),
+  });
+}
+
+/** A vendor has bought copies at the counter (the payout of the rest, if any, is its own event). */
+export async function emitCounterSale(trx: Knex.Transaction, visitId: string): Promise<void> {
+  const visit = oneRow(
+    await trx('counter_visits as c').join('vendors as v', 'v.id', 'c.vendor_id').where('c.id', visitId).select<
+      {
+        license_id: string;
+        till_id: number;
+        copies_amount: number | string;
+        from_credit: number | string;
+        cash_paid: number | string;
+        created_at: Date;
+      }[]
+    >('v.license_id', 'c.till_id', 'c.copies_amount', 'c.from_credit', 'c.cash_paid', 'c.created_at'),
+  );
+  const items = await trx('ledger_rows as r')
+    .join('items as i', 'i.id', 'r.item_id')
+    .where({ 'r.counter_visit_id': visitId, 'r.kind': 'counter_sale' })
+    .orderBy('r.id')
+    .select<{ itemId: number; name: string; quantity: number; unitPrice: number; amount: number | string }[]>(
+      'r.item_id as itemId',
+      'i.name',
+      'r.quantity',
+      'r.unit_price as unitPrice',
+      'r.amount',
+    );
+  await emitEvent(trx, 'counter.sale', {
+    visitId,
+    vendor: visit.license_id,
+    tillId: visit.till_id,
+    amount: Number(visit.copies_amount),
+    fromCredit: Number(visit.from_credit),
+    cash: Number(visit.cash_paid),
+    currency: 'eur',
+    items: items.map((item) => ({ ...item, amount: Number(item.amount) })),
+    soldAt: iso(visit.created_at),
+  });
+}
+
+/** A till's day has been closed: the count against the cash book. */
+export async function emitDayClosed(trx: Knex.Transaction, closeId: number): Promise<void> {
+  const close = oneRow(
+    await trx('till_closes as c').join('tills as t', 't.id', 'c.till_id').where('c.id', closeId).select<
+      {
+        till_id: number;
+        name: string;
+        day: string;
+        opening_balance: number | string;
+        expected: number | string;
+        counted: number | string;
+        difference: number | string;
+        created_at: Date;
+      }[]
+    >('c.till_id', 't.name', trx.raw(`to_char(c.day, 'YYYY-MM-DD') as day`), 'c.opening_balance', 'c.expected', 'c.counted', 'c.difference', 'c.created_at'),
+  );
+  await emitEvent(trx, 'counter.day_closed', {
+    closeId,
+    tillId: close.till_id,
+    till: close.name,
+    day: close.day,
+    openingBalance: Number(close.opening_balance),
+    expected: Number(close.expected),
+    counted: Number(close.counted),
+    difference: Number(close.difference),
+    currency: 'eur',
+    closedAt: iso(close.created_at),
+  });
+}
