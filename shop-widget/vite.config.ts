@@ -8,9 +8,12 @@ import { build, defineConfig, type Plugin } from 'vite';
 // - widget.js: the embed script for the newspaper's own website. The snippet there is a classic
 //   `<script async>` (a module script has no document.currentScript to find its shop and vendor),
 //   so it is one self-contained script under a stable name. The shop page's hashed chunks would not
-//   help it anyway: browsers keep a separate cache for every site a page belongs to.
+//   help it anyway: browsers keep a separate cache for every site a page belongs to;
+// - dist/shop-widget-server/server.js: the same components for the API, which renders the first
+//   screen into the page (outside dist/shop-widget, so it is no file the shop serves).
 const root = path.resolve(import.meta.dirname);
 const outDir = path.resolve(root, '../dist/shop-widget');
+const serverOutDir = path.resolve(root, '../dist/shop-widget-server');
 
 function embedScript(): Plugin {
   return {
@@ -34,6 +37,19 @@ function embedScript(): Plugin {
             name: 'streetPaperShop',
             fileName: () => 'widget.js',
           },
+        },
+      });
+      await build({
+        configFile: false,
+        root,
+        logLevel: 'warn',
+        plugins: [preact()],
+        build: {
+          outDir: serverOutDir,
+          emptyOutDir: true,
+          copyPublicDir: false,
+          target: 'node20',
+          ssr: path.resolve(root, 'src/server.tsx'),
         },
       });
     },

@@ -1,7 +1,20 @@
 import { useEffect } from 'preact/hooks';
 import type { Route } from './route.ts';
 import { stepPath } from './route.ts';
-import { assetUrl, env, flowOf, lang, loadVendor, navigate, path, route, setLang, t, vendorState } from './store.ts';
+import {
+  assetUrl,
+  env,
+  flowOf,
+  lang,
+  loadVendor,
+  navigate,
+  path,
+  rememberVendor,
+  route,
+  setLang,
+  t,
+  vendorState,
+} from './store.ts';
 import { Failure } from './pages/Failure.tsx';
 import { GoToVendor } from './pages/GoToVendor.tsx';
 import { Maintenance } from './pages/Maintenance.tsx';
@@ -24,7 +37,8 @@ function LanguageSwitch() {
           class="shop-language-button"
           data-lang={code}
           lang={code}
-          aria-label={languages[code]}
+          // The visible code first: a name that holds what is seen is what voice control users say.
+          aria-label={`${code.toUpperCase()} – ${languages[code]}`}
           aria-pressed={lang.value === code}
           onClick={() => setLang(code)}
         >
@@ -40,10 +54,13 @@ function VendorShop(props: { route: Extract<Route, { page: 'vendor' }> }) {
   const { id, step } = props.route;
   const vendor = vendorState(id);
   useEffect(() => {
-    if (vendorState(id) === undefined) loadVendor(id);
+    // Asked again after a failure: the error page's way on leads back here.
+    const known = vendorState(id);
+    if (known === undefined || known === 'failed') loadVendor(id);
   }, [id]);
   const valid = vendor && typeof vendor === 'object';
   useEffect(() => {
+    if (valid) rememberVendor(id);
     if (valid && step === 'check-id') navigate(stepPath(id, 'landing-page'), true);
   }, [valid, step, id]);
   if (vendor === undefined || vendor === 'loading') return <Loading label={t('loading')} />;

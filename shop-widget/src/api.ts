@@ -1,7 +1,8 @@
-import { env, t } from './store.ts';
+import { env, lang, t } from './store.ts';
 
 // Calls to the shop's API. A refusal carries the server's sentence and, per field, where it belongs;
 // a network failure becomes the shop's own "An error occurred" so the customer always reads a sentence.
+// Every call names the shop's language, so the server's sentences come in it too.
 
 export interface Refusal {
   status: number;
@@ -15,10 +16,11 @@ export async function callApi<T>(path: string, init: { method?: string; body?: u
   try {
     const res = await fetch(`${env.apiBase}${path}`, {
       method: init.method ?? 'GET',
-      headers:
-        init.body === undefined
-          ? { Accept: 'application/json' }
-          : { Accept: 'application/json', 'Content-Type': 'application/json' },
+      headers: {
+        Accept: 'application/json',
+        'Accept-Language': lang.value,
+        ...(init.body === undefined ? {} : { 'Content-Type': 'application/json' }),
+      },
       body: init.body === undefined ? undefined : JSON.stringify(init.body),
     });
     const body = (await res.json().catch(() => null)) as

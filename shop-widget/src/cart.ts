@@ -1,3 +1,4 @@
+import { defaultQuantityLimit } from '../../api/src/orders/limits.ts';
 import type { ShopItem } from './boot.ts';
 
 // The cart as pure data: quantities by item id. Everything the screens show about it (lines,
@@ -12,9 +13,7 @@ export interface Line {
   amount: number;
 }
 
-/** When an item names no maximum, the − / + buttons stop here. */
-export const defaultQuantityLimit = 20;
-
+/** The API's limit per item (an item may name its own): the "+" stops where the server would refuse. */
 export const quantityLimit = (item: ShopItem) => item.maxOrderAmount ?? defaultQuantityLimit;
 
 /** A new customer's cart: the main item once. */
@@ -59,6 +58,17 @@ export function checkout(items: ShopItem[], cart: Cart, tip: number, maxOrderAmo
   const problem: CheckoutProblem | undefined =
     lines.length === 0 ? (tip > 0 ? 'donationOnly' : 'empty') : total >= maxOrderAmount ? 'tooHigh' : undefined;
   return { lines, tip, total, problem, digital: lines.find((line) => line.item.isDigital)?.item };
+}
+
+/** Why the chosen items cannot be paid before any tip: checked on the steps where they are chosen. */
+export function itemsProblem(items: ShopItem[], cart: Cart, maxOrderAmount: number): CheckoutProblem | undefined {
+  return checkout(items, cart, 0, maxOrderAmount).problem;
+}
+
+/** A new id for the next "Pay" of this cart: the API places one order per id. */
+export function newCartId(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
 }
 
 /**

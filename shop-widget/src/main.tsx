@@ -3,14 +3,17 @@ import { mountShop } from './mount.tsx';
 import { parseRoute } from './route.ts';
 
 // The shop's own pages (/v/<licenceId>, /success, …): the server inlines the boot data; without
-// it (the Vite dev server) the widget asks the API.
+// it (the Vite dev server) the widget asks the API. Where the server rendered the first screen too,
+// the widget hydrates it.
 
 const target = document.getElementById('shop')!;
 const route = parseRoute(location.pathname);
 const licenceId = route.page === 'vendor' ? route.id : undefined;
 const inlined = readBoot();
+// The server's first screen, in the page's language, when it rendered one.
+const rendered = target.firstElementChild ? (document.documentElement.lang === 'en' ? 'en' : 'de') : undefined;
 
-if (inlined) mountShop(target, { boot: inlined, apiBase: '', mode: 'page', licenceId });
+if (inlined) mountShop(target, { boot: inlined, apiBase: '', mode: 'page', licenceId, rendered });
 else {
   fetchBoot('', licenceId).then(
     (boot) => mountShop(target, { boot, apiBase: '', mode: 'page', licenceId }),

@@ -1,11 +1,11 @@
 import { effect } from '@preact/signals';
-import { render } from 'preact';
+import { hydrate, render } from 'preact';
 import { App } from './App.tsx';
 import type { Boot } from './boot.ts';
 import { parseRoute, failurePath, successPath } from './route.ts';
-import { env, knowVendor, lang, path, readStored, startAt, type Mode } from './store.ts';
+import { env, keepsCustomerState, knowVendor, lang, path, readStored, startAt, type Mode } from './store.ts';
+import type { Lang } from './money.ts';
 import { pickLanguage } from './texts.ts';
-import css from './style.css?inline';
 
 export interface MountOptions {
   boot: Boot;
@@ -17,7 +17,16 @@ export interface MountOptions {
   returnUrl?: string;
   /** Embedded: the customer is back from Stripe. */
   start?: { status: 'success' | 'failure'; order: string; sessionId?: string };
+  /** The server rendered the first screen into `target` in this language: hydrate it. */
+  rendered?: Lang;
 }
+
+/**
+ * The widget's own styles as text: a file of their own, fetched only where the page did not bring
+ * them inline (embedded widgets). The shop's own pages carry them in their HTML, so their script does
+ * not carry them a second time (the first screen's 25 KB).
+ */
+const widgetCss = () => import('./style.css?inline').then((module) => module.default);
 
 /**
  * The widget's styles, before the newspaper's own CSS so that wins. The shop's page comes with the
@@ -26,10 +35,12 @@ export interface MountOptions {
  */
 function addStyles(target: HTMLElement | ShadowRoot, options: MountOptions): () => void {
   if (target instanceof ShadowRoot) return adoptStyles(target, options.boot.settings.styleRevision);
+  const inlined = document.getElementById('shop-style');
+  if (inlined) return () => inlined.remove();
   const style = document.createElement('style');
   style.id = 'shop-style';
-  style.textContent = css;
   document.head.insertBefore(style, document.head.querySelector('#shop-custom-css'));
+  void widgetCss().then((css) => (style.textContent = css));
   return () => style.remove();
 }
 
@@ -40,7 +51,7 @@ function addStyles(target: HTMLElement | ShadowRoot, options: MountOptions): () 
  */
 function adoptStyles(root: ShadowRoot, revision: number): () => void {
   const own = new CSSStyleSheet();
-  own.replaceSync(css);
+  void widgetCss().then((css) => own.replaceSync(css));
   const sheets: CSSStyleSheet[] = [own];
   root.adoptedStyleSheets = [...root.adoptedStyleSheets, own];
   if (revision > 0) {
@@ -96,10 +107,11 @@ export function mountShop(target: HTMLElement | ShadowRoot, options: MountOption
     licenceId: options.licenceId,
     returnUrl: options.returnUrl,
   });
-  lang.value = pickLanguage(
+  const language = pickLanguage(
     readStored<string>('local', 'shop.lang') ?? null,
     navigator.languages ?? [navigator.language],
   );
+
   const first = initialPath(options);
   // The boot data checked the embedded widget's vendor, or the vendor in the page's address.
   const firstRoute = parseRoute(first);
@@ -107,6 +119,10 @@ export function mountShop(target: HTMLElement | ShadowRoot, options: MountOption
     options.mode === 'embedded' ? options.licenceId : firstRoute.page === 'vendor' ? firstRoute.id : undefined;
   if (bootVendor) knowVendor(bootVendor, options.boot.vendor);
   startAt(first, Boolean(options.start));
+  // Hydrated where the first render here is the server's; the language follows right after, a cart
+  // kept from earlier in this session is drawn anew (hydration takes the server's attributes as they are).
+  const hydrateAs = keepsCustomerState(bootVendor) ? undefined : options.rendered;
+  lang.value = hydrateAs ?? language;
 
   const removeStyles = addStyles(target, options);
   const leavePage = options.mode === 'page' ? ownPage(options.boot) : () => undefined;
@@ -115,7 +131,14 @@ export function mountShop(target: HTMLElement | ShadowRoot, options: MountOption
     container = document.createElement('div');
     target.append(container);
   }
-  render(<App />, container);
+  if (hydrateAs) {
+    hydrate(<App />, container);
+    lang.value = language;
+  } else {
+    // In the same task as the render: the browser never paints the emptied page.
+    if (options.rendered) container.replaceChildren();
+    render(<App />, container);
+  }
   return () => {
     render(null, container);
     if (container !== target) (container as HTMLElement).remove();

@@ -9,7 +9,12 @@ export interface Placed {
   checkoutUrl: string;
 }
 
-export async function placeOrder(vendor: string, summary: Checkout, email: string): Promise<Answer<Placed>> {
+export async function placeOrder(
+  vendor: string,
+  summary: Checkout,
+  email: string,
+  cartId: string,
+): Promise<Answer<Placed>> {
   const answer = await callApi<Placed>('/api/orders/', {
     method: 'POST',
     body: {
@@ -19,6 +24,7 @@ export async function placeOrder(vendor: string, summary: Checkout, email: strin
       // Only a digital edition needs the address; a print-only order does not hand it out.
       email: summary.digital ? email : null,
       locale: lang.value,
+      cartId,
       ...(env.mode === 'embedded' && env.returnUrl ? { returnUrl: env.returnUrl } : {}),
     },
   });

@@ -121,6 +121,8 @@ export interface Flow {
   /** null until the customer has chosen (the tipping step shows no choice as made). */
   tip: number | null;
   terms: boolean;
+  /** Sent with "Pay": the API places one order per id. A changed cart or tip needs a new one. */
+  cartId?: string;
 }
 
 const flows = new Map<string, Signal<Flow>>();
@@ -140,10 +142,30 @@ export function flowOf(licenceId: string): Signal<Flow> {
   return flow;
 }
 
+const lastVendorKey = 'shop.vendor';
+
+/**
+ * Whether this browser keeps anything of the customer's that the server cannot know (a cart at this
+ * vendor, an e-mail address, or, on a page of no vendor, the vendor whose shop was open): then its
+ * first screen differs from the server's.
+ */
+export const keepsCustomerState = (licenceId: string | undefined): boolean =>
+  Boolean(email.value || readStored('session', licenceId ? flowKey(licenceId) : lastVendorKey));
+
+/** The server renders each page as a first visit: no vendor checked, no cart, from that page's boot data. */
+export function forgetVisits(): void {
+  vendors.value = {};
+  flows.clear();
+}
+
 /** After a paid order the next purchase starts with a fresh cart. */
 export function finishFlow(licenceId: string): void {
   flowOf(licenceId).value = freshFlow();
 }
+
+/** The last vendor whose shop was open here: error pages lead back to it. */
+export const lastVendor = () => readStored<string>('session', lastVendorKey) ?? env.licenceId;
+export const rememberVendor = (licenceId: string) => writeStored('session', lastVendorKey, licenceId);
 
 export const email = signal(readStored<string>('local', 'shop.email') ?? '');
 

@@ -65,7 +65,10 @@ export const texts = {
   termsNeeded: ['Bitte akzeptiere die AGB, um zu bezahlen.', 'Please accept the terms to pay.'],
   pay: ['Bezahlen', 'Pay'],
   paying: ['Einen Moment …', 'One moment …'],
-  donationOnly: ['Nur eine Spende ist nicht erlaubt', 'Donation only is not allowed'],
+  donationOnly: [
+    'Eine Spende allein ist nicht möglich – bitte wähle auch eine Zeitung.',
+    'A donation alone is not possible – please choose a newspaper too.',
+  ],
   tooHigh: [
     'Die Summe von {total} ist zu hoch: eine Bestellung muss unter {max} bleiben.',
     'The total of {total} is too high: an order must stay below {max}.',
@@ -90,8 +93,8 @@ export const texts = {
   failedText: ['Die Zahlung wurde nicht abgeschlossen.', 'The payment was not completed.'],
   tryAgain: ['Erneut versuchen', 'Try again'],
   invalidId: ['Die gescannte ID ist nicht gültig', 'This ID is invalid'],
-  goToVendor: ['Bitte gehe zu einem Verkäufer', 'Please go to a vendor'],
-  findVendor: ['Verkäufer finden', 'Find a vendor'],
+  goToVendor: ['Bitte gehe zu einer Verkäuferin oder einem Verkäufer', 'Please go to a vendor'],
+  findVendor: ['Verkäuferin oder Verkäufer finden', 'Find a vendor'],
   pdfTitle: ['Viel Spaß beim Lesen!', 'Have fun reading!'],
   pdfInvalid: [
     'Der Link zum PDF ist ungültig oder abgelaufen. Bitte wende dich an das Büro.',
@@ -111,6 +114,25 @@ export const texts = {
   ],
   notFound: ['Seite nicht gefunden', 'Page not found'],
   home: ['Zur Startseite', 'To the start page'],
+  buyingFrom: ['Du kaufst bei {name}', 'You are buying from {name}'],
+  removeItem: ['{name} entfernen', 'Remove {name}'],
+  quantityAtLimit: ['Höchstens {max} × {name} pro Bestellung.', 'At most {max} × {name} per order.'],
+  paid: ['Bezahlt', 'Paid'],
+  orderNumber: ['Bestellnummer {number}', 'Order number {number}'],
+  pdfSent: ['PDF an {email} gesendet', 'PDF sent to {email}'],
+  nothingCharged: ['Es wurde nichts abgebucht.', 'Nothing was charged.'],
+  noOrderTitle: ['Keine Bestellung angegeben', 'No order given'],
+  noOrderText: [
+    'Diese Adresse nennt keine Bestellung. Deine Bestätigung öffnet sich nach dem Bezahlen.',
+    'This address names no order. Your confirmation opens after paying.',
+  ],
+  noPayment: ['Gerade ist keine Zahlung offen', 'No payment is in progress'],
+  toReceipt: ['Zur Zahlungsbestätigung', 'To the payment confirmation'],
+  backToShop: ['Zurück zum Shop', 'Back to the shop'],
+  howToGoOn: [
+    'Scanne den QR-Code auf dem Ausweis einer Verkäuferin oder eines Verkäufers, um dort einzukaufen.',
+    'Scan the QR code on a vendor’s badge to buy from them.',
+  ],
 } satisfies Record<string, [string, string]>;
 
 export type TextKey = keyof typeof texts;

@@ -249,9 +249,16 @@ describe('e2e: buying in the shop widget, paid through the Stripe sandbox', func
     assert.match(await text(page, 'h1'), /^Bitte zeige diese Seite \S+$/);
     assert.deepEqual(
       await lines(page, '.shop-receipt-tile'),
-      ['Zeitung', 'Kalender 2027', 'Kalender 2027', '1 × Digitale Ausgabe Digitale Ausgabe herunterladen'],
-      'one tile per physical copy, then the edition by e-mail',
+      [
+        'Zeitung',
+        'Kalender 2027',
+        'Kalender 2027',
+        '1 × Digitale Ausgabe PDF an r…@example.org gesendet Digitale Ausgabe herunterladen',
+      ],
+      'one tile per physical copy, then the edition by e-mail, saying where it went',
     );
+    // Paid, with the number the office finds the order by (issue 18).
+    assert.match(await text(page, '#shop-receipt-paid'), /^Bezahlt Bestellnummer \d+$/);
     assert.equal(
       await page.locator('.shop-receipt-digital .shop-receipt-document').count(),
       1,
@@ -384,14 +391,15 @@ describe('e2e: buying in the shop widget, paid through the Stripe sandbox', func
     assert.equal(await page.getByLabel('Mit diesem Kauf akzeptiere ich die AGB').isChecked(), true);
   });
 
-  it('refuses a cart with only a tip: "Donation only is not allowed", no payment', async () => {
-    for (const [lang, minus, next, preset, message, terms, payLabel] of [
+  it('refuses an empty cart where it is emptied and a cart with only a tip where the tip is chosen (issue 18)', async () => {
+    for (const [lang, minus, next, preset, empty, message, terms, payLabel] of [
       [
         'de',
         'Zeitung: eins weniger',
         'Weiter',
         '2,00 €',
-        'Nur eine Spende ist nicht erlaubt',
+        'Dein Warenkorb ist leer.',
+        'Eine Spende allein ist nicht möglich – bitte wähle auch eine Zeitung.',
         'Mit diesem Kauf akzeptiere ich die AGB',
         'Bezahlen',
       ],
@@ -400,7 +408,8 @@ describe('e2e: buying in the shop widget, paid through the Stripe sandbox', func
         'One Zeitung less',
         'Next',
         '€2.00',
-        'Donation only is not allowed',
+        'Your cart is empty.',
+        'A donation alone is not possible – please choose a newspaper too.',
         'With this purchase I accept the terms',
         'Pay',
       ],
@@ -409,8 +418,15 @@ describe('e2e: buying in the shop widget, paid through the Stripe sandbox', func
       await page.goto(`${server.url}/v/DEMO-5/shop`);
       await page.getByRole('button', { name: minus }).click();
       await page.getByRole('button', { name: next }).click();
+      assert.equal(await text(page, '[role="alert"]'), empty);
+      assert.equal(new URL(page.url()).pathname, '/v/DEMO-5/shop', 'the shop step keeps the customer');
+      // Opened by its address, the tipping step says so too, and refuses a tip on its own.
+      await page.goto(`${server.url}/v/DEMO-5/tipping`);
+      assert.equal(await text(page, '[role="alert"]'), empty);
       await page.getByRole('button', { name: preset }).click();
       assert.equal(await text(page, '[role="alert"]'), message);
+      assert.equal(new URL(page.url()).pathname, '/v/DEMO-5/tipping');
+      await page.goto(`${server.url}/v/DEMO-5/confirmation`);
       await page.getByLabel(terms).check();
       assert.equal(await page.getByRole('button', { name: payLabel }).isDisabled(), true);
     }
@@ -428,7 +444,11 @@ describe('e2e: buying in the shop widget, paid through the Stripe sandbox', func
       const tooHigh = 'Die Summe von 23,00 € ist zu hoch: eine Bestellung muss unter 15,00 € bleiben.';
       assert.equal(await text(page, '[role="alert"]'), tooHigh);
       await page.getByRole('button', { name: 'Weiter' }).click();
+      assert.equal(new URL(page.url()).pathname, '/v/DEMO-6/shop', 'the shop step keeps the customer');
+      await page.goto(`${server.url}/v/DEMO-6/tipping`);
       await page.getByRole('button', { name: 'Heute nicht' }).click();
+      assert.equal(await text(page, '[role="alert"]'), tooHigh);
+      await page.goto(`${server.url}/v/DEMO-6/confirmation`);
       assert.equal(await text(page, '[role="alert"]'), tooHigh);
       await page.getByLabel('Mit diesem Kauf akzeptiere ich die AGB').check();
       assert.equal(await page.getByRole('button', { name: 'Bezahlen' }).isDisabled(), true);

@@ -22,13 +22,19 @@ interface Expected {
 }
 
 const routes = (calendar: number): Expected[] => [
-  { path: '/', heading: { de: 'Bitte gehe zu einem Verkäufer', en: 'Please go to a vendor' } },
-  { path: '/go-to-vendor', heading: { de: 'Bitte gehe zu einem Verkäufer', en: 'Please go to a vendor' } },
-  { path: '/nowhere/at/all', heading: { de: 'Bitte gehe zu einem Verkäufer', en: 'Please go to a vendor' } },
+  { path: '/', heading: { de: 'Bitte gehe zu einer Verkäuferin oder einem Verkäufer', en: 'Please go to a vendor' } },
+  {
+    path: '/go-to-vendor',
+    heading: { de: 'Bitte gehe zu einer Verkäuferin oder einem Verkäufer', en: 'Please go to a vendor' },
+  },
+  {
+    path: '/nowhere/at/all',
+    heading: { de: 'Bitte gehe zu einer Verkäuferin oder einem Verkäufer', en: 'Please go to a vendor' },
+  },
   {
     path: '/v/NOBODY-99/check-id',
     heading: { de: 'Die gescannte ID ist nicht gültig', en: 'This ID is invalid' },
-    text: { de: 'Bitte gehe zu einem Verkäufer', en: 'Please go to a vendor' },
+    text: { de: 'Bitte gehe zu einer Verkäuferin oder einem Verkäufer', en: 'Please go to a vendor' },
   },
   // DEMO-OFF is deactivated: the same answer as an unknown id.
   { path: '/v/DEMO-OFF', heading: { de: 'Die gescannte ID ist nicht gültig', en: 'This ID is invalid' } },
@@ -67,11 +73,9 @@ const routes = (calendar: number): Expected[] => [
     text: { de: 'Mit diesem Kauf akzeptiere ich die AGB', en: 'With this purchase I accept the terms' },
   },
   {
+    // Without a payment on its way in this browser it does not pretend to wait (issue 18).
     path: '/v/DEMO-1/payment',
-    heading: {
-      de: 'Du wirst zur sicheren Kartenzahlung weitergeleitet …',
-      en: 'Taking you to the secure card payment …',
-    },
+    heading: { de: 'Gerade ist keine Zahlung offen', en: 'No payment is in progress' },
   },
   {
     path: '/paymentconfirmation?order=not-a-token',

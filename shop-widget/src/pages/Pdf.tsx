@@ -2,6 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { callApi } from '../api.ts';
 import { env, t } from '../store.ts';
 import { Loading, Screen } from '../ui.tsx';
+import { WayOn } from './WayOn.tsx';
 
 /** `/pdf/<linkId>` from the e-mail: the download while the link is valid. */
 export function Pdf(props: { id: string }) {
@@ -18,6 +19,7 @@ export function Pdf(props: { id: string }) {
         <p id="shop-pdf-invalid" class="shop-alert" role="alert">
           {t('pdfInvalid')}
         </p>
+        <WayOn />
       </Screen>
     );
   }

@@ -13,12 +13,17 @@ import {
   type PendingOrder,
 } from '../store.ts';
 import { Alert, Loading, money, Screen, WithName } from '../ui.tsx';
+import { WayOn } from './WayOn.tsx';
 
 /** GET /api/orders/{token}/ (and /verify): what the customer shows the vendor. */
 export interface Receipt {
   order: string;
+  number: number;
   status: 'pending' | 'paid' | 'failed' | 'expired' | 'flagged';
   vendor: string;
+  licenseId: string;
+  /** Where a digital edition was sent, shortened ("r…@example.org"). */
+  emailHint: string | null;
   lines: { item: number; name: string; kind: 'print' | 'digital'; quantity: number; amount: number }[];
   tip: number;
   total: number;
@@ -68,6 +73,11 @@ function Paid(props: { receipt: Receipt }) {
       id="shop-receipt"
       title={<WithName text="showTo" name={<span id="shop-receipt-vendor">{receipt.vendor}</span>} />}
     >
+      <p id="shop-receipt-paid" class="shop-receipt-paid">
+        <Tick />
+        <strong id="shop-receipt-status">{t('paid')}</strong>{' '}
+        <span id="shop-receipt-number">{t('orderNumber', { number: receipt.number })}</span>
+      </p>
       <p id="shop-receipt-clock-row" class="shop-clock">
         <Clock />
       </p>
@@ -89,6 +99,9 @@ function Paid(props: { receipt: Receipt }) {
                     <span class="shop-receipt-tile-name">
                       {line.quantity} × {line.name}
                     </span>
+                    {receipt.emailHint && (
+                      <span class="shop-receipt-pdf-sent">{t('pdfSent', { email: receipt.emailHint })}</span>
+                    )}
                     {receipt.downloads
                       .filter((download) => download.itemId === line.item)
                       .map((download) => (
@@ -125,6 +138,19 @@ function Paid(props: { receipt: Receipt }) {
 
 /** `/paymentconfirmation?order=<token>`: the receipt, from its address alone (reload, bookmark). */
 export function ReceiptPage(props: { order: string }) {
+  // Without an order there is nothing to ask: an empty token would be the staff's order list.
+  if (!props.order) {
+    return (
+      <Screen id="shop-receipt-problem" titleId="shop-receipt-no-order" title={t('noOrderTitle')}>
+        <p id="shop-receipt-no-order-text">{t('noOrderText')}</p>
+        <WayOn />
+      </Screen>
+    );
+  }
+  return <OrderReceipt order={props.order} />;
+}
+
+function OrderReceipt(props: { order: string }) {
   const [receipt, setReceipt] = useState<Receipt>();
   const [refusal, setRefusal] = useState<Refusal>();
   const load = () => {
@@ -151,6 +177,7 @@ export function ReceiptPage(props: { order: string }) {
         title={invalid ? t('invalidConfirmation') : t('errorTitle')}
       >
         {!invalid && <Alert id="shop-receipt-error">{refusal.message}</Alert>}
+        <WayOn />
       </Screen>
     );
   }
@@ -161,6 +188,7 @@ export function ReceiptPage(props: { order: string }) {
       <button type="button" id="shop-receipt-check-again" class="shop-button shop-primary" onClick={load}>
         {t('checkAgain')}
       </button>
+      <WayOn vendor={receipt.licenseId} />
     </Screen>
   );
 }

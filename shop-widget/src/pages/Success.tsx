@@ -4,6 +4,7 @@ import { failurePath, receiptPath } from '../route.ts';
 import { navigate, t } from '../store.ts';
 import { Screen } from '../ui.tsx';
 import type { Receipt } from './Receipt.tsx';
+import { WayOn } from './WayOn.tsx';
 
 /** How long the customer watches the countdown before the payment counts as not confirmed. */
 export const waitSeconds = 60;
@@ -51,7 +52,11 @@ export function Success(props: { order: string; sessionId: string }) {
   }, [props.order, props.sessionId]);
 
   if (invalid)
-    return <Screen id="shop-receipt-problem" titleId="shop-receipt-invalid" title={t('invalidConfirmation')} />;
+    return (
+      <Screen id="shop-receipt-problem" titleId="shop-receipt-invalid" title={t('invalidConfirmation')}>
+        <WayOn />
+      </Screen>
+    );
   return (
     <Screen id="shop-success" title={t('waiting')}>
       <p id="shop-countdown" class="shop-countdown" role="timer" aria-live="off">

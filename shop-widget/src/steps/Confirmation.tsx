@@ -1,12 +1,16 @@
 import { useState } from 'preact/hooks';
-import { checkout, isEmail, type Checkout } from '../cart.ts';
+import { checkout, isEmail, newCartId, setQuantity } from '../cart.ts';
 import { goToCheckout, placeOrder } from '../pay.ts';
 import { email, env, navigate, rememberEmail, t } from '../store.ts';
-import { Alert, External, Go, money, Screen } from '../ui.tsx';
+import { Alert, External, Go, money, Screen, WithName } from '../ui.tsx';
+import { problemText } from './Next.tsx';
 import { at, update, type StepProps } from './step.ts';
 
-/** A digital edition is sent by e-mail: asked once, remembered on the device. */
-function EmailForm(props: { item: string; error?: string; done: () => void }) {
+/**
+ * A digital edition is sent by e-mail: asked once, remembered on the device. In-app QR scanners have
+ * no Back button, so the form has its own, and a way to buy without the digital item.
+ */
+function EmailForm(props: { item: string; error?: string; done: () => void; remove: () => void; back: string }) {
   const [value, setValue] = useState(email.value);
   const [error, setError] = useState(props.error);
   const submit = (event: Event) => {
@@ -36,20 +40,16 @@ function EmailForm(props: { item: string; error?: string; done: () => void }) {
           {t('next')}
         </button>
       </form>
+      <nav class="shop-more">
+        <button type="button" id="shop-email-remove" class="shop-inline-button" onClick={props.remove}>
+          {t('removeItem', { name: props.item })}
+        </button>
+        <Go id="shop-back" class="shop-link shop-back" to={props.back}>
+          {t('back')}
+        </Go>
+      </nav>
     </Screen>
   );
-}
-
-function problemText(summary: Checkout): string | undefined {
-  const max = env.boot.settings.maxOrderAmount;
-  switch (summary.problem) {
-    case 'empty':
-      return t('cartEmpty');
-    case 'donationOnly':
-      return t('donationOnly');
-    case 'tooHigh':
-      return t('tooHigh', { total: money(summary.total), max: money(max) });
-  }
 }
 
 /** Lines, tip and total, the terms, and Pay: disabled until the terms are accepted. */
@@ -67,19 +67,39 @@ export function Confirmation(props: StepProps) {
       setEditingEmail(false);
       setEmailRefusal(undefined);
     };
-    return <EmailForm item={summary.digital.name} error={emailRefusal} done={done} />;
+    const remove = () => {
+      const cart = summary.lines.reduce(
+        (next, line) => (line.item.isDigital ? setQuantity(next, line.item, 0) : next),
+        flow.cart,
+      );
+      update(props, { cart });
+      done();
+    };
+    return (
+      <EmailForm
+        item={summary.digital.name}
+        error={emailRefusal}
+        done={done}
+        remove={remove}
+        back={at(props, 'tipping')}
+      />
+    );
   }
 
   const pay = async () => {
     setBusy(true);
     setPayError(undefined);
-    const answer = await placeOrder(props.vendor.licenseId, summary, email.value);
+    const cartId = flow.cartId ?? newCartId();
+    if (!flow.cartId) update(props, { cartId });
+    const answer = await placeOrder(props.vendor.licenseId, summary, email.value, cartId);
     if (answer.ok) {
       navigate(at(props, 'payment', `?order=${encodeURIComponent(answer.body.order)}`));
       goToCheckout(answer.body.checkoutUrl);
       return;
     }
     setBusy(false);
+    // A refused cart (ended, paid, changed on the server) is paid again as a new one.
+    update(props, { cartId: undefined });
     const { errors, message } = answer.refusal;
     if (errors.email) {
       setEmailRefusal(errors.email);
@@ -91,6 +111,9 @@ export function Confirmation(props: StepProps) {
   const tipWord = settings.useTipInsteadOfDonation ? 'tip' : 'donation';
   return (
     <Screen id="shop-confirmation" title={t('orderTitle')}>
+      <p id="shop-order-vendor">
+        <WithName text="buyingFrom" name={<strong id="shop-order-vendor-name">{props.vendor.displayName}</strong>} />
+      </p>
       <ul id="shop-order-lines" class="shop-lines">
         {summary.lines.map((line) => (
           <li key={line.item.id} class="shop-line shop-order-line" data-item={line.item.id}>
@@ -152,7 +175,11 @@ export function Confirmation(props: StepProps) {
         class="shop-button shop-primary"
         disabled={!flow.terms || Boolean(problem) || busy}
         aria-busy={busy}
-        onClick={() => void pay()}
+        onClick={(event) => {
+          // Disabled at once: a second quick tap must not wait for the screen to redraw.
+          event.currentTarget.disabled = true;
+          void pay();
+        }}
       >
         {busy ? t('paying') : t('pay')}
       </button>

@@ -1,6 +1,7 @@
 import { cartLines, editions } from '../cart.ts';
-import { assetUrl, env, navigate, t } from '../store.ts';
+import { assetUrl, env, t } from '../store.ts';
 import { External, Go, money, Screen, WithName } from '../ui.tsx';
+import { NextToTipping } from './Next.tsx';
 import { at, type StepProps } from './step.ts';
 
 export function Landing(props: StepProps) {
@@ -38,14 +39,7 @@ export function Landing(props: StepProps) {
       ) : (
         <p id="shop-cart-empty">{t('cartEmpty')}</p>
       )}
-      <button
-        type="button"
-        id="shop-next"
-        class="shop-button shop-primary"
-        onClick={() => navigate(at(props, 'tipping'))}
-      >
-        {t('next')}
-      </button>
+      <NextToTipping {...props} />
       <nav class="shop-more">
         {editions(env.boot.items) && (
           <Go id="shop-print-digital-link" to={at(props, 'print-digital')}>

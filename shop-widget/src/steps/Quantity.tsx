@@ -3,34 +3,40 @@ import { quantityLimit, setQuantity } from '../cart.ts';
 import { t } from '../store.ts';
 import { update, type StepProps } from './step.ts';
 
-/** − count + for one item; the count is announced when it changes. */
+/** − count + for one item; the count is announced when it changes, the API's limit when it is reached. */
 export function Quantity(props: StepProps & { item: ShopItem }) {
   const { item } = props;
   const count = props.flow.value.cart[item.id] ?? 0;
   const change = (by: number) => update(props, { cart: setQuantity(props.flow.value.cart, item, count + by) });
+  const limit = quantityLimit(item);
   return (
-    <div class="shop-quantity">
-      <button
-        type="button"
-        class="shop-quantity-button shop-item-decrease"
-        aria-label={t('one', { name: item.name })}
-        disabled={count === 0}
-        onClick={() => change(-1)}
-      >
-        −
-      </button>
-      <output class="shop-item-quantity" aria-live="polite" aria-label={t('quantity', { name: item.name })}>
-        {count}
-      </output>
-      <button
-        type="button"
-        class="shop-quantity-button shop-item-increase"
-        aria-label={t('more', { name: item.name })}
-        disabled={count >= quantityLimit(item)}
-        onClick={() => change(1)}
-      >
-        +
-      </button>
-    </div>
+    <>
+      <div class="shop-quantity">
+        <button
+          type="button"
+          class="shop-quantity-button shop-item-decrease"
+          aria-label={t('one', { name: item.name })}
+          disabled={count === 0}
+          onClick={() => change(-1)}
+        >
+          −
+        </button>
+        <output class="shop-item-quantity" aria-live="polite" aria-label={t('quantity', { name: item.name })}>
+          {count}
+        </output>
+        <button
+          type="button"
+          class="shop-quantity-button shop-item-increase"
+          aria-label={t('more', { name: item.name })}
+          disabled={count >= limit}
+          onClick={() => change(1)}
+        >
+          +
+        </button>
+      </div>
+      {count >= limit && (
+        <p class="shop-note shop-quantity-limit">{t('quantityAtLimit', { max: limit, name: item.name })}</p>
+      )}
+    </>
   );
 }

@@ -1,6 +1,7 @@
 import { cartLines, itemsTotal } from '../cart.ts';
-import { assetUrl, env, navigate, t } from '../store.ts';
-import { Alert, Go, money, Screen } from '../ui.tsx';
+import { assetUrl, env, t } from '../store.ts';
+import { Go, money, Screen } from '../ui.tsx';
+import { NextToTipping } from './Next.tsx';
 import { Quantity } from './Quantity.tsx';
 import { at, type StepProps } from './step.ts';
 
@@ -12,7 +13,6 @@ export function Shop(props: StepProps) {
   const others = props.route.step === 'additionalproducts';
   const items = env.boot.items.filter((item) => !(others && item.isMainProduct));
   const sum = itemsTotal(cartLines(env.boot.items, props.flow.value.cart));
-  const max = env.boot.settings.maxOrderAmount;
   return (
     <Screen id="shop-shop" title={t(others ? 'otherProducts' : 'shopTitle')}>
       <ul id="shop-items" class="shop-items">
@@ -42,15 +42,7 @@ export function Shop(props: StepProps) {
       <p id="shop-cart-total" class="shop-total">
         {t('total')}: {money(sum)}
       </p>
-      {sum >= max && <Alert id="shop-cart-problem">{t('tooHigh', { total: money(sum), max: money(max) })}</Alert>}
-      <button
-        type="button"
-        id="shop-next"
-        class="shop-button shop-primary"
-        onClick={() => navigate(at(props, 'tipping'))}
-      >
-        {t('next')}
-      </button>
+      <NextToTipping {...props} />
       <Go id="shop-back" class="shop-link shop-back" to={at(props, 'landing-page')}>
         {t('back')}
       </Go>

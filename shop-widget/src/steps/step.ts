@@ -15,5 +15,7 @@ export interface StepProps {
 export const at = (props: StepProps, step: Step, query = '') => stepPath(props.route.id, step, query);
 
 export function update(props: StepProps, changes: Partial<Flow>): void {
-  props.flow.value = { ...props.flow.value, ...changes };
+  // Another cart or tip is another order: its "Pay" must not be answered with the last one's.
+  const renewed = 'cart' in changes || 'tip' in changes ? { cartId: undefined } : {};
+  props.flow.value = { ...props.flow.value, ...renewed, ...changes };
 }

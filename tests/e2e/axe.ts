@@ -1,0 +1,61 @@
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import type { Page } from 'playwright-core';
+
+// axe-core runs inside the page under test; its source is read once from node_modules and injected,
+// so the pages' Content-Security-Policy (which forbids inline and foreign scripts) does not block it.
+const axeSource = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+export interface Violation {
+  id: string;
+  impact: string;
+  help: string;
+  targets: string[];
+}
+
+interface AxeResult {
+  violations: { id: string; impact: string | null; help: string; nodes: { target: unknown[] }[] }[];
+}
+
+/** The critical and serious violations axe-core finds on the page as it is now, and its h1 count. */
+export async function seriousViolations(page: Page): Promise<{ violations: Violation[]; h1: number }> {
+  // A dialog fading in is half transparent: its colours are judged once its transitions have ended
+  // (endless ones, such as a spinner, never end and are left running).
+  await page.waitForFunction(() =>
+    document
+      .getAnimations()
+      .every(
+        (animation) =>
+          animation.playState !== 'running' || animation.effect?.getComputedTiming().iterations === Infinity,
+      ),
+  );
+  await page.evaluate(axeSource);
+  const result = await page.evaluate(async () => {
+    type Run = (context: Document, options: object) => Promise<AxeResult>;
+    const axe = (window as unknown as { axe: { run: Run } }).axe;
+    // A visible label that differs from the accessible name ("DE" named "Deutsch") stops voice control
+    // users; axe counts the rule as experimental and leaves it off unless asked.
+    const found = await axe.run(document, { rules: { 'label-content-name-mismatch': { enabled: true } } });
+    return { violations: found.violations, h1: document.querySelectorAll('h1').length };
+  });
+  const violations = result.violations
+    .filter((v) => v.impact === 'critical' || v.impact === 'serious')
+    .map((v) => ({
+      id: v.id,
+      impact: v.impact ?? '',
+      help: v.help,
+      targets: v.nodes.slice(0, 5).map((node) => node.target.join(' ')),
+    }));
+  return { violations, h1: result.h1 };
+}
+
+/**
+ * Fails with a readable list unless the page has no critical and no serious axe-core violation and
+ * exactly one h1: what a screen reader user and a person with low vision meet on this screen.
+ */
+export async function expectAccessible(page: Page, label: string): Promise<void> {
+  const { violations, h1 } = await seriousViolations(page);
+  const problems = violations.map((v) => `${v.impact} ${v.id} (${v.help}): ${v.targets.join(' | ')}`);
+  if (h1 !== 1) problems.push(`the page has ${h1} h1 headings instead of one`);
+  if (problems.length) throw new Error(`Accessibility of ${label}:\n  ${problems.join('\n  ')}`);
+}
