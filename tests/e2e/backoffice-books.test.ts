@@ -73,16 +73,21 @@ describe('e2e: credits, payouts, sales and accounting in the back office', funct
     const totals = page.locator('#books-totals');
     await totals
       .filter({ hasText: new RegExp(`Trinkgeld\\s*${euros(123).replace(/\s/g, '\\s')}`) })
-      .locator('.books-total')
+      .locator('.books-total[data-kind="tip"]')
       .waitFor();
     assert.doesNotMatch(await totals.innerText(), /Kartengebühr/, 'sales only: the fees are not sales');
+    // A sum per kind of booking, and no sum of sales and tips together.
+    assert.deepEqual(
+      await totals.locator('.books-total').evaluateAll((rows) => rows.map((row) => row.getAttribute('data-kind'))),
+      ['sale', 'tip'],
+    );
     await screenshot(page, 'backoffice-sales-1280');
 
     await page.goto(url(`/payments?filter=${encodeURIComponent(JSON.stringify({ vendor }))}`));
     await page.getByRole('button', { name: 'Heute' }).click();
     await page.waitForURL(/from/);
     await page.locator('table').first().locator('tbody tr').filter({ hasText: itemName }).first().waitFor();
-    await page.locator('#books-totals .books-total').waitFor();
+    await page.locator('#books-totals .books-total').first().waitFor();
     const download = page.waitForEvent('download');
     await page.locator('#books-csv').click();
     const csv = fs.readFileSync(await (await download).path(), 'utf8');
@@ -270,7 +275,7 @@ describe('e2e: credits, payouts, sales and accounting in the back office', funct
 
   it('reads in English and fits a phone', async () => {
     await page.goto(url('/payouts'));
-    await page.getByRole('button', { name: 'English' }).click();
+    await page.locator('#backoffice-language button[value="en"]').click();
     await page.getByRole('button', { name: 'This month' }).waitFor();
     await page.setViewportSize(phone);
     await page.reload();
@@ -285,7 +290,7 @@ describe('e2e: credits, payouts, sales and accounting in the back office', funct
     await screenshot(page, 'backoffice-payout-receipt-en-390');
     await page.keyboard.press('Escape');
     await page.goto(url('/payments'));
-    await page.locator('#books-totals .books-total').filter({ hasText: 'Total' }).waitFor();
+    await page.locator('#books-totals .books-total').filter({ hasText: 'Total: Sale' }).waitFor();
     await page.getByText('Zeitung × 3').first().waitFor();
     await screenshot(page, 'backoffice-accounting-en-390');
   });

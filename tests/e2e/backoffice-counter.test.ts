@@ -1,12 +1,11 @@
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { eventually } from '../support/orders.ts';
 import { accessToken, useBrowserTab } from './admin-login.ts';
 import { screenshot } from './browser.ts';
+import { printToPdf as printHtmlToPdf } from './print.ts';
 import { buyInShop } from './purchase.ts';
-import { outputDir, type RunningServer } from './server.ts';
+import type { RunningServer } from './server.ts';
 
 // Issue 16, acceptance 5: staff in Chromium serve a vendor at the counter (copies from the credit,
 // the rest paid out), print the receipt (one A4 page, as PDF), serve another in English (copies in
@@ -34,19 +33,8 @@ describe('e2e: the counter, the cash book and the daily close in the back office
     ((await (await get('/api/tills')).json()) as { tills: { balance: number }[] }).tills[0].balance;
 
   /** Prints a page of the API to PDF in Chromium, as the print button does; answers the number of pages. */
-  async function printToPdf(apiPath: string, name: string): Promise<number> {
-    const html = await (await get(apiPath)).text();
-    const printPage = await page.context().newPage();
-    try {
-      await printPage.setContent(html);
-      const pdf = await printPage.pdf({ format: 'A4', preferCSSPageSize: true });
-      fs.mkdirSync(outputDir, { recursive: true });
-      fs.writeFileSync(path.join(outputDir, `${name}.pdf`), pdf);
-      return (pdf.toString('latin1').match(/\/Type\s*\/Page(?!s)/g) ?? []).length;
-    } finally {
-      await printPage.close();
-    }
-  }
+  const printToPdf = async (apiPath: string, name: string) =>
+    printHtmlToPdf(page.context(), await (await get(apiPath)).text(), name);
 
   let vendor = '';
   let credit = 0;

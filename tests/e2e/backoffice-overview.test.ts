@@ -132,10 +132,10 @@ describe('e2e: overview screens of the back office', function () {
       /^1 von (\d+) Verkäufern haben in diesem Zeitraum verkauft \(\d+(,\d)? %\)$/,
     );
     assert.equal(await page.locator('.chart-items rect').count(), 2, 'one bar per row');
-    const [from, to] = await page
-      .locator('#statistics-period input[type="date"]')
-      .evaluateAll((inputs) => inputs.map((input) => (input as HTMLInputElement).value));
-    const days = (Date.parse(to) - Date.parse(from)) / 86_400_000 + 1;
+    // The day fields show the app's German days (dd.mm.yyyy), whatever the browser's language.
+    const [from, to] = await Promise.all(['#period-from', '#period-to'].map((id) => page.locator(id).inputValue()));
+    const isoOf = (day: string) => day.replace(/^(\d{2})\.(\d{2})\.(\d{4})$/, '$3-$2-$1');
+    const days = (Date.parse(isoOf(to)) - Date.parse(isoOf(from))) / 86_400_000 + 1;
     assert.equal(days, 30, `the last 30 days: ${from} to ${to}`);
     assert.equal(await page.locator('.chart-series rect').count(), days, `one column per day from ${from} to ${to}`);
     assert.equal(await page.locator('.chart-series rect[height="0"]').count(), days - 1, 'only today has sales');
@@ -297,8 +297,9 @@ describe('e2e: overview screens of the back office', function () {
     await entry.locator('.protocol-changes').waitFor();
     const text = await entry.innerText();
     assert.ok(text.includes('office'), text);
-    assert.ok(text.includes(`vendor ${vendor.id}`), text);
-    assert.ok(text.includes(`telephone: ${vendor.telephone || 'leer'} → +43 660 1234567`), text);
+    // In words: the record's kind and number, the field's label, before → after.
+    assert.ok(text.includes(`Verkäuferin oder Verkäufer ${vendor.id}`), text);
+    assert.ok(text.includes(`Telefon: ${vendor.telephone || 'leer'} → +43 660 1234567`), text);
     await screenshot(page, 'backoffice-protocol-1280');
 
     await page.setViewportSize(phone);

@@ -84,7 +84,7 @@ describe('e2e: products and settings in the back office', function () {
     await page.getByRole('option', { name: 'Digitale Ausgabe – Lizenz' }).click();
     await save();
     await fieldMessage(/^Preis/)
-      .filter({ hasText: 'The price must be at least the price of its licence item' })
+      .filter({ hasText: 'Der Preis muss mindestens der Preis seines Lizenzartikels' })
       .waitFor();
     assert.doesNotMatch(await notification().innerText(), /aktualisiert/);
     assert.equal(new URL(page.url()).pathname, `/backoffice/productsettings/update/${product.id}`);
@@ -109,7 +109,9 @@ describe('e2e: products and settings in the back office', function () {
     await terms.fill('ftp://example.org/agb');
     await save();
     await fieldMessage('AGB (URL)')
-      .filter({ hasText: 'Please enter an address starting with https:// or http://, or leave it empty.' })
+      .filter({
+        hasText: 'Bitte eine Adresse eingeben, die mit https:// oder http:// beginnt, oder das Feld leer lassen.',
+      })
       .waitFor();
     assert.match(await notification().innerText(), /agbUrl/, 'the notice says what the server said');
     assert.doesNotMatch(await notification().innerText(), /gespeichert/, 'a failed save never shows success');

@@ -90,7 +90,8 @@ describe('e2e: QR codes, CSS preview and vendor import in the back office', func
     assert.equal(download.suggestedFilename(), 'qr-DEMO-1.png');
     const png = await downloaded(download);
     assert.deepEqual(png.subarray(0, 8), pngSignature, 'a PNG file');
-    assert.deepEqual(pngSize(png), [600, 600]);
+    // Large enough to print a badge (issue 18: at least 1,000 px).
+    assert.deepEqual(pngSize(png), [1200, 1200]);
     await dialog.getByRole('button', { name: 'Schließen' }).click();
     assert.equal(new URL(page.url()).pathname, '/backoffice/vendorsummary', 'the dialog did not open the profile');
   });
@@ -189,7 +190,7 @@ describe('e2e: QR codes, CSS preview and vendor import in the back office', func
     assert.equal(await page.locator('#import-preview tbody tr.import-created').count(), 2);
     const bad = page.locator('#import-preview tbody tr[data-line="3"]');
     assert.match((await bad.getAttribute('class')) ?? '', /import-failed/);
-    assert.match(await bad.locator('.import-error').innerText(), /Please enter a valid email address\./);
+    assert.match(await bad.locator('.import-error').innerText(), /Bitte eine gültige E-Mail-Adresse eingeben\./);
 
     const logins = page.locator('#import-passwords .import-login');
     assert.equal(await logins.count(), 2);

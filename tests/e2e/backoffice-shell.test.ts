@@ -74,6 +74,7 @@ describe('e2e: back-office shell in Chromium', function () {
       'Protokoll',
       'Postausgang',
       'Gesperrte Anmeldungen',
+      'Webhooks',
       'Abmelden',
     ]);
     assert.equal(
@@ -137,7 +138,7 @@ describe('e2e: back-office shell in Chromium', function () {
   it('switches between German and English and remembers the choice', async () => {
     await openLoggedIn(page, url('/vendorsummary'), 'office', 'office');
     await page.locator('#backoffice-user').waitFor();
-    await page.getByRole('button', { name: 'English' }).click();
+    await page.locator('#backoffice-language button[value="en"]').click();
     await page.locator('#backoffice-page-title').filter({ hasText: 'Vendors' }).waitFor();
     assert.equal(await backofficeTitle(page, title('Vendors')), title('Vendors'));
     assert.equal(await page.locator('#backoffice-user').textContent(), 'office is logged in');
@@ -153,7 +154,7 @@ describe('e2e: back-office shell in Chromium', function () {
     assert.equal(await page.getAttribute('html', 'lang'), 'en');
     await screenshot(page, 'backoffice-vendors-en-1280');
 
-    await page.getByRole('button', { name: 'Deutsch' }).click();
+    await page.locator('#backoffice-language button[value="de"]').click();
     await page.locator('#backoffice-page-title').filter({ hasText: 'Verkäufer' }).waitFor();
     assert.equal(await page.locator('#backoffice-user').textContent(), 'office ist angemeldet');
   });

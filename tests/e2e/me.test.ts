@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import type { Page, Response } from 'playwright-core';
 import { DEMO_NEWSPAPER_NAME } from '../../seeds/demo.ts';
-import { logInAtProvider, useBrowserTab } from './admin-login.ts';
+import { accessToken, logInAtProvider, openLoggedIn, useBrowserTab } from './admin-login.ts';
 import { phone, screenshot } from './browser.ts';
 import { librariesIn } from './libraries.ts';
 import type { RunningServer } from './server.ts';
@@ -79,6 +79,45 @@ describe('e2e: the vendor area /me in Chromium', function () {
       assert.equal(file.suggestedFilename(), `qr-DEMO-1.${extension}`);
       const bytes = fs.readFileSync(await file.path());
       assert.ok(bytes.toString('latin1').includes(magic), `${extension} file`);
+      // Big enough to print a badge: the PNG's header holds its width at byte 16, the SVG its own.
+      const width =
+        extension === 'png' ? bytes.readUInt32BE(16) : Number(/<svg[^>]*\swidth="(\d+)"/.exec(bytes.toString())?.[1]);
+      assert.ok(width >= 1000, `the ${extension} is ${width} px wide`);
+    }
+  });
+
+  it('speaks the language the office chose for the vendor, until the vendor chooses on the device', async () => {
+    // The office sets DEMO-1 to English, as in the vendor form.
+    const office = await page.context().browser()!.newContext();
+    const officePage = await office.newPage();
+    await openLoggedIn(officePage, `${server.url}/backoffice/vendorsummary`, 'office', 'office');
+    const headers = { Authorization: `Bearer ${await accessToken(officePage)}`, 'Content-Type': 'application/json' };
+    const [demo1] = (await (
+      await fetch(`${server.url}/api/vendors?filter=${encodeURIComponent('{"q":"DEMO-1@"}')}`, { headers })
+    ).json()) as { id: number; licenseId: string }[];
+    assert.equal(demo1.licenseId, 'DEMO-1');
+    const setLanguage = async (language: string) => {
+      const record = (await (await fetch(`${server.url}/api/vendors/${demo1.id}`, { headers })).json()) as object;
+      const res = await fetch(`${server.url}/api/vendors/${demo1.id}`, {
+        method: 'PUT',
+        headers,
+        body: JSON.stringify({ ...record, language }),
+      });
+      assert.equal(res.status, 200, await res.text());
+    };
+    await setLanguage('en');
+    try {
+      await page.goto(`${server.url}/me`);
+      await logInAtProvider(page, 'vendor', 'vendor');
+      await page.locator('#me-credit').filter({ hasText: 'Credit' }).waitFor();
+      assert.equal(await page.getAttribute('html', 'lang'), 'en');
+      await page.locator('#me-lang-de').click();
+      await page.reload();
+      await page.locator('#me-credit').filter({ hasText: 'Guthaben' }).waitFor();
+      assert.equal(await page.getAttribute('html', 'lang'), 'de', 'the choice on the device wins');
+    } finally {
+      await setLanguage('de');
+      await office.close();
     }
   });
 

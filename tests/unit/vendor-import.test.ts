@@ -35,6 +35,14 @@ describe('vendor import: reading a CSV file', () => {
     assert.equal(file.rows[0].line, 2);
   });
 
+  it('reads the language in words as the code the API takes, and passes any other on for the API to refuse', () => {
+    const file = readVendorFile('licenseId;firstName;Sprache\nL-1;A;Deutsch\nL-2;B;english\nL-3;C;EN\nL-4;D;Farsi\n');
+    assert.deepEqual(
+      file.rows.map((row) => row.vendor.language),
+      ['de', 'en', 'en', 'Farsi'],
+    );
+  });
+
   it('passes what it cannot read on unchanged, so the API names the problem at its row', () => {
     const file = readVendorFile(
       'licenseId,firstName,registrationDate,hasBankAccount,longitude\nB-2,Bora,31.02.x,vielleicht,east\n',

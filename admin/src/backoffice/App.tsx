@@ -1,42 +1,64 @@
 import { useMemo, useState, type ReactElement } from 'react';
-import { Admin, CustomRoutes, localStorageStore, Resource, ResourceContextProvider } from 'react-admin';
+import {
+  Admin,
+  CustomRoutes,
+  localStorageStore,
+  Notification,
+  Resource,
+  ResourceContextProvider,
+  type TranslationMessages,
+} from 'react-admin';
 import { createBrowserRouter, Route, RouterProvider } from 'react-router-dom';
 import type { Login } from '../auth/login.ts';
 import { storedLocale } from '../shared/locale.ts';
 import type { PublicSettings } from '../shared/settings.ts';
 import accounting from './accounting/index.tsx';
+import { datevSettingsPath } from './accounting/paths.ts';
 import { AuthCallback } from './AuthCallback.tsx';
+import { loadable } from './common/loadable.tsx';
 import credits from './credits/index.ts';
-import { CounterPage } from './counter/CounterPage.tsx';
-import { TillsPage } from './counter/TillsPage.tsx';
-import { TodayPage } from './counter/TodayPage.tsx';
-import { PayoutPage } from './credits/PayoutPage.tsx';
 import { createAuthProvider } from './authProvider.ts';
 import { createDataProvider } from './dataProvider.ts';
 import { createI18nProvider } from './i18n/index.ts';
 import { BackofficeLayout } from './layout/Layout.tsx';
 import { Spinner } from './layout/Spinner.tsx';
 import { themeFor } from './layout/theme.ts';
-import { LazyMap } from './map/LazyMap.tsx';
 import orders from './orders/index.ts';
 import payouts from './payouts/index.ts';
 import outbox from './outbox/index.ts';
 import loginLocks from './loginlocks/index.ts';
+import webhooks from './webhooks/index.ts';
 import products from './products/index.ts';
 import protocol from './protocol/index.ts';
 import sales from './sales/index.tsx';
-import { ProductCreate } from './products/ProductCreate.tsx';
-import { ProductEdit } from './products/ProductEdit.tsx';
 import { SettingsContext, useSettings } from './SettingsContext.tsx';
 import { BadgeSheet, qrPaths, QrCodeSettings } from './qrcodes/lazy.tsx';
-import { SettingsEdit } from './settings/SettingsEdit.tsx';
-import { LazyStatistics } from './statistics/LazyStatistics.tsx';
 import vendors from './vendors/index.ts';
-import { VendorCreate } from './vendors/VendorCreate.tsx';
-import { VendorEdit } from './vendors/VendorEdit.tsx';
-import { LazyVendorImport } from './vendors/import/LazyVendorImport.tsx';
 import { vendorPaths } from './vendors/paths.ts';
-import { VendorShow } from './vendors/VendorShow.tsx';
+
+// Every screen but the vendor list (the first one) loads when it is opened.
+const VendorCreate = loadable(() => import('./vendors/VendorCreate.tsx').then((module) => module.VendorCreate));
+const VendorShow = loadable(() => import('./vendors/VendorShow.tsx').then((module) => module.VendorShow));
+const VendorEdit = loadable(() => import('./vendors/VendorEdit.tsx').then((module) => module.VendorEdit));
+const VendorImport = loadable(() => import('./vendors/import/VendorImport.tsx').then((module) => module.VendorImport));
+const PayoutPage = loadable(() => import('./credits/PayoutPage.tsx').then((module) => module.PayoutPage));
+const ProductCreate = loadable(() => import('./products/ProductCreate.tsx').then((module) => module.ProductCreate));
+const ProductEdit = loadable(() => import('./products/ProductEdit.tsx').then((module) => module.ProductEdit));
+const SettingsEdit = loadable(() => import('./settings/SettingsEdit.tsx').then((module) => module.SettingsEdit));
+const MapPage = loadable(() => import('./map/MapPage.tsx').then((module) => module.default));
+const StatisticsPage = loadable(() => import('./statistics/StatisticsPage.tsx').then((module) => module.default));
+const CounterPage = loadable(() => import('./counter/CounterPage.tsx').then((module) => module.CounterPage));
+const TillsPage = loadable(() => import('./counter/TillsPage.tsx').then((module) => module.TillsPage));
+const DatevSettings = loadable(() => import('./accounting/DatevSettings.tsx').then((module) => module.DatevSettings));
+const TodayPage = loadable(() => import('./counter/TodayPage.tsx').then((module) => module.TodayPage));
+
+/**
+ * Notices appear at the top: at the bottom, a long one (a refusal in German) covered a form's Save
+ * button until it faded.
+ */
+function TopNotification() {
+  return <Notification anchorOrigin={{ vertical: 'top', horizontal: 'center' }} />;
+}
 
 /**
  * The back office. Screens live at the specification's addresses: resources where react-admin's
@@ -44,7 +66,7 @@ import { VendorShow } from './vendors/VendorShow.tsx';
  * the resource's context where they do not (/newvendor, /userprofile/{id}, /userprofile/{id}/update,
  * /newproduct, /settings/update). "/" goes to the first list, the vendors.
  */
-function BackOffice({ login }: { login: Login }) {
+function BackOffice({ login, messages }: { login: Login; messages: TranslationMessages }) {
   const { settings } = useSettings();
   const providers = useMemo(() => {
     const store = localStorageStore(undefined, 'Backoffice');
@@ -54,9 +76,9 @@ function BackOffice({ login }: { login: Login }) {
       store,
       authProvider: createAuthProvider(login),
       dataProvider: createDataProvider(login),
-      i18nProvider: createI18nProvider(storedLocale()),
+      i18nProvider: createI18nProvider(storedLocale(), messages),
     };
-  }, [login]);
+  }, [login, messages]);
   const theme = useMemo(() => themeFor(settings), [settings]);
   const inVendors = (element: ReactElement) => (
     <ResourceContextProvider value="vendorsummary">{element}</ResourceContextProvider>
@@ -66,6 +88,7 @@ function BackOffice({ login }: { login: Login }) {
       {...providers}
       theme={theme}
       layout={BackofficeLayout}
+      notification={TopNotification}
       loginPage={false}
       requireAuth
       loading={Spinner}
@@ -87,6 +110,8 @@ function BackOffice({ login }: { login: Login }) {
       <Resource {...protocol} />
       <Resource {...outbox} />
       <Resource {...loginLocks} />
+      <Resource {...webhooks} />
+      <Resource name="webhook-deliveries" />
       <CustomRoutes>
         <Route path="/newvendor" element={inVendors(<VendorCreate />)} />
         <Route path="/userprofile/:id" element={inVendors(<VendorShow />)} />
@@ -100,10 +125,11 @@ function BackOffice({ login }: { login: Login }) {
           }
         />
         <Route path="/settings/update" element={<SettingsEdit />} />
+        <Route path={datevSettingsPath} element={<DatevSettings />} />
         <Route path={qrPaths.settings} element={<QrCodeSettings />} />
-        <Route path={vendorPaths.import} element={inVendors(<LazyVendorImport />)} />
-        <Route path="/map" element={<LazyMap />} />
-        <Route path="/statistics" element={<LazyStatistics />} />
+        <Route path={vendorPaths.import} element={inVendors(<VendorImport />)} />
+        <Route path="/map" element={<MapPage />} />
+        <Route path="/statistics" element={<StatisticsPage />} />
         <Route path="/counter" element={<CounterPage />} />
         <Route path="/counter/:licenseId" element={<CounterPage />} />
         <Route path="/tills" element={<TillsPage />} />
@@ -116,11 +142,23 @@ function BackOffice({ login }: { login: Login }) {
   );
 }
 
-export function App({ login, initialSettings }: { login: Login; initialSettings: PublicSettings }) {
+export function App({
+  login,
+  initialSettings,
+  messages,
+}: {
+  login: Login;
+  initialSettings: PublicSettings;
+  /** The texts of the language it opens in (loaded before the first render). */
+  messages: TranslationMessages;
+}) {
   const [settings, setSettings] = useState(initialSettings);
   const router = useMemo(
-    () => createBrowserRouter([{ path: '*', element: <BackOffice login={login} /> }], { basename: '/backoffice' }),
-    [login],
+    () =>
+      createBrowserRouter([{ path: '*', element: <BackOffice login={login} messages={messages} /> }], {
+        basename: '/backoffice',
+      }),
+    [login, messages],
   );
   return (
     <SettingsContext.Provider value={{ settings, setSettings }}>

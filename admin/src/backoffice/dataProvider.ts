@@ -14,6 +14,7 @@ import {
   type UpdateResult,
 } from 'react-admin';
 import type { Login } from '../auth/login.ts';
+import { storedLocale } from '../shared/locale.ts';
 import type { PublicSettings } from '../shared/settings.ts';
 
 /** Screens are named after the specification's routes; the API after what it holds. */
@@ -22,6 +23,9 @@ const apiPath = (resource: string) => apiPaths[resource] ?? resource;
 /** The back office's item list includes disabled items and licence items; the shop's does not. */
 const listPath = (resource: string) => (resource === 'productsettings' ? 'items/backoffice' : apiPath(resource));
 /** Locations and comments live below their vendor (vendors/3/locations) and change by PATCH. */
+/** The DATEV export's settings: one record (id 1) of their own, apart from the public settings. */
+const datevSettingsPath = '/api/accounting/datev/settings';
+
 const isVendorPart = (resource: string) => /^vendors\/\d+\/(locations|comments)$/.test(resource);
 
 /**
@@ -131,9 +135,14 @@ export interface ShopDataProvider extends DataProvider {
 export function createDataProvider(login: Login): DataProvider {
   const http = async (url: string, options: fetchUtils.Options = {}) => {
     const user = await login.user();
+    // The API's messages come in the back office's language, whatever the browser's is.
+    // Headers of our own replace react-admin's default, so its Accept is named here too.
+    const headers = new Headers(options.headers ?? { Accept: 'application/json' });
+    headers.set('Accept-Language', storedLocale());
     try {
       return await fetchUtils.fetchJson(url, {
         ...options,
+        headers,
         user: { authenticated: !!user, token: user ? `Bearer ${user.access_token}` : undefined },
       });
     } catch (error) {
@@ -150,6 +159,7 @@ export function createDataProvider(login: Login): DataProvider {
     getOne: async <R extends RaRecord>(resource: string, params: GetOneParams<R>): Promise<GetOneResult<R>> => {
       if (resource === 'settings')
         return { data: settingsRecord(await answer<PublicSettings>('/api/settings')) as unknown as R };
+      if (resource === 'datevsettings') return { data: { ...(await answer<R>(datevSettingsPath)), id: 1 } };
       return base.getOne(apiPath(resource), params);
     },
     getMany: (resource, params) => base.getMany(listPath(resource), params),
@@ -183,6 +193,11 @@ export function createDataProvider(login: Login): DataProvider {
           data: settingsRecord(await answer<PublicSettings>('/api/settings', { method: 'PUT', body })) as unknown as R,
         };
       }
+      if (resource === 'datevsettings') {
+        const { id: _id, chartDefaults: _defaults, ...settings } = params.data;
+        const saved = await answer<R>(datevSettingsPath, { method: 'PUT', body: JSON.stringify(settings) });
+        return { data: { ...saved, id: 1 } };
+      }
       if (isVendorPart(resource)) {
         return {
           data: await answer<R>(`/api/${resource}/${params.id}`, {
@@ -214,8 +229,18 @@ export function createDataProvider(login: Login): DataProvider {
     /** A stored file behind the back office's login (an item's PDF), as a URL this page can open. */
     fileUrl: async (url: string): Promise<string> => {
       const user = await login.user();
-      const response = await fetch(url, { headers: user ? { Authorization: `Bearer ${user.access_token}` } : {} });
-      if (!response.ok) throw new HttpError(`The file could not be loaded (${response.status}).`, response.status);
+      const response = await fetch(url, {
+        headers: {
+          'Accept-Language': storedLocale(),
+          ...(user ? { Authorization: `Bearer ${user.access_token}` } : {}),
+        },
+      });
+      if (!response.ok) {
+        // A refusal (a period the export cannot take) says why in the API's JSON.
+        const refusal = (await response.json().catch(() => undefined)) as { message?: unknown } | undefined;
+        const reason = typeof refusal?.message === 'string' ? refusal.message : undefined;
+        throw new HttpError(reason ?? `The file could not be loaded (${response.status}).`, response.status);
+      }
       return URL.createObjectURL(await response.blob());
     },
   };

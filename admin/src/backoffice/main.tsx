@@ -4,18 +4,20 @@ import { createLogin } from '../auth/login.ts';
 import { rememberLocale, storedLocale } from '../shared/locale.ts';
 import { loadPublicSettings, setDocumentTitle, setFavicon } from '../shared/settings.ts';
 import { App } from './App.tsx';
+import { loadMessages } from './i18n/index.ts';
 
 async function start() {
   const root = createRoot(document.getElementById('root')!);
   rememberLocale(storedLocale());
   try {
-    const settings = await loadPublicSettings();
+    // The settings and the texts of the language the back office opens in, fetched side by side.
+    const [settings, messages] = await Promise.all([loadPublicSettings(), loadMessages(storedLocale())]);
     setFavicon(settings);
     setDocumentTitle(settings.newspaperName, undefined, 'Backoffice');
     const login = createLogin(settings.identityProvider, 'backoffice');
     root.render(
       <StrictMode>
-        <App login={login} initialSettings={settings} />
+        <App login={login} initialSettings={settings} messages={messages} />
       </StrictMode>,
     );
   } catch (error) {

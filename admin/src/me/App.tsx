@@ -1,18 +1,24 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type CSSProperties, type MouseEvent } from 'react';
 import type { Login } from '../auth/login.ts';
-import { rememberLocale, storedLocale, type Locale } from '../shared/locale.ts';
+import { chosenLocale, rememberLocale, storedLocale, type Locale } from '../shared/locale.ts';
 import { assetUrl, setDocumentTitle, type PublicSettings } from '../shared/settings.ts';
-import { ApiError, createApi, type OwnVendor } from './api.ts';
+import { ApiError, createApi, createPageApi, type OwnVendor } from './api.ts';
 import { Info } from './pages/Info.tsx';
 import { Profile } from './pages/Profile.tsx';
 import { QrCode } from './pages/QrCode.tsx';
-import { texts } from './texts.ts';
+import { Statements } from './pages/Statements.tsx';
+import { texts, textsFor } from './texts.ts';
 
-const pages = { '/me': 'info', '/me/qrcode': 'qrcode', '/me/profile': 'profile' } as const;
+const pages = {
+  '/me': 'info',
+  '/me/statements': 'statements',
+  '/me/qrcode': 'qrcode',
+  '/me/profile': 'profile',
+} as const;
 type Page = (typeof pages)[keyof typeof pages];
 const pageOf = (path: string): Page => pages[path.replace(/\/+$/, '') as keyof typeof pages] ?? 'info';
 
-/** Three pages need no router library: the address is the state, links push it. */
+/** Four pages need no router library: the address is the state, links push it. */
 function usePath(): [string, (path: string) => void] {
   const [path, setPath] = useState(window.location.pathname);
   useEffect(() => {
@@ -28,13 +34,14 @@ function usePath(): [string, (path: string) => void] {
   return [path, navigate];
 }
 
-/** The vendor area: credit, QR code and profile, phone-first, in the newspaper's colours. */
+/** The vendor area: credit, statements, QR code and profile, phone-first, in the newspaper's colours. */
 export function App({ login, settings }: { login: Login; settings: PublicSettings }) {
   const [locale, setLocale] = useState<Locale>(storedLocale());
-  const t = texts[locale];
+  const t = textsFor(locale, settings.useTipInsteadOfDonation);
   const [path, navigate] = usePath();
   const page = pageOf(path);
   const get = useMemo(() => createApi(login), [login]);
+  const openPage = useMemo(() => createPageApi(login), [login]);
   const [vendor, setVendor] = useState<OwnVendor | null>(null);
   const [problem, setProblem] = useState<'noAccess' | 'error' | null>(null);
 
@@ -44,8 +51,13 @@ export function App({ login, settings }: { login: Login; settings: PublicSetting
   useEffect(() => {
     if (!onInfo && loaded.current) return;
     loaded.current = true;
-    get<OwnVendor>('/api/vendors/me').then(setVendor, (error) =>
-      setProblem(error instanceof ApiError && error.status === 403 ? 'noAccess' : 'error'),
+    get<OwnVendor>('/api/vendors/me').then(
+      (own) => {
+        setVendor(own);
+        // The office chose the vendor's language; a choice made on this device still wins.
+        if (!chosenLocale()) setLocale(own.language);
+      },
+      (error) => setProblem(error instanceof ApiError && error.status === 403 ? 'noAccess' : 'error'),
     );
   }, [get, onInfo]);
 
@@ -94,6 +106,7 @@ export function App({ login, settings }: { login: Login; settings: PublicSetting
       </header>
       <nav className="me-nav">
         {link('/me', t.info, 'me-nav-info')}
+        {link('/me/statements', t.statements, 'me-nav-statements')}
         {link('/me/qrcode', t.qrcode, 'me-nav-qrcode')}
         {link('/me/profile', t.profile, 'me-nav-profile')}
       </nav>
@@ -109,6 +122,7 @@ export function App({ login, settings }: { login: Login; settings: PublicSetting
         )}
         {!problem && !vendor && <div className="me-spinner" role="progressbar" aria-busy="true" />}
         {vendor && page === 'info' && <Info vendor={vendor} get={get} t={t} locale={locale} />}
+        {vendor && page === 'statements' && <Statements get={get} openPage={openPage} t={t} locale={locale} />}
         {vendor && page === 'qrcode' && <QrCode vendor={vendor} settings={settings} t={t} locale={locale} />}
         {vendor && page === 'profile' && <Profile vendor={vendor} t={t} locale={locale} />}
         <button type="button" className="me-logout" onClick={() => void login.signOut()} id="me-logout">

@@ -1,5 +1,6 @@
 import type { AccountRow } from '../shared/ledger.ts';
 import { untilPageLeaves, type Login } from '../auth/login.ts';
+import { storedLocale, type Locale } from '../shared/locale.ts';
 
 export class ApiError extends Error {
   constructor(
@@ -10,25 +11,38 @@ export class ApiError extends Error {
   }
 }
 
-/** GET with the vendor's token; no token (or one the API refuses) starts the login, once. */
+/** A GET with the vendor's token; no token (or one the API refuses) starts the login, once. */
+async function authorisedGet(login: Login, path: string, accept: string): Promise<Response> {
+  const user = await login.user();
+  if (!user) {
+    await login.signIn(login.currentPath());
+    return untilPageLeaves();
+  }
+  const response = await fetch(path, {
+    headers: { Accept: accept, 'Accept-Language': storedLocale(), Authorization: `Bearer ${user.access_token}` },
+  });
+  if (response.status === 401 && (await login.loginAgainAfterRefusal(login.currentPath()))) return untilPageLeaves();
+  if (!response.ok) {
+    const body = (await response.json().catch(() => ({}))) as { message?: string };
+    throw new ApiError(response.status, body.message ?? response.statusText);
+  }
+  return response;
+}
+
+/** GET of the API's JSON with the vendor's token. */
 export function createApi(login: Login) {
   return async function get<T>(path: string): Promise<T> {
-    const user = await login.user();
-    if (!user) {
-      await login.signIn(login.currentPath());
-      return untilPageLeaves();
-    }
-    const response = await fetch(path, {
-      headers: { Accept: 'application/json', Authorization: `Bearer ${user.access_token}` },
-    });
-    if (response.status === 401 && (await login.loginAgainAfterRefusal(login.currentPath()))) return untilPageLeaves();
-    if (!response.ok) {
-      const body = (await response.json().catch(() => ({}))) as { message?: string };
-      throw new ApiError(response.status, body.message ?? response.statusText);
-    }
-    return (await response.json()) as T;
+    return (await (await authorisedGet(login, path, 'application/json')).json()) as T;
   };
 }
+
+/** A page of the API (a printable statement) as an object URL the caller frees. */
+export function createPageApi(login: Login) {
+  return async (path: string): Promise<string> =>
+    URL.createObjectURL(await (await authorisedGet(login, path, 'text/html')).blob());
+}
+
+export type OpenPage = ReturnType<typeof createPageApi>;
 
 export type Get = ReturnType<typeof createApi>;
 
@@ -42,7 +56,7 @@ export interface OwnVendor {
   telephone: string;
   address: string;
   postCode: string;
-  language: string;
+  language: Locale;
   vendorSince: string | null;
   credit: number;
   lastPayout: { amount: number; at: string } | null;

@@ -1,7 +1,7 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { createLogin, groupsOf } from '../auth/login.ts';
-import { rememberLocale, storedLocale } from '../shared/locale.ts';
+import { storedLocale } from '../shared/locale.ts';
 import { loadPublicSettings, setDocumentTitle, setFavicon } from '../shared/settings.ts';
 import { App } from './App.tsx';
 import './me.css';
@@ -28,7 +28,8 @@ function fail(message: string, retry = false) {
  */
 async function start() {
   const en = storedLocale() === 'en';
-  rememberLocale(storedLocale());
+  // Only the page's language: storing it would count as the vendor's own choice and hide the office's.
+  document.documentElement.lang = storedLocale();
   let settings;
   try {
     settings = await loadPublicSettings();

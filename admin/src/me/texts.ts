@@ -6,6 +6,11 @@ const de = {
   info: 'Mein Guthaben',
   qrcode: 'QR-Code',
   profile: 'Profil',
+  statements: 'Abrechnungen',
+  statementMonths: 'Monat wählen',
+  noStatements: 'Noch keine Abrechnung: es gibt noch keine Buchungen.',
+  statement: 'Abrechnung',
+  print: 'Drucken',
   logout: 'Abmelden',
   loading: 'Wird geladen …',
   credit: 'Guthaben',
@@ -24,16 +29,22 @@ const de = {
   telephone: 'Telefon',
   address: 'Adresse',
   language: 'Sprache',
-  vendorSince: 'Verkäufer seit',
+  vendorSince: 'Verkäuferin oder Verkäufer seit',
   error: 'Es ist ein Fehler aufgetreten. Bitte versuche es später erneut.',
-  noAccess: 'Dieser Zugang gehört zu keinem Verkäufer. Bitte frag im Büro nach.',
+  noAccess: 'Dieser Zugang gehört zu keiner Verkäuferin und keinem Verkäufer. Bitte frag im Büro nach.',
   ...kindNames.de,
+  donation: 'Spende',
 };
 
 const en: typeof de = {
   info: 'My credit',
   qrcode: 'QR code',
   profile: 'Profile',
+  statements: 'Statements',
+  statementMonths: 'Choose a month',
+  noStatements: 'No statement yet: there are no bookings yet.',
+  statement: 'Statement',
+  print: 'Print',
   logout: 'Log out',
   loading: 'Loading …',
   credit: 'Credit',
@@ -56,7 +67,12 @@ const en: typeof de = {
   error: 'An error occurred. Please try again later.',
   noAccess: 'This login does not belong to a vendor. Please ask at the office.',
   ...kindNames.en,
+  donation: 'Donation',
 };
 
 export type Texts = typeof de;
 export const texts: Record<Locale, Texts> = { de, en };
+
+/** The texts as this newspaper speaks: a tip is a "Spende" unless it chose "Trinkgeld" (use_tip_instead_of_donation). */
+export const textsFor = (locale: Locale, useTip: boolean): Texts =>
+  useTip ? texts[locale] : Object.assign({}, texts[locale], { kind_tip: texts[locale].donation });

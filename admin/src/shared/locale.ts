@@ -5,13 +5,18 @@ export type Locale = (typeof locales)[number];
 
 const storageKey = 'street-paper.locale';
 
-export function storedLocale(): Locale {
+/** The language chosen on this device, or null while nobody chose one here. */
+export function chosenLocale(): Locale | null {
   try {
     const value = localStorage.getItem(storageKey);
-    return value === 'en' ? 'en' : 'de';
+    return value === 'en' || value === 'de' ? value : null;
   } catch {
-    return 'de';
+    return null;
   }
+}
+
+export function storedLocale(): Locale {
+  return chosenLocale() ?? 'de';
 }
 
 export function rememberLocale(locale: Locale): void {

@@ -24,6 +24,9 @@ export interface QrCodeSettings {
   cornerDotType?: (typeof qrChoices.cornerDotType)[number];
 }
 
+/** The side of a downloaded code in pixels: a badge's 4 cm printed at 600 dpi, sharp on any printer. */
+export const printSize = 1200;
+
 /** The newspaper's QR code styling (settings.qrCodeSettings) as qr-code-styling's options. */
 export function qrCodeOptions(
   data: string,

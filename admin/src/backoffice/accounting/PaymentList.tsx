@@ -18,6 +18,7 @@ import type { Locale } from '../../shared/locale.ts';
 import { useFormatCents } from '../common/money.tsx';
 import { PageTitle } from '../layout/PageTitle.tsx';
 import { filterParam, periodFilename, useDownload } from '../common/download.ts';
+import { DatevExport } from './DatevExport.tsx';
 import { ListTotals } from './PaymentTotals.tsx';
 import { PeriodList, periodInputs, usePeriodFilter } from './PeriodFilter.tsx';
 
@@ -74,6 +75,7 @@ function Downloads({ accounts, permanent }: { accounts: boolean; permanent?: Rec
           <SummarizeIcon />
         </Button>
       )}
+      {accounts && <DatevExport period={period} />}
     </>
   );
 }

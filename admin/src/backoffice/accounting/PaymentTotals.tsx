@@ -1,6 +1,8 @@
 import { Alert, Card, CardContent, Table, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
 import { useQuery } from '@tanstack/react-query';
+import { Fragment } from 'react';
 import { useDataProvider, useTranslate } from 'react-admin';
+import { ledgerKinds } from '../../../../api/src/ledger/kinds.ts';
 import { useFormatCents } from '../common/money.tsx';
 import { filterParam } from '../common/download.ts';
 import type { ShopDataProvider } from '../dataProvider.ts';
@@ -28,37 +30,70 @@ export function useLineName(): (line: PaymentTotals['byItem'][number]) => string
   return (line) => line.itemName ?? translate(`app.vendor.kind_${line.kind}`, { _: line.kind });
 }
 
-/** Per item and in all, for the list's whole filtered period. */
+type TotalsLine = PaymentTotals['byItem'][number];
+
+/**
+ * The lines grouped by kind of booking, in the ledger's order of kinds: sales, tips, fees and
+ * payouts are different money, so each kind has its own sum and nothing adds them into one.
+ */
+function byKind(lines: TotalsLine[]): { kind: string; lines: TotalsLine[]; quantity: number; amount: number }[] {
+  const order = (kind: string) => {
+    const index = (ledgerKinds as readonly string[]).indexOf(kind);
+    return index < 0 ? ledgerKinds.length : index;
+  };
+  const groups = new Map<string, TotalsLine[]>();
+  for (const line of lines) groups.set(line.kind, [...(groups.get(line.kind) ?? []), line]);
+  return [...groups]
+    .sort(([a], [b]) => order(a) - order(b))
+    .map(([kind, group]) => ({
+      kind,
+      lines: group,
+      quantity: group.reduce((sum, line) => sum + line.quantity, 0),
+      amount: group.reduce((sum, line) => sum + line.amount, 0),
+    }));
+}
+
+/** Per item, with a sum per kind of booking, for the list's whole filtered period. */
 export function TotalsTable({ totals, id }: { totals: PaymentTotals; id?: string }) {
   const translate = useTranslate();
   const formatCents = useFormatCents();
   const lineName = useLineName();
+  const kindName = (kind: string) => translate(`app.vendor.kind_${kind}`, { _: kind });
   return (
-    <Table size="small" id={id}>
-      <TableHead>
-        <TableRow>
-          <TableCell>{translate('resources.payments.fields.itemName')}</TableCell>
-          <TableCell align="right">{translate('resources.payments.fields.quantity')}</TableCell>
-          <TableCell align="right">{translate('resources.payments.fields.amount')}</TableCell>
-        </TableRow>
-      </TableHead>
-      <TableBody>
-        {totals.byItem.map((line) => (
-          <TableRow key={`${line.kind}-${line.itemId}`}>
-            <TableCell>{lineName(line)}</TableCell>
-            <TableCell align="right">{line.quantity || ''}</TableCell>
-            <TableCell align="right">{formatCents(line.amount)}</TableCell>
+    <>
+      <Table size="small" id={id}>
+        <TableHead>
+          <TableRow>
+            <TableCell>{translate('resources.payments.fields.itemName')}</TableCell>
+            <TableCell align="right">{translate('resources.payments.fields.quantity')}</TableCell>
+            <TableCell align="right">{translate('resources.payments.fields.amount')}</TableCell>
           </TableRow>
-        ))}
-        <TableRow className="books-total" sx={{ '& td': { fontWeight: 700 } }}>
-          <TableCell>
-            {translate('app.books.total')} ({translate('app.books.count', { smart_count: totals.count })})
-          </TableCell>
-          <TableCell align="right">{totals.quantity || ''}</TableCell>
-          <TableCell align="right">{formatCents(totals.amount)}</TableCell>
-        </TableRow>
-      </TableBody>
-    </Table>
+        </TableHead>
+        <TableBody>
+          {byKind(totals.byItem).map((group) => (
+            <Fragment key={group.kind}>
+              {/* A kind without items (a tip, a fee) is its own sum: one line says it. */}
+              {group.lines.some((line) => line.itemName !== null) &&
+                group.lines.map((line) => (
+                  <TableRow key={`${line.kind}-${line.itemId}`}>
+                    <TableCell sx={{ pl: 4 }}>{lineName(line)}</TableCell>
+                    <TableCell align="right">{line.quantity || ''}</TableCell>
+                    <TableCell align="right">{formatCents(line.amount)}</TableCell>
+                  </TableRow>
+                ))}
+              <TableRow className="books-total" data-kind={group.kind} sx={{ '& td': { fontWeight: 700 } }}>
+                <TableCell>{translate('app.books.kind_total', { kind: kindName(group.kind) })}</TableCell>
+                <TableCell align="right">{group.quantity || ''}</TableCell>
+                <TableCell align="right">{formatCents(group.amount)}</TableCell>
+              </TableRow>
+            </Fragment>
+          ))}
+        </TableBody>
+      </Table>
+      <Typography variant="body2" color="text.secondary" sx={{ mt: 1 }} className="books-count">
+        {translate('app.books.count', { smart_count: totals.count })}
+      </Typography>
+    </>
   );
 }
 

@@ -1,12 +1,13 @@
 import { Box, Button } from '@mui/material';
 import type { ReactNode } from 'react';
-import { DateInput, List, useListContext, useTranslate, type ListProps } from 'react-admin';
+import { List, useListContext, useTranslate, type ListProps } from 'react-admin';
+import { DayField } from '../common/DayInput.tsx';
 import { presetPeriod, presets } from './period.ts';
 
 /** From and until as list filters; the API takes a bare date in the newspaper's time zone, `to` as the whole day. */
 export const periodInputs = [
-  <DateInput key="from" source="from" alwaysOn />,
-  <DateInput key="to" source="to" alwaysOn />,
+  <DayField key="from" source="from" filter alwaysOn />,
+  <DayField key="to" source="to" filter alwaysOn />,
 ];
 
 /** A books list's filter values: react-admin holds them untyped; the period's ends are bare dates. */

@@ -1,11 +1,16 @@
 import AccountBalanceIcon from '@mui/icons-material/AccountBalance';
-import { PaymentList } from './PaymentList.tsx';
+import { loadable } from '../common/loadable.tsx';
 
 /** /payments: the accounting screen, every ledger row. */
 export default {
   name: 'payments',
-  list: function AccountingList() {
-    return <PaymentList />;
-  },
+  list: loadable(() =>
+    import('./PaymentList.tsx').then(
+      ({ PaymentList }) =>
+        function AccountingList() {
+          return <PaymentList />;
+        },
+    ),
+  ),
   icon: AccountBalanceIcon,
 };

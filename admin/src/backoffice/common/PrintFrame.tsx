@@ -10,11 +10,15 @@ export function PrintFrame({
   id,
   title,
   printLabel = 'app.counter.print',
+  lang,
 }: {
+  /** The page's address; it may carry a query of its own. */
   path: string;
   id: string;
   title: string;
   printLabel?: string;
+  /** The page's language: the back office's unless given; null lets the API choose (a statement speaks the vendor's). */
+  lang?: string | null;
 }) {
   const dataProvider = useDataProvider<ShopDataProvider>();
   const translate = useTranslate();
@@ -25,7 +29,8 @@ export function PrintFrame({
   useEffect(() => {
     let objectUrl: string | undefined;
     let current = true;
-    dataProvider.fileUrl(`${path}?lang=${locale}`).then(
+    const language = lang === undefined ? locale : lang;
+    dataProvider.fileUrl(language ? `${path}${path.includes('?') ? '&' : '?'}lang=${language}` : path).then(
       (loaded: string) => {
         objectUrl = loaded;
         if (current) setUrl(loaded);
@@ -37,7 +42,7 @@ export function PrintFrame({
       current = false;
       if (objectUrl) URL.revokeObjectURL(objectUrl);
     };
-  }, [dataProvider, path, locale]);
+  }, [dataProvider, path, locale, lang]);
   if (error) return <Alert severity="error">{error}</Alert>;
   return (
     <Box>

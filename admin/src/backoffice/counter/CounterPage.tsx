@@ -266,7 +266,8 @@ function VisitForm({ licenseId }: { licenseId: string }) {
           label={translate('app.counter.cash')}
           value={cashText}
           onChange={(event) => setCashText(event.target.value)}
-          slotProps={{ htmlInput: { id: 'counter-cash', inputMode: 'decimal' } }}
+          id="counter-cash"
+          slotProps={{ htmlInput: { inputMode: 'decimal' } }}
         />
         <Button
           label="app.counter.all_cash"

@@ -24,9 +24,12 @@ import {
 } from '@mui/material';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { Button, Confirm, Title, useTranslate, useDataProvider } from 'react-admin';
+import { Button, Confirm, Title, useDataProvider, useLocaleState, useTranslate } from 'react-admin';
 import type { ShopDataProvider } from '../dataProvider.ts';
+import { formatDateTime } from '../../shared/dates.ts';
+import type { Locale } from '../../shared/locale.ts';
 import { parseEuros } from '../../shared/money.ts';
+import { DayInput } from '../common/DayInput.tsx';
 import { useDownload } from '../common/download.ts';
 import { useFormatCents } from '../common/money.tsx';
 import { PageTitle } from '../layout/PageTitle.tsx';
@@ -69,6 +72,7 @@ const manualKinds = ['bank_deposit', 'bank_withdrawal', 'expense', 'income'] as 
 
 function CashBook({ till, today }: { till: Till; today: string }) {
   const translate = useTranslate();
+  const [locale] = useLocaleState();
   const dataProvider = useDataProvider<ShopDataProvider>();
   const formatCents = useFormatCents();
   const [from, setFrom] = useState(today);
@@ -85,22 +89,8 @@ function CashBook({ till, today }: { till: Till; today: string }) {
         {translate('app.tills.book')}
       </Typography>
       <Box sx={{ display: 'flex', gap: 2, my: 1 }}>
-        <TextField
-          type="date"
-          size="small"
-          label={translate('app.tills.from')}
-          value={from}
-          onChange={(e) => setFrom(e.target.value)}
-          slotProps={{ inputLabel: { shrink: true } }}
-        />
-        <TextField
-          type="date"
-          size="small"
-          label={translate('app.tills.to')}
-          value={to}
-          onChange={(e) => setTo(e.target.value)}
-          slotProps={{ inputLabel: { shrink: true } }}
-        />
+        <DayInput id="till-book-from" label={translate('app.tills.from')} value={from} onChange={setFrom} />
+        <DayInput id="till-book-to" label={translate('app.tills.to')} value={to} onChange={setTo} />
         <Button
           label="app.books.csv"
           id="till-book-csv"
@@ -129,7 +119,7 @@ function CashBook({ till, today }: { till: Till; today: string }) {
               {data?.movements.map((m) => (
                 <TableRow key={m.id}>
                   <TableCell sx={{ whiteSpace: 'nowrap' }}>{m.voucher}</TableCell>
-                  <TableCell sx={{ whiteSpace: 'nowrap' }}>{new Date(m.createdAt).toLocaleString()}</TableCell>
+                  <TableCell sx={{ whiteSpace: 'nowrap' }}>{formatDateTime(m.createdAt, locale as Locale)}</TableCell>
                   <TableCell>{translate(`app.tills.kind_${m.kind}`)}</TableCell>
                   <TableCell>
                     {m.vendor
@@ -199,14 +189,15 @@ function MovementForm({ till }: { till: Till }) {
           label={translate('app.tills.amount')}
           value={amount}
           onChange={(e) => setAmount(e.target.value)}
-          slotProps={{ htmlInput: { id: 'till-movement-amount', inputMode: 'decimal' } }}
+          id="till-movement-amount"
+          slotProps={{ htmlInput: { inputMode: 'decimal' } }}
         />
         <TextField
           size="small"
           label={translate('app.tills.reason')}
           value={reason}
           onChange={(e) => setReason(e.target.value)}
-          slotProps={{ htmlInput: { id: 'till-movement-reason' } }}
+          id="till-movement-reason"
         />
         <Button
           label="app.tills.book_movement"
@@ -302,7 +293,8 @@ function CloseForm({ till, today }: { till: Till; today: string }) {
               label={formatCents(value)}
               value={pieces[value] ?? ''}
               onChange={(e) => setPieces({ ...pieces, [value]: e.target.value })}
-              slotProps={{ htmlInput: { min: 0, step: 1, id: `till-piece-${value}` } }}
+              id={`till-piece-${value}`}
+              slotProps={{ htmlInput: { min: 0, step: 1 } }}
             />
           ))}
         </Box>
@@ -312,7 +304,7 @@ function CloseForm({ till, today }: { till: Till; today: string }) {
           label={translate('app.tills.counted')}
           value={countedText}
           onChange={(e) => setCountedText(e.target.value)}
-          slotProps={{ htmlInput: { id: 'till-counted' } }}
+          id="till-counted"
           sx={{ my: 1 }}
         />
       )}
@@ -328,7 +320,7 @@ function CloseForm({ till, today }: { till: Till; today: string }) {
           label={translate('app.tills.reason')}
           value={reason}
           onChange={(e) => setReason(e.target.value)}
-          slotProps={{ htmlInput: { id: 'till-close-reason' } }}
+          id="till-close-reason"
           sx={{ mb: 1 }}
         />
       )}
@@ -453,7 +445,7 @@ function NewTill() {
         label={translate('app.tills.name')}
         value={name}
         onChange={(e) => setName(e.target.value)}
-        slotProps={{ htmlInput: { id: 'till-new-name' } }}
+        id="till-new-name"
       />
       <TextField
         size="small"

@@ -1,4 +1,4 @@
-// Texts of the counter screens (visit, tills, cash book, daily close), merged in i18n/messages.ts.
+// Texts of the counter screens (visit, tills, cash book, daily close), merged in i18n/german.ts and i18n/english.ts.
 
 export const en = {
   app: {

@@ -11,13 +11,16 @@ import {
   TopToolbar,
   useDataProvider,
   useGetOne,
+  useLocale,
   useTranslate,
 } from 'react-admin';
 import { useParams } from 'react-router-dom';
 import { useFormatCents } from '../common/money.tsx';
 import { TransactionTable } from '../common/TransactionTable.tsx';
 import { PageTitle } from '../layout/PageTitle.tsx';
-import { Receipt } from '../payouts/Receipt.tsx';
+import { Receipt, ReceiptButton } from '../payouts/Receipt.tsx';
+import { formatDateTime } from '../../shared/dates.ts';
+import type { Locale } from '../../shared/locale.ts';
 import type { AccountRow } from '../../shared/ledger.ts';
 import type { ShopDataProvider } from '../dataProvider.ts';
 import type { CreditRecord } from './record.ts';
@@ -32,6 +35,34 @@ interface Paid {
   id: number;
   receiptNumber: string;
   amount: number;
+}
+
+/** The payout that emptied the credit, as the API names it when this page's payout came too late. */
+interface LastPayout extends Paid {
+  authorisedBy: string;
+  createdAt: string;
+}
+
+/** Tells the loser of a payout race who paid out, when, how much, with the voucher to look at. */
+function PaidMeanwhile({ payout }: { payout: LastPayout }) {
+  const translate = useTranslate();
+  const locale = useLocale() as Locale;
+  const formatCents = useFormatCents();
+  return (
+    <Alert
+      severity="warning"
+      sx={{ mb: 2 }}
+      id="payout-lost"
+      action={<ReceiptButton payoutId={payout.id} receiptNumber={payout.receiptNumber} />}
+    >
+      {translate('app.books.paid_meanwhile', {
+        name: payout.authorisedBy,
+        amount: formatCents(payout.amount),
+        date: formatDateTime(payout.createdAt, locale),
+        receipt: payout.receiptNumber,
+      })}
+    </Alert>
+  );
 }
 
 function OpenRows({ rows, balance }: { rows: AccountRow[]; balance: number }) {
@@ -69,6 +100,7 @@ function Payout({ licenseId }: { licenseId: string }) {
   const [busy, setBusy] = useState(false);
   const [paid, setPaid] = useState<Paid>();
   const [problem, setProblem] = useState<string>();
+  const [lostTo, setLostTo] = useState<LastPayout>();
 
   if (isPending) return <Typography color="text.secondary">{translate('ra.page.loading')}</Typography>;
   if (error) return <Alert severity="error">{translate('app.books.load_failed', { message: error.message })}</Alert>;
@@ -77,6 +109,7 @@ function Payout({ licenseId }: { licenseId: string }) {
   const payOut = async () => {
     setBusy(true);
     setProblem(undefined);
+    setLostTo(undefined);
     try {
       const payout = (await dataProvider.call('/api/payments/payout', {
         method: 'POST',
@@ -87,10 +120,14 @@ function Payout({ licenseId }: { licenseId: string }) {
       await queryClient.invalidateQueries();
     } catch (failed) {
       const status = failed instanceof HttpError ? (failed.status as number) : undefined;
-      const body = failed instanceof HttpError ? (failed.body as { currentAmount?: number } | undefined) : undefined;
+      const body =
+        failed instanceof HttpError
+          ? (failed.body as { currentAmount?: number; lastPayout?: LastPayout } | undefined)
+          : undefined;
       if (typeof body?.currentAmount === 'number')
         setProblem(translate('app.books.stale', { amount: formatCents(body.currentAmount) }));
-      // Any other refusal (paid out meanwhile at another counter): the reloaded rows say "No credits to pay out".
+      else if (body?.lastPayout) setLostTo(body.lastPayout);
+      // Any other refusal of the books (a debt meanwhile): the reloaded rows say "No credits to pay out".
       else if (status !== 409) setProblem((failed as Error).message);
       await refetch();
     } finally {
@@ -123,6 +160,7 @@ function Payout({ licenseId }: { licenseId: string }) {
           {problem}
         </Alert>
       )}
+      {lostTo && <PaidMeanwhile payout={lostTo} />}
       {data.payments.length > 0 && <OpenRows rows={data.payments} balance={data.balance} />}
       {data.balance > 0 ? (
         <Button

@@ -6,6 +6,7 @@ export const de = {
     title_default: 'Straßenzeitung',
     language: 'Sprache',
     menu: {
+      label: 'Hauptmenü',
       vendors: 'Verkäufer',
       products: 'Produkte',
       settings: 'Einstellungen',
@@ -35,6 +36,7 @@ export const de = {
     },
     validation: {
       euros: 'Bitte einen Betrag in Euro eingeben, zum Beispiel 2,50.',
+      day: 'Bitte ein Datum wie 21.11.2026 eingeben.',
     },
     vendor: {
       info: 'Profil',
@@ -60,6 +62,32 @@ export const de = {
       delete_title: 'Verkäufer %{recordRepresentation} löschen?',
       delete_content:
         'Der Verkäufer verschwindet aus allen Listen und sein Zugang funktioniert nicht mehr. Seine Buchungen bleiben erhalten.',
+      section_privacy: 'Datenschutz',
+      pseudonym: 'Gelöscht #%{id}',
+      privacy_export: 'Datenauskunft herunterladen (ZIP)',
+      privacy_export_hint:
+        'Alle gespeicherten Daten der Verkäuferin oder des Verkäufers (Art. 15 DSGVO): Profil, Standorte, Kommentare, Login, Buchungen, Auszahlungen und Thekenkäufe, mit Erklärung in ihrer oder seiner Sprache. Der Download wird im Protokoll vermerkt.',
+      privacy_anonymise: 'Anonymisieren',
+      privacy_anonymise_hint:
+        'Anonymisieren löscht Name, Kontaktdaten, Adresse, Standorte, Kommentare und Login (Art. 17 DSGVO). Die Buchungen bleiben 10 Jahre unter einem Pseudonym erhalten (§ 147 AO), die Lizenznummer wird frei.',
+      privacy_anonymise_blocked:
+        'Anonymisieren ist erst möglich, wenn das Guthaben 0,00 € beträgt (jetzt %{credit}): Bitte zuerst auszahlen oder die Schulden ausgleichen, sonst ginge Geld verloren.',
+      privacy_anonymise_title: '%{name} anonymisieren?',
+      privacy_anonymise_content:
+        'Das kann nicht rückgängig gemacht werden. Alle persönlichen Daten werden endgültig gelöscht, auch aus dem Protokoll; die Buchungen heißen danach „Gelöscht #%{id}“. Laden Sie vorher die Datenauskunft herunter, falls sie noch gebraucht wird.',
+      privacy_anonymised: 'Anonymisiert: Die Buchungen heißen jetzt „Gelöscht #%{id}“.',
+      delete_blocked:
+        'Löschen ist nicht möglich, solange das Guthaben %{amount} beträgt: Bitte zuerst auszahlen oder die Schulden begleichen, damit kein Geld verschwindet.',
+      open_warnings: '%{smart_count} offene Warnung |||| %{smart_count} offene Warnungen',
+      deactivate_selected: 'Deaktivieren',
+      deactivated_selected:
+        '%{smart_count} Verkäuferin oder Verkäufer deaktiviert |||| %{smart_count} Verkäuferinnen und Verkäufer deaktiviert',
+      deactivate_failed: 'Nicht alle konnten deaktiviert werden: %{message}',
+      select: '%{id} auswählen',
+      selection: 'Auswahl',
+      badges_selected: 'Ausweise drucken',
+      language_de: 'Deutsch',
+      language_en: 'English (Englisch)',
     },
     location: {
       title: 'Standorte',
@@ -145,6 +173,7 @@ export const de = {
         debt: 'Schulden',
         credit: 'Guthaben',
         lastPayout: 'Letzte Auszahlung',
+        hasWarning: 'Offene Warnung',
       },
     },
     productsettings: {

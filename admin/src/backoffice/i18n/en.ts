@@ -6,6 +6,7 @@ export const en = {
     title_default: 'Street paper',
     language: 'Language',
     menu: {
+      label: 'Main menu',
       vendors: 'Vendors',
       products: 'Products',
       settings: 'Settings',
@@ -35,6 +36,7 @@ export const en = {
     },
     validation: {
       euros: 'Please enter an amount in euros, for example 2,50.',
+      day: 'Please enter a date like 21/11/2026.',
     },
     vendor: {
       info: 'Profile',
@@ -59,6 +61,31 @@ export const en = {
       password_noted: 'Noted, continue',
       delete_title: 'Delete vendor %{recordRepresentation}?',
       delete_content: 'The vendor disappears from all lists and their login stops working. Their bookings are kept.',
+      section_privacy: 'Privacy',
+      pseudonym: 'Deleted #%{id}',
+      privacy_export: 'Download data export (ZIP)',
+      privacy_export_hint:
+        "Everything stored about the vendor (Art. 15 GDPR): profile, locations, comments, login, bookings, payouts and counter purchases, explained in the vendor's language. The download is recorded in the protocol.",
+      privacy_anonymise: 'Anonymise',
+      privacy_anonymise_hint:
+        'Anonymising erases name, contact data, address, locations, comments and login (Art. 17 GDPR). The bookings are kept for 10 years under a pseudonym (§ 147 AO); the licence ID becomes free.',
+      privacy_anonymise_blocked:
+        'Anonymising is possible only once the credit is €0.00 (now %{credit}): please pay it out or settle the debt first, or money would be lost.',
+      privacy_anonymise_title: 'Anonymise %{name}?',
+      privacy_anonymise_content:
+        'This cannot be undone. All personal data is erased for good, from the protocol too; the bookings are then named "Deleted #%{id}". Download the data export first if it is still needed.',
+      privacy_anonymised: 'Anonymised: the bookings are now named "Deleted #%{id}".',
+      delete_blocked:
+        'Cannot be deleted while the credit is %{amount}: please pay it out or settle the debt first, so no money vanishes.',
+      open_warnings: '%{smart_count} open warning |||| %{smart_count} open warnings',
+      deactivate_selected: 'Deactivate',
+      deactivated_selected: '%{smart_count} vendor deactivated |||| %{smart_count} vendors deactivated',
+      deactivate_failed: 'Not every vendor could be deactivated: %{message}',
+      select: 'Select %{id}',
+      selection: 'Selection',
+      badges_selected: 'Print badges',
+      language_de: 'Deutsch (German)',
+      language_en: 'English',
     },
     location: {
       title: 'Locations',
@@ -144,6 +171,7 @@ export const en = {
         debt: 'Debt',
         credit: 'Credit',
         lastPayout: 'Last payout',
+        hasWarning: 'Open warning',
       },
     },
     productsettings: {

@@ -18,12 +18,14 @@ export function BackofficeAppBar() {
       <Typography
         id="backoffice-newspaper-name"
         variant="h6"
+        component="span"
         noWrap
         sx={{ mr: 2, display: { xs: 'none', md: 'block' } }}
       >
         {settings.newspaperName || translate('app.title_default')}
       </Typography>
-      <TitlePortal />
+      {/* The page's title is the page's one h1 (every screen sets it through <PageTitle>). */}
+      <TitlePortal component="h1" />
     </AppBar>
   );
 }

@@ -16,6 +16,7 @@ import SettingsIcon from '@mui/icons-material/Settings';
 import StorefrontIcon from '@mui/icons-material/Storefront';
 import CountertopsIcon from '@mui/icons-material/Countertops';
 import TodayIcon from '@mui/icons-material/Today';
+import WebhookIcon from '@mui/icons-material/Webhook';
 import {
   Box,
   Divider,
@@ -32,7 +33,8 @@ import { rememberLocale, type Locale } from '../../shared/locale.ts';
 
 /**
  * The sidebar in the specification's order: vendors, credits, payouts, sales, accounting, products,
- * settings (with the QR codes beside them), map, statistics, orders, protocol, outbox, locked logins;
+ * settings (with the QR codes beside them), map, statistics, orders, protocol, outbox, locked logins,
+ * webhooks for other systems (issue 17);
  * the office's start screen first and the counter with its cash book beside the payouts (issue 16).
  */
 const entries: { to: string; label: string; icon: ReactElement }[] = [
@@ -53,6 +55,7 @@ const entries: { to: string; label: string; icon: ReactElement }[] = [
   { to: '/protocol', label: 'app.menu.protocol', icon: <HistoryIcon /> },
   { to: '/outbox', label: 'app.menu.outbox', icon: <OutboxIcon /> },
   { to: '/login-locks', label: 'app.menu.loginlocks', icon: <LockIcon /> },
+  { to: '/webhook-endpoints', label: 'app.menu.webhooks', icon: <WebhookIcon /> },
 ];
 
 function LogoutItem() {
@@ -107,10 +110,11 @@ function LanguageSwitch() {
       aria-label={translate('app.language')}
       sx={{ px: 2, py: 1 }}
     >
-      <ToggleButton value="de" lang="de" aria-label="Deutsch" sx={toggle}>
+      {/* Named by what it shows ("DE"), so voice control finds it; the title says it in full. */}
+      <ToggleButton value="de" lang="de" title="Deutsch" sx={toggle}>
         DE
       </ToggleButton>
-      <ToggleButton value="en" lang="en" aria-label="English" sx={toggle}>
+      <ToggleButton value="en" lang="en" title="English" sx={toggle}>
         EN
       </ToggleButton>
     </ToggleButtonGroup>
@@ -119,19 +123,24 @@ function LanguageSwitch() {
 
 export function BackofficeMenu() {
   const [open] = useSidebarState();
+  const translate = useTranslate();
+  // A menu holds menu items only (a screen reader announces it as such): the separator, the user
+  // and the language switch stand after it, not inside it.
   return (
-    <Menu>
-      {entries.map((entry) => (
-        <Menu.Item key={entry.to} to={entry.to} primaryText={entry.label} leftIcon={entry.icon} />
-      ))}
-      <Divider sx={{ borderColor: 'currentColor', opacity: 0.3 }} />
-      <LogoutItem />
+    <Box component="nav" aria-label={translate('app.menu.label')}>
+      <Menu>
+        {entries.map((entry) => (
+          <Menu.Item key={entry.to} to={entry.to} primaryText={entry.label} leftIcon={entry.icon} />
+        ))}
+        <LogoutItem />
+      </Menu>
       {open && (
         <Box>
+          <Divider sx={{ borderColor: 'currentColor', opacity: 0.3 }} />
           <UserStatus />
           <LanguageSwitch />
         </Box>
       )}
-    </Menu>
+    </Box>
   );
 }

@@ -1,4 +1,4 @@
-// The locked logins screen's texts; merged in i18n/messages.ts.
+// The locked logins screen's texts; merged in i18n/german.ts and i18n/english.ts.
 export const de = {
   app: {
     menu: { loginlocks: 'Gesperrte Anmeldungen' },

@@ -1,4 +1,4 @@
-// The map screen's texts; merged in i18n/messages.ts.
+// The map screen's texts; merged in i18n/german.ts and i18n/english.ts.
 export const de = {
   app: {
     menu: { map: 'Karte' },

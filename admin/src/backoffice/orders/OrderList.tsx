@@ -13,6 +13,7 @@ import {
 import { formatDate, formatDateTime } from '../../shared/dates.ts';
 import type { Locale } from '../../shared/locale.ts';
 import { useFormatCents } from '../common/money.tsx';
+import { useVendorLabel } from '../common/vendorLabel.ts';
 import { PageTitle } from '../layout/PageTitle.tsx';
 import { OrderActions } from './OrderActions.tsx';
 import type { OrderRecord } from './record.ts';
@@ -99,6 +100,7 @@ function StripeState() {
  * amount that did not match left behind.
  */
 export function OrderList() {
+  const vendorLabel = useVendorLabel();
   const locale = useLocale() as Locale;
   const formatCents = useFormatCents();
   const isSmall = useMediaQuery<Theme>((theme) => theme.breakpoints.down('md'));
@@ -125,7 +127,7 @@ export function OrderList() {
                 <br />
                 {when(record)}
                 <br />
-                {record.vendorLicenseId}
+                {record.vendorLicenseId ?? vendorLabel({ id: record.vendorId, licenseId: null, name: '' })}
               </>
             )}
           />
@@ -136,7 +138,9 @@ export function OrderList() {
           <DataTable.Col
             label="app.order.vendor"
             disableSort
-            render={(record: OrderRecord) => `${record.vendorLicenseId} ${record.vendorName}`}
+            render={(record: OrderRecord) =>
+              vendorLabel({ id: record.vendorId, licenseId: record.vendorLicenseId, name: record.vendorName })
+            }
           />
         )}
         {!isSmall && (

@@ -5,7 +5,9 @@ export interface OrderRecord extends RaRecord<number> {
   status: string;
   amountTotal: number;
   createdAt: string | null;
-  vendorLicenseId: string;
+  vendorId: number;
+  /** Null for an anonymised vendor. */
+  vendorLicenseId: string | null;
   vendorName: string;
   stripeSessionId: string | null;
   flagReason: string | null;

@@ -1,9 +1,9 @@
 import OutboxIcon from '@mui/icons-material/Outbox';
-import { OutboxList } from './OutboxList.tsx';
+import { loadable } from '../common/loadable.tsx';
 
 /** The outbox: customers' mails and whether they left. */
 export default {
   name: 'outbox',
-  list: OutboxList,
+  list: loadable(() => import('./OutboxList.tsx').then((module) => module.OutboxList)),
   icon: OutboxIcon,
 };

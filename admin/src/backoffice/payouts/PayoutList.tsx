@@ -21,6 +21,7 @@ import type { Locale } from '../../shared/locale.ts';
 import { filterParam, periodFilename, useDownload } from '../common/download.ts';
 import { PeriodList, periodInputs, usePeriodFilter } from '../accounting/PeriodFilter.tsx';
 import { useFormatCents } from '../common/money.tsx';
+import { useVendorLabel } from '../common/vendorLabel.ts';
 import { PageTitle } from '../layout/PageTitle.tsx';
 import { ReceiptButton } from './Receipt.tsx';
 import { ReverseButton, type PayoutRecord } from './ReverseButton.tsx';
@@ -173,7 +174,8 @@ export function PayoutList() {
   const isSmall = useMediaQuery<Theme>((theme) => theme.breakpoints.down('md'));
   const locale = useLocale() as Locale;
   const formatCents = useFormatCents();
-  const vendor = (record: PayoutListRecord) => `${record.vendor.licenseId} ${record.vendor.name}`;
+  const vendorLabel = useVendorLabel();
+  const vendor = (record: PayoutListRecord) => vendorLabel(record.vendor);
   return (
     <PeriodList title={<PageTitle page="app.page.payouts" />} filters={filters} actions={<Actions />}>
       {isSmall ? (

@@ -4,11 +4,12 @@ import { useState, type FormEvent } from 'react';
 import { Button, useDataProvider, useNotify, useRefresh, useTranslate } from 'react-admin';
 import { useFormatCents } from '../common/money.tsx';
 import type { ShopDataProvider } from '../dataProvider.ts';
+import { useVendorLabel, type NamedVendor } from '../common/vendorLabel.ts';
 
 export interface PayoutRecord {
   id: number;
   receiptNumber: string;
-  vendor: { id: number; licenseId: string; name: string };
+  vendor: NamedVendor;
   amount: number;
   reversed: boolean;
 }
@@ -20,6 +21,7 @@ export function ReverseButton({ payout }: { payout: PayoutRecord }) {
   const notify = useNotify();
   const refresh = useRefresh();
   const formatCents = useFormatCents();
+  const vendorLabel = useVendorLabel();
   const [open, setOpen] = useState(false);
   const [reason, setReason] = useState('');
   const [error, setError] = useState<string>();
@@ -61,7 +63,7 @@ export function ReverseButton({ payout }: { payout: PayoutRecord }) {
             <DialogContentText sx={{ mb: 2 }}>
               {translate('app.books.reverse_content', {
                 amount: formatCents(payout.amount),
-                vendor: `${payout.vendor.licenseId} ${payout.vendor.name}`,
+                vendor: vendorLabel(payout.vendor),
               })}
             </DialogContentText>
             <TextField

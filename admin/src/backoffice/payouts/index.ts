@@ -1,9 +1,9 @@
 import PaymentsIcon from '@mui/icons-material/Payments';
-import { PayoutList } from './PayoutList.tsx';
+import { loadable } from '../common/loadable.tsx';
 
 /** /payouts: the payouts made at the counter, with receipts and reversals. */
 export default {
   name: 'payouts',
-  list: PayoutList,
+  list: loadable(() => import('./PayoutList.tsx').then((module) => module.PayoutList)),
   icon: PaymentsIcon,
 };

@@ -56,8 +56,9 @@ export const productTransform = (values: Record<string, unknown>) =>
 
 /** The item's fields, the same on create and edit; the server's messages appear at these fields. */
 export function ProductForm({ toolbar }: { toolbar?: ReactElement<typeof Toolbar> }) {
+  const translate = useTranslate();
   return (
-    <SimpleForm toolbar={toolbar} defaultValues={{ order: 0, disabled: false }}>
+    <SimpleForm toolbar={toolbar} defaultValues={{ order: 0, disabled: false }} noValidate>
       <Section title="app.product.section_item">
         <TextInput source="name" validate={required()} />
         <EuroInput source="price" validate={required()} />
@@ -71,7 +72,9 @@ export function ProductForm({ toolbar }: { toolbar?: ReactElement<typeof Toolbar
         <BooleanInput source="takesOverTransactionCosts" />
       </Section>
       <Section title="app.product.section_look">
+        {/* The drop zone's file input is not tied to the visible label: it is named itself. */}
         <ImageInput
+          inputProps={{ 'aria-label': translate('resources.productsettings.fields.image') }}
           source="image"
           accept={{ 'image/*': ['.png', '.jpg', '.jpeg', '.webp', '.svg'] }}
           format={asFileValue}
@@ -89,7 +92,13 @@ export function ProductForm({ toolbar }: { toolbar?: ReactElement<typeof Toolbar
         <TextInput source="licenseGroup" />
         <BooleanInput source="isLicenseItem" />
         <BooleanInput source="isPdfItem" />
-        <FileInput source="pdf" accept={{ 'application/pdf': ['.pdf'] }} format={asFileValue} sx={wide}>
+        <FileInput
+          inputProps={{ 'aria-label': translate('resources.productsettings.fields.pdf') }}
+          source="pdf"
+          accept={{ 'application/pdf': ['.pdf'] }}
+          format={asFileValue}
+          sx={wide}
+        >
           <PdfPreview />
         </FileInput>
       </Section>

@@ -1,3 +1,4 @@
+import NewspaperIcon from '@mui/icons-material/Newspaper';
 import StarIcon from '@mui/icons-material/Star';
 import { Avatar, Box, Chip, useMediaQuery, type Theme } from '@mui/material';
 import {
@@ -26,15 +27,22 @@ interface ProductRecord extends RaRecord<number> {
   disabled: boolean;
 }
 
+/** The product's image, or a placeholder that reads as "a product" (not MUI's person for a missing avatar). */
+function ProductPicture({ record }: { record: ProductRecord }) {
+  return record.image ? (
+    <img src={assetUrl(record.image)} alt="" style={{ width: '100%', height: '100%', objectFit: 'cover' }} />
+  ) : (
+    <NewspaperIcon className="product-placeholder" />
+  );
+}
+
 function Thumbnail() {
   const record = useRecordContext<ProductRecord>();
+  if (!record) return null;
   return (
-    <Avatar
-      variant="rounded"
-      src={record?.image ? assetUrl(record.image) : undefined}
-      alt=""
-      sx={{ width: 48, height: 48 }}
-    />
+    <Avatar variant="rounded" sx={{ width: 48, height: 48 }}>
+      <ProductPicture record={record} />
+    </Avatar>
   );
 }
 
@@ -74,7 +82,7 @@ export function ProductList() {
     >
       {isSmall ? (
         <SimpleList<ProductRecord>
-          leftAvatar={(record) => (record.image ? assetUrl(record.image) : '')}
+          leftAvatar={(record) => <ProductPicture record={record} />}
           primaryText={(record) => record.name}
           secondaryText={(record) => formatCents(record.price)}
           rowClick={(id) => productPaths.edit(id)}

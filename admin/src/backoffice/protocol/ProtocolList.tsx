@@ -3,17 +3,7 @@ import { DataTable, DateInput, List, TextInput, useLocale, useTranslate } from '
 import { formatDateTime } from '../../shared/dates.ts';
 import type { Locale } from '../../shared/locale.ts';
 import { PageTitle } from '../layout/PageTitle.tsx';
-import { ProtocolChanges } from './Changes.tsx';
-
-/** A protocol entry as GET /api/protocol answers it (the fields this list shows itself). */
-interface ProtocolRecord {
-  id: number;
-  at: string;
-  username: string | null;
-  action: string;
-  recordType: string | null;
-  recordId: string | null;
-}
+import { ProtocolChanges, ProtocolRecordName, type ProtocolRecord } from './Changes.tsx';
 
 const filters = [
   <TextInput key="user" source="user" alwaysOn helperText={false} />,
@@ -29,8 +19,6 @@ export function ProtocolList() {
   const locale = useLocale() as Locale;
   const translate = useTranslate();
   const isSmall = useMediaQuery<Theme>((theme) => theme.breakpoints.down('md'));
-  const record = (entry: ProtocolRecord) =>
-    entry.recordType ? `${entry.recordType} ${entry.recordId ?? ''}`.trim() : '';
   return (
     <List
       title={<PageTitle page="app.page.protocol" />}
@@ -53,9 +41,7 @@ export function ProtocolList() {
               <>
                 {formatDateTime(entry.at, locale)}
                 <br />
-                {entry.username ?? translate('app.protocol.system')}: {entry.action}
-                <br />
-                {record(entry)}
+                {entry.username ?? translate('app.protocol.system')}: <ProtocolRecordName entry={entry} />
               </>
             )}
           />
@@ -67,8 +53,13 @@ export function ProtocolList() {
             render={(entry: ProtocolRecord) => entry.username ?? translate('app.protocol.system')}
           />
         )}
-        {!isSmall && <DataTable.Col source="action" />}
-        {!isSmall && <DataTable.Col label="app.protocol.record" source="recordType" render={record} />}
+        {!isSmall && (
+          <DataTable.Col
+            label="app.protocol.record"
+            source="recordType"
+            render={(entry: ProtocolRecord) => <ProtocolRecordName entry={entry} />}
+          />
+        )}
         <DataTable.Col label="app.protocol.changes" disableSort render={() => <ProtocolChanges />} />
       </DataTable>
     </List>

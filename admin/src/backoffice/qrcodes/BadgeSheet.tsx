@@ -1,13 +1,13 @@
 import { Alert, Box, Button, CircularProgress, GlobalStyles, Typography } from '@mui/material';
 import { useEffect, useMemo, useState } from 'react';
 import { useDataProvider, useTranslate } from 'react-admin';
-import { Link } from 'react-router-dom';
+import { Link, useSearchParams } from 'react-router-dom';
 import { qrCodeOptions, vendorQrUrl } from '../../shared/qr.ts';
 import { PageTitle } from '../layout/PageTitle.tsx';
 import { useSettings } from '../SettingsContext.tsx';
 import { qrPaths } from './paths.ts';
 import { QrPreview } from './QrPreview.tsx';
-import { activeVendors, type BadgeVendor } from './styling.ts';
+import { activeVendors, chosenVendors, type BadgeVendor } from './styling.ts';
 
 /** A4 with 10 mm margins: three badges across, cut along the dashed lines. */
 const printStyles = (
@@ -52,16 +52,24 @@ function Badge({ vendor }: { vendor: BadgeVendor }) {
   );
 }
 
-/** The badge sheet: every active vendor's code with name, licence ID and newspaper, to print on A4. */
+/**
+ * The badge sheet, to print on A4: each code with name, licence ID and newspaper, for every active
+ * vendor, or for the vendors chosen in the vendor list (`?ids=1,2,3`).
+ */
 export function BadgeSheet() {
   const translate = useTranslate();
   const dataProvider = useDataProvider();
   const [vendors, setVendors] = useState<BadgeVendor[] | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
+  const ids = useSearchParams()[0].get('ids') ?? '';
 
   useEffect(() => {
-    activeVendors(dataProvider).then(setVendors, (error: Error) => setFailure(error.message));
-  }, [dataProvider]);
+    const chosen = ids.split(',').filter(Boolean);
+    (chosen.length ? chosenVendors(dataProvider, chosen) : activeVendors(dataProvider)).then(
+      setVendors,
+      (error: Error) => setFailure(error.message),
+    );
+  }, [dataProvider, ids]);
 
   return (
     <Box
@@ -73,7 +81,7 @@ export function BadgeSheet() {
         className="badge-sheet-toolbar"
         sx={{ display: 'flex', flexWrap: 'wrap', gap: 1, alignItems: 'center', mb: 2 }}
       >
-        <Typography variant="h6" sx={{ flex: '1 1 auto' }}>
+        <Typography variant="h6" component="h1" sx={{ flex: '1 1 auto' }}>
           <PageTitle page="app.page.badges" />
         </Typography>
         <Button component={Link} to={qrPaths.settings} variant="outlined">

@@ -12,14 +12,11 @@ import {
 import { useEffect, useState } from 'react';
 import { useDataProvider, useNotify, useTranslate } from 'react-admin';
 import { Link } from 'react-router-dom';
-import { qrCodeOptions, vendorQrUrl } from '../../shared/qr.ts';
+import { printSize, qrCodeOptions, vendorQrUrl } from '../../shared/qr.ts';
 import { useSettings } from '../SettingsContext.tsx';
 import { qrPaths } from './paths.ts';
 import { saveBlob } from '../common/download.ts';
 import { activeVendors, codeBlob, codeFileName, type BadgeVendor, type CodeFormat } from './styling.ts';
-
-/** Print quality: about 5 cm at 300 dpi. */
-const downloadSize = 600;
 
 const vendorLabel = (vendor: BadgeVendor) => `${vendor.licenseId} · ${vendor.firstName} ${vendor.lastName}`.trim();
 
@@ -30,7 +27,7 @@ export function useCodeDownload() {
   return async (vendor: BadgeVendor, format: CodeFormat) => {
     try {
       saveBlob(
-        await codeBlob(qrCodeOptions(vendorQrUrl(settings, vendor.licenseId), settings, downloadSize), format),
+        await codeBlob(qrCodeOptions(vendorQrUrl(settings, vendor.licenseId), settings, printSize), format),
         codeFileName(vendor, format),
       );
     } catch (error) {
@@ -65,10 +62,7 @@ export function CodeDownloads() {
       const { zipSync } = await import('fflate');
       const files: Record<string, [Uint8Array, { level: 0 }]> = {};
       for (const vendor of vendors) {
-        const png = await codeBlob(
-          qrCodeOptions(vendorQrUrl(settings, vendor.licenseId), settings, downloadSize),
-          'png',
-        );
+        const png = await codeBlob(qrCodeOptions(vendorQrUrl(settings, vendor.licenseId), settings, printSize), 'png');
         // PNG is compressed already: stored as it is.
         files[codeFileName(vendor, 'png')] = [new Uint8Array(await png.arrayBuffer()), { level: 0 }];
         setZipped((done) => (done ?? 0) + 1);

@@ -64,6 +64,7 @@ function LivePreview() {
  * the other settings through PUT /api/settings; below, the downloads of vendors' codes.
  */
 export function QrCodeSettings() {
+  const translate = useTranslate();
   return (
     <>
       <SettingsForm page="app.page.qrcodes" savedMessage="app.qr.saved">
@@ -104,6 +105,7 @@ export function QrCodeSettings() {
               <TextInput source="qrCodeUrl" type="url" sx={wide} />
               <BooleanInput source="qrCodeEnableLogo" label="app.qr.fields.qrCodeEnableLogo" sx={wide} />
               <ImageInput
+                inputProps={{ 'aria-label': translate('app.qr.fields.qrCodeLogo') }}
                 source="qrCodeLogo"
                 label="app.qr.fields.qrCodeLogo"
                 accept={{ 'image/*': ['.png', '.jpg', '.jpeg', '.webp', '.svg'] }}

@@ -29,6 +29,12 @@ export const codeFileName = (vendor: Pick<BadgeVendor, 'licenseId'>, format: Cod
 const byLicenceId = (a: BadgeVendor, b: BadgeVendor) =>
   a.licenseId.localeCompare(b.licenseId, undefined, { numeric: true });
 
+/** The vendors chosen in the vendor list (its bulk action), by licence ID; deactivated ones too, as chosen. */
+export async function chosenVendors(dataProvider: DataProvider, ids: string[]): Promise<BadgeVendor[]> {
+  const { data } = await dataProvider.getMany<BadgeVendor>('vendorsummary', { ids });
+  return data.sort(byLicenceId);
+}
+
 /** Every active vendor by licence ID, page by page (the API gives at most 1000 at once). */
 export async function activeVendors(dataProvider: DataProvider): Promise<BadgeVendor[]> {
   const perPage = 1000;

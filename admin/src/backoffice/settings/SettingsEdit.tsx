@@ -1,3 +1,4 @@
+import AccountBalanceIcon from '@mui/icons-material/AccountBalance';
 import QrCodeIcon from '@mui/icons-material/QrCode2';
 import { Button } from '@mui/material';
 import {
@@ -12,6 +13,7 @@ import {
   type RaRecord,
 } from 'react-admin';
 import { Link } from 'react-router-dom';
+import { datevSettingsPath } from '../accounting/paths.ts';
 import { ColourInput } from '../common/ColourInput.tsx';
 import { asFileValue } from '../common/files.ts';
 import { EuroInput, eurosToCents } from '../common/money.tsx';
@@ -42,6 +44,7 @@ export function SettingsEdit() {
           <ColourInput source="color" />
           <ColourInput source="fontColor" />
           <ImageInput
+            inputProps={{ 'aria-label': translate('resources.settings.fields.logo') }}
             source="logo"
             accept={{ 'image/*': ['.png', '.jpg', '.jpeg', '.webp', '.svg'] }}
             format={asFileValue}
@@ -49,6 +52,7 @@ export function SettingsEdit() {
             <ImageField source="src" title="title" />
           </ImageInput>
           <ImageInput
+            inputProps={{ 'aria-label': translate('resources.settings.fields.favicon') }}
             source="favicon"
             accept={{ 'image/*': ['.png', '.jpg', '.jpeg', '.webp', '.svg'] }}
             format={asFileValue}
@@ -83,6 +87,17 @@ export function SettingsEdit() {
             id="settings-qrcodes"
           >
             {translate('app.qr.open_settings')}
+          </Button>
+        </Section>
+        <Section title="app.datev.section_books">
+          <Button
+            component={Link}
+            to={datevSettingsPath}
+            startIcon={<AccountBalanceIcon />}
+            sx={{ justifySelf: 'start', mb: 2 }}
+            id="settings-datev"
+          >
+            {translate('app.datev.open_settings')}
           </Button>
         </Section>
         <Section title="app.settings.section_vendors">

@@ -38,6 +38,7 @@ export function SettingsForm({
       }}
     >
       <SimpleForm
+        noValidate
         toolbar={
           <Toolbar>
             <SaveButton />

@@ -1,5 +1,6 @@
 import { MenuItem, Stack, TextField } from '@mui/material';
 import { useTranslate } from 'react-admin';
+import { DayInput } from '../common/DayInput.tsx';
 import { presetDays, presetLabel, presets, type Days, type Preset } from './period.ts';
 
 export interface PeriodChoice extends Days {
@@ -15,7 +16,14 @@ export function PeriodPicker({ value, onChange }: { value: PeriodChoice; onChang
     if (text) onChange({ ...value, [end]: text, preset: 'custom' });
   };
   return (
-    <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ my: 2 }} id="statistics-period">
+    // Wrapping, not a fixed row: beside the sidebar a tablet (768 px) has no room for all three.
+    <Stack
+      direction={{ xs: 'column', sm: 'row' }}
+      spacing={2}
+      useFlexGap
+      sx={{ my: 2, flexWrap: 'wrap' }}
+      id="statistics-period"
+    >
       <TextField
         select
         size="small"
@@ -31,21 +39,17 @@ export function PeriodPicker({ value, onChange }: { value: PeriodChoice; onChang
         ))}
         <MenuItem value="custom">{translate(presetLabel('custom'))}</MenuItem>
       </TextField>
-      <TextField
-        type="date"
-        size="small"
+      <DayInput
+        id="period-from"
         label={translate('app.statistics.from')}
         value={value.from}
-        onChange={(event) => day('from', event.target.value)}
-        slotProps={{ inputLabel: { shrink: true }, htmlInput: { max: value.to } }}
+        onChange={(text) => day('from', text)}
       />
-      <TextField
-        type="date"
-        size="small"
+      <DayInput
+        id="period-to"
         label={translate('app.statistics.to')}
         value={value.to}
-        onChange={(event) => day('to', event.target.value)}
-        slotProps={{ inputLabel: { shrink: true }, htmlInput: { min: value.from } }}
+        onChange={(text) => day('to', text)}
       />
     </Stack>
   );

@@ -66,7 +66,7 @@ export function VendorCreate() {
         title={<PageTitle page="app.page.new_vendor" />}
         mutationOptions={{ onSuccess: (vendor: CreatedVendor) => setCreated(vendor) }}
       >
-        <SimpleForm defaultValues={{ email: '', isDisabled: false }}>
+        <SimpleForm defaultValues={{ email: '', isDisabled: false }} noValidate>
           <EmailFromLicenseId />
           <VendorFields />
         </SimpleForm>

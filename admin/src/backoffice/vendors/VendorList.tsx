@@ -2,8 +2,12 @@ import CommentIcon from '@mui/icons-material/Comment';
 import DownloadIcon from '@mui/icons-material/Download';
 import EditIcon from '@mui/icons-material/Edit';
 import InfoIcon from '@mui/icons-material/Info';
-import { Chip, IconButton, Tooltip, useMediaQuery, type Theme } from '@mui/material';
-import type { MouseEvent } from 'react';
+import PersonOffIcon from '@mui/icons-material/PersonOff';
+import PrintIcon from '@mui/icons-material/Print';
+import ReceiptLongIcon from '@mui/icons-material/ReceiptLong';
+import WarningIcon from '@mui/icons-material/WarningAmber';
+import { Box, Checkbox, Chip, IconButton, Tooltip, useMediaQuery, type Theme } from '@mui/material';
+import { useState, type MouseEvent } from 'react';
 import {
   Button,
   CreateButton,
@@ -14,24 +18,171 @@ import {
   SimpleList,
   TopToolbar,
   FilterButton,
+  useDataProvider,
   useListContext,
+  useNotify,
   useRecordContext,
+  useRefresh,
   useTranslate,
   type RaRecord,
 } from 'react-admin';
-import { Link } from 'react-router-dom';
+import { Link, useNavigate } from 'react-router-dom';
 import { filterParam, useDownload } from '../common/download.ts';
 import { useFormatCents } from '../common/money.tsx';
 import { MoneyQuickActions } from '../credits/MoneyQuickActions.tsx';
+import { loadable } from '../common/loadable.tsx';
+import type { ShopDataProvider } from '../dataProvider.ts';
 import { PageTitle } from '../layout/PageTitle.tsx';
+import { qrPaths } from '../qrcodes/paths.ts';
 import { QrQuickAction } from '../qrcodes/QrQuickAction.tsx';
 import { ImportButton } from './import/ImportButton.tsx';
 import { vendorPaths } from './paths.ts';
 
+// The statements dialog (year, print frame) loads when it is opened, not with the list.
+const YearStatementsDialog = loadable(
+  () => import('../statements/StatementDialog.tsx').then((module) => module.YearStatementsDialog),
+  null,
+);
+
+/** The vendor list's "Statements of a year": every vendor's statement of a year as one printable document. */
+function YearStatementsButton() {
+  const [open, setOpen] = useState(false);
+  return (
+    <>
+      <Button label="app.statements.year_open" onClick={() => setOpen(true)} id="year-statements-button">
+        <ReceiptLongIcon />
+      </Button>
+      {open && <YearStatementsDialog onClose={() => setOpen(false)} />}
+    </>
+  );
+}
+
 const filters = [
   <SearchInput key="q" source="q" alwaysOn />,
   <NullableBooleanInput key="isDisabled" source="isDisabled" />,
+  <NullableBooleanInput key="hasWarning" source="hasWarning" />,
 ];
+
+/** A vendor with an open warning comment stands out in the list, before anyone opens the record. */
+function WarningMarker({ record }: { record: RaRecord }) {
+  const translate = useTranslate();
+  const count = Number(record.openWarnings ?? 0);
+  if (!count) return null;
+  const label = translate('app.vendor.open_warnings', { smart_count: count });
+  return (
+    <Tooltip title={label}>
+      <WarningIcon
+        className="vendor-warning"
+        color="warning"
+        fontSize="small"
+        role="img"
+        aria-label={label}
+        aria-hidden={false}
+        sx={{ verticalAlign: 'text-bottom', mr: 0.5 }}
+      />
+    </Tooltip>
+  );
+}
+
+function LicenceId() {
+  const record = useRecordContext();
+  if (!record) return null;
+  return (
+    <Box component="span" sx={{ whiteSpace: 'nowrap' }}>
+      <WarningMarker record={record} />
+      {record.licenseId as string}
+    </Box>
+  );
+}
+
+/**
+ * Deactivates the selected vendors one by one (PATCH, so each change has its protocol entry); a
+ * deactivated vendor's shop page and login stop working, and reactivating is one click in the record.
+ */
+function DeactivateSelected() {
+  const { selectedIds, onUnselectItems } = useListContext();
+  const dataProvider = useDataProvider<ShopDataProvider>();
+  const notify = useNotify();
+  const refresh = useRefresh();
+  const [busy, setBusy] = useState(false);
+  const deactivate = async () => {
+    setBusy(true);
+    try {
+      for (const id of selectedIds)
+        await dataProvider.call(`/api/vendors/${encodeURIComponent(String(id))}`, {
+          method: 'PATCH',
+          body: { isDisabled: true },
+        });
+      notify('app.vendor.deactivated_selected', { type: 'info', messageArgs: { smart_count: selectedIds.length } });
+      onUnselectItems();
+    } catch (error) {
+      notify('app.vendor.deactivate_failed', { type: 'error', messageArgs: { message: (error as Error).message } });
+    } finally {
+      setBusy(false);
+      refresh();
+    }
+  };
+  return (
+    <Button
+      label="app.vendor.deactivate_selected"
+      id="vendors-deactivate"
+      disabled={busy}
+      onClick={() => void deactivate()}
+    >
+      <PersonOffIcon />
+    </Button>
+  );
+}
+
+/** The badge sheet with only the selected vendors. */
+function BadgesOfSelected() {
+  const { selectedIds } = useListContext();
+  const navigate = useNavigate();
+  return (
+    <Button
+      label="app.vendor.badges_selected"
+      id="vendors-badges"
+      onClick={() =>
+        void navigate(`${qrPaths.badges}?ids=${selectedIds.map((id) => encodeURIComponent(String(id))).join(',')}`)
+      }
+    >
+      <PrintIcon />
+    </Button>
+  );
+}
+
+/**
+ * A row's checkbox for the bulk actions, named after its vendor. react-admin's own selection column
+ * puts its name on the wrapper instead of the checkbox, which screen readers then announce unnamed.
+ */
+function SelectVendor() {
+  const record = useRecordContext();
+  const { selectedIds, onToggleItem } = useListContext();
+  const translate = useTranslate();
+  if (!record) return null;
+  return (
+    <Checkbox
+      size="small"
+      className="vendor-select"
+      checked={selectedIds.includes(record.id)}
+      onClick={(event) => event.stopPropagation()}
+      onChange={() => onToggleItem(record.id)}
+      slotProps={{ input: { 'aria-label': translate('app.vendor.select', { id: record.licenseId as string }) } }}
+    />
+  );
+}
+
+/** The bulk actions, above the list while vendors are selected. */
+function BulkActions() {
+  const { selectedIds } = useListContext();
+  if (!selectedIds.length) return null;
+  return (
+    <>
+      <BadgesOfSelected />
+      <DeactivateSelected />
+    </>
+  );
+}
 
 /** The API's CSV of the vendors the list's filter finds, every page of them. */
 function ExportCsv() {
@@ -51,10 +202,12 @@ function ExportCsv() {
 function Actions() {
   return (
     <TopToolbar>
+      <BulkActions />
       <FilterButton />
       <CreateButton to={vendorPaths.create} />
       <ImportButton />
       <ExportCsv />
+      <YearStatementsButton />
     </TopToolbar>
   );
 }
@@ -131,7 +284,12 @@ export function VendorList() {
     >
       {isSmall ? (
         <SimpleList
-          primaryText={(record) => `${record.licenseId} · ${record.firstName} ${record.lastName}`}
+          primaryText={(record) => (
+            <>
+              <WarningMarker record={record} />
+              {`${record.licenseId} · ${record.firstName} ${record.lastName}`}
+            </>
+          )}
           secondaryText={(record) => credit(record)}
           tertiaryText={(record) => <Deactivated key={record.id} />}
           rowClick={(id) => vendorPaths.show(id)}
@@ -139,7 +297,8 @@ export function VendorList() {
         />
       ) : (
         <DataTable rowClick={(id) => vendorPaths.show(id)} rowSx={greyedOut} bulkActionButtons={false}>
-          <DataTable.Col source="licenseId" />
+          <DataTable.Col label="app.vendor.selection" disableSort render={() => <SelectVendor />} />
+          <DataTable.Col source="licenseId" render={() => <LicenceId />} />
           <DataTable.Col source="firstName" />
           <DataTable.Col source="lastName" />
           <DataTable.Col source="credit" align="right" render={credit} />

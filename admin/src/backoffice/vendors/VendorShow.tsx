@@ -7,6 +7,7 @@ import {
   Labeled,
   ListButton,
   Button,
+  SelectField,
   Show,
   TextField,
   TopToolbar,
@@ -16,13 +17,16 @@ import {
   useTranslate,
 } from 'react-admin';
 import { Link } from 'react-router-dom';
-import { formatDate } from '../../shared/dates.ts';
+import { dateTag, formatDate } from '../../shared/dates.ts';
 import type { Locale } from '../../shared/locale.ts';
 import { ItemsSold } from '../accounting/ItemsSold.tsx';
 import { useFormatCents } from '../common/money.tsx';
 import { PageTitle } from '../layout/PageTitle.tsx';
+import { StatementButton } from '../statements/StatementDialog.tsx';
 import { LastTransactions } from './LastTransactions.tsx';
 import { vendorPaths } from './paths.ts';
+import { VendorPrivacy } from './VendorPrivacy.tsx';
+import { languageChoices } from './VendorFields.tsx';
 import type { VendorRecord } from './record.ts';
 
 function Panel({ title, children, id }: { title: string; children: ReactNode; id?: string }) {
@@ -46,10 +50,17 @@ const grid = {
 };
 
 function ProfileActions() {
-  const record = useRecordContext();
+  const record = useRecordContext<VendorRecord>();
   return (
     <TopToolbar>
       <ListButton to={vendorPaths.list} />
+      {record && (
+        <StatementButton
+          vendorId={record.id}
+          licenseId={record.licenseId}
+          name={`${record.firstName} ${record.lastName}`.trim() || record.licenseId}
+        />
+      )}
       {record && (
         <Button component={Link} to={vendorPaths.edit(record.id)} label="ra.action.edit" id="vendor-edit-button">
           <EditIcon />
@@ -73,16 +84,19 @@ function Profile() {
           {record.isDisabled && <Chip size="small" label={translate('app.vendor.deactivated')} />}
         </Typography>
         <Box sx={grid}>
-          {(['email', 'telephone', 'language', 'address', 'postCode', 'debt'] as const).map((source) => (
+          <Labeled source="language">
+            <SelectField source="language" choices={languageChoices} />
+          </Labeled>
+          {(['email', 'telephone', 'address', 'postCode', 'debt'] as const).map((source) => (
             <Labeled key={source} source={source}>
               <TextField source={source} emptyText="—" />
             </Labeled>
           ))}
           <Labeled source="registrationDate">
-            <DateField source="registrationDate" emptyText="—" />
+            <DateField source="registrationDate" emptyText="—" locales={dateTag(locale as Locale)} />
           </Labeled>
           <Labeled source="vendorSince">
-            <DateField source="vendorSince" emptyText="—" />
+            <DateField source="vendorSince" emptyText="—" locales={dateTag(locale as Locale)} />
           </Labeled>
           <Labeled source="accountProofUrl">
             <UrlField source="accountProofUrl" emptyText="—" />
@@ -115,6 +129,9 @@ function Profile() {
       </Panel>
       <Panel title="app.books.items_sold" id="vendor-items">
         <ItemsSold vendor={record} />
+      </Panel>
+      <Panel title="app.vendor.section_privacy" id="vendor-privacy">
+        <VendorPrivacy vendor={record} />
       </Panel>
     </>
   );

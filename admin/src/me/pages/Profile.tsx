@@ -10,7 +10,7 @@ export function Profile({ vendor, t, locale }: PageProps & { vendor: OwnVendor }
     [t.email, vendor.email],
     [t.telephone, vendor.telephone],
     [t.address, [vendor.address, vendor.postCode].filter(Boolean).join(', ')],
-    [t.language, vendor.language],
+    [t.language, vendor.language === 'en' ? 'English' : 'Deutsch'],
     [t.vendorSince, vendor.vendorSince && formatDate(vendor.vendorSince, locale)],
   ];
   return (

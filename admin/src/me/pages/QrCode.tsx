@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import type QRCodeStyling from 'qr-code-styling';
-import { qrCodeOptions, vendorQrUrl } from '../../shared/qr.ts';
+import { printSize, qrCodeOptions, vendorQrUrl } from '../../shared/qr.ts';
 import type { PublicSettings } from '../../shared/settings.ts';
 import type { OwnVendor } from '../api.ts';
 import type { PageProps } from './props.ts';
@@ -25,7 +25,11 @@ export function QrCode({ vendor, settings, t }: PageProps & { vendor: OwnVendor;
     };
   }, [url, settings]);
 
-  const download = (extension: 'png' | 'svg') => void code?.download({ name: `qr-${vendor.licenseId}`, extension });
+  // The file is drawn again at print size: the 280 px on screen would print blurred on a badge.
+  const download = (extension: 'png' | 'svg') =>
+    void import('qr-code-styling').then(({ default: Styling }) =>
+      new Styling(qrCodeOptions(url, settings, printSize)).download({ name: `qr-${vendor.licenseId}`, extension }),
+    );
   return (
     <section className="me-card me-qr" id="me-qrcode">
       <p>{t.qrHint}</p>

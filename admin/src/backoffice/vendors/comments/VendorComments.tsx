@@ -151,7 +151,7 @@ export function VendorComments({ vendorId }: { vendorId: number }) {
             </ListItem>
           ))}
         </List>
-        <Form key={formKey} onSubmit={add}>
+        <Form key={formKey} onSubmit={add} noValidate>
           <Box sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: 2 }}>
             <TextInput
               source="comment"

@@ -16,7 +16,7 @@ import {
   Typography,
 } from '@mui/material';
 import { useRef, useState, type ChangeEvent } from 'react';
-import { Confirm, HttpError, useDataProvider, useTranslate } from 'react-admin';
+import { Confirm, HttpError, Title, useDataProvider, useTranslate } from 'react-admin';
 import { Link } from 'react-router-dom';
 import { saveBlob } from '../../common/download.ts';
 import { PageTitle } from '../../layout/PageTitle.tsx';
@@ -150,9 +150,7 @@ export function VendorImport() {
   return (
     <Box sx={{ display: 'grid', gap: 2, py: 2, maxWidth: '100%' }}>
       {printOnlyPasswords}
-      <Typography variant="h5" component="h1">
-        <PageTitle page="app.page.vendor_import" />
-      </Typography>
+      <Title title={<PageTitle page="app.page.vendor_import" />} />
       <Card>
         <CardContent sx={{ display: 'grid', gap: 1 }}>
           <Typography variant="body2" color="text.secondary">

@@ -57,6 +57,11 @@ function convert(field: string, raw: string): unknown {
     const number = Number(value.replace(',', '.'));
     return Number.isFinite(number) ? number : value;
   }
+  if (field === 'language') {
+    // Spreadsheets name the language in words; the API takes the code of one /me speaks.
+    if (/^(de|deu|deutsch|german)$/i.test(value)) return 'de';
+    if (/^(en|eng|englisch|english)$/i.test(value)) return 'en';
+  }
   if (dateFields.includes(field)) {
     const german = /^(\d{1,2})\.(\d{1,2})\.(\d{4})$/.exec(value);
     return german ? `${german[3]}-${german[2].padStart(2, '0')}-${german[1].padStart(2, '0')}` : value || null;

@@ -112,7 +112,7 @@ export function LocationDialog({
 
   return (
     <Dialog open onClose={onClose} fullWidth maxWidth="sm" aria-labelledby="location-dialog-title">
-      <Form record={record} onSubmit={submit}>
+      <Form record={record} onSubmit={submit} noValidate>
         <DialogTitle id="location-dialog-title">
           {translate(location ? 'app.location.edit' : 'app.location.add')}
         </DialogTitle>

@@ -1,0 +1,131 @@
+// The webhook screens' texts (endpoints for other systems and their deliveries); merged in i18n/german.ts and i18n/english.ts.
+export const de = {
+  app: {
+    menu: { webhooks: 'Webhooks' },
+    page: {
+      webhooks: 'Webhooks',
+      new_webhook: 'Neuer Webhook',
+      edit_webhook: 'Webhook bearbeiten',
+    },
+    webhooks: {
+      intro:
+        'Andere Systeme (etwa die Buchhaltung oder ein ERP) erhalten hier signierte Nachrichten, wenn Geld bewegt wird.',
+      empty: 'Noch kein Webhook eingerichtet.',
+      url_help: 'Muss mit https:// beginnen.',
+      type_order_paid: 'Bestellung bezahlt',
+      type_order_refunded: 'Bestellung erstattet',
+      type_payout_created: 'Auszahlung',
+      type_payout_reversed: 'Auszahlung storniert',
+      type_counter_sale: 'Verkauf an der Theke',
+      type_counter_day_closed: 'Tagesabschluss',
+      active_yes: 'Aktiv',
+      active_no: 'Pausiert',
+      secret_title: 'Geheimnis des Webhooks',
+      secret_text:
+        'Das Geheimnis wird nur jetzt angezeigt. Bitte kopieren Sie es in das empfangende System; damit prüft es die Signatur jeder Nachricht.',
+      secret_done: 'Ich habe es kopiert',
+      rotate: 'Geheimnis erneuern',
+      rotate_title: 'Neues Geheimnis erzeugen?',
+      rotate_content: 'Das bisherige Geheimnis gilt sofort nicht mehr. Das empfangende System braucht danach das neue.',
+      secret_set_at: 'Geheimnis erzeugt am %{date}',
+      deliveries: 'Zustellungen',
+      deliveries_empty: 'Noch keine Zustellungen.',
+      status_pending: 'Wartet',
+      status_delivered: 'Zugestellt',
+      status_failed: 'Fehlgeschlagen',
+      resend: 'Erneut senden',
+      resent: 'Die Zustellung wird erneut gesendet.',
+    },
+  },
+  resources: {
+    'webhook-endpoints': {
+      name: 'Webhook |||| Webhooks',
+      fields: {
+        url: 'Adresse (URL)',
+        description: 'Beschreibung',
+        eventTypes: 'Ereignisse',
+        active: 'Aktiv',
+        pending: 'Wartend',
+        failed: 'Fehlgeschlagen',
+        createdAt: 'Erstellt',
+      },
+    },
+    'webhook-deliveries': {
+      name: 'Zustellung |||| Zustellungen',
+      fields: {
+        createdAt: 'Ereignis vom',
+        eventType: 'Ereignis',
+        status: 'Status',
+        attempts: 'Versuche',
+        lastError: 'Letzter Fehler',
+        nextAttemptAt: 'Nächster Versuch',
+        deliveredAt: 'Zugestellt am',
+      },
+    },
+  },
+};
+
+export const en: typeof de = {
+  app: {
+    menu: { webhooks: 'Webhooks' },
+    page: {
+      webhooks: 'Webhooks',
+      new_webhook: 'New webhook',
+      edit_webhook: 'Edit webhook',
+    },
+    webhooks: {
+      intro: 'Other systems (such as bookkeeping or an ERP) receive signed messages here when money moves.',
+      empty: 'No webhook set up yet.',
+      url_help: 'Must start with https://.',
+      type_order_paid: 'Order paid',
+      type_order_refunded: 'Order refunded',
+      type_payout_created: 'Payout',
+      type_payout_reversed: 'Payout reversed',
+      type_counter_sale: 'Counter sale',
+      type_counter_day_closed: 'Daily close',
+      active_yes: 'Active',
+      active_no: 'Paused',
+      secret_title: 'The webhook’s secret',
+      secret_text:
+        'The secret is shown only now. Please copy it into the receiving system; it checks the signature of every message with it.',
+      secret_done: 'I have copied it',
+      rotate: 'Rotate secret',
+      rotate_title: 'Make a new secret?',
+      rotate_content: 'The current secret stops working at once. The receiving system needs the new one afterwards.',
+      secret_set_at: 'Secret made on %{date}',
+      deliveries: 'Deliveries',
+      deliveries_empty: 'No deliveries yet.',
+      status_pending: 'Waiting',
+      status_delivered: 'Delivered',
+      status_failed: 'Failed',
+      resend: 'Resend',
+      resent: 'The delivery is being sent again.',
+    },
+  },
+  resources: {
+    'webhook-endpoints': {
+      name: 'Webhook |||| Webhooks',
+      fields: {
+        url: 'Address (URL)',
+        description: 'Description',
+        eventTypes: 'Events',
+        active: 'Active',
+        pending: 'Waiting',
+        failed: 'Failed',
+        createdAt: 'Created',
+      },
+    },
+    'webhook-deliveries': {
+      name: 'Delivery |||| Deliveries',
+      fields: {
+        createdAt: 'Event of',
+        eventType: 'Event',
+        status: 'Status',
+        attempts: 'Attempts',
+        lastError: 'Last error',
+        nextAttemptAt: 'Next attempt',
+        deliveredAt: 'Delivered on',
+      },
+    },
+  },
+};

@@ -1,0 +1,196 @@
+import assert from 'node:assert/strict';
+import type { Page } from 'playwright-core';
+import { accessToken, logInAtProvider, openLoggedIn, useBrowserTab } from './admin-login.ts';
+import { expectAccessible } from './axe.ts';
+import { screenshot } from './browser.ts';
+import type { RunningServer } from './server.ts';
+
+// Issue 18, acceptance 3 and 4: axe-core finds no critical and no serious violation, and exactly one
+// h1, on every screen of the back office (each menu entry, list, show, edit and create of each
+// resource, the payout page, the badge sheet) and of /me, in German and in English; at 768 px the
+// statistics and the badge sheet do not scroll sideways; screenshots at 768 and 1366 px.
+
+type Language = 'de' | 'en';
+const languages: Language[] = ['de', 'en'];
+
+/** Sets the interface language the way the switches do: remembered on the device, read on load. */
+async function useLanguage(page: Page, language: Language): Promise<void> {
+  await page.evaluate((chosen) => localStorage.setItem('street-paper.locale', chosen), language);
+}
+
+/** Waits until the screen has drawn: its title set, no spinner left, the table or form in place. */
+async function settled(page: Page): Promise<void> {
+  await page
+    .locator('h1:not(:empty)')
+    .first()
+    .waitFor({ timeout: 20_000 })
+    .catch(() => {});
+  await page.waitForFunction(() => document.title.includes(' | '), undefined, { timeout: 15_000 }).catch(() => {});
+  await page
+    .locator('[role="progressbar"], .MuiLinearProgress-root')
+    .first()
+    .waitFor({ state: 'detached', timeout: 15_000 })
+    .catch(() => {});
+  // react-admin fades lists and forms in; axe must see the final colours.
+  await page.waitForTimeout(400);
+}
+
+describe('e2e: accessibility of the back office and /me (axe-core)', function () {
+  this.timeout(900_000);
+  const tab = useBrowserTab({ officeAt: '/backoffice/vendorsummary' });
+  let server: RunningServer;
+  let page: Page;
+  before(() => ({ server, page } = tab));
+
+  let vendorId: number;
+  let productId: number;
+  before(async () => {
+    const headers = { Authorization: `Bearer ${await accessToken(page)}` };
+    const [demo1] = (await (
+      await fetch(`${server.url}/api/vendors?filter=${encodeURIComponent('{"q":"DEMO-1@"}')}`, { headers })
+    ).json()) as { id: number }[];
+    vendorId = demo1.id;
+    const [item] = (await (await fetch(`${server.url}/api/items`)).json()) as { id: number }[];
+    productId = item.id;
+    // Something for the protocol, the warning marker and the deactivated look to show.
+    const change = (path: string, method: string, body: unknown) =>
+      fetch(`${server.url}${path}`, {
+        method,
+        headers: { ...headers, 'Content-Type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    await change(`/api/vendors/${vendorId}/comments`, 'POST', { comment: 'Ausweis abgelaufen', warning: true });
+    const [demo29] = (await (
+      await fetch(`${server.url}/api/vendors?filter=${encodeURIComponent('{"q":"DEMO-29"}')}`, { headers })
+    ).json()) as { id: number }[];
+    assert.equal((await change(`/api/vendors/${demo29.id}`, 'PATCH', { isDisabled: true })).status, 200);
+  });
+
+  const screens = () => [
+    '/today',
+    '/vendorsummary',
+    '/newvendor',
+    `/userprofile/${vendorId}`,
+    `/userprofile/${vendorId}/update`,
+    '/vendorsummary/import',
+    '/credits',
+    `/credits/payout/${vendorId}`,
+    '/payouts',
+    '/counter',
+    '/counter/DEMO-1',
+    '/tills',
+    '/sales',
+    '/payments',
+    '/productsettings',
+    '/newproduct',
+    `/productsettings/update/${productId}`,
+    '/settings/update',
+    '/settings/qrcode',
+    '/settings/qrcode/badges',
+    '/map',
+    '/statistics',
+    '/orders',
+    '/protocol',
+    '/outbox',
+    '/login-locks',
+  ];
+
+  for (const language of languages) {
+    it(`finds no serious violation and one h1 on every back-office screen in ${language === 'de' ? 'German' : 'English'}`, async () => {
+      await useLanguage(page, language);
+      const problems: string[] = [];
+      for (const screen of screens()) {
+        await page.goto(`${server.url}/backoffice${screen}`);
+        await settled(page);
+        assert.equal(await page.getAttribute('html', 'lang'), language, screen);
+        if (!(await page.locator('h1').first().innerText()).trim()) problems.push(`${screen} (${language}): no title`);
+        await expectAccessible(page, `${screen} (${language})`).catch((error: Error) => problems.push(error.message));
+      }
+      assert.equal(problems.length, 0, problems.join('\n'));
+    });
+  }
+
+  it('shows the protocol in words: the field’s label, before → after, a link to the record', async () => {
+    for (const [language, text] of [
+      ['de', /Deaktiviert: Nein → Ja/],
+      ['en', /Deactivated: No → Yes/],
+    ] as const) {
+      await useLanguage(page, language);
+      await page.goto(`${server.url}/backoffice/protocol`);
+      const entry = page.locator('table tbody tr').filter({ hasText: text });
+      await entry.waitFor();
+      const link = entry.locator('a.protocol-link');
+      assert.match(await link.innerText(), language === 'de' ? /^Verkäuferin oder Verkäufer \d+$/ : /^Vendor \d+$/);
+      assert.match((await link.getAttribute('href')) ?? '', /\/backoffice\/userprofile\/\d+$/);
+      assert.doesNotMatch(await page.locator('table tbody').innerText(), /isDisabled|[{}]/, 'no raw names or JSON');
+    }
+    await useLanguage(page, 'de');
+  });
+
+  for (const width of [768, 1366]) {
+    it(`fits ${width} px: the statistics and the badge sheet do not scroll sideways; screenshots in both languages`, async () => {
+      await page.setViewportSize({ width, height: 1000 });
+      try {
+        for (const language of languages) {
+          await useLanguage(page, language);
+          for (const [screen, name] of [
+            ['/statistics', 'statistics'],
+            ['/settings/qrcode/badges', 'badges'],
+          ] as const) {
+            await page.goto(`${server.url}/backoffice${screen}`);
+            await settled(page);
+            const { scrollWidth, clientWidth } = await page.evaluate(() => ({
+              scrollWidth: document.scrollingElement!.scrollWidth,
+              clientWidth: document.scrollingElement!.clientWidth,
+            }));
+            await screenshot(page, `backoffice-${name}-${language}-${width}`);
+            assert.ok(scrollWidth <= clientWidth, `${screen} at ${width} px is ${scrollWidth} px wide`);
+          }
+          for (const [screen, name] of [
+            ['/vendorsummary', 'vendors'],
+            [`/userprofile/${vendorId}`, 'vendor-profile'],
+            ['/payments', 'accounting'],
+            ['/protocol', 'protocol'],
+            ['/productsettings', 'products'],
+          ] as const) {
+            await page.goto(`${server.url}/backoffice${screen}`);
+            await settled(page);
+            await screenshot(page, `backoffice-${name}-${language}-${width}`);
+          }
+        }
+      } finally {
+        await page.setViewportSize({ width: 1280, height: 900 });
+        await useLanguage(page, 'de');
+      }
+    });
+  }
+
+  for (const language of languages) {
+    it(`finds no serious violation and one h1 on every page of /me in ${language === 'de' ? 'German' : 'English'}`, async () => {
+      const context = await page
+        .context()
+        .browser()!
+        .newContext({ viewport: { width: 390, height: 844 } });
+      const vendor = await context.newPage();
+      try {
+        await openLoggedIn(vendor, `${server.url}/me`, 'vendor', 'vendor').catch(async () => {
+          await logInAtProvider(vendor, 'vendor', 'vendor');
+        });
+        await vendor.locator('#me-credit-amount').waitFor();
+        await vendor.locator(`#me-lang-${language}`).click();
+        const problems: string[] = [];
+        for (const path of ['/me', '/me/qrcode', '/me/profile']) {
+          await vendor.goto(`${server.url}${path}`);
+          await vendor.locator('.me-card, #me-credit').first().waitFor();
+          if (path === '/me/qrcode') await vendor.locator('#me-qr-code svg').waitFor();
+          await vendor.waitForTimeout(300);
+          assert.equal(await vendor.getAttribute('html', 'lang'), language);
+          await expectAccessible(vendor, `${path} (${language})`).catch((error: Error) => problems.push(error.message));
+        }
+        assert.equal(problems.length, 0, problems.join('\n'));
+      } finally {
+        await context.close();
+      }
+    });
+  }
+});
