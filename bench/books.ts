@@ -256,6 +256,27 @@ export async function benchBooks(): Promise<Figure[]> {
       const csv = await call(`/api/payments/?${period({ from: monthAgo, to: today })}&format=csv`);
       return `${(csv.body.length / 1e6).toFixed(1)} MB`;
     });
+    await measure<number>(
+      "extra: one vendor's statement, one month",
+      Infinity,
+      async (id) => {
+        const statement = JSON.parse((await call(`/api/vendors/${id}/statement/?${period(lastMonth)}`)).body) as {
+          rows: unknown[];
+        };
+        return `${statement.rows.length} lines`;
+      },
+      async (run) =>
+        oneRow(
+          await db('vendors')
+            .where({ license_id: `BENCH-${((run * 37) % scale.vendors) + 1}` })
+            .select<{ id: number }[]>('id'),
+        ).id,
+    );
+    await measure("extra: every vendor's statements of a year (JSON)", Infinity, async () => {
+      const year = Number(today.slice(0, 4)) - 1;
+      const batch = JSON.parse((await call(`/api/statements/?year=${year}`)).body) as { statements: unknown[] };
+      return `${batch.statements.length} vendors`;
+    });
     for (const id of paid) {
       await call(`/api/payments/payout/${id}/reverse/`, {
         method: 'POST',

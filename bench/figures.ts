@@ -10,12 +10,16 @@ export interface Figure {
   digits?: number;
   /** The most the issue or the specification allows; without it the figure is information only. */
   budget?: number;
+  /** The least the issue allows (a share of a ceiling); without it, none. */
+  minimum?: number;
 }
 
 export type BenchPart = () => Promise<Figure[]>;
 
 export const passes = (figure: Figure): boolean | undefined =>
-  figure.budget === undefined ? undefined : figure.value <= figure.budget;
+  figure.budget === undefined && figure.minimum === undefined
+    ? undefined
+    : figure.value <= (figure.budget ?? Infinity) && figure.value >= (figure.minimum ?? -Infinity);
 
 /** A plain-text table; the columns named in `left` are left-aligned (words), the others right-aligned (numbers). */
 export function printTable(rows: string[][], left: number[]): void {
@@ -45,7 +49,12 @@ export function printFigures(figures: Figure[]): void {
       ['part', 'figure', 'value', 'unit', 'budget', 'result'],
       ...figures.map((figure) => {
         const verdict = passes(figure);
-        const budget = figure.budget === undefined ? '' : `≤ ${format(figure.budget, figure)}`;
+        const budget =
+          figure.budget !== undefined
+            ? `≤ ${format(figure.budget, figure)}`
+            : figure.minimum !== undefined
+              ? `≥ ${format(figure.minimum, figure)}`
+              : '';
         return [
           figure.part,
           figure.name,

@@ -3,6 +3,8 @@
 // gave and whether they hold. `npm run bench -- <part>` runs one part and ends with its figures.
 // - load (bench/load.ts): the bare-Koa ceiling, whole purchases end to end and the hot single
 //   routes, on PGlite and on PostgreSQL (BENCH_DATABASE_URL or TEST_DATABASE_URL);
+// - purchases (bench/purchases.ts): whole purchases with the app, the Stripe sandbox and the load
+//   generator in three processes: the app's purchases per second and CPU ms per purchase;
 // - books (bench/books.ts): the back office's money queries under a long history;
 // - shop (bench/shop.ts): the shop's first screen in a throttled Chromium;
 // - admin (bench/admin.ts): the JavaScript of the back office's first screen and of /me.
@@ -10,13 +12,15 @@ import { benchAdmin } from './admin.ts';
 import { benchBooks } from './books.ts';
 import { passes, printFigures, type BenchPart, type Figure } from './figures.ts';
 import { benchLoad } from './load.ts';
+import { benchPurchases } from './purchases.ts';
 import { benchShop } from './shop.ts';
 
 const parts: Record<string, BenchPart> = {
   load: benchLoad,
+  purchases: benchPurchases,
   books: benchBooks,
   shop: benchShop,
-  admin: () => Promise.resolve(benchAdmin()),
+  admin: benchAdmin,
 };
 
 const only = process.argv[2];

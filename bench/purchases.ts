@@ -1,0 +1,182 @@
+// `npm run bench -- purchases`: whole purchases with the app, the Stripe sandbox and the load
+// generator each in a process of its own, so the app's throughput and its CPU time per purchase are
+// its own. The app is the real server (`api/src/server.ts`) on PGlite, then on PostgreSQL
+// (BENCH_DATABASE_URL, else TEST_DATABASE_URL; a database `bench_purchases`, made and dropped);
+// it talks to the sandbox like to Stripe (STRIPE_API_URL, the sandbox's key and webhook secret).
+// The sandbox, another server process, pays on its card page, books the card fee a moment later and
+// sends its webhooks to the app. The load generator (bench/purchase-load.ts) runs 16, then 64
+// customers for BENCH_SECONDS × 2 each. The app's CPU time is read from /proc before and after,
+// a moment after the last payment (the sandbox books fees at once here), and divided by the purchases. Afterwards the books are
+// checked: every paid order booked exactly once.
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import { createDb, migrate } from '../api/src/db.ts';
+import { freePort, removeDir, repoRoot, startServer, tempDir, type RunningServer } from '../tests/e2e/server.ts';
+import { ensureBuild } from './build.ts';
+import { percentile, printTable, type Figure } from './figures.ts';
+import { wrongBookings } from './load.ts';
+import type { LoadResult, LoadTask } from './purchase-load.ts';
+
+const customerCounts = [16, 64];
+/** The shop's receipt page asks every 2 s; the bench asks more often, so latency shows the booking. */
+const pollMs = 100;
+/** Far above any load this machine can make: the bench measures the shop, not its rate limits. */
+const unlimited = '1000000000';
+const seconds = () => 2 * Math.min(Math.max(Number(process.env.BENCH_SECONDS ?? 5) || 5, 1), 60);
+
+/** CPU time (user + system) a process has used, in ms, from /proc (Linux). */
+function cpuMs(pid: number): number {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+  const ticks = Number(fields[11]) + Number(fields[12]);
+  // Linux counts in clock ticks of 1/100 s on every usual configuration (getconf CLK_TCK).
+  return ticks * 10;
+}
+
+/** The sandbox: a server process of its own whose PUBLIC_URL is the app's, so its webhooks go there. */
+async function startSandbox(
+  appUrl: string,
+): Promise<{ server: RunningServer; secretKey: string; webhookSecret: string }> {
+  const dataDir = tempDir('street-paper-bench-sandbox-');
+  const secretKey = `sk_test_bench${randomBytes(20).toString('hex')}`;
+  const webhookSecret = `whsec_bench${randomBytes(16).toString('hex')}`;
+  const db = createDb({ dataDir });
+  try {
+    await migrate(db);
+    await db('stripe_sandbox_credentials').insert({ id: true, secret_key: secretKey, webhook_secret: webhookSecret });
+  } finally {
+    await db.destroy();
+  }
+  const server = await startServer({
+    dataDir,
+    env: { PUBLIC_URL: appUrl, SEED_DEMO: 'false', SANDBOX_FEE_DELAY_MS: '0' },
+  });
+  return { server, secretKey, webhookSecret };
+}
+
+function runLoad(task: LoadTask): Promise<LoadResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'bench/purchase-load.ts', JSON.stringify(task)], {
+      cwd: repoRoot,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let out = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
+    child.once('error', reject);
+    child.once('exit', (code) => {
+      if (code !== 0) reject(new Error(`the load generator exited with ${code}`));
+      else resolve(JSON.parse(out.trim().split('\n').at(-1) ?? '{}') as LoadResult);
+    });
+  });
+}
+
+/** The sandbox books each card fee a moment after the payment: long enough for the last ones to land. */
+const settleMs = 3000;
+const settle = () => new Promise((resolve) => setTimeout(resolve, settleMs));
+
+async function benchEngine(part: string, adminUrl: string | undefined): Promise<Figure[]> {
+  const databaseName = 'bench_purchases';
+  const databaseUrl = adminUrl && Object.assign(new URL(adminUrl), { pathname: `/${databaseName}` }).href;
+  const onAdmin = async (sql: string) => {
+    const admin = createDb({ databaseUrl: adminUrl, dataDir: '' });
+    try {
+      await admin.raw(sql);
+    } finally {
+      await admin.destroy();
+    }
+  };
+  if (adminUrl) {
+    await onAdmin(`drop database if exists ${databaseName} with (force)`);
+    await onAdmin(`create database ${databaseName}`);
+  }
+  const port = await freePort();
+  const appUrl = `http://127.0.0.1:${port}`;
+  const sandbox = await startSandbox(appUrl);
+  const app = await startServer({
+    port,
+    databaseUrl,
+    env: {
+      STRIPE_SECRET_KEY: sandbox.secretKey,
+      STRIPE_WEBHOOK_SECRET: sandbox.webhookSecret,
+      STRIPE_API_URL: sandbox.server.url,
+      ORDER_RATE_LIMIT: unlimited,
+      VENDOR_CHECK_RATE_LIMIT: unlimited,
+    },
+  });
+  const figures: Figure[] = [];
+  const details: string[][] = [];
+  try {
+    const items = (await (await fetch(`${appUrl}/api/items/`)).json()) as { id: number; name: string }[];
+    const item = items.find((entry) => entry.name === 'Zeitung')?.id ?? items[0]?.id ?? 0;
+    const vendors = Array.from({ length: 10 }, (_, i) => `DEMO-${i + 1}`);
+    const base = { appUrl, sandboxUrl: sandbox.server.url, vendors, item, pollMs };
+    await runLoad({ ...base, customers: 2, seconds: 1 }); // warm-up: every code path compiled once
+    await settle();
+    for (const customers of customerCounts) {
+      const before = cpuMs(app.process.pid!);
+      const started = performance.now();
+      const run = await runLoad({ ...base, customers, seconds: seconds() });
+      await settle();
+      const cpu = cpuMs(app.process.pid!) - before;
+      const wall = (performance.now() - started - settleMs) / 1000;
+      const done = run.tokens.length;
+      const rate = done / (run.elapsedMs / 1000);
+      const perPurchase = done ? cpu / done : NaN;
+      if (run.firstFailure) console.log(`  a purchase failed: ${run.firstFailure}`);
+      figures.push(
+        { part, name: `whole purchases, ${customers} customers`, value: rate, unit: 'purchases/s', digits: 1 },
+        { part, name: `app CPU per purchase, ${customers} customers`, value: perPurchase, unit: 'ms', digits: 1 },
+        { part, name: `app CPU use, ${customers} customers`, value: (cpu / 1000 / wall) * 100, unit: '% of a core' },
+        { part, name: `whole purchase p50, ${customers} customers`, value: percentile(run.latencies, 50), unit: 'ms' },
+        { part, name: `failed purchases, ${customers} customers`, value: run.failures, unit: 'purchases', budget: 0 },
+      );
+      details.push([
+        `${customers} customers`,
+        String(done),
+        `${rate.toFixed(1)}/s`,
+        perPurchase.toFixed(1),
+        `${((cpu / 1000 / wall) * 100).toFixed(0)} %`,
+        percentile(run.latencies, 50).toFixed(0),
+        percentile(run.latencies, 99).toFixed(0),
+        String(run.failures),
+      ]);
+    }
+    // The app's embedded database belongs to the app while it runs: the books are read after it stopped.
+    await app.stop(30_000);
+    const db = createDb({ databaseUrl, dataDir: databaseUrl ? '' : app.dataDir });
+    const books = await wrongBookings(db).finally(() => db.destroy());
+    figures.push({
+      part,
+      name: `paid orders not booked exactly once (of ${books.paid})`,
+      value: books.wrong,
+      unit: 'orders',
+      budget: 0,
+    });
+    console.log('');
+    printTable(
+      [['load', 'purchases', 'rate', 'app CPU ms/purchase', 'app CPU', 'p50 ms', 'p99 ms', 'failed'], ...details],
+      [0],
+    );
+    console.log(`  ${books.paid} orders paid, ${books.wrong} of them not booked exactly once\n`);
+  } finally {
+    await app.stop(30_000);
+    await sandbox.server.stop(30_000);
+    removeDir(app.dataDir);
+    removeDir(sandbox.server.dataDir);
+    if (adminUrl) await onAdmin(`drop database if exists ${databaseName} with (force)`);
+  }
+  return figures;
+}
+
+export async function benchPurchases(): Promise<Figure[]> {
+  ensureBuild();
+  const adminUrl = process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE_URL || undefined;
+  console.log(`Whole purchases: app, Stripe sandbox and load generator in three processes, ${seconds()} s per load`);
+  console.log('PGlite:');
+  const figures = await benchEngine('purchases PGlite', undefined);
+  if (adminUrl) {
+    console.log('PostgreSQL (database bench_purchases):');
+    figures.push(...(await benchEngine('purchases PostgreSQL', adminUrl)));
+  } else console.log('PostgreSQL skipped: set BENCH_DATABASE_URL or TEST_DATABASE_URL to measure it too.\n');
+  return figures;
+}
