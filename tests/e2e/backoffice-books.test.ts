@@ -235,7 +235,7 @@ describe('e2e: credits, payouts, sales and accounting in the back office', funct
     const row = page.locator('table tbody tr').filter({ hasText: vendor }).first();
     await row.getByRole('link', { name: 'Kontoauszug' }).click();
     await page.waitForURL((current) => current.pathname === '/backoffice/payments');
-    assert.equal(await page.getByLabel(/^Verkäufer \(Ausweisnummer\)/).inputValue(), vendor);
+    assert.equal(await page.getByLabel(/^Verkäufer·in \(Ausweisnummer\)/).inputValue(), vendor);
     await page.goBack();
     await page
       .locator('table tbody tr')

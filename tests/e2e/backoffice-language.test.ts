@@ -58,7 +58,7 @@ describe('e2e: a German back office in an English browser', function () {
 
   it('is German although the browser is English', async () => {
     assert.equal(await page.evaluate(() => navigator.language), 'en-US');
-    await page.getByText('Verkäufer', { exact: true }).first().waitFor();
+    await page.getByText('Verkäufer·innen', { exact: true }).first().waitFor();
     assert.equal(await page.evaluate(() => document.documentElement.lang), 'de');
   });
 

@@ -107,7 +107,7 @@ describe('e2e: overview screens of the back office', function () {
     const before = await page.locator('#statistics-vendors').innerText();
     assert.match(
       before,
-      /^0 von \d+ Verkäufern haben in diesem Zeitraum verkauft \(0 %\)$/,
+      /^0 von \d+ Verkäuferinnen und Verkäufern haben in diesem Zeitraum verkauft \(0 %\)$/,
       'the fresh demo has no sales yet',
     );
     assert.equal(
@@ -129,7 +129,7 @@ describe('e2e: overview screens of the back office', function () {
     ]);
     assert.match(
       await page.locator('#statistics-vendors').innerText(),
-      /^1 von (\d+) Verkäufern haben in diesem Zeitraum verkauft \(\d+(,\d)? %\)$/,
+      /^1 von (\d+) Verkäuferinnen und Verkäufern haben in diesem Zeitraum verkauft \(\d+(,\d)? %\)$/,
     );
     assert.equal(await page.locator('.chart-items rect').count(), 2, 'one bar per row');
     // The day fields show the app's German days (dd.mm.yyyy), whatever the browser's language.
@@ -203,7 +203,7 @@ describe('e2e: overview screens of the back office', function () {
       'the popup names the vendor',
     );
     await link.click();
-    await page.locator('#backoffice-page-title').filter({ hasText: 'Verkäuferprofil' }).waitFor();
+    await page.locator('#backoffice-page-title').filter({ hasText: 'Profil (Verkäufer·in)' }).waitFor();
     const vendor = map.vendors.find((v) => v.licenseId === markerTitle.split(' ')[0])!;
     assert.equal(new URL(page.url()).pathname, `/backoffice/userprofile/${vendor.id}`);
 

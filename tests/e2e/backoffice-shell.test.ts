@@ -53,12 +53,12 @@ describe('e2e: back-office shell in Chromium', function () {
     await page.goto(url(''));
     await logInAtProvider(page, 'office', 'office');
     await page.waitForURL(url('/vendorsummary'));
-    assert.equal(await backofficeTitle(page, title('Verkäufer')), title('Verkäufer'));
+    assert.equal(await backofficeTitle(page, title('Verkäufer·innen')), title('Verkäufer·innen'));
     assert.equal(await page.locator('#backoffice-user').textContent(), 'office ist angemeldet');
     const menu = await page.locator('.RaMenu-open a, .RaMenu-open li').allTextContents();
     assert.deepEqual(menu.map((text) => text.trim()).filter(Boolean), [
       'Heute',
-      'Verkäufer',
+      'Verkäufer·innen',
       'Guthaben',
       'Auszahlungen',
       'Theke',
@@ -102,11 +102,11 @@ describe('e2e: back-office shell in Chromium', function () {
       id: number;
     }[];
     const routes: [path: string, page: string, shot: string][] = [
-      ['', 'Verkäufer', 'backoffice-vendors'],
-      ['/vendorsummary', 'Verkäufer', 'backoffice-vendors'],
-      ['/newvendor', 'Neuer Verkäufer', 'backoffice-new-vendor'],
-      [`/userprofile/${vendors[0].id}`, 'Verkäuferprofil', 'backoffice-vendor-profile'],
-      [`/userprofile/${vendors[0].id}/update`, 'Verkäufer bearbeiten', 'backoffice-vendor-edit'],
+      ['', 'Verkäufer·innen', 'backoffice-vendors'],
+      ['/vendorsummary', 'Verkäufer·innen', 'backoffice-vendors'],
+      ['/newvendor', 'Verkäufer·in anlegen', 'backoffice-new-vendor'],
+      [`/userprofile/${vendors[0].id}`, 'Profil (Verkäufer·in)', 'backoffice-vendor-profile'],
+      [`/userprofile/${vendors[0].id}/update`, 'Verkäufer·in bearbeiten', 'backoffice-vendor-edit'],
       ['/credits', 'Offene Guthaben', 'backoffice-credits'],
       [`/credits/payout/${vendors[0].id}`, 'Auszahlung', 'backoffice-payout'],
       ['/payouts', 'Auszahlungen', 'backoffice-payouts'],

@@ -148,7 +148,7 @@ describe('e2e: vendors in the back office', function () {
 
   it('adds a location on the map (click, then drag the marker) and changes its working time', async () => {
     await page.goto(url(`/userprofile/${vendorId}/update`));
-    await page.locator('#vendor-no-locations').filter({ hasText: 'Verkäufer hat noch keine Standorte' }).waitFor();
+    await page.locator('#vendor-no-locations').filter({ hasText: 'Noch keine Standorte' }).waitFor();
     await page.locator('#location-add').click();
     const dialog = page.getByRole('dialog');
     await dialog.getByLabel(/^Name/).fill('Karlsplatz');
@@ -309,7 +309,7 @@ describe('e2e: vendors in the back office', function () {
     await page.goto(url(`/userprofile/${vendorId}/update`));
     await page.locator('#vendor-delete').click();
     const confirm = page.getByRole('dialog');
-    await confirm.filter({ hasText: `Verkäufer ${licenseId}` }).waitFor();
+    await confirm.filter({ hasText: new RegExp(`${licenseId}.* löschen\\?`) }).waitFor();
     await confirm.getByRole('button', { name: 'Abbrechen' }).click();
     assert.equal((await api(`/api/vendors/${vendorId}`)).status, 200, 'cancelled: still there');
 

@@ -48,7 +48,7 @@ describe('back-office texts in German and English', () => {
   it('speaks German where it matters most', () => {
     assert.equal(text(germanMessages, 'ra.action.save'), 'Speichern');
     assert.equal(text(germanMessages, 'ra.navigation.previous'), 'Zur vorherigen Seite');
-    assert.equal(text(germanMessages, 'app.location.none'), 'Verkäufer hat noch keine Standorte');
+    assert.equal(text(germanMessages, 'app.location.none'), 'Noch keine Standorte');
     assert.equal(text(germanMessages, 'app.comment.none'), 'Keine Kommentare');
     assert.equal(text(englishMessages, 'app.location.none'), 'Vendor has no locations yet');
     assert.equal(text(englishMessages, 'app.user.none'), 'No user is logged in');

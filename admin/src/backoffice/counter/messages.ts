@@ -123,7 +123,7 @@ export const de: typeof en = {
       tills: 'Kassen',
       yesterday_closed: 'Gestern ist abgeschlossen.',
       yesterday_open: 'Gestern ist noch nicht abgeschlossen.',
-      open_credit: 'Offenes Guthaben aller Verkäufer',
+      open_credit: 'Offenes Guthaben aller Verkäuferinnen und Verkäufer',
       vendors: '%{smart_count} Verkäufer·in |||| %{smart_count} Verkäufer·innen',
       orders_to_check: 'Bestellungen zum Prüfen',
       flagged: '%{smart_count} markiert |||| %{smart_count} markiert',
@@ -165,7 +165,7 @@ export const de: typeof en = {
       receipt: 'Beleg',
       new_visit: 'Nächste·r Verkäufer·in',
       not_found: 'Keine Verkäufer·in mit dieser Ausweisnummer.',
-      sold_to_vendors: 'An der Theke an Verkäufer verkaufte Exemplare',
+      sold_to_vendors: 'An der Theke an Verkäuferinnen und Verkäufer verkaufte Exemplare',
     },
     tills: {
       none: 'Noch keine Kasse.',

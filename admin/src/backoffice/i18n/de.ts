@@ -1,4 +1,6 @@
 // Die eigenen Texte des Backoffice auf Deutsch; dieselben Schlüssel wie en.ts.
+// Geschlechtergerecht wie der Shop: in Sätzen „Verkäuferin oder Verkäufer“ / „Verkäuferinnen und
+// Verkäufer“, wo der Platz knapp ist (Menü, Spalten, Titel) „Verkäufer·in“ / „Verkäufer·innen“.
 import { kindNames } from '../../shared/ledger.ts';
 
 export const de = {
@@ -7,7 +9,7 @@ export const de = {
     language: 'Sprache',
     menu: {
       label: 'Hauptmenü',
-      vendors: 'Verkäufer',
+      vendors: 'Verkäufer·innen',
       products: 'Produkte',
       settings: 'Einstellungen',
     },
@@ -22,10 +24,10 @@ export const de = {
       login_again: 'Erneut anmelden',
     },
     page: {
-      vendors: 'Verkäufer',
-      new_vendor: 'Neuer Verkäufer',
-      vendor_profile: 'Verkäuferprofil',
-      edit_vendor: 'Verkäufer bearbeiten',
+      vendors: 'Verkäufer·innen',
+      new_vendor: 'Verkäufer·in anlegen',
+      vendor_profile: 'Profil (Verkäufer·in)',
+      edit_vendor: 'Verkäufer·in bearbeiten',
       products: 'Produkte',
       new_product: 'Neues Produkt',
       edit_product: 'Produkt bearbeiten',
@@ -54,14 +56,15 @@ export const de = {
       transaction_quantity: 'Menge',
       transaction_amount: 'Betrag',
       ...kindNames.de,
-      login_title: 'Zugang für den neuen Verkäufer',
+      login_title: 'Zugang für die neue Verkäuferin oder den neuen Verkäufer',
       username: 'Benutzername',
       one_time_password: 'Einmalpasswort',
-      password_once: 'Passwort jetzt notieren und dem Verkäufer geben: Es wird nur dieses eine Mal angezeigt.',
+      password_once:
+        'Passwort jetzt notieren und der Verkäuferin oder dem Verkäufer geben: Es wird nur dieses eine Mal angezeigt.',
       password_noted: 'Notiert, weiter',
-      delete_title: 'Verkäufer %{recordRepresentation} löschen?',
+      delete_title: '%{recordRepresentation} löschen?',
       delete_content:
-        'Der Verkäufer verschwindet aus allen Listen und sein Zugang funktioniert nicht mehr. Seine Buchungen bleiben erhalten.',
+        'Der Eintrag verschwindet aus allen Listen, der Zugang funktioniert nicht mehr. Die Buchungen bleiben erhalten.',
       section_privacy: 'Datenschutz',
       pseudonym: 'Gelöscht #%{id}',
       privacy_export: 'Datenauskunft herunterladen (ZIP)',
@@ -91,7 +94,7 @@ export const de = {
     },
     location: {
       title: 'Standorte',
-      none: 'Verkäufer hat noch keine Standorte',
+      none: 'Noch keine Standorte',
       add: 'Standort hinzufügen',
       edit: 'Standort bearbeiten',
       name: 'Name',
@@ -142,7 +145,7 @@ export const de = {
       section_newspaper: 'Zeitung',
       section_shop: 'Shop',
       section_links: 'Links',
-      section_vendors: 'Verkäufer und Karte',
+      section_vendors: 'Verkäufer·innen und Karte',
       no_main_item: 'Kein Hauptprodukt',
       css_title: 'Eigenes CSS für den Shop',
       css_label: 'CSS',
@@ -153,7 +156,7 @@ export const de = {
   },
   resources: {
     vendorsummary: {
-      name: 'Verkäufer |||| Verkäufer',
+      name: 'Verkäufer·in |||| Verkäufer·innen',
       fields: {
         licenseId: 'Ausweisnummer',
         firstName: 'Vorname',
@@ -164,7 +167,7 @@ export const de = {
         address: 'Adresse',
         postCode: 'PLZ',
         registrationDate: 'Registriert am',
-        vendorSince: 'Verkäufer seit',
+        vendorSince: 'Verkauft seit',
         hasBankAccount: 'Hat ein Bankkonto',
         hasSmartphone: 'Hat ein Smartphone',
         onlineMap: 'Auf der Online-Karte',
@@ -183,7 +186,7 @@ export const de = {
         name: 'Name',
         description: 'Beschreibung',
         price: 'Preis',
-        counterPrice: 'Thekenpreis für Verkäufer (leer: nicht an der Theke)',
+        counterPrice: 'Thekenpreis für Verkäufer·innen (leer: nicht an der Theke)',
         measure: 'Einheit',
         order: 'Reihenfolge (höher zuerst)',
         maxOrderAmount: 'Maximaler Bestellbetrag',
@@ -215,9 +218,9 @@ export const de = {
         orgaCoversTransactionCosts: 'Die Zeitung übernimmt die Kartengebühren',
         agbUrl: 'AGB (URL)',
         maintainanceModeHelpUrl: 'Hilfe während der Wartung (URL)',
-        vendorNotFoundHelpUrl: 'Hilfe bei unbekanntem Verkäufer (URL)',
+        vendorNotFoundHelpUrl: 'Hilfe bei unbekannter Ausweisnummer (URL)',
         qrCodeUrl: 'Adresse in den QR-Codes (URL)',
-        vendorEmailPostfix: 'E-Mail-Endung neuer Verkäufer',
+        vendorEmailPostfix: 'E-Mail-Endung neuer Verkäufer·innen',
         mapCenterLat: 'Kartenmitte Breitengrad',
         mapCenterLong: 'Kartenmitte Längengrad',
       },

@@ -6,8 +6,8 @@ export const de = {
     map: {
       profile: 'Zum Profil',
       failed: 'Die Karte konnte nicht geladen werden: %{message}',
-      summary: '%{vendors} Verkäufer an %{locations} Standorten',
-      empty: 'Noch kein Verkäufer mit Standort auf der Online-Karte.',
+      summary: '%{vendors} Verkäufer·innen an %{locations} Standorten',
+      empty: 'Noch niemand mit Standort auf der Online-Karte.',
     },
   },
 };

@@ -11,7 +11,7 @@ export const de = {
       status_flagged: 'Zu prüfen',
       status_refunded: 'Erstattet',
       order: 'Bestellung',
-      vendor: 'Verkäufer',
+      vendor: 'Verkäufer·in',
       check: 'Jetzt bei Stripe prüfen',
       checked: 'Bestellung %{id} ist jetzt: %{status}',
       refund: 'Erstatten',

@@ -9,7 +9,8 @@ export const de = {
       from: 'Von',
       to: 'Bis',
       failed: 'Die Statistik konnte nicht geladen werden: %{message}',
-      vendor_activity: '%{active} von %{total} Verkäufern haben in diesem Zeitraum verkauft (%{percent} %)',
+      vendor_activity:
+        '%{active} von %{total} Verkäuferinnen und Verkäufern haben in diesem Zeitraum verkauft (%{percent} %)',
       per_item: 'Verkäufe pro Produkt',
       item: 'Produkt',
       quantity: 'Menge',
