@@ -36,24 +36,29 @@ function bodyBytes(body: unknown): Buffer | undefined {
   return undefined;
 }
 
+/** `raw` in `encoding`, on libuv's thread pool. */
+export function encode(raw: Buffer, encoding: 'br' | 'gzip'): Promise<Buffer> {
+  return encoding === 'br'
+    ? brotli(raw, {
+        params: {
+          [zlib.constants.BROTLI_PARAM_QUALITY]: brotliQuality,
+          [zlib.constants.BROTLI_PARAM_SIZE_HINT]: raw.length,
+        },
+      })
+    : gzip(raw);
+}
+
 export function compress(): Middleware {
   return async (ctx, next) => {
     await next();
     if (ctx.method === 'HEAD' || ctx.body == null || ctx.response.get('Content-Encoding')) return;
     if (!compressibleType.test(ctx.response.type)) return;
     ctx.vary('Accept-Encoding');
-    const raw = bodyBytes(ctx.body);
     const encoding = chooseEncoding(ctx.get('Accept-Encoding'));
-    if (!raw || raw.length < minimumBytes || !encoding) return;
-    ctx.body =
-      encoding === 'br'
-        ? await brotli(raw, {
-            params: {
-              [zlib.constants.BROTLI_PARAM_QUALITY]: brotliQuality,
-              [zlib.constants.BROTLI_PARAM_SIZE_HINT]: raw.length,
-            },
-          })
-        : await gzip(raw);
+    // Without an encoding the body goes out as it is: no need to measure it.
+    const raw = encoding && bodyBytes(ctx.body);
+    if (!encoding || !raw || raw.length < minimumBytes) return;
+    ctx.body = await encode(raw, encoding);
     ctx.set('Content-Encoding', encoding);
   };
 }

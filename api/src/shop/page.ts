@@ -1,11 +1,13 @@
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Middleware } from 'koa';
+import { chooseEncoding, encode } from '../http/compress.ts';
 import { HttpError } from '../http/errors.ts';
 import { limitVendorCheck } from '../http/rate-limit.ts';
+import { showsTestRibbon } from '../stripe/mode.ts';
 import type { AppDeps, AppState } from '../http/routes.ts';
 import { log } from '../log.ts';
-import { etagOf, pathBelow, readFileIn, sendCached } from '../web/static.ts';
+import { etagOf, pathBelow, readFileIn, sendCached, type AnyContext } from '../web/static.ts';
 import { buildBoot, inlineJson, type Boot } from './boot.ts';
 import type { ShopData } from './cache.ts';
 
@@ -115,6 +117,23 @@ function firstScreenRenderer(file: string): Promise<FirstScreenRenderer | undefi
 interface RenderedPage {
   html: string;
   etag: string;
+  /** The page compressed once per encoding a browser asked for, not again for every request. */
+  encoded: Partial<Record<'br' | 'gzip', Promise<Buffer>>>;
+}
+
+/**
+ * The page as the answer, compressed once per encoding a browser takes and kept with the page. Not
+ * where the test-mode ribbon is still to be put into the page: then the compression middleware
+ * compresses it after that, per request.
+ */
+async function sendPage(ctx: AnyContext, page: RenderedPage, withRibbon: boolean): Promise<void> {
+  const encoding = chooseEncoding(ctx.get('Accept-Encoding'));
+  if (!encoding || withRibbon) {
+    ctx.body = page.html;
+    return;
+  }
+  ctx.body = await (page.encoded[encoding] ??= encode(Buffer.from(page.html), encoding));
+  ctx.set('Content-Encoding', encoding);
 }
 
 /** Pages rendered at most per copy of the settings and items; more are rendered anew each time. */
@@ -195,13 +214,18 @@ export function shopPage(root: string, rendererFile: string): Middleware<AppStat
         customCss: shop.settings.style_css !== '',
         firstScreen: renderer && markup !== undefined ? { markup, css: renderer.css } : undefined,
       });
-      page = { html, etag: etagOf(html) };
+      page = { html, etag: etagOf(html), encoded: {} };
       if (pages.size < maxPagesPerCopy) pages.set(key, page);
     }
     ctx.type = 'text/html; charset=utf-8';
-    if (route.status === 200) return sendCached(ctx, page.html, 'no-cache', page.etag);
-    ctx.status = 404;
-    ctx.set('Cache-Control', 'no-cache');
-    ctx.body = page.html;
+    ctx.vary('Accept-Encoding');
+    if (route.status === 200) {
+      sendCached(ctx, page.html, 'no-cache', page.etag);
+      if (ctx.status === 304) return;
+    } else {
+      ctx.status = 404;
+      ctx.set('Cache-Control', 'no-cache');
+    }
+    await sendPage(ctx, page, showsTestRibbon(ctx.config));
   };
 }

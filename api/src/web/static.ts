@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { Middleware, ParameterizedContext } from 'koa';
 
 /** Any Koa context, whatever the app's state and additions. */
-type AnyContext = ParameterizedContext<unknown, object, unknown>;
+export type AnyContext = ParameterizedContext<unknown, object, unknown>;
 import { isMachinePath } from '../http/paths.ts';
 
 const types: Record<string, string> = {
