@@ -1,14 +1,13 @@
 import type { AuditSpec } from '../audit/protocol.ts';
-import { fileUrl } from '../files/queries.ts';
 import { respondCsv, wantsCsv, type CsvColumn } from '../http/csv.ts';
 import { badRequest, notFound } from '../http/errors.ts';
 import type { AppContext, RouteDef } from '../http/routes.ts';
+import { letterhead, sendPrintable } from '../web/printable.ts';
 import { idParam, parse } from '../http/validate.ts';
 import { vendorAccountId } from '../ledger/accounts.ts';
 import { counterVisit } from '../ledger/counter.ts';
 import { accountRowToApi, openRows, type AccountRow, type VendorLedgerRow } from '../ledger/queries.ts';
 import { bookManualMovement, closeDay, createTill } from '../ledger/till.ts';
-import { getSettingsRow } from '../settings/queries.ts';
 import { findVendorByLicense, type VendorRow } from '../vendors/queries.ts';
 import {
   cashBook,
@@ -51,23 +50,9 @@ async function requireTill(ctx: AppContext, id: number) {
   return till;
 }
 
-/** The printable pages: own HTML, no scripts, only our own images. */
-function printable(ctx: AppContext, html: string) {
-  ctx.type = 'html';
-  ctx.set({
-    'Cache-Control': 'no-store',
-    'X-Content-Type-Options': 'nosniff',
-    'Content-Security-Policy': `default-src 'none'; style-src 'unsafe-inline'; img-src ${ctx.config.publicUrl} data:; base-uri 'none'`,
-  });
-  ctx.body = html;
-}
-
 async function paperHeader(ctx: AppContext) {
-  const settings = await getSettingsRow(ctx.db);
-  const logo = fileUrl(settings.logo_file_id as string | null);
   return {
-    newspaperName: settings.newspaper_name,
-    logoUrl: logo && `${ctx.config.publicUrl}${logo}`,
+    ...(await letterhead(ctx)),
     lang: ctx.query.lang === 'en' ? ('en' as const) : ('de' as const),
     timeZone: ctx.config.timeZone,
   };
@@ -237,7 +222,7 @@ export const counterRoutes: RouteDef[] = [
     access: 'backoffice',
     handler: async (ctx) => {
       const visit = await requireVisit(ctx, visitIdParam(ctx));
-      printable(ctx, visitReceiptHtml({ ...(await paperHeader(ctx)), visit }));
+      sendPrintable(ctx, visitReceiptHtml({ ...(await paperHeader(ctx)), visit }));
     },
   },
   {
@@ -333,7 +318,7 @@ export const counterRoutes: RouteDef[] = [
     handler: async (ctx) => {
       const close = await findClose(ctx.db, idParam(ctx.params.id, 'close'));
       if (!close) throw notFound('There is no such close.');
-      printable(
+      sendPrintable(
         ctx,
         closeReportHtml({ ...(await paperHeader(ctx)), close, kinds: await closeMovementsByKind(ctx.db, close) }),
       );

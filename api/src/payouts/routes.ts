@@ -1,15 +1,14 @@
 import type { Knex } from 'knex';
 import type { AuditSpec } from '../audit/protocol.ts';
-import { fileUrl } from '../files/queries.ts';
 import { centsToDecimal, respondCsv, wantsCsv, type CsvColumn } from '../http/csv.ts';
 import { badRequest, notFound } from '../http/errors.ts';
 import { applyFilters, readListFilter, respondList, type ListSpec } from '../http/list.ts';
 import type { AppContext, RouteDef } from '../http/routes.ts';
+import { letterhead, sendPrintable } from '../web/printable.ts';
 import { idParam, parse } from '../http/validate.ts';
 import { vendorAccountId } from '../ledger/accounts.ts';
 import { payOut, reversePayout } from '../ledger/payout.ts';
 import { accountRowToApi, openCredit, openRows, type AccountRow, type VendorLedgerRow } from '../ledger/queries.ts';
-import { getSettingsRow } from '../settings/queries.ts';
 import { findVendorByLicense, type VendorRow } from '../vendors/queries.ts';
 import {
   findPayout,
@@ -178,22 +177,16 @@ export const payoutRoutes: RouteDef[] = [
     access: 'backoffice',
     handler: async (ctx) => {
       const { rows, ...payout } = await payoutWithRows(ctx, payoutId(ctx));
-      const settings = await getSettingsRow(ctx.db);
-      const logo = fileUrl(settings.logo_file_id as string | null);
-      ctx.type = 'html';
-      ctx.set({
-        'Cache-Control': 'no-store',
-        'X-Content-Type-Options': 'nosniff',
-        'Content-Security-Policy': `default-src 'none'; style-src 'unsafe-inline'; img-src ${ctx.config.publicUrl} data:; base-uri 'none'`,
-      });
-      ctx.body = receiptHtml({
-        newspaperName: settings.newspaper_name,
-        logoUrl: logo && `${ctx.config.publicUrl}${logo}`,
-        payout,
-        rows,
-        lang: ctx.query.lang === 'en' ? 'en' : 'de',
-        timeZone: ctx.config.timeZone,
-      });
+      sendPrintable(
+        ctx,
+        receiptHtml({
+          ...(await letterhead(ctx)),
+          payout,
+          rows,
+          lang: ctx.query.lang === 'en' ? 'en' : 'de',
+          timeZone: ctx.config.timeZone,
+        }),
+      );
     },
   },
 ];

@@ -1,8 +1,8 @@
-import { fileUrl } from '../files/queries.ts';
 import { periodFilename, respondCsv, type CsvColumn } from '../http/csv.ts';
 import { badRequest } from '../http/errors.ts';
 import { localDay, localMidnight, readPeriod } from '../http/period.ts';
 import type { AppContext, RouteDef } from '../http/routes.ts';
+import { letterhead, sendPrintable } from '../web/printable.ts';
 import { idParam } from '../http/validate.ts';
 import { statementMonths, statements, type Statement, type StatementPeriod } from '../ledger/statement.ts';
 import { getSettingsRow } from '../settings/queries.ts';
@@ -139,17 +139,8 @@ async function respond(
     };
     return;
   }
-  const settings = await getSettingsRow(ctx.db);
-  const logo = fileUrl(settings.logo_file_id as string | null);
-  ctx.type = 'html';
-  ctx.set({
-    'Cache-Control': 'no-store',
-    'X-Content-Type-Options': 'nosniff',
-    'Content-Security-Policy': `default-src 'none'; style-src 'unsafe-inline'; img-src ${ctx.config.publicUrl} data:; base-uri 'none'`,
-  });
-  ctx.body = statementPageHtml({
-    newspaperName: settings.newspaper_name,
-    logoUrl: logo && `${ctx.config.publicUrl}${logo}`,
+  const page = statementPageHtml({
+    ...(await letterhead(ctx)),
     issuedAt: new Date(),
     timeZone: zone,
     sheets: sheets.map((sheet) => ({
@@ -161,6 +152,7 @@ async function respond(
       rows: sheet.rows,
     })),
   });
+  sendPrintable(ctx, page);
 }
 
 /** One vendor's statement, in every format; `vendor` has been found already. */

@@ -1,0 +1,24 @@
+import { fileUrl } from '../files/queries.ts';
+import type { AppContext } from '../http/routes.ts';
+import { getSettingsRow } from '../settings/queries.ts';
+
+// The printable pages (payout and counter receipts, the cash report, vendor statements): HTML of our
+// own, opened in a frame or a tab and printed.
+
+/** Answers `html` as a printable page: no scripts, only our own images, never cached. */
+export function sendPrintable(ctx: AppContext, html: string): void {
+  ctx.type = 'html';
+  ctx.set({
+    'Cache-Control': 'no-store',
+    'X-Content-Type-Options': 'nosniff',
+    'Content-Security-Policy': `default-src 'none'; style-src 'unsafe-inline'; img-src ${ctx.config.publicUrl} data:; base-uri 'none'`,
+  });
+  ctx.body = html;
+}
+
+/** The newspaper's name and logo at the top of a printed page. */
+export async function letterhead(ctx: AppContext): Promise<{ newspaperName: string; logoUrl: string | null }> {
+  const settings = await getSettingsRow(ctx.db);
+  const logo = fileUrl(settings.logo_file_id as string | null);
+  return { newspaperName: settings.newspaper_name, logoUrl: logo && `${ctx.config.publicUrl}${logo}` };
+}
