@@ -1,5 +1,4 @@
 import path from 'node:path';
-import Router from '@koa/router';
 import Koa from 'koa';
 import type { Config } from './config.ts';
 import type { Db } from './db.ts';
@@ -7,7 +6,7 @@ import { authenticate } from './http/auth.ts';
 import { compress } from './http/compress.ts';
 import { cors } from './http/cors.ts';
 import { errorHandler } from './http/errors.ts';
-import { mountRoutes, type AppDeps, type AppState, type RouteDef } from './http/routes.ts';
+import { routeTable, type AppDeps, type AppState, type RouteDef } from './http/routes.ts';
 import { securityHeaders } from './http/security.ts';
 import { requestDeadline } from './http/timeouts.ts';
 import { embeddedIdentity } from './identity/provider/index.ts';
@@ -35,8 +34,6 @@ export function buildApp({ db, config, verifier, routes = allRoutes, distDir = p
 
   // Without an external issuer the embedded OpenID provider at /oidc issues the tokens.
   const embedded = config.oidc.issuer ? undefined : embeddedIdentity(db, config);
-  const router = new Router<AppState, AppDeps>();
-  mountRoutes(router, routes);
 
   app.use(errorHandler());
   // Inside the error handler, so error answers carry the headers and a hung request its 503.
@@ -56,8 +53,7 @@ export function buildApp({ db, config, verifier, routes = allRoutes, distDir = p
   if (embedded) app.use(embedded.middleware);
   app.use(cors(config));
   app.use(authenticate(verifier ?? embedded?.verify ?? createVerifier(config.oidc)));
-  app.use(router.routes());
-  app.use(router.allowedMethods());
+  app.use(routeTable(routes));
   app.use(serveApp('/backoffice', path.join(distDir, 'admin')));
   app.use(serveApp('/me', path.join(distDir, 'admin'), 'me.html'));
   app.use(serveApp('/dashboard', path.join(distDir, 'admin'), 'me.html'));
