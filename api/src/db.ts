@@ -105,6 +105,36 @@ export function createDb(options: DbOptions): Db {
   return db;
 }
 
+/** knex's pg client, for the one read that goes to the driver directly. */
+interface PgClient {
+  acquireConnection(): Promise<pg.ClientBase>;
+  releaseConnection(connection: pg.ClientBase): Promise<void>;
+}
+
+/** A hot read's SQL in pg's own $n placeholders, by its text in knex's `?` ones: translated once. */
+const nativeSql = new Map<string, string>();
+
+/**
+ * The rows of one read on the public hot paths (the vendor check and the shop page, on every badge
+ * scan). On PostgreSQL it goes to the driver on a connection of knex's pool: knex's building and
+ * running of a query cost as much time as the query itself (issue 19). On PGlite it goes through knex,
+ * which queues it behind an open transaction on the one connection. Either way knex's 'query' event
+ * tells listeners about it, as for every other query.
+ */
+export async function hotRows<T>(db: Knex, sql: string, bindings: readonly Knex.Value[]): Promise<T[]> {
+  if (clientConfig(db).client !== 'pg') return (await db.raw<{ rows: T[] }>(sql, bindings)).rows;
+  let text = nativeSql.get(sql);
+  if (text === undefined) nativeSql.set(sql, (text = db.raw(sql, bindings).toSQL().toNative().sql));
+  if (db.listenerCount('query') > 0) db.emit('query', { sql: text, bindings, method: 'raw' });
+  const client = db.client as PgClient;
+  const connection = await client.acquireConnection();
+  try {
+    return (await connection.query<T & pg.QueryResultRow>(text, bindings as unknown[])).rows;
+  } finally {
+    await client.releaseConnection(connection);
+  }
+}
+
 const migrationSource: Knex.MigrationSource<(typeof migrations)[number]> = {
   getMigrations: () => Promise.resolve(migrations),
   getMigrationName: (m) => m.name,

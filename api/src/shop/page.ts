@@ -115,7 +115,8 @@ function firstScreenRenderer(file: string): Promise<FirstScreenRenderer | undefi
 }
 
 interface RenderedPage {
-  html: string;
+  /** Encoded once: a string body would be turned into bytes again for every request. */
+  html: Buffer;
   etag: string;
   /** The page compressed once per encoding a browser asked for, not again for every request. */
   encoded: Partial<Record<'br' | 'gzip', Promise<Buffer>>>;
@@ -132,7 +133,7 @@ async function sendPage(ctx: AnyContext, page: RenderedPage, withRibbon: boolean
     ctx.body = page.html;
     return;
   }
-  ctx.body = await (page.encoded[encoding] ??= encode(Buffer.from(page.html), encoding));
+  ctx.body = await (page.encoded[encoding] ??= encode(page.html, encoding));
   ctx.set('Content-Encoding', encoding);
 }
 
@@ -214,7 +215,7 @@ export function shopPage(root: string, rendererFile: string): Middleware<AppStat
         customCss: shop.settings.style_css !== '',
         firstScreen: renderer && markup !== undefined ? { markup, css: renderer.css } : undefined,
       });
-      page = { html, etag: etagOf(html), encoded: {} };
+      page = { html: Buffer.from(html), etag: etagOf(html), encoded: {} };
       if (pages.size < maxPagesPerCopy) pages.set(key, page);
     }
     ctx.type = 'text/html; charset=utf-8';

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { hotRows } from '../db.ts';
 import { oneRow } from '../one-row.ts';
 import { shopData, type ShopData } from '../shop/cache.ts';
 import { licenseIdPattern } from './schema.ts';
@@ -29,7 +30,8 @@ export async function checkVendorInShop(
   licenseId: string | undefined,
 ): Promise<{ vendor: VendorCheck | null; shop: ShopData }> {
   const valid = licenseId !== undefined && licenseIdPattern.test(licenseId);
-  const { rows } = await db.raw<{ rows: CheckRow[] }>(
+  const rows = await hotRows<CheckRow>(
+    db,
     `select coalesce((select revision from shop_revision where id = 1), 0) as revision,
        v.license_id, v.first_name, v.account_proof_url, v.is_disabled
      from (select 1) as one
