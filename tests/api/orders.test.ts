@@ -458,6 +458,34 @@ describeApi('orders: receipts and the back office', (t) => {
     assert.equal((await shop.http.get(`/api/orders/${order.token}`)).body.vendor, 'DEMO-1');
   });
 
+  it('answers a receipt, which the shop asks for until the payment is booked, with one query and no write (issue 19)', async () => {
+    const placed = await shop.http.post('/api/orders').send({
+      vendor: 'DEMO-1',
+      entries: [{ item: await itemId(t.db, 'Digitale Ausgabe'), quantity: 2 }],
+      tip: 50,
+      email: 'reader@example.org',
+    });
+    assert.equal(placed.status, 201);
+    await verify(await payInSandbox(shop.url, placed.body.checkoutUrl));
+    const queries: string[] = [];
+    const count = (query: { sql: string }) => queries.push(query.sql);
+    t.db.on('query', count);
+    try {
+      const receipt = await shop.http.get(`/api/orders/${placed.body.order}`);
+      assert.equal(receipt.status, 200);
+      // Everything the receipt shows came with that one query: the lines, the tip and the link.
+      assert.equal(receipt.body.lines.length, 1);
+      assert.equal(receipt.body.lines[0].quantity, 2);
+      assert.equal(receipt.body.tip, 50);
+      assert.equal(receipt.body.downloads.length, 1);
+      assert.ok(Date.parse(receipt.body.downloads[0].expiresAt) > Date.now());
+      assert.equal(queries.length, 1, queries.join('; '));
+      assert.doesNotMatch(queries[0], /^\s*(insert|update|delete)/i);
+    } finally {
+      t.db.off('query', count);
+    }
+  });
+
   it('lists a digital edition as digital with its download link once paid', async () => {
     const digital = await itemId(t.db, 'Digitale Ausgabe');
     const placed = await shop.http

@@ -1,10 +1,10 @@
 import type { Knex } from 'knex';
 import { fileUrl } from '../files/queries.ts';
+import { hotRows } from '../db.ts';
 import { badRequest } from '../http/errors.ts';
 import { idFilter, oneOfFilter, type ListSpec } from '../http/list.ts';
 import { periodFilters } from '../http/period.ts';
-import { downloadLinksFor } from '../pdf/links.ts';
-import { getSettingsRow } from '../settings/queries.ts';
+import { downloadLinkOf, type DownloadLinkRow } from '../pdf/links.ts';
 import { toIso } from '../vendors/queries.ts';
 
 type Db = Knex | Knex.Transaction;
@@ -48,53 +48,71 @@ export async function findOrderByToken(db: Db, token: unknown): Promise<OrderRow
   return db('orders').where({ token }).first<OrderRow | undefined>();
 }
 
-interface ReceiptLineRow {
-  item_id: number;
-  name: string;
-  image_file_id: string | null;
-  license_item_id: number | null;
-  quantity: number;
-  unit_price: number;
-  amount: number;
+interface ReceiptRow {
+  token: string;
+  id: number;
+  status: OrderStatus;
+  email: string | null;
+  tip: number;
+  amount_total: number;
+  currency: string;
+  created_at: Date;
+  paid_at: Date | null;
+  vendor_first_name: string;
+  vendor_license_id: string;
+  use_license_id: boolean;
+  lines: {
+    item_id: number;
+    name: string;
+    image_file_id: string | null;
+    license_item_id: number | null;
+    quantity: number;
+    unit_price: number;
+    amount: number;
+  }[];
+  downloads: DownloadLinkRow[];
 }
 
 /** "reader@example.org" → "r…@example.org". */
 export const maskEmail = (email: string) => `${email.slice(0, 1)}…${email.slice(email.lastIndexOf('@'))}`;
 
 /**
- * The receipt the customer shows the vendor: what was bought, for whom, when. Licence shares are
- * the newspaper's bookkeeping and stay out; download links only exist once the order is paid.
+ * The receipt the customer shows the vendor (undefined for no such order): what was bought, for whom,
+ * when. Licence shares are the newspaper's bookkeeping and stay out; download links only exist once
+ * the order is paid. One query: the receipt page asks for it until the payment is booked (issue 19).
  */
-export async function orderReceipt(db: Db, order: OrderRow) {
-  const vendor = await db('vendors')
-    .where({ id: order.vendor_id })
-    .first<{ first_name: string; license_id: string }>('first_name', 'license_id');
-  const settings = await getSettingsRow(db);
-  const lines = await db('order_entries as e')
-    .join('items as i', 'i.id', 'e.item_id')
-    .where({ 'e.order_id': order.id, 'e.kind': 'sale' })
-    .orderBy('e.id')
-    .select<ReceiptLineRow[]>(
-      'e.item_id',
-      'i.name',
-      'i.image_file_id',
-      'i.license_item_id',
-      'e.quantity',
-      'e.unit_price',
-      'e.amount',
-    );
+export async function orderReceipt(db: Db, token: unknown) {
+  if (typeof token !== 'string' || !tokenPattern.test(token)) return undefined;
+  const [row] = await hotRows<ReceiptRow>(
+    db,
+    `select o.token, o.id, o.status, o.email, o.tip, o.amount_total, o.currency, o.created_at, o.paid_at,
+       v.first_name as vendor_first_name, v.license_id as vendor_license_id,
+       coalesce((select use_vendor_license_id_in_shop from settings where id = 1), false) as use_license_id,
+       coalesce((select json_agg(json_build_object('item_id', e.item_id, 'name', i.name,
+           'image_file_id', i.image_file_id, 'license_item_id', i.license_item_id, 'quantity', e.quantity,
+           'unit_price', e.unit_price, 'amount', e.amount) order by e.id)
+         from order_entries e join items i on i.id = e.item_id
+         where e.order_id = o.id and e.kind = 'sale'), '[]') as lines,
+       case when o.status = 'paid' then coalesce((select json_agg(json_build_object('id', l.id,
+           'item_id', l.item_id, 'name', i.name, 'expires_at', l.expires_at, 'downloads', l.downloads) order by l.item_id)
+         from download_links l join items i on i.id = l.item_id where l.order_id = o.id), '[]') else '[]' end as downloads
+     from orders o join vendors v on v.id = o.vendor_id
+     where o.token = ?`,
+    [token],
+  );
+  if (!row) return undefined;
   return {
-    order: order.token,
+    order: row.token,
     /** What the customer quotes to the office: the number staff find the order by. */
-    number: order.id,
-    status: order.status,
-    vendor: settings.use_vendor_license_id_in_shop ? vendor.license_id : vendor.first_name,
+    number: row.id,
+    status: row.status,
+    vendor: row.use_license_id ? row.vendor_license_id : row.vendor_first_name,
     // The badge's id, already in the shop's address the customer came from: "Try again" in another
     // browser finds the vendor's shop again.
-    licenseId: vendor.license_id,
+    licenseId: row.vendor_license_id,
     // Where the PDF went, shortened: the customer shows this page to the vendor.
-    emailHint: order.email && maskEmail(order.email),
-    lines: lines.map((line) => ({
+    emailHint: row.email && maskEmail(row.email),
+    lines: row.lines.map((line) => ({
       item: line.item_id,
       name: line.name,
       image: fileUrl(line.image_file_id),
@@ -103,12 +121,12 @@ export async function orderReceipt(db: Db, order: OrderRow) {
       unitPrice: line.unit_price,
       amount: line.amount,
     })),
-    tip: order.tip,
-    total: order.amount_total,
-    currency: order.currency,
-    createdAt: toIso(order.created_at),
-    paidAt: toIso(order.paid_at),
-    downloads: order.status === 'paid' ? await downloadLinksFor(db, order.id) : [],
+    tip: row.tip,
+    total: row.amount_total,
+    currency: row.currency,
+    createdAt: toIso(row.created_at),
+    paidAt: toIso(row.paid_at),
+    downloads: row.downloads.map(downloadLinkOf),
   };
 }
 

@@ -83,7 +83,7 @@ export const orderRoutes: RouteDef[] = [
       }
       if (order.status === 'pending' || order.status === 'expired')
         order = await settleForCustomer(ctx, order, sessionId);
-      ctx.body = await orderReceipt(ctx.db, order);
+      ctx.body = await orderReceipt(ctx.db, order.token);
     },
   },
   {
@@ -91,7 +91,9 @@ export const orderRoutes: RouteDef[] = [
     path: '/api/orders/:token',
     access: 'public',
     handler: async (ctx) => {
-      ctx.body = await orderReceipt(ctx.db, await orderOfToken(ctx, ctx.params.token));
+      const receipt = await orderReceipt(ctx.db, ctx.params.token);
+      if (!receipt) throw invalidConfirmation();
+      ctx.body = receipt;
     },
   },
   {

@@ -44,27 +44,32 @@ export interface DownloadLink {
   downloads: number;
 }
 
-/** The order's download links, for its receipt and its mail. */
+/** A download link's row, as queried here and by the receipt's one query (orders/queries.ts). */
+export interface DownloadLinkRow {
+  id: string;
+  item_id: number;
+  name: string;
+  expires_at: Date | string;
+  downloads: number;
+}
+
+export const downloadLinkOf = (row: DownloadLinkRow): DownloadLink => ({
+  id: row.id,
+  url: linkPath(row.id),
+  itemId: row.item_id,
+  itemName: row.name,
+  expiresAt: new Date(row.expires_at).toISOString(),
+  downloads: row.downloads,
+});
+
+/** The order's download links, for its mail. */
 export async function downloadLinksFor(db: Db, orderId: number): Promise<DownloadLink[]> {
   const rows = await db('download_links as l')
     .join('items as i', 'i.id', 'l.item_id')
     .where('l.order_id', orderId)
     .orderBy('l.item_id')
-    .select<{ id: string; item_id: number; name: string; expires_at: Date; downloads: number }[]>(
-      'l.id',
-      'l.item_id',
-      'i.name',
-      'l.expires_at',
-      'l.downloads',
-    );
-  return rows.map((row) => ({
-    id: row.id,
-    url: linkPath(row.id),
-    itemId: row.item_id,
-    itemName: row.name,
-    expiresAt: new Date(row.expires_at).toISOString(),
-    downloads: row.downloads,
-  }));
+    .select<DownloadLinkRow[]>('l.id', 'l.item_id', 'i.name', 'l.expires_at', 'l.downloads');
+  return rows.map(downloadLinkOf);
 }
 
 /** A link that can still be used: what the PDF page shows before the download. */
