@@ -184,26 +184,32 @@ export async function placeOrder(
 
   const token = randomBytes(32).toString('base64url');
   const expiresAt = Math.floor(Date.now() / 1000) + checkoutMinutes * 60 + clockMarginSeconds;
-  // Committed before Stripe is called, so no webhook can ever arrive for an order we do not have.
-  const orderId = await db.transaction(async (trx) => {
-    const [row] = await trx('orders')
-      .insert({
-        token,
-        vendor_id: vendor.id,
-        amount_total: total,
-        tip: input.tip,
-        email: input.email,
-        locale: input.locale,
-        expires_at: new Date(expiresAt * 1000),
-        cart_id: input.cartId,
-      })
-      .onConflict('cart_id')
-      .ignore()
-      .returning<{ id: number }[]>('id');
-    if (!row) return undefined;
-    await trx('order_entries').insert(orderEntryRows(row.id, lines, input.tip));
-    return row.id;
-  });
+  // Committed before Stripe is called, so no webhook can ever arrive for an order we do not have. The
+  // order and its entries in one statement: both or neither, without a transaction's round trips.
+  const entries = orderEntryRows(0, lines, input.tip).map(({ order_id: _unknownYet, ...entry }) => entry);
+  const { rows } = await db.raw<{ rows: { order_id: number }[] }>(
+    `with placed as (
+       insert into orders (token, vendor_id, amount_total, tip, email, locale, expires_at, cart_id)
+       values (?, ?, ?, ?, ?, ?, ?, ?) on conflict (cart_id) do nothing returning id
+     )
+     insert into order_entries (order_id, kind, item_id, quantity, unit_price, amount)
+     select placed.id, e.kind, e.item_id, e.quantity, e.unit_price, e.amount
+     from placed cross join json_to_recordset(?::json)
+       as e(kind text, item_id integer, quantity integer, unit_price integer, amount integer)
+     returning order_id`,
+    [
+      token,
+      vendor.id,
+      total,
+      input.tip,
+      input.email ?? null,
+      input.locale,
+      new Date(expiresAt * 1000),
+      input.cartId ?? null,
+      JSON.stringify(entries),
+    ],
+  );
+  const orderId = rows[0]?.order_id;
   // Another request for the same cart inserted first: its order and checkout are this one's too.
   if (orderId === undefined) return (await placedForCart(db, input.cartId!))!;
 
