@@ -39,11 +39,11 @@ export async function emitEvent(
   data: Record<string, unknown>,
 ): Promise<string> {
   const id = randomUUID();
-  await trx('webhook_events').insert({ id, type, data: JSON.stringify(data) });
   await trx.raw(
-    `insert into webhook_deliveries (event_id, endpoint_id)
-     select ?, id from webhook_endpoints where active and ? = any(event_types)`,
-    [id, type],
+    `with event as (insert into webhook_events (id, type, data) values (?, ?, ?) returning id)
+     insert into webhook_deliveries (event_id, endpoint_id)
+     select event.id, e.id from event cross join webhook_endpoints e where e.active and ? = any(e.event_types)`,
+    [id, type, JSON.stringify(data), type],
   );
   wakeSenderAfterCommit(trx);
   return id;
@@ -54,36 +54,35 @@ const iso = (value: Date | string | null) => (value === null ? null : new Date(v
 /** An order has been paid: what was bought from which vendor, without the customer. */
 export async function emitOrderPaid(trx: Knex.Transaction, orderId: number): Promise<void> {
   const order = oneRow(
-    await trx('orders as o')
-      .join('vendors as v', 'v.id', 'o.vendor_id')
-      .where('o.id', orderId)
-      .select<{ id: number; license_id: string; amount_total: number; tip: number; currency: string; paid_at: Date }[]>(
-        'o.id',
-        'v.license_id',
-        'o.amount_total',
-        'o.tip',
-        'o.currency',
-        'o.paid_at',
-      ),
+    (
+      await trx.raw<{
+        rows: {
+          id: number;
+          license_id: string;
+          amount_total: number;
+          tip: number;
+          currency: string;
+          paid_at: Date;
+          items: { itemId: number; name: string; quantity: number; unitPrice: number; amount: number }[];
+        }[];
+      }>(
+        `select o.id, v.license_id, o.amount_total, o.tip, o.currency, o.paid_at,
+           coalesce((select json_agg(json_build_object('itemId', e.item_id, 'name', i.name, 'quantity', e.quantity,
+               'unitPrice', e.unit_price, 'amount', e.amount) order by e.id)
+             from order_entries e join items i on i.id = e.item_id
+             where e.order_id = o.id and e.kind = 'sale'), '[]') as items
+         from orders o join vendors v on v.id = o.vendor_id where o.id = ?`,
+        [orderId],
+      )
+    ).rows,
   );
-  const items = await trx('order_entries as e')
-    .join('items as i', 'i.id', 'e.item_id')
-    .where({ 'e.order_id': orderId, 'e.kind': 'sale' })
-    .orderBy('e.id')
-    .select<{ itemId: number; name: string; quantity: number; unitPrice: number; amount: number }[]>(
-      'e.item_id as itemId',
-      'i.name',
-      'e.quantity',
-      'e.unit_price as unitPrice',
-      'e.amount',
-    );
   await emitEvent(trx, 'order.paid', {
     orderId: order.id,
     vendor: order.license_id,
     amount: order.amount_total,
     tip: order.tip,
     currency: order.currency,
-    items,
+    items: order.items,
     paidAt: iso(order.paid_at),
   });
 }

@@ -79,13 +79,20 @@ interface OrderEntryRow {
 /**
  * Books a paid order's entries: each item and the tip customers → vendor, the licence share of a
  * digital edition vendor → orga. An entry of 0 cents (a free item) moves no money and books nothing.
- * Throws VendorDeleted for a vendor deleted meanwhile: a deleted vendor never receives credit.
+ * With the card `fee` when Stripe already told it: booked with the entries, as bookFee would, in one
+ * statement. Throws VendorDeleted for a vendor deleted meanwhile: a deleted vendor never receives credit.
  */
-export async function bookOrder(trx: Knex.Transaction, order: BookedOrder): Promise<void> {
+export async function bookOrder(trx: Knex.Transaction, order: BookedOrder, fee: number | null = null): Promise<void> {
   await holdLiveVendor(trx, order.vendor_id);
   const accounts = await accountIds(trx, order.vendor_id);
-  const entries = (await trx('order_entries').where({ order_id: order.id }).orderBy('id')) as OrderEntryRow[];
-  const rows = entries
+  const entries = await trx('order_entries')
+    .where({ order_id: order.id })
+    .orderBy('id')
+    .select<(OrderEntryRow & { fee_covered: boolean })[]>(
+      '*',
+      trx.raw(`${feeCoveredSql('?')} as fee_covered`, [order.id]),
+    );
+  const rows: Record<string, unknown>[] = entries
     .filter((entry) => entry.amount > 0)
     .map((entry) => {
       const [sender, receiver] = entryDirection(entry.kind, accounts);
@@ -101,7 +108,25 @@ export async function bookOrder(trx: Knex.Transaction, order: BookedOrder): Prom
         unit_price: entry.unit_price,
       };
     });
+  if (fee !== null) rows.push(...feeRows(accounts, order, fee, entries[0]?.fee_covered === true));
   if (rows.length) await trx('ledger_rows').insert(rows);
+}
+
+/** The card fee's rows for a live vendor: vendor → provider, and orga → vendor when the newspaper covers it. */
+function feeRows(accounts: AccountIds, order: BookedOrder, fee: number, covered: boolean) {
+  if (fee <= 0) return [];
+  const rows = [
+    { sender_id: accounts.vendor, receiver_id: accounts.provider, amount: fee, kind: 'fee', order_id: order.id },
+  ];
+  if (covered)
+    rows.push({
+      sender_id: accounts.orga,
+      receiver_id: accounts.vendor,
+      amount: fee,
+      kind: 'fee_cover',
+      order_id: order.id,
+    });
+  return rows;
 }
 
 /**
@@ -154,17 +179,5 @@ export async function bookFee(
     });
     return;
   }
-  const rows = [
-    { sender_id: accounts.vendor, receiver_id: accounts.provider, amount: fee, kind: 'fee', order_id: order.id },
-  ];
-  if (covered ?? (await feeIsCovered(trx, order.id))) {
-    rows.push({
-      sender_id: accounts.orga,
-      receiver_id: accounts.vendor,
-      amount: fee,
-      kind: 'fee_cover',
-      order_id: order.id,
-    });
-  }
-  await trx('ledger_rows').insert(rows);
+  await trx('ledger_rows').insert(feeRows(accounts, order, fee, covered ?? (await feeIsCovered(trx, order.id))));
 }

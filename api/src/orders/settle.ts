@@ -65,6 +65,7 @@ export async function applySession(
   const order = await db.transaction(async (trx) => {
     const order = (await trx('orders').where({ id: orderId }).forUpdate().first()) as OrderRow;
     const changes: Partial<Record<keyof OrderRow, unknown>> = {};
+    const fee = sessionFee(session);
     if (session.payment_status === 'paid' && payable.has(order.status)) {
       if (session.amount_total !== order.amount_total || session.currency !== order.currency) {
         const reported = `${session.amount_total} ${session.currency}`;
@@ -77,7 +78,9 @@ export async function applySession(
         stripe_payment_intent_id: paymentIntentId(session),
       });
       try {
-        await bookOrder(trx, order);
+        // The fee too, when Stripe already knows it: one booking instead of two.
+        await bookOrder(trx, order, order.fee === null ? fee : null);
+        if (order.fee === null && fee !== null) changes.fee = fee;
       } catch (error) {
         if (!(error instanceof VendorDeleted)) throw error;
         const reason = 'The vendor was deleted before the payment arrived; nothing was booked.';
@@ -98,8 +101,7 @@ export async function applySession(
       const intent = session.payment_intent;
       if (intent && typeof intent !== 'string' && failedIntent.has(intent.status)) changes.status = 'failed';
     }
-    const fee = sessionFee(session);
-    if ((paidNow || order.status === 'paid') && order.fee === null && fee !== null) {
+    if (!paidNow && order.status === 'paid' && order.fee === null && fee !== null) {
       await bookFee(trx, order, fee);
       changes.fee = fee;
     }

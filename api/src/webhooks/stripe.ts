@@ -86,12 +86,15 @@ export async function handleStripeEvent(
   config: Config,
   event: Stripe.Event,
 ): Promise<'processed' | 'duplicate'> {
-  await db('stripe_events')
-    .insert({ id: event.id, type: event.type, payload: storablePayload(event) })
-    .onConflict('id')
-    .ignore();
-  const stored = await db('stripe_events').where({ id: event.id }).first<{ processed_at: Date | null }>('processed_at');
-  if (stored.processed_at) return 'duplicate';
+  // Stored, or found stored by an earlier delivery, in one statement.
+  const { rows } = await db.raw<{ rows: { processed_at: Date | null }[] }>(
+    `with stored as (
+       insert into stripe_events (id, type, payload) values (?, ?, ?) on conflict (id) do nothing returning processed_at
+     )
+     select processed_at from stored union all select processed_at from stripe_events where id = ?`,
+    [event.id, event.type, storablePayload(event), event.id],
+  );
+  if (rows.some((row) => row.processed_at)) return 'duplicate';
   try {
     await processEvent(db, config, event);
   } catch (error) {
