@@ -7,12 +7,13 @@
 //   other (a 3 s ramp-up, then twice BENCH_SECONDS counted): POST /api/orders, paying on the sandbox's
 //   card page, the sandbox's webhook booking it, GET /api/orders/:token until it says paid.
 //   Purchases per second and the p50/p99 of a whole purchase;
-// - the hot single routes with autocannon (10 connections, 1 s warm-up, then BENCH_SECONDS):
-//   requests per second, p50 and p99.
+// - the hot single routes with autocannon (10 connections, 1 s warm-up, then BENCH_SECONDS) in a
+//   process of its own, so that the load does not take the app's thread (bench/route-load.ts), and
+//   on PostgreSQL bare Koa with one indexed pg select right before them, loaded alike: requests per
+//   second, p50 and p99.
 // Afterwards it checks the books: every paid order booked exactly once, no unpaid order booked.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import autocannon from 'autocannon';
 import Koa from 'koa';
 import pg from 'pg';
 import { buildApp } from '../api/src/app.ts';
@@ -25,7 +26,9 @@ import type { ShopOrder } from '../tests/e2e/purchase.ts';
 import { repoRoot } from '../tests/e2e/server.ts';
 import { payInSandbox } from '../tests/support/sandbox.ts';
 import { ensureBuild } from './build.ts';
+import { runInOwnProcess } from './child.ts';
 import { percentile, printTable, type Figure } from './figures.ts';
+import type { RouteResult, RouteTask } from './route-load.ts';
 
 const schema = 'bench_load';
 const connections = 10;
@@ -55,29 +58,21 @@ async function close({ server }: Listening): Promise<void> {
   await new Promise((resolve) => server.close(resolve));
 }
 
-interface Measured {
-  rps: number;
-  p50: number;
-  p99: number;
-  failures: number;
-}
+type Measured = RouteResult;
 
-/** autocannon against one URL: a 1 s warm-up, then the measured run. */
-async function cannon(url: string, body?: string, headers: Record<string, string> = {}): Promise<Measured> {
-  const options = {
-    url,
-    connections,
-    headers,
-    ...(body ? { method: 'POST', body, headers: { ...headers, 'content-type': 'application/json' } } : {}),
-  };
-  await autocannon({ ...options, duration: 1 });
-  const result = await autocannon({ ...options, duration: seconds() });
-  return {
-    rps: result.requests.total / result.duration,
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    failures: result.errors + result.timeouts + result.non2xx,
-  };
+/** autocannon against one URL, from a process of its own (bench/route-load.ts). */
+function cannon(url: string, body?: string, headers: Record<string, string> = {}): Promise<Measured> {
+  const task: RouteTask = body
+    ? {
+        url,
+        connections,
+        seconds: seconds(),
+        method: 'POST',
+        body,
+        headers: { ...headers, 'content-type': 'application/json' },
+      }
+    : { url, connections, seconds: seconds(), headers };
+  return runInOwnProcess<RouteResult>('bench/route-load.ts', task);
 }
 
 /** One customer's purchase from the order to the receipt that says paid; answers the order's token. */
@@ -354,7 +349,9 @@ export async function benchLoad(): Promise<Figure[]> {
   ensureBuild();
   setLogSilent(true);
   const databaseUrl = process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE_URL || undefined;
-  console.log(`Load bench: loopback, app and load in this process, ${seconds()} s per measurement (BENCH_SECONDS)`);
+  console.log(
+    `Load bench: loopback; the app and its purchases in this process, the single routes loaded from another; ${seconds()} s per measurement (BENCH_SECONDS)`,
+  );
 
   const bareApp = new Koa();
   bareApp.use((ctx) => {
