@@ -111,25 +111,43 @@ interface PgClient {
   releaseConnection(connection: pg.ClientBase): Promise<void>;
 }
 
-/** A hot read's SQL in pg's own $n placeholders, by its text in knex's `?` ones: translated once. */
-const nativeSql = new Map<string, string>();
+/**
+ * A hot read as a prepared statement: its SQL in pg's own $n placeholders (from knex's `?` ones,
+ * translated once) and the name it is prepared under on each connection that ran it.
+ */
+interface HotStatement {
+  text: string;
+  name: string;
+}
+
+const hotStatements = new Map<string, HotStatement>();
+
+function hotStatement(db: Knex, sql: string, bindings: readonly Knex.Value[]): HotStatement {
+  let statement = hotStatements.get(sql);
+  if (!statement) {
+    statement = { text: db.raw(sql, bindings).toSQL().toNative().sql, name: `hot-${hotStatements.size}` };
+    hotStatements.set(sql, statement);
+  }
+  return statement;
+}
 
 /**
- * The rows of one read on the public hot paths (the vendor check and the shop page, on every badge
- * scan). On PostgreSQL it goes to the driver on a connection of knex's pool: knex's building and
- * running of a query cost as much time as the query itself (issue 19). On PGlite it goes through knex,
- * which queues it behind an open transaction on the one connection. Either way knex's 'query' event
- * tells listeners about it, as for every other query.
+ * The rows of one read on the public hot paths (the vendor check, the shop page and the receipt). On
+ * PostgreSQL it goes to the driver on a connection of knex's pool, as a prepared statement: knex's
+ * building and running of a query cost as much time as the query itself, and PostgreSQL planned the
+ * query anew each time, on the same two cores (issue 19). Each names its columns, so a column added
+ * by a later migration does not change the prepared statement's result. On PGlite it goes through
+ * knex, which queues it behind an open transaction on the one connection. Either way knex's 'query'
+ * event tells listeners about it, as for every other query.
  */
 export async function hotRows<T>(db: Knex, sql: string, bindings: readonly Knex.Value[]): Promise<T[]> {
   if (clientConfig(db).client !== 'pg') return (await db.raw<{ rows: T[] }>(sql, bindings)).rows;
-  let text = nativeSql.get(sql);
-  if (text === undefined) nativeSql.set(sql, (text = db.raw(sql, bindings).toSQL().toNative().sql));
+  const { text, name } = hotStatement(db, sql, bindings);
   if (db.listenerCount('query') > 0) db.emit('query', { sql: text, bindings, method: 'raw' });
   const client = db.client as PgClient;
   const connection = await client.acquireConnection();
   try {
-    return (await connection.query<T & pg.QueryResultRow>(text, bindings as unknown[])).rows;
+    return (await connection.query<T & pg.QueryResultRow>({ name, text, values: bindings as unknown[] })).rows;
   } finally {
     await client.releaseConnection(connection);
   }
