@@ -23,9 +23,9 @@ const task = JSON.parse(process.argv[2] ?? '{}') as RouteTask;
 const options = {
   url: task.url,
   connections: task.connections,
-  method: task.method,
-  body: task.body,
+  method: task.method ?? 'GET',
   headers: task.headers,
+  ...(task.body === undefined ? {} : { body: task.body }),
 };
 await autocannon({ ...options, duration: 1 });
 const result = await autocannon({ ...options, duration: task.seconds });
