@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import { vendorAccountSummary } from '../../api/src/ledger/queries.ts';
 import { reconcilePending } from '../../api/src/orders/reconcile.ts';
 import { sandboxCredentials } from '../../api/src/stripe/sandbox/keys.ts';
@@ -247,11 +246,12 @@ describeApi('card payments: webhooks repeated, out of order, forged or lost (acc
   it('answers 5xx when an event cannot be processed, and processes its redelivery', async () => {
     const order = await paidOrder();
     const event = signedEvent('checkout.session.completed', await session(order.sessionId), secret);
-    // Another instance of the shop whose Stripe cannot be reached.
-    const closed = http.createServer();
-    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
-    const deadUrl = `http://127.0.0.1:${(closed.address() as AddressInfo).port}`;
-    await new Promise((resolve) => closed.close(resolve));
+    // Another instance of the shop whose Stripe cannot be reached: every connection is dropped at once.
+    // (A port closed again may be handed to the next server that listens, even to this very shop, as
+    // happened once in CI.)
+    const dead = net.createServer((socket) => socket.destroy());
+    await new Promise<void>((resolve) => dead.listen(0, '127.0.0.1', resolve));
+    const deadUrl = `http://127.0.0.1:${(dead.address() as AddressInfo).port}`;
     const { secretKey } = await sandboxCredentials(t.db);
     const cut = await listenShop(t, () => ({ stripe: { secretKey, apiUrl: deadUrl, webhookSecret: secret } }));
     try {
@@ -259,6 +259,7 @@ describeApi('card payments: webhooks repeated, out of order, forged or lost (acc
       assert.equal(failed.status, 502);
     } finally {
       await cut.close();
+      await new Promise((resolve) => dead.close(resolve));
     }
     const stored = await t.db('stripe_events').where({ id: event.id }).first();
     assert.equal(stored.processed_at, null);
