@@ -8,12 +8,12 @@
 // customers for BENCH_SECONDS × 2 each. The app's CPU time is read from /proc before and after,
 // a moment after the last payment (the sandbox books fees at once here), and divided by the purchases. Afterwards the books are
 // checked: every paid order booked exactly once.
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import { createDb, migrate } from '../api/src/db.ts';
-import { freePort, removeDir, repoRoot, startServer, tempDir, type RunningServer } from '../tests/e2e/server.ts';
+import { freePort, removeDir, startServer, tempDir, type RunningServer } from '../tests/e2e/server.ts';
 import { ensureBuild } from './build.ts';
+import { runInOwnProcess } from './child.ts';
 import { percentile, printTable, type Figure } from './figures.ts';
 import { wrongBookings } from './load.ts';
 import type { LoadResult, LoadTask } from './purchase-load.ts';
@@ -54,21 +54,7 @@ async function startSandbox(
   return { server, secretKey, webhookSecret };
 }
 
-function runLoad(task: LoadTask): Promise<LoadResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'bench/purchase-load.ts', JSON.stringify(task)], {
-      cwd: repoRoot,
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    let out = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
-    child.once('error', reject);
-    child.once('exit', (code) => {
-      if (code !== 0) reject(new Error(`the load generator exited with ${code}`));
-      else resolve(JSON.parse(out.trim().split('\n').at(-1) ?? '{}') as LoadResult);
-    });
-  });
-}
+const runLoad = (task: LoadTask) => runInOwnProcess<LoadResult>('bench/purchase-load.ts', task);
 
 /** The sandbox books each card fee a moment after the payment: long enough for the last ones to land. */
 const settleMs = 3000;
