@@ -1,10 +1,14 @@
 // The shop's first screen on a phone: the bytes (gzip) of /v/DEMO-1 with every script and style
-// sheet it loads, the HTML before "Weiter", and the time until "Weiter" shows in Chromium with a
-// 4× slower CPU, median of cold loads (a fresh browser profile each, so nothing comes from the
-// cache). Measured at issue 19's profile (150 ms round trip, 1.6 Mbit/s down, 750 kbit/s up) beside
-// the floor: a static page with the same first screen (our own HTML without its scripts) served by a
+// sheet it loads, the HTML before "Weiter", and when "Weiter" shows in Chromium with a 4× slower
+// CPU, median of cold loads (a fresh browser profile each, so nothing comes from the cache).
+// Measured at issue 19's profile (150 ms round trip, 1.6 Mbit/s down, 750 kbit/s up) beside the
+// floor: a static page with the same first screen (our own HTML without its scripts) served by a
 // bare node:http server in the same run; and at the harsher profile measured before (400 ms,
 // 400/200 kbit/s). BENCH_LOADS (default 7) loads each.
+// "Shows" is when Chromium painted the button (Element Timing). Playwright's own check comes later
+// by however long its polling script waits behind the page's scripts on the throttled CPU (ours
+// hydrates about when the check runs; the floor has no script), so that time is printed beside it
+// but is not the measure.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import zlib from 'node:zlib';
@@ -46,11 +50,38 @@ const beforeNextBudget = 14 * 1024;
 /** Issue 19: "Weiter" within this multiple of the floor page's time. */
 const floorRatioBudget = 1.1;
 
-/** Milliseconds from navigation start until "Weiter" is visible, in a fresh, throttled context. */
-async function throttledLoad(browser: Browser, url: string, profile: Profile): Promise<number> {
+interface Load {
+  /** When Chromium painted "Weiter", from the navigation's start (Element Timing). */
+  painted: number;
+  /** When Playwright's own polling in the page saw it, from before the navigation. */
+  seen: number;
+}
+
+/**
+ * Marks "Weiter" for Element Timing as soon as the parser inserts it, before its first paint, so
+ * Chromium reports when it was painted. The same script runs in both pages, so the floor pays for it too.
+ */
+function markNextForElementTiming() {
+  const w = window as unknown as { nextPainted?: number };
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries())
+      w.nextPainted ??= (entry as PerformanceEntry & { renderTime: number }).renderTime;
+  }).observe({ type: 'element', buffered: true });
+  const watch = new MutationObserver(() => {
+    const next = document.getElementById('shop-next');
+    if (!next) return;
+    next.setAttribute('elementtiming', 'shop-next');
+    watch.disconnect();
+  });
+  watch.observe(document, { childList: true, subtree: true });
+}
+
+/** One cold load of `url` in a fresh, throttled context until "Weiter" is visible. */
+async function throttledLoad(browser: Browser, url: string, profile: Profile): Promise<Load> {
   const context = await browser.newContext({ viewport: phone, deviceScaleFactor: 2, locale: 'de-AT' });
   try {
     const page = await context.newPage();
+    await page.addInitScript(markNextForElementTiming);
     const cdp = await context.newCDPSession(page);
     await cdp.send('Network.enable');
     const { latency, downloadThroughput, uploadThroughput } = profile;
@@ -64,7 +95,13 @@ async function throttledLoad(browser: Browser, url: string, profile: Profile): P
     const started = performance.now();
     await page.goto(url, { waitUntil: 'commit', timeout: 60_000 });
     await page.locator('#shop-next').waitFor({ state: 'visible', timeout: 60_000 });
-    return performance.now() - started;
+    const seen = performance.now() - started;
+    const painted = await page.waitForFunction(
+      () => (window as unknown as { nextPainted?: number }).nextPainted,
+      undefined,
+      { timeout: 10_000 },
+    );
+    return { painted: Number(await painted.jsonValue()), seen };
   } finally {
     await context.close();
   }
@@ -138,15 +175,18 @@ export async function benchShop(): Promise<Figure[]> {
     const beforeNext = await bytesBeforeNext(url);
 
     // Ours and the floor in turns, so a busy moment of the machine falls on both alike.
-    const ours: number[] = [];
-    const floors: number[] = [];
+    const ours: Load[] = [];
+    const floors: Load[] = [];
     for (let i = 0; i < loads; i++) {
       ours.push(await throttledLoad(browser, url, mobile));
       floors.push(await throttledLoad(browser, floor.url, mobile));
     }
-    const harsh: number[] = [];
+    const harsh: Load[] = [];
     for (let i = 0; i < loads; i++) harsh.push(await throttledLoad(browser, url, slowMobile));
-    const ratio = median(ours) / median(floors);
+    const painted = (list: Load[]) => list.map((load) => load.painted);
+    const seen = (list: Load[]) => list.map((load) => load.seen);
+    const ratio = median(painted(ours)) / median(painted(floors));
+    const seenRatio = median(seen(ours)) / median(seen(floors));
 
     console.log(`\nShop first screen (/v/DEMO-1, Chromium at ${phone.width} px)`);
     for (const file of files)
@@ -158,13 +198,21 @@ export async function benchShop(): Promise<Figure[]> {
       `  ${'HTML before "Weiter"'.padEnd(40)} ${String(beforeNext).padStart(7)} B gzip  (budget ${beforeNextBudget / 1024} KB)`,
     );
     console.log(
-      `  time to "Weiter" visible, ${mobile.name}: ${describeProfile(mobile)}, median of ${loads} cold loads:`,
+      `  "Weiter" painted (Element Timing, from navigation start), ${mobile.name}: ${describeProfile(mobile)}, median of ${loads} cold loads:`,
     );
-    console.log(`    ours  ${median(ours).toFixed(0)} ms (${list(ours)} ms)`);
-    console.log(`    floor ${median(floors).toFixed(0)} ms (${list(floors)} ms), static page, bare node:http`);
+    console.log(`    ours  ${median(painted(ours)).toFixed(0)} ms (${list(painted(ours))} ms)`);
+    console.log(
+      `    floor ${median(painted(floors)).toFixed(0)} ms (${list(painted(floors))} ms), static page, bare node:http`,
+    );
     console.log(`    ratio ${ratio.toFixed(2)}× (budget ${floorRatioBudget}×)`);
-    console.log(`  time to "Weiter" visible, ${slowMobile.name}: ${describeProfile(slowMobile)}:`);
-    console.log(`    ours  ${median(harsh).toFixed(0)} ms (${list(harsh)} ms)`);
+    console.log(
+      `  "Weiter" seen by Playwright's polling in the page (from before the navigation; it waits for the page's scripts):`,
+    );
+    console.log(`    ours  ${median(seen(ours)).toFixed(0)} ms (${list(seen(ours))} ms)`);
+    console.log(`    floor ${median(seen(floors)).toFixed(0)} ms (${list(seen(floors))} ms)`);
+    console.log(`    ratio ${seenRatio.toFixed(2)}×`);
+    console.log(`  "Weiter" painted, ${slowMobile.name}: ${describeProfile(slowMobile)}:`);
+    console.log(`    ours  ${median(painted(harsh)).toFixed(0)} ms (${list(painted(harsh))} ms)`);
     return [
       {
         part: 'shop',
@@ -182,17 +230,29 @@ export async function benchShop(): Promise<Figure[]> {
         digits: 1,
         budget: beforeNextBudget / 1024,
       },
-      { part: 'shop', name: `time to "Weiter", mobile, median of ${loads}`, value: median(ours), unit: 'ms' },
-      { part: 'shop', name: `floor page, mobile, median of ${loads}`, value: median(floors), unit: 'ms' },
+      { part: 'shop', name: `"Weiter" painted, mobile, median of ${loads}`, value: median(painted(ours)), unit: 'ms' },
+      { part: 'shop', name: `floor page, mobile, median of ${loads}`, value: median(painted(floors)), unit: 'ms' },
       {
         part: 'shop',
-        name: 'time to "Weiter" / floor page, mobile',
+        name: '"Weiter" painted / floor page, mobile',
         value: ratio,
         unit: '×',
         digits: 2,
         budget: floorRatioBudget,
       },
-      { part: 'shop', name: `time to "Weiter", slow mobile, median of ${loads}`, value: median(harsh), unit: 'ms' },
+      {
+        part: 'shop',
+        name: '"Weiter" seen by Playwright / floor page, mobile',
+        value: seenRatio,
+        unit: '×',
+        digits: 2,
+      },
+      {
+        part: 'shop',
+        name: `"Weiter" painted, slow mobile, median of ${loads}`,
+        value: median(painted(harsh)),
+        unit: 'ms',
+      },
     ];
   } finally {
     await browser.close();
