@@ -200,6 +200,9 @@ describeApi('outbound webhooks: endpoints, events, signed deliveries', (t) => {
       ]);
       const byType = (type: string) => events.filter((e) => e.type === type);
       const paid = byType('order.paid').find((e) => e.data.orderId === order.id)!;
+      // The time the order was paid, as JavaScript writes it (UTC, milliseconds).
+      const { paid_at: paidAt } = await t.db('orders').where({ id: order.id }).first('paid_at');
+      assert.equal(paid.data.paidAt, new Date(paidAt).toISOString());
       assert.deepEqual(
         { ...paid.data, paidAt: typeof paid.data.paidAt },
         {
@@ -288,6 +291,19 @@ describeApi('outbound webhooks: endpoints, events, signed deliveries', (t) => {
     const emit = (data: Record<string, unknown> = {}) =>
       t.db.transaction((trx) => emitEvent(trx, 'counter.sale', data));
     const delivery = async () => (await t.db('webhook_deliveries').first())!;
+
+    it('asks the database once for due deliveries when none is due, not once per lane (issue 19)', async () => {
+      await endpointAt(`${receiver.url}/hook`);
+      const queries: string[] = [];
+      const count = (query: { sql: string }) => queries.push(query.sql);
+      t.db.on('query', count);
+      try {
+        assert.equal(await processDeliveries(t.db, localSender()), 0);
+      } finally {
+        t.db.off('query', count);
+      }
+      assert.equal(queries.length, 1, queries.join('; '));
+    });
 
     it('signs each delivery so the README’s code verifies it, and calls a receiver that answered 2xx no more', async () => {
       await endpointAt(`${receiver.url}/hook`);

@@ -176,16 +176,27 @@ async function deliver(db: Db, config: Config, delivery: Claimed): Promise<void>
   });
 }
 
-/** Sends every due delivery once; answers how many it handled. */
+/**
+ * Sends every due delivery once; answers how many it handled. A lane opens the next one only once it
+ * has claimed a delivery, so a round with nothing due asks the database once, not once per lane.
+ */
 export async function processDeliveries(db: Db, config: Config): Promise<number> {
   let handled = 0;
+  const lanes: Promise<void>[] = [];
   const lane = async () => {
     for (let next = await claimDue(db); next; next = await claimDue(db)) {
+      if (lanes.length < parallel) lanes.push(lane());
       await deliver(db, config, next);
       handled++;
     }
   };
-  await Promise.all(Array.from({ length: parallel }, lane));
+  lanes.push(lane());
+  // Lanes are opened while earlier ones run: wait until no new one was.
+  let waited = 0;
+  while (waited < lanes.length) {
+    waited = lanes.length;
+    await Promise.all(lanes);
+  }
   return handled;
 }
 

@@ -32,59 +32,52 @@ export function wakeSenderAfterCommit(db: Knex): void {
   );
 }
 
-/** Stores an event and its deliveries in `trx`; answers the event's id. */
-export async function emitEvent(
-  trx: Knex.Transaction,
-  type: EventType,
-  data: Record<string, unknown>,
-): Promise<string> {
+/**
+ * Stores an event and its deliveries in `trx`, in one statement; answers the event's id. Its data is
+ * `dataSql`, a trusted SQL expression (with its `bindings`) that makes a JSON object.
+ */
+async function storeEvent(trx: Knex.Transaction, type: EventType, dataSql: string, bindings: (string | number)[]) {
   const id = randomUUID();
-  await trx.raw(
-    `with event as (insert into webhook_events (id, type, data) values (?, ?, ?) returning id)
+  const { rows } = await trx.raw<{ rows: unknown[] }>(
+    `with event as (insert into webhook_events (id, type, data) select ?::uuid, ?, (${dataSql})::jsonb returning id)
      insert into webhook_deliveries (event_id, endpoint_id)
-     select event.id, e.id from event cross join webhook_endpoints e where e.active and ? = any(e.event_types)`,
-    [id, type, JSON.stringify(data), type],
+     select event.id, e.id from event cross join webhook_endpoints e where e.active and ? = any(e.event_types)
+     returning 1`,
+    [id, type, ...bindings, type],
   );
-  wakeSenderAfterCommit(trx);
+  // No endpoint takes it: nothing to send, and the sender's look for due deliveries would find none.
+  if (rows.length) wakeSenderAfterCommit(trx);
   return id;
+}
+
+/** Stores an event and its deliveries in `trx`; answers the event's id. */
+export function emitEvent(trx: Knex.Transaction, type: EventType, data: Record<string, unknown>): Promise<string> {
+  return storeEvent(trx, type, '?', [JSON.stringify(data)]);
 }
 
 const iso = (value: Date | string | null) => (value === null ? null : new Date(value).toISOString());
 
-/** An order has been paid: what was bought from which vendor, without the customer. */
+/** A time as JavaScript's toISOString writes it (UTC, milliseconds, Z), in SQL. */
+const isoSql = (column: string) => `to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+/**
+ * An order has been paid: what was bought from which vendor, without the customer. Its data is read
+ * by the statement that stores it.
+ */
 export async function emitOrderPaid(trx: Knex.Transaction, orderId: number): Promise<void> {
-  const order = oneRow(
-    (
-      await trx.raw<{
-        rows: {
-          id: number;
-          license_id: string;
-          amount_total: number;
-          tip: number;
-          currency: string;
-          paid_at: Date;
-          items: { itemId: number; name: string; quantity: number; unitPrice: number; amount: number }[];
-        }[];
-      }>(
-        `select o.id, v.license_id, o.amount_total, o.tip, o.currency, o.paid_at,
-           coalesce((select json_agg(json_build_object('itemId', e.item_id, 'name', i.name, 'quantity', e.quantity,
-               'unitPrice', e.unit_price, 'amount', e.amount) order by e.id)
-             from order_entries e join items i on i.id = e.item_id
-             where e.order_id = o.id and e.kind = 'sale'), '[]') as items
-         from orders o join vendors v on v.id = o.vendor_id where o.id = ?`,
-        [orderId],
-      )
-    ).rows,
+  await storeEvent(
+    trx,
+    'order.paid',
+    `select json_build_object('orderId', o.id, 'vendor', v.license_id, 'amount', o.amount_total, 'tip', o.tip,
+       'currency', o.currency,
+       'items', coalesce((select json_agg(json_build_object('itemId', e.item_id, 'name', i.name,
+           'quantity', e.quantity, 'unitPrice', e.unit_price, 'amount', e.amount) order by e.id)
+         from order_entries e join items i on i.id = e.item_id
+         where e.order_id = o.id and e.kind = 'sale'), '[]'),
+       'paidAt', ${isoSql('o.paid_at')})
+     from orders o join vendors v on v.id = o.vendor_id where o.id = ?`,
+    [orderId],
   );
-  await emitEvent(trx, 'order.paid', {
-    orderId: order.id,
-    vendor: order.license_id,
-    amount: order.amount_total,
-    tip: order.tip,
-    currency: order.currency,
-    items: order.items,
-    paidAt: iso(order.paid_at),
-  });
 }
 
 /** A paid order has been refunded in full and its bookings reversed. */
