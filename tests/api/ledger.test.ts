@@ -61,6 +61,28 @@ describeApi('ledger', (t) => {
     assert.equal(balances.find((b) => b.kind === 'orga')!.balance, 50);
   });
 
+  it('books a paid order with its fee in two statements once the vendor has accounts (issue 19)', async () => {
+    const first = await storedOrder(t.db);
+    await t.db.transaction((trx) => bookOrder(trx, first));
+    const order = await storedOrder(t.db);
+    const queries: string[] = [];
+    await t.db.transaction(async (trx) => {
+      trx.on('query', (query: { sql: string }) => {
+        if (!/^(BEGIN|COMMIT)/i.test(query.sql)) queries.push(query.sql);
+      });
+      await bookOrder(trx, order, 36);
+    });
+    // The vendor held, the accounts, the entries and who pays the fee read at once; then the rows.
+    assert.equal(queries.length, 2, queries.join('; '));
+    assert.match(queries[0], /for share of v/);
+    const rows = await t.db('ledger_rows').where({ order_id: order.id }).orderBy('id').select('kind', 'amount');
+    assert.deepEqual(
+      rows.map((row) => `${row.kind} ${row.amount}`),
+      ['sale 300', 'sale 300', 'licence 50', 'tip 100', 'fee 36', 'fee_cover 36'],
+    );
+    assert.equal((await vendorAccountSummary(t.db, order.vendor_id)).credit, 2 * 650);
+  });
+
   it('books the fee from the vendor to the provider, covered by the newspaper when it says so', async () => {
     const covered = await storedOrder(t.db, 'DEMO-1');
     const uncovered = await storedOrder(t.db, 'DEMO-2');

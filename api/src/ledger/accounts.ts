@@ -34,6 +34,20 @@ export async function accountIds(trx: Knex.Transaction, vendorId: number): Promi
   return Object.fromEntries(rows.map((row) => [row.kind, row.id])) as AccountIds;
 }
 
+/** The accounts of `vendorExpr` (a trusted SQL expression) as one JSON object, kind → id, for a read that fetches more. */
+export const accountsJsonSql = (vendorExpr: string) =>
+  `(select json_object_agg(a.kind, a.id) from ledger_accounts a where a.vendor_id is null or a.vendor_id = ${vendorExpr})`;
+
+/** The accounts as read with accountsJsonSql when that found them all; else read or created as accountIds does. */
+export async function completeAccountIds(
+  trx: Knex.Transaction,
+  vendorId: number,
+  read: Partial<AccountIds> | null,
+): Promise<AccountIds> {
+  const all = read && [...systemAccounts, 'vendor' as const].every((kind) => typeof read[kind] === 'number');
+  return all ? (read as AccountIds) : accountIds(trx, vendorId);
+}
+
 /**
  * The vendor's account id, or undefined when no money has moved for the vendor yet. With `lock`,
  * the account row stays locked until the transaction ends: payouts and reversals of one vendor

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { accountIds, holdLiveVendor, type AccountIds } from './accounts.ts';
+import { accountIds, accountsJsonSql, completeAccountIds, holdLiveVendor, type AccountIds } from './accounts.ts';
 import { VendorDeleted } from './errors.ts';
 
 // Every movement of money is a ledger row written here, inside the caller's transaction. The
@@ -81,18 +81,34 @@ interface OrderEntryRow {
  * digital edition vendor → orga. An entry of 0 cents (a free item) moves no money and books nothing.
  * With the card `fee` when Stripe already told it: booked with the entries, as bookFee would, in one
  * statement. Throws VendorDeleted for a vendor deleted meanwhile: a deleted vendor never receives credit.
+ * Answers the kinds of the order's entries (a 'licence' one marks a digital edition).
  */
-export async function bookOrder(trx: Knex.Transaction, order: BookedOrder, fee: number | null = null): Promise<void> {
-  await holdLiveVendor(trx, order.vendor_id);
-  const accounts = await accountIds(trx, order.vendor_id);
-  const entries = await trx('order_entries')
-    .where({ order_id: order.id })
-    .orderBy('id')
-    .select<(OrderEntryRow & { fee_covered: boolean })[]>(
-      '*',
-      trx.raw(`${feeCoveredSql('?')} as fee_covered`, [order.id]),
-    );
-  const rows: Record<string, unknown>[] = entries
+export async function bookOrder(
+  trx: Knex.Transaction,
+  order: BookedOrder,
+  fee: number | null = null,
+): Promise<OrderEntryRow['kind'][]> {
+  // What holdLiveVendor, accountIds and the entries would read, in one statement: the vendor's row
+  // held in share mode as holdLiveVendor holds it, so the lock order stays the same.
+  const { rows } = await trx.raw<{
+    rows: {
+      deleted_at: Date | null;
+      accounts: Partial<AccountIds> | null;
+      entries: OrderEntryRow[];
+      fee_covered: boolean;
+    }[];
+  }>(
+    `select v.deleted_at, ${accountsJsonSql('v.id')} as accounts,
+       coalesce((select json_agg(e order by e.id) from (
+         select id, kind, item_id, quantity, unit_price, amount from order_entries where order_id = ?) e), '[]') as entries,
+       ${feeCoveredSql('?')} as fee_covered
+     from vendors v where v.id = ? for share of v`,
+    [order.id, order.id, order.vendor_id],
+  );
+  const basis = rows[0];
+  if (!basis || basis.deleted_at !== null) throw new VendorDeleted(order.vendor_id);
+  const accounts = await completeAccountIds(trx, order.vendor_id, basis.accounts);
+  const rowsToBook: Record<string, unknown>[] = basis.entries
     .filter((entry) => entry.amount > 0)
     .map((entry) => {
       const [sender, receiver] = entryDirection(entry.kind, accounts);
@@ -108,8 +124,9 @@ export async function bookOrder(trx: Knex.Transaction, order: BookedOrder, fee: 
         unit_price: entry.unit_price,
       };
     });
-  if (fee !== null) rows.push(...feeRows(accounts, order, fee, entries[0]?.fee_covered === true));
-  if (rows.length) await trx('ledger_rows').insert(rows);
+  if (fee !== null) rowsToBook.push(...feeRows(accounts, order, fee, basis.fee_covered));
+  if (rowsToBook.length) await trx('ledger_rows').insert(rowsToBook);
+  return basis.entries.map((entry) => entry.kind);
 }
 
 /** The card fee's rows for a live vendor: vendor → provider, and orga → vendor when the newspaper covers it. */
