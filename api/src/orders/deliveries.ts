@@ -50,20 +50,21 @@ function pdfMail(locale: Locale, newspaperName: string, links: [DownloadLink, ..
 /**
  * Creates the order's download links (one per digital item whose licence item is a PDF item, valid
  * `downloadLinkDays`) and, when the order has an e-mail address, queues one mail with them in the
- * customer's language. The outbox sends it after commit.
+ * customer's language. The outbox sends it after commit. Answers whether a mail was queued, so the
+ * caller wakes the outbox only when it has something to send.
  */
 export async function deliverOrder(
   trx: Knex.Transaction,
   orderId: number,
   config: Pick<Config, 'publicUrl' | 'downloadLinkDays'>,
-): Promise<void> {
+): Promise<boolean> {
   const editions: { item_id: number; pdf_file_id: string }[] = await trx('order_entries as e')
     .join('items as i', 'i.id', 'e.item_id')
     .join('items as licence', 'licence.id', 'i.license_item_id')
     .where({ 'e.order_id': orderId, 'e.kind': 'sale', 'licence.is_pdf_item': true })
     .whereNotNull('licence.pdf_file_id')
     .select('i.id as item_id', 'licence.pdf_file_id');
-  if (editions.length === 0) return;
+  if (editions.length === 0) return false;
   for (const edition of editions) {
     await createDownloadLink(trx, {
       orderId,
@@ -75,10 +76,11 @@ export async function deliverOrder(
   const order: { email: string | null; locale: Locale } = await trx('orders')
     .where({ id: orderId })
     .first('email', 'locale');
-  if (!order.email) return;
+  if (!order.email) return false;
   const { newspaper_name: newspaperName } = await getSettingsRow(trx);
   const [first, ...more] = await downloadLinksFor(trx, orderId);
-  if (!first) return; // not reached: the links were made just above
+  if (!first) return false; // not reached: the links were made just above
   const mail = pdfMail(order.locale, newspaperName, [first, ...more], config.publicUrl);
   await queueMail(trx, { kind: 'pdf-links', orderId, recipient: order.email, ...mail });
+  return true;
 }

@@ -62,6 +62,7 @@ export async function applySession(
       'Stripe reported this payment in the other mode (test or live) than the shop’s key; nothing was booked.',
     );
   let paidNow = false;
+  let mailQueued = false;
   const order = await db.transaction(async (trx) => {
     const order = (await trx('orders').where({ id: orderId }).forUpdate().first()) as OrderRow;
     const changes: Partial<Record<keyof OrderRow, unknown>> = {};
@@ -77,16 +78,18 @@ export async function applySession(
         paid_at: trx.fn.now(),
         stripe_payment_intent_id: paymentIntentId(session),
       });
+      let kinds: Awaited<ReturnType<typeof bookOrder>>;
       try {
         // The fee too, when Stripe already knows it: one booking instead of two.
-        await bookOrder(trx, order, order.fee === null ? fee : null);
+        kinds = await bookOrder(trx, order, order.fee === null ? fee : null);
         if (order.fee === null && fee !== null) changes.fee = fee;
       } catch (error) {
         if (!(error instanceof VendorDeleted)) throw error;
         const reason = 'The vendor was deleted before the payment arrived; nothing was booked.';
         return flagOrder(trx, order, session, reason);
       }
-      await deliverOrder(trx, order.id, config);
+      // Only a digital edition delivers anything, and it always pays a licence share (orderEntryRows).
+      if (kinds.includes('licence')) mailQueued = await deliverOrder(trx, order.id, config);
       await recordEvent(trx, {
         action: 'payment.confirmed',
         recordType: 'order',
@@ -118,7 +121,7 @@ export async function applySession(
     return updated;
   });
   // Mails go out after the payment is committed; a failed send never touches the payment.
-  if (paidNow) kickOutbox(db, config);
+  if (mailQueued) kickOutbox(db, config);
   return order;
 }
 
