@@ -5,6 +5,7 @@ import { bookFee, bookOrder, orderEntryRows } from '../api/src/ledger/book.ts';
 import { payOut } from '../api/src/ledger/payout.ts';
 import { vendorAccountSummary } from '../api/src/ledger/queries.ts';
 import { oneRow } from '../api/src/one-row.ts';
+import { pricedItems } from '../api/src/items/queries.ts';
 import { priceCart } from '../api/src/orders/place.ts';
 import { generator, nth } from './demo.ts';
 
@@ -118,7 +119,7 @@ async function plan(trx: Knex.Transaction, now: Date): Promise<{ sales: Sale[]; 
 /** A paid order as the shop stores and books it, dated to `sale.at`. */
 async function bookSale(trx: Knex.Transaction, sale: Sale, n: number): Promise<void> {
   const email = sale.digital ? `kundin-${n}@example.org` : null;
-  const lines = await priceCart(trx, {
+  const lines = priceCart(await pricedItems(trx), {
     vendor: sale.vendor.license_id,
     entries: sale.entries,
     tip: sale.tip,

@@ -57,6 +57,37 @@ suite(`hot paths of two API processes${adminUrl ? '' : ' (skipped: needs TEST_DA
     }
   });
 
+  it('prices an order by the item as changed a moment before, in either process (its copy is as current as the vendor query says)', async () => {
+    const order = async (base: string, item: number) => {
+      const response = await fetch(`${base}/api/orders`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'Accept-Language': 'de' },
+        body: JSON.stringify({ vendor: 'DEMO-1', entries: [{ item, quantity: 2 }] }),
+      });
+      return { status: response.status, body: (await response.json()) as { order?: string; message?: string } };
+    };
+    const { id } = await cluster.db('items').where({ is_main_product: true }).first('id');
+    for (const [round, server] of cluster.servers.entries()) {
+      // The copy is held, then the price changes behind it.
+      assert.equal((await order(server.url, id)).status, 201);
+      const price = 400 + round * 10;
+      await cluster.db('items').where({ id }).update({ price });
+      const placed = await order(server.url, id);
+      assert.equal(placed.status, 201, JSON.stringify(placed.body));
+      const stored = await cluster.db('orders').where({ token: placed.body.order }).first('amount_total');
+      assert.equal(stored.amount_total, 2 * price, `order on ${server.url}`);
+    }
+    await cluster.db('items').where({ id }).update({ disabled: true });
+    for (const server of cluster.servers) {
+      const refused = await order(server.url, id);
+      assert.equal(refused.status, 400, `disabled item on ${server.url}`);
+      assert.match(refused.body.message ?? '', /nicht erhältlich/);
+    }
+    await cluster.db('items').where({ id }).update({ disabled: false, price: 300 });
+    // The orders' own count (kept in the database) is not the look-ups' concern below.
+    await cluster.db('rate_limits').delete();
+  });
+
   it('holds one client to the look-up limit across both processes, without a write', async () => {
     const statuses = [];
     for (let i = 0; i < lookUpLimit + 10; i++)

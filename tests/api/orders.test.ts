@@ -486,6 +486,54 @@ describeApi('orders: receipts and the back office', (t) => {
     }
   });
 
+  it('places an order in four statements: the vendor (settings and items from the copy it names), rate, order with entries, session (issue 19)', async () => {
+    const item = await itemId(t.db, 'Zeitung');
+    // This process's copy of the settings and items is read once; the order then takes them from there.
+    assert.equal((await shop.http.get('/api/vendors/check/DEMO-1/')).status, 200);
+    const queries: string[] = [];
+    const count = (query: { sql: string }) => queries.push(query.sql);
+    t.db.on('query', count);
+    try {
+      const placed = await shop.http.post('/api/orders').send({ vendor: 'DEMO-1', entries: [{ item, quantity: 2 }] });
+      assert.equal(placed.status, 201);
+    } finally {
+      t.db.off('query', count);
+    }
+    // The sandbox standing in for Stripe keeps its data in the same database, in transactions of its
+    // own: those are not the order's statements (placing one opens no transaction).
+    const ours = queries.filter((sql) => !/stripe_sandbox_|^(BEGIN|COMMIT);/.test(sql));
+    assert.equal(ours.length, 4, ours.join('; '));
+    assert.ok(!ours.some((sql) => /from "(settings|items)"/.test(sql)), 'settings and items come from the copy');
+  });
+
+  it('wakes the webhook sender and the outbox after a payment only when they have something to send (issue 19)', async () => {
+    const queries: string[] = [];
+    const count = (query: { sql: string }) => queries.push(query.sql);
+    const pay = async (entries: { item: number; quantity: number }[], email?: string) => {
+      const placed = await shop.http.post('/api/orders').send({ vendor: 'DEMO-1', entries, email });
+      assert.equal(placed.status, 201);
+      queries.length = 0;
+      t.db.on('query', count);
+      try {
+        await verify(await payInSandbox(shop.url, placed.body.checkoutUrl));
+        // Both are woken after the commit, in the background.
+        await new Promise((resolve) => setTimeout(resolve, 300));
+      } finally {
+        t.db.off('query', count);
+      }
+      return {
+        claims: queries.filter((sql) => /with claimed as/.test(sql)).length,
+        outbox: queries.filter((sql) => /^update "outbox"/.test(sql)).length,
+      };
+    };
+    // No endpoint takes order.paid, and a printed copy sends no mail.
+    assert.deepEqual(await pay([{ item: await itemId(t.db, 'Zeitung'), quantity: 1 }]), { claims: 0, outbox: 0 });
+    // A digital edition queues its mail: the outbox is woken for it.
+    const digital = await pay([{ item: await itemId(t.db, 'Digitale Ausgabe'), quantity: 1 }], 'reader@example.org');
+    assert.equal(digital.claims, 0);
+    assert.ok(digital.outbox >= 1, 'the outbox looks for the queued mail');
+  });
+
   it('lists a digital edition as digital with its download link once paid', async () => {
     const digital = await itemId(t.db, 'Digitale Ausgabe');
     const placed = await shop.http

@@ -133,6 +133,33 @@ export async function listPublicItems(db: Db) {
   return rows.map(toPublicItem);
 }
 
+/** An item as a new order prices and checks it. */
+export interface PricedItemRow {
+  id: number;
+  name: string;
+  price: number;
+  disabled: boolean;
+  is_license_item: boolean;
+  license_item_id: number | null;
+  max_order_amount: number | null;
+}
+
+/** Every item not deleted, by id, with what a new order needs of it; the shop's copy keeps them (shop/cache.ts). */
+export async function pricedItems(db: Db): Promise<Map<number, PricedItemRow>> {
+  const rows = await db('items')
+    .whereNull('deleted_at')
+    .select<PricedItemRow[]>(
+      'id',
+      'name',
+      'price',
+      'disabled',
+      'is_license_item',
+      'license_item_id',
+      'max_order_amount',
+    );
+  return new Map(rows.map((row) => [row.id, row]));
+}
+
 const escapeLike = (value: string) => value.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 function booleanFilter(name: string, column: string) {

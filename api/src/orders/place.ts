@@ -6,9 +6,9 @@ import { limitRate } from '../http/rate-limit.ts';
 import { orderEntryRows } from '../ledger/book.ts';
 import { log } from '../log.ts';
 import { createCheckoutSession, idempotencyKey, type Stripe } from '../stripe/adapter.ts';
-import { getSettingsRow } from '../settings/queries.ts';
 import { isEmbedOrigin } from '../shop/origins.ts';
-import { findVendorByLicense } from '../vendors/queries.ts';
+import { checkVendorInShop } from '../vendors/check.ts';
+import type { PricedItemRow } from '../items/queries.ts';
 import { defaultQuantityLimit } from './limits.ts';
 import { emailAddress, type OrderInput } from './schema.ts';
 import { money, tr, type Text } from '../language/messages.ts';
@@ -31,32 +31,19 @@ const paymentsUnavailable = () =>
 
 const refuse = (field: string, message: Text) => badRequest(message, { [field]: message });
 
-interface ItemRow {
-  id: number;
-  name: string;
-  price: number;
-  disabled: boolean;
-  is_license_item: boolean;
-  license_item_id: number | null;
-  max_order_amount: number | null;
-}
-
 /** One line of the cart, priced from the database. */
 interface PricedLine {
-  item: ItemRow;
+  item: PricedItemRow;
   quantity: number;
   /** The licence item a digital edition pays to the newspaper. */
-  licence: ItemRow | null;
+  licence: PricedItemRow | null;
 }
 
-const liveItems = (db: Knex, ids: number[]) =>
-  db('items')
-    .whereIn('id', ids)
-    .whereNull('deleted_at')
-    .select<ItemRow[]>('id', 'name', 'price', 'disabled', 'is_license_item', 'license_item_id', 'max_order_amount');
-
-/** The cart's items as they are for sale now; refuses what cannot be bought. */
-export async function priceCart(db: Knex, input: OrderInput): Promise<PricedLine[]> {
+/**
+ * The cart's items as they are for sale now (`items`: every item not deleted, by id, from the shop's
+ * copy as current as the request's vendor check); refuses what cannot be bought.
+ */
+export function priceCart(items: Map<number, PricedItemRow>, input: OrderInput): PricedLine[] {
   if (input.entries.length === 0) {
     throw input.tip > 0
       ? refuse('entries', 'Donation only is not allowed')
@@ -68,12 +55,9 @@ export async function priceCart(db: Knex, input: OrderInput): Promise<PricedLine
       throw refuse(`entries.${i}.item`, 'Each item can be in the order only once; please change its quantity instead.');
     seen.add(item);
   });
-  const items = new Map((await liveItems(db, [...seen])).map((row) => [row.id, row]));
-  const licenceIds = [...items.values()].flatMap((row) => (row.license_item_id === null ? [] : [row.license_item_id]));
-  const licences = new Map(licenceIds.length ? (await liveItems(db, licenceIds)).map((row) => [row.id, row]) : []);
   return input.entries.map(({ item: id, quantity }, i) => {
     const item = items.get(id);
-    const licence = item?.license_item_id == null ? null : licences.get(item.license_item_id);
+    const licence = item?.license_item_id == null ? null : items.get(item.license_item_id);
     // An edition whose licence item is gone cannot be sold: the newspaper's share would be lost.
     if (!item || item.disabled || licence === undefined) {
       throw refuse(
@@ -157,13 +141,14 @@ export async function placeOrder(
   input: OrderInput,
   clientAddress: string,
 ): Promise<PlacedOrder> {
-  const settings = await getSettingsRow(db);
+  // The vendor in the vendor check's one query; the settings and items from the copy it says is current.
+  const { vendorId, shop } = await checkVendorInShop(db, input.vendor);
+  const { settings } = shop;
   // A closed shop is the newspaper's decision, not a fault of the server: a conflict with its state.
   if (settings.webshop_is_closed)
     throw new HttpError(409, 'The shop is closed for maintenance right now. Please try again later.');
-  const vendor = await findVendorByLicense(db, input.vendor);
-  if (!vendor || vendor.is_disabled) throw refuse('vendor', 'This ID is invalid');
-  const lines = await priceCart(db, input);
+  if (vendorId === undefined) throw refuse('vendor', 'This ID is invalid');
+  const lines = priceCart(shop.priced, input);
   checkEmail(lines, input.email);
   const total = lines.reduce((sum, { item, quantity }) => sum + item.price * quantity, input.tip);
   if (total >= settings.max_order_amount) {
@@ -199,7 +184,7 @@ export async function placeOrder(
      returning order_id`,
     [
       token,
-      vendor.id,
+      vendorId,
       total,
       input.tip,
       input.email ?? null,

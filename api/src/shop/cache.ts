@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { findMainItem, listPublicItems } from '../items/queries.ts';
+import { findMainItem, listPublicItems, pricedItems, type PricedItemRow } from '../items/queries.ts';
 import { oneRow } from '../one-row.ts';
 import { getSettingsRow, type StoredSettings } from '../settings/queries.ts';
 
@@ -14,6 +14,8 @@ export interface ShopData {
   settings: StoredSettings;
   mainItem: Awaited<ReturnType<typeof findMainItem>>;
   items: Awaited<ReturnType<typeof listPublicItems>>;
+  /** Every item not deleted, by id, as a new order prices it (disabled and licence items too). */
+  priced: Map<number, PricedItemRow>;
 }
 
 interface Copy {
@@ -25,8 +27,19 @@ const copies = new WeakMap<Knex, Copy>();
 
 async function load(db: Knex, revision: number): Promise<ShopData> {
   // Read after the revision was, so at least as new as it: a later change only raises it again.
-  const [settings, mainItem, items] = await Promise.all([getSettingsRow(db), findMainItem(db), listPublicItems(db)]);
-  return { revision, settings: settings as StoredSettings, mainItem, items };
+  const [settings, mainItem, items, priced] = await Promise.all([
+    getSettingsRow(db),
+    findMainItem(db),
+    listPublicItems(db),
+    pricedItems(db),
+  ]);
+  return {
+    revision,
+    settings: settings as StoredSettings,
+    mainItem,
+    items,
+    priced,
+  };
 }
 
 /** The settings and items as of `revision` or later: this process's copy, or read once for all callers. */

@@ -13,6 +13,7 @@ export interface VendorCheck {
 
 interface CheckRow {
   revision: number;
+  id: number | null;
   license_id: string | null;
   first_name: string | null;
   account_proof_url: string | null;
@@ -23,25 +24,26 @@ interface CheckRow {
  * The shop's view of a scanned licence id (null for none), with the shop's settings and items, in
  * one query: the vendor's row joined to the revision that says whether this process's copy of the
  * rest is current. Deliberately one answer for unknown, deleted and deactivated vendors, so the shop
- * cannot tell them apart.
+ * cannot tell them apart. `vendorId` is for the server's own use (a new order), never for an answer.
  */
 export async function checkVendorInShop(
   db: Knex,
   licenseId: string | undefined,
-): Promise<{ vendor: VendorCheck | null; shop: ShopData }> {
+): Promise<{ vendor: VendorCheck | null; vendorId?: number; shop: ShopData }> {
   const valid = licenseId !== undefined && licenseIdPattern.test(licenseId);
   const rows = await hotRows<CheckRow>(
     db,
     `select coalesce((select revision from shop_revision where id = 1), 0) as revision,
-       v.license_id, v.first_name, v.account_proof_url, v.is_disabled
+       v.id, v.license_id, v.first_name, v.account_proof_url, v.is_disabled
      from (select 1) as one
      left join vendors v on ? and lower(v.license_id) = lower(?) and v.deleted_at is null`,
     [valid, valid ? licenseId : ''],
   );
   const row = oneRow(rows);
   const shop = await shopData(db, Number(row.revision));
-  if (row.license_id === null || row.is_disabled !== false) return { vendor: null, shop };
+  if (row.id === null || row.license_id === null || row.is_disabled !== false) return { vendor: null, shop };
   return {
+    vendorId: row.id,
     vendor: {
       licenseId: row.license_id,
       displayName: shop.settings.use_vendor_license_id_in_shop ? row.license_id : (row.first_name ?? ''),
