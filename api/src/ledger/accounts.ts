@@ -9,43 +9,47 @@ type SystemAccount = (typeof systemAccounts)[number];
 /** Account ids by role for one booking: the system accounts and the vendor's own. */
 export type AccountIds = Record<SystemAccount | 'vendor', number>;
 
-function findAccounts(db: Db, vendorId: number) {
-  return db('ledger_accounts')
-    .where((q) => {
-      q.whereNull('vendor_id').orWhere('vendor_id', vendorId);
-    })
-    .select<{ id: number; kind: SystemAccount | 'vendor' }[]>('id', 'kind');
-}
-
 /**
- * The accounts a booking for `vendorId` touches, created on first use inside the caller's
- * transaction. The unique indexes decide between two transactions creating the same account: the
- * loser waits for the winner's commit, inserts nothing, and reads the winner's row.
+ * The accounts a booking for `vendorExpr` (a trusted SQL expression) touches, as one JSON object kind
+ * → id: the system accounts and the vendor's own. A booking that reads more at once takes it into
+ * its own statement and completes it with completeAccountIds.
  */
-export async function accountIds(trx: Knex.Transaction, vendorId: number): Promise<AccountIds> {
-  let rows = await findAccounts(trx, vendorId);
-  if (rows.length < systemAccounts.length + 1) {
-    await trx.raw(
-      `insert into ledger_accounts (kind, vendor_id) values ${systemAccounts.map(() => '(?, null)').join(', ')}, ('vendor', ?) on conflict do nothing`,
-      [...systemAccounts, vendorId],
-    );
-    rows = await findAccounts(trx, vendorId);
-  }
-  return Object.fromEntries(rows.map((row) => [row.kind, row.id])) as AccountIds;
-}
-
-/** The accounts of `vendorExpr` (a trusted SQL expression) as one JSON object, kind → id, for a read that fetches more. */
 export const accountsJsonSql = (vendorExpr: string) =>
   `(select json_object_agg(a.kind, a.id) from ledger_accounts a where a.vendor_id is null or a.vendor_id = ${vendorExpr})`;
 
-/** The accounts as read with accountsJsonSql when that found them all; else read or created as accountIds does. */
+type ReadAccounts = Partial<AccountIds> | null;
+
+const isComplete = (read: ReadAccounts): read is AccountIds =>
+  read !== null && [...systemAccounts, 'vendor' as const].every((kind) => typeof read[kind] === 'number');
+
+async function readAccounts(trx: Knex.Transaction, vendorId: number): Promise<ReadAccounts> {
+  const { rows } = await trx.raw<{ rows: { accounts: ReadAccounts }[] }>(`select ${accountsJsonSql('?')} as accounts`, [
+    vendorId,
+  ]);
+  return rows[0]?.accounts ?? null;
+}
+
+/** The accounts a booking for `vendorId` touches, created on first use inside the caller's transaction. */
+export async function accountIds(trx: Knex.Transaction, vendorId: number): Promise<AccountIds> {
+  return completeAccountIds(trx, vendorId, await readAccounts(trx, vendorId));
+}
+
+/**
+ * The accounts as `read` with accountsJsonSql in the caller's transaction, the missing ones created.
+ * The unique indexes decide between two transactions creating the same account: the loser waits for
+ * the winner's commit, inserts nothing, and reads the winner's row.
+ */
 export async function completeAccountIds(
   trx: Knex.Transaction,
   vendorId: number,
-  read: Partial<AccountIds> | null,
+  read: ReadAccounts,
 ): Promise<AccountIds> {
-  const all = read && [...systemAccounts, 'vendor' as const].every((kind) => typeof read[kind] === 'number');
-  return all ? (read as AccountIds) : accountIds(trx, vendorId);
+  if (isComplete(read)) return read;
+  await trx.raw(
+    `insert into ledger_accounts (kind, vendor_id) values ${systemAccounts.map(() => '(?, null)').join(', ')}, ('vendor', ?) on conflict do nothing`,
+    [...systemAccounts, vendorId],
+  );
+  return (await readAccounts(trx, vendorId)) as AccountIds;
 }
 
 /**
