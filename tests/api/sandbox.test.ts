@@ -157,7 +157,9 @@ describeApi('local Stripe sandbox through the official SDK', (t) => {
       assert.match(error.message, /^Invalid API Key provided: sk_test_\*+/);
       return true;
     };
-    for (const wrong of [oldPublishedKey, 'sk_test_not_the_sandbox_key', `${key.slice(0, -1)}x`]) {
+    // One character off: a key that happens to end in x gets a y, or the "wrong" key would be the key.
+    const oneOff = `${key.slice(0, -1)}${key.endsWith('x') ? 'y' : 'x'}`;
+    for (const wrong of [oldPublishedKey, 'sk_test_not_the_sandbox_key', oneOff]) {
       const intruder = sdk(shop, wrong);
       // Registering an endpoint to receive every event (and make the server POST anywhere).
       await assert.rejects(
