@@ -13,10 +13,21 @@ const inlined = readBoot();
 // The server's first screen, in the page's language, when it rendered one.
 const rendered = target.firstElementChild ? (document.documentElement.lang === 'en' ? 'en' : 'de') : undefined;
 
-if (inlined) mountShop(target, { boot: inlined, apiBase: '', mode: 'page', licenceId, rendered });
-else {
+/**
+ * The page answers through the script from now on, no longer by its forms alone; tests wait for this,
+ * since the script of a server-rendered page comes after the load event (see script-after-paint.ts).
+ */
+const ready = () => target.setAttribute('data-ready', '');
+
+if (inlined) {
+  mountShop(target, { boot: inlined, apiBase: '', mode: 'page', licenceId, rendered });
+  ready();
+} else {
   fetchBoot('', licenceId).then(
-    (boot) => mountShop(target, { boot, apiBase: '', mode: 'page', licenceId }),
+    (boot) => {
+      mountShop(target, { boot, apiBase: '', mode: 'page', licenceId });
+      ready();
+    },
     () => {
       target.textContent =
         'Upsi, es ist ein Fehler aufgetreten. Bitte versuche es erneut. / An error occurred. Please try again later.';

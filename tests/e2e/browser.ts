@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type Page, type Response } from 'playwright-core';
 import { outputDir } from './server.ts';
 
 /** Chromium from the system (Debian's package), never a Playwright download. */
@@ -45,6 +45,7 @@ export async function launchChromium(): Promise<Browser> {
       if (/Content Security Policy/i.test(message.text()))
         violations.push(`${message.page()?.url() ?? '?'}: ${message.text()}`);
     });
+    if (options?.javaScriptEnabled !== false) context.on('page', waitForTheShopScript);
     return context;
   };
   const close = browser.close.bind(browser);
@@ -54,6 +55,36 @@ export async function launchChromium(): Promise<Browser> {
       throw new Error(`The pages reported Content-Security-Policy violations:\n${violations.join('\n')}`);
   };
   return browser;
+}
+
+/**
+ * A shop page rendered on the server asks for its script only after its first paint, so the load
+ * event no longer means the widget has taken over. Every page's goto and reload wait for that too (as
+ * before the deferral), so a test's click reaches the widget, not the page's plain forms; the forms
+ * alone have a test of their own, with JavaScript disabled.
+ */
+function waitForTheShopScript(page: Page): void {
+  /** Only a page whose HTML holds the loader; any other page may be gone to the next one by then. */
+  const taken = async (response: Response | null, waitUntil = 'load') => {
+    if (waitUntil !== 'load' || !response) return;
+    // A page that went on by itself (the back office to its login) has no body left, and is no shop page.
+    const html = response.headers()['content-type']?.startsWith('text/html')
+      ? await response.text().catch(() => '')
+      : '';
+    if (html.includes('<script data-src=')) await page.locator('#shop[data-ready]').waitFor({ state: 'attached' });
+  };
+  const goto = page.goto.bind(page);
+  page.goto = async (url, options) => {
+    const response = await goto(url, options);
+    await taken(response, options?.waitUntil);
+    return response;
+  };
+  const reload = page.reload.bind(page);
+  page.reload = async (options) => {
+    const response = await reload(options);
+    await taken(response, options?.waitUntil);
+    return response;
+  };
 }
 
 /** Saves a full-page screenshot under .test-output/ and returns its path. */

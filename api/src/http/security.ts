@@ -1,6 +1,7 @@
 import type { Middleware } from 'koa';
 import type { Config } from '../config.ts';
 import { embedOrigins } from '../shop/origins.ts';
+import { loaderSource } from '../shop/script-after-paint.ts';
 import { cameOverTls } from './client-address.ts';
 import { isMachinePath } from './paths.ts';
 import type { AppDeps, AppState } from './routes.ts';
@@ -40,11 +41,14 @@ const policy = (directives: Record<string, string[]>) =>
     .map(([name, sources]) => [name, ...sources.filter(Boolean)].join(' '))
     .join('; ');
 
-/** The shop's pages: its own script (no inline one) and styles; the custom-CSS preview injects a style element. */
+/**
+ * The shop's pages: its own scripts (inline only the loader that asks for the script after the first
+ * paint) and styles; the custom-CSS preview injects a style element.
+ */
 function shopPolicy(frameAncestors: string[]): string {
   return policy({
     'default-src': ["'self'"],
-    'script-src': ["'self'"],
+    'script-src': ["'self'", loaderSource],
     'style-src': ["'self'", "'unsafe-inline'"],
     'img-src': ["'self'", 'data:', 'blob:'],
     'connect-src': ["'self'"],

@@ -10,10 +10,11 @@ import { log } from '../log.ts';
 import { etagOf, pathBelow, readFileIn, sendCached, type AnyContext } from '../web/static.ts';
 import { buildBoot, inlineJson, type Boot } from './boot.ts';
 import type { ShopData } from './cache.ts';
+import { scriptAfterPaint } from './script-after-paint.ts';
 
 // The shop's pages: the built index.html with the first screen rendered into it by the widget's own
 // components, its styles and its data inlined, so a phone that just scanned a badge shows the landing
-// page (and can go on) from one HTML answer; the script hydrates it when it has arrived.
+// page (and can go on) from one HTML answer; the script, asked for once that is painted, hydrates it.
 
 /** Paths served by other parts of the product; never the shop's page. */
 const otherApps = ['/backoffice', '/me', '/files', '/public', '/img'];
@@ -89,7 +90,8 @@ export function renderShopPage(template: string, { lang, boot, customCss, firstS
   );
   if (settings.newspaperName)
     html = html.replace(/<title>[^<]*<\/title>/, () => `<title>${escapeHtml(settings.newspaperName)}</title>`);
-  if (firstScreen) html = html.replace('<div id="shop"></div>', () => `<div id="shop">${firstScreen.markup}</div>`);
+  if (firstScreen)
+    html = scriptAfterPaint(html.replace('<div id="shop"></div>', () => `<div id="shop">${firstScreen.markup}</div>`));
   return html.replace('</head>', () => `  ${head.join('\n    ')}\n  </head>`);
 }
 
