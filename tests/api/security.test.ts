@@ -72,6 +72,7 @@ describeApi('security headers on every answer', (t) => {
         assert.equal(`'sha256-${createHash('sha256').update(text).digest('base64')}'`, hashes[0], path);
       // A page the server renders runs the loader instead of a module script; a receipt needs the script at once.
       assert.equal(inline.length, path.startsWith('/success') ? 0 : 1, path);
+      assert.equal(/<script type="module"/.test(res.text), path.startsWith('/success'), `${path}: the module script`);
       assert.deepEqual(csp.get('object-src'), ["'none'"], path);
       assert.equal(res.headers['x-content-type-options'], 'nosniff', path);
       // The receipt's address holds the order's token: it never leaves with a link.
