@@ -345,7 +345,8 @@ describeApi('DATEV export (issue 17)', (t: ApiTest) => {
       accounts: { ...settings.accounts },
     });
     assert.equal(saved.status, 200, JSON.stringify(saved.body));
-    const today = new Date().toISOString().slice(0, 10);
+    // Today where the newspaper is: an hour after midnight there, UTC still has yesterday.
+    const today = new Intl.DateTimeFormat('en-CA', { timeZone: zone }).format(new Date());
     const yearStart = `${today.slice(0, 4)}-01-01`;
     year = { from: await midnight(yearStart), to: await midnight(`${today.slice(0, 4)}-12-31`) };
     const { file } = await datev({ from: yearStart, to: today });

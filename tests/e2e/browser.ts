@@ -40,7 +40,9 @@ export async function launchChromium(): Promise<Browser> {
   // newPage() opens its own context through newContext(), so every page is watched.
   const newContext = browser.newContext.bind(browser);
   browser.newContext = async (options) => {
-    const context = await newContext(options);
+    // The office and the customers live where the newspaper does (TIME_ZONE, Europe/Berlin by
+    // default): the back office's "today" is theirs, not this machine's UTC.
+    const context = await newContext({ timezoneId: 'Europe/Berlin', ...options });
     context.on('console', (message) => {
       if (/Content Security Policy/i.test(message.text()))
         violations.push(`${message.page()?.url() ?? '?'}: ${message.text()}`);

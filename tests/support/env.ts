@@ -79,11 +79,21 @@ export async function resetDatabase(db: Db): Promise<void> {
     `select tablename from pg_tables where schemaname = current_schema()
        and tablename not like 'knex_migrations%' and tablename <> 'stripe_sandbox_credentials'`,
   );
-  await db.transaction(async (trx) => {
-    await trx.raw(`truncate table ${rows.map((r) => `"${r.tablename}"`).join(', ')} restart identity cascade`);
-    await trx('settings').insert({ id: 1 });
-    await seedOnFirstStart(trx);
-  });
+  // A suite's own server may still be at work when the next test resets (a sandbox retrying a
+  // webhook, say); PostgreSQL then picks one of the two as a deadlock victim. It rolls back, so
+  // trying again is safe.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await db.transaction(async (trx) => {
+        await trx.raw(`truncate table ${rows.map((r) => `"${r.tablename}"`).join(', ')} restart identity cascade`);
+        await trx('settings').insert({ id: 1 });
+        await seedOnFirstStart(trx);
+      });
+      return;
+    } catch (err) {
+      if ((err as { code?: string }).code !== '40P01' || attempt === 5) throw err;
+    }
+  }
 }
 
 export async function closeEngines(): Promise<void> {
