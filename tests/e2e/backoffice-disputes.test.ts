@@ -44,7 +44,8 @@ describe('e2e: a chargeback in the back office', function () {
     const euros = new Intl.NumberFormat('de-DE', { style: 'currency', currency: 'EUR' }).format(
       order.amountTotal / 100,
     );
-    const due = new Date(Date.now() + 7 * 86_400_000).toLocaleDateString('de-AT');
+    // The office's day (its browser is in the newspaper's zone), not this machine's.
+    const due = new Date(Date.now() + 7 * 86_400_000).toLocaleDateString('de-AT', { timeZone: 'Europe/Berlin' });
     assert.equal(await row.locator('.order-dispute').innerText(), `Chargeback ${euros}, Frist ${due} (needs_response)`);
     assert.ok((await row.innerText()).includes('DEMO-2'), 'the vendor is named');
     await screenshot(page, 'backoffice-dispute-1280');

@@ -34,9 +34,13 @@ describe('e2e: vendor statements in the back office and on /me', function () {
     assert.ok(response.ok, `${path}: ${response.status} ${await response.clone().text()}`);
     return (await response.json()) as T;
   };
-  const now = new Date();
-  const month = `${now.getFullYear()}-${String(now.getMonth() + 1).padStart(2, '0')}`;
-  const thisMonth = `from=${month}-01&to=${month}-${new Date(now.getFullYear(), now.getMonth() + 1, 0).getDate()}`;
+  // This month where the newspaper is (the app's and the office's zone), not in this machine's UTC.
+  const [year, monthNumber] = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Berlin' })
+    .format(new Date())
+    .split('-')
+    .map(Number);
+  const month = `${year}-${String(monthNumber).padStart(2, '0')}`;
+  const thisMonth = `from=${month}-01&to=${month}-${new Date(year, monthNumber, 0).getDate()}`;
 
   let tipWords = { de: 'Trinkgeld', en: 'Tip' };
 
@@ -158,13 +162,11 @@ describe('e2e: vendor statements in the back office and on /me', function () {
   it("prints every vendor's statements of the year as one document, a page per vendor", async () => {
     await page.goto(`${server.url}/backoffice/vendorsummary`);
     await page.locator('#year-statements-button').click();
-    await page.locator('#year-statements-year').fill(String(now.getFullYear()));
+    await page.locator('#year-statements-year').fill(String(year));
     await page.locator('#year-statements-show').click();
     const frame = page.frameLocator('#year-statements-page');
     await frame.locator('section.sheet').first().waitFor();
-    const batch = await json<{ statements: { vendor: { licenseId: string } }[] }>(
-      `/api/statements?year=${now.getFullYear()}`,
-    );
+    const batch = await json<{ statements: { vendor: { licenseId: string } }[] }>(`/api/statements?year=${year}`);
     assert.deepEqual(
       batch.statements.map((s) => s.vendor.licenseId),
       ['DEMO-1', 'DEMO-2'],
@@ -172,7 +174,7 @@ describe('e2e: vendor statements in the back office and on /me', function () {
     );
     assert.equal(await frame.locator('section.sheet').count(), batch.statements.length, 'one section per vendor');
     await screenshot(page, 'backoffice-year-statements-en-1366');
-    const html = await (await api(`/api/statements?year=${now.getFullYear()}&format=html`)).text();
+    const html = await (await api(`/api/statements?year=${year}&format=html`)).text();
     await statementAccessible(html, 'the statements of a year (en)');
     assert.equal(
       await printToPdf(page.context(), html, 'statements-year'),
@@ -182,7 +184,7 @@ describe('e2e: vendor statements in the back office and on /me', function () {
     await page.locator('#year-statements-close').click();
     await page.locator('#backoffice-language button[value="de"]').click();
     await page.locator('#year-statements-button').click();
-    await page.locator('#year-statements-year').fill(String(now.getFullYear()));
+    await page.locator('#year-statements-year').fill(String(year));
     await page.locator('#year-statements-show').click();
     await page.frameLocator('#year-statements-page').locator('section.sheet').first().waitFor();
     await statementAccessible(html, 'the statements of a year (de)');
