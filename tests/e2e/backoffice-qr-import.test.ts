@@ -77,6 +77,9 @@ describe('e2e: QR codes, CSS preview and vendor import in the back office', func
 
   it('downloads one vendor’s code from the vendor list as a real PNG', async () => {
     await page.goto(url('/vendorsummary'));
+    // The dialog lives in its row. Once in a CI run the download never came and the screenshot showed
+    // no dialog: the list settles first, so no late answer can redraw the row under the open dialog.
+    await page.waitForLoadState('networkidle');
     const row = page.locator('table tbody tr').filter({ has: page.locator('td', { hasText: /^DEMO-1$/ }) });
     await row.locator('.vendor-qr').click();
     const dialog = page.getByRole('dialog');

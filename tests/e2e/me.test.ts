@@ -20,6 +20,15 @@ describe('e2e: the vendor area /me in Chromium', function () {
   beforeEach(() => ({ server, page } = tab));
 
   const title = (pageName: string) => `${DEMO_NEWSPAPER_NAME} | ${pageName}`;
+  /**
+   * The tab is titled after the page: the title is set by an effect, a moment after the page's
+   * content, so it is given a few seconds to follow before it is compared.
+   */
+  const expectTitle = async (pageName: string) => {
+    const wanted = title(pageName);
+    await page.waitForFunction((expected) => document.title === expected, wanted, { timeout: 5_000 }).catch(() => {});
+    assert.equal(await page.title(), wanted);
+  };
 
   it('logs the vendor in and shows credit, last payout and transactions with less than 80 KB of JavaScript', async () => {
     await page.goto(`${server.url}/me`);
@@ -40,7 +49,7 @@ describe('e2e: the vendor area /me in Chromium', function () {
       .filter({ hasNotText: 'Wird geladen' })
       .waitFor();
     assert.match(await page.locator('#me-last-payout').innerText(), /Letzte Auszahlung/);
-    assert.equal(await page.title(), title('Mein Guthaben'));
+    await expectTitle('Mein Guthaben');
     await screenshot(page, 'me-info-390');
 
     const loaded = scripts.filter((response) => new URL(response.url()).pathname.startsWith('/backoffice/assets/'));
@@ -66,7 +75,7 @@ describe('e2e: the vendor area /me in Chromium', function () {
     // A fresh start on a random port: the seed stores no QR address, so the code leads to PUBLIC_URL.
     assert.deepEqual([settings.qrCodeUrl, settings.publicUrl], ['', server.url]);
     assert.equal(await code.getAttribute('data-url'), `${server.url}/v/DEMO-1`);
-    assert.equal(await page.title(), title('QR-Code'));
+    await expectTitle('QR-Code');
     await screenshot(page, 'me-qrcode-390');
 
     for (const [button, extension, magic] of [
@@ -127,14 +136,14 @@ describe('e2e: the vendor area /me in Chromium', function () {
     await logInAtProvider(page, 'vendor', 'vendor');
     await page.locator('#me-profile').waitFor();
     assert.match(await page.locator('#me-profile').innerText(), /Ausweisnummer\s+DEMO-1/);
-    assert.equal(await page.title(), title('Profil'));
+    await expectTitle('Profil');
 
     await page.locator('#me-lang-en').click();
     assert.match(await page.locator('#me-profile').innerText(), /Licence ID\s+DEMO-1/);
     assert.equal(await page.getAttribute('html', 'lang'), 'en');
     await page.locator('#me-nav-info').click();
     await page.locator('#me-credit').filter({ hasText: 'Credit' }).waitFor();
-    assert.equal(await page.title(), title('My credit'));
+    await expectTitle('My credit');
     await page.reload();
     await page.locator('#me-credit').filter({ hasText: 'Credit' }).waitFor();
     const width = await page.evaluate(() => document.documentElement.scrollWidth);
