@@ -37,7 +37,7 @@ const webhookSender = startWebhookSender(db, config);
 startReconciliation(db, config);
 startEmailErasure(db, config);
 // The sandbox's webhook deliveries that a stopped process left pending go out now.
-if (!config.stripe.secretKey) resumeSandbox(db, config);
+const sandbox = config.stripe.secretKey ? undefined : resumeSandbox(db, config);
 const handle = app.callback();
 const server = createShopServer((req, res) => void handle(req, res), config).listen(config.port, () => {
   const where = config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `embedded PostgreSQL in ${config.dataDir}`;
@@ -82,6 +82,7 @@ async function shutdown(signal: string) {
   setTimeout(() => server.closeAllConnections(), 5000).unref();
   await new Promise((resolve) => server.once('close', resolve));
   webhookSender.stop();
+  sandbox?.stop();
   await db.destroy();
   process.exit(0);
 }

@@ -593,6 +593,34 @@ describeApi('local Stripe sandbox: events to the server’s own webhook route', 
     }
   });
 
+  it('a stopped server sends no more: its retries are left to the next process, which sends them to its own address', async () => {
+    answer = () => 503;
+    const first = await shopAtReceiver({ sandboxWebhookRetryMs: 200 });
+    await first.pay();
+    await receiver.received(1);
+    await eventually(
+      async () => (await t.db('stripe_sandbox_deliveries').first('leased_until'))?.leased_until === null,
+      'the failure recorded',
+    );
+    await first.shop.close();
+    // Its next tries were due 200, 400 and 800 ms after the first.
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    assert.equal(receiver.deliveries.length, 1, 'no try after the stop');
+    assert.equal((await t.db('stripe_sandbox_deliveries').first('attempts'))?.attempts, 1);
+
+    answer = () => 200;
+    const resumed = resumeSandbox(t.db, { ...first.shop.config });
+    try {
+      await receiver.received(2);
+      await eventually(
+        async () => Number((await t.db('stripe_sandbox_deliveries').count({ n: '*' }))[0].n) === 0,
+        'nothing left to send',
+      );
+    } finally {
+      resumed.stop();
+    }
+  });
+
   it('books at restart a fee that a stopped process still owed, and sends charge.updated', async () => {
     const first = await shopAtReceiver({ sandboxFeeDelayMs: 3_600_000 });
     const session = await first.pay();
@@ -608,7 +636,7 @@ describeApi('local Stripe sandbox: events to the server’s own webhook route', 
       .where({ id: charge.id })
       .update({ created_at: t.db.raw(`now() - interval '2 hours'`) });
 
-    const resumed = resumeSandbox(t.db, first.shop.config);
+    const resumed = resumeSandbox(t.db, { ...first.shop.config });
     const second = await shopAtReceiver();
     try {
       await receiver.received(2);

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import supertest from 'supertest';
 import { buildApp } from '../../api/src/app.ts';
 import type { Config } from '../../api/src/config.ts';
+import { stopSandboxDeliveries } from '../../api/src/stripe/sandbox/webhooks.ts';
 import type { ApiTest } from './env.ts';
 
 export interface ListeningShop {
@@ -35,8 +36,11 @@ export async function listenShop(
     config,
     // As the suites' client (env.ts): English messages.
     http: supertest.agent(url).set('Accept-Language', 'en'),
+    // Like a stopped server, it sends no more sandbox webhooks: a retry of its own, due later, would
+    // otherwise take the next suite's deliveries to this closed address.
     close: () =>
       new Promise((resolve) => {
+        stopSandboxDeliveries(config);
         server.closeAllConnections();
         server.close(() => resolve());
       }),

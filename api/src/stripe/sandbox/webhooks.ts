@@ -165,25 +165,43 @@ async function send(db: Db, config: Config, delivery: Delivery): Promise<void> {
   setTimeout(() => deliverDue(db, config), delayMs).unref();
 }
 
-/** Per database: whether this process is sending, and whether more became due meanwhile. */
-const sending = new WeakMap<Db, { again: boolean; all: boolean }>();
+/**
+ * Per database and server: whether it is sending, and whether more became due meanwhile. Two servers
+ * of one process (tests) send side by side as two processes would, each to its own address.
+ */
+const sending = new WeakMap<Db, WeakMap<Config, { again: boolean; all: boolean }>>();
+
+/**
+ * The configurations of servers that stopped: their rounds and retries claim nothing more. A stopping
+ * process leaves what is still due to the next one (or a sibling's sweep), which sends it to its own
+ * address; a closed one would only spend the delivery's attempts on an address nobody answers.
+ */
+const stopped = new WeakSet<Config>();
+
+/** This server sends no more sandbox webhooks: a round under way ends after its batch. */
+export function stopSandboxDeliveries(config: Config): void {
+  stopped.add(config);
+}
 
 /**
  * Sends what is due now, in the background; never throws (a failure is logged and retried later).
- * One round at a time per process: a call while one runs asks it to look once more, so a burst of
+ * One round at a time per server: a call while one runs asks it to look once more, so a burst of
  * payments costs one query per batch, not one sender each.
  */
 export function deliverDue(db: Db, config: Config, all = false): void {
-  const running = sending.get(db);
+  if (stopped.has(config)) return;
+  let servers = sending.get(db);
+  if (!servers) sending.set(db, (servers = new WeakMap()));
+  const running = servers.get(config);
   if (running) {
     running.again = true;
     running.all ||= all;
     return;
   }
   const state = { again: true, all };
-  sending.set(db, state);
+  servers.set(config, state);
   void (async () => {
-    while (state.again) {
+    while (state.again && !stopped.has(config)) {
       state.again = false;
       const everything = state.all;
       state.all = false;
@@ -191,11 +209,11 @@ export function deliverDue(db: Db, config: Config, all = false): void {
       do {
         claimed = await claim(db, everything);
         await Promise.all(claimed.map((delivery) => send(db, config, delivery)));
-      } while (claimed.length === batch);
+      } while (claimed.length === batch && !stopped.has(config));
     }
   })()
     .catch((error) => log.warn('sandbox webhooks could not be sent', { error: String(error) }))
-    .finally(() => sending.delete(db));
+    .finally(() => servers.delete(config));
 }
 
 const sweepMs = 5_000;
@@ -209,5 +227,10 @@ export function startSandboxDeliveries(db: Db, config: Config): { stop(): void }
   deliverDue(db, config, true);
   const timer = setInterval(() => deliverDue(db, config), sweepMs);
   timer.unref();
-  return { stop: () => clearInterval(timer) };
+  return {
+    stop: () => {
+      clearInterval(timer);
+      stopSandboxDeliveries(config);
+    },
+  };
 }
