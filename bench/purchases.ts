@@ -99,7 +99,7 @@ async function benchEngine(part: string, adminUrl: string | undefined): Promise<
     // Warm-up as long as a measured load: V8 still compiles the purchase's code for many seconds after
     // the first purchases (a 1 s warm-up left about a third of the first load's CPU to its compiler, so
     // the figure was the process's start, not what a running shop spends on a purchase).
-    await runLoad({ ...base, customers: customerCounts[0]!, seconds: seconds() });
+    await runLoad({ ...base, customers: customerCounts[0], seconds: seconds() });
     await settle();
     for (const customers of customerCounts) {
       const before = cpuMs(app.process.pid!);
