@@ -35,11 +35,13 @@ describe('e2e: webhooks in the back office', function () {
     await expectAccessible(page, label);
   };
   /** Nothing wider than the phone: no sideways scrolling. */
-  const fitsPhone = async () =>
-    assert.ok(
-      await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth),
-      'the page fits the phone’s width',
-    );
+  const fitsPhone = async () => {
+    const { scrollWidth, innerWidth } = await page.evaluate(() => ({
+      scrollWidth: document.documentElement.scrollWidth,
+      innerWidth: window.innerWidth,
+    }));
+    assert.ok(scrollWidth <= innerWidth, `the page is ${scrollWidth} px wide on a ${innerWidth} px phone`);
+  };
   const row = () => page.locator('#webhook-deliveries table tbody tr').first();
 
   it('makes an endpoint and shows its secret once (German)', async () => {

@@ -1,3 +1,4 @@
+import type { Theme } from '@mui/material';
 import { defaultTheme, type RaThemeOptions } from 'react-admin';
 import type { PublicSettings } from '../../shared/settings.ts';
 
@@ -21,6 +22,17 @@ export function themeFor({ color, fontColor }: Pick<PublicSettings, 'color' | 'f
             color: fontColor,
             '& .MuiPaper-root, & .RaSidebar-fixed': { backgroundColor: color, color: fontColor },
           },
+        },
+      },
+      // On a phone a table's cells keep 8 px on either side instead of 16 px: with 16 px, a table of
+      // four short columns (the webhooks) or three in German (their deliveries) was a few pixels wider
+      // than a 390 px screen, and the whole page scrolled sideways.
+      MuiTableCell: {
+        styleOverrides: {
+          root: ({ theme }: { theme: Theme }) => ({
+            ...(defaultTheme.components?.MuiTableCell?.styleOverrides?.root as object),
+            [theme.breakpoints.down('sm')]: { paddingLeft: 8, paddingRight: 8 },
+          }),
         },
       },
       // react-admin draws its skip link in the contrast text on the page background: unreadable on white.
