@@ -5,7 +5,7 @@
 // it talks to the sandbox like to Stripe (STRIPE_API_URL, the sandbox's key and webhook secret).
 // The sandbox, another server process, pays on its card page, books the card fee a moment later and
 // sends its webhooks to the app. The load generator (bench/purchase-load.ts) runs 16, then 64
-// customers for BENCH_SECONDS × 2 each, after a warm-up as long at 16. The app's CPU time is read from /proc before and after,
+// customers for BENCH_SECONDS × 2 each, after a warm-up of 16 customers as long as one load. The app's CPU time is read from /proc before and after,
 // a moment after the last payment (the sandbox books fees at once here), and divided by the purchases. Afterwards the books are
 // checked: every paid order booked exactly once.
 import { randomBytes } from 'node:crypto';
@@ -97,7 +97,7 @@ async function benchEngine(part: string, adminUrl: string | undefined): Promise<
     const vendors = Array.from({ length: 10 }, (_, i) => `DEMO-${i + 1}`);
     const base = { appUrl, sandboxUrl: sandbox.server.url, vendors, item, pollMs };
     // Warm-up as long as a measured load: V8 still compiles the purchase's code for many seconds after
-    // the first purchases (a 1 s warm-up left about a third of the first load's CPU to its compiler, so
+    // the first purchases (a 1 s warm-up left about a fifth of the first load's CPU to its compiler, so
     // the figure was the process's start, not what a running shop spends on a purchase).
     await runLoad({ ...base, customers: customerCounts[0], seconds: seconds() });
     await settle();
