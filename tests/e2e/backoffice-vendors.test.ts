@@ -4,7 +4,7 @@ import type { Browser, Page } from 'playwright-core';
 import { DEMO_VENDOR_EMAIL_POSTFIX } from '../../seeds/demo.ts';
 import { eventually } from '../support/orders.ts';
 import { accessToken, logInAtProvider, useBrowserTab } from './admin-login.ts';
-import { phone, screenshot } from './browser.ts';
+import { phone, reachableAtEnd, screenshot } from './browser.ts';
 import { buyInShop } from './purchase.ts';
 import type { RunningServer } from './server.ts';
 
@@ -302,6 +302,11 @@ describe('e2e: vendors in the back office', function () {
     await page.goto(url(`/userprofile/${vendorId}`));
     await page.locator('#vendor-profile-name').waitFor();
     await screenshot(page, 'backoffice-vendor-profile-390');
+    // Editing: the form's save bar stays with the form and never lies over the comments that end the page.
+    await page.goto(url(`/userprofile/${vendorId}/update`));
+    await page.locator('#comment-add').waitFor();
+    await reachableAtEnd(page, '#comment-add');
+    await screenshot(page, 'backoffice-vendor-edit-390');
     await page.setViewportSize({ width: 1280, height: 900 });
   });
 

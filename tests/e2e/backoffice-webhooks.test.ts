@@ -3,7 +3,7 @@ import type { Page } from 'playwright-core';
 import { webhookReceiver, type Receiver } from '../support/webhook-receiver.ts';
 import { accessToken, useBrowserTab } from './admin-login.ts';
 import { expectAccessible } from './axe.ts';
-import { phone, screenshot } from './browser.ts';
+import { phone, reachableAtEnd, screenshot } from './browser.ts';
 import type { RunningServer } from './server.ts';
 
 // Issue 17: staff set up a webhook for another system, see its secret once, see a delivery that
@@ -132,6 +132,9 @@ describe('e2e: webhooks in the back office', function () {
     await page.locator('#webhook-deliveries table tbody tr').first().waitFor();
     await fitsPhone();
     await accessible('the webhook with its deliveries (de, phone)');
+    // The form's save bar stays on screen while the form is, but never lies over the deliveries.
+    await reachableAtEnd(page, '#webhook-deliveries tbody tr button');
+    await reachableAtEnd(page, '#webhook-deliveries .MuiTablePagination-displayedRows');
     await screenshot(page, 'backoffice-webhook-deliveries-de-390');
     await page.setViewportSize({ width: 1366, height: 900 });
   });

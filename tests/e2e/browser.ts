@@ -96,3 +96,24 @@ export async function screenshot(page: Page, name: string): Promise<string> {
   await page.screenshot({ path: file, fullPage: true });
   return file;
 }
+
+/**
+ * Scrolled to the end of the page, as a thumb does, `selector`'s last match is what a tap at its
+ * centre reaches: nothing (a form's floating toolbar, say) lies over it. Fails naming what does.
+ */
+export async function reachableAtEnd(page: Page, selector: string): Promise<void> {
+  const covering = await page.evaluate((selector) => {
+    const from = window.scrollY;
+    window.scrollTo(0, document.documentElement.scrollHeight);
+    const targets = document.querySelectorAll(selector);
+    const target = targets[targets.length - 1];
+    if (!target) return `nothing matches ${selector}`;
+    const box = target.getBoundingClientRect();
+    const hit = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
+    window.scrollTo(0, from);
+    if (hit && target.contains(hit)) return undefined;
+    const over = hit?.closest('[role], [id], [class]');
+    return `${selector} lies under ${over ? `${over.tagName.toLowerCase()}.${String(over.className).split(' ')[0] || over.id}` : 'nothing on screen'}`;
+  }, selector);
+  if (covering) throw new Error(`At the end of the page, ${covering}`);
+}

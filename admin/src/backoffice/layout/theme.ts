@@ -35,6 +35,18 @@ export function themeFor({ color, fontColor }: Pick<PublicSettings, 'color' | 'f
           }),
         },
       },
+      // A form's save bar on a phone sticks to the bottom of the screen while the form is on it, then
+      // stays at the form's end. react-admin fixes it to the screen instead, where it lay over whatever
+      // follows the form at the end of the page (a webhook's deliveries, a vendor's comments) and left
+      // its last row and buttons out of reach.
+      RaToolbar: {
+        styleOverrides: {
+          root: { '&.RaToolbar-mobileToolbar': { position: 'sticky' } },
+        },
+      },
+      // The card's hidden overflow would pin the sticky bar to the card instead of the screen.
+      RaEdit: { styleOverrides: { root: { '& .RaEdit-card': { overflow: 'visible' } } } },
+      RaCreate: { styleOverrides: { root: { '& .RaCreate-card': { overflow: 'visible' } } } },
       // react-admin draws its skip link in the contrast text on the page background: unreadable on white.
       RaSkipNavigationButton: { styleOverrides: { root: { color: '#1a1a1a' } } },
       RaMenuItemLink: {
