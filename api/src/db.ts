@@ -32,6 +32,11 @@ export interface DbOptions {
   dataDir: string;
   /** PostgreSQL schema to work in (tests use their own). */
   schema?: string;
+  /**
+   * How long a query waits for PGlite's one connection before it fails (knex's 60 s unless given).
+   * Opening the database is not bound by it (`migrate` waits for it); tests shorten it to show that.
+   */
+  embeddedAcquireTimeoutMs?: number;
 }
 
 // When PostgreSQL goes away, requests must fail within seconds (503, try again) rather than queue for
@@ -89,6 +94,7 @@ export function createDb(options: DbOptions): Db {
     client: ClientPgLite,
     dialect: 'postgres',
     connection: { pglite },
+    ...(options.embeddedAcquireTimeoutMs ? { acquireConnectionTimeout: options.embeddedAcquireTimeoutMs } : {}),
   } as Knex.Config);
   if (release) {
     // knex's own destroy is read-only; it ends in its client's, which closes PGlite.
@@ -171,6 +177,10 @@ const migrationLockKey = 4_004_000;
 export async function migrate(db: Db): Promise<void> {
   const config = clientConfig(db) as Omit<Knex.Config, 'connection'> & { connection: Knex.PgConnectionConfig };
   if (config.client !== 'pg') {
+    // PGlite opens when knex first asks for its connection, and knex gives up on that after its
+    // acquire timeout: a large database replaying its journal after a crash took longer, and the
+    // start (db-start.ts) called it damaged. Its opening is waited for, however long it takes.
+    await (config.connection as unknown as { pglite: PGlite }).pglite.waitReady;
     await db.migrate.latest({ migrationSource });
     return;
   }
