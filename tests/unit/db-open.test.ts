@@ -5,8 +5,8 @@ import { removeDir, tempDir } from '../e2e/server.ts';
 // An embedded database that takes long to open (a large one replaying its journal after `kill -9`,
 // on a slow disk) was reported as damaged, with the advice to start empty and restore the last
 // backup, which would lose every sale since: knex gave up on PGlite's first connection after its
-// acquire timeout, and the start took that for damage. Here the timeout is shortened to 1 ms, far
-// below the time any PGlite needs to open, to show the same with a real database.
+// acquire timeout, and the start took that for damage. Here the timeout is shortened to 25 ms, far
+// below the time any PGlite needs to open (hundreds of ms), to show the same with a real database.
 
 describe('opening the embedded database', function () {
   this.timeout(60_000);
@@ -18,7 +18,7 @@ describe('opening the embedded database', function () {
       await first('vendors').insert({ first_name: 'Slow', last_name: 'Start', license_id: 'OPEN-1' });
       await first.destroy();
 
-      const db = await openDb({ dataDir, embeddedAcquireTimeoutMs: 1 });
+      const db = await openDb({ dataDir, embeddedAcquireTimeoutMs: 25 });
       try {
         const vendor = await db('vendors').where({ license_id: 'OPEN-1' }).first('first_name');
         assert.equal(vendor?.first_name, 'Slow');
