@@ -304,8 +304,18 @@ describe('e2e: vendors in the back office', function () {
     await screenshot(page, 'backoffice-vendor-profile-390');
     // Editing: the form's save bar stays with the form and never lies over the comments that end the page.
     await page.goto(url(`/userprofile/${vendorId}/update`));
+    await page.locator('#vendor-delete').waitFor();
     await page.locator('#comment-add').waitFor();
     await reachableAtEnd(page, '#comment-add');
+    // …and follows the last field closely, without the empty band react-admin leaves for a fixed bar.
+    const gap = await page.evaluate(() => {
+      // At the end of the page the bar is where the form ends, not stuck to the screen.
+      window.scrollTo(0, document.documentElement.scrollHeight);
+      const bar = document.querySelector('form .RaToolbar-mobileToolbar')!;
+      const fields = bar.closest('form')!.querySelectorAll('.ra-input');
+      return bar.getBoundingClientRect().top - fields[fields.length - 1].getBoundingClientRect().bottom;
+    });
+    assert.ok(gap < 48, `the save bar is ${Math.round(gap)} px below the last field`);
     await screenshot(page, 'backoffice-vendor-edit-390');
     await page.setViewportSize({ width: 1280, height: 900 });
   });

@@ -44,6 +44,12 @@ export function themeFor({ color, fontColor }: Pick<PublicSettings, 'color' | 'f
           root: { '&.RaToolbar-mobileToolbar': { position: 'sticky' } },
         },
       },
+      // The room react-admin leaves under a form for the fixed bar would now stand empty above it.
+      RaSimpleForm: {
+        styleOverrides: {
+          root: ({ theme }: { theme: Theme }) => ({ [theme.breakpoints.down('sm')]: { paddingBottom: 16 } }),
+        },
+      },
       // The card's hidden overflow would pin the sticky bar to the card instead of the screen.
       RaEdit: { styleOverrides: { root: { '& .RaEdit-card': { overflow: 'visible' } } } },
       RaCreate: { styleOverrides: { root: { '& .RaCreate-card': { overflow: 'visible' } } } },
