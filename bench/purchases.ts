@@ -5,9 +5,10 @@
 // it talks to the sandbox like to Stripe (STRIPE_API_URL, the sandbox's key and webhook secret).
 // The sandbox, another server process, pays on its card page, books the card fee a moment later and
 // sends its webhooks to the app. The load generator (bench/purchase-load.ts) runs 16, then 64
-// customers for BENCH_SECONDS × 2 each, after a warm-up of 16 customers as long as one load. The app's CPU time is read from /proc before and after,
-// a moment after the last payment (the sandbox books fees at once here), and divided by the purchases. Afterwards the books are
-// checked: every paid order booked exactly once.
+// customers for BENCH_SECONDS × 2 each, after a warm-up of 16 customers as long as one load. The
+// app's CPU time is read from /proc before and after, a moment after the last payment (the sandbox
+// books fees at once here), and divided by the purchases. Afterwards the books are checked: every
+// paid order booked exactly once.
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import { createDb, migrate } from '../api/src/db.ts';

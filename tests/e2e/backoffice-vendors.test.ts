@@ -310,12 +310,25 @@ describe('e2e: vendors in the back office', function () {
     // …and follows the last field closely, without the empty band react-admin leaves for a fixed bar.
     const gap = await page.evaluate(() => {
       // At the end of the page the bar is where the form ends, not stuck to the screen.
+      const from = window.scrollY;
       window.scrollTo(0, document.documentElement.scrollHeight);
       const bar = document.querySelector('form .RaToolbar-mobileToolbar')!;
       const fields = bar.closest('form')!.querySelectorAll('.ra-input');
-      return bar.getBoundingClientRect().top - fields[fields.length - 1].getBoundingClientRect().bottom;
+      const below = bar.getBoundingClientRect().top - fields[fields.length - 1].getBoundingClientRect().bottom;
+      window.scrollTo(0, from);
+      return below;
     });
     assert.ok(gap < 48, `the save bar is ${Math.round(gap)} px below the last field`);
+    // A location's address and hours end before its edit and delete buttons begin.
+    const overlaps = await page.locator('.vendor-location').evaluateAll((items) =>
+      items.map((item) => {
+        const text = item.querySelector('.MuiListItemText-root')!.getBoundingClientRect();
+        const button = item.querySelector('button')!.getBoundingClientRect();
+        return Math.round(text.right - button.left);
+      }),
+    );
+    assert.ok(overlaps.length > 0, 'the vendor has a location');
+    for (const overlap of overlaps) assert.ok(overlap <= 0, `a location's text runs ${overlap} px under its buttons`);
     await screenshot(page, 'backoffice-vendor-edit-390');
     await page.setViewportSize({ width: 1280, height: 900 });
   });

@@ -47,6 +47,8 @@ export function VendorLocations({ vendorId }: { vendorId: number }) {
             <ListItem
               key={location.id}
               className="vendor-location"
+              // MUI keeps room for one button beside the text; there are two.
+              sx={{ pr: 12 }}
               secondaryAction={
                 <>
                   <IconButton aria-label={translate('ra.action.edit')} onClick={() => setEditing(location)}>
