@@ -165,6 +165,18 @@ const migrationSource: Knex.MigrationSource<(typeof migrations)[number]> = {
   getMigration: (m) => Promise.resolve(m),
 };
 
+/**
+ * Answers the database once it is open. PGlite opens when knex first asks for its connection, and
+ * knex gives up on that after its acquire timeout: a large database replaying its journal after a
+ * crash took longer, and the start (db-start.ts) called it damaged, a backup called it a timeout.
+ * Its opening is waited for, however long it takes. PostgreSQL connects per query, as before.
+ */
+export async function opened(db: Db): Promise<Db> {
+  const config = clientConfig(db) as { client: unknown; connection: unknown };
+  if (config.client !== 'pg') await (config.connection as { pglite: PGlite }).pglite.waitReady;
+  return db;
+}
+
 /** Identifies the migration lock among all of the database's advisory locks. */
 const migrationLockKey = 4_004_000;
 
@@ -177,10 +189,7 @@ const migrationLockKey = 4_004_000;
 export async function migrate(db: Db): Promise<void> {
   const config = clientConfig(db) as Omit<Knex.Config, 'connection'> & { connection: Knex.PgConnectionConfig };
   if (config.client !== 'pg') {
-    // PGlite opens when knex first asks for its connection, and knex gives up on that after its
-    // acquire timeout: a large database replaying its journal after a crash took longer, and the
-    // start (db-start.ts) called it damaged. Its opening is waited for, however long it takes.
-    await (config.connection as unknown as { pglite: PGlite }).pglite.waitReady;
+    await opened(db);
     await db.migrate.latest({ migrationSource });
     return;
   }

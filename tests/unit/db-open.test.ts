@@ -1,12 +1,15 @@
 import assert from 'node:assert/strict';
 import { openDb } from '../../api/src/db-start.ts';
+import { checkDatabase } from '../../api/src/maintenance/check.ts';
+import { openDatabase } from '../../api/src/maintenance/open.ts';
 import { removeDir, tempDir } from '../e2e/server.ts';
 
 // An embedded database that takes long to open (a large one replaying its journal after `kill -9`,
 // on a slow disk) was reported as damaged, with the advice to start empty and restore the last
 // backup, which would lose every sale since: knex gave up on PGlite's first connection after its
-// acquire timeout, and the start took that for damage. Here the timeout is shortened to 25 ms, far
-// below the time any PGlite needs to open (hundreds of ms), to show the same with a real database.
+// acquire timeout, and the start took that for damage; a backup or check gave up the same way. Here
+// the timeout is shortened to 25 ms, far below the time any PGlite needs to open (hundreds of ms),
+// to show the same with a real database.
 
 describe('opening the embedded database', function () {
   this.timeout(60_000);
@@ -22,6 +25,22 @@ describe('opening the embedded database', function () {
       try {
         const vendor = await db('vendors').where({ license_id: 'OPEN-1' }).first('first_name');
         assert.equal(vendor?.first_name, 'Slow');
+      } finally {
+        await db.destroy();
+      }
+    } finally {
+      removeDir(dataDir);
+    }
+  });
+
+  it('lets a maintenance command (npm run check, backup …) wait for it the same way', async () => {
+    const dataDir = tempDir('street-paper-open-');
+    try {
+      await (await openDb({ dataDir })).destroy();
+      const db = await openDatabase({ dataDir }, { existing: true, embeddedAcquireTimeoutMs: 25 });
+      try {
+        const failed = (await checkDatabase(db)).filter((result) => result.problems.length);
+        assert.deepEqual(failed, []);
       } finally {
         await db.destroy();
       }

@@ -33,7 +33,7 @@ const rowsOf = (n: number) => `${count(n)} ${n === 1 ? 'row' : 'rows'}`;
 async function backup(file: string | undefined): Promise<void> {
   if (!file) throw new MaintenanceError(usage);
   const config = loadConfig();
-  const db = openDatabase(config, { existing: true });
+  const db = await openDatabase(config, { existing: true });
   try {
     log(`Backing up ${describeTarget(config)} …`);
     const header = await writeBackup(db, path.resolve(file));
@@ -47,7 +47,7 @@ async function backup(file: string | undefined): Promise<void> {
 async function restore(file: string | undefined): Promise<void> {
   if (!file) throw new MaintenanceError(usage);
   const config = loadConfig();
-  const db = openDatabase(config, { existing: false });
+  const db = await openDatabase(config, { existing: false });
   try {
     log(`Restoring ${file} into ${describeTarget(config)} …`);
     const header = await restoreBackup(db, path.resolve(file), (table, rows) => log(`  ${table}: ${rowsOf(rows)}`));
@@ -65,8 +65,8 @@ async function migrateToPostgres(url: string | undefined): Promise<boolean> {
       `Give the PostgreSQL database to move into: npm run migrate-to-postgres -- postgres://user:password@host/db (or DATABASE_URL).\n\n${usage}`,
     );
   }
-  const source = openDatabase({ dataDir: config.dataDir }, { existing: true });
-  const target = openDatabase({ databaseUrl: targetUrl, dataDir: config.dataDir }, { existing: false });
+  const source = await openDatabase({ dataDir: config.dataDir }, { existing: true });
+  const target = await openDatabase({ databaseUrl: targetUrl, dataDir: config.dataDir }, { existing: false });
   try {
     log(
       `Moving ${describeTarget({ dataDir: config.dataDir })} into ${describeTarget({ databaseUrl: targetUrl, dataDir: '' })} …`,
@@ -112,7 +112,7 @@ async function migrateToPostgres(url: string | undefined): Promise<boolean> {
 
 async function check(): Promise<boolean> {
   const config = loadConfig();
-  const db = openDatabase(config, { existing: true });
+  const db = await openDatabase(config, { existing: true });
   try {
     log(`Checking ${describeTarget(config)} …`);
     const results = await checkDatabase(db);
@@ -134,7 +134,7 @@ async function check(): Promise<boolean> {
 
 async function eraseEmails(): Promise<boolean> {
   const config = loadConfig();
-  const db = openDatabase(config, { existing: true });
+  const db = await openDatabase(config, { existing: true });
   try {
     log(`Erasing customers' e-mail addresses ${config.customerEmailDays} days after their links expired …`);
     const run = await eraseCustomerEmails(db, config);

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { createDb, withoutPassword, type Db } from '../db.ts';
+import { createDb, opened, withoutPassword, type Db, type DbOptions } from '../db.ts';
 import { DatabaseInUseError } from '../db-lock.ts';
 import { MaintenanceError } from './errors.ts';
 
@@ -27,9 +27,13 @@ export const describeTarget = (target: Target) =>
 
 /**
  * Opens the database of `target`. For PGlite, `existing` requires a database in the directory
- * (backup, move); otherwise the directory may be missing or empty (restore).
+ * (backup, move); otherwise the directory may be missing or empty (restore). PGlite is waited for
+ * however long its opening takes (db.ts `opened`); `embeddedAcquireTimeoutMs` is for tests.
  */
-export function openDatabase(target: Target, { existing }: { existing: boolean }): Db {
+export async function openDatabase(
+  target: Target,
+  { existing, embeddedAcquireTimeoutMs }: { existing: boolean } & Pick<DbOptions, 'embeddedAcquireTimeoutMs'>,
+): Promise<Db> {
   if (target.databaseUrl) return createDb({ databaseUrl: target.databaseUrl, dataDir: target.dataDir });
   const dir = target.dataDir;
   if (existing && !fs.existsSync(path.join(dir, 'PG_VERSION'))) {
@@ -37,9 +41,11 @@ export function openDatabase(target: Target, { existing }: { existing: boolean }
       `There is no embedded database in ${dir}. Set DATA_DIR to the server's data directory (default ./data).`,
     );
   }
+  let db: Db;
   try {
-    return createDb({ dataDir: dir });
+    db = createDb({ dataDir: dir, embeddedAcquireTimeoutMs });
   } catch (error) {
     throw error instanceof DatabaseInUseError ? new MaintenanceError(error.message) : error;
   }
+  return opened(db);
 }
