@@ -3,7 +3,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { DEMO_NEWSPAPER_NAME } from '../../seeds/demo.ts';
 import { pngBytes } from '../support/fixtures.ts';
 import { accessToken, backofficeTitle, useBrowserTab } from './admin-login.ts';
-import { phone, screenshot } from './browser.ts';
+import { coveredWhileTabbing, phone, screenshot } from './browser.ts';
 import type { RunningServer } from './server.ts';
 
 // Issue 7: products and settings in the back office — a product with an image, the server's
@@ -158,5 +158,8 @@ describe('e2e: products and settings in the back office', function () {
     );
     await page.setViewportSize(phone);
     await screenshot(page, 'backoffice-settings-390');
+    // The longest form: going down it with the keyboard, no focused field lies behind the save bar.
+    assert.deepEqual(await coveredWhileTabbing(page, 'form'), []);
+    await page.setViewportSize({ width: 1280, height: 900 });
   });
 });

@@ -4,7 +4,7 @@ import type { Browser, Page } from 'playwright-core';
 import { DEMO_VENDOR_EMAIL_POSTFIX } from '../../seeds/demo.ts';
 import { eventually } from '../support/orders.ts';
 import { accessToken, logInAtProvider, useBrowserTab } from './admin-login.ts';
-import { phone, reachableAtEnd, screenshot } from './browser.ts';
+import { coveredWhileTabbing, phone, reachableAtEnd, screenshot } from './browser.ts';
 import { buyInShop } from './purchase.ts';
 import type { RunningServer } from './server.ts';
 
@@ -307,6 +307,8 @@ describe('e2e: vendors in the back office', function () {
     await page.locator('#vendor-delete').waitFor();
     await page.locator('#comment-add').waitFor();
     await reachableAtEnd(page, '#comment-add');
+    // A keyboard user going down the form sees every field the focus reaches, none behind the bar.
+    assert.deepEqual(await coveredWhileTabbing(page, 'form'), []);
     // …and follows the last field closely, without the empty band react-admin leaves for a fixed bar.
     const gap = await page.evaluate(() => {
       // At the end of the page the bar is where the form ends, not stuck to the screen.

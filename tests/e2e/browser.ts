@@ -117,3 +117,45 @@ export async function reachableAtEnd(page: Page, selector: string): Promise<void
   }, selector);
   if (covering) throw new Error(`At the end of the page, ${covering}`);
 }
+
+/**
+ * Tabs from the start of the page through the elements in `scope`, as a keyboard user goes down a
+ * form, and answers each focused one that a tap at its centre would not reach because something (a
+ * form's sticky save bar, say) lies over it, named with what covers it. The page is left at its start.
+ */
+export async function coveredWhileTabbing(page: Page, scope: string, maxSteps = 100): Promise<string[]> {
+  await page.evaluate(() => {
+    (document.activeElement as HTMLElement | null)?.blur();
+    window.scrollTo(0, 0);
+  });
+  const covered: string[] = [];
+  let inside = false;
+  for (let step = 0; step < maxSteps; step++) {
+    await page.keyboard.press('Tab');
+    // No named helpers inside: the page knows nothing of the __name tsx gives them.
+    const seen = await page.evaluate((scope) => {
+      const focused = document.activeElement;
+      if (!focused?.closest(scope)) return { inside: false };
+      const box = focused.getBoundingClientRect();
+      const hit = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
+      // Its own label counts as itself: a MUI label is still sliding off the field as it takes the focus.
+      const own = [...((focused as HTMLInputElement).labels ?? [])];
+      if (hit && (focused.contains(hit) || hit.contains(focused) || own.some((label) => label.contains(hit))))
+        return { inside: true };
+      const over = hit?.closest('[class]') ?? hit;
+      const label = focused.getAttribute('aria-label') ?? (focused as HTMLInputElement).labels?.[0]?.textContent;
+      const problem = [
+        `${focused.tagName.toLowerCase()}${focused.id ? `#${focused.id}` : ''}`,
+        label ? ` (${label.trim()})` : '',
+        ' lies under ',
+        over ? `${over.tagName.toLowerCase()}.${String(over.className).split(' ')[0]}` : 'nothing',
+      ].join('');
+      return { inside: true, problem };
+    }, scope);
+    if (seen.problem) covered.push(seen.problem);
+    if (inside && !seen.inside) break;
+    inside = seen.inside;
+  }
+  await page.evaluate(() => window.scrollTo(0, 0));
+  return covered;
+}

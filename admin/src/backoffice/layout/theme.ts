@@ -44,6 +44,9 @@ export function themeFor({ color, fontColor }: Pick<PublicSettings, 'color' | 'f
           root: { '&.RaToolbar-mobileToolbar': { position: 'sticky' } },
         },
       },
+      // While that bar is on a phone's screen, a field the keyboard focuses is brought into view above
+      // it, not behind it: the browser keeps room for the bar and a margin when it scrolls to the focus.
+      MuiCssBaseline: { styleOverrides: { 'html:has(.RaToolbar-mobileToolbar)': { scrollPaddingBottom: 80 } } },
       // The room react-admin leaves under a form for the fixed bar would now stand empty above it.
       RaSimpleForm: {
         styleOverrides: {
