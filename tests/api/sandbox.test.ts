@@ -621,6 +621,35 @@ describeApi('local Stripe sandbox: events to the server’s own webhook route', 
     }
   });
 
+  /** A first attempt answered 503, recorded; then `meddle` changes the delivery's row as another sender would. */
+  async function retryAfter(meddle: string) {
+    answer = (n) => (n === 1 ? 503 : 200);
+    const { shop, pay } = await shopAtReceiver({ sandboxWebhookRetryMs: 500 });
+    try {
+      await pay();
+      await receiver.received(1);
+      await eventually(
+        async () => (await t.db('stripe_sandbox_deliveries').first('leased_until'))?.leased_until === null,
+        'the failure recorded',
+      );
+      await t.db.raw(`update stripe_sandbox_deliveries set ${meddle}`);
+      await eventually(() => Promise.resolve(receiver.deliveries.length === 2), 'the retry arrives once it is due');
+      await eventually(
+        async () => Number((await t.db('stripe_sandbox_deliveries').count({ n: '*' }))[0].n) === 0,
+        'nothing left to send',
+      );
+      assert.equal(events()[1].id, events()[0].id);
+    } finally {
+      await shop.close();
+    }
+  }
+
+  it('sends a retry when it comes due, also when another sender has put it later than this server planned', () =>
+    retryAfter(`next_attempt_at = now() + interval '1.5 seconds'`));
+
+  it('sends again what a sender that died had claimed, once its claim runs out', () =>
+    retryAfter(`attempts = attempts + 1, next_attempt_at = now(), leased_until = now() + interval '1.5 seconds'`));
+
   it('books at restart a fee that a stopped process still owed, and sends charge.updated', async () => {
     const first = await shopAtReceiver({ sandboxFeeDelayMs: 3_600_000 });
     const session = await first.pay();

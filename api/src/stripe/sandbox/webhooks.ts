@@ -151,18 +151,42 @@ async function send(db: Db, config: Config, delivery: Delivery): Promise<void> {
     return;
   }
   const fields = { event: delivery.event_id, type: delivery.payload.type, attempt: delivery.attempts, outcome };
+  // Only the claim this attempt came from: had it outlived its lease, another sender owns the row now.
+  const claimed = db('stripe_sandbox_deliveries').where({ id: delivery.id, attempts: delivery.attempts });
   if (delivery.attempts >= maxAttempts) {
     log.warn('sandbox webhook given up', fields);
-    await db('stripe_sandbox_deliveries').where({ id: delivery.id }).delete();
+    await claimed.delete();
     return;
   }
   log.warn('sandbox webhook failed, will retry', fields);
   const delayMs = config.sandboxWebhookRetryMs * 2 ** (delivery.attempts - 1);
-  await db('stripe_sandbox_deliveries')
-    .where({ id: delivery.id })
-    .update({ leased_until: null, next_attempt_at: db.raw(`now() + make_interval(secs => ?)`, [delayMs / 1000]) });
-  // This process retries it on time; were it to stop, the next start (or a sibling's sweep) would.
-  setTimeout(() => deliverDue(db, config), delayMs).unref();
+  await claimed.update({
+    leased_until: null,
+    next_attempt_at: db.raw(`now() + make_interval(secs => ?)`, [delayMs / 1000]),
+  });
+}
+
+/** Each server's timer for its next round (one at a time). */
+const nextRounds = new WeakMap<Config, NodeJS.Timeout>();
+
+/**
+ * Sets this server's next round for when the next delivery comes due (its retry, or the end of a
+ * claim whose sender died), by the database's clock. A timer per failed attempt fired into nothing
+ * when another sender had moved the retry later or held the row, and the delivery then waited for
+ * the sweep (a server without one, in tests, for ever). Never sooner than 10 ms, so that a row
+ * another sender is just claiming is not asked for in a busy loop.
+ */
+async function armNextRound(db: Db, config: Config): Promise<void> {
+  const { rows } = await db.raw<{ rows: { wait_ms: number | null }[] }>(
+    `select ceil(extract(epoch from min(greatest(next_attempt_at, leased_until)) - now()) * 1000)::int as wait_ms
+       from stripe_sandbox_deliveries`,
+  );
+  const waitMs = rows[0]?.wait_ms;
+  if (waitMs === null || waitMs === undefined || stopped.has(config)) return;
+  clearTimeout(nextRounds.get(config));
+  const timer = setTimeout(() => deliverDue(db, config), Math.max(10, waitMs + 1));
+  timer.unref();
+  nextRounds.set(config, timer);
 }
 
 /**
@@ -201,16 +225,20 @@ export function deliverDue(db: Db, config: Config, all = false): void {
   const state = { again: true, all };
   servers.set(config, state);
   void (async () => {
-    while (state.again && !stopped.has(config)) {
-      state.again = false;
-      const everything = state.all;
-      state.all = false;
-      let claimed: Delivery[];
-      do {
-        claimed = await claim(db, everything);
-        await Promise.all(claimed.map((delivery) => send(db, config, delivery)));
-      } while (claimed.length === batch && !stopped.has(config));
-    }
+    do {
+      while (state.again && !stopped.has(config)) {
+        state.again = false;
+        const everything = state.all;
+        state.all = false;
+        let claimed: Delivery[];
+        do {
+          claimed = await claim(db, everything);
+          await Promise.all(claimed.map((delivery) => send(db, config, delivery)));
+        } while (claimed.length === batch && !stopped.has(config));
+      }
+      await armNextRound(db, config);
+      // A call while the next round was being set asked for one more look.
+    } while (state.again && !stopped.has(config));
   })()
     .catch((error) => log.warn('sandbox webhooks could not be sent', { error: String(error) }))
     .finally(() => servers.delete(config));
