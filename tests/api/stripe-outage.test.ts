@@ -150,7 +150,14 @@ describeApi('Stripe outage: purchases and refunds while Stripe fails or hangs', 
     await eventually(
       async () => (await t.db('orders').where({ id: order.id }).first('status')).status === 'paid',
       'a later delivery books the order',
-    );
+    ).catch(async (error: Error) => {
+      // What the sandbox still holds and what the webhook route saw, for a failure that is rare.
+      const left = await t
+        .db('stripe_sandbox_deliveries')
+        .select('id', 'attempts', 'next_attempt_at', 'leased_until', t.db.raw('now() as now'));
+      const seen = await t.db('stripe_events').select('type', 'attempts', 'processed_at', 'last_error');
+      throw new Error(`${error.message}; deliveries: ${JSON.stringify(left)}; events: ${JSON.stringify(seen)}`);
+    });
     const processed = await t
       .db('stripe_events')
       .where({ id: event.id })
