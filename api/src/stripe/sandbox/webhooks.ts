@@ -166,6 +166,9 @@ async function send(db: Db, config: Config, delivery: Delivery): Promise<void> {
   });
 }
 
+/** Node fires a longer timer at once: a retry weeks away (a huge SANDBOX_WEBHOOK_RETRY_MS) is looked at again then. */
+const longestTimerMs = 2 ** 31 - 1;
+
 /** Each server's timer for its next round (one at a time). */
 const nextRounds = new WeakMap<Config, NodeJS.Timeout>();
 
@@ -178,13 +181,13 @@ const nextRounds = new WeakMap<Config, NodeJS.Timeout>();
  */
 async function armNextRound(db: Db, config: Config): Promise<void> {
   const { rows } = await db.raw<{ rows: { wait_ms: number | null }[] }>(
-    `select ceil(extract(epoch from min(greatest(next_attempt_at, leased_until)) - now()) * 1000)::int as wait_ms
+    `select ceil(extract(epoch from min(greatest(next_attempt_at, leased_until)) - now()) * 1000)::float8 as wait_ms
        from stripe_sandbox_deliveries`,
   );
   const waitMs = rows[0]?.wait_ms;
   if (waitMs === null || waitMs === undefined || stopped.has(config)) return;
   clearTimeout(nextRounds.get(config));
-  const timer = setTimeout(() => deliverDue(db, config), Math.max(10, waitMs + 1));
+  const timer = setTimeout(() => deliverDue(db, config), Math.min(Math.max(10, waitMs + 1), longestTimerMs));
   timer.unref();
   nextRounds.set(config, timer);
 }
