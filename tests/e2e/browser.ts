@@ -143,7 +143,7 @@ export async function coveredWhileTabbing(page: Page, scope: string, maxSteps = 
       if (hit && (focused.contains(hit) || hit.contains(focused) || own.some((label) => label.contains(hit))))
         return { inside: true };
       const over = hit?.closest('[class]') ?? hit;
-      const label = focused.getAttribute('aria-label') ?? (focused as HTMLInputElement).labels?.[0]?.textContent;
+      const label = focused.getAttribute('aria-label') ?? own[0]?.textContent;
       const problem = [
         `${focused.tagName.toLowerCase()}${focused.id ? `#${focused.id}` : ''}`,
         label ? ` (${label.trim()})` : '',
@@ -154,8 +154,10 @@ export async function coveredWhileTabbing(page: Page, scope: string, maxSteps = 
     }, scope);
     if (seen.problem) covered.push(seen.problem);
     if (inside && !seen.inside) break;
-    inside = seen.inside;
+    inside ||= seen.inside;
   }
+  // A scope the focus never reached would make an empty answer say nothing.
+  if (!inside) throw new Error(`Tabbing ${maxSteps} times never reached ${scope}`);
   await page.evaluate(() => window.scrollTo(0, 0));
   return covered;
 }
