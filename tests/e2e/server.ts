@@ -10,17 +10,37 @@ export const repoRoot = path.resolve(import.meta.dirname, '../..');
 /** Where e2e tests put screenshots (gitignored). */
 export const outputDir = path.join(repoRoot, '.test-output');
 
-/** A loopback port that was free a moment ago. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+/** The first port the system hands out by itself (to `listen(0)` and to outgoing connections). */
+function ephemeralPortsStart(): number {
+  try {
+    return Number(fs.readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]) || 32768;
+  } catch {
+    return 32768;
+  }
+}
+
+function canListen(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
     const probe = net.createServer();
     probe.unref();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
+    probe.once('error', () => resolve(false));
+    probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(true)));
   });
+}
+
+/**
+ * A loopback port that was free a moment ago, picked at random below the system's own range: the
+ * unit and API tests run beside the e2e tests (scripts/test.mjs) and open ports by the hundred, and
+ * a port the system picked could go to them before the server started here has bound it.
+ */
+export async function freePort(): Promise<number> {
+  const low = 10_000;
+  const high = Math.max(ephemeralPortsStart(), low + 1_000);
+  for (let attempt = 0; attempt < 100; attempt++) {
+    const port = low + Math.floor(Math.random() * (high - low));
+    if (await canListen(port)) return port;
+  }
+  throw new Error(`no free port between ${low} and ${high} after 100 tries`);
 }
 
 /** A fresh, empty temporary folder (removed by `removeDir`). */
