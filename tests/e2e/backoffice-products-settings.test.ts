@@ -120,6 +120,24 @@ describe('e2e: products and settings in the back office', function () {
     assert.equal(await field('AGB (URL)').inputValue(), before, 'nothing was saved');
   });
 
+  it('shows which switch the keyboard is on: a dark ring around its knob', async () => {
+    await page.goto(url('/settings/update'));
+    const closed = field('Shop geschlossen (Wartung)');
+    const ring = () =>
+      closed.evaluate((input) => {
+        const knob = getComputedStyle(input.closest('.MuiSwitch-root')!.querySelector('.MuiSwitch-thumb')!);
+        return `${knob.outlineStyle} ${knob.outlineWidth} ${knob.outlineColor}`;
+      });
+    assert.match(await ring(), /^none /, 'no ring before the keyboard comes');
+    // Into the switch from the field before it, as a keyboard user comes.
+    await closed.focus();
+    await page.keyboard.press('Shift+Tab');
+    await page.keyboard.press('Tab');
+    assert.ok(await closed.evaluate((input) => input === document.activeElement && input.matches(':focus-visible')));
+    // MUI's own mark, a ripple, did not show at all: the focused switch looked like every other one.
+    assert.equal(await ring(), 'solid 2px rgb(26, 26, 26)');
+  });
+
   it('saves a new name and colour: the back office and the shop show them', async () => {
     await page.goto(url('/settings/update'));
     assert.equal(
