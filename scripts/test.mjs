@@ -69,7 +69,12 @@ for (const [index, run] of runs.entries()) {
   total.passed += Number(counts[1]);
   total.failed += Number(counts[2]);
   total.skipped += Number(counts[3] ?? 0);
-  if (code !== 0) ok = false;
+  if (code !== 0) {
+    // Mocha's exit code counts the failures; any other reason would be lost behind "0 failed".
+    if (Number(counts[2]) === 0)
+      process.stdout.write(`\nThe ${run.group.name} passed but ended with ${signal ?? `exit code ${code}`}.\n`);
+    ok = false;
+  }
 }
 
 process.stdout.write(

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import type { Page } from 'playwright-core';
 import { useBrowserTab } from './admin-login.ts';
 import { seriousViolations } from './axe.ts';
-import { phone, screenshot } from './browser.ts';
+import { keyboardFocusRing, phone, screenshot } from './browser.ts';
 import type { RunningServer } from './server.ts';
 
 // Issue 17: the DATEV export from the accounting screen. Its settings are entered on their own page,
@@ -71,7 +71,11 @@ describe('e2e: DATEV export from the accounting screen', function () {
     const dialog = page.getByRole('dialog');
     await dialog.locator('#datev-from').fill('2026-01-01');
     await dialog.locator('#datev-to').fill('2026-12-31');
-    await dialog.getByLabel('Eine Zeile je Tag und Buchungsart').check();
+    const daily = dialog.getByLabel('Eine Zeile je Tag und Buchungsart');
+    await daily.check();
+    const ring = await keyboardFocusRing(daily, '.MuiRadio-root');
+    assert.match(ring.before, /^none /, 'no ring while the mouse chose it');
+    assert.equal(ring.after, 'solid 2px rgb(26, 26, 26)', 'a ring once the keyboard is on it');
     await expectAccessible(page, 'the DATEV export dialog (German)', '#datev-dialog');
     await screenshot(page, 'backoffice-datev-dialog-1280');
     const download = page.waitForEvent('download');

@@ -3,7 +3,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { DEMO_NEWSPAPER_NAME } from '../../seeds/demo.ts';
 import { pngBytes } from '../support/fixtures.ts';
 import { accessToken, backofficeTitle, useBrowserTab } from './admin-login.ts';
-import { coveredWhileTabbing, phone, screenshot } from './browser.ts';
+import { coveredWhileTabbing, keyboardFocusRing, phone, screenshot } from './browser.ts';
 import type { RunningServer } from './server.ts';
 
 // Issue 7: products and settings in the back office — a product with an image, the server's
@@ -122,20 +122,10 @@ describe('e2e: products and settings in the back office', function () {
 
   it('shows which switch the keyboard is on: a dark ring around its knob', async () => {
     await page.goto(url('/settings/update'));
-    const closed = field('Shop geschlossen (Wartung)');
-    const ring = () =>
-      closed.evaluate((input) => {
-        const knob = getComputedStyle(input.closest('.MuiSwitch-root')!.querySelector('.MuiSwitch-thumb')!);
-        return `${knob.outlineStyle} ${knob.outlineWidth} ${knob.outlineColor}`;
-      });
-    assert.match(await ring(), /^none /, 'no ring before the keyboard comes');
-    // Into the switch from the field before it, as a keyboard user comes.
-    await closed.focus();
-    await page.keyboard.press('Shift+Tab');
-    await page.keyboard.press('Tab');
-    assert.ok(await closed.evaluate((input) => input === document.activeElement && input.matches(':focus-visible')));
+    const ring = await keyboardFocusRing(field('Shop geschlossen (Wartung)'), '.MuiSwitch-root', '.MuiSwitch-thumb');
+    assert.match(ring.before, /^none /, 'no ring before the keyboard comes');
     // MUI's own mark, a ripple, did not show at all: the focused switch looked like every other one.
-    assert.equal(await ring(), 'solid 2px rgb(26, 26, 26)');
+    assert.equal(ring.after, 'solid 2px rgb(26, 26, 26)');
   });
 
   it('saves a new name and colour: the back office and the shop show them', async () => {

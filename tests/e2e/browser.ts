@@ -1,6 +1,7 @@
+import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { chromium, type Browser, type Page, type Response } from 'playwright-core';
+import { chromium, type Browser, type Locator, type Page, type Response } from 'playwright-core';
 import { outputDir } from './server.ts';
 
 /** Chromium from the system (Debian's package), never a Playwright download. */
@@ -160,4 +161,34 @@ export async function coveredWhileTabbing(page: Page, scope: string, maxSteps = 
   if (!inside) throw new Error(`Tabbing ${maxSteps} times never reached ${scope}`);
   await page.evaluate(() => window.scrollTo(0, 0));
   return covered;
+}
+
+/**
+ * The outline of `input`'s control (the closest `control` around it, or the `part` in that) before
+ * and after the keyboard comes to it from the element before it, as "style width colour". Checks
+ * that the keyboard did arrive there, with the browser's :focus-visible.
+ */
+export async function keyboardFocusRing(
+  input: Locator,
+  control: string,
+  part?: string,
+): Promise<{ before: string; after: string }> {
+  const ring = () =>
+    input.evaluate(
+      (element, [control, part]) => {
+        const host = element.closest(control!)!;
+        const style = getComputedStyle(part ? host.querySelector(part)! : host);
+        return `${style.outlineStyle} ${style.outlineWidth} ${style.outlineColor}`;
+      },
+      [control, part],
+    );
+  const before = await ring();
+  await input.focus();
+  await input.page().keyboard.press('Shift+Tab');
+  await input.page().keyboard.press('Tab');
+  assert.ok(
+    await input.evaluate((element) => element === document.activeElement && element.matches(':focus-visible')),
+    'the keyboard reached the control',
+  );
+  return { before, after: await ring() };
 }
