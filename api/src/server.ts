@@ -7,6 +7,7 @@ import { log, setLogSilent } from './log.ts';
 import { checkAtStart } from './maintenance/check.ts';
 import { startWebhookSender } from './events/delivery.ts';
 import { startOutboxWorker } from './mail/outbox.ts';
+import { releaseWaiting } from './orders/changes.ts';
 import { startReconciliation } from './orders/reconcile.ts';
 import { startEmailErasure } from './privacy/erase-emails.ts';
 import { configRefusals, databaseRefusals, isLocalUrl, replaceDemoPasswords } from './safety.ts';
@@ -77,10 +78,15 @@ async function shutdown(signal: string) {
   if (stopping) return;
   stopping = true;
   log.info('shutting down', { signal });
+  // A receipt waiting for its payment answers now, so the connection closes with this process.
+  releaseWaiting();
   server.close();
+  // A keep-alive connection whose request is answered during the shutdown is idle only afterwards.
   server.closeIdleConnections();
+  const closingIdle = setInterval(() => server.closeIdleConnections(), 50);
   setTimeout(() => server.closeAllConnections(), 5000).unref();
   await new Promise((resolve) => server.once('close', resolve));
+  clearInterval(closingIdle);
   webhookSender.stop();
   sandbox?.stop();
   await db.destroy();

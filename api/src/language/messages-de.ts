@@ -331,6 +331,7 @@ export const messagesDe: Record<string, string> = {
     'Stripe war für die Erstattung nicht erreichbar. Es wurde nichts gebucht; bitte später noch einmal versuchen.',
   'There is no order with the id {id}.': 'Es gibt keine Bestellung mit der ID {id}.',
   'Invalid payment confirmation': 'Ungültige Zahlungsbestätigung',
+  '"wait" must be a whole number of seconds.': '„wait“ muss eine ganze Zahl von Sekunden sein.',
   'Stripe reported this payment in the other mode (test or live) than the shop’s key; nothing was booked.':
     'Stripe hat diese Zahlung im anderen Modus (Test oder Live) gemeldet als dem des Shop-Schlüssels; es wurde nichts gebucht.',
   'This order never reached Stripe, so there is nothing to ask about.':

@@ -23,6 +23,7 @@ import {
 import { refundOrder } from './refund.ts';
 import { disputeDecision, orderInput } from './schema.ts';
 import { invalidConfirmation, settleOrder } from './settle.ts';
+import { whenSettled } from './changes.ts';
 import { tr } from '../language/messages.ts';
 
 /** The receipt's order; every kind of wrong token gets the same answer. */
@@ -45,6 +46,29 @@ async function settleForCustomer(ctx: AppContext, order: OrderRow, sessionId: st
     return order;
   }
 }
+
+/**
+ * `?wait=<seconds>`: how long the customer's page is willing to wait for a pending payment's booking
+ * (none unless asked), kept within the request deadline so the answer is never a timeout.
+ */
+function waitSeconds(ctx: AppContext): number {
+  const asked = ctx.query.wait;
+  if (asked === undefined) return 0;
+  if (typeof asked !== 'string' || !/^\d{1,6}$/.test(asked))
+    throw new HttpError(400, tr('"wait" must be a whole number of seconds.'));
+  return Math.min(Number(asked), Math.floor(ctx.config.requestTimeoutSeconds / 2));
+}
+
+/** The receipt, after waiting for a pending payment's booking as long as the customer asked. */
+async function receiptAfterWait(ctx: AppContext, token: string, seconds: number): Promise<Receipt> {
+  const receipt = await orderReceipt(ctx.db, token);
+  if (!receipt) throw invalidConfirmation();
+  const customerLeft = new AbortController();
+  ctx.res.once('close', () => customerLeft.abort());
+  return whenSettled(ctx.db, receipt, seconds, customerLeft.signal, () => orderReceipt(ctx.db, token));
+}
+
+type Receipt = NonNullable<Awaited<ReturnType<typeof orderReceipt>>>;
 
 export const orderRoutes: RouteDef[] = [
   {
@@ -72,6 +96,7 @@ export const orderRoutes: RouteDef[] = [
     path: '/api/orders/verify',
     access: 'public',
     handler: async (ctx) => {
+      const wait = waitSeconds(ctx);
       let order = await orderOfToken(ctx, ctx.query.order);
       const sessionId = ctx.query.session_id;
       if (
@@ -83,7 +108,7 @@ export const orderRoutes: RouteDef[] = [
       }
       if (order.status === 'pending' || order.status === 'expired')
         order = await settleForCustomer(ctx, order, sessionId);
-      ctx.body = await orderReceipt(ctx.db, order.token);
+      ctx.body = await receiptAfterWait(ctx, order.token, wait);
     },
   },
   {
@@ -91,9 +116,7 @@ export const orderRoutes: RouteDef[] = [
     path: '/api/orders/:token',
     access: 'public',
     handler: async (ctx) => {
-      const receipt = await orderReceipt(ctx.db, ctx.params.token);
-      if (!receipt) throw invalidConfirmation();
-      ctx.body = receipt;
+      ctx.body = await receiptAfterWait(ctx, pathParam(ctx, 'token'), waitSeconds(ctx));
     },
   },
   {

@@ -8,6 +8,7 @@ import { VendorDeleted } from '../ledger/errors.ts';
 import { kickOutbox } from '../mail/outbox.ts';
 import { oneRow } from '../one-row.ts';
 import { matchesKeyMode, paymentIntentId, retrieveSession, sessionFee, type Stripe } from '../stripe/adapter.ts';
+import { orderChanged } from './changes.ts';
 import { deliverOrder } from './deliveries.ts';
 import { findOrder, type OrderRow } from './queries.ts';
 
@@ -122,6 +123,7 @@ export async function applySession(
   });
   // Mails go out after the payment is committed; a failed send never touches the payment.
   if (mailQueued) kickOutbox(db, config);
+  if (order.status !== 'pending') orderChanged(db, orderId);
   return order;
 }
 

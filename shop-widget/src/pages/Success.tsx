@@ -8,11 +8,14 @@ import { WayOn } from './WayOn.tsx';
 
 /** How long the customer watches the countdown before the payment counts as not confirmed. */
 export const waitSeconds = 60;
+/** Each ask waits on the server up to this long for the booking, which answers the moment it lands. */
+const waitPerAsk = '10';
 const askEveryMs = 2000;
 
 /**
- * Back from Stripe: asks the server (which asks Stripe) until the payment is confirmed, with a
- * visible countdown; then the receipt, or the failure page when Stripe says no or time runs out.
+ * Back from Stripe: asks the server (which asks Stripe, then waits for the booking) until the payment
+ * is confirmed, with a visible countdown; then the receipt, or the failure page when Stripe says no or
+ * time runs out.
  */
 export function Success(props: { order: string; sessionId: string }) {
   const [left, setLeft] = useState(waitSeconds);
@@ -31,7 +34,7 @@ export function Success(props: { order: string; sessionId: string }) {
       if (seconds === 0 && !done) finish(failurePath(props.order));
     }, 1000);
     const ask = async () => {
-      const query = new URLSearchParams({ order: props.order, session_id: props.sessionId });
+      const query = new URLSearchParams({ order: props.order, session_id: props.sessionId, wait: waitPerAsk });
       const answer = await callApi<Receipt>(`/api/orders/verify/?${query}`);
       if (done) return;
       if (answer.ok && answer.body.status === 'paid') return finish(receiptPath(props.order));

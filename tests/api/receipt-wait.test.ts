@@ -1,0 +1,145 @@
+import assert from 'node:assert/strict';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { buildApp } from '../../api/src/app.ts';
+import { createDb, type Db } from '../../api/src/db.ts';
+import { longestWaitSeconds, recheckMs } from '../../api/src/orders/changes.ts';
+import { stopSandboxDeliveries } from '../../api/src/stripe/sandbox/webhooks.ts';
+import { startServer, type RunningServer } from '../e2e/server.ts';
+import { describeApi } from '../support/env.ts';
+import { itemId, placeMainOrder } from '../support/orders.ts';
+import { payInSandbox } from '../support/sandbox.ts';
+import { listenShop, type ListeningShop } from '../support/shop-server.ts';
+
+// The success page waits on the server for its payment's booking (`?wait=<seconds>`, issue 19): the
+// booking answers the waiting request at once, in this process and, by re-reading, from another.
+
+/** The receipt, asked with a wait, and how long it took to answer. */
+async function waitedReceipt(base: string, path: string) {
+  const started = performance.now();
+  const res = await fetch(`${base}${path}`, { headers: { 'Accept-Language': 'en' } });
+  return {
+    status: res.status,
+    body: (await res.json()) as { status: string; message?: string },
+    ms: performance.now() - started,
+  };
+}
+
+describeApi('the receipt waits for the payment’s booking (long polling)', (t) => {
+  let shop: ListeningShop;
+  before(async () => {
+    shop = await listenShop(t, () => ({ orderRateLimit: 10_000 }));
+  });
+  after(() => shop.close());
+
+  it('answers "paid" in the one request that waited, as soon as the sandbox’s webhook booked the payment', async () => {
+    const order = await placeMainOrder(shop, t.db);
+    const waiting = waitedReceipt(shop.url, `/api/orders/${order.token}?wait=${longestWaitSeconds}`);
+    await payInSandbox(shop.url, order.checkoutUrl);
+    const receipt = await waiting;
+    assert.equal(receipt.status, 200);
+    assert.equal(receipt.body.status, 'paid');
+  });
+
+  it('answers the success page’s verify call "paid" in one request too, asked before the payment was made', async () => {
+    const order = await placeMainOrder(shop, t.db);
+    const query = `order=${order.token}&session_id=${order.sessionId}&wait=${longestWaitSeconds}`;
+    const waiting = waitedReceipt(shop.url, `/api/orders/verify?${query}`);
+    await payInSandbox(shop.url, order.checkoutUrl);
+    const receipt = await waiting;
+    assert.equal(receipt.status, 200);
+    assert.equal(receipt.body.status, 'paid');
+  });
+
+  it('answers "pending" once the wait is over when nothing was paid, and at once without a wait', async () => {
+    const order = await placeMainOrder(shop, t.db);
+    const waited = await waitedReceipt(shop.url, `/api/orders/${order.token}?wait=2`);
+    assert.equal(waited.body.status, 'pending');
+    assert.ok(waited.ms >= 1900, `answered after ${waited.ms.toFixed(0)} ms of a 2 s wait`);
+    const atOnce = await t.http.get(`/api/orders/${order.token}`);
+    assert.equal(atOnce.body.status, 'pending');
+  });
+
+  it('refuses a wait that is not a whole number of seconds, in the reader’s language', async () => {
+    const order = await placeMainOrder(shop, t.db);
+    for (const wait of ['-1', '1.5', 'soon', '1e3', '9999999']) {
+      const en = await t.http.get(`/api/orders/${order.token}?wait=${encodeURIComponent(wait)}`);
+      assert.equal(en.status, 400, `wait=${wait}`);
+      assert.equal(en.body.message, '"wait" must be a whole number of seconds.');
+    }
+    const de = await t.http.get(`/api/orders/${order.token}?wait=soon`).set('Accept-Language', 'de');
+    assert.equal(de.body.message, '„wait“ muss eine ganze Zahl von Sekunden sein.');
+    const twice = await t.http.get(`/api/orders/${order.token}?wait=1&wait=2`);
+    assert.equal(twice.status, 400);
+  });
+
+  it('a payment booked by another process reaches a receipt waiting here within about a second', async function () {
+    // Two processes on one PostgreSQL: a second app on a connection pool of its own, so nothing in
+    // this process tells the waiting request; only its re-reading finds the booking.
+    if (t.engine !== 'postgres') return this.skip();
+    const { rows } = await t.db.raw<{ rows: { schema: string }[] }>('select current_schema() as schema');
+    const other: Db = createDb({ databaseUrl: t.config.databaseUrl, dataDir: '', schema: rows[0].schema });
+    const server = http.createServer();
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const config = { ...t.config, publicUrl: url, orderRateLimit: 10_000 };
+    const handle = buildApp({ db: other, config }).callback();
+    server.on('request', (req, res) => void handle(req, res));
+    try {
+      const placed = await fetch(`${url}/api/orders`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ vendor: 'DEMO-2', entries: [{ item: await itemId(t.db, 'Zeitung'), quantity: 1 }] }),
+      });
+      const order = (await placed.json()) as { order: string; checkoutUrl: string };
+      const waiting = waitedReceipt(shop.url, `/api/orders/${order.order}?wait=${longestWaitSeconds}`);
+      // Paid on the other process's sandbox page: its webhook books the payment there.
+      await payInSandbox(url, order.checkoutUrl);
+      const receipt = await waiting;
+      assert.equal(receipt.body.status, 'paid');
+      assert.ok(
+        receipt.ms < longestWaitSeconds * 1000 - 3 * recheckMs,
+        `answered after ${receipt.ms.toFixed(0)} ms, not long after the booking`,
+      );
+    } finally {
+      stopSandboxDeliveries(config);
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+      await other.destroy();
+    }
+  });
+});
+
+describe('the server stopping while receipts wait (long polling)', function () {
+  this.timeout(60_000);
+  let server: RunningServer;
+  before(async () => {
+    server = await startServer({ env: { ORDER_RATE_LIMIT: '10000' } });
+  });
+  after(() => server.stop());
+
+  it('answers a waiting receipt at once on SIGTERM and stops without waiting for its connection, so a deploy is not held up', async () => {
+    const items = (await (await fetch(`${server.url}/api/items/`)).json()) as { id: number; name: string }[];
+    const placed = await fetch(`${server.url}/api/orders`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({
+        vendor: 'DEMO-1',
+        entries: [{ item: items.find((i) => i.name === 'Zeitung')!.id, quantity: 1 }],
+      }),
+    });
+    assert.equal(placed.status, 201);
+    const { order } = (await placed.json()) as { order: string };
+    const waiting = waitedReceipt(server.url, `/api/orders/${order}?wait=${longestWaitSeconds}`);
+    // Sent before a request that has been answered, so it is waiting at the server by then.
+    await fetch(`${server.url}/api/orders/${order}`);
+    const stopping = performance.now();
+    assert.equal(await server.stop(), 0);
+    // Not held up until the server's 5 s limit closes every connection, nor by the wait.
+    const stoppedMs = performance.now() - stopping;
+    assert.ok(stoppedMs < 4000, `the server took ${stoppedMs.toFixed(0)} ms to stop`);
+    const receipt = await waiting;
+    assert.equal(receipt.status, 200);
+    assert.equal(receipt.body.status, 'pending');
+  });
+});
