@@ -22,9 +22,8 @@ import { createDb, migrate, type Db } from '../api/src/db.ts';
 import { setLogSilent } from '../api/src/log.ts';
 import { oneRow } from '../api/src/one-row.ts';
 import { seedOnFirstStart } from '../seeds/index.ts';
-import type { ShopOrder } from '../tests/e2e/purchase.ts';
+import { buyInShop, type ShopOrder } from '../tests/e2e/purchase.ts';
 import { repoRoot } from '../tests/e2e/server.ts';
-import { payInSandbox } from '../tests/support/sandbox.ts';
 import { ensureBuild } from './build.ts';
 import { runInOwnProcess } from './child.ts';
 import { percentile, printTable, type Figure } from './figures.ts';
@@ -75,27 +74,6 @@ function cannon(url: string, body?: string, headers: Record<string, string> = {}
   return runInOwnProcess<RouteResult>('bench/route-load.ts', task);
 }
 
-/** One customer's purchase from the order to the receipt that says paid; answers the order's token. */
-async function purchase(base: string, order: ShopOrder): Promise<string> {
-  const placed = await fetch(`${base}/api/orders`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify(order),
-  });
-  if (placed.status !== 201)
-    throw new Error(`POST /api/orders answered ${placed.status}: ${(await placed.text()).slice(0, 200)}`);
-  const { order: token, checkoutUrl } = (await placed.json()) as { order: string; checkoutUrl: string };
-  await payInSandbox(base, checkoutUrl);
-  const givingUp = performance.now() + purchaseTimeoutMs;
-  while (performance.now() < givingUp) {
-    const receipt = await fetch(`${base}/api/orders/${token}`);
-    if (!receipt.ok) throw new Error(`GET /api/orders/:token answered ${receipt.status}`);
-    if (((await receipt.json()) as { status: string }).status === 'paid') return token;
-    await new Promise((resolve) => setTimeout(resolve, pollMs));
-  }
-  throw new Error(`order ${token} was not paid within ${purchaseTimeoutMs / 1000} s`);
-}
-
 interface PurchaseRun {
   /** Whole purchases finished within the measured time, in ms each. */
   latencies: number[];
@@ -126,7 +104,7 @@ async function purchases(
       while (performance.now() < end) {
         const started = performance.now();
         try {
-          run.tokens.push(await purchase(base, orderOf(customer)));
+          run.tokens.push(await buyInShop(base, orderOf(customer), { pollMs, timeoutMs: purchaseTimeoutMs }));
           // One finished in the ramp-up or after the time is up is checked in the books but not counted.
           const finished = performance.now();
           if (finished >= from && finished <= end) run.latencies.push(finished - started);
@@ -225,7 +203,7 @@ async function benchEngine(part: string, databaseUrl: string | undefined, ceilin
       entries: [{ item, quantity: 1 }],
       tip: 0,
     });
-    const paidToken = await purchase(shop.url, orderOf(0)); // warm-up, and a receipt to ask for
+    const paidToken = await buyInShop(shop.url, orderOf(0)); // warm-up, and a receipt to ask for
 
     const details: string[][] = [];
     for (const customers of customerCounts) {

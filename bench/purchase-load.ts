@@ -1,9 +1,9 @@
 // The load generator of `npm run bench -- purchases`, in a process of its own so that neither its
 // work nor the Stripe sandbox's counts as the app's. Customers buy one after the other, all at the
 // same time: the order through the app's API, the card on the sandbox's page (another process), then
-// the receipt asked until it says paid, as often as the shop's receipt page asks. Reads its task as
+// the receipt asked until it says paid. Reads its task as
 // JSON from argv[2] and prints what happened as one JSON line.
-import { payInSandbox } from '../tests/support/sandbox.ts';
+import { buyInShop } from '../tests/e2e/purchase.ts';
 
 export interface LoadTask {
   appUrl: string;
@@ -13,7 +13,7 @@ export interface LoadTask {
   seconds: number;
   vendors: string[];
   item: number;
-  /** How often a waiting customer asks the receipt. */
+  /** How often a customer asks a receipt again that answered "pending" without waiting. */
   pollMs: number;
 }
 
@@ -27,31 +27,13 @@ export interface LoadResult {
   elapsedMs: number;
 }
 
-const purchaseTimeoutMs = 60_000;
-
-async function purchase(task: LoadTask, customer: number): Promise<string> {
-  const placed = await fetch(`${task.appUrl}/api/orders`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({
-      vendor: task.vendors[customer % task.vendors.length],
-      entries: [{ item: task.item, quantity: 1 }],
-      tip: 0,
-    }),
-  });
-  if (placed.status !== 201)
-    throw new Error(`POST /api/orders answered ${placed.status}: ${(await placed.text()).slice(0, 200)}`);
-  const { order: token, checkoutUrl } = (await placed.json()) as { order: string; checkoutUrl: string };
-  await payInSandbox(task.sandboxUrl, checkoutUrl);
-  const givingUp = performance.now() + purchaseTimeoutMs;
-  while (performance.now() < givingUp) {
-    const receipt = await fetch(`${task.appUrl}/api/orders/${token}`);
-    if (!receipt.ok) throw new Error(`GET /api/orders/:token answered ${receipt.status}`);
-    if (((await receipt.json()) as { status: string }).status === 'paid') return token;
-    await new Promise((resolve) => setTimeout(resolve, task.pollMs));
-  }
-  throw new Error(`order ${token} was not paid within ${purchaseTimeoutMs / 1000} s`);
-}
+/** One purchase of the customer: a copy of the task's item from one of the task's vendors. */
+const purchase = (task: LoadTask, customer: number) =>
+  buyInShop(
+    task.appUrl,
+    { vendor: task.vendors[customer % task.vendors.length], entries: [{ item: task.item, quantity: 1 }], tip: 0 },
+    { sandboxUrl: task.sandboxUrl, pollMs: task.pollMs },
+  );
 
 async function run(task: LoadTask): Promise<LoadResult> {
   const started = performance.now();

@@ -31,7 +31,7 @@ describe('e2e: a chargeback in the back office', function () {
     await buyInShop(
       server.url,
       { vendor: 'DEMO-2', entries: [{ item: settings.mainItem.id, quantity: 1 }], tip: 0, locale: 'de' },
-      '4000000000000259',
+      { card: '4000000000000259' },
     );
     const [order] = await eventually(async () => {
       const listed = await needingAttention();

@@ -62,6 +62,8 @@ export interface ServerOptions {
   env?: Record<string, string>;
   /** How long to wait for /readyz. */
   readyTimeoutMs?: number;
+  /** The checkout whose server runs (the bench measures an earlier commit's app by it); this one unless told. */
+  root?: string;
 }
 
 export interface RunningServer {
@@ -99,7 +101,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     ...options.env,
   };
   const child = spawn(process.execPath, ['--import', 'tsx', 'api/src/server.ts'], {
-    cwd: repoRoot,
+    cwd: options.root ?? repoRoot,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
