@@ -63,8 +63,10 @@ function waitSeconds(ctx: AppContext): number {
 async function receiptAfterWait(ctx: AppContext, token: string, seconds: number): Promise<Receipt> {
   const receipt = await orderReceipt(ctx.db, token);
   if (!receipt) throw invalidConfirmation();
+  if (receipt.status !== 'pending' || !seconds) return receipt;
   const customerLeft = new AbortController();
-  ctx.res.once('close', () => customerLeft.abort());
+  // Aborted only for a connection closed before the answer: an abort makes an error, stack and all.
+  ctx.res.once('close', () => ctx.res.writableFinished || customerLeft.abort());
   return whenSettled(ctx.db, receipt, seconds, customerLeft.signal, () => orderReceipt(ctx.db, token));
 }
 
