@@ -69,8 +69,10 @@ describe('e2e: DATEV export from the accounting screen', function () {
     await page.goto(url('/payments'));
     await page.locator('#books-datev').click();
     const dialog = page.getByRole('dialog');
-    await dialog.locator('#datev-from').fill('2026-01-01');
-    await dialog.locator('#datev-to').fill('2026-12-31');
+    // The period's days as the back office's language writes them, not as the browser's date input would.
+    assert.match(await dialog.locator('#datev-from').inputValue(), /^\d{2}\.\d{2}\.\d{4}$/);
+    await dialog.locator('#datev-from').fill('01.01.2026');
+    await dialog.locator('#datev-to').fill('31.12.2026');
     const daily = dialog.getByLabel('Eine Zeile je Tag und Buchungsart');
     await daily.check();
     const ring = await keyboardFocusRing(daily, '.MuiRadio-root');
@@ -97,6 +99,7 @@ describe('e2e: DATEV export from the accounting screen', function () {
     await page.locator('#books-datev').click();
     const dialog = page.getByRole('dialog', { name: 'DATEV export (EXTF booking batch)' });
     await dialog.getByText('One line per day and kind of booking').waitFor();
+    assert.match(await dialog.locator('#datev-to').inputValue(), /^\d{2}\/\d{2}\/\d{4}$/);
     await expectAccessible(page, 'the DATEV export dialog (English)', '#datev-dialog');
     await screenshot(page, 'backoffice-datev-dialog-en-390');
     await dialog.getByRole('link', { name: 'DATEV settings' }).click();

@@ -12,11 +12,11 @@ import {
   Radio,
   RadioGroup,
   Stack,
-  TextField,
 } from '@mui/material';
 import { useId, useState } from 'react';
 import { Button, useGetOne, useTranslate } from 'react-admin';
 import { Link } from 'react-router-dom';
+import { DayInput } from '../common/DayInput.tsx';
 import { useDownload } from '../common/download.ts';
 import { datevSettingsPath } from './paths.ts';
 import { presetPeriod } from './period.ts';
@@ -58,22 +58,8 @@ export function DatevExport({ period }: { period: { from?: string; to?: string }
           <Stack spacing={2} sx={{ pt: 1 }}>
             {settings && !ready && <Alert severity="warning">{translate('app.datev.not_ready')}</Alert>}
             <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
-              <TextField
-                type="date"
-                label={translate('app.datev.from')}
-                value={from}
-                onChange={(event) => setFrom(event.target.value)}
-                slotProps={{ inputLabel: { shrink: true } }}
-                id="datev-from"
-              />
-              <TextField
-                type="date"
-                label={translate('app.datev.to')}
-                value={to}
-                onChange={(event) => setTo(event.target.value)}
-                slotProps={{ inputLabel: { shrink: true } }}
-                id="datev-to"
-              />
+              <DayInput id="datev-from" label={translate('app.datev.from')} value={from} onChange={setFrom} />
+              <DayInput id="datev-to" label={translate('app.datev.to')} value={to} onChange={setTo} />
             </Stack>
             <FormControl>
               <FormLabel id={`${titleId}-mode`}>{translate('app.datev.mode')}</FormLabel>
