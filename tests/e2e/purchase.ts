@@ -9,6 +9,25 @@ export interface ShopOrder {
   locale?: string;
 }
 
+/** An order placed through the shop's API of a running server: its token and Stripe's card page. */
+export async function placeOrder(baseUrl: string, order: ShopOrder): Promise<{ token: string; checkoutUrl: string }> {
+  const placed = await fetch(`${baseUrl}/api/orders`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify(order),
+  });
+  if (placed.status !== 201)
+    throw new Error(`POST /api/orders answered ${placed.status}: ${(await placed.text()).slice(0, 200)}`);
+  const { order: token, checkoutUrl } = (await placed.json()) as { order: string; checkoutUrl: string };
+  return { token, checkoutUrl };
+}
+
+/** One copy of the newspaper's main item (the settings name it) from `vendor`. */
+export async function mainItemOrder(baseUrl: string, vendor: string, tip = 0): Promise<ShopOrder> {
+  const settings = (await (await fetch(`${baseUrl}/api/settings`)).json()) as { mainItem: { id: number } };
+  return { vendor, entries: [{ item: settings.mainItem.id, quantity: 1 }], tip };
+}
+
 export interface HowToBuy {
   /** The card typed on the sandbox's page. */
   card?: string;
@@ -31,14 +50,7 @@ export async function buyInShop(
   order: ShopOrder,
   { card, sandboxUrl = baseUrl, pollMs = 100, timeoutMs = 60_000 }: HowToBuy = {},
 ): Promise<string> {
-  const placed = await fetch(`${baseUrl}/api/orders`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify(order),
-  });
-  if (placed.status !== 201)
-    throw new Error(`POST /api/orders answered ${placed.status}: ${(await placed.text()).slice(0, 200)}`);
-  const { order: token, checkoutUrl } = (await placed.json()) as { order: string; checkoutUrl: string };
+  const { token, checkoutUrl } = await placeOrder(baseUrl, order);
   await payInSandbox(sandboxUrl, checkoutUrl, card);
   // The sandbox's webhook settles the order; the receipt says when.
   const givingUp = performance.now() + timeoutMs;

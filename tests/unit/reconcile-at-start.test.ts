@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { createDb } from '../../api/src/db.ts';
 import { payInSandbox } from '../support/sandbox.ts';
+import { mainItemOrder, placeOrder } from '../e2e/purchase.ts';
 import { removeDir, startServer, tempDir, type RunningServer } from '../e2e/server.ts';
 
 // Issue 21: an order paid just before a crash waited up to three minutes (the reconciliation job's
@@ -22,18 +23,7 @@ describe('after a crash, a paid order whose webhook was lost is booked at the ne
     const refusing = { STRIPE_WEBHOOK_SECRET: 'whsec_not_the_sandbox', SANDBOX_WEBHOOK_RETRY_MS: '3600000' };
     const first = await startServer({ dataDir: dir, readyTimeoutMs: 180_000, env: refusing });
     servers.push(first);
-    const items = (await (await fetch(`${first.url}/api/items/`)).json()) as { id: number; name: string }[];
-    const placed = await fetch(`${first.url}/api/orders`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({
-        vendor: 'DEMO-1',
-        entries: [{ item: items.find((i) => i.name === 'Zeitung')!.id, quantity: 1 }],
-        tip: 100,
-      }),
-    });
-    assert.equal(placed.status, 201);
-    const { order: token, checkoutUrl } = (await placed.json()) as { order: string; checkoutUrl: string };
+    const { token, checkoutUrl } = await placeOrder(first.url, await mainItemOrder(first.url, 'DEMO-1', 100));
     await payInSandbox(first.url, checkoutUrl);
     const receipt = async (url: string) =>
       ((await (await fetch(`${url}/api/orders/${token}`)).json()) as { status: string }).status;

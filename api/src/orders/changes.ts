@@ -12,6 +12,11 @@ export const recheckMs = 1000;
 export const longestWaitSeconds = 10;
 /** Beyond this many waiting requests in the process, a request answers at once, as before long polling. */
 const mostWaiting = 2000;
+/**
+ * Beyond this many for one order, too: a customer has a success page and perhaps a second tab, and a
+ * stranger with one order's token cannot take every waiting place (more orders are rate-limited).
+ */
+export const waitingPerOrder = 4;
 
 const waiting = new WeakMap<Knex, Map<number, Set<() => void>>>();
 /** Every waiting request's wake, for the shutdown. */
@@ -33,13 +38,14 @@ export function releaseWaiting(): void {
 /**
  * Waits until the order changes in this process or `ms` pass: true, read it again. False when the
  * request must not wait (any more): the customer left (`signal`), the process is stopping, the time
- * is up, or too many requests wait already.
+ * is up, or too many requests wait already (in the process or for this order).
  */
 function orderChange(db: Knex, orderId: number, ms: number, signal: AbortSignal): Promise<boolean> {
   if (released || signal.aborted || ms <= 0 || waitingCount >= mostWaiting) return Promise.resolve(false);
   let byOrder = waiting.get(db);
   if (!byOrder) waiting.set(db, (byOrder = new Map<number, Set<() => void>>()));
   const ofOrder = byOrder.get(orderId) ?? new Set<() => void>();
+  if (ofOrder.size >= waitingPerOrder) return Promise.resolve(false);
   byOrder.set(orderId, ofOrder);
   waitingCount++;
   return new Promise<boolean>((resolve) => {
