@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { hotRows } from '../db.ts';
 
 /** Keys whose values must never be stored: a protocol is read by staff and kept for long. */
 const secretKey = /password|token|secret|hash|authorization|cookie/i;
@@ -28,15 +29,21 @@ export interface ProtocolEntry {
 
 /** Appends one entry to the protocol, secrets redacted. */
 export async function writeEntry(db: Knex | Knex.Transaction, entry: ProtocolEntry): Promise<void> {
-  await db('protocol_entries').insert({
-    action: entry.action,
-    actor_sub: entry.actorSub ?? null,
-    actor_name: entry.actorName ?? null,
-    record_type: entry.recordType ?? null,
-    record_id: entry.recordId == null ? null : String(entry.recordId),
-    changes: entry.changes ? JSON.stringify(redact(entry.changes)) : null,
-    details: entry.details ? JSON.stringify(redact(entry.details)) : null,
-  });
+  // Every booking writes one (hotRows: a prepared statement on PostgreSQL).
+  await hotRows(
+    db,
+    `insert into protocol_entries (action, actor_sub, actor_name, record_type, record_id, changes, details)
+     values (?, ?, ?, ?, ?, ?, ?)`,
+    [
+      entry.action,
+      entry.actorSub ?? null,
+      entry.actorName ?? null,
+      entry.recordType ?? null,
+      entry.recordId == null ? null : String(entry.recordId),
+      entry.changes ? JSON.stringify(redact(entry.changes)) : null,
+      entry.details ? JSON.stringify(redact(entry.details)) : null,
+    ],
+  );
 }
 
 /**

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
+import { hotRows } from '../db.ts';
 import { oneRow } from '../one-row.ts';
 import type { EventType } from './types.ts';
 
@@ -38,7 +39,8 @@ export function wakeSenderAfterCommit(db: Knex): void {
  */
 async function storeEvent(trx: Knex.Transaction, type: EventType, dataSql: string, bindings: (string | number)[]) {
   const id = randomUUID();
-  const { rows } = await trx.raw<{ rows: unknown[] }>(
+  const rows = await hotRows(
+    trx,
     `with event as (insert into webhook_events (id, type, data) select ?::uuid, ?, (${dataSql})::jsonb returning id)
      insert into webhook_deliveries (event_id, endpoint_id)
      select event.id, e.id from event cross join webhook_endpoints e where e.active and ? = any(e.event_types)

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { hotRows } from '../db.ts';
 import type { Context } from 'koa';
 import type { Config } from '../config.ts';
 import { clientBucket } from './client-address.ts';
@@ -25,7 +26,8 @@ const tooMany = (bucket: RateBucket, retryAfterSeconds: number) =>
 
 /** Counts one request of `address` in the current minute and refuses it with 429 beyond `limit`. */
 export async function limitRate(db: Knex, bucket: RateBucket, address: string, limit: number): Promise<void> {
-  const { rows } = await db.raw<{ rows: { requests: number; retry_after: number }[] }>(
+  const rows = await hotRows<{ requests: number; retry_after: number }>(
+    db,
     `insert into rate_limits (bucket, address, window_start, requests) values (?, ?, date_trunc('minute', now()), 1)
      on conflict (bucket, address, window_start) do update set requests = rate_limits.requests + 1
      returning requests, 60 - extract(second from now())::integer as retry_after`,

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { accountIds, accountsJsonSql, completeAccountIds, holdLiveVendor, type AccountIds } from './accounts.ts';
 import { VendorDeleted } from './errors.ts';
+import { hotRows } from '../db.ts';
 
 // Every movement of money is a ledger row written here, inside the caller's transaction. The
 // database refuses a second row for the same order entry and kind, and a second fee for an order,
@@ -90,14 +91,14 @@ export async function bookOrder(
 ): Promise<OrderEntryRow['kind'][]> {
   // What holdLiveVendor, accountIds and the entries would read, in one statement: the vendor's row
   // held in share mode as holdLiveVendor holds it, so the lock order stays the same.
-  const { rows } = await trx.raw<{
-    rows: {
-      deleted_at: Date | null;
-      accounts: Partial<AccountIds> | null;
-      entries: OrderEntryRow[];
-      fee_covered: boolean;
-    }[];
+  const rows = await hotRows<{
+    deleted_at: Date | null;
+    accounts: Partial<AccountIds> | null;
+    entries: OrderEntryRow[];
+    fee_covered: boolean;
   }>(
+    trx,
+
     `select v.deleted_at, ${accountsJsonSql('v.id')} as accounts,
        coalesce((select json_agg(e order by e.id) from (
          select id, kind, item_id, quantity, unit_price, amount from order_entries where order_id = ?) e), '[]') as entries,

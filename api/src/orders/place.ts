@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { Config } from '../config.ts';
+import { hotRows } from '../db.ts';
 import { badRequest, conflict, HttpError } from '../http/errors.ts';
 import { limitRate } from '../http/rate-limit.ts';
 import { orderEntryRows } from '../ledger/book.ts';
@@ -172,7 +173,8 @@ export async function placeOrder(
   // Committed before Stripe is called, so no webhook can ever arrive for an order we do not have. The
   // order and its entries in one statement: both or neither, without a transaction's round trips.
   const entries = orderEntryRows(0, lines, input.tip).map(({ order_id: _unknownYet, ...entry }) => entry);
-  const { rows } = await db.raw<{ rows: { order_id: number }[] }>(
+  const rows = await hotRows<{ order_id: number }>(
+    db,
     `with placed as (
        insert into orders (token, vendor_id, amount_total, tip, email, locale, expires_at, cart_id)
        values (?, ?, ?, ?, ?, ?, ?, ?) on conflict (cart_id) do nothing returning id
@@ -252,9 +254,11 @@ export async function placeOrder(
     await db('orders').where({ id: orderId, status: 'pending' }).update({ status: 'failed', updated_at: db.fn.now() });
     throw paymentsUnavailable();
   }
-  await db('orders')
-    .where({ id: orderId })
-    .update({ stripe_session_id: session.id, checkout_url: session.url, updated_at: db.fn.now() });
+  await hotRows(db, 'update orders set stripe_session_id = ?, checkout_url = ?, updated_at = now() where id = ?', [
+    session.id,
+    session.url,
+    orderId,
+  ]);
   return { token, checkoutUrl: session.url };
 }
 

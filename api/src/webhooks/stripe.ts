@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { hotRows } from '../db.ts';
 import type { Config } from '../config.ts';
 import { applyDispute, applyRefund } from '../orders/lifecycle.ts';
 import { settleOrder } from '../orders/settle.ts';
@@ -75,7 +76,12 @@ function storable(value: unknown): unknown {
  * The event as jsonb can store it: jsonb refuses NUL and half surrogate pairs, which a customer's
  * text in an event may carry; each is kept as U+FFFD (in keys too), so the event is still recorded and processed.
  */
-export const storablePayload = (event: Stripe.Event) => JSON.stringify(storable(event));
+export function storablePayload(event: Stripe.Event): string {
+  const json = JSON.stringify(event);
+  // JSON.stringify writes NUL and every half surrogate pair as an escape (\u0000, \udxxx): without
+  // one (the usual event) the text is storable as it is, and the walk through the event is saved.
+  return /\\u(0000|d[89a-f])/i.test(json) ? JSON.stringify(storable(event)) : json;
+}
 
 /**
  * Handles a verified event once: an event already processed is a no-op; a failure leaves it
@@ -87,7 +93,8 @@ export async function handleStripeEvent(
   event: Stripe.Event,
 ): Promise<'processed' | 'duplicate'> {
   // Stored, or found stored by an earlier delivery, in one statement.
-  const { rows } = await db.raw<{ rows: { processed_at: Date | null }[] }>(
+  const rows = await hotRows<{ processed_at: Date | null }>(
+    db,
     `with stored as (
        insert into stripe_events (id, type, payload) values (?, ?, ?) on conflict (id) do nothing returning processed_at
      )
@@ -106,8 +113,10 @@ export async function handleStripeEvent(
       });
     throw error;
   }
-  await db('stripe_events')
-    .where({ id: event.id })
-    .update({ attempts: db.raw('attempts + 1'), processed_at: db.fn.now(), last_error: null });
+  await hotRows(
+    db,
+    'update stripe_events set attempts = attempts + 1, processed_at = now(), last_error = null where id = ?',
+    [event.id],
+  );
   return 'processed';
 }
