@@ -126,7 +126,16 @@ export async function bookOrder(
       };
     });
   if (fee !== null) rowsToBook.push(...feeRows(accounts, order, fee, basis.fee_covered));
-  if (rowsToBook.length) await trx('ledger_rows').insert(rowsToBook);
+  if (rowsToBook.length)
+    // One statement text for any number of rows, so it is prepared once (hotRows); a column left out
+    // of a row is null, as knex's insert would write it.
+    await hotRows(
+      trx,
+      `insert into ledger_rows (sender_id, receiver_id, amount, kind, order_id, order_entry_id, item_id, quantity, unit_price)
+       select sender_id, receiver_id, amount, kind, order_id, order_entry_id, item_id, quantity, unit_price
+       from json_populate_recordset(null::ledger_rows, ?::json)`,
+      [JSON.stringify(rowsToBook)],
+    );
   return basis.entries.map((entry) => entry.kind);
 }
 
