@@ -6,7 +6,7 @@ import { bookDisputeOnVendor, bookDisputeWithdrawal, bookDisputeWon } from '../l
 import { emitOrderRefunded } from '../events/emit.ts';
 import { bookRefund } from '../ledger/refund.ts';
 import type { Stripe } from '../stripe/adapter.ts';
-import type { DisputeRow, OrderRow } from './queries.ts';
+import { lockOrder, type DisputeRow } from './queries.ts';
 import { tr } from '../language/messages.ts';
 
 // What happens to a paid order at Stripe afterwards: refunds (ours or made in Stripe's Dashboard)
@@ -36,7 +36,7 @@ export async function applyRefund(db: Knex, refund: Stripe.Refund, staff?: strin
   const orderId = await orderOfPayment(db, idOf(refund.payment_intent));
   if (orderId === undefined) return;
   await db.transaction(async (trx) => {
-    const order = (await trx('orders').where({ id: orderId }).forUpdate().first()) as OrderRow;
+    const order = await lockOrder(trx, orderId);
     const requestedBy = staff ?? refund.metadata?.requested_by ?? null;
     await trx('stripe_refunds')
       .insert({
@@ -91,7 +91,7 @@ export async function applyDispute(db: Knex, dispute: Stripe.Dispute): Promise<v
   const orderId = await orderOfPayment(db, idOf(dispute.payment_intent));
   if (orderId === undefined) return;
   await db.transaction(async (trx) => {
-    const order = (await trx('orders').where({ id: orderId }).forUpdate().first()) as OrderRow;
+    const order = await lockOrder(trx, orderId);
     const due = dispute.evidence_details?.due_by ? new Date(dispute.evidence_details.due_by * 1000) : null;
     await trx('stripe_disputes')
       .insert({
@@ -151,7 +151,7 @@ export async function decideDispute(db: Knex, disputeId: string, bearer: Bearer,
       );
     if (!row.withdrawn_at) throw conflict('Stripe has not taken money for this dispute (yet): nothing to bear.');
     if (row.reinstated_at) throw conflict('This dispute was won and the money is back: there is nothing to bear.');
-    const order = (await trx('orders').where({ id: row.order_id }).forUpdate().first()) as OrderRow;
+    const order = await lockOrder(trx, row.order_id);
     if (bearer === 'vendor') await bookDisputeOnVendor(trx, order, row.amount, staff);
     await trx('stripe_disputes')
       .where({ id: disputeId })

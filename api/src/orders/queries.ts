@@ -36,8 +36,49 @@ export interface OrderRow {
   updated_at: Date;
 }
 
+/**
+ * An OrderRow's columns, named: a prepared statement (hotRows) keeps the shape of its result when a
+ * migration adds a column, and a row holds what its type says.
+ */
+export const orderColumns = [
+  'id',
+  'token',
+  'vendor_id',
+  'status',
+  'amount_total',
+  'tip',
+  'currency',
+  'email',
+  'locale',
+  'stripe_session_id',
+  'stripe_payment_intent_id',
+  'flag_reason',
+  'fee',
+  'expires_at',
+  'paid_at',
+  'checked_at',
+  'stripe_refund_id',
+  'refunded_at',
+  'refunded_by',
+  'created_at',
+  'updated_at',
+] as const satisfies readonly (keyof OrderRow)[];
+
+const orderSelect = `select ${orderColumns.join(', ')} from orders where id = ?`;
+
+/** An order by its id: every payment's webhook reads it (hotRows). */
 export async function findOrder(db: Db, id: number): Promise<OrderRow | undefined> {
-  return db('orders').where({ id }).first<OrderRow | undefined>();
+  return (await hotRows<OrderRow>(db, orderSelect, [id]))[0];
+}
+
+/**
+ * An order, locked until `trx` ends: whatever changes an order's status or books its money takes this
+ * lock first, so concurrent deliveries of Stripe's events queue and the later ones find nothing to do.
+ */
+export async function lockOrder(trx: Knex.Transaction, id: number): Promise<OrderRow> {
+  const [order] = await hotRows<OrderRow>(trx, `${orderSelect} for update`, [id]);
+  if (!order) throw new Error(`order ${id} does not exist`);
+  return order;
 }
 
 const tokenPattern = /^[A-Za-z0-9_-]{43}$/;

@@ -10,7 +10,7 @@ import { oneRow } from '../one-row.ts';
 import { matchesKeyMode, paymentIntentId, retrieveSession, sessionFee, type Stripe } from '../stripe/adapter.ts';
 import { orderChanged } from './changes.ts';
 import { deliverOrder } from './deliveries.ts';
-import { findOrder, type OrderRow } from './queries.ts';
+import { findOrder, lockOrder, orderColumns, type OrderRow } from './queries.ts';
 
 // The one way an order becomes paid. The webhook, the success page's verify call and the
 // reconciliation job all end here; Stripe's answer about the session is the truth, never the
@@ -65,7 +65,7 @@ export async function applySession(
   let paidNow = false;
   let mailQueued = false;
   const order = await db.transaction(async (trx) => {
-    const order = (await trx('orders').where({ id: orderId }).forUpdate().first()) as OrderRow;
+    const order = await lockOrder(trx, orderId);
     const changes: Partial<Record<keyof OrderRow, unknown>> = {};
     const fee = sessionFee(session);
     if (session.payment_status === 'paid' && payable.has(order.status)) {
@@ -115,7 +115,7 @@ export async function applySession(
       await trx('orders')
         .where({ id: orderId })
         .update({ ...changes, updated_at: trx.fn.now() })
-        .returning<OrderRow[]>('*'),
+        .returning<OrderRow[]>(orderColumns),
     );
     // After the update, so the event carries the time the order was paid.
     if (paidNow) await emitOrderPaid(trx, orderId);
@@ -146,7 +146,7 @@ async function flagOrder(
       stripe_payment_intent_id: paymentIntentId(session),
       updated_at: trx.fn.now(),
     })
-    .returning<OrderRow[]>('*');
+    .returning<OrderRow[]>(orderColumns);
   await recordEvent(trx, {
     action: 'payment.flagged',
     recordType: 'order',
