@@ -181,6 +181,13 @@ describe('e2e: overview screens of the back office', function () {
     );
     await screenshot(page, 'backoffice-map-1280');
 
+    // Leaflet and its cluster layer mark the map pane while they zoom or spread a cluster out; a marker
+    // clicked then can be replaced as the animation ends, its popup with it (seen under CI's load).
+    const mapAtRest = () =>
+      page.waitForFunction(() => {
+        const pane = document.querySelector('#vendor-map .leaflet-map-pane');
+        return pane !== null && !/leaflet-(zoom|cluster)-anim/.test(pane.className);
+      });
     // Open clusters until a single vendor's marker shows, then its popup.
     const single = page.locator('#vendor-map .leaflet-marker-icon:not(.marker-cluster)');
     for (let tries = 0; tries < 8 && (await single.count()) === 0; tries++) {
@@ -191,7 +198,9 @@ describe('e2e: overview screens of the back office', function () {
         (before) => document.querySelectorAll('#vendor-map .leaflet-marker-icon').length !== before,
         icons,
       );
+      await mapAtRest();
     }
+    await mapAtRest();
     const marker = single.first();
     const markerTitle = (await marker.getAttribute('title'))!;
     await marker.click();
