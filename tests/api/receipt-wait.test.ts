@@ -63,6 +63,22 @@ describeApi('the receipt waits for the payment’s booking (long polling)', (t) 
     assert.equal(waited, waitingPerOrder, `answer times: ${asks.map((ask) => ask.ms.toFixed(0)).join(', ')} ms`);
   });
 
+  it('ends the wait of a customer who left: their waiting places are free again at once', async () => {
+    const order = await placeMainOrder(shop, t.db);
+    const path = `${shop.url}/api/orders/${order.token}?wait=${longestWaitSeconds}`;
+    // Every waiting place of the order taken, then each customer closes the page.
+    const leaving = Array.from({ length: waitingPerOrder }, () => new AbortController());
+    const left = leaving.map((customer) => fetch(path, { signal: customer.signal }).catch(() => 'left'));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    for (const customer of leaving) customer.abort();
+    assert.deepEqual(await Promise.all(left), Array(waitingPerOrder).fill('left'));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    // Were their places still taken, this request would answer at once instead of waiting its 2 s.
+    const next = await waitedReceipt(shop.url, `/api/orders/${order.token}?wait=2`);
+    assert.equal(next.body.status, 'pending');
+    assert.ok(next.ms >= 1900, `answered after ${next.ms.toFixed(0)} ms of a 2 s wait`);
+  });
+
   it('answers "pending" once the wait is over when nothing was paid, and at once without a wait', async () => {
     const order = await placeMainOrder(shop, t.db);
     const waited = await waitedReceipt(shop.url, `/api/orders/${order.token}?wait=2`);
