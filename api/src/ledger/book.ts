@@ -98,7 +98,6 @@ export async function bookOrder(
     fee_covered: boolean;
   }>(
     trx,
-
     `select v.deleted_at, ${accountsJsonSql('v.id')} as accounts,
        coalesce((select json_agg(e order by e.id) from (
          select id, kind, item_id, quantity, unit_price, amount from order_entries where order_id = ?) e), '[]') as entries,

@@ -63,6 +63,9 @@ export const orderColumns = [
   'created_at',
   'updated_at',
 ] as const satisfies readonly (keyof OrderRow)[];
+/** Fails to compile when OrderRow gains a field that orderColumns does not read. */
+const everyOrderColumn: Exclude<keyof OrderRow, (typeof orderColumns)[number]> extends never ? true : never = true;
+void everyOrderColumn;
 
 const orderSelect = `select ${orderColumns.join(', ')} from orders where id = ?`;
 
@@ -86,7 +89,7 @@ const tokenPattern = /^[A-Za-z0-9_-]{43}$/;
 /** The order behind a receipt address; anything that is not a token finds nothing. */
 export async function findOrderByToken(db: Db, token: unknown): Promise<OrderRow | undefined> {
   if (typeof token !== 'string' || !tokenPattern.test(token)) return undefined;
-  return db('orders').where({ token }).first<OrderRow | undefined>();
+  return db('orders').where({ token }).first<OrderRow | undefined>(orderColumns);
 }
 
 interface ReceiptRow {
