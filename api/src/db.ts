@@ -111,8 +111,8 @@ export function createDb(options: DbOptions): Db {
   return db;
 }
 
-/** knex's pg client, for the one read that goes to the driver directly. */
-interface PgClient {
+/** knex's pg client, for the statements that go to the driver directly (hotRows). */
+interface PgClient extends Pick<NodeJS.EventEmitter, 'emit'> {
   acquireConnection(): Promise<pg.ClientBase>;
   releaseConnection(connection: pg.ClientBase): Promise<void>;
 }
@@ -146,13 +146,14 @@ function hotStatement(db: Knex, sql: string, bindings: readonly Knex.Value[]): H
  * and PostgreSQL planned the query anew each time, on the same two cores (issue 19). Each names its
  * columns, so a column added by a later migration does not change the prepared statement's result.
  * On PGlite it goes through knex, which queues it behind an open transaction on the one connection.
- * Either way knex's 'query' event tells listeners about it, as for every other query.
+ * Either way knex's 'query' event tells listeners about it, as for every other query: through the
+ * client, so a transaction's statement reaches the listeners of the knex it came from too.
  */
 export async function hotRows<T>(db: Knex, sql: string, bindings: readonly Knex.Value[]): Promise<T[]> {
   if (clientConfig(db).client !== 'pg') return (await db.raw<{ rows: T[] }>(sql, bindings)).rows;
   const { text, name } = hotStatement(db, sql, bindings);
-  if (db.listenerCount('query') > 0) db.emit('query', { sql: text, bindings, method: 'raw' });
   const client = db.client as PgClient;
+  client.emit('query', { sql: text, bindings, method: 'raw' });
   const connection = await client.acquireConnection();
   try {
     return (await connection.query<T & pg.QueryResultRow>({ name, text, values: bindings as unknown[] })).rows;

@@ -253,9 +253,10 @@ const logLines = async (action: () => Promise<unknown>): Promise<Record<string, 
       assert.equal(placed.status, 201, JSON.stringify(placed.body));
       const { id } = await direct('orders').where({ token: placed.body.order }).first('id');
 
-      // After the ledger rows are written, at the order's update: a prepared statement (hotRows) sends
-      // its text only once per connection, knex's update sends it each time.
-      const cut = proxy.cutOn('update "orders" set "status" = $1, "paid_at"');
+      // After the ledger rows are written, at the statement that marks the order paid. A prepared
+      // statement (hotRows) sends its text only once per connection, its values each time: the
+      // protocol entry's action, written by the same statement, is one of them.
+      const cut = proxy.cutOn('payment.confirmed');
       await payInSandbox(stripe.url, placed.body.checkoutUrl);
       await cut;
       const cutAt = shop.webhooks;

@@ -486,7 +486,7 @@ describeApi('orders: receipts and the back office', (t) => {
     }
   });
 
-  it('places an order in four statements: the vendor (settings and items from the copy it names), rate, order with entries, session (issue 19)', async () => {
+  it('places an order in three statements: the vendor (settings and items from the copy it names), the order with its entries and the client’s count, the session (issue 19)', async () => {
     const item = await itemId(t.db, 'Zeitung');
     // This process's copy of the settings and items is read once; the order then takes them from there.
     assert.equal((await shop.http.get('/api/vendors/check/DEMO-1/')).status, 200);
@@ -502,7 +502,7 @@ describeApi('orders: receipts and the back office', (t) => {
     // The sandbox standing in for Stripe keeps its data in the same database, in transactions of its
     // own: those are not the order's statements (placing one opens no transaction).
     const ours = queries.filter((sql) => !/stripe_sandbox_|^(BEGIN|COMMIT);/.test(sql));
-    assert.equal(ours.length, 4, ours.join('; '));
+    assert.equal(ours.length, 3, ours.join('; '));
     assert.ok(!ours.some((sql) => /from "(settings|items)"/.test(sql)), 'settings and items come from the copy');
   });
 
@@ -532,6 +532,45 @@ describeApi('orders: receipts and the back office', (t) => {
     const digital = await pay([{ item: await itemId(t.db, 'Digitale Ausgabe'), quantity: 1 }], 'reader@example.org');
     assert.equal(digital.claims, 0);
     assert.ok(digital.outbox >= 1, 'the outbox looks for the queued mail');
+  });
+
+  it('marks an order paid with its protocol entry and its order.paid event in one statement after the booking (issue 19)', async () => {
+    await t.db('webhook_endpoints').insert({
+      url: 'https://erp.example.org/hooks/shop',
+      event_types: ['order.paid'],
+      secret: `whsec_${'x'.repeat(40)}`,
+    });
+    const placed = await shop.http
+      .post('/api/orders')
+      .send({ vendor: 'DEMO-1', entries: [{ item: await itemId(t.db, 'Zeitung'), quantity: 1 }] });
+    assert.equal(placed.status, 201);
+    const queries: string[] = [];
+    const count = (query: { sql: string }) => queries.push(query.sql);
+    t.db.on('query', count);
+    try {
+      assert.equal((await verify(await payInSandbox(shop.url, placed.body.checkoutUrl))).body.status, 'paid');
+    } finally {
+      t.db.off('query', count);
+    }
+    const writes = (table: string) => queries.filter((sql) => new RegExp(`insert into "?${table}"? `, 'i').test(sql));
+    const [marked, ...more] = queries.filter((sql) => /update "?orders"? set "?status"? = /i.test(sql));
+    assert.equal(more.length, 0, queries.join('; '));
+    assert.deepEqual(writes('protocol_entries'), [marked], 'the entry is written by the same statement');
+    assert.deepEqual(writes('webhook_events'), [marked], 'and so is the event');
+    const booked = writes('ledger_rows');
+    assert.equal(booked.length, 1, queries.join('; '));
+    assert.ok(queries.indexOf(booked[0]) < queries.indexOf(marked), 'after the booking');
+
+    const order = await t.db('orders').where({ token: placed.body.order }).first('id', 'status', 'paid_at');
+    assert.equal(order.status, 'paid');
+    const entries = await t.db('protocol_entries').where({ action: 'payment.confirmed', record_id: String(order.id) });
+    assert.equal(entries.length, 1);
+    assert.equal(entries[0].details.amount, 300);
+    const events = await t.db('webhook_events').where({ type: 'order.paid' }).select('id', 'data');
+    assert.equal(events.length, 1);
+    assert.equal(events[0].data.orderId, order.id);
+    assert.equal(events[0].data.paidAt, order.paid_at.toISOString(), 'the time it was paid');
+    assert.equal((await t.db('webhook_deliveries').where({ event_id: events[0].id })).length, 1);
   });
 
   it('lists a digital edition as digital with its download link once paid', async () => {

@@ -27,14 +27,15 @@ export interface ProtocolEntry {
   details?: Record<string, unknown> | null;
 }
 
-/** Appends one entry to the protocol, secrets redacted. */
-export async function writeEntry(db: Knex | Knex.Transaction, entry: ProtocolEntry): Promise<void> {
-  // Every booking writes one (hotRows: a prepared statement on PostgreSQL).
-  await hotRows(
-    db,
-    `insert into protocol_entries (action, actor_sub, actor_name, record_type, record_id, changes, details)
+/**
+ * The protocol's insert of one entry, secrets redacted: run by writeEntry, or held as a CTE by a
+ * statement that writes the entry together with the change it records.
+ */
+export function protocolInsert(entry: ProtocolEntry): { sql: string; bindings: Knex.Value[] } {
+  return {
+    sql: `insert into protocol_entries (action, actor_sub, actor_name, record_type, record_id, changes, details)
      values (?, ?, ?, ?, ?, ?, ?)`,
-    [
+    bindings: [
       entry.action,
       entry.actorSub ?? null,
       entry.actorName ?? null,
@@ -43,28 +44,38 @@ export async function writeEntry(db: Knex | Knex.Transaction, entry: ProtocolEnt
       entry.changes ? JSON.stringify(redact(entry.changes)) : null,
       entry.details ? JSON.stringify(redact(entry.details)) : null,
     ],
-  );
+  };
 }
+
+/** Appends one entry to the protocol, secrets redacted. */
+export async function writeEntry(db: Knex | Knex.Transaction, entry: ProtocolEntry): Promise<void> {
+  // Every booking writes one (hotRows: a prepared statement on PostgreSQL).
+  const { sql, bindings } = protocolInsert(entry);
+  await hotRows(db, sql, bindings);
+}
+
+/** What the protocol knows of a system event. */
+export interface SystemEvent {
+  action: string;
+  actor?: string | null;
+  recordType?: string;
+  recordId?: string | number | null;
+  details?: Record<string, unknown>;
+}
+
+/** A system event as the protocol's entry (recordEvent). */
+export const systemEntry = (event: SystemEvent): ProtocolEntry => ({
+  action: event.action,
+  actorName: event.actor,
+  recordType: event.recordType,
+  recordId: event.recordId,
+  details: event.details,
+});
 
 /**
  * A system event (failed login, payment flagged for staff, …). `actor` is the name the event is
  * about, e.g. the username that failed to log in; it need not be an existing account.
  */
-export async function recordEvent(
-  db: Knex | Knex.Transaction,
-  event: {
-    action: string;
-    actor?: string | null;
-    recordType?: string;
-    recordId?: string | number | null;
-    details?: Record<string, unknown>;
-  },
-): Promise<void> {
-  await writeEntry(db, {
-    action: event.action,
-    actorName: event.actor,
-    recordType: event.recordType,
-    recordId: event.recordId,
-    details: event.details,
-  });
+export async function recordEvent(db: Knex | Knex.Transaction, event: SystemEvent): Promise<void> {
+  await writeEntry(db, systemEntry(event));
 }

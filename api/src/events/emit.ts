@@ -34,22 +34,43 @@ export function wakeSenderAfterCommit(db: Knex): void {
 }
 
 /**
- * Stores an event and its deliveries in `trx`, in one statement; answers the event's id. Its data is
- * `dataSql`, a trusted SQL expression (with its `bindings`) that makes a JSON object.
+ * An event and its deliveries as the CTEs `event` and `deliveries` of a statement: one event row, and
+ * one delivery per active endpoint subscribed to its type. Its data is `dataSql`, a trusted SQL
+ * expression (with its `bindings`) that makes a JSON object.
  */
-async function storeEvent(trx: Knex.Transaction, type: EventType, dataSql: string, bindings: (string | number)[]) {
+function eventCtes(type: EventType, dataSql: string, bindings: Knex.Value[]) {
   const id = randomUUID();
-  const rows = await hotRows(
-    trx,
-    `with event as (insert into webhook_events (id, type, data) select ?::uuid, ?, (${dataSql})::jsonb returning id)
-     insert into webhook_deliveries (event_id, endpoint_id)
-     select event.id, e.id from event cross join webhook_endpoints e where e.active and ? = any(e.event_types)
-     returning 1`,
-    [id, type, ...bindings, type],
+  return {
+    id,
+    sql: `event as (insert into webhook_events (id, type, data) select ?::uuid, ?, (${dataSql})::jsonb returning id),
+     deliveries as (
+       insert into webhook_deliveries (event_id, endpoint_id)
+       select event.id, e.id from event cross join webhook_endpoints e where e.active and ? = any(e.event_types)
+       returning 1)`,
+    bindings: [id, type, ...bindings, type],
+  };
+}
+
+/**
+ * After the statement that stored an event (its `deliveries` counted): the sender is woken once the
+ * transaction commits. No endpoint takes it: nothing to send, and the sender's look would find none.
+ */
+export function eventStored(trx: Knex.Transaction, deliveries: number): void {
+  if (deliveries) wakeSenderAfterCommit(trx);
+}
+
+/** Stores an event and its deliveries in `trx`, in one statement; answers the event's id. */
+async function storeEvent(trx: Knex.Transaction, type: EventType, dataSql: string, bindings: Knex.Value[]) {
+  const ctes = eventCtes(type, dataSql, bindings);
+  const stored = oneRow(
+    await hotRows<{ deliveries: number }>(
+      trx,
+      `with ${ctes.sql} select count(*)::int as deliveries from deliveries`,
+      ctes.bindings,
+    ),
   );
-  // No endpoint takes it: nothing to send, and the sender's look for due deliveries would find none.
-  if (rows.length) wakeSenderAfterCommit(trx);
-  return id;
+  eventStored(trx, stored.deliveries);
+  return ctes.id;
 }
 
 /** Stores an event and its deliveries in `trx`; answers the event's id. */
@@ -63,12 +84,13 @@ const iso = (value: Date | string | null) => (value === null ? null : new Date(v
 const isoSql = (column: string) => `to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
 /**
- * An order has been paid: what was bought from which vendor, without the customer. Its data is read
- * by the statement that stores it.
+ * The order.paid event, as the CTEs `event` and `deliveries` of the statement that marks the order paid
+ * (`paid`: the name of its CTE that answers the paid order's row), so the event carries the time the
+ * order was paid. What was bought from which vendor, without the customer. The statement answers
+ * the count of `deliveries` for eventStored.
  */
-export async function emitOrderPaid(trx: Knex.Transaction, orderId: number): Promise<void> {
-  await storeEvent(
-    trx,
+export function orderPaidEvent(paid: string) {
+  return eventCtes(
     'order.paid',
     `select json_build_object('orderId', o.id, 'vendor', v.license_id, 'amount', o.amount_total, 'tip', o.tip,
        'currency', o.currency,
@@ -77,8 +99,8 @@ export async function emitOrderPaid(trx: Knex.Transaction, orderId: number): Pro
          from order_entries e join items i on i.id = e.item_id
          where e.order_id = o.id and e.kind = 'sale'), '[]'),
        'paidAt', ${isoSql('o.paid_at')})
-     from orders o join vendors v on v.id = o.vendor_id where o.id = ?`,
-    [orderId],
+     from ${paid} o join vendors v on v.id = o.vendor_id`,
+    [],
   );
 }
 

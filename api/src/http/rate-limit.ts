@@ -1,15 +1,13 @@
 import type { Knex } from 'knex';
-import { hotRows } from '../db.ts';
 import type { Context } from 'koa';
 import type { Config } from '../config.ts';
 import { clientBucket } from './client-address.ts';
 import { HttpError } from './errors.ts';
-import { oneRow } from '../one-row.ts';
 import { type Text } from '../language/messages.ts';
 
 // Requests per client address and minute. New orders are counted in the database (table
-// rate_limits): an order writes rows anyway, and every process behind a load balancer shares one
-// exact count. Look-ups of a licence id are the hot path of every badge scan and are counted in this
+// rate_limits), by the statement that stores the order: an order writes rows anyway, and every
+// process behind a load balancer shares one exact count. Look-ups of a licence id are the hot path of every badge scan and are counted in this
 // process, without a write: each of the PROCESS_COUNT processes allows a client its share of the
 // minute's limit, so a balancer spreading one client over all of them gives it the limit in all.
 
@@ -24,17 +22,26 @@ export type RateBucket = keyof typeof refusals;
 const tooMany = (bucket: RateBucket, retryAfterSeconds: number) =>
   new HttpError(429, refusals[bucket], undefined, { 'Retry-After': String(Math.max(1, retryAfterSeconds)) });
 
-/** Counts one request of `address` in the current minute and refuses it with 429 beyond `limit`. */
-export async function limitRate(db: Knex, bucket: RateBucket, address: string, limit: number): Promise<void> {
-  const rows = await hotRows<{ requests: number; retry_after: number }>(
-    db,
-    `insert into rate_limits (bucket, address, window_start, requests) values (?, ?, date_trunc('minute', now()), 1)
+/**
+ * Counts one request of `address` in the current minute, as a CTE of the statement that does what is
+ * counted (both or neither): it answers `requests`, this one included, and `retry_after`.
+ */
+export function countRequest(bucket: RateBucket, address: string): { sql: string; bindings: Knex.Value[] } {
+  return {
+    sql: `insert into rate_limits (bucket, address, window_start, requests) values (?, ?, date_trunc('minute', now()), 1)
      on conflict (bucket, address, window_start) do update set requests = rate_limits.requests + 1
      returning requests, 60 - extract(second from now())::integer as retry_after`,
-    [bucket, address],
-  );
-  const { requests, retry_after } = oneRow(rows);
-  if (requests > limit) throw tooMany(bucket, retry_after);
+    bindings: [bucket, address],
+  };
+}
+
+/** Refuses with 429 a request that countRequest counted beyond `limit`. */
+export function refuseBeyond(
+  bucket: RateBucket,
+  limit: number,
+  counted: { requests: number; retry_after: number },
+): void {
+  if (counted.requests > limit) throw tooMany(bucket, counted.retry_after);
 }
 
 interface Bucket {

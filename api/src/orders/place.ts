@@ -3,7 +3,7 @@ import type { Knex } from 'knex';
 import type { Config } from '../config.ts';
 import { hotRows } from '../db.ts';
 import { badRequest, conflict, HttpError } from '../http/errors.ts';
-import { limitRate } from '../http/rate-limit.ts';
+import { countRequest, refuseBeyond } from '../http/rate-limit.ts';
 import { orderEntryRows } from '../ledger/book.ts';
 import { log } from '../log.ts';
 import { createCheckoutSession, idempotencyKey, type Stripe } from '../stripe/adapter.ts';
@@ -13,6 +13,7 @@ import type { PricedItemRow } from '../items/queries.ts';
 import { defaultQuantityLimit } from './limits.ts';
 import { emailAddress, type OrderInput } from './schema.ts';
 import { money, tr, type Text } from '../language/messages.ts';
+import { oneRow } from '../one-row.ts';
 
 // A new order: every rule of the shop checked with a message the customer understands, every price
 // from our own data, the order committed before Stripe hears of it, then the Checkout Session.
@@ -166,39 +167,49 @@ export async function placeOrder(
   await checkReturnUrl(db, config, input.returnUrl);
   const earlier = input.cartId && (await placedForCart(db, input.cartId));
   if (earlier) return earlier;
-  await limitRate(db, 'order', clientAddress, config.orderRateLimit);
 
   const token = randomBytes(32).toString('base64url');
   const expiresAt = Math.floor(Date.now() / 1000) + checkoutMinutes * 60 + clockMarginSeconds;
   // Committed before Stripe is called, so no webhook can ever arrive for an order we do not have. The
-  // order and its entries in one statement: both or neither, without a transaction's round trips.
+  // order, its entries and the client's count of orders in one statement: all or none, without a
+  // transaction's round trips; an order beyond the limit is counted and not stored.
   const entries = orderEntryRows(0, lines, input.tip).map(({ order_id: _unknownYet, ...entry }) => entry);
-  const rows = await hotRows<{ order_id: number }>(
-    db,
-    `with placed as (
-       insert into orders (token, vendor_id, amount_total, tip, email, locale, expires_at, cart_id)
-       values (?, ?, ?, ?, ?, ?, ?, ?) on conflict (cart_id) do nothing returning id
-     )
-     insert into order_entries (order_id, kind, item_id, quantity, unit_price, amount)
-     select placed.id, e.kind, e.item_id, e.quantity, e.unit_price, e.amount
-     from placed cross join json_to_recordset(?::json)
-       as e(kind text, item_id integer, quantity integer, unit_price integer, amount integer)
-     returning order_id`,
-    [
-      token,
-      vendorId,
-      total,
-      input.tip,
-      input.email ?? null,
-      input.locale,
-      new Date(expiresAt * 1000),
-      input.cartId ?? null,
-      JSON.stringify(entries),
-    ],
+  const counted = countRequest('order', clientAddress);
+  const placed = oneRow(
+    await hotRows<{ requests: number; retry_after: number; order_id: number | null }>(
+      db,
+      `with counted as (${counted.sql}),
+       placed as (
+         insert into orders (token, vendor_id, amount_total, tip, email, locale, expires_at, cart_id)
+         select ?, ?, ?, ?, ?, ?, ?, ? from counted where counted.requests <= ?
+         on conflict (cart_id) do nothing returning id
+       ),
+       entries as (
+         insert into order_entries (order_id, kind, item_id, quantity, unit_price, amount)
+         select placed.id, e.kind, e.item_id, e.quantity, e.unit_price, e.amount
+         from placed cross join json_to_recordset(?::json)
+           as e(kind text, item_id integer, quantity integer, unit_price integer, amount integer)
+       )
+       select counted.requests, counted.retry_after, (select id from placed) as order_id from counted`,
+      [
+        ...counted.bindings,
+        token,
+        vendorId,
+        total,
+        input.tip,
+        input.email ?? null,
+        input.locale,
+        new Date(expiresAt * 1000),
+        input.cartId ?? null,
+        config.orderRateLimit,
+        JSON.stringify(entries),
+      ],
+    ),
   );
-  const orderId = rows[0]?.order_id;
+  refuseBeyond('order', config.orderRateLimit, placed);
+  const orderId = placed.order_id;
   // Another request for the same cart inserted first: its order and checkout are this one's too.
-  if (orderId === undefined) return (await placedForCart(db, input.cartId!))!;
+  if (orderId === null) return (await placedForCart(db, input.cartId!))!;
 
   let session: Stripe.Checkout.Session;
   try {

@@ -1,8 +1,9 @@
 import type { Knex } from 'knex';
-import { recordEvent } from '../audit/record.ts';
+import { protocolInsert, recordEvent, systemEntry } from '../audit/record.ts';
 import type { Config } from '../config.ts';
 import { conflict, notFound } from '../http/errors.ts';
-import { emitOrderPaid } from '../events/emit.ts';
+import { hotRows } from '../db.ts';
+import { eventStored, orderPaidEvent } from '../events/emit.ts';
 import { bookFee, bookOrder } from '../ledger/book.ts';
 import { VendorDeleted } from '../ledger/errors.ts';
 import { kickOutbox } from '../mail/outbox.ts';
@@ -62,7 +63,6 @@ export async function applySession(
     throw conflict(
       'Stripe reported this payment in the other mode (test or live) than the shop’s key; nothing was booked.',
     );
-  let paidNow = false;
   let mailQueued = false;
   const order = await db.transaction(async (trx) => {
     const order = await lockOrder(trx, orderId);
@@ -74,16 +74,10 @@ export async function applySession(
         const asked = `${order.amount_total} ${order.currency}`;
         return flagOrder(trx, order, session, `Stripe reported ${reported}, the order is ${asked}.`);
       }
-      Object.assign(changes, {
-        status: 'paid',
-        paid_at: trx.fn.now(),
-        stripe_payment_intent_id: paymentIntentId(session),
-      });
       let kinds: Awaited<ReturnType<typeof bookOrder>>;
       try {
         // The fee too, when Stripe already knows it: one booking instead of two.
         kinds = await bookOrder(trx, order, order.fee === null ? fee : null);
-        if (order.fee === null && fee !== null) changes.fee = fee;
       } catch (error) {
         if (!(error instanceof VendorDeleted)) throw error;
         const reason = 'The vendor was deleted before the payment arrived; nothing was booked.';
@@ -91,40 +85,69 @@ export async function applySession(
       }
       // Only a digital edition delivers anything, and it always pays a licence share (orderEntryRows).
       if (kinds.includes('licence')) mailQueued = await deliverOrder(trx, order.id, config);
-      await recordEvent(trx, {
-        action: 'payment.confirmed',
-        recordType: 'order',
-        recordId: order.id,
-        details: { amount: order.amount_total, currency: order.currency, session: session.id },
-      });
-      paidNow = true;
-    } else if (order.status === 'pending' && session.status === 'expired') {
+      return markPaid(trx, order, session, fee);
+    }
+    if (order.status === 'pending' && session.status === 'expired') {
       changes.status = 'expired';
     } else if (order.status === 'pending' && session.status === 'complete' && session.payment_status === 'unpaid') {
       // An asynchronous payment method (e.g. a bank debit) reported back; failed only when the intent says so.
       const intent = session.payment_intent;
       if (intent && typeof intent !== 'string' && failedIntent.has(intent.status)) changes.status = 'failed';
     }
-    if (!paidNow && order.status === 'paid' && order.fee === null && fee !== null) {
+    if (order.status === 'paid' && order.fee === null && fee !== null) {
       await bookFee(trx, order, fee);
       changes.fee = fee;
     }
     if (!order.stripe_session_id) changes.stripe_session_id = session.id;
     if (!Object.keys(changes).length) return order;
-    const updated = oneRow(
+    return oneRow(
       await trx('orders')
         .where({ id: orderId })
         .update({ ...changes, updated_at: trx.fn.now() })
         .returning<OrderRow[]>(orderColumns),
     );
-    // After the update, so the event carries the time the order was paid.
-    if (paidNow) await emitOrderPaid(trx, orderId);
-    return updated;
   });
   // Mails go out after the payment is committed; a failed send never touches the payment.
   if (mailQueued) kickOutbox(db, config);
   if (order.status !== 'pending') orderChanged(db, orderId);
   return order;
+}
+
+/**
+ * Marks the locked, booked order paid, in one statement with what records it: the protocol's entry
+ * and the order.paid event, which reads the paid row (its time of payment included). The fee and the
+ * session are stored only where the order has none yet, as the booking took the fee.
+ */
+async function markPaid(
+  trx: Knex.Transaction,
+  order: OrderRow,
+  session: Stripe.Checkout.Session,
+  fee: number | null,
+): Promise<OrderRow> {
+  const protocol = protocolInsert(
+    systemEntry({
+      action: 'payment.confirmed',
+      recordType: 'order',
+      recordId: order.id,
+      details: { amount: order.amount_total, currency: order.currency, session: session.id },
+    }),
+  );
+  const event = orderPaidEvent('paid');
+  const { deliveries, ...paid } = oneRow(
+    await hotRows<OrderRow & { deliveries: number }>(
+      trx,
+      `with paid as (
+         update orders set status = 'paid', paid_at = now(), stripe_payment_intent_id = ?, fee = coalesce(fee, ?),
+           stripe_session_id = coalesce(stripe_session_id, ?), updated_at = now()
+         where id = ? returning ${orderColumns.join(', ')}),
+       protocol as (${protocol.sql}),
+       ${event.sql}
+       select paid.*, (select count(*)::int from deliveries) as deliveries from paid`,
+      [paymentIntentId(session), fee, session.id, order.id, ...protocol.bindings, ...event.bindings],
+    ),
+  );
+  eventStored(trx, deliveries);
+  return paid;
 }
 
 /**
