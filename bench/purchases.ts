@@ -5,7 +5,7 @@
 // it talks to the sandbox like to Stripe (STRIPE_API_URL, the sandbox's key and webhook secret).
 // The sandbox, another server process, pays on its card page, books the card fee a moment later and
 // sends its webhooks to the app. The load generator (bench/purchase-load.ts) runs 16, then 64
-// customers for BENCH_SECONDS × 2 each, after a warm-up of 16 customers as long as one load. The
+// customers for BENCH_SECONDS × 2 each, after a warm-up of 16 customers (BENCH_WARMUP_SECONDS). The
 // app's CPU time is read from /proc before and after, a moment after the last payment (the sandbox
 // books fees at once here), and divided by the purchases. Afterwards the books are checked: every
 // paid order booked exactly once.
@@ -29,6 +29,14 @@ const pollMs = 100;
 /** Far above any load this machine can make: the bench measures the shop, not its rate limits. */
 const unlimited = '1000000000';
 const seconds = () => 2 * Math.min(Math.max(Number(process.env.BENCH_SECONDS ?? 5) || 5, 1), 60);
+/**
+ * The warm-up before the measured loads, in seconds. V8 optimises a function once it has run often
+ * enough, and at 16 customers the purchase's less frequent code gets there only after tens of seconds:
+ * after a warm-up of 10 s (one load) its optimising compiler still took about 100 ms of every second
+ * of the measured load (V8's log, --log-function-events), a third of the app's CPU; after 40 s about
+ * 10 ms. A running shop has long paid that, so the figure would be the process's youth.
+ */
+const warmUpSeconds = () => Math.min(Math.max(Number(process.env.BENCH_WARMUP_SECONDS ?? 40) || 40, 1), 300);
 
 /** CPU time a process has used, in ms, from /proc (Linux): in all, and of it in the kernel (system). */
 function cpuMs(pid: number): { all: number; kernel: number } {
@@ -102,10 +110,7 @@ async function benchEngine(part: string, adminUrl: string | undefined): Promise<
     const item = items.find((entry) => entry.name === 'Zeitung')?.id ?? items[0]?.id ?? 0;
     const vendors = Array.from({ length: 10 }, (_, i) => `DEMO-${i + 1}`);
     const base = { appUrl, sandboxUrl: sandbox.server.url, vendors, item, pollMs };
-    // Warm-up as long as a measured load: V8 still compiles the purchase's code for many seconds after
-    // the first purchases (a 1 s warm-up left about a fifth of the first load's CPU to its compiler, so
-    // the figure was the process's start, not what a running shop spends on a purchase).
-    await runLoad({ ...base, customers: customerCounts[0], seconds: seconds() });
+    await runLoad({ ...base, customers: customerCounts[0], seconds: warmUpSeconds() });
     await settle();
     for (const customers of customerCounts) {
       const before = cpuMs(app.process.pid!);
