@@ -57,7 +57,12 @@ export function compress(): Middleware {
     const encoding = chooseEncoding(ctx.get('Accept-Encoding'));
     // Without an encoding the body goes out as it is: no need to measure it.
     const raw = encoding && bodyBytes(ctx.body);
-    if (!encoding || !raw || raw.length < minimumBytes) return;
+    if (!encoding || !raw) return;
+    // Serialised already: koa need not write the JSON a second time.
+    if (raw.length < minimumBytes) {
+      ctx.body = raw;
+      return;
+    }
     ctx.body = await encode(raw, encoding);
     ctx.set('Content-Encoding', encoding);
   };
