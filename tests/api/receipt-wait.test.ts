@@ -8,7 +8,7 @@ import { stopSandboxDeliveries } from '../../api/src/stripe/sandbox/webhooks.ts'
 import { startServer, type RunningServer } from '../e2e/server.ts';
 import { describeApi } from '../support/env.ts';
 import { mainItemOrder, placeOrder } from '../e2e/purchase.ts';
-import { placeMainOrder } from '../support/orders.ts';
+import { itemId, placeMainOrder } from '../support/orders.ts';
 import { payInSandbox } from '../support/sandbox.ts';
 import { listenShop, type ListeningShop } from '../support/shop-server.ts';
 
@@ -52,6 +52,47 @@ describeApi('the receipt waits for the payment’s booking (long polling)', (t) 
       assert.equal(receipt.body.status, 'paid');
     });
   }
+
+  it('answers a waiting receipt from the booking that woke it, reading the order again only for a digital edition’s download link', async () => {
+    const reads: string[] = [];
+    const count = (query: { sql: string }) => {
+      if (/where o\.token = /.test(query.sql)) reads.push(query.sql);
+    };
+    const waitedPurchase = async (order: { token: string; checkoutUrl: string }) => {
+      reads.length = 0;
+      t.db.on('query', count);
+      try {
+        const waiting = waitedReceipt(shop.url, `/api/orders/${order.token}?wait=${longestWaitSeconds}`);
+        // Paid once the receipt has read its order and waits.
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        await payInSandbox(shop.url, order.checkoutUrl);
+        return {
+          receipt: (await waiting).body as { status: string; paidAt: string; downloads: unknown[] },
+          reads: reads.length,
+        };
+      } finally {
+        t.db.off('query', count);
+      }
+    };
+    const printed = await waitedPurchase(await placeMainOrder(shop, t.db));
+    assert.equal(printed.receipt.status, 'paid');
+    const stored = await t.db('orders').where({ status: 'paid' }).orderBy('id', 'desc').first('paid_at');
+    assert.equal(printed.receipt.paidAt, stored.paid_at.toISOString());
+    assert.deepEqual(printed.receipt.downloads, []);
+    assert.equal(printed.reads, 1, 'read once, before the wait');
+
+    const digital = await waitedPurchase(
+      await placeOrder(shop.url, {
+        vendor: 'DEMO-1',
+        entries: [{ item: await itemId(t.db, 'Digitale Ausgabe'), quantity: 1 }],
+        tip: 0,
+        email: 'reader@example.org',
+      }),
+    );
+    assert.equal(digital.receipt.status, 'paid');
+    assert.equal(digital.receipt.downloads.length, 1, 'the link the booking made');
+    assert.equal(digital.reads, 2);
+  });
 
   it('lets at most a few requests wait for one order: more answer at once, so one order cannot take every waiting place', async () => {
     const order = await placeMainOrder(shop, t.db);

@@ -1,10 +1,12 @@
 import type { Knex } from 'knex';
+import type { OrderRow } from './queries.ts';
 
 // The customer's success page waits for the payment's booking in one request (long polling) instead
 // of asking every two seconds: the booking wakes the waiting request in this process at once, so the
 // receipt shows "paid" the moment it is booked, and a purchase costs a few requests instead of one
-// per poll. A booking made by another process (several on one PostgreSQL) is found by re-reading the
-// order every `recheckMs`; nothing else tells this process about it.
+// per poll. The booking hands the waiting request what changed, so it need not read the order again.
+// A booking made by another process (several on one PostgreSQL) is found by re-reading the order
+// every `recheckMs`; nothing else tells this process about it.
 
 /** How often a waiting request re-reads its order, for bookings made by another process. */
 export const recheckMs = 1000;
@@ -18,15 +20,20 @@ const mostWaiting = 2000;
  */
 export const waitingPerOrder = 4;
 
-const waiting = new WeakMap<Knex, Map<number, Set<() => void>>>();
+/** What a committed change of an order tells the requests waiting for it. */
+export type OrderChange = Pick<OrderRow, 'status' | 'paid_at'>;
+
+type Wake = (change?: OrderChange) => void;
+
+const waiting = new WeakMap<Knex, Map<number, Set<Wake>>>();
 /** Every waiting request's wake, for the shutdown. */
-const wakers = new Set<() => void>();
+const wakers = new Set<Wake>();
 let waitingCount = 0;
 let released = false;
 
-/** After a committed change of the order: its waiting requests read it again now. */
-export function orderChanged(db: Knex, orderId: number): void {
-  for (const wake of waiting.get(db)?.get(orderId) ?? []) wake();
+/** After a committed change of the order: its waiting requests answer now. */
+export function orderChanged(db: Knex, orderId: number, change: OrderChange): void {
+  for (const wake of waiting.get(db)?.get(orderId) ?? []) wake(change);
 }
 
 /** At shutdown: every waiting request answers now, and no new one waits. */
@@ -36,30 +43,31 @@ export function releaseWaiting(): void {
 }
 
 /**
- * Waits until the order changes in this process or `ms` pass: true, read it again. False when the
- * request must not wait (any more): the customer left (`signal`), the process is stopping, the time
- * is up, or too many requests wait already (in the process or for this order).
+ * Waits until the order changes in this process (the change) or `ms` pass (true: read it again).
+ * False when the request must not wait (any more): the customer left (`signal`), the process is
+ * stopping, the time is up, or too many requests wait already (in the process or for this order).
  */
-function orderChange(db: Knex, orderId: number, ms: number, signal: AbortSignal): Promise<boolean> {
+function orderChange(db: Knex, orderId: number, ms: number, signal: AbortSignal): Promise<OrderChange | boolean> {
   if (released || signal.aborted || ms <= 0 || waitingCount >= mostWaiting) return Promise.resolve(false);
   let byOrder = waiting.get(db);
-  if (!byOrder) waiting.set(db, (byOrder = new Map<number, Set<() => void>>()));
-  const ofOrder = byOrder.get(orderId) ?? new Set<() => void>();
+  if (!byOrder) waiting.set(db, (byOrder = new Map<number, Set<Wake>>()));
+  const ofOrder = byOrder.get(orderId) ?? new Set<Wake>();
   if (ofOrder.size >= waitingPerOrder) return Promise.resolve(false);
   byOrder.set(orderId, ofOrder);
   waitingCount++;
-  return new Promise<boolean>((resolve) => {
-    const wake = () => {
+  return new Promise<OrderChange | boolean>((resolve) => {
+    const wake: Wake = (change) => {
       clearTimeout(timer);
-      signal.removeEventListener('abort', wake);
+      signal.removeEventListener('abort', stop);
       ofOrder.delete(wake);
       wakers.delete(wake);
       if (!ofOrder.size) byOrder.delete(orderId);
       waitingCount--;
-      resolve(!released && !signal.aborted);
+      resolve(!released && !signal.aborted && (change ?? true));
     };
-    const timer = setTimeout(wake, ms);
-    signal.addEventListener('abort', wake);
+    const stop = () => wake();
+    const timer = setTimeout(stop, ms);
+    signal.addEventListener('abort', stop);
     ofOrder.add(wake);
     wakers.add(wake);
   });
@@ -67,23 +75,22 @@ function orderChange(db: Knex, orderId: number, ms: number, signal: AbortSignal)
 
 /**
  * `first`, or once it was pending, `read`'s answer as soon as the order is no longer pending or
- * `seconds` (at most `longestWaitSeconds`) have passed; read again when the order changed in this
- * process, and every `recheckMs` for a change made by another.
+ * `seconds` (at most `longestWaitSeconds`) have passed; read again with the change when the order
+ * changed in this process, and without one every `recheckMs`, for a change made by another.
  */
 export async function whenSettled<T extends { status: string; number: number }>(
   db: Knex,
   first: T,
   seconds: number,
   signal: AbortSignal,
-  read: () => Promise<T | undefined>,
+  read: (change?: OrderChange) => Promise<T | undefined>,
 ): Promise<T> {
   const until = Date.now() + Math.min(seconds, longestWaitSeconds) * 1000;
   let answer = first;
-  while (
-    answer.status === 'pending' &&
-    (await orderChange(db, answer.number, Math.min(recheckMs, until - Date.now()), signal))
-  ) {
-    answer = (await read()) ?? answer;
+  for (;;) {
+    if (answer.status !== 'pending') return answer;
+    const change = await orderChange(db, answer.number, Math.min(recheckMs, until - Date.now()), signal);
+    if (!change) return answer;
+    answer = (await read(change === true ? undefined : change)) ?? answer;
   }
-  return answer;
 }

@@ -174,6 +174,18 @@ export async function orderReceipt(db: Db, token: unknown) {
   };
 }
 
+export type Receipt = NonNullable<Awaited<ReturnType<typeof orderReceipt>>>;
+
+/**
+ * The receipt as a change of its order's status leaves it, without reading it again: only status and
+ * time of payment differ. Undefined for an order with a digital edition, whose download links the
+ * booking has just made: that receipt is read again.
+ */
+export function receiptChangedTo(receipt: Receipt, change: Pick<OrderRow, 'status' | 'paid_at'>): Receipt | undefined {
+  if (receipt.lines.some((line) => line.kind === 'digital')) return undefined;
+  return { ...receipt, status: change.status, paidAt: toIso(change.paid_at) };
+}
+
 /** Orders as the back office lists them, with their vendor, their latest refund's status and their dispute. */
 export function staffOrders(db: Db): Knex.QueryBuilder {
   return db('orders as o')

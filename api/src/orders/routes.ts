@@ -13,6 +13,8 @@ import {
   findOrderByToken,
   orderReceipt,
   orderRefunds,
+  receiptChangedTo,
+  type Receipt,
   staffDisputes,
   staffOrderList,
   staffOrders,
@@ -67,10 +69,14 @@ async function receiptAfterWait(ctx: AppContext, token: string, seconds: number)
   const customerLeft = new AbortController();
   // Aborted only for a connection closed before the answer: an abort makes an error, stack and all.
   ctx.res.once('close', () => ctx.res.writableFinished || customerLeft.abort());
-  return whenSettled(ctx.db, receipt, seconds, customerLeft.signal, () => orderReceipt(ctx.db, token));
+  return whenSettled(
+    ctx.db,
+    receipt,
+    seconds,
+    customerLeft.signal,
+    async (change) => (change && receiptChangedTo(receipt, change)) ?? orderReceipt(ctx.db, token),
+  );
 }
-
-type Receipt = NonNullable<Awaited<ReturnType<typeof orderReceipt>>>;
 
 export const orderRoutes: RouteDef[] = [
   {

@@ -109,7 +109,7 @@ export async function applySession(
   });
   // Mails go out after the payment is committed; a failed send never touches the payment.
   if (mailQueued) kickOutbox(db, config);
-  if (order.status !== 'pending') orderChanged(db, orderId);
+  if (order.status !== 'pending') orderChanged(db, orderId, order);
   return order;
 }
 
