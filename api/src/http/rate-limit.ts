@@ -7,9 +7,10 @@ import { type Text } from '../language/messages.ts';
 
 // Requests per client address and minute. New orders are counted in the database (table
 // rate_limits), by the statement that stores the order: an order writes rows anyway, and every
-// process behind a load balancer shares one exact count. Look-ups of a licence id are the hot path of every badge scan and are counted in this
-// process, without a write: each of the PROCESS_COUNT processes allows a client its share of the
-// minute's limit, so a balancer spreading one client over all of them gives it the limit in all.
+// process behind a load balancer shares one exact count. Look-ups of a licence id are the hot path
+// of every badge scan and are counted in this process, without a write: each of the PROCESS_COUNT
+// processes allows a client its share of the minute's limit, so a balancer spreading one client over
+// all of them gives it the limit in all.
 
 /** What a refused client reads, by bucket; the limits come from the configuration. */
 const refusals = {
@@ -24,7 +25,8 @@ const tooMany = (bucket: RateBucket, retryAfterSeconds: number) =>
 
 /**
  * Counts one request of `address` in the current minute, as a CTE of the statement that does what is
- * counted (both or neither): it answers `requests`, this one included, and `retry_after`.
+ * counted, so the count and the deed commit together: it answers `requests`, this one included, and
+ * `retry_after`.
  */
 export function countRequest(bucket: RateBucket, address: string): { sql: string; bindings: Knex.Value[] } {
   return {
