@@ -197,4 +197,40 @@ describeApi('rate limit of new orders, shared through the database', (t) => {
       await Promise.all(shops.map((shop) => shop.close()));
     }
   });
+
+  it('stores exactly ORDER_RATE_LIMIT of 100 orders sent at once by one client, and refuses the rest in German', async function () {
+    this.timeout(60_000);
+    await roomInThisMinute(t.db);
+    const shop = await listenShop(t, () => ({ orderRateLimit: 5 }));
+    try {
+      const before = Number((await t.db('orders').max({ id: 'id' }))[0].id ?? 0);
+      const order = { vendor: 'DEMO-1', entries: [{ item: await itemId(t.db, 'Zeitung'), quantity: 1 }] };
+      const answers = await Promise.all(
+        Array.from({ length: 100 }, () => shop.http.post('/api/orders').set('Accept-Language', 'de').send(order)),
+      );
+      const statuses = answers.map((res) => res.status);
+      assert.equal(statuses.filter((status) => status === 201).length, 5, statuses.join(' '));
+      assert.equal(statuses.filter((status) => status === 429).length, 95, statuses.join(' '));
+      const refused = answers.find((res) => res.status === 429)!;
+      assert.equal(
+        refused.body.message,
+        'Zu viele Bestellungen von dieser Verbindung. Bitte eine Minute warten und es dann noch einmal versuchen.',
+      );
+      const stored = await t.db('orders').where('id', '>', before).select('id');
+      assert.equal(stored.length, 5, 'only the allowed ones stored');
+      // Each with its entry: the order and its entries are stored by one statement.
+      const entries = await t
+        .db('order_entries')
+        .whereIn(
+          'order_id',
+          stored.map((row) => row.id),
+        )
+        .select('order_id');
+      assert.equal(new Set(entries.map((row) => row.order_id)).size, 5);
+      assert.equal(entries.length, 5);
+      assert.equal(Number((await t.db('rate_limits').sum({ n: 'requests' }))[0].n), 100, 'every order counted');
+    } finally {
+      await shop.close();
+    }
+  });
 });

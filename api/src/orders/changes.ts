@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { OrderRow } from './queries.ts';
+import type { OrderChange } from './queries.ts';
 
 // The customer's success page waits for the payment's booking in one request (long polling) instead
 // of asking every two seconds: the booking wakes the waiting request in this process at once, so the
@@ -19,9 +19,6 @@ const mostWaiting = 2000;
  * stranger with one order's token cannot take every waiting place (more orders are rate-limited).
  */
 export const waitingPerOrder = 4;
-
-/** What a committed change of an order tells the requests waiting for it. */
-export type OrderChange = Pick<OrderRow, 'status' | 'paid_at'>;
 
 type Wake = (change?: OrderChange) => void;
 
@@ -65,6 +62,7 @@ function orderChange(db: Knex, orderId: number, ms: number, signal: AbortSignal)
       waitingCount--;
       resolve(!released && !signal.aborted && (change ?? true));
     };
+    // The timer and the abort end the wait without a change (the abort's event is none).
     const stop = () => wake();
     const timer = setTimeout(stop, ms);
     signal.addEventListener('abort', stop);

@@ -176,12 +176,15 @@ export async function orderReceipt(db: Db, token: unknown) {
 
 export type Receipt = NonNullable<Awaited<ReturnType<typeof orderReceipt>>>;
 
+/** What a committed change of an order tells the receipts waiting for it (changes.ts). */
+export type OrderChange = Pick<OrderRow, 'status' | 'paid_at'>;
+
 /**
  * The receipt as a change of its order's status leaves it, without reading it again: only status and
  * time of payment differ. Undefined for an order with a digital edition, whose download links the
  * booking has just made: that receipt is read again.
  */
-export function receiptChangedTo(receipt: Receipt, change: Pick<OrderRow, 'status' | 'paid_at'>): Receipt | undefined {
+export function receiptChangedTo(receipt: Receipt, change: OrderChange): Receipt | undefined {
   if (receipt.lines.some((line) => line.kind === 'digital')) return undefined;
   return { ...receipt, status: change.status, paidAt: toIso(change.paid_at) };
 }
