@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { unzipSync } from 'fflate';
-import type { Download, Page } from 'playwright-core';
+import type { Download, Locator, Page } from 'playwright-core';
 import { pngBytes } from '../support/fixtures.ts';
 import { accessToken, useBrowserTab } from './admin-login.ts';
 import { phone, screenshot } from './browser.ts';
@@ -26,6 +26,27 @@ describe('e2e: QR codes, CSS preview and vendor import in the back office', func
   const field = (label: RegExp | string) => page.getByLabel(label, { exact: typeof label === 'string' });
   const notification = () => page.locator('.MuiSnackbar-root');
   const downloaded = async (download: Download) => fs.readFileSync(await download.path());
+  const openVendorQr = async (licenseId: string) => {
+    await page.goto(url('/vendorsummary'));
+    // The dialog lives in its row. Once in a CI run the download never came and the screenshot showed
+    // no dialog: the list settles first, so no late answer can redraw the row under the open dialog.
+    await page.waitForLoadState('networkidle');
+    const row = page
+      .locator('table tbody tr')
+      .filter({ has: page.locator('td', { hasText: new RegExp(`^${licenseId}$`) }) });
+    await row.locator('.vendor-qr').click();
+    const dialog = page.getByRole('dialog');
+    await dialog.locator('#vendor-qr-code svg').waitFor();
+    return dialog;
+  };
+  /** The next download; if none comes, the failure says whether the dialog was still open and what the notices said. */
+  const downloadOrWhyNot = (dialog: Locator) =>
+    page.waitForEvent('download').catch(async (error: Error) => {
+      const notices = await notification().allInnerTexts();
+      throw new Error(
+        `${error.message}; dialog open: ${await dialog.isVisible()}; notices: ${JSON.stringify(notices)}`,
+      );
+    });
 
   interface Vendor {
     id: number;
@@ -76,18 +97,11 @@ describe('e2e: QR codes, CSS preview and vendor import in the back office', func
   });
 
   it('downloads one vendor’s code from the vendor list as a real PNG', async () => {
-    await page.goto(url('/vendorsummary'));
-    // The dialog lives in its row. Once in a CI run the download never came and the screenshot showed
-    // no dialog: the list settles first, so no late answer can redraw the row under the open dialog.
-    await page.waitForLoadState('networkidle');
-    const row = page.locator('table tbody tr').filter({ has: page.locator('td', { hasText: /^DEMO-1$/ }) });
-    await row.locator('.vendor-qr').click();
-    const dialog = page.getByRole('dialog');
-    await dialog.locator('#vendor-qr-code svg').waitFor();
+    const dialog = await openVendorQr('DEMO-1');
     assert.match(await dialog.innerText(), /\/v\/DEMO-1/);
     await screenshot(page, 'backoffice-vendor-qr-1280');
     const [download] = await Promise.all([
-      page.waitForEvent('download'),
+      downloadOrWhyNot(dialog),
       dialog.getByRole('button', { name: 'PNG' }).click(),
     ]);
     assert.equal(download.suggestedFilename(), 'qr-DEMO-1.png');
@@ -97,6 +111,20 @@ describe('e2e: QR codes, CSS preview and vendor import in the back office', func
     assert.deepEqual(pngSize(png), [1200, 1200]);
     await dialog.getByRole('button', { name: 'Schließen' }).click();
     assert.equal(new URL(page.url()).pathname, '/backoffice/vendorsummary', 'the dialog did not open the profile');
+  });
+
+  it('says why a code cannot be made when its logo does not load, instead of waiting in silence', async () => {
+    const dialog = await openVendorQr('DEMO-2');
+    await page.route('**/files/**', (route) => route.abort('connectionfailed'));
+    try {
+      await dialog.getByRole('button', { name: 'PNG' }).click();
+      await notification()
+        .filter({ hasText: 'Der QR-Code konnte nicht erstellt werden: das Logo ist nicht abrufbar' })
+        .waitFor({ timeout: 15_000 });
+    } finally {
+      await page.unroute('**/files/**');
+    }
+    await dialog.getByRole('button', { name: 'Schließen' }).click();
   });
 
   it('prints a badge sheet of every active vendor and zips all their codes', async () => {

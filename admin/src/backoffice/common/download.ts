@@ -1,25 +1,9 @@
 import { useDataProvider, useNotify } from 'react-admin';
+import { offerUrl } from '../../shared/code-file.ts';
 import type { ShopDataProvider } from '../dataProvider.ts';
 
 /** A list's filter as the API's `filter` parameter, for the calls react-admin does not make itself. */
 export const filterParam = (filter: Record<string, unknown>) => `filter=${encodeURIComponent(JSON.stringify(filter))}`;
-
-/** Offers an object URL for download under `name`, then frees it. */
-function offer(url: string, name: string): void {
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = name;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  // The browser has taken the file once the click is handled; the URL would only hold memory.
-  setTimeout(() => URL.revokeObjectURL(url), 60_000);
-}
-
-/** Offers data made in the page (a code, a CSV) for download under `name`. */
-export function saveBlob(blob: Blob, name: string): void {
-  offer(URL.createObjectURL(blob), name);
-}
 
 /**
  * Downloads a file of the API behind the back office's login (a CSV): fetched with the token, saved
@@ -30,7 +14,7 @@ export function useDownload(): (path: string, filename: string) => Promise<void>
   const notify = useNotify();
   return async (path, filename) => {
     try {
-      offer(await dataProvider.fileUrl(path), filename);
+      offerUrl(await dataProvider.fileUrl(path), filename);
     } catch (error) {
       notify('app.books.download_failed', { type: 'error', messageArgs: { message: (error as Error).message } });
     }

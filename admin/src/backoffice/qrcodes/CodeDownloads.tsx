@@ -15,23 +15,33 @@ import { Link } from 'react-router-dom';
 import { printSize, qrCodeOptions, vendorQrUrl } from '../../shared/qr.ts';
 import { useSettings } from '../SettingsContext.tsx';
 import { qrPaths } from './paths.ts';
-import { saveBlob } from '../common/download.ts';
-import { activeVendors, codeBlob, codeFileName, type BadgeVendor, type CodeFormat } from './styling.ts';
+import { codeBlob, CodeFailure, codeFileName, saveBlob, type CodeFormat } from '../../shared/code-file.ts';
+import { activeVendors, type BadgeVendor } from './styling.ts';
 
 const vendorLabel = (vendor: BadgeVendor) => `${vendor.licenseId} · ${vendor.firstName} ${vendor.lastName}`.trim();
+
+/** Says why a code could not be made, in the reader's language where the reason is ours. */
+function useCodeFailure() {
+  const notify = useNotify();
+  const translate = useTranslate();
+  return (error: unknown) => {
+    const message = error instanceof CodeFailure ? translate(`app.qr.${error.key}`) : (error as Error).message;
+    notify('app.qr.failed', { type: 'error', messageArgs: { message } });
+  };
+}
 
 /** One vendor's code as PNG or SVG, with the saved settings. */
 export function useCodeDownload() {
   const { settings } = useSettings();
-  const notify = useNotify();
+  const failed = useCodeFailure();
   return async (vendor: BadgeVendor, format: CodeFormat) => {
     try {
       saveBlob(
         await codeBlob(qrCodeOptions(vendorQrUrl(settings, vendor.licenseId), settings, printSize), format),
-        codeFileName(vendor, format),
+        codeFileName(vendor.licenseId, format),
       );
     } catch (error) {
-      notify('app.qr.failed', { type: 'error', messageArgs: { message: (error as Error).message } });
+      failed(error);
     }
   };
 }
@@ -46,6 +56,7 @@ export function CodeDownloads() {
   const notify = useNotify();
   const { settings } = useSettings();
   const download = useCodeDownload();
+  const failed = useCodeFailure();
   const [vendors, setVendors] = useState<BadgeVendor[] | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
   const [chosen, setChosen] = useState<BadgeVendor | null>(null);
@@ -64,13 +75,13 @@ export function CodeDownloads() {
       for (const vendor of vendors) {
         const png = await codeBlob(qrCodeOptions(vendorQrUrl(settings, vendor.licenseId), settings, printSize), 'png');
         // PNG is compressed already: stored as it is.
-        files[codeFileName(vendor, 'png')] = [new Uint8Array(await png.arrayBuffer()), { level: 0 }];
+        files[codeFileName(vendor.licenseId, 'png')] = [new Uint8Array(await png.arrayBuffer()), { level: 0 }];
         setZipped((done) => (done ?? 0) + 1);
       }
       saveBlob(new Blob([zipSync(files)], { type: 'application/zip' }), 'qr-codes.zip');
       notify('app.qr.zip_done', { type: 'success', messageArgs: { count: vendors.length } });
     } catch (error) {
-      notify('app.qr.failed', { type: 'error', messageArgs: { message: (error as Error).message } });
+      failed(error);
     } finally {
       setZipped(null);
     }

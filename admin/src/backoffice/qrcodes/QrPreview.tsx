@@ -3,7 +3,7 @@ import type QRCodeStyling from 'qr-code-styling';
 import type { Options } from 'qr-code-styling';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslate } from 'react-admin';
-import { loadStyling } from './styling.ts';
+import { loadStyling } from '../../shared/code-file.ts';
 
 /** A code drawn by qr-code-styling that follows `options` as they change (the live preview). */
 export function QrPreview({ options, id }: { options: Options; id?: string }) {

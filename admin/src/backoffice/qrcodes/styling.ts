@@ -1,29 +1,10 @@
-import type { Options } from 'qr-code-styling';
 import type { DataProvider, RaRecord } from 'react-admin';
-
-let library: Promise<typeof import('qr-code-styling')> | undefined;
-
-/** qr-code-styling, fetched on first use: the back office's first screen must not carry it. */
-export const loadStyling = () => (library ??= import('qr-code-styling'));
-
-export type CodeFormat = 'png' | 'svg';
-
-/** One code as a file: PNG drawn on a canvas, or SVG text. */
-export async function codeBlob(options: Options, format: CodeFormat): Promise<Blob> {
-  const { default: Styling } = await loadStyling();
-  const data = await new Styling(options).getRawData(format);
-  if (!(data instanceof Blob)) throw new Error('the browser could not draw the code');
-  return data;
-}
 
 export interface BadgeVendor extends RaRecord {
   licenseId: string;
   firstName: string;
   lastName: string;
 }
-
-export const codeFileName = (vendor: Pick<BadgeVendor, 'licenseId'>, format: CodeFormat) =>
-  `qr-${vendor.licenseId}.${format}`;
 
 // DEMO-2 before DEMO-10, as people count.
 const byLicenceId = (a: BadgeVendor, b: BadgeVendor) =>
