@@ -28,9 +28,6 @@ describe('e2e: QR codes, CSS preview and vendor import in the back office', func
   const downloaded = async (download: Download) => fs.readFileSync(await download.path());
   const openVendorQr = async (licenseId: string) => {
     await page.goto(url('/vendorsummary'));
-    // The dialog lives in its row. Once in a CI run the download never came and the screenshot showed
-    // no dialog: the list settles first, so no late answer can redraw the row under the open dialog.
-    await page.waitForLoadState('networkidle');
     const row = page
       .locator('table tbody tr')
       .filter({ has: page.locator('td', { hasText: new RegExp(`^${licenseId}$`) }) });

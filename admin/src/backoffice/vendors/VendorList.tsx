@@ -34,7 +34,7 @@ import { loadable } from '../common/loadable.tsx';
 import type { ShopDataProvider } from '../dataProvider.ts';
 import { PageTitle } from '../layout/PageTitle.tsx';
 import { qrPaths } from '../qrcodes/paths.ts';
-import { QrQuickAction } from '../qrcodes/QrQuickAction.tsx';
+import { QrQuickAction, VendorQrDialogs } from '../qrcodes/QrQuickAction.tsx';
 import { ImportButton } from './import/ImportButton.tsx';
 import { vendorPaths } from './paths.ts';
 
@@ -274,38 +274,40 @@ export function VendorList() {
   const formatCents = useFormatCents();
   const credit = (record: RaRecord) => (typeof record.credit === 'number' ? formatCents(record.credit) : '');
   return (
-    <List
-      title={<PageTitle page="app.page.vendors" />}
-      filters={filters}
-      actions={<Actions />}
-      exporter={false}
-      sort={{ field: 'licenseId', order: 'ASC' }}
-      perPage={25}
-    >
-      {isSmall ? (
-        <SimpleList
-          primaryText={(record) => (
-            <>
-              <WarningMarker record={record} />
-              {`${record.licenseId} · ${record.firstName} ${record.lastName}`}
-            </>
-          )}
-          secondaryText={(record) => credit(record)}
-          tertiaryText={(record) => <Deactivated key={record.id} />}
-          rowClick={(id) => vendorPaths.show(id)}
-          rowSx={greyedOut}
-        />
-      ) : (
-        <DataTable rowClick={(id) => vendorPaths.show(id)} rowSx={greyedOut} bulkActionButtons={false}>
-          <DataTable.Col label="app.vendor.selection" disableSort render={() => <SelectVendor />} />
-          <DataTable.Col source="licenseId" render={() => <LicenceId />} />
-          <DataTable.Col source="firstName" />
-          <DataTable.Col source="lastName" />
-          <DataTable.Col source="credit" align="right" render={credit} />
-          <DataTable.Col source="isDisabled" render={() => <Deactivated />} />
-          <DataTable.Col label="app.vendor.actions" disableSort render={() => <QuickActions />} />
-        </DataTable>
-      )}
-    </List>
+    <VendorQrDialogs>
+      <List
+        title={<PageTitle page="app.page.vendors" />}
+        filters={filters}
+        actions={<Actions />}
+        exporter={false}
+        sort={{ field: 'licenseId', order: 'ASC' }}
+        perPage={25}
+      >
+        {isSmall ? (
+          <SimpleList
+            primaryText={(record) => (
+              <>
+                <WarningMarker record={record} />
+                {`${record.licenseId} · ${record.firstName} ${record.lastName}`}
+              </>
+            )}
+            secondaryText={(record) => credit(record)}
+            tertiaryText={(record) => <Deactivated key={record.id} />}
+            rowClick={(id) => vendorPaths.show(id)}
+            rowSx={greyedOut}
+          />
+        ) : (
+          <DataTable rowClick={(id) => vendorPaths.show(id)} rowSx={greyedOut} bulkActionButtons={false}>
+            <DataTable.Col label="app.vendor.selection" disableSort render={() => <SelectVendor />} />
+            <DataTable.Col source="licenseId" render={() => <LicenceId />} />
+            <DataTable.Col source="firstName" />
+            <DataTable.Col source="lastName" />
+            <DataTable.Col source="credit" align="right" render={credit} />
+            <DataTable.Col source="isDisabled" render={() => <Deactivated />} />
+            <DataTable.Col label="app.vendor.actions" disableSort render={() => <QuickActions />} />
+          </DataTable>
+        )}
+      </List>
+    </VendorQrDialogs>
   );
 }
