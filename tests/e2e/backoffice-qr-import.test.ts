@@ -106,6 +106,15 @@ describe('e2e: QR codes, CSS preview and vendor import in the back office', func
     assert.deepEqual(png.subarray(0, 8), pngSignature, 'a PNG file');
     // Large enough to print a badge (issue 18: at least 1,000 px).
     assert.deepEqual(pngSize(png), [1200, 1200]);
+    // The uploaded logo (black) sits in the middle of the file, as in the preview.
+    const middle = await page.evaluate(async (base64) => {
+      const bitmap = await createImageBitmap(await (await fetch(`data:image/png;base64,${base64}`)).blob());
+      const canvas = new OffscreenCanvas(bitmap.width, bitmap.height);
+      const context = canvas.getContext('2d')!;
+      context.drawImage(bitmap, 0, 0);
+      return [...context.getImageData(bitmap.width / 2, bitmap.height / 2, 1, 1).data];
+    }, png.toString('base64'));
+    assert.deepEqual(middle, [0, 0, 0, 255], 'the logo in the middle');
     await dialog.getByRole('button', { name: 'Schließen' }).click();
     assert.equal(new URL(page.url()).pathname, '/backoffice/vendorsummary', 'the dialog did not open the profile');
   });
