@@ -32,8 +32,11 @@ export function noteWriteSucceeded(): void {
   fullSince = undefined;
 }
 
-/** Whether the database's disk is (as far as the last writes tell) full right now. */
+/**
+ * Whether the database's disk is (as far as the last writes tell) full right now. After a quiet
+ * while it lets traffic in to find out; the episode (and its log line) ends only with a write
+ * that goes through, so a refusal after the quiet while is no new beginning in the log.
+ */
 export function diskIsFull(): boolean {
-  if (fullSince !== undefined && Date.now() - lastSeen > forgetAfterMs) fullSince = undefined;
-  return fullSince !== undefined;
+  return fullSince !== undefined && Date.now() - lastSeen <= forgetAfterMs;
 }

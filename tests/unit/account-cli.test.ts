@@ -10,7 +10,8 @@ import { verifyPassword } from '../../api/src/identity/accounts/passwords.ts';
 const run = promisify(execFile);
 
 describe('npm run account: staff logins made at the console', function () {
-  this.timeout(60_000);
+  // Three processes each open the embedded database; a loaded CI machine once took over a minute.
+  this.timeout(120_000);
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'account-cli-'));
   const env = { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', LOG_LEVEL: 'silent' };
   const account = (...args: string[]) =>

@@ -145,9 +145,27 @@ describe('a full disk under the embedded database', function () {
 
       assert.equal(await server.stop(), 0);
       const lines = server.stdout().split('\n');
-      assert.equal(lines.filter((l) => l.includes('"msg":"database disk full"')).length, 1, 'one line when it began');
-      const ended = lines.filter((l) => l.includes('"msg":"database disk has room again"'));
-      assert.equal(ended.length, 1, 'one when it ended');
+      // A disk at its edge may take a small write between refusals (a CI run under load saw one): the
+      // log then has two episodes, each begun and ended once. A line per refused request would show
+      // as "full" twice in a row.
+      const episodes = lines
+        .map((l) =>
+          l.includes('"msg":"database disk full"')
+            ? 'full'
+            : l.includes('"msg":"database disk has room again"')
+              ? 'room'
+              : '',
+        )
+        .filter(Boolean);
+      assert.ok(
+        episodes.length >= 2 && episodes.length % 2 === 0,
+        `a line when it began, one when it ended: ${episodes.join(' ')}`,
+      );
+      assert.deepEqual(
+        episodes,
+        episodes.map((_, i) => (i % 2 ? 'room' : 'full')),
+        'each beginning has its end',
+      );
       // The local Stripe sandbox, which stands in for Stripe, logs each of its own failed requests; with
       // real Stripe there are none. Of ours, no error line but the one.
       const ours = lines.filter(
