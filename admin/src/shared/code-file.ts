@@ -19,7 +19,7 @@ export class CodeFailure extends Error {
 // qr-code-styling waits for its image loads and its logo request without an error handler: a logo
 // that does not arrive leaves the download hanging, with nothing said. So the logo is fetched here,
 // where a failure is seen, and a drawing that never ends is given up after this long.
-const drawingLimitMs = 20_000;
+export const drawingLimitSeconds = 20;
 
 /** The logo as a data URL: the library then draws it without a request of its own. */
 async function embeddedLogo(url: string): Promise<string> {
@@ -36,7 +36,7 @@ async function embeddedLogo(url: string): Promise<string> {
 
 function withinLimit<T>(work: Promise<T>): Promise<T> {
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new CodeFailure('drawing_stuck')), drawingLimitMs);
+    const timer = setTimeout(() => reject(new CodeFailure('drawing_stuck')), drawingLimitSeconds * 1000);
     work.then(resolve, reject).finally(() => clearTimeout(timer));
   });
 }
@@ -55,20 +55,3 @@ export async function codeBlob(options: Options, format: CodeFormat): Promise<Bl
 
 /** "qr-DEMO-1.png": the file name of a vendor's code. */
 export const codeFileName = (licenseId: string, format: CodeFormat) => `qr-${licenseId}.${format}`;
-
-/** Offers data made in the page (a code, a CSV) for download under `name`. */
-export function saveBlob(blob: Blob, name: string): void {
-  offerUrl(URL.createObjectURL(blob), name);
-}
-
-/** Offers an object URL for download under `name`, then frees it. */
-export function offerUrl(url: string, name: string): void {
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = name;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  // The browser has taken the file once the click is handled; the URL would only hold memory.
-  setTimeout(() => URL.revokeObjectURL(url), 60_000);
-}

@@ -1,5 +1,5 @@
 import { useDataProvider, useNotify } from 'react-admin';
-import { offerUrl } from '../../shared/code-file.ts';
+import { offerUrl } from '../../shared/save-file.ts';
 import type { ShopDataProvider } from '../dataProvider.ts';
 
 /** A list's filter as the API's `filter` parameter, for the calls react-admin does not make itself. */

@@ -15,7 +15,8 @@ import { Link } from 'react-router-dom';
 import { printSize, qrCodeOptions, vendorQrUrl } from '../../shared/qr.ts';
 import { useSettings } from '../SettingsContext.tsx';
 import { qrPaths } from './paths.ts';
-import { codeBlob, CodeFailure, codeFileName, saveBlob, type CodeFormat } from '../../shared/code-file.ts';
+import { codeBlob, CodeFailure, codeFileName, drawingLimitSeconds, type CodeFormat } from '../../shared/code-file.ts';
+import { saveBlob } from '../../shared/save-file.ts';
 import { activeVendors, type BadgeVendor } from './styling.ts';
 
 const vendorLabel = (vendor: BadgeVendor) => `${vendor.licenseId} · ${vendor.firstName} ${vendor.lastName}`.trim();
@@ -25,7 +26,10 @@ function useCodeFailure() {
   const notify = useNotify();
   const translate = useTranslate();
   return (error: unknown) => {
-    const message = error instanceof CodeFailure ? translate(`app.qr.${error.key}`) : (error as Error).message;
+    const message =
+      error instanceof CodeFailure
+        ? translate(`app.qr.${error.key}`, { seconds: drawingLimitSeconds })
+        : (error as Error).message;
     notify('app.qr.failed', { type: 'error', messageArgs: { message } });
   };
 }

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import type QRCodeStyling from 'qr-code-styling';
-import { codeBlob, codeFileName, loadStyling, saveBlob, type CodeFormat } from '../../shared/code-file.ts';
+import { codeBlob, codeFileName, loadStyling, type CodeFormat } from '../../shared/code-file.ts';
+import { saveBlob } from '../../shared/save-file.ts';
 import { printSize, qrCodeOptions, vendorQrUrl } from '../../shared/qr.ts';
 import type { PublicSettings } from '../../shared/settings.ts';
 import type { OwnVendor } from '../api.ts';
@@ -50,7 +51,7 @@ export function QrCode({ vendor, settings, t }: PageProps & { vendor: OwnVendor;
         </button>
       </div>
       {failed && (
-        <p role="alert" id="me-qr-failed">
+        <p role="alert" id="me-qr-failed" className="me-problem">
           {t.codeFailed}
         </p>
       )}

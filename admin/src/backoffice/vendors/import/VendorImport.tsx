@@ -18,7 +18,7 @@ import {
 import { useRef, useState, type ChangeEvent } from 'react';
 import { Confirm, HttpError, Title, useDataProvider, useTranslate } from 'react-admin';
 import { Link } from 'react-router-dom';
-import { saveBlob } from '../../../shared/code-file.ts';
+import { saveBlob } from '../../../shared/save-file.ts';
 import { PageTitle } from '../../layout/PageTitle.tsx';
 import { vendorPaths } from '../paths.ts';
 import type { CreatedVendor } from '../record.ts';
