@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
+import dns from 'node:dns';
 import type supertest from 'supertest';
 import { createEndpoint } from '../../api/src/events/queries.ts';
 import { maxAttempts, processDeliveries } from '../../api/src/events/delivery.ts';
@@ -21,6 +22,25 @@ import { webhookReceiver, type Receiver } from '../support/webhook-receiver.ts';
 // endpoints and their secrets, the addresses refused, the events each booking writes in its own
 // transaction, signed deliveries with retries, and resending; then acceptance 4 with the real
 // server process: a receiver that is down across a restart gets every event exactly once.
+
+/**
+ * Targets that reach this machine or its network through an IPv4 address inside an IPv6 one, each
+ * as 127.0.0.1 or 10.0.0.1, and a site-local one.
+ */
+const embeddedIpv4Urls = [
+  'https://[::127.0.0.1]/hook', // IPv4-compatible
+  'https://[::ffff:127.0.0.1]/hook', // IPv4-mapped, which URL parsing writes as ::ffff:7f00:1
+  'https://[0:0:0:0:0:ffff:a00:1]/hook', // IPv4-mapped, in hex
+  'https://[::ffff:8.8.8.8]/hook', // IPv4-mapped, of a public address: refused as a form
+  'https://[::ffff:0:7f00:1]/hook', // IPv4-translated (SIIT)
+  'https://[2002:7f00:1::1]/hook', // 6to4
+  'https://[64:ff9b::127.0.0.1]/hook', // NAT64, well-known prefix
+  'https://[64:ff9b:1::a00:1]/hook', // NAT64, local-use prefix
+  'https://[2001:0:7f00:1::1]/hook', // Teredo
+  'https://[fec0::1]/hook', // site-local
+];
+const privateNetworkDe =
+  'Die Adresse zeigt in ein privates Netz; Ereignisse werden nur an öffentliche Adressen gesendet.';
 
 describeApi('outbound webhooks: endpoints, events, signed deliveries', (t) => {
   let office = '';
@@ -132,6 +152,15 @@ describeApi('outbound webhooks: endpoints, events, signed deliveries', (t) => {
       assert.equal((await t.http.post('/api/webhook-endpoints').send(body)).status, 401);
       assert.equal((await t.http.post('/api/webhook-endpoints').set('Authorization', vendor).send(body)).status, 403);
       assert.equal((await t.http.get('/api/webhook-deliveries').set('Authorization', vendor)).status, 403);
+      assert.equal((await t.db('webhook_endpoints')).length, 0);
+    });
+
+    it('refuses every IPv6 form that carries an IPv4 address, and site-local IPv6, in German', async () => {
+      for (const url of embeddedIpv4Urls) {
+        const res = await createVia({ url, eventTypes: ['order.paid'] }).set('Accept-Language', 'de');
+        assert.equal(res.status, 400, `${url}: ${JSON.stringify(res.body)}`);
+        assert.equal(res.body.errors.url, privateNetworkDe, url);
+      }
       assert.equal((await t.db('webhook_endpoints')).length, 0);
     });
   });
@@ -388,6 +417,31 @@ describeApi('outbound webhooks: endpoints, events, signed deliveries', (t) => {
       );
       for (const row of rows) assert.match(row.last_error, /private address/);
       assert.equal(receiver.calls, 0, 'no connection was made');
+    });
+
+    it('refuses names that resolve to an IPv6 form carrying an IPv4 address, or to site-local IPv6', async () => {
+      const publicShop: Config = { ...localSender(), publicUrl: 'https://shop.example.org' };
+      // Each name resolves to the address its URL has in embeddedIpv4Urls.
+      const resolved = new Map(embeddedIpv4Urls.map((url, n) => [`hook-${n}.example.org`, new URL(url).hostname]));
+      for (const name of resolved.keys()) await endpointAt(`https://${name}/hook`);
+      await emit();
+      const lookup = dns.lookup;
+      const looked: string[] = [];
+      dns.lookup = ((hostname: string, _options: unknown, callback: (...args: unknown[]) => void) => {
+        looked.push(hostname);
+        callback(null, [{ address: resolved.get(hostname)!.replace(/^\[|\]$/g, ''), family: 6 }]);
+      }) as typeof dns.lookup;
+      try {
+        assert.equal(await processDeliveries(t.db, publicShop), resolved.size);
+      } finally {
+        dns.lookup = lookup;
+      }
+      assert.deepEqual(looked.sort(), [...resolved.keys()].sort(), 'every name was resolved');
+      const rows = await t.db('webhook_deliveries').orderBy('endpoint_id');
+      for (const row of rows) {
+        assert.equal(row.status, 'pending');
+        assert.match(row.last_error, /hook-\d+\.example\.org is a private address/);
+      }
     });
 
     it('skips inactive endpoints until they are switched on again', async () => {

@@ -9,7 +9,7 @@ import { isLocalUrl } from '../safety.ts';
 // name that later points inside (DNS rebinding) is refused too. A local installation (development,
 // tests: PUBLIC_URL on localhost) may call local receivers.
 
-const internal = new net.BlockList();
+const internalV4 = new net.BlockList();
 for (const [address, prefix] of [
   ['0.0.0.0', 8],
   ['10.0.0.0', 8],
@@ -26,27 +26,43 @@ for (const [address, prefix] of [
   ['224.0.0.0', 4],
   ['240.0.0.0', 4],
 ] as const)
-  internal.addSubnet(address, prefix, 'ipv4');
+  internalV4.addSubnet(address, prefix, 'ipv4');
+
+// A list of its own: net.BlockList matches an IPv4 address against an IPv6 rule as ::ffff:a.b.c.d,
+// so with ::ffff:0:0/96 in one list with the IPv4 rules every IPv4 address would be refused.
+const internalV6 = new net.BlockList();
 for (const [address, prefix] of [
-  ['::', 128],
-  ['::1', 128],
+  // Every form that carries an IPv4 address inside is refused whole, whichever IPv4 address it
+  // carries: the machine, or a gateway near it, turns it into that IPv4 address (127.0.0.1 as
+  // [::127.0.0.1] or [::ffff:7f00:1]), and judging the address inside would miss the next form.
+  // IPv4-compatible (RFC 4291 §2.5.5.1, deprecated); it holds :: (unspecified) and ::1 (loopback) too.
+  ['::', 96],
+  // IPv4-mapped (RFC 4291 §2.5.5.2): a dual-stack socket connects to the IPv4 address.
+  ['::ffff:0:0', 96],
+  // IPv4-translated, for stateless translation (SIIT, RFC 2765 §2.1).
+  ['::ffff:0:0:0', 96],
+  // NAT64, the well-known prefix (RFC 6052 §2.1) and the local-use one (RFC 8215).
   ['64:ff9b::', 96],
+  ['64:ff9b:1::', 48],
+  // 6to4 (RFC 3056): the next 32 bits are an IPv4 address the relay delivers to.
+  ['2002::', 16],
+  // Teredo (RFC 4380): server and client IPv4 addresses inside.
+  ['2001::', 32],
   ['100::', 64],
   ['2001:db8::', 32],
+  // Site-local (RFC 3879 deprecated it, but a network may still route it internally).
+  ['fec0::', 10],
   ['fc00::', 7],
   ['fe80::', 10],
   ['ff00::', 8],
 ] as const)
-  internal.addSubnet(address, prefix, 'ipv6');
+  internalV6.addSubnet(address, prefix, 'ipv6');
 
 /** Whether an IP address lies in a private, loopback, link-local or otherwise non-public range. */
 export function isInternalAddress(address: string): boolean {
   const family = net.isIP(address);
-  if (family === 4) return internal.check(address, 'ipv4');
-  if (family !== 6) return true;
-  // An IPv4 address written as IPv6 (::ffff:10.0.0.1) is judged as the IPv4 address it is.
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address)?.[1];
-  return mapped ? internal.check(mapped, 'ipv4') : internal.check(address, 'ipv6');
+  if (family === 4) return internalV4.check(address, 'ipv4');
+  return family !== 6 || internalV6.check(address, 'ipv6');
 }
 
 /** Whether this installation may call internal addresses: only one that runs on a local address itself. */
