@@ -17,7 +17,10 @@ RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 
 # --- runtime ---
 FROM node:20-slim
+# A container is reached through its network interface, never its loopback: HOST=0.0.0.0 makes every
+# start public, so the image started bare (no PUBLIC_URL) refuses with exit 78 and names PUBLIC_URL.
 ENV NODE_ENV=production \
+    HOST=0.0.0.0 \
     PORT=3000 \
     DATA_DIR=/app/data
 WORKDIR /app
@@ -34,7 +37,7 @@ EXPOSE 3000
 # Liveness only (the process answers); whether the database answers is /readyz, for the balancer.
 HEALTHCHECK --interval=15s --timeout=5s --start-period=60s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/healthz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
-# Behind a PUBLIC_URL other than localhost the server refuses to start on a test-mode default: it needs
+# Listening beyond loopback, the server refuses to start on a test-mode default: it needs PUBLIC_URL,
 # STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET (or STRIPE_SANDBOX=true on purpose) and SEED_DEMO set
 # (docs/production.md, "Configuration"); it then exits with code 78 and names the variable.
 # What `npm start` runs, without its build check (the interfaces were built above) and without npm in

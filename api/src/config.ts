@@ -4,7 +4,15 @@ import path from 'node:path';
 /** Everything the process reads from its environment, typed, with the embedded defaults. */
 export interface Config {
   port: number;
+  /**
+   * The interface the server listens on (HOST, or BIND): this machine's loopback unless told, or
+   * every interface (undefined) when PUBLIC_URL names another machine. Listening beyond loopback
+   * counts as public for every refusal in safety.ts, whatever PUBLIC_URL says.
+   */
+  host: string | undefined;
   publicUrl: string;
+  /** Whether PUBLIC_URL was given, rather than made up from the port. */
+  publicUrlSet: boolean;
   /** PostgreSQL URL; when absent the embedded PGlite database in `dataDir` is used. */
   databaseUrl?: string;
   dataDir: string;
@@ -92,6 +100,8 @@ export interface Config {
   requestTimeoutSeconds: number;
   /** Open connections one process accepts at once; more are closed at once (a flood of idle sockets). */
   maxConnections: number;
+  /** Of those, the most one client address (IPv6 by `ipv6Prefix`) may hold; a trusted proxy is not counted. */
+  maxConnectionsPerAddress: number;
   /** How often each process runs the reconciliation job (the job itself runs in one process at a time). */
   reconcileIntervalSeconds: number;
   /** The newspaper's time zone: a bare date in a period, a statistics day and a CSV time are local to it. */
@@ -108,15 +118,34 @@ export interface Config {
   seedHistory: boolean;
 }
 
+/** A value of the environment that the server cannot use; its message names the variable and what it needs. */
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ConfigError';
+  }
+}
+
+/** localhost, 127.0.0.0/8 and ::1 (bare or in brackets): only the person at this machine can reach it. */
+export function isLoopback(host: string): boolean {
+  return host === 'localhost' || host === '::1' || host === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+}
+
+/**
+ * The environment as a typed configuration; throws a ConfigError naming the first variable whose
+ * value cannot be used, so a start stops with one line instead of a stack trace.
+ */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const port = Number(env.PORT ?? 3000);
-  if (!Number.isInteger(port) || port < 0 || port > 65535)
-    throw new Error(`PORT must be a port number, got "${env.PORT}"`);
-  const publicUrl = (env.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/+$/, '');
+  const port = portNumber(env.PORT);
+  const publicUrlSet = env.PUBLIC_URL !== undefined;
+  const publicUrl = publicUrlSet ? shopAddress(env.PUBLIC_URL ?? '') : `http://localhost:${port}`;
+  const publicHost = new URL(publicUrl).hostname;
   return {
     port,
+    host: listenHost(env.HOST ?? env.BIND, isLoopback(publicHost) ? publicHost : undefined),
     publicUrl,
-    databaseUrl: env.DATABASE_URL || undefined,
+    publicUrlSet,
+    databaseUrl: databaseUrl(env.DATABASE_URL),
     dataDir: path.resolve(env.DATA_DIR ?? 'data'),
     oidc: {
       issuer: env.OIDC_ISSUER?.replace(/\/+$/, '') || undefined,
@@ -157,6 +186,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: trustProxy(env.TRUST_PROXY ?? ''),
     requestTimeoutSeconds: positiveInt(env, 'REQUEST_TIMEOUT_SECONDS', 30),
     maxConnections: positiveInt(env, 'MAX_CONNECTIONS', 1000),
+    maxConnectionsPerAddress: positiveInt(env, 'MAX_CONNECTIONS_PER_ADDRESS', 50),
     reconcileIntervalSeconds: positiveInt(env, 'RECONCILE_INTERVAL_SECONDS', 60),
     timeZone: timeZone(env.TIME_ZONE || 'Europe/Berlin'),
     embedOrigins: embedOrigins(env.EMBED_ORIGINS ?? ''),
@@ -168,12 +198,57 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   };
 }
 
+function portNumber(raw: string | undefined): number {
+  if (raw === undefined || raw === '') return 3000;
+  const port = Number(raw);
+  if (!/^\d+$/.test(raw.trim()) || port > 65535)
+    throw new ConfigError(`PORT must be a port number from 0 to 65535, got "${raw}"`);
+  return port;
+}
+
+/** The address people open, without a trailing slash; nothing else (a path, a query, a login) is guessed at. */
+function shopAddress(raw: string): string {
+  const value = raw.trim().replace(/\/+$/, '');
+  const url = URL.canParse(value) ? new URL(value) : undefined;
+  if (!value)
+    throw new ConfigError(
+      'PUBLIC_URL is empty: set it to the address people open the shop at (like https://shop.example.org), ' +
+        'or leave it out to serve this machine only.',
+    );
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.username || url.search || url.hash)
+    throw new ConfigError(`PUBLIC_URL must be an address like https://shop.example.org, got "${raw}"`);
+  return value;
+}
+
+/**
+ * Where the server listens: HOST as given (an IP address or localhost), else the loopback address
+ * PUBLIC_URL names (a local PUBLIC_URL, or none, serves this machine only), else every interface.
+ */
+function listenHost(raw: string | undefined, loopbackOfUrl: string | undefined): string | undefined {
+  if (raw === undefined || raw.trim() === '') {
+    if (loopbackOfUrl === undefined) return undefined;
+    const bare = loopbackOfUrl.replace(/^\[|\]$/g, '');
+    return bare === 'localhost' ? '127.0.0.1' : bare;
+  }
+  const host = raw.trim().replace(/^\[|\]$/g, '');
+  if (host !== 'localhost' && !net.isIP(host))
+    throw new ConfigError(`HOST must be an IP address to listen on (127.0.0.1, 0.0.0.0, ::), got "${raw}"`);
+  return host === 'localhost' ? '127.0.0.1' : host;
+}
+
+function databaseUrl(raw: string | undefined): string | undefined {
+  if (raw === undefined || raw === '') return undefined;
+  if (!URL.canParse(raw) || !/^postgres(ql)?:$/.test(new URL(raw).protocol))
+    throw new ConfigError('DATABASE_URL must be a PostgreSQL address like postgres://user:password@host:5432/shop');
+  return raw;
+}
+
 function positiveInt(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);
   if (!Number.isInteger(value) || value < 1)
-    throw new Error(`${name} must be a whole number of at least 1, got "${raw}"`);
+    throw new ConfigError(`${name} must be a whole number of at least 1, got "${raw}"`);
   return value;
 }
 
@@ -200,7 +275,7 @@ function embedOrigins(list: string): string[] {
     .map((entry) => {
       const origin = toOrigin(entry);
       if (!origin)
-        throw new Error(`EMBED_ORIGINS must list origins like https://www.example.org (no path), got "${entry}"`);
+        throw new ConfigError(`EMBED_ORIGINS must list origins like https://www.example.org (no path), got "${entry}"`);
       return origin;
     });
 }
@@ -222,7 +297,7 @@ export function trustedProxies(list: string[]): net.BlockList {
       extra !== undefined ||
       (prefix !== undefined && !(Number.isInteger(prefix) && prefix >= 0 && prefix <= maxBits && bits !== ''))
     ) {
-      throw new Error(`TRUST_PROXY must list IP addresses or ranges like 10.0.0.0/8, got "${entry}"`);
+      throw new ConfigError(`TRUST_PROXY must list IP addresses or ranges like 10.0.0.0/8, got "${entry}"`);
     }
     const type = family === 6 ? 'ipv6' : 'ipv4';
     if (prefix === undefined) blocks.addAddress(address, type);
@@ -246,7 +321,7 @@ function ipv6Prefix(raw: string | undefined): number {
   if (raw === undefined || raw === '') return 64;
   const bits = Number(raw);
   if (!Number.isInteger(bits) || bits < 1 || bits > 128)
-    throw new Error(`RATE_LIMIT_IPV6_PREFIX must be 1 to 128, got "${raw}"`);
+    throw new ConfigError(`RATE_LIMIT_IPV6_PREFIX must be 1 to 128, got "${raw}"`);
   return bits;
 }
 
@@ -254,7 +329,7 @@ function timeZone(name: string): string {
   try {
     new Intl.DateTimeFormat('de-DE', { timeZone: name });
   } catch {
-    throw new Error(`TIME_ZONE must be an IANA time zone like Europe/Berlin, got "${name}"`);
+    throw new ConfigError(`TIME_ZONE must be an IANA time zone like Europe/Berlin, got "${name}"`);
   }
   return name;
 }

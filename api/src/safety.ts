@@ -1,25 +1,44 @@
-import type { Config } from './config.ts';
+import { isLoopback, type Config } from './config.ts';
 import type { Db } from './db.ts';
 import { isLiveKey, isTestMode } from './stripe/mode.ts';
 import { resetPassword } from './identity/accounts/queries.ts';
 import { demoLoginsInUse } from '../../seeds/demo.ts';
 
-// Production is safe by default, local stays zero-config: behind any address other than this
-// machine's own, the server refuses a default that could move money without a real payment (the
+// Production is safe by default, local stays zero-config: reachable from any machine but this one
+// (a PUBLIC_URL elsewhere, or listening on an interface other than loopback), the server refuses a default that could move money without a real payment (the
 // sandbox, a test key), or that opens the back office to anyone (the demo seed, a demo password),
 // unless that choice is made explicitly. Each refusal names the variable that decides it.
 
 /** localhost, 127.0.0.0/8 and [::1]: only the person at this machine can reach it. */
 export function isLocalUrl(publicUrl: string): boolean {
-  const host = new URL(publicUrl).hostname;
-  return host === 'localhost' || host === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+  return isLoopback(new URL(publicUrl).hostname);
 }
+
+/**
+ * Whether only this machine can reach the server: it listens on loopback and names a loopback
+ * address. What PUBLIC_URL says alone decides nothing: a server listening on every interface is
+ * reachable from everywhere, whatever address it believes it has.
+ */
+export const isLocalStart = (config: Pick<Config, 'host' | 'publicUrl'>) =>
+  config.host !== undefined && isLoopback(config.host) && isLocalUrl(config.publicUrl);
+
+/** Where the server can be reached, for a refusal's first words. */
+const whereReached = (config: Config) =>
+  isLocalUrl(config.publicUrl) ? `HOST is ${config.host ?? 'every interface'}` : `PUBLIC_URL is ${config.publicUrl}`;
 
 /** What the configuration alone refuses (no database needed). */
 export function configRefusals(config: Config): string[] {
-  if (isLocalUrl(config.publicUrl)) return [];
+  if (isLocalStart(config)) return [];
   const refusals: string[] = [];
-  const where = `PUBLIC_URL is ${config.publicUrl}`;
+  const where = whereReached(config);
+  if (isLocalUrl(config.publicUrl)) {
+    refusals.push(
+      `HOST is ${config.host ?? 'every interface'}, so other machines reach the server, but PUBLIC_URL ` +
+        `${config.publicUrlSet ? `is ${config.publicUrl}, an address of this machine only` : 'is not set'}: ` +
+        'set PUBLIC_URL to the address people open the shop at (like https://shop.example.org, docs/production.md), ' +
+        'or leave HOST unset to serve this machine only.',
+    );
+  }
   if (!config.stripe.secretKey && !config.stripe.sandbox) {
     refusals.push(
       `${where}, but STRIPE_SECRET_KEY is not set: the local test sandbox would take payments that are not real ` +
@@ -46,9 +65,9 @@ export function configRefusals(config: Config): string[] {
 
 /** What the database refuses: a demo about to be seeded without SEED_DEMO=true, a demo password still valid. */
 export async function databaseRefusals(db: Db, config: Config): Promise<string[]> {
-  if (isLocalUrl(config.publicUrl)) return [];
+  if (isLocalStart(config)) return [];
   const refusals: string[] = [];
-  const where = `PUBLIC_URL is ${config.publicUrl}`;
+  const where = whereReached(config);
   const seeded = await db('system_state').where({ key: 'demo_seeded' }).first<{ key: string } | undefined>('key');
   if (config.seedDemo && !config.seedDemoChosen && !seeded) {
     refusals.push(

@@ -1,5 +1,5 @@
 import { buildApp } from './app.ts';
-import { loadConfig } from './config.ts';
+import { ConfigError, loadConfig, type Config } from './config.ts';
 import { openDb, openFailureMessage } from './db-start.ts';
 import { createShopServer } from './http/timeouts.ts';
 import { issuerUrl } from './identity/issuer.ts';
@@ -10,12 +10,12 @@ import { startOutboxWorker } from './mail/outbox.ts';
 import { releaseWaiting } from './orders/changes.ts';
 import { startReconciliation } from './orders/reconcile.ts';
 import { startEmailErasure } from './privacy/erase-emails.ts';
-import { configRefusals, databaseRefusals, isLocalUrl, replaceDemoPasswords } from './safety.ts';
+import { configRefusals, databaseRefusals, isLocalStart, replaceDemoPasswords } from './safety.ts';
 import { resumeSandbox } from './stripe/sandbox/index.ts';
 import { demoLoginsInUse } from '../../seeds/demo.ts';
 import { seedOnFirstStart } from '../../seeds/index.ts';
 
-const config = loadConfig();
+const config = configOrRefuse();
 setLogSilent(config.logLevel === 'silent');
 refuseToStart(configRefusals(config));
 const db = await openDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }).catch((error: unknown) => {
@@ -28,8 +28,7 @@ refuseToStart(refusals);
 const history = config.seedHistory ? { now: new Date(), timeZone: config.timeZone } : undefined;
 const seeded = config.seedDemo ? await seedOnFirstStart(db, history) : false;
 // Behind a public address even a demo chosen on purpose never opens with the published passwords.
-const newPasswords =
-  seeded && !isLocalUrl(config.publicUrl) && !config.oidc.issuer ? await replaceDemoPasswords(db) : [];
+const newPasswords = seeded && !isLocalStart(config) && !config.oidc.issuer ? await replaceDemoPasswords(db) : [];
 
 const app = buildApp({ db, config });
 const demoLogins = config.oidc.issuer ? [] : await demoLoginsInUse(db);
@@ -40,7 +39,7 @@ startEmailErasure(db, config);
 // The sandbox's webhook deliveries that a stopped process left pending go out now.
 const sandbox = config.stripe.secretKey ? undefined : resumeSandbox(db, config);
 const handle = app.callback();
-const server = createShopServer((req, res) => void handle(req, res), config).listen(config.port, () => {
+const server = createShopServer((req, res) => void handle(req, res), config).listen(config.port, config.host, () => {
   const where = config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `embedded PostgreSQL in ${config.dataDir}`;
   console.log(
     [
@@ -49,6 +48,7 @@ const server = createShopServer((req, res) => void handle(req, res), config).lis
       `  Shop:        ${config.publicUrl}/v/DEMO-1`,
       `  Back office: ${config.publicUrl}/backoffice`,
       `  API:         ${config.publicUrl}/api/settings/`,
+      `  Listening:   ${listening()}`,
       `  Database:    ${where}`,
       `  Logins:      ${config.oidc.issuer ? 'OpenID provider' : 'embedded OpenID provider'} at ${issuerUrl(config)}`,
       ...(demoLogins.length
@@ -65,6 +65,25 @@ const server = createShopServer((req, res) => void handle(req, res), config).lis
 });
 // The books and the indexes are checked at every start; a failure is a warning, the shop goes on.
 void checkAtStart(db);
+
+/** The configuration, or a refusal naming the variable that cannot be used. */
+function configOrRefuse(): Config {
+  try {
+    return loadConfig();
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    refuseToStart([error.message]);
+    throw error; // not reached: refuseToStart exits
+  }
+}
+
+/** The address and port the server listens on, as the system reports them. */
+function listening(): string {
+  const address = server.address();
+  if (!address || typeof address === 'string') return String(address);
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  return `${host}:${address.port} (${isLocalStart(config) ? 'this machine only' : 'reachable from other machines'})`;
+}
 
 /** Stops before anything listens: each reason on stderr, exit code 78 (EX_CONFIG). */
 function refuseToStart(reasons: string[]): void {

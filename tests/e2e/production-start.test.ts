@@ -1,6 +1,11 @@
 import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
 import { createDb } from '../../api/src/db.ts';
+import { lockDataDir, lockFileName } from '../../api/src/db-lock.ts';
 import { hashPassword } from '../../api/src/identity/accounts/passwords.ts';
 import { freePort, removeDir, repoRoot, startServer, tempDir } from './server.ts';
 
@@ -11,12 +16,20 @@ import { freePort, removeDir, repoRoot, startServer, tempDir } from './server.ts
 const publicUrl = 'https://shop.example.org';
 const ribbon = 'id="test-mode-ribbon"';
 
-/** Starts the server and waits for it to exit on its own (it must not start listening). */
-async function refusedStart(env: Record<string, string>, dataDir = tempDir()) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'api/src/server.ts'], {
+/**
+ * Starts the server and waits for it to exit on its own (it must not start listening). `bare` starts
+ * it with nothing but `env` and PATH, as a container starts from its image.
+ */
+async function refusedStart(
+  env: Record<string, string>,
+  dataDir = tempDir(),
+  { command = ['node', '--import', 'tsx', 'api/src/server.ts'], bare = false } = {},
+) {
+  const [program, ...args] = command;
+  const child = spawn(program === 'node' ? process.execPath : program, args, {
     cwd: repoRoot,
     env: {
-      ...process.env,
+      ...(bare ? { PATH: process.env.PATH } : process.env),
       PORT: String(await freePort()),
       DATA_DIR: dataDir,
       DATABASE_URL: '',
@@ -121,6 +134,147 @@ describe('starting behind a public address', function () {
     } finally {
       assert.equal(await server.stop(), 0);
       removeDir(server.dataDir);
+    }
+  });
+});
+
+/** The runtime stage of the Dockerfile: its ENV (continued lines joined) and its CMD, as `docker run` starts it. */
+function dockerStart(): { env: Record<string, string>; command: string[] } {
+  const text = fs.readFileSync(path.join(repoRoot, 'Dockerfile'), 'utf8').replace(/\\\n\s*/g, ' ');
+  const runtime = text.slice(text.lastIndexOf('\nFROM '));
+  const env: Record<string, string> = {};
+  for (const line of runtime.split('\n').filter((l) => l.startsWith('ENV '))) {
+    for (const [, name, value] of line.slice(4).matchAll(/(\w+)=(\S+)/g)) env[name] = value;
+  }
+  const cmd = /^CMD (\[.*\])$/m.exec(runtime)?.[1];
+  assert.ok(cmd, 'the Dockerfile has a CMD in exec form');
+  return { env, command: JSON.parse(cmd) as string[] };
+}
+
+/** An address of this machine that is not loopback, when it has one. */
+const outsideAddress = () =>
+  Object.values(os.networkInterfaces())
+    .flat()
+    .find((a) => a && a.family === 'IPv4' && !a.internal)?.address;
+
+const connects = (host: string, port: number) =>
+  new Promise<boolean>((resolve) => {
+    const socket = net.connect({ host, port });
+    socket.once('connect', () => (socket.destroy(), resolve(true)));
+    socket.once('error', () => resolve(false));
+  });
+
+describe('where the server listens', function () {
+  this.timeout(120_000);
+
+  it('the image started bare (no PUBLIC_URL) refuses, naming PUBLIC_URL', async () => {
+    const { env, command } = dockerStart();
+    assert.equal(env.PUBLIC_URL, undefined, 'the image sets no PUBLIC_URL of its own');
+    const dataDir = tempDir();
+    const { code, stderr, stdout } = await refusedStart(
+      { ...env, PORT: String(await freePort()), DATA_DIR: dataDir },
+      dataDir,
+      { command, bare: true },
+    );
+    assert.equal(code, 78, stderr);
+    assert.match(stderr, /PUBLIC_URL is not set/);
+    assert.doesNotMatch(stdout, /is running|office \/ office/);
+  });
+
+  it('with HOST=0.0.0.0 and the demo seed, refuses as a public start does, though PUBLIC_URL says localhost', async () => {
+    const port = await freePort();
+    const { code, stderr } = await refusedStart({
+      HOST: '0.0.0.0',
+      PORT: String(port),
+      PUBLIC_URL: `http://localhost:${port}`,
+    });
+    assert.equal(code, 78);
+    assert.match(stderr, /HOST is 0\.0\.0\.0.*PUBLIC_URL is http:\/\/localhost:\d+, an address of this machine only/);
+    assert.match(stderr, /STRIPE_SECRET_KEY is not set/);
+  });
+
+  it('without PUBLIC_URL listens on loopback only, and says so', async () => {
+    const server = await startServer({ env: { PUBLIC_URL: undefined, SEED_DEMO: 'false' } });
+    try {
+      assert.match(server.stdout(), new RegExp(`Listening: +127\\.0\\.0\\.1:${server.port} \\(this machine only\\)`));
+      const outside = outsideAddress();
+      if (outside) assert.equal(await connects(outside, server.port), false, `nothing answers at ${outside}`);
+      assert.equal(await connects('127.0.0.1', server.port), true);
+    } finally {
+      assert.equal(await server.stop(), 0);
+      removeDir(server.dataDir);
+    }
+  });
+
+  for (const [name, value, needs] of [
+    ['PUBLIC_URL', '', /PUBLIC_URL is empty: set it to the address people open the shop at/],
+    ['PUBLIC_URL', 'shop.example.org', /PUBLIC_URL must be an address like https:\/\/shop\.example\.org/],
+    ['PORT', 'abc', /PORT must be a port number from 0 to 65535, got "abc"/],
+    ['HOST', 'every', /HOST must be an IP address to listen on/],
+  ] as const) {
+    it(`stops on ${name}="${value}" with one line naming it, no stack trace`, async () => {
+      const { code, stderr } = await refusedStart({ [name]: value });
+      assert.equal(code, 78);
+      assert.match(stderr, needs);
+      assert.doesNotMatch(stderr, /^\s+at /m, 'no stack trace');
+    });
+  }
+});
+
+describe('npm start', function () {
+  this.timeout(120_000);
+
+  it('stops the server on SIGTERM: no process left, the data directory free', async () => {
+    const dataDir = tempDir();
+    const port = await freePort();
+    const npm = spawn('npm', ['start', '--silent'], {
+      cwd: repoRoot,
+      env: {
+        ...process.env,
+        PORT: String(port),
+        PUBLIC_URL: `http://127.0.0.1:${port}`,
+        DATA_DIR: dataDir,
+        DATABASE_URL: '',
+        LOG_LEVEL: 'silent',
+        SEED_HISTORY: 'false',
+        OIDC_ISSUER: '',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    npm.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
+    npm.stderr.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
+    const exited = new Promise<void>((resolve) => npm.once('exit', () => resolve()));
+    try {
+      for (const deadline = Date.now() + 90_000; ;) {
+        const ready = await fetch(`http://127.0.0.1:${port}/readyz`).then(
+          (r) => r.ok,
+          () => false,
+        );
+        if (ready) break;
+        assert.ok(Date.now() < deadline && npm.exitCode === null, `npm start did not become ready\n${output}`);
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+      const holder = (JSON.parse(fs.readFileSync(path.join(dataDir, lockFileName), 'utf8')) as { pid: number }).pid;
+      npm.kill('SIGTERM');
+      await exited;
+      const gone = async () => {
+        for (const deadline = Date.now() + 10_000; Date.now() < deadline;) {
+          try {
+            process.kill(holder, 0);
+          } catch {
+            return true;
+          }
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        }
+        return false;
+      };
+      assert.ok(await gone(), `the server (pid ${holder}) is still running after npm start ended`);
+      assert.equal(await connects('127.0.0.1', port), false, 'nothing listens any more');
+      lockDataDir(dataDir)(); // throws DatabaseInUseError while a process holds it
+    } finally {
+      npm.kill('SIGKILL');
+      removeDir(dataDir);
     }
   });
 });

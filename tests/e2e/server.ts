@@ -58,8 +58,8 @@ export interface ServerOptions {
   /** PostgreSQL instead of PGlite. */
   databaseUrl?: string;
   port?: number;
-  /** More environment variables (OIDC_ISSUER, …). */
-  env?: Record<string, string>;
+  /** More environment variables (OIDC_ISSUER, …); undefined removes one (PUBLIC_URL: undefined starts without it). */
+  env?: Record<string, string | undefined>;
   /** How long to wait for /readyz. */
   readyTimeoutMs?: number;
   /** The checkout whose server runs (the bench measures an earlier commit's app by it); this one unless told. */
@@ -100,6 +100,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     EMBED_ORIGINS: '',
     ...options.env,
   };
+  for (const [name, value] of Object.entries(env)) if (value === undefined) delete env[name];
   const child = spawn(process.execPath, ['--import', 'tsx', 'api/src/server.ts'], {
     cwd: options.root ?? repoRoot,
     env,

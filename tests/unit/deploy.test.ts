@@ -30,16 +30,22 @@ const compose = load(read('compose.yaml'), { schema: CORE_SCHEMA.withTags(mergeT
   services: Record<string, ComposeService>;
 };
 
-/** Compose's interpolation as it would run without a .env: defaults used, required values filled in. */
-const interpolate = (value: string) =>
+/** Compose's interpolation with the variables of a .env: defaults used for the rest, required values filled in. */
+const interpolate = (value: string, dotEnv: Record<string, string> = {}) =>
   value.replace(/\$\{(\w+)(?::([-?])([^}]*))?\}/g, (_, name: string, kind?: string, text?: string) =>
-    kind === '-' ? (text ?? '') : kind === '?' ? `example-${name.toLowerCase()}` : '',
+    dotEnv[name] !== undefined
+      ? dotEnv[name]
+      : kind === '-'
+        ? (text ?? '')
+        : kind === '?'
+          ? `example-${name.toLowerCase()}`
+          : '',
   );
 
 const appServices = Object.entries(compose.services).filter(([, service]) => service.environment?.DATABASE_URL);
-const environmentOf = (service: ComposeService) =>
+const environmentOf = (service: ComposeService, dotEnv: Record<string, string> = {}) =>
   Object.fromEntries(
-    Object.entries(service.environment ?? {}).map(([name, value]) => [name, interpolate(String(value))]),
+    Object.entries(service.environment ?? {}).map(([name, value]) => [name, interpolate(String(value), dotEnv)]),
   );
 const appEnvironment = environmentOf(appServices[0][1]);
 
@@ -129,12 +135,22 @@ describe('deployment files', () => {
       assert.ok(compose.services.keycloak.command?.includes('--import-realm'));
     });
 
-    it('starts behind its non-local address only because test mode and the demo are chosen explicitly', () => {
-      assert.deepEqual(configRefusals(loadConfig(appEnvironment)), []);
-      assert.equal(appEnvironment.STRIPE_SANDBOX, 'true');
-      assert.equal(appEnvironment.SEED_DEMO, 'true');
-      const { STRIPE_SANDBOX: _sandbox, ...withoutChoice } = appEnvironment;
-      assert.match(configRefusals(loadConfig(withoutChoice)).join('\n'), /STRIPE_SECRET_KEY/);
+    it('defaults to real mode: without a Stripe key it refuses, naming it; test mode and the demo only on purpose', () => {
+      for (const name of ['STRIPE_SANDBOX', 'SEED_DEMO']) {
+        const raw = String(appServices[0][1].environment?.[name]);
+        assert.doesNotMatch(raw, /:-true\}/, `${name} has no default of true`);
+        assert.equal(appEnvironment[name], 'false');
+      }
+      assert.match(configRefusals(loadConfig(appEnvironment)).join('\n'), /STRIPE_SECRET_KEY is not set/);
+      // What the comment at the top of compose.yaml appends to .env to try it in test mode:
+      const dotEnv = Object.fromEntries(
+        [...read('compose.yaml').matchAll(/printf '((?:\w+=\w+\\n)+)' >> \.env/g)]
+          .flatMap((m) => m[1].split('\\n'))
+          .filter(Boolean)
+          .map((pair) => pair.split('=')),
+      );
+      assert.deepEqual(dotEnv, { STRIPE_SANDBOX: 'true', SEED_DEMO: 'true' });
+      assert.deepEqual(configRefusals(loadConfig(environmentOf(appServices[0][1], dotEnv))), []);
     });
 
     it('names in docs/production.md exactly the Stripe events the webhook handles, and the pinned API version', () => {
