@@ -14,29 +14,37 @@ export const isDiskFull = (error: unknown) =>
 /** After this long without another full-disk error, /readyz lets traffic in again to find out. */
 const forgetAfterMs = 30_000;
 
+/**
+ * A disk at its edge takes a small write now and then between refusals; only a write this long after
+ * the last refusal shows room again, so one episode is one line when it begins and one when it ends.
+ */
+export const settleMs = 5_000;
+
 let fullSince: number | undefined;
 let lastSeen = 0;
+let lastWritten = 0;
 
 /** Notes a full-disk error; the first of an episode is logged. */
-export function noteDiskFull(error: unknown): void {
-  lastSeen = Date.now();
+export function noteDiskFull(error: unknown, now = Date.now()): void {
+  lastSeen = now;
   if (fullSince !== undefined) return;
   fullSince = lastSeen;
   log.error('database disk full', { error: String((error as Error)?.message ?? error), code: pgCode(error) });
 }
 
-/** A write went through: if the disk was full, it has room again. */
-export function noteWriteSucceeded(): void {
-  if (fullSince === undefined) return;
-  log.info('database disk has room again', { fullForSeconds: Math.round((Date.now() - fullSince) / 1000) });
+/** A write went through: if the disk was full and has refused nothing for a while, it has room again. */
+export function noteWriteSucceeded(now = Date.now()): void {
+  lastWritten = now;
+  if (fullSince === undefined || now - lastSeen < settleMs) return;
+  log.info('database disk has room again', { fullForSeconds: Math.round((now - fullSince) / 1000) });
   fullSince = undefined;
 }
 
 /**
- * Whether the database's disk is (as far as the last writes tell) full right now. After a quiet
- * while it lets traffic in to find out; the episode (and its log line) ends only with a write
- * that goes through, so a refusal after the quiet while is no new beginning in the log.
+ * Whether the database's disk is (as far as the last writes tell) full right now: the last write
+ * was refused, not long ago. After a quiet while it lets traffic in to find out. The log's episode
+ * is steadier (settleMs), so a refusal after a write that slipped through is no new beginning in it.
  */
-export function diskIsFull(): boolean {
-  return fullSince !== undefined && Date.now() - lastSeen <= forgetAfterMs;
+export function diskIsFull(now = Date.now()): boolean {
+  return fullSince !== undefined && lastSeen > lastWritten && now - lastSeen <= forgetAfterMs;
 }
