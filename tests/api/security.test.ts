@@ -6,6 +6,7 @@ import supertest from 'supertest';
 import { buildApp } from '../../api/src/app.ts';
 import { loadConfig, type Config } from '../../api/src/config.ts';
 import { limits } from '../../api/src/http/body.ts';
+import { connectionBucket } from '../../api/src/http/client-address.ts';
 import type { RouteDef } from '../../api/src/http/routes.ts';
 import { tileSource } from '../../api/src/http/security.ts';
 import { createShopServer } from '../../api/src/http/timeouts.ts';
@@ -258,8 +259,8 @@ describeApi('request size and time limits', (t) => {
     assert.throws(() => loadConfig({ REQUEST_TIMEOUT_SECONDS: '0' }), /REQUEST_TIMEOUT_SECONDS must be a whole number/);
   });
 
-  it('bounds how long a client may take to send headers and the request, and idles longer than a load balancer', () => {
-    const server = createShopServer(() => undefined, { maxConnections: t.config.maxConnections });
+  it('bounds how long a client may take to send headers and the request, and idles longer than a load balancer behind one', () => {
+    const server = createShopServer(() => undefined, { ...t.config, trustProxy: ['10.0.0.0/8'] });
     assert.ok(
       server.headersTimeout > 0 && server.headersTimeout <= 30_000,
       `headers within ${server.headersTimeout} ms`,
@@ -269,8 +270,16 @@ describeApi('request size and time limits', (t) => {
       `request within ${server.requestTimeout} ms`,
     );
     assert.ok(server.keepAliveTimeout > 60_000, 'longer than the 60 s idle timeout of common load balancers');
+    const direct = createShopServer(() => undefined, { ...t.config, trustProxy: [] });
+    assert.ok(direct.keepAliveTimeout <= 5000, 'without a proxy, an idle client holds its place for at most 5 s');
     assert.equal(server.maxConnections, 1000, 'MAX_CONNECTIONS is 1000 by default');
     assert.equal(loadConfig({ MAX_CONNECTIONS: '50' }).maxConnections, 50);
+    assert.equal(loadConfig({}).maxConnectionsPerAddress, 50);
+    assert.equal(loadConfig({ MAX_CONNECTIONS_PER_ADDRESS: '10' }).maxConnectionsPerAddress, 10);
+    assert.throws(
+      () => loadConfig({ MAX_CONNECTIONS_PER_ADDRESS: '0' }),
+      /MAX_CONNECTIONS_PER_ADDRESS must be a whole number/,
+    );
   });
 
   /** A socket that sends the start of a request and never its end, and when it was closed. */
@@ -288,7 +297,10 @@ describeApi('request size and time limits', (t) => {
     const app = buildApp({ db: t.db, config: t.config });
     const handle = app.callback();
     const server = createShopServer((req, res) => void handle(req, res), {
+      ...t.config,
       maxConnections: 300,
+      // all 400 come from 127.0.0.1: this test is of the cap per process
+      maxConnectionsPerAddress: 400,
       headersTimeoutMs: 2000,
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -308,5 +320,101 @@ describeApi('request size and time limits', (t) => {
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
     }
+  });
+
+  describe('connections per client address', () => {
+    /** A shop server on a free loopback port; 127.0.0.2 reaches it too (all of 127.0.0.0/8 is loopback). */
+    async function shopServer(config: Config) {
+      const handle = buildApp({ db: t.db, config }).callback();
+      const server = createShopServer((req, res) => void handle(req, res), config);
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      return { server, port: (server.address() as AddressInfo).port };
+    }
+
+    /** `count` idle sockets from `from`, resolved once each is connected or already closed again. */
+    async function idleSockets(port: number, from: string, count: number) {
+      const sockets = Array.from({ length: count }, () => {
+        const socket = net.connect({ host: '127.0.0.1', port, localAddress: from });
+        socket.on('error', () => undefined);
+        return socket;
+      });
+      await Promise.all(
+        sockets.map((socket) => new Promise((resolve) => socket.once('connect', resolve).once('close', resolve))),
+      );
+      return sockets;
+    }
+
+    /** Waits until `done` or `ms` have passed; the caller's assertions then say what was missing. */
+    async function waitFor(done: () => boolean | Promise<boolean>, ms: number) {
+      for (const until = Date.now() + ms; !(await done()) && Date.now() < until;)
+        await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+
+    /** The connections the server holds now. */
+    const held = (server: http.Server) =>
+      new Promise<number>((resolve, reject) =>
+        server.getConnections((error, count) => (error ? reject(error) : resolve(count))),
+      );
+
+    /** The status of a GET from the local address `from`, on a connection of its own. */
+    const statusFrom = (port: number, from: string) =>
+      new Promise<number>((resolve, reject) => {
+        http
+          .get({ host: '127.0.0.1', port, path: '/api/settings/', localAddress: from, agent: false }, (res) => {
+            res.resume();
+            resolve(res.statusCode ?? 0);
+          })
+          .on('error', reject);
+      });
+
+    const stop = async (server: http.Server, sockets: net.Socket[]) => {
+      for (const socket of sockets) socket.destroy();
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    };
+
+    it('keeps MAX_CONNECTIONS_PER_ADDRESS of 1,000 idle sockets from one address, and answers another address', async function () {
+      this.timeout(30_000);
+      const config: Config = { ...t.config, trustProxy: [] };
+      const cap = config.maxConnectionsPerAddress;
+      assert.ok(cap < config.maxConnections, `the cap per address (${cap}) is below the cap per process`);
+      const { server, port } = await shopServer(config);
+      let sockets: net.Socket[] = [];
+      try {
+        sockets = await idleSockets(port, '127.0.0.1', config.maxConnections);
+        const open = () => sockets.filter((socket) => !socket.destroyed).length;
+        await waitFor(() => open() <= cap, 5000);
+        assert.equal(await statusFrom(port, '127.0.0.2'), 200, 'another address is served');
+        assert.equal(open(), cap, `of ${sockets.length} sockets from 127.0.0.1 the server kept ${open()}`);
+        // A socket of 127.0.0.1 that closes makes room for the next one of it.
+        sockets.find((socket) => !socket.destroyed)?.destroy();
+        await waitFor(async () => (await held(server)) === cap - 1, 2000);
+        assert.equal(await statusFrom(port, '127.0.0.1'), 200, 'the address itself is served again');
+      } finally {
+        await stop(server, sockets);
+      }
+    });
+
+    it('does not cap a trusted proxy, which brings everyone, and counts an IPv6 client by its /64', async function () {
+      this.timeout(30_000);
+      const config: Config = { ...t.config, trustProxy: ['127.0.0.1'] };
+      const { server, port } = await shopServer(config);
+      let sockets: net.Socket[] = [];
+      try {
+        sockets = await idleSockets(port, '127.0.0.1', config.maxConnectionsPerAddress + 20);
+        await waitFor(async () => (await held(server)) === sockets.length, 5000);
+        assert.equal(await held(server), sockets.length, 'the server holds every connection of the proxy');
+        assert.ok(
+          sockets.every((socket) => !socket.destroyed),
+          'and closed none',
+        );
+      } finally {
+        await stop(server, sockets);
+      }
+      const direct = { ...t.config, trustProxy: [] };
+      assert.equal(connectionBucket('2001:db8:1:2::1', direct), connectionBucket('2001:db8:1:2:ffff::9', direct));
+      assert.notEqual(connectionBucket('2001:db8:1:2::1', direct), connectionBucket('2001:db8:1:3::1', direct));
+      assert.equal(connectionBucket('::ffff:10.0.0.1', direct), '10.0.0.1');
+    });
   });
 });

@@ -92,6 +92,18 @@ function expandIpv6(address: string): number[] {
   return tail === undefined ? left : [...left, ...Array<number>(8 - left.length - right.length).fill(0), ...right];
 }
 
+/**
+ * What the cap of open connections per client counts a socket under: its peer, IPv6 by the
+ * configured prefix; undefined for a trusted proxy, whose connections carry many clients.
+ */
+export function connectionBucket(
+  remoteAddress: string,
+  config: Trust & Pick<Config, 'ipv6Prefix'>,
+): string | undefined {
+  const peer = plainAddress(remoteAddress);
+  return isTrusted(config, peer) ? undefined : addressBucket(peer, config.ipv6Prefix);
+}
+
 /** This request's rate-limit bucket: its client address, IPv6 by the configured prefix. */
 export const clientBucket = (ctx: Request, config: Trust & Pick<Config, 'ipv6Prefix'>) =>
   addressBucket(clientAddress(ctx, config), config.ipv6Prefix);

@@ -1,7 +1,14 @@
 import http, { type Server } from 'node:http';
+import type { Socket } from 'node:net';
 import type { Middleware } from 'koa';
+import type { Config } from '../config.ts';
 import { log } from '../log.ts';
+import { connectionBucket } from './client-address.ts';
 import { HttpError } from './errors.ts';
+
+type ServerLimits = Pick<Config, 'maxConnections' | 'maxConnectionsPerAddress' | 'trustProxy' | 'ipv6Prefix'> & {
+  headersTimeoutMs?: number;
+};
 
 /**
  * The HTTP server with limits on a client's connection, against clients that send slowly on purpose
@@ -9,13 +16,17 @@ import { HttpError } from './errors.ts';
  * data) within 60 s. Node checks those limits only every `connectionsCheckingInterval` (30 s unless
  * told), which let slow senders stay 50 s; checked every second they go on time. At most
  * `maxConnections` sockets are open at once; beyond that new ones are closed at once, so that a flood
- * of sockets runs into the cap instead of the process's file descriptors.
- * Idle keep-alive connections stay open longer than a load balancer's usual 60 s, so the balancer,
- * not this process, closes them: otherwise it may send a request on a socket we are just closing.
+ * of sockets runs into the cap instead of the process's file descriptors. One client address (IPv6
+ * by its prefix) holds at most `maxConnectionsPerAddress` of them, so that one client's flood leaves
+ * room for everyone else; a trusted proxy, which brings everyone's requests, is not counted.
+ * Behind a trusted proxy, idle keep-alive connections stay open longer than a load balancer's usual
+ * 60 s, so the balancer, not this process, closes them: otherwise it may send a request on a socket
+ * we are just closing. Without one, every idle connection is a client's own and holds a place in the
+ * table, so it is closed after 5 s (Node's default); a browser that comes back later opens a new one.
  */
 export function createShopServer(
   callback: http.RequestListener,
-  { maxConnections, headersTimeoutMs = 20_000 }: { maxConnections: number; headersTimeoutMs?: number },
+  { headersTimeoutMs = 20_000, ...limits }: ServerLimits,
 ): Server {
   const server = http.createServer(
     {
@@ -25,8 +36,21 @@ export function createShopServer(
     },
     callback,
   );
-  server.keepAliveTimeout = 65_000;
-  server.maxConnections = maxConnections;
+  server.keepAliveTimeout = limits.trustProxy.length > 0 ? 65_000 : 5_000;
+  server.maxConnections = limits.maxConnections;
+  const open = new Map<string, number>();
+  server.on('connection', (socket: Socket) => {
+    const bucket = connectionBucket(socket.remoteAddress ?? '', limits);
+    if (bucket === undefined) return;
+    const count = open.get(bucket) ?? 0;
+    if (count >= limits.maxConnectionsPerAddress) return void socket.destroy();
+    open.set(bucket, count + 1);
+    socket.once('close', () => {
+      const left = (open.get(bucket) ?? 1) - 1;
+      if (left > 0) open.set(bucket, left);
+      else open.delete(bucket);
+    });
+  });
   return server;
 }
 
