@@ -5,16 +5,16 @@ import path from 'node:path';
 import { repoRoot } from '../e2e/server.ts';
 
 // A receiver of the shop's outbound webhooks, as another system runs one: it checks each call's
-// signature with the README's own code and records what arrived. It can be down (503), redirect,
+// signature with the code printed in docs/webhooks.md and records what arrived. It can be down (503), redirect,
 // or be closed altogether (connections refused) and opened again on the same port.
 
 type Verify = (secret: string, headers: http.IncomingHttpHeaders, body: string) => boolean;
 
-/** The README's `verifyWebhook`, run exactly as printed there. */
+/** The `verifyWebhook` of docs/webhooks.md, run exactly as printed there. */
 export async function readmeVerifier(): Promise<Verify> {
-  const readme = fs.readFileSync(path.join(repoRoot, 'README.md'), 'utf8');
-  const code = /<!-- webhook-verify -->\s*```js\n([\s\S]*?)```/.exec(readme)?.[1];
-  if (!code) throw new Error('README.md has no webhook-verify code block');
+  const page = fs.readFileSync(path.join(repoRoot, 'docs/webhooks.md'), 'utf8');
+  const code = /<!-- webhook-verify -->\s*```js\n([\s\S]*?)```/.exec(page)?.[1];
+  if (!code) throw new Error('docs/webhooks.md has no webhook-verify code block');
   const module = (await import(`data:text/javascript,${encodeURIComponent(code)}`)) as { verifyWebhook: Verify };
   return module.verifyWebhook;
 }
