@@ -9,8 +9,8 @@ import { bookMovement, lockTill } from './till.ts';
 import { money, tr } from '../language/messages.ts';
 
 // A counter visit (issue 16): the copies a vendor takes at the counter price, paid from their
-// credit, in cash or part each, and the payout of what is left, in ONE transaction under the
-// vendor's account lock (the same lock as a payout). The bookings:
+// credit, in cash or part each, and the payout of what is left, in ONE transaction under the till's
+// and the vendor's account lock (the locks of a payout, in the order of ledger/till.ts). The bookings:
 //   copies           vendor → orga   counter_sale, per item (quantity × counter price)
 //   cash for copies  cash   → vendor counter_cash, and + into the till's cash book
 //   payout           vendor → cash   payout (ledger/payout.ts), settling every open row, − out of the till
@@ -59,8 +59,9 @@ export async function counterVisit(
   const quantities = new Map<number, number>();
   for (const line of request.lines) quantities.set(line.itemId, (quantities.get(line.itemId) ?? 0) + line.quantity);
   return db.transaction(async (trx) => {
+    // The till's lock, then the vendor's, as a payout takes them: two counters serving one vendor queue here.
+    await lockTill(trx, request.tillId);
     const accounts = await accountIds(trx, request.vendorId);
-    // The vendor's lock first, as a payout takes it: two counters serving one vendor queue here.
     await vendorAccountId(trx, request.vendorId, { lock: true });
     const earlier = await trx('counter_visits')
       .where({ id: request.visitId })
@@ -70,7 +71,6 @@ export async function counterVisit(
         throw new CounterError('conflict', 'This visit was booked for another vendor.');
       return { id: request.visitId, booked: false };
     }
-    await lockTill(trx, request.tillId);
 
     const { credit } = await openCredit(trx, accounts.vendor);
     if (credit !== request.expectedCredit) throw new StaleCredit(credit);

@@ -2,14 +2,15 @@ import type { Knex } from 'knex';
 import { accountIds, vendorAccountId } from './accounts.ts';
 import { NothingToPayOut, PayoutAlreadyReversed, PayoutNotFound, StaleAmount, type LastPayout } from './errors.ts';
 import { openCredit } from './queries.ts';
-import { bookMovement, defaultTillId } from './till.ts';
+import { bookMovement, defaultTillId, lockTill } from './till.ts';
 import { oneRow } from '../one-row.ts';
 import { emitPayout, emitPayoutReversed } from '../events/emit.ts';
 
 // Cash at the counter. A payout pays a vendor's whole open credit and stamps every row it settled
-// with its id; a reversal books the money back as one new open row. The vendor's account row is
-// locked first in both, so two tabs, two clicks or two servers queue on it: the second one finds
-// nothing open any more. Nothing here calls out of the database.
+// with its id; a reversal books the money back as one new open row. Both lock the till's row and
+// then the vendor's account row (the order of ledger/till.ts), so two tabs, two clicks or two
+// servers queue on them: the second one finds nothing open any more. Nothing here calls out of the
+// database.
 
 export interface PayoutRequest {
   vendorId: number;
@@ -67,6 +68,8 @@ async function lastPayout(trx: Knex.Transaction, vendorId: number, timeZone: str
 /** Pays out the vendor's open credit; answers the new payout's id. */
 export async function payOut(db: Knex | Knex.Transaction, request: PayoutRequest): Promise<number> {
   return db.transaction(async (trx) => {
+    const tillId = request.tillId ?? (await defaultTillId(trx));
+    await lockTill(trx, tillId);
     const account = await vendorAccountId(trx, request.vendorId, { lock: true });
     if (account === undefined) throw new NothingToPayOut(request.vendorId);
     // Exactly these rows are settled: a sale committed from now on stays open for the next payout.
@@ -82,7 +85,6 @@ export async function payOut(db: Knex | Knex.Transaction, request: PayoutRequest
       `select nextval(pg_get_serial_sequence('payouts', 'id'))::integer as id`,
     );
     const { id } = oneRow(drawn);
-    const tillId = request.tillId ?? (await defaultTillId(trx));
     await trx('payouts').insert({
       till_id: tillId,
       id,
@@ -136,11 +138,13 @@ export interface ReversalRequest {
  */
 export async function reversePayout(db: Knex | Knex.Transaction, request: ReversalRequest): Promise<void> {
   await db.transaction(async (trx) => {
+    // A payout's till and vendor never change: read without a lock, they name the locks to take.
     const found = await trx('payouts')
       .where({ id: request.payoutId })
       .first<{ vendor_id: number; till_id: number } | undefined>('vendor_id', 'till_id');
     if (!found) throw new PayoutNotFound(request.payoutId);
-    // The same order of locks as a payout (account, then payout), so the two cannot deadlock.
+    // The same order of locks as a payout (till, account, then payout), so the two cannot deadlock.
+    await lockTill(trx, found.till_id);
     await vendorAccountId(trx, found.vendor_id, { lock: true });
     const payout = await trx('payouts')
       .where({ id: request.payoutId })

@@ -10,6 +10,13 @@ import { day as dayParam, money, tr } from '../language/messages.ts';
 // than the till holds is refused with the figure. The voucher number comes from a counter row per
 // till and year raised in the same transaction, so a booking that fails half-way leaves no gap.
 // The database refuses movements dated on a closed day (migration 014); a correction is a new movement.
+//
+// Lock order, the same in every booking that touches a till (a payout and its reversal, a counter
+// visit, a manual movement, the daily close): the till's row first, then the vendor's account row,
+// then the rest (payout, visit, ledger rows, voucher counter, movement, close). A row inserted with
+// the till's id takes a share lock on the till's row for its foreign key: taken before the till's own
+// lock, that share lock made two payouts of one till wait for each other for good. (An audited
+// route's protocol lock, audit/protocol.ts, comes before all of them.)
 
 type Db = Knex | Knex.Transaction;
 
