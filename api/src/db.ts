@@ -222,6 +222,15 @@ export function pgCode(error: unknown): string | undefined {
   return typeof code === 'string' ? code : undefined;
 }
 
+/**
+ * Whether PostgreSQL ended the transaction to break a deadlock (40P01) or a serialization conflict
+ * (40001): it undid all of it, so the whole transaction may run again.
+ */
+export function isTransactionConflict(error: unknown): boolean {
+  const code = pgCode(error);
+  return code === '40P01' || code === '40001';
+}
+
 /** Network failures and PostgreSQL's "shutting down / connection lost" codes (classes 08 and 57P). */
 const unreachableCodes = new Set([
   'ECONNREFUSED',

@@ -1,10 +1,15 @@
 import assert from 'node:assert/strict';
-import type supertest from 'supertest';
+import Koa from 'koa';
+import supertest from 'supertest';
+import { protocol } from '../../api/src/audit/protocol.ts';
+import type { AppDeps, AppState } from '../../api/src/http/context.ts';
+import { errorHandler } from '../../api/src/http/errors.ts';
 import { createTill } from '../../api/src/ledger/till.ts';
 import { vendorAccountSummary } from '../../api/src/ledger/queries.ts';
 import { bookPaidOrder } from '../support/books.ts';
 import { describeApi } from '../support/env.ts';
 import { capturedLog } from '../support/log.ts';
+import { vendorId } from '../support/orders.ts';
 
 // Bookings of one till at the same time: they queue on the till and never deadlock; the cash book
 // stays gap-free.
@@ -25,6 +30,13 @@ describeApi('till: bookings at the same time', (t) => {
 
   const as = <R extends supertest.Test>(request: R) => request.set('Authorization', office);
   const payOut = (body: object) => as(t.http.post('/api/payments/payout')).send(body);
+
+  /** Gives the vendor a credit from a paid order (a copy and a tip); answers it. */
+  async function giveCredit(licenseId: string): Promise<number> {
+    const id = await vendorId(t.db, licenseId);
+    await bookPaidOrder(t.db, id, new Date(), { prints: 1, digital: 0, tip: 100 });
+    return (await vendorAccountSummary(t.db, id)).credit;
+  }
 
   /** Every row's balance is the one before plus its amount; vouchers 1, 2, 3 …; answers the rows. */
   async function assertBookAddsUp(tillId: number, openingBalance: number): Promise<Movement[]> {
@@ -66,7 +78,7 @@ describeApi('till: bookings at the same time', (t) => {
     });
     // The till's lock comes first in each: they queue on it, and PostgreSQL finds no deadlock to break.
     assert.deepEqual(
-      lines.filter((line) => /"request failed"/.test(line)),
+      lines.filter((line) => /"transaction (run again|conflict)"|"request failed"/.test(line)),
       [],
     );
     const unexpected = answers.filter(
@@ -83,5 +95,94 @@ describeApi('till: bookings at the same time', (t) => {
       rows.at(-1)?.balance ?? openingBalance,
       openingBalance - paid.reduce((sum, amount) => sum + amount, 0),
     );
+  });
+
+  it('runs a payout that PostgreSQL ended to break a deadlock once more, whole: 201', async function () {
+    if (t.engine === 'pglite') this.skip();
+    const credit = await giveCredit('DEMO-5');
+    const tillId = await createTill(t.db, { name: 'Deadlock', openingBalance: 10_000 });
+    const account = await t
+      .db('ledger_accounts')
+      .where({ vendor_id: await vendorId(t.db, 'DEMO-5') })
+      .first('id');
+    let answer: supertest.Response | undefined;
+    const lines = await capturedLog(async () => {
+      // Locks in the wrong order, vendor's account then till, against the payout's till then account.
+      const other = await t.db.transaction();
+      try {
+        // The payout waits first and, with PostgreSQL's 1 s, looks for the deadlock first: it is the one ended.
+        await other.raw(`set local deadlock_timeout = '10s'`);
+        await other('ledger_accounts').where({ id: account.id }).forUpdate();
+        const { rows } = await other.raw<{ rows: { pid: number }[] }>('select pg_backend_pid() as pid');
+        const paying = payOut({ vendor: 'DEMO-5', expectedAmount: credit, tillId }).then((res) => (answer = res));
+        while (!(await blockedBy(rows[0].pid))) await new Promise((resolve) => setTimeout(resolve, 20));
+        await other('tills').where({ id: tillId }).forUpdate();
+        await other.rollback();
+        await paying;
+      } finally {
+        if (!other.isCompleted()) await other.rollback();
+      }
+    });
+    assert.equal(answer?.status, 201, JSON.stringify(answer?.body));
+    assert.ok(
+      lines.some((line) => /"transaction run again".*"40P01"/.test(line)),
+      lines.join('\n'),
+    );
+    await assertBookAddsUp(tillId, 10_000);
+  });
+
+  /** Whether a statement waits for a lock that the connection `pid` holds. */
+  async function blockedBy(pid: number): Promise<boolean> {
+    const { rows } = await t.db.raw<{ rows: { n: number }[] }>(
+      `select count(*)::int as n from pg_stat_activity where ?::integer = any(pg_blocking_pids(pid))`,
+      [pid],
+    );
+    return rows[0].n > 0;
+  }
+
+  describe('an audited route whose transaction PostgreSQL ends to break a deadlock', () => {
+    /** A server with one audited route that fails with a deadlock `conflicts` times, then books. */
+    function server(conflicts: number) {
+      let runs = 0;
+      const app = new Koa<AppState, AppDeps>();
+      app.context.db = t.db;
+      app.use(errorHandler());
+      app.use(async (ctx, next) => {
+        ctx.state.user = { sub: 'office', username: 'office', groups: ['backoffice'] };
+        await next();
+      });
+      const route = protocol('POST', '/test', { recordType: 'test', load: () => Promise.resolve({}) }, (ctx) => {
+        runs += 1;
+        if (runs <= conflicts) throw Object.assign(new Error('deadlock detected'), { code: '40P01' });
+        ctx.status = 201;
+        ctx.body = { id: runs };
+      });
+      app.use(route!);
+      return { http: supertest(app.callback()), runs: () => runs };
+    }
+
+    it('runs it once more from its start', async () => {
+      const once = server(1);
+      const res = await once.http.post('/test');
+      assert.deepEqual([res.status, res.body, once.runs()], [201, { id: 2 }, 2]);
+    });
+
+    it('answers a second deadlock 409 with a plain "try again", in German and English', async () => {
+      const twice = server(2);
+      const german = await twice.http.post('/test');
+      assert.deepEqual(
+        [german.status, german.body.message],
+        [
+          409,
+          'Gerade wurde gleichzeitig etwas anderes gebucht oder geändert; es ist nichts gespeichert worden. Bitte noch einmal versuchen.',
+        ],
+      );
+      assert.equal(twice.runs(), 2);
+      const english = await server(2).http.post('/test').set('Accept-Language', 'en');
+      assert.deepEqual(
+        [english.status, english.body.message],
+        [409, 'Something else was booked or changed at the same moment; nothing was saved. Please try again.'],
+      );
+    });
   });
 });

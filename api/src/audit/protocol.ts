@@ -1,7 +1,9 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { Knex } from 'knex';
 import type { Middleware } from 'koa';
+import { isTransactionConflict, pgCode } from '../db.ts';
 import type { AppContext, AppDeps, AppState, Method } from '../http/context.ts';
+import { log } from '../log.ts';
 import { writeEntry, type ProtocolEntry } from './record.ts';
 
 type RecordId = string | number;
@@ -9,7 +11,8 @@ type RecordId = string | number;
 /**
  * How the protocol records a route's change. The route's handler then runs inside one transaction
  * with the protocol entry, and `ctx.db` is that transaction: a change is never stored without its
- * entry, and nothing may use another connection meanwhile (PGlite has only one).
+ * entry, and nothing may use another connection meanwhile (PGlite has only one). The handler may run
+ * twice: when PostgreSQL undoes the transaction to break a deadlock, it runs once more.
  */
 export interface AuditSpec {
   /** The kind of record the route changes: 'vendor', 'item', 'settings', … */
@@ -60,31 +63,38 @@ async function lockRecord(trx: Knex.Transaction, recordType: string, id: RecordI
 
 const succeeded = (ctx: AppContext) => ctx.status < 400;
 
+export type Handler = (ctx: AppContext) => Promise<void> | void;
+
 /**
- * Records every state-changing request of a logged-in user: with the record's changed fields when the
- * route declares an `audit`, else as the bare request. Anonymous calls (the shop's customers) are not
- * staff changes and stay out. Undefined for reading methods.
+ * Runs a state-changing route's handler and records the request of a logged-in user: with the
+ * record's changed fields when the route declares an `audit`, else as the bare request. Anonymous
+ * calls (the shop's customers) are not staff changes and stay out. Undefined for reading methods.
  */
-export function protocol(method: Method, path: string, spec?: AuditSpec): Middleware<AppState, AppDeps> | undefined {
+export function protocol(
+  method: Method,
+  path: string,
+  spec: AuditSpec | undefined,
+  handler: Handler,
+): Middleware<AppState, AppDeps> | undefined {
   if (method === 'GET') return undefined;
   // A route without a declaration may do anything (reconcile, pay out, …): it is named as it is.
   const action = spec ? (spec.action ?? verbs[method]) : `${method} ${path}`;
-  return async (koaCtx, next) => {
+  return async (koaCtx) => {
     const ctx = koaCtx as unknown as AppContext;
     const user = ctx.state.user;
     if (!user) {
-      await next();
+      await handler(ctx);
       return;
     }
     const actor = { actorSub: user.sub, actorName: user.username };
     if (!spec) {
-      await next();
+      await handler(ctx);
       if (succeeded(ctx)) await writeEntry(ctx.db, { ...actor, action, details: { path: ctx.path } });
       return;
     }
     const outer = ctx.db;
-    try {
-      await outer.transaction(async (trx) => {
+    const recorded = () =>
+      outer.transaction(async (trx) => {
         ctx.db = trx;
         const knownId = spec.id?.(ctx);
         let before: object | undefined;
@@ -92,7 +102,7 @@ export function protocol(method: Method, path: string, spec?: AuditSpec): Middle
           await lockRecord(trx, spec.recordType, knownId);
           before = await spec.load(ctx, knownId);
         }
-        await next();
+        await handler(ctx);
         if (!succeeded(ctx)) return;
         const recordId = knownId ?? (ctx.body as { id?: RecordId } | null)?.id;
         const after = recordId === undefined ? undefined : await spec.load(ctx, recordId);
@@ -105,6 +115,15 @@ export function protocol(method: Method, path: string, spec?: AuditSpec): Middle
           details: spec.details?.(ctx),
         });
       });
+    try {
+      await recorded();
+    } catch (error) {
+      // The transaction is the whole request's, so it can run again from its start; a second
+      // conflict is answered 409 "try again" (http/errors.ts). The log keeps the first: a
+      // deadlock is a sign of locks taken in different orders.
+      if (!isTransactionConflict(error)) throw error;
+      log.warn('transaction run again', { requestId: ctx.state.requestId, method, path, code: pgCode(error) });
+      await recorded();
     } finally {
       ctx.db = outer;
     }

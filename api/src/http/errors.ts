@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Context, Middleware } from 'koa';
-import { isDatabaseUnreachable, pgCode, withoutPassword } from '../db.ts';
+import { isDatabaseUnreachable, isTransactionConflict, pgCode, withoutPassword } from '../db.ts';
 import {
   CounterError,
   CreditNotZero,
@@ -174,6 +174,18 @@ function refusalFor(raw: unknown, ctx: Context, requestId: string): Refusal & { 
       status: 503,
       headers: { 'Retry-After': String(databaseRetrySeconds) },
       body: { message: 'The database cannot be reached right now. Please try again in a moment.' },
+    };
+  }
+  if (isTransactionConflict(raw)) {
+    // PostgreSQL undid the transaction to break a deadlock (an audited route's ran twice, see
+    // audit/protocol.ts): nothing was saved, and the same request may well go through now. The
+    // log keeps it as a sign of locks taken in different orders.
+    log.warn('transaction conflict', { requestId, method: ctx.method, path: loggablePath(ctx.path), code });
+    return {
+      status: 409,
+      body: {
+        message: 'Something else was booked or changed at the same moment; nothing was saved. Please try again.',
+      },
     };
   }
   if (code && pgClientErrors[code]) {

@@ -50,9 +50,7 @@ export function routeTable(defs: RouteDef[]): Middleware<AppState, AppDeps> {
     const chain: Middleware[] = [authorize(def.access) as unknown as Middleware];
     if (def.body) chain.push(bodyParser(def.body));
     chain.push(refuseNul());
-    const recording = protocol(def.method, def.path, def.audit);
-    if (recording) chain.push(recording as unknown as Middleware);
-    chain.push(def.handler as unknown as Middleware);
+    chain.push((protocol(def.method, def.path, def.audit, def.handler) ?? def.handler) as unknown as Middleware);
     let router = routers.get(group);
     if (!router) routers.set(group, (router = new Router<AppState, AppDeps>()));
     router.register(def.path, [def.method], chain as never);

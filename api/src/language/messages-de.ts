@@ -34,6 +34,8 @@ export const messagesDe: Record<string, string> = {
     'Der Shop kann gerade nichts speichern, weil sein Speicher voll ist. Es ist nichts verloren gegangen. Bitte in ein paar Minuten noch einmal versuchen.',
   'The database cannot be reached right now. Please try again in a moment.':
     'Die Datenbank ist gerade nicht erreichbar. Bitte gleich noch einmal versuchen.',
+  'Something else was booked or changed at the same moment; nothing was saved. Please try again.':
+    'Gerade wurde gleichzeitig etwas anderes gebucht oder geändert; es ist nichts gespeichert worden. Bitte noch einmal versuchen.',
   'The request could not be handled.': 'Die Anfrage konnte nicht bearbeitet werden.',
   'An error occurred. Please try again later.': 'Ein Fehler ist aufgetreten. Bitte später noch einmal versuchen.',
   'The request could not be read.': 'Die Anfrage konnte nicht gelesen werden.',
