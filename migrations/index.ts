@@ -19,6 +19,7 @@ import * as webhooks from './018_webhooks.ts';
 import * as orderCarts from './020_order_carts.ts';
 import * as vendorLanguage from './021_vendor_language.ts';
 import * as shopRevision from './022_shop_revision.ts';
+import * as requestIds from './023_request_ids.ts';
 
 export interface Migration {
   name: string;
@@ -48,4 +49,5 @@ export const migrations: Migration[] = [
   { name: '020_order_carts', ...orderCarts },
   { name: '021_vendor_language', ...vendorLanguage },
   { name: '022_shop_revision', ...shopRevision },
+  { name: '023_request_ids', ...requestIds },
 ];

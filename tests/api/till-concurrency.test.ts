@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
 import Koa from 'koa';
 import supertest from 'supertest';
 import { protocol } from '../../api/src/audit/protocol.ts';
@@ -12,7 +13,7 @@ import { capturedLog } from '../support/log.ts';
 import { vendorId } from '../support/orders.ts';
 
 // Bookings of one till at the same time: they queue on the till and never deadlock; the cash book
-// stays gap-free.
+// stays gap-free. A payout or a till movement sent again with its request id books once.
 
 interface Movement {
   voucher: string;
@@ -21,7 +22,7 @@ interface Movement {
   balance: number;
 }
 
-describeApi('till: bookings at the same time', (t) => {
+describeApi('till: bookings at the same time, and a submission sent again', (t) => {
   let office = '';
   before(async () => {
     office = await t.office();
@@ -29,7 +30,13 @@ describeApi('till: bookings at the same time', (t) => {
   beforeEach(() => t.reset());
 
   const as = <R extends supertest.Test>(request: R) => request.set('Authorization', office);
+  const move = (tillId: number, body: object) => as(t.http.post(`/api/tills/${tillId}/movements`)).send(body);
   const payOut = (body: object) => as(t.http.post('/api/payments/payout')).send(body);
+  const payouts = async (licenseId: string) =>
+    t
+      .db('payouts')
+      .where({ vendor_id: await vendorId(t.db, licenseId) })
+      .pluck('id');
 
   /** Gives the vendor a credit from a paid order (a copy and a tip); answers it. */
   async function giveCredit(licenseId: string): Promise<number> {
@@ -95,6 +102,64 @@ describeApi('till: bookings at the same time', (t) => {
       rows.at(-1)?.balance ?? openingBalance,
       openingBalance - paid.reduce((sum, amount) => sum + amount, 0),
     );
+  });
+
+  it('books a till movement sent twice, and one sent 10 times at once, once: each answer is the first one', async () => {
+    const tillId = await createTill(t.db, { name: 'Twice', openingBalance: 10_000 });
+    const body = { kind: 'bank_deposit', amount: 2500, requestId: randomUUID() };
+    const first = await move(tillId, body);
+    assert.equal(first.status, 201, JSON.stringify(first.body));
+    const again = await move(tillId, body);
+    assert.deepEqual([again.status, again.body], [201, first.body]);
+
+    const same = { ...body, requestId: randomUUID() };
+    const answers = await Promise.all(Array.from({ length: 10 }, () => move(tillId, same)));
+    assert.deepEqual(
+      answers.map((res) => [res.status, res.body]),
+      Array(10).fill([201, answers[0].body]),
+    );
+    const rows = await assertBookAddsUp(tillId, 10_000);
+    assert.deepEqual(
+      rows.map((row) => row.voucher),
+      [first.body.voucher, answers[0].body.voucher],
+    );
+  });
+
+  it('books a payout sent twice, and one sent 10 times at once, once: each answer is the first payout', async () => {
+    const body = { vendor: 'DEMO-1', expectedAmount: await giveCredit('DEMO-1'), requestId: randomUUID() };
+    const first = await payOut(body);
+    assert.equal(first.status, 201, JSON.stringify(first.body));
+    const again = await payOut(body);
+    assert.deepEqual([again.status, again.body], [201, first.body]);
+    assert.deepEqual(await payouts('DEMO-1'), [first.body.id]);
+
+    const same = { vendor: 'DEMO-2', expectedAmount: await giveCredit('DEMO-2'), requestId: randomUUID() };
+    const answers = await Promise.all(Array.from({ length: 10 }, () => payOut(same)));
+    assert.deepEqual(
+      answers.map((res) => [res.status, res.body]),
+      Array(10).fill([201, answers[0].body]),
+    );
+    assert.deepEqual(await payouts('DEMO-2'), [answers[0].body.id]);
+  });
+
+  it('refuses a request id sent again with other figures (409) and books nothing for it', async () => {
+    const tillId = await createTill(t.db, { name: 'Other figures', openingBalance: 10_000 });
+    const requestId = randomUUID();
+    assert.equal((await move(tillId, { kind: 'bank_deposit', amount: 2500, requestId })).status, 201);
+    const moved = await move(tillId, { kind: 'bank_deposit', amount: 2600, requestId });
+    assert.equal(moved.status, 409, JSON.stringify(moved.body));
+    assert.match(moved.body.message, /already booked with other figures/);
+    assert.equal((await assertBookAddsUp(tillId, 10_000)).length, 1);
+
+    const credit = await giveCredit('DEMO-3');
+    await giveCredit('DEMO-4');
+    const payoutRequest = randomUUID();
+    const paid = await payOut({ vendor: 'DEMO-3', expectedAmount: credit, requestId: payoutRequest });
+    assert.equal(paid.status, 201, JSON.stringify(paid.body));
+    const other = await payOut({ vendor: 'DEMO-4', expectedAmount: credit, requestId: payoutRequest });
+    assert.equal(other.status, 409, JSON.stringify(other.body));
+    assert.match(other.body.message, /already booked with other figures/);
+    assert.deepEqual(await payouts('DEMO-4'), []);
   });
 
   it('runs a payout that PostgreSQL ended to break a deadlock once more, whole: 201', async function () {

@@ -215,6 +215,8 @@ export const messagesDe: Record<string, string> = {
     'Das Guthaben hat sich inzwischen geändert: Es beträgt jetzt {amount}. Bitte den Besuch prüfen und erneut bestätigen.',
   'This visit was booked for another vendor.':
     'Dieser Besuch wurde für eine andere Verkäuferin oder einen anderen Verkäufer gebucht.',
+  'This submission was already booked with other figures. Please reload the page to see the booking, and book again if something is missing.':
+    'Diese Eingabe wurde bereits mit anderen Angaben gebucht. Bitte die Seite neu laden, um die Buchung zu sehen, und neu buchen, falls etwas fehlt.',
   'Some items are not sold at the counter.': 'Einige Artikel werden nicht am Schalter verkauft.',
   'Not sold at the counter: item {items}.': 'Nicht am Schalter verkauft: Artikel {items}.',
   'The copies cost {total}; the vendor cannot pay more than that in cash.':
@@ -231,6 +233,8 @@ export const messagesDe: Record<string, string> = {
   'Please give the amount in whole cents.': 'Bitte den Betrag in ganzen Cent angeben.',
   'The visit needs an id made by the screen (a UUID).':
     'Der Besuch braucht eine vom Bildschirm erzeugte ID (eine UUID).',
+  'The submission needs an id made by the screen (a UUID).':
+    'Die Eingabe braucht eine vom Bildschirm erzeugte ID (eine UUID).',
   'Please give the vendor’s licence ID.': 'Bitte die Ausweisnummer der Verkäuferin oder des Verkäufers angeben.',
   'At most 100 lines.': 'Höchstens 100 Zeilen.',
   'At most 10000 copies.': 'Höchstens 10000 Exemplare.',

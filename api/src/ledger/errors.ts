@@ -76,3 +76,16 @@ export class CounterError extends LedgerError {
     super(String(text));
   }
 }
+
+/**
+ * A submission's request id came again with other figures (another vendor, amount or till) than it
+ * was booked with: it is not the same submission, and the first one stands.
+ */
+export class RequestReused extends CounterError {
+  constructor() {
+    super(
+      'conflict',
+      'This submission was already booked with other figures. Please reload the page to see the booking, and book again if something is missing.',
+    );
+  }
+}

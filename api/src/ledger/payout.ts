@@ -1,6 +1,13 @@
 import type { Knex } from 'knex';
 import { accountIds, vendorAccountId } from './accounts.ts';
-import { NothingToPayOut, PayoutAlreadyReversed, PayoutNotFound, StaleAmount, type LastPayout } from './errors.ts';
+import {
+  NothingToPayOut,
+  PayoutAlreadyReversed,
+  PayoutNotFound,
+  RequestReused,
+  StaleAmount,
+  type LastPayout,
+} from './errors.ts';
 import { openCredit } from './queries.ts';
 import { bookMovement, defaultTillId, lockTill } from './till.ts';
 import { oneRow } from '../one-row.ts';
@@ -21,6 +28,8 @@ export interface PayoutRequest {
   timeZone: string;
   /** The till the cash comes from (issue 16); the first till when not named. */
   tillId?: number;
+  /** The back office's id of the submission (a UUID): sent again, it answers the first payout. */
+  requestId?: string;
 }
 
 /**
@@ -65,11 +74,34 @@ async function lastPayout(trx: Knex.Transaction, vendorId: number, timeZone: str
   );
 }
 
-/** Pays out the vendor's open credit; answers the new payout's id. */
+/**
+ * Pays out the vendor's open credit; answers the new payout's id, or the id of the payout booked
+ * before with the same request id.
+ */
 export async function payOut(db: Knex | Knex.Transaction, request: PayoutRequest): Promise<number> {
   return db.transaction(async (trx) => {
     const tillId = request.tillId ?? (await defaultTillId(trx));
     await lockTill(trx, tillId);
+    // Under the till's lock, a submission sent twice at once finds the first one's payout here.
+    if (request.requestId !== undefined) {
+      const earlier = await trx('payouts')
+        .where({ request_id: request.requestId })
+        .first<{ id: number; vendor_id: number; till_id: number; amount: number | string } | undefined>(
+          'id',
+          'vendor_id',
+          'till_id',
+          'amount',
+        );
+      if (earlier) {
+        if (
+          earlier.vendor_id !== request.vendorId ||
+          earlier.till_id !== tillId ||
+          Number(earlier.amount) !== request.expectedAmount
+        )
+          throw new RequestReused();
+        return earlier.id;
+      }
+    }
     const account = await vendorAccountId(trx, request.vendorId, { lock: true });
     if (account === undefined) throw new NothingToPayOut(request.vendorId);
     // Exactly these rows are settled: a sale committed from now on stays open for the next payout.
@@ -88,6 +120,7 @@ export async function payOut(db: Knex | Knex.Transaction, request: PayoutRequest
     await trx('payouts').insert({
       till_id: tillId,
       id,
+      request_id: request.requestId ?? null,
       receipt_number: trx.raw(`to_char(now() at time zone ?, 'YYYY') || '-' || lpad(?::text, 6, '0')`, [
         request.timeZone,
         id,

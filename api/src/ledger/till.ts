@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { CounterError } from './errors.ts';
+import { CounterError, RequestReused } from './errors.ts';
 import { oneRow } from '../one-row.ts';
 import { emitDayClosed } from '../events/emit.ts';
 import { day as dayParam, money, tr } from '../language/messages.ts';
@@ -64,6 +64,8 @@ export interface Movement {
   vendorId?: number;
   ledgerRowId?: number;
   counterVisitId?: string;
+  /** The id the back office made for a manual movement's submission: sent again, it books once. */
+  requestId?: string;
   /** The newspaper's time zone: the movement is dated on its local day. */
   timeZone: string;
 }
@@ -155,6 +157,7 @@ export async function bookMovement(
       staff: movement.staff,
       ledger_row_id: movement.ledgerRowId ?? null,
       counter_visit_id: movement.counterVisitId ?? null,
+      request_id: movement.requestId ?? null,
     })
     .returning<{ id: number | string }[]>('id');
   return { id: Number(oneRow(inserted).id), voucher: voucherLabel(movement.tillId, year, number) };
@@ -172,20 +175,53 @@ export interface ManualMovementRequest {
   reason: string;
   staff: string;
   timeZone: string;
+  /** The back office's id of the submission (a UUID): sent again, it answers the first booking. */
+  requestId?: string;
 }
 
 const directions: Record<ManualKind, 1 | -1> = { bank_deposit: -1, bank_withdrawal: 1, expense: -1, income: 1 };
 
-/** A deposit to or withdrawal from the bank, or another expense or income with its reason. */
+/** A movement as a submission sent again is compared with. */
+interface BookedMovement {
+  id: number | string;
+  till_id: number;
+  year: number;
+  voucher_number: number;
+  kind: string;
+  amount: number | string;
+  reason: string;
+}
+
+/**
+ * A deposit to or withdrawal from the bank, or another expense or income with its reason. A request
+ * id booked before answers that movement, when it is the same one.
+ */
 export function bookManualMovement(db: Db, request: ManualMovementRequest): Promise<{ id: number; voucher: string }> {
   if (!(request.amount > 0))
     throw new CounterError('invalid', 'Please give an amount above 0.', { amount: 'Please give an amount above 0.' });
   if ((request.kind === 'expense' || request.kind === 'income') && !request.reason.trim()) {
     throw new CounterError('invalid', 'Please say what the money is for.', { reason: 'Please give a reason.' });
   }
-  return db.transaction((trx) =>
-    bookMovement(trx, { ...request, amount: directions[request.kind] * request.amount, reason: request.reason.trim() }),
-  );
+  const movement = { ...request, amount: directions[request.kind] * request.amount, reason: request.reason.trim() };
+  return db.transaction(async (trx) => {
+    // Under the till's lock, a submission sent twice at once finds the first one's movement here.
+    await lockTill(trx, request.tillId);
+    const earlier =
+      request.requestId === undefined
+        ? undefined
+        : await trx('cash_movements')
+            .where({ request_id: request.requestId })
+            .first<BookedMovement | undefined>('id', 'till_id', 'year', 'voucher_number', 'kind', 'amount', 'reason');
+    if (!earlier) return bookMovement(trx, movement);
+    if (
+      earlier.till_id !== movement.tillId ||
+      earlier.kind !== movement.kind ||
+      Number(earlier.amount) !== movement.amount ||
+      earlier.reason !== movement.reason
+    )
+      throw new RequestReused();
+    return { id: Number(earlier.id), voucher: voucherLabel(earlier.till_id, earlier.year, earlier.voucher_number) };
+  });
 }
 
 /** The coins and notes a count may list, in cents. */

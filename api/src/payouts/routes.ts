@@ -120,7 +120,9 @@ export const payoutRoutes: RouteDef[] = [
         authorisedBy: staffName(ctx),
         timeZone: ctx.config.timeZone,
         tillId: input.tillId,
+        requestId: input.requestId,
       });
+      // A submission sent again answers as the first time: the same payout.
       ctx.status = 201;
       ctx.body = await payoutWithRows(ctx, id);
     },

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { requestId } from '../counter/schema.ts';
 
 export const payoutInput = z.object({
   vendor: z
@@ -12,6 +13,7 @@ export const payoutInput = z.object({
     .max(Number.MAX_SAFE_INTEGER, 'The amount is too large.'),
   /** The till the cash comes from (issue 16); the first till when left out. */
   tillId: z.number().int('Please choose a till.').min(1, 'Please choose a till.').max(2_147_483_647).optional(),
+  requestId,
 });
 
 export const reversalInput = z.object({

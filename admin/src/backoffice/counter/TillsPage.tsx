@@ -149,13 +149,17 @@ function MovementForm({ till }: { till: Till }) {
   const [amount, setAmount] = useState('');
   const [reason, setReason] = useState('');
   const [message, setMessage] = useState<{ ok: boolean; text: string }>();
+  // One id per movement until it is booked: sent again after an answer that did not arrive, the API
+  // answers the movement it booked instead of booking it twice.
+  const [requestId, setRequestId] = useState(() => crypto.randomUUID());
   const cents = parseEuros(amount);
   const submit = async () => {
     try {
       const done = (await dataProvider.call(`/api/tills/${till.id}/movements`, {
         method: 'POST',
-        body: { kind, amount: cents, reason },
+        body: { kind, amount: cents, reason, requestId },
       })) as { voucher: string };
+      setRequestId(crypto.randomUUID());
       setMessage({ ok: true, text: translate('app.tills.booked', { voucher: done.voucher }) });
       setAmount('');
       setReason('');

@@ -83,7 +83,9 @@ function OpenRows({ rows, balance }: { rows: AccountRow[]; balance: number }) {
 /**
  * The counter's payout: the open rows and the credit, then a confirmation naming vendor and
  * amount, then the receipt to print. The amount shown travels as `expectedAmount`, so a sale or a
- * refund booked meanwhile makes the API refuse (409) instead of paying a figure nobody saw.
+ * refund booked meanwhile makes the API refuse (409) instead of paying a figure nobody saw. The
+ * page's one payout travels with one request id, also when it is confirmed again after an answer
+ * that did not arrive: the API then answers the payout it booked instead of paying twice.
  */
 function Payout({ licenseId }: { licenseId: string }) {
   const translate = useTranslate();
@@ -96,6 +98,7 @@ function Payout({ licenseId }: { licenseId: string }) {
     queryFn: () =>
       dataProvider.call(`/api/payments/forpayout?vendor=${encodeURIComponent(licenseId)}`) as Promise<ForPayout>,
   });
+  const [requestId] = useState(() => crypto.randomUUID());
   const [confirming, setConfirming] = useState(false);
   const [busy, setBusy] = useState(false);
   const [paid, setPaid] = useState<Paid>();
@@ -113,7 +116,7 @@ function Payout({ licenseId }: { licenseId: string }) {
     try {
       const payout = (await dataProvider.call('/api/payments/payout', {
         method: 'POST',
-        body: { vendor: licenseId, expectedAmount: data.balance },
+        body: { vendor: licenseId, expectedAmount: data.balance, requestId },
       })) as Paid;
       setPaid(payout);
       // Every list with this vendor's credit is out of date now.
