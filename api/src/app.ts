@@ -14,6 +14,7 @@ import { createVerifier, type Verifier } from './identity/verifier.ts';
 import { showsTestRibbon, usesSandbox } from './stripe/mode.ts';
 import { stripeSandbox } from './stripe/sandbox/index.ts';
 import { routes as allRoutes } from './routes.ts';
+import { creditIsTestMoney } from './safety.ts';
 import { shopPage } from './shop/page.ts';
 import { testModeRibbon } from './web/ribbon.ts';
 import { serveApp, serveFiles } from './web/static.ts';
@@ -41,7 +42,7 @@ export function buildApp({ db, config, verifier, routes = allRoutes, distDir = p
   app.use(requestDeadline(config.requestTimeoutSeconds));
   // Around everything else, so pages, scripts and API answers all leave compressed.
   app.use(compress());
-  if (showsTestRibbon(config)) app.use(testModeRibbon());
+  if (showsTestRibbon(config)) app.use(testModeRibbon({ creditIsTestMoney: creditIsTestMoney(config) }));
   app.use(async (ctx, next) => {
     // Trailing slashes are optional everywhere (the specification writes them, clients may not).
     if (ctx.path.length > 1 && ctx.path.endsWith('/')) ctx.path = ctx.path.replace(/\/+$/, '') || '/';

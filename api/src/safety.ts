@@ -1,6 +1,6 @@
 import { isLoopback, type Config } from './config.ts';
 import type { Db } from './db.ts';
-import { isLiveKey, isTestMode } from './stripe/mode.ts';
+import { isLiveKey, isTestMode, showsTestRibbon } from './stripe/mode.ts';
 import { resetPassword } from './identity/accounts/queries.ts';
 import { demoLoginsInUse } from '../../seeds/demo.ts';
 
@@ -21,6 +21,12 @@ export function isLocalUrl(publicUrl: string): boolean {
  */
 export const isLocalStart = (config: Pick<Config, 'host' | 'publicUrl'>) =>
   config.host !== undefined && isLoopback(config.host) && isLocalUrl(config.publicUrl);
+
+/**
+ * Test mode chosen on purpose where others reach the server: its card credit is test money, which
+ * the ledger never pays in cash (ledger/test-credit.ts).
+ */
+export const creditIsTestMoney = (config: Config) => showsTestRibbon(config) && !isLocalStart(config);
 
 /** Where the server can be reached, for a refusal's first words. */
 const whereReached = (config: Config) =>

@@ -99,7 +99,10 @@ describe('starting behind a public address', function () {
         // Compressed as a phone asks for it: the ribbon is in the page before it is compressed.
         const html = await (await fetch(`${server.url}${page}`, { headers: { 'Accept-Encoding': 'br' } })).text();
         assert.ok(html.includes(ribbon), `${page} shows the test-mode ribbon`);
-        assert.match(html, /TESTMODUS – keine echten Zahlungen · TEST MODE – no real payments/);
+        assert.match(
+          html,
+          /TESTMODUS – keine echten Zahlungen, Guthaben wird nicht bar ausgezahlt · TEST MODE – no real payments, credit is not paid out in cash/,
+        );
       }
       // The seeded demo logins got passwords of their own, printed once.
       assert.match(

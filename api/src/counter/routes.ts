@@ -8,6 +8,7 @@ import { vendorAccountId } from '../ledger/accounts.ts';
 import { counterVisit } from '../ledger/counter.ts';
 import { accountRowToApi, openRows, type AccountRow, type VendorLedgerRow } from '../ledger/queries.ts';
 import { bookManualMovement, closeDay, createTill } from '../ledger/till.ts';
+import { creditIsTestMoney } from '../safety.ts';
 import { findVendorByLicense, type VendorRow } from '../vendors/queries.ts';
 import {
   cashBook,
@@ -189,6 +190,7 @@ export const counterRoutes: RouteDef[] = [
         cash: input.cash,
         payOut: input.payOut,
         expectedCredit: input.expectedCredit,
+        creditIsTestMoney: creditIsTestMoney(ctx.config),
         staff: staffName(ctx),
         timeZone: ctx.config.timeZone,
       });

@@ -26,6 +26,8 @@ export const messagesDe: Record<string, string> = {
   'The credit is now {amount}.': 'Das Guthaben beträgt jetzt {amount}.',
   'There is no payout with the id {id}.': 'Es gibt keine Auszahlung mit der ID {id}.',
   'This payout has already been reversed.': 'Diese Auszahlung wurde bereits storniert.',
+  'This is a test installation: credit from test payments is never paid out in cash, nor used to pay for copies.':
+    'Dies ist eine Testinstallation: Guthaben aus Testzahlungen wird nie bar ausgezahlt und bezahlt auch keine Exemplare.',
   'This vendor cannot be deleted: the credit is not zero ({credit}). Please pay it out or settle the debt first.':
     'Diese Verkäuferin oder dieser Verkäufer kann nicht gelöscht werden: Das Guthaben ist nicht null ({credit}). Bitte zuerst auszahlen oder die Schulden begleichen.',
   'This vendor has been deleted; no money can be booked for them.':

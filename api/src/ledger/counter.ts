@@ -5,6 +5,7 @@ import { openCredit } from './queries.ts';
 import { oneRow } from '../one-row.ts';
 import { emitCounterSale } from '../events/emit.ts';
 import { CounterError } from './errors.ts';
+import { refuseTestCreditAsCash } from './test-credit.ts';
 import { bookMovement, lockTill } from './till.ts';
 import { money, tr } from '../language/messages.ts';
 
@@ -29,6 +30,8 @@ export interface VisitRequest {
   lines: VisitLine[];
   /** Cents the vendor pays in cash for the copies (0 … their total); the rest comes from credit. */
   cash: number;
+  /** Card payments are test payments here (ledger/test-credit.ts): their credit is never paid in cash. */
+  creditIsTestMoney?: boolean;
   /** Pay out the credit that is left after the copies. */
   payOut: boolean;
   /** The credit the staff member was shown; it must still be the open credit. */
@@ -114,6 +117,7 @@ export async function counterVisit(
       );
     }
     const left = credit - fromCredit;
+    refuseTestCreditAsCash(request.creditIsTestMoney, fromCredit + (request.payOut ? Math.max(left, 0) : 0));
     if (total === 0 && !(request.payOut && left > 0)) {
       throw new CounterError('invalid', 'Nothing to book: no copies and no credit to pay out.', {
         items: 'Please add copies or pay out a credit.',

@@ -9,6 +9,7 @@ import {
   type LastPayout,
 } from './errors.ts';
 import { openCredit } from './queries.ts';
+import { refuseTestCreditAsCash } from './test-credit.ts';
 import { bookMovement, defaultTillId, lockTill } from './till.ts';
 import { oneRow } from '../one-row.ts';
 import { emitPayout, emitPayoutReversed } from '../events/emit.ts';
@@ -30,6 +31,8 @@ export interface PayoutRequest {
   tillId?: number;
   /** The back office's id of the submission (a UUID): sent again, it answers the first payout. */
   requestId?: string;
+  /** Card payments are test payments here (ledger/test-credit.ts): their credit is never paid in cash. */
+  creditIsTestMoney?: boolean;
 }
 
 /**
@@ -111,6 +114,7 @@ export async function payOut(db: Knex | Knex.Transaction, request: PayoutRequest
     if (credit === 0)
       throw new NothingToPayOut(request.vendorId, await lastPayout(trx, request.vendorId, request.timeZone));
     if (credit !== request.expectedAmount) throw new StaleAmount(credit);
+    refuseTestCreditAsCash(request.creditIsTestMoney, credit);
 
     // The id is drawn first so that the receipt number can carry it.
     const { rows: drawn } = await trx.raw<{ rows: { id: number }[] }>(

@@ -23,6 +23,7 @@ import {
 import { receiptHtml } from './receipt.ts';
 import { payoutInput, reversalInput } from './schema.ts';
 import { tr } from '../language/messages.ts';
+import { creditIsTestMoney } from '../safety.ts';
 
 const payoutId = (ctx: AppContext) => idParam(ctx.params.id, 'payout');
 
@@ -121,6 +122,7 @@ export const payoutRoutes: RouteDef[] = [
         timeZone: ctx.config.timeZone,
         tillId: input.tillId,
         requestId: input.requestId,
+        creditIsTestMoney: creditIsTestMoney(ctx.config),
       });
       // A submission sent again answers as the first time: the same payout.
       ctx.status = 201;
