@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Context, Middleware } from 'koa';
 import { isDatabaseUnreachable, isTransactionConflict, pgCode, withoutPassword } from '../db.ts';
+import { DomainError, TooManyRequests, type FieldErrors, type RefusalKind } from '../errors.ts';
 import {
   CounterError,
   CreditNotZero,
@@ -15,7 +16,7 @@ import { log } from '../log.ts';
 import { languageOf, money, tr, translate, type Language, type Text } from '../language/messages.ts';
 import { isMachinePath } from './paths.ts';
 
-export type FieldErrors = Record<string, Text>;
+export type { FieldErrors };
 
 /** An error whose message is meant for the person in front of the screen. */
 export class HttpError extends Error {
@@ -55,11 +56,30 @@ const pgClientErrors: Record<string, [number, Text]> = {
   ],
 };
 
-const counterStatus: Record<CounterError['refusal'], number> = { invalid: 400, unknown: 404, conflict: 409 };
+/** The one place where a kind of refusal becomes a status. */
+const refusalStatus: Record<RefusalKind, number> = {
+  invalid: 400,
+  forbidden: 403,
+  unknown: 404,
+  conflict: 409,
+  too_many: 429,
+  service_failed: 502,
+};
 
 interface Refusal {
   status: number;
   body: { message: Text; errors?: FieldErrors; currentAmount?: number; [figure: string]: unknown };
+}
+
+/** The answer to a domain's refusal (api/src/errors.ts): its kind says the status. */
+export function domainRefusal(error: DomainError): Refusal & { headers?: Record<string, string> } {
+  return {
+    status: refusalStatus[error.refusal],
+    body: { message: error.text, ...(error.errors ? { errors: error.errors } : {}), ...error.details },
+    ...(error instanceof TooManyRequests
+      ? { headers: { 'Retry-After': String(Math.max(1, error.retryAfterSeconds)) } }
+      : {}),
+  };
 }
 
 /** The answer to a refusal of the money rules: their errors know nothing of HTTP, this says it. */
@@ -102,7 +122,7 @@ export function ledgerRefusal(error: LedgerError): Refusal {
   }
   if (error instanceof CounterError) {
     // The counter's refusals (ledger/till.ts, ledger/counter.ts), with the figures the screen shows again.
-    const status = counterStatus[error.refusal];
+    const status = refusalStatus[error.refusal];
     return {
       status,
       body: { message: error.text, ...(error.errors ? { errors: error.errors } : {}), ...error.details },
@@ -147,6 +167,7 @@ function refusalFor(raw: unknown, ctx: Context, requestId: string): Refusal & { 
     return { status: raw.status, body, headers: raw.headers };
   }
   if (raw instanceof LedgerError) return ledgerRefusal(raw);
+  if (raw instanceof DomainError) return domainRefusal(raw);
   if (isDiskFull(raw)) {
     // Nothing can be saved until someone makes room; what was saved is safe. The log has one line
     // when it begins (db-space.ts), the access log one per request.
