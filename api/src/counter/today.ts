@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { openCreditTotal } from '../ledger/queries.ts';
 import { oneRow } from '../one-row.ts';
 import { listTills, type Till } from './queries.ts';
 
@@ -48,19 +49,7 @@ export async function officeToday(db: Db, timeZone: string): Promise<OfficeToday
       db.raw('sum(r.quantity)::integer as quantity'),
       db.raw('sum(r.amount)::bigint as amount'),
     );
-  const { rows: creditRows } = await db.raw<{ rows: { vendors: number; amount: number }[] }>(`
-    select count(*)::integer as vendors, coalesce(sum(c.credit), 0)::bigint as amount from (
-      select a.id, sum(o.signed) as credit
-      from ledger_accounts a
-      cross join lateral (
-        select amount as signed from ledger_rows where receiver_id = a.id and payout_id is null
-        union all
-        select -amount from ledger_rows where sender_id = a.id and payout_id is null
-      ) o
-      where a.kind = 'vendor'
-      group by a.id
-    ) c where c.credit > 0`);
-  const credit = oneRow(creditRows);
+  const credit = await openCreditTotal(db);
   const warnings = await db('vendor_comments as c')
     .join('vendors as v', 'v.id', 'c.vendor_id')
     .where({ 'c.warning': true })
@@ -95,7 +84,7 @@ export async function officeToday(db: Db, timeZone: string): Promise<OfficeToday
       ...till,
       yesterdayClosed: till.closedUntil !== null && till.closedUntil >= bounds.yesterday,
     })),
-    openCredit: { vendors: credit.vendors, amount: Number(credit.amount) },
+    openCredit: credit,
     warnings: warnings.map((w) => ({
       id: w.id,
       vendorId: w.vendor_id,

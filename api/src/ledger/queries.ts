@@ -25,9 +25,9 @@ export interface VendorMoneyColumns {
 // A vendor's credit has ONE definition, `openSignedRows`: the rows not yet settled by a payout, each
 // signed from the account's side (+ received, − sent); the credit is their sum. The vendor list and
 // answer, /api/vendors/me, vendor deletion (through `withVendorMoney`), the forpayout page and the
-// payout itself (through `openRows` and `openCredit`) all read it, so they cannot disagree. It is
-// computed where it is asked for, never stored, so it cannot drift from the ledger. Each branch of
-// the union reads one of the open-row partial indexes.
+// payout itself (through `openRows` and `openCredit`) and the office's total (`openCreditTotal`) all
+// read it, so they cannot disagree. It is computed where it is asked for, never stored, so it cannot
+// drift from the ledger. Each branch of the union reads one of the open-row partial indexes.
 const openSignedRows = (accountId: string) => `
   select id, amount as signed from ledger_rows where receiver_id = ${accountId} and payout_id is null
   union all
@@ -60,6 +60,26 @@ export async function openCredit(db: Db, accountId: number): Promise<{ credit: n
   // An aggregate without GROUP BY answers exactly one row.
   const row = rows[0];
   return { credit: Number(row?.credit ?? 0), rowIds: row?.ids ?? [] };
+}
+
+/**
+ * What the office owes its vendors now, summed set-based over every vendor account in one statement:
+ * how many vendors have credit, and its sum. A debt lowers neither: it is the vendor's to pay off with
+ * their next sales, not money the office can hold back from another vendor.
+ */
+export async function openCreditTotal(db: Db): Promise<{ vendors: number; amount: number }> {
+  // An account without open rows has no row in `c`; each account reads the open-row indexes once.
+  const { rows } = await db.raw<{ rows: { vendors: number; amount: number | string }[] }>(`
+    select count(*)::integer as vendors, coalesce(sum(c.credit), 0)::bigint as amount from (
+      select a.id, sum(o.signed) as credit
+      from ledger_accounts a
+      cross join lateral (${openSignedRows('a.id')}) o
+      where a.kind = 'vendor'
+      group by a.id
+    ) c where c.credit > 0`);
+  // An aggregate without GROUP BY answers exactly one row.
+  const row = rows[0];
+  return { vendors: row?.vendors ?? 0, amount: Number(row?.amount ?? 0) };
 }
 
 /**
