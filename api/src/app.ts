@@ -11,6 +11,7 @@ import { securityHeaders } from './http/security.ts';
 import { requestDeadline } from './http/timeouts.ts';
 import { embeddedIdentity } from './identity/provider/index.ts';
 import { createVerifier, type Verifier } from './identity/verifier.ts';
+import { ledgerRefusal } from './ledger-refusals.ts';
 import { showsTestRibbon, usesSandbox } from './stripe/mode.ts';
 import { stripeSandbox } from './stripe/sandbox/index.ts';
 import { routes as allRoutes } from './routes.ts';
@@ -36,7 +37,7 @@ export function buildApp({ db, config, verifier, routes = allRoutes, distDir = p
   // Without an external issuer the embedded OpenID provider at /oidc issues the tokens.
   const embedded = config.oidc.issuer ? undefined : embeddedIdentity(db, config);
 
-  app.use(errorHandler());
+  app.use(errorHandler(ledgerRefusal));
   // Inside the error handler, so error answers carry the headers and a hung request its 503.
   app.use(securityHeaders(config));
   app.use(requestDeadline(config.requestTimeoutSeconds));

@@ -2,18 +2,9 @@ import { randomUUID } from 'node:crypto';
 import type { Context, Middleware } from 'koa';
 import { isDatabaseUnreachable, isTransactionConflict, pgCode, withoutPassword } from '../db.ts';
 import { DomainError, TooManyRequests, type FieldErrors, type RefusalKind } from '../errors.ts';
-import {
-  CounterError,
-  CreditNotZero,
-  LedgerError,
-  NothingToPayOut,
-  PayoutAlreadyReversed,
-  PayoutNotFound,
-  StaleAmount,
-} from '../ledger/errors.ts';
 import { isDiskFull, noteDiskFull, noteWriteSucceeded } from '../db-space.ts';
 import { log } from '../log.ts';
-import { languageOf, money, tr, translate, type Language, type Text } from '../language/messages.ts';
+import { languageOf, translate, type Language, type Text } from '../language/messages.ts';
 import { isMachinePath } from './paths.ts';
 
 export type { FieldErrors };
@@ -82,62 +73,6 @@ export function domainRefusal(error: DomainError): Refusal & { headers?: Record<
   };
 }
 
-/** The answer to a refusal of the money rules: their errors know nothing of HTTP, this says it. */
-export function ledgerRefusal(error: LedgerError): Refusal {
-  if (error instanceof NothingToPayOut) {
-    const errors: FieldErrors = { vendor: 'This vendor has no credit to pay out.' };
-    const last = error.lastPayout;
-    if (!last) return { status: 409, body: { message: 'No credits to pay out', errors } };
-    // Most often a payout race: the other tab's payout, so the loser can see the voucher and not pay twice.
-    const message = tr('No credits to pay out: {staff} paid out {amount} on {time} (receipt {number}).', {
-      staff: last.authorisedBy,
-      amount: money(last.amount),
-      time: last.localTime,
-      number: last.receiptNumber,
-    });
-    return { status: 409, body: { message, errors, lastPayout: last } };
-  }
-  if (error instanceof StaleAmount) {
-    const amount = money(error.currentAmount);
-    return {
-      status: 409,
-      body: {
-        message: tr(
-          'The credit has changed in the meantime: it is now {amount}. Please check the amount and pay out again.',
-          {
-            amount,
-          },
-        ),
-        errors: { expectedAmount: tr('The credit is now {amount}.', { amount }) },
-        // The figure that is open now, so the payout page can show it for a new confirmation.
-        currentAmount: error.currentAmount,
-      },
-    };
-  }
-  if (error instanceof PayoutNotFound) {
-    return { status: 404, body: { message: tr('There is no payout with the id {id}.', { id: error.payoutId }) } };
-  }
-  if (error instanceof PayoutAlreadyReversed) {
-    return { status: 409, body: { message: 'This payout has already been reversed.' } };
-  }
-  if (error instanceof CounterError) {
-    // The counter's refusals (ledger/till.ts, ledger/counter.ts), with the figures the screen shows again.
-    const status = refusalStatus[error.refusal];
-    return {
-      status,
-      body: { message: error.text, ...(error.errors ? { errors: error.errors } : {}), ...error.details },
-    };
-  }
-  if (error instanceof CreditNotZero) {
-    const message = tr(
-      'This vendor cannot be deleted: the credit is not zero ({credit}). Please pay it out or settle the debt first.',
-      { credit: money(error.credit) },
-    );
-    return { status: 409, body: { message } };
-  }
-  return { status: 409, body: { message: 'This vendor has been deleted; no money can be booked for them.' } };
-}
-
 /** What Retry-After suggests while the database is away: long enough for a restart or a failover to begin. */
 const databaseRetrySeconds = 5;
 /** What Retry-After suggests while the database's disk is full: someone has to make room first. */
@@ -158,16 +93,27 @@ const loggablePath = (path: string) =>
 const translateFields = (errors: FieldErrors, language: Language) =>
   Object.fromEntries(Object.entries(errors).map(([field, text]) => [field, translate(text, language)]));
 
+/**
+ * Turns an error of a layer above into the domain error it stands for, or answers undefined. The
+ * route layer (app.ts) hands one over for errors that are no DomainError yet (the ledger's).
+ */
+export type Explain = (error: unknown) => DomainError | undefined;
+
 /** What a failed request answers, still in message ids: status, body and extra headers. */
-function refusalFor(raw: unknown, ctx: Context, requestId: string): Refusal & { headers?: Record<string, string> } {
+function refusalFor(
+  raw: unknown,
+  ctx: Context,
+  requestId: string,
+  explain: Explain,
+): Refusal & { headers?: Record<string, string> } {
   const error = raw as KoaLikeError;
   const code = pgCode(raw);
   if (raw instanceof HttpError) {
     const body = raw.errors ? { message: raw.text, errors: raw.errors } : { message: raw.text };
     return { status: raw.status, body, headers: raw.headers };
   }
-  if (raw instanceof LedgerError) return ledgerRefusal(raw);
-  if (raw instanceof DomainError) return domainRefusal(raw);
+  const refused = raw instanceof DomainError ? raw : explain(raw);
+  if (refused) return domainRefusal(refused);
   if (isDiskFull(raw)) {
     // Nothing can be saved until someone makes room; what was saved is safe. The log has one line
     // when it begins (db-space.ts), the access log one per request.
@@ -241,7 +187,7 @@ const statusMessages: Record<number, Text> = {
 };
 
 /** Request id, access log and the JSON error contract of architecture.md. */
-export function errorHandler(): Middleware {
+export function errorHandler(explain: Explain = () => undefined): Middleware {
   return async (ctx, next) => {
     const requestId = randomUUID();
     ctx.state.requestId = requestId;
@@ -257,7 +203,7 @@ export function errorHandler(): Middleware {
       }
       if (ctx.method !== 'GET' && ctx.method !== 'HEAD' && ctx.status < 400) noteWriteSucceeded();
     } catch (raw) {
-      const { status, body, headers } = refusalFor(raw, ctx, requestId);
+      const { status, body, headers } = refusalFor(raw, ctx, requestId, explain);
       // The one place where what the caller reads is put into their language.
       const language = languageOf(ctx.get('Accept-Language'));
       ctx.status = status;
