@@ -84,14 +84,32 @@ export async function bookPaidOrdersInBulk(trx: Knex.Transaction, booking: BulkB
     'sender_id, receiver_id, amount, kind, order_id, order_entry_id, item_id, quantity, unit_price, ' +
     'payout_id, created_at';
   await run(`insert into ledger_rows (${columns}) select ${columns} from bulk_staged order by created_at`);
-  // The planner must know the new rows before the step below joins on them.
-  await run('analyze payouts, ledger_rows');
-  await run(`insert into ledger_rows (sender_id, receiver_id, amount, kind, payout_id, authorised_by, created_at)
-    select va.id, s.cash, p.amount, 'payout', p.id, p.authorised_by, p.created_at
-    from payouts p join ledger_accounts va on va.vendor_id = p.vendor_id cross join bulk_system s
-    where p.id in (select payout_id from bulk_staged where payout_id is not null)
-    order by p.created_at`);
-  await bookPayoutMovementsInBulk(trx, timeZone);
+  await run('analyze payouts');
+  // Each payout's cash row, and what its cash-book movement needs, in one statement: read back
+  // from ledger_rows, the new rows would be planned by statistics that do not know them yet (an
+  // estimate of one row, then a nested loop over the two million staged rows per payout).
+  await run(
+    `create temporary table bulk_movements (till_id integer, ledger_row_id bigint, vendor_id integer, amount bigint,
+      staff text, created_at timestamptz, year integer, day date) on commit drop`,
+  );
+  await run(
+    `with paid as (
+      select p.id, p.till_id, p.vendor_id, p.amount, p.authorised_by, p.created_at, va.id as vendor_account
+      from payouts p join ledger_accounts va on va.vendor_id = p.vendor_id
+      where p.id in (select distinct payout_id from bulk_staged where payout_id is not null)),
+    cash_rows as (
+      insert into ledger_rows (sender_id, receiver_id, amount, kind, payout_id, authorised_by, created_at)
+      select paid.vendor_account, s.cash, paid.amount, 'payout', paid.id, paid.authorised_by, paid.created_at
+      from paid cross join bulk_system s order by paid.created_at
+      returning id, payout_id)
+    insert into bulk_movements
+    select paid.till_id, c.id, paid.vendor_id, paid.amount, paid.authorised_by, paid.created_at,
+      extract(year from paid.created_at at time zone ?)::integer, (paid.created_at at time zone ?)::date
+    from cash_rows c join paid on paid.id = c.payout_id`,
+    [timeZone, timeZone],
+  );
+  await run('analyze bulk_movements');
+  await bookPayoutMovementsInBulk(trx);
 }
 
 /**
@@ -99,28 +117,35 @@ export async function bookPaidOrdersInBulk(trx: Knex.Transaction, booking: BulkB
  * them one by one: cash out of the payout's till, dated on the newspaper's local day, numbered on
  * from the till's voucher counter of the year, each with the till's balance after it (refused by the
  * database when the till would hold less than nothing).
+ *
+ * Each till's balance before the first of them is read once, in a statement of its own: a look-up
+ * per inserted row reads the till's newest movement through the index, and inside the insert that
+ * index also holds every row the statement itself has inserted so far, each one invisible to it,
+ * so every look-up steps over all of them (tens of thousands of payouts: hours). The running
+ * balance is then one window sum over the till's movements in booking order.
  */
-async function bookPayoutMovementsInBulk(trx: Knex.Transaction, timeZone: string): Promise<void> {
+async function bookPayoutMovementsInBulk(trx: Knex.Transaction): Promise<void> {
+  await trx.raw(`create temporary table bulk_till_start on commit drop as
+    select t.id as till_id, coalesce(last.balance, t.opening_balance) as balance
+    from tills t left join lateral (
+      select b.balance from cash_movements b where b.till_id = t.id order by b.id desc limit 1) last on true
+    where t.id in (select till_id from bulk_movements)`);
   await trx.raw(
     `insert into cash_movements (till_id, year, voucher_number, day, kind, counterpart, vendor_id, amount, balance,
       staff, ledger_row_id, created_at)
     select m.till_id, m.year,
       coalesce(c.next, 1) - 1 + row_number() over (partition by m.till_id, m.year order by m.created_at, m.ledger_row_id),
       m.day, 'payout', 'vendor', m.vendor_id, -m.amount,
-      coalesce((select balance from cash_movements b where b.till_id = m.till_id order by b.id desc limit 1),
-               t.opening_balance)
-        - sum(m.amount) over (partition by m.till_id order by m.created_at, m.ledger_row_id),
+      s.balance - sum(m.amount) over (partition by m.till_id order by m.created_at, m.ledger_row_id
+                                      rows between unbounded preceding and current row),
       m.staff, m.ledger_row_id, m.created_at
-    from (select p.till_id, r.id as ledger_row_id, p.vendor_id, p.amount, p.authorised_by as staff, p.created_at,
-            extract(year from p.created_at at time zone ?)::integer as year, (p.created_at at time zone ?)::date as day
-          from ledger_rows r join payouts p on p.id = r.payout_id
-          where r.kind = 'payout' and p.id in (select payout_id from bulk_staged where payout_id is not null)) m
-    join tills t on t.id = m.till_id
+    from bulk_movements m
+    join bulk_till_start s on s.till_id = m.till_id
     left join till_voucher_counters c on c.till_id = m.till_id and c.year = m.year
     order by m.created_at, m.ledger_row_id`,
-    [timeZone, timeZone],
   );
   await trx.raw(`insert into till_voucher_counters (till_id, year, next)
-    select till_id, year, max(voucher_number) + 1 from cash_movements group by till_id, year
+    select till_id, year, max(voucher_number) + 1 from cash_movements
+    where (till_id, year) in (select till_id, year from bulk_movements) group by till_id, year
     on conflict (till_id, year) do update set next = excluded.next`);
 }
