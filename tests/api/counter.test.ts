@@ -190,7 +190,13 @@ describeApi('counter: visits, tills, cash book and daily close', (t) => {
     assert.equal(paid.status, 201, JSON.stringify(paid.body));
     const receipt = (await as(t.http.get(`/api/payouts/${paid.body.id}/receipt`))).text;
     assert.equal(receipt.match(/Kartengebühr/g)?.length, 1, 'only the uncovered fee is printed');
-    assert.equal(receipt.match(/<tr><td>/g)?.length, 9 + 1, 'one line per order’s copies, and the one fee');
+    assert.equal(
+      receipt.match(/<tr><td>/g)?.length,
+      1 + 1,
+      'one line for the copies of all nine orders, and the one fee',
+    );
+    assert.match(receipt, /Zeitung<\/td><td class="num">18<\/td>/);
+    assert.match(receipt, /Kartengebühr<\/td><td class="num"><\/td><td class="num">-0,34\s€/);
   });
 
   it('sets and clears an item’s counter price in the back office; the shop never shows it', async () => {

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { oneRow } from '../one-row.ts';
+import { payoutLines, type PayoutLineKind } from '../ledger/payout-lines.ts';
 import { tillBalance, voucherLabel } from '../ledger/till.ts';
 import { toIso } from '../vendors/queries.ts';
 
@@ -270,10 +271,12 @@ export interface VisitLineApi {
   amount: number;
 }
 
+/** A line of what a visit's payout settled (ledger/payout-lines.ts). */
 export interface SettledLine {
-  /** The item's name, or the kind of row without an item. */
+  /** The item's name; empty for a line without an item. */
   label: string;
-  kind: string;
+  kind: PayoutLineKind;
+  /** Pieces net of refunds; null for a line without pieces (tips, fees, cash). */
   quantity: number | null;
   amount: number;
 }
@@ -290,7 +293,7 @@ export interface Visit {
   cashPaid: number;
   lines: VisitLineApi[];
   payout: { id: number; receiptNumber: string; amount: number } | null;
-  /** What the payout settled besides this visit's copies, one line per item or kind; fees net of their cover. */
+  /** What the payout settled besides this visit's own rows, one line per item or kind; fees net of their cover. */
   settled: SettledLine[];
   creditAfter: number;
   vouchers: string[];
@@ -342,7 +345,8 @@ export async function findVisit(db: Db, id: string): Promise<Visit | undefined> 
       'r.unit_price',
       'r.amount',
     );
-  const settled = visit.payout_id ? await settledLines(db, visit.payout_id, id) : [];
+  // What the payout settled besides this visit's own rows, as the payout's receipt prints it too.
+  const settled = visit.payout_id ? await payoutLines(db, visit.payout_id, { exceptVisit: id }) : [];
   const vouchers = await db('cash_movements as m')
     .where('m.counter_visit_id', id)
     .orWhereIn(
@@ -379,40 +383,15 @@ export async function findVisit(db: Db, id: string): Promise<Visit | undefined> 
       visit.payout_id !== null && visit.receipt_number !== null
         ? { id: visit.payout_id, receiptNumber: visit.receipt_number, amount: payoutAmount }
         : null,
-    settled,
+    settled: settled.map((line) => ({
+      label: line.itemName ?? '',
+      kind: line.kind,
+      quantity: line.quantity,
+      amount: line.amount,
+    })),
     creditAfter: Number(visit.credit_before) - Number(visit.from_credit) - payoutAmount,
     vouchers: vouchers.map((v) => voucherLabel(v.till_id, v.year, v.voucher_number)),
   };
-}
-
-/**
- * The rows a payout settled, one line per item (sales less licence shares and refunds) or kind;
- * a card fee and the newspaper's cover of it cancel out and are left out, an uncovered fee is one
- * line. The visit's own rows are printed as the visit's lines instead.
- */
-export async function settledLines(db: Db, payoutId: number, exceptVisit?: string): Promise<SettledLine[]> {
-  const { rows } = await db.raw<{ rows: { item_name: string; line: string; quantity: number; amount: number }[] }>(
-    `select coalesce(i.name, '') as item_name,
-       case when r.item_id is not null then 'item' when r.kind in ('fee', 'fee_cover') then 'fee' when r.kind = 'refund' then 'tip' else r.kind end as line,
-       sum(case when r.kind in ('sale', 'tip') then coalesce(r.quantity, 1) else 0 end)::integer as quantity,
-       sum(case when r.receiver_id = p_account.id then r.amount else -r.amount end)::bigint as amount
-     from ledger_rows r
-     join payouts p on p.id = r.payout_id
-     join ledger_accounts p_account on p_account.vendor_id = p.vendor_id
-     left join items i on i.id = r.item_id
-     where r.payout_id = ? and r.kind <> 'payout' and r.counter_visit_id is distinct from ?::uuid
-     group by 1, 2
-     order by 2, 1`,
-    [payoutId, exceptVisit ?? null],
-  );
-  return rows
-    .filter((row) => Number(row.amount) !== 0 || row.line !== 'fee')
-    .map((row) => ({
-      label: row.item_name,
-      kind: row.line,
-      quantity: row.quantity || null,
-      amount: Number(row.amount),
-    }));
 }
 
 export interface VisitSummary {

@@ -1,3 +1,4 @@
+import { payoutLineName } from '../ledger/payout-lines.ts';
 import type { TillClose, Visit } from './queries.ts';
 
 // The papers of the counter: the visit's receipt (Kaufbeleg / Auszahlungsbeleg) the vendor signs,
@@ -27,12 +28,6 @@ const texts = {
     payoutTotal: 'Auszahlung',
     creditAfter: 'Guthaben danach',
     settled: 'Mit der Auszahlung abgerechnet',
-    kinds: {
-      tip: 'Trinkgeld/Spende',
-      fee: 'Kartengebühr',
-      payout_reversal: 'Stornierte Auszahlung',
-      counter_cash: 'Bareinzahlung',
-    } as Record<string, string>,
     signVendor: 'Unterschrift Verkäufer·in',
     signStaff: 'Unterschrift Mitarbeiter·in',
     page: 'Seite',
@@ -83,12 +78,6 @@ const texts = {
     payoutTotal: 'Payout',
     creditAfter: 'Credit afterwards',
     settled: 'Settled with the payout',
-    kinds: {
-      tip: 'Tip/donation',
-      fee: 'Card fee',
-      payout_reversal: 'Reversed payout',
-      counter_cash: 'Cash paid in',
-    } as Record<string, string>,
     signVendor: 'Vendor’s signature',
     signStaff: 'Staff signature',
     page: 'Page',
@@ -199,10 +188,10 @@ export function visitReceiptHtml(input: PaperInput & { visit: Visit }): string {
     `<tr${id ? ` id="${id}"` : ''}><td>${label}</td><td class="num">${quantity}</td><td class="num">${amount === null ? '' : euros(amount)}</td></tr>`;
   const settled = visit.settled.map((line) =>
     row(
-      escapeHtml(line.kind === 'item' ? line.label : (t.kinds[line.kind] ?? line.kind)),
+      escapeHtml(payoutLineName({ kind: line.kind, itemName: line.label }, input.lang)),
       line.amount,
       '',
-      line.quantity ? String(line.quantity) : '',
+      line.quantity === null ? '' : String(line.quantity),
     ),
   );
   const lines = [

@@ -43,16 +43,8 @@ export async function bookRefund(trx: Knex.Transaction, orderId: number, authori
   );
 }
 
-// How refunds count where the books are summed, as SQL over a ledger row aliased `r` (a trusted
-// alias, never input): the payout lines and receipts, and the sales statistics.
-
-/** The payout line a vendor's row belongs to: its item, else its kind; a refund without an item takes back a tip. */
-export const payoutLineSql = (r: string) =>
-  `case when ${r}.item_id is not null then 'item' when ${r}.kind = 'refund' then 'tip' else ${r}.kind end`;
-
-/** Pieces (or tips, fees) a row counts: a refund takes back what its sale counted. */
-export const signedPiecesSql = (r: string) =>
-  `(case when ${r}.kind = 'refund' then -1 else 1 end * coalesce(${r}.quantity, 1))`;
+// How refunds count in the sales statistics, as SQL over a ledger row aliased `r` (a trusted alias,
+// never input). In a payout's lines a refund takes back its sale's pieces (ledger/payout-lines.ts).
 
 /**
  * The rows that are sales: sales and tips (customers → vendor), and their refunds, which subtract

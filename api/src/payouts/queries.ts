@@ -3,49 +3,19 @@ import { badRequest } from '../http/errors.ts';
 import type { ListSpec } from '../http/list.ts';
 import { periodFilters } from '../http/period.ts';
 import { vendorAccountId } from '../ledger/accounts.ts';
-import { documentKindNames } from '../ledger/kinds.ts';
 import { accountRows, accountRowToApi, type AccountRow, type VendorLedgerRow } from '../ledger/queries.ts';
-import { payoutLineSql, signedPiecesSql } from '../ledger/refund.ts';
+import { payoutLineName, payoutLinesJsonSql, type PayoutLine } from '../ledger/payout-lines.ts';
 import { licenseSortKey, toIso } from '../vendors/queries.ts';
 import { tr } from '../language/messages.ts';
 
 type Db = Knex | Knex.Transaction;
 
-/** A line of what a payout settled: one per item, and one per kind of row without an item. */
-export interface PayoutItem {
-  itemId: number | null;
-  /** 'item' for an item's rows (its sales, licence shares or refunds); else the kind of row. */
-  kind: 'item' | 'tip' | 'fee' | 'fee_cover' | 'payout_reversal' | 'dispute_vendor' | 'dispute_won' | CounterLine;
+/** A line of what a payout settled, as the list and the payout's answer show it (ledger/payout-lines.ts). */
+export interface PayoutItem extends Omit<PayoutLine, 'itemName' | 'quantity'> {
   itemName: string;
-  /** Pieces (or tips, fees) net of refunds. */
+  /** Pieces net of refunds; a line without pieces counts its rows (a tip is 1). */
   quantity: number;
-  /** Signed cents from the vendor's side: a licence share or a fee is negative. */
-  amount: number;
 }
-
-// Counter (issue 16): copies bought at the counter and cash paid for them are lines of their own,
-// never netted with the item's sales to customers.
-type CounterLine = 'counter_sale' | 'counter_cash';
-
-// What a payout settled, summed per line in one scalar subquery per payout (only the listed page
-// computes it; the count and the totals leave it out). Rows settled by the payout are the vendor's
-// own, so the sign comes from the vendor's account; how refunds count is the ledger's rule.
-const payoutItemsSql = `
-  select coalesce(json_agg(json_build_object(
-      'itemId', l.item_id, 'kind', l.line, 'itemName', l.item_name, 'quantity', l.quantity, 'amount', l.amount
-    ) order by l.item_id nulls last, l.line), '[]'::json)
-  from (
-    select r.item_id,
-      case when r.kind in ('counter_sale', 'counter_cash') then r.kind else ${payoutLineSql('r')} end as line,
-      max(i.name) as item_name,
-      sum(${signedPiecesSql('r')})::integer as quantity,
-      sum(case when r.receiver_id = a.id then r.amount else -r.amount end)::bigint as amount
-    from ledger_rows r
-    join ledger_accounts a on a.vendor_id = p.vendor_id
-    left join items i on i.id = r.item_id
-    where r.payout_id = p.id and r.kind <> 'payout'
-    group by 1, 2
-  ) l`;
 
 /** Payouts with their vendor; filters and totals work on this. */
 export function payoutsBase(db: Db): Knex.QueryBuilder {
@@ -68,7 +38,7 @@ export function payoutsBase(db: Db): Knex.QueryBuilder {
 }
 
 /** Payouts as the list and the single payout answer them, with what each settled. */
-export const payoutsWithItems = (db: Db) => payoutsBase(db).select(db.raw(`(${payoutItemsSql}) as items`));
+export const payoutsWithItems = (db: Db) => payoutsBase(db).select(db.raw(`${payoutLinesJsonSql('p')} as items`));
 
 export interface PayoutRow {
   id: number;
@@ -100,19 +70,9 @@ export function payoutToApi(row: PayoutRow) {
     reversedAt: toIso(row.reversed_at),
     reversedBy: row.reversed_by,
     reversalReason: row.reversal_reason,
-    items: row.items.map((item): PayoutItem => ({
-      ...item,
-      itemName: lineName(item),
-    })),
+    // The line's name in the newspaper's language (the back office labels lines without an item by `kind`).
+    items: row.items.map((item): PayoutItem => ({ ...item, itemName: payoutLineName(item, 'de') })),
   };
-}
-
-/** The line's name in the newspaper's language (the back office labels lines without an item by `kind`). */
-function lineName(item: Omit<PayoutItem, 'itemName'> & { itemName: string | null }): string {
-  if (item.kind === 'item') return item.itemName ?? '';
-  const name = documentKindNames.de[item.kind];
-  // A counter purchase names its item; cash paid for it has none.
-  return item.kind === 'counter_sale' && item.itemName ? `${name}: ${item.itemName}` : name;
 }
 
 export type Payout = ReturnType<typeof payoutToApi>;

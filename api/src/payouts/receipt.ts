@@ -1,9 +1,10 @@
-import { documentKindNames, ledgerKinds, type LedgerKind } from '../ledger/kinds.ts';
-import type { VendorLedgerRow } from '../ledger/queries.ts';
+import { payoutLineName, type PayoutLine } from '../ledger/payout-lines.ts';
 import type { Payout } from './queries.ts';
 
-// The paper the vendor signs at the counter: who got how much for what, when, from whom. One page
-// of plain HTML with print styles; every text from the database is escaped.
+// The paper the vendor signs at the counter: who got how much for what, when, from whom. What the
+// payout settled is printed as its lines (ledger/payout-lines.ts), the same lines as on the receipt
+// of a counter visit that paid out. One page of plain HTML with print styles; every text from the
+// database is escaped.
 
 export type ReceiptLanguage = 'de' | 'en';
 
@@ -16,7 +17,6 @@ const texts = {
     licence: 'Lizenz-Nr.',
     paidAt: 'Ausgezahlt am',
     authorisedBy: 'Ausgezahlt von',
-    date: 'Datum',
     line: 'Position',
     quantity: 'Menge',
     amount: 'Betrag',
@@ -34,7 +34,6 @@ const texts = {
     licence: 'Licence ID',
     paidAt: 'Paid out on',
     authorisedBy: 'Paid out by',
-    date: 'Date',
     line: 'Item',
     quantity: 'Qty',
     amount: 'Amount',
@@ -74,48 +73,23 @@ export interface ReceiptInput {
   newspaperName: string;
   logoUrl: string | null;
   payout: Payout;
-  rows: VendorLedgerRow[];
+  lines: PayoutLine[];
   lang: ReceiptLanguage;
   timeZone: string;
 }
 
-/**
- * The rows to print: a card fee and the newspaper's cover of it cancel out and are left out (they
- * are booked together, so they share their time and amount); an uncovered fee stays.
- */
-export function withoutCoveredFees(rows: VendorLedgerRow[]): VendorLedgerRow[] {
-  const covers = rows.filter((row) => row.kind === 'fee_cover');
-  const dropped = new Set<VendorLedgerRow>();
-  for (const fee of rows.filter((row) => row.kind === 'fee')) {
-    const cover = covers.find((c) => !dropped.has(c) && c.amount === fee.amount && c.createdAt === fee.createdAt);
-    if (cover) dropped.add(cover).add(fee);
-  }
-  return rows.filter((row) => !dropped.has(row));
-}
-
 /** The receipt of a payout as a complete HTML page. */
-export function receiptHtml({ newspaperName, logoUrl, payout, rows, lang, timeZone }: ReceiptInput): string {
+export function receiptHtml({ newspaperName, logoUrl, payout, lines, lang, timeZone }: ReceiptInput): string {
   const t = texts[lang];
   const money = new Intl.NumberFormat(t.locale, { style: 'currency', currency: 'EUR' });
   const euros = (cents: number) => escapeHtml(money.format(cents / 100));
-  const when = (iso: string, withTime = true) =>
-    new Intl.DateTimeFormat(t.locale, {
-      timeZone,
-      dateStyle: 'medium',
-      ...(withTime ? { timeStyle: 'short' as const } : {}),
-    }).format(new Date(iso));
-  const names = documentKindNames[lang];
-  const label = (row: VendorLedgerRow) => {
-    if (row.kind === 'refund') return `${names.refund}: ${row.itemName ?? names.tip}`;
-    if (row.kind === 'counter_sale') return `${names.counter_sale}: ${row.itemName ?? ''}`;
-    if (row.itemName) return row.itemName;
-    return ledgerKinds.includes(row.kind as LedgerKind) ? names[row.kind as LedgerKind] : row.kind;
-  };
-  const lines = withoutCoveredFees(rows)
+  const when = (iso: string) =>
+    new Intl.DateTimeFormat(t.locale, { timeZone, dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso));
+  const rows = lines
     .map(
-      (row) =>
-        `<tr><td>${escapeHtml(when(row.createdAt, false))}</td><td>${escapeHtml(label(row))}</td>` +
-        `<td class="num">${row.quantity ?? ''}</td><td class="num">${euros(row.sign * row.amount)}</td></tr>`,
+      (line) =>
+        `<tr><td>${escapeHtml(payoutLineName(line, lang))}</td>` +
+        `<td class="num">${line.quantity ?? ''}</td><td class="num">${euros(line.amount)}</td></tr>`,
     )
     .join('\n');
   const vendor = `${escapeHtml(payout.vendor.name)} (${escapeHtml(payout.vendor.licenseId)})`;
@@ -143,11 +117,11 @@ ${logoUrl ? `<img src="${escapeHtml(logoUrl)}" alt="">` : ''}
 </dl>
 ${reversal}
 <table id="receipt-rows">
-<thead><tr><th>${t.date}</th><th>${t.line}</th><th class="num">${t.quantity}</th><th class="num">${t.amount}</th></tr></thead>
+<thead><tr><th>${t.line}</th><th class="num">${t.quantity}</th><th class="num">${t.amount}</th></tr></thead>
 <tbody>
-${lines}
+${rows}
 </tbody>
-<tfoot><tr><td colspan="3">${t.total}</td><td class="num" id="receipt-total">${euros(payout.amount)}</td></tr></tfoot>
+<tfoot><tr><td colspan="2">${t.total}</td><td class="num" id="receipt-total">${euros(payout.amount)}</td></tr></tfoot>
 </table>
 <section class="signatures">
 <div>${t.signVendor}<br>${vendor}</div>

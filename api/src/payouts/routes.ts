@@ -1,13 +1,13 @@
 import type { Knex } from 'knex';
-import type { AuditSpec } from '../audit/protocol.ts';
 import { centsToDecimal, respondCsv, wantsCsv, type CsvColumn } from '../http/csv.ts';
 import { badRequest, notFound } from '../http/errors.ts';
 import { applyFilters, readListFilter, respondList, type ListSpec } from '../http/list.ts';
-import type { AppContext, RouteDef } from '../http/routes.ts';
+import type { AppContext, AuditSpec, RouteDef } from '../http/routes.ts';
 import { letterhead, sendPrintable } from '../web/printable.ts';
 import { idParam, parse } from '../http/validate.ts';
 import { vendorAccountId } from '../ledger/accounts.ts';
 import { payOut, reversePayout } from '../ledger/payout.ts';
+import { payoutLines } from '../ledger/payout-lines.ts';
 import { accountRowToApi, openCredit, openRows, type AccountRow, type VendorLedgerRow } from '../ledger/queries.ts';
 import { findVendorByLicense, type VendorRow } from '../vendors/queries.ts';
 import {
@@ -180,13 +180,13 @@ export const payoutRoutes: RouteDef[] = [
     path: '/api/payouts/:id/receipt',
     access: 'backoffice',
     handler: async (ctx) => {
-      const { rows, ...payout } = await payoutWithRows(ctx, payoutId(ctx));
+      const payout = await requirePayout(ctx, payoutId(ctx));
       sendPrintable(
         ctx,
         receiptHtml({
           ...(await letterhead(ctx)),
           payout,
-          rows,
+          lines: await payoutLines(ctx.db, payout.id),
           lang: ctx.query.lang === 'en' ? 'en' : 'de',
           timeZone: ctx.config.timeZone,
         }),
