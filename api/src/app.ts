@@ -1,5 +1,6 @@
 import path from 'node:path';
 import Koa from 'koa';
+import { protocol } from './audit/protocol.ts';
 import type { Config } from './config.ts';
 import type { Db } from './db.ts';
 import { authenticate } from './http/auth.ts';
@@ -10,15 +11,25 @@ import { routeTable, type AppDeps, type AppState, type RouteDef } from './http/r
 import { securityHeaders } from './http/security.ts';
 import { requestDeadline } from './http/timeouts.ts';
 import { embeddedIdentity } from './identity/provider/index.ts';
-import { createVerifier, type Verifier } from './identity/verifier.ts';
+import type { User } from './identity/user.ts';
+import { createVerifier, tokenRefusal, type Verifier } from './identity/verifier.ts';
 import { ledgerRefusal } from './ledger-refusals.ts';
 import { showsTestRibbon, usesSandbox } from './stripe/mode.ts';
 import { stripeSandbox } from './stripe/sandbox/index.ts';
 import { routes as allRoutes } from './routes.ts';
 import { creditIsTestMoney } from './safety.ts';
+import { embedOrigins, isEmbedOrigin } from './shop/origins.ts';
 import { shopPage } from './shop/page.ts';
+import { loaderSource } from './shop/script-after-paint.ts';
 import { testModeRibbon } from './web/ribbon.ts';
 import { serveApp, serveFiles } from './web/static.ts';
+
+declare module './http/context.ts' {
+  /** The caller http/ knows by the groups is identity's User: the routes read all of it. */
+  interface Caller extends User {
+    groups: string[];
+  }
+}
 
 export interface AppOptions {
   db: Db;
@@ -39,7 +50,7 @@ export function buildApp({ db, config, verifier, routes = allRoutes, distDir = p
 
   app.use(errorHandler(ledgerRefusal));
   // Inside the error handler, so error answers carry the headers and a hung request its 503.
-  app.use(securityHeaders(config));
+  app.use(securityHeaders(config, { inlineScripts: [loaderSource], embedOrigins: (db) => embedOrigins(db, config) }));
   app.use(requestDeadline(config.requestTimeoutSeconds));
   // Around everything else, so pages, scripts and API answers all leave compressed.
   app.use(compress());
@@ -53,9 +64,9 @@ export function buildApp({ db, config, verifier, routes = allRoutes, distDir = p
   // It checks Stripe's own bearer key, so it sits in front of the API's token authentication.
   if (usesSandbox(config)) app.use(stripeSandbox(db, config));
   if (embedded) app.use(embedded.middleware);
-  app.use(cors(config));
-  app.use(authenticate(verifier ?? embedded?.verify ?? createVerifier(config.oidc)));
-  app.use(routeTable(routes));
+  app.use(cors(config, (db, origin) => isEmbedOrigin(db, config, origin)));
+  app.use(authenticate(verifier ?? embedded?.verify ?? createVerifier(config.oidc), tokenRefusal));
+  app.use(routeTable(routes, (def) => protocol(def.method, def.path, def.audit, def.handler)));
   app.use(serveApp('/backoffice', path.join(distDir, 'admin')));
   app.use(serveApp('/me', path.join(distDir, 'admin'), 'me.html'));
   app.use(serveApp('/dashboard', path.join(distDir, 'admin'), 'me.html'));

@@ -1,9 +1,8 @@
-import type { AuditSpec } from '../audit/protocol.ts';
 import { periodFilename, respondCsv, respondDownload, wantsCsv } from '../http/csv.ts';
 import { badRequest } from '../http/errors.ts';
 import { applyFilters, readListFilter, respondList, type ListSpec } from '../http/list.ts';
 import { readPeriod, requestPeriod } from '../http/period.ts';
-import type { AppContext, RouteDef } from '../http/routes.ts';
+import type { AppContext, AuditSpec, RouteDef } from '../http/routes.ts';
 import { parse } from '../http/validate.ts';
 import { accountStatements, statementCsvColumns } from './accounts.ts';
 import { assertDatevReady, datevFile, datevModes, datevPeriod, type DatevMode } from './datev.ts';

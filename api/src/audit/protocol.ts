@@ -3,29 +3,11 @@ import type { Knex } from 'knex';
 import type { Middleware } from 'koa';
 import { isTransactionConflict, pgCode } from '../db.ts';
 import type { AppContext, AppDeps, AppState, Method } from '../http/context.ts';
+import type { AuditSpec } from '../http/routes.ts';
 import { log } from '../log.ts';
 import { writeEntry, type ProtocolEntry } from './record.ts';
 
 type RecordId = string | number;
-
-/**
- * How the protocol records a route's change. The route's handler then runs inside one transaction
- * with the protocol entry, and `ctx.db` is that transaction: a change is never stored without its
- * entry, and nothing may use another connection meanwhile (PGlite has only one). The handler may run
- * twice: when PostgreSQL undoes the transaction to break a deadlock, it runs once more.
- */
-export interface AuditSpec {
-  /** The kind of record the route changes: 'vendor', 'item', 'settings', … */
-  recordType: string;
-  /** The record's id from the request; leave it out for a creation: the answer's `id` is taken then. */
-  id?: (ctx: AppContext) => RecordId;
-  /** The record as the API shows it, undefined when there is none; compared before and after. */
-  load: (ctx: AppContext, id: RecordId) => Promise<object | undefined>;
-  /** Defaults to 'create', 'update' or 'delete' after the method. */
-  action?: string;
-  /** Context a reader needs beside the record, e.g. the vendor a location belongs to. */
-  details?: (ctx: AppContext) => Record<string, unknown>;
-}
 
 const verbs: Record<Exclude<Method, 'GET'>, string> = {
   POST: 'create',

@@ -1,7 +1,6 @@
-import type { AuditSpec } from '../audit/protocol.ts';
 import { respondCsv, wantsCsv, type CsvColumn } from '../http/csv.ts';
 import { badRequest, notFound } from '../http/errors.ts';
-import type { AppContext, RouteDef } from '../http/routes.ts';
+import type { AppContext, AuditSpec, RouteDef } from '../http/routes.ts';
 import { letterhead, sendPrintable } from '../web/printable.ts';
 import { idParam, parse } from '../http/validate.ts';
 import { vendorAccountId } from '../ledger/accounts.ts';

@@ -1,8 +1,7 @@
-import type { AuditSpec } from '../audit/protocol.ts';
 import { notFound } from '../http/errors.ts';
 import { respondList } from '../http/list.ts';
 import { tr } from '../language/messages.ts';
-import type { AppContext, RouteDef } from '../http/routes.ts';
+import type { AppContext, AuditSpec, RouteDef } from '../http/routes.ts';
 import { idParam, parse, rejectFields } from '../http/validate.ts';
 import { endpointUrlProblem } from './address.ts';
 import {

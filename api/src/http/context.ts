@@ -1,10 +1,17 @@
 import type { ParameterizedContext } from 'koa';
 import type { Config } from '../config.ts';
 import type { Db } from '../db.ts';
-import type { User } from '../identity/user.ts';
 
 // The request context every route, middleware and the protocol share: in a module of its own, so that
 // routes.ts, auth.ts and audit/protocol.ts can all use it without importing one another.
+
+/**
+ * The caller a verified token names, as far as http/ needs to know it: authorize reads the groups.
+ * app.ts merges identity's User into it, so the routes read the whole user without http/ knowing it.
+ */
+export interface Caller {
+  groups: string[];
+}
 
 /** Who may call a route. Every route states one; the server refuses to mount a route without. */
 export const accessLevels = ['public', 'authenticated', 'vendor', 'backoffice'] as const;
@@ -13,7 +20,7 @@ export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 export interface AppState {
   requestId: string;
-  user?: User;
+  user?: Caller;
   /** The embed origins a shop page was made with, so its frame-ancestors need no second read. */
   embedOrigins?: string[];
 }

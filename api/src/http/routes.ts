@@ -1,6 +1,5 @@
 import Router from '@koa/router';
 import type { Middleware, Next, ParameterizedContext } from 'koa';
-import { protocol, type AuditSpec } from '../audit/protocol.ts';
 import { authorize } from './auth.ts';
 import { bodyParser, type BodyKind } from './body.ts';
 import { accessLevels, type Access, type AppContext, type AppDeps, type AppState, type Method } from './context.ts';
@@ -10,13 +9,35 @@ import { refuseNul } from './nul.ts';
 // are exported here too for the routes that import them with RouteDef.
 export { accessLevels, type Access, type AppContext, type AppDeps, type AppState, type Method } from './context.ts';
 
+type RecordId = string | number;
+
+/**
+ * How the protocol records a route's change (audit/protocol.ts, which app.ts hands to routeTable).
+ * The route's handler then runs inside one transaction with the protocol entry, and `ctx.db` is that
+ * transaction: a change is never stored without its entry, and nothing may use another connection
+ * meanwhile (PGlite has only one). The handler may run twice: when PostgreSQL undoes the transaction
+ * to break a deadlock, it runs once more.
+ */
+export interface AuditSpec {
+  /** The kind of record the route changes: 'vendor', 'item', 'settings', … */
+  recordType: string;
+  /** The record's id from the request; leave it out for a creation: the answer's `id` is taken then. */
+  id?: (ctx: AppContext) => RecordId;
+  /** The record as the API shows it, undefined when there is none; compared before and after. */
+  load: (ctx: AppContext, id: RecordId) => Promise<object | undefined>;
+  /** Defaults to 'create', 'update' or 'delete' after the method. */
+  action?: string;
+  /** Context a reader needs beside the record, e.g. the vendor a location belongs to. */
+  details?: (ctx: AppContext) => Record<string, unknown>;
+}
+
 export interface RouteDef {
   method: Method;
   /** Without trailing slash; requests with one are normalised before routing. */
   path: string;
   access: Access;
   body?: BodyKind;
-  /** What the protocol records of a change through this route (see audit/protocol.ts). */
+  /** What the protocol records of a change through this route. */
   audit?: AuditSpec;
   handler: (ctx: AppContext) => Promise<void> | void;
 }
@@ -31,13 +52,16 @@ function groupOf(path: string): string | undefined {
   return key.includes(':') || key.includes('(') ? undefined : key;
 }
 
+/** What runs instead of a route's handler (the protocol around a change), or undefined for the handler itself. */
+export type RouteWrap = (def: RouteDef) => Middleware<AppState, AppDeps> | undefined;
+
 /**
  * The routes as one middleware. Each group of routes (see groupOf) has a router of its own, found by
  * the request's path in a map: @koa/router tries every route's pattern in turn, and with all of them
  * in one router that search was the largest share of a public request's time (issue 19). A path
  * outside every group goes on, as it did past the one router.
  */
-export function routeTable(defs: RouteDef[]): Middleware<AppState, AppDeps> {
+export function routeTable(defs: RouteDef[], wrap: RouteWrap): Middleware<AppState, AppDeps> {
   const routers = new Map<string, Router<AppState, AppDeps>>();
   for (const def of defs) {
     if (!accessLevels.includes(def.access)) {
@@ -50,7 +74,7 @@ export function routeTable(defs: RouteDef[]): Middleware<AppState, AppDeps> {
     const chain: Middleware[] = [authorize(def.access) as unknown as Middleware];
     if (def.body) chain.push(bodyParser(def.body));
     chain.push(refuseNul());
-    chain.push((protocol(def.method, def.path, def.audit, def.handler) ?? def.handler) as unknown as Middleware);
+    chain.push((wrap(def) ?? def.handler) as unknown as Middleware);
     let router = routers.get(group);
     if (!router) routers.set(group, (router = new Router<AppState, AppDeps>()));
     router.register(def.path, [def.method], chain as never);

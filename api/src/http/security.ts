@@ -1,7 +1,6 @@
 import type { Middleware } from 'koa';
 import type { Config } from '../config.ts';
-import { embedOrigins } from '../shop/origins.ts';
-import { loaderSource } from '../shop/script-after-paint.ts';
+import type { Db } from '../db.ts';
 import { cameOverTls } from './client-address.ts';
 import { isMachinePath } from './paths.ts';
 import type { AppDeps, AppState } from './routes.ts';
@@ -11,6 +10,14 @@ import type { AppDeps, AppState } from './routes.ts';
 // a stored file) replaces the policy when it answers.
 
 type Area = 'shop' | 'backoffice' | 'machine';
+
+/** What the shop's policy needs to know of the shop; app.ts hands it over. */
+export interface ShopPolicySources {
+  /** The CSP sources of the shop's inline scripts (its loader's hash). */
+  inlineScripts: string[];
+  /** Every origin whose pages may frame the shop's pages, as it is now. */
+  embedOrigins: (db: Db) => Promise<string[]>;
+}
 
 const backofficePrefixes = ['/backoffice', '/me', '/dashboard'];
 /** Files and answers that are no page of ours: when opened on their own (an SVG), they may run nothing. */
@@ -45,10 +52,10 @@ const policy = (directives: Record<string, string[]>) =>
  * The shop's pages: its own scripts (inline only the loader that asks for the script after the first
  * paint) and styles; the custom-CSS preview injects a style element.
  */
-function shopPolicy(frameAncestors: string[]): string {
+function shopPolicy(inlineScripts: string[], frameAncestors: string[]): string {
   return policy({
     'default-src': ["'self'"],
-    'script-src': ["'self'", loaderSource],
+    'script-src': ["'self'", ...inlineScripts],
     'style-src': ["'self'", "'unsafe-inline'"],
     'img-src': ["'self'", 'data:', 'blob:'],
     'connect-src': ["'self'"],
@@ -92,9 +99,9 @@ const machinePolicy = policy({
 /** Half a year; without includeSubDomains, which would bind the newspaper's other hosts too. */
 const hsts = 'max-age=15552000';
 
-export function securityHeaders(config: Config): Middleware<AppState, AppDeps> {
+export function securityHeaders(config: Config, shop: ShopPolicySources): Middleware<AppState, AppDeps> {
   const policies: Record<Area, string> = {
-    shop: shopPolicy(config.embedOrigins),
+    shop: shopPolicy(shop.inlineScripts, config.embedOrigins),
     backoffice: backofficePolicy(config),
     machine: machinePolicy,
   };
@@ -110,6 +117,9 @@ export function securityHeaders(config: Config): Middleware<AppState, AppDeps> {
     await next();
     // Websites added in the settings may frame the shop's pages from the next request on.
     if (area === 'shop' && ctx.response.is('html'))
-      ctx.set('Content-Security-Policy', shopPolicy(ctx.state.embedOrigins ?? (await embedOrigins(ctx.db, config))));
+      ctx.set(
+        'Content-Security-Policy',
+        shopPolicy(shop.inlineScripts, ctx.state.embedOrigins ?? (await shop.embedOrigins(ctx.db))),
+      );
   };
 }

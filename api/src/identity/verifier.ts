@@ -11,6 +11,13 @@ export class IssuerUnreachable extends Error {}
 
 export type Verifier = (token: string) => Promise<User>;
 
+/** What a verifier's error says of the token: it is not valid, or it cannot be checked now. */
+export function tokenRefusal(error: unknown): 'invalid_token' | 'issuer_unreachable' | undefined {
+  if (error instanceof InvalidToken) return 'invalid_token';
+  if (error instanceof IssuerUnreachable) return 'issuer_unreachable';
+  return undefined;
+}
+
 /** Groups may be plain names or Keycloak group paths ('/backoffice'). */
 export function normaliseGroups(claim: unknown): string[] {
   if (!Array.isArray(claim)) return [];

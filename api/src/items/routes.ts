@@ -1,7 +1,6 @@
-import type { AuditSpec } from '../audit/protocol.ts';
 import { formFiles } from '../http/form.ts';
 import { respondList } from '../http/list.ts';
-import type { AppContext, RouteDef } from '../http/routes.ts';
+import type { AppContext, AuditSpec, RouteDef } from '../http/routes.ts';
 import { idParam, parse } from '../http/validate.ts';
 import { currentShopData } from '../shop/cache.ts';
 import { backofficeListSpec, deleteItem, findItem, itemNotFound, itemsQuery, saveItem } from './queries.ts';

@@ -1,7 +1,6 @@
-import type { AuditSpec } from '../audit/protocol.ts';
 import { writeEntry } from '../audit/record.ts';
 import { conflict } from '../http/errors.ts';
-import type { AppContext, RouteDef } from '../http/routes.ts';
+import type { AppContext, AuditSpec, RouteDef } from '../http/routes.ts';
 import { idParam } from '../http/validate.ts';
 import { CreditNotZero } from '../ledger/errors.ts';
 import { removeVendorWithoutCredit } from '../ledger/vendor.ts';

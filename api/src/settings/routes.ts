@@ -1,6 +1,5 @@
-import type { AuditSpec } from '../audit/protocol.ts';
 import { formFiles } from '../http/form.ts';
-import type { RouteDef } from '../http/routes.ts';
+import type { AuditSpec, RouteDef } from '../http/routes.ts';
 import { parse } from '../http/validate.ts';
 import { currentShopData } from '../shop/cache.ts';
 import { publicSettings, readSettingsForProtocol, readStyleCss, saveStyleCss, updateSettings } from './queries.ts';

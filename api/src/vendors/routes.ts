@@ -1,11 +1,10 @@
 import type { Knex } from 'knex';
-import type { AuditSpec } from '../audit/protocol.ts';
 import { respondCsv, wantsCsv, type CsvColumn } from '../http/csv.ts';
 import { badRequest, notFound } from '../http/errors.ts';
 import { applyFilters, readListFilter, respondList, type ListSpec } from '../http/list.ts';
 import { pathParam } from '../http/params.ts';
 import { limitVendorCheck } from '../http/rate-limit.ts';
-import type { AppContext, RouteDef } from '../http/routes.ts';
+import type { AppContext, AuditSpec, RouteDef } from '../http/routes.ts';
 import { idParam, parse } from '../http/validate.ts';
 import { vendorMoneyToApi, withVendorMoney, type VendorMoneyColumns } from '../ledger/queries.ts';
 import { removeVendorWithoutCredit } from '../ledger/vendor.ts';

@@ -1,9 +1,8 @@
 import type { Knex } from 'knex';
 import type { z } from 'zod';
-import type { AuditSpec } from '../audit/protocol.ts';
 import { notFound } from '../http/errors.ts';
 import { respondList, type ListSpec } from '../http/list.ts';
-import type { RouteDef } from '../http/routes.ts';
+import type { AuditSpec, RouteDef } from '../http/routes.ts';
 import { idParam, parse } from '../http/validate.ts';
 import { childIds, liveVendorId } from './params.ts';
 import { tr, languageOf } from '../language/messages.ts';
