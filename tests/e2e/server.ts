@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { lockFileName } from '../../api/src/db-lock.ts';
 
 /** The repository root, whatever the current directory of the test run. */
 export const repoRoot = path.resolve(import.meta.dirname, '../..');
@@ -50,6 +51,51 @@ export function tempDir(prefix = 'street-paper-e2e-'): string {
 
 export function removeDir(dir: string): void {
   fs.rmSync(dir, { recursive: true, force: true });
+}
+
+/**
+ * A data directory as the server's first start leaves it for the e2e tests (schema migrated, demo
+ * newspaper seeded without history), made once per process and copied for each start that would make
+ * the same one: migrating and seeding took most of a start, and the e2e suites start about 40 servers.
+ * The copy's server finds the schema current and the demo's marker row, and skips both, as on any
+ * later start; everything a start does besides (its keys, the sandbox, the workers) it does itself.
+ */
+let seededTemplate: Promise<string> | undefined;
+
+function seededTemplateDir(): Promise<string> {
+  seededTemplate ??= (async () => {
+    // Loaded here, not at the top: the bench imports this module and never needs PGlite in its process.
+    const [{ openDb }, { seedOnFirstStart }] = await Promise.all([
+      import('../../api/src/db-start.ts'),
+      import('../../seeds/index.ts'),
+    ]);
+    const dir = tempDir('street-paper-e2e-template-');
+    process.once('exit', () => removeDir(dir));
+    const db = await openDb({ dataDir: dir });
+    try {
+      await seedOnFirstStart(db);
+    } finally {
+      await db.destroy();
+    }
+    return dir;
+  })();
+  return seededTemplate;
+}
+
+/**
+ * Whether a start with this environment would write what the template holds: the demo seeded
+ * (SEED_DEMO=true), no sales history, and its demo passwords kept, which a start that is local (no
+ * HOST, a loopback PUBLIC_URL) does. A start on its own data directory or database, or of another
+ * checkout, starts as it is asked to.
+ */
+function startsLikeTemplate(options: ServerOptions, env: NodeJS.ProcessEnv): boolean {
+  if (options.dataDir !== undefined || options.databaseUrl || options.root) return false;
+  if (env.SEED_DEMO !== 'true' || env.SEED_HISTORY !== 'false' || env.HOST || env.BIND) return false;
+  try {
+    return ['127.0.0.1', 'localhost', '[::1]'].includes(new URL(env.PUBLIC_URL ?? '').hostname);
+  } catch {
+    return false;
+  }
 }
 
 export interface ServerOptions {
@@ -101,6 +147,13 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     ...options.env,
   };
   for (const [name, value] of Object.entries(env)) if (value === undefined) delete env[name];
+  if (startsLikeTemplate(options, env)) {
+    // The lock file is the template maker's, long released; a copy never carries it.
+    fs.cpSync(await seededTemplateDir(), dataDir, {
+      recursive: true,
+      filter: (source) => path.basename(source) !== lockFileName,
+    });
+  }
   const child = spawn(process.execPath, ['--import', 'tsx', 'api/src/server.ts'], {
     cwd: options.root ?? repoRoot,
     env,
