@@ -6,12 +6,15 @@
 // - purchases (bench/purchases.ts): whole purchases with the app, the Stripe sandbox and the load
 //   generator in three processes: the app's purchases per second and CPU ms per purchase;
 // - books (bench/books.ts): the back office's money queries under a long history;
+// - migrate (bench/migrate.ts): that history brought from the migration before the counter's to the
+//   latest (after books, whose history it copies);
 // - shop (bench/shop.ts): the shop's first screen in a throttled Chromium;
 // - admin (bench/admin.ts): the JavaScript of the back office's first screen and of /me.
 import { benchAdmin } from './admin.ts';
 import { benchBooks } from './books.ts';
 import { passes, printFigures, type BenchPart, type Figure } from './figures.ts';
 import { benchLoad } from './load.ts';
+import { benchMigrate } from './migrate.ts';
 import { benchPurchases } from './purchases.ts';
 import { benchShop } from './shop.ts';
 
@@ -19,6 +22,7 @@ const parts: Record<string, BenchPart> = {
   load: benchLoad,
   purchases: benchPurchases,
   books: benchBooks,
+  migrate: benchMigrate,
   shop: benchShop,
   admin: benchAdmin,
 };

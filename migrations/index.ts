@@ -20,6 +20,7 @@ import * as orderCarts from './020_order_carts.ts';
 import * as vendorLanguage from './021_vendor_language.ts';
 import * as shopRevision from './022_shop_revision.ts';
 import * as requestIds from './023_request_ids.ts';
+import * as cashBookIndexes from './024_cash_book_indexes.ts';
 
 export interface Migration {
   name: string;
@@ -50,4 +51,5 @@ export const migrations: Migration[] = [
   { name: '021_vendor_language', ...vendorLanguage },
   { name: '022_shop_revision', ...shopRevision },
   { name: '023_request_ids', ...requestIds },
+  { name: '024_cash_book_indexes', ...cashBookIndexes },
 ];
