@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { localDay } from '../../api/src/http/period.ts';
 import { setLogSilent } from '../../api/src/log.ts';
 import { stripeClient } from '../../api/src/stripe/adapter.ts';
 import { assertRefused } from '../support/assertions.ts';
@@ -7,6 +6,7 @@ import { describeApi } from '../support/env.ts';
 import { itemId, placeMainOrder, sandboxFee } from '../support/orders.ts';
 import { payInSandbox } from '../support/sandbox.ts';
 import { listenShop, type ListeningShop } from '../support/shop-server.ts';
+import { localDay } from '../../api/src/period.ts';
 
 // Placing orders: every refusal rule of product.md with its message (acceptance 4), prices from
 // our own data, the rate limit, Stripe failing (acceptance 6), receipts and the back office list.

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { localMidnight } from '../../api/src/http/period.ts';
 import { describeApi } from '../support/env.ts';
+import { localMidnight } from '../../api/src/period.ts';
 
 // The API turns local days into instants in JavaScript; the database must agree to the second, or
 // a statistics day and a list period would disagree about a row at midnight.

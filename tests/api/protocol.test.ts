@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { recordEvent } from '../../api/src/audit/record.ts';
 import { buildApp } from '../../api/src/app.ts';
-import { localDay } from '../../api/src/http/period.ts';
 import type { RouteDef } from '../../api/src/http/routes.ts';
 import { describeApi } from '../support/env.ts';
 import { pngBytes, withForm } from '../support/fixtures.ts';
 import supertest from 'supertest';
+import { localDay } from '../../api/src/period.ts';
 
 interface Entry {
   id: number;

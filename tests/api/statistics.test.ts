@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import supertest from 'supertest';
 import { buildApp } from '../../api/src/app.ts';
-import { localDay } from '../../api/src/http/period.ts';
 import { bookHistory } from '../support/books.ts';
 import { describeApi, type ApiTest } from '../support/env.ts';
+import { localDay } from '../../api/src/period.ts';
 
 // Acceptance 4 for the statistics: per item, per day/week/month and vendor activity equal direct
 // SQL over the ledger (sales and tips customers → vendor, refunds vendor → customers subtracted),

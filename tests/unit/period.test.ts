@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
-import { HttpError } from '../../api/src/http/errors.ts';
-import { localDay, localMidnight, periodBound, readPeriod } from '../../api/src/http/period.ts';
+import type { DomainError } from '../../api/src/errors.ts';
+import { localDay, localMidnight, periodBound, readPeriod } from '../../api/src/period.ts';
 
-// The one period rule of the API (see api/src/http/period.ts), at the edges where it goes wrong:
+// The one period rule of the API (see api/src/period.ts), at the edges where it goes wrong:
 // clock changes, the last day of a month, offsets, days that do not exist.
 
 const berlin = 'Europe/Berlin';
@@ -67,13 +67,13 @@ describe('periods', () => {
     ]) {
       assert.throws(
         () => periodBound('from', value, berlin),
-        (error: HttpError) => error.status === 400 && Boolean(error.errors?.from),
+        (error: DomainError) => error.refusal === 'invalid' && Boolean(error.errors?.from),
         String(value),
       );
     }
     assert.throws(
       () => readPeriod({ from: '2026-05-02', to: '2026-05-01' }, berlin),
-      (error: HttpError) => error.status === 400 && Boolean(error.errors?.to),
+      (error: DomainError) => error.refusal === 'invalid' && Boolean(error.errors?.to),
     );
     assert.deepEqual(readPeriod({ from: '', to: undefined }, berlin), { from: undefined, to: undefined });
   });

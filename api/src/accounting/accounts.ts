@@ -1,9 +1,9 @@
 import type { Knex } from 'knex';
-import type { CsvColumn } from '../http/csv.ts';
-import type { Period } from '../http/period.ts';
 import { licenseSortKey } from '../vendors/queries.ts';
 import { accountName, type NamedAccount } from './names.ts';
 import { type Language } from '../language/messages.ts';
+import type { CsvColumn } from '../csv.ts';
+import type { Period } from '../period.ts';
 
 type Db = Knex | Knex.Transaction;
 

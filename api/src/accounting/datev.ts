@@ -1,13 +1,13 @@
 import type { Knex } from 'knex';
-import { centsToDecimal } from '../http/csv.ts';
 import { badRequest } from '../http/errors.ts';
 import { day, tr } from '../language/messages.ts';
-import { localDay, zoneOffset, type Period } from '../http/period.ts';
 import { documentKindNames, type LedgerKind } from '../ledger/kinds.ts';
 import { voucherLabel } from '../ledger/till.ts';
 import type { DatevRole, DatevSettings } from './datev-settings.ts';
 import { accountName } from './names.ts';
 import { paymentBatches, type PaymentRow } from './queries.ts';
+import { centsToDecimal } from '../csv.ts';
+import { localDay, type Period, zoneOffset } from '../period.ts';
 
 // The bookkeeper's DATEV file: an EXTF "Buchungsstapel" (format category 21, version 13, header
 // version 700) as DATEV's import reads it. It reads the ledger and moves no money.

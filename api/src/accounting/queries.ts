@@ -1,12 +1,11 @@
 import type { Knex } from 'knex';
-import type { CsvColumn } from '../http/csv.ts';
 import { badRequest } from '../http/errors.ts';
-import { oneOfFilter, type ListSpec } from '../http/list.ts';
-import { periodFilters } from '../http/period.ts';
 import { toIso } from '../vendors/queries.ts';
 import { kindLabel, ledgerKinds, salesKinds, type LedgerKind } from '../ledger/kinds.ts';
 import { accountName } from './names.ts';
 import { type Language } from '../language/messages.ts';
+import type { CsvColumn } from '../csv.ts';
+import { type ListSpec, oneOfFilter, periodFilters } from '../lists.ts';
 
 type Db = Knex | Knex.Transaction;
 

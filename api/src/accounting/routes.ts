@@ -1,7 +1,7 @@
-import { periodFilename, respondCsv, respondDownload, wantsCsv } from '../http/csv.ts';
+import { respondCsv, respondDownload, wantsCsv } from '../http/csv.ts';
 import { badRequest } from '../http/errors.ts';
-import { applyFilters, readListFilter, respondList, type ListSpec } from '../http/list.ts';
-import { readPeriod, requestPeriod } from '../http/period.ts';
+import { applyFilters, readListFilter, respondList } from '../http/list.ts';
+import { requestPeriod } from '../http/period.ts';
 import type { AppContext, AuditSpec, RouteDef } from '../http/routes.ts';
 import { parse } from '../http/validate.ts';
 import { accountStatements, statementCsvColumns } from './accounts.ts';
@@ -10,6 +10,9 @@ import { encodeWindows1252 } from './windows1252.ts';
 import { chartDefaults, datevSettingsForm, readDatevSettings, saveDatevSettings } from './datev-settings.ts';
 import { paymentBatches, paymentCsvColumns, paymentList, payments, paymentTotals } from './queries.ts';
 import { languageOf } from '../language/messages.ts';
+import { periodFilename } from '../csv.ts';
+import type { ListSpec } from '../lists.ts';
+import { readPeriod } from '../period.ts';
 
 const spec = paymentList as ListSpec<never, unknown>;
 

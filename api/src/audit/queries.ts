@@ -1,9 +1,8 @@
 import type { Knex } from 'knex';
 import { badRequest } from '../http/errors.ts';
-import type { ListSpec } from '../http/list.ts';
-import { periodFilters } from '../http/period.ts';
 import { toIso } from '../vendors/queries.ts';
 import { tr } from '../language/messages.ts';
+import { type ListSpec, periodFilters } from '../lists.ts';
 
 interface EntryRow {
   id: number;

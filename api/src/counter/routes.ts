@@ -1,4 +1,4 @@
-import { respondCsv, wantsCsv, type CsvColumn } from '../http/csv.ts';
+import { respondCsv, wantsCsv } from '../http/csv.ts';
 import { badRequest, notFound } from '../http/errors.ts';
 import type { AppContext, AuditSpec, RouteDef } from '../http/routes.ts';
 import { letterhead, sendPrintable } from '../web/printable.ts';
@@ -27,6 +27,7 @@ import { closeReportHtml, visitReceiptHtml } from './receipt.ts';
 import { officeToday } from './today.ts';
 import { closeInput, dayRange, movementInput, tillInput, visitInput } from './schema.ts';
 import { tr, type Message } from '../language/messages.ts';
+import type { CsvColumn } from '../csv.ts';
 
 // The counter (issue 16): a vendor's visit, the tills with their cash book and daily close, and the
 // papers to print. The money rules are in ledger/counter.ts and ledger/till.ts.

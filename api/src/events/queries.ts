@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import type { Db } from '../db.ts';
-import { idFilter, oneOfFilter, type ListSpec } from '../http/list.ts';
 import { oneRow } from '../one-row.ts';
 import { toIso } from '../vendors/queries.ts';
 import { wakeSenderAfterCommit } from './emit.ts';
 import { eventTypes } from './types.ts';
+import { idFilter, type ListSpec, oneOfFilter } from '../lists.ts';
 
 // Endpoints as staff see them (never with their secret, except once in the answer that made it)
 // and the deliveries of each.

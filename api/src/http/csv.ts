@@ -1,65 +1,9 @@
 import { PassThrough } from 'node:stream';
-import { localDay, zoneOffset, type Period } from './period.ts';
-import { languageOf, Message, translate, type Language, type Text } from '../language/messages.ts';
+import { csvHeader, csvLine, type CsvColumn } from '../csv.ts';
+import { languageOf } from '../language/messages.ts';
 import type { AppContext } from './routes.ts';
 
-// CSV as German spreadsheet programs open it without an import dialog: UTF-8 with a byte order
-// mark, `;` between fields, a decimal comma, every field quoted, local date and time. A text
-// starting with = + - @ or a control character would run as a formula; it gets a leading
-// apostrophe. Amounts and dates are written by us and never need that. Headers, yes/no and our
-// own labels (a Message) are in the caller's language; the number format stays the spreadsheet's.
-
-export type CsvValue = string | number | boolean | Date | Message | null | undefined;
-
-export interface CsvColumn<Row> {
-  header: Text;
-  value: (row: Row, language: Language) => CsvValue;
-  /** `cents` writes an integer of cents as euros ("12,50"); `date` as local "21.11.2026 14:05:00". */
-  format?: 'cents' | 'date' | 'day';
-}
-
-/** "1234,56" for 123456 cents, "-0,50" for -50; exact for any safe integer, no float rounding. */
-export function centsToDecimal(cents: number): string {
-  const sign = cents < 0 ? '-' : '';
-  const abs = Math.abs(cents);
-  return `${sign}${Math.trunc(abs / 100)},${String(abs % 100).padStart(2, '0')}`;
-}
-
-function localDate(value: Date | string, timeZone: string, withTime: boolean): string {
-  const at = new Date(value).getTime();
-  const local = new Date(at + zoneOffset(at, timeZone));
-  const two = (n: number) => String(n).padStart(2, '0');
-  const day = `${two(local.getUTCDate())}.${two(local.getUTCMonth() + 1)}.${local.getUTCFullYear()}`;
-  return withTime
-    ? `${day} ${two(local.getUTCHours())}:${two(local.getUTCMinutes())}:${two(local.getUTCSeconds())}`
-    : day;
-}
-
-function cell<Row>(column: CsvColumn<Row>, row: Row, timeZone: string, language: Language): string {
-  const value = column.value(row, language);
-  let text: string;
-  if (value === null || value === undefined) text = '';
-  else if (value instanceof Message) text = translate(value, language);
-  else if (column.format === 'cents') text = centsToDecimal(Number(value));
-  else if (column.format === 'date' || column.format === 'day')
-    text = localDate(value as Date | string, timeZone, column.format === 'date');
-  else if (typeof value === 'number') text = String(value).replace('.', ',');
-  else if (typeof value === 'boolean') text = translate(value ? 'yes' : 'no', language);
-  else {
-    text = value instanceof Date ? value.toISOString() : value;
-    if (/^[=+\-@\t\r]/.test(text)) text = `'${text}`;
-  }
-  return `"${text.replace(/"/g, '""')}"`;
-}
-
-export function csvLine<Row>(columns: CsvColumn<Row>[], row: Row, timeZone: string, language: Language = 'de'): string {
-  return columns.map((column) => cell(column, row, timeZone, language)).join(';') + '\r\n';
-}
-
-export function csvHeader(columns: CsvColumn<unknown>[], language: Language = 'de'): string {
-  const header = (c: CsvColumn<unknown>) => translate(c.header, language).replace(/"/g, '""');
-  return '\uFEFF' + columns.map((c) => `"${header(c)}"`).join(';') + '\r\n';
-}
+// CSV and other downloads as answers; the lines themselves are written by api/src/csv.ts.
 
 /**
  * Answers a CSV download. `batches` yields the rows a page at a time, so a year of ledger rows is
@@ -109,12 +53,3 @@ export function respondDownload(
 
 /** Whether the caller asked for the CSV form of a list (`?format=csv`). */
 export const wantsCsv = (ctx: AppContext): boolean => ctx.query.format === 'csv';
-
-/** "buchungen_2026-05-01_2026-05-31.csv": a download named after its period's local days, the last one included. */
-export function periodFilename(name: string, period: Period, timeZone: string): string {
-  const days = [
-    period.from && localDay(period.from, timeZone),
-    period.to && localDay(new Date(period.to.getTime() - 1), timeZone),
-  ];
-  return [name, ...days.filter(Boolean)].join('_') + '.csv';
-}

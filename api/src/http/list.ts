@@ -2,29 +2,14 @@ import type { Knex } from 'knex';
 import { badRequest } from './errors.ts';
 import { refuseNulIn } from './nul.ts';
 import type { AppContext } from './routes.ts';
-import { tr, languageOf, type Language } from '../language/messages.ts';
+import { tr, languageOf } from '../language/messages.ts';
+import type { ListSpec } from '../lists.ts';
 
-/** How one resource's list answers the ra-data-simple-rest contract. */
-export interface ListSpec<Row, Out> {
-  resource: string;
-  /** API field → SQL column or expression that it sorts by. */
-  sortable: Record<string, string>;
-  defaultSort: [field: string, order: 'ASC' | 'DESC'];
-  /** The id column, used for `filter={"id":[…]}` (getMany) and as a stable tie-breaker. */
-  idColumn: string;
-  /** Further filters by API name; unknown filter names are refused, not silently ignored. */
-  filters?: Record<string, ListFilter>;
-  /** Filters also read from plain query parameters, as in the specification's `?from=…&to=…`. */
-  queryFilters?: readonly string[];
-  toApi: (row: Row, language: Language) => Out;
-}
+// Lists as answers: the `sort`, `range` and `filter` parameters of ra-data-simple-rest, the page and
+// its Content-Range. What a list is (its columns and filters) is declared in api/src/lists.ts.
 
-/**
- * Narrows a list's query by one filter value; `ctx` gives the request's settings (e.g. the time zone).
- * What it returns is ignored; `unknown` rather than `void`, since a knex builder is thenable and
- * `(query) => query.where(…)` would otherwise read as a promise dropped on the floor.
- */
-export type ListFilter = (query: Knex.QueryBuilder, value: unknown, ctx: AppContext) => unknown;
+// Kept here for the files that still import them from http/: the declarations are in lists.ts.
+export type { ListFilter, ListSpec } from '../lists.ts';
 
 export const maxPageSize = 1000;
 
@@ -142,25 +127,4 @@ export async function respondList<Row, Out>(
   const language = languageOf(ctx.get('Accept-Language'));
   ctx.vary('Accept-Language');
   ctx.body = rows.map((row) => spec.toApi(row, language));
-}
-
-/** A filter on a column with a fixed set of values; one value or a list of them (react-admin sends both). */
-export function oneOfFilter(name: string, column: string, allowed: readonly string[]): ListFilter {
-  return (query, value) => {
-    const values = Array.isArray(value) ? value : [value];
-    if (!values.length || !values.every((v) => typeof v === 'string' && allowed.includes(v))) {
-      throw badRequest(tr('The filter "{name}" must be one of {allowed}.', { name, allowed }));
-    }
-    query.whereIn(column, values);
-  };
-}
-
-/** A filter on an id column; anything that is not an id (or beyond the column's range) is refused, not sent to the database. */
-export function idFilter(name: string, column: string, what: string): ListFilter {
-  return (query, value) => {
-    const id = Number(value);
-    if (!Number.isInteger(id) || id < 1 || id >= 2 ** 31)
-      throw badRequest(tr('The filter "{name}" must be {what}.', { name, what }));
-    query.where(column, id);
-  };
 }

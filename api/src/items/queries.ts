@@ -5,10 +5,10 @@ import { imageKinds, pdfKinds } from '../files/sniff.ts';
 import type { UploadedFile } from '../http/body.ts';
 import { badRequest, notFound, type FieldErrors } from '../http/errors.ts';
 import { rejectFields } from '../http/validate.ts';
-import type { ListSpec } from '../http/list.ts';
 import type { ItemForm, ItemValues } from './schema.ts';
 import { oneRow } from '../one-row.ts';
 import { money, tr } from '../language/messages.ts';
+import type { ListSpec } from '../lists.ts';
 
 type Db = Knex | Knex.Transaction;
 

@@ -1,6 +1,7 @@
-import { idFilter, oneOfFilter, respondList, type ListSpec } from '../http/list.ts';
+import { respondList } from '../http/list.ts';
 import type { RouteDef } from '../http/routes.ts';
 import { toIso } from '../vendors/queries.ts';
+import { idFilter, type ListSpec, oneOfFilter } from '../lists.ts';
 
 interface OutboxRow {
   id: number;

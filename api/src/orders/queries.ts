@@ -2,10 +2,9 @@ import type { Knex } from 'knex';
 import { fileUrl } from '../files/queries.ts';
 import { hotRows } from '../db.ts';
 import { badRequest } from '../http/errors.ts';
-import { idFilter, oneOfFilter, type ListSpec } from '../http/list.ts';
-import { periodFilters } from '../http/period.ts';
 import { downloadLinkOf, type DownloadLinkRow } from '../pdf/links.ts';
 import { toIso } from '../vendors/queries.ts';
+import { idFilter, type ListSpec, oneOfFilter, periodFilters } from '../lists.ts';
 
 type Db = Knex | Knex.Transaction;
 

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
-import { centsToDecimal, respondCsv, wantsCsv, type CsvColumn } from '../http/csv.ts';
+import { respondCsv, wantsCsv } from '../http/csv.ts';
 import { badRequest, notFound } from '../http/errors.ts';
-import { applyFilters, readListFilter, respondList, type ListSpec } from '../http/list.ts';
+import { applyFilters, readListFilter, respondList } from '../http/list.ts';
 import type { AppContext, AuditSpec, RouteDef } from '../http/routes.ts';
 import { letterhead, sendPrintable } from '../web/printable.ts';
 import { idParam, parse } from '../http/validate.ts';
@@ -24,6 +24,8 @@ import { receiptHtml } from './receipt.ts';
 import { payoutInput, reversalInput } from './schema.ts';
 import { tr } from '../language/messages.ts';
 import { creditIsTestMoney } from '../safety.ts';
+import { centsToDecimal, type CsvColumn } from '../csv.ts';
+import type { ListSpec } from '../lists.ts';
 
 const payoutId = (ctx: AppContext) => idParam(ctx.params.id, 'payout');
 

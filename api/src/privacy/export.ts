@@ -1,6 +1,5 @@
 import { strToU8, zipSync } from 'fflate';
 import type { Knex } from 'knex';
-import { csvHeader, csvLine, type CsvColumn } from '../http/csv.ts';
 import { vendorAccountId } from '../ledger/accounts.ts';
 import { kindNames, type KindLanguage, type LedgerKind } from '../ledger/kinds.ts';
 import { accountRows, accountRowToApi, vendorAccountSummary, type AccountRow } from '../ledger/queries.ts';
@@ -8,6 +7,7 @@ import { commentToApi, vendorComments, type CommentRow } from '../vendors/commen
 import { locationToApi, vendorLocations, type LocationRow } from '../vendors/locations/queries.ts';
 import { allVendors, toIso, vendorToApi, type VendorRow } from '../vendors/queries.ts';
 import { vendorLanguage } from '../vendors/language.ts';
+import { type CsvColumn, csvHeader, csvLine } from '../csv.ts';
 
 // A vendor's copy of everything stored about them (GDPR Art. 15): one ZIP of JSON (complete, for a
 // program) and CSV (for a spreadsheet), with a README in the vendor's language saying what each is.

@@ -1,6 +1,5 @@
-import { periodFilename, respondCsv, type CsvColumn } from '../http/csv.ts';
+import { respondCsv } from '../http/csv.ts';
 import { badRequest } from '../http/errors.ts';
-import { localDay, localMidnight, readPeriod } from '../http/period.ts';
 import type { AppContext, RouteDef } from '../http/routes.ts';
 import { letterhead, sendPrintable } from '../web/printable.ts';
 import { idParam } from '../http/validate.ts';
@@ -10,6 +9,8 @@ import { vendorOfUser } from '../vendors/me.ts';
 import { findVendor, vendorNotFound } from '../vendors/queries.ts';
 import { statementPageHtml } from './page.ts';
 import { statementRows, statementTexts, vendorLanguage, type StatementLanguage, type StatementRow } from './rows.ts';
+import { type CsvColumn, periodFilename } from '../csv.ts';
+import { localDay, localMidnight, readPeriod } from '../period.ts';
 
 // Vendor statements: staff read any vendor's, and every vendor's of a year at once; a vendor reads
 // their own. Each answers JSON, `format=csv` or `format=html` (the printable page). The language is

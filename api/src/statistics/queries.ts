@@ -1,9 +1,9 @@
 import type { Knex } from 'knex';
-import type { CsvColumn } from '../http/csv.ts';
 import { kindLabel } from '../ledger/kinds.ts';
 import { isRefundSql, salesAndTheirRefundsSql } from '../ledger/refund.ts';
-import { localDay, localMidnight, nextDay } from '../http/period.ts';
 import { oneRow } from '../one-row.ts';
+import type { CsvColumn } from '../csv.ts';
+import { localDay, localMidnight, nextDay } from '../period.ts';
 
 type Db = Knex | Knex.Transaction;
 

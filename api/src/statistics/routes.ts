@@ -1,8 +1,9 @@
-import { periodFilename, respondCsv, wantsCsv } from '../http/csv.ts';
+import { respondCsv, wantsCsv } from '../http/csv.ts';
 import { badRequest } from '../http/errors.ts';
 import { requestPeriod } from '../http/period.ts';
 import type { RouteDef } from '../http/routes.ts';
 import { defaultPeriod, itemCsvColumns, salesStatistics, seriesCsvColumns } from './queries.ts';
+import { periodFilename } from '../csv.ts';
 
 export const statisticsRoutes: RouteDef[] = [
   {

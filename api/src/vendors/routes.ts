@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
-import { respondCsv, wantsCsv, type CsvColumn } from '../http/csv.ts';
+import { respondCsv, wantsCsv } from '../http/csv.ts';
 import { badRequest, notFound } from '../http/errors.ts';
-import { applyFilters, readListFilter, respondList, type ListSpec } from '../http/list.ts';
+import { applyFilters, readListFilter, respondList } from '../http/list.ts';
 import { pathParam } from '../http/params.ts';
 import { limitVendorCheck } from '../http/rate-limit.ts';
 import type { AppContext, AuditSpec, RouteDef } from '../http/routes.ts';
@@ -27,6 +27,8 @@ import {
 } from './queries.ts';
 import { vendorInput, vendorStateInput } from './schema.ts';
 import { tr } from '../language/messages.ts';
+import type { CsvColumn } from '../csv.ts';
+import type { ListSpec } from '../lists.ts';
 
 type VendorWithMoney = VendorRow & VendorMoneyColumns & { open_warnings: number };
 

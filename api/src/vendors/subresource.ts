@@ -1,11 +1,12 @@
 import type { Knex } from 'knex';
 import type { z } from 'zod';
 import { notFound } from '../http/errors.ts';
-import { respondList, type ListSpec } from '../http/list.ts';
+import { respondList } from '../http/list.ts';
 import type { AuditSpec, RouteDef } from '../http/routes.ts';
 import { idParam, parse } from '../http/validate.ts';
 import { childIds, liveVendorId } from './params.ts';
 import { tr, languageOf } from '../language/messages.ts';
+import type { ListSpec } from '../lists.ts';
 
 type Db = Knex | Knex.Transaction;
 
