@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
 import type { Browser } from 'playwright-core';
 import { expectAccessible } from './axe.ts';
-import { launchChromium } from './browser.ts';
+import { leaseChromium } from './browser.ts';
 
 // The check itself must be able to fail: a page with planted violations is refused, a clean one passes.
 describe('accessibility check (axe-core)', function () {
   this.timeout(60_000);
   let browser: Browser;
-  before(async () => (browser = await launchChromium()));
+  before(async () => (browser = await leaseChromium()));
   after(async () => browser.close());
 
   it('passes a clean page with one h1', async () => {

@@ -1,9 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
+import type { Browser } from 'playwright-core';
 import { logInAtProvider } from './admin-login.ts';
 import { launchChromium } from './browser.ts';
-import { repoRoot, startServer } from './server.ts';
+import { removeDir, repoRoot, startServer } from './server.ts';
 
 // The back office's first screen as office staff reach it: the JavaScript Chromium fetches from
 // opening /backoffice, through the login, until the vendor list shows its rows. Shared by the e2e
@@ -38,10 +39,13 @@ export function pageScriptBytes(htmlFile: string): PageScripts {
   );
 }
 
-/** Every script fetched from /backoffice until the logged-in office staff see the vendor list's rows. */
-export async function scriptsBeforeVendorList(): Promise<PageScripts> {
+/**
+ * Every script fetched from /backoffice until the logged-in office staff see the vendor list's rows,
+ * in `chromium` when given (a test's, which it closes itself), else in a Chromium of its own.
+ */
+export async function scriptsBeforeVendorList(chromium?: Browser): Promise<PageScripts> {
   const server = await startServer();
-  const browser = await launchChromium();
+  const browser = chromium ?? (await launchChromium());
   try {
     const page = await browser.newPage({ viewport: { width: 1366, height: 900 }, locale: 'de-AT' });
     const urls: string[] = [];
@@ -53,8 +57,9 @@ export async function scriptsBeforeVendorList(): Promise<PageScripts> {
     await page.locator('table tbody tr').first().waitFor({ timeout: 60_000 });
     return scriptBytes('/backoffice until the vendor list', urls);
   } finally {
-    await browser.close();
+    if (!chromium) await browser.close();
     await server.stop();
+    removeDir(server.dataDir);
   }
 }
 

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { chromium, type Browser, type Locator, type Page, type Response } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Locator, type Page, type Response } from 'playwright-core';
+import { atRunEnd } from '../support/run-end.ts';
 import { outputDir } from './server.ts';
 
 /** Chromium from the system (Debian's package), never a Playwright download. */
@@ -26,31 +27,9 @@ export const phone = { width: 390, height: 844 };
  * so a policy that breaks a page never passes unnoticed, in whichever test it happens.
  */
 export async function launchChromium(): Promise<Browser> {
-  if (!fs.existsSync(chromiumPath)) {
-    throw new Error(
-      `Chromium was not found at ${chromiumPath}: install it (apt-get install -y chromium) or set CHROMIUM_PATH.`,
-    );
-  }
-  const browser = await chromium.launch({
-    executablePath: chromiumPath,
-    headless: true,
-    args: chromiumArgs,
-    timeout: 60_000,
-  });
+  const browser = await startChromium();
   const violations: string[] = [];
-  // newPage() opens its own context through newContext(), so every page is watched.
-  const newContext = browser.newContext.bind(browser);
-  browser.newContext = async (options) => {
-    // The office and the customers live where the newspaper does (TIME_ZONE, Europe/Berlin by
-    // default): the back office's "today" is theirs, not this machine's UTC.
-    const context = await newContext({ timezoneId: 'Europe/Berlin', ...options });
-    context.on('console', (message) => {
-      if (/Content Security Policy/i.test(message.text()))
-        violations.push(`${message.page()?.url() ?? '?'}: ${message.text()}`);
-    });
-    if (options?.javaScriptEnabled !== false) context.on('page', waitForTheShopScript);
-    return context;
-  };
+  watchContexts(browser, (context) => reportViolations(context, violations));
   const close = browser.close.bind(browser);
   browser.close = async (options) => {
     await close(options);
@@ -58,6 +37,99 @@ export async function launchChromium(): Promise<Browser> {
       throw new Error(`The pages reported Content-Security-Policy violations:\n${violations.join('\n')}`);
   };
   return browser;
+}
+
+async function startChromium(): Promise<Browser> {
+  if (!fs.existsSync(chromiumPath)) {
+    throw new Error(
+      `Chromium was not found at ${chromiumPath}: install it (apt-get install -y chromium) or set CHROMIUM_PATH.`,
+    );
+  }
+  return chromium.launch({ executablePath: chromiumPath, headless: true, args: chromiumArgs, timeout: 60_000 });
+}
+
+/** Whatever the pages of `context` report as blocked by a Content-Security-Policy goes to `violations`. */
+function reportViolations(context: BrowserContext, violations: string[]): void {
+  context.on('console', (message) => {
+    if (/Content Security Policy/i.test(message.text()))
+      violations.push(`${message.page()?.url() ?? '?'}: ${message.text()}`);
+  });
+}
+
+/**
+ * Every context of `browser` gets the newspaper's time zone and waits for the shop's script, and is
+ * handed to `opened`. newPage() opens its own context through newContext(), so every page is watched.
+ */
+function watchContexts(browser: Browser, opened: (context: BrowserContext) => void): void {
+  const newContext = browser.newContext.bind(browser);
+  browser.newContext = async (options) => {
+    // The office and the customers live where the newspaper does (TIME_ZONE, Europe/Berlin by
+    // default): the back office's "today" is theirs, not this machine's UTC.
+    const context = await newContext({ timezoneId: 'Europe/Berlin', ...options });
+    opened(context);
+    if (options?.javaScriptEnabled !== false) context.on('page', waitForTheShopScript);
+    return context;
+  };
+}
+
+/** What one describe did in the shared Chromium: its contexts and the policy violations they reported. */
+interface Lease {
+  contexts: Set<BrowserContext>;
+  violations: string[];
+}
+
+/** The describes holding the shared Chromium, innermost last: a context opened now is the last one's. */
+const leases: Lease[] = [];
+let shared: Promise<Browser> | undefined;
+
+/** The process's one Chromium, started on first use and again if it went away. */
+async function sharedChromium(): Promise<Browser> {
+  const running = await shared?.catch(() => undefined);
+  if (running?.isConnected()) return running;
+  shared = startChromium().then((browser) => {
+    watchContexts(browser, (context) => {
+      const lease = leases.at(-1);
+      if (!lease) return;
+      lease.contexts.add(context);
+      context.on('close', () => lease.contexts.delete(context));
+      reportViolations(context, lease.violations);
+    });
+    return browser;
+  });
+  return shared;
+}
+
+atRunEnd(async () => {
+  const running = await shared?.catch(() => undefined);
+  shared = undefined;
+  await running?.close();
+});
+
+/**
+ * Chromium for one describe, as launchChromium() gives it, without a launch of its own: the process
+ * keeps one Chromium (a launch took seconds, about 25 times per run) and each describe gets fresh
+ * contexts in it, which share no cookies, storage or cache with any other. Its close() closes every
+ * context opened while it was held (through it or through a page's browser()) and fails on the
+ * policy violations they reported, as a launched browser's close does.
+ */
+export async function leaseChromium(): Promise<Browser> {
+  const browser = await sharedChromium();
+  const lease: Lease = { contexts: new Set(), violations: [] };
+  leases.push(lease);
+  const close = async () => {
+    if (leases.includes(lease)) leases.splice(leases.indexOf(lease), 1);
+    await Promise.all([...lease.contexts].map((context) => context.close().catch(() => undefined)));
+    if (lease.violations.length)
+      throw new Error(`The pages reported Content-Security-Policy violations:\n${lease.violations.join('\n')}`);
+  };
+  return new Proxy(browser, {
+    get(target, property) {
+      if (property === 'close') return close;
+      if (property === 'contexts') return () => [...lease.contexts];
+      const value: unknown = Reflect.get(target, property, target);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
 }
 
 /**

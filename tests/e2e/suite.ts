@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import type { Browser } from 'playwright-core';
-import { launchChromium } from './browser.ts';
+import { leaseChromium } from './browser.ts';
 import { removeDir, repoRoot, startServer, type RunningServer, type ServerOptions } from './server.ts';
 
 export interface E2e {
@@ -10,8 +10,9 @@ export interface E2e {
 }
 
 /**
- * The real server (fresh data directory) and Chromium for the enclosing describe. After it, both
- * stop, and the server must have shut down cleanly (exit code 0 on SIGTERM).
+ * The real server (fresh data directory) and Chromium (the process's one, with contexts of this
+ * describe's own) for the enclosing describe. After it, the server stops and the contexts close,
+ * and the server must have shut down cleanly (exit code 0 on SIGTERM).
  */
 export function useServerAndBrowser(options: ServerOptions = {}): E2e {
   const e2e = {} as E2e;
@@ -19,7 +20,7 @@ export function useServerAndBrowser(options: ServerOptions = {}): E2e {
     this.timeout(180_000);
     // `npm test` builds first; this covers running an e2e file alone.
     execFileSync(process.execPath, ['scripts/ensure-build.mjs'], { cwd: repoRoot, stdio: 'ignore' });
-    [e2e.server, e2e.browser] = await Promise.all([startServer(options), launchChromium()]);
+    [e2e.server, e2e.browser] = await Promise.all([startServer(options), leaseChromium()]);
   });
   after(async function () {
     this.timeout(30_000);

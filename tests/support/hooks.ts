@@ -1,8 +1,10 @@
 import { closeEngines } from './env.ts';
+import { runEndTasks } from './run-end.ts';
 
-/** Mocha root hooks: shared databases and the test issuer are closed once, after every suite. */
+/** Mocha root hooks: shared databases, the test issuer and the shared Chromium are closed once, after every suite. */
 export const mochaHooks = {
   async afterAll() {
     await closeEngines();
+    await runEndTasks();
   },
 };
