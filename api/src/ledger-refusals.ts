@@ -1,8 +1,8 @@
 import { DomainError, type FieldErrors } from './errors.ts';
 import {
-  CounterError,
   CreditNotZero,
   LedgerError,
+  LedgerRefusal,
   NothingToPayOut,
   PayoutAlreadyReversed,
   PayoutNotFound,
@@ -48,8 +48,8 @@ export function ledgerRefusal(error: unknown): DomainError | undefined {
   if (error instanceof PayoutAlreadyReversed) {
     return new DomainError('conflict', 'This payout has already been reversed.');
   }
-  if (error instanceof CounterError) {
-    // The counter's refusals (ledger/till.ts, ledger/counter.ts), with the figures the screen shows again.
+  if (error instanceof LedgerRefusal) {
+    // Refusals with their own sentence and kind (the counter, refunds, disputes) and the figures to show again.
     return new DomainError(error.refusal, error.text, error.errors, error.details);
   }
   if (error instanceof CreditNotZero) {

@@ -1,7 +1,8 @@
-// What the money rules refuse, as facts about the books, not as HTTP answers: the HTTP layer
-// (api/src/http/errors.ts) turns each into a status and a message. Nothing here knows of requests.
+// What the money rules refuse, as facts about the books, not as HTTP answers: api/src/ledger-refusals.ts
+// says what each means for the person asking, and http/ its status. Nothing here knows of requests.
 
-import type { Text } from '../language/messages.ts';
+import { tr, type Text } from '../language/messages.ts';
+import type { Bearer } from './dispute.ts';
 
 /** A money rule refused what was asked. */
 export class LedgerError extends Error {}
@@ -62,10 +63,11 @@ export class VendorDeleted extends LedgerError {
 }
 
 /**
- * A refusal of the counter or the cash book (issue 16), for the person at the counter: `refusal` says
- * what kind (bad input, something unknown, a conflict with the books as they are now).
+ * A money rule refused what was asked, for the person who asked: `refusal` says what kind (bad input,
+ * something unknown, a conflict with the books as they are now); the HTTP layer turns each kind into
+ * a status once.
  */
-export class CounterError extends LedgerError {
+export class LedgerRefusal extends LedgerError {
   constructor(
     readonly refusal: 'invalid' | 'unknown' | 'conflict',
     readonly text: Text,
@@ -74,6 +76,40 @@ export class CounterError extends LedgerError {
     readonly details?: Record<string, number>,
   ) {
     super(String(text));
+  }
+}
+
+/** A refusal of the counter or the cash book (issue 16), for the person at the counter. */
+export class CounterError extends LedgerRefusal {}
+
+/** Only a paid order can be refunded: before it is paid, or once refunded or disputed, nothing is to give back. */
+export class NotRefundable extends LedgerRefusal {
+  constructor(readonly status: string) {
+    super('conflict', tr('Only a paid order can be refunded; this one is {status}.', { status }));
+  }
+}
+
+/** Staff already decided who bears a dispute, the other way; a decision stands. */
+export class DisputeDecided extends LedgerRefusal {
+  constructor(readonly bearer: Bearer) {
+    super(
+      'conflict',
+      bearer === 'vendor'
+        ? 'This dispute was already decided: the vendor bears it.'
+        : 'This dispute was already decided: the newspaper bears it.',
+    );
+  }
+}
+
+/** A dispute with no money to bear: Stripe has taken none (yet), or gave it back when it was won. */
+export class NothingToBear extends LedgerRefusal {
+  constructor(readonly why: 'not_withdrawn' | 'won') {
+    super(
+      'conflict',
+      why === 'won'
+        ? 'This dispute was won and the money is back: there is nothing to bear.'
+        : 'Stripe has not taken money for this dispute (yet): nothing to bear.',
+    );
   }
 }
 

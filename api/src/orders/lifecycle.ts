@@ -1,10 +1,10 @@
 import type { Knex } from 'knex';
 import { recordEvent } from '../audit/record.ts';
 import { oneRow } from '../one-row.ts';
-import { conflict, notFound } from '../http/errors.ts';
-import { bookDisputeOnVendor, bookDisputeWithdrawal, bookDisputeWon } from '../ledger/dispute.ts';
+import { notFoundError } from '../errors.ts';
+import { bookDisputeState, decideDisputeBearer, type Bearer } from '../ledger/dispute.ts';
 import { emitOrderRefunded } from '../events/emit.ts';
-import { bookRefund } from '../ledger/refund.ts';
+import { bookStripeRefund } from '../ledger/refund.ts';
 import type { Stripe } from '../stripe/adapter.ts';
 import { lockOrder, type DisputeRow } from './queries.ts';
 import { tr } from '../language/messages.ts';
@@ -28,9 +28,9 @@ async function orderOfPayment(db: Knex, intent: string | undefined): Promise<num
 }
 
 /**
- * Records a refund with its status and books it once it has succeeded: the whole payment refunded
- * reverses the order's sales like a refund of ours. Pending and failed refunds are only shown; a
- * partial refund (only possible in the Dashboard) is shown for staff to settle, not booked.
+ * Records a refund with its status, and books it when the ledger says it reverses the order (a whole
+ * refund that succeeded, ledger/refund.ts): then the order is refunded, like by a refund of ours.
+ * Pending, failed and partial refunds are only shown.
  */
 export async function applyRefund(db: Knex, refund: Stripe.Refund, staff?: string): Promise<void> {
   const orderId = await orderOfPayment(db, idOf(refund.payment_intent));
@@ -54,9 +54,8 @@ export async function applyRefund(db: Knex, refund: Stripe.Refund, staff?: strin
         requested_by: trx.raw('coalesce(stripe_refunds.requested_by, excluded.requested_by)'),
         updated_at: trx.fn.now(),
       });
-    if (refund.status !== 'succeeded' || order.status !== 'paid' || refund.amount !== order.amount_total) return;
     const by = requestedBy ?? dashboardRefunder;
-    await bookRefund(trx, orderId, by);
+    if (!(await bookStripeRefund(trx, order, refund, by))) return;
     await trx('orders').where({ id: orderId }).update({
       status: 'refunded',
       stripe_refund_id: refund.id,
@@ -76,16 +75,9 @@ export async function applyRefund(db: Knex, refund: Stripe.Refund, staff?: strin
   });
 }
 
-/** Stripe's dispute fee: the fees of the withdrawals on the dispute's balance transactions. */
-const disputeFee = (dispute: Stripe.Dispute) =>
-  dispute.balance_transactions.filter((bt) => bt.amount < 0).reduce((sum, bt) => sum + bt.fee, 0);
-
-/** A dispute Stripe has not taken money for (an inquiry): shown, nothing booked. */
-const inquiry = (status: string) => status.startsWith('warning_');
-
 /**
- * Records a dispute and books what Stripe did: the amount withdrawn once (the newspaper bears it
- * until staff decide), and returned once when the dispute is won.
+ * Records a dispute and books what Stripe did (ledger/dispute.ts): the amount withdrawn once (the
+ * newspaper bears it until staff decide), and returned once when the dispute is won.
  */
 export async function applyDispute(db: Knex, dispute: Stripe.Dispute): Promise<void> {
   const orderId = await orderOfPayment(db, idOf(dispute.payment_intent));
@@ -105,25 +97,26 @@ export async function applyDispute(db: Knex, dispute: Stripe.Dispute): Promise<v
       .onConflict('id')
       .merge({ status: dispute.status, evidence_due_by: due, updated_at: trx.fn.now() });
     const row = oneRow(await trx('stripe_disputes').where({ id: dispute.id }).select<DisputeRow[]>('*'));
-    if (!row.withdrawn_at && !inquiry(dispute.status)) {
-      await bookDisputeWithdrawal(trx, order, row.amount, disputeFee(dispute));
+    const booked = await bookDisputeState(trx, order, row, {
+      status: dispute.status,
+      balanceTransactions: dispute.balance_transactions,
+    });
+    if (booked.withdrawal) {
       await trx('stripe_disputes').where({ id: dispute.id }).update({ withdrawn_at: trx.fn.now() });
-      row.withdrawn_at = new Date();
       await recordEvent(trx, {
         action: 'payment.disputed',
         recordType: 'order',
         recordId: orderId,
         details: {
           amount: row.amount,
-          fee: disputeFee(dispute),
+          fee: booked.withdrawal.fee,
           reason: dispute.reason,
           dispute: dispute.id,
           evidenceDueBy: due?.toISOString() ?? null,
         },
       });
     }
-    if (dispute.status === 'won' && row.withdrawn_at && !row.reinstated_at) {
-      await bookDisputeWon(trx, order, row.amount, row.bearer === 'vendor');
+    if (booked.won) {
       await trx('stripe_disputes').where({ id: dispute.id }).update({ reinstated_at: trx.fn.now() });
       await recordEvent(trx, {
         action: 'payment.dispute_won',
@@ -135,24 +128,18 @@ export async function applyDispute(db: Knex, dispute: Stripe.Dispute): Promise<v
   });
 }
 
-export type Bearer = 'vendor' | 'newspaper';
+export type { Bearer };
 
-/** Staff decide who bears a dispute's money: the vendor's credit, or the newspaper. Once; protocolled. */
+/**
+ * Staff decide who bears a dispute's money: the vendor's credit, or the newspaper (the ledger's rule,
+ * ledger/dispute.ts). Once; protocolled.
+ */
 export async function decideDispute(db: Knex, disputeId: string, bearer: Bearer, staff: string): Promise<void> {
   await db.transaction(async (trx) => {
     const row = await trx('stripe_disputes').where({ id: disputeId }).forUpdate().first<DisputeRow | undefined>();
-    if (!row) throw notFound(tr('There is no dispute {id}.', { id: disputeId }));
-    if (row.bearer === bearer) return;
-    if (row.bearer)
-      throw conflict(
-        row.bearer === 'vendor'
-          ? 'This dispute was already decided: the vendor bears it.'
-          : 'This dispute was already decided: the newspaper bears it.',
-      );
-    if (!row.withdrawn_at) throw conflict('Stripe has not taken money for this dispute (yet): nothing to bear.');
-    if (row.reinstated_at) throw conflict('This dispute was won and the money is back: there is nothing to bear.');
+    if (!row) throw notFoundError(tr('There is no dispute {id}.', { id: disputeId }));
     const order = await lockOrder(trx, row.order_id);
-    if (bearer === 'vendor') await bookDisputeOnVendor(trx, order, row.amount, staff);
+    if (!(await decideDisputeBearer(trx, order, row, bearer, staff))) return;
     await trx('stripe_disputes')
       .where({ id: disputeId })
       .update({ bearer, decided_by: staff, decided_at: trx.fn.now(), updated_at: trx.fn.now() });

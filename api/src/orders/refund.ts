@@ -1,13 +1,11 @@
 import type { Knex } from 'knex';
 import type { Config } from '../config.ts';
-import { conflict, HttpError, notFound } from '../http/errors.ts';
+import { conflictError, notFoundError, serviceError } from '../errors.ts';
+import { assertRefundable } from '../ledger/refund.ts';
 import { idempotencyKey, refundPayment, StripeFailure, type Stripe } from '../stripe/adapter.ts';
 import { applyRefund } from './lifecycle.ts';
 import { findOrder, type OrderRow } from './queries.ts';
 import { tr } from '../language/messages.ts';
-
-const notRefundable = (order: OrderRow) =>
-  conflict(tr('Only a paid order can be refunded; this one is {status}.', { status: order.status }));
 
 /**
  * Asks Stripe to refund the whole payment. The key makes a repeated or concurrent call get the same
@@ -27,13 +25,10 @@ async function refundAtStripe(db: Knex, config: Config, order: OrderRow, staff: 
     );
   } catch (error) {
     if (error instanceof StripeFailure && error.reason === 'refused') {
-      throw conflict(tr('Stripe refused the refund: {reason}', { reason: error.message }));
+      throw conflictError(tr('Stripe refused the refund: {reason}', { reason: error.message }));
     }
     if (error instanceof StripeFailure) {
-      throw new HttpError(
-        502,
-        'Stripe could not be reached for the refund. Nothing was booked; please try again later.',
-      );
+      throw serviceError('Stripe could not be reached for the refund. Nothing was booked; please try again later.');
     }
     throw error;
   }
@@ -47,8 +42,8 @@ async function refundAtStripe(db: Knex, config: Config, order: OrderRow, staff: 
  */
 export async function refundOrder(db: Knex, config: Config, orderId: number, staff: string): Promise<void> {
   const order = await findOrder(db, orderId);
-  if (!order) throw notFound(tr('There is no order with the id {id}.', { id: orderId }));
+  if (!order) throw notFoundError(tr('There is no order with the id {id}.', { id: orderId }));
   if (order.status === 'refunded') return;
-  if (order.status !== 'paid' || !order.stripe_payment_intent_id) throw notRefundable(order);
+  assertRefundable(order);
   await applyRefund(db, await refundAtStripe(db, config, order, staff), staff);
 }
