@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { accountTurnovers } from '../ledger/queries.ts';
 import { licenseSortKey } from '../vendors/queries.ts';
 import { accountName, type NamedAccount } from './names.ts';
 import { type Language } from '../language/messages.ts';
@@ -36,23 +37,14 @@ interface StatementRow extends NamedAccount {
 export async function accountStatements(db: Db, period: Period, language: Language): Promise<AccountStatement[]> {
   const from = period.from ?? '-infinity';
   const to = period.to ?? 'infinity';
-  const side = (column: 'receiver_id' | 'sender_id') => `
-    select ${column} as account_id,
-      sum(amount) filter (where created_at < ?::timestamptz) as before,
-      sum(amount) filter (where created_at >= ?::timestamptz) as within
-    from ledger_rows where created_at < ?::timestamptz group by ${column}`;
   const { rows } = await db.raw<{ rows: StatementRow[] }>(
-    `with received as (${side('receiver_id')}), sent as (${side('sender_id')})
-    select a.id, a.kind, a.vendor_id, v.license_id, v.first_name, v.last_name,
-      (coalesce(r.before, 0) - coalesce(s.before, 0))::bigint as opening,
-      coalesce(r.within, 0)::bigint as received,
-      coalesce(s.within, 0)::bigint as sent
+    `with turnover as (?)
+    select a.id, a.kind, a.vendor_id, v.license_id, v.first_name, v.last_name, t.opening, t.received, t.sent
     from ledger_accounts a
+    join turnover t on t.account_id = a.id
     left join vendors v on v.id = a.vendor_id
-    left join received r on r.account_id = a.id
-    left join sent s on s.account_id = a.id
     order by array_position(array['customers', 'orga', 'cash', 'provider', 'vendor'], a.kind), ${licenseSortKey('v.license_id')}, a.id`,
-    [from, from, to, from, from, to],
+    [accountTurnovers(db, from, to)],
   );
   return rows.map((row) => ({
     accountId: row.id,

@@ -178,6 +178,31 @@ export const openRows = (db: Db, accountId: number) =>
     .orderBy('r.created_at')
     .orderBy('r.id');
 
+/**
+ * Every account's figures around a period, as a query to join on `account_id`: `opening` (everything
+ * received minus everything sent before `from`), and what it `received` and `sent` from `from` until
+ * before `to` ('-infinity' and 'infinity' leave an end open). Each side is one pass over the rows
+ * before `to`, grouped by the account that received or sent them.
+ */
+export function accountTurnovers(db: Db, from: Date | string, to: Date | string): Knex.Raw {
+  const side = (column: 'receiver_id' | 'sender_id') => `
+    select ${column} as account_id,
+      sum(amount) filter (where created_at < ?::timestamptz) as before,
+      sum(amount) filter (where created_at >= ?::timestamptz) as within
+    from ledger_rows where created_at < ?::timestamptz group by ${column}`;
+  return db.raw(
+    `with received as (${side('receiver_id')}), sent as (${side('sender_id')})
+    select a.id as account_id,
+      (coalesce(r.before, 0) - coalesce(s.before, 0))::bigint as opening,
+      coalesce(r.within, 0)::bigint as received,
+      coalesce(s.within, 0)::bigint as sent
+    from ledger_accounts a
+    left join received r on r.account_id = a.id
+    left join sent s on s.account_id = a.id`,
+    [from, from, to, from, from, to],
+  );
+}
+
 export interface AccountBalance {
   accountId: number;
   kind: string;
