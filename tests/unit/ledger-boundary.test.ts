@@ -2,14 +2,18 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 
-// Money is moved by api/src/ledger and nowhere else: a static scan of the source tree fails when any
-// other file (migrations aside) writes the books' tables, or when the ledger imports the HTTP layer.
-// Tests are not scanned: they set up states and probe the ledger guard on purpose.
+// Money is moved and summed by api/src/ledger and nowhere else: a static scan of the source tree fails
+// when any other file (migrations aside) writes the books' tables, sums ledger rows by the account that
+// received or sent them (a credit or balance of its own, which could disagree with the ledger's), or
+// when the ledger imports the HTTP layer. Tests are not scanned: they set up states and probe the
+// ledger guard on purpose.
 
 const root = path.resolve(import.meta.dirname, '../..');
 const ledgerDir = path.join(root, 'api/src/ledger');
 const httpDir = path.join(root, 'api/src/http');
 const scanned = ['api', 'seeds', 'bench', 'scripts'];
+// The bench, like the tests, checks the books from outside: a sum of its own is how it checks them.
+const summing = scanned.filter((dir) => dir !== 'bench');
 // The cash book (issue 16) is money too: its movements, closes, voucher counters and counter visits.
 const booksTables = [
   'ledger_rows',
@@ -62,6 +66,34 @@ export function booksWrites(text: string): string[] {
   return [...found].sort((a, b) => a - b).map((n) => `${n}: ${lines[n - 1].trim()}`);
 }
 
+/** A join names the side columns to find an account, not to sum by it: `on sa.id = r.sender_id`. */
+const joinOnSide =
+  /\bon\s+[\w.]+\s*=\s*[\w.]*\b(?:receiver|sender)_id\b|\bon\s+[\w.]*\b(?:receiver|sender)_id\s*=\s*[\w.]+/gi;
+
+/**
+ * The lines of `text` that sum ledger rows by the side an account is on, as "line: code": a statement
+ * (from `;` to `;`) that reads `ledger_rows`, sums, and names `receiver_id` or `sender_id` other than
+ * in a join. That is a credit or a balance computed outside the ledger, in SQL or through knex.
+ */
+export function creditSums(text: string): string[] {
+  const found = new Set<number>();
+  const lineOf = (index: number) => text.slice(0, index).split('\n').length;
+  let start = 0;
+  for (const statement of text.split(';')) {
+    const sum = /\bsum\s*\(/i.exec(statement);
+    if (
+      sum &&
+      /\bledger_rows\b/i.test(statement) &&
+      /\b(?:receiver|sender)_id\b/i.test(statement.replace(joinOnSide, ''))
+    ) {
+      found.add(lineOf(start + sum.index));
+    }
+    start += statement.length + 1;
+  }
+  const lines = text.split('\n');
+  return [...found].sort((a, b) => a - b).map((n) => `${n}: ${lines[n - 1].trim()}`);
+}
+
 /** Import specifiers of a module: static, re-exports, dynamic and require. */
 function importsOf(text: string): string[] {
   const specifiers = [
@@ -101,6 +133,35 @@ describe('ledger boundary', () => {
       .filter((file) => !file.startsWith(ledgerDir + path.sep))
       .flatMap((file) => booksWrites(readFileSync(file, 'utf8')).map((line) => `${path.relative(root, file)}:${line}`));
     assert.deepEqual(offenders, [], `money is moved only by api/src/ledger:\n${offenders.join('\n')}`);
+  });
+
+  it('recognises a credit or balance summed from ledger rows in every form the code could take', () => {
+    const sums = [
+      `await db.raw(\`select sum(o.signed) from ledger_accounts a cross join lateral (
+         select amount as signed from ledger_rows where receiver_id = a.id and payout_id is null
+         union all select -amount from ledger_rows where sender_id = a.id and payout_id is null) o group by a.id\`);`,
+      `await db.raw('select sum(case when r.receiver_id = a.id then r.amount else -r.amount end) from ledger_rows r join ledger_accounts a on a.vendor_id = ?');`,
+      `const side = (column: 'receiver_id' | 'sender_id') => \`select \${column}, sum(amount) from ledger_rows group by \${column}\`;`,
+      `await db('ledger_rows').where('receiver_id', account).whereNull('payout_id').sum('amount');`,
+      `await trx('ledger_rows as r').groupBy('r.sender_id').select('r.sender_id', trx.raw('sum(r.amount)'));`,
+    ];
+    for (const code of sums) assert.equal(creditSums(code).length, 1, code);
+    const others = [
+      // A day's sums per pair of accounts: the sides only find the accounts' kinds.
+      `await db.raw('select sa.kind, ra.kind, sum(r.amount) from ledger_rows r join ledger_accounts sa on sa.id = r.sender_id join ledger_accounts ra on ra.id = r.receiver_id group by 1, 2');`,
+      `await db.raw('select exists (select 1 from ledger_rows r where r.receiver_id = a.id and r.kind = ?)');`,
+      `const copies = await db('ledger_rows as r').where('r.kind', 'counter_sale').select(db.raw('sum(r.quantity)'));`,
+      `q.whereIn('r.sender_id', accounts).orWhereIn('r.receiver_id', accounts);\nconst total = await db('payouts').sum('amount');`,
+    ];
+    for (const code of others) assert.deepEqual(creditSums(code), [], code);
+  });
+
+  it('no file outside api/src/ledger sums ledger rows by the account that received or sent them', () => {
+    const offenders = summing
+      .flatMap((dir) => sourceFiles(path.join(root, dir)))
+      .filter((file) => !file.startsWith(ledgerDir + path.sep))
+      .flatMap((file) => creditSums(readFileSync(file, 'utf8')).map((line) => `${path.relative(root, file)}:${line}`));
+    assert.deepEqual(offenders, [], `credits and balances are summed only by api/src/ledger:\n${offenders.join('\n')}`);
   });
 
   it('api/src/ledger imports nothing from api/src/http, not even through another module', () => {
