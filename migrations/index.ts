@@ -21,6 +21,7 @@ import * as vendorLanguage from './021_vendor_language.ts';
 import * as shopRevision from './022_shop_revision.ts';
 import * as requestIds from './023_request_ids.ts';
 import * as cashBookIndexes from './024_cash_book_indexes.ts';
+import * as openCreditIndexes from './025_open_credit_indexes.ts';
 
 export interface Migration {
   name: string;
@@ -52,4 +53,5 @@ export const migrations: Migration[] = [
   { name: '022_shop_revision', ...shopRevision },
   { name: '023_request_ids', ...requestIds },
   { name: '024_cash_book_indexes', ...cashBookIndexes },
+  { name: '025_open_credit_indexes', ...openCreditIndexes },
 ];
