@@ -1,7 +1,6 @@
 import type { Knex } from 'knex';
-import { badRequest } from '../http/errors.ts';
-import type { ListSpec } from '../http/list.ts';
-import { periodFilters } from '../http/period.ts';
+import { invalidError } from '../errors.ts';
+import { periodFilters, type ListSpec } from '../lists.ts';
 import { vendorAccountId } from '../ledger/accounts.ts';
 import { accountRows, accountRowToApi, type AccountRow, type VendorLedgerRow } from '../ledger/queries.ts';
 import { payoutLineName, payoutLinesJsonSql, type PayoutLine } from '../ledger/payout-lines.ts';
@@ -97,7 +96,7 @@ export async function settledRows(db: Db, payout: { id: number; vendor: { id: nu
 function positiveId(name: string, value: unknown): number {
   const id = Number(value);
   if (!Number.isInteger(id) || id < 1 || id >= 2 ** 31)
-    throw badRequest(tr('The filter "{name}" must be an id.', { name }), {
+    throw invalidError(tr('The filter "{name}" must be an id.', { name }), {
       [name]: 'Please choose one from the list.',
     });
   return id;
@@ -119,7 +118,7 @@ export const payoutList: ListSpec<PayoutRow, Payout> = {
     ...periodFilters('p.created_at'),
     vendor: (query, value) => {
       if (typeof value !== 'string' || !value.trim())
-        throw badRequest('The filter "vendor" must be a licence ID.', { vendor: 'Please give a licence ID.' });
+        throw invalidError('The filter "vendor" must be a licence ID.', { vendor: 'Please give a licence ID.' });
       query.whereRaw('lower(v.license_id) = lower(?)', [value.trim()]);
     },
     // Payouts that settled at least one row of the item (its sale, licence share or refund).
@@ -129,7 +128,7 @@ export const payoutList: ListSpec<PayoutRow, Payout> = {
       ]);
     },
     reversed: (query, value) => {
-      if (typeof value !== 'boolean') throw badRequest('The filter "reversed" must be true or false.');
+      if (typeof value !== 'boolean') throw invalidError('The filter "reversed" must be true or false.');
       if (value) query.whereNotNull('p.reversed_at');
       else query.whereNull('p.reversed_at');
     },
