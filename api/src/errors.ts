@@ -2,7 +2,7 @@
 // (api/src/http/errors.ts) turns each kind of refusal into a status once. Nothing here knows of
 // requests, so domains, the ledger and command-line tools throw the same errors.
 
-import type { Text } from './language/messages.ts';
+import { tr, type Text } from './language/messages.ts';
 
 /**
  * What kind of refusal it is. The names are those of the counter's refusals (ledger/errors.ts), so a
@@ -53,3 +53,15 @@ export const forbiddenError = (text: Text) => new DomainError('forbidden', text)
 export const notFoundError = (text: Text) => new DomainError('unknown', text);
 export const conflictError = (text: Text, errors?: FieldErrors) => new DomainError('conflict', text, errors);
 export const serviceError = (text: Text) => new DomainError('service_failed', text);
+
+/** Refuses as invalid, naming every bad field (`_` for the input as a whole); nothing when there is none. */
+export function rejectFields(errors: FieldErrors): void {
+  const first = Object.entries(errors)[0];
+  if (!first) return;
+  throw invalidError(
+    first[0] === '_'
+      ? first[1]
+      : tr('Please check the field "{field}": {problem}', { field: first[0], problem: first[1] }),
+    errors,
+  );
+}

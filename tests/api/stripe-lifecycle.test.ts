@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import type supertest from 'supertest';
-import type { HttpError } from '../../api/src/http/errors.ts';
+import type { DomainError } from '../../api/src/errors.ts';
 import { applySession } from '../../api/src/orders/settle.ts';
 import { Stripe, stripeClient } from '../../api/src/stripe/adapter.ts';
 import { describeApi } from '../support/env.ts';
@@ -265,7 +265,7 @@ describeApi('Stripe lifecycle: refunds and disputes, each booked exactly once', 
     assert.equal(session.payment_status, 'paid');
     await assert.rejects(
       applySession(t.db, shop.config, placed.id, { ...session, livemode: true }),
-      (error: HttpError) => error.status === 409,
+      (error: DomainError) => error.refusal === 'conflict',
     );
     assert.equal((await orderRow(placed.id)).status, 'pending');
     assert.deepEqual(await t.db('ledger_rows').where({ order_id: placed.id }), [], 'nothing booked');

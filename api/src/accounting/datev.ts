@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { badRequest } from '../http/errors.ts';
+import { invalidError } from '../errors.ts';
 import { day, tr } from '../language/messages.ts';
 import { documentKindNames, type LedgerKind } from '../ledger/kinds.ts';
 import { voucherLabel } from '../ledger/till.ts';
@@ -160,7 +160,7 @@ export interface DatevPeriod {
  */
 export function datevPeriod(period: Period, settings: DatevSettings, timeZone: string): DatevPeriod {
   if (!period.from || !period.to)
-    throw badRequest('Please choose the first and the last day of the DATEV export.', {
+    throw invalidError('Please choose the first and the last day of the DATEV export.', {
       [period.from ? 'to' : 'from']: 'Please choose a day.',
     });
   const firstDay = localDay(period.from, timeZone);
@@ -172,7 +172,7 @@ export function datevPeriod(period: Period, settings: DatevSettings, timeZone: s
   const nextStart = start(Number(fiscalYearStart.slice(0, 4)) + 1);
   if (lastDay >= nextStart) {
     const end = day(lastOf(nextStart));
-    throw badRequest(
+    throw invalidError(
       tr(
         'A DATEV export covers one fiscal year at most; please end it by {day} or export the next fiscal year separately.',
         { day: end },
@@ -246,7 +246,7 @@ function datevAccount(settings: DatevSettings, side: Side, tip: boolean): string
   if (role !== 'vendors' || settings.vendorAccounts === 'collective') return settings.accounts[role];
   const account = String(Number(settings.vendorBase) + (side.vendorId ?? 0));
   if (account.length !== settings.accountLength + 1)
-    throw badRequest(
+    throw invalidError(
       tr(
         'The personal account of vendor number {id} would be {account}, longer than {n} digits; please choose a lower first personal account in the DATEV settings.',
         { id: String(side.vendorId), account, n: settings.accountLength + 1 },
@@ -431,7 +431,7 @@ export async function* datevFile(
  */
 export async function assertDatevReady(db: Db, settings: DatevSettings): Promise<void> {
   if (!settings.adviserNumber || !settings.clientNumber)
-    throw badRequest('Please enter the adviser number and the client number in the DATEV settings first.');
+    throw invalidError('Please enter the adviser number and the client number in the DATEV settings first.');
   if (settings.vendorAccounts !== 'personal') return;
   const last = await db('ledger_accounts').max<{ id: number | null }>('vendor_id as id').first();
   if (last?.id) datevAccount(settings, { kind: 'vendor', vendorId: last.id }, false);

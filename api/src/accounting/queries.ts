@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { badRequest } from '../http/errors.ts';
+import { invalidError } from '../errors.ts';
 import { toIso } from '../vendors/queries.ts';
 import { kindLabel, ledgerKinds, salesKinds, type LedgerKind } from '../ledger/kinds.ts';
 import { accountName } from './names.ts';
@@ -126,7 +126,7 @@ export const paymentList: ListSpec<PaymentRow, ReturnType<typeof paymentToApi>> 
     // Every account the licence ID has had (a deleted vendor's too), as sender or as receiver.
     vendor: (query, value) => {
       if (typeof value !== 'string' || !/^[A-Za-z0-9][A-Za-z0-9_-]{0,39}$/.test(value.trim())) {
-        throw badRequest('The filter "vendor" must be a licence ID like DEMO-1.', {
+        throw invalidError('The filter "vendor" must be a licence ID like DEMO-1.', {
           vendor: 'Please give a licence ID like DEMO-1.',
         });
       }
@@ -143,7 +143,7 @@ export const paymentList: ListSpec<PaymentRow, ReturnType<typeof paymentToApi>> 
     item: (query, value) => {
       const id = Number(value);
       if (!Number.isInteger(id) || id < 1 || id >= 2 ** 31)
-        throw badRequest('The filter "item" must be an item id.', { item: 'Please choose an item.' });
+        throw invalidError('The filter "item" must be an item id.', { item: 'Please choose an item.' });
       query.where('r.item_id', id);
     },
     // "sales" stands for the customers → vendor rows; the raw kinds work too.

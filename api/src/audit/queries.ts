@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { badRequest } from '../http/errors.ts';
+import { invalidError } from '../errors.ts';
 import { toIso } from '../vendors/queries.ts';
 import { tr } from '../language/messages.ts';
 import { type ListSpec, periodFilters } from '../lists.ts';
@@ -34,7 +34,7 @@ export const protocolEntries = (db: Knex) => db('protocol_entries').select('*');
 
 function text(name: string, value: unknown): string {
   if (typeof value !== 'string' && typeof value !== 'number')
-    throw badRequest(tr('The filter "{name}" must be text.', { name }));
+    throw invalidError(tr('The filter "{name}" must be text.', { name }));
   return String(value).trim();
 }
 

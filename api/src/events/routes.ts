@@ -2,7 +2,8 @@ import { notFound } from '../http/errors.ts';
 import { respondList } from '../http/list.ts';
 import { tr } from '../language/messages.ts';
 import type { AppContext, AuditSpec, RouteDef } from '../http/routes.ts';
-import { idParam, parse, rejectFields } from '../http/validate.ts';
+import { idParam, parse } from '../http/validate.ts';
+import { rejectFields } from '../errors.ts';
 import { endpointUrlProblem } from './address.ts';
 import {
   createEndpoint,

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
 import { toBuffer } from '../db.ts';
 import { oneRow } from '../one-row.ts';
-import { badRequest } from '../http/errors.ts';
+import { invalidError } from '../errors.ts';
 import { sniffContentType, type FileKind } from './sniff.ts';
 import { tr } from '../language/messages.ts';
 
@@ -14,6 +14,12 @@ export interface StoredFile {
   data: Buffer;
 }
 
+/** A file as it arrived, before it is stored: its bytes, and the name it had on the sender's side. */
+export interface Upload {
+  buffer: Buffer;
+  originalname?: string;
+}
+
 /** Stable public URL of a stored file. */
 export const fileUrl = (id: string | null | undefined): string | null => (id ? `/files/${id}` : null);
 
@@ -23,14 +29,14 @@ export const fileUrl = (id: string | null | undefined): string | null => (id ? `
  */
 export async function storeFile(
   db: Knex | Knex.Transaction,
-  upload: { buffer: Buffer; originalname?: string },
+  upload: Upload,
   accepted: FileKind[],
   field: string,
 ): Promise<string> {
   const kind = sniffContentType(upload.buffer);
   if (!kind || !accepted.includes(kind)) {
     const wanted = accepted.map((k) => k.slice(k.indexOf('/') + 1).toUpperCase()).join(', ');
-    throw badRequest(tr('The file for "{field}" is not a valid {kind} file.', { field, kind: wanted }), {
+    throw invalidError(tr('The file for "{field}" is not a valid {kind} file.', { field, kind: wanted }), {
       [field]: tr('Please upload a {kind} file.', { kind: wanted }),
     });
   }

@@ -1,50 +1,20 @@
-import type { Knex } from 'knex';
 import type { Context } from 'koa';
 import type { Config } from '../config.ts';
 import { clientBucket } from './client-address.ts';
 import { HttpError } from './errors.ts';
 import { type Text } from '../language/messages.ts';
 
-// Requests per client address and minute. New orders are counted in the database (table
-// rate_limits), by the statement that stores the order: an order writes rows anyway, and every
-// process behind a load balancer shares one exact count. Look-ups of a licence id are the hot path
+// Requests per client address and minute. (New orders are counted in the database by the statement
+// that stores them: orders/rate-limit.ts.) Look-ups of a licence id are the hot path
 // of every badge scan and are counted in this process, without a write: each of the PROCESS_COUNT
 // processes allows a client its share of the minute's limit, so a balancer spreading one client over
 // all of them gives it the limit in all.
 
-/** What a refused client reads, by bucket; the limits come from the configuration. */
-const refusals = {
-  order: 'Too many orders from this connection. Please wait a minute and try again.',
-  vendorCheck: 'Too many vendor IDs were looked up from this connection. Please wait a minute and try again.',
-} satisfies Record<string, Text>;
+/** What a refused client reads; the limit comes from the configuration. */
+const refusal: Text = 'Too many vendor IDs were looked up from this connection. Please wait a minute and try again.';
 
-export type RateBucket = keyof typeof refusals;
-
-const tooMany = (bucket: RateBucket, retryAfterSeconds: number) =>
-  new HttpError(429, refusals[bucket], undefined, { 'Retry-After': String(Math.max(1, retryAfterSeconds)) });
-
-/**
- * Counts one request of `address` in the current minute, as a CTE of the statement that does what is
- * counted, so the count and the deed commit together: it answers `requests`, this one included, and
- * `retry_after`.
- */
-export function countRequest(bucket: RateBucket, address: string): { sql: string; bindings: Knex.Value[] } {
-  return {
-    sql: `insert into rate_limits (bucket, address, window_start, requests) values (?, ?, date_trunc('minute', now()), 1)
-     on conflict (bucket, address, window_start) do update set requests = rate_limits.requests + 1
-     returning requests, 60 - extract(second from now())::integer as retry_after`,
-    bindings: [bucket, address],
-  };
-}
-
-/** Refuses with 429 a request that countRequest counted beyond `limit`. */
-export function refuseBeyond(
-  bucket: RateBucket,
-  limit: number,
-  counted: { requests: number; retry_after: number },
-): void {
-  if (counted.requests > limit) throw tooMany(bucket, counted.retry_after);
-}
+const tooMany = (retryAfterSeconds: number) =>
+  new HttpError(429, refusal, undefined, { 'Retry-After': String(Math.max(1, retryAfterSeconds)) });
 
 interface Bucket {
   tokens: number;
@@ -106,10 +76,5 @@ export function limitVendorCheck(ctx: Pick<Context, 'req' | 'get'> & { config: C
     vendorChecks.set(config, buckets);
   }
   const wait = buckets.take(clientBucket(ctx, config));
-  return wait ? Promise.reject(tooMany('vendorCheck', wait)) : Promise.resolve();
-}
-
-/** Old minutes are of no use any more; the reconciliation job clears them. */
-export async function forgetOldRates(db: Knex | Knex.Transaction): Promise<void> {
-  await db('rate_limits').where('window_start', '<', db.raw(`now() - interval '1 hour'`)).delete();
+  return wait ? Promise.reject(tooMany(wait)) : Promise.resolve();
 }

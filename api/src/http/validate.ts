@@ -1,5 +1,6 @@
 import type { z } from 'zod';
-import { badRequest, type FieldErrors } from './errors.ts';
+import { rejectFields, type FieldErrors } from '../errors.ts';
+import { badRequest } from './errors.ts';
 import { Message, tr, type Param } from '../language/messages.ts';
 
 /** What zod says where a schema has no message of ours; replaced by our own sentence below. */
@@ -73,18 +74,6 @@ export function parse<S extends z.ZodType>(schema: S, input: unknown): z.infer<S
     errors[field] ??= issueMessage(issue);
   }
   return rejectFields(errors) as never;
-}
-
-/** A 400 naming every bad field (`_` for the input as a whole); nothing when there is none. */
-export function rejectFields(errors: FieldErrors): void {
-  const first = Object.entries(errors)[0];
-  if (!first) return;
-  throw badRequest(
-    first[0] === '_'
-      ? first[1]
-      : tr('Please check the field "{field}": {problem}', { field: first[0], problem: first[1] }),
-    errors,
-  );
 }
 
 /** A numeric route parameter such as /vendors/:id. */

@@ -1,10 +1,8 @@
 import type { Knex } from 'knex';
 import { pgCode } from '../db.ts';
-import { fileUrl, storeFile } from '../files/queries.ts';
+import { fileUrl, storeFile, type Upload } from '../files/queries.ts';
 import { imageKinds, pdfKinds } from '../files/sniff.ts';
-import type { UploadedFile } from '../http/body.ts';
-import { badRequest, notFound, type FieldErrors } from '../http/errors.ts';
-import { rejectFields } from '../http/validate.ts';
+import { invalidError, notFoundError, rejectFields, type FieldErrors } from '../errors.ts';
 import type { ItemForm, ItemValues } from './schema.ts';
 import { oneRow } from '../one-row.ts';
 import { money, tr } from '../language/messages.ts';
@@ -165,7 +163,7 @@ const escapeLike = (value: string) => value.replace(/[\\%_]/g, (c) => `\\${c}`);
 function booleanFilter(name: string, column: string) {
   return (query: Knex.QueryBuilder, value: unknown) => {
     if (value !== true && value !== false && value !== 'true' && value !== 'false') {
-      throw badRequest(tr('The filter "{name}" must be true or false.', { name }));
+      throw invalidError(tr('The filter "{name}" must be true or false.', { name }));
     }
     query.where(column, value === true || value === 'true');
   };
@@ -178,7 +176,7 @@ export const backofficeListSpec: ListSpec<ItemRow, BackofficeItem> = {
   idColumn: 'items.id',
   filters: {
     q: (query, value) => {
-      if (typeof value !== 'string') throw badRequest('The filter "q" must be text.');
+      if (typeof value !== 'string') throw invalidError('The filter "q" must be text.');
       query.whereILike('items.name', `%${escapeLike(value)}%`);
     },
     disabled: booleanFilter('disabled', 'items.disabled'),
@@ -209,7 +207,7 @@ export async function findMainItem(db: Db) {
     : null;
 }
 
-export const itemNotFound = (id: number) => notFound(tr('There is no item with id {id}.', { id }));
+export const itemNotFound = (id: number) => notFoundError(tr('There is no item with id {id}.', { id }));
 
 /** Locks a live item row for the rest of the transaction; undefined when there is none. */
 async function lockItem(trx: Knex.Transaction, id: number): Promise<ItemRow | undefined> {
@@ -319,7 +317,7 @@ async function checkRules(trx: Knex.Transaction, id: number | undefined, values:
   rejectFields(errors);
 }
 
-type ItemFiles = Partial<Record<'image' | 'pdf', UploadedFile>>;
+type ItemFiles = Partial<Record<'image' | 'pdf', Upload>>;
 
 /** Creates (`id` undefined) or updates an item in one transaction and answers it as stored. */
 export async function saveItem(

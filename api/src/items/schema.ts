@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { boolean, cents, colour, fileAsText, formField, id, integer, optionalFormField, text } from '../http/form.ts';
+import { boolean, cents, colour, fileAsText, formField, id, integer, optionalFormField, text } from '../form-fields.ts';
 
 const fields = {
   name: formField(text({ min: 1, max: 200, required: 'Please enter a name.' }), 'Please enter a name.'),

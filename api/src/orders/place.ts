@@ -2,8 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { Config } from '../config.ts';
 import { hotRows } from '../db.ts';
-import { badRequest, conflict, HttpError } from '../http/errors.ts';
-import { countRequest, refuseBeyond } from '../http/rate-limit.ts';
+import { conflictError, invalidError, serviceError } from '../errors.ts';
 import { orderEntryRows } from '../ledger/book.ts';
 import { log } from '../log.ts';
 import { createCheckoutSession, idempotencyKey, type Stripe } from '../stripe/adapter.ts';
@@ -11,6 +10,7 @@ import { isEmbedOrigin } from '../shop/origins.ts';
 import { checkVendorInShop } from '../vendors/check.ts';
 import type { PricedItemRow } from '../items/queries.ts';
 import { defaultQuantityLimit } from './limits.ts';
+import { countRequest, refuseBeyond } from './rate-limit.ts';
 import { emailAddress, type OrderInput } from './schema.ts';
 import { money, tr, type Text } from '../language/messages.ts';
 import { oneRow } from '../one-row.ts';
@@ -28,10 +28,9 @@ const clockMarginSeconds = 60;
 /** Stripe's smallest card charge in euros. */
 const minimumTotal = 50;
 
-const paymentsUnavailable = () =>
-  new HttpError(502, 'Card payments are not available right now. Please try again later.');
+const paymentsUnavailable = () => serviceError('Card payments are not available right now. Please try again later.');
 
-const refuse = (field: string, message: Text) => badRequest(message, { [field]: message });
+const refuse = (field: string, message: Text) => invalidError(message, { [field]: message });
 
 /** One line of the cart, priced from the database. */
 interface PricedLine {
@@ -148,7 +147,7 @@ export async function placeOrder(
   const { settings } = shop;
   // A closed shop is the newspaper's decision, not a fault of the server: a conflict with its state.
   if (settings.webshop_is_closed)
-    throw new HttpError(409, 'The shop is closed for maintenance right now. Please try again later.');
+    throw conflictError('The shop is closed for maintenance right now. Please try again later.');
   if (vendorId === undefined) throw refuse('vendor', 'This ID is invalid');
   const lines = priceCart(shop.priced, input);
   checkEmail(lines, input.email);
@@ -297,7 +296,7 @@ async function placedForCart(db: Knex, cartId: string): Promise<PlacedOrder | un
     if (!order) return undefined;
     if (order.status === 'paid') {
       const message = 'This cart has already been paid.';
-      throw conflict(message, { cartId: message });
+      throw conflictError(message, { cartId: message });
     }
     const open = order.status === 'pending' && order.expires_at.getTime() > Date.now();
     if (open && order.checkout_url) return { token: order.token, checkoutUrl: order.checkout_url };
@@ -305,7 +304,7 @@ async function placedForCart(db: Knex, cartId: string): Promise<PlacedOrder | un
     if (order.status === 'failed' && !order.stripe_session_id) throw paymentsUnavailable();
     if (!open) {
       const message = 'This payment has ended. Please tap "Pay" again.';
-      throw conflict(message, { cartId: message });
+      throw conflictError(message, { cartId: message });
     }
     if (Date.now() > deadline) throw paymentsUnavailable();
     await new Promise((resolve) => setTimeout(resolve, cartPollMs));

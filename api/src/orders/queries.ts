@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { fileUrl } from '../files/queries.ts';
 import { hotRows } from '../db.ts';
-import { badRequest } from '../http/errors.ts';
+import { invalidError } from '../errors.ts';
 import { downloadLinkOf, type DownloadLinkRow } from '../pdf/links.ts';
 import { toIso } from '../vendors/queries.ts';
 import { idFilter, type ListSpec, oneOfFilter, periodFilters } from '../lists.ts';
@@ -278,7 +278,7 @@ export const staffOrderList: ListSpec<StaffOrderRow, ReturnType<typeof staffOrde
     // Orders needing attention: a chargeback whose bearer staff have not chosen yet.
     attention: (query, value) => {
       if (value === false || value === 'false') return;
-      if (value !== true && value !== 'true') throw badRequest('The filter "attention" must be true or false.');
+      if (value !== true && value !== 'true') throw invalidError('The filter "attention" must be true or false.');
       query.whereNotNull('d.id').whereNull('d.bearer').whereNotNull('d.withdrawn_at').whereNull('d.reinstated_at');
     },
     ...periodFilters('o.created_at'),

@@ -1,9 +1,9 @@
 import type { Knex } from 'knex';
 import { oneRow } from '../one-row.ts';
 import type { Config } from '../config.ts';
-import { forgetOldRates } from '../http/rate-limit.ts';
 import { log } from '../log.ts';
 import { expireCheckoutSession } from '../stripe/adapter.ts';
+import { forgetOldRates } from './rate-limit.ts';
 import { applySession, settleOrder } from './settle.ts';
 
 // The safety net under the webhook: a lost or refused event must not leave a paid order pending.

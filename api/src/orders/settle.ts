@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { protocolInsert, recordEvent, systemEntry } from '../audit/record.ts';
 import type { Config } from '../config.ts';
-import { conflict, notFound } from '../http/errors.ts';
+import { conflictError, notFoundError } from '../errors.ts';
 import { hotRows } from '../db.ts';
 import { eventStored, orderPaidEvent } from '../events/emit.ts';
 import { bookFee, bookOrder } from '../ledger/book.ts';
@@ -18,7 +18,7 @@ import { findOrder, lockOrder, orderColumns, type OrderRow } from './queries.ts'
 // caller's word. The order row is locked while it changes, so concurrent calls queue and the
 // later ones find nothing left to do.
 
-export const invalidConfirmation = () => notFound('Invalid payment confirmation');
+export const invalidConfirmation = () => notFoundError('Invalid payment confirmation');
 
 /** An order Stripe has nothing more to tell us about. */
 const isSettled = (order: OrderRow) => order.status === 'flagged' || (order.status === 'paid' && order.fee !== null);
@@ -60,7 +60,7 @@ export async function applySession(
   if (session.metadata?.order !== String(orderId)) throw invalidConfirmation();
   // A test payment never pays an order of a live shop (nor the reverse).
   if (!matchesKeyMode(config, session))
-    throw conflict(
+    throw conflictError(
       'Stripe reported this payment in the other mode (test or live) than the shop’s key; nothing was booked.',
     );
   let mailQueued = false;

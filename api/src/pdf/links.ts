@@ -1,14 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import type { Knex } from 'knex';
 import { readFile, type StoredFile } from '../files/queries.ts';
-import { notFound } from '../http/errors.ts';
+import { notFoundError } from '../errors.ts';
 
 type Db = Knex | Knex.Transaction;
 
 // Download links of paid digital editions. A link id is the customer's key to the PDF: random,
 // unguessable, never logged, and the only way to reach a PDF without a staff login.
 
-export const invalidLink = () => notFound('The link to the pdf is invalid or expired. Please contact the office.');
+export const invalidLink = () => notFoundError('The link to the pdf is invalid or expired. Please contact the office.');
 
 /** 24 random bytes as base64url: 32 characters. */
 const linkIdPattern = /^[A-Za-z0-9_-]{32}$/;

@@ -1,9 +1,8 @@
 import type { Knex } from 'knex';
 import type { Config } from '../config.ts';
-import { fileUrl, storeFile } from '../files/queries.ts';
+import { fileUrl, storeFile, type Upload } from '../files/queries.ts';
 import { imageKinds } from '../files/sniff.ts';
-import type { UploadedFile } from '../http/body.ts';
-import { rejectFields } from '../http/validate.ts';
+import { rejectFields } from '../errors.ts';
 import { issuerUrl } from '../identity/issuer.ts';
 import { findMainItem, setMainProduct } from '../items/queries.ts';
 import type { SettingsForm, settingsFileFields } from './schema.ts';
@@ -153,7 +152,7 @@ export async function updateSettings(
   db: Knex,
   config: Config,
   form: SettingsForm,
-  files: Partial<Record<(typeof settingsFileFields)[number], UploadedFile>>,
+  files: Partial<Record<(typeof settingsFileFields)[number], Upload>>,
 ) {
   return db.transaction(async (trx) => {
     const changes: Record<string, unknown> = {};

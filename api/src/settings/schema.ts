@@ -15,7 +15,7 @@ import {
   text,
   url,
   type Converter,
-} from '../http/form.ts';
+} from '../form-fields.ts';
 import { toOrigin } from '../config.ts';
 import { tr } from '../language/messages.ts';
 

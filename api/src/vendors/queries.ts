@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { pgCode } from '../db.ts';
-import { conflict, notFound } from '../http/errors.ts';
+import { conflictError, notFoundError } from '../errors.ts';
 import {
   createVendorLogin,
   removeVendorLogin,
@@ -134,7 +134,7 @@ export async function findVendor(db: Db, id: number): Promise<VendorRow | undefi
   return liveVendors(db).where({ id }).first<VendorRow | undefined>();
 }
 
-export const vendorNotFound = (id: number) => notFound(tr('There is no vendor with the id {id}.', { id }));
+export const vendorNotFound = (id: number) => notFoundError(tr('There is no vendor with the id {id}.', { id }));
 
 /** Guards the sub-resources (locations, comments): a deleted vendor has none to show or change. */
 export async function requireLiveVendor(db: Db, id: number): Promise<void> {
@@ -174,7 +174,7 @@ async function withUniqueLicense<T>(licenseId: string, write: () => Promise<T>):
     return await write();
   } catch (error) {
     if (pgCode(error) !== '23505') throw error;
-    throw conflict(tr('The licence ID "{licenseId}" is already taken by another vendor.', { licenseId }), {
+    throw conflictError(tr('The licence ID "{licenseId}" is already taken by another vendor.', { licenseId }), {
       licenseId: 'This licence ID is already taken.',
     });
   }

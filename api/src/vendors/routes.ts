@@ -6,12 +6,21 @@ import { pathParam } from '../http/params.ts';
 import { limitVendorCheck } from '../http/rate-limit.ts';
 import type { AppContext, AuditSpec, RouteDef } from '../http/routes.ts';
 import { idParam, parse } from '../http/validate.ts';
-import { vendorMoneyToApi, withVendorMoney, type VendorMoneyColumns } from '../ledger/queries.ts';
+import { vendorAccountId } from '../ledger/accounts.ts';
+import {
+  accountRows,
+  accountRowToApi,
+  vendorAccountSummary,
+  vendorMoneyToApi,
+  withVendorMoney,
+  type AccountRow,
+  type VendorMoneyColumns,
+} from '../ledger/queries.ts';
 import { removeVendorWithoutCredit } from '../ledger/vendor.ts';
 import { checkVendor } from './check.ts';
 import { commentRoutes } from './comments/routes.ts';
 import { locationRoutes } from './locations/routes.ts';
-import { ownPaymentsRoute, ownVendorRoute } from './me.ts';
+import { vendorOfUser } from './me.ts';
 import {
   createVendor,
   deleteVendor,
@@ -139,6 +148,39 @@ function assertSameId(body: unknown, id: number): void {
 
 // Deliberately vague: the shop must not tell apart unknown, deleted and deactivated vendors.
 const invalidId = () => notFound('This ID is invalid');
+
+/** A vendor's own page: the record as the office sees it and the money from the ledger. */
+const ownVendorRoute: RouteDef = {
+  method: 'GET',
+  path: '/api/vendors/me',
+  access: 'vendor',
+  handler: async (ctx) => {
+    const vendor = await vendorOfUser(ctx.db, ctx.state.user!);
+    ctx.body = { ...vendorToApi(vendor), ...(await vendorAccountSummary(ctx.db, vendor.id)) };
+  },
+};
+
+/** How many of their latest ledger rows a vendor sees on their page. */
+const ownRowsShown = 50;
+
+/** The vendor's latest money movements, newest first, each marked as paid out or still open. */
+const ownPaymentsRoute: RouteDef = {
+  method: 'GET',
+  path: '/api/vendors/me/payments',
+  access: 'vendor',
+  handler: async (ctx) => {
+    const vendor = await vendorOfUser(ctx.db, ctx.state.user!);
+    const account = await vendorAccountId(ctx.db, vendor.id);
+    const rows =
+      account === undefined
+        ? []
+        : ((await accountRows(ctx.db, account)
+            .orderBy('r.created_at', 'desc')
+            .orderBy('r.id', 'desc')
+            .limit(ownRowsShown)) as AccountRow[]);
+    ctx.body = rows.map((row) => ({ ...accountRowToApi(row), paidOut: row.payout_id !== null }));
+  },
+};
 
 export const vendorRoutes: RouteDef[] = [
   {

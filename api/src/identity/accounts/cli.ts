@@ -1,12 +1,13 @@
 import { loadConfig } from '../../config.ts';
 import { openDb, openFailureMessage } from '../../db-start.ts';
-import { HttpError } from '../../http/errors.ts';
+import { conflictError, DomainError, invalidError, notFoundError } from '../../errors.ts';
 import { generatePassword } from './passwords.ts';
 import { createAccount, resetPassword } from './queries.ts';
 import { tr } from '../../language/messages.ts';
 
 // Staff logins of the embedded OpenID provider, made at the server's console: the office gets its
 // first account without a demo seed, and a forgotten password is replaced without a database tool.
+// No HTTP here: a refusal is a domain error, and its sentence is what the console prints.
 
 const usage = `Usage:
   npm run account -- add <username> [--group backoffice|vendor] [--email <address>]
@@ -21,21 +22,21 @@ function option(args: string[], name: string): string | undefined {
 
 async function run(args: string[]): Promise<string> {
   const [command, username] = args;
-  if (!command || !username || !['add', 'password'].includes(command)) throw new HttpError(400, usage);
+  if (!command || !username || !['add', 'password'].includes(command)) throw invalidError(usage);
   const config = loadConfig();
   // Beside a running server on the embedded database, the lock refuses this with the server named.
   const db = await openDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }).catch((error: unknown) => {
-    throw new HttpError(409, openFailureMessage(error));
+    throw conflictError(openFailureMessage(error));
   });
   try {
     if (command === 'password') {
       const password = await resetPassword(db, username);
-      if (!password) throw new HttpError(404, tr('There is no account "{username}".', { username }));
+      if (!password) throw notFoundError(tr('There is no account "{username}".', { username }));
       return `New password for ${username}: ${password}\nTheir sessions have ended; they log in again with it.`;
     }
     const group = option(args, 'group') ?? 'backoffice';
     if (!['backoffice', 'vendor'].includes(group))
-      throw new HttpError(400, tr('The group must be backoffice or vendor, not "{group}".', { group }));
+      throw invalidError(tr('The group must be backoffice or vendor, not "{group}".', { group }));
     const password = generatePassword();
     await createAccount(db, { username, email: option(args, 'email') ?? null, password, groups: [group] });
     return `Account ${username} (${group}) created. Password: ${password}\nHand it over in person; it is not shown again.`;
@@ -47,6 +48,6 @@ async function run(args: string[]): Promise<string> {
 try {
   console.log(await run(process.argv.slice(2)));
 } catch (error) {
-  console.error(error instanceof HttpError ? error.message : String(error));
+  console.error(error instanceof DomainError ? error.message : String(error));
   process.exitCode = 1;
 }

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { pgCode } from '../../db.ts';
-import { conflict } from '../../http/errors.ts';
+import { conflictError } from '../../errors.ts';
 import { revokeAccountState } from '../provider/adapter.ts';
 import { generatePassword, hashPassword } from './passwords.ts';
 import { oneRow } from '../../one-row.ts';
@@ -48,7 +48,7 @@ export async function findActiveAccountByUsername(db: Db, username: string): Pro
 }
 
 const usernameTaken = (username: string) =>
-  conflict(tr('The login name "{username}" is already taken by another account.', { username }), {
+  conflictError(tr('The login name "{username}" is already taken by another account.', { username }), {
     licenseId: 'This licence ID is already taken as a login name.',
   });
 

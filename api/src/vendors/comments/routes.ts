@@ -1,4 +1,4 @@
-import { vendorSubResourceRoutes } from '../subresource.ts';
+import { vendorSubResourceRoutes } from '../subresource-routes.ts';
 import { commentToApi, createComment, deleteComment, updateComment, vendorComments } from './queries.ts';
 import { commentInput, commentPatch } from './schema.ts';
 

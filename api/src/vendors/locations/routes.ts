@@ -1,4 +1,4 @@
-import { vendorSubResourceRoutes } from '../subresource.ts';
+import { vendorSubResourceRoutes } from '../subresource-routes.ts';
 import { createLocation, deleteLocation, locationToApi, updateLocation, vendorLocations } from './queries.ts';
 import { locationInput, locationPatch } from './schema.ts';
 

@@ -2,13 +2,28 @@ import type { Knex } from 'knex';
 import type { z } from 'zod';
 import { notFound } from '../http/errors.ts';
 import { respondList } from '../http/list.ts';
-import type { AuditSpec, RouteDef } from '../http/routes.ts';
+import type { AppContext, AuditSpec, RouteDef } from '../http/routes.ts';
 import { idParam, parse } from '../http/validate.ts';
-import { childIds, liveVendorId } from './params.ts';
+import { requireLiveVendor } from './queries.ts';
 import { tr, languageOf } from '../language/messages.ts';
 import type { ListSpec } from '../lists.ts';
 
 type Db = Knex | Knex.Transaction;
+
+/** The vendor of a sub-resource route (/api/vendors/:id/…); a deleted vendor has no sub-resources. */
+async function liveVendorId(ctx: AppContext): Promise<number> {
+  const vendorId = idParam(ctx.params.id, 'vendor');
+  await requireLiveVendor(ctx.db, vendorId);
+  return vendorId;
+}
+
+/** Vendor id and child id (location, comment), both checked for shape before either is looked up. */
+async function childIds(ctx: AppContext, param: string, what: string): Promise<[vendorId: number, id: number]> {
+  const vendorId = idParam(ctx.params.id, 'vendor');
+  const id = idParam(ctx.params[param], what);
+  await requireLiveVendor(ctx.db, vendorId);
+  return [vendorId, id];
+}
 
 /** A resource that belongs to one vendor (locations, comments) and is managed below its address. */
 export interface VendorSubResource<Row, Input, Patch> {
