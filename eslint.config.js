@@ -24,6 +24,61 @@ export default tseslint.config(
       ],
     },
   },
+  // The layers of api/src point one way (docs/architecture.md): routes → domain → db, with http/ at
+  // the bottom of the request side. http/ knows Koa, errors and auth and imports no domain folder
+  // (vendors, orders, ledger, counter, payouts, shop, identity, audit, stripe, events, webhooks, items,
+  // settings, files, pdf, mail, …): only the shared foundations that every layer may use, which are
+  // config.ts, db.ts, db-space.ts, log.ts, language/, and errors.ts (the domain errors it answers),
+  // period.ts, csv.ts, lists.ts and form-fields.ts. What it needs of a domain, app.ts hands it.
+  {
+    files: ['api/src/http/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^\\.\\./(?!(config|db|db-space|log|errors|period|csv|lists|form-fields)\\.ts$|language/)',
+              message:
+                'http/ imports no domain folder, only the shared foundations (config, db, db-space, log, language/, errors, period, csv, lists, form-fields); let app.ts hand it what it needs.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  // Domains throw the domain errors of api/src/errors.ts and import nothing from http/. The route
+  // layer may: app.ts, routes.ts and server.ts, every routes.ts and *-routes.ts, and the few files
+  // that answer requests themselves (web/, the shop's page, the protocol around audited routes, the
+  // Stripe sandbox's and the login provider's own HTTP surfaces). A command-line tool is no route.
+  {
+    files: ['api/src/**/*.ts'],
+    ignores: [
+      'api/src/http/**',
+      'api/src/{app,routes,server}.ts',
+      'api/src/**/routes.ts',
+      'api/src/**/*-routes.ts',
+      'api/src/web/**',
+      'api/src/shop/page.ts',
+      'api/src/audit/protocol.ts',
+      'api/src/stripe/sandbox/{api,page}.ts',
+      'api/src/identity/provider/interactions.ts',
+    ],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^(\\.{1,2}/)+http/',
+              message:
+                'A domain imports nothing from http/: throw the domain errors of api/src/errors.ts (invalidError, notFoundError, conflictError, …), and leave requests to the routes.',
+            },
+          ],
+        },
+      ],
+    },
+  },
   {
     files: ['admin/src/**/*.{ts,tsx}', 'shop-widget/src/**/*.{ts,tsx}'],
     extends: [reactHooks.configs.flat.recommended],

@@ -8,9 +8,6 @@ import type { ListSpec } from '../lists.ts';
 // Lists as answers: the `sort`, `range` and `filter` parameters of ra-data-simple-rest, the page and
 // its Content-Range. What a list is (its columns and filters) is declared in api/src/lists.ts.
 
-// Kept here for the files that still import them from http/: the declarations are in lists.ts.
-export type { ListFilter, ListSpec } from '../lists.ts';
-
 export const maxPageSize = 1000;
 
 function jsonParam(ctx: AppContext, name: string): unknown {

@@ -13,6 +13,3 @@ export function requestPeriod(ctx: AppContext): Period {
   if (other) throw badRequest(tr('Only "from" and "to" can be given here, not "{name}".', { name: other }));
   return readPeriod(filter, ctx.config.timeZone);
 }
-
-// Kept here for the files that still import it from http/: the list filter is declared in lists.ts.
-export { periodFilters } from '../lists.ts';
