@@ -12,7 +12,7 @@ import type { AddressInfo } from 'node:net';
 import { buildApp } from '../api/src/app.ts';
 import { loadConfig } from '../api/src/config.ts';
 import { createDb, migrate, type Db } from '../api/src/db.ts';
-import { bookPaidOrdersInBulk, insertOrderEntriesInBulk } from '../api/src/ledger/bulk.ts';
+import { bookPaidOrdersInBulk, bookTillDaysInBulk, insertOrderEntriesInBulk } from '../api/src/ledger/bulk.ts';
 import { setLogSilent } from '../api/src/log.ts';
 import { oneRow } from '../api/src/one-row.ts';
 import { seedOnFirstStart } from '../seeds/index.ts';
@@ -203,32 +203,16 @@ export async function benchBooks(): Promise<Figure[]> {
           })
         ).body,
       ) as { id: number };
-      await db.transaction(async (trx) => {
-        await trx.raw(
-          `insert into cash_movements (till_id, year, voucher_number, day, kind, counterpart, amount, balance, reason, staff,
-             created_at)
-           select ?, extract(year from d)::integer, row_number() over (partition by extract(year from d) order by d, n),
-             d, case when n = 2 then 'expense' else 'income' end, 'other', a,
-             100000 + sum(a) over (order by d, n rows between unbounded preceding and current row), 'Bench', 'bench',
-             d + interval '9 hours' + n * interval '1 hour'
-           from generate_series(?::date - 365, ?::date, interval '1 day') as days (d)
-           cross join lateral (values (1, 5000), (2, -2000), (3, 1000)) as m (n, a)
-           order by d, n`,
-          [till.id, today, today],
-        );
-        await trx.raw(
-          `insert into till_voucher_counters (till_id, year, next)
-           select till_id, year, max(voucher_number) + 1 from cash_movements where till_id = ? group by till_id, year`,
-          [till.id],
-        );
-        await trx.raw(
-          `insert into till_closes (till_id, day, opening_balance, expected, counted, difference, staff, created_at)
-           select till_id, day, min(balance - amount), max(balance) filter (where kind = 'income' and amount = 1000),
-             max(balance) filter (where kind = 'income' and amount = 1000), 0, 'bench', day + interval '20 hours'
-           from cash_movements where till_id = ? and day < ? group by till_id, day`,
-          [till.id, today],
-        );
-      });
+      await db.transaction((trx) =>
+        bookTillDaysInBulk(trx, {
+          tillId: till.id,
+          startBalance: 100_000,
+          from: yearAgo,
+          to: today,
+          perDay: [5000, -2000, 1000],
+          staff: 'bench',
+        }),
+      );
       return till.id;
     };
     const datevSettings = {

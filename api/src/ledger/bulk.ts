@@ -149,3 +149,49 @@ async function bookPayoutMovementsInBulk(trx: Knex.Transaction): Promise<void> {
     where (till_id, year) in (select till_id, year from bulk_movements) group by till_id, year
     on conflict (till_id, year) do update set next = excluded.next`);
 }
+
+export interface BulkTillDays {
+  tillId: number;
+  /** The till's balance before the first day (its opening balance when it is new). */
+  startBalance: number;
+  /** The first and the last local day, as YYYY-MM-DD; every day between gets the same movements. */
+  from: string;
+  to: string;
+  /** Cents of each day's manual movements in their order: + income, − expense. */
+  perDay: number[];
+  staff: string;
+}
+
+/**
+ * A till's cash book over many days, set-based: each day's movements with gap-free vouchers per
+ * year and the running balance, the till's voucher counters raised past them, and every day before
+ * `to` closed with the counted balance it expected (the books bench's year of a till). Like
+ * bookManualMovement and closeDay for each movement and day, for a new till with no movement yet.
+ */
+export async function bookTillDaysInBulk(trx: Knex.Transaction, days: BulkTillDays): Promise<void> {
+  const moves = days.perDay.map((amount, n) => `(${n + 1}, ${Math.trunc(amount)})`).join(', ');
+  await trx.raw(
+    `insert into cash_movements (till_id, year, voucher_number, day, kind, counterpart, amount, balance, reason, staff,
+       created_at)
+     select ?, extract(year from d)::integer, row_number() over (partition by extract(year from d) order by d, n),
+       d, case when a < 0 then 'expense' else 'income' end, 'other', a,
+       ? + sum(a) over (order by d, n rows between unbounded preceding and current row), 'Bulk', ?,
+       d + interval '9 hours' + n * interval '1 hour'
+     from generate_series(?::date, ?::date, interval '1 day') as days (d)
+     cross join lateral (values ${moves}) as m (n, a)
+     order by d, n`,
+    [days.tillId, days.startBalance, days.staff, days.from, days.to],
+  );
+  await trx.raw(
+    `insert into till_voucher_counters (till_id, year, next)
+     select till_id, year, max(voucher_number) + 1 from cash_movements where till_id = ? group by till_id, year`,
+    [days.tillId],
+  );
+  await trx.raw(
+    `insert into till_closes (till_id, day, opening_balance, expected, counted, difference, staff, created_at)
+     select till_id, day, (array_agg(balance - amount order by id))[1], (array_agg(balance order by id desc))[1],
+       (array_agg(balance order by id desc))[1], 0, ?, day + interval '20 hours'
+     from cash_movements where till_id = ? and day < ? group by till_id, day`,
+    [days.staff, days.tillId, days.to],
+  );
+}
