@@ -10,7 +10,7 @@ const root = path.resolve(import.meta.dirname);
  * Both pages are written against React's API and rendered by preact/compat: React 19's DOM renderer
  * alone is about 64 KB gzip. With it, /me would miss its 80 KB budget before its first line of code
  * and the back office would load about 350 KB of JavaScript before its vendor list instead of under
- * 300 KB (issue 19). react-admin, MUI and react-router run unchanged on it (the e2e suite drives
+ * 300 KB. react-admin, MUI and react-router run unchanged on it (the e2e suite drives
  * every screen).
  */
 const reactOnPreact: Record<string, string> = {

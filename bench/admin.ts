@@ -1,6 +1,6 @@
 // The back office's first screen and the vendors' /me page: the gzip bytes of the JavaScript each
 // loads. For the back office, what Chromium fetches from opening /backoffice, through the login, until
-// the vendor list shows its rows (budget 300 KB, issue 19); for /me, the scripts its HTML loads at once
+// the vendor list shows its rows (budget 300 KB); for /me, the scripts its HTML loads at once
 // (budget 80 KB, the specification). Chunks loaded later (map, charts, QR codes, other screens) are
 // not counted.
 import {

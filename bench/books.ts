@@ -87,7 +87,7 @@ async function seedHistory(db: Db, scale: Scale): Promise<'seeded' | 'reused'> {
       from plan p join vendor_of o using (v)
       cross join lateral (select k, o.first_payout + k * interval '${payoutEveryDays} days' as payout_at
         from (select greatest(0, ceil(extract(epoch from p.at - o.first_payout) / (86400 * ${payoutEveryDays})))::integer) as number (k)) n`);
-    // Payouts go through a till (issue 16): the demo's, with the cash the history's payouts take out
+    // Payouts go through a till: the demo's, with the cash the history's payouts take out
     // (about 2 × 10^8 cents over three years; the cash book refuses a negative balance) and the
     // payouts measured below.
     await run('update tills set opening_balance = 10000000000 where id = (select min(id) from tills)');
@@ -286,7 +286,7 @@ export async function benchBooks(): Promise<Figure[]> {
         return oneRow(rows);
       },
     );
-    // The counter (issue 16): the visit screen and a visit that takes 10 copies from the credit and
+    // The counter: the visit screen and a visit that takes 10 copies from the credit and
     // pays out the rest, for the vendor with the most open rows, as above.
     const [counterItem] = await db('items')
       .whereNotNull('counter_price')

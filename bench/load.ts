@@ -240,7 +240,7 @@ async function benchEngine(part: string, databaseUrl: string | undefined, ceilin
       );
     }
 
-    // On PostgreSQL the hot routes are held against bare Koa with one indexed select (issue 19: ≥ 50 %),
+    // On PostgreSQL the hot routes are held against bare Koa with one indexed select (≥ 50 %),
     // measured right before them, when the purchases' last webhooks have settled alike for both.
     let selectBase: Measured | undefined;
     if (databaseUrl) {
@@ -259,7 +259,7 @@ async function benchEngine(part: string, databaseUrl: string | undefined, ceilin
       { name: 'GET /api/vendors/check/DEMO-1/', url: `${shop.url}/api/vendors/check/DEMO-1/`, hot: true },
       { name: 'GET /api/items/', url: `${shop.url}/api/items/` },
       { name: 'GET /v/DEMO-1 (shop page)', url: `${shop.url}/v/DEMO-1`, hot: true },
-      // As phones ask for it: compressed (issue 19 measured 414/s with brotli against 500/s without).
+      // As phones ask for it: compressed (414/s with brotli against 500/s without, when last measured).
       { name: 'GET /v/DEMO-1, brotli', url: `${shop.url}/v/DEMO-1`, headers: { 'accept-encoding': 'br' } },
       { name: 'GET /api/orders/:token (receipt)', url: `${shop.url}/api/orders/${paidToken}` },
       { name: 'POST /api/orders', url: `${shop.url}/api/orders`, body: JSON.stringify(orderOf(1)) },
@@ -272,7 +272,7 @@ async function benchEngine(part: string, databaseUrl: string | undefined, ceilin
       ms(`${route.name} p99`, measured.p99);
       failedRequests += measured.failures;
       const ofSelect = selectBase && (measured.rps / selectBase.rps) * 100;
-      // Issue 19: the vendor check and the shop page reach at least half of the select ceiling.
+      // the vendor check and the shop page reach at least half of the select ceiling.
       if (ofSelect !== undefined && 'hot' in route)
         figures.push({
           part,

@@ -1,5 +1,5 @@
 // The load generator of `npm run bench -- load` for single routes, in a process of its own so that
-// its work does not share the app's thread (issue 19): autocannon against one URL, a 1 s warm-up,
+// its work does not share the app's thread: autocannon against one URL, a 1 s warm-up,
 // then the measured run. Reads its task as JSON from argv[2] and prints the figures as one JSON line.
 import autocannon from 'autocannon';
 

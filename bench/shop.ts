@@ -1,7 +1,7 @@
 // The shop's first screen on a phone: the bytes (gzip) of /v/DEMO-1 with every script and style
 // sheet it loads, the HTML before "Weiter", and when "Weiter" shows in Chromium with a 4× slower
 // CPU, median of cold loads (a fresh browser profile each, so nothing comes from the cache).
-// Measured at issue 19's profile (150 ms round trip, 1.6 Mbit/s down, 750 kbit/s up) beside the
+// Measured at a weak phone's profile (150 ms round trip, 1.6 Mbit/s down, 750 kbit/s up) beside the
 // floor: a static page with the same first screen (our own HTML without its scripts) served by a
 // bare node:http server in the same run; and at the harsher profile measured before (400 ms,
 // 400/200 kbit/s). BENCH_LOADS (default 7) loads each.
@@ -42,9 +42,9 @@ const cpuSlowdown = 4;
 const phone = { width: 375, height: 740 };
 /** The first screen's bytes (HTML, scripts, styles; gzip) may not exceed this. */
 const budgetBytes = 25 * 1024;
-/** Issue 19: the HTML before "Weiter", gzip. */
+/** the HTML before "Weiter", gzip. */
 const beforeNextBudget = 14 * 1024;
-/** Issue 19: "Weiter" within this multiple of the floor page's time. */
+/** "Weiter" within this multiple of the floor page's time. */
 const floorRatioBudget = 1.1;
 
 /**

@@ -76,7 +76,7 @@ export async function up(knex: Knex): Promise<void> {
       item_id integer references items(id),
       quantity integer check (quantity >= 1),
       unit_price integer check (unit_price >= 0),
-      -- set when the row is paid out; the payouts table (issue 5) adds its foreign key
+      -- set when the row is paid out; the payouts table adds its foreign key
       payout_id integer,
       authorised_by text,
       created_at timestamptz not null default now(),

@@ -1,8 +1,8 @@
 import type { Knex } from 'knex';
 import { runSql } from './sql.ts';
 
-// The local Stripe sandbox closed to everyone but this installation (issue 20) and its webhook
-// deliveries kept across a crash (issue 21):
+// The local Stripe sandbox closed to everyone but this installation and its webhook
+// deliveries kept across a crash:
 // - one random secret key and webhook secret per installation, made on first use, never published;
 // - idempotency keys per caller (the hash of the API key used), expiring after 24 hours as Stripe's
 //   do. The old table had no caller; its rows are answers to replays at most a day old, so they go;

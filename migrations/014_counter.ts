@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { runSql } from './sql.ts';
 
-// The counter (issue 16): vendors buy copies at the counter price, paid from their credit or in
+// The counter: vendors buy copies at the counter price, paid from their credit or in
 // cash, and every cash movement goes through a till's cash book, which is closed day by day.
 //
 // The cash book is append-only like the ledger (migration 009), and a closed day is final: the

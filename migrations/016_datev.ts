@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { runSql } from './sql.ts';
 
-// The DATEV export's settings (issue 17): adviser and client number, fiscal year, chart of accounts,
+// The DATEV export's settings: adviser and client number, fiscal year, chart of accounts,
 // account numbers. One JSON object checked by the API (api/src/accounting/datev-settings.ts); a key
 // left out takes the chart's default, so an empty object is a valid start.
 export async function up(knex: Knex): Promise<void> {

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { runSql } from './sql.ts';
 
-// Privacy (issue 17): a vendor can be anonymised, and customers' e-mail addresses are erased some time
+// Privacy: a vendor can be anonymised, and customers' e-mail addresses are erased some time
 // after their download links expire.
 //
 // - An anonymised vendor keeps their row, because the ledger and the payouts must point at someone for

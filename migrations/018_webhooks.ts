@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { runSql } from './sql.ts';
 
-// Outbound webhooks (issue 17): endpoints staff configure, the events the books emit and one
+// Outbound webhooks: endpoints staff configure, the events the books emit and one
 // delivery per event and endpoint. Events and deliveries are written in the transaction that books
 // what they report (an outbox), so an event exists exactly when its cause does and survives any
 // restart; the sender only ever reads the database.

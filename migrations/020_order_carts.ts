@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { runSql } from './sql.ts';
 
-// One order per cart however often "Pay" is tapped (issue 18): the shop sends an id it made for its
+// One order per cart however often "Pay" is tapped: the shop sends an id it made for its
 // cart, and the database holds at most one order per id, so concurrent requests cannot both insert.
 // The checkout address is kept so a repeated request gets the same Stripe page back.
 export async function up(knex: Knex): Promise<void> {

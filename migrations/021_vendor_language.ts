@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { runSql } from './sql.ts';
 
-// The vendor's language becomes a choice of the interface languages (issue 18): it decides the
+// The vendor's language becomes a choice of the interface languages: it decides the
 // language of /me, so it must be one /me speaks. The free text written so far ("Deutsch",
 // "Englisch", "Rumänisch", …) maps to English where it names English and to German otherwise,
 // German being the default and fallback everywhere.

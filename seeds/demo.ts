@@ -322,7 +322,7 @@ export async function seedDemo(trx: Knex.Transaction | Knex): Promise<void> {
     },
   ]);
 
-  // The counter's till (issue 16), with the float the office starts the cash book with.
+  // The counter's till, with the float the office starts the cash book with.
   await trx('tills').insert({ name: 'Kasse 1', opening_balance: 200000 });
 
   // Vendors DEMO-1 … DEMO-30 in that order (DEMO-1 gets the lowest id), then the deactivated one.

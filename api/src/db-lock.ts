@@ -4,7 +4,7 @@ import path from 'node:path';
 
 // The embedded database (PGlite) is PostgreSQL inside one process: a second process opening the same
 // data directory reads pages the first is still writing and writes beside it, and the books come
-// apart silently (issue 21). So every program that opens a data directory holds this lock first.
+// apart silently. So every program that opens a data directory holds this lock first.
 // PGlite's own postmaster.pid cannot serve: it always says pid -42, and stays behind after kill -9.
 //
 // The lock is a file made with an atomic exclusive create (link(2) of a finished file, so nobody

@@ -147,7 +147,7 @@ function hotStatement(db: Knex, sql: string, bindings: readonly Knex.Value[]): H
  * it). On PostgreSQL it goes to the driver on a connection of knex's pool, or on the connection of
  * the transaction `db` is, as a prepared statement: knex's building and running of a query cost as
  * much time as the query itself (its rewriting of `?` into `$n` grows with the statement's length),
- * and PostgreSQL planned the query anew each time, on the same two cores (issue 19). Each names its
+ * and PostgreSQL planned the query anew each time, on the same two cores. Each names its
  * columns, so a column added by a later migration does not change the prepared statement's result.
  * On PGlite it goes through knex, which queues it behind an open transaction on the one connection.
  * Either way knex's 'query' event tells listeners about it, as for every other query: through the

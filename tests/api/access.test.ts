@@ -110,7 +110,7 @@ const matrix: Record<string, Row> = {
   'GET /api/payouts/totals': staff,
   'GET /api/payouts/:id': staff,
   'GET /api/payouts/:id/receipt': staff,
-  // the counter (issue 16)
+  // the counter
   'GET /api/office/today': staff,
   'GET /api/counter/vendor': staff,
   'POST /api/counter/visits': staff,
@@ -141,7 +141,7 @@ const matrix: Record<string, Row> = {
   'GET /api/payments': staff,
   'GET /api/payments/totals': staff,
   'GET /api/payments/accounts': staff,
-  // the DATEV export (issue 17)
+  // the DATEV export
   'GET /api/accounting/datev': staff,
   'GET /api/accounting/datev/settings': staff,
   'PUT /api/accounting/datev/settings': staff,

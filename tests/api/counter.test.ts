@@ -7,7 +7,7 @@ import { describeApi } from '../support/env.ts';
 import { withForm } from '../support/fixtures.ts';
 import { assertBalanced, balanceOf, itemId, vendorId } from '../support/orders.ts';
 
-// The counter and the cash book through the API (issue 16, acceptance 1–4). A vendor's credit is
+// The counter and the cash book through the API. A vendor's credit is
 // booked by the shop's own booking function (ledger/book.ts) from a paid order of prints and a tip.
 
 /** Books a paid order of `cents` for the vendor: Zeitung copies at 3,00 € and the rest as a tip. */

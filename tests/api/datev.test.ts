@@ -6,7 +6,7 @@ import { bookHistory, type History } from '../support/books.ts';
 import { describeApi, type ApiTest } from '../support/env.ts';
 import { itemId } from '../support/orders.ts';
 
-// Issue 17, acceptance 2: the DATEV file of a period parses back (EXTF header, column heading, one
+// the DATEV file of a period parses back (EXTF header, column heading, one
 // line per booking or per day and kind, Windows-1252) and its amounts sum per account to the
 // ledger's movements of the period, computed here by direct SQL. The parser below is the test's
 // own: it knows nothing of the export's code.
@@ -88,7 +88,7 @@ const roleOf = Object.fromEntries(
   Object.entries(settings.accounts).map(([role, account]) => [account, role]),
 ) as Record<string, Role>;
 
-describeApi('DATEV export (issue 17)', (t: ApiTest) => {
+describeApi('DATEV export', (t: ApiTest) => {
   let history: History;
   let http: supertest.Agent;
   let office: string;

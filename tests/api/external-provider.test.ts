@@ -29,7 +29,7 @@ describeApi('logins through an external OpenID provider (Keycloak stand-in)', (t
         // Staff set the read-only attribute `vendor` (the licence id) when they create the login.
         'demo-1': { email: demo1.email, groups: ['/vendor'], attributes: { vendor: 'demo-1' } },
         stranger: { email: 'stranger@example.org', groups: ['/vendor'] },
-        // Issue 20: a vendor who set their e-mail to another vendor's, unverified or verified.
+        // a vendor who set their e-mail to another vendor's, unverified or verified.
         impostor: { email: demo1.email.toUpperCase(), emailVerified: false, groups: ['/vendor'] },
         'verified-impostor': { email: demo1.email, emailVerified: true, groups: ['/vendor'] },
       },

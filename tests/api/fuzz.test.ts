@@ -28,7 +28,7 @@ import { eventually, itemId, placeMainOrder } from '../support/orders.ts';
 import { payInSandbox } from '../support/sandbox.ts';
 import { listenShop, type ListeningShop } from '../support/shop-server.ts';
 
-// Acceptance 1 of issue 8: thousands of generated malformed requests over every route, as
+// thousands of generated malformed requests over every route, as
 // anonymous, vendor, office and forger. Not one may answer 5xx, break off or hang; every error is
 // JSON with a message and without a stack trace or database text; and afterwards the books still
 // add up. FUZZ_SEED and FUZZ_RUNS (per engine) vary the run; the default seed keeps CI reproducible.
@@ -343,7 +343,7 @@ async function assertBooksBalanced(t: ApiTest, shop: ListeningShop, before: Ledg
   }
 }
 
-describeApi('fuzz: generated malformed requests on every route (issue 8, acceptance 1)', (t) => {
+describeApi('fuzz: generated malformed requests on every route', (t) => {
   let shop: ListeningShop;
   let sources: RequestSources;
   let booked: LedgerRow[];

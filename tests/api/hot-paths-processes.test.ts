@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { startCluster, type Cluster } from '../support/processes.ts';
 
 /**
- * Acceptance (issue 19, hot paths): two API processes on one PostgreSQL, each serving the settings,
+ * two API processes on one PostgreSQL, each serving the settings,
  * the items and the shop page from its own copy. A change committed anywhere is in the very next
  * answer of either process, and the look-ups of a licence id, counted in each process without a
  * database write, still hold one client to the limit across both.

@@ -4,7 +4,7 @@ import { writeEntry } from '../../api/src/audit/record.ts';
 import { hotRows } from '../../api/src/db.ts';
 import { describeApi } from '../support/env.ts';
 
-// A payment's booking writes through hotRows inside its transaction (issue 19): on PostgreSQL the
+// A payment's booking writes through hotRows inside its transaction: on PostgreSQL the
 // statement goes to the driver, so it must run on the transaction's own connection, or a booking
 // rolled back would leave rows behind.
 

@@ -61,7 +61,7 @@ describeApi('ledger', (t) => {
     assert.equal(balances.find((b) => b.kind === 'orga')!.balance, 50);
   });
 
-  it('books a paid order with its fee in two statements once the vendor has accounts (issue 19)', async () => {
+  it('books a paid order with its fee in two statements once the vendor has accounts', async () => {
     const first = await storedOrder(t.db);
     await t.db.transaction((trx) => bookOrder(trx, first));
     const order = await storedOrder(t.db);

@@ -10,7 +10,7 @@ import { itemId } from '../support/orders.ts';
 import { listedVendor, listenBooksShop, sell } from '../support/sales.ts';
 import type { ListeningShop } from '../support/shop-server.ts';
 
-// Acceptance 1 of issue 18: every refusal the shop and the back office can meet answers in the
+// every refusal the shop and the back office can meet answers in the
 // caller's language, German by default and for a language the API does not speak.
 
 describe('API messages: the German catalog', function () {

@@ -322,7 +322,7 @@ describeApi('orders: placing them', (t) => {
   });
 });
 
-describeApi('orders: one order per cart however often "Pay" is tapped (issue 18)', (t) => {
+describeApi('orders: one order per cart however often "Pay" is tapped', (t) => {
   let shop: ListeningShop;
   before(async () => {
     shop = await listenShop(t, () => ({ orderRateLimit: 10_000 }));
@@ -458,7 +458,7 @@ describeApi('orders: receipts and the back office', (t) => {
     assert.equal((await shop.http.get(`/api/orders/${order.token}`)).body.vendor, 'DEMO-1');
   });
 
-  it('answers a receipt, which the shop asks for until the payment is booked, with one query and no write (issue 19)', async () => {
+  it('answers a receipt, which the shop asks for until the payment is booked, with one query and no write', async () => {
     const placed = await shop.http.post('/api/orders').send({
       vendor: 'DEMO-1',
       entries: [{ item: await itemId(t.db, 'Digitale Ausgabe'), quantity: 2 }],
@@ -486,7 +486,7 @@ describeApi('orders: receipts and the back office', (t) => {
     }
   });
 
-  it('places an order in three statements: the vendor (settings and items from the copy it names), the order with its entries and the client’s count, the session (issue 19)', async () => {
+  it('places an order in three statements: the vendor (settings and items from the copy it names), the order with its entries and the client’s count, the session', async () => {
     const item = await itemId(t.db, 'Zeitung');
     // This process's copy of the settings and items is read once; the order then takes them from there.
     assert.equal((await shop.http.get('/api/vendors/check/DEMO-1/')).status, 200);
@@ -506,7 +506,7 @@ describeApi('orders: receipts and the back office', (t) => {
     assert.ok(!ours.some((sql) => /from "(settings|items)"/.test(sql)), 'settings and items come from the copy');
   });
 
-  it('wakes the webhook sender and the outbox after a payment only when they have something to send (issue 19)', async () => {
+  it('wakes the webhook sender and the outbox after a payment only when they have something to send', async () => {
     const queries: string[] = [];
     const count = (query: { sql: string }) => queries.push(query.sql);
     const pay = async (entries: { item: number; quantity: number }[], email?: string) => {
@@ -534,7 +534,7 @@ describeApi('orders: receipts and the back office', (t) => {
     assert.ok(digital.outbox >= 1, 'the outbox looks for the queued mail');
   });
 
-  it('marks an order paid with its protocol entry and its order.paid event in one statement after the booking (issue 19)', async () => {
+  it('marks an order paid with its protocol entry and its order.paid event in one statement after the booking', async () => {
     await t.db('webhook_endpoints').insert({
       url: 'https://erp.example.org/hooks/shop',
       event_types: ['order.paid'],

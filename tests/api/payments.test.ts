@@ -74,49 +74,46 @@ describeApi('card payments: a purchase through the sandbox (acceptance 1)', (t) 
   }
 });
 
-describeApi(
-  'card payments: the fee known only with charge.updated, as live Stripe often sends it (issue 15 #5)',
-  (t) => {
-    let shop: ListeningShop;
-    before(async () => {
-      // The sandbox's default: no balance transaction at checkout.session.completed, the fee a moment later.
-      shop = await listenShop(t, () => ({ orderRateLimit: 10_000, sandboxFeeDelayMs: 300 }));
-    });
-    after(() => shop.close());
-    beforeEach(() => t.reset());
+describeApi('card payments: the fee known only with charge.updated, as live Stripe often sends it', (t) => {
+  let shop: ListeningShop;
+  before(async () => {
+    // The sandbox's default: no balance transaction at checkout.session.completed, the fee a moment later.
+    shop = await listenShop(t, () => ({ orderRateLimit: 10_000, sandboxFeeDelayMs: 300 }));
+  });
+  after(() => shop.close());
+  beforeEach(() => t.reset());
 
-    it('books the sale at once and the fee once when charge.updated follows, however often it arrives', async () => {
-      const order = await placeMainOrder(shop, t.db);
-      await payInSandbox(shop.url, order.checkoutUrl);
-      await eventually(async () => (await statusOf(shop, order.token)) === 'paid', 'the webhook settles the order');
-      await eventually(async () => (await bookedRows(t.db, order.id)).length === 4, 'charge.updated books the fee');
-      assert.deepEqual(await bookedRows(t.db, order.id), fullBooking());
+  it('books the sale at once and the fee once when charge.updated follows, however often it arrives', async () => {
+    const order = await placeMainOrder(shop, t.db);
+    await payInSandbox(shop.url, order.checkoutUrl);
+    await eventually(async () => (await statusOf(shop, order.token)) === 'paid', 'the webhook settles the order');
+    await eventually(async () => (await bookedRows(t.db, order.id)).length === 4, 'charge.updated books the fee');
+    assert.deepEqual(await bookedRows(t.db, order.id), fullBooking());
 
-      // The sandbox's delivery and two more copies of the same charge.updated, one of them at once.
-      const stripe = stripeClient(t.db, shop.config);
-      const paid = await stripe.checkout.sessions.retrieve(order.sessionId, {
-        expand: ['payment_intent.latest_charge'],
-      });
-      const charge = (paid.payment_intent as Stripe.PaymentIntent).latest_charge as Stripe.Charge;
-      const { webhookSecret } = await sandboxCredentials(t.db);
-      const copies = await Promise.all(
-        [1, 2].map(() => postEvent(shop, signedEvent('charge.updated', charge, webhookSecret))),
-      );
-      assert.deepEqual(
-        copies.map((res) => res.status),
-        [200, 200],
-      );
-      assert.deepEqual(await bookedRows(t.db, order.id), fullBooking(), 'the fee is booked once');
-      const received = await t
-        .db('stripe_events')
-        .where({ type: 'charge.updated' })
-        .whereNotNull('processed_at')
-        .count({ n: '*' });
-      assert.equal(Number(received[0].n), 3, 'the sandbox sent it too');
-      await assertBalanced(t.db);
+    // The sandbox's delivery and two more copies of the same charge.updated, one of them at once.
+    const stripe = stripeClient(t.db, shop.config);
+    const paid = await stripe.checkout.sessions.retrieve(order.sessionId, {
+      expand: ['payment_intent.latest_charge'],
     });
-  },
-);
+    const charge = (paid.payment_intent as Stripe.PaymentIntent).latest_charge as Stripe.Charge;
+    const { webhookSecret } = await sandboxCredentials(t.db);
+    const copies = await Promise.all(
+      [1, 2].map(() => postEvent(shop, signedEvent('charge.updated', charge, webhookSecret))),
+    );
+    assert.deepEqual(
+      copies.map((res) => res.status),
+      [200, 200],
+    );
+    assert.deepEqual(await bookedRows(t.db, order.id), fullBooking(), 'the fee is booked once');
+    const received = await t
+      .db('stripe_events')
+      .where({ type: 'charge.updated' })
+      .whereNotNull('processed_at')
+      .count({ n: '*' });
+    assert.equal(Number(received[0].n), 3, 'the sandbox sent it too');
+    await assertBalanced(t.db);
+  });
+});
 
 describeApi('card payments: webhooks repeated, out of order, forged or lost (acceptance 2)', (t) => {
   // This shop accepts only events signed with the test's secret: the sandbox's own deliveries are

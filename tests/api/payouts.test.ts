@@ -5,8 +5,7 @@ import { assertBalanced, balanceOf, itemId, sandboxFee, vendorId } from '../supp
 import { listedVendor, listenBooksShop, noFeeCard, sell } from '../support/sales.ts';
 import type { ListeningShop } from '../support/shop-server.ts';
 
-// Credits and cash payouts at the counter, through the API: issue 5, acceptance points 1, 2, 3 and
-// the payout half of 5. Every credit comes from real orders paid in the sandbox.
+// Credits and cash payouts at the counter, through the API. Every credit comes from real orders paid in the sandbox.
 
 interface Row {
   kind: string;

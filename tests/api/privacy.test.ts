@@ -11,7 +11,7 @@ import { describeApi } from '../support/env.ts';
 import { listenBooksShop, sell } from '../support/sales.ts';
 import type { ListeningShop } from '../support/shop-server.ts';
 
-// Issue 17, privacy: a vendor's data export, anonymising a vendor (acceptance 3) and the erasure of
+// Privacy: a vendor's data export, anonymising a vendor and the erasure of
 // customers' e-mail addresses after their download links expired.
 
 /** Every column of every table that can hold text: text, varchar, arrays of them, json, jsonb. */

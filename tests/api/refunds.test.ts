@@ -7,7 +7,7 @@ import { listedVendor, listenBooksShop, noFeeCard, sell } from '../support/sales
 import type { ListeningShop } from '../support/shop-server.ts';
 
 // Refunds through Stripe (the local sandbox, reached by the official SDK), booked as the reverse
-// of the sale: issue 5, the refund half of acceptance point 5.
+// of the sale.
 
 describeApi('refunds: an order refunded through Stripe and booked in reverse', (t) => {
   let shop: ListeningShop;

@@ -10,7 +10,7 @@ import { SANDBOX_DISPUTE_FEE } from '../../api/src/stripe/sandbox/lifecycle.ts';
 import { dashboardRefund, finishRefund, payInSandbox } from '../support/sandbox.ts';
 import type { ListeningShop } from '../support/shop-server.ts';
 
-// Stripe's lifecycle of a payment in the ledger (issue 15): refunds by status, refunds made in
+// Stripe's lifecycle of a payment in the ledger: refunds by status, refunds made in
 // Stripe's Dashboard, disputes with the staff's decision. Stripe is the sandbox, reached by the
 // official SDK. The shop refuses the sandbox's own webhook deliveries (another signing secret), so
 // each test delivers the events itself: once, twice, and out of order.

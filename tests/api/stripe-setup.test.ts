@@ -13,10 +13,10 @@ import { listenShop, type ListeningShop } from '../support/shop-server.ts';
 
 const run = promisify(execFile);
 
-// Issue 15 #6: `npm run stripe-setup` creates the webhook endpoint <PUBLIC_URL>/api/webhooks/stripe
+// #6: `npm run stripe-setup` creates the webhook endpoint <PUBLIC_URL>/api/webhooks/stripe
 // with exactly the events we handle and the pinned API version, once; a second run changes nothing.
 
-describe('npm run stripe-setup against the sandbox (issue 15 #6)', function () {
+describe('npm run stripe-setup against the sandbox', function () {
   this.timeout(120_000);
   const dataDir = tempDir('stripe-setup-');
   after(() => removeDir(dataDir));

@@ -8,7 +8,7 @@ import { payInSandbox } from '../support/sandbox.ts';
 import { smtpServer } from '../support/smtp.ts';
 
 /**
- * Acceptance (issue 8, two servers): two API processes on one PostgreSQL behind a round-robin
+ * two API processes on one PostgreSQL behind a round-robin
  * balancer. Purchases, webhooks, receipts, payouts, the reconciliation job and logins run across
  * both, and the database shows every order booked once and every payout made once.
  */

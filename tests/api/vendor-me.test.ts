@@ -101,7 +101,7 @@ describeApi("GET /api/vendors/me (a vendor's own record)", (t) => {
     assertRefused(await me(await vendorToken(deleted.licenseId)), 403);
   });
 
-  describe("linked by e-mail (issue 20: a user could set their e-mail to another vendor's)", () => {
+  describe("linked by e-mail (a user could set their e-mail to another vendor's)", () => {
     /** A token whose owner may have typed the e-mail themselves: no licence claim. */
     const emailToken = (email: string, claims: Record<string, unknown> = {}) =>
       t.auth(['vendor'], { sub: `user-${email}`, preferred_username: email, email, ...claims });

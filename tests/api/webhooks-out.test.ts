@@ -18,7 +18,7 @@ import { listenBooksShop, sell } from '../support/sales.ts';
 import type { ListeningShop } from '../support/shop-server.ts';
 import { webhookReceiver, type Receiver } from '../support/webhook-receiver.ts';
 
-// Outbound webhooks (issue 17, events for other systems) through the API and the sender itself:
+// Outbound webhooks through the API and the sender itself:
 // endpoints and their secrets, the addresses refused, the events each booking writes in its own
 // transaction, signed deliveries with retries, and resending; then acceptance 4 with the real
 // server process: a receiver that is down across a restart gets every event exactly once.
@@ -321,7 +321,7 @@ describeApi('outbound webhooks: endpoints, events, signed deliveries', (t) => {
       t.db.transaction((trx) => emitEvent(trx, 'counter.sale', data));
     const delivery = async () => (await t.db('webhook_deliveries').first())!;
 
-    it('asks the database once for due deliveries when none is due, not once per lane (issue 19)', async () => {
+    it('asks the database once for due deliveries when none is due, not once per lane', async () => {
       await endpointAt(`${receiver.url}/hook`);
       const queries: string[] = [];
       const count = (query: { sql: string }) => queries.push(query.sql);

@@ -7,7 +7,7 @@ import { phone, screenshot } from './browser.ts';
 import { buyInShop } from './purchase.ts';
 import type { RunningServer } from './server.ts';
 
-// Issue 7, acceptance 2: a purchase made in the shop appears in sales, accounting and the vendor's
+// a purchase made in the shop appears in sales, accounting and the vendor's
 // credit; a payout through the confirmation step brings the credit to 0 and shows the receipt; the
 // vendor sees it on /me; a reversal brings the credit back. The tests run in order on DEMO-1, the
 // demo vendor with a login.

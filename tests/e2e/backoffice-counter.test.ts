@@ -7,7 +7,7 @@ import { printToPdf as printHtmlToPdf } from './print.ts';
 import { buyInShop } from './purchase.ts';
 import type { RunningServer } from './server.ts';
 
-// Issue 16, acceptance 5: staff in Chromium serve a vendor at the counter (copies from the credit,
+// staff in Chromium serve a vendor at the counter (copies from the credit,
 // the rest paid out), print the receipt (one A4 page, as PDF), serve another in English (copies in
 // cash), close the day with a difference and print its Kassenbericht, in German and English.
 describe('e2e: the counter, the cash book and the daily close in the back office', function () {

@@ -6,12 +6,12 @@ import { seriousViolations } from './axe.ts';
 import { keyboardFocusRing, phone, screenshot } from './browser.ts';
 import type { RunningServer } from './server.ts';
 
-// Issue 17: the DATEV export from the accounting screen. Its settings are entered on their own page,
+// the DATEV export from the accounting screen. Its settings are entered on their own page,
 // then the dialog downloads the EXTF file; dialog and settings page pass axe in German and English.
 /**
  * expectAccessible for what these screens add: no critical or serious axe violation inside `root`
  * (the dialog, or the page's main content) and no h1 of their own. The layout around them has known
- * findings (the sidebar menu's roles, the language toggle's names, no h1 yet) that issue 18's
+ * findings (the sidebar menu's roles, the language toggle's names, no h1 yet) that the accessibility work
  * back-office accessibility work fixes for every screen at once.
  */
 async function expectAccessible(page: Page, label: string, root: string): Promise<void> {

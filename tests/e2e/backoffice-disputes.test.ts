@@ -6,7 +6,7 @@ import { screenshot } from './browser.ts';
 import { buyInShop } from './purchase.ts';
 import type { RunningServer } from './server.ts';
 
-// Issue 15: a chargeback reaches the back office. A purchase paid with Stripe's dispute test card is
+// a chargeback reaches the back office. A purchase paid with Stripe's dispute test card is
 // disputed at the sandbox, whose `charge.dispute.created` reaches the server's webhook; staff find
 // the order among those needing attention, with amount and deadline, and decide who bears it.
 describe('e2e: a chargeback in the back office', function () {

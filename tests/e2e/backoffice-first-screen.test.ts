@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { backofficeBudgetBytes, scriptsBeforeVendorList } from './backoffice-first-screen.ts';
 import { leaseChromium } from './browser.ts';
 
-// Issue 19, acceptance 4: the back office loads at most 300 KB of gzipped JavaScript before the vendor
+// the back office loads at most 300 KB of gzipped JavaScript before the vendor
 // list shows; the other screens' code (and their libraries) loads when they are opened.
 describe('e2e: the back office’s first screen', function () {
   this.timeout(180_000);

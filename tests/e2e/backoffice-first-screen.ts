@@ -63,5 +63,5 @@ export async function scriptsBeforeVendorList(chromium?: Browser): Promise<PageS
   }
 }
 
-/** Issue 19: at most this much gzipped JavaScript before the vendor list. */
+/** at most this much gzipped JavaScript before the vendor list. */
 export const backofficeBudgetBytes = 300 * 1024;

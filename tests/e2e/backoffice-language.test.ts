@@ -7,7 +7,7 @@ import { chromiumArgs, chromiumPath, screenshot } from './browser.ts';
 import { buyInShop } from './purchase.ts';
 import { removeDir, startServer, type RunningServer } from './server.ts';
 
-// Issue 18, acceptance 1: a German back office shows no English word from the server or the
+// a German back office shows no English word from the server or the
 // browser, even in a browser whose own language is English (Chromium started with --lang=en-US):
 // server refusals, the form's own checks and the days of date inputs are German.
 

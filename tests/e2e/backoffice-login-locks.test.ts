@@ -4,7 +4,7 @@ import { openLoginPage } from '../support/oidc-flow.ts';
 import { accessToken, useBrowserTab } from './admin-login.ts';
 import type { RunningServer } from './server.ts';
 
-// Issue 20: staff see a login that an address may not try any more and unlock it in the back office.
+// staff see a login that an address may not try any more and unlock it in the back office.
 describe('e2e: locked logins in the back office', function () {
   this.timeout(180_000);
   const tab = useBrowserTab({ officeAt: '/backoffice/vendorsummary' });

@@ -8,7 +8,7 @@ import { librariesIn } from './libraries.ts';
 import { buyInShop } from './purchase.ts';
 import type { RunningServer } from './server.ts';
 
-// Issue 7: the back office's overview screens in Chromium — statistics show a purchase made in the
+// the back office's overview screens in Chromium — statistics show a purchase made in the
 // shop (acceptance 2), the map shows the demo vendors, orders can be checked with Stripe and
 // refunded, the protocol shows a vendor change, the outbox the digital edition's mail; and the first
 // screen loads none of the map or chart code (acceptance 5). The tests run in order on one purchase.

@@ -10,7 +10,7 @@ import { phone, screenshot } from './browser.ts';
 import { buyInShop } from './purchase.ts';
 import type { RunningServer } from './server.ts';
 
-// Issue 17, privacy in the back office: the data export and "Anonymisieren" on the vendor's profile,
+// Privacy in the back office: the data export and "Anonymisieren" on the vendor's profile,
 // offered only once the credit is zero, with a confirmation that says it is irreversible. The tests
 // run in order on one vendor.
 describe('e2e: a vendor’s data export and anonymisation in the back office', function () {

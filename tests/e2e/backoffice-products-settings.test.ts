@@ -6,7 +6,7 @@ import { accessToken, backofficeTitle, useBrowserTab } from './admin-login.ts';
 import { coveredWhileTabbing, keyboardFocusRing, phone, screenshot } from './browser.ts';
 import type { RunningServer } from './server.ts';
 
-// Issue 7: products and settings in the back office — a product with an image, the server's
+// products and settings in the back office — a product with an image, the server's
 // refusals at the fields and never a success notice for a failed save (acceptance 6), and a
 // changed setting that the shop shows.
 describe('e2e: products and settings in the back office', function () {

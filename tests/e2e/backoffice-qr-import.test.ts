@@ -11,7 +11,7 @@ const pngSignature = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a
 /** Width and height from a PNG's IHDR chunk. */
 const pngSize = (png: Buffer) => [png.readUInt32BE(16), png.readUInt32BE(20)];
 
-// Issue 7: QR codes (styling with a live preview, one vendor's code, the badge sheet, the ZIP), the
+// QR codes (styling with a live preview, one vendor's code, the badge sheet, the ZIP), the
 // custom CSS's live preview of the shop, and the CSV import of vendors with per-row errors.
 describe('e2e: QR codes, CSS preview and vendor import in the back office', function () {
   this.timeout(180_000);
@@ -104,7 +104,7 @@ describe('e2e: QR codes, CSS preview and vendor import in the back office', func
     assert.equal(download.suggestedFilename(), 'qr-DEMO-1.png');
     const png = await downloaded(download);
     assert.deepEqual(png.subarray(0, 8), pngSignature, 'a PNG file');
-    // Large enough to print a badge (issue 18: at least 1,000 px).
+    // Large enough to print a badge (at least 1,000 px).
     assert.deepEqual(pngSize(png), [1200, 1200]);
     // The uploaded logo (black) sits in the middle of the file, as in the preview.
     const middle = await page.evaluate(async (base64) => {

@@ -14,7 +14,7 @@ import { phone, screenshot } from './browser.ts';
 import { librariesIn } from './libraries.ts';
 import type { RunningServer } from './server.ts';
 
-// Issue 7, acceptance 1, 3, 4 and 5: the back office's shell in Chromium with the embedded login —
+// The back office's shell in Chromium with the embedded login —
 // loading animation before the login, every route of the specification with its title, sidebar,
 // German and English, token refresh and its failure, no login loop on a 401, vendors kept out, and
 // the first screen without map or QR code code.

@@ -8,7 +8,7 @@ import { printToPdf } from './print.ts';
 import { buyInShop } from './purchase.ts';
 import type { RunningServer } from './server.ts';
 
-// Issue 17, vendor statements: staff open a vendor's statement of this month from the profile (a
+// Vendor statements: staff open a vendor's statement of this month from the profile (a
 // month with sales, a digital edition's licence share, a tip, a card fee the vendor bears, a payout
 // and its reversal), in German and English; each prints on one A4 page. Every vendor's statements
 // of the year come as one document with a section per vendor; the vendor reads their own on /me.
@@ -47,7 +47,7 @@ describe('e2e: vendor statements in the back office and on /me', function () {
   /**
    * The statement screens pass axe-core: the printable page on its own (as it is printed) in full,
    * and in the back office everything inside the dialog. The back office's layout around it has
-   * findings of its own (no h1 yet, the sidebar menu), which issue 18 fixes; they are not counted here.
+   * findings of its own (no h1 yet, the sidebar menu), checked elsewhere; they are not counted here.
    */
   async function statementAccessible(html: string, label: string) {
     const alone = await page.context().newPage();

@@ -8,7 +8,7 @@ import { coveredWhileTabbing, phone, reachableAtEnd, screenshot } from './browse
 import { buyInShop } from './purchase.ts';
 import type { RunningServer } from './server.ts';
 
-// Issue 7: vendors in the back office, as office staff use them — create (with the new login's
+// vendors in the back office, as office staff use them — create (with the new login's
 // one-time password), edit with a refusal shown at the field (acceptance 6), deactivate, locations
 // with the map, comments, delete with confirmation. The tests run in order on one vendor.
 describe('e2e: vendors in the back office', function () {

@@ -6,7 +6,7 @@ import { expectAccessible } from './axe.ts';
 import { phone, reachableAtEnd, screenshot } from './browser.ts';
 import type { RunningServer } from './server.ts';
 
-// Issue 17: staff set up a webhook for another system, see its secret once, see a delivery that
+// staff set up a webhook for another system, see its secret once, see a delivery that
 // failed while the receiver was down, and send it again; in German and English, at desktop and
 // phone width, each screen checked with axe-core.
 describe('e2e: webhooks in the back office', function () {

@@ -11,7 +11,7 @@ import { useServerAndBrowser } from './suite.ts';
 // script, with no API round trip, and costs under 25 KB gzip (page, scripts and styles; not the logo).
 
 const budget = 25 * 1024;
-/** Issue 19: the HTML up to the "Weiter" button fits in the first round trips of a slow phone. */
+/** the HTML up to the "Weiter" button fits in the first round trips of a slow phone. */
 const beforeNextBudget = 14 * 1024;
 const phone375 = { width: 375, height: 740 };
 

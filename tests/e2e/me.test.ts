@@ -8,7 +8,7 @@ import { phone, screenshot } from './browser.ts';
 import { librariesIn } from './libraries.ts';
 import type { RunningServer } from './server.ts';
 
-// Issue 7: the vendor area /me — the vendor logs in and sees credit, last payout and transactions,
+// the vendor area /me — the vendor logs in and sees credit, last payout and transactions,
 // their QR code to download and their profile, in German and English, on a 320 px phone, with
 // under 80 KB of gzipped JavaScript (acceptance 5); a back-office login is sent to the back office
 // (acceptance 4).

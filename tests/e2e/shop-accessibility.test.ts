@@ -6,7 +6,7 @@ import { buyInShop } from './purchase.ts';
 import type { RunningServer } from './server.ts';
 import { useServerAndBrowser } from './suite.ts';
 
-// Issue 18, acceptances 3 and 4: axe-core on every screen of the shop (each step, each page, the
+// axe-core on every screen of the shop (each step, each page, the
 // states a customer meets on them, and the sandbox's card page), in German and English, with no
 // critical or serious violation and one h1 each; screenshots of each at 320 and 390 px.
 
@@ -20,7 +20,7 @@ interface ShopScreen {
   then?: (page: Page) => Promise<void>;
 }
 
-describe('e2e: every shop screen is accessible in both languages (issue 18)', function () {
+describe('e2e: every shop screen is accessible in both languages', function () {
   this.timeout(600_000);
   let server: RunningServer;
   let browser: Browser;

@@ -257,7 +257,7 @@ describe('e2e: buying in the shop widget, paid through the Stripe sandbox', func
       ],
       'one tile per physical copy, then the edition by e-mail, saying where it went',
     );
-    // Paid, with the number the office finds the order by (issue 18).
+    // Paid, with the number the office finds the order by.
     assert.match(await text(page, '#shop-receipt-paid'), /^Bezahlt Bestellnummer \d+$/);
     assert.equal(
       await page.locator('.shop-receipt-digital .shop-receipt-document').count(),
@@ -391,7 +391,7 @@ describe('e2e: buying in the shop widget, paid through the Stripe sandbox', func
     assert.equal(await page.getByLabel('Mit diesem Kauf akzeptiere ich die AGB').isChecked(), true);
   });
 
-  it('refuses an empty cart where it is emptied and a cart with only a tip where the tip is chosen (issue 18)', async () => {
+  it('refuses an empty cart where it is emptied and a cart with only a tip where the tip is chosen', async () => {
     for (const [lang, minus, next, preset, empty, message, terms, payLabel] of [
       [
         'de',

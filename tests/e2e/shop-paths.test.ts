@@ -4,7 +4,7 @@ import { loginWithPkce } from '../support/oidc-flow.ts';
 import type { RunningServer } from './server.ts';
 import { useServerAndBrowser } from './suite.ts';
 
-// Issue 18, acceptance 2: every shop screen, opened by its address in a fresh browser (in-app QR
+// every shop screen, opened by its address in a fresh browser (in-app QR
 // scanners have no Back button and no history), offers a way forward; each problem is reported at the
 // step where it arises, with the API's limits; ten quick taps on "Pay" make one order.
 
@@ -12,7 +12,7 @@ type Lang = 'de' | 'en';
 const locales: Record<Lang, string> = { de: 'de-AT', en: 'en-GB' };
 const plain = (text: string | null) => (text ?? '').replace(/\s+/g, ' ').trim();
 
-describe('e2e: the shop without dead ends (issue 18)', function () {
+describe('e2e: the shop without dead ends', function () {
   this.timeout(180_000);
   let server: RunningServer;
   let browser: Browser;

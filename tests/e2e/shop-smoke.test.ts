@@ -73,7 +73,7 @@ const routes = (calendar: number): Expected[] => [
     text: { de: 'Mit diesem Kauf akzeptiere ich die AGB', en: 'With this purchase I accept the terms' },
   },
   {
-    // Without a payment on its way in this browser it does not pretend to wait (issue 18).
+    // Without a payment on its way in this browser it does not pretend to wait.
     path: '/v/DEMO-1/payment',
     heading: { de: 'Gerade ist keine Zahlung offen', en: 'No payment is in progress' },
   },

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { formatDay, parseDay } from '../../admin/src/shared/dates.ts';
 
-// Issue 18: days are typed and shown as the back office's language writes them, not the browser's.
+// days are typed and shown as the back office's language writes them, not the browser's.
 describe('day inputs of the back office', () => {
   it('shows a day as 21.11.2026 in German and 21/11/2026 in English', () => {
     assert.equal(formatDay('2026-11-21', 'de'), '21.11.2026');

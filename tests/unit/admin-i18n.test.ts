@@ -12,7 +12,7 @@ const text = (messages: Messages, key: string) =>
   key.split('.').reduce<string | Messages>((node, part) => (node as Messages)[part], messages) as string;
 const placeholders = (message: string) => [...message.matchAll(/%\{(\w+)\}/g)].map((m) => m[1]).sort();
 
-// Acceptance 3 of issue 7: German and English are complete. German carries no English below it (each
+// German and English are complete. German carries no English below it (each
 // language loads on its own), so a missing German text would show as its raw key: these tests catch that.
 describe('back-office texts in German and English', () => {
   const english = keysOf(englishMessages);

@@ -5,7 +5,7 @@ import { createDb, migrate } from '../../api/src/db.ts';
 import { seedOnFirstStart } from '../../seeds/index.ts';
 import { removeDir, repoRoot, startServer, tempDir } from '../e2e/server.ts';
 
-// Issue 21: after two processes wrote to one embedded data directory, tables and indexes disagreed,
+// after two processes wrote to one embedded data directory, tables and indexes disagreed,
 // paid orders had booked amounts different from their totals and receipt numbers were issued twice,
 // and nothing said so until a backup. `npm run check` reads the books and the indexes and names it.
 

@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 import { lockFileName } from '../../api/src/db-lock.ts';
 import { removeDir, repoRoot, startServer, tempDir, type RunningServer } from '../e2e/server.ts';
 
-// Issue 21: two processes on one embedded data directory corrupt the books silently. Every opener
+// two processes on one embedded data directory corrupt the books silently. Every opener
 // (server, npm run account, backup, …) takes the directory's lock; a second one is refused with the
 // holder named, and the lock of a killed process is taken over without a manual step.
 

@@ -202,7 +202,7 @@ describe('deployment files', () => {
       );
     });
 
-    // Issue 20: a vendor who could set their e-mail to another vendor's read that vendor's money.
+    // a vendor who could set their e-mail to another vendor's read that vendor's money.
     it('lets users change neither their e-mail nor the vendor attribute that links them to a vendor', () => {
       assert.equal(config.oidc.vendorClaim, 'vendor');
       assert.equal(config.oidc.vendorByEmail, false, 'the e-mail does not link a vendor');

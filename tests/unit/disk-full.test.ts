@@ -10,7 +10,7 @@ import { loginWithPkce } from '../support/oidc-flow.ts';
 import { buyInShop } from '../e2e/purchase.ts';
 import { removeDir, startServer, tempDir, type RunningServer } from '../e2e/server.ts';
 
-// Issue 21: on a full disk customers got 500 "An error occurred…", staff 500 on payouts, /readyz
+// on a full disk customers got 500 "An error occurred…", staff 500 on payouts, /readyz
 // stayed 200 and the log had a thousand identical lines. Here a small file system of its own (tmpfs)
 // fills up under the running server's feet while customers and the office keep working.
 

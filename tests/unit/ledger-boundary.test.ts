@@ -14,7 +14,7 @@ const httpDir = path.join(root, 'api/src/http');
 const scanned = ['api', 'seeds', 'bench', 'scripts'];
 // The bench, like the tests, checks the books from outside: a sum of its own is how it checks them.
 const summing = scanned.filter((dir) => dir !== 'bench');
-// The cash book (issue 16) is money too: its movements, closes, voucher counters and counter visits.
+// The cash book is money too: its movements, closes, voucher counters and counter visits.
 const booksTables = [
   'ledger_rows',
   'payouts',

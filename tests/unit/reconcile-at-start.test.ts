@@ -4,7 +4,7 @@ import { payInSandbox } from '../support/sandbox.ts';
 import { mainItemOrder, placeOrder } from '../e2e/purchase.ts';
 import { removeDir, startServer, tempDir, type RunningServer } from '../e2e/server.ts';
 
-// Issue 21: an order paid just before a crash waited up to three minutes (the reconciliation job's
+// an order paid just before a crash waited up to three minutes (the reconciliation job's
 // grace and interval) before its receipt said "paid". The job now asks about recent pending orders
 // right after the start.
 

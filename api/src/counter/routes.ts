@@ -29,7 +29,7 @@ import { closeInput, dayRange, movementInput, tillInput, visitInput } from './sc
 import { tr, type Message } from '../language/messages.ts';
 import type { CsvColumn } from '../csv.ts';
 
-// The counter (issue 16): a vendor's visit, the tills with their cash book and daily close, and the
+// The counter: a vendor's visit, the tills with their cash book and daily close, and the
 // papers to print. The money rules are in ledger/counter.ts and ledger/till.ts.
 
 const staffName = (ctx: AppContext) => ctx.state.user!.username;

@@ -3,7 +3,7 @@ import { openCreditTotal } from '../ledger/queries.ts';
 import { oneRow } from '../one-row.ts';
 import { listTills, type Till } from './queries.ts';
 
-// The office's start screen (issue 16): today's figures in the newspaper's time zone, the tills
+// The office's start screen: today's figures in the newspaper's time zone, the tills
 // and whether yesterday was closed, the vendors' open credit, open warnings, orders to look at.
 
 type Db = Knex | Knex.Transaction;

@@ -58,7 +58,7 @@ export type RouteWrap = (def: RouteDef) => Middleware<AppState, AppDeps> | undef
 /**
  * The routes as one middleware. Each group of routes (see groupOf) has a router of its own, found by
  * the request's path in a map: @koa/router tries every route's pattern in turn, and with all of them
- * in one router that search was the largest share of a public request's time (issue 19). A path
+ * in one router that search was the largest share of a public request's time. A path
  * outside every group goes on, as it did past the one router.
  */
 export function routeTable(defs: RouteDef[], wrap: RouteWrap): Middleware<AppState, AppDeps> {

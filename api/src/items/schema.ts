@@ -5,7 +5,7 @@ const fields = {
   name: formField(text({ min: 1, max: 200, required: 'Please enter a name.' }), 'Please enter a name.'),
   description: formField(text({ max: 5000 })),
   price: formField(cents(), 'Please enter a price in cents.'),
-  // What a vendor pays the office per copy at the counter (issue 16); empty: not sold at the counter.
+  // What a vendor pays the office per copy at the counter; empty: not sold at the counter.
   counterPrice: optionalFormField(cents()),
   measure: formField(text({ max: 100 })),
   order: formField(integer()),

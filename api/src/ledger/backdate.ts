@@ -26,7 +26,7 @@ export async function backdatePayout(
     .where({ id: payoutId })
     .update({ created_at: at, receipt_number: trx.raw(receiptNumber, [at, timeZone, payoutId]) });
   await trx('ledger_rows').where({ payout_id: payoutId, kind: 'payout' }).update({ created_at: at });
-  // The cash left the till that day (issue 16): its cash-book movement is dated with it.
+  // The cash left the till that day: its cash-book movement is dated with it.
   await trx('cash_movements')
     .whereIn('ledger_row_id', trx('ledger_rows').where({ payout_id: payoutId, kind: 'payout' }).select('id'))
     .update({ created_at: at, day: trx.raw(`(?::timestamptz at time zone ?)::date`, [at, timeZone]) });

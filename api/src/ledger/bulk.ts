@@ -113,7 +113,7 @@ export async function bookPaidOrdersInBulk(trx: Knex.Transaction, booking: BulkB
 }
 
 /**
- * The cash-book movements of the payouts just booked (issue 16), as payOut's bookMovement books
+ * The cash-book movements of the payouts just booked, as payOut's bookMovement books
  * them one by one: cash out of the payout's till, dated on the newspaper's local day, numbered on
  * from the till's voucher counter of the year, each with the till's balance after it (refused by the
  * database when the till would hold less than nothing).

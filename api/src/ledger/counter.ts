@@ -9,7 +9,7 @@ import { refuseTestCreditAsCash } from './test-credit.ts';
 import { bookMovement, lockTill } from './till.ts';
 import { money, tr } from '../language/messages.ts';
 
-// A counter visit (issue 16): the copies a vendor takes at the counter price, paid from their
+// A counter visit: the copies a vendor takes at the counter price, paid from their
 // credit, in cash or part each, and the payout of what is left, in ONE transaction under the till's
 // and the vendor's account lock (the locks of a payout, in the order of ledger/till.ts). The bookings:
 //   copies           vendor → orga   counter_sale, per item (quantity × counter price)

@@ -79,7 +79,7 @@ export class LedgerRefusal extends LedgerError {
   }
 }
 
-/** A refusal of the counter or the cash book (issue 16), for the person at the counter. */
+/** A refusal of the counter or the cash book, for the person at the counter. */
 export class CounterError extends LedgerRefusal {}
 
 /** Only a paid order can be refunded: before it is paid, or once refunded or disputed, nothing is to give back. */

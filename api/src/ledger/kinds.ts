@@ -15,7 +15,7 @@ export const ledgerKinds = [
   'dispute_fee',
   'dispute_won',
   'dispute_vendor',
-  // the counter (issue 16): copies a vendor buys (vendor → newspaper), cash paid for them (cash → vendor)
+  // the counter: copies a vendor buys (vendor → newspaper), cash paid for them (cash → vendor)
   'counter_sale',
   'counter_cash',
 ] as const;

@@ -27,7 +27,7 @@ export interface PayoutRequest {
   authorisedBy: string;
   /** The newspaper's time zone: the receipt number carries the local year. */
   timeZone: string;
-  /** The till the cash comes from (issue 16); the first till when not named. */
+  /** The till the cash comes from; the first till when not named. */
   tillId?: number;
   /** The back office's id of the submission (a UUID): sent again, it answers the first payout. */
   requestId?: string;

@@ -5,7 +5,7 @@ import { log } from '../log.ts';
 import { oneRow } from '../one-row.ts';
 
 // npm run check, and the same at every start: are the books consistent, and do the indexes agree
-// with their tables? Two processes on one embedded data directory (issue 21) left orders an index
+// with their tables? Two processes on one embedded data directory left orders an index
 // no longer found and payouts issued twice; only a backup noticed. The checks only read: they run
 // in a transaction that is rolled back (amcheck is created inside it and gone afterwards).
 

@@ -122,7 +122,7 @@ export const maskEmail = (email: string) => `${email.slice(0, 1)}…${email.slic
 /**
  * The receipt the customer shows the vendor (undefined for no such order): what was bought, for whom,
  * when. Licence shares are the newspaper's bookkeeping and stay out; download links only exist once
- * the order is paid. One query: the receipt page asks for it until the payment is booked (issue 19).
+ * the order is paid. One query: the receipt page asks for it until the payment is booked.
  */
 export async function orderReceipt(db: Db, token: unknown) {
   if (typeof token !== 'string' || !tokenPattern.test(token)) return undefined;

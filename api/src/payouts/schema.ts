@@ -11,7 +11,7 @@ export const payoutInput = z.object({
     .int('Please give the amount in whole cents.')
     .min(0, 'The amount cannot be negative.')
     .max(Number.MAX_SAFE_INTEGER, 'The amount is too large.'),
-  /** The till the cash comes from (issue 16); the first till when left out. */
+  /** The till the cash comes from; the first till when left out. */
   tillId: z.number().int('Please choose a till.').min(1, 'Please choose a till.').max(2_147_483_647).optional(),
   requestId,
 });

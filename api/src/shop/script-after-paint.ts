@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 
 // On a slow phone the widget's script, fetched and compiled while the server's first screen is being
-// painted, made "Weiter" show later than on the same page without it (issue 19: 5 to 8 % behind the
+// painted, made "Weiter" show later than on the same page without it (5 to 8 % behind the
 // floor). The first screen works without the script (Weiter is a form), so the script is asked for
 // only once the first screen is on the glass, or at once in a tab nobody sees.
 

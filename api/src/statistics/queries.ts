@@ -35,7 +35,7 @@ export interface Statistics {
   to: string;
   granularity: Granularity;
   items: ItemSales[];
-  /** Copies the vendors bought at the counter, per item (issue 16). */
+  /** Copies the vendors bought at the counter, per item. */
   counterItems: ItemSales[];
   series: SeriesPoint[];
   vendors: { active: number; total: number; percent: number };

@@ -94,7 +94,7 @@ export class StripeFailure extends Error {
 /**
  * Starts an SDK request without the caller's stack trace that the SDK captures for every request (for
  * errors we map to StripeFailure anyway): with the source maps tsx turns on, writing out that stack
- * cost a twentieth of a purchase's CPU (issue 19). The SDK captures it synchronously, before its
+ * cost a twentieth of a purchase's CPU. The SDK captures it synchronously, before its
  * first await, so the limit is back before anything else runs.
  */
 function withoutCallSite<T>(start: () => Promise<T>): Promise<T> {

@@ -34,8 +34,8 @@ import { rememberLocale, type Locale } from '../../shared/locale.ts';
 /**
  * The sidebar in the specification's order: vendors, credits, payouts, sales, accounting, products,
  * settings (with the QR codes beside them), map, statistics, orders, protocol, outbox, locked logins,
- * webhooks for other systems (issue 17);
- * the office's start screen first and the counter with its cash book beside the payouts (issue 16).
+ * webhooks for other systems;
+ * the office's start screen first and the counter with its cash book beside the payouts.
  */
 const entries: { to: string; label: string; icon: ReactElement }[] = [
   { to: '/today', label: 'app.menu.today', icon: <TodayIcon /> },

@@ -28,7 +28,7 @@ import type { ShopDataProvider } from '../dataProvider.ts';
 interface Statistics {
   granularity: 'day' | 'week' | 'month';
   items: { itemId: number | null; itemName: string | null; quantity: number; amount: number }[];
-  /** Copies sold to vendors at the counter (issue 16). */
+  /** Copies sold to vendors at the counter. */
   counterItems: { itemId: number; itemName: string; quantity: number; amount: number }[];
   series: { period: string; amount: number; quantity: number; orders: number }[];
   vendors: { active: number; total: number; percent: number };
