@@ -12,6 +12,7 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import { createDb, migrate } from '../api/src/db.ts';
+import { mainItemOrder, placeOrder } from '../tests/e2e/purchase.ts';
 import { freePort, removeDir, startServer, tempDir, type RunningServer } from '../tests/e2e/server.ts';
 import { ensureBuild } from './build.ts';
 import { runInOwnProcess } from './child.ts';
@@ -154,8 +155,23 @@ async function benchEngine(part: string, adminUrl: string | undefined): Promise<
         String(run.failures),
       ]);
     }
+    // A deploy stops the app while a customer's receipt waits for its payment (long polling, issue 19):
+    // the app answers it on SIGTERM and closes its connection then, not after its last resort of 5 s.
+    const { token } = await placeOrder(appUrl, await mainItemOrder(appUrl, 'DEMO-1'));
+    const waiting = fetch(`${appUrl}/api/orders/${token}?wait=10`).catch(() => undefined);
+    // Sent after the waiting one and answered: that one waits at the app by then.
+    await fetch(`${appUrl}/api/orders/${token}`);
+    const stopping = performance.now();
     // The app's embedded database belongs to the app while it runs: the books are read after it stopped.
     await app.stop(30_000);
+    figures.push({
+      part,
+      name: 'stop with a receipt waiting',
+      value: performance.now() - stopping,
+      unit: 'ms',
+      budget: 4000,
+    });
+    await waiting;
     const db = createDb({ databaseUrl, dataDir: databaseUrl ? '' : app.dataDir });
     const books = await wrongBookings(db).finally(() => db.destroy());
     figures.push({

@@ -19,7 +19,7 @@ import { isDerivedTable, isMigrationTable, listTables, readSequences } from '../
 import { appliedMigrations } from '../../api/src/maintenance/versions.ts';
 import { describeApi } from '../support/env.ts';
 import { pngBytes, withForm } from '../support/fixtures.ts';
-import { assertBalanced, postEvent, signedEvent } from '../support/orders.ts';
+import { assertBalanced, eventually, postEvent, signedEvent } from '../support/orders.ts';
 import { listedVendor, listenBooksShop, sell } from '../support/sales.ts';
 
 // Data safety, acceptance point 4: a backup restores every table as it was, from PGlite or
@@ -213,15 +213,14 @@ describeApi('data safety: backup, restore and the move to PostgreSQL', (t) => {
     } finally {
       await shop.close();
     }
-    // The sandbox keeps retrying its webhook deliveries to the closed shop, which would change the
-    // source after the backup. Postponed by a day (twice: a send under way reschedules its row), they
-    // stay still while source and copy are compared.
-    for (const pause of [1000, 0]) {
-      await t
-        .db('stripe_sandbox_deliveries')
-        .update({ next_attempt_at: t.db.raw(`now() + interval '1 day'`), leased_until: null });
-      await new Promise((resolve) => setTimeout(resolve, pause));
-    }
+    // The closed shop starts no more sandbox webhook deliveries, but one under way (leased) still
+    // reschedules its row when it ends, which would change the source after the backup. Once none is
+    // under way, they are postponed by a day and stay still while source and copy are compared.
+    await eventually(
+      async () => !(await t.db('stripe_sandbox_deliveries').whereNotNull('leased_until').first()),
+      'no sandbox webhook delivery under way',
+    );
+    await t.db('stripe_sandbox_deliveries').update({ next_attempt_at: t.db.raw(`now() + interval '1 day'`) });
     await claimAttempt(t.db, t.config.loginThrottle, 'Mallory', '203.0.113.9');
     await t.db('oidc_state').insert({
       model: 'Session',

@@ -28,6 +28,23 @@ async function waitedReceipt(base: string, path: string) {
   };
 }
 
+/**
+ * Resolves once the app has sent `count` reads of a receipt (by its token) to the database from now
+ * on. A read sent before a payment's booking began finds the order pending, and its request then
+ * waits: the booking is several requests to the sandbox and a transaction away.
+ */
+function receiptReads(db: Db, count: number): Promise<void> {
+  let seen = 0;
+  return new Promise((resolve) => {
+    const read = (query: { sql: string }) => {
+      if (!/where o\.token = /.test(query.sql) || ++seen < count) return;
+      db.off('query', read);
+      resolve();
+    };
+    db.on('query', read);
+  });
+}
+
 describeApi('the receipt waits for the payment’s booking (long polling)', (t) => {
   let shop: ListeningShop;
   before(async () => {
@@ -62,9 +79,10 @@ describeApi('the receipt waits for the payment’s booking (long polling)', (t) 
       reads.length = 0;
       t.db.on('query', count);
       try {
+        const read = receiptReads(t.db, 1);
         const waiting = waitedReceipt(shop.url, `/api/orders/${order.token}?wait=${longestWaitSeconds}`);
-        // Paid once the receipt has read its order and waits.
-        await new Promise((resolve) => setTimeout(resolve, 200));
+        // Paid once the receipt has read its order, so it waits.
+        await read;
         await payInSandbox(shop.url, order.checkoutUrl);
         return {
           receipt: (await waiting).body as { status: string; paidAt: string; downloads: unknown[] },
@@ -109,11 +127,16 @@ describeApi('the receipt waits for the payment’s booking (long polling)', (t) 
     const path = `${shop.url}/api/orders/${order.token}?wait=${longestWaitSeconds}`;
     // Every waiting place of the order taken, then each customer closes the page.
     const leaving = Array.from({ length: waitingPerOrder }, () => new AbortController());
+    const read = receiptReads(t.db, waitingPerOrder);
     const left = leaving.map((customer) => fetch(path, { signal: customer.signal }).catch(() => 'left'));
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // Each has sent its read; a receipt asked after that and answered means they have their answers
+    // too, and wait.
+    await read;
+    await fetch(`${shop.url}/api/orders/${order.token}`);
     for (const customer of leaving) customer.abort();
     assert.deepEqual(await Promise.all(left), Array(waitingPerOrder).fill('left'));
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // Once the server has seen each of them close, it has given up their waiting places.
+    await shop.idle();
     // Were their places still taken, this request would answer at once instead of waiting its 2 s.
     const next = await waitedReceipt(shop.url, `/api/orders/${order.token}?wait=2`);
     assert.equal(next.body.status, 'pending');
@@ -187,13 +210,14 @@ describe('the server stopping while receipts wait (long polling)', function () {
     const waiting = waitedReceipt(server.url, `/api/orders/${order}?wait=${longestWaitSeconds}`);
     // Sent before a request that has been answered, so it is waiting at the server by then.
     await fetch(`${server.url}/api/orders/${order}`);
-    const stopping = performance.now();
-    assert.equal(await server.stop(), 0);
-    // Not held up until the server's 5 s limit closes every connection, nor by the wait.
-    const stoppedMs = performance.now() - stopping;
-    assert.ok(stoppedMs < 4000, `the server took ${stoppedMs.toFixed(0)} ms to stop`);
+    const stopped = server.stop();
+    // The answer comes from the wake-up on SIGTERM: the wait itself runs 10 s, and the server's last
+    // resort, closing every connection 5 s after SIGTERM, would end the request without an answer.
     const receipt = await waiting;
     assert.equal(receipt.status, 200);
     assert.equal(receipt.body.status, 'pending');
+    assert.equal(await stopped, 0);
+    // How soon it stops with a receipt waiting (not after the last resort's 5 s) is a figure of
+    // `npm run bench -- purchases`: "stop with a receipt waiting".
   });
 });

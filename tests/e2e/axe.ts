@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Page } from 'playwright-core';
+import { animationsDone } from './browser.ts';
 
 // axe-core runs inside the page under test; its source is read once from node_modules and injected,
 // so the pages' Content-Security-Policy (which forbids inline and foreign scripts) does not block it.
@@ -19,16 +20,8 @@ interface AxeResult {
 
 /** The critical and serious violations axe-core finds on the page as it is now, and its h1 count. */
 export async function seriousViolations(page: Page): Promise<{ violations: Violation[]; h1: number }> {
-  // A dialog fading in is half transparent: its colours are judged once its transitions have ended
-  // (endless ones, such as a spinner, never end and are left running).
-  await page.waitForFunction(() =>
-    document
-      .getAnimations()
-      .every(
-        (animation) =>
-          animation.playState !== 'running' || animation.effect?.getComputedTiming().iterations === Infinity,
-      ),
-  );
+  // A dialog fading in is half transparent: its colours are judged once its transitions have ended.
+  await animationsDone(page);
   await page.evaluate(axeSource);
   const result = await page.evaluate(async () => {
     type Run = (context: Document, options: object) => Promise<AxeResult>;

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { accessToken, logInAtProvider, openLoggedIn, useBrowserTab } from './admin-login.ts';
 import { expectAccessible } from './axe.ts';
-import { screenshot } from './browser.ts';
+import { animationsDone, screenshot } from './browser.ts';
 import type { RunningServer } from './server.ts';
 
 // Issue 18, acceptance 3 and 4: axe-core finds no critical and no serious violation, and exactly one
@@ -31,8 +31,8 @@ async function settled(page: Page): Promise<void> {
     .first()
     .waitFor({ state: 'detached', timeout: 15_000 })
     .catch(() => {});
-  // react-admin fades lists and forms in; axe must see the final colours.
-  await page.waitForTimeout(400);
+  // react-admin fades lists and forms in; axe and the screenshots must see the final colours.
+  await animationsDone(page);
 }
 
 describe('e2e: accessibility of the back office and /me (axe-core)', function () {
@@ -183,7 +183,7 @@ describe('e2e: accessibility of the back office and /me (axe-core)', function ()
           await vendor.goto(`${server.url}${path}`);
           await vendor.locator('.me-card, #me-credit').first().waitFor();
           if (path === '/me/qrcode') await vendor.locator('#me-qr-code svg').waitFor();
-          await vendor.waitForTimeout(300);
+          await animationsDone(vendor);
           assert.equal(await vendor.getAttribute('html', 'lang'), language);
           await expectAccessible(vendor, `${path} (${language})`).catch((error: Error) => problems.push(error.message));
         }

@@ -162,6 +162,23 @@ function waitForTheShopScript(page: Page): void {
   };
 }
 
+/**
+ * Waits until what the page last drew has stopped moving: two frames, so that a transition the last
+ * render began (react-admin fades lists and forms in) has started, then until every transition and
+ * animation that ends has ended (a spinner's endless one never does and is left running).
+ */
+export async function animationsDone(page: Page): Promise<void> {
+  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+  await page.waitForFunction(() =>
+    document
+      .getAnimations()
+      .every(
+        (animation) =>
+          animation.playState !== 'running' || animation.effect?.getComputedTiming().iterations === Infinity,
+      ),
+  );
+}
+
 /** Saves a full-page screenshot under .test-output/ and returns its path. */
 export async function screenshot(page: Page, name: string): Promise<string> {
   fs.mkdirSync(outputDir, { recursive: true });

@@ -11,6 +11,8 @@ export interface ListeningShop {
   url: string;
   config: Config;
   http: supertest.Agent;
+  /** Resolves once no request is in flight here: each one answered, or closed by its client. */
+  idle(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -30,12 +32,23 @@ export async function listenShop(
   const base: Config = { ...t.config, port, publicUrl: url };
   const config: Config = { ...base, ...overrides(base) };
   const handle = buildApp({ db: t.db, config }).callback();
-  server.on('request', (req, res) => void handle(req, res));
+  let inFlight = 0;
+  const whenIdle: (() => void)[] = [];
+  server.on('request', (req, res) => {
+    inFlight++;
+    // Before the app's own listeners: what a request's close sets off in the app (a waiting receipt
+    // ending its wait) has happened by the time a caller of idle() goes on.
+    res.once('close', () => {
+      if (--inFlight === 0) for (const resolve of whenIdle.splice(0)) resolve();
+    });
+    void handle(req, res);
+  });
   return {
     url,
     config,
     // As the suites' client (env.ts): English messages.
     http: supertest.agent(url).set('Accept-Language', 'en'),
+    idle: () => (inFlight ? new Promise<void>((resolve) => whenIdle.push(resolve)) : Promise.resolve()),
     // Like a stopped server, it sends no more sandbox webhooks: a retry of its own, due later, would
     // otherwise take the next suite's deliveries to this closed address.
     close: () =>
