@@ -1,49 +1,87 @@
-// `npm test` (after the build): the suite as two mocha processes side by side, the unit and API tests
-// in one and the end-to-end tests in the other. The end-to-end tests spend most of their time
-// waiting for Chromium and for the servers they start, the API tests computing; one after the other
-// they left one of the machine's two cores idle for half an hour. The two processes share nothing:
-// each has its own databases (a schema or database named by its pid), servers and ports.
+// `npm test` (after the build): the suite as mocha processes side by side, as many at a time as the
+// machine has cores (two on CI), each taking the next group waiting when its own ends. The unit and
+// API tests are the longest group, so the tests that start processes of their own (servers, CLIs, a
+// cluster on PostgreSQL) are a third group, which the process that ends first (the end-to-end
+// tests') takes over, so that both end at about the same time. The processes share nothing: each has
+// its own databases (a schema or database named by its pid), servers and ports.
 //
-// The first group's output is shown as it comes and the second's once the first has ended, so each
-// reads as one mocha run. The last line adds both up: "N passed, N failed[, N skipped]". Arguments
-// (e.g. `npm test -- --grep vendor`) go to both groups.
+// Each group's output is shown as one mocha run, the first as it comes and each next one once those
+// before it have ended. Then the wall time, and as the last line the sum of all groups:
+// "N passed, N failed[, N skipped]". Arguments (e.g. `npm test -- --grep vendor`) go to every group.
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
+import os from 'node:os';
+import { performance } from 'node:perf_hooks';
 
+/** The tests that start processes of their own (the real server, a CLI, a cluster of API processes). */
+const processTests = [
+  'tests/unit/account-cli.test.ts',
+  'tests/unit/consistency-check.test.ts',
+  'tests/unit/db-lock.test.ts',
+  'tests/unit/disk-full.test.ts',
+  'tests/unit/reconcile-at-start.test.ts',
+  'tests/api/hot-paths-processes.test.ts',
+  'tests/api/two-servers.test.ts',
+];
+
+// In the order they start, the longest first; each name says whose output it is.
 const groups = [
-  { name: 'unit and API tests', globs: ['tests/unit/**/*.test.ts', 'tests/api/**/*.test.ts'] },
-  { name: 'end-to-end tests', globs: ['tests/e2e/**/*.test.ts'] },
+  {
+    name: 'unit and API tests',
+    args: ['tests/unit/**/*.test.ts', 'tests/api/**/*.test.ts', ...processTests.flatMap((file) => ['--ignore', file])],
+  },
+  { name: 'end-to-end tests', args: ['tests/e2e/**/*.test.ts'] },
+  { name: 'tests with processes of their own', args: processTests },
 ];
 const summaryLine = /^(\d+) passed, (\d+) failed(?:, (\d+) skipped)?$/;
 const mocha = createRequire(import.meta.url).resolve('mocha/bin/mocha.js');
 const extra = process.argv.slice(2);
 // Through a pipe mocha would drop its colours; keep them where a person reads the output.
 const colour = process.stdout.isTTY ? ['--color'] : [];
+const cores = Math.max(1, Math.min(groups.length, os.availableParallelism?.() ?? os.cpus().length));
+const started = performance.now();
 
 /** Which group's output goes straight through; the others wait in `pending` until it is their turn. */
 let shown = 0;
-
-const runs = groups.map((group, index) => {
-  const pending = [];
-  let tail = '';
-  const child = spawn(process.execPath, [mocha, ...colour, ...group.globs, ...extra], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const write = (stream, chunk) => {
-    if (index === shown) stream.write(chunk);
-    else pending.push([stream, chunk]);
-  };
-  child.stdout.on('data', (chunk) => {
-    tail = (tail + chunk.toString('utf8')).slice(-4096);
-    write(process.stdout, chunk);
-  });
-  child.stderr.on('data', (chunk) => write(process.stderr, chunk));
-  const ended = new Promise((resolve) => child.once('close', (code, signal) => resolve({ code, signal })));
-  return { group, child, pending, ended, tail: () => tail };
+const runs = groups.map((group) => {
+  const run = { group, pending: [], tail: '', child: undefined, ended: undefined };
+  run.started = new Promise((resolve) => (run.begin = resolve));
+  return run;
 });
 
+function start(index) {
+  const run = runs[index];
+  const write = (stream, chunk) => {
+    if (index === shown) stream.write(chunk);
+    else run.pending.push([stream, chunk]);
+  };
+  run.child = spawn(process.execPath, [mocha, ...colour, ...run.group.args, ...extra], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  run.child.stdout.on('data', (chunk) => {
+    run.tail = (run.tail + chunk.toString('utf8')).slice(-4096);
+    write(process.stdout, chunk);
+  });
+  run.child.stderr.on('data', (chunk) => write(process.stderr, chunk));
+  run.ended = new Promise((resolve) => run.child.once('close', (code, signal) => resolve({ code, signal })));
+  run.begin(true);
+  return run.ended;
+}
+
+// Each of `cores` lanes runs groups one after the other, taking the next one not yet started.
+let next = 0;
+const lanes = Array.from({ length: cores }, async () => {
+  while (next < runs.length) await start(next++);
+});
+
+let stopping = false;
 const stop = (signal) => {
-  for (const run of runs) run.child.kill(signal);
+  stopping = true;
+  next = runs.length;
+  for (const run of runs) {
+    run.child?.kill(signal);
+    run.begin(false);
+  }
 };
 process.once('SIGINT', () => stop('SIGINT'));
 process.once('SIGTERM', () => stop('SIGTERM'));
@@ -51,12 +89,13 @@ process.once('SIGTERM', () => stop('SIGTERM'));
 const total = { passed: 0, failed: 0, skipped: 0 };
 let ok = true;
 for (const [index, run] of runs.entries()) {
+  // A group starts once a lane is free; until then there is nothing of it to show.
+  if (!(await run.started)) break;
   shown = index;
   for (const [stream, chunk] of run.pending.splice(0)) stream.write(chunk);
   const { code, signal } = await run.ended;
   // Our reporter (tests/support/reporter.cjs) prints this line without colours.
-  const counts = run
-    .tail()
+  const counts = run.tail
     .split('\n')
     .map((line) => summaryLine.exec(line.trim()))
     .findLast(Boolean);
@@ -76,8 +115,13 @@ for (const [index, run] of runs.entries()) {
     ok = false;
   }
 }
+await Promise.all(lanes);
 
+const seconds = Math.round((performance.now() - started) / 1000);
 process.stdout.write(
-  `\n${total.passed} passed, ${total.failed} failed${total.skipped ? `, ${total.skipped} skipped` : ''}\n`,
+  `\nnpm test took ${Math.floor(seconds / 60)} min ${seconds % 60} s (${runs.length} groups, ${cores} at a time).\n`,
 );
-process.exitCode = ok && total.failed === 0 ? 0 : 1;
+process.stdout.write(
+  `${total.passed} passed, ${total.failed} failed${total.skipped ? `, ${total.skipped} skipped` : ''}\n`,
+);
+process.exitCode = ok && !stopping && total.failed === 0 ? 0 : 1;
