@@ -4,7 +4,7 @@ import Stripe from 'stripe';
 import { createDb, migrate } from '../../api/src/db.ts';
 import { sandboxCredentials } from '../../api/src/stripe/sandbox/keys.ts';
 import { phone, screenshot } from './browser.ts';
-import { tempDir, type RunningServer } from './server.ts';
+import { seededCopy, tempDir, type RunningServer } from './server.ts';
 import { useServerAndBrowser } from './suite.ts';
 
 // The sandbox's hosted checkout page, as a customer meets it on the phone: the real server without a
@@ -17,11 +17,13 @@ describe('e2e: local Stripe sandbox checkout page in Chromium', function () {
   let stripe: Stripe;
 
   // The sandbox's key is the installation's own, in its database: the test makes the data directory
-  // first and reads the key there, as the server's adapter does, then the server starts on it.
+  // first (the seeded demo) and reads the key there, as the server's adapter does, then the server
+  // starts on it.
   const dataDir = tempDir();
   let key = '';
   before(async function () {
     this.timeout(60_000);
+    await seededCopy(dataDir);
     const db = createDb({ dataDir });
     try {
       await migrate(db);

@@ -98,6 +98,20 @@ function startsLikeTemplate(options: ServerOptions, env: NodeJS.ProcessEnv): boo
   }
 }
 
+/**
+ * `dir` (a new temporary directory unless given; it must be empty) holding the demo as the e2e
+ * servers' first start leaves it, for a test that needs to know its data directory but not to watch
+ * a first start migrate and seed it.
+ */
+export async function seededCopy(dir = tempDir()): Promise<string> {
+  // The lock file is the template maker's, long released; a copy never carries it.
+  fs.cpSync(await seededTemplateDir(), dir, {
+    recursive: true,
+    filter: (source) => path.basename(source) !== lockFileName,
+  });
+  return dir;
+}
+
 export interface ServerOptions {
   /** PGlite data directory; a fresh temporary one when neither this nor databaseUrl is given. */
   dataDir?: string;
@@ -147,13 +161,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     ...options.env,
   };
   for (const [name, value] of Object.entries(env)) if (value === undefined) delete env[name];
-  if (startsLikeTemplate(options, env)) {
-    // The lock file is the template maker's, long released; a copy never carries it.
-    fs.cpSync(await seededTemplateDir(), dataDir, {
-      recursive: true,
-      filter: (source) => path.basename(source) !== lockFileName,
-    });
-  }
+  if (startsLikeTemplate(options, env)) await seededCopy(dataDir);
   const child = spawn(process.execPath, ['--import', 'tsx', 'api/src/server.ts'], {
     cwd: options.root ?? repoRoot,
     env,

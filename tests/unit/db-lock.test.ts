@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { lockFileName } from '../../api/src/db-lock.ts';
-import { removeDir, repoRoot, startServer, tempDir, type RunningServer } from '../e2e/server.ts';
+import { removeDir, repoRoot, seededCopy, startServer, tempDir, type RunningServer } from '../e2e/server.ts';
 
 // two processes on one embedded data directory corrupt the books silently. Every opener
 // (server, npm run account, backup, …) takes the directory's lock; a second one is refused with the
@@ -45,7 +45,8 @@ describe('the embedded database has one process at a time (data directory lock)'
     'refuses a second server, npm run account and npm run backup beside a running server, naming it; ' +
       'after kill -9 the next backup and start just work',
     async () => {
-      const dir = dataDir();
+      // The demo already seeded: the locks are what this test watches, not a first start.
+      const dir = await seededCopy(dataDir());
       const first = await startServer({ dataDir: dir, readyTimeoutMs: 180_000 });
       servers.push(first);
       const pid = first.process.pid!;

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { createDb } from '../../api/src/db.ts';
 import { payInSandbox } from '../support/sandbox.ts';
 import { mainItemOrder, placeOrder } from '../e2e/purchase.ts';
-import { removeDir, startServer, tempDir, type RunningServer } from '../e2e/server.ts';
+import { removeDir, seededCopy, startServer, tempDir, type RunningServer } from '../e2e/server.ts';
 
 // an order paid just before a crash waited up to three minutes (the reconciliation job's
 // grace and interval) before its receipt said "paid". The job now asks about recent pending orders
@@ -21,6 +21,8 @@ describe('after a crash, a paid order whose webhook was lost is booked at the ne
     // The first process refuses the sandbox's webhook (a secret that does not match) and its retry
     // is an hour away: the payment is made at Stripe, the shop does not hear of it, then it is killed.
     const refusing = { STRIPE_WEBHOOK_SECRET: 'whsec_not_the_sandbox', SANDBOX_WEBHOOK_RETRY_MS: '3600000' };
+    // The demo already seeded: the restart is what this test watches, not the first start.
+    await seededCopy(dir);
     const first = await startServer({ dataDir: dir, readyTimeoutMs: 180_000, env: refusing });
     servers.push(first);
     const { token, checkoutUrl } = await placeOrder(first.url, await mainItemOrder(first.url, 'DEMO-1', 100));
