@@ -41,6 +41,8 @@ const colour = process.stdout.isTTY ? ['--color'] : [];
 const cores = Math.max(1, Math.min(groups.length, os.availableParallelism?.() ?? os.cpus().length));
 const started = performance.now();
 
+const duration = (seconds) => `${Math.floor(Math.round(seconds) / 60)} min ${Math.round(seconds) % 60} s`;
+
 /** Which group's output goes straight through; the others wait in `pending` until it is their turn. */
 let shown = 0;
 const runs = groups.map((group) => {
@@ -63,7 +65,10 @@ function start(index) {
     write(process.stdout, chunk);
   });
   run.child.stderr.on('data', (chunk) => write(process.stderr, chunk));
-  run.ended = new Promise((resolve) => run.child.once('close', (code, signal) => resolve({ code, signal })));
+  const begun = performance.now();
+  run.ended = new Promise((resolve) =>
+    run.child.once('close', (code, signal) => resolve({ code, signal, seconds: (performance.now() - begun) / 1000 })),
+  );
   run.begin(true);
   return run.ended;
 }
@@ -93,7 +98,9 @@ for (const [index, run] of runs.entries()) {
   if (!(await run.started)) break;
   shown = index;
   for (const [stream, chunk] of run.pending.splice(0)) stream.write(chunk);
-  const { code, signal } = await run.ended;
+  const { code, signal, seconds } = await run.ended;
+  // How long each group takes, to keep the processes ending together as the groups grow.
+  process.stdout.write(`\nThe ${run.group.name} took ${duration(seconds)}.\n`);
   // Our reporter (tests/support/reporter.cjs) prints this line without colours.
   const counts = run.tail
     .split('\n')
@@ -117,9 +124,8 @@ for (const [index, run] of runs.entries()) {
 }
 await Promise.all(lanes);
 
-const seconds = Math.round((performance.now() - started) / 1000);
 process.stdout.write(
-  `\nnpm test took ${Math.floor(seconds / 60)} min ${seconds % 60} s (${runs.length} groups, ${cores} at a time).\n`,
+  `\nnpm test took ${duration((performance.now() - started) / 1000)} (${runs.length} groups, ${cores} at a time).\n`,
 );
 process.stdout.write(
   `${total.passed} passed, ${total.failed} failed${total.skipped ? `, ${total.skipped} skipped` : ''}\n`,
