@@ -1,9 +1,8 @@
 // `npm test` (after the build): the suite as mocha processes side by side, as many at a time as the
-// machine has cores (two on CI), each taking the next group waiting when its own ends. The unit and
-// API tests are the longest group, so the tests that start processes of their own (servers, CLIs, a
-// cluster on PostgreSQL) are a third group, which the process that ends first (the end-to-end
-// tests') takes over, so that both end at about the same time. The processes share nothing: each has
-// its own databases (a schema or database named by its pid), servers and ports.
+// machine has cores (two on CI), each taking the next group waiting when its own ends. The tests
+// that start processes of their own (servers, CLIs, a cluster on PostgreSQL) are a third group, which
+// the process that ends first takes over, so that both end at about the same time. The processes
+// share nothing: each has its own databases (a schema or database named by its pid), servers and ports.
 //
 // Each group's output is shown as one mocha run, the first as it comes and each next one once those
 // before it have ended. Then the wall time, and as the last line the sum of all groups:
@@ -13,7 +12,10 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 
-/** The tests that start processes of their own (the real server, a CLI, a cluster of API processes). */
+/**
+ * The tests that start processes of their own (the real server as `npm start` runs it, a CLI, a
+ * cluster of API processes), without Chromium.
+ */
 const processTests = [
   'tests/unit/account-cli.test.ts',
   'tests/unit/consistency-check.test.ts',
@@ -22,15 +24,18 @@ const processTests = [
   'tests/unit/reconcile-at-start.test.ts',
   'tests/api/hot-paths-processes.test.ts',
   'tests/api/two-servers.test.ts',
+  'tests/e2e/foundation.test.ts',
+  'tests/e2e/production-start.test.ts',
 ];
+const notProcessTests = processTests.flatMap((file) => ['--ignore', file]);
 
 // In the order they start, the longest first; each name says whose output it is.
 const groups = [
   {
     name: 'unit and API tests',
-    args: ['tests/unit/**/*.test.ts', 'tests/api/**/*.test.ts', ...processTests.flatMap((file) => ['--ignore', file])],
+    args: ['tests/unit/**/*.test.ts', 'tests/api/**/*.test.ts', ...notProcessTests],
   },
-  { name: 'end-to-end tests', args: ['tests/e2e/**/*.test.ts'] },
+  { name: 'end-to-end tests', args: ['tests/e2e/**/*.test.ts', ...notProcessTests] },
   { name: 'tests with processes of their own', args: processTests },
 ];
 const summaryLine = /^(\d+) passed, (\d+) failed(?:, (\d+) skipped)?$/;
