@@ -107,7 +107,7 @@ atRunEnd(async () => {
 
 /**
  * Chromium for one describe, as launchChromium() gives it, without a launch of its own: the process
- * keeps one Chromium (a launch took seconds, about 25 times per run) and each describe gets fresh
+ * keeps one Chromium (a launch costs a second or more, for each of about 25 suites) and each describe gets fresh
  * contexts in it, which share no cookies, storage or cache with any other. Its close() closes every
  * context opened while it was held (through it or through a page's browser()) and fails on the
  * policy violations they reported, as a launched browser's close does.

@@ -56,7 +56,7 @@ export function removeDir(dir: string): void {
 /**
  * A data directory as the server's first start leaves it for the e2e tests (schema migrated, demo
  * newspaper seeded without history), made once per process and copied for each start that would make
- * the same one: migrating and seeding took most of a start, and the e2e suites start about 40 servers.
+ * the same one: migrating and seeding are most of a first start, and the e2e suites start about 40 servers.
  * The copy's server finds the schema current and the demo's marker row, and skips both, as on any
  * later start; everything a start does besides (its keys, the sandbox, the workers) it does itself.
  */

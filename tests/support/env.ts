@@ -113,7 +113,7 @@ interface SeededSnapshot {
    * each table and index, hundreds of times per run), so there a superuser DELETEs with triggers off
    * and vacuums now and then. PGlite truncates in memory in tens of milliseconds, and its tables stay
    * as fresh as a new database's: a DELETE there would leave dead rows that nothing vacuums, and its
-   * queries grew several times slower within a few hundred resets.
+   * queries would grow several times slower within a few hundred resets.
    */
   empty: 'delete' | 'truncate';
   /** Resets since the last vacuum (DELETE only). */
