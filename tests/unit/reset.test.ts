@@ -1,0 +1,72 @@
+import assert from 'node:assert/strict';
+import type { Db } from '../../api/src/db.ts';
+import { readSequences } from '../../api/src/maintenance/tables.ts';
+import { oneRow } from '../../api/src/one-row.ts';
+import { seedOnFirstStart } from '../../seeds/index.ts';
+import { describeApi } from '../support/env.ts';
+
+// The tests' reset loads a snapshot of the seeded demo instead of seeding again (tests/support/env.ts):
+// it must leave what seeding leaves, row for row and serial for serial, whatever a test changed.
+
+/** Every table's rows and every serial's position; values stamped now(), and random file ids, as such. */
+async function contents(db: Db): Promise<Record<string, string>> {
+  const { rows: tables } = await db.raw<{ rows: { name: string }[] }>(
+    `select tablename as name from pg_tables where schemaname = current_schema()
+       and tablename not like 'knex_migrations%' and tablename not in ('shop_revision', 'stripe_sandbox_credentials')
+     order by 1`,
+  );
+  const { now } = oneRow((await db.raw<{ rows: { now: Date }[] }>('select now()')).rows);
+  const stamped = (value: unknown) =>
+    typeof value === 'string' &&
+    /^\d{4}-\d\d-\d\dT/.test(value) &&
+    Math.abs(Date.parse(value) - now.getTime()) < 60_000;
+  const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+  const found: Record<string, string> = {};
+  for (const { name } of tables) {
+    const { rows } = await db.raw<{ rows: unknown[] }>(
+      `select * from "${name}" order by ${name === 'files' ? 'name' : '1'}`,
+    );
+    found[name] = JSON.stringify(rows, (_, value: unknown) =>
+      stamped(value) ? 'now' : typeof value === 'string' && uuid.test(value) ? 'uuid' : value,
+    );
+  }
+  const serials = await readSequences(
+    db,
+    tables.map(({ name }) => ({ name, key: [], hasBytes: false })),
+  );
+  found.serials = JSON.stringify(serials);
+  return found;
+}
+
+/** What a test might leave behind: rows added and changed, serials moved on. */
+async function changeThings(db: Db): Promise<void> {
+  await db('vendors').insert({ license_id: 'RESET-1', first_name: 'Rita', last_name: 'Reset', email: 'r@example.org' });
+  await db('vendors').where({ license_id: 'DEMO-2' }).update({ first_name: 'Changed' });
+  await db('items').insert({ name: 'Extra', price: 100 });
+  await db('tills').insert({ name: 'Kasse 9' });
+  await db('vendor_comments').insert({ vendor_id: 1, comment: 'left behind' });
+}
+
+describeApi('the tests’ reset', (t) => {
+  it('leaves the rows, ids and serials seeding again leaves, and raises the shop’s revision', async () => {
+    // Seeding again, as the reset did before it kept a snapshot.
+    await changeThings(t.db);
+    await t.db.transaction(async (trx) => {
+      const { rows } = await trx.raw<{ rows: { name: string }[] }>(
+        `select tablename as name from pg_tables where schemaname = current_schema()
+           and tablename not like 'knex_migrations%' and tablename <> 'stripe_sandbox_credentials'`,
+      );
+      await trx.raw(`truncate table ${rows.map(({ name }) => `"${name}"`).join(', ')} restart identity cascade`);
+      await trx('settings').insert({ id: 1 });
+      await seedOnFirstStart(trx);
+    });
+    const seeded = await contents(t.db);
+    const revision = async () => Number((await t.db('shop_revision').first('revision'))?.revision);
+    const before = await revision();
+
+    await changeThings(t.db);
+    await t.reset();
+    assert.deepEqual(await contents(t.db), seeded);
+    assert.ok((await revision()) > before, 'the shop’s copies of settings and items are read again');
+  });
+});
