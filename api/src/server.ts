@@ -39,7 +39,10 @@ startEmailErasure(db, config);
 // The sandbox's webhook deliveries that a stopped process left pending go out now.
 const sandbox = config.stripe.secretKey ? undefined : resumeSandbox(db, config);
 const handle = app.callback();
-const server = createShopServer((req, res) => void handle(req, res), config).listen(config.port, config.host, () => {
+// Where only this machine reaches the server, every connection is this machine's own (the browser, the
+// sandbox calling the server, a test): one address is everybody, and a cap per address would refuse it.
+const limits = isLocalStart(config) ? { ...config, maxConnectionsPerAddress: Infinity } : config;
+const server = createShopServer((req, res) => void handle(req, res), limits).listen(config.port, config.host, () => {
   const where = config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `embedded PostgreSQL in ${config.dataDir}`;
   console.log(
     [
