@@ -385,22 +385,25 @@ export async function benchBooks(): Promise<Figure[]> {
       const file = await call(`/api/accounting/datev?${period(previousMonth)}`);
       return `${(file.body.length / 1e6).toFixed(1)} MB`;
     });
-    await measure<number>(
-      "one vendor's statement, one year",
-      100,
-      async (id) => {
-        const statement = JSON.parse((await call(`/api/vendors/${id}/statement/?${period(lastYear)}`)).body) as {
-          rows: unknown[];
-        };
-        return `${statement.rows.length} lines`;
-      },
-      async (run) =>
-        oneRow(
-          await db('vendors')
-            .where({ license_id: `BENCH-${((run * 37) % scale.vendors) + 1}` })
-            .select<{ id: number }[]>('id'),
-        ).id,
-    );
+    /** A vendor's statement of `span`, a different vendor each run. */
+    const vendorStatement = (name: string, budget: number, span: { from: string; to: string }) =>
+      measure<number>(
+        name,
+        budget,
+        async (id) => {
+          const statement = JSON.parse((await call(`/api/vendors/${id}/statement/?${period(span)}`)).body) as {
+            rows: unknown[];
+          };
+          return `${statement.rows.length} lines`;
+        },
+        async (run) =>
+          oneRow(
+            await db('vendors')
+              .where({ license_id: `BENCH-${((run * 37) % scale.vendors) + 1}` })
+              .select<{ id: number }[]>('id'),
+          ).id,
+      );
+    await vendorStatement("one vendor's statement, one year", 100, lastYear);
     await measure("every vendor's statements of a year (CSV)", 2000, async () => {
       const csv = await call(`/api/statements/?year=${Number(today.slice(0, 4)) - 1}&format=csv`);
       return `${(csv.body.length / 1e6).toFixed(1)} MB`;
@@ -424,22 +427,7 @@ export async function benchBooks(): Promise<Figure[]> {
       const csv = await call(`/api/payments/?${period({ from: monthAgo, to: today })}&format=csv`);
       return `${(csv.body.length / 1e6).toFixed(1)} MB`;
     });
-    await measure<number>(
-      "extra: one vendor's statement, one month",
-      Infinity,
-      async (id) => {
-        const statement = JSON.parse((await call(`/api/vendors/${id}/statement/?${period(lastMonth)}`)).body) as {
-          rows: unknown[];
-        };
-        return `${statement.rows.length} lines`;
-      },
-      async (run) =>
-        oneRow(
-          await db('vendors')
-            .where({ license_id: `BENCH-${((run * 37) % scale.vendors) + 1}` })
-            .select<{ id: number }[]>('id'),
-        ).id,
-    );
+    await vendorStatement("extra: one vendor's statement, one month", Infinity, lastMonth);
     await measure("extra: every vendor's statements of a year (JSON)", Infinity, async () => {
       const year = Number(today.slice(0, 4)) - 1;
       const batch = JSON.parse((await call(`/api/statements/?year=${year}`)).body) as { statements: unknown[] };
