@@ -79,6 +79,12 @@ describe('e2e: the shop’s first screen', function () {
     assert.ok(bytes <= beforeNextBudget, `${bytes} bytes gzip before "Weiter" (budget ${beforeNextBudget})`);
   });
 
+  it('carries the styles inline on a page the script draws (the receipt), so it is never drawn unstyled', async () => {
+    const html = await (await fetch(`${server.url}/paymentconfirmation?order=x`)).text();
+    assert.match(html, /<div id="shop"><\/div>/, 'the receipt needs the browser: no first screen from the server');
+    assert.match(html, /<style id="shop-style">[^<]*\.shop-receipt-tile\b/, 'the widget’s styles inline');
+  });
+
   for (const { locale, title, next, tipping } of [
     { locale: 'de-AT', title: 'Kaufe eine Zeitung bei Anna', next: 'Weiter', tipping: /Trinkgeld|spenden/ },
     { locale: 'en-GB', title: 'Buy a newspaper from Anna', next: 'Next', tipping: /tip|donation/ },

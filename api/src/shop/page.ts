@@ -61,21 +61,27 @@ interface PageData {
   lang: 'de' | 'en';
   boot: Boot;
   customCss: boolean;
-  /** The first screen rendered on the server and the widget's styles it needs, when it has one. */
-  firstScreen?: { markup: string; css: string };
+  /**
+   * The widget's styles, inline on every page of the shop's own: a screen the script draws (the
+   * receipt after the card page) is styled from its first frame as well, not once a style chunk
+   * has arrived.
+   */
+  css?: string;
+  /** The first screen rendered on the server, when it has one. */
+  firstScreen?: string;
 }
 
 /**
  * index.html with the newspaper's title, language, icon, colour, custom CSS, the boot data and the
  * first screen with its styles.
  */
-export function renderShopPage(template: string, { lang, boot, customCss, firstScreen }: PageData): string {
+export function renderShopPage(template: string, { lang, boot, customCss, css, firstScreen }: PageData): string {
   const { settings } = boot;
   const head = [
     `<meta name="theme-color" content="${escapeHtml(settings.color)}">`,
     `<link rel="icon" href="${escapeHtml(fromRoot(settings.favicon ?? settings.logo))}">`,
     // The widget's styles before the newspaper's own, so those win.
-    firstScreen ? `<style id="shop-style">${firstScreen.css}</style>` : '',
+    css ? `<style id="shop-style">${css}</style>` : '',
     // Its own id, so the widget can tell that the page already holds the current revision.
     customCss
       ? `<link id="shop-custom-css" rel="stylesheet" href="/public/style.css?rev=${settings.styleRevision}">`
@@ -90,8 +96,8 @@ export function renderShopPage(template: string, { lang, boot, customCss, firstS
   );
   if (settings.newspaperName)
     html = html.replace(/<title>[^<]*<\/title>/, () => `<title>${escapeHtml(settings.newspaperName)}</title>`);
-  if (firstScreen)
-    html = scriptAfterPaint(html.replace('<div id="shop"></div>', () => `<div id="shop">${firstScreen.markup}</div>`));
+  if (firstScreen !== undefined)
+    html = scriptAfterPaint(html.replace('<div id="shop"></div>', () => `<div id="shop">${firstScreen}</div>`));
   return html.replace('</head>', () => `  ${head.join('\n    ')}\n  </head>`);
 }
 
@@ -215,7 +221,8 @@ export function shopPage(root: string, rendererFile: string): Middleware<AppStat
         lang,
         boot,
         customCss: shop.settings.style_css !== '',
-        firstScreen: renderer && markup !== undefined ? { markup, css: renderer.css } : undefined,
+        css: renderer?.css,
+        firstScreen: markup,
       });
       page = { html: Buffer.from(html), etag: etagOf(html), encoded: {} };
       if (pages.size < maxPagesPerCopy) pages.set(key, page);
