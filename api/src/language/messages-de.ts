@@ -283,6 +283,8 @@ export const messagesDe: Record<string, string> = {
     'Zu viele Bestellungen von dieser Verbindung. Bitte eine Minute warten und es dann noch einmal versuchen.',
   'Too many vendor IDs were looked up from this connection. Please wait a minute and try again.':
     'Von dieser Verbindung wurden zu viele Ausweisnummern abgefragt. Bitte eine Minute warten und es dann noch einmal versuchen.',
+  'Too many payment confirmations were asked for from this connection. Please wait a minute and try again.':
+    'Von dieser Verbindung wurden zu viele Zahlungsbestätigungen abgefragt. Bitte eine Minute warten und es dann noch einmal versuchen.',
   'Please enter a smaller quantity.': 'Bitte gib eine kleinere Menge ein.',
   'Please enter a whole quantity of at least 1.': 'Bitte gib eine ganze Menge von mindestens 1 ein.',
   'Please send each item as { item, quantity }.': 'Bitte jeden Artikel als { item, quantity } senden.',

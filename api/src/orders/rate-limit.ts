@@ -5,7 +5,8 @@ import { type Text } from '../language/messages.ts';
 // New orders per client address and minute, counted in the database (table rate_limits) by the
 // statement that stores the order: an order writes rows anyway, and every process behind a load
 // balancer shares one exact count. (Look-ups of a licence id are counted in each process, by
-// http/rate-limit.ts.)
+// http/rate-limit.ts.) The same table holds the claims of windows in which something may happen once
+// (claimWindow: the verify call's look-up of an order at Stripe).
 
 /** What a refused client reads, by bucket; the limits come from the configuration. */
 const refusals = {
@@ -35,6 +36,28 @@ export function refuseBeyond(
   counted: { requests: number; retry_after: number },
 ): void {
   if (counted.requests > limit) throw new TooManyRequests(refusals[bucket], counted.retry_after);
+}
+
+/**
+ * Claims the current `seconds`-long window of the database's clock (windows start at whole multiples of
+ * it) for `key` in `bucket`: true for the one caller, in any process, whose row went in; false for
+ * every other caller in the same window. The primary key decides, so concurrent claims need no lock.
+ */
+export async function claimWindow(
+  db: Knex | Knex.Transaction,
+  bucket: string,
+  key: string,
+  seconds: number,
+): Promise<boolean> {
+  if (!Number.isInteger(seconds) || seconds < 1) throw new Error(`a window is whole seconds, not ${seconds}`);
+  const { rows } = await db.raw<{ rows: unknown[] }>(
+    `insert into rate_limits (bucket, address, window_start, requests)
+     values (?, ?, date_bin(interval '${seconds} seconds', now(), timestamptz '2000-01-01 00:00:00+00'), 1)
+     on conflict (bucket, address, window_start) do nothing
+     returning requests`,
+    [bucket, key],
+  );
+  return rows.length === 1;
 }
 
 /** Old minutes are of no use any more; the reconciliation job clears them. */

@@ -1,10 +1,12 @@
 import { clientBucket } from '../http/client-address.ts';
+import { perProcess, TokenBuckets } from '../http/rate-limit.ts';
+import type { Config } from '../config.ts';
+import { TooManyRequests } from '../errors.ts';
 import { HttpError } from '../http/errors.ts';
 import { respondList } from '../http/list.ts';
 import { pathParam } from '../http/params.ts';
 import type { AppContext, RouteDef } from '../http/routes.ts';
 import { idParam, parse } from '../http/validate.ts';
-import { log } from '../log.ts';
 import { StripeFailure } from '../stripe/adapter.ts';
 import { placeOrder } from './place.ts';
 import { decideDispute } from './lifecycle.ts';
@@ -26,6 +28,7 @@ import { refundOrder } from './refund.ts';
 import { disputeDecision, orderInput } from './schema.ts';
 import { invalidConfirmation, settleOrder } from './settle.ts';
 import { whenSettled } from './changes.ts';
+import { verifyRateLimit, verifyWithStripe } from './verify-throttle.ts';
 import { tr } from '../language/messages.ts';
 
 /** The receipt's order; every kind of wrong token gets the same answer. */
@@ -35,18 +38,22 @@ async function orderOfToken(ctx: AppContext, token: unknown): Promise<OrderRow> 
   return order;
 }
 
-/**
- * Asks Stripe now on the customer's behalf. When Stripe cannot be reached the receipt still
- * answers (pending); the success page asks again, and the job and the webhook settle it anyway.
- */
-async function settleForCustomer(ctx: AppContext, order: OrderRow, sessionId: string): Promise<OrderRow> {
-  try {
-    return (await settleOrder(ctx.db, ctx.config, order.id, sessionId)) ?? order;
-  } catch (error) {
-    if (!(error instanceof StripeFailure)) throw error;
-    log.warn('verifying a payment failed', { order: order.id, type: error.type });
-    return order;
-  }
+// The verify call's limit per client address, counted in this process without a write (one set of
+// buckets per running app, as each has its own configuration object): each of PROCESS_COUNT
+// processes allows its share of verifyRateLimit a minute.
+const verifyCalls = new WeakMap<Config, TokenBuckets>();
+
+/** Counts this verify call of its client address; refuses it (429, Retry-After) beyond the limit. */
+function limitVerifyCalls(ctx: AppContext): void {
+  const { config } = ctx;
+  let buckets = verifyCalls.get(config);
+  if (!buckets) verifyCalls.set(config, (buckets = new TokenBuckets(perProcess(verifyRateLimit, config.processCount))));
+  const wait = buckets.take(clientBucket(ctx, config));
+  if (wait)
+    throw new TooManyRequests(
+      tr('Too many payment confirmations were asked for from this connection. Please wait a minute and try again.'),
+      wait,
+    );
 }
 
 /**
@@ -100,12 +107,14 @@ export const orderRoutes: RouteDef[] = [
   // Registered before /api/orders/:token, which would otherwise take "verify" for a token.
   {
     // The success page's call: the session id Stripe put into the return address must be this order's.
+    // Public and unauthenticated, so limited per client address and per order (verify-throttle.ts).
     method: 'GET',
     path: '/api/orders/verify',
     access: 'public',
     handler: async (ctx) => {
+      limitVerifyCalls(ctx);
       const wait = waitSeconds(ctx);
-      let order = await orderOfToken(ctx, ctx.query.order);
+      const order = await orderOfToken(ctx, ctx.query.order);
       const sessionId = ctx.query.session_id;
       if (
         typeof sessionId !== 'string' ||
@@ -114,9 +123,8 @@ export const orderRoutes: RouteDef[] = [
       ) {
         throw invalidConfirmation();
       }
-      if (order.status === 'pending' || order.status === 'expired')
-        order = await settleForCustomer(ctx, order, sessionId);
-      ctx.body = await receiptAfterWait(ctx, order.token, wait);
+      const verified = await verifyWithStripe(ctx.db, ctx.config, order, sessionId);
+      ctx.body = await receiptAfterWait(ctx, verified.token, wait);
     },
   },
   {
