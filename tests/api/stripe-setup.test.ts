@@ -9,6 +9,7 @@ import { setupWebhookEndpoint } from '../../api/src/stripe/setup.ts';
 import { handledEvents } from '../../api/src/webhooks/events.ts';
 import { removeDir, repoRoot, tempDir } from '../e2e/server.ts';
 import { describeApi } from '../support/env.ts';
+import { startHttpFaultProxy } from '../support/http-fault-proxy.ts';
 import { listenShop, type ListeningShop } from '../support/shop-server.ts';
 
 const run = promisify(execFile);
@@ -95,5 +96,61 @@ describeApi('stripe-setup brings an existing endpoint in line', (t) => {
       [replaced.endpoint.id],
     );
     await stripe.webhookEndpoints.del(replaced.endpoint.id);
+  });
+
+  /** An endpoint at `url` made for an older API version (whose events come in that version's shapes). */
+  const olderEndpoint = async (url = `${shop.url}/api/webhooks/stripe`) => {
+    const made = await stripe.webhookEndpoints.create({
+      url: `${shop.url}/api/webhooks/stripe`,
+      enabled_events: ['*'],
+    });
+    await t
+      .db('stripe_sandbox_objects')
+      .where({ id: made.id })
+      .update({
+        data: t.db.raw(
+          `jsonb_set(jsonb_set(data, '{api_version}', '"2025-01-27.acacia"'), '{url}', to_jsonb(?::text))`,
+          [url],
+        ),
+      });
+    return made.id;
+  };
+
+  it('makes the new endpoint before it deletes the old one', async () => {
+    // The sandbox's requests in the order they arrive.
+    const proxy = await startHttpFaultProxy(shop.url);
+    const watched = stripeClient(t.db, { ...shop.config, stripe: { ...shop.config.stripe, apiUrl: proxy.url } });
+    try {
+      const old = [await olderEndpoint(), await olderEndpoint()];
+      const replaced = await setupWebhookEndpoint(watched, shop.url);
+      assert.equal(replaced.action, 'recreated');
+      const calls = proxy.seen.filter((seen) => !seen.startsWith('GET '));
+      // A duplicate goes first (it would deliver every event twice); the last old one once the new one is there.
+      const deleted = (at: number) => calls[at]?.replace('DELETE /v1/webhook_endpoints/', '');
+      assert.equal(calls.length, 3, calls.join(', '));
+      assert.equal(calls[1], 'POST /v1/webhook_endpoints', calls.join(', '));
+      assert.deepEqual([deleted(0), deleted(2)].sort(), [...old].sort(), calls.join(', '));
+      assert.deepEqual(
+        (await stripe.webhookEndpoints.list()).data.map((e) => e.id),
+        [replaced.endpoint.id],
+      );
+      await stripe.webhookEndpoints.del(replaced.endpoint.id);
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it('keeps an old endpoint delivering when Stripe refuses the new one', async () => {
+    // The sandbox makes endpoints only for this server's own address, so it refuses one elsewhere.
+    const elsewhere = 'https://elsewhere.example';
+    const old = [
+      await olderEndpoint(`${elsewhere}/api/webhooks/stripe`),
+      await olderEndpoint(`${elsewhere}/api/webhooks/stripe`),
+    ];
+    await assert.rejects(setupWebhookEndpoint(stripe, elsewhere));
+    const left = (await stripe.webhookEndpoints.list()).data.map((e) => e.id);
+    assert.equal(left.length, 1, 'one old endpoint still delivers');
+    assert.ok(old.includes(left[0]));
+    await stripe.webhookEndpoints.del(left[0]);
   });
 });

@@ -47,6 +47,10 @@ async function main(): Promise<string> {
       'Its signing secret, shown once: put it into the environment (.env) and restart the server:',
       `STRIPE_WEBHOOK_SECRET=${outcome.secret}`,
     );
+    if (outcome.action === 'recreated')
+      lines.push(
+        'The old endpoint was deleted once the new one existed. Until the server has the new secret it refuses the new endpoint’s events, and Stripe sends them again (in live mode for up to three days): none is lost.',
+      );
   } else {
     lines.push('The signing secret is unchanged: keep STRIPE_WEBHOOK_SECRET as it is.');
   }
