@@ -6,6 +6,7 @@ import { conflictError, invalidError, serviceError } from '../errors.ts';
 import { orderEntryRows } from '../ledger/book.ts';
 import { log } from '../log.ts';
 import { createCheckoutSession, idempotencyKey, type Stripe } from '../stripe/adapter.ts';
+import { usesSandbox } from '../stripe/mode.ts';
 import { isEmbedOrigin } from '../shop/origins.ts';
 import { checkVendorInShop } from '../vendors/check.ts';
 import type { PricedItemRow } from '../items/queries.ts';
@@ -242,11 +243,7 @@ export async function placeOrder(
         // The charge names the order too, for whoever reads it in Stripe's Dashboard.
         payment_intent_data: { metadata: { order: String(orderId) } },
         client_reference_id: String(orderId),
-        // Only methods that confirm at once (cards, Apple Pay, Google Pay): a customer on the street
-        // cannot wait days for a bank debit. The Dashboard's configuration when one is named.
-        ...(config.stripe.paymentMethodConfiguration
-          ? { payment_method_configuration: config.stripe.paymentMethodConfiguration }
-          : {}),
+        ...confirmingAtOnce(config),
         ...returnAddresses(config, token, input.returnUrl),
       },
       idempotencyKey({ id: orderId, token }, 'checkout'),
@@ -270,6 +267,26 @@ export async function placeOrder(
     orderId,
   ]);
   return { token, checkoutUrl: session.url };
+}
+
+/**
+ * Only payment methods that confirm at once: a customer on the street cannot wait days for a bank
+ * debit, and the vendor hands over the paper now. The Dashboard's payment method configuration when
+ * STRIPE_PAYMENT_METHOD_CONFIGURATION names one (it should hold only such methods); otherwise cards,
+ * which include Apple Pay and Google Pay (wallets pay with a card: "Payments made using Apple Pay in
+ * Checkout are handled the same as other card payments", https://stripe.com/docs/payments/checkout/wallets).
+ *
+ * The pinned API version (2026-10-28.endive) no longer takes `payment_method_types` on a Checkout
+ * Session; `allowed_payment_method_types` replaces it, a filter on the methods Stripe finds eligible,
+ * and it cannot be combined with `payment_method_configuration`
+ * (https://docs.stripe.com/changelog/endive/2026-09-30/remove-payment-method-types-checkout-sessions,
+ * https://docs.stripe.com/api/checkout/sessions/create?api-version=2026-10-28.endive#create_checkout_session-allowed_payment_method_types).
+ * The local sandbox offers cards alone and does not take the parameter yet, so it is sent to Stripe only.
+ */
+function confirmingAtOnce(config: Config): Partial<Stripe.Checkout.SessionCreateParams> {
+  if (config.stripe.paymentMethodConfiguration)
+    return { payment_method_configuration: config.stripe.paymentMethodConfiguration };
+  return usesSandbox(config) ? {} : { allowed_payment_method_types: ['card'] };
 }
 
 /** How long a repeated "Pay" waits for the first request of its cart to hear back from Stripe. */
