@@ -24,8 +24,8 @@ import {
   type Params,
 } from './form.ts';
 import { sandboxCredentials, type SandboxCredentials } from './keys.ts';
+import { balance, listBalanceTransactions, listPayouts, payOutBalance } from './balance.ts';
 import {
-  createRefund,
   createSession,
   expand,
   isDue,
@@ -38,7 +38,16 @@ import {
   type CheckoutSession,
   type Refund,
 } from './objects.ts';
-import { outcomeOfEvidence, reinstatement } from './lifecycle.ts';
+import {
+  answerDispute,
+  close,
+  notOpenDispute,
+  openDispute,
+  type Dispute,
+  type EarlyFraudWarning,
+} from './lifecycle.ts';
+import { inRange, page, type StripeList } from './lists.ts';
+import { finishRefund, refundCharge } from './refunds.ts';
 import {
   claimIdempotencyKey,
   deleteObject,
@@ -117,6 +126,29 @@ function sendError(ctx: Context, error: unknown, requestId: string): void {
 }
 
 /**
+ * A request's parameters: Stripe's form encoding; the sandbox-only actions under /stripe-sandbox/
+ * take a flat JSON object too (tests and scripts post `{ "amount": 300 }`).
+ */
+function bodyParams(ctx: Context, body: string): Params {
+  if (!ctx.path.startsWith('/stripe-sandbox/') || !ctx.is('application/json')) return parseParams(body);
+  let json: unknown;
+  try {
+    json = body.trim() === '' ? {} : JSON.parse(body);
+  } catch {
+    throw new StripeApiError(400, 'invalid_request_error', 'The request body is not valid JSON.');
+  }
+  if (typeof json !== 'object' || json === null || Array.isArray(json))
+    throw new StripeApiError(400, 'invalid_request_error', 'The request body must be a JSON object.');
+  const params = Object.create(null) as Params;
+  for (const [key, value] of Object.entries(json)) {
+    if (!['string', 'number', 'boolean'].includes(typeof value))
+      throw invalidParam(key, `Invalid ${key}: only text, numbers and true or false are taken.`);
+    params[key] = String(value);
+  }
+  return params;
+}
+
+/**
  * One API route: key check, Stripe's form parameters, one transaction, `Idempotency-Key` (the same
  * key answers the same response without doing the work again), and the events after commit.
  */
@@ -128,7 +160,7 @@ function route(db: Db, config: Config, handler: Handler) {
       const { caller, credentials } = await checkKey(db, ctx);
       ctx.state.credentials = credentials;
       const params =
-        ctx.method === 'GET' ? parseParams(ctx.querystring) : parseParams(await readBody(ctx.req, bodyLimit));
+        ctx.method === 'GET' ? parseParams(ctx.querystring) : bodyParams(ctx, await readBody(ctx.req, bodyLimit));
       const key = ctx.method === 'POST' ? ctx.get('Idempotency-Key') : '';
       const { outcome, replayed } = await db.transaction(async (trx) => {
         const request = `${ctx.method} ${ctx.path} ${JSON.stringify(params)}`;
@@ -162,6 +194,20 @@ export async function currentSession(
     events.push(stripeEvent('checkout.session.expired', present(session)));
   }
   return session;
+}
+
+/** A list with `expand[]=data.…`: each of its objects expanded. */
+async function expandList<T extends StripeObject>(
+  trx: Knex.Transaction,
+  list: StripeList<T>,
+  params: Params,
+): Promise<StripeList<StripeObject>> {
+  const paths = expandPaths(params).map((path) => {
+    if (!path.startsWith('data.'))
+      throw invalidParam('expand', `This property cannot be expanded (${path.split('.')[0]}).`);
+    return path.slice('data.'.length);
+  });
+  return { ...list, data: await Promise.all(list.data.map((object) => expand(trx, object, paths))) };
 }
 
 /** A GET of one object by id, with `expand[]`. */
@@ -234,119 +280,132 @@ const releaseHeldFee: Handler = async (trx, params, ctx) => {
   return { body: charge, events: [event] };
 };
 
-/** A refund of a payment (by `payment_intent` or `charge`); `charge.refunded` and `refund.created` follow. */
+/** A refund of a payment (by `payment_intent` or `charge`), whole or `amount` of it. */
 const createRefundHandler: Handler = async (trx, params) => {
   onlyKnown(params, ['payment_intent', 'charge', 'amount', 'reason', 'metadata', 'expand']);
-  return refundCharge(trx, params);
+  const { refund, events } = await refundCharge(trx, params);
+  return { body: await expand(trx, refund, expandPaths(params)), events };
 };
 
-/** Sandbox-only: a refund of the whole payment as someone makes it in Stripe's Dashboard (no metadata of ours). */
+/**
+ * Sandbox-only: a refund as someone makes it in Stripe's Dashboard (no metadata of ours), of the
+ * whole payment or `amount` of it.
+ */
 const dashboardRefund: Handler = async (trx, params, ctx) => {
-  onlyKnown(params, []);
-  return refundCharge(trx, { payment_intent: pathParam(ctx, 'id') });
-};
-
-async function refundCharge(trx: Knex.Transaction, params: Params): Promise<Outcome> {
-  const intentId = text(params, 'payment_intent');
-  let chargeId = text(params, 'charge');
-  if (!intentId && !chargeId)
-    throw invalidParam(
-      'payment_intent',
-      'One of the following params should be provided for this request: payment_intent or charge.',
-    );
-  if (intentId) {
-    const intent = await getObject(trx, 'payment_intent', intentId);
-    if (chargeId && chargeId !== intent.latest_charge)
-      throw invalidParam('charge', `The charge ${chargeId} does not belong to the PaymentIntent ${intentId}.`);
-    chargeId = intent.latest_charge as string;
-  }
-  const charge = await getObject<Charge>(trx, 'charge', chargeId!, { lock: true });
-  const { refund, txn } = createRefund(params, charge);
-  // Cards 7726 and 3476: the refund waits for the bank (finished with /stripe-sandbox/refunds/<id>/finish).
-  if (charge.sandbox_refunds) refund.status = 'pending';
-  await insertObject(trx, txn);
-  await insertObject(trx, refund);
-  const previous = { amount_refunded: charge.amount_refunded, refunded: charge.refunded };
-  charge.amount_refunded += refund.amount;
-  charge.refunded = charge.amount_refunded === charge.amount;
-  await saveObject(trx, charge);
-  return {
-    body: await expand(trx, refund, expandPaths(params)),
-    events: [stripeEvent('charge.refunded', charge, previous), stripeEvent('refund.created', refund)],
-  };
-}
-
-/** The refunds of a charge (`charge=`), newest first, as Stripe lists them. */
-const listRefunds: Handler = async (trx, params) => {
-  onlyKnown(params, ['charge', 'payment_intent', 'limit']);
-  const charge = text(params, 'charge');
-  const intent = text(params, 'payment_intent');
-  const all = await listObjects<Refund>(trx, 'refund');
-  const data = all
-    .filter((r) => (!charge || r.charge === charge) && (!intent || r.payment_intent === intent))
-    .reverse();
-  return { body: { object: 'list', data, has_more: false, url: '/v1/refunds' }, events: [] };
-};
-
-/** Sandbox-only: the bank's answer to a pending refund: it succeeds (card 7726) or fails (card 3476). */
-const finishRefund: Handler = async (trx, params, ctx) => {
-  onlyKnown(params, []);
-  const refund = await getObject<Refund>(trx, 'refund', pathParam(ctx, 'id'), { lock: true });
-  const charge = await getObject<Charge>(trx, 'charge', refund.charge, { lock: true });
-  if (refund.status !== 'pending')
-    throw new StripeApiError(400, 'invalid_request_error', `This refund is ${String(refund.status)}, not pending.`);
-  const events: StripeEvent[] = [];
-  if (charge.sandbox_refunds === 'refund_fails') {
-    Object.assign(refund, { status: 'failed', failure_reason: 'expired_or_canceled_card' });
-    charge.amount_refunded -= refund.amount;
-    charge.refunded = false;
-    await saveObject(trx, charge);
-    events.push(stripeEvent('refund.updated', refund, { status: 'pending' }), stripeEvent('refund.failed', refund));
-  } else {
-    refund.status = 'succeeded';
-    events.push(stripeEvent('refund.updated', refund, { status: 'pending' }));
-  }
-  await saveObject(trx, refund);
+  onlyKnown(params, ['amount']);
+  const amount = text(params, 'amount');
+  const { refund, events } = await refundCharge(trx, {
+    payment_intent: pathParam(ctx, 'id'),
+    ...(amount === undefined ? {} : { amount }),
+  });
   return { body: refund, events };
 };
 
-/** Stripe's test flow for disputes: evidence `winning_evidence` or `losing_evidence`, submitted, closes it. */
+/** The refunds of a charge or payment intent (or all), newest first, as Stripe lists them. */
+const listRefunds: Handler = async (trx, params) => {
+  onlyKnown(params, ['charge', 'payment_intent', 'created', 'limit', 'starting_after', 'ending_before', 'expand']);
+  const charge = text(params, 'charge');
+  const intent = text(params, 'payment_intent');
+  const created = inRange(params, 'created');
+  const all = (await listObjects<Refund>(trx, 'refund')).filter(
+    (r) => (!charge || r.charge === charge) && (!intent || r.payment_intent === intent) && created(r.created as number),
+  );
+  return { body: await expandList(trx, page(all, params, '/v1/refunds'), params), events: [] };
+};
+
+/** Sandbox-only: "some time later" for the asynchronous refund cards 7726 (succeeds) and 5126 (fails). */
+const finishRefundHandler: Handler = async (trx, params, ctx) => {
+  onlyKnown(params, []);
+  const { refund, events } = await finishRefund(trx, pathParam(ctx, 'id'));
+  return { body: refund, events };
+};
+
+/** Stripe's test flow for disputes: evidence (https://docs.stripe.com/testing#evidence), submitted, answers it. */
 const updateDispute: Handler = async (trx, params, ctx) => {
   onlyKnown(params, ['evidence', 'submit', 'metadata', 'expand']);
-  const dispute = await getObject(trx, 'dispute', pathParam(ctx, 'id'), { lock: true });
+  const dispute = await getObject<Dispute>(trx, 'dispute', pathParam(ctx, 'id'), { lock: true });
   const evidence = (params.evidence ?? {}) as Params;
   const textEvidence = typeof evidence.uncategorized_text === 'string' ? evidence.uncategorized_text : undefined;
-  if (!['needs_response', 'warning_needs_response'].includes(dispute.status as string)) {
-    throw new StripeApiError(
-      400,
-      'invalid_request_error',
-      `This dispute is already closed (${String(dispute.status)}).`,
-    );
-  }
-  const previous = { status: dispute.status };
-  dispute.evidence = { ...(dispute.evidence as object), uncategorized_text: textEvidence ?? null };
-  const outcome = params.submit === 'true' ? outcomeOfEvidence(textEvidence) : undefined;
-  const events: StripeEvent[] = [];
-  if (outcome) {
-    dispute.status = outcome;
-    if (outcome === 'won') {
-      const charge = await getObject<Charge>(trx, 'charge', dispute.charge as string);
-      dispute.balance_transactions = [
-        ...(dispute.balance_transactions as StripeObject[]),
-        reinstatement(dispute, charge),
-      ];
-    }
-    events.push(
-      stripeEvent('charge.dispute.updated', dispute, previous),
-      stripeEvent('charge.dispute.closed', dispute),
-    );
-    if (outcome === 'won') events.push(stripeEvent('charge.dispute.funds_reinstated', dispute));
-  } else if (params.submit === 'true') {
-    dispute.status = 'under_review';
-    events.push(stripeEvent('charge.dispute.updated', dispute, previous));
-  }
+  if (params.metadata !== undefined) dispute.metadata = metadata(params);
+  const events = await answerDispute(trx, dispute, textEvidence, params.submit === 'true');
   await saveObject(trx, dispute);
+  return { body: await expand(trx, dispute, expandPaths(params)), events };
+};
+
+/** Accepting a dispute (https://docs.stripe.com/api/disputes/close): a chargeback is lost, an inquiry closed. */
+const closeDispute: Handler = async (trx, params, ctx) => {
+  onlyKnown(params, ['expand']);
+  const dispute = await getObject<Dispute>(trx, 'dispute', pathParam(ctx, 'id'), { lock: true });
+  if (!['needs_response', 'warning_needs_response', 'under_review', 'warning_under_review'].includes(dispute.status))
+    throw notOpenDispute(dispute);
+  const events = await close(trx, dispute, 'lost');
+  await saveObject(trx, dispute);
+  return { body: await expand(trx, dispute, expandPaths(params)), events };
+};
+
+const listDisputes: Handler = async (trx, params) => {
+  onlyKnown(params, ['charge', 'payment_intent', 'created', 'limit', 'starting_after', 'ending_before', 'expand']);
+  const charge = text(params, 'charge');
+  const intent = text(params, 'payment_intent');
+  const created = inRange(params, 'created');
+  const all = (await listObjects<Dispute>(trx, 'dispute')).filter(
+    (d) => (!charge || d.charge === charge) && (!intent || d.payment_intent === intent) && created(d.created as number),
+  );
+  return { body: await expandList(trx, page(all, params, '/v1/disputes'), params), events: [] };
+};
+
+/**
+ * Sandbox-only: the card's bank disputes an existing charge, also one refunded already (Stripe
+ * allows that): a chargeback of the whole charge or `amount`, with `reason`, or with `inquiry=true`
+ * an inquiry. Answers the dispute.
+ */
+const disputeChargeHandler: Handler = async (trx, params, ctx) => {
+  onlyKnown(params, ['amount', 'reason', 'inquiry']);
+  const charge = await getObject<Charge>(trx, 'charge', pathParam(ctx, 'id'), { lock: true });
+  const amount = integer(params, 'amount', { min: 1 });
+  const reason = text(params, 'reason', { max: 100 });
+  const { dispute, events } = await openDispute(trx, charge, {
+    ...(amount === undefined ? {} : { amount }),
+    ...(reason === undefined ? {} : { reason }),
+    inquiry: text(params, 'inquiry') === 'true',
+  });
   return { body: dispute, events };
+};
+
+const listFraudWarnings: Handler = async (trx, params) => {
+  onlyKnown(params, ['charge', 'payment_intent', 'created', 'limit', 'starting_after', 'ending_before', 'expand']);
+  const charge = text(params, 'charge');
+  const intent = text(params, 'payment_intent');
+  const created = inRange(params, 'created');
+  const all = (await listObjects<EarlyFraudWarning>(trx, 'radar.early_fraud_warning')).filter(
+    (w) => (!charge || w.charge === charge) && (!intent || w.payment_intent === intent) && created(w.created as number),
+  );
+  return { body: await expandList(trx, page(all, params, '/v1/radar/early_fraud_warnings'), params), events: [] };
+};
+
+const listBalanceTransactionsHandler: Handler = async (trx, params) => ({
+  body: await expandList(trx, await listBalanceTransactions(trx, params), params),
+  events: [],
+});
+
+const balanceHandler: Handler = async (trx, params) => {
+  onlyKnown(params, ['expand']);
+  return { body: await balance(trx), events: [] };
+};
+
+const listPayoutsHandler: Handler = async (trx, params) => ({
+  body: await expandList(trx, await listPayouts(trx, params), params),
+  events: [],
+});
+
+/** Sandbox-only: Stripe's automatic payout of the whole balance; answers the payout (the first, one per currency). */
+const payOutHandler: Handler = async (trx, params) => {
+  onlyKnown(params, []);
+  const { payouts, events } = await payOutBalance(trx);
+  return {
+    body: payouts.length === 1 ? payouts[0] : { object: 'list', data: payouts, has_more: false, url: '/v1/payouts' },
+    events,
+  };
 };
 
 /** Stripe's limit of webhook endpoints per account (test mode): it also bounds what a caller can store. */
@@ -462,13 +521,23 @@ export function mountApi(router: Router, db: Db, config: Config): void {
   router.get('/v1/payment_intents/:id', r(retrieve('payment_intent')));
   router.get('/v1/charges/:id', r(retrieve('charge')));
   router.get('/v1/balance_transactions/:id', r(retrieve('balance_transaction')));
+  router.get('/v1/balance_transactions', r(listBalanceTransactionsHandler));
+  router.get('/v1/balance', r(balanceHandler));
   router.post('/v1/refunds', r(createRefundHandler));
   router.get('/v1/refunds', r(listRefunds));
   router.get('/v1/refunds/:id', r(retrieve('refund')));
+  router.get('/v1/disputes', r(listDisputes));
   router.get('/v1/disputes/:id', r(retrieve('dispute')));
   router.post('/v1/disputes/:id', r(updateDispute));
-  router.post('/stripe-sandbox/refunds/:id/finish', r(finishRefund));
+  router.post('/v1/disputes/:id/close', r(closeDispute));
+  router.get('/v1/radar/early_fraud_warnings', r(listFraudWarnings));
+  router.get('/v1/radar/early_fraud_warnings/:id', r(retrieve('radar.early_fraud_warning')));
+  router.get('/v1/payouts', r(listPayoutsHandler));
+  router.get('/v1/payouts/:id', r(retrieve('payout')));
+  router.post('/stripe-sandbox/refunds/:id/finish', r(finishRefundHandler));
   router.post('/stripe-sandbox/payment_intents/:id/dashboard-refund', r(dashboardRefund));
+  router.post('/stripe-sandbox/charges/:id/dispute', r(disputeChargeHandler));
+  router.post('/stripe-sandbox/payouts', r(payOutHandler));
   router.post('/v1/webhook_endpoints', r(createWebhookEndpoint(config)));
   router.get('/v1/webhook_endpoints', r(listWebhookEndpoints));
   router.get('/v1/webhook_endpoints/:id', r(retrieveWebhookEndpoint));

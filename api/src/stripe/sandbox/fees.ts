@@ -2,7 +2,8 @@ import type { Knex } from 'knex';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db.ts';
 import { log } from '../../log.ts';
-import { balanceTransaction, type Charge } from './objects.ts';
+import { heldFeeLast4 } from './cards.ts';
+import { chargeTransaction, type Charge } from './objects.ts';
 import { getObject, insertObject, saveObject } from './store.ts';
 import { deliverDue, queueEvents, stripeEvent, type StripeEvent } from './webhooks.ts';
 
@@ -10,12 +11,9 @@ import { deliverDue, queueEvents, stripeEvent, type StripeEvent } from './webhoo
 // follows with `charge.updated`. The sandbox does the same by default, so the shop's code for a
 // late fee runs on every purchase, not only in production.
 
-/** The last digits of the test card whose fee waits until it is released on request (tests). */
-export const heldFeeLast4 = '0010';
-
 /** Books the fee of `charge` (locked by the caller) and answers Stripe's event for it. */
 export async function bookFee(trx: Knex.Transaction, charge: Charge): Promise<StripeEvent> {
-  const txn = balanceTransaction(charge);
+  const txn = chargeTransaction(charge);
   await insertObject(trx, txn);
   charge.balance_transaction = txn.id;
   await saveObject(trx, charge);

@@ -58,15 +58,50 @@ export interface Charge extends StripeObject {
   amount: number;
   amount_refunded: number;
   refunded: boolean;
+  disputed: boolean;
   currency: string;
   balance_transaction: string | null;
   payment_intent: string;
+}
+
+/** A balance transaction: one movement of money in the account's Stripe balance. */
+export interface BalanceTransaction extends StripeObject {
+  object: 'balance_transaction';
+  amount: number;
+  available_on: number;
+  created: number;
+  currency: string;
+  fee: number;
+  net: number;
+  source: string;
+  status: 'available' | 'pending';
+  type: string;
 }
 
 const minExpiry = 30 * 60;
 const maxExpiry = 24 * 60 * 60;
 // The caller computes expires_at a moment before the check: a minute of slack keeps an exact 30 minutes valid.
 const expirySlack = 60;
+
+/**
+ * The pinned API version's `ui_mode`s (stripe-node's Checkout.SessionCreateParams.UiMode): the hosted
+ * page is `hosted_page`, the default. The sandbox shows only the hosted page.
+ */
+const uiModes = ['elements', 'embedded_page', 'form', 'hosted_page'] as const;
+
+function uiMode(params: Params): 'hosted_page' {
+  const mode = text(params, 'ui_mode') ?? 'hosted_page';
+  if (!(uiModes as readonly string[]).includes(mode)) {
+    const [last, ...others] = [...uiModes].reverse();
+    throw invalidParam('ui_mode', `Invalid ui_mode: must be one of ${others.reverse().join(', ')}, or ${last}`);
+  }
+  if (mode !== 'hosted_page')
+    throw invalidParam(
+      'ui_mode',
+      `The local Stripe sandbox shows only the hosted page (ui_mode hosted_page), not ${mode}.`,
+    );
+  return mode;
+}
 
 /**
  * Create parameters the sandbox takes; the presentational ones at the end change nothing here. None
@@ -155,6 +190,7 @@ export function createSession(params: Params, payPageUrl: (id: string) => string
   const intentData = hash(params, 'payment_intent_data') ?? {};
   onlyKnown(intentData, ['metadata', 'description'], 'payment_intent_data');
 
+  const ui = uiMode(params);
   const configuration = text(params, 'payment_method_configuration', { max: 100 });
   if (configuration !== undefined && !/^pmc_[A-Za-z0-9]+$/.test(configuration)) {
     throw invalidParam(
@@ -194,7 +230,7 @@ export function createSession(params: Params, payPageUrl: (id: string) => string
     submit_type: text(params, 'submit_type') ?? null,
     success_url: successUrl,
     total_details: { amount_discount: 0, amount_shipping: 0, amount_tax: 0 },
-    ui_mode: 'hosted',
+    ui_mode: ui,
     url: payPageUrl(id),
   };
 }
@@ -212,35 +248,67 @@ function absoluteUrl(params: Params, name: string, required: boolean): string | 
 /** Stripe's card fee in the sandbox: 1.5 % of the amount (rounded to the cent) plus 25 cents. */
 const sandboxFee = (amount: number) => Math.round((amount * 15) / 1000) + 25;
 
-export function balanceTransaction(charge: Charge): StripeObject {
-  const fee = sandboxFee(charge.amount);
+const day = 24 * 60 * 60;
+
+export interface Movement {
+  amount: number;
+  currency: string;
+  /** Stripe's `type` and `reporting_category` (https://docs.stripe.com/reports/reporting-categories). */
+  type: string;
+  reportingCategory: string;
+  /** The object that moved the money: a charge, refund, dispute or payout. */
+  source: string;
+  description: string | null;
+  /** Stripe's fees on it, each a `stripe_fee` of fee_details (a negative one is a fee given back). */
+  fees?: { amount: number; description: string }[];
+  /** When the money becomes available; at once unless given. */
+  availableOn?: number;
+}
+
+/** The balance transaction of one movement of money, as Stripe records each one. */
+export function balanceTransaction(movement: Movement): BalanceTransaction {
   const created = unixNow();
+  const fees = movement.fees ?? [];
+  const fee = fees.reduce((sum, f) => sum + f.amount, 0);
+  const availableOn = movement.availableOn ?? created;
   return {
     id: newId('txn_'),
     object: 'balance_transaction',
-    amount: charge.amount,
-    available_on: created + 2 * 24 * 60 * 60,
+    amount: movement.amount,
+    available_on: availableOn,
+    balance_type: 'payments',
     created,
-    currency: charge.currency,
-    description: null,
+    currency: movement.currency,
+    description: movement.description,
     exchange_rate: null,
     fee,
-    fee_details: [
-      {
-        amount: fee,
-        application: null,
-        currency: charge.currency,
-        description: 'Stripe processing fees',
-        type: 'stripe_fee',
-      },
-    ],
-    net: charge.amount - fee,
-    reporting_category: 'charge',
-    source: charge.id,
-    status: 'pending',
-    type: 'charge',
+    fee_details: fees.map((f) => ({
+      amount: f.amount,
+      application: null,
+      currency: movement.currency,
+      description: f.description,
+      type: 'stripe_fee',
+    })),
+    net: movement.amount - fee,
+    reporting_category: movement.reportingCategory,
+    source: movement.source,
+    status: availableOn <= created ? 'available' : 'pending',
+    type: movement.type,
   };
 }
+
+/** The charge's own balance transaction with the card fee; its money is available two days later. */
+export const chargeTransaction = (charge: Charge) =>
+  balanceTransaction({
+    amount: charge.amount,
+    currency: charge.currency,
+    type: 'charge',
+    reportingCategory: 'charge',
+    source: charge.id,
+    description: null,
+    fees: [{ amount: sandboxFee(charge.amount), description: 'Stripe processing fees' }],
+    availableOn: unixNow() + 2 * day,
+  });
 
 /** The payment intent and charge of a successful card payment on `session`. */
 export function payment(session: CheckoutSession, last4: string): { intent: StripeObject; charge: Charge } {
@@ -252,15 +320,29 @@ export function payment(session: CheckoutSession, last4: string): { intent: Stri
     amount: session.amount_total,
     amount_captured: session.amount_total,
     amount_refunded: 0,
+    application: null,
+    application_fee: null,
+    application_fee_amount: null,
     balance_transaction: null,
-    billing_details: { email: session.customer_email, name: null, phone: null, address: null },
+    billing_details: { address: null, email: session.customer_email, name: null, phone: null, tax_id: null },
+    calculated_statement_descriptor: 'SANDBOX',
     captured: true,
     created,
     currency: session.currency,
+    customer: null,
     description: session.payment_intent_data.description,
+    disputed: false,
+    failure_balance_transaction: null,
+    failure_code: null,
+    failure_message: null,
+    fraud_details: {},
     livemode: false,
     metadata: {},
+    on_behalf_of: null,
     outcome: {
+      advice_code: null,
+      network_advice_code: null,
+      network_decline_code: null,
       network_status: 'approved_by_network',
       reason: null,
       risk_level: 'normal',
@@ -269,20 +351,43 @@ export function payment(session: CheckoutSession, last4: string): { intent: Stri
     },
     paid: true,
     payment_intent: intentId,
+    payment_method: newId('pm_'),
     payment_method_details: {
       type: 'card',
       card: {
+        amount_authorized: session.amount_total,
+        authorization_code: null,
         brand: 'visa',
+        checks: { address_line1_check: null, address_postal_code_check: null, cvc_check: 'pass' },
         country: 'US',
+        electronic_commerce_indicator: null,
         exp_month: 12,
         exp_year: new Date().getUTCFullYear() + 3,
         funding: 'credit',
+        installments: null,
         last4,
+        mandate: null,
+        network: 'visa',
+        network_transaction_id: null,
+        regulated_status: 'unregulated',
+        three_d_secure: null,
+        transaction_link_id: null,
+        wallet: null,
       },
     },
     receipt_email: session.customer_email,
+    receipt_number: null,
+    receipt_url: null,
     refunded: false,
+    review: null,
+    shipping: null,
+    source: null,
+    source_transfer: null,
+    statement_descriptor: null,
+    statement_descriptor_suffix: null,
     status: 'succeeded',
+    transfer_data: null,
+    transfer_group: null,
   };
   const intent: StripeObject = {
     id: intentId,
@@ -307,17 +412,25 @@ export interface Refund extends StripeObject {
   object: 'refund';
   amount: number;
   charge: string;
+  currency: string;
   payment_intent: string;
   balance_transaction: string;
+  status: 'pending' | 'succeeded' | 'failed';
 }
 
 const refundReasons = ['duplicate', 'fraudulent', 'requested_by_customer'] as const;
 
+/** An amount as Stripe words it in messages: €7.00. */
+export const moneyText = (amount: number, currency: string) =>
+  new Intl.NumberFormat('en-US', { style: 'currency', currency: currency.toUpperCase() }).format(amount / 100);
+
 /**
- * A refund of `charge` from the create call's parameters (`payment_intent` or `charge` already
- * resolved by the caller), with its balance transaction. Like Stripe, the fee is not given back.
+ * A refund of `charge` (its whole unrefunded amount, or `amount` of it) from the create call's
+ * parameters, with its balance transaction: the refunded amount leaves the balance at once. As at
+ * Stripe the card fee is not given back (https://docs.stripe.com/refunds), and a charge can be
+ * refunded in several parts but never beyond its amount.
  */
-export function createRefund(params: Params, charge: Charge): { refund: Refund; txn: StripeObject } {
+export function createRefund(params: Params, charge: Charge): { refund: Refund; txn: BalanceTransaction } {
   const unrefunded = charge.amount - charge.amount_refunded;
   if (unrefunded <= 0) {
     throw new StripeApiError(400, 'invalid_request_error', `Charge ${charge.id} has already been refunded.`, {
@@ -326,44 +439,39 @@ export function createRefund(params: Params, charge: Charge): { refund: Refund; 
   }
   const amount = integer(params, 'amount', { min: 1 }) ?? unrefunded;
   if (amount > unrefunded) {
-    throw invalidParam(
-      'amount',
-      `Refund amount (€${(amount / 100).toFixed(2)}) is greater than unrefunded amount on charge (€${(unrefunded / 100).toFixed(2)})`,
+    throw new StripeApiError(
+      400,
+      'invalid_request_error',
+      `Refund amount (${moneyText(amount, charge.currency)}) is greater than unrefunded amount on charge (${moneyText(unrefunded, charge.currency)})`,
+      { param: 'amount' },
     );
   }
   const reason = text(params, 'reason') ?? null;
   if (reason !== null && !(refundReasons as readonly string[]).includes(reason)) {
     throw invalidParam('reason', `Invalid reason: must be one of ${refundReasons.join(', ')}`);
   }
-  const created = unixNow();
   const id = newId('re_');
-  const txn: StripeObject = {
-    id: newId('txn_'),
-    object: 'balance_transaction',
+  const txn = balanceTransaction({
     amount: -amount,
-    available_on: created,
-    created,
     currency: charge.currency,
-    description: 'REFUND FOR CHARGE',
-    exchange_rate: null,
-    fee: 0,
-    fee_details: [],
-    net: -amount,
-    reporting_category: 'refund',
-    source: id,
-    status: 'available',
     type: 'refund',
-  };
+    reportingCategory: 'refund',
+    source: id,
+    description: 'REFUND FOR CHARGE',
+  });
   const refund: Refund = {
     id,
     object: 'refund',
     amount,
     balance_transaction: txn.id,
     charge: charge.id,
-    created,
+    created: txn.created,
     currency: charge.currency,
+    customer: null,
+    customer_account: null,
     metadata: metadata(params),
     payment_intent: charge.payment_intent,
+    payment_method: charge.payment_method,
     reason,
     receipt_number: null,
     source_transfer_reversal: null,
@@ -373,8 +481,15 @@ export function createRefund(params: Params, charge: Charge): { refund: Refund; 
   return { refund, txn };
 }
 
-/** Session fields Stripe shows only on request. */
+/**
+ * The object as the API shows it now: a session without the fields Stripe shows only on request, a
+ * balance transaction `available` once its day has come.
+ */
 export function present(object: StripeObject): StripeObject {
+  if (object.object === 'balance_transaction') {
+    const txn = object as BalanceTransaction;
+    return { ...txn, status: txn.available_on <= unixNow() ? 'available' : 'pending' };
+  }
   if (object.object !== 'checkout.session') return object;
   const { line_items: _items, payment_intent_data: _intentData, ...shown } = object as CheckoutSession;
   return shown;
@@ -385,9 +500,20 @@ const expandable: Record<string, Record<string, string>> = {
   'checkout.session': { payment_intent: 'payment_intent' },
   payment_intent: { latest_charge: 'charge' },
   charge: { balance_transaction: 'balance_transaction', payment_intent: 'payment_intent' },
-  balance_transaction: { source: 'charge' },
-  refund: { charge: 'charge', payment_intent: 'payment_intent', balance_transaction: 'balance_transaction' },
+  balance_transaction: { source: 'source' },
+  refund: {
+    charge: 'charge',
+    payment_intent: 'payment_intent',
+    balance_transaction: 'balance_transaction',
+    failure_balance_transaction: 'balance_transaction',
+  },
+  dispute: { charge: 'charge', payment_intent: 'payment_intent' },
+  'radar.early_fraud_warning': { charge: 'charge', payment_intent: 'payment_intent' },
+  payout: { balance_transaction: 'balance_transaction' },
 };
+
+/** The type of a balance transaction's source, by its id's prefix. */
+const sourceTypes: Record<string, string> = { ch_: 'charge', re_: 'refund', dp_: 'dispute', po_: 'payout' };
 
 /** The object as the API answers it, with the `expand[]` paths (`a.b.c`, up to four levels) inlined. */
 export async function expand(trx: Knex.Transaction, object: StripeObject, paths: string[]): Promise<StripeObject> {
@@ -406,7 +532,9 @@ export async function expand(trx: Knex.Transaction, object: StripeObject, paths:
     const type = expandable[object.object]?.[field];
     if (!type) throw invalidParam('expand', `This property cannot be expanded (${field}).`);
     const id = out[field];
-    if (typeof id === 'string') out[field] = await expand(trx, await getObject(trx, type, id), rest);
+    if (typeof id !== 'string') continue;
+    const target = type === 'source' ? sourceTypes[id.slice(0, 3)] : type;
+    if (target) out[field] = await expand(trx, await getObject(trx, target, id), rest);
   }
   return out;
 }

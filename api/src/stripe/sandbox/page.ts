@@ -7,9 +7,10 @@ import { pathParam } from '../../http/params.ts';
 import { currentSession } from './api.ts';
 import { StripeApiError } from './errors.ts';
 import { parseParams, readBody, type Params } from './form.ts';
-import { balanceTransaction, payment, present, type CheckoutSession } from './objects.ts';
-import { bookFeeLater, heldFeeLast4 } from './fees.ts';
-import { dispute, type Later } from './lifecycle.ts';
+import { cardOfNumber, digits, testCards, type CardOutcome } from './cards.ts';
+import { chargeTransaction, payment, present, type CheckoutSession } from './objects.ts';
+import { bookFeeLater } from './fees.ts';
+import { openDispute, warnOfFraud } from './lifecycle.ts';
 import { insertObject, saveObject } from './store.ts';
 import { deliverDue, queueEvents, stripeEvent, type StripeEvent } from './webhooks.ts';
 
@@ -32,10 +33,13 @@ const text = {
     succeeds: 'wird angenommen',
     declined: 'wird abgelehnt',
     insufficient: 'ist nicht gedeckt',
-    feeLater: 'wird angenommen, die Gebühr folgt auf Anfrage',
+    feeLater: 'wird angenommen, die Gebühr folgt auf Anfrage (nur in der Sandbox)',
     disputed: 'wird angenommen, dann angefochten (Chargeback)',
-    refundPending: 'wird angenommen; Erstattungen bleiben ausstehend',
-    refundFails: 'wird angenommen; Erstattungen bleiben ausstehend, dann scheitern sie',
+    disputedTwice: 'wird angenommen, dann mehrfach angefochten',
+    inquiry: 'wird angenommen, dann hinterfragt die Bank sie (Anfrage, noch kein Chargeback)',
+    fraudWarning: 'wird angenommen, dann meldet die Bank Betrugsverdacht (Frühwarnung)',
+    refundPending: 'wird angenommen; Erstattungen sind erst ausstehend, dann erfolgreich',
+    refundFails: 'wird angenommen; Erstattungen gelingen erst, dann scheitern sie',
     declinedMessage: 'Ihre Karte wurde abgelehnt.',
     insufficientMessage: 'Ihre Karte ist nicht ausreichend gedeckt.',
     incorrect: 'Ihre Kartennummer ist ungültig.',
@@ -64,10 +68,13 @@ const text = {
     succeeds: 'succeeds',
     declined: 'is declined',
     insufficient: 'has insufficient funds',
-    feeLater: 'succeeds, its fee follows on request',
+    feeLater: 'succeeds, its fee follows on request (sandbox only)',
     disputed: 'succeeds, then is disputed',
-    refundPending: 'succeeds; its refunds stay pending',
-    refundFails: 'succeeds; its refunds stay pending, then fail',
+    disputedTwice: 'succeeds, then is disputed more than once',
+    inquiry: 'succeeds, then the bank asks about it (an inquiry, no chargeback yet)',
+    fraudWarning: 'succeeds, then the bank warns of fraud (early fraud warning)',
+    refundPending: 'succeeds; its refunds are pending first, then succeed',
+    refundFails: 'succeeds; its refunds succeed first, then fail',
     declinedMessage: 'Your card was declined.',
     insufficientMessage: 'Your card has insufficient funds.',
     incorrect: 'Your card number is incorrect.',
@@ -85,26 +92,19 @@ const text = {
 } satisfies Record<Lang, Record<string, string | ((total: string) => string)>>;
 type Words = (typeof text)[Lang];
 
-/** The test cards, as the page lists them; any other number is refused as incorrect. */
-const testCards: {
-  number: string;
-  outcome: (w: Words) => string;
-  decline?: (w: Words) => string;
-  holdFee?: boolean;
-  later?: Later;
-}[] = [
-  { number: '4242 4242 4242 4242', outcome: (w) => w.succeeds },
-  { number: '4000 0000 0000 0002', outcome: (w) => w.declined, decline: (w) => w.declinedMessage },
-  { number: '4000 0000 0000 9995', outcome: (w) => w.insufficient, decline: (w) => w.insufficientMessage },
-  // Sandbox only: the payment succeeds but its fee waits until released on request (with `charge.updated`).
-  { number: `4000 0000 0000 ${heldFeeLast4}`, outcome: (w) => w.feeLater, holdFee: true },
-  // Stripe's: the payment succeeds, then the customer's bank disputes it (`charge.dispute.created`).
-  { number: '4000 0000 0000 0259', outcome: (w) => w.disputed, later: 'dispute' },
-  // Refunds of these payments stay pending until /stripe-sandbox/refunds/<id>/finish, then succeed or fail.
-  { number: '4000 0000 0000 7726', outcome: (w) => w.refundPending, later: 'refund_pending' },
-  { number: '4000 0000 0000 3476', outcome: (w) => w.refundFails, later: 'refund_fails' },
-];
-const digits = (number: string) => number.replace(/[\s-]/g, '');
+/** What the page says of each card's outcome, and the message of a card it refuses. */
+const outcomeWords: Record<CardOutcome, { outcome: (w: Words) => string; decline?: (w: Words) => string }> = {
+  succeeds: { outcome: (w) => w.succeeds },
+  declined: { outcome: (w) => w.declined, decline: (w) => w.declinedMessage },
+  insufficient_funds: { outcome: (w) => w.insufficient, decline: (w) => w.insufficientMessage },
+  fee_held: { outcome: (w) => w.feeLater },
+  dispute: { outcome: (w) => w.disputed },
+  multiple_disputes: { outcome: (w) => w.disputedTwice },
+  inquiry: { outcome: (w) => w.inquiry },
+  early_fraud_warning: { outcome: (w) => w.fraudWarning },
+  refund_pending: { outcome: (w) => w.refundPending },
+  refund_fails: { outcome: (w) => w.refundFails },
+};
 
 /**
  * The page's language: the switch's choice (`?lang=`), else the session's `locale`, else (for `auto`
@@ -216,7 +216,7 @@ ${form.error ? `<p class="error" id="sandbox-error" role="alert">${escapeHtml(fo
 <section class="cards">
 <strong>${w.testCards}</strong>
 <ul>
-${testCards.map((card) => `<li><code>${card.number}</code> ${card.outcome(w)}</li>`).join('\n')}
+${testCards.map((card) => `<li><code>${card.number}</code> ${outcomeWords[card.outcome].outcome(w)}</li>`).join('\n')}
 </ul>
 </section>`,
     payPath(session),
@@ -262,24 +262,26 @@ function sendPage(ctx: Context, status: number, html: string): void {
 const notFoundPage = (lang: Lang) =>
   layout(lang, text[lang].missingTitle, `<h1 id="sandbox-missing">${text[lang].missing}</h1>`);
 
+/** How many disputes the multiple-disputes card gets (Stripe says "disputed multiple times"). */
+const disputesOfMultipleCard = 2;
+
 /**
  * Completes an open session with a successful card payment, inside the caller's transaction. The fee
  * is booked with it only when SANDBOX_FEE_DELAY_MS is 0; else `feeLater` gets the charge to book it
- * after. A test card's `later` (a dispute at once, refunds that wait) is set up here too.
+ * after. What the card asks for at once (disputes, an inquiry, a fraud warning) happens here too.
  */
 async function complete(
   trx: Knex.Transaction,
   config: Config,
   session: CheckoutSession,
   last4: string,
+  outcome: CardOutcome,
   feeLater: (chargeId: string) => void,
-  later?: Later,
 ): Promise<StripeEvent[]> {
   const { intent, charge } = payment(session, last4);
-  if (later && later !== 'dispute') charge.sandbox_refunds = later;
-  if (last4 !== heldFeeLast4) {
+  if (outcome !== 'fee_held') {
     if (config.sandboxFeeDelayMs === 0) {
-      const txn = balanceTransaction(charge);
+      const txn = chargeTransaction(charge);
       await insertObject(trx, txn);
       charge.balance_transaction = txn.id;
     } else feeLater(charge.id);
@@ -302,12 +304,14 @@ async function complete(
   });
   await saveObject(trx, session);
   const events = [stripeEvent('checkout.session.completed', present(session))];
-  if (later === 'dispute') {
-    const disputed = dispute(charge);
-    await insertObject(trx, disputed);
-    charge.disputed = true;
-    await saveObject(trx, charge);
-    events.push(stripeEvent('charge.dispute.created', disputed));
+  if (outcome === 'dispute' || outcome === 'inquiry') {
+    events.push(...(await openDispute(trx, charge, { inquiry: outcome === 'inquiry' })).events);
+  } else if (outcome === 'multiple_disputes') {
+    const reasons = ['fraudulent', 'product_not_received'];
+    for (let i = 0; i < disputesOfMultipleCard; i++)
+      events.push(...(await openDispute(trx, charge, { reason: reasons[i % reasons.length]! })).events);
+  } else if (outcome === 'early_fraud_warning') {
+    events.push(...(await warnOfFraud(trx, charge)));
   }
   return events;
 }
@@ -354,13 +358,13 @@ export function mountPage(router: Router, db: Db, config: Config): void {
       .then(parseParams)
       .catch((): Params => ({}));
     const entered = typeof form.card === 'string' ? form.card : '';
-    const card = testCards.find((c) => digits(c.number) === digits(entered));
-    const refusal = card ? card.decline : (w: Words) => w.incorrect;
+    const card = cardOfNumber(entered);
+    const refusal = card ? outcomeWords[card.outcome].decline : (w: Words) => w.incorrect;
     let feeOf: string | undefined;
     const pay =
       card && !refusal
         ? (trx: Knex.Transaction, open: CheckoutSession) =>
-            complete(trx, config, open, digits(entered).slice(-4), (charge) => (feeOf = charge), card.later)
+            complete(trx, config, open, digits(entered).slice(-4), card.outcome, (charge) => (feeOf = charge))
         : undefined;
     const session = await withSession(pathParam(ctx, 'id'), pay);
     // Only once the payment is committed: a fee for a payment that was rolled back would name no charge.

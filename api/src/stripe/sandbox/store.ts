@@ -14,8 +14,17 @@ type Db = Knex | Knex.Transaction;
 // One table of JSON documents by id: the sandbox's state survives a restart and is shared by every
 // process on the same database.
 
+/**
+ * Stored with the time of the statement itself (not of its transaction), so objects made in one
+ * request keep the order they were made in: Stripe lists newest first, in that order.
+ */
 export async function insertObject(trx: Db, object: StripeObject): Promise<void> {
-  await trx('stripe_sandbox_objects').insert({ id: object.id, type: object.object, data: JSON.stringify(object) });
+  await trx('stripe_sandbox_objects').insert({
+    id: object.id,
+    type: object.object,
+    data: JSON.stringify(object),
+    created_at: trx.raw('clock_timestamp()'),
+  });
 }
 
 export async function saveObject(trx: Db, object: StripeObject): Promise<void> {
@@ -43,7 +52,10 @@ export async function getObject<T extends StripeObject = StripeObject>(
 }
 
 export async function listObjects<T extends StripeObject>(trx: Db, type: string): Promise<T[]> {
-  const rows = await trx('stripe_sandbox_objects').where({ type }).orderBy('created_at').select<{ data: T }[]>('data');
+  const rows = await trx('stripe_sandbox_objects')
+    .where({ type })
+    .orderBy([{ column: 'created_at' }, { column: 'id' }])
+    .select<{ data: T }[]>('data');
   return rows.map((row) => row.data);
 }
 

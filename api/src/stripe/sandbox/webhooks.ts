@@ -23,11 +23,13 @@ export interface WebhookEndpoint extends StripeObject {
   enabled_events: string[];
 }
 
+/** An event with the object as it is now (a copy: later changes to the object are later events' business). */
 export function stripeEvent(
   type: string,
-  object: StripeObject,
+  current: StripeObject,
   previousAttributes?: Record<string, unknown>,
 ): StripeEvent {
+  const object = JSON.parse(JSON.stringify(current)) as StripeObject;
   return {
     id: newId('evt_'),
     object: 'event',
