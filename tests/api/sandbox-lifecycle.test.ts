@@ -1,0 +1,674 @@
+import assert from 'node:assert/strict';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { STRIPE_API_VERSION, Stripe, stripeClient } from '../../api/src/stripe/adapter.ts';
+import { sandboxCredentials } from '../../api/src/stripe/sandbox/keys.ts';
+import { SANDBOX_DISPUTE_FEE } from '../../api/src/stripe/sandbox/lifecycle.ts';
+import { describeApi } from '../support/env.ts';
+import { eventually } from '../support/orders.ts';
+import {
+  dashboardRefund,
+  disputeCharge,
+  finishRefund,
+  payInSandbox,
+  payOutBalance,
+  sandboxAction,
+  stripeShapeProblems,
+} from '../support/sandbox.ts';
+import { listenShop, type ListeningShop } from '../support/shop-server.ts';
+
+// The sandbox's lifecycle of a payment after it is paid, through the official SDK, as Stripe's test
+// cards make it happen (https://docs.stripe.com/testing): refunds (whole, in parts, pending, failing
+// later), disputes (one, several, inquiries, won and lost), early fraud warnings, the balance and
+// its payouts. The sandbox's events go to a receiver of the test's (the shop's PUBLIC_URL), which
+// sees each as the shop's webhook route would.
+
+const cards = {
+  plain: '4242424242424242',
+  refundPending: '4000000000007726',
+  refundFails: '4000000000005126',
+  dispute: '4000000000000259',
+  multipleDisputes: '4000000404000079',
+  inquiry: '4000000000001976',
+  fraudWarning: '4000000000005423',
+};
+
+/** Receives the sandbox's webhook deliveries. */
+async function eventReceiver() {
+  const bodies: string[] = [];
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      bodies.push(Buffer.concat(chunks).toString('utf8'));
+      res.statusCode = 200;
+      res.end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    bodies,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+const unixNow = () => Math.floor(Date.now() / 1000);
+
+/** A Stripe error the SDK throws, as a predicate for assert.rejects. */
+const stripeError =
+  (expected: { status?: number; code?: string; param?: string; message?: RegExp | string }) => (error: unknown) => {
+    assert.ok(error instanceof Stripe.errors.StripeInvalidRequestError, String(error));
+    assert.equal(error.statusCode, expected.status ?? 400);
+    assert.equal(error.type, 'StripeInvalidRequestError');
+    if (expected.code !== undefined) assert.equal(error.code, expected.code);
+    if (expected.param !== undefined) assert.equal(error.param, expected.param);
+    if (typeof expected.message === 'string') assert.equal(error.message, expected.message);
+    else if (expected.message) assert.match(error.message, expected.message);
+    return true;
+  };
+
+describeApi('local Stripe sandbox: refunds, disputes, fraud warnings, the balance and payouts', (t) => {
+  let receiver: Awaited<ReturnType<typeof eventReceiver>>;
+  let shop: ListeningShop;
+  let stripe: Stripe;
+
+  before(async () => {
+    receiver = await eventReceiver();
+    shop = await listenShop(t, () => ({ publicUrl: receiver.origin, sandboxWebhookRetryMs: 20 }));
+    // The adapter's client, at the server itself (its PUBLIC_URL is the receiver).
+    stripe = stripeClient(t.db, { ...shop.config, publicUrl: shop.url });
+  });
+  after(async () => {
+    await shop.close();
+    await receiver.close();
+  });
+
+  /** Every event delivered since the last call, once nothing is left to send. */
+  let seen = 0;
+  async function newEvents(): Promise<Stripe.Event[]> {
+    await eventually(
+      async () => Number((await t.db('stripe_sandbox_deliveries').count({ n: '*' }))[0].n) === 0,
+      'nothing left to send',
+    );
+    const fresh = receiver.bodies.slice(seen).map((body) => JSON.parse(body) as Stripe.Event);
+    seen = receiver.bodies.length;
+    return fresh;
+  }
+  /** The types of `events`, sorted: Stripe does not promise the order of its deliveries, nor does the sandbox. */
+  const typesOf = (events: Stripe.Event[]) => events.map((event): string => event.type).sort();
+  const only = (events: Stripe.Event[], type: string) => {
+    const found = events.filter((event) => event.type === type);
+    assert.equal(found.length, 1, `one ${type}`);
+    return found[0];
+  };
+  // Each test sees only its own events.
+  beforeEach(() => newEvents());
+
+  /**
+   * A payment with `card` on the sandbox's page, of 7,00 € (two papers and a tip) unless `amount`
+   * says otherwise: the session, its payment intent and charge.
+   */
+  async function pay(card: string, client = stripe, amount?: number) {
+    const session = await client.checkout.sessions.create({
+      mode: 'payment',
+      line_items: amount
+        ? [{ price_data: { currency: 'eur', unit_amount: amount, product_data: { name: 'Jahresabo' } }, quantity: 1 }]
+        : [
+            { price_data: { currency: 'eur', unit_amount: 300, product_data: { name: 'Zeitung' } }, quantity: 2 },
+            { price_data: { currency: 'eur', unit_amount: 100, product_data: { name: 'Trinkgeld' } }, quantity: 1 },
+          ],
+      metadata: { test: 'sandbox-lifecycle' },
+      success_url: `${receiver.origin}/success?session_id={CHECKOUT_SESSION_ID}`,
+    });
+    await payInSandbox(shop.url, session.url!, card);
+    const paid = await client.checkout.sessions.retrieve(session.id, { expand: ['payment_intent.latest_charge'] });
+    const intent = paid.payment_intent as Stripe.PaymentIntent;
+    return { session: paid, intent, charge: intent.latest_charge as Stripe.Charge };
+  }
+
+  it('4000 0000 0000 5126: the refund begins succeeded, later fails; the money comes back with a refund_failure balance transaction', async () => {
+    const { intent, charge } = await pay(cards.refundFails);
+    await newEvents();
+    const refund = await stripe.refunds.create({ payment_intent: intent.id }, { idempotencyKey: `r-${charge.id}` });
+    assert.equal(refund.status, 'succeeded', 'it begins as succeeded');
+    assert.equal(refund.amount, 700);
+    const refundTxn = await stripe.balanceTransactions.retrieve(refund.balance_transaction as string);
+    assert.deepEqual(
+      [refundTxn.type, refundTxn.amount, refundTxn.fee, refundTxn.net, refundTxn.source, refundTxn.reporting_category],
+      ['refund', -700, 0, -700, refund.id, 'refund'],
+    );
+    assert.equal((await stripe.charges.retrieve(charge.id)).amount_refunded, 700);
+    assert.deepEqual(typesOf(await newEvents()), ['charge.refunded', 'refund.created'].sort());
+
+    const failed = (await finishRefund(t.db, shop.url, refund.id)) as unknown as Stripe.Refund;
+    assert.deepEqual([failed.status, failed.failure_reason], ['failed', 'expired_or_canceled_card']);
+    const read = await stripe.refunds.retrieve(refund.id, { expand: ['failure_balance_transaction'] });
+    assert.equal(read.status, 'failed');
+    const failure = read.failure_balance_transaction as Stripe.BalanceTransaction;
+    assert.deepEqual(
+      [failure.type, failure.amount, failure.net, failure.source, failure.reporting_category],
+      ['refund_failure', 700, 700, refund.id, 'refund_failure'],
+    );
+    const after = await stripe.charges.retrieve(charge.id);
+    assert.deepEqual([after.amount_refunded, after.refunded], [0, false], 'the charge’s refunded amount goes back');
+    const events = await newEvents();
+    assert.deepEqual(typesOf(events), ['refund.updated', 'charge.refund.updated', 'refund.failed'].sort());
+    assert.deepEqual(only(events, 'refund.updated').data.previous_attributes, { status: 'succeeded' });
+    assert.equal((only(events, 'refund.failed').data.object as Stripe.Refund).status, 'failed');
+
+    await assert.rejects(finishRefund(t.db, shop.url, refund.id), /has nothing to finish/);
+    // A new refund of the charge is possible again.
+    const again = await stripe.refunds.create({ charge: charge.id, amount: 200 });
+    assert.equal(again.status, 'succeeded');
+  });
+
+  it('4000 0000 0000 7726: the refund is pending until the sandbox finishes it, then succeeds (refund.updated)', async () => {
+    const { intent } = await pay(cards.refundPending);
+    await newEvents();
+    const refund = await stripe.refunds.create({ payment_intent: intent.id });
+    assert.equal(refund.status, 'pending');
+    await newEvents();
+    const done = (await finishRefund(t.db, shop.url, refund.id)) as unknown as Stripe.Refund;
+    assert.equal(done.status, 'succeeded');
+    assert.equal((await stripe.refunds.retrieve(refund.id)).status, 'succeeded');
+    const events = await newEvents();
+    assert.deepEqual(typesOf(events), ['refund.updated', 'charge.refund.updated'].sort());
+    assert.deepEqual(only(events, 'refund.updated').data.previous_attributes, { status: 'pending' });
+    await assert.rejects(finishRefund(t.db, shop.url, refund.id), /has nothing to finish/);
+
+    // Any other card's refund succeeds at once and has nothing to finish.
+    const plain = await pay(cards.plain);
+    const other = await stripe.refunds.create({ payment_intent: plain.intent.id });
+    assert.equal(other.status, 'succeeded');
+    await assert.rejects(finishRefund(t.db, shop.url, other.id), /has nothing to finish/);
+  });
+
+  it('refunds in parts: each with its own balance transaction and events, never beyond what is left (Stripe’s message)', async () => {
+    const { intent, charge } = await pay(cards.plain);
+    await newEvents();
+    const first = await stripe.refunds.create({
+      payment_intent: intent.id,
+      amount: 300,
+      reason: 'requested_by_customer',
+    });
+    assert.deepEqual([first.amount, first.status, first.reason], [300, 'succeeded', 'requested_by_customer']);
+    let events = await newEvents();
+    assert.deepEqual(typesOf(events), ['charge.refunded', 'refund.created'].sort());
+    const refunded = only(events, 'charge.refunded');
+    assert.deepEqual(refunded.data.previous_attributes, { amount_refunded: 0, refunded: false });
+    const chargeNow = refunded.data.object as Stripe.Charge;
+    assert.deepEqual([chargeNow.amount_refunded, chargeNow.refunded], [300, false]);
+
+    await assert.rejects(
+      stripe.refunds.create({ payment_intent: intent.id, amount: 500 }),
+      stripeError({
+        param: 'amount',
+        message: 'Refund amount (€5.00) is greater than unrefunded amount on charge (€4.00)',
+      }),
+    );
+    // Someone in Stripe's Dashboard refunds 1,00 € of it (a JSON body), then the rest (a form body).
+    const dashboard = await dashboardRefund(t.db, shop.url, intent.id, 100);
+    assert.deepEqual([dashboard.amount, dashboard.metadata], [100, {}]);
+    const rest = await shop.http
+      .post(`/stripe-sandbox/payment_intents/${intent.id}/dashboard-refund`)
+      .set('Authorization', `Bearer ${(await sandboxCredentials(t.db)).secretKey}`)
+      .type('form')
+      .send({ amount: '300' });
+    assert.equal(rest.status, 200, JSON.stringify(rest.body));
+    events = await newEvents();
+    assert.deepEqual(
+      typesOf(events),
+      ['charge.refunded', 'refund.created', 'charge.refunded', 'refund.created'].sort(),
+    );
+
+    const after = await stripe.charges.retrieve(charge.id);
+    assert.deepEqual([after.amount_refunded, after.refunded], [700, true]);
+    await assert.rejects(
+      stripe.refunds.create({ payment_intent: intent.id }),
+      stripeError({ code: 'charge_already_refunded', message: `Charge ${charge.id} has already been refunded.` }),
+    );
+    const refunds = await stripe.refunds.list({ charge: charge.id });
+    assert.deepEqual(
+      refunds.data.map((r) => r.amount),
+      [300, 100, 300],
+      'newest first',
+    );
+    const txns = await Promise.all(
+      refunds.data.map((r) => stripe.balanceTransactions.retrieve(r.balance_transaction as string)),
+    );
+    assert.deepEqual(
+      txns.map((txn) => [txn.type, txn.amount, txn.source]),
+      refunds.data.map((r) => ['refund', -r.amount, r.id]),
+    );
+    assert.equal(new Set(txns.map((txn) => txn.id)).size, 3, 'one balance transaction per refund');
+    const paged = await stripe.refunds.list({ charge: charge.id, limit: 2, starting_after: refunds.data[0].id });
+    assert.deepEqual(
+      paged.data.map((r) => r.id),
+      refunds.data.slice(1).map((r) => r.id),
+    );
+  });
+
+  it('4000 0000 0000 0259: a chargeback takes the amount and the fee; no refund while it stands; won, both come back', async () => {
+    const { intent, charge } = await pay(cards.dispute);
+    assert.deepEqual(
+      typesOf(await newEvents()),
+      ['checkout.session.completed', 'charge.dispute.created', 'charge.dispute.funds_withdrawn'].sort(),
+    );
+    const [dispute] = (await stripe.disputes.list({ payment_intent: intent.id })).data;
+    assert.ok(dispute);
+    assert.deepEqual(
+      [dispute.status, dispute.amount, dispute.charge, dispute.is_charge_refundable],
+      ['needs_response', 700, charge.id, false],
+    );
+    assert.equal((await stripe.charges.retrieve(charge.id)).disputed, true);
+    const [withdrawal] = dispute.balance_transactions;
+    assert.deepEqual(
+      [
+        withdrawal?.type,
+        withdrawal?.reporting_category,
+        withdrawal?.amount,
+        withdrawal?.fee,
+        withdrawal?.net,
+        withdrawal?.source,
+      ],
+      ['adjustment', 'dispute', -700, SANDBOX_DISPUTE_FEE, -700 - SANDBOX_DISPUTE_FEE, dispute.id],
+    );
+    assert.deepEqual(
+      await stripe.balanceTransactions.retrieve(withdrawal.id),
+      withdrawal,
+      'a balance transaction of its own',
+    );
+
+    await assert.rejects(
+      stripe.refunds.create({ payment_intent: intent.id }),
+      stripeError({
+        code: 'charge_disputed',
+        message: `Charge ${charge.id} has been charged back; cannot issue a refund.`,
+      }),
+    );
+
+    const won = await stripe.disputes.update(dispute.id, {
+      evidence: { uncategorized_text: 'winning_evidence' },
+      submit: true,
+    });
+    assert.equal(won.status, 'won');
+    const reinstated = won.balance_transactions[1];
+    assert.deepEqual(
+      [reinstated.type, reinstated.reporting_category, reinstated.amount, reinstated.fee, reinstated.net],
+      ['adjustment', 'dispute_reversal', 700, -SANDBOX_DISPUTE_FEE, 700 + SANDBOX_DISPUTE_FEE],
+      'the amount and the dispute fee back',
+    );
+    assert.deepEqual(reinstated.fee_details, [
+      {
+        amount: -SANDBOX_DISPUTE_FEE,
+        application: null,
+        currency: 'eur',
+        description: 'Dispute fee refund',
+        type: 'stripe_fee',
+      },
+    ]);
+    const events = await newEvents();
+    assert.deepEqual(
+      typesOf(events),
+      ['charge.dispute.updated', 'charge.dispute.closed', 'charge.dispute.funds_reinstated'].sort(),
+    );
+    await assert.rejects(
+      stripe.disputes.update(dispute.id, { evidence: { uncategorized_text: 'losing_evidence' }, submit: true }),
+      /already closed/,
+    );
+    // Won, the money is back: the charge can be refunded again.
+    assert.equal((await stripe.refunds.create({ payment_intent: intent.id, amount: 100 })).status, 'succeeded');
+
+    // Lost (or accepted): the money stays gone.
+    const lost = await pay(cards.dispute);
+    const [second] = (await stripe.disputes.list({ charge: lost.charge.id })).data;
+    const closed = await stripe.disputes.close(second.id);
+    assert.deepEqual([closed.status, closed.balance_transactions.length], ['lost', 1]);
+  });
+
+  it('4000 0004 0400 0079: several disputes on one charge, each with its own id and withdrawal', async () => {
+    const { charge } = await pay(cards.multipleDisputes);
+    const disputes = (await stripe.disputes.list({ charge: charge.id })).data;
+    assert.ok(disputes.length >= 2, `${disputes.length} disputes`);
+    assert.equal(new Set(disputes.map((d) => d.id)).size, disputes.length);
+    for (const dispute of disputes) {
+      assert.equal(dispute.status, 'needs_response');
+      assert.deepEqual(
+        dispute.balance_transactions.map((txn) => [txn.amount, txn.fee, txn.source]),
+        [[-dispute.amount, SANDBOX_DISPUTE_FEE, dispute.id]],
+      );
+    }
+    const types = typesOf(await newEvents()).filter((type) => type.startsWith('charge.dispute.'));
+    assert.deepEqual(
+      types,
+      disputes.flatMap(() => ['charge.dispute.created', 'charge.dispute.funds_withdrawn']).sort(),
+    );
+  });
+
+  it('4000 0000 0000 1976: an inquiry withdraws nothing and closes as warning_closed; escalated, it becomes a chargeback', async () => {
+    const { charge } = await pay(cards.inquiry);
+    const [inquiry] = (await stripe.disputes.list({ charge: charge.id })).data;
+    assert.deepEqual(
+      [inquiry?.status, inquiry?.balance_transactions, inquiry?.is_charge_refundable],
+      ['warning_needs_response', [], true],
+    );
+    assert.deepEqual(typesOf(await newEvents()), ['checkout.session.completed', 'charge.dispute.created'].sort());
+    const closed = await stripe.disputes.update(inquiry.id, {
+      evidence: { uncategorized_text: 'winning_evidence' },
+      submit: true,
+    });
+    assert.deepEqual([closed.status, closed.balance_transactions], ['warning_closed', []]);
+    assert.deepEqual(typesOf(await newEvents()), ['charge.dispute.updated', 'charge.dispute.closed'].sort());
+
+    // The bank asks about another charge (the sandbox's action), then escalates it.
+    const other = await pay(cards.plain);
+    await newEvents();
+    const asked = (await disputeCharge(t.db, shop.url, other.charge.id, {
+      inquiry: true,
+    })) as unknown as Stripe.Dispute;
+    assert.equal(asked.status, 'warning_needs_response');
+    const escalated = await stripe.disputes.update(asked.id, {
+      evidence: { uncategorized_text: 'escalate_inquiry_evidence' },
+      submit: true,
+    });
+    assert.equal(escalated.status, 'needs_response');
+    assert.deepEqual(
+      escalated.balance_transactions.map((txn) => [txn.amount, txn.fee]),
+      [[-700, SANDBOX_DISPUTE_FEE]],
+    );
+    assert.deepEqual(
+      typesOf(await newEvents()),
+      ['charge.dispute.created', 'charge.dispute.updated', 'charge.dispute.funds_withdrawn'].sort(),
+    );
+
+    // Refunding a charge under an inquiry in full resolves it.
+    const third = await pay(cards.inquiry);
+    await stripe.refunds.create({ payment_intent: third.intent.id });
+    const [resolved] = (await stripe.disputes.list({ charge: third.charge.id })).data;
+    assert.equal(resolved?.status, 'warning_closed');
+  });
+
+  it('a refunded charge can still be disputed (the sandbox’s dispute action); a dispute of part of it, with its reason', async () => {
+    const { intent, charge } = await pay(cards.plain);
+    await stripe.refunds.create({ payment_intent: intent.id });
+    await newEvents();
+    const dispute = (await disputeCharge(t.db, shop.url, charge.id)) as unknown as Stripe.Dispute;
+    assert.deepEqual([dispute.status, dispute.amount, dispute.charge], ['needs_response', 700, charge.id]);
+    assert.deepEqual(typesOf(await newEvents()), ['charge.dispute.created', 'charge.dispute.funds_withdrawn'].sort());
+    const part = (await disputeCharge(t.db, shop.url, charge.id, {
+      amount: 200,
+      reason: 'product_not_received',
+    })) as unknown as Stripe.Dispute;
+    assert.deepEqual([part.amount, part.reason], [200, 'product_not_received']);
+    await assert.rejects(disputeCharge(t.db, shop.url, charge.id, { amount: 701 }), /HTTP 400/);
+    await assert.rejects(disputeCharge(t.db, shop.url, 'ch_missing'), /HTTP 404.*No such charge/);
+  });
+
+  it('4000 0000 0000 5423: an early fraud warning (issfr_…), retrievable and listed; a full refund makes it not actionable', async () => {
+    const { intent, charge } = await pay(cards.fraudWarning);
+    const events = await newEvents();
+    assert.deepEqual(typesOf(events), ['checkout.session.completed', 'radar.early_fraud_warning.created'].sort());
+    const sent = only(events, 'radar.early_fraud_warning.created').data.object as Stripe.Radar.EarlyFraudWarning;
+    assert.match(sent.id, /^issfr_[A-Za-z0-9]{24}$/);
+    assert.deepEqual([sent.actionable, sent.charge, sent.payment_intent], [true, charge.id, intent.id]);
+    assert.ok(sent.fraud_type);
+    const read = await stripe.radar.earlyFraudWarnings.retrieve(sent.id);
+    assert.deepEqual(read, sent);
+    assert.deepEqual(
+      (await stripe.radar.earlyFraudWarnings.list({ charge: charge.id })).data.map((w) => w.id),
+      [sent.id],
+    );
+    assert.equal((await pay(cards.plain)).charge.paid, true);
+    await newEvents();
+    assert.equal((await stripe.disputes.list({ charge: charge.id })).data.length, 0, 'a warning is no dispute');
+
+    await stripe.refunds.create({ payment_intent: intent.id });
+    assert.equal((await stripe.radar.earlyFraudWarnings.retrieve(sent.id)).actionable, false);
+    assert.deepEqual(
+      typesOf(await newEvents()),
+      ['charge.refunded', 'refund.created', 'radar.early_fraud_warning.updated'].sort(),
+    );
+  });
+
+  it('the balance, its transactions and an automatic payout of all of it', async () => {
+    await t.reset();
+    const before = unixNow();
+    await assert.rejects(payOutBalance(t.db, shop.url), /nothing to pay out/);
+    const one = await pay(cards.plain, stripe, 10_000);
+    const two = await pay(cards.plain);
+    const refund = await stripe.refunds.create({ payment_intent: two.intent.id, amount: 200 });
+    const disputed = await pay(cards.dispute);
+    await newEvents();
+
+    const all = await stripe.balanceTransactions.list({ limit: 100 });
+    assert.deepEqual(
+      all.data.map((txn) => [txn.type, txn.amount]),
+      [
+        ['adjustment', -700],
+        ['charge', 700],
+        ['refund', -200],
+        ['charge', 700],
+        ['charge', 10_000],
+      ],
+      'every movement, newest first',
+    );
+    assert.deepEqual(
+      all.data.filter((txn) => txn.type === 'charge').map((txn) => [txn.fee, txn.status]),
+      [
+        [36, 'pending'],
+        [36, 'pending'],
+        [175, 'pending'],
+      ],
+      '1.5 % + 0,25 €, available in two days',
+    );
+    const balance = await stripe.balance.retrieve();
+    const chargesNet = 10_000 - 175 + 2 * (700 - 36);
+    assert.deepEqual(balance.pending, [{ amount: chargesNet, currency: 'eur', source_types: { card: chargesNet } }]);
+    const availableNow = -200 - 700 - SANDBOX_DISPUTE_FEE;
+    assert.deepEqual(balance.available, [
+      { amount: availableNow, currency: 'eur', source_types: { card: availableNow } },
+    ]);
+
+    // Filters and pages, as Stripe has them.
+    assert.deepEqual(
+      (await stripe.balanceTransactions.list({ type: 'charge' })).data.map((txn) => txn.source),
+      [disputed.charge.id, two.charge.id, one.charge.id],
+    );
+    assert.deepEqual(
+      (await stripe.balanceTransactions.list({ source: refund.id })).data.map((txn) => txn.id),
+      [refund.balance_transaction],
+    );
+    assert.equal((await stripe.balanceTransactions.list({ created: { gte: before } })).data.length, 5);
+    assert.equal((await stripe.balanceTransactions.list({ created: { lt: before } })).data.length, 0);
+    const firstPage = await stripe.balanceTransactions.list({ limit: 2 });
+    assert.equal(firstPage.has_more, true);
+    const secondPage = await stripe.balanceTransactions.list({ limit: 2, starting_after: firstPage.data[1].id });
+    assert.deepEqual(
+      [...firstPage.data, ...secondPage.data].map((txn) => txn.id),
+      all.data.slice(0, 4).map((txn) => txn.id),
+    );
+
+    const payout = (await payOutBalance(t.db, shop.url)) as unknown as Stripe.Payout;
+    const total = chargesNet + availableNow;
+    assert.match(payout.id, /^po_/);
+    assert.deepEqual(
+      [payout.object, payout.amount, payout.currency, payout.status, payout.automatic, payout.reconciliation_status],
+      ['payout', total, 'eur', 'paid', true, 'completed'],
+    );
+    assert.ok(payout.arrival_date <= unixNow());
+    const payoutTxn = await stripe.balanceTransactions.retrieve(payout.balance_transaction as string);
+    assert.deepEqual([payoutTxn.type, payoutTxn.amount, payoutTxn.source], ['payout', -total, payout.id]);
+    const paidOut = await stripe.balanceTransactions.list({ payout: payout.id, limit: 100 });
+    assert.deepEqual(
+      paidOut.data.map((txn) => txn.id).sort(),
+      [...all.data.map((txn) => txn.id), payoutTxn.id].sort(),
+      'what the payout settled, and the payout itself',
+    );
+    assert.equal(
+      paidOut.data.reduce((sum, txn) => sum + txn.net, 0),
+      0,
+      'it pays out exactly their net',
+    );
+    assert.ok(paidOut.data.every((txn) => txn.status === 'available'));
+    assert.deepEqual(
+      typesOf(await newEvents()),
+      ['payout.created', 'payout.paid', 'payout.reconciliation_completed'].sort(),
+    );
+    const after = await stripe.balance.retrieve();
+    assert.deepEqual([after.available[0]?.amount, after.pending[0]?.amount], [0, 0], 'nothing left');
+    assert.deepEqual(await stripe.payouts.retrieve(payout.id), payout);
+    assert.deepEqual(
+      (await stripe.payouts.list()).data.map((p) => p.id),
+      [payout.id],
+    );
+    await assert.rejects(payOutBalance(t.db, shop.url), /nothing to pay out/);
+    await assert.rejects(
+      stripe.balanceTransactions.list({ payout: 'po_missing' }),
+      stripeError({ code: 'resource_missing', param: 'payout' }),
+    );
+
+    // Later money goes into the next payout, not the first one's list.
+    await pay(cards.plain);
+    const next = (await payOutBalance(t.db, shop.url)) as unknown as Stripe.Payout;
+    assert.equal(next.amount, 700 - 36);
+    assert.equal((await stripe.balanceTransactions.list({ payout: payout.id, limit: 100 })).data.length, 6);
+    assert.deepEqual(
+      (await stripe.payouts.list()).data.map((p) => p.id),
+      [next.id, payout.id],
+    );
+  });
+
+  it('Checkout’s ui_mode as the pinned API version has it: hosted_page by default and on request; others refused', async () => {
+    const params = {
+      mode: 'payment' as const,
+      line_items: [
+        { price_data: { currency: 'eur', unit_amount: 300, product_data: { name: 'Zeitung' } }, quantity: 1 },
+      ],
+      success_url: `${receiver.origin}/success`,
+    };
+    assert.equal((await stripe.checkout.sessions.create(params)).ui_mode, 'hosted_page');
+    assert.equal((await stripe.checkout.sessions.create({ ...params, ui_mode: 'hosted_page' })).ui_mode, 'hosted_page');
+    await assert.rejects(
+      stripe.checkout.sessions.create({ ...params, ui_mode: 'hosted' }),
+      stripeError({
+        param: 'ui_mode',
+        message: 'Invalid ui_mode: must be one of elements, embedded_page, form, or hosted_page',
+      }),
+    );
+    await assert.rejects(
+      stripe.checkout.sessions.create({ ...params, ui_mode: 'embedded_page' }),
+      stripeError({ param: 'ui_mode', message: /shows only the hosted page/ }),
+    );
+  });
+
+  it('every object it answers or sends in the whole lifecycle has only fields of the pinned stripe-node types', async function () {
+    this.timeout(120_000);
+    const { hostname, port } = new URL(shop.url);
+    const answered: { request: string; body: unknown }[] = [];
+    const recording: typeof fetch = async (input, init) => {
+      const res = await fetch(input, init);
+      answered.push({ request: `${init?.method ?? 'GET'} ${res.url}`, body: await res.clone().json() });
+      return res;
+    };
+    const key = (await sandboxCredentials(t.db)).secretKey;
+    const sdk = new Stripe(key, {
+      host: hostname,
+      port: Number(port),
+      protocol: 'http',
+      apiVersion: STRIPE_API_VERSION,
+      httpClient: Stripe.createFetchHttpClient(recording),
+      maxNetworkRetries: 0,
+      telemetry: false,
+    });
+    await newEvents();
+    const actions: unknown[] = [];
+    const action = async (path: string, body: Record<string, string | number | boolean> = {}) => {
+      const answer = await sandboxAction(t.db, shop.url, path, body);
+      actions.push(answer);
+      return answer;
+    };
+    const expandAll = { expand: ['payment_intent.latest_charge.balance_transaction'] };
+
+    // Every card and action of the lifecycle, and a payment large enough that there is money to pay out.
+    await pay(cards.plain, sdk, 100_000);
+    const failing = await pay(cards.refundFails, sdk);
+    const refund = await sdk.refunds.create({ payment_intent: failing.intent.id, amount: 300 });
+    await action(`/stripe-sandbox/refunds/${refund.id}/finish`);
+    await sdk.refunds.retrieve(refund.id, { expand: ['failure_balance_transaction', 'balance_transaction', 'charge'] });
+    const pending = await pay(cards.refundPending, sdk);
+    const pendingRefund = await sdk.refunds.create({ payment_intent: pending.intent.id });
+    await action(`/stripe-sandbox/refunds/${pendingRefund.id}/finish`);
+    await action(`/stripe-sandbox/payment_intents/${failing.intent.id}/dashboard-refund`, { amount: 100 });
+    await sdk.refunds.list({ charge: failing.charge.id });
+    const disputed = await pay(cards.dispute, sdk);
+    const [dispute] = (await sdk.disputes.list({ charge: disputed.charge.id })).data;
+    await sdk.disputes.update(dispute.id, { evidence: { uncategorized_text: 'winning_evidence' }, submit: true });
+    const several = await pay(cards.multipleDisputes, sdk);
+    const [, second] = (await sdk.disputes.list({ charge: several.charge.id, expand: ['data.charge'] })).data;
+    await sdk.disputes.close(second.id);
+    const inquiry = await pay(cards.inquiry, sdk);
+    const [asked] = (await sdk.disputes.list({ charge: inquiry.charge.id })).data;
+    await sdk.disputes.update(asked.id, {
+      evidence: { uncategorized_text: 'escalate_inquiry_evidence' },
+      submit: true,
+    });
+    const warned = await pay(cards.fraudWarning, sdk);
+    const [warning] = (await sdk.radar.earlyFraudWarnings.list({ charge: warned.charge.id })).data;
+    await sdk.radar.earlyFraudWarnings.retrieve(warning.id, { expand: ['charge', 'payment_intent'] });
+    await sdk.refunds.create({ payment_intent: warned.intent.id });
+    const plain = await pay(cards.plain, sdk);
+    await sdk.refunds.create({ payment_intent: plain.intent.id });
+    await action(`/stripe-sandbox/charges/${plain.charge.id}/dispute`);
+    await action(`/stripe-sandbox/charges/${warned.charge.id}/dispute`, { inquiry: true });
+    await sdk.checkout.sessions.retrieve(plain.session.id, expandAll);
+    await sdk.balance.retrieve();
+    const payout = (await action('/stripe-sandbox/payouts')) as { id: string };
+    await sdk.payouts.retrieve(payout.id, { expand: ['balance_transaction'] });
+    await sdk.payouts.list();
+    await sdk.balanceTransactions.list({ payout: payout.id, limit: 100 });
+    const txns = await sdk.balanceTransactions.list({ limit: 100, expand: ['data.source'] });
+    assert.deepEqual([...new Set(txns.data.map((txn) => txn.type))].sort(), [
+      'adjustment',
+      'charge',
+      'payout',
+      'refund',
+      'refund_failure',
+    ]);
+    const events = await newEvents();
+    for (const type of [
+      'refund.failed',
+      'charge.refund.updated',
+      'charge.dispute.funds_withdrawn',
+      'charge.dispute.funds_reinstated',
+      'radar.early_fraud_warning.created',
+      'radar.early_fraud_warning.updated',
+      'payout.created',
+      'payout.paid',
+    ])
+      assert.ok(typesOf(events).includes(type), `${type} was sent`);
+
+    const problems: string[] = [];
+    for (const { request, body } of answered) problems.push(...(await stripeShapeProblems(body, request)));
+    for (const [i, answer] of actions.entries()) problems.push(...(await stripeShapeProblems(answer, `action ${i}`)));
+    for (const event of events) problems.push(...(await stripeShapeProblems(event, `event ${event.type}`)));
+    assert.deepEqual(problems, [], 'fields the pinned types do not have');
+
+    // The lifecycle's own objects have every field their type requires, too.
+    const lifecycle = [
+      'refund',
+      'dispute',
+      'balance_transaction',
+      'payout',
+      'radar.early_fraud_warning',
+      'balance',
+      'charge',
+    ];
+    const missing: string[] = [];
+    for (const { request, body } of answered) missing.push(...(await stripeShapeProblems(body, request, lifecycle)));
+    for (const [i, answer] of actions.entries())
+      missing.push(...(await stripeShapeProblems(answer, `action ${i}`, lifecycle)));
+    for (const event of events) missing.push(...(await stripeShapeProblems(event, `event ${event.type}`, lifecycle)));
+    assert.deepEqual([...new Set(missing)], [], 'fields their types require');
+  });
+});
