@@ -148,7 +148,7 @@ describeApi('local Stripe sandbox through the official SDK', (t) => {
     );
   });
 
-  it('has a key of its own per installation: the published old key and a wrong key are refused with Stripe’s 401 (issue 20 #1)', async () => {
+  it('has a key of its own per installation: the published old key and a wrong key are refused with Stripe’s 401', async () => {
     assert.match(key, /^sk_test_[A-Za-z0-9]{48}$/);
     assert.notEqual(key, oldPublishedKey);
     const objectsBefore = await t.db('stripe_sandbox_objects').count({ n: '*' });
@@ -214,7 +214,7 @@ describeApi('local Stripe sandbox through the official SDK', (t) => {
     assert.equal(missing.body.error.type, 'invalid_request_error');
   });
 
-  it('with the right key too: no endpoint but the server’s own, no payer sent to a foreign site (issue 20 #1)', async () => {
+  it('with the right key too: no endpoint but the server’s own, no payer sent to a foreign site', async () => {
     const refused = (param: string) => (error: unknown) => {
       assert.ok(error instanceof Stripe.errors.StripeInvalidRequestError, String(error));
       assert.equal(error.statusCode, 400);
@@ -257,7 +257,7 @@ describeApi('local Stripe sandbox through the official SDK', (t) => {
     assert.equal((await stripe.webhookEndpoints.list()).data.length, 0);
   });
 
-  it('forgets idempotency keys after 24 hours, as Stripe does (issue 15 #4)', async () => {
+  it('forgets idempotency keys after 24 hours, as Stripe does', async () => {
     const first = await stripe.checkout.sessions.create(params(), { idempotencyKey: `order-5-checkout-${t.engine}` });
     const changed = { ...params(), metadata: { order: '5', after: 'reset' } };
     await assert.rejects(
@@ -277,7 +277,7 @@ describeApi('local Stripe sandbox through the official SDK', (t) => {
     assert.equal(again.id, later.id);
   });
 
-  it('keeps at most SANDBOX_MAX_OBJECTS objects: old expired sessions make room, else Stripe’s error (issue 20 #1)', async () => {
+  it('keeps at most SANDBOX_MAX_OBJECTS objects: old expired sessions make room, else Stripe’s error', async () => {
     const count = async () => Number((await t.db('stripe_sandbox_objects').count({ n: '*' }))[0].n);
     const cap = (await count()) + 2;
     const small = await listenShop(t, () => ({ sandboxMaxObjects: cap }));
@@ -320,7 +320,7 @@ describeApi('local Stripe sandbox through the official SDK', (t) => {
         return true;
       });
     await refused({ colour: 'red' }, 'colour', 'Received unknown parameter: colour');
-    // Gone from Checkout Sessions since API version 2026-09-30.endive; Stripe answers it as unknown (issue 15 #5).
+    // Gone from Checkout Sessions since API version 2026-09-30.endive; Stripe answers it as unknown.
     await refused(
       { payment_method_types: ['card'] },
       'payment_method_types',
@@ -382,6 +382,42 @@ describeApi('local Stripe sandbox through the official SDK', (t) => {
     assert.equal(resubmit.status, 303);
     const again = await stripe.checkout.sessions.retrieve(session.id);
     assert.equal(again.payment_intent, intent.id);
+  });
+
+  it('lists Stripe’s test cards (and 0010, marked sandbox only); a number that fails the Luhn check, such as 3476, is incorrect', async () => {
+    const session = await stripe.checkout.sessions.create(params());
+    const page = await shop.http.get(new URL(session.url!).pathname);
+    const listed = [...page.text.matchAll(/<li><code>([\d ]+)<\/code> ([^<]*)<\/li>/g)].map((m) => [m[1], m[2]]);
+    assert.deepEqual(
+      listed.map(([number]) => number),
+      [
+        '4242 4242 4242 4242',
+        '4000 0000 0000 0002',
+        '4000 0000 0000 9995',
+        '4000 0000 0000 0010',
+        '4000 0000 0000 0259',
+        '4000 0004 0400 0079',
+        '4000 0000 0000 1976',
+        '4000 0000 0000 5423',
+        '4000 0000 0000 7726',
+        '4000 0000 0000 5126',
+      ],
+    );
+    assert.match(new Map(listed.map(([n, what]) => [n, what])).get('4000 0000 0000 0010')!, /sandbox only/);
+    // Luhn: every Stripe test card passes it; 4000 0000 0000 3476 does not, and is no card of the sandbox's.
+    const luhn = (digits: string) =>
+      [...digits.replace(/ /g, '')].reverse().reduce((sum, d, i) => {
+        const n = Number(d) * (i % 2 ? 2 : 1);
+        return sum + (n > 9 ? n - 9 : n);
+      }, 0) %
+        10 ===
+      0;
+    assert.ok(
+      listed.every(([number]) => luhn(number)),
+      'every listed card passes the Luhn check',
+    );
+    assert.equal(luhn('4000000000003476'), false);
+    await assert.rejects(payInSandbox(shop.url, session.url!, '4000000000003476'), /Your card number is incorrect\./);
   });
 
   it('keeps the customer on the page for a declined card, insufficient funds, or a wrong number', async () => {
@@ -544,7 +580,7 @@ describeApi('local Stripe sandbox: events to the server’s own webhook route', 
     }
   });
 
-  it('by default leaves the fee null at checkout.session.completed and sends it with charge.updated a moment later (issue 15 #5)', async () => {
+  it('by default leaves the fee null at checkout.session.completed and sends it with charge.updated a moment later', async () => {
     const { shop, stripe, pay } = await shopAtReceiver({ sandboxFeeDelayMs: 300 });
     try {
       const session = await pay();
@@ -568,7 +604,7 @@ describeApi('local Stripe sandbox: events to the server’s own webhook route', 
     }
   });
 
-  it('delivers after a restart what was pending when the process died (issue 21)', async () => {
+  it('delivers after a restart what was pending when the process died', async () => {
     // The first process's deliveries fail, and its next try would be an hour away.
     answer = () => 503;
     const first = await shopAtReceiver({ sandboxWebhookRetryMs: 3_600_000 });
