@@ -207,7 +207,10 @@ async function expandList<T extends StripeObject>(
       throw invalidParam('expand', `This property cannot be expanded (${path.split('.')[0]}).`);
     return path.slice('data.'.length);
   });
-  return { ...list, data: await Promise.all(list.data.map((object) => expand(trx, object, paths))) };
+  // One after the other: a transaction's connection runs one query at a time.
+  const data: StripeObject[] = [];
+  for (const object of list.data) data.push(await expand(trx, object, paths));
+  return { ...list, data };
 }
 
 /** A GET of one object by id, with `expand[]`. */
