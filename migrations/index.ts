@@ -22,6 +22,8 @@ import * as shopRevision from './022_shop_revision.ts';
 import * as requestIds from './023_request_ids.ts';
 import * as cashBookIndexes from './024_cash_book_indexes.ts';
 import * as openCreditIndexes from './025_open_credit_indexes.ts';
+import * as stripeMoney from './026_stripe_money.ts';
+import * as stripePayouts from './027_stripe_payouts.ts';
 
 export interface Migration {
   name: string;
@@ -54,4 +56,6 @@ export const migrations: Migration[] = [
   { name: '023_request_ids', ...requestIds },
   { name: '024_cash_book_indexes', ...cashBookIndexes },
   { name: '025_open_credit_indexes', ...openCreditIndexes },
+  { name: '026_stripe_money', ...stripeMoney },
+  { name: '027_stripe_payouts', ...stripePayouts },
 ];

@@ -38,18 +38,18 @@ describeApi('one credit: vendor list, vendor answer, forpayout, /me, deletion an
     const secondLicence = (await t.db('vendors').where({ id: second }).first('license_id')).license_id as string;
     const { credit } = await listedVendor(t, office, secondLicence);
     await t.db.transaction(async (trx) => {
-      await bookRefund(trx, open, 'credit test');
+      await bookRefund(trx, open, { id: `re_credit_${open}` }, 'credit test');
       const payout = await payOut(trx, {
         vendorId: second,
         expectedAmount: credit,
         authorisedBy: 'credit test',
         timeZone: 'Europe/Berlin',
       });
-      await bookRefund(trx, paidOut, 'credit test');
+      await bookRefund(trx, paidOut, { id: `re_credit_${paidOut}` }, 'credit test');
       assert.ok(payout > 0);
       const cart = { prints: 1, digital: 0, tip: 0 };
       const refunded = await bookPaidOrder(trx, third, at('12:00'), cart);
-      await bookRefund(trx, refunded, 'credit test');
+      await bookRefund(trx, refunded, { id: `re_credit_${refunded}` }, 'credit test');
     });
   });
 

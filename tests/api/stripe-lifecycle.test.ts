@@ -18,7 +18,7 @@ import type { ListeningShop } from '../support/shop-server.ts';
 const webhookSecret = 'whsec_not_the_sandbox';
 const disputeCard = '4000000000000259';
 const pendingRefundCard = '4000000000007726';
-const failingRefundCard = '4000000000003476';
+const failingRefundCard = '4000000000005126';
 
 describeApi('Stripe lifecycle: refunds and disputes, each booked exactly once', (t) => {
   let shop: ListeningShop;
@@ -109,16 +109,19 @@ describeApi('Stripe lifecycle: refunds and disputes, each booked exactly once', 
     await assertBalanced(t.db);
   });
 
-  it('a failed refund books nothing, is shown with its reason, and the next attempt is a new refund', async () => {
+  it('a refund that succeeds and later fails is booked, then given back once; it is shown with its reason, and the next attempt is a new refund', async () => {
     const order = await sell(shop, t.db, { vendor: 'DEMO-5', tip: 100, card: failingRefundCard });
     assert.equal((await refund(order.id)).status, 200);
-    const [pending] = await refundsShown(order.id);
-    await finishRefund(t.db, shop.url, pending.id);
-    await deliver('refund.failed', { id: pending.id, object: 'refund' });
-    await deliver('refund.updated', { id: pending.id, object: 'refund' });
-    await deliver('refund.created', { id: pending.id, object: 'refund' });
+    const [succeeded] = await refundsShown(order.id);
+    assert.equal(succeeded.status, 'succeeded', 'Stripe says succeeded at first');
+    await finishRefund(t.db, shop.url, succeeded.id);
+    await deliver('refund.failed', { id: succeeded.id, object: 'refund' });
+    await deliver('refund.updated', { id: succeeded.id, object: 'refund' });
+    await deliver('refund.created', { id: succeeded.id, object: 'refund' });
     await deliver('charge.refunded', { id: await chargeOf(order.stripe_payment_intent_id), object: 'charge' });
-    assert.equal((await rows(order.id, 'refund')).length, 0, 'a failed refund books nothing');
+    const amounts = async (kind: string) => (await rows(order.id, kind)).map((r) => Number(r.amount));
+    assert.equal((await amounts('refund')).length, 2, 'sale and tip reversed once');
+    assert.deepEqual(await amounts('refund_failed'), await amounts('refund'), 'and given back once');
     assert.equal((await orderRow(order.id)).status, 'paid');
     const [failed] = await refundsShown(order.id);
     assert.deepEqual([failed.status, failed.failureReason], ['failed', 'expired_or_canceled_card']);
@@ -128,7 +131,7 @@ describeApi('Stripe lifecycle: refunds and disputes, each booked exactly once', 
     const shown = await refundsShown(order.id);
     assert.equal(shown.length, 2, 'a second refund at Stripe, not the failed one again');
     assert.notEqual(shown[1].id, failed.id);
-    assert.equal(shown[1].status, 'pending');
+    assert.equal(shown[1].status, 'succeeded');
   });
 
   it('a refund made in Stripe’s Dashboard books the same reversal as our own, once', async () => {
@@ -225,8 +228,14 @@ describeApi('Stripe lifecycle: refunds and disputes, each booked exactly once', 
     assert.equal((await rows(order.id, 'dispute')).length, 1);
     assert.equal((await rows(order.id, 'dispute_vendor')).length, 1);
     assert.equal((await rows(order.id, 'dispute_fee')).length, 1, 'the fee stays with Stripe, booked once');
-    const won = await rows(order.id, 'dispute_won');
-    assert.equal(won.length, 1);
+    assert.deepEqual(
+      (await rows(order.id, 'dispute_won')).map((r) => [Number(r.amount), r.stripe_ref.slice(0, 3)]),
+      [
+        [order.amount_total, 'txn'],
+        [order.amount_total, disputeId.slice(0, 3)],
+      ],
+      'Stripe’s return to the newspaper, booked by its balance transaction, and the vendor’s part passed on',
+    );
     assert.equal(await balanceOf(t.db, 'vendor', vendor), creditBefore, 'the vendor who bore it gets it back');
     await assertBalanced(t.db);
   });

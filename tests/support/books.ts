@@ -184,10 +184,15 @@ export async function bookHistory(db: Db, { orders = 110, seed = 5 } = {}) {
   });
   const refunded = edgeOrders.mayStart;
   await backdating(db, async (trx) => {
-    await bookRefund(trx, refunded, 'bookkeeping test');
+    const amount = await bookRefund(trx, refunded, { id: `re_books_${refunded}` }, 'bookkeeping test');
     await trx('orders')
       .where({ id: refunded })
-      .update({ status: 'refunded', refunded_at: new Date('2026-05-20T12:00:00Z'), refunded_by: 'bookkeeping test' });
+      .update({
+        status: 'refunded',
+        amount_refunded: amount,
+        refunded_at: new Date('2026-05-20T12:00:00Z'),
+        refunded_by: 'bookkeeping test',
+      });
     await backdate(
       trx,
       'ledger_rows',

@@ -336,6 +336,12 @@ export const messagesDe: Record<string, string> = {
     'Diese Zahlungsanfechtung wurde gewonnen und das Geld ist zurück: Es gibt nichts zu tragen.',
   'Only a paid order can be refunded; this one is {status}.':
     'Nur eine bezahlte Bestellung kann erstattet werden; diese hat den Status {status}.',
+  'This payment has an open dispute: Stripe refunds no disputed payment, the dispute decides.':
+    'Diese Zahlung wird angefochten: Stripe erstattet keine angefochtene Zahlung, die Anfechtung entscheidet.',
+  'A refund of {amount} is more than the {open} not yet refunded of this order.':
+    'Eine Erstattung von {amount} ist mehr als die {open}, die von dieser Bestellung noch nicht erstattet sind.',
+  'The vendor’s credit already gave this sale back (refunded or borne in another dispute): the vendor cannot bear it a second time.':
+    'Das Guthaben der Verkäuferin oder des Verkäufers hat diesen Verkauf bereits zurückgegeben (erstattet oder in einer anderen Anfechtung getragen): Ein zweites Mal kann sie oder er ihn nicht tragen.',
   'Stripe refused the refund: {reason}': 'Stripe hat die Erstattung abgelehnt: {reason}',
   'Stripe could not be reached for the refund. Nothing was booked; please try again later.':
     'Stripe war für die Erstattung nicht erreichbar. Es wurde nichts gebucht; bitte später noch einmal versuchen.',
@@ -525,4 +531,31 @@ export const messagesDe: Record<string, string> = {
   'Bank deposit': 'Einzahlung Bank',
   'Bank withdrawal': 'Abhebung Bank',
   'Till difference': 'Kassendifferenz',
+  'Stripe could not be asked for its balance transactions. Please try again later.':
+    'Stripe konnte nicht nach seinen Saldobewegungen gefragt werden. Bitte später erneut versuchen.',
+  'Please choose the first and the last day to compare with Stripe.':
+    'Bitte den ersten und den letzten Tag des Abgleichs mit Stripe wählen.',
+  'Card payments': 'Kartenzahlungen',
+  'Card fees charged by Stripe': 'Kartengebühren von Stripe',
+  'Refunds to customers': 'Erstattungen an Kundschaft',
+  'Refunds that failed': 'Gescheiterte Erstattungen',
+  'Chargebacks withdrawn': 'Abgebuchte Chargebacks',
+  'Chargebacks reinstated': 'Zurückgebuchte Chargebacks',
+  'Chargeback fees charged': 'Berechnete Chargeback-Gebühren',
+  'Chargeback fees given back': 'Erstattete Chargeback-Gebühren',
+  'Payouts to the bank': 'Auszahlungen an die Bank',
+  'Payouts that failed': 'Gescheiterte Auszahlungen',
+  'Other movements': 'Sonstige Bewegungen',
+  'Change of the Stripe balance': 'Veränderung des Stripe-Guthabens',
+  Payment: 'Zahlung',
+  Refund: 'Erstattung',
+  Chargeback: 'Chargeback',
+  'Balance transaction': 'Saldobewegung',
+  Line: 'Zeile',
+  Figure: 'Posten',
+  'Stripe object': 'Stripe-Objekt',
+  'Object type': 'Objektart',
+  Stripe: 'Stripe',
+  Books: 'Bücher',
+  Total: 'Summe',
 };

@@ -4,62 +4,125 @@ import type { BookedOrder } from './book.ts';
 import { DisputeDecided, NothingToBear } from './errors.ts';
 
 // A dispute (chargeback): Stripe takes the disputed amount back from the newspaper's balance and
-// gives it to the customer's bank, and returns it when the newspaper wins. Until staff decide, the
-// newspaper bears it; when they decide the vendor bears it, the vendor's credit pays the newspaper
-// back. A dispute won returns the money to whoever bore it. The database allows each kind once per
-// order (Stripe allows one dispute per charge), so a repeated or reordered event cannot book twice.
+// gives it to the customer's bank, and returns it when the newspaper wins. A charge may have several
+// disputes, and each moves its money by balance transactions: the withdrawal with Stripe's dispute
+// fee, a fee for countering it, the reinstatement of a dispute won, a fee returned with it
+// (https://docs.stripe.com/disputes/how-disputes-work: "If the dispute is resolved in your favor …
+// the disputed amount and any related fees are returned"). Every balance transaction is booked as it
+// is, once (the database allows each once per kind), whatever order Stripe's events come in: its
+// amount newspaper ↔ customers, its fee newspaper ↔ provider. An inquiry has none, so it books nothing.
+//
+// Until staff decide, the newspaper bears a dispute; when they decide the vendor bears it, the
+// vendor's credit pays the newspaper back, but never more than the vendor still holds of the sale:
+// what was refunded or borne in another dispute of the order was taken from the credit once already.
+// A dispute won returns the vendor's part to the vendor.
 
 export type Bearer = 'vendor' | 'newspaper';
 
-/** What the books know of a dispute: its amount, who bears it, when Stripe took it and gave it back. */
+/** What the books know of a dispute. */
 export interface DisputeBooking {
+  id: string;
   amount: number;
   /** Null until staff decide. */
   bearer: Bearer | null;
+  /** What the vendor bore of it (staff decided the vendor bears it). */
+  vendor_amount: number;
   withdrawn_at: Date | null;
   reinstated_at: Date | null;
+  /** Booked before balance transactions named their rows: its withdrawal (and return) count as booked. */
+  booked_unnamed: boolean;
 }
 
-/** A dispute as Stripe states it now: its status and the balance transactions that moved its money. */
+/** A balance transaction of a dispute: its amount (negative: taken) and Stripe's fee (negative: returned). */
+export interface DisputeTransaction {
+  id: string;
+  amount: number;
+  fee: number;
+}
+
+/** A dispute as Stripe states it now: the balance transactions that moved its money. */
 export interface StripeDisputeState {
-  status: string;
-  balanceTransactions: readonly { amount: number; fee: number }[];
+  balanceTransactions: readonly DisputeTransaction[];
 }
 
-/** An inquiry (Stripe's `warning_…` statuses) is a dispute Stripe has taken no money for: nothing to book. */
-const isInquiry = (status: string) => status.startsWith('warning_');
+/** Stripe's dispute fees among the balance transactions (the fees it took, less those it returned). */
+export const disputeFee = (balanceTransactions: readonly DisputeTransaction[]) =>
+  balanceTransactions.reduce((sum, bt) => sum + bt.fee, 0);
 
-/** Stripe's dispute fee: the fees of the withdrawals among the dispute's balance transactions. */
-export const disputeFee = (balanceTransactions: StripeDisputeState['balanceTransactions']) =>
-  balanceTransactions.filter((bt) => bt.amount < 0).reduce((sum, bt) => sum + bt.fee, 0);
+/** What a call booked, for the caller to stamp on the dispute and protocol. */
+export interface DisputeBooked {
+  /** Money was taken (first time): with the fees of this call. */
+  withdrawal: { fee: number } | null;
+  /** Money came back (first time). */
+  won: boolean;
+}
 
 /**
- * Books what Stripe did to a dispute, from its state now, inside the caller's transaction (which holds
- * the order's lock): the withdrawal once, unless it is an inquiry, and the return once when it is won.
- * Answers what this call booked, for the caller to stamp on the dispute and protocol.
+ * Books what Stripe did to a dispute that the books have not booked yet, inside the caller's
+ * transaction (which holds the order's lock).
  */
 export async function bookDisputeState(
   trx: Knex.Transaction,
   order: BookedOrder,
   dispute: DisputeBooking,
   stripe: StripeDisputeState,
-): Promise<{ withdrawal: { fee: number } | null; won: boolean }> {
-  let withdrawal: { fee: number } | null = null;
-  if (!dispute.withdrawn_at && !isInquiry(stripe.status)) {
-    withdrawal = { fee: disputeFee(stripe.balanceTransactions) };
-    await bookDisputeWithdrawal(trx, order, dispute.amount, withdrawal.fee);
+): Promise<DisputeBooked> {
+  const unbooked = stripe.balanceTransactions.filter(
+    (bt) =>
+      !(
+        dispute.booked_unnamed &&
+        ((bt.amount < 0 && dispute.withdrawn_at) || (bt.amount > 0 && dispute.reinstated_at))
+      ),
+  );
+  if (!unbooked.length) return { withdrawal: null, won: false };
+  const known = new Set<string>(
+    await trx('ledger_rows')
+      .whereIn(
+        'stripe_ref',
+        unbooked.map((bt) => bt.id),
+      )
+      .pluck('stripe_ref'),
+  );
+  const fresh = unbooked.filter((bt) => !known.has(bt.id));
+  if (!fresh.length) return { withdrawal: null, won: false };
+  const accounts = await accountIds(trx, order.vendor_id);
+  const rows: Record<string, unknown>[] = [];
+  const row = (kind: string, stripeRef: string, sender: number, receiver: number, amount: number) =>
+    rows.push({
+      sender_id: sender,
+      receiver_id: receiver,
+      amount,
+      kind,
+      order_id: order.id,
+      stripe_ref: stripeRef,
+      authorised_by: 'Stripe',
+    });
+  let taken = false;
+  let returned = false;
+  for (const bt of fresh) {
+    if (bt.amount < 0) row('dispute', bt.id, accounts.orga, accounts.customers, -bt.amount);
+    if (bt.amount > 0) row('dispute_won', bt.id, accounts.customers, accounts.orga, bt.amount);
+    if (bt.fee > 0) row('dispute_fee', bt.id, accounts.orga, accounts.provider, bt.fee);
+    if (bt.fee < 0) row('dispute_fee_returned', bt.id, accounts.provider, accounts.orga, -bt.fee);
+    taken ||= bt.amount < 0;
+    returned ||= bt.amount > 0;
   }
-  const withdrawn = dispute.withdrawn_at !== null || withdrawal !== null;
-  const won = stripe.status === 'won' && withdrawn && !dispute.reinstated_at;
-  if (won) await bookDisputeWon(trx, order, dispute.amount, dispute.bearer === 'vendor');
-  return { withdrawal, won };
+  // What the vendor bore goes back to the vendor, once, when the money comes back.
+  if (returned && dispute.vendor_amount > 0)
+    row('dispute_won', dispute.id, accounts.orga, accounts.vendor, dispute.vendor_amount);
+  await trx('ledger_rows').insert(rows);
+  return {
+    withdrawal: taken && !dispute.withdrawn_at ? { fee: disputeFee(fresh) } : null,
+    won: returned && !dispute.reinstated_at,
+  };
 }
 
 /**
  * Staff decide who bears a dispute's money, once, inside the caller's transaction (which holds the
- * dispute's and the order's locks): the vendor's credit pays the newspaper back, or the newspaper
- * keeps bearing it (nothing more to book). Answers false when that decision stands already; refuses
- * the other decision once one stands, and a dispute without money to bear.
+ * dispute's and the order's locks): the vendor's credit pays the newspaper back what the vendor still
+ * holds of the sale (at most the dispute), or the newspaper keeps bearing it (nothing more to book).
+ * Answers what the vendor bears (0 for the newspaper), or null when that decision stands already;
+ * refuses the other decision once one stands, and a dispute without money for that bearer to bear.
  */
 export async function decideDisputeBearer(
   trx: Knex.Transaction,
@@ -67,41 +130,15 @@ export async function decideDisputeBearer(
   dispute: DisputeBooking,
   bearer: Bearer,
   staff: string,
-): Promise<boolean> {
-  if (dispute.bearer === bearer) return false;
+): Promise<number | null> {
+  if (dispute.bearer === bearer) return null;
   if (dispute.bearer) throw new DisputeDecided(dispute.bearer);
   if (!dispute.withdrawn_at) throw new NothingToBear('not_withdrawn');
   if (dispute.reinstated_at) throw new NothingToBear('won');
-  if (bearer === 'vendor') await bookDisputeOnVendor(trx, order, dispute.amount, staff);
-  return true;
-}
-
-/**
- * Stripe withdrew `amount` and its dispute fee: newspaper → customers, and the fee newspaper →
- * provider (Stripe keeps it whatever the outcome; the newspaper bears it, like the card fee it covers).
- */
-async function bookDisputeWithdrawal(
-  trx: Knex.Transaction,
-  order: BookedOrder,
-  amount: number,
-  fee: number,
-): Promise<void> {
-  const accounts = await accountIds(trx, order.vendor_id);
-  const row = { order_id: order.id, authorised_by: 'Stripe' };
-  const rows = [{ ...row, sender_id: accounts.orga, receiver_id: accounts.customers, amount, kind: 'dispute' }];
-  if (fee > 0) {
-    rows.push({ ...row, sender_id: accounts.orga, receiver_id: accounts.provider, amount: fee, kind: 'dispute_fee' });
-  }
-  await trx('ledger_rows').insert(rows);
-}
-
-/** The vendor bears the dispute: vendor → newspaper, off the vendor's credit. */
-async function bookDisputeOnVendor(
-  trx: Knex.Transaction,
-  order: BookedOrder,
-  amount: number,
-  staff: string,
-): Promise<void> {
+  if (bearer === 'newspaper') return 0;
+  const held = await heldByVendor(trx, order.id, dispute.id);
+  const amount = Math.min(dispute.amount, held);
+  if (amount <= 0) throw new NothingToBear('refunded');
   const accounts = await accountIds(trx, order.vendor_id);
   await trx('ledger_rows').insert({
     sender_id: accounts.vendor,
@@ -109,24 +146,22 @@ async function bookDisputeOnVendor(
     amount,
     kind: 'dispute_vendor',
     order_id: order.id,
+    stripe_ref: dispute.id,
     authorised_by: staff,
   });
+  return amount;
 }
 
-/** The dispute was won and Stripe returned `amount`: customers → whoever bore it. */
-async function bookDisputeWon(
-  trx: Knex.Transaction,
-  order: BookedOrder,
-  amount: number,
-  borneByVendor: boolean,
-): Promise<void> {
-  const accounts = await accountIds(trx, order.vendor_id);
-  await trx('ledger_rows').insert({
-    sender_id: accounts.customers,
-    receiver_id: borneByVendor ? accounts.vendor : accounts.orga,
-    amount,
-    kind: 'dispute_won',
-    order_id: order.id,
-    authorised_by: 'Stripe',
-  });
+/**
+ * What the vendor still holds of an order's payment: what the customer paid less what refunds that
+ * stand gave back and what the vendor bore in the order's other disputes.
+ */
+async function heldByVendor(trx: Knex.Transaction, orderId: number, disputeId: string): Promise<number> {
+  const { rows } = await trx.raw<{ rows: { held: string | number }[] }>(
+    `select o.amount_total - o.amount_refunded
+       - coalesce((select sum(d.vendor_amount) from stripe_disputes d where d.order_id = o.id and d.id <> ?), 0) as held
+     from orders o where o.id = ?`,
+    [disputeId, orderId],
+  );
+  return Number(rows[0]?.held ?? 0);
 }

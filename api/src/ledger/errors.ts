@@ -1,7 +1,7 @@
 // What the money rules refuse, as facts about the books, not as HTTP answers: api/src/ledger-refusals.ts
 // says what each means for the person asking, and http/ its status. Nothing here knows of requests.
 
-import { tr, type Text } from '../language/messages.ts';
+import { money, tr, type Text } from '../language/messages.ts';
 import type { Bearer } from './dispute.ts';
 
 /** A money rule refused what was asked. */
@@ -82,10 +82,34 @@ export class LedgerRefusal extends LedgerError {
 /** A refusal of the counter or the cash book, for the person at the counter. */
 export class CounterError extends LedgerRefusal {}
 
-/** Only a paid order can be refunded: before it is paid, or once refunded or disputed, nothing is to give back. */
+/**
+ * Only a paid order can be refunded: before it is paid, or once refunded, nothing is to give back; a
+ * payment with an open dispute neither (Stripe refuses it: the dispute decides).
+ */
 export class NotRefundable extends LedgerRefusal {
   constructor(readonly status: string) {
-    super('conflict', tr('Only a paid order can be refunded; this one is {status}.', { status }));
+    super(
+      'conflict',
+      status === 'disputed'
+        ? 'This payment has an open dispute: Stripe refunds no disputed payment, the dispute decides.'
+        : tr('Only a paid order can be refunded; this one is {status}.', { status }),
+    );
+  }
+}
+
+/** A refund of more than is left of the order: the books would give back money the customer never paid. */
+export class RefundExceedsOrder extends LedgerRefusal {
+  constructor(
+    readonly amount: number,
+    readonly open: number,
+  ) {
+    super(
+      'conflict',
+      tr('A refund of {amount} is more than the {open} not yet refunded of this order.', {
+        amount: money(amount),
+        open: money(open),
+      }),
+    );
   }
 }
 
@@ -101,14 +125,19 @@ export class DisputeDecided extends LedgerRefusal {
   }
 }
 
-/** A dispute with no money to bear: Stripe has taken none (yet), or gave it back when it was won. */
+/**
+ * A dispute with no money for the chosen bearer to bear: Stripe has taken none (yet), gave it back when
+ * it was won, or (for the vendor) the sale was refunded already, so the vendor's credit gave it back once.
+ */
 export class NothingToBear extends LedgerRefusal {
-  constructor(readonly why: 'not_withdrawn' | 'won') {
+  constructor(readonly why: 'not_withdrawn' | 'won' | 'refunded') {
     super(
       'conflict',
       why === 'won'
         ? 'This dispute was won and the money is back: there is nothing to bear.'
-        : 'Stripe has not taken money for this dispute (yet): nothing to bear.',
+        : why === 'refunded'
+          ? 'The vendor’s credit already gave this sale back (refunded or borne in another dispute): the vendor cannot bear it a second time.'
+          : 'Stripe has not taken money for this dispute (yet): nothing to bear.',
     );
   }
 }

@@ -11,13 +11,21 @@ export const ledgerKinds = [
   'payout',
   'payout_reversal',
   'refund',
+  // a refund that failed or was cancelled after it succeeded: what its rows took, given back
+  'refund_failed',
   'dispute',
   'dispute_fee',
+  // Stripe's dispute fee returned with a dispute won
+  'dispute_fee_returned',
   'dispute_won',
   'dispute_vendor',
   // the counter: copies a vendor buys (vendor → newspaper), cash paid for them (cash → vendor)
   'counter_sale',
   'counter_cash',
+  // Stripe pays its balance out to the newspaper's bank (bank ← money in transit), and a payout that
+  // failed or was cancelled after it was paid comes back
+  'stripe_payout',
+  'stripe_payout_failed',
 ] as const;
 export type LedgerKind = (typeof ledgerKinds)[number];
 
@@ -39,12 +47,16 @@ export const kindNames: Record<KindLanguage, Record<LedgerKind, string>> = {
     payout: 'Auszahlung',
     payout_reversal: 'Auszahlung storniert',
     refund: 'Erstattung',
+    refund_failed: 'Erstattung gescheitert',
     dispute: 'Rückbuchung (Chargeback)',
     dispute_fee: 'Chargeback-Gebühr',
+    dispute_fee_returned: 'Chargeback-Gebühr zurück',
     dispute_won: 'Chargeback gewonnen',
     dispute_vendor: 'Chargeback vom Guthaben',
     counter_sale: 'Kauf an der Theke',
     counter_cash: 'Bar bezahlt',
+    stripe_payout: 'Auszahlung von Stripe an die Bank',
+    stripe_payout_failed: 'Auszahlung von Stripe gescheitert',
   },
   en: {
     sale: 'Sale',
@@ -55,12 +67,16 @@ export const kindNames: Record<KindLanguage, Record<LedgerKind, string>> = {
     payout: 'Payout',
     payout_reversal: 'Payout reversed',
     refund: 'Refund',
+    refund_failed: 'Refund failed',
     dispute: 'Chargeback',
     dispute_fee: 'Chargeback fee',
+    dispute_fee_returned: 'Chargeback fee returned',
     dispute_won: 'Chargeback won',
     dispute_vendor: 'Chargeback borne by vendor',
     counter_sale: 'Bought at the counter',
     counter_cash: 'Paid in cash',
+    stripe_payout: 'Stripe payout to the bank',
+    stripe_payout_failed: 'Stripe payout failed',
   },
 };
 

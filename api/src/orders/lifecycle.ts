@@ -4,14 +4,15 @@ import { oneRow } from '../one-row.ts';
 import { notFoundError } from '../errors.ts';
 import { bookDisputeState, decideDisputeBearer, type Bearer } from '../ledger/dispute.ts';
 import { emitOrderRefunded } from '../events/emit.ts';
-import { bookStripeRefund } from '../ledger/refund.ts';
+import { bookStripeRefund, statusAfterRefunds } from '../ledger/refund.ts';
 import type { Stripe } from '../stripe/adapter.ts';
 import { lockOrder, type DisputeRow } from './queries.ts';
 import { tr } from '../language/messages.ts';
 
-// What happens to a paid order at Stripe afterwards: refunds (ours or made in Stripe's Dashboard)
-// and disputes. Each is applied from Stripe's current state of the object, under the order's lock,
-// and keyed by Stripe's id, so an event delivered twice, late or out of order books exactly once.
+// What happens to a paid order at Stripe afterwards: refunds (ours or made in Stripe's Dashboard),
+// disputes and Radar's early fraud warnings. Each is applied from Stripe's current state of the
+// object, under the order's lock, and keyed by Stripe's id, so an event delivered twice, late or out
+// of order books exactly once.
 
 /** Stripe's ids: a prefix such as `pi_`, then letters and digits. */
 const stripeId = /^[a-z]+_[A-Za-z0-9_]+$/;
@@ -28,9 +29,10 @@ async function orderOfPayment(db: Knex, intent: string | undefined): Promise<num
 }
 
 /**
- * Records a refund with its status, and books it when the ledger says it reverses the order (a whole
- * refund that succeeded, ledger/refund.ts): then the order is refunded, like by a refund of ours.
- * Pending, failed and partial refunds are only shown.
+ * Records a refund with its status, and brings the books in line with it (ledger/refund.ts): a refund
+ * that succeeded is booked once, by its amount (a part, or all that is left); one that failed or was
+ * cancelled after it was booked is given back. The order is refunded once all of it is, and paid
+ * again when a refund that made it so fails. Pending refunds are only shown.
  */
 export async function applyRefund(db: Knex, refund: Stripe.Refund, staff?: string): Promise<void> {
   const orderId = await orderOfPayment(db, idOf(refund.payment_intent));
@@ -38,7 +40,7 @@ export async function applyRefund(db: Knex, refund: Stripe.Refund, staff?: strin
   await db.transaction(async (trx) => {
     const order = await lockOrder(trx, orderId);
     const requestedBy = staff ?? refund.metadata?.requested_by ?? null;
-    await trx('stripe_refunds')
+    const [stored] = await trx('stripe_refunds')
       .insert({
         id: refund.id,
         order_id: orderId,
@@ -53,31 +55,49 @@ export async function applyRefund(db: Knex, refund: Stripe.Refund, staff?: strin
         failure_reason: refund.failure_reason ?? null,
         requested_by: trx.raw('coalesce(stripe_refunds.requested_by, excluded.requested_by)'),
         updated_at: trx.fn.now(),
-      });
+      })
+      .returning<{ booked_amount: number }[]>('booked_amount');
     const by = requestedBy ?? dashboardRefunder;
-    if (!(await bookStripeRefund(trx, order, refund, by))) return;
-    await trx('orders').where({ id: orderId }).update({
-      status: 'refunded',
-      stripe_refund_id: refund.id,
-      refunded_at: trx.fn.now(),
-      refunded_by: by,
-      updated_at: trx.fn.now(),
-    });
-    await trx('stripe_refunds').where({ id: refund.id }).update({ booked_at: trx.fn.now() });
-    await emitOrderRefunded(trx, { orderId, refundId: refund.id, amount: refund.amount, currency: refund.currency });
-    await recordEvent(trx, {
-      action: 'payment.refunded',
-      actor: by,
-      recordType: 'order',
-      recordId: orderId,
-      details: { amount: refund.amount, currency: refund.currency, refund: refund.id },
-    });
+    const change = await bookStripeRefund(trx, order, refund, stored?.booked_amount ?? 0, by);
+    if (change === 0) return;
+    await trx('stripe_refunds')
+      .where({ id: refund.id })
+      .update({ booked_amount: change > 0 ? change : 0, booked_at: change > 0 ? trx.fn.now() : null });
+    const amountRefunded = order.amount_refunded + change;
+    const status = statusAfterRefunds(order, amountRefunded);
+    await trx('orders')
+      .where({ id: orderId })
+      .update({
+        status,
+        amount_refunded: amountRefunded,
+        ...(status === 'refunded'
+          ? { stripe_refund_id: refund.id, refunded_at: trx.fn.now(), refunded_by: by }
+          : { stripe_refund_id: null, refunded_at: null, refunded_by: null }),
+        updated_at: trx.fn.now(),
+      });
+    if (change > 0) {
+      await emitOrderRefunded(trx, { orderId, refundId: refund.id, amount: change, currency: refund.currency });
+      await recordEvent(trx, {
+        action: 'payment.refunded',
+        actor: by,
+        recordType: 'order',
+        recordId: orderId,
+        details: { amount: change, currency: refund.currency, refund: refund.id, refundedInAll: amountRefunded },
+      });
+    } else {
+      await recordEvent(trx, {
+        action: 'payment.refund_failed',
+        recordType: 'order',
+        recordId: orderId,
+        details: { amount: -change, refund: refund.id, status: refund.status, reason: refund.failure_reason ?? null },
+      });
+    }
   });
 }
 
 /**
- * Records a dispute and books what Stripe did (ledger/dispute.ts): the amount withdrawn once (the
- * newspaper bears it until staff decide), and returned once when the dispute is won.
+ * Records a dispute (a charge may have several) and books every balance transaction of it that the
+ * books do not hold yet (ledger/dispute.ts): the money taken and its fees, the money and fees returned.
  */
 export async function applyDispute(db: Knex, dispute: Stripe.Dispute): Promise<void> {
   const orderId = await orderOfPayment(db, idOf(dispute.payment_intent));
@@ -98,8 +118,7 @@ export async function applyDispute(db: Knex, dispute: Stripe.Dispute): Promise<v
       .merge({ status: dispute.status, evidence_due_by: due, updated_at: trx.fn.now() });
     const row = oneRow(await trx('stripe_disputes').where({ id: dispute.id }).select<DisputeRow[]>('*'));
     const booked = await bookDisputeState(trx, order, row, {
-      status: dispute.status,
-      balanceTransactions: dispute.balance_transactions,
+      balanceTransactions: dispute.balance_transactions.map((bt) => ({ id: bt.id, amount: bt.amount, fee: bt.fee })),
     });
     if (booked.withdrawal) {
       await trx('stripe_disputes').where({ id: dispute.id }).update({ withdrawn_at: trx.fn.now() });
@@ -128,6 +147,26 @@ export async function applyDispute(db: Knex, dispute: Stripe.Dispute): Promise<v
   });
 }
 
+/**
+ * Radar's early fraud warning on a payment of ours: the order is flagged for staff with its fraud type,
+ * so they can refund it before the card's bank opens a dispute (which costs Stripe's dispute fee).
+ */
+export async function applyEarlyFraudWarning(db: Knex, warning: Stripe.Radar.EarlyFraudWarning): Promise<void> {
+  const orderId = await orderOfPayment(db, idOf(warning.payment_intent));
+  if (orderId === undefined) return;
+  await db.transaction(async (trx) => {
+    const order = await lockOrder(trx, orderId);
+    if (order.fraud_warning === warning.fraud_type) return;
+    await trx('orders').where({ id: orderId }).update({ fraud_warning: warning.fraud_type, updated_at: trx.fn.now() });
+    await recordEvent(trx, {
+      action: 'payment.fraud_warning',
+      recordType: 'order',
+      recordId: orderId,
+      details: { warning: warning.id, fraudType: warning.fraud_type, actionable: warning.actionable },
+    });
+  });
+}
+
 export type { Bearer };
 
 /**
@@ -139,16 +178,21 @@ export async function decideDispute(db: Knex, disputeId: string, bearer: Bearer,
     const row = await trx('stripe_disputes').where({ id: disputeId }).forUpdate().first<DisputeRow | undefined>();
     if (!row) throw notFoundError(tr('There is no dispute {id}.', { id: disputeId }));
     const order = await lockOrder(trx, row.order_id);
-    if (!(await decideDisputeBearer(trx, order, row, bearer, staff))) return;
-    await trx('stripe_disputes')
-      .where({ id: disputeId })
-      .update({ bearer, decided_by: staff, decided_at: trx.fn.now(), updated_at: trx.fn.now() });
+    const vendorAmount = await decideDisputeBearer(trx, order, row, bearer, staff);
+    if (vendorAmount === null) return;
+    await trx('stripe_disputes').where({ id: disputeId }).update({
+      bearer,
+      vendor_amount: vendorAmount,
+      decided_by: staff,
+      decided_at: trx.fn.now(),
+      updated_at: trx.fn.now(),
+    });
     await recordEvent(trx, {
       action: 'dispute.decided',
       actor: staff,
       recordType: 'order',
       recordId: row.order_id,
-      details: { dispute: disputeId, bearer, amount: row.amount },
+      details: { dispute: disputeId, bearer, amount: row.amount, vendorAmount },
     });
   });
 }

@@ -31,6 +31,10 @@ export interface OrderRow {
   stripe_refund_id: string | null;
   refunded_at: Date | null;
   refunded_by: string | null;
+  /** What Stripe gave back of it in all: the refunds that stand. */
+  amount_refunded: number;
+  /** Radar's early fraud warning on the payment (its fraud type), shown with a refund action. */
+  fraud_warning: string | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -59,6 +63,8 @@ export const orderColumns = [
   'stripe_refund_id',
   'refunded_at',
   'refunded_by',
+  'amount_refunded',
+  'fraud_warning',
   'created_at',
   'updated_at',
 ] as const satisfies readonly (keyof OrderRow)[];
@@ -190,17 +196,24 @@ export function receiptChangedTo(receipt: Receipt, change: OrderChange): Receipt
 
 /** Orders as the back office lists them, with their vendor, their latest refund's status and their dispute. */
 export function staffOrders(db: Db): Knex.QueryBuilder {
-  return db('orders as o')
-    .join('vendors as v', 'v.id', 'o.vendor_id')
-    .leftJoin('stripe_disputes as d', 'd.order_id', 'o.id')
-    .select('o.*', 'v.license_id as vendor_license_id', 'v.first_name as vendor_first_name')
-    .select('v.last_name as vendor_last_name', 'd.id as dispute_id', 'd.amount as dispute_amount')
-    .select('d.status as dispute_status', 'd.evidence_due_by as dispute_due_by', 'd.bearer as dispute_bearer')
-    .select('d.withdrawn_at as dispute_withdrawn_at', 'd.reinstated_at as dispute_reinstated_at')
-    .select(
-      db.raw(`(select r.status from stripe_refunds r where r.order_id = o.id
+  return (
+    db('orders as o')
+      .join('vendors as v', 'v.id', 'o.vendor_id')
+      // A charge may have several disputes: the order shows the one that waits for a decision, else the latest.
+      .joinRaw(
+        `left join lateral (select * from stripe_disputes d where d.order_id = o.id
+         order by (d.bearer is null and d.withdrawn_at is not null and d.reinstated_at is null) desc,
+           d.created_at desc, d.id desc limit 1) d on true`,
+      )
+      .select('o.*', 'v.license_id as vendor_license_id', 'v.first_name as vendor_first_name')
+      .select('v.last_name as vendor_last_name', 'd.id as dispute_id', 'd.amount as dispute_amount')
+      .select('d.status as dispute_status', 'd.evidence_due_by as dispute_due_by', 'd.bearer as dispute_bearer')
+      .select('d.withdrawn_at as dispute_withdrawn_at', 'd.reinstated_at as dispute_reinstated_at')
+      .select(
+        db.raw(`(select r.status from stripe_refunds r where r.order_id = o.id
       order by r.created_at desc, r.id limit 1) as refund_status`),
-    );
+      )
+  );
 }
 
 export type StaffOrderRow = OrderRow & {
@@ -246,6 +259,10 @@ export function staffOrderToApi(row: StaffOrderRow) {
     checkedAt: toIso(row.checked_at),
     refundedAt: toIso(row.refunded_at),
     refundedBy: row.refunded_by,
+    /** What Stripe gave back of it in all (several or partial refunds): the order stays paid until it is all. */
+    amountRefunded: row.amount_refunded,
+    /** Radar's early fraud warning (its fraud type): a refund may spare a dispute. */
+    fraudWarning: row.fraud_warning,
     /** The latest refund at Stripe: pending, succeeded, failed, …; null when none was made. */
     refundStatus: row.refund_status,
     dispute: row.dispute_id
@@ -297,6 +314,8 @@ export interface DisputeRow {
   withdrawn_at: Date | null;
   reinstated_at: Date | null;
   bearer: 'vendor' | 'newspaper' | null;
+  vendor_amount: number;
+  booked_unnamed: boolean;
   decided_by: string | null;
   decided_at: Date | null;
 }
@@ -310,6 +329,7 @@ export interface RefundRow {
   failure_reason: string | null;
   requested_by: string | null;
   booked_at: Date | null;
+  booked_amount: number;
   created_at: Date;
 }
 

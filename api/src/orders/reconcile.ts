@@ -5,10 +5,12 @@ import { log } from '../log.ts';
 import { expireCheckoutSession } from '../stripe/adapter.ts';
 import { forgetOldRates } from './rate-limit.ts';
 import { applySession, settleOrder } from './settle.ts';
+import { sweepStripeChanges } from './stripe-sweep.ts';
 
 // The safety net under the webhook: a lost or refused event must not leave a paid order pending.
 // Every minute the job asks Stripe about orders pending for a few minutes and about paid orders
-// whose fee is still unknown, and closes the sessions of orders past their time.
+// whose fee is still unknown, and closes the sessions of orders past their time; every few minutes
+// it sweeps Stripe's recent refunds and disputes (stripe-sweep.ts).
 
 /** Identifies this job's advisory lock among all of the database's. */
 const lockKey = 4_004_001;
@@ -25,6 +27,8 @@ const recheckAfter = `greatest(interval '50 seconds', (now() - coalesce(paid_at,
 /** The run at start waits this long for the server to listen (the local sandbox answers there). */
 const startDelayMs = 1000;
 const batchSize = 200;
+/** The refunds and disputes are swept every this many runs (and at the first). */
+const sweepEveryRuns = 5;
 /** The longest a Stripe Checkout Session stays open: an older pending order cannot have been paid just now. */
 const sessionLifetime = `interval '24 hours'`;
 
@@ -53,8 +57,9 @@ async function claimDueOrders(db: Knex, { startedAt }: { startedAt?: Date } = {}
               .where('created_at', '>', trx.raw(startedAt ? `now() - ${sessionLifetime}` : `'-infinity'`));
           })
           .orWhere((paid) => {
+            // Refunded ones too: Stripe keeps its fee on a refund.
             void paid
-              .where('status', 'paid')
+              .whereIn('status', ['paid', 'refunded'])
               .whereNull('fee')
               .where('paid_at', '<', trx.raw(`now() - ${pendingGrace}`))
               .where('paid_at', '>', trx.raw(`now() - ${feeWindow}`));
@@ -120,12 +125,14 @@ export async function reconcilePending(
  */
 export function startReconciliation(db: Knex, config: Config): void {
   let running = false;
+  let runs = 0;
   const startedAt = new Date();
   const runOnce = async (options: { startedAt?: Date } = {}) => {
     if (running) return;
     running = true;
     try {
       await reconcilePending(db, config, options);
+      if (runs++ % sweepEveryRuns === 0) await sweepStripeChanges(db, config);
     } catch (error) {
       log.error('reconciliation failed', { error: String((error as Error)?.message ?? error) });
     } finally {

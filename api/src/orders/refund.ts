@@ -8,8 +8,9 @@ import { findOrder, type OrderRow } from './queries.ts';
 import { tr } from '../language/messages.ts';
 
 /**
- * Asks Stripe to refund the whole payment. The key makes a repeated or concurrent call get the same
- * refund; after a refund that failed, the next attempt is a new one (its count is in the key).
+ * Asks Stripe to refund what is left of the payment (Stripe refunds all that is not refunded yet when
+ * no amount is named). The key makes a repeated or concurrent call get the same refund; after a
+ * refund that failed, the next attempt is a new one (its count is in the key).
  */
 async function refundAtStripe(db: Knex, config: Config, order: OrderRow, staff: string): Promise<Stripe.Refund> {
   const failed = await db('stripe_refunds')
@@ -35,7 +36,7 @@ async function refundAtStripe(db: Knex, config: Config, order: OrderRow, staff: 
 }
 
 /**
- * Refunds a paid order: first at Stripe (outside any transaction: a slow Stripe must not hold a
+ * Refunds what is left of a paid order: first at Stripe (outside any transaction: a slow Stripe must not hold a
  * connection or a lock), then, once Stripe says the refund succeeded, the reverse of its sales in the
  * books, once. A pending refund is booked when Stripe reports it succeeded; a failed one never.
  * Calling it again for a refunded order does nothing.
@@ -44,6 +45,11 @@ export async function refundOrder(db: Knex, config: Config, orderId: number, sta
   const order = await findOrder(db, orderId);
   if (!order) throw notFoundError(tr('There is no order with the id {id}.', { id: orderId }));
   if (order.status === 'refunded') return;
-  assertRefundable(order);
+  // An inquiry closed without a chargeback leaves the payment refundable; any other dispute decides.
+  const disputed = await db('stripe_disputes')
+    .where({ order_id: orderId })
+    .whereNot({ status: 'warning_closed' })
+    .first<{ id: string } | undefined>('id');
+  assertRefundable(order, disputed !== undefined);
   await applyRefund(db, await refundAtStripe(db, config, order, staff), staff);
 }

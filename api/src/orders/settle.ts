@@ -20,8 +20,14 @@ import { findOrder, lockOrder, orderColumns, type OrderRow } from './queries.ts'
 
 export const invalidConfirmation = () => notFoundError('Invalid payment confirmation');
 
+/**
+ * Orders whose card fee is booked once Stripe tells it: paid, and refunded too (Stripe keeps its fee on
+ * a refund, even of a payment refunded before its fee was known).
+ */
+const takesFee = (order: OrderRow) => order.status === 'paid' || order.status === 'refunded';
+
 /** An order Stripe has nothing more to tell us about. */
-const isSettled = (order: OrderRow) => order.status === 'flagged' || (order.status === 'paid' && order.fee !== null);
+const isSettled = (order: OrderRow) => order.status === 'flagged' || (takesFee(order) && order.fee !== null);
 
 /** Statuses from which a payment Stripe reports as made is booked (a late payment of an expired order included). */
 const payable = new Set<OrderRow['status']>(['pending', 'expired', 'failed']);
@@ -94,7 +100,7 @@ export async function applySession(
       const intent = session.payment_intent;
       if (intent && typeof intent !== 'string' && failedIntent.has(intent.status)) changes.status = 'failed';
     }
-    if (order.status === 'paid' && order.fee === null && fee !== null) {
+    if (takesFee(order) && order.fee === null && fee !== null) {
       await bookFee(trx, order, fee);
       changes.fee = fee;
     }

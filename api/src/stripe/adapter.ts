@@ -211,6 +211,59 @@ export async function chargeRefunds(db: Knex, config: Config, charge: string): P
   return (await call(db, config, (stripe) => stripe.refunds.list({ charge, limit: 100 }))).data;
 }
 
-/** A dispute as Stripe has it now. */
+/** A dispute as Stripe has it now, with its balance transactions (the money it moved). */
 export const retrieveDispute = (db: Knex, config: Config, id: string) =>
   call(db, config, (stripe) => stripe.disputes.retrieve(id));
+
+/** Every refund Stripe made since `since` (ours, the Dashboard's), newest first, page by page. */
+export const recentRefunds = (db: Knex, config: Config, since: Date) =>
+  call(db, config, (stripe) =>
+    stripe.refunds.list({ created: { gte: Math.floor(since.getTime() / 1000) }, limit: 100 }).autoPagingToArray({
+      limit: 10_000,
+    }),
+  );
+
+/** Every dispute Stripe opened since `since`, with its balance transactions, page by page. */
+export const recentDisputes = (db: Knex, config: Config, since: Date) =>
+  call(db, config, (stripe) =>
+    stripe.disputes.list({ created: { gte: Math.floor(since.getTime() / 1000) }, limit: 100 }).autoPagingToArray({
+      limit: 10_000,
+    }),
+  );
+
+/** Radar's early fraud warning as Stripe has it now. */
+export const retrieveEarlyFraudWarning = (db: Knex, config: Config, id: string) =>
+  call(db, config, (stripe) => stripe.radar.earlyFraudWarnings.retrieve(id));
+
+/** A payout to the bank as Stripe has it now. */
+export const retrievePayout = (db: Knex, config: Config, id: string) =>
+  call(db, config, (stripe) => stripe.payouts.retrieve(id));
+
+/** Every payout Stripe created since `since`, page by page. */
+export const recentPayouts = (db: Knex, config: Config, since: Date) =>
+  call(db, config, (stripe) =>
+    stripe.payouts.list({ created: { gte: Math.floor(since.getTime() / 1000) }, limit: 100 }).autoPagingToArray({
+      limit: 10_000,
+    }),
+  );
+
+/**
+ * Every balance transaction Stripe created from `from` (inclusive) to `to` (exclusive), with its
+ * source object (the charge, refund, dispute or payout) expanded, page by page
+ * (https://docs.stripe.com/api/balance_transactions/list). Stripe's times are whole seconds.
+ */
+export const balanceTransactionsBetween = (db: Knex, config: Config, from: Date, to: Date) =>
+  call(db, config, async (stripe) => {
+    const all: Stripe.BalanceTransaction[] = [];
+    const pages = stripe.balanceTransactions.list({
+      created: { gte: Math.ceil(from.getTime() / 1000), lt: Math.ceil(to.getTime() / 1000) },
+      expand: ['data.source'],
+      limit: 100,
+    });
+    for await (const txn of pages) all.push(txn);
+    return all;
+  });
+
+/** A charge as Stripe has it (its payment intent names our order). */
+export const retrieveCharge = (db: Knex, config: Config, id: string) =>
+  call(db, config, (stripe) => stripe.charges.retrieve(id));

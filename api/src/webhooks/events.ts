@@ -22,6 +22,15 @@ export const disputeEvents = [
   'charge.dispute.funds_reinstated',
 ] as const;
 
+/** Radar's early fraud warning on a payment: the order is flagged for staff with a refund action. */
+export const fraudWarningEvents = ['radar.early_fraud_warning.created', 'radar.early_fraud_warning.updated'] as const;
+
+/**
+ * A payout to the bank was paid, failed or was cancelled: the payout is read again and booked
+ * (https://docs.stripe.com/api/payouts/object: a payout may show as paid and fail later).
+ */
+export const payoutEvents = ['payout.paid', 'payout.failed', 'payout.canceled'] as const;
+
 /** Every event the webhook handler acts on. */
 export const handledEvents = [
   ...sessionEvents,
@@ -29,6 +38,8 @@ export const handledEvents = [
   'charge.refunded',
   ...refundEvents,
   ...disputeEvents,
+  ...fraudWarningEvents,
+  ...payoutEvents,
 ] as const;
 
 export type HandledEvent = (typeof handledEvents)[number];

@@ -1,10 +1,25 @@
 import type { Knex } from 'knex';
 import { hotRows } from '../db.ts';
 import type { Config } from '../config.ts';
-import { applyDispute, applyRefund } from '../orders/lifecycle.ts';
+import { applyDispute, applyEarlyFraudWarning, applyRefund } from '../orders/lifecycle.ts';
 import { settleOrder } from '../orders/settle.ts';
-import { chargeRefunds, retrieveDispute, retrieveRefund, type Stripe } from '../stripe/adapter.ts';
-import { disputeEvents, handledEvents, refundEvents, sessionEvents as sessionEventTypes } from './events.ts';
+import { applyPayout } from '../stripe-balance/payouts.ts';
+import {
+  chargeRefunds,
+  retrieveDispute,
+  retrieveEarlyFraudWarning,
+  retrievePayout,
+  retrieveRefund,
+  type Stripe,
+} from '../stripe/adapter.ts';
+import {
+  disputeEvents,
+  fraudWarningEvents,
+  handledEvents,
+  payoutEvents,
+  refundEvents,
+  sessionEvents as sessionEventTypes,
+} from './events.ts';
 
 // Stripe's events only say "look again": the settle step asks Stripe for the session's current
 // state, so a stale, repeated or out-of-order event can never book anything wrong.
@@ -14,6 +29,8 @@ const handled = new Set<string>(handledEvents);
 
 const refundEventSet = new Set<string>(refundEvents);
 const disputeEventSet = new Set<string>(disputeEvents);
+const fraudWarningEventSet = new Set<string>(fraudWarningEvents);
+const payoutEventSet = new Set<string>(payoutEvents);
 
 /** Stripe's ids: a prefix such as `pi_`, then letters and digits. */
 const stripeId = /^[a-z]+_[A-Za-z0-9_]+$/;
@@ -56,6 +73,13 @@ async function processEvent(db: Knex, config: Config, event: Stripe.Event): Prom
   } else if (disputeEventSet.has(event.type)) {
     const dispute = event.data.object as Stripe.Dispute;
     if (stripeId.test(dispute.id)) await applyDispute(db, await retrieveDispute(db, config, dispute.id));
+  } else if (fraudWarningEventSet.has(event.type)) {
+    const warning = event.data.object as Stripe.Radar.EarlyFraudWarning;
+    if (stripeId.test(warning.id))
+      await applyEarlyFraudWarning(db, await retrieveEarlyFraudWarning(db, config, warning.id));
+  } else if (payoutEventSet.has(event.type)) {
+    const payout = event.data.object as Stripe.Payout;
+    if (stripeId.test(payout.id)) await applyPayout(db, config, await retrievePayout(db, config, payout.id));
   }
 }
 

@@ -72,6 +72,23 @@ function StripeState() {
       label={translate(`app.order.refund_${record.refundStatus}`, { _: record.refundStatus })}
     />
   );
+  const partly = record.status === 'paid' && record.amountRefunded > 0 && (
+    <Chip
+      size="small"
+      color="info"
+      className="order-partly-refunded"
+      label={translate('app.order.partly_refunded', { amount: formatCents(record.amountRefunded) })}
+    />
+  );
+  // Radar's warning: refunding now may spare a chargeback and its fee.
+  const fraud = record.fraudWarning && record.status === 'paid' && !record.dispute && (
+    <Chip
+      size="small"
+      color="warning"
+      className="order-fraud-warning"
+      label={translate('app.order.fraud_warning', { type: record.fraudWarning })}
+    />
+  );
   const dispute = record.dispute && (
     <Chip
       size="small"
@@ -89,7 +106,9 @@ function StripeState() {
   );
   return (
     <>
+      {partly}
       {refund}
+      {fraud}
       {dispute}
     </>
   );

@@ -13,6 +13,10 @@ export interface OrderRecord extends RaRecord<number> {
   flagReason: string | null;
   /** The latest refund at Stripe: pending, succeeded, failed, …; null when none was made. */
   refundStatus: string | null;
+  /** What Stripe gave back of it in all; the order stays paid until it is all. */
+  amountRefunded: number;
+  /** Radar's early fraud warning on the payment (its fraud type); null when none came. */
+  fraudWarning: string | null;
   dispute: {
     id: string;
     amount: number;
