@@ -22,6 +22,10 @@ const refundFailsLaterCard = '4000000000005126';
 const multipleDisputesCard = '4000000404000079';
 /** https://docs.stripe.com/testing#disputes: a charge disputed as fraudulent. */
 const disputeCard = '4000000000000259';
+/** https://docs.stripe.com/testing#disputes: an inquiry, which withdraws nothing. */
+const inquiryCard = '4000000000001976';
+/** https://docs.stripe.com/testing#disputes: an early fraud warning. */
+const fraudWarningCard = '4000000000005423';
 
 describeApi('Stripe money: refunds and disputes as Stripe runs them, to the cent', (t) => {
   let shop: ListeningShop;
@@ -44,7 +48,7 @@ describeApi('Stripe money: refunds and disputes as Stripe runs them, to the cent
   const staffOrder = async (id: number) => {
     const res = await as(shop.http.get('/api/orders')).query({ filter: JSON.stringify({ id: [id] }) });
     assert.equal(res.status, 200, JSON.stringify(res.body));
-    return res.body[0] as { status: string; amountRefunded: number; fee: number | null };
+    return res.body[0] as { status: string; amountRefunded: number; fee: number | null; fraudWarning: string | null };
   };
   const rows = async (orderId: number, kind: string) =>
     (await t.db('ledger_rows').where({ order_id: orderId, kind }).orderBy('id')).map((r) => Number(r.amount));
@@ -235,6 +239,27 @@ describeApi('Stripe money: refunds and disputes as Stripe runs them, to the cent
     await sweepStripeChanges(t.db, shop.config);
     assert.equal((await rows(refunded.id, 'refund')).length, 1, 'a second sweep books nothing more');
     assert.deepEqual(await rows(disputed.id, 'dispute'), [disputed.amount_total]);
+    await assertBalanced(t.db);
+  });
+
+  it('an inquiry books nothing; an early fraud warning marks the order for a refund, once', async () => {
+    const asked = await sell(shop, t.db, { vendor: 'DEMO-5', card: inquiryCard });
+    const [inquiry] = await disputesOf(asked.stripe_payment_intent_id);
+    assert.equal(inquiry?.status, 'warning_needs_response');
+    await deliver('charge.dispute.created', { id: inquiry.id, object: 'dispute' });
+    assert.equal((await t.db('ledger_rows').where({ order_id: asked.id }).whereLike('kind', 'dispute%')).length, 0);
+
+    const warned = await sell(shop, t.db, { vendor: 'DEMO-5', card: fraudWarningCard });
+    const [warning] = (await stripe.radar.earlyFraudWarnings.list({ payment_intent: warned.stripe_payment_intent_id }))
+      .data;
+    assert.ok(warning, 'Stripe warned');
+    for (let i = 0; i < 2; i++) await deliver('radar.early_fraud_warning.created', warning);
+    assert.equal((await staffOrder(warned.id)).fraudWarning, warning.fraud_type);
+    assert.equal(
+      (await t.db('protocol_entries').where({ action: 'payment.fraud_warning', record_id: String(warned.id) })).length,
+      1,
+    );
+    assert.equal((await as(shop.http.post(`/api/orders/${warned.id}/refund/`))).status, 200, 'refundable');
     await assertBalanced(t.db);
   });
 });
