@@ -72,6 +72,13 @@ describeApi('card payments: a purchase through the sandbox (acceptance 1)', (t) 
       assert.equal(confirmed.length, 1);
     });
   }
+
+  it('asks Checkout for cards only (with wallets), so no payment waits days for a bank debit', async () => {
+    const order = await placeMainOrder(shop, t.db);
+    const session = await stripeClient(t.db, shop.config).checkout.sessions.retrieve(order.sessionId);
+    assert.deepEqual(session.allowed_payment_method_types, ['card']);
+    assert.deepEqual(session.payment_method_types, ['card']);
+  });
 });
 
 describeApi('card payments: the fee known only with charge.updated, as live Stripe often sends it', (t) => {

@@ -331,6 +331,11 @@ describeApi('local Stripe sandbox through the official SDK', (t) => {
       'line_items[0][price_data][unit_amount]',
     );
     await refused({ line_items: [] }, 'line_items');
+    await refused({ allowed_payment_method_types: ['sepa_debit'] }, 'allowed_payment_method_types');
+    await refused(
+      { allowed_payment_method_types: ['card'], payment_method_configuration: 'pmc_1' },
+      'allowed_payment_method_types',
+    );
     await refused({ expires_at: unixNow() + 60 }, 'expires_at');
     await refused({ success_url: 'not a url' }, 'success_url');
 

@@ -6,7 +6,6 @@ import { conflictError, invalidError, serviceError } from '../errors.ts';
 import { orderEntryRows } from '../ledger/book.ts';
 import { log } from '../log.ts';
 import { createCheckoutSession, idempotencyKey, type Stripe } from '../stripe/adapter.ts';
-import { usesSandbox } from '../stripe/mode.ts';
 import { isEmbedOrigin } from '../shop/origins.ts';
 import { checkVendorInShop } from '../vendors/check.ts';
 import type { PricedItemRow } from '../items/queries.ts';
@@ -281,12 +280,11 @@ export async function placeOrder(
  * and it cannot be combined with `payment_method_configuration`
  * (https://docs.stripe.com/changelog/endive/2026-09-30/remove-payment-method-types-checkout-sessions,
  * https://docs.stripe.com/api/checkout/sessions/create?api-version=2026-10-28.endive#create_checkout_session-allowed_payment_method_types).
- * The local sandbox offers cards alone and does not take the parameter yet, so it is sent to Stripe only.
  */
 function confirmingAtOnce(config: Config): Partial<Stripe.Checkout.SessionCreateParams> {
   if (config.stripe.paymentMethodConfiguration)
     return { payment_method_configuration: config.stripe.paymentMethodConfiguration };
-  return usesSandbox(config) ? {} : { allowed_payment_method_types: ['card'] };
+  return { allowed_payment_method_types: ['card'] };
 }
 
 /** How long a repeated "Pay" waits for the first request of its cart to hear back from Stripe. */

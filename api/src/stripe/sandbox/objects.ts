@@ -109,6 +109,7 @@ function uiMode(params: Params): 'hosted_page' {
  * Stripe answers it as an unknown parameter.
  */
 const sessionParams = [
+  'allowed_payment_method_types',
   'cancel_url',
   'client_reference_id',
   'customer_email',
@@ -191,6 +192,7 @@ export function createSession(params: Params, payPageUrl: (id: string) => string
   onlyKnown(intentData, ['metadata', 'description'], 'payment_intent_data');
 
   const ui = uiMode(params);
+  const allowed = allowedMethods(params);
   const configuration = text(params, 'payment_method_configuration', { max: 100 });
   if (configuration !== undefined && !/^pmc_[A-Za-z0-9]+$/.test(configuration)) {
     throw invalidParam(
@@ -223,6 +225,7 @@ export function createSession(params: Params, payPageUrl: (id: string) => string
       metadata: metadata(intentData, 'payment_intent_data'),
       description: text(intentData, 'description', { max: 1000, parent: 'payment_intent_data' }) ?? null,
     },
+    allowed_payment_method_types: allowed,
     payment_method_configuration_details: configuration ? { id: configuration, parent: null } : null,
     payment_method_types: ['card'],
     payment_status: 'unpaid',
@@ -233,6 +236,30 @@ export function createSession(params: Params, payPageUrl: (id: string) => string
     ui_mode: ui,
     url: payPageUrl(id),
   };
+}
+
+/**
+ * The pinned version's filter of the methods Checkout offers (it replaced `payment_method_types`:
+ * https://docs.stripe.com/api/checkout/sessions/create?api-version=2026-10-28.endive#create_checkout_session-allowed_payment_method_types).
+ * Stripe refuses it beside a payment method configuration, which decides the methods itself. The
+ * sandbox's page takes cards only, so a list without `card` has nothing it could offer.
+ */
+function allowedMethods(params: Params): string[] | null {
+  const given = list(params, 'allowed_payment_method_types');
+  if (given === undefined) return null;
+  const types = given.map((type, index) => {
+    if (typeof type !== 'string' || !/^[a-z_]{2,40}$/.test(type))
+      throw invalidParam(`allowed_payment_method_types[${index}]`, 'Invalid payment method type.');
+    return type;
+  });
+  if (params.payment_method_configuration !== undefined)
+    throw invalidParam(
+      'allowed_payment_method_types',
+      'You cannot pass `allowed_payment_method_types` together with `payment_method_configuration`.',
+    );
+  if (!types.includes('card'))
+    throw invalidParam('allowed_payment_method_types', 'The local Stripe sandbox offers cards only: include `card`.');
+  return types;
 }
 
 function absoluteUrl(params: Params, name: string, required: boolean): string | null {
