@@ -8,8 +8,14 @@ import { z } from 'zod';
 type Db = Knex | Knex.Transaction;
 
 /** The accounts a ledger row is booked on in DATEV, by what they stand for. */
-export const datevRoles = ['customers', 'orga', 'cash', 'provider', 'donations', 'vendors'] as const;
+export const datevRoles = ['customers', 'orga', 'cash', 'provider', 'donations', 'vendors', 'bank'] as const;
 export type DatevRole = (typeof datevRoles)[number];
+
+/**
+ * Roles added after newspapers saved their settings: a saved object (or a form) without one takes
+ * the chart's default for it, instead of every account falling back to the defaults.
+ */
+const laterRoles: readonly DatevRole[] = ['bank'];
 
 export const charts = ['SKR03', 'SKR04'] as const;
 export type Chart = (typeof charts)[number];
@@ -17,12 +23,29 @@ export type Chart = (typeof charts)[number];
 /**
  * Usual accounts of a non-profit for each chart: card money in transit (Geldtransit), revenue at the
  * reduced VAT rate of newspapers, the cash desk, the costs of payment traffic, tips and donations
- * passed on to vendors (durchlaufende Posten), and what the newspaper owes vendors (Verbindlichkeiten).
+ * passed on to vendors (durchlaufende Posten), what the newspaper owes vendors (Verbindlichkeiten),
+ * and the bank account Stripe pays out to (Bank).
  * The tax adviser may choose others; these only make a first export importable.
  */
 export const chartDefaults: Record<Chart, Record<DatevRole, string>> = {
-  SKR03: { customers: '1360', orga: '8300', cash: '1000', provider: '4970', donations: '1590', vendors: '1600' },
-  SKR04: { customers: '1460', orga: '4300', cash: '1600', provider: '6855', donations: '1370', vendors: '3300' },
+  SKR03: {
+    customers: '1360',
+    orga: '8300',
+    cash: '1000',
+    provider: '4970',
+    donations: '1590',
+    vendors: '1600',
+    bank: '1200',
+  },
+  SKR04: {
+    customers: '1460',
+    orga: '4300',
+    cash: '1600',
+    provider: '6855',
+    donations: '1370',
+    vendors: '3300',
+    bank: '1800',
+  },
 };
 
 export interface DatevSettings {
@@ -64,12 +87,12 @@ const stored = z.strictObject(
     vendorAccounts: z.enum(['collective', 'personal'], { error: 'Please choose collective or personal.' }),
     accounts: z.strictObject(
       Object.fromEntries(
-        datevRoles.map((role) => [
-          role,
-          digits('Please give the account number as digits.').regex(/^\d{1,8}$/, {
+        datevRoles.map((role) => {
+          const account = digits('Please give the account number as digits.').regex(/^\d{1,8}$/, {
             error: 'Please give the account number as digits.',
-          }),
-        ]),
+          });
+          return [role, laterRoles.includes(role) ? account.optional() : account];
+        }),
       ) as Record<DatevRole, z.ZodString>,
       { error: 'Please send the account numbers as an object of the six kinds of account.' },
     ),
@@ -92,6 +115,8 @@ const monthDays = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 export const datevSettingsForm = stored.superRefine((settings, ctx) => {
   if (settings.fiscalYearDay > (monthDays[settings.fiscalYearMonth - 1] ?? 31))
     ctx.addIssue({ code: 'custom', path: ['fiscalYearDay'], message: 'This month does not have this day every year.' });
+  const defaults = chartDefaults[settings.chart];
+  for (const role of laterRoles) settings.accounts[role] ??= defaults[role];
   for (const role of datevRoles) {
     if (settings.accounts[role].length > settings.accountLength)
       ctx.addIssue({
