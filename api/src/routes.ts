@@ -17,6 +17,7 @@ import { settingsRoutes } from './settings/routes.ts';
 import { shopRoutes } from './shop/routes.ts';
 import { statementRoutes } from './statements/routes.ts';
 import { statisticsRoutes } from './statistics/routes.ts';
+import { stripeBalanceRoutes } from './stripe-balance/routes.ts';
 import { vendorRoutes } from './vendors/routes.ts';
 import { webhookRoutes } from './webhooks/routes.ts';
 
@@ -41,5 +42,6 @@ export const routes: RouteDef[] = [
   ...mailRoutes,
   ...accountingRoutes,
   ...statisticsRoutes,
+  ...stripeBalanceRoutes,
   ...shopRoutes,
 ];
