@@ -29,6 +29,7 @@ import outbox from './outbox/index.ts';
 import loginLocks from './loginlocks/index.ts';
 import webhooks from './webhooks/index.ts';
 import products from './products/index.ts';
+import { ReconciliationPage, reconciliationPath } from './reconciliation/index.ts';
 import protocol from './protocol/index.ts';
 import sales from './sales/index.tsx';
 import { SettingsContext, useSettings } from './SettingsContext.tsx';
@@ -130,6 +131,7 @@ function BackOffice({ login, messages }: { login: Login; messages: TranslationMe
         <Route path={vendorPaths.import} element={inVendors(<VendorImport />)} />
         <Route path="/map" element={<MapPage />} />
         <Route path="/statistics" element={<StatisticsPage />} />
+        <Route path={reconciliationPath} element={<ReconciliationPage />} />
         <Route path="/counter" element={<CounterPage />} />
         <Route path="/counter/:licenseId" element={<CounterPage />} />
         <Route path="/tills" element={<TillsPage />} />

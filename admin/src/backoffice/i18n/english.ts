@@ -9,6 +9,7 @@ import { en as orderTexts } from '../orders/messages.ts';
 import { en as outboxTexts } from '../outbox/messages.ts';
 import { en as protocolTexts } from '../protocol/messages.ts';
 import { en as qrTexts } from '../qrcodes/messages.ts';
+import { en as reconciliationTexts } from '../reconciliation/messages.ts';
 import { en as statementTexts } from '../statements/messages.ts';
 import { en as statisticsTexts } from '../statistics/messages.ts';
 import { en as webhookTexts } from '../webhooks/messages.ts';
@@ -25,6 +26,7 @@ export const englishMessages = merge(
   outboxTexts,
   protocolTexts,
   qrTexts,
+  reconciliationTexts,
   statementTexts,
   statisticsTexts,
   webhookTexts,

@@ -10,6 +10,7 @@ import { de as orderTexts } from '../orders/messages.ts';
 import { de as outboxTexts } from '../outbox/messages.ts';
 import { de as protocolTexts } from '../protocol/messages.ts';
 import { de as qrTexts } from '../qrcodes/messages.ts';
+import { de as reconciliationTexts } from '../reconciliation/messages.ts';
 import { de as statementTexts } from '../statements/messages.ts';
 import { de as statisticsTexts } from '../statistics/messages.ts';
 import { de as webhookTexts } from '../webhooks/messages.ts';
@@ -30,6 +31,7 @@ export const germanTranslations = merge(
   outboxTexts,
   protocolTexts,
   qrTexts,
+  reconciliationTexts,
   statementTexts,
   statisticsTexts,
   webhookTexts,

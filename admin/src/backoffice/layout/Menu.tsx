@@ -1,6 +1,7 @@
 import AccountBalanceIcon from '@mui/icons-material/AccountBalance';
 import AccountBalanceWalletIcon from '@mui/icons-material/AccountBalanceWallet';
 import BarChartIcon from '@mui/icons-material/BarChart';
+import CompareArrowsIcon from '@mui/icons-material/CompareArrows';
 import LogoutIcon from '@mui/icons-material/ExitToApp';
 import HistoryIcon from '@mui/icons-material/History';
 import LockIcon from '@mui/icons-material/Lock';
@@ -46,6 +47,7 @@ const entries: { to: string; label: string; icon: ReactElement }[] = [
   { to: '/tills', label: 'app.menu.tills', icon: <CountertopsIcon /> },
   { to: '/sales', label: 'app.menu.sales', icon: <PointOfSaleIcon /> },
   { to: '/payments', label: 'app.menu.accounting', icon: <AccountBalanceIcon /> },
+  { to: '/stripe-reconciliation', label: 'app.menu.reconciliation', icon: <CompareArrowsIcon /> },
   { to: '/productsettings', label: 'app.menu.products', icon: <NewspaperIcon /> },
   { to: '/settings/update', label: 'app.menu.settings', icon: <SettingsIcon /> },
   { to: '/settings/qrcode', label: 'app.menu.qrcodes', icon: <QrCodeIcon /> },
