@@ -7,7 +7,7 @@ import { describeApi } from '../support/env.ts';
 import { assertBalanced, postEvent, signedEvent } from '../support/orders.ts';
 import { listenBooksShop, sell } from '../support/sales.ts';
 import { dashboardRefund, payOutBalance } from '../support/sandbox.ts';
-import type { ListeningShop } from '../support/shop-server.ts';
+import { listenShop, type ListeningShop } from '../support/shop-server.ts';
 
 // Stripe's balance beside the books: what Stripe's balance transactions say of a period (card money
 // in, fees, refunds, disputes, payouts to the bank) and what the ledger booked for the same Stripe
@@ -129,9 +129,9 @@ describeApi('Stripe reconciliation: Stripe’s balance transactions beside the b
     // No event is delivered: the books know nothing of it.
     const before = await reconcile();
     assert.deepEqual(
-      before.differences.map((d) => [d.object, d.type, d.figure, d.stripe, d.books]),
-      [[refund.id, 'refund', 'refunds', -order.amount_total, 0]],
-      'exactly one difference, naming the refund',
+      before.differences.map((d) => [d.object, d.type, d.figure, d.stripe, d.books, d.orderId]),
+      [[refund.id, 'refund', 'refunds', -order.amount_total, 0, order.id]],
+      'exactly one difference, naming the refund and its order',
     );
     assert.equal(before.stripe.refunds - before.books.refunds, -order.amount_total, 'the totals differ by it');
 
@@ -243,5 +243,27 @@ describeApi('Stripe reconciliation: Stripe’s balance transactions beside the b
       .query({ from: '2026-05-01' })
       .set('Accept-Language', 'de');
     assert.match(german.body.message ?? german.text, /ersten und den letzten Tag/);
+  });
+
+  it('says so in the reader’s language when Stripe cannot be asked', async () => {
+    // Nothing listens on port 9 (discard): every request to "Stripe" is refused at once.
+    const cut = await listenShop(t, (c) => ({
+      stripe: { ...c.stripe, apiUrl: 'http://127.0.0.1:9' },
+      stripeTimeoutMs: 1000,
+    }));
+    try {
+      for (const [language, text] of [
+        ['de', 'Stripe konnte nicht nach seinen Saldobewegungen gefragt werden. Bitte später erneut versuchen.'],
+        ['en', 'Stripe could not be asked for its balance transactions. Please try again later.'],
+      ] as const) {
+        const res = await as(cut.http.get('/api/stripe-reconciliation'))
+          .query({ from: '2026-05-01', to: '2026-05-31' })
+          .set('Accept-Language', language);
+        assert.equal(res.status, 502, JSON.stringify(res.body));
+        assert.equal(res.body.message, text);
+      }
+    } finally {
+      await cut.close();
+    }
   });
 });

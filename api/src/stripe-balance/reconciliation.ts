@@ -84,6 +84,8 @@ interface Movement {
   object: string;
   balanceTransaction: string | null;
   orderId: number | null;
+  /** The payment (`pi_…`) it belongs to, where known: it names the order. */
+  payment: string | null;
   at: Date;
 }
 
@@ -178,6 +180,7 @@ async function bookedMovements(db: Knex, from: Date, to: Date): Promise<Movement
       object: key,
       balanceTransaction: row.stripe_ref?.startsWith('txn_') ? row.stripe_ref : null,
       orderId: row.order_id,
+      payment: row.intent,
       at: new Date(row.created_at),
     });
   }
@@ -201,6 +204,9 @@ async function paymentOfCharge(
 async function stripeMovements(db: Knex, config: Config, txn: Stripe.BalanceTransaction): Promise<Movement[]> {
   const at = new Date(txn.created * 1000);
   const source = idOf(txn.source) ?? txn.id;
+  // An expanded refund or dispute names its payment.
+  const expanded = txn.source && typeof txn.source !== 'string' ? (txn.source as { payment_intent?: unknown }) : {};
+  const payment = idOf(expanded.payment_intent as string | { id: string } | null | undefined) ?? null;
   const movement = (figure: Figure, key: string, amount: number, object = source): Movement => ({
     figure,
     key,
@@ -208,6 +214,7 @@ async function stripeMovements(db: Knex, config: Config, txn: Stripe.BalanceTran
     object,
     balanceTransaction: txn.id,
     orderId: null,
+    payment,
     at,
   });
   if (txn.currency !== 'eur') return [movement('other', txn.id, txn.net, txn.id)];
@@ -217,7 +224,10 @@ async function stripeMovements(db: Knex, config: Config, txn: Stripe.BalanceTran
     case 'charge': {
       const { charge, intent } = await paymentOfCharge(db, config, txn);
       const key = intent ?? charge;
-      return [movement('charges', key, txn.amount, charge), movement('cardFees', key, -txn.fee, charge)];
+      return [
+        { ...movement('charges', key, txn.amount, charge), payment: intent ?? null },
+        { ...movement('cardFees', key, -txn.fee, charge), payment: intent ?? null },
+      ];
     }
     case 'refund':
       return feeElsewhere([movement('refunds', source, txn.amount)]);
@@ -256,6 +266,29 @@ async function stripeSide(db: Knex, config: Config, from: Date, to: Date): Promi
   }
 }
 
+/**
+ * The order of each differing movement ("figure key" → order id), so staff can open it: from the
+ * books' rows where they have one, else by the payment Stripe names.
+ */
+async function ordersOf(db: Knex, movements: Movement[], books: Movement[]): Promise<Map<string, number>> {
+  const idOfMovement = (m: Movement) => `${m.figure} ${m.key}`;
+  const found = new Map(books.filter((m) => m.orderId !== null).map((m) => [idOfMovement(m), m.orderId!]));
+  const payments = [
+    ...new Set(movements.flatMap((m) => (found.has(idOfMovement(m)) || !m.payment ? [] : [m.payment]))),
+  ];
+  const orders = payments.length
+    ? await db('orders')
+        .whereIn('stripe_payment_intent_id', payments)
+        .select<{ id: number; payment: string }[]>('id', 'stripe_payment_intent_id as payment')
+    : [];
+  const byPayment = new Map(orders.map((order) => [order.payment, order.id]));
+  for (const m of movements) {
+    const order = m.payment ? byPayment.get(m.payment) : undefined;
+    if (!found.has(idOfMovement(m)) && order !== undefined) found.set(idOfMovement(m), order);
+  }
+  return found;
+}
+
 /** Stripe's balance transactions and the books' rows of a period, beside each other. */
 export async function reconcileStripe(db: Knex, config: Config, period: Period): Promise<Reconciliation> {
   if (!period.from || !period.to)
@@ -279,15 +312,19 @@ export async function reconcileStripe(db: Knex, config: Config, period: Period):
       objects.set(id, object);
     }
   }
-  const orders = new Map(books.filter((m) => m.orderId !== null).map((m) => [m.key, m.orderId]));
-  const differences = [...objects.values()]
-    .filter((object) => object.stripe !== object.books)
+  const differing = [...objects.values()].filter((object) => object.stripe !== object.books);
+  const orders = await ordersOf(
+    db,
+    differing.map(({ first }) => first),
+    books,
+  );
+  const differences = differing
     .map(({ stripe, books, first }): Difference => ({
       object: first.object,
       type: objectTypeOf[first.figure],
       figure: first.figure,
       balanceTransaction: first.balanceTransaction,
-      orderId: orders.get(first.key) ?? null,
+      orderId: orders.get(`${first.figure} ${first.key}`) ?? null,
       at: first.at.toISOString(),
       stripe,
       books,
