@@ -114,6 +114,9 @@ describe('e2e: the Stripe reconciliation in the back office', function () {
     assert.ok(text.includes(refund.id), `the refund is named: ${text}`);
     assert.match(text, /Erstattung · Erstattungen an Kundschaft/);
     assert.match(text, /Stripe\s+-0,50\s€\s+Unsere Bücher\s+0,00\s€\s+Abweichung\s+-0,50\s€/);
+    const order = difference.locator('a.reconciliation-order');
+    assert.match(await order.innerText(), /^Bestellung \d+$/, 'the refund’s order, found by its payment');
+    assert.match((await order.getAttribute('href')) ?? '', /\/backoffice\/orders\?filter=/);
     await expectAccessible(page, 'the reconciliation with a difference (German)');
     await screenshot(page, 'backoffice-reconciliation-difference-1280');
 

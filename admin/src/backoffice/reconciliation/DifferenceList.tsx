@@ -1,5 +1,6 @@
-import { Alert, Box, List, ListItem, Stack, Typography } from '@mui/material';
+import { Alert, Box, Link as MuiLink, List, ListItem, Stack, Typography } from '@mui/material';
 import { useLocale, useTranslate } from 'react-admin';
+import { Link } from 'react-router-dom';
 import { formatDateTime } from '../../shared/dates.ts';
 import type { Locale } from '../../shared/locale.ts';
 import { useFormatCents } from '../common/money.tsx';
@@ -49,8 +50,18 @@ export function DifferenceList({ differences }: { differences: Difference[] }) {
               </Typography>
               <Typography component="p" variant="body2" color="text.secondary">
                 {formatDateTime(difference.at, locale)}
-                {difference.orderId !== null &&
-                  ` · ${translate('app.reconciliation.order', { id: difference.orderId })}`}
+                {difference.orderId !== null && (
+                  <>
+                    {' · '}
+                    <MuiLink
+                      component={Link}
+                      to={`/orders?filter=${encodeURIComponent(JSON.stringify({ id: [difference.orderId] }))}`}
+                      className="reconciliation-order"
+                    >
+                      {translate('app.reconciliation.order', { id: difference.orderId })}
+                    </MuiLink>
+                  </>
+                )}
               </Typography>
             </Box>
             <Box component="dl" sx={{ m: 0, display: 'grid', gridTemplateColumns: 'auto auto', columnGap: 2 }}>
