@@ -1,11 +1,17 @@
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { reconcilePending } from '../../api/src/orders/reconcile.ts';
+import { sweepStripeChanges } from '../../api/src/orders/stripe-sweep.ts';
+import { sweepStripePayouts } from '../../api/src/stripe-balance/payouts.ts';
+import { reconcileStripe } from '../../api/src/stripe-balance/reconciliation.ts';
 import { STRIPE_API_VERSION, Stripe, stripeClient } from '../../api/src/stripe/adapter.ts';
 import { sandboxCredentials } from '../../api/src/stripe/sandbox/keys.ts';
 import { SANDBOX_DISPUTE_FEE } from '../../api/src/stripe/sandbox/lifecycle.ts';
+import { setupWebhookEndpoint } from '../../api/src/stripe/setup.ts';
 import { describeApi } from '../support/env.ts';
-import { eventually } from '../support/orders.ts';
+import { eventually, placeMainOrder } from '../support/orders.ts';
+import { sell } from '../support/sales.ts';
 import {
   dashboardRefund,
   disputeCharge,
@@ -13,6 +19,9 @@ import {
   payInSandbox,
   payOutBalance,
   sandboxAction,
+  stripeParamsProblems,
+  stripeParamsType,
+  stripeRequestProblems,
   stripeShapeProblems,
 } from '../support/sandbox.ts';
 import { listenShop, type ListeningShop } from '../support/shop-server.ts';
@@ -21,7 +30,8 @@ import { listenShop, type ListeningShop } from '../support/shop-server.ts';
 // cards make it happen (https://docs.stripe.com/testing): refunds (whole, in parts, pending, failing
 // later), disputes (one, several, inquiries, won and lost), early fraud warnings, the balance and
 // its payouts. The sandbox's events go to a receiver of the test's (the shop's PUBLIC_URL), which
-// sees each as the shop's webhook route would.
+// sees each as the shop's webhook route would. The shop's own Stripe client (and the test's) reaches
+// the sandbox through a proxy of the test's that records every request and its answer.
 
 const cards = {
   plain: '4242424242424242',
@@ -53,6 +63,63 @@ async function eventReceiver() {
   };
 }
 
+interface Exchange {
+  method: string;
+  /** Path and query string. */
+  url: string;
+  body: string;
+  status: number;
+  /** The answer's body, as JSON when it is. */
+  answer: unknown;
+}
+
+/** Passes every request on to `target` (set once the shop listens) and records it with its answer. */
+async function recordingProxy() {
+  const exchanges: Exchange[] = [];
+  const proxy = { target: '', origin: '', exchanges, close: () => Promise.resolve() };
+  const read = (stream: http.IncomingMessage) =>
+    new Promise<Buffer>((resolve, reject) => {
+      const chunks: Buffer[] = [];
+      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+      stream.on('end', () => resolve(Buffer.concat(chunks)));
+      stream.on('error', reject);
+    });
+  const server = http.createServer((req, res) => {
+    void (async () => {
+      const body = await read(req);
+      const target = new URL(req.url!, proxy.target);
+      // Uncompressed, so that the answer can be read here (fetch asks for gzip).
+      const headers = { ...req.headers, host: target.host, 'accept-encoding': 'identity' };
+      const forwarded = http.request(target, { method: req.method, headers });
+      forwarded.end(body);
+      const answer = await new Promise<http.IncomingMessage>((resolve, reject) =>
+        forwarded.on('response', resolve).on('error', reject),
+      );
+      const text = await read(answer);
+      const json = /^application\/json/.test(answer.headers['content-type'] ?? '');
+      exchanges.push({
+        method: req.method!,
+        url: req.url!,
+        body: body.toString('utf8'),
+        status: answer.statusCode!,
+        answer: json ? JSON.parse(text.toString('utf8')) : text.toString('utf8'),
+      });
+      res.writeHead(answer.statusCode!, answer.headers).end(text);
+    })().catch((error: unknown) => {
+      res.statusCode = 502;
+      res.end(String(error));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  proxy.origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  proxy.close = () =>
+    new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    });
+  return proxy;
+}
+
 const unixNow = () => Math.floor(Date.now() / 1000);
 
 /** A Stripe error the SDK throws, as a predicate for assert.rejects. */
@@ -70,17 +137,28 @@ const stripeError =
 
 describeApi('local Stripe sandbox: refunds, disputes, fraud warnings, the balance and payouts', (t) => {
   let receiver: Awaited<ReturnType<typeof eventReceiver>>;
+  let proxy: Awaited<ReturnType<typeof recordingProxy>>;
   let shop: ListeningShop;
   let stripe: Stripe;
 
   before(async () => {
     receiver = await eventReceiver();
-    shop = await listenShop(t, () => ({ publicUrl: receiver.origin, sandboxWebhookRetryMs: 20 }));
-    // The adapter's client, at the server itself (its PUBLIC_URL is the receiver).
-    stripe = stripeClient(t.db, { ...shop.config, publicUrl: shop.url });
+    proxy = await recordingProxy();
+    shop = await listenShop(t, (config) => {
+      proxy.target = config.publicUrl;
+      // Its PUBLIC_URL is the receiver; its Stripe (STRIPE_API_URL) the proxy to itself.
+      return {
+        publicUrl: receiver.origin,
+        sandboxWebhookRetryMs: 20,
+        stripe: { ...config.stripe, apiUrl: proxy.origin },
+      };
+    });
+    // The adapter's client, the one the shop's own code uses.
+    stripe = stripeClient(t.db, shop.config);
   });
   after(async () => {
     await shop.close();
+    await proxy.close();
     await receiver.close();
   });
 
@@ -562,32 +640,25 @@ describeApi('local Stripe sandbox: refunds, disputes, fraud warnings, the balanc
     );
   });
 
-  it('every object it answers or sends in the whole lifecycle has only fields of the pinned stripe-node types', async function () {
+  it('every object it answers or sends, and every request the SDK sends it, in the whole lifecycle fits the pinned stripe-node types', async function () {
     this.timeout(120_000);
-    const { hostname, port } = new URL(shop.url);
-    const answered: { request: string; body: unknown }[] = [];
-    const recording: typeof fetch = async (input, init) => {
-      const res = await fetch(input, init);
-      answered.push({ request: `${init?.method ?? 'GET'} ${res.url}`, body: await res.clone().json() });
-      return res;
-    };
+    // Everything from here on goes through the proxy: the test's SDK (with the fetch client), the
+    // shop's own client (Node's http) and the sandbox's actions.
+    const from = proxy.exchanges.length;
+    const { hostname, port } = new URL(proxy.origin);
     const key = (await sandboxCredentials(t.db)).secretKey;
     const sdk = new Stripe(key, {
       host: hostname,
       port: Number(port),
       protocol: 'http',
       apiVersion: STRIPE_API_VERSION,
-      httpClient: Stripe.createFetchHttpClient(recording),
+      httpClient: Stripe.createFetchHttpClient(),
       maxNetworkRetries: 0,
       telemetry: false,
     });
     await newEvents();
-    const actions: unknown[] = [];
-    const action = async (path: string, body: Record<string, string | number | boolean> = {}) => {
-      const answer = await sandboxAction(t.db, shop.url, path, body);
-      actions.push(answer);
-      return answer;
-    };
+    const action = (path: string, body: Record<string, string | number | boolean> = {}) =>
+      sandboxAction(t.db, proxy.origin, path, body);
     const expandAll = { expand: ['payment_intent.latest_charge.balance_transaction'] };
 
     // Every card and action of the lifecycle, and a payment large enough that there is money to pay out.
@@ -622,6 +693,9 @@ describeApi('local Stripe sandbox: refunds, disputes, fraud warnings, the balanc
     await action(`/stripe-sandbox/charges/${plain.charge.id}/dispute`);
     await action(`/stripe-sandbox/charges/${warned.charge.id}/dispute`, { inquiry: true });
     await sdk.checkout.sessions.retrieve(plain.session.id, expandAll);
+    await sdk.paymentIntents.retrieve(plain.intent.id, { expand: ['latest_charge'] });
+    await sdk.charges.retrieve(plain.charge.id, { expand: ['balance_transaction'] });
+    await sdk.balanceTransactions.retrieve(plain.charge.balance_transaction as string);
     await sdk.balance.retrieve();
     const payout = (await action('/stripe-sandbox/payouts')) as { id: string };
     await sdk.payouts.retrieve(payout.id, { expand: ['balance_transaction'] });
@@ -635,6 +709,26 @@ describeApi('local Stripe sandbox: refunds, disputes, fraud warnings, the balanc
       'refund',
       'refund_failure',
     ]);
+
+    // The requests our own code builds: an order placed (its Checkout Session), paid and settled
+    // (the session read back), refunded by staff; an unpaid order whose time is up (its session
+    // expired); the sweeps of refunds, disputes and payouts; the reconciliation with Stripe's balance.
+    const office = await t.office();
+    const order = await sell(shop, t.db, { vendor: 'DEMO-1', items: { Zeitung: 1 }, tip: 100 });
+    const refunded = await shop.http.post(`/api/orders/${order.id}/refund/`).set('Authorization', office);
+    assert.equal(refunded.status, 200, JSON.stringify(refunded.body));
+    const unpaid = await placeMainOrder(shop, t.db);
+    await t
+      .db('orders')
+      .where({ id: unpaid.id })
+      .update({ expires_at: new Date(Date.now() - 60_000) });
+    await reconcilePending(t.db, shop.config, { startedAt: new Date() });
+    assert.equal((await t.db('orders').where({ id: unpaid.id }).first()).status, 'expired');
+    assert.equal((await sweepStripeChanges(t.db, shop.config)).failed, 0);
+    assert.equal((await sweepStripePayouts(t.db, shop.config)).failed, 0);
+    const day = 24 * 60 * 60 * 1000;
+    await reconcileStripe(t.db, shop.config, { from: new Date(Date.now() - day), to: new Date(Date.now() + day) });
+
     const events = await newEvents();
     for (const type of [
       'refund.failed',
@@ -647,10 +741,32 @@ describeApi('local Stripe sandbox: refunds, disputes, fraud warnings, the balanc
       'payout.paid',
     ])
       assert.ok(typesOf(events).includes(type), `${type} was sent`);
+    // The shop's webhook route gets them all, as Stripe would send them: it reads refunds, a charge's
+    // refunds, disputes, fraud warnings and payouts back.
+    const { webhookSecret } = await sandboxCredentials(t.db);
+    for (const event of events) {
+      const payload = JSON.stringify(event);
+      const res = await shop.http
+        .post('/api/webhooks/stripe')
+        .set('Content-Type', 'application/json')
+        .set('Stripe-Signature', Stripe.webhooks.generateTestHeaderString({ payload, secret: webhookSecret }))
+        .send(payload);
+      assert.ok(res.status < 300, `${event.type}: HTTP ${res.status} ${JSON.stringify(res.body)}`);
+    }
+    // `npm run stripe-setup` (created, then brought back in line), and the endpoint's own calls.
+    const app = stripeClient(t.db, shop.config);
+    const made = await setupWebhookEndpoint(app, shop.config.publicUrl);
+    assert.equal(made.action, 'created');
+    await sdk.webhookEndpoints.update(made.endpoint.id, { disabled: true });
+    assert.equal((await setupWebhookEndpoint(app, shop.config.publicUrl)).action, 'updated');
+    await sdk.webhookEndpoints.retrieve(made.endpoint.id);
+    await sdk.webhookEndpoints.del(made.endpoint.id);
+    await shop.idle();
+    const exchanges = proxy.exchanges.slice(from);
 
     const problems: string[] = [];
-    for (const { request, body } of answered) problems.push(...(await stripeShapeProblems(body, request)));
-    for (const [i, answer] of actions.entries()) problems.push(...(await stripeShapeProblems(answer, `action ${i}`)));
+    for (const { method, url, answer } of exchanges)
+      if (typeof answer === 'object') problems.push(...(await stripeShapeProblems(answer, `${method} ${url}`)));
     for (const event of events) problems.push(...(await stripeShapeProblems(event, `event ${event.type}`)));
     assert.deepEqual(problems, [], 'fields the pinned types do not have');
 
@@ -665,10 +781,92 @@ describeApi('local Stripe sandbox: refunds, disputes, fraud warnings, the balanc
       'charge',
     ];
     const missing: string[] = [];
-    for (const { request, body } of answered) missing.push(...(await stripeShapeProblems(body, request, lifecycle)));
-    for (const [i, answer] of actions.entries())
-      missing.push(...(await stripeShapeProblems(answer, `action ${i}`, lifecycle)));
+    for (const { method, url, answer } of exchanges)
+      if (typeof answer === 'object')
+        missing.push(...(await stripeShapeProblems(answer, `${method} ${url}`, lifecycle)));
     for (const event of events) missing.push(...(await stripeShapeProblems(event, `event ${event.type}`, lifecycle)));
     assert.deepEqual([...new Set(missing)], [], 'fields their types require');
+
+    // Every request to Stripe's API, the SDK's parameters by the type of the method that sent them:
+    // no parameter the type does not name (at any depth), none it requires missing, numbers and
+    // booleans as the form encoding writes them. The sandbox's own routes (/stripe-sandbox/…, not
+    // Stripe's: its page and its actions) are not checked.
+    const wrong: string[] = [];
+    const skipped: string[] = [];
+    for (const exchange of exchanges) {
+      const found = await stripeRequestProblems(exchange);
+      if (found) wrong.push(...found);
+      else skipped.push(`${exchange.method} ${new URL(exchange.url, proxy.origin).pathname}`);
+    }
+    assert.deepEqual(wrong, [], 'requests that do not fit the pinned parameters types');
+    // The staff refund's request as our code sent it is found out with one parameter more (the
+    // sandbox itself refuses unknown parameters, so none can go over the wire).
+    const staffRefund = exchanges.find(
+      ({ url, body }) => url === '/v1/refunds' && body.includes('metadata[requested_by]'),
+    );
+    assert.ok(staffRefund, 'the refund route asked Stripe');
+    assert.deepEqual(await stripeRequestProblems({ ...staffRefund, body: `${staffRefund.body}&colour=red` }), [
+      'POST /v1/refunds (Stripe.RefundCreateParams): colour: not a parameter of RefundCreateParams',
+    ]);
+    assert.ok(skipped.length > 0 && skipped.every((request) => / \/stripe-sandbox\//.test(request)), String(skipped));
+    const checked = new Set(
+      exchanges.map(({ method, url }) => stripeParamsType(method, new URL(url, proxy.origin).pathname)),
+    );
+    checked.delete(undefined);
+    assert.deepEqual([...checked].sort(), [
+      'Stripe.BalanceRetrieveParams',
+      'Stripe.BalanceTransactionListParams',
+      'Stripe.BalanceTransactionRetrieveParams',
+      'Stripe.ChargeRetrieveParams',
+      'Stripe.Checkout.SessionCreateParams',
+      'Stripe.Checkout.SessionExpireParams',
+      'Stripe.Checkout.SessionRetrieveParams',
+      'Stripe.DisputeCloseParams',
+      'Stripe.DisputeListParams',
+      'Stripe.DisputeRetrieveParams',
+      'Stripe.DisputeUpdateParams',
+      'Stripe.PaymentIntentRetrieveParams',
+      'Stripe.PayoutListParams',
+      'Stripe.PayoutRetrieveParams',
+      'Stripe.Radar.EarlyFraudWarningListParams',
+      'Stripe.Radar.EarlyFraudWarningRetrieveParams',
+      'Stripe.RefundCreateParams',
+      'Stripe.RefundListParams',
+      'Stripe.RefundRetrieveParams',
+      'Stripe.WebhookEndpointCreateParams',
+      'Stripe.WebhookEndpointDeleteParams',
+      'Stripe.WebhookEndpointListParams',
+      'Stripe.WebhookEndpointRetrieveParams',
+      'Stripe.WebhookEndpointUpdateParams',
+    ]);
+  });
+
+  it('the request check finds a parameter the pinned type does not have, a missing required one and a value of the wrong type', async () => {
+    assert.deepEqual(await stripeParamsProblems({ colour: 'red' }, 'Stripe.RefundCreateParams', 'planted'), [
+      'planted: colour: not a parameter of RefundCreateParams',
+    ]);
+    assert.deepEqual(
+      await stripeRequestProblems({
+        method: 'POST',
+        url: '/v1/checkout/sessions',
+        body: 'mode=payment&line_items[0][price_data][currency]=eur&line_items[0][price_data][unit_amount]=3.00%20%E2%82%AC&line_items[0][price_data][product_data][colour]=red&line_items[0][quantity]=1',
+      }),
+      [
+        'POST /v1/checkout/sessions (Stripe.Checkout.SessionCreateParams): line_items[0][price_data][unit_amount]: "3.00 €" is not a number',
+        'POST /v1/checkout/sessions (Stripe.Checkout.SessionCreateParams): line_items[0][price_data][product_data][colour]: not a parameter of ProductData',
+        'POST /v1/checkout/sessions (Stripe.Checkout.SessionCreateParams): line_items[0][price_data][product_data][name]: missing, ProductData requires it',
+      ],
+    );
+    assert.deepEqual(
+      await stripeRequestProblems({ method: 'GET', url: '/v1/disputes?created[gte]=soon&expand[]=data.charge' }),
+      ['GET /v1/disputes (Stripe.DisputeListParams): created[gte]: "soon" is not a number'],
+    );
+    assert.deepEqual(await stripeRequestProblems({ method: 'POST', url: '/v1/disputes/dp_1', body: 'submit=yes' }), [
+      'POST /v1/disputes/dp_1 (Stripe.DisputeUpdateParams): submit: "yes" is not a boolean',
+    ]);
+    assert.deepEqual(await stripeRequestProblems({ method: 'GET', url: '/v1/customers' }), [
+      'GET /v1/customers: no parameters type known for this route',
+    ]);
+    assert.equal(await stripeRequestProblems({ method: 'POST', url: '/stripe-sandbox/payouts' }), undefined);
   });
 });

@@ -107,6 +107,7 @@ type Ts = typeof import('typescript');
 
 interface ShapeChecker {
   problems(value: unknown, where: string, required: Required): string[];
+  paramsProblems(params: unknown, type: string, where: string): string[];
 }
 
 /** Whose required fields are checked: every object's, or those of these `object` types (at any depth). */
@@ -114,7 +115,7 @@ type Required = boolean | readonly string[];
 
 let checker: Promise<ShapeChecker> | undefined;
 
-/** The Stripe type of each object the sandbox answers or sends, by its `object` field. */
+/** The Stripe type of each object the sandbox answers or sends, by its `object` field (and `deleted`). */
 const shapeTypes: Record<string, string> = {
   'checkout.session': 'Stripe.Checkout.Session',
   payment_intent: 'Stripe.PaymentIntent',
@@ -127,14 +128,57 @@ const shapeTypes: Record<string, string> = {
   'radar.early_fraud_warning': 'Stripe.Radar.EarlyFraudWarning',
   webhook_endpoint: 'Stripe.WebhookEndpoint',
   event: 'Stripe.Event',
+  // What a DELETE answers (`deleted: true`).
+  'deleted webhook_endpoint': 'Stripe.DeletedWebhookEndpoint',
 };
+
+/**
+ * The stripe-node parameters type of each of Stripe's routes that the sandbox answers: the type of
+ * the `params` argument of the SDK method that calls it (`stripe.refunds.create(params)` →
+ * RefundCreateParams). `:id` is one path segment.
+ */
+const requestTypes: { method: string; path: string; type: string }[] = [
+  ['POST /v1/checkout/sessions', 'Stripe.Checkout.SessionCreateParams'],
+  ['GET /v1/checkout/sessions/:id', 'Stripe.Checkout.SessionRetrieveParams'],
+  ['POST /v1/checkout/sessions/:id/expire', 'Stripe.Checkout.SessionExpireParams'],
+  ['GET /v1/payment_intents/:id', 'Stripe.PaymentIntentRetrieveParams'],
+  ['GET /v1/charges/:id', 'Stripe.ChargeRetrieveParams'],
+  ['GET /v1/balance_transactions', 'Stripe.BalanceTransactionListParams'],
+  ['GET /v1/balance_transactions/:id', 'Stripe.BalanceTransactionRetrieveParams'],
+  ['GET /v1/balance', 'Stripe.BalanceRetrieveParams'],
+  ['POST /v1/refunds', 'Stripe.RefundCreateParams'],
+  ['GET /v1/refunds', 'Stripe.RefundListParams'],
+  ['GET /v1/refunds/:id', 'Stripe.RefundRetrieveParams'],
+  ['GET /v1/disputes', 'Stripe.DisputeListParams'],
+  ['GET /v1/disputes/:id', 'Stripe.DisputeRetrieveParams'],
+  ['POST /v1/disputes/:id', 'Stripe.DisputeUpdateParams'],
+  ['POST /v1/disputes/:id/close', 'Stripe.DisputeCloseParams'],
+  ['GET /v1/radar/early_fraud_warnings', 'Stripe.Radar.EarlyFraudWarningListParams'],
+  ['GET /v1/radar/early_fraud_warnings/:id', 'Stripe.Radar.EarlyFraudWarningRetrieveParams'],
+  ['GET /v1/payouts', 'Stripe.PayoutListParams'],
+  ['GET /v1/payouts/:id', 'Stripe.PayoutRetrieveParams'],
+  ['POST /v1/webhook_endpoints', 'Stripe.WebhookEndpointCreateParams'],
+  ['GET /v1/webhook_endpoints', 'Stripe.WebhookEndpointListParams'],
+  ['GET /v1/webhook_endpoints/:id', 'Stripe.WebhookEndpointRetrieveParams'],
+  ['POST /v1/webhook_endpoints/:id', 'Stripe.WebhookEndpointUpdateParams'],
+  ['DELETE /v1/webhook_endpoints/:id', 'Stripe.WebhookEndpointDeleteParams'],
+].map(([route, type]) => {
+  const [method, path] = route.split(' ');
+  return { method, path, type };
+});
+
+/** A number as the SDK writes one into a form or query string. */
+const number = /^-?\d+(\.\d+)?$/;
 
 async function makeChecker(): Promise<ShapeChecker> {
   const ts: Ts = (await import('typescript')).default;
   const file = path.resolve('tests/support/.stripe-shapes.ts');
-  const source = `import type Stripe from 'stripe';\nexport interface Shapes {\n${Object.entries(shapeTypes)
-    .map(([name, type]) => `  '${name}': ${type};`)
-    .join('\n')}\n}\n`;
+  const fields = (named: Record<string, string>) =>
+    Object.entries(named)
+      .map(([name, type]) => `  '${name}': ${type};`)
+      .join('\n');
+  const paramsTypes = Object.fromEntries(requestTypes.map(({ type }) => [type, type]));
+  const source = `import type Stripe from 'stripe';\nexport interface Shapes {\n${fields(shapeTypes)}\n}\nexport interface Params {\n${fields(paramsTypes)}\n}\n`;
   const options: import('typescript').CompilerOptions = {
     module: ts.ModuleKind.ESNext,
     moduleResolution: ts.ModuleResolutionKind.Bundler,
@@ -152,13 +196,21 @@ async function makeChecker(): Promise<ShapeChecker> {
   host.fileExists = (name) => path.resolve(name) === file || fileExists(name);
   const program = ts.createProgram([file], options, host);
   const types = program.getTypeChecker();
-  const shapes = program.getSourceFile(file)!.statements.find(ts.isInterfaceDeclaration)!;
-  const shapeOf = new Map(
-    shapes.members.map((member) => {
-      const symbol = types.getSymbolAtLocation(member.name!)!;
-      return [symbol.name, types.getTypeOfSymbolAtLocation(symbol, shapes)] as const;
-    }),
-  );
+  const declared = (name: string) => {
+    const node = program
+      .getSourceFile(file)!
+      .statements.filter(ts.isInterfaceDeclaration)
+      .find((declaration) => declaration.name.text === name)!;
+    const byName = new Map(
+      node.members.map((member) => {
+        const symbol = types.getSymbolAtLocation(member.name!)!;
+        return [symbol.name, types.getTypeOfSymbolAtLocation(symbol, node)] as const;
+      }),
+    );
+    return { node, byName };
+  };
+  const { node: shapes, byName: shapeOf } = declared('Shapes');
+  const { byName: paramsOf } = declared('Params');
   type Type = import('typescript').Type;
 
   const members = (type: Type): Type[] =>
@@ -241,17 +293,93 @@ async function makeChecker(): Promise<ShapeChecker> {
       data.forEach((item, i) => out.push(...problems(item, `${where}.data[${i}]`, required)));
       return out;
     }
-    const type = object === undefined ? undefined : shapeOf.get(object);
+    const deleted = (value as { deleted?: unknown }).deleted === true;
+    const type = object === undefined ? undefined : shapeOf.get(deleted ? `deleted ${object}` : object);
     if (!type) return [`${where}: no Stripe type known for object ${JSON.stringify(object)}`];
     walk(value, type, where, required, out);
     return out;
   };
-  return { problems };
+  /** Whether a text value of the form encoding is one the type takes: numbers and booleans as the SDK writes them. */
+  const takesText = (type: Type, text: string): boolean => {
+    if (type.flags & (ts.TypeFlags.Any | ts.TypeFlags.Unknown | ts.TypeFlags.String | ts.TypeFlags.TemplateLiteral))
+      return true;
+    if (type.isStringLiteral()) return type.value === text;
+    if (type.isNumberLiteral()) return number.test(text) && Number(text) === type.value;
+    if (type.flags & ts.TypeFlags.Number) return number.test(text);
+    if (type.flags & (ts.TypeFlags.Boolean | ts.TypeFlags.BooleanLiteral))
+      return type.flags & ts.TypeFlags.Boolean ? /^(true|false)$/.test(text) : types.typeToString(type) === text;
+    // OtherString (string & Record<never, never>), which open enums add to their values.
+    if (type.isIntersection()) return type.types.some((part) => takesText(part, text));
+    // stripe-node's Decimal class: a decimal number as text.
+    if (type.getSymbol()?.name === 'Decimal') return number.test(text);
+    return false;
+  };
+
+  /** The parameter's name as Stripe writes it in errors: `line_items[0][price_data][currency]`. */
+  const inner = (name: string, key: string | number) => (name ? `${name}[${key}]` : String(key));
+
+  function walkParams(value: unknown, type: Type, name: string, out: string[]): void {
+    const all = members(type);
+    const shown = name || '(the parameters)';
+    if (typeof value === 'string') {
+      if (!all.some((t) => takesText(t, value)))
+        out.push(`${shown}: ${JSON.stringify(value)} is not a ${types.typeToString(types.getNonNullableType(type))}`);
+      return;
+    }
+    if (Array.isArray(value)) {
+      const element = all
+        .filter((t) => types.isArrayType(t))
+        .map((t) => types.getTypeArguments(t as import('typescript').TypeReference)[0])[0];
+      if (element) value.forEach((item, i) => walkParams(item, element, inner(name, i), out));
+      // Keys 0, 1, … of a hash (metadata[0]=…) read as a list.
+      else if (all.some(isObject)) walkParams({ ...value }, type, name, out);
+      else out.push(`${shown}: a list where ${types.typeToString(type)} has none`);
+      return;
+    }
+    if (value === null || typeof value !== 'object') {
+      out.push(`${shown}: ${typeof value} is no value of the form encoding`);
+      return;
+    }
+    const record = value as Record<string, unknown>;
+    const objects = all.filter(isObject);
+    if (objects.length === 0) {
+      out.push(`${shown}: a hash where ${types.typeToString(type)} has none`);
+      return;
+    }
+    const indexed = objects.map((t) => types.getIndexTypeOfType(t, ts.IndexKind.String)).find(Boolean);
+    if (indexed) {
+      for (const [key, field] of Object.entries(record)) walkParams(field, indexed, inner(name, key), out);
+      return;
+    }
+    const required = (t: Type) =>
+      t.getProperties().filter((property) => (property.flags & ts.SymbolFlags.Optional) === 0);
+    const fits = (t: Type) => Object.keys(record).every((key) => t.getProperty(key));
+    const complete = (t: Type) => required(t).every((property) => property.name in record);
+    const shape =
+      objects.find((t) => fits(t) && complete(t)) ?? objects.find(fits) ?? objects.find(complete) ?? objects[0];
+    for (const [key, field] of Object.entries(record)) {
+      const property = shape.getProperty(key);
+      if (!property) out.push(`${inner(name, key)}: not a parameter of ${types.typeToString(shape)}`);
+      else walkParams(field, types.getTypeOfSymbolAtLocation(property, shapes), inner(name, key), out);
+    }
+    for (const property of required(shape))
+      if (!(property.name in record))
+        out.push(`${inner(name, property.name)}: missing, ${types.typeToString(shape)} requires it`);
+  }
+
+  const paramsProblems = (params: unknown, type: string, where: string): string[] => {
+    const root = paramsOf.get(type);
+    if (!root || root.flags & ts.TypeFlags.Any) return [`${where}: no parameters type ${type} known`];
+    const out: string[] = [];
+    walkParams(params, root, '', out);
+    return out.map((problem) => `${where}: ${problem}`);
+  };
+  return { problems, paramsProblems };
 }
 
 /**
- * What does not fit the pinned stripe-node's type of `value` (chosen by its `object` field; a list
- * is checked item by item; an event with its `data.object` by its `type`): every field the type does
+ * What does not fit the pinned stripe-node's type of `value` (chosen by its `object` field, a
+ * deleted object's by `deleted` too; a list is checked item by item; an event with its `data.object` by its `type`): every field the type does
  * not name, at any depth, and with `required` (true, or a list of `object` types) every field the
  * type requires that is missing.
  */
@@ -262,4 +390,99 @@ export async function stripeShapeProblems(
 ): Promise<string[]> {
   checker ??= makeChecker();
   return (await checker).problems(value, where, required);
+}
+
+/** A value of Stripe's form encoding: text, a list, or a hash. */
+export type FormValue = string | FormValue[] | { [key: string]: FormValue };
+
+/**
+ * Stripe's form encoding decoded, as its API reads the SDK's bodies and query strings: brackets
+ * nest (`metadata[order]=1`, `line_items[0][price_data][currency]=eur`, `created[gte]=…`), `[]`
+ * appends (`expand[]=…`), and a hash keyed 0, 1, 2, … is a list. Throws on a name that is not
+ * bracket notation or a name used both as a value and a hash.
+ */
+export function decodeStripeForm(encoded: string): Record<string, FormValue> {
+  type Node = Map<string, Node | string>;
+  const root: Node = new Map();
+  for (const [key, value] of new URLSearchParams(encoded)) {
+    const match = /^([^[\]]+)((?:\[[^[\]]*\])*)$/.exec(key);
+    if (!match) throw new Error(`${key}: not a parameter name of Stripe's form encoding`);
+    const path = [match[1], ...[...match[2].matchAll(/\[([^[\]]*)\]/g)].map((m) => m[1])];
+    let node = root;
+    path.forEach((segment, i) => {
+      const name = segment === '' ? String(node.size) : segment;
+      const last = i === path.length - 1;
+      const there = node.get(name);
+      if (last ? there !== undefined : typeof there === 'string')
+        throw new Error(`${key}: ${path.slice(0, i + 1).join('.')} is given twice, or as a value and a hash`);
+      if (last) node.set(name, value);
+      else if (typeof there === 'object') node = there;
+      else node.set(name, (node = new Map()));
+    });
+  }
+  const plain = (node: Node): Record<string, FormValue> =>
+    Object.fromEntries([...node].map(([key, value]) => [key, typeof value === 'string' ? value : listed(value)]));
+  const listed = (node: Node): FormValue => {
+    const keys = [...node.keys()];
+    const list = keys.length > 0 && keys.every((key, i) => key === String(i));
+    return list ? Object.values(plain(node)) : plain(node);
+  };
+  return plain(root);
+}
+
+/** The stripe-node parameters type of a request to Stripe's API (`GET /v1/refunds` → Stripe.RefundListParams). */
+export function stripeParamsType(method: string, path: string): string | undefined {
+  const segments = path.split('/');
+  return requestTypes.find((route) => {
+    const pattern = route.path.split('/');
+    return (
+      route.method === method.toUpperCase() &&
+      pattern.length === segments.length &&
+      pattern.every((part, i) => (part === ':id' ? segments[i] !== '' : part === segments[i]))
+    );
+  })?.type;
+}
+
+/**
+ * What does not fit the pinned stripe-node's parameters type `type` (`Stripe.RefundCreateParams`, one
+ * of the routes' types) in `params`, decoded from the form encoding: every parameter the type does
+ * not name, at any depth; every one it requires that is missing; and values that are not of their
+ * type (numbers as numerals, booleans as true or false, the values of closed enums).
+ */
+export async function stripeParamsProblems(params: unknown, type: string, where = type): Promise<string[]> {
+  checker ??= makeChecker();
+  return (await checker).paramsProblems(params, type, where);
+}
+
+/** A request to the Stripe API as it went over the wire: `url` its path and query string. */
+export interface StripeRequest {
+  method: string;
+  url: string;
+  /** The form-encoded body (POST). */
+  body?: string;
+}
+
+/**
+ * What does not fit the pinned stripe-node's parameters type in a request the SDK sent: its route
+ * names the type (stripeParamsType), the query string and the form body its parameters. A route of
+ * Stripe's API without a known type is a problem; the sandbox's own routes (/stripe-sandbox/…, not
+ * Stripe's) are not checked and answer undefined.
+ */
+export async function stripeRequestProblems(request: StripeRequest): Promise<string[] | undefined> {
+  const url = new URL(request.url, 'http://sandbox.invalid');
+  if (url.pathname.startsWith('/stripe-sandbox/')) return undefined;
+  const where = `${request.method} ${url.pathname}`;
+  const type = stripeParamsType(request.method, url.pathname);
+  if (!type) return [`${where}: no parameters type known for this route`];
+  let params: Record<string, FormValue>;
+  try {
+    const query = decodeStripeForm(url.search.slice(1));
+    const body = decodeStripeForm(request.body ?? '');
+    if (Object.keys(query).length && Object.keys(body).length)
+      return [`${where}: parameters in the query and the body`];
+    params = { ...query, ...body };
+  } catch (error) {
+    return [`${where}: ${(error as Error).message}`];
+  }
+  return stripeParamsProblems(params, type, `${where} (${type})`);
 }
