@@ -246,7 +246,7 @@ describeApi('DATEV export', (t: ApiTest) => {
     const saved = await saveSettings(settings);
     assert.equal(saved.status, 200, JSON.stringify(saved.body));
     assert.equal(saved.body.adviserNumber, '29098');
-    assert.deepEqual(saved.body.accounts, settings.accounts);
+    assert.deepEqual(saved.body.accounts, { ...settings.accounts, bank: '1200' }, 'the bank account by the chart');
   });
 
   it('writes May as an EXTF Buchungsstapel: header, column heading, one line per ledger row, Windows-1252', async () => {

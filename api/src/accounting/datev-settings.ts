@@ -94,7 +94,7 @@ const stored = z.strictObject(
           return [role, laterRoles.includes(role) ? account.optional() : account];
         }),
       ) as Record<DatevRole, z.ZodString>,
-      { error: 'Please send the account numbers as an object of the six kinds of account.' },
+      { error: 'Please send the account numbers as an object of the seven kinds of account.' },
     ),
     vendorBase: digits('Please give the first personal account as digits.').regex(/^\d{5,9}$/, {
       error: 'Please give 5 to 9 digits.',

@@ -5,8 +5,8 @@ import { pseudonymIn } from '../privacy/anonymise.ts';
 // the reader's language. The kinds of booking are named in api/src/ledger/kinds.ts.
 
 const systemAccountNames: Record<Language, Record<string, string>> = {
-  de: { customers: 'Kundschaft', orga: 'Zeitung', cash: 'Kasse', provider: 'Kartenanbieter' },
-  en: { customers: 'Customers', orga: 'Newspaper', cash: 'Cash desk', provider: 'Card provider' },
+  de: { customers: 'Kundschaft', orga: 'Zeitung', cash: 'Kasse', provider: 'Kartenanbieter', bank: 'Bank' },
+  en: { customers: 'Customers', orga: 'Newspaper', cash: 'Cash desk', provider: 'Card provider', bank: 'Bank' },
 };
 
 /** A ledger account as its name columns come from a join with `vendors`. */

@@ -401,8 +401,8 @@ export const messagesDe: Record<string, string> = {
   'Please choose SKR03 or SKR04.': 'Bitte SKR03 oder SKR04 wählen.',
   'Please choose an account length from 4 to 8.': 'Bitte eine Sachkontenlänge von 4 bis 8 wählen.',
   'Please choose collective or personal.': 'Bitte Sammelkonto (collective) oder Personenkonten (personal) wählen.',
-  'Please send the account numbers as an object of the six kinds of account.':
-    'Bitte die Kontonummern als Objekt mit den sechs Kontoarten senden.',
+  'Please send the account numbers as an object of the seven kinds of account.':
+    'Bitte die Kontonummern als Objekt mit den sieben Kontoarten senden.',
   'Please give 5 to 9 digits.': 'Bitte 5 bis 9 Ziffern angeben.',
   'Unknown DATEV setting: {keys}.': 'Unbekannte DATEV-Einstellung: {keys}.',
   'Please send the DATEV settings as a JSON object.': 'Bitte die DATEV-Einstellungen als JSON-Objekt senden.',

@@ -5,12 +5,13 @@ import { log } from '../log.ts';
 import { expireCheckoutSession } from '../stripe/adapter.ts';
 import { forgetOldRates } from './rate-limit.ts';
 import { applySession, settleOrder } from './settle.ts';
+import { sweepStripePayouts } from '../stripe-balance/payouts.ts';
 import { sweepStripeChanges } from './stripe-sweep.ts';
 
 // The safety net under the webhook: a lost or refused event must not leave a paid order pending.
 // Every minute the job asks Stripe about orders pending for a few minutes and about paid orders
 // whose fee is still unknown, and closes the sessions of orders past their time; every few minutes
-// it sweeps Stripe's recent refunds and disputes (stripe-sweep.ts).
+// it sweeps Stripe's recent refunds, disputes and payouts (stripe-sweep.ts, stripe-balance/payouts.ts).
 
 /** Identifies this job's advisory lock among all of the database's. */
 const lockKey = 4_004_001;
@@ -132,7 +133,10 @@ export function startReconciliation(db: Knex, config: Config): void {
     running = true;
     try {
       await reconcilePending(db, config, options);
-      if (runs++ % sweepEveryRuns === 0) await sweepStripeChanges(db, config);
+      if (runs++ % sweepEveryRuns === 0) {
+        await sweepStripeChanges(db, config);
+        await sweepStripePayouts(db, config);
+      }
     } catch (error) {
       log.error('reconciliation failed', { error: String((error as Error)?.message ?? error) });
     } finally {

@@ -17,7 +17,7 @@ import { PageTitle } from '../layout/PageTitle.tsx';
 
 /** Where the DATEV settings are edited; the export dialog and the settings screen link here. */
 
-export const datevRoles = ['customers', 'orga', 'cash', 'provider', 'donations', 'vendors'] as const;
+export const datevRoles = ['customers', 'orga', 'cash', 'bank', 'provider', 'donations', 'vendors'] as const;
 type Role = (typeof datevRoles)[number];
 
 const months = Array.from({ length: 12 }, (_, i) => ({ id: i + 1, name: `app.datev.month_${i + 1}` }));
