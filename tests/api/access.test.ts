@@ -145,6 +145,9 @@ const matrix: Record<string, Row> = {
   'GET /api/accounting/datev': staff,
   'GET /api/accounting/datev/settings': staff,
   'PUT /api/accounting/datev/settings': staff,
+  // the reconciliation with Stripe's balance
+  'GET /api/stripe-reconciliation': staff,
+  'GET /api/stripe-reconciliation.csv': staff,
   'GET /api/payments/statistics': staff,
 };
 

@@ -156,7 +156,7 @@ describe('deployment files', () => {
     it('names in docs/production.md exactly the Stripe events the webhook handles, and the pinned API version', () => {
       const docs = read('docs/production.md');
       const section = /\*\*Stripe's webhook endpoint\*\*[\s\S]*?\n\n/.exec(docs)?.[0] ?? '';
-      const named = [...section.matchAll(/`((?:checkout|charge|refund)\.[a-z_.]+)`/g)].map((m) => m[1]);
+      const named = [...section.matchAll(/`((?:checkout|charge|refund|radar|payout)\.[a-z_.]+)`/g)].map((m) => m[1]);
       assert.deepEqual([...named].sort(), [...handledEvents].sort());
       assert.ok(section.includes(STRIPE_API_VERSION));
       assert.equal(STRIPE_API_VERSION, Stripe.API_VERSION, 'the version the installed SDK was built for');
