@@ -148,6 +148,7 @@ describeApi('Stripe money: refunds and disputes as Stripe runs them, to the cent
       'and each fee',
     );
     assert.equal(await balanceOf(t.db, 'vendor', vendor), vendorBefore, 'the newspaper bears them until staff decide');
+    assert.equal((await staffOrder(order.id)).status, 'paid', 'a disputed order stays paid: the disputes decide');
     await assertBalanced(t.db);
   });
 
@@ -205,6 +206,7 @@ describeApi('Stripe money: refunds and disputes as Stripe runs them, to the cent
   it('a dispute won returns the amount and Stripe’s fee to the newspaper: it ends where it started', async () => {
     const order = await sell(shop, t.db, { vendor: 'DEMO-9', card: disputeCard });
     const newspaperBefore = await balanceOf(t.db, 'orga');
+    const vendorBefore = await credit('DEMO-9');
     const [dispute] = await disputesOf(order.stripe_payment_intent_id);
     await deliver('charge.dispute.created', { id: dispute.id, object: 'dispute' });
     assert.ok(newspaperBefore > (await balanceOf(t.db, 'orga')), 'the withdrawal and its fee');
@@ -217,6 +219,9 @@ describeApi('Stripe money: refunds and disputes as Stripe runs them, to the cent
     assert.ok(returned > 0, 'Stripe returned its fee');
     assert.deepEqual(await rows(order.id, 'dispute_fee_returned'), [returned]);
     assert.equal(await balanceOf(t.db, 'orga'), newspaperBefore - fees, 'what Stripe’s balance transactions say');
+    assert.equal(fees, 0, 'the fee came back with the money');
+    assert.equal(await credit('DEMO-9'), vendorBefore, 'the vendor’s credit never moved');
+    assert.equal((await staffOrder(order.id)).status, 'paid');
     await assertBalanced(t.db);
   });
 
