@@ -130,19 +130,30 @@ const filled = {
   text: columnIndex('Buchungstext'),
 };
 
+/** The filled columns in their order, each with the separators before it, and those after the last. */
+const filledInOrder = (Object.entries(filled) as [keyof typeof filled, number][])
+  .sort(([, a], [, b]) => a - b)
+  .map(([name, index], i, all) => ({ name, before: ';'.repeat(index - (i ? all[i - 1]![1] : 0)) }));
+const emptyTail = ';'.repeat(datevColumns.length - 1 - Math.max(...Object.values(filled)));
+
 function bookingLine(booking: Booking): string {
-  const fields: string[] = datevColumns.map(() => '');
-  // A negative sum (a day whose corrections outweigh its bookings) goes the other way round.
-  fields[filled.amount] = centsToDecimal(Math.abs(booking.amount));
-  fields[filled.side] = text(booking.amount < 0 ? 'H' : 'S', 1);
-  fields[filled.currency] = text('EUR', 3);
-  fields[filled.account] = booking.account;
-  fields[filled.contra] = booking.contra;
-  fields[filled.date] = `${booking.day.slice(8, 10)}${booking.day.slice(5, 7)}`;
-  // DATEV takes letters, digits and $ & % * + - / in a voucher number, 36 at most.
-  fields[filled.voucher] = text(booking.voucher.replace(/[^A-Za-z0-9$&%*+\-/]/g, ''), 36);
-  fields[filled.text] = text(booking.text, 60);
-  return fields.join(';') + '\r\n';
+  const values: Record<keyof typeof filled, string> = {
+    // A negative sum (a day whose corrections outweigh its bookings) goes the other way round.
+    amount: centsToDecimal(Math.abs(booking.amount)),
+    side: text(booking.amount < 0 ? 'H' : 'S', 1),
+    currency: text('EUR', 3),
+    account: booking.account,
+    contra: booking.contra,
+    date: `${booking.day.slice(8, 10)}${booking.day.slice(5, 7)}`,
+    // DATEV takes letters, digits and $ & % * + - / in a voucher number, 36 at most.
+    voucher: text(booking.voucher.replace(/[^A-Za-z0-9$&%*+\-/]/g, ''), 36),
+    text: text(booking.text, 60),
+  };
+  // The 125 columns as one string, the empty ones as their separators: a month's file is tens of
+  // thousands of lines.
+  let line = '';
+  for (const { name, before } of filledInOrder) line += before + values[name];
+  return line + emptyTail + '\r\n';
 }
 
 /** The local days of a DATEV file: its first and last day, and the start of its fiscal year. */

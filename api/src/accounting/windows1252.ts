@@ -34,6 +34,8 @@ const extra: Record<number, number> = {
 
 /** The text in Windows-1252; a character it lacks (an emoji, Cyrillic) becomes "?". */
 export function encodeWindows1252(text: string): Buffer {
+  // Most text is Latin-1 without its control block 0x80–0x9F, which is the same bytes in both.
+  if (!/[\u0080-\u009f\u0100-\uffff]/.test(text)) return Buffer.from(text, 'latin1');
   const bytes = Buffer.alloc(text.length);
   let length = 0;
   for (const char of text) {

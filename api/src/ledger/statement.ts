@@ -70,6 +70,7 @@ const lineOrder: LedgerKind[] = [
   'counter_sale',
   'counter_cash',
   'refund',
+  'refund_failed',
   'dispute_vendor',
   'dispute_won',
   'payout',
@@ -90,6 +91,16 @@ const figureOf: Partial<Record<LedgerKind, keyof StatementFigures>> = {
 };
 
 const iso = (value: Date | string) => new Date(value).toISOString();
+
+function groupBy<T>(items: readonly T[], key: (item: T) => number): Map<number, T[]> {
+  const groups = new Map<number, T[]>();
+  for (const item of items) {
+    const group = groups.get(key(item));
+    if (group) group.push(item);
+    else groups.set(key(item), [item]);
+  }
+  return groups;
+}
 
 // Every row of the vendors' accounts from `from` on, signed from the account's side: one branch per
 // side, as the open-row indexes and the credit read them. `$accounts` is a trusted subquery.
@@ -156,9 +167,12 @@ export async function statements(db: Db, vendorIds: number[] | 'all', period: St
     id: number;
   } & VendorMoneyColumns)[];
 
+  // By vendor once, not filtered per vendor: a year of every vendor is tens of thousands of groups.
+  const movementsOf = groupBy(movements, (m) => m.vendor_id);
+  const vouchersOf = groupBy(voucherRows, (v) => v.vendor_id);
   const result: Statement[] = [];
   for (const vendor of credits) {
-    const own = movements.filter((m) => m.vendor_id === vendor.id);
+    const own = movementsOf.get(vendor.id) ?? [];
     const later = own.filter((m) => !m.in_period).reduce((sum, m) => sum + Number(m.amount), 0);
     const lines = own
       .filter((m) => m.in_period)
@@ -189,15 +203,13 @@ export async function statements(db: Db, vendorIds: number[] | 'all', period: St
       vendorId: vendor.id,
       openingCredit,
       lines,
-      vouchers: voucherRows
-        .filter((v) => v.vendor_id === vendor.id)
-        .map((v) => ({
-          kind: v.kind,
-          at: iso(v.created_at),
-          payoutId: v.payout_id,
-          receiptNumber: v.receipt_number,
-          amount: Number(v.signed),
-        })),
+      vouchers: (vouchersOf.get(vendor.id) ?? []).map((v) => ({
+        kind: v.kind,
+        at: iso(v.created_at),
+        payoutId: v.payout_id,
+        receiptNumber: v.receipt_number,
+        amount: Number(v.signed),
+      })),
       figures,
       closingCredit,
     });
