@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { oneRow } from '../one-row.ts';
 import { payoutLines, type PayoutLineKind } from '../ledger/payout-lines.ts';
-import { tillBalance, voucherLabel } from '../ledger/till.ts';
+import { tillBalanceSql, voucherLabel } from '../ledger/till.ts';
 import { toIso } from '../vendors/queries.ts';
 
 // What the counter screens and papers read: tills with their balance, the cash book with its
@@ -18,30 +18,39 @@ export interface Till {
   closedUntil: string | null;
 }
 
-export async function listTills(db: Db): Promise<Till[]> {
-  const rows: { id: number; name: string; opening_balance: number; closed_until: string | null }[] = await db(
-    'tills as t',
-  )
+/** Tills with their balance, in one statement; one till by `id`. */
+async function tills(db: Db, id?: number): Promise<Till[]> {
+  const query = db('tills as t')
     .orderBy('t.id')
     .select(
       't.id',
       't.name',
       't.opening_balance',
+      db.raw(`${tillBalanceSql('t')} as balance`),
       db.raw(`(select to_char(max(day), 'YYYY-MM-DD') from till_closes c where c.till_id = t.id) as closed_until`),
     );
-  return Promise.all(
-    rows.map(async (row) => ({
-      id: row.id,
-      name: row.name,
-      openingBalance: Number(row.opening_balance),
-      balance: await tillBalance(db, row.id),
-      closedUntil: row.closed_until,
-    })),
-  );
+  if (id !== undefined) void query.where('t.id', id);
+  const rows = (await query) as {
+    id: number;
+    name: string;
+    opening_balance: number | string;
+    balance: number | string;
+    closed_until: string | null;
+  }[];
+  return rows.map((row) => ({
+    id: row.id,
+    name: row.name,
+    openingBalance: Number(row.opening_balance),
+    balance: Number(row.balance),
+    closedUntil: row.closed_until,
+  }));
 }
 
+export const listTills = (db: Db): Promise<Till[]> => tills(db);
+
+/** One till; not every till's balance to find it (a till screen, a close, the protocol read one). */
 export async function findTill(db: Db, id: number): Promise<Till | undefined> {
-  return (await listTills(db)).find((till) => till.id === id);
+  return (await tills(db, id))[0];
 }
 
 /** The local date today in the newspaper's time zone, YYYY-MM-DD. */

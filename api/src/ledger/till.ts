@@ -97,11 +97,17 @@ export async function lockTill(
   return till;
 }
 
+/**
+ * A till's balance as SQL over a `tills` row aliased `t` (a trusted alias): its cash book's last
+ * running balance, else the cash it started with.
+ */
+export const tillBalanceSql = (t: string) =>
+  `coalesce((select balance from cash_movements where till_id = ${t}.id order by id desc limit 1), ${t}.opening_balance)::bigint`;
+
 /** The till's balance now: the last movement's balance, or the opening balance. */
 export async function tillBalance(db: Db, tillId: number): Promise<number> {
   const { rows } = await db.raw<{ rows: { balance: number }[] }>(
-    `select coalesce((select balance from cash_movements where till_id = t.id order by id desc limit 1), t.opening_balance)::bigint as balance
-     from tills t where t.id = ?`,
+    `select ${tillBalanceSql('t')} as balance from tills t where t.id = ?`,
     [tillId],
   );
   return Number(rows[0]?.balance ?? 0);
