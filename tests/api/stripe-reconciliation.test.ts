@@ -243,6 +243,17 @@ describeApi('Stripe reconciliation: Stripe’s balance transactions beside the b
       .query({ from: '2026-05-01' })
       .set('Accept-Language', 'de');
     assert.match(german.body.message ?? german.text, /ersten und den letzten Tag/);
+    // A year would be thousands of Stripe calls: a quarter at most, asked of nobody.
+    const year = await as(shop.http.get('/api/stripe-reconciliation'))
+      .query({ from: '2025-01-01', to: '2025-12-31' })
+      .set('Accept-Language', 'de');
+    assert.equal(year.status, 400);
+    assert.equal(year.body.message, 'Bitte höchstens 92 Tage auf einmal mit Stripe abgleichen.');
+    assert.equal(
+      (await as(shop.http.get('/api/stripe-reconciliation')).query({ from: '2025-01-01', to: '2025-03-31' })).status,
+      200,
+      'a quarter is compared',
+    );
   });
 
   it('says so in the reader’s language when Stripe cannot be asked', async () => {

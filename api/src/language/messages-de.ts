@@ -533,6 +533,9 @@ export const messagesDe: Record<string, string> = {
   'Till difference': 'Kassendifferenz',
   'Stripe could not be asked for its balance transactions. Please try again later.':
     'Stripe konnte nicht nach seinen Saldobewegungen gefragt werden. Bitte später erneut versuchen.',
+  'Please compare at most {days} days with Stripe at once.':
+    'Bitte höchstens {days} Tage auf einmal mit Stripe abgleichen.',
+  'At most {days} days after the first day.': 'Höchstens {days} Tage nach dem ersten Tag.',
   'Please choose the first and the last day to compare with Stripe.':
     'Bitte den ersten und den letzten Tag des Abgleichs mit Stripe wählen.',
   'Card payments': 'Kartenzahlungen',

@@ -1,6 +1,6 @@
 import type { CsvColumn } from '../csv.ts';
 import { tr, type Message } from '../language/messages.ts';
-import { figures, type Figure, type ObjectType, type Reconciliation } from './reconciliation.ts';
+import { figures, type Figure, type ObjectType, type Reconciliation } from './answer.ts';
 
 // The reconciliation as one CSV table the bookkeeper can sort and filter: first a line per figure
 // (Stripe's total, the books' total, the difference), then a line per Stripe object that differs.

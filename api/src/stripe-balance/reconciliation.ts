@@ -4,6 +4,7 @@ import { invalidError, serviceError } from '../errors.ts';
 import { tr } from '../language/messages.ts';
 import type { Period } from '../period.ts';
 import { balanceTransactionsBetween, retrieveCharge, StripeFailure, type Stripe } from '../stripe/adapter.ts';
+import { figures, type Difference, type Figure, type ObjectType, type Reconciliation, type Totals } from './answer.ts';
 
 // Stripe's balance beside the books, for a period. Stripe records every movement of the newspaper's
 // money there as a balance transaction (https://docs.stripe.com/api/balance_transactions): a charge
@@ -16,25 +17,6 @@ import { balanceTransactionsBetween, retrieveCharge, StripeFailure, type Stripe 
 //
 // Each figure is signed as it changes Stripe's balance (money in positive, money out negative), and
 // their sum is how much more (or less) Stripe should hold at the end of the period than at its start.
-
-/** The figures, in the order staff read them. */
-export const figures = [
-  'charges',
-  'cardFees',
-  'refunds',
-  'refundFailures',
-  'disputes',
-  'disputeReinstatements',
-  'disputeFees',
-  'disputeFeesReturned',
-  'payouts',
-  'payoutFailures',
-  'other',
-] as const;
-export type Figure = (typeof figures)[number];
-
-/** The kinds of Stripe object a difference names. */
-export type ObjectType = 'charge' | 'refund' | 'dispute' | 'payout' | 'balance_transaction';
 
 const objectTypeOf: Record<Figure, ObjectType> = {
   charges: 'charge',
@@ -49,31 +31,6 @@ const objectTypeOf: Record<Figure, ObjectType> = {
   payoutFailures: 'payout',
   other: 'balance_transaction',
 };
-
-export type Totals = Record<Figure | 'total', number>;
-
-/** One Stripe object whose figure differs between Stripe and the books. */
-export interface Difference {
-  /** Stripe's id of the object: the charge (or the payment when Stripe has no charge), refund, dispute, payout. */
-  object: string;
-  type: ObjectType;
-  figure: Figure;
-  /** The balance transaction, where the books name it (a dispute's) or Stripe has nothing else. */
-  balanceTransaction: string | null;
-  orderId: number | null;
-  /** When Stripe or (if Stripe has nothing) the books recorded it. */
-  at: string;
-  stripe: number;
-  books: number;
-}
-
-export interface Reconciliation {
-  from: string;
-  to: string;
-  stripe: Totals;
-  books: Totals;
-  differences: Difference[];
-}
 
 /** A movement of one figure of one object: what a balance transaction or a ledger row says. */
 interface Movement {
@@ -289,11 +246,20 @@ async function ordersOf(db: Knex, movements: Movement[], books: Movement[]): Pro
   return found;
 }
 
+/** The longest period compared at once: a quarter. */
+const maxDays = 92;
+
 /** Stripe's balance transactions and the books' rows of a period, beside each other. */
 export async function reconcileStripe(db: Knex, config: Config, period: Period): Promise<Reconciliation> {
   if (!period.from || !period.to)
     throw invalidError('Please choose the first and the last day to compare with Stripe.', {
       [period.from ? 'to' : 'from']: 'Please choose a day.',
+    });
+  // Every balance transaction of the period is asked of Stripe, a hundred per call: a longer period
+  // would spend the account's rate limit that customers' payments need.
+  if (period.to.getTime() - period.from.getTime() > maxDays * 24 * 60 * 60 * 1000)
+    throw invalidError(tr('Please compare at most {days} days with Stripe at once.', { days: maxDays }), {
+      to: tr('At most {days} days after the first day.', { days: maxDays }),
     });
   const stripe = await stripeSide(db, config, period.from, period.to);
   const books = await bookedMovements(db, period.from, period.to);

@@ -7,11 +7,20 @@ import { PageTitle } from '../layout/PageTitle.tsx';
 import { CsvDownload } from './CsvDownload.tsx';
 import { DifferenceList } from './DifferenceList.tsx';
 import { FiguresTable } from './FiguresTable.tsx';
-import { ReconciliationPeriod, type PeriodChoice } from './ReconciliationPeriod.tsx';
+import { PeriodPicker, type PeriodChoice } from '../statistics/PeriodPicker.tsx';
 import { query, type Reconciliation } from './types.ts';
 
 type Loaded =
   { state: 'loading' } | { state: 'error'; message: string } | { state: 'done'; reconciliation: Reconciliation };
+
+/** The money screens' presets up to a month: the API compares a quarter at most. */
+const choices = ['today', 'this_week', 'this_month', 'last_month'] as const;
+const ids = {
+  period: 'reconciliation-period',
+  preset: 'reconciliation-preset',
+  from: 'reconciliation-from',
+  to: 'reconciliation-to',
+};
 
 /**
  * "Abgleich mit Stripe": Stripe's balance transactions of a period beside the books, and every
@@ -43,7 +52,7 @@ export default function ReconciliationPage() {
     <Box sx={{ mt: 1, mb: 4 }} id="reconciliation">
       <Title title={<PageTitle page="app.page.reconciliation" />} />
       <Typography sx={{ mt: 2 }}>{translate('app.reconciliation.intro')}</Typography>
-      <ReconciliationPeriod value={period} onChange={choosePeriod} />
+      <PeriodPicker value={period} onChange={choosePeriod} choices={choices} ids={ids} />
       {loaded.state === 'loading' && (
         <LinearProgress
           id="reconciliation-loading"

@@ -6,10 +6,6 @@ export const de = {
     reconciliation: {
       intro:
         'Was Stripe in diesem Zeitraum mit dem Geld der Zeitung gemacht hat, neben dem, was unsere Bücher dazu sagen. Eingänge sind positiv, Abgänge negativ.',
-      period: 'Zeitraum',
-      preset_custom: 'Eigener Zeitraum',
-      from: 'Von',
-      to: 'Bis',
       loading: 'Der Abgleich wird geladen …',
       failed: 'Der Abgleich konnte nicht geladen werden: %{message}',
       figures: 'Summen',
@@ -52,10 +48,6 @@ export const en: typeof de = {
     reconciliation: {
       intro:
         'What Stripe did with the newspaper’s money in this period, beside what our books say of it. Money in is positive, money out negative.',
-      period: 'Period',
-      preset_custom: 'Custom period',
-      from: 'From',
-      to: 'To',
       loading: 'Loading the reconciliation …',
       failed: 'The reconciliation could not be loaded: %{message}',
       figures: 'Totals',

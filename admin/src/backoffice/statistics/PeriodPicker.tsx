@@ -7,8 +7,31 @@ export interface PeriodChoice extends Days {
   preset: Preset | 'custom';
 }
 
-/** A preset, or two days of one's own (choosing a day makes the period "custom"). */
-export function PeriodPicker({ value, onChange }: { value: PeriodChoice; onChange: (value: PeriodChoice) => void }) {
+/** Where a screen's tests and labels find the picker's parts. */
+interface PickerIds {
+  period: string;
+  preset?: string;
+  from: string;
+  to: string;
+}
+
+const statisticsIds: PickerIds = { period: 'statistics-period', from: 'period-from', to: 'period-to' };
+
+/**
+ * A preset, or two days of one's own (choosing a day makes the period "custom"). `choices`: the
+ * presets a screen offers, all of them unless it says otherwise.
+ */
+export function PeriodPicker({
+  value,
+  onChange,
+  choices = presets,
+  ids = statisticsIds,
+}: {
+  value: PeriodChoice;
+  onChange: (value: PeriodChoice) => void;
+  choices?: readonly Preset[];
+  ids?: PickerIds;
+}) {
   const translate = useTranslate();
   const choosePreset = (preset: Preset | 'custom') =>
     onChange(preset === 'custom' ? { ...value, preset } : { preset, ...presetDays(preset) });
@@ -22,17 +45,18 @@ export function PeriodPicker({ value, onChange }: { value: PeriodChoice; onChang
       spacing={2}
       useFlexGap
       sx={{ my: 2, flexWrap: 'wrap' }}
-      id="statistics-period"
+      id={ids.period}
     >
       <TextField
         select
         size="small"
+        id={ids.preset}
         label={translate('app.books.period')}
         value={value.preset}
         onChange={(event) => choosePreset(event.target.value as Preset | 'custom')}
         sx={{ minWidth: 200 }}
       >
-        {presets.map((preset) => (
+        {choices.map((preset) => (
           <MenuItem key={preset} value={preset}>
             {translate(presetLabel(preset))}
           </MenuItem>
@@ -40,13 +64,13 @@ export function PeriodPicker({ value, onChange }: { value: PeriodChoice; onChang
         <MenuItem value="custom">{translate(presetLabel('custom'))}</MenuItem>
       </TextField>
       <DayInput
-        id="period-from"
+        id={ids.from}
         label={translate('app.statistics.from')}
         value={value.from}
         onChange={(text) => day('from', text)}
       />
       <DayInput
-        id="period-to"
+        id={ids.to}
         label={translate('app.statistics.to')}
         value={value.to}
         onChange={(text) => day('to', text)}
