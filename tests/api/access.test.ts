@@ -143,6 +143,7 @@ const matrix: Record<string, Row> = {
   'GET /api/payments/accounts': staff,
   // the DATEV export
   'GET /api/accounting/datev': staff,
+  'GET /api/accounting/trial-balance': staff,
   'GET /api/accounting/datev/settings': staff,
   'PUT /api/accounting/datev/settings': staff,
   // the reconciliation with Stripe's balance

@@ -5,6 +5,7 @@ import { buildApp } from '../../api/src/app.ts';
 import { bookHistory, type History } from '../support/books.ts';
 import { describeApi, type ApiTest } from '../support/env.ts';
 import { itemId } from '../support/orders.ts';
+import { parseDatev, type DatevFile } from '../support/datev.ts';
 
 // the DATEV file of a period parses back (EXTF header, column heading, one
 // line per booking or per day and kind, Windows-1252) and its amounts sum per account to the
@@ -12,57 +13,6 @@ import { itemId } from '../support/orders.ts';
 // own: it knows nothing of the export's code.
 
 const zone = 'Europe/Berlin';
-
-/** Splits one line of `;`-separated fields; a quoted field may hold `;` and doubled quotes. */
-function fields(line: string): string[] {
-  const out: string[] = [];
-  let field = '';
-  let quoted = false;
-  for (let i = 0; i < line.length; i++) {
-    const char = line[i];
-    if (quoted) {
-      if (char === '"' && line[i + 1] === '"') {
-        field += '"';
-        i++;
-      } else if (char === '"') quoted = false;
-      else field += char;
-    } else if (char === '"') quoted = true;
-    else if (char === ';') {
-      out.push(field);
-      field = '';
-    } else field += char;
-  }
-  out.push(field);
-  return out;
-}
-
-interface DatevFile {
-  bytes: Buffer;
-  header: string[];
-  columns: string[];
-  lines: string[][];
-  /** A booking line's fields by column name. */
-  get(line: string[], column: string): string;
-}
-
-function parseDatev(bytes: Buffer): DatevFile {
-  const text = new TextDecoder('windows-1252').decode(bytes);
-  assert.ok(text.endsWith('\r\n'), 'the file ends with CRLF');
-  const rows = text.slice(0, -2).split('\r\n');
-  assert.ok(!rows.some((row) => row.includes('\n')), 'every line ends with CRLF');
-  const [header, columns, ...lines] = rows.map(fields);
-  return {
-    bytes,
-    header,
-    columns,
-    lines,
-    get: (line, column) => {
-      const index = columns.indexOf(column);
-      assert.ok(index >= 0, `column ${column}`);
-      return line[index];
-    },
-  };
-}
 
 /** "12,34" → 1234 cents. */
 const cents = (amount: string) => {
@@ -79,14 +29,39 @@ const settings = {
   chart: 'SKR03',
   accountLength: 4,
   vendorAccounts: 'collective',
-  accounts: { customers: '1360', orga: '8300', cash: '1000', provider: '4970', donations: '1590', vendors: '1600' },
+  accounts: {
+    customers: '1360',
+    orga: '8300',
+    cash: '1000',
+    bank: '1200',
+    provider: '4970',
+    disputes: '2400',
+    vendors: '1600',
+    otherIncome: '2700',
+    otherExpense: '4980',
+    shortfall: '4900',
+    surplus: '2705',
+  },
   vendorBase: '70000',
 };
 
-type Role = keyof typeof settings.accounts;
-const roleOf = Object.fromEntries(
-  Object.entries(settings.accounts).map(([role, account]) => [account, role]),
-) as Record<string, Role>;
+/**
+ * The ledger's account each DATEV account belongs to: the transit account holds the card money and
+ * what Stripe keeps of it (customers, provider), the newspaper's revenue, fees and chargebacks are all
+ * its own account (orga).
+ */
+type Group = 'customers' | 'orga' | 'cash' | 'bank' | 'vendor';
+const groupOf: Record<string, Group> = {
+  '1360': 'customers',
+  '8300': 'orga',
+  '4970': 'orga',
+  '2400': 'orga',
+  '1000': 'cash',
+  '1200': 'bank',
+  '1600': 'vendor',
+};
+
+const nonZero = (sums: Record<string, number>) => Object.fromEntries(Object.entries(sums).filter(([, n]) => n !== 0));
 
 describeApi('DATEV export', (t: ApiTest) => {
   let history: History;
@@ -118,27 +93,25 @@ describeApi('DATEV export', (t: ApiTest) => {
   }
 
   /**
-   * The ledger's movements of the period per DATEV account kind (S − H: sent minus received),
-   * tips and their refunds on the donations account instead of the customers' one.
+   * The ledger's movements of the period per account kind (S − H: sent minus received), what Stripe
+   * keeps (provider) with the card money in transit (customers).
    */
-  async function ledgerMovements(period: { from: Date; to: Date }): Promise<Record<Role, number>> {
+  async function ledgerMovements(period: { from: Date; to: Date }): Promise<Partial<Record<Group, number>>> {
     const { rows } = await t.db.raw(
-      `with p as (
-         select r.*, (r.kind = 'tip' or coalesce(o.kind = 'tip', false)) as tip
-         from ledger_rows r left join ledger_rows o on o.id = r.reversal_of
-         where r.created_at >= ? and r.created_at < ?),
+      `with p as (select * from ledger_rows where created_at >= ? and created_at < ?),
        sides as (
-         select a.kind, p.tip, p.amount as delta from p join ledger_accounts a on a.id = p.sender_id
+         select a.kind, p.amount as delta from p join ledger_accounts a on a.id = p.sender_id
          union all
-         select a.kind, p.tip, -p.amount from p join ledger_accounts a on a.id = p.receiver_id)
-       select case when kind = 'vendor' then 'vendors' when kind = 'customers' and tip then 'donations' else kind end as role,
-         sum(delta)::bigint as amount
+         select a.kind, -p.amount from p join ledger_accounts a on a.id = p.receiver_id)
+       select case kind when 'provider' then 'customers' else kind end as kind, sum(delta)::bigint as amount
        from sides group by 1`,
       [period.from, period.to],
     );
-    const sums = { customers: 0, orga: 0, cash: 0, provider: 0, donations: 0, vendors: 0 };
-    for (const row of rows as { role: Role; amount: number }[]) sums[row.role] = Number(row.amount);
-    return sums;
+    return Object.fromEntries(
+      (rows as { kind: Group; amount: number }[])
+        .filter((row) => Number(row.amount) !== 0)
+        .map((row) => [row.kind, Number(row.amount)]),
+    );
   }
 
   /** The file's amounts per account: S adds to the account and takes from the contra account, H the other way. */
@@ -246,7 +219,17 @@ describeApi('DATEV export', (t: ApiTest) => {
     const saved = await saveSettings(settings);
     assert.equal(saved.status, 200, JSON.stringify(saved.body));
     assert.equal(saved.body.adviserNumber, '29098');
-    assert.deepEqual(saved.body.accounts, { ...settings.accounts, bank: '1200' }, 'the bank account by the chart');
+    assert.deepEqual(saved.body.accounts, settings.accounts);
+    // Settings saved before the export knew every kind of account: the new ones take the chart's
+    // default, an account of a kind it no longer books is left out, the others stay.
+    await t.db('settings').update({
+      datev: JSON.stringify({ ...settings, accounts: { customers: '1361', orga: '8300', donations: '1590' } }),
+    });
+    const older = await as(http.get('/api/accounting/datev/settings'));
+    assert.equal(older.body.accounts.customers, '1361');
+    assert.equal(older.body.accounts.shortfall, '4900');
+    assert.equal(older.body.accounts.donations, undefined);
+    assert.equal((await saveSettings(settings)).status, 200);
   });
 
   it('writes May as an EXTF Buchungsstapel: header, column heading, one line per ledger row, Windows-1252', async () => {
@@ -293,14 +276,16 @@ describeApi('DATEV export', (t: ApiTest) => {
     assert.ok(
       !vouchers.has(String(history.edgeOrders.beforeMay)) && !vouchers.has(String(history.edgeOrders.juneStart)),
     );
-    // The payouts of May carry their receipt numbers.
-    const receipts = await t
-      .db('payouts')
-      .where('created_at', '>=', may.from)
-      .where('created_at', '<', may.to)
-      .pluck('receipt_number');
-    assert.ok(receipts.length > 0);
-    for (const receipt of receipts) assert.ok(vouchers.has(receipt), `payout receipt ${receipt}`);
+    // The payouts of May carry their cash book vouchers (the history's oldest, from before the till, their receipts).
+    const { rows: payoutRows } = await t.db.raw(
+      `select coalesce(c.till_id || '-' || c.year || '-' || lpad(c.voucher_number::text, 6, '0'), p.receipt_number) as voucher
+       from ledger_rows r join payouts p on p.id = r.payout_id left join cash_movements c on c.ledger_row_id = r.id
+       where r.kind = 'payout' and r.created_at >= ? and r.created_at < ?`,
+      [may.from, may.to],
+    );
+    const payoutVouchers = (payoutRows as { voucher: string }[]).map((row) => row.voucher);
+    assert.ok(payoutVouchers.length > 0);
+    for (const voucher of payoutVouchers) assert.ok(vouchers.has(voucher), `payout voucher ${voucher}`);
     for (const line of file.lines) assert.ok(file.get(line, 'Buchungstext').length <= 60);
 
     // "Jürgen Öztürk" and "Kartengebühr" as single Windows-1252 bytes (ü = FC, Ö = D6), not UTF-8.
@@ -311,30 +296,26 @@ describeApi('DATEV export', (t: ApiTest) => {
     assert.ok(file.bytes.includes(Buffer.from([0xd6, 0x7a, 0x74, 0xfc, 0x72, 0x6b]))); // "Öztürk"
     assert.ok(!file.bytes.includes(Buffer.from([0xc3, 0xbc])), 'no UTF-8 ü');
 
-    const sums = fileMovements(file, (account) => roleOf[account] ?? `unknown ${account}`);
+    const sums = fileMovements(file, (account) => groupOf[account] ?? `unknown ${account}`);
     const ledger = await ledgerMovements(may);
-    assert.deepEqual(sums, Object.fromEntries(Object.entries(ledger).filter(([, amount]) => amount !== 0)));
-    assert.ok(ledger.donations !== 0 && ledger.customers !== 0 && ledger.orga !== 0 && ledger.cash !== 0);
+    assert.deepEqual(nonZero(sums), ledger);
+    assert.ok(ledger.customers && ledger.orga && ledger.cash && ledger.vendor);
   });
 
   it('sums per day and kind in daily mode, to the same movements', async () => {
     const { file } = await datev({ from: '2026-05-01', to: '2026-05-31', mode: 'daily' });
-    const { rows } = await t.db.raw(
-      `select count(distinct (to_char(r.created_at at time zone ?, 'YYYY-MM-DD'), r.kind,
-         case when sa.kind = 'customers' and (r.kind = 'tip' or coalesce(o.kind = 'tip', false)) then 'donations' else sa.kind end,
-         case when ra.kind = 'customers' and (r.kind = 'tip' or coalesce(o.kind = 'tip', false)) then 'donations' else ra.kind end
-       ))::bigint as n
-       from ledger_rows r join ledger_accounts sa on sa.id = r.sender_id join ledger_accounts ra on ra.id = r.receiver_id
-       left join ledger_rows o on o.id = r.reversal_of
-       where r.created_at >= ? and r.created_at < ?`,
-      [zone, may.from, may.to],
+    const days = new Set(file.lines.map((line) => file.get(line, 'Belegdatum')));
+    const lineKeys = file.lines.map((line) =>
+      ['Belegdatum', 'Konto', 'Gegenkonto (ohne BU-Schlüssel)', 'Buchungstext']
+        .map((column) => (column === 'Buchungstext' ? file.get(line, column).split(',')[0] : file.get(line, column)))
+        .join(' '),
     );
-    assert.equal(file.lines.length, Number(rows[0].n), 'one line per day, kind and pair of accounts');
+    assert.equal(new Set(lineKeys).size, lineKeys.length, 'one line per day, kind and pair of accounts');
+    assert.ok(days.size > 1, 'the days of May');
     assert.ok(file.lines.length < (await rowsIn(may)));
     for (const line of file.lines) assert.equal(line.length, 125);
-    const sums = fileMovements(file, (account) => roleOf[account] ?? `unknown ${account}`);
-    const ledger = await ledgerMovements(may);
-    assert.deepEqual(sums, Object.fromEntries(Object.entries(ledger).filter(([, amount]) => amount !== 0)));
+    const sums = fileMovements(file, (account) => groupOf[account] ?? `unknown ${account}`);
+    assert.deepEqual(nonZero(sums), await ledgerMovements(may));
   });
 
   it('books each vendor on a personal account, and covers the counter, in a whole fiscal year', async () => {

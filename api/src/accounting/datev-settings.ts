@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { z } from 'zod';
+import { type Chart, chartDefaults, charts, type DatevRole, datevRoles } from '../ledger/postings.ts';
 
 // The settings of the DATEV export, stored as one JSON object in the settings row (migration 016).
 // They are the bookkeeper's business, not the shop's: they have their own route and never appear in
@@ -7,46 +8,11 @@ import { z } from 'zod';
 
 type Db = Knex | Knex.Transaction;
 
-/** The accounts a ledger row is booked on in DATEV, by what they stand for. */
-export const datevRoles = ['customers', 'orga', 'cash', 'provider', 'donations', 'vendors', 'bank'] as const;
-export type DatevRole = (typeof datevRoles)[number];
-
 /**
  * Roles added after newspapers saved their settings: a saved object (or a form) without one takes
  * the chart's default for it, instead of every account falling back to the defaults.
  */
-const laterRoles: readonly DatevRole[] = ['bank'];
-
-export const charts = ['SKR03', 'SKR04'] as const;
-export type Chart = (typeof charts)[number];
-
-/**
- * Usual accounts of a non-profit for each chart: card money in transit (Geldtransit), revenue at the
- * reduced VAT rate of newspapers, the cash desk, the costs of payment traffic, tips and donations
- * passed on to vendors (durchlaufende Posten), what the newspaper owes vendors (Verbindlichkeiten),
- * and the bank account Stripe pays out to (Bank).
- * The tax adviser may choose others; these only make a first export importable.
- */
-export const chartDefaults: Record<Chart, Record<DatevRole, string>> = {
-  SKR03: {
-    customers: '1360',
-    orga: '8300',
-    cash: '1000',
-    provider: '4970',
-    donations: '1590',
-    vendors: '1600',
-    bank: '1200',
-  },
-  SKR04: {
-    customers: '1460',
-    orga: '4300',
-    cash: '1600',
-    provider: '6855',
-    donations: '1370',
-    vendors: '3300',
-    bank: '1800',
-  },
-};
+const laterRoles: readonly DatevRole[] = ['bank', 'disputes', 'otherIncome', 'otherExpense', 'shortfall', 'surplus'];
 
 export interface DatevSettings {
   /** Beraternummer; empty until set. */
@@ -94,7 +60,7 @@ const stored = z.strictObject(
           return [role, laterRoles.includes(role) ? account.optional() : account];
         }),
       ) as Record<DatevRole, z.ZodString>,
-      { error: 'Please send the account numbers as an object of the seven kinds of account.' },
+      { error: 'Please send the account numbers as an object with one number for each kind of account.' },
     ),
     vendorBase: digits('Please give the first personal account as digits.').regex(/^\d{5,9}$/, {
       error: 'Please give 5 to 9 digits.',
@@ -156,18 +122,29 @@ export function defaultDatevSettings(chart: Chart = 'SKR03', accountLength = 4):
   };
 }
 
-/** The stored settings over the defaults; a stored value that no longer passes its check is left out. */
+/**
+ * The stored settings over the defaults; a stored value that no longer passes its check is left out,
+ * and so is an account of a kind the export no longer books (each account is read on its own).
+ */
 export async function readDatevSettings(db: Db): Promise<DatevSettings> {
   const row = await db('settings').where({ id: 1 }).first<{ datev: Record<string, unknown> } | undefined>('datev');
   const saved = row?.datev ?? {};
   const values = Object.fromEntries(
     Object.entries(stored.shape).flatMap(([key, schema]) => {
+      if (key === 'accounts') return [];
       const parsed = schema.safeParse(saved[key]);
       return parsed.success ? [[key, parsed.data]] : [];
     }),
   ) as Partial<DatevSettings>;
+  const savedAccounts = (saved.accounts ?? {}) as Record<string, unknown>;
+  const accounts = Object.fromEntries(
+    datevRoles.flatMap((role) => {
+      const value = Object.hasOwn(savedAccounts, role) ? savedAccounts[role] : undefined;
+      return typeof value === 'string' && /^\d{1,8}$/.test(value) ? [[role, value]] : [];
+    }),
+  );
   const defaults = defaultDatevSettings(values.chart, values.accountLength);
-  return { ...defaults, ...values, accounts: { ...defaults.accounts, ...values.accounts } };
+  return { ...defaults, ...values, accounts: { ...defaults.accounts, ...accounts } };
 }
 
 export async function saveDatevSettings(db: Db, settings: DatevSettings): Promise<DatevSettings> {

@@ -2,21 +2,22 @@ import type { Knex } from 'knex';
 import { invalidError } from '../errors.ts';
 import { day, tr } from '../language/messages.ts';
 import { documentKindNames, type LedgerKind } from '../ledger/kinds.ts';
+import { type CashOnlyKind, cashOnlyKinds, type DatevRole, movementContra, postingRole } from '../ledger/postings.ts';
 import { voucherLabel } from '../ledger/till.ts';
-import type { DatevRole, DatevSettings } from './datev-settings.ts';
+import type { DatevSettings } from './datev-settings.ts';
 import { accountName } from './names.ts';
 import { paymentBatches, type PaymentRow } from './queries.ts';
 import { centsToDecimal } from '../csv.ts';
 import { localDay, type Period, zoneOffset } from '../period.ts';
 
 // The bookkeeper's DATEV file: an EXTF "Buchungsstapel" (format category 21, version 13, header
-// version 700) as DATEV's import reads it. It reads the ledger and moves no money.
+// version 700) as DATEV's import reads it. It reads the ledger and the cash book and moves no money.
 //
-// Every ledger row moves an amount from its sender to its receiver. In the newspaper's books that is
-// a debit (Soll) of the sender's account and a credit (Haben) of the receiver's: the card money
-// arriving from customers, the cash desk paying cash out, a vendor's credit growing, the newspaper's
-// revenue growing. So each row becomes one line "amount, S, Konto = sender, Gegenkonto = receiver",
-// and an account's S minus H in the file is what it sent minus what it received in the ledger.
+// Every money movement is in it once: each ledger row as one line "amount, S, Konto = the sender's
+// account, Gegenkonto = the receiver's" (ledger/postings.ts says which account of the chart each side
+// stands for), and each cash movement that has no ledger row (a bank deposit or withdrawal, another
+// expense or income, a count's difference) as one line between Kasse and its counter-account. The
+// cash movements of payouts and cash paid at the counter are booked by their ledger rows.
 
 type Db = Knex | Knex.Transaction;
 
@@ -241,26 +242,18 @@ function datevHeader(settings: DatevSettings, period: DatevPeriod, created: Date
 
 const columnHeading = datevColumns.map((name) => text(name, 100)).join(';') + '\r\n';
 
-/** The side of a ledger row as this mapping needs it. */
-interface Side {
-  kind: string;
-  vendorId: number | null;
-}
-
 /**
- * The DATEV account of one side of a row. A tip's card money (and its refund) is booked on the
- * donations account instead of the card clearing account, so the adviser sees it apart from sales.
+ * The DATEV account of a role; a vendor's side is the vendor's personal account when the settings ask
+ * for personal accounts.
  */
-function datevAccount(settings: DatevSettings, side: Side, tip: boolean): string {
-  const role: DatevRole =
-    side.kind === 'vendor' ? 'vendors' : side.kind === 'customers' && tip ? 'donations' : (side.kind as DatevRole);
+function datevAccount(settings: DatevSettings, role: DatevRole, vendorId: number | null): string {
   if (role !== 'vendors' || settings.vendorAccounts === 'collective') return settings.accounts[role];
-  const account = String(Number(settings.vendorBase) + (side.vendorId ?? 0));
+  const account = String(Number(settings.vendorBase) + (vendorId ?? 0));
   if (account.length !== settings.accountLength + 1)
     throw invalidError(
       tr(
         'The personal account of vendor number {id} would be {account}, longer than {n} digits; please choose a lower first personal account in the DATEV settings.',
-        { id: String(side.vendorId), account, n: settings.accountLength + 1 },
+        { id: String(vendorId), account, n: settings.accountLength + 1 },
       ),
     );
   return account;
@@ -269,32 +262,26 @@ function datevAccount(settings: DatevSettings, side: Side, tip: boolean): string
 interface RowDetails {
   id: number;
   day: string;
-  tip: boolean;
+  stripe_ref: string | null;
   payout_receipt: string | null;
   till_id: number | null;
   year: number | null;
   voucher_number: number | null;
-  visit_payout_receipt: string | null;
   visit_id: string | null;
 }
 
 /**
- * The day, voucher and tip flag of a batch of rows. The voucher is the paper the row was booked
- * from: a payout's receipt (its reversal's too), else the cash book's voucher of the row or of its
- * counter visit, else the visit's payout receipt or id, else the order number.
+ * The day and voucher of a batch of rows. The voucher is the paper the row was booked from: the
+ * cash book's voucher of the row's own cash movement (a payout, its reversal, cash paid for copies)
+ * or of its counter visit (the copies bought), else the visit, the order, or Stripe's payout. A payout
+ * from before payouts went through a till has no cash movement: its receipt number is its voucher.
  */
 async function rowDetails(db: Db, ids: number[], timeZone: string): Promise<Map<number, RowDetails>> {
   const { rows } = await db.raw<{ rows: RowDetails[] }>(
-    `select r.id, to_char(r.created_at at time zone ?, 'YYYY-MM-DD') as day,
-       (r.kind = 'tip' or coalesce(o.kind = 'tip', false)) as tip,
-       p.receipt_number as payout_receipt, m.till_id, m.year, m.voucher_number,
-       vp.receipt_number as visit_payout_receipt, r.counter_visit_id::text as visit_id
+    `select r.id, to_char(r.created_at at time zone ?, 'YYYY-MM-DD') as day, r.stripe_ref,
+       p.receipt_number as payout_receipt, m.till_id, m.year, m.voucher_number, r.counter_visit_id::text as visit_id
      from ledger_rows r
-     left join ledger_rows o on o.id = r.reversal_of
-     -- a sale settled by a payout carries its id too, but its paper is the order
-     left join payouts p on p.id = case r.kind when 'payout' then r.payout_id when 'payout_reversal' then o.payout_id end
-     left join counter_visits v on v.id = r.counter_visit_id
-     left join payouts vp on vp.id = v.payout_id
+     left join payouts p on p.id = r.payout_id and r.kind in ('payout', 'payout_reversal')
      left join lateral (
        select c.till_id, c.year, c.voucher_number from cash_movements c
        where c.ledger_row_id = r.id or (r.counter_visit_id is not null and c.counter_visit_id = r.counter_visit_id)
@@ -307,10 +294,12 @@ async function rowDetails(db: Db, ids: number[], timeZone: string): Promise<Map<
 }
 
 function voucherOf(row: PaymentRow, details: RowDetails): string {
-  if (details.payout_receipt) return details.payout_receipt;
   if (details.till_id !== null && details.year !== null && details.voucher_number !== null)
     return voucherLabel(details.till_id, details.year, details.voucher_number);
-  return details.visit_payout_receipt ?? details.visit_id ?? (row.order_id === null ? '' : String(row.order_id));
+  if (details.payout_receipt) return details.payout_receipt;
+  if (details.visit_id) return details.visit_id;
+  if (row.order_id !== null) return String(row.order_id);
+  return details.stripe_ref ?? '';
 }
 
 /** "Verkauf Zeitung, Jürgen Öztürk (DEMO-1)": the kind, the item, the vendor. */
@@ -329,6 +318,23 @@ function bookingText(row: PaymentRow): string {
     );
   const kind = [documentKindNames.de[row.kind], row.item_name].filter(Boolean).join(' ');
   return [kind, vendor].filter(Boolean).join(', ');
+}
+
+/** The two accounts of a ledger row: Konto (its sender's) and Gegenkonto (its receiver's). */
+function rowAccounts(
+  settings: DatevSettings,
+  row: {
+    kind: LedgerKind;
+    sender_kind: string;
+    sender_vendor_id: number | null;
+    receiver_kind: string;
+    receiver_vendor_id: number | null;
+  },
+): { account: string; contra: string } {
+  return {
+    account: datevAccount(settings, postingRole(row.kind, row.sender_kind), row.sender_vendor_id),
+    contra: datevAccount(settings, postingRole(row.kind, row.receiver_kind), row.receiver_vendor_id),
+  };
 }
 
 /** One line per ledger row, oldest first, read in batches. */
@@ -351,8 +357,7 @@ async function* rowBookings(
       if (!detail) throw new Error(`Ledger row ${row.id} vanished during the export.`);
       return {
         amount: row.amount,
-        account: datevAccount(settings, { kind: row.sender_kind, vendorId: row.sender_vendor_id }, detail.tip),
-        contra: datevAccount(settings, { kind: row.receiver_kind, vendorId: row.receiver_vendor_id }, detail.tip),
+        ...rowAccounts(settings, row),
         day: detail.day,
         voucher: voucherOf(row, detail),
         text: bookingText(row),
@@ -361,10 +366,74 @@ async function* rowBookings(
   }
 }
 
+/** What a cash movement without a ledger row is called in the file. */
+const movementTexts: Record<CashOnlyKind, string> = {
+  bank_deposit: 'Einzahlung auf die Bank',
+  bank_withdrawal: 'Abhebung von der Bank',
+  expense: 'Ausgabe',
+  income: 'Einnahme',
+  difference: 'Kassendifferenz',
+};
+
+interface CashOnlyMovement {
+  kind: CashOnlyKind;
+  amount: number;
+  day: string;
+  till_id: number;
+  till_name: string;
+  year: number;
+  voucher_number: number;
+  reason: string;
+}
+
+/**
+ * A cash movement without a ledger row as a booking: Kasse against its counter-account, the till
+ * debited when cash comes in (a positive amount), credited when it goes out.
+ */
+function movementBooking(settings: DatevSettings, movement: CashOnlyMovement): Booking {
+  const cash = settings.accounts.cash;
+  const contra = settings.accounts[movementContra(movement.kind, movement.amount)];
+  const incoming = movement.amount > 0;
+  const kind =
+    movement.kind === 'difference'
+      ? incoming
+        ? 'Kassenüberschuss'
+        : 'Kassenfehlbetrag'
+      : movementTexts[movement.kind];
+  return {
+    amount: Math.abs(movement.amount),
+    account: incoming ? cash : contra,
+    contra: incoming ? contra : cash,
+    day: movement.day,
+    voucher: voucherLabel(movement.till_id, movement.year, movement.voucher_number),
+    text: [kind, movement.till_name, movement.reason].filter(Boolean).join(', '),
+  };
+}
+
+/** The period's cash movements that have no ledger row, oldest first. */
+async function cashOnlyMovements(db: Db, period: DatevPeriod): Promise<CashOnlyMovement[]> {
+  return db('cash_movements as c')
+    .join('tills as t', 't.id', 'c.till_id')
+    .whereNull('c.ledger_row_id')
+    .whereIn('c.kind', cashOnlyKinds)
+    .where('c.created_at', '>=', period.from)
+    .where('c.created_at', '<', period.to)
+    .orderBy([{ column: 'c.created_at' }, { column: 'c.id' }])
+    .select(
+      'c.kind',
+      'c.amount',
+      db.raw(`to_char(c.day, 'YYYY-MM-DD') as day`),
+      'c.till_id',
+      't.name as till_name',
+      'c.year',
+      'c.voucher_number',
+      'c.reason',
+    );
+}
+
 interface DailyGroup {
   day: string;
   kind: LedgerKind;
-  tip: boolean;
   sender_kind: string;
   sender_vendor_id: number | null;
   receiver_kind: string;
@@ -382,41 +451,41 @@ async function dailyBookings(
 ): Promise<Booking[]> {
   const { rows } = await db.raw<{ rows: DailyGroup[] }>(
     `select to_char(r.created_at at time zone ?, 'YYYY-MM-DD') as day, r.kind,
-       (r.kind = 'tip' or coalesce(o.kind = 'tip', false)) as tip,
        sa.kind as sender_kind, sa.vendor_id as sender_vendor_id, ra.kind as receiver_kind, ra.vendor_id as receiver_vendor_id,
        count(*)::bigint as count, sum(r.amount)::bigint as amount
      from ledger_rows r
      join ledger_accounts sa on sa.id = r.sender_id
      join ledger_accounts ra on ra.id = r.receiver_id
-     left join ledger_rows o on o.id = r.reversal_of
      where r.created_at >= ? and r.created_at < ?
-     group by 1, 2, 3, 4, 5, 6, 7
+     group by 1, 2, 3, 4, 5, 6
      order by 1, 2`,
     [timeZone, period.from, period.to],
   );
-  const lines = new Map<string, Booking & { count: number; kind: LedgerKind }>();
-  for (const group of rows) {
-    const account = datevAccount(settings, { kind: group.sender_kind, vendorId: group.sender_vendor_id }, group.tip);
-    const contra = datevAccount(settings, { kind: group.receiver_kind, vendorId: group.receiver_vendor_id }, group.tip);
-    const key = [group.day, group.kind, account, contra].join(' ');
-    const line = lines.get(key) ?? {
-      amount: 0,
-      account,
-      contra,
-      day: group.day,
-      voucher: '',
-      text: '',
-      count: 0,
-      kind: group.kind,
-    };
-    line.amount += group.amount;
-    line.count += group.count;
+  const lines = new Map<string, Booking & { count: number; name: string }>();
+  const add = (booking: Booking, name: string, count: number) => {
+    const key = [booking.day, name, booking.account, booking.contra].join(' ');
+    const line = lines.get(key) ?? { ...booking, amount: 0, voucher: '', count: 0, name };
+    line.amount += booking.amount;
+    line.count += count;
     lines.set(key, line);
+  };
+  for (const group of rows)
+    add(
+      { amount: group.amount, ...rowAccounts(settings, group), day: group.day, voucher: '', text: '' },
+      documentKindNames.de[group.kind],
+      group.count,
+    );
+  // A day's cash movements of one kind go in one direction (a difference's sign decides its account).
+  for (const movement of await cashOnlyMovements(db, period)) {
+    const booking = movementBooking(settings, movement);
+    add(booking, booking.text.split(',')[0]!, 1);
   }
-  return [...lines.values()].map((line) => ({
-    ...line,
-    text: `${documentKindNames.de[line.kind]}, ${line.count} ${line.count === 1 ? 'Buchung' : 'Buchungen'}`,
-  }));
+  return [...lines.values()]
+    .sort((a, b) => a.day.localeCompare(b.day))
+    .map((line) => ({
+      ...line,
+      text: `${line.name}, ${line.count} ${line.count === 1 ? 'Buchung' : 'Buchungen'}`,
+    }));
 }
 
 /** The whole file as text chunks (header, column heading, booking lines); the caller encodes them. */
@@ -434,6 +503,9 @@ export async function* datevFile(
     return;
   }
   for await (const bookings of rowBookings(db, settings, period, timeZone)) yield bookings.map(bookingLine).join('');
+  yield (await cashOnlyMovements(db, period))
+    .map((movement) => bookingLine(movementBooking(settings, movement)))
+    .join('');
 }
 
 /**
@@ -445,5 +517,5 @@ export async function assertDatevReady(db: Db, settings: DatevSettings): Promise
     throw invalidError('Please enter the adviser number and the client number in the DATEV settings first.');
   if (settings.vendorAccounts !== 'personal') return;
   const last = await db('ledger_accounts').max<{ id: number | null }>('vendor_id as id').first();
-  if (last?.id) datevAccount(settings, { kind: 'vendor', vendorId: last.id }, false);
+  if (last?.id) datevAccount(settings, 'vendors', last.id);
 }

@@ -7,9 +7,11 @@ import { parse } from '../http/validate.ts';
 import { accountStatements, statementCsvColumns } from './accounts.ts';
 import { assertDatevReady, datevFile, datevModes, datevPeriod, type DatevMode } from './datev.ts';
 import { encodeWindows1252 } from './windows1252.ts';
-import { chartDefaults, datevSettingsForm, readDatevSettings, saveDatevSettings } from './datev-settings.ts';
+import { datevSettingsForm, readDatevSettings, saveDatevSettings } from './datev-settings.ts';
+import { chartDefaults } from '../ledger/postings.ts';
 import { paymentBatches, paymentCsvColumns, paymentList, payments, paymentTotals } from './queries.ts';
 import { languageOf } from '../language/messages.ts';
+import { trialBalance, trialBalanceCsvColumns } from './trial-balance.ts';
 import { periodFilename } from '../csv.ts';
 import type { ListSpec } from '../lists.ts';
 import { readPeriod } from '../period.ts';
@@ -114,6 +116,22 @@ export const accountingRoutes: RouteDef[] = [
           for await (const chunk of datevFile(ctx.db, settings, period, mode, timeZone)) yield encodeWindows1252(chunk);
         },
       );
+    },
+  },
+  {
+    // The DATEV file's accounts over a period beside the product's own figures; `?format=csv` too.
+    method: 'GET',
+    path: '/api/accounting/trial-balance',
+    access: 'backoffice',
+    handler: async (ctx) => {
+      const period = requestPeriod(ctx);
+      const settings = await readDatevSettings(ctx.db);
+      const balance = await trialBalance(ctx.db, settings, period);
+      if (wantsCsv(ctx))
+        return respondCsv(ctx, periodFilename('summen-salden', period, ctx.config.timeZone), trialBalanceCsvColumns, [
+          balance.lines,
+        ]);
+      ctx.body = { from: period.from?.toISOString() ?? null, to: period.to?.toISOString() ?? null, ...balance };
     },
   },
   {

@@ -401,8 +401,8 @@ export const messagesDe: Record<string, string> = {
   'Please choose SKR03 or SKR04.': 'Bitte SKR03 oder SKR04 wählen.',
   'Please choose an account length from 4 to 8.': 'Bitte eine Sachkontenlänge von 4 bis 8 wählen.',
   'Please choose collective or personal.': 'Bitte Sammelkonto (collective) oder Personenkonten (personal) wählen.',
-  'Please send the account numbers as an object of the seven kinds of account.':
-    'Bitte die Kontonummern als Objekt mit den sieben Kontoarten senden.',
+  'Please send the account numbers as an object with one number for each kind of account.':
+    'Bitte die Kontonummern als Objekt mit einer Nummer je Kontoart senden.',
   'Please give 5 to 9 digits.': 'Bitte 5 bis 9 Ziffern angeben.',
   'Unknown DATEV setting: {keys}.': 'Unbekannte DATEV-Einstellung: {keys}.',
   'Please send the DATEV settings as a JSON object.': 'Bitte die DATEV-Einstellungen als JSON-Objekt senden.',
@@ -531,6 +531,21 @@ export const messagesDe: Record<string, string> = {
   'Bank deposit': 'Einzahlung Bank',
   'Bank withdrawal': 'Abhebung Bank',
   'Till difference': 'Kassendifferenz',
+  // The trial balance of the DATEV file.
+  'Account name': 'Bezeichnung',
+  Debits: 'Soll',
+  Credits: 'Haben',
+  'Own figure': 'Eigene Zahl',
+  'Card payments in transit (Stripe)': 'Kartenzahlungen (Geldtransit Stripe)',
+  'Revenue from copies and licences': 'Erlöse aus Exemplaren und Lizenzen',
+  'Cash desk': 'Kasse',
+  'Card fees borne by the newspaper': 'Kartengebühren, die die Zeitung trägt',
+  'Chargebacks borne by the newspaper': 'Chargebacks, die die Zeitung trägt',
+  Vendors: 'Verkäuferinnen und Verkäufer',
+  'Other cash income': 'Sonstige Bareinnahmen',
+  'Other cash expenses': 'Sonstige Barausgaben',
+  'Till shortfall': 'Kassenfehlbetrag',
+  'Till surplus': 'Kassenüberschuss',
   'Stripe could not be asked for its balance transactions. Please try again later.':
     'Stripe konnte nicht nach seinen Saldobewegungen gefragt werden. Bitte später erneut versuchen.',
   'Please compare at most {days} days with Stripe at once.':

@@ -14,11 +14,9 @@ import {
 import { useFormContext, useWatch } from 'react-hook-form';
 import { Section, wide } from '../common/Section.tsx';
 import { PageTitle } from '../layout/PageTitle.tsx';
+import { type DatevRole, datevRoles } from '../../../../api/src/ledger/postings.ts';
 
 /** Where the DATEV settings are edited; the export dialog and the settings screen link here. */
-
-export const datevRoles = ['customers', 'orga', 'cash', 'bank', 'provider', 'donations', 'vendors'] as const;
-type Role = (typeof datevRoles)[number];
 
 const months = Array.from({ length: 12 }, (_, i) => ({ id: i + 1, name: `app.datev.month_${i + 1}` }));
 const lengths = [4, 5, 6, 7, 8].map((n) => ({ id: n, name: String(n) }));
@@ -33,7 +31,7 @@ function ChartDefaultsButton() {
   const { setValue } = useFormContext();
   const [chart, defaults] = useWatch({ name: ['chart', 'chartDefaults'] }) as [
     string,
-    Record<string, Record<Role, string>> | undefined,
+    Record<string, Record<DatevRole, string>> | undefined,
   ];
   const accounts = defaults?.[chart];
   return (
