@@ -24,6 +24,7 @@ import * as cashBookIndexes from './024_cash_book_indexes.ts';
 import * as openCreditIndexes from './025_open_credit_indexes.ts';
 import * as stripeMoney from './026_stripe_money.ts';
 import * as stripePayouts from './027_stripe_payouts.ts';
+import * as cashDay from './028_cash_day.ts';
 
 export interface Migration {
   name: string;
@@ -58,4 +59,5 @@ export const migrations: Migration[] = [
   { name: '025_open_credit_indexes', ...openCreditIndexes },
   { name: '026_stripe_money', ...stripeMoney },
   { name: '027_stripe_payouts', ...stripePayouts },
+  { name: '028_cash_day', ...cashDay },
 ];

@@ -14,43 +14,63 @@ export interface Till {
   name: string;
   openingBalance: number;
   balance: number;
-  /** The last closed day (YYYY-MM-DD), or null. */
+  /** The day of the last close (YYYY-MM-DD), or null. */
   closedUntil: string | null;
+  /** When the last close was made, or null. */
+  closedAt: string | null;
+  /** Today (in the newspaper's time zone) is closed: cash moved now goes into the next day's close. */
+  closedToday: boolean;
+  /** The days with movements no close has counted yet, oldest first: the next close covers them all. */
+  openDays: { day: string; movements: number }[];
 }
 
-/** Tills with their balance, in one statement; one till by `id`. */
-async function tills(db: Db, id?: number): Promise<Till[]> {
-  const query = db('tills as t')
-    .orderBy('t.id')
-    .select(
-      't.id',
-      't.name',
-      't.opening_balance',
-      db.raw(`${tillBalanceSql('t')} as balance`),
-      db.raw(`(select to_char(max(day), 'YYYY-MM-DD') from till_closes c where c.till_id = t.id) as closed_until`),
-    );
-  if (id !== undefined) void query.where('t.id', id);
-  const rows = (await query) as {
-    id: number;
-    name: string;
-    opening_balance: number | string;
-    balance: number | string;
-    closed_until: string | null;
-  }[];
+interface TillRow {
+  id: number;
+  name: string;
+  opening_balance: number | string;
+  balance: number | string;
+  closed_until: string | null;
+  closed_at: Date | string | null;
+  closed_today: boolean | null;
+  open_days: { day: string; movements: number }[] | string;
+}
+
+/** Tills with their balance and what their next close covers, in one statement; one till by `id`. */
+async function tills(db: Db, timeZone: string, id?: number): Promise<Till[]> {
+  const { rows } = await db.raw<{ rows: TillRow[] }>(
+    `select t.id, t.name, t.opening_balance, ${tillBalanceSql('t')} as balance,
+       to_char(c.day, 'YYYY-MM-DD') as closed_until, c.created_at as closed_at,
+       c.day = (now() at time zone ?)::date as closed_today,
+       (select coalesce(json_agg(json_build_object('day', to_char(d.day, 'YYYY-MM-DD'), 'movements', d.n) order by d.day), '[]')
+        from (select m.day, count(*)::integer as n from cash_movements m
+              where m.till_id = t.id and m.id > coalesce(c.last_movement_id, 0) group by m.day) d) as open_days
+     from tills t
+     left join lateral (select day, created_at, last_movement_id from till_closes
+                        where till_id = t.id order by day desc, id desc limit 1) c on true
+     ${id === undefined ? '' : 'where t.id = ?'}
+     order by t.id`,
+    id === undefined ? [timeZone] : [timeZone, id],
+  );
   return rows.map((row) => ({
     id: row.id,
     name: row.name,
     openingBalance: Number(row.opening_balance),
     balance: Number(row.balance),
     closedUntil: row.closed_until,
+    closedAt: toIso(row.closed_at) ?? null,
+    closedToday: row.closed_today === true,
+    openDays:
+      typeof row.open_days === 'string'
+        ? (JSON.parse(row.open_days) as { day: string; movements: number }[])
+        : row.open_days,
   }));
 }
 
-export const listTills = (db: Db): Promise<Till[]> => tills(db);
+export const listTills = (db: Db, timeZone: string): Promise<Till[]> => tills(db, timeZone);
 
 /** One till; not every till's balance to find it (a till screen, a close, the protocol read one). */
-export async function findTill(db: Db, id: number): Promise<Till | undefined> {
-  return (await tills(db, id))[0];
+export async function findTill(db: Db, id: number, timeZone: string): Promise<Till | undefined> {
+  return (await tills(db, timeZone, id))[0];
 }
 
 /** The local date today in the newspaper's time zone, YYYY-MM-DD. */
@@ -171,6 +191,8 @@ export interface TillClose {
   reason: string | null;
   staff: string;
   createdAt: string;
+  /** The last movement the close covers (its difference, if any); null while the till had none. */
+  lastMovementId: number | null;
 }
 
 const closeColumns = (db: Db) => [
@@ -186,6 +208,7 @@ const closeColumns = (db: Db) => [
   'c.reason',
   'c.staff',
   'c.created_at',
+  'c.last_movement_id',
 ];
 
 function closeToApi(row: Record<string, unknown>): TillClose {
@@ -205,6 +228,7 @@ function closeToApi(row: Record<string, unknown>): TillClose {
     reason: row.reason as string | null,
     staff: row.staff as string,
     createdAt: toIso(row.created_at as Date)!,
+    lastMovementId: row.last_movement_id === null ? null : Number(row.last_movement_id),
   };
 }
 
@@ -236,40 +260,76 @@ const reportOrder = [
   'bank_deposit',
 ];
 
+export interface CloseKindTotal {
+  kind: string;
+  count: number;
+  amountIn: number;
+  amountOut: number;
+}
+
+/** One calendar day of a close's movements: its movements by kind, its totals, the balance it ended with. */
+export interface CloseDay {
+  day: string;
+  kinds: CloseKindTotal[];
+  count: number;
+  amountIn: number;
+  amountOut: number;
+  closingBalance: number;
+}
+
 /**
- * The movements a close covers (since the previous close), summed by kind, ins first: the
- * Kassenbericht's middle. The close's own difference is its own line below the count, not here.
+ * The movements a close covers (after the previous close's last movement, up to its own), day by
+ * day and summed by kind, ins first: the Kassenbericht's middle. A till closed for the first time
+ * after weeks lists each of those days. The close's own difference is its own line below the count,
+ * not here.
  */
-export async function closeMovementsByKind(
-  db: Db,
-  close: TillClose,
-): Promise<{ kind: string; count: number; amountIn: number; amountOut: number }[]> {
+export async function closeDays(db: Db, close: TillClose): Promise<CloseDay[]> {
+  if (close.lastMovementId === null) return [];
   const previous = await db('till_closes')
     .where({ till_id: close.tillId })
     .where('day', '<', close.day)
-    .max('day as day')
-    .first<{ day: string | null } | undefined>();
-  const query = db('cash_movements')
-    .where({ till_id: close.tillId })
-    .where('day', '<=', close.day)
-    .whereNot('kind', 'difference')
-    .groupBy('kind')
-    .select(
+    .orderBy('day', 'desc')
+    .first<{ last_movement_id: number | string | null } | undefined>('last_movement_id');
+  const covered = (q: Knex.QueryBuilder) => {
+    q.where({ till_id: close.tillId }).where('id', '<=', close.lastMovementId).whereNot('kind', 'difference');
+    if (previous?.last_movement_id) q.where('id', '>', previous.last_movement_id);
+    return q;
+  };
+  const byKind = await covered(db('cash_movements'))
+    .groupBy('day', 'kind')
+    .select<{ day: string; kind: string; count: number; amount_in: number | string; amount_out: number | string }[]>(
+      db.raw(`to_char(day, 'YYYY-MM-DD') as day`),
       'kind',
       db.raw('count(*)::integer as count'),
       db.raw('coalesce(sum(amount) filter (where amount > 0), 0)::bigint as amount_in'),
       db.raw('coalesce(-sum(amount) filter (where amount < 0), 0)::bigint as amount_out'),
     );
-  if (previous?.day) query.where('day', '>', previous.day);
-  const rows = await query.select<{ kind: string; count: number; amount_in: number; amount_out: number }[]>();
-  return rows
-    .map((row) => ({
-      kind: row.kind,
-      count: row.count,
-      amountIn: Number(row.amount_in),
-      amountOut: Number(row.amount_out),
-    }))
-    .sort((a, b) => reportOrder.indexOf(a.kind) - reportOrder.indexOf(b.kind));
+  const closing = await covered(db('cash_movements'))
+    .groupBy('day')
+    .orderBy('day')
+    .select<{ day: string; balance: number | string }[]>(
+      db.raw(`to_char(day, 'YYYY-MM-DD') as day`),
+      db.raw('(array_agg(balance order by id desc))[1] as balance'),
+    );
+  return closing.map(({ day, balance }) => {
+    const kinds = byKind
+      .filter((row) => row.day === day)
+      .map((row) => ({
+        kind: row.kind,
+        count: row.count,
+        amountIn: Number(row.amount_in),
+        amountOut: Number(row.amount_out),
+      }))
+      .sort((a, b) => reportOrder.indexOf(a.kind) - reportOrder.indexOf(b.kind));
+    return {
+      day,
+      kinds,
+      count: kinds.reduce((sum, k) => sum + k.count, 0),
+      amountIn: kinds.reduce((sum, k) => sum + k.amountIn, 0),
+      amountOut: kinds.reduce((sum, k) => sum + k.amountOut, 0),
+      closingBalance: Number(balance),
+    };
+  });
 }
 
 export interface VisitLineApi {

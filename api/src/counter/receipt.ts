@@ -1,9 +1,10 @@
 import { payoutLineName } from '../ledger/payout-lines.ts';
-import type { TillClose, Visit } from './queries.ts';
+import type { Visit } from './queries.ts';
 
-// The papers of the counter: the visit's receipt (Kaufbeleg / Auszahlungsbeleg) the vendor signs,
-// and the daily close's report (Kassenbericht). Plain HTML with print styles for one A4 page; the
-// browser numbers the pages ("Seite x von y") when a long visit runs over. Every text is escaped.
+// The papers of the counter: the visit's receipt (Kaufbeleg / Auszahlungsbeleg) the vendor signs; the
+// daily close's report (Kassenbericht, close-report.ts) shares the page. Plain HTML with print styles
+// for one A4 page; the browser numbers the pages ("Seite x von y") when a long visit runs over. Every
+// text is escaped.
 
 export type PaperLanguage = 'de' | 'en';
 
@@ -32,31 +33,6 @@ const texts = {
     signStaff: 'Unterschrift Mitarbeiter·in',
     page: 'Seite',
     of: 'von',
-    report: 'Kassenbericht',
-    till: 'Kasse',
-    day: 'Tag',
-    opening: 'Anfangsbestand',
-    movements: 'Bewegungen',
-    count: 'Anzahl',
-    in: 'Einnahmen',
-    out: 'Ausgaben',
-    expected: 'Soll-Bestand',
-    counted: 'Gezählter Ist-Bestand',
-    difference: 'Differenz',
-    reason: 'Grund',
-    denominations: 'Zählprotokoll',
-    closedBy: 'Abgeschlossen von',
-    signClose: 'Unterschrift',
-    movementKinds: {
-      payout: 'Auszahlungen',
-      payout_reversal: 'Stornierte Auszahlungen',
-      counter_cash: 'Barzahlungen für Exemplare',
-      bank_deposit: 'Einzahlungen auf die Bank',
-      bank_withdrawal: 'Abhebungen von der Bank',
-      expense: 'Sonstige Ausgaben',
-      income: 'Sonstige Einnahmen',
-      difference: 'Kassendifferenz',
-    } as Record<string, string>,
   },
   en: {
     locale: 'en-GB',
@@ -82,31 +58,6 @@ const texts = {
     signStaff: 'Staff signature',
     page: 'Page',
     of: 'of',
-    report: 'Cash report',
-    till: 'Till',
-    day: 'Day',
-    opening: 'Opening balance',
-    movements: 'Movements',
-    count: 'Count',
-    in: 'In',
-    out: 'Out',
-    expected: 'Expected balance',
-    counted: 'Counted balance',
-    difference: 'Difference',
-    reason: 'Reason',
-    denominations: 'Count by denomination',
-    closedBy: 'Closed by',
-    signClose: 'Signature',
-    movementKinds: {
-      payout: 'Payouts',
-      payout_reversal: 'Reversed payouts',
-      counter_cash: 'Cash paid for copies',
-      bank_deposit: 'Deposits to the bank',
-      bank_withdrawal: 'Withdrawals from the bank',
-      expense: 'Other expenses',
-      income: 'Other income',
-      difference: 'Till difference',
-    } as Record<string, string>,
   },
 } as const;
 
@@ -135,14 +86,14 @@ tr{break-inside:avoid}
 @media screen{body{margin:1rem auto;padding:8mm;box-shadow:0 0 4px rgba(0,0,0,.3)}}
 `;
 
-interface PaperInput {
+export interface PaperInput {
   newspaperName: string;
   logoUrl: string | null;
   lang: PaperLanguage;
   timeZone: string;
 }
 
-function formatters({ lang, timeZone }: PaperInput) {
+export function formatters({ lang, timeZone }: PaperInput) {
   const t = texts[lang];
   const money = new Intl.NumberFormat(t.locale, { style: 'currency', currency: 'EUR' });
   return {
@@ -159,7 +110,7 @@ function formatters({ lang, timeZone }: PaperInput) {
   };
 }
 
-function page(input: PaperInput, title: string, body: string): string {
+export function page(input: PaperInput, title: string, body: string): string {
   const t = texts[input.lang];
   return `<!doctype html>
 <html lang="${input.lang}">
@@ -230,50 +181,6 @@ ${settled.length ? `<h2>${t.settled}</h2><table id="receipt-settled"><tbody>${se
 <section class="signatures">
 <div>${t.signVendor}<br>${vendor}</div>
 <div>${t.signStaff}<br>${escapeHtml(visit.staff)}</div>
-</section>`,
-  );
-}
-
-/** The report of a daily close: opening balance, movements by kind, expected, counted, difference. */
-export function closeReportHtml(
-  input: PaperInput & {
-    close: TillClose;
-    kinds: { kind: string; count: number; amountIn: number; amountOut: number }[];
-  },
-): string {
-  const { close, kinds } = input;
-  const { t, euros, when, day } = formatters(input);
-  const pieces = Object.entries(close.denominations ?? {})
-    .filter(([, n]) => n > 0)
-    .sort(([a], [b]) => Number(b) - Number(a))
-    .map(
-      ([value, n]) =>
-        `<tr><td>${euros(Number(value))}</td><td class="num">${n}</td><td class="num">${euros(Number(value) * n)}</td></tr>`,
-    );
-  return page(
-    input,
-    `${t.report} ${close.day}`,
-    `
-<dl>
-<dt>${t.till}</dt><dd id="report-till">${escapeHtml(close.tillName)}</dd>
-<dt>${t.day}</dt><dd id="report-day">${day(close.day)}</dd>
-<dt>${t.closedBy}</dt><dd id="report-staff">${escapeHtml(close.staff)}, ${when(close.createdAt)}</dd>
-</dl>
-<table id="report-movements">
-<thead><tr><th>${t.movements}</th><th class="num">${t.count}</th><th class="num">${t.in}</th><th class="num">${t.out}</th></tr></thead>
-<tbody>
-<tr id="report-opening"><td>${t.opening}</td><td></td><td class="num" colspan="2">${euros(close.openingBalance)}</td></tr>
-${kinds.map((k) => `<tr><td>${escapeHtml(t.movementKinds[k.kind] ?? k.kind)}</td><td class="num">${k.count}</td><td class="num">${k.amountIn ? euros(k.amountIn) : ''}</td><td class="num">${k.amountOut ? euros(k.amountOut) : ''}</td></tr>`).join('\n')}
-<tr id="report-expected"><td>${t.expected}</td><td></td><td class="num" colspan="2">${euros(close.expected)}</td></tr>
-<tr id="report-counted"><td>${t.counted}</td><td></td><td class="num" colspan="2">${euros(close.counted)}</td></tr>
-<tr class="total" id="report-difference"><td>${t.difference}</td><td></td><td class="num" colspan="2">${euros(close.difference)}</td></tr>
-</tbody>
-</table>
-${close.reason ? `<p id="report-reason"><strong>${t.reason}:</strong> ${escapeHtml(close.reason)}</p>` : ''}
-${pieces.length ? `<h2>${t.denominations}</h2><table id="report-denominations"><tbody>${pieces.join('\n')}</tbody></table>` : ''}
-<section class="signatures">
-<div>${t.signClose}<br>${escapeHtml(close.staff)}</div>
-<div>${t.signClose}</div>
 </section>`,
   );
 }

@@ -12,7 +12,7 @@ import { findVendorByLicense, type VendorRow } from '../vendors/queries.ts';
 import {
   cashBook,
   type CashMovement,
-  closeMovementsByKind,
+  closeDays,
   findClose,
   findTill,
   findVisit,
@@ -23,7 +23,8 @@ import {
   type TillClose,
   type VisitSummary,
 } from './queries.ts';
-import { closeReportHtml, visitReceiptHtml } from './receipt.ts';
+import { visitReceiptHtml } from './receipt.ts';
+import { closeReportHtml } from './close-report.ts';
 import { officeToday } from './today.ts';
 import { closeInput, dayRange, movementInput, tillInput, visitInput } from './schema.ts';
 import { tr, type Message } from '../language/messages.ts';
@@ -46,7 +47,7 @@ async function vendorOfLicence(ctx: AppContext, licenseId: unknown): Promise<Ven
 }
 
 async function requireTill(ctx: AppContext, id: number) {
-  const till = await findTill(ctx.db, id);
+  const till = await findTill(ctx.db, id, ctx.config.timeZone);
   if (!till) throw notFound(tr('There is no till with the id {id}.', { id }));
   return till;
 }
@@ -81,7 +82,7 @@ const tillAudit = (action: string): AuditSpec => ({
   recordType: 'till',
   action,
   id: tillParam,
-  load: (ctx, id) => findTill(ctx.db, Number(id)),
+  load: (ctx, id) => findTill(ctx.db, Number(id), ctx.config.timeZone),
 });
 
 // The CSV files for the bookkeeper, in German like the other lists' files.
@@ -169,7 +170,7 @@ export const counterRoutes: RouteDef[] = [
         credit: rows.reduce((sum, row) => sum + row.sign * row.amount, 0),
         rows,
         items,
-        tills: await listTills(ctx.db),
+        tills: await listTills(ctx.db, ctx.config.timeZone),
       };
     },
   },
@@ -232,7 +233,10 @@ export const counterRoutes: RouteDef[] = [
     path: '/api/tills',
     access: 'backoffice',
     handler: async (ctx) => {
-      ctx.body = { tills: await listTills(ctx.db), today: await localToday(ctx.db, ctx.config.timeZone) };
+      ctx.body = {
+        tills: await listTills(ctx.db, ctx.config.timeZone),
+        today: await localToday(ctx.db, ctx.config.timeZone),
+      };
     },
   },
   {
@@ -240,7 +244,11 @@ export const counterRoutes: RouteDef[] = [
     path: '/api/tills',
     access: 'backoffice',
     body: 'json',
-    audit: { recordType: 'till', action: 'create', load: (ctx, id) => findTill(ctx.db, Number(id)) },
+    audit: {
+      recordType: 'till',
+      action: 'create',
+      load: (ctx, id) => findTill(ctx.db, Number(id), ctx.config.timeZone),
+    },
     handler: async (ctx) => {
       const input = parse(tillInput, ctx.request.body);
       const id = await createTill(ctx.db, input);
@@ -320,10 +328,7 @@ export const counterRoutes: RouteDef[] = [
     handler: async (ctx) => {
       const close = await findClose(ctx.db, idParam(ctx.params.id, 'close'));
       if (!close) throw notFound('There is no such close.');
-      sendPrintable(
-        ctx,
-        closeReportHtml({ ...(await paperHeader(ctx)), close, kinds: await closeMovementsByKind(ctx.db, close) }),
-      );
+      sendPrintable(ctx, closeReportHtml({ ...(await paperHeader(ctx)), close, days: await closeDays(ctx.db, close) }));
     },
   },
 ];

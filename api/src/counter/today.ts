@@ -3,8 +3,9 @@ import { openCreditTotal } from '../ledger/queries.ts';
 import { oneRow } from '../one-row.ts';
 import { listTills, type Till } from './queries.ts';
 
-// The office's start screen: today's figures in the newspaper's time zone, the tills
-// and whether yesterday was closed, the vendors' open credit, open warnings, orders to look at.
+// The office's start screen: today's figures in the newspaper's time zone, the tills with the
+// earlier days whose cash no close has counted yet, the vendors' open credit, open warnings, orders
+// to look at.
 
 type Db = Knex | Knex.Transaction;
 
@@ -13,7 +14,8 @@ export interface OfficeToday {
   cardSales: { orders: number; amount: number };
   payouts: { count: number; amount: number };
   counterCopies: { itemId: number; itemName: string; quantity: number; amount: number }[];
-  tills: (Till & { yesterdayClosed: boolean })[];
+  /** `unclosedDays`: days before today with movements no close has counted (the next close covers them). */
+  tills: (Till & { unclosedDays: Till['openDays'] })[];
   openCredit: { vendors: number; amount: number };
   warnings: { id: number; vendorId: number; licenseId: string; comment: string; createdAt: string }[];
   ordersToCheck: { flagged: number; pending: number };
@@ -21,8 +23,8 @@ export interface OfficeToday {
 
 export async function officeToday(db: Db, timeZone: string): Promise<OfficeToday> {
   // The local day as a half-open range of instants, so each sum reads its created_at index.
-  const { rows: boundsRows } = await db.raw<{ rows: { day: string; yesterday: string; start: Date; end: Date }[] }>(
-    `select to_char(d, 'YYYY-MM-DD') as day, to_char(d - 1, 'YYYY-MM-DD') as yesterday,
+  const { rows: boundsRows } = await db.raw<{ rows: { day: string; start: Date; end: Date }[] }>(
+    `select to_char(d, 'YYYY-MM-DD') as day,
        (d::timestamp at time zone ?) as start, ((d + 1)::timestamp at time zone ?) as end
      from (select (now() at time zone ?)::date as d) x`,
     [timeZone, timeZone, timeZone],
@@ -72,7 +74,7 @@ export async function officeToday(db: Db, timeZone: string): Promise<OfficeToday
       // still pending after their checkout expired: the reconciliation has not settled them
       db.raw(`(count(*) filter (where status = 'pending' and expires_at < now()))::integer as pending`),
     );
-  const tills = await listTills(db);
+  const tills = await listTills(db, timeZone);
   return {
     day: bounds.day,
     cardSales: { orders: sales?.orders ?? 0, amount: Number(sales?.amount ?? 0) },
@@ -85,7 +87,7 @@ export async function officeToday(db: Db, timeZone: string): Promise<OfficeToday
     })),
     tills: tills.map((till) => ({
       ...till,
-      yesterdayClosed: till.closedUntil !== null && till.closedUntil >= bounds.yesterday,
+      unclosedDays: till.openDays.filter((open) => open.day < bounds.day),
     })),
     openCredit: credit,
     warnings: warnings.map((w) => ({

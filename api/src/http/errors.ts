@@ -40,10 +40,10 @@ const pgClientErrors: Record<string, [number, Text]> = {
   '22P05': [400, 'A value holds characters that cannot be stored.'],
   // The ledger guard (migration 009): booked money is corrected by a new booking, never edited.
   LG001: [409, 'This booking cannot be changed; book a correction instead.'],
-  // The cash book guard (migration 014): a closed day is final, movements are never edited.
+  // The cash book guard (migrations 014, 028): a closed period is final, movements are never edited.
   CB001: [
     409,
-    'The cash book refuses this: the day is closed or the movement is booked. Book a correction on an open day.',
+    'The cash book refuses this: the period is closed or the movement is booked. Book a correction as a new movement.',
   ],
 };
 

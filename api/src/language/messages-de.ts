@@ -15,8 +15,8 @@ export const messagesDe: Record<string, string> = {
   'A value holds characters that cannot be stored.': 'Ein Wert enthält Zeichen, die nicht gespeichert werden können.',
   'This booking cannot be changed; book a correction instead.':
     'Diese Buchung kann nicht geändert werden; bitte stattdessen eine Korrektur buchen.',
-  'The cash book refuses this: the day is closed or the movement is booked. Book a correction on an open day.':
-    'Das Kassenbuch lehnt das ab: Der Tag ist abgeschlossen oder die Bewegung ist gebucht. Bitte eine Korrektur an einem offenen Tag buchen.',
+  'The cash book refuses this: the period is closed or the movement is booked. Book a correction as a new movement.':
+    'Das Kassenbuch lehnt das ab: Der Zeitraum ist abgeschlossen oder die Bewegung ist gebucht. Bitte eine Korrektur als neue Bewegung buchen.',
   'This vendor has no credit to pay out.': 'Diese Verkäuferin oder dieser Verkäufer hat kein Guthaben zum Auszahlen.',
   'No credits to pay out': 'Kein Guthaben zum Auszahlen',
   'No credits to pay out: {staff} paid out {amount} on {time} (receipt {number}).':
@@ -207,7 +207,8 @@ export const messagesDe: Record<string, string> = {
   'Please give a reason.': 'Bitte einen Grund angeben.',
   'The pieces add up to {sum}, not {counted}.': 'Die Stückelung ergibt {sum}, nicht {counted}.',
   'Please count again.': 'Bitte noch einmal zählen.',
-  'Today ({day}) is already closed for till {till}.': 'Heute ({day}) ist für die Kasse {till} bereits abgeschlossen.',
+  'Today ({day}) is already closed for till {till}. Cash moved since goes into the next close, on the next day.':
+    'Heute ({day}) ist für die Kasse {till} bereits abgeschlossen. Was seitdem bewegt wurde, zählt zum nächsten Abschluss, am nächsten Tag.',
   "The till's balance has changed in the meantime: it is now {balance}. Please count again.":
     'Der Kassenstand hat sich inzwischen geändert: Er beträgt jetzt {balance}. Bitte noch einmal zählen.',
   'The balance is now {balance}.': 'Der Kassenstand beträgt jetzt {balance}.',

@@ -188,9 +188,10 @@ export async function bookTillDaysInBulk(trx: Knex.Transaction, days: BulkTillDa
     [days.tillId],
   );
   await trx.raw(
-    `insert into till_closes (till_id, day, opening_balance, expected, counted, difference, staff, created_at)
+    `insert into till_closes (till_id, day, opening_balance, expected, counted, difference, staff, created_at,
+       last_movement_id)
      select till_id, day, (array_agg(balance - amount order by id))[1], (array_agg(balance order by id desc))[1],
-       (array_agg(balance order by id desc))[1], 0, ?, day + interval '20 hours'
+       (array_agg(balance order by id desc))[1], 0, ?, day + interval '20 hours', max(id)
      from cash_movements where till_id = ? and day < ? group by till_id, day`,
     [days.staff, days.tillId, days.to],
   );

@@ -9,7 +9,9 @@ import { day as dayParam, money, tr } from '../language/messages.ts';
 // balance each row stores is the one before it plus its amount, and a payout that would take more
 // than the till holds is refused with the figure. The voucher number comes from a counter row per
 // till and year raised in the same transaction, so a booking that fails half-way leaves no gap.
-// The database refuses movements dated on a closed day (migration 014); a correction is a new movement.
+// A close covers the movements since the previous close; cash moved after it goes into the next one.
+// The database refuses a movement inside a closed period (migrations 014, 028); a correction is a new
+// movement.
 //
 // Lock order, the same in every booking that touches a till (a payout and its reversal, a counter
 // visit, a manual movement, the daily close): the till's row first, then the vendor's account row,
@@ -247,8 +249,10 @@ export interface CloseRequest {
 }
 
 /**
- * Closes today's cash book of a till: the count against the balance. A difference is booked once,
- * as its own movement, before the close (which then forbids any further movement of the day).
+ * Closes a till's cash book: the count against the balance, covering every movement since the
+ * previous close (on whatever days they were booked). A difference is booked once, as its own
+ * movement, before the close, which records the last movement it covers. Cash moved after the close
+ * goes into the next one. One close per till and day: the evening's count.
  */
 export async function closeDay(db: Db, request: CloseRequest): Promise<number> {
   if (request.denominations) {
@@ -276,7 +280,10 @@ export async function closeDay(db: Db, request: CloseRequest): Promise<number> {
     if (await trx('till_closes').where({ till_id: request.tillId, day }).first('id')) {
       throw new CounterError(
         'conflict',
-        tr('Today ({day}) is already closed for till {till}.', { day: dayParam(day), till: till.name }),
+        tr(
+          'Today ({day}) is already closed for till {till}. Cash moved since goes into the next close, on the next day.',
+          { day: dayParam(day), till: till.name },
+        ),
       );
     }
     const expected = await tillBalance(trx, request.tillId);
@@ -301,17 +308,17 @@ export async function closeDay(db: Db, request: CloseRequest): Promise<number> {
         },
       );
     }
-    // The day's opening balance: the balance after the last close, i.e. before every movement since.
+    // The opening balance: the balance after the last close, i.e. before every movement since.
     const last = await trx('till_closes')
       .where({ till_id: request.tillId })
       .orderBy('day', 'desc')
-      .first<{ day: string } | undefined>(trx.raw(`to_char(day, 'YYYY-MM-DD') as day`));
+      .first<{ last_movement_id: number | string | null } | undefined>('last_movement_id');
     const since = trx('cash_movements').where({ till_id: request.tillId });
-    if (last) since.where('day', '>', last.day);
+    if (last?.last_movement_id) since.where('id', '>', last.last_movement_id);
     const moved =
       (await since.first<{ moved: number | string } | undefined>(trx.raw('coalesce(sum(amount), 0)::bigint as moved')))
         ?.moved ?? 0;
-    // The difference first: once the close row exists, the database refuses any movement of the day.
+    // The difference first, so the close covers it: it belongs to this count, not the next.
     const movement =
       difference === 0
         ? undefined
@@ -323,10 +330,14 @@ export async function closeDay(db: Db, request: CloseRequest): Promise<number> {
             staff: request.staff,
             timeZone: request.timeZone,
           });
+    const covered = await trx('cash_movements')
+      .where({ till_id: request.tillId })
+      .first<{ id: number | string | null } | undefined>(trx.raw('max(id) as id'));
     const closed = await trx('till_closes')
       .insert({
         till_id: request.tillId,
         day,
+        last_movement_id: covered?.id ?? null,
         opening_balance: expected - Number(moved),
         expected,
         counted: request.counted,
