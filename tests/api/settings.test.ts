@@ -32,6 +32,7 @@ const publicKeys = [
   'embedOrigins',
   'mapTileUrl',
   'publicUrl',
+  'timeZone',
 ].sort();
 
 describeApi('settings', (t) => {
@@ -82,6 +83,7 @@ describeApi('settings', (t) => {
         'https://tile.openstreetmap.org/{z}/{x}/{y}.png',
         'OpenStreetMap unless MAP_TILE_URL says otherwise',
       );
+      assert.equal(res.body.timeZone, t.config.timeZone, 'TIME_ZONE, for the dates the browsers show');
       assert.doesNotMatch(res.text, /styleCss|style_css|secret|_file_id/i);
     });
 

@@ -34,6 +34,8 @@ export interface PublicSettings {
   mainItem: { id: number; name: string } | null;
   /** The tile server of the back office's maps, with {z}/{x}/{y}. */
   mapTileUrl: string;
+  /** The newspaper's TIME_ZONE (IANA name): every date and time shown is in it. */
+  timeZone: string;
   identityProvider: IdentityProvider;
 }
 

@@ -88,6 +88,8 @@ export function publicSettings(
     styleRevision: row.style_revision,
     mainItem,
     mapTileUrl: config.mapTileUrl,
+    /** TIME_ZONE: the back office, /me and the shop show every date and time in it, as paper and CSV do. */
+    timeZone: config.timeZone,
     identityProvider: {
       url: issuerUrl(config),
       realm: config.oidc.realm ?? null,
@@ -99,13 +101,14 @@ export function publicSettings(
 
 /**
  * The settings as the protocol compares them: what staff can change, the CSS included; the identity
- * block and the tile URL come from the configuration, not from a change.
+ * block, the tile URL and the time zone come from the configuration, not from a change.
  */
 export async function readSettingsForProtocol(db: Knex | Knex.Transaction, config: Config) {
   const {
     identityProvider: _identityProvider,
     mapTileUrl: _mapTileUrl,
     publicUrl: _publicUrl,
+    timeZone: _timeZone,
     ...settings
   } = await readPublicSettings(db, config);
   return { ...settings, styleCss: (await getSettingsRow(db)).style_css as string };
