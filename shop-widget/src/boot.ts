@@ -26,6 +26,8 @@ export interface ShopSettings {
   maxOrderAmount: number;
   styleRevision: number;
   mainItem: MainItem | null;
+  /** The newspaper's TIME_ZONE: the receipt's times are the vendor's and the office's, not the phone's. */
+  timeZone: string;
 }
 
 /** GET /api/vendors/check/{id}/: the name already follows UseVendorLicenseIdInShop. */

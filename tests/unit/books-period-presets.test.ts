@@ -3,7 +3,8 @@ import { presetPeriod } from '../../admin/src/backoffice/accounting/period.ts';
 
 // The money screens' period presets as the calendar days the API receives (its `to` is the whole day).
 describe('back-office period presets', () => {
-  const at = (y: number, m: number, d: number) => new Date(y, m - 1, d, 15, 30);
+  // Noon in the newspaper's zone (Europe/Berlin, the back office's until the settings name another).
+  const at = (y: number, m: number, d: number) => new Date(Date.UTC(y, m - 1, d, 11, 0));
 
   it('gives today, the month and the year around a day', () => {
     assert.deepEqual(presetPeriod('today', at(2026, 11, 21)), { from: '2026-11-21', to: '2026-11-21' });

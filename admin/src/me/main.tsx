@@ -1,6 +1,7 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { createLogin, groupsOf } from '../auth/login.ts';
+import { setTimeZone } from '../shared/dates.ts';
 import { storedLocale } from '../shared/locale.ts';
 import { loadPublicSettings, setDocumentTitle, setFavicon } from '../shared/settings.ts';
 import { App } from './App.tsx';
@@ -40,6 +41,7 @@ async function start() {
         : 'Der Server ist nicht erreichbar. Bitte versuche es später erneut.',
     );
   }
+  setTimeZone(settings.timeZone);
   setFavicon(settings);
   setDocumentTitle(settings.newspaperName, undefined, 'Straßenzeitung');
   // /dashboard is everyone's entrance: after the login, vendors see /me and staff the back office.

@@ -33,8 +33,10 @@ export interface Receipt {
 }
 
 const locale = () => (lang.value === 'de' ? 'de-AT' : 'en-GB');
+// In the newspaper's zone, as the vendor's watch and the office's books read the time, and the same
+// when the server renders the page as in the phone.
 const format = (date: Date, options: Intl.DateTimeFormatOptions) =>
-  new Intl.DateTimeFormat(locale(), options).format(date);
+  new Intl.DateTimeFormat(locale(), { ...options, timeZone: env.boot.settings.timeZone }).format(date);
 
 /** The time now, to the second: a screenshot of the receipt cannot keep it ticking. */
 function Clock() {

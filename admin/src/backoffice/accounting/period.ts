@@ -1,29 +1,32 @@
+import { addDays, localDay } from '../../shared/dates.ts';
+
 // The period presets of the money screens as calendar days ("2026-11-21"). The API reads a bare
-// date in the newspaper's time zone and takes `to` as the whole of that day.
+// date in the newspaper's time zone and takes `to` as the whole of that day, so "today" is the
+// newspaper's today too, not the office computer's.
 
 export type Preset = 'today' | 'this_week' | 'this_month' | 'last_month' | 'this_year';
 
 export const presets: Preset[] = ['today', 'this_week', 'this_month', 'last_month', 'this_year'];
 
-const day = (date: Date) =>
-  `${date.getFullYear()}-${String(date.getMonth() + 1).padStart(2, '0')}-${String(date.getDate()).padStart(2, '0')}`;
+/** The day of a year, month (0-based, may run over) and day of month, as "YYYY-MM-DD". */
+const day = (y: number, m: number, d: number) => new Date(Date.UTC(y, m, d)).toISOString().slice(0, 10);
 
-/** The preset's first and last day around `now`; weeks start on Monday. */
+/** The preset's first and last day around `now` in the newspaper's zone; weeks start on Monday. */
 export function presetPeriod(preset: Preset, now = new Date()): { from: string; to: string } {
-  const y = now.getFullYear();
-  const m = now.getMonth();
+  const today = localDay(now);
+  const [y, m] = today.split('-').map(Number) as [number, number];
   switch (preset) {
     case 'today':
-      return { from: day(now), to: day(now) };
+      return { from: today, to: today };
     case 'this_week': {
-      const monday = new Date(y, m, now.getDate() - ((now.getDay() + 6) % 7));
-      return { from: day(monday), to: day(new Date(monday.getFullYear(), monday.getMonth(), monday.getDate() + 6)) };
+      const monday = addDays(today, -((new Date(`${today}T00:00:00Z`).getUTCDay() + 6) % 7));
+      return { from: monday, to: addDays(monday, 6) };
     }
     case 'this_month':
-      return { from: day(new Date(y, m, 1)), to: day(new Date(y, m + 1, 0)) };
+      return { from: day(y, m - 1, 1), to: day(y, m, 0) };
     case 'last_month':
-      return { from: day(new Date(y, m - 1, 1)), to: day(new Date(y, m, 0)) };
+      return { from: day(y, m - 2, 1), to: day(y, m - 1, 0) };
     case 'this_year':
-      return { from: day(new Date(y, 0, 1)), to: day(new Date(y, 11, 31)) };
+      return { from: day(y, 0, 1), to: day(y, 11, 31) };
   }
 }

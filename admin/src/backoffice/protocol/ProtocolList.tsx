@@ -1,6 +1,7 @@
 import { useMediaQuery, type Theme } from '@mui/material';
-import { DataTable, DateInput, List, TextInput, useLocale, useTranslate } from 'react-admin';
+import { DataTable, List, TextInput, useLocale, useTranslate } from 'react-admin';
 import { formatDateTime } from '../../shared/dates.ts';
+import { DayField } from '../common/DayInput.tsx';
 import type { Locale } from '../../shared/locale.ts';
 import { PageTitle } from '../layout/PageTitle.tsx';
 import { ProtocolChanges, ProtocolRecordName, type ProtocolRecord } from './Changes.tsx';
@@ -10,8 +11,8 @@ const filters = [
   <TextInput key="recordType" source="recordType" helperText={false} />,
   <TextInput key="recordId" source="recordId" helperText={false} />,
   <TextInput key="action" source="action" helperText={false} />,
-  <DateInput key="from" source="from" helperText={false} />,
-  <DateInput key="to" source="to" helperText={false} />,
+  <DayField key="from" source="from" filter />,
+  <DayField key="to" source="to" filter />,
 ];
 
 /** What staff (and the payment events) changed, newest first. */

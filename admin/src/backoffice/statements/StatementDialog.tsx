@@ -3,6 +3,7 @@ import ReceiptLongIcon from '@mui/icons-material/ReceiptLong';
 import { Box, Dialog, DialogActions, DialogContent, DialogTitle, MenuItem, TextField } from '@mui/material';
 import { useState } from 'react';
 import { Button, useTranslate } from 'react-admin';
+import { localDay } from '../../shared/dates.ts';
 import { PrintFrame } from '../common/PrintFrame.tsx';
 import { useDownload } from '../common/download.ts';
 import { PeriodPicker, type PeriodChoice } from '../statistics/PeriodPicker.tsx';
@@ -90,7 +91,7 @@ export function StatementButton({ vendorId, licenseId, name }: { vendorId: numbe
 /** Every vendor's statements of a year in one printable document (opened from the vendor list). */
 export function YearStatementsDialog({ onClose }: { onClose: () => void }) {
   const translate = useTranslate();
-  const [year, setYear] = useState(String(new Date().getFullYear() - 1));
+  const [year, setYear] = useState(String(Number(localDay().slice(0, 4)) - 1));
   const [shown, setShown] = useState<string>();
   return (
     <Dialog open onClose={onClose} fullWidth maxWidth="md" aria-labelledby="year-statements-title">

@@ -203,8 +203,7 @@ export default function StatisticsPage() {
               <Columns
                 title={translate(`app.statistics.over_time_${loaded.statistics.granularity}`)}
                 bars={loaded.statistics.series.map((point) => ({
-                  // A bare day would be read as UTC midnight, the day before west of Greenwich.
-                  label: formatDate(`${point.period}T00:00:00`, locale),
+                  label: formatDate(point.period, locale),
                   value: point.amount,
                   text: formatCents(point.amount),
                   detail: `${formatCents(point.amount)} · ${translate('app.statistics.orders', { smart_count: point.orders })}`,

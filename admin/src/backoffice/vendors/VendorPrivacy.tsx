@@ -4,6 +4,7 @@ import { Button, Stack, Typography } from '@mui/material';
 import { useState } from 'react';
 import { Confirm, useDataProvider, useNotify, useTranslate } from 'react-admin';
 import { useNavigate } from 'react-router-dom';
+import { localDay } from '../../shared/dates.ts';
 import type { ShopDataProvider } from '../dataProvider.ts';
 import { useDownload } from '../common/download.ts';
 import { useFormatCents } from '../common/money.tsx';
@@ -24,7 +25,7 @@ export function VendorPrivacy({ vendor }: { vendor: VendorRecord }) {
   const [confirming, setConfirming] = useState(false);
   const [busy, setBusy] = useState(false);
   const credit = vendor.credit ?? 0;
-  const day = new Date().toISOString().slice(0, 10);
+  const day = localDay();
 
   const anonymise = async () => {
     setBusy(true);

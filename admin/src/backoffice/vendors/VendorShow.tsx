@@ -3,7 +3,7 @@ import { Box, Card, CardContent, Chip, Typography } from '@mui/material';
 import type { ReactNode } from 'react';
 import {
   BooleanField,
-  DateField,
+  FunctionField,
   Labeled,
   ListButton,
   Button,
@@ -17,7 +17,7 @@ import {
   useTranslate,
 } from 'react-admin';
 import { Link } from 'react-router-dom';
-import { dateTag, formatDate } from '../../shared/dates.ts';
+import { formatDate } from '../../shared/dates.ts';
 import type { Locale } from '../../shared/locale.ts';
 import { ItemsSold } from '../accounting/ItemsSold.tsx';
 import { useFormatCents } from '../common/money.tsx';
@@ -93,10 +93,20 @@ function Profile() {
             </Labeled>
           ))}
           <Labeled source="registrationDate">
-            <DateField source="registrationDate" emptyText="—" locales={dateTag(locale as Locale)} />
+            <FunctionField
+              source="registrationDate"
+              render={(vendor: VendorRecord) =>
+                vendor.registrationDate ? formatDate(vendor.registrationDate, locale as Locale) : '—'
+              }
+            />
           </Labeled>
           <Labeled source="vendorSince">
-            <DateField source="vendorSince" emptyText="—" locales={dateTag(locale as Locale)} />
+            <FunctionField
+              source="vendorSince"
+              render={(vendor: VendorRecord) =>
+                vendor.vendorSince ? formatDate(vendor.vendorSince, locale as Locale) : '—'
+              }
+            />
           </Labeled>
           <Labeled source="accountProofUrl">
             <UrlField source="accountProofUrl" emptyText="—" />

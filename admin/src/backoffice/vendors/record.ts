@@ -9,6 +9,9 @@ export interface VendorRecord extends RaRecord<number> {
   /** Open credit in cents; absent where the answer does not carry it. */
   credit?: number | null;
   lastPayout?: { amount: number; at: string } | null;
+  /** Calendar days, "YYYY-MM-DD". */
+  registrationDate?: string | null;
+  vendorSince?: string | null;
 }
 
 /** The answer to creating a vendor: with the new login's one-time password, shown once. */

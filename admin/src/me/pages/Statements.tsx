@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
+import { formatMonth } from '../../shared/dates.ts';
 import type { Get, OpenPage } from '../api.ts';
 import type { PageProps } from './props.ts';
 
@@ -45,12 +46,7 @@ export function Statements({ get, openPage, t, locale }: PageProps & { get: Get;
   }, [month, openPage, locale]);
 
   const url = page?.key === `${month} ${locale}` ? page.url : undefined;
-  const monthName = (value: string) =>
-    new Intl.DateTimeFormat(locale === 'en' ? 'en-GB' : 'de-DE', {
-      month: 'long',
-      year: 'numeric',
-      timeZone: 'UTC',
-    }).format(new Date(`${value}-15T12:00:00Z`));
+  const monthName = (value: string) => formatMonth(value, locale);
 
   return (
     <>
