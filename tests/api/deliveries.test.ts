@@ -90,6 +90,25 @@ describeApi('digital deliveries: links and the outbox (acceptance 5)', (t) => {
     assert.match(mails[0].text, /Have fun reading!/);
   });
 
+  it('dates the links’ end in the newspaper’s time zone, not the server machine’s', async () => {
+    // A day apart at every hour: the machine at UTC−11, the newspaper at UTC+14.
+    const machineZone = process.env.TZ;
+    process.env.TZ = 'Pacific/Pago_Pago';
+    try {
+      const order = await placeDigitalOrder(shop, t, { locale: 'en' });
+      await deliverTwice(t, { ...shop.config, timeZone: 'Pacific/Kiritimati' }, order.id);
+      const [link] = await downloadLinksFor(t.db, order.id);
+      const until = (timeZone: string) =>
+        new Intl.DateTimeFormat('en-GB', { dateStyle: 'long', timeZone }).format(new Date(link.expiresAt));
+      const mail = await t.db('outbox').where({ order_id: order.id }).first();
+      assert.ok(mail.text.includes(`valid until ${until('Pacific/Kiritimati')}.`), mail.text);
+      assert.notEqual(until('Pacific/Kiritimati'), until('Pacific/Pago_Pago'));
+    } finally {
+      if (machineZone === undefined) delete process.env.TZ;
+      else process.env.TZ = machineZone;
+    }
+  });
+
   it('writes the mail in German for a German order, and none without an e-mail address', async () => {
     const german = await placeDigitalOrder(shop, t, { locale: 'de' });
     await deliverTwice(t, shop.config, german.id);

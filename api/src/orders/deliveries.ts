@@ -26,9 +26,15 @@ const wording = {
   },
 } satisfies Record<Locale, unknown>;
 
-function pdfMail(locale: Locale, newspaperName: string, links: [DownloadLink, ...DownloadLink[]], publicUrl: string) {
+function pdfMail(
+  locale: Locale,
+  newspaperName: string,
+  links: [DownloadLink, ...DownloadLink[]],
+  { publicUrl, timeZone }: Pick<Config, 'publicUrl' | 'timeZone'>,
+) {
   const words = wording[locale];
-  const until = new Intl.DateTimeFormat(locale === 'de' ? 'de-AT' : 'en-GB', { dateStyle: 'long' }).format(
+  // The newspaper's day, not the server machine's: near midnight the two differ.
+  const until = new Intl.DateTimeFormat(locale === 'de' ? 'de-AT' : 'en-GB', { dateStyle: 'long', timeZone }).format(
     new Date(links[0].expiresAt),
   );
   const lines = links.map((link) => `${link.itemName}: ${publicUrl}${linkPath(link.id)}`);
@@ -56,7 +62,7 @@ function pdfMail(locale: Locale, newspaperName: string, links: [DownloadLink, ..
 export async function deliverOrder(
   trx: Knex.Transaction,
   orderId: number,
-  config: Pick<Config, 'publicUrl' | 'downloadLinkDays'>,
+  config: Pick<Config, 'publicUrl' | 'downloadLinkDays' | 'timeZone'>,
 ): Promise<boolean> {
   const editions: { item_id: number; pdf_file_id: string }[] = await trx('order_entries as e')
     .join('items as i', 'i.id', 'e.item_id')
@@ -80,7 +86,7 @@ export async function deliverOrder(
   const { newspaper_name: newspaperName } = await getSettingsRow(trx);
   const [first, ...more] = await downloadLinksFor(trx, orderId);
   if (!first) return false; // not reached: the links were made just above
-  const mail = pdfMail(order.locale, newspaperName, [first, ...more], config.publicUrl);
+  const mail = pdfMail(order.locale, newspaperName, [first, ...more], config);
   await queueMail(trx, { kind: 'pdf-links', orderId, recipient: order.email, ...mail });
   return true;
 }
