@@ -25,6 +25,7 @@ import * as openCreditIndexes from './025_open_credit_indexes.ts';
 import * as stripeMoney from './026_stripe_money.ts';
 import * as stripePayouts from './027_stripe_payouts.ts';
 import * as cashDay from './028_cash_day.ts';
+import * as vatRates from './029_vat_rates.ts';
 
 export interface Migration {
   name: string;
@@ -60,4 +61,5 @@ export const migrations: Migration[] = [
   { name: '026_stripe_money', ...stripeMoney },
   { name: '027_stripe_payouts', ...stripePayouts },
   { name: '028_cash_day', ...cashDay },
+  { name: '029_vat_rates', ...vatRates },
 ];

@@ -140,3 +140,15 @@ export const id = (message: string): Converter<number> => integer({ min: 1, mess
 export const fileAsText = z
   .string({ error: 'Please upload one file here, or send an empty text to remove the stored one.' })
   .transform((value) => (value === '' ? ('remove' as const) : ('keep' as const)));
+
+/**
+ * A VAT rate in percent ("7", "10", "5,5") as whole hundredths of a percent (700, 1000, 550), the
+ * unit the database and api/src/ledger/vat.ts count in.
+ */
+export const vatRate: Converter<number> = (value) => {
+  const match = /^(\d{1,3})(?:[.,](\d{1,2}))?$/.exec(value);
+  const rate = match ? Number(match[1]) * 100 + Number((match[2] ?? '').padEnd(2, '0')) : NaN;
+  if (!(rate >= 0 && rate <= 10000))
+    return new Invalid('Please enter the VAT rate in percent between 0 and 100, for example 7 or 5.5.');
+  return rate;
+};

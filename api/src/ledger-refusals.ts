@@ -26,7 +26,7 @@ export function ledgerRefusal(error: unknown): DomainError | undefined {
       staff: last.authorisedBy,
       amount: money(last.amount),
       time: last.localTime,
-      number: last.receiptNumber,
+      number: last.voucher,
     });
     return new DomainError('conflict', message, errors, { lastPayout: last });
   }

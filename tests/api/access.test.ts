@@ -110,6 +110,7 @@ const matrix: Record<string, Row> = {
   'GET /api/payouts/totals': staff,
   'GET /api/payouts/:id': staff,
   'GET /api/payouts/:id/receipt': staff,
+  'GET /api/payouts/:id/reversal/receipt': staff,
   // the counter
   'GET /api/office/today': staff,
   'GET /api/counter/vendor': staff,

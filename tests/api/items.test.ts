@@ -32,6 +32,7 @@ const backofficeFields = [
   'takesOverTransactionCosts',
   'updatedAt',
   'counterPrice',
+  'vatRate',
 ].sort();
 
 describeApi('items', (t) => {
@@ -153,6 +154,7 @@ describeApi('items', (t) => {
         donationOnly: false,
         disabled: false,
         counterPrice: null,
+        vatRate: null,
       });
       const served = await t.http.get(image).buffer(true);
       assert.equal(served.status, 200);

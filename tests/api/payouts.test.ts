@@ -63,7 +63,9 @@ describeApi('payouts: credit, payout, reversal, lists and receipt', (t) => {
       assert.equal(paid.status, 201, JSON.stringify(paid.body));
       assert.equal(paid.body.amount, 650);
       assert.equal(paid.body.authorisedBy, 'office');
-      assert.match(paid.body.receiptNumber, new RegExp(`^\\d{4}-${String(paid.body.id).padStart(6, '0')}$`));
+      // The payout's number is its cash movement's voucher: till, year, number.
+      assert.match(paid.body.voucher, /^\d+-\d{4}-\d{6}$/);
+      assert.equal(paid.body.reversalVoucher, null);
       assert.deepEqual(paid.body.vendor, {
         id: vendor,
         licenseId: 'DEMO-3',
@@ -191,7 +193,7 @@ describeApi('payouts: credit, payout, reversal, lists and receipt', (t) => {
       for (const lost of answers.filter((res) => res.status === 409)) {
         assert.deepEqual(lost.body.lastPayout, {
           id: winner.id,
-          receiptNumber: winner.receiptNumber,
+          voucher: winner.voucher,
           amount: 400,
           authorisedBy: stored.authorised_by,
           createdAt: new Date(stored.created_at).toISOString(),
@@ -201,7 +203,7 @@ describeApi('payouts: credit, payout, reversal, lists and receipt', (t) => {
         assert.equal(
           lost.body.message,
           `No credits to pay out: ${stored.authorised_by} paid out €4.00 on ${lost.body.lastPayout.localTime} ` +
-            `(receipt ${winner.receiptNumber}).`,
+            `(receipt ${winner.voucher}).`,
         );
         assert.equal(lost.body.errors.vendor, 'This vendor has no credit to pay out.');
       }
@@ -291,7 +293,7 @@ describeApi('payouts: credit, payout, reversal, lists and receipt', (t) => {
       const b = (await payOut('DEMO-2', 750)).body;
       await sell(shop, t.db, { vendor: 'DEMO-1', items: { Zeitung: 3 }, card: noFeeCard });
       const c = (await payOut('DEMO-1', 900)).body;
-      return [a, b, c] as { id: number; amount: number; createdAt: string; receiptNumber: string }[];
+      return [a, b, c] as { id: number; amount: number; createdAt: string; voucher: string }[];
     }
     const list = (query: Record<string, string>) => as(t.http.get('/api/payouts/').query(query));
     const ids = (res: supertest.Response) => res.body.map((p: { id: number }) => p.id);
@@ -391,8 +393,8 @@ describeApi('payouts: credit, payout, reversal, lists and receipt', (t) => {
       assert.deepEqual(
         lines.slice(1).map((l) => [l[0], l[2], l[4], l[5]]),
         [
-          [a.receiptNumber, 'DEMO-1', '3,00', 'office'],
-          [c.receiptNumber, 'DEMO-1', '9,00', 'office'],
+          [a.voucher, 'DEMO-1', '3,00', 'office'],
+          [c.voucher, 'DEMO-1', '9,00', 'office'],
         ],
       );
       assert.equal(lines[2][9], 'Zeitung × 3: 9,00 €');
@@ -416,7 +418,7 @@ describeApi('payouts: credit, payout, reversal, lists and receipt', (t) => {
       assert.ok(html.includes('&lt;script&gt;alert(1)&lt;/script&gt; Müller &amp; Söhne (ESC-1)'));
       assert.ok(html.includes('Straßenblatt Demo'));
       assert.ok(html.includes('Auszahlungsbeleg'));
-      assert.ok(html.includes(`id="receipt-number">${paid.receiptNumber}<`));
+      assert.ok(html.includes(`id="receipt-number">${paid.voucher}<`));
       assert.match(html, /id="receipt-total">4,00\s€</);
       assert.match(html, /Zeitung<\/td><td class="num">1<\/td><td class="num">3,00\s€/);
       assert.match(html, /Trinkgeld\/Spende<\/td><td class="num"><\/td><td class="num">1,00\s€/);

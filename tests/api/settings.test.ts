@@ -7,6 +7,8 @@ type Fields = Record<string, string | number | boolean>;
 
 const publicKeys = [
   'newspaperName',
+  'newspaperAddress',
+  'vatRate',
   'color',
   'fontColor',
   'logo',

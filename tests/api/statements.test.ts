@@ -44,7 +44,8 @@ describeApi('vendor statements', (t) => {
   let office = '';
   let vendor = { id: 0, licenseId: '' };
   let other = { id: 0, licenseId: '' };
-  let receipt = '';
+  let payoutVoucher = '';
+  let reversalVoucher = '';
   const at = (iso: string) => new Date(iso);
 
   const vendorToken = (licence: string) =>
@@ -91,7 +92,15 @@ describeApi('vendor statements', (t) => {
       });
       const reversal = await trx('ledger_rows').where({ reversal_of: row.id }).first('id');
       await backdate(trx, 'ledger_rows', [reversal.id], at('2026-05-12T09:00:00Z'));
-      receipt = (await trx('payouts').where({ id }).first('receipt_number')).receipt_number;
+      // Each movement's own voucher, as the cash book numbers it.
+      const voucherOf = async (rowId: number) => {
+        const m = await trx('cash_movements')
+          .where({ ledger_row_id: rowId })
+          .first('till_id', 'year', 'voucher_number');
+        return `${m.till_id}-${m.year}-${String(m.voucher_number).padStart(6, '0')}`;
+      };
+      payoutVoucher = await voucherOf(row.id);
+      reversalVoucher = await voucherOf(reversal.id);
     });
     await bookPaidOrder(t.db, vendor.id, at('2026-05-20T10:00:00Z'), { prints: 3, digital: 0, tip: 0 });
     // At the counter on 21 May: 4 papers, 2,00 € of them paid in cash, the rest from the credit.
@@ -136,7 +145,7 @@ describeApi('vendor statements', (t) => {
       figures: Record<string, number>;
       rows: Row[];
       language: string;
-      vouchers: { receiptNumber: string; amount: number; kind: string }[];
+      vouchers: { voucher: string; reverses: string | null; amount: number; kind: string }[];
     };
     const opening = await sqlSum(
       t.db,
@@ -188,11 +197,21 @@ describeApi('vendor statements', (t) => {
       })),
     );
 
-    // The payout with its date and voucher, and its reversal naming the same voucher.
+    // The payout with its date and voucher, and its reversal with its own voucher, naming the payout's.
     const payoutRow = body.rows.find((row) => row.kind === 'payout')!;
-    assert.equal(payoutRow.voucher, receipt);
+    assert.equal(payoutRow.voucher, payoutVoucher);
     assert.equal(payoutRow.at, '2026-05-10T09:00:00.000Z');
-    assert.equal(body.rows.find((row) => row.kind === 'payout_reversal')!.voucher, receipt);
+    const reversalRow = body.rows.find((row) => row.kind === 'payout_reversal')!;
+    assert.notEqual(reversalVoucher, payoutVoucher);
+    assert.equal(reversalRow.voucher, reversalVoucher);
+    assert.match(reversalRow.label, new RegExp(`\\(Storno zu ${payoutVoucher}\\)$`));
+    assert.deepEqual(
+      body.vouchers.map((v) => [v.kind, v.voucher, v.reverses]),
+      [
+        ['payout', payoutVoucher, null],
+        ['payout_reversal', reversalVoucher, payoutVoucher],
+      ],
+    );
 
     // Opening plus every line in between is the closing credit.
     const lines = body.rows.filter((row) => row.kind !== 'opening' && row.kind !== 'closing');
@@ -208,7 +227,8 @@ describeApi('vendor statements', (t) => {
     assert.ok(labels.includes('Trinkgeld'), labels.join(' | '));
     assert.ok(labels.includes('Kartengebühren, selbst getragen'));
     assert.ok(labels.some((label) => label.startsWith('Lizenzanteil: ')));
-    assert.ok(labels.includes('Auszahlung') && labels.includes('Auszahlung storniert'));
+    assert.ok(labels.includes('Auszahlung'));
+    assert.ok(labels.some((label) => /^Auszahlung storniert \(Storno zu \d+-\d{4}-\d{6}\)$/.test(label)));
     assert.equal(labels[0], 'Guthaben am Beginn des Zeitraums');
 
     const english = (await statement(other.id)).body as { language: string; rows: Row[] };
@@ -217,7 +237,8 @@ describeApi('vendor statements', (t) => {
     const englishLabels = asked.rows.map((row) => row.label);
     assert.ok(englishLabels.includes('Tip') && englishLabels.includes('Card fees borne'), englishLabels.join(' | '));
     assert.ok(englishLabels.some((label) => label.startsWith('Licence share: ')));
-    assert.ok(englishLabels.includes('Payout') && englishLabels.includes('Payout reversed'));
+    assert.ok(englishLabels.includes('Payout'));
+    assert.ok(englishLabels.some((label) => label.startsWith('Payout reversed (Reversal of ')));
 
     await t.db('settings').update({ use_tip_instead_of_donation: false });
     try {

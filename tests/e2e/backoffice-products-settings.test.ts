@@ -3,6 +3,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { DEMO_NEWSPAPER_NAME } from '../../seeds/demo.ts';
 import { pngBytes } from '../support/fixtures.ts';
 import { accessToken, backofficeTitle, useBrowserTab } from './admin-login.ts';
+import { expectAccessible } from './axe.ts';
 import { coveredWhileTabbing, keyboardFocusRing, phone, screenshot } from './browser.ts';
 import type { RunningServer } from './server.ts';
 
@@ -168,6 +169,73 @@ describe('e2e: products and settings in the back office', function () {
     await screenshot(page, 'backoffice-settings-390');
     // The longest form: going down it with the keyboard, no focused field lies behind the save bar.
     assert.deepEqual(await coveredWhileTabbing(page, 'form'), []);
+    await page.setViewportSize({ width: 1280, height: 900 });
+  });
+
+  it('sets the VAT rate of the newspaper and of a product, refusals at the field in German and English', async () => {
+    // The newspaper: its address (the seller on the purchase receipt) and its rate, a wrong one refused.
+    await page.goto(url('/settings/update'));
+    const rate = field('Mehrwertsteuersatz in den Preisen (%)');
+    assert.equal(await rate.inputValue(), '7', 'Germany’s reduced rate until chosen');
+    await rate.fill('7,555');
+    await save();
+    await fieldMessage('Mehrwertsteuersatz in den Preisen (%)')
+      .filter({
+        hasText: 'Bitte den Mehrwertsteuersatz in Prozent zwischen 0 und 100 eingeben, zum Beispiel 7 oder 5,5.',
+      })
+      .waitFor();
+    await screenshot(page, 'backoffice-settings-vat-refused-1280');
+    await rate.fill('10');
+    await field('Anschrift der Zeitung (auf dem Kaufbeleg)').fill('Stumpergasse 1\n1060 Wien');
+    await save();
+    await notification().filter({ hasText: 'Einstellungen gespeichert' }).waitFor();
+    const settings = (await (await fetch(`${server.url}/api/settings`)).json()) as {
+      vatRate: number;
+      newspaperAddress: string;
+    };
+    assert.deepEqual([settings.vatRate, settings.newspaperAddress], [10, 'Stumpergasse 1\n1060 Wien']);
+    await screenshot(page, 'backoffice-settings-vat-de-1280');
+    await expectAccessible(page, 'the settings with the VAT rate (German)');
+    await page.setViewportSize(phone);
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await screenshot(page, 'backoffice-settings-vat-de-390');
+    await page.setViewportSize({ width: 1280, height: 900 });
+
+    // A product of its own rate, in English: the newspaper's rate named where the field is empty.
+    await page.locator('#backoffice-language button[value="en"]').click();
+    await page.goto(url(`/productsettings/update/${product.id}`));
+    const own = page.getByLabel('VAT rate (%)', { exact: true });
+    await page.getByText('Empty: the newspaper’s rate (10%)').waitFor();
+    await own.fill('seven');
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await page
+      .locator('.MuiFormControl-root')
+      .filter({ has: own })
+      .locator('.MuiFormHelperText-root')
+      .filter({ hasText: 'Please enter the VAT rate in percent between 0 and 100, for example 7 or 5.5.' })
+      .waitFor();
+    await screenshot(page, 'backoffice-product-vat-refused-en-1280');
+    await own.fill('5.5');
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.waitForURL(url('/productsettings'));
+    const stored = (await (await api(`/api/items/${product.id}`)).json()) as { vatRate: number | null };
+    assert.equal(stored.vatRate, 5.5);
+    await page.goto(url(`/productsettings/update/${product.id}`));
+    assert.equal(await own.inputValue(), '5.5');
+    await screenshot(page, 'backoffice-product-vat-en-1280');
+    await expectAccessible(page, 'the product form with its VAT rate (English)');
+    await page.setViewportSize(phone);
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await screenshot(page, 'backoffice-product-vat-en-390');
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.locator('#backoffice-language button[value="de"]').click();
+    await page.goto(url(`/productsettings/update/${product.id}`));
+    assert.equal(await field('Mehrwertsteuersatz (%)').inputValue(), '5,5', 'German shows a decimal comma');
+    await page.getByText('Leer: der Satz der Zeitung (10 %)').waitFor();
+    await screenshot(page, 'backoffice-product-vat-de-1280');
+    await page.setViewportSize(phone);
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await screenshot(page, 'backoffice-product-vat-de-390');
     await page.setViewportSize({ width: 1280, height: 900 });
   });
 });

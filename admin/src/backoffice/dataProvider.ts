@@ -46,6 +46,7 @@ const itemFields = [
   'name',
   'description',
   'price',
+  'vatRate',
   'measure',
   'order',
   'color',
@@ -61,6 +62,8 @@ const itemFields = [
 ];
 const settingsFields = [
   'newspaperName',
+  'newspaperAddress',
+  'vatRate',
   'color',
   'fontColor',
   'agbUrl',

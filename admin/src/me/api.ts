@@ -59,7 +59,8 @@ export interface OwnVendor {
   language: Locale;
   vendorSince: string | null;
   credit: number;
-  lastPayout: { amount: number; at: string } | null;
+  /** `voucher`: the number on the payout's receipt. */
+  lastPayout: { amount: number; at: string; voucher?: string } | null;
   openPayments: number;
 }
 

@@ -9,6 +9,10 @@ export interface IdentityProvider {
 /** GET /api/settings: what anyone may read (money in cents, files as URLs). */
 export interface PublicSettings {
   newspaperName: string;
+  /** The seller's address on the purchase receipt. */
+  newspaperAddress: string;
+  /** The VAT rate in the prices, in percent (7, 5.5); an item may have its own. */
+  vatRate: number;
   color: string;
   fontColor: string;
   logo: string;

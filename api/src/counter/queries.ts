@@ -2,6 +2,8 @@ import type { Knex } from 'knex';
 import { oneRow } from '../one-row.ts';
 import { payoutLines, type PayoutLineKind } from '../ledger/payout-lines.ts';
 import { tillBalanceSql, voucherLabel } from '../ledger/till.ts';
+import { vatByRate, vatIncluded, vatPercent } from '../ledger/vat.ts';
+import { payoutVoucherSql, reversedVoucherSql } from '../ledger/vouchers.ts';
 import { toIso } from '../vendors/queries.ts';
 
 // What the counter screens and papers read: tills with their balance, the cash book with its
@@ -96,6 +98,8 @@ export interface CashMovement {
   amountOut: number;
   balance: number;
   counterVisitId: string | null;
+  /** A reversal's movement: the voucher of the payout it reverses ("Storno zu …"). */
+  reverses: string | null;
 }
 
 interface MovementRow {
@@ -116,6 +120,7 @@ interface MovementRow {
   amount: number;
   balance: number;
   counter_visit_id: string | null;
+  reverses: string | null;
 }
 
 function movementToApi(row: MovementRow): CashMovement {
@@ -141,6 +146,7 @@ function movementToApi(row: MovementRow): CashMovement {
     amountOut: amount < 0 ? -amount : 0,
     balance: Number(row.balance),
     counterVisitId: row.counter_visit_id,
+    reverses: row.reverses,
   };
 }
 
@@ -172,6 +178,7 @@ export async function cashBook(
       'm.amount',
       'm.balance',
       'm.counter_visit_id',
+      db.raw(`case when m.kind = 'payout_reversal' then ${reversedVoucherSql('m.ledger_row_id')} end as reverses`),
     );
   if (from) query.where('m.day', '>=', from);
   if (to) query.where('m.day', '<=', to);
@@ -337,7 +344,12 @@ export interface VisitLineApi {
   itemName: string;
   quantity: number;
   unitPrice: number;
+  /** Cents, VAT included. */
   amount: number;
+  /** The VAT rate the copies were sold at, in percent (7, 5.5). */
+  vatRate: number;
+  /** The VAT in `amount`, in cents (ledger/vat.ts). */
+  vat: number;
 }
 
 /** A line of what a visit's payout settled (ledger/payout-lines.ts). */
@@ -361,7 +373,10 @@ export interface Visit {
   fromCredit: number;
   cashPaid: number;
   lines: VisitLineApi[];
-  payout: { id: number; receiptNumber: string; amount: number } | null;
+  /** The copies' VAT per rate (percent), highest rate first: what the receipt states as the invoice's tax. */
+  vatTotals: { rate: number; gross: number; vat: number }[];
+  /** The payout's voucher is its cash movement's (ledger/vouchers.ts). */
+  payout: { id: number; voucher: string; amount: number } | null;
   /** What the payout settled besides this visit's own rows, one line per item or kind; fees net of their cover. */
   settled: SettledLine[];
   creditAfter: number;
@@ -383,7 +398,7 @@ interface VisitRow {
   first_name: string;
   last_name: string | null;
   till_name: string;
-  receipt_number: string | null;
+  payout_voucher: string | null;
   payout_amount: number | string | null;
 }
 
@@ -399,7 +414,7 @@ export async function findVisit(db: Db, id: string): Promise<Visit | undefined> 
       'v.first_name',
       'v.last_name',
       't.name as till_name',
-      'p.receipt_number',
+      db.raw(`case when p.id is null then null else ${payoutVoucherSql('p')} end as payout_voucher`),
       'p.amount as payout_amount',
     );
   if (!visit) return undefined;
@@ -407,12 +422,16 @@ export async function findVisit(db: Db, id: string): Promise<Visit | undefined> 
     .join('items as i', 'i.id', 'r.item_id')
     .where({ 'r.counter_visit_id': id, 'r.kind': 'counter_sale' })
     .orderBy('r.id')
-    .select<{ item_id: number; name: string; quantity: number; unit_price: number; amount: number }[]>(
+    .select<
+      { item_id: number; name: string; quantity: number; unit_price: number; amount: number; vat_rate: number }[]
+    >(
       'r.item_id',
       'i.name',
       'r.quantity',
       'r.unit_price',
       'r.amount',
+      // A row booked before rates were kept (migration 029) takes today's rate of its item.
+      db.raw('coalesce(r.vat_rate, i.vat_rate, (select s.vat_rate from settings s where s.id = 1)) as vat_rate'),
     );
   // What the payout settled besides this visit's own rows, as the payout's receipt prints it too.
   const settled = visit.payout_id ? await payoutLines(db, visit.payout_id, { exceptVisit: id }) : [];
@@ -447,10 +466,16 @@ export async function findVisit(db: Db, id: string): Promise<Visit | undefined> 
       quantity: l.quantity,
       unitPrice: l.unit_price,
       amount: Number(l.amount),
+      vatRate: vatPercent(l.vat_rate),
+      vat: vatIncluded(Number(l.amount), l.vat_rate),
+    })),
+    vatTotals: vatByRate(lines.map((l) => ({ gross: Number(l.amount), rate: l.vat_rate }))).map((sum) => ({
+      ...sum,
+      rate: vatPercent(sum.rate),
     })),
     payout:
-      visit.payout_id !== null && visit.receipt_number !== null
-        ? { id: visit.payout_id, receiptNumber: visit.receipt_number, amount: payoutAmount }
+      visit.payout_id !== null && visit.payout_voucher !== null
+        ? { id: visit.payout_id, voucher: visit.payout_voucher, amount: payoutAmount }
         : null,
     settled: settled.map((line) => ({
       label: line.itemName ?? '',

@@ -24,6 +24,14 @@ const texts = {
     amount: 'Betrag',
     creditBefore: 'Guthaben vor dem Besuch',
     copies: (n: number, name: string, price: string) => `${n} × ${name} à ${price}`,
+    seller: 'Verkauft von',
+    bought: 'Gekaufte Exemplare',
+    vatRate: 'MwSt-Satz',
+    vat: 'MwSt',
+    gross: 'Betrag (brutto)',
+    grossTotal: 'Summe (brutto)',
+    vatIncluded: (rate: string, gross: string) => `Darin MwSt ${rate} auf ${gross}`,
+    copiesTotal: 'Gekaufte Exemplare (brutto)',
     fromCredit: 'Davon aus dem Guthaben',
     cashPaid: 'Bar bezahlt',
     payoutTotal: 'Auszahlung',
@@ -49,6 +57,14 @@ const texts = {
     amount: 'Amount',
     creditBefore: 'Credit before the visit',
     copies: (n: number, name: string, price: string) => `${n} × ${name} at ${price}`,
+    seller: 'Sold by',
+    bought: 'Copies bought',
+    vatRate: 'VAT rate',
+    vat: 'VAT',
+    gross: 'Amount (gross)',
+    grossTotal: 'Total (gross)',
+    vatIncluded: (rate: string, gross: string) => `Including VAT ${rate} on ${gross}`,
+    copiesTotal: 'Copies bought (gross)',
     fromCredit: 'Paid from the credit',
     cashPaid: 'Paid in cash',
     payoutTotal: 'Payout',
@@ -83,11 +99,15 @@ tr.total td{font-weight:700;font-size:13pt;border-top:2px solid #000;border-bott
 .signatures{display:grid;grid-template-columns:1fr 1fr;gap:12mm;margin-top:20mm;break-inside:avoid}
 .signatures div{border-top:1px solid #000;padding-top:.3rem;font-size:9pt}
 tr{break-inside:avoid}
+.address{white-space:pre-line}
+tfoot td{font-weight:700;border-top:2px solid #000;border-bottom:0}
 @media screen{body{margin:1rem auto;padding:8mm;box-shadow:0 0 4px rgba(0,0,0,.3)}}
 `;
 
 export interface PaperInput {
   newspaperName: string;
+  /** The newspaper's address from the settings: the seller on a purchase receipt. */
+  newspaperAddress?: string;
   logoUrl: string | null;
   lang: PaperLanguage;
   timeZone: string;
@@ -130,10 +150,16 @@ ${body}
 </html>`;
 }
 
-/** The receipt of a counter visit: the copies bought, how they were paid, the payout. */
+/**
+ * The receipt of a counter visit: the copies bought with their VAT (the vendor's invoice: seller,
+ * rate, VAT and gross amount of each line, ledger/vat.ts), how they were paid, the payout. Every
+ * cash movement's voucher is the number; a visit without cash has none.
+ */
 export function visitReceiptHtml(input: PaperInput & { visit: Visit }): string {
   const { visit } = input;
   const { t, euros, when } = formatters(input);
+  const percent = new Intl.NumberFormat(texts[input.lang].locale, { style: 'percent', maximumFractionDigits: 2 });
+  const rate = (vatRate: number) => escapeHtml(percent.format(vatRate / 100));
   const title = visit.payout && visit.lines.length ? t.both : visit.payout ? t.payout : t.purchase;
   const row = (label: string, amount: number | null, id = '', quantity = '') =>
     `<tr${id ? ` id="${id}"` : ''}><td>${label}</td><td class="num">${quantity}</td><td class="num">${amount === null ? '' : euros(amount)}</td></tr>`;
@@ -145,30 +171,54 @@ export function visitReceiptHtml(input: PaperInput & { visit: Visit }): string {
       line.quantity === null ? '' : String(line.quantity),
     ),
   );
+  const gross = visit.vatTotals.reduce((sum, rate) => sum + rate.gross, 0);
+  const vat = visit.vatTotals.reduce((sum, rate) => sum + rate.vat, 0);
+  const bought = visit.lines.map(
+    (line) =>
+      `<tr><td>${escapeHtml(t.copies(line.quantity, line.itemName, ''))}${euros(line.unitPrice)}</td>` +
+      `<td class="num">${line.quantity}</td><td class="num">${rate(line.vatRate)}</td>` +
+      `<td class="num">${euros(line.vat)}</td><td class="num">${euros(line.amount)}</td></tr>`,
+  );
+  // With more than one rate, the VAT of each rate on its own line, as an invoice must state it.
+  const perRate =
+    visit.vatTotals.length > 1
+      ? visit.vatTotals.map(
+          (sum) =>
+            `<tr><td colspan="3">${escapeHtml(t.vatIncluded(percent.format(sum.rate / 100), '')) + euros(sum.gross)}</td>` +
+            `<td class="num">${euros(sum.vat)}</td><td></td></tr>`,
+        )
+      : [];
+  const purchase = visit.lines.length
+    ? `<h2>${t.bought}</h2>
+<table id="receipt-purchase">
+<thead><tr><th>${t.line}</th><th class="num">${t.quantity}</th><th class="num">${t.vatRate}</th><th class="num">${t.vat}</th><th class="num">${t.gross}</th></tr></thead>
+<tbody>
+${bought.join('\n')}
+${perRate.join('\n')}
+</tbody>
+<tfoot><tr><td colspan="3">${t.grossTotal}</td><td class="num" id="receipt-vat">${euros(vat)}</td><td class="num" id="receipt-gross">${euros(gross)}</td></tr></tfoot>
+</table>`
+    : '';
   const lines = [
     row(t.creditBefore, visit.creditBefore, 'receipt-credit-before'),
-    ...visit.lines.map((line) =>
-      row(
-        escapeHtml(t.copies(line.quantity, line.itemName, '')) + euros(line.unitPrice),
-        -line.amount,
-        '',
-        String(line.quantity),
-      ),
-    ),
+    ...(visit.lines.length ? [row(t.copiesTotal, -gross, 'receipt-copies')] : []),
     ...(visit.cashPaid ? [row(t.cashPaid, visit.cashPaid, 'receipt-cash')] : []),
   ];
   const vendor = `${escapeHtml(visit.vendor.name)} (${escapeHtml(visit.vendor.licenseId)})`;
+  const seller = [input.newspaperName, input.newspaperAddress?.trim()].filter(Boolean).map((part) => escapeHtml(part!));
   return page(
     input,
     title,
     `
 <dl>
-<dt>${t.vouchers}</dt><dd id="receipt-vouchers">${visit.vouchers.map(escapeHtml).join(', ') || '–'}${visit.payout ? ` · ${escapeHtml(visit.payout.receiptNumber)}` : ''}</dd>
+<dt>${t.vouchers}</dt><dd id="receipt-vouchers">${visit.vouchers.map(escapeHtml).join(', ') || '–'}</dd>
 <dt>${t.date}</dt><dd id="receipt-date">${when(visit.createdAt)}</dd>
 <dt>${t.place}</dt><dd id="receipt-place">${escapeHtml(input.newspaperName)}, ${escapeHtml(visit.till.name)}</dd>
+${visit.lines.length ? `<dt>${t.seller}</dt><dd id="receipt-seller" class="address">${seller.join('\n')}</dd>` : ''}
 <dt>${t.vendor}</dt><dd id="receipt-vendor">${vendor}</dd>
 <dt>${t.staff}</dt><dd id="receipt-staff">${escapeHtml(visit.staff)}</dd>
 </dl>
+${purchase}
 <table id="receipt-lines">
 <thead><tr><th>${t.line}</th><th class="num">${t.quantity}</th><th class="num">${t.amount}</th></tr></thead>
 <tbody>

@@ -107,6 +107,7 @@ const bookCsv: CsvColumn<CashMovement>[] = [
       m.vendor ? `${m.vendor.name} (${m.vendor.licenseId})` : m.counterpart === 'bank' ? tr('Bank') : tr('Other'),
   },
   { header: 'Reason', value: (m) => m.reason },
+  { header: 'Reversal of', value: (m) => m.reverses },
   { header: 'Staff member', value: (m) => m.staff },
   { header: 'Income', value: (m) => m.amountIn, format: 'cents' },
   { header: 'Expense', value: (m) => m.amountOut, format: 'cents' },

@@ -6,6 +6,7 @@ import { invalidError, notFoundError, rejectFields, type FieldErrors } from '../
 import type { ItemForm, ItemValues } from './schema.ts';
 import { oneRow } from '../one-row.ts';
 import { money, tr } from '../language/messages.ts';
+import { vatPercent } from '../ledger/vat.ts';
 import type { ListSpec } from '../lists.ts';
 
 type Db = Knex | Knex.Transaction;
@@ -16,6 +17,7 @@ interface ItemRow {
   description: string;
   price: number;
   counter_price: number | null;
+  vat_rate: number | null;
   image_file_id: string | null;
   measure: string;
   item_order: number;
@@ -42,6 +44,7 @@ const columns = {
   description: 'description',
   price: 'price',
   counterPrice: 'counter_price',
+  vatRate: 'vat_rate',
   measure: 'measure',
   order: 'item_order',
   color: 'color',
@@ -105,6 +108,8 @@ function toBackofficeItem(row: ItemRow) {
   return {
     ...toPublicItem(row),
     ...values,
+    // Percent as staff type it (7, 5.5); null: the newspaper's rate (settings).
+    vatRate: values.vatRate === null ? null : vatPercent(values.vatRate),
     // PDFs are paid content: only the back office gets a URL, and it is behind its login.
     pdf: pdfFileId ? { url: `/api/files/${pdfFileId}`, size: row.pdf_size } : null,
     donationOnly: row.donation_only,
@@ -252,6 +257,7 @@ export async function setMainProduct(trx: Knex.Transaction, id: number | null): 
 const defaults: Omit<ItemValues, 'name' | 'price'> = {
   description: '',
   counterPrice: null,
+  vatRate: null,
   measure: '',
   order: 0,
   color: null,

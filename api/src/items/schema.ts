@@ -1,5 +1,16 @@
 import { z } from 'zod';
-import { boolean, cents, colour, fileAsText, formField, id, integer, optionalFormField, text } from '../form-fields.ts';
+import {
+  boolean,
+  cents,
+  colour,
+  fileAsText,
+  formField,
+  id,
+  integer,
+  optionalFormField,
+  text,
+  vatRate,
+} from '../form-fields.ts';
 
 const fields = {
   name: formField(text({ min: 1, max: 200, required: 'Please enter a name.' }), 'Please enter a name.'),
@@ -7,6 +18,8 @@ const fields = {
   price: formField(cents(), 'Please enter a price in cents.'),
   // What a vendor pays the office per copy at the counter; empty: not sold at the counter.
   counterPrice: optionalFormField(cents()),
+  // The VAT rate in the price, in percent (stored in hundredths); empty: the newspaper's rate.
+  vatRate: optionalFormField(vatRate),
   measure: formField(text({ max: 100 })),
   order: formField(integer()),
   color: optionalFormField(colour),

@@ -19,6 +19,7 @@ export const messagesDe: Record<string, string> = {
     'Das Kassenbuch lehnt das ab: Der Zeitraum ist abgeschlossen oder die Bewegung ist gebucht. Bitte eine Korrektur als neue Bewegung buchen.',
   'This vendor has no credit to pay out.': 'Diese Verkäuferin oder dieser Verkäufer hat kein Guthaben zum Auszahlen.',
   'No credits to pay out': 'Kein Guthaben zum Auszahlen',
+  'Payout {id} has not been reversed.': 'Die Auszahlung {id} ist nicht storniert.',
   'No credits to pay out: {staff} paid out {amount} on {time} (receipt {number}).':
     'Kein Guthaben zum Auszahlen: {staff} hat am {time} {amount} ausgezahlt (Beleg {number}).',
   'The credit has changed in the meantime: it is now {amount}. Please check the amount and pay out again.':
@@ -128,6 +129,10 @@ export const messagesDe: Record<string, string> = {
   'Please enter a number, for example 48.2082.': 'Bitte eine Zahl eingeben, zum Beispiel 48,2082.',
   'Please enter a number between {min} and {max}.': 'Bitte eine Zahl zwischen {min} und {max} eingeben.',
   'Please enter a colour like #000 or #aabbcc.': 'Bitte eine Farbe wie #000 oder #aabbcc eingeben.',
+  'Please enter the VAT rate in percent between 0 and 100, for example 7 or 5.5.':
+    'Bitte den Mehrwertsteuersatz in Prozent zwischen 0 und 100 eingeben, zum Beispiel 7 oder 5,5.',
+  'Please enter the VAT rate in percent, for example 7.':
+    'Bitte den Mehrwertsteuersatz in Prozent eingeben, zum Beispiel 7.',
   'Please use an address of at most 2000 characters.': 'Bitte eine Adresse mit höchstens 2000 Zeichen verwenden.',
   'Please enter an address starting with https:// or http://, or leave it empty.':
     'Bitte eine Adresse eingeben, die mit https:// oder http:// beginnt, oder das Feld leer lassen.',
@@ -513,6 +518,7 @@ export const messagesDe: Record<string, string> = {
   'Reversal reason': 'Stornogrund',
   'Reversed by': 'Storniert von',
   'Reversed on': 'Storniert am',
+  'Reversal voucher': 'Stornobeleg',
   'Staff member': 'Mitarbeiter·in',
   Telephone: 'Telefon',
   Till: 'Kasse',

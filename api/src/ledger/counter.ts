@@ -12,7 +12,7 @@ import { money, tr } from '../language/messages.ts';
 // A counter visit: the copies a vendor takes at the counter price, paid from their
 // credit, in cash or part each, and the payout of what is left, in ONE transaction under the till's
 // and the vendor's account lock (the locks of a payout, in the order of ledger/till.ts). The bookings:
-//   copies           vendor → orga   counter_sale, per item (quantity × counter price)
+//   copies           vendor → orga   counter_sale, per item (quantity × counter price, VAT included)
 //   cash for copies  cash   → vendor counter_cash, and + into the till's cash book
 //   payout           vendor → cash   payout (ledger/payout.ts), settling every open row, − out of the till
 // The vendor's credit drops by the part paid from credit only, and never below zero here.
@@ -78,11 +78,17 @@ export async function counterVisit(
     const { credit } = await openCredit(trx, accounts.vendor);
     if (credit !== request.expectedCredit) throw new StaleCredit(credit);
 
-    const items: { id: number; name: string; counter_price: number | null }[] = quantities.size
+    // Each copy is sold at its item's VAT rate, else the newspaper's; the row keeps it for the receipt.
+    const items: { id: number; name: string; counter_price: number | null; vat_rate: number }[] = quantities.size
       ? await trx('items')
           .whereIn('id', [...quantities.keys()])
           .whereNull('deleted_at')
-          .select<{ id: number; name: string; counter_price: number | null }[]>('id', 'name', 'counter_price')
+          .select<{ id: number; name: string; counter_price: number | null; vat_rate: number }[]>(
+            'id',
+            'name',
+            'counter_price',
+            trx.raw('coalesce(vat_rate, (select s.vat_rate from settings s where s.id = 1)) as vat_rate'),
+          )
       : [];
     const unsellable = [...quantities.keys()].filter(
       (id) => items.find((item) => item.id === id)?.counter_price == null,
@@ -144,6 +150,7 @@ export async function counterVisit(
         item_id: line.item.id,
         quantity: line.quantity,
         unit_price: line.item.counter_price,
+        vat_rate: line.item.vat_rate,
         counter_visit_id: request.visitId,
         authorised_by: request.staff,
       }));

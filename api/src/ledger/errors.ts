@@ -10,7 +10,8 @@ export class LedgerError extends Error {}
 /** A payout as the loser of a payout race needs to know it: who paid, when, how much, which voucher. */
 export interface LastPayout {
   id: number;
-  receiptNumber: string;
+  /** The payout's voucher (ledger/vouchers.ts). */
+  voucher: string;
   amount: number;
   authorisedBy: string;
   createdAt: string;

@@ -11,6 +11,7 @@ import {
 import { openCredit } from './queries.ts';
 import { refuseTestCreditAsCash } from './test-credit.ts';
 import { bookMovement, defaultTillId, lockTill } from './till.ts';
+import { payoutVoucherSql } from './vouchers.ts';
 import { oneRow } from '../one-row.ts';
 import { emitPayout, emitPayoutReversed } from '../events/emit.ts';
 
@@ -40,7 +41,7 @@ export interface PayoutRequest {
  * behind a payout learns which one took the credit it was about to pay.
  */
 async function lastPayout(trx: Knex.Transaction, vendorId: number, timeZone: string): Promise<LastPayout | undefined> {
-  const row = await trx('payouts')
+  const row = await trx('payouts as p')
     .where({ vendor_id: vendorId })
     .whereNull('reversed_at')
     .orderBy([
@@ -50,7 +51,7 @@ async function lastPayout(trx: Knex.Transaction, vendorId: number, timeZone: str
     .first<
       | {
           id: number;
-          receipt_number: string;
+          voucher: string;
           amount: number | string;
           authorised_by: string;
           created_at: Date;
@@ -59,7 +60,7 @@ async function lastPayout(trx: Knex.Transaction, vendorId: number, timeZone: str
       | undefined
     >(
       'id',
-      'receipt_number',
+      trx.raw(`${payoutVoucherSql('p')} as voucher`),
       'amount',
       'authorised_by',
       'created_at',
@@ -68,7 +69,7 @@ async function lastPayout(trx: Knex.Transaction, vendorId: number, timeZone: str
   return (
     row && {
       id: row.id,
-      receiptNumber: row.receipt_number,
+      voucher: row.voucher,
       amount: Number(row.amount),
       authorisedBy: row.authorised_by,
       createdAt: new Date(row.created_at).toISOString(),

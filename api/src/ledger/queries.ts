@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { payoutVoucherSql } from './vouchers.ts';
 
 type Db = Knex | Knex.Transaction;
 
@@ -8,8 +9,8 @@ const iso = (value: Date | string) => new Date(value).toISOString();
 export interface VendorAccountSummary {
   /** Open rows received minus open rows sent, in cents: what the next payout pays; negative is a debt. */
   credit: number;
-  /** The latest payout that was not reversed. */
-  lastPayout: { amount: number; at: string } | null;
+  /** The latest payout that was not reversed; one vendor's summary names its voucher (ledger/vouchers.ts). */
+  lastPayout: { amount: number; at: string; voucher?: string } | null;
   /** Open rows the vendor received (sales, tips, fee covers, reversed payouts not yet paid out). */
   openPayments: number;
 }
@@ -110,7 +111,20 @@ export async function vendorAccountSummary(db: Db, vendorId: number): Promise<Ve
     db.from(db.raw('(select ?::integer as id) v', [vendorId])),
     'v.id',
   ).first<VendorMoneyColumns>();
-  return vendorMoneyToApi(row);
+  const summary = vendorMoneyToApi(row);
+  if (summary.lastPayout) {
+    // The same payout as the lateral join's: the latest one still standing.
+    const last = await db('payouts as p')
+      .where({ vendor_id: vendorId })
+      .whereNull('reversed_at')
+      .orderBy([
+        { column: 'created_at', order: 'desc' },
+        { column: 'id', order: 'desc' },
+      ])
+      .first<{ voucher: string } | undefined>(db.raw(`${payoutVoucherSql('p')} as voucher`));
+    if (last) summary.lastPayout.voucher = last.voucher;
+  }
+  return summary;
 }
 
 /** One ledger row as a vendor's account sees it: amount always positive, `sign` +1 received, -1 sent. */

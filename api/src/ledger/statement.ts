@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { LedgerKind } from './kinds.ts';
 import { withVendorMoney, type VendorMoneyColumns } from './queries.ts';
+import { payoutVoucherSql, rowVoucherSql } from './vouchers.ts';
 
 type Db = Knex | Knex.Transaction;
 
@@ -21,12 +22,14 @@ export interface StatementLine {
   amount: number;
 }
 
-/** A payout or a reversal of one, with its voucher: the receipt number of the payout. */
+/** A payout or a reversal of one, with its voucher: its own cash movement's (ledger/vouchers.ts). */
 export interface StatementVoucher {
   kind: 'payout' | 'payout_reversal';
   at: string;
   payoutId: number;
-  receiptNumber: string;
+  voucher: string;
+  /** A reversal: the voucher of the payout it reverses. */
+  reverses: string | null;
   /** Signed like the lines: a payout negative, its reversal positive. */
   amount: number;
 }
@@ -126,7 +129,8 @@ interface VoucherRow {
   kind: 'payout' | 'payout_reversal';
   created_at: Date | string;
   payout_id: number;
-  receipt_number: string;
+  voucher: string;
+  reverses: string | null;
   signed: number | string;
 }
 
@@ -152,7 +156,9 @@ export async function statements(db: Db, vendorIds: number[] | 'all', period: St
     [period.to, ...since],
   );
   const { rows: voucherRows } = await db.raw<{ rows: VoucherRow[] }>(
-    `select m.vendor_id, m.kind, m.created_at, p.id as payout_id, p.receipt_number, m.signed
+    `select m.vendor_id, m.kind, m.created_at, p.id as payout_id,
+       coalesce(${rowVoucherSql('m.id')}, p.receipt_number) as voucher,
+       case when m.kind = 'payout_reversal' then ${payoutVoucherSql('p')} end as reverses, m.signed
      from (${signedRowsSince(accounts)}) m
      left join ledger_rows reversed on reversed.id = m.reversal_of
      join payouts p on p.id = case when m.kind = 'payout' then m.payout_id else reversed.payout_id end
@@ -207,7 +213,8 @@ export async function statements(db: Db, vendorIds: number[] | 'all', period: St
         kind: v.kind,
         at: iso(v.created_at),
         payoutId: v.payout_id,
-        receiptNumber: v.receipt_number,
+        voucher: v.voucher,
+        reverses: v.reverses,
         amount: Number(v.signed),
       })),
       figures,

@@ -4,6 +4,7 @@ import { periodFilters, type ListSpec } from '../lists.ts';
 import { vendorAccountId } from '../ledger/accounts.ts';
 import { accountRows, accountRowToApi, type AccountRow, type VendorLedgerRow } from '../ledger/queries.ts';
 import { payoutLineName, payoutLinesJsonSql, type PayoutLine } from '../ledger/payout-lines.ts';
+import { payoutVoucherSql, reversalVoucherSql } from '../ledger/vouchers.ts';
 import { licenseSortKey, toIso } from '../vendors/queries.ts';
 import { tr } from '../language/messages.ts';
 
@@ -22,7 +23,8 @@ export function payoutsBase(db: Db): Knex.QueryBuilder {
     .join('vendors as v', 'v.id', 'p.vendor_id')
     .select(
       'p.id',
-      'p.receipt_number',
+      db.raw(`${payoutVoucherSql('p')} as voucher`),
+      db.raw(`${reversalVoucherSql('p')} as reversal_voucher`),
       'p.vendor_id',
       'p.amount',
       'p.authorised_by',
@@ -41,7 +43,8 @@ export const payoutsWithItems = (db: Db) => payoutsBase(db).select(db.raw(`${pay
 
 export interface PayoutRow {
   id: number;
-  receipt_number: string;
+  voucher: string;
+  reversal_voucher: string | null;
   vendor_id: number;
   amount: number;
   authorised_by: string;
@@ -60,7 +63,8 @@ const vendorName = (row: { first_name: string; last_name: string }) => `${row.fi
 export function payoutToApi(row: PayoutRow) {
   return {
     id: row.id,
-    receiptNumber: row.receipt_number,
+    // The cash movement's voucher: the payout's one number (ledger/vouchers.ts).
+    voucher: row.voucher,
     vendor: { id: row.vendor_id, licenseId: row.license_id, name: vendorName(row) },
     amount: row.amount,
     createdAt: toIso(row.created_at)!,
@@ -69,6 +73,8 @@ export function payoutToApi(row: PayoutRow) {
     reversedAt: toIso(row.reversed_at),
     reversedBy: row.reversed_by,
     reversalReason: row.reversal_reason,
+    /** The voucher of the cash that came back with the reversal. */
+    reversalVoucher: row.reversal_voucher,
     // The line's name in the newspaper's language (the back office labels lines without an item by `kind`).
     items: row.items.map((item): PayoutItem => ({ ...item, itemName: payoutLineName(item, 'de') })),
   };
@@ -106,7 +112,7 @@ export const payoutList: ListSpec<PayoutRow, Payout> = {
   resource: 'payouts',
   sortable: {
     id: 'p.id',
-    receiptNumber: 'p.id',
+    voucher: 'p.id',
     createdAt: 'p.created_at',
     amount: 'p.amount',
     vendor: licenseSortKey('v.license_id'),

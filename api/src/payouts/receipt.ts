@@ -24,7 +24,15 @@ const texts = {
     signVendor: 'Betrag erhalten – Unterschrift Verkäufer·in',
     signStaff: 'Unterschrift Mitarbeiter·in',
     reversed: (at: string, by: string) => `STORNIERT am ${at} von ${by}`,
+    reversedWith: (voucher: string) => `Stornobeleg ${voucher}`,
     reason: 'Grund',
+    reversalTitle: 'Stornobeleg',
+    reverses: 'Storno zu',
+    reversedAt: 'Storniert am',
+    reversedBy: 'Storniert von',
+    returned: 'Zurück in die Kasse',
+    signReversal: 'Unterschrift Mitarbeiter·in',
+    signVendorPlain: 'Unterschrift Verkäufer·in',
   },
   en: {
     locale: 'en-GB',
@@ -41,7 +49,15 @@ const texts = {
     signVendor: 'Amount received – vendor’s signature',
     signStaff: 'Staff signature',
     reversed: (at: string, by: string) => `REVERSED on ${at} by ${by}`,
+    reversedWith: (voucher: string) => `Reversal voucher ${voucher}`,
     reason: 'Reason',
+    reversalTitle: 'Reversal receipt',
+    reverses: 'Reversal of',
+    reversedAt: 'Reversed on',
+    reversedBy: 'Reversed by',
+    returned: 'Returned to the till',
+    signReversal: 'Staff signature',
+    signVendorPlain: 'Vendor’s signature',
   },
 } as const;
 
@@ -94,14 +110,16 @@ export function receiptHtml({ newspaperName, logoUrl, payout, lines, lang, timeZ
     .join('\n');
   const vendor = `${escapeHtml(payout.vendor.name)} (${escapeHtml(payout.vendor.licenseId)})`;
   const reversal = payout.reversedAt
-    ? `<p class="reversed" id="receipt-reversed">${escapeHtml(t.reversed(when(payout.reversedAt), payout.reversedBy ?? ''))}<br>${t.reason}: ${escapeHtml(payout.reversalReason ?? '')}</p>`
+    ? `<p class="reversed" id="receipt-reversed">${escapeHtml(t.reversed(when(payout.reversedAt), payout.reversedBy ?? ''))}` +
+      `${payout.reversalVoucher ? `<br>${escapeHtml(t.reversedWith(payout.reversalVoucher))}` : ''}` +
+      `<br>${t.reason}: ${escapeHtml(payout.reversalReason ?? '')}</p>`
     : '';
   return `<!doctype html>
 <html lang="${lang}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(`${t.title} ${payout.receiptNumber} · ${newspaperName}`)}</title>
+<title>${escapeHtml(`${t.title} ${payout.voucher} · ${newspaperName}`)}</title>
 <style>${styles}</style>
 </head>
 <body>
@@ -110,7 +128,7 @@ export function receiptHtml({ newspaperName, logoUrl, payout, lines, lang, timeZ
 ${logoUrl ? `<img src="${escapeHtml(logoUrl)}" alt="">` : ''}
 </header>
 <dl>
-<dt>${t.number}</dt><dd id="receipt-number">${escapeHtml(payout.receiptNumber)}</dd>
+<dt>${t.number}</dt><dd id="receipt-number">${escapeHtml(payout.voucher)}</dd>
 <dt>${t.vendor}</dt><dd id="receipt-vendor">${vendor}</dd>
 <dt>${t.paidAt}</dt><dd id="receipt-date">${escapeHtml(when(payout.createdAt))}</dd>
 <dt>${t.authorisedBy}</dt><dd id="receipt-staff">${escapeHtml(payout.authorisedBy)}</dd>
@@ -126,6 +144,56 @@ ${rows}
 <section class="signatures">
 <div>${t.signVendor}<br>${vendor}</div>
 <div>${t.signStaff}<br>${escapeHtml(payout.authorisedBy)}</div>
+</section>
+</body>
+</html>`;
+}
+
+/**
+ * The paper of a payout's reversal: its own voucher (the cash that came back into the till), the
+ * payout's voucher it reverses, who reversed it, when and why, and the amount.
+ */
+export function reversalReceiptHtml({
+  newspaperName,
+  logoUrl,
+  payout,
+  lang,
+  timeZone,
+}: Omit<ReceiptInput, 'lines'>): string {
+  const t = texts[lang];
+  const money = new Intl.NumberFormat(t.locale, { style: 'currency', currency: 'EUR' });
+  const euros = (cents: number) => escapeHtml(money.format(cents / 100));
+  const when = (iso: string) =>
+    new Intl.DateTimeFormat(t.locale, { timeZone, dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso));
+  const vendor = `${escapeHtml(payout.vendor.name)} (${escapeHtml(payout.vendor.licenseId)})`;
+  const voucher = payout.reversalVoucher ?? '–';
+  return `<!doctype html>
+<html lang="${lang}">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(`${t.reversalTitle} ${voucher} · ${newspaperName}`)}</title>
+<style>${styles}</style>
+</head>
+<body>
+<header>
+<div><div class="newspaper" id="receipt-newspaper">${escapeHtml(newspaperName)}</div><h1>${t.reversalTitle}</h1></div>
+${logoUrl ? `<img src="${escapeHtml(logoUrl)}" alt="">` : ''}
+</header>
+<dl>
+<dt>${t.number}</dt><dd id="receipt-number">${escapeHtml(voucher)}</dd>
+<dt>${t.reverses}</dt><dd id="receipt-reverses">${escapeHtml(payout.voucher)}</dd>
+<dt>${t.vendor}</dt><dd id="receipt-vendor">${vendor}</dd>
+<dt>${t.reversedAt}</dt><dd id="receipt-date">${payout.reversedAt ? escapeHtml(when(payout.reversedAt)) : ''}</dd>
+<dt>${t.reversedBy}</dt><dd id="receipt-staff">${escapeHtml(payout.reversedBy ?? '')}</dd>
+<dt>${t.reason}</dt><dd id="receipt-reason">${escapeHtml(payout.reversalReason ?? '')}</dd>
+</dl>
+<table id="receipt-rows">
+<tfoot><tr><td>${t.returned}</td><td class="num" id="receipt-total">${euros(payout.amount)}</td></tr></tfoot>
+</table>
+<section class="signatures">
+<div>${t.signVendorPlain}<br>${vendor}</div>
+<div>${t.signReversal}<br>${escapeHtml(payout.reversedBy ?? '')}</div>
 </section>
 </body>
 </html>`;

@@ -20,7 +20,7 @@ import {
   settledRows,
   type Payout,
 } from './queries.ts';
-import { receiptHtml } from './receipt.ts';
+import { receiptHtml, reversalReceiptHtml } from './receipt.ts';
 import { payoutInput, reversalInput } from './schema.ts';
 import { tr } from '../language/messages.ts';
 import { creditIsTestMoney } from '../safety.ts';
@@ -69,7 +69,7 @@ function filteredPayouts(ctx: AppContext, base: Knex.QueryBuilder): Knex.QueryBu
 }
 
 const csvColumns: CsvColumn<Payout>[] = [
-  { header: 'Voucher number', value: (p) => p.receiptNumber },
+  { header: 'Voucher number', value: (p) => p.voucher },
   { header: 'Date', value: (p) => p.createdAt, format: 'date' },
   { header: 'Licence ID', value: (p) => p.vendor.licenseId },
   { header: 'Vendor', value: (p) => p.vendor.name },
@@ -83,6 +83,7 @@ const csvColumns: CsvColumn<Payout>[] = [
     value: (p) =>
       p.items.map((item) => `${item.itemName} × ${item.quantity}: ${centsToDecimal(item.amount)} €`).join('; '),
   },
+  { header: 'Reversal voucher', value: (p) => p.reversalVoucher },
 ];
 
 export const payoutRoutes: RouteDef[] = [
@@ -189,6 +190,25 @@ export const payoutRoutes: RouteDef[] = [
           ...(await letterhead(ctx)),
           payout,
           lines: await payoutLines(ctx.db, payout.id),
+          lang: ctx.query.lang === 'en' ? 'en' : 'de',
+          timeZone: ctx.config.timeZone,
+        }),
+      );
+    },
+  },
+  {
+    // The reversal's own paper (Stornobeleg): its voucher, naming the payout's.
+    method: 'GET',
+    path: '/api/payouts/:id/reversal/receipt',
+    access: 'backoffice',
+    handler: async (ctx) => {
+      const payout = await requirePayout(ctx, payoutId(ctx));
+      if (!payout.reversed) throw notFound(tr('Payout {id} has not been reversed.', { id: payout.id }));
+      sendPrintable(
+        ctx,
+        reversalReceiptHtml({
+          ...(await letterhead(ctx)),
+          payout,
           lang: ctx.query.lang === 'en' ? 'en' : 'de',
           timeZone: ctx.config.timeZone,
         }),

@@ -3,6 +3,7 @@ import type { Knex } from 'knex';
 import { vendorAccountId } from '../ledger/accounts.ts';
 import { kindNames, type KindLanguage, type LedgerKind } from '../ledger/kinds.ts';
 import { accountRows, accountRowToApi, vendorAccountSummary, type AccountRow } from '../ledger/queries.ts';
+import { payoutVoucherSql, reversalVoucherSql } from '../ledger/vouchers.ts';
 import { commentToApi, vendorComments, type CommentRow } from '../vendors/comments/queries.ts';
 import { locationToApi, vendorLocations, type LocationRow } from '../vendors/locations/queries.ts';
 import { allVendors, toIso, vendorToApi, type VendorRow } from '../vendors/queries.ts';
@@ -90,7 +91,8 @@ interface LedgerLine {
 }
 
 interface PayoutLine {
-  receipt_number: string;
+  voucher: string;
+  reversal_voucher: string | null;
   amount: number;
   created_at: Date;
   authorised_by: string;
@@ -123,12 +125,13 @@ function ledgerColumns(l: KindLanguage): CsvColumn<LedgerLine>[] {
 
 function payoutColumns(l: KindLanguage): CsvColumn<PayoutLine>[] {
   return [
-    { header: headers(l, 'Belegnummer', 'Receipt number'), value: (p) => p.receipt_number },
+    { header: headers(l, 'Belegnummer', 'Voucher number'), value: (p) => p.voucher },
     { header: headers(l, 'Zeit', 'Time'), value: (p) => p.created_at, format: 'date' },
     { header: headers(l, 'Betrag (€)', 'Amount (€)'), value: (p) => p.amount, format: 'cents' },
     { header: headers(l, 'Ausgezahlt von', 'Paid out by'), value: (p) => p.authorised_by },
     { header: headers(l, 'Storniert', 'Reversed'), value: (p) => p.reversed_at, format: 'date' },
     { header: headers(l, 'Grund der Stornierung', 'Reason of the reversal'), value: (p) => p.reversal_reason },
+    { header: headers(l, 'Stornobeleg', 'Reversal voucher'), value: (p) => p.reversal_voucher },
   ];
 }
 
@@ -198,10 +201,18 @@ export async function exportVendor(db: Db, vendorId: number, timeZone: string): 
       payoutId: row.payout_id,
     };
   });
-  const payouts: PayoutLine[] = await db('payouts')
+  const payouts: PayoutLine[] = await db('payouts as p')
     .where({ vendor_id: vendorId })
     .orderBy('created_at')
-    .select('receipt_number', 'amount', 'created_at', 'authorised_by', 'reversed_at', 'reversal_reason');
+    .select(
+      db.raw(`${payoutVoucherSql('p')} as voucher`),
+      db.raw(`${reversalVoucherSql('p')} as reversal_voucher`),
+      'amount',
+      'created_at',
+      'authorised_by',
+      'reversed_at',
+      'reversal_reason',
+    );
   const visits: VisitLine[] = await db('counter_visits')
     .where({ vendor_id: vendorId })
     .orderBy('created_at')

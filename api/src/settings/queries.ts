@@ -5,6 +5,7 @@ import { imageKinds } from '../files/sniff.ts';
 import { rejectFields } from '../errors.ts';
 import { issuerUrl } from '../identity/issuer.ts';
 import { findMainItem, setMainProduct } from '../items/queries.ts';
+import { vatPercent } from '../ledger/vat.ts';
 import type { SettingsForm, settingsFileFields } from './schema.ts';
 import { oneRow } from '../one-row.ts';
 
@@ -42,6 +43,8 @@ export interface StoredSettings extends SettingsRow {
   use_tip_instead_of_donation: boolean;
   orga_covers_transaction_costs: boolean;
   embed_origins: string[];
+  newspaper_address: string;
+  vat_rate: number;
 }
 
 const defaultLogo = 'img/logo.png';
@@ -63,6 +66,9 @@ export function publicSettings(
 ) {
   return {
     newspaperName: row.newspaper_name,
+    newspaperAddress: row.newspaper_address,
+    /** Percent (7, 5.5): the rate in every price unless an item has its own. */
+    vatRate: vatPercent(row.vat_rate),
     color: row.color,
     fontColor: row.font_color,
     logo: fileUrl(row.logo_file_id) ?? defaultLogo,
@@ -119,6 +125,8 @@ type PlainField = Exclude<keyof SettingsForm, 'mainItem' | (typeof settingsFileF
 // Every form field names its column here; the Record type makes a field without a column a type error.
 const columns: Record<PlainField, string> = {
   newspaperName: 'newspaper_name',
+  newspaperAddress: 'newspaper_address',
+  vatRate: 'vat_rate',
   color: 'color',
   fontColor: 'font_color',
   agbUrl: 'agb_url',

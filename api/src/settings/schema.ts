@@ -14,6 +14,7 @@ import {
   optionalFormField,
   text,
   url,
+  vatRate,
   type Converter,
 } from '../form-fields.ts';
 import { toOrigin } from '../config.ts';
@@ -83,6 +84,11 @@ function jsonList(value: string): string[] | undefined {
 export const settingsForm = z
   .object({
     newspaperName: formField(text({ max: 200 })),
+    // The seller on the purchase receipt (Kaufbeleg): street, post code and town, on lines (a
+    // browser's form sends its line breaks as CRLF).
+    newspaperAddress: formField((value) => text({ max: 500 })(value.replace(/\r\n?/g, '\n'))),
+    // The VAT rate in the newspaper's prices, in percent (stored in hundredths); an item may have its own.
+    vatRate: formField(vatRate, 'Please enter the VAT rate in percent, for example 7.'),
     color: formField(colour),
     fontColor: formField(colour),
     agbUrl: formField(url),

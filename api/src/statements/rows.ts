@@ -18,6 +18,7 @@ export const statementTexts = {
     date: 'Datum',
     line: 'Position',
     voucher: 'Beleg',
+    reverses: 'Storno zu',
     count: 'Anzahl',
     amount: 'Betrag',
     from: 'Von',
@@ -41,6 +42,7 @@ export const statementTexts = {
     date: 'Date',
     line: 'Item',
     voucher: 'Voucher',
+    reverses: 'Reversal of',
     count: 'Count',
     amount: 'Amount',
     from: 'From',
@@ -105,9 +107,9 @@ export function statementRows(
   for (const voucher of statement.vouchers) {
     rows.push({
       kind: voucher.kind,
-      label: names[voucher.kind],
+      label: voucher.reverses ? `${names[voucher.kind]} (${t.reverses} ${voucher.reverses})` : names[voucher.kind],
       at: voucher.at,
-      voucher: voucher.receiptNumber,
+      voucher: voucher.voucher,
       count: null,
       amount: voucher.amount,
     });

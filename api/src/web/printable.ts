@@ -16,9 +16,15 @@ export function sendPrintable(ctx: AppContext, html: string): void {
   ctx.body = html;
 }
 
-/** The newspaper's name and logo at the top of a printed page. */
-export async function letterhead(ctx: AppContext): Promise<{ newspaperName: string; logoUrl: string | null }> {
+/** The newspaper's name, address and logo: the top of a printed page, the seller on a receipt. */
+export async function letterhead(
+  ctx: AppContext,
+): Promise<{ newspaperName: string; newspaperAddress: string; logoUrl: string | null }> {
   const settings = await getSettingsRow(ctx.db);
   const logo = fileUrl(settings.logo_file_id as string | null);
-  return { newspaperName: settings.newspaper_name, logoUrl: logo && `${ctx.config.publicUrl}${logo}` };
+  return {
+    newspaperName: settings.newspaper_name,
+    newspaperAddress: settings.newspaper_address as string,
+    logoUrl: logo && `${ctx.config.publicUrl}${logo}`,
+  };
 }

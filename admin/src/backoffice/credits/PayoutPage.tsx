@@ -33,7 +33,7 @@ interface ForPayout {
 
 interface Paid {
   id: number;
-  receiptNumber: string;
+  voucher: string;
   amount: number;
 }
 
@@ -53,13 +53,13 @@ function PaidMeanwhile({ payout }: { payout: LastPayout }) {
       severity="warning"
       sx={{ mb: 2 }}
       id="payout-lost"
-      action={<ReceiptButton payoutId={payout.id} receiptNumber={payout.receiptNumber} />}
+      action={<ReceiptButton payoutId={payout.id} voucher={payout.voucher} />}
     >
       {translate('app.books.paid_meanwhile', {
         name: payout.authorisedBy,
         amount: formatCents(payout.amount),
         date: formatDateTime(payout.createdAt, locale),
-        receipt: payout.receiptNumber,
+        receipt: payout.voucher,
       })}
     </Alert>
   );
@@ -146,7 +146,7 @@ function Payout({ licenseId }: { licenseId: string }) {
           {translate('app.books.paid', { amount: formatCents(paid.amount), vendor })}
         </Alert>
         <Typography variant="h6" component="h2" sx={{ mb: 1 }}>
-          {translate('app.books.receipt_title', { receipt: paid.receiptNumber })}
+          {translate('app.books.receipt_title', { receipt: paid.voucher })}
         </Typography>
         <Receipt payoutId={paid.id} />
       </Box>

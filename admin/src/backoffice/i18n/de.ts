@@ -139,6 +139,7 @@ export const de = {
       section_item: 'Produkt',
       section_look: 'Bild und Farben',
       section_licence: 'Digitale Ausgabe',
+      vat_rate_help: 'Leer: der Satz der Zeitung (%{rate} %)',
     },
     settings: {
       saved: 'Einstellungen gespeichert',
@@ -187,6 +188,7 @@ export const de = {
         description: 'Beschreibung',
         price: 'Preis',
         counterPrice: 'Thekenpreis für Verkäufer·innen (leer: nicht an der Theke)',
+        vatRate: 'Mehrwertsteuersatz (%)',
         measure: 'Einheit',
         order: 'Reihenfolge (höher zuerst)',
         maxOrderAmount: 'Maximaler Bestellbetrag',
@@ -206,6 +208,8 @@ export const de = {
       name: 'Einstellungen',
       fields: {
         newspaperName: 'Name der Zeitung',
+        newspaperAddress: 'Anschrift der Zeitung (auf dem Kaufbeleg)',
+        vatRate: 'Mehrwertsteuersatz in den Preisen (%)',
         color: 'Farbe',
         fontColor: 'Schriftfarbe',
         logo: 'Logo',

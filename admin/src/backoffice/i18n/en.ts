@@ -134,6 +134,7 @@ export const en = {
       section_item: 'Product',
       section_look: 'Image and colours',
       section_licence: 'Digital edition',
+      vat_rate_help: 'Empty: the newspaper’s rate (%{rate}%)',
     },
     settings: {
       saved: 'Settings saved',
@@ -182,6 +183,7 @@ export const en = {
         description: 'Description',
         price: 'Price',
         counterPrice: 'Counter price for vendors (empty: not sold at the counter)',
+        vatRate: 'VAT rate (%)',
         measure: 'Unit',
         order: 'Order (higher first)',
         maxOrderAmount: 'Maximum order amount',
@@ -201,6 +203,8 @@ export const en = {
       name: 'Settings',
       fields: {
         newspaperName: 'Newspaper name',
+        newspaperAddress: 'Newspaper’s address (on the purchase receipt)',
+        vatRate: 'VAT rate in the prices (%)',
         color: 'Colour',
         fontColor: 'Text colour',
         logo: 'Logo',

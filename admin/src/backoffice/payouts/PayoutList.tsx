@@ -42,6 +42,8 @@ interface PayoutListRecord extends PayoutRecord {
   reversedAt: string | null;
   reversedBy: string | null;
   reversalReason: string | null;
+  /** The voucher of the cash that came back with the reversal. */
+  reversalVoucher: string | null;
   items: PayoutItem[];
 }
 
@@ -112,11 +114,12 @@ function Reversed() {
 }
 
 function RowActions() {
-  const record = useRecordContext<PayoutRecord>();
+  const record = useRecordContext<PayoutListRecord>();
   if (!record) return null;
   return (
     <Box sx={{ display: 'flex', flexWrap: 'wrap' }}>
-      <ReceiptButton payoutId={record.id} receiptNumber={record.receiptNumber} />
+      <ReceiptButton payoutId={record.id} voucher={record.voucher} />
+      {record.reversalVoucher && <ReceiptButton payoutId={record.id} voucher={record.reversalVoucher} reversal />}
       {!record.reversed && <ReverseButton payout={record} />}
     </Box>
   );
@@ -182,7 +185,7 @@ export function PayoutList() {
         <SimpleList
           primaryText={(record: PayoutListRecord) => `${formatCents(record.amount)} · ${vendor(record)}`}
           secondaryText={(record: PayoutListRecord) =>
-            `${record.receiptNumber} · ${formatDateTime(record.createdAt, locale)} · ${record.authorisedBy}`
+            `${record.voucher} · ${formatDateTime(record.createdAt, locale)} · ${record.authorisedBy}`
           }
           tertiaryText={() => (
             <>
@@ -194,7 +197,7 @@ export function PayoutList() {
         />
       ) : (
         <DataTable bulkActionButtons={false} rowClick={false}>
-          <DataTable.Col source="receiptNumber" />
+          <DataTable.Col source="voucher" />
           <DataTable.Col
             source="createdAt"
             render={(record: PayoutListRecord) => formatDateTime(record.createdAt, locale)}

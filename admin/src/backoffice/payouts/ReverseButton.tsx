@@ -8,7 +8,7 @@ import { useVendorLabel, type NamedVendor } from '../common/vendorLabel.ts';
 
 export interface PayoutRecord {
   id: number;
-  receiptNumber: string;
+  voucher: string;
   vendor: NamedVendor;
   amount: number;
   reversed: boolean;
@@ -57,7 +57,7 @@ export function ReverseButton({ payout }: { payout: PayoutRecord }) {
       <Dialog open={open} onClose={close} aria-labelledby={`reverse-title-${payout.id}`}>
         <form onSubmit={(event) => void submit(event)} noValidate>
           <DialogTitle id={`reverse-title-${payout.id}`}>
-            {translate('app.books.reverse_title', { receipt: payout.receiptNumber })}
+            {translate('app.books.reverse_title', { receipt: payout.voucher })}
           </DialogTitle>
           <DialogContent>
             <DialogContentText sx={{ mb: 2 }}>

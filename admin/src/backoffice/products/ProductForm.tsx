@@ -22,6 +22,8 @@ import { ColourInput } from '../common/ColourInput.tsx';
 import { asFileValue } from '../common/files.ts';
 import { EuroInput, eurosToCents } from '../common/money.tsx';
 import { Section, wide } from '../common/Section.tsx';
+import { useVatRateFormat } from '../common/vatRate.ts';
+import { useSettings } from '../SettingsContext.tsx';
 import type { ShopDataProvider } from '../dataProvider.ts';
 
 /**
@@ -57,12 +59,20 @@ export const productTransform = (values: Record<string, unknown>) =>
 /** The item's fields, the same on create and edit; the server's messages appear at these fields. */
 export function ProductForm({ toolbar }: { toolbar?: ReactElement<typeof Toolbar> }) {
   const translate = useTranslate();
+  const vatRateFormat = useVatRateFormat();
+  const { settings } = useSettings();
   return (
     <SimpleForm toolbar={toolbar} defaultValues={{ order: 0, disabled: false }} noValidate>
       <Section title="app.product.section_item">
         <TextInput source="name" validate={required()} />
         <EuroInput source="price" validate={required()} />
         <EuroInput source="counterPrice" />
+        <TextInput
+          source="vatRate"
+          format={vatRateFormat}
+          slotProps={{ htmlInput: { inputMode: 'decimal' } }}
+          helperText={translate('app.product.vat_rate_help', { rate: vatRateFormat(settings.vatRate) })}
+        />
         <TextInput source="description" multiline sx={wide} />
         <TextInput source="measure" />
         <NumberInput source="order" step={1} />

@@ -18,6 +18,7 @@ import { ColourInput } from '../common/ColourInput.tsx';
 import { asFileValue } from '../common/files.ts';
 import { EuroInput, eurosToCents } from '../common/money.tsx';
 import { Section, wide } from '../common/Section.tsx';
+import { useVatRateFormat } from '../common/vatRate.ts';
 import { qrPaths } from '../qrcodes/paths.ts';
 import { SettingsForm } from './SettingsForm.tsx';
 import { StyleEditor } from './StyleEditor.tsx';
@@ -32,6 +33,7 @@ const coordinate = (value: string | number | null | undefined) => (value == null
  */
 export function SettingsEdit() {
   const translate = useTranslate();
+  const vatRateFormat = useVatRateFormat();
   return (
     <>
       <SettingsForm
@@ -41,6 +43,9 @@ export function SettingsEdit() {
       >
         <Section title="app.settings.section_newspaper">
           <TextInput source="newspaperName" sx={wide} />
+          <TextInput source="newspaperAddress" multiline minRows={2} sx={wide} />
+          <TextInput source="vatRate" format={vatRateFormat} slotProps={{ htmlInput: { inputMode: 'decimal' } }} />
+          <span />
           <ColourInput source="color" />
           <ColourInput source="fontColor" />
           <ImageInput

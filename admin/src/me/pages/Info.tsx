@@ -27,7 +27,13 @@ export function Info({ vendor, get, t, locale }: PageProps & { get: Get; vendor:
         <h2>{t.lastPayout}</h2>
         <p>
           {vendor.lastPayout
-            ? `${formatCents(vendor.lastPayout.amount, locale)} · ${date(vendor.lastPayout.at)}`
+            ? [
+                formatCents(vendor.lastPayout.amount, locale),
+                date(vendor.lastPayout.at),
+                vendor.lastPayout.voucher && `${t.voucher} ${vendor.lastPayout.voucher}`,
+              ]
+                .filter(Boolean)
+                .join(' · ')
             : t.noPayout}
         </p>
       </section>
