@@ -81,6 +81,7 @@ describe('e2e: accessibility of the back office and /me (axe-core)', function ()
     '/tills',
     '/sales',
     '/payments',
+    '/trial-balance',
     '/productsettings',
     '/newproduct',
     `/productsettings/update/${productId}`,

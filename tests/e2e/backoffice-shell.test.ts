@@ -65,6 +65,7 @@ describe('e2e: back-office shell in Chromium', function () {
       'Kassenbuch',
       'Verkäufe',
       'Buchhaltung',
+      'Summen und Salden',
       'Stripe-Abgleich',
       'Produkte',
       'Einstellungen',

@@ -13,7 +13,7 @@ import type { Login } from '../auth/login.ts';
 import { storedLocale } from '../shared/locale.ts';
 import type { PublicSettings } from '../shared/settings.ts';
 import accounting from './accounting/index.tsx';
-import { datevSettingsPath } from './accounting/paths.ts';
+import { datevSettingsPath, trialBalancePath } from './accounting/paths.ts';
 import { AuthCallback } from './AuthCallback.tsx';
 import { loadable } from './common/loadable.tsx';
 import credits from './credits/index.ts';
@@ -51,6 +51,7 @@ const StatisticsPage = loadable(() => import('./statistics/StatisticsPage.tsx').
 const CounterPage = loadable(() => import('./counter/CounterPage.tsx').then((module) => module.CounterPage));
 const TillsPage = loadable(() => import('./counter/TillsPage.tsx').then((module) => module.TillsPage));
 const DatevSettings = loadable(() => import('./accounting/DatevSettings.tsx').then((module) => module.DatevSettings));
+const TrialBalance = loadable(() => import('./accounting/TrialBalance.tsx').then((module) => module.TrialBalance));
 const TodayPage = loadable(() => import('./counter/TodayPage.tsx').then((module) => module.TodayPage));
 
 /**
@@ -127,6 +128,7 @@ function BackOffice({ login, messages }: { login: Login; messages: TranslationMe
         />
         <Route path="/settings/update" element={<SettingsEdit />} />
         <Route path={datevSettingsPath} element={<DatevSettings />} />
+        <Route path={trialBalancePath} element={<TrialBalance />} />
         <Route path={qrPaths.settings} element={<QrCodeSettings />} />
         <Route path={vendorPaths.import} element={inVendors(<VendorImport />)} />
         <Route path="/map" element={<MapPage />} />

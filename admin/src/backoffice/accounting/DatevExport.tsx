@@ -18,7 +18,7 @@ import { Button, useGetOne, useTranslate } from 'react-admin';
 import { Link } from 'react-router-dom';
 import { DayInput } from '../common/DayInput.tsx';
 import { useDownload } from '../common/download.ts';
-import { datevSettingsPath } from './paths.ts';
+import { datevSettingsPath, trialBalancePath } from './paths.ts';
 import { presetPeriod } from './period.ts';
 
 type Mode = 'rows' | 'daily';
@@ -72,15 +72,26 @@ export function DatevExport({ period }: { period: { from?: string; to?: string }
                 <FormControlLabel value="daily" control={<Radio />} label={translate('app.datev.mode_daily')} />
               </RadioGroup>
             </FormControl>
-            <MuiButton
-              component={Link}
-              to={datevSettingsPath}
-              onClick={() => setOpen(false)}
-              sx={{ alignSelf: 'start' }}
-              id="datev-settings-link"
-            >
-              {translate('app.datev.open_settings')}
-            </MuiButton>
+            <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1} sx={{ alignItems: 'start' }}>
+              <MuiButton
+                component={Link}
+                to={datevSettingsPath}
+                onClick={() => setOpen(false)}
+                id="datev-settings-link"
+              >
+                {translate('app.datev.open_settings')}
+              </MuiButton>
+              {/* Before the file goes to the adviser: its accounts beside the cash book, Stripe and the credits. */}
+              <MuiButton
+                component={Link}
+                to={`${trialBalancePath}?${new URLSearchParams({ from, to }).toString()}`}
+                onClick={() => setOpen(false)}
+                disabled={!from || !to}
+                id="datev-trial-balance-link"
+              >
+                {translate('app.datev.open_trial_balance')}
+              </MuiButton>
+            </Stack>
           </Stack>
         </DialogContent>
         <DialogActions>

@@ -2,7 +2,13 @@
 
 export const en = {
   app: {
-    menu: { credits: 'Credits', payouts: 'Payouts', sales: 'Sales', accounting: 'Accounting' },
+    menu: {
+      credits: 'Credits',
+      payouts: 'Payouts',
+      sales: 'Sales',
+      accounting: 'Accounting',
+      trial_balance: 'Trial balance',
+    },
     page: {
       credits: 'Open credits',
       payout: 'Payout',
@@ -10,6 +16,7 @@ export const en = {
       sales: 'Sales',
       accounting: 'Accounting',
       datev_settings: 'DATEV settings',
+      trial_balance: 'Trial balance',
     },
     books: {
       period: 'Period',
@@ -42,8 +49,6 @@ export const en = {
         'Meanwhile %{name} paid out %{amount} on %{date} (receipt %{receipt}). Nothing was paid out a second time.',
       receipt: 'Receipt',
       receipt_title: 'Receipt %{receipt}',
-      reversal_receipt: 'Reversal receipt',
-      reversal_receipt_title: 'Reversal receipt %{receipt}',
       print: 'Print',
       back_to_credits: 'Back to open credits',
       load_failed: 'The bookings could not be loaded: %{message}',
@@ -60,6 +65,33 @@ export const en = {
       items_sold: 'Items sold',
       no_items_sold: 'Nothing sold yet.',
     },
+    trial_balance: {
+      intro:
+        'Each account of the DATEV file as the export books it (balances: debit minus credit), beside the product’s own figure where it keeps one.',
+      loading: 'Loading the trial balance …',
+      failed: 'The trial balance could not be loaded: %{message}',
+      accounts: 'Accounts',
+      csv: 'Download CSV',
+      empty: 'Nothing is booked up to the end of this period.',
+      account: 'Account',
+      name: 'Name',
+      opening: 'Opening balance',
+      debit: 'Debit',
+      credit: 'Credit',
+      closing: 'Closing balance',
+      product: 'Own figure',
+      difference: 'Difference',
+      total: 'Total',
+      none: 'No differences',
+      none_detail:
+        'Cash desk, card transit and vendors move in DATEV as the cash book, the Stripe balance and the vendors’ credit do.',
+      differences: 'Differences',
+      unbalanced: 'Debits and credits differ by %{amount}.',
+      vendors_personal: 'Vendors (personal accounts)',
+      explain_cash: 'The cash book moved %{product}, DATEV books %{datev}.',
+      explain_customers: 'Our books moved the Stripe balance by %{product}, DATEV books %{datev}.',
+      explain_vendors: 'The vendors’ credit changed by %{change} (a movement of %{product}), DATEV books %{datev}.',
+    },
     datev: {
       export: 'DATEV export',
       title: 'DATEV export (EXTF booking batch)',
@@ -71,6 +103,7 @@ export const en = {
       download: 'Download',
       not_ready: 'Please enter the adviser number and the client number in the DATEV settings first.',
       open_settings: 'DATEV settings',
+      open_trial_balance: 'Trial balance of this period',
       saved: 'The DATEV settings are saved.',
       settings_intro:
         'The tax adviser reads the books as a DATEV booking batch. The numbers below come from the tax adviser; the account numbers are suggestions of the chosen chart of accounts.',
@@ -141,7 +174,7 @@ export const en = {
     payouts: {
       name: 'Payout |||| Payouts',
       fields: {
-        voucher: 'Voucher',
+        receiptNumber: 'Receipt',
         createdAt: 'Date',
         vendor: 'Vendor',
         amount: 'Amount',
@@ -158,7 +191,13 @@ export const en = {
 
 export const de: typeof en = {
   app: {
-    menu: { credits: 'Guthaben', payouts: 'Auszahlungen', sales: 'Verkäufe', accounting: 'Buchhaltung' },
+    menu: {
+      credits: 'Guthaben',
+      payouts: 'Auszahlungen',
+      sales: 'Verkäufe',
+      accounting: 'Buchhaltung',
+      trial_balance: 'Summen und Salden',
+    },
     page: {
       credits: 'Offene Guthaben',
       payout: 'Auszahlung',
@@ -166,6 +205,7 @@ export const de: typeof en = {
       sales: 'Verkäufe',
       accounting: 'Buchhaltung',
       datev_settings: 'DATEV-Einstellungen',
+      trial_balance: 'Summen und Salden',
     },
     books: {
       period: 'Zeitraum',
@@ -198,8 +238,6 @@ export const de: typeof en = {
         'Inzwischen hat %{name} am %{date} %{amount} ausgezahlt (Beleg %{receipt}). Es wurde nichts ein zweites Mal ausgezahlt.',
       receipt: 'Beleg',
       receipt_title: 'Beleg %{receipt}',
-      reversal_receipt: 'Stornobeleg',
-      reversal_receipt_title: 'Stornobeleg %{receipt}',
       print: 'Drucken',
       back_to_credits: 'Zurück zu den offenen Guthaben',
       load_failed: 'Die Buchungen konnten nicht geladen werden: %{message}',
@@ -216,6 +254,35 @@ export const de: typeof en = {
       items_sold: 'Verkaufte Produkte',
       no_items_sold: 'Noch nichts verkauft.',
     },
+    trial_balance: {
+      intro:
+        'Jedes Konto der DATEV-Datei, wie der Export es bucht (Salden: Soll minus Haben), neben der eigenen Zahl des Produkts, wo es eine führt.',
+      loading: 'Summen und Salden werden geladen …',
+      failed: 'Summen und Salden konnten nicht geladen werden: %{message}',
+      accounts: 'Konten',
+      csv: 'CSV herunterladen',
+      empty: 'Bis zum Ende dieses Zeitraums ist nichts gebucht.',
+      account: 'Konto',
+      name: 'Bezeichnung',
+      opening: 'Anfangssaldo',
+      debit: 'Soll',
+      credit: 'Haben',
+      closing: 'Endsaldo',
+      product: 'Eigene Zahl',
+      difference: 'Abweichung',
+      total: 'Summe',
+      none: 'Keine Abweichungen',
+      none_detail:
+        'Kasse, Geldtransit und Verkäufer·innen bewegen sich in DATEV wie Kassenbuch, Stripe-Guthaben und Guthaben der Verkäufer·innen.',
+      differences: 'Abweichungen',
+      unbalanced: 'Soll und Haben weichen um %{amount} ab.',
+      vendors_personal: 'Verkäuferinnen und Verkäufer (Personenkonten)',
+      explain_cash: 'Das Kassenbuch hat sich um %{product} bewegt, DATEV bucht %{datev}.',
+      explain_customers:
+        'Laut unseren Büchern hat sich das Stripe-Guthaben um %{product} bewegt, DATEV bucht %{datev}.',
+      explain_vendors:
+        'Die Guthaben der Verkäufer·innen haben sich um %{change} verändert (eine Bewegung von %{product}), DATEV bucht %{datev}.',
+    },
     datev: {
       export: 'DATEV-Export',
       title: 'DATEV-Export (EXTF-Buchungsstapel)',
@@ -227,6 +294,7 @@ export const de: typeof en = {
       download: 'Herunterladen',
       not_ready: 'Bitte zuerst Beraternummer und Mandantennummer in den DATEV-Einstellungen eintragen.',
       open_settings: 'DATEV-Einstellungen',
+      open_trial_balance: 'Summen und Salden dieses Zeitraums',
       saved: 'Die DATEV-Einstellungen sind gespeichert.',
       settings_intro:
         'Die Steuerberatung liest die Buchhaltung als DATEV-Buchungsstapel. Die Nummern unten kommen von der Steuerberatung; die Kontonummern sind Vorschläge des gewählten Kontenrahmens.',
@@ -297,7 +365,7 @@ export const de: typeof en = {
     payouts: {
       name: 'Auszahlung |||| Auszahlungen',
       fields: {
-        voucher: 'Beleg',
+        receiptNumber: 'Beleg',
         createdAt: 'Datum',
         vendor: 'Verkäufer·in',
         amount: 'Betrag',

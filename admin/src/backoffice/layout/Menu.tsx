@@ -1,5 +1,6 @@
 import AccountBalanceIcon from '@mui/icons-material/AccountBalance';
 import AccountBalanceWalletIcon from '@mui/icons-material/AccountBalanceWallet';
+import BalanceIcon from '@mui/icons-material/Balance';
 import BarChartIcon from '@mui/icons-material/BarChart';
 import CompareArrowsIcon from '@mui/icons-material/CompareArrows';
 import LogoutIcon from '@mui/icons-material/ExitToApp';
@@ -33,9 +34,9 @@ import { Menu, useGetIdentity, useLocaleState, useLogout, useSidebarState, useTr
 import { rememberLocale, type Locale } from '../../shared/locale.ts';
 
 /**
- * The sidebar in the specification's order: vendors, credits, payouts, sales, accounting, products,
- * settings (with the QR codes beside them), map, statistics, orders, protocol, outbox, locked logins,
- * webhooks for other systems;
+ * The sidebar in the specification's order: vendors, credits, payouts, sales, accounting (its trial
+ * balance and the Stripe reconciliation after it), products, settings (with the QR codes beside
+ * them), map, statistics, orders, protocol, outbox, locked logins, webhooks for other systems;
  * the office's start screen first and the counter with its cash book beside the payouts.
  */
 const entries: { to: string; label: string; icon: ReactElement }[] = [
@@ -47,6 +48,7 @@ const entries: { to: string; label: string; icon: ReactElement }[] = [
   { to: '/tills', label: 'app.menu.tills', icon: <CountertopsIcon /> },
   { to: '/sales', label: 'app.menu.sales', icon: <PointOfSaleIcon /> },
   { to: '/payments', label: 'app.menu.accounting', icon: <AccountBalanceIcon /> },
+  { to: '/trial-balance', label: 'app.menu.trial_balance', icon: <BalanceIcon /> },
   { to: '/stripe-reconciliation', label: 'app.menu.reconciliation', icon: <CompareArrowsIcon /> },
   { to: '/productsettings', label: 'app.menu.products', icon: <NewspaperIcon /> },
   { to: '/settings/update', label: 'app.menu.settings', icon: <SettingsIcon /> },
