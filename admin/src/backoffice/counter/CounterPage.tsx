@@ -28,6 +28,7 @@ import { TransactionTable } from '../common/TransactionTable.tsx';
 import { PageTitle } from '../layout/PageTitle.tsx';
 import { counterPaths } from './paths.ts';
 import { PrintFrame } from '../common/PrintFrame.tsx';
+import { AfterCloseNotice, type TillDay } from './CashDay.tsx';
 
 interface AtCounter {
   vendor: { id: number; licenseId: string; firstName: string; lastName: string };
@@ -35,7 +36,7 @@ interface AtCounter {
   /** The open rows the credit is made of. */
   rows: AccountRow[];
   items: { id: number; name: string; counterPrice: number }[];
-  tills: { id: number; name: string; balance: number }[];
+  tills: TillDay[];
 }
 
 interface Visit {
@@ -123,6 +124,8 @@ function VisitForm({ licenseId }: { licenseId: string }) {
   const fromCredit = total - (cash ?? 0);
   const available = Math.max(data.credit, 0);
   const payout = payOut ? Math.max(data.credit - fromCredit, 0) : 0;
+  // Cash that moves after today's close belongs to the next one: said before the visit is confirmed.
+  const movesCash = payout > 0 || (cash ?? 0) > 0;
   const invalid =
     cash === undefined
       ? translate('app.validation.euros')
@@ -324,6 +327,7 @@ function VisitForm({ licenseId }: { licenseId: string }) {
           {invalid}
         </Alert>
       )}
+      {movesCash && <AfterCloseNotice till={till} id="counter-after-close" />}
       <Button
         label="app.counter.confirm"
         variant="contained"
@@ -338,14 +342,20 @@ function VisitForm({ licenseId }: { licenseId: string }) {
         isOpen={confirming}
         loading={busy}
         title="app.counter.confirm_title"
-        content="app.counter.confirm_content"
-        translateOptions={{
-          vendor,
-          credit: formatCents(data.credit),
-          fromCredit: formatCents(Math.max(fromCredit, 0)),
-          cash: formatCents(cash ?? 0),
-          payout: formatCents(payout),
-        }}
+        content={
+          <>
+            <Typography>
+              {translate('app.counter.confirm_content', {
+                vendor,
+                credit: formatCents(data.credit),
+                fromCredit: formatCents(Math.max(fromCredit, 0)),
+                cash: formatCents(cash ?? 0),
+                payout: formatCents(payout),
+              })}
+            </Typography>
+            {movesCash && <AfterCloseNotice till={till} id="counter-confirm-after-close" />}
+          </>
+        }
         confirm="app.counter.confirm"
         onConfirm={() => void book()}
         onClose={() => setConfirming(false)}

@@ -1,4 +1,7 @@
+import AddIcon from '@mui/icons-material/Add';
+import DownloadIcon from '@mui/icons-material/Download';
 import LockIcon from '@mui/icons-material/Lock';
+import SaveIcon from '@mui/icons-material/Save';
 import ReceiptIcon from '@mui/icons-material/ReceiptLong';
 import {
   Alert,
@@ -34,14 +37,9 @@ import { useDownload } from '../common/download.ts';
 import { useFormatCents } from '../common/money.tsx';
 import { PageTitle } from '../layout/PageTitle.tsx';
 import { PrintFrame } from '../common/PrintFrame.tsx';
+import { AfterCloseNotice, OpenDays, type TillDay } from './CashDay.tsx';
 
-interface Till {
-  id: number;
-  name: string;
-  openingBalance: number;
-  balance: number;
-  closedUntil: string | null;
-}
+type Till = TillDay & { openingBalance: number };
 
 interface Movement {
   id: number;
@@ -97,7 +95,9 @@ function CashBook({ till, today }: { till: Till; today: string }) {
           onClick={() =>
             void download(`/api/tills/${till.id}/book?format=csv&from=${from}&to=${to}`, `kassenbuch-${from}-${to}.csv`)
           }
-        />
+        >
+          <DownloadIcon />
+        </Button>
       </Box>
       {data && data.movements.length === 0 ? (
         <Typography color="text.secondary" id="till-book-empty">
@@ -173,6 +173,7 @@ function MovementForm({ till }: { till: Till }) {
       <Typography variant="h6" component="h2">
         {translate('app.tills.movement')}
       </Typography>
+      <AfterCloseNotice till={till} id="till-movement-after-close" />
       <Box sx={{ display: 'flex', gap: 2, flexWrap: 'wrap', my: 1 }}>
         <TextField
           select
@@ -208,8 +209,11 @@ function MovementForm({ till }: { till: Till }) {
           variant="contained"
           id="till-movement-book"
           disabled={!cents}
+          aria-label={translate('app.tills.book_movement')}
           onClick={() => void submit()}
-        />
+        >
+          <SaveIcon />
+        </Button>
       </Box>
       {message && (
         <Alert severity={message.ok ? 'success' : 'error'} id="till-movement-message">
@@ -232,11 +236,30 @@ function CloseForm({ till, today }: { till: Till; today: string }) {
   const [confirming, setConfirming] = useState(false);
   const [problem, setProblem] = useState<string>();
   const [report, setReport] = useState<number>();
-  if (till.closedUntil === today && report === undefined)
+  // One close per till and day: after it, the movements wait for the next day's close.
+  if (till.closedToday && report === undefined)
     return (
-      <Alert severity="info" id="till-closed">
-        {translate('app.tills.closed')}
-      </Alert>
+      <Box sx={{ mb: 3 }}>
+        <Alert severity="info" id="till-closed">
+          {translate('app.tills.closed')}
+        </Alert>
+        {till.openDays.length > 0 && (
+          <>
+            <Typography sx={{ mt: 1 }}>{translate('app.tills.waiting')}</Typography>
+            <OpenDays days={till.openDays} today={today} id="till-open-days" />
+          </>
+        )}
+      </Box>
+    );
+  // What this close will count, on the form and again in its confirmation.
+  const covers = (id: string) =>
+    till.openDays.length > 0 ? (
+      <>
+        <Typography sx={{ mt: 1 }}>{translate('app.tills.covers')}</Typography>
+        <OpenDays days={till.openDays} today={today} id={id} />
+      </>
+    ) : (
+      <Typography sx={{ mt: 1 }}>{translate('app.tills.covers_nothing')}</Typography>
     );
   const counts = Object.fromEntries(
     pieceValues.map((value) => [value, Math.max(0, Math.floor(Number(pieces[value] || 0)))]),
@@ -280,6 +303,7 @@ function CloseForm({ till, today }: { till: Till; today: string }) {
       <Typography variant="h6" component="h2">
         {translate('app.tills.close')}
       </Typography>
+      {covers('till-open-days')}
       <Typography sx={{ my: 1 }}>
         {translate('app.tills.expected')}: <strong id="till-expected">{formatCents(till.balance)}</strong>
       </Typography>
@@ -338,6 +362,7 @@ function CloseForm({ till, today }: { till: Till; today: string }) {
         variant="contained"
         id="till-close"
         disabled={counted === undefined || (difference !== 0 && !reason.trim())}
+        aria-label={translate('app.tills.close_day')}
         onClick={() => setConfirming(true)}
       >
         <LockIcon />
@@ -345,12 +370,18 @@ function CloseForm({ till, today }: { till: Till; today: string }) {
       <Confirm
         isOpen={confirming}
         title="app.tills.close_confirm_title"
-        content="app.tills.close_confirm_content"
-        translateOptions={{
-          expected: formatCents(till.balance),
-          counted: formatCents(counted ?? 0),
-          difference: formatCents(difference),
-        }}
+        content={
+          <Box id="till-close-confirm">
+            <Typography>
+              {translate('app.tills.close_confirm_content', {
+                expected: formatCents(till.balance),
+                counted: formatCents(counted ?? 0),
+                difference: formatCents(difference),
+              })}
+            </Typography>
+            {covers('till-close-confirm-days')}
+          </Box>
+        }
         confirm="app.tills.close_day"
         onConfirm={() => void close()}
         onClose={() => setConfirming(false)}
@@ -379,7 +410,9 @@ function Closes({ till }: { till: Till }) {
         label="app.books.csv"
         id="till-closes-csv"
         onClick={() => void download(`/api/tills/${till.id}/closes?format=csv`, 'kassenabschluesse.csv')}
-      />
+      >
+        <DownloadIcon />
+      </Button>
       <Table size="small" id="till-closes">
         <TableHead>
           <TableRow>
@@ -461,8 +494,11 @@ function NewTill() {
         label="app.tills.create"
         id="till-create"
         disabled={!name.trim() || cents === undefined}
+        aria-label={translate('app.tills.create')}
         onClick={() => void create()}
-      />
+      >
+        <AddIcon />
+      </Button>
       {problem && <Alert severity="error">{problem}</Alert>}
     </Box>
   );

@@ -7,13 +7,15 @@ import { Link } from 'react-router-dom';
 import { useFormatCents } from '../common/money.tsx';
 import { PageTitle } from '../layout/PageTitle.tsx';
 import { counterPaths } from './paths.ts';
+import { OpenDays, type OpenDay, type TillDay } from './CashDay.tsx';
 
 interface OfficeToday {
   day: string;
   cardSales: { orders: number; amount: number };
   payouts: { count: number; amount: number };
   counterCopies: { itemId: number; itemName: string; quantity: number; amount: number }[];
-  tills: { id: number; name: string; balance: number; closedUntil: string | null; yesterdayClosed: boolean }[];
+  /** `unclosedDays`: days before today with cash no close has counted yet. */
+  tills: (TillDay & { unclosedDays: OpenDay[] })[];
   openCredit: { vendors: number; amount: number };
   warnings: { id: number; vendorId: number; licenseId: string; comment: string }[];
   ordersToCheck: { flagged: number; pending: number };
@@ -73,9 +75,23 @@ export function TodayPage() {
                 <Typography>
                   {till.name}: <strong>{formatCents(till.balance)}</strong>
                 </Typography>
-                <Typography color={till.yesterdayClosed ? 'text.secondary' : 'warning.main'} variant="body2">
-                  {translate(till.yesterdayClosed ? 'app.today.yesterday_closed' : 'app.today.yesterday_open')}
-                </Typography>
+                {till.closedToday && (
+                  <Typography color="text.secondary" variant="body2">
+                    {translate('app.today.today_closed')}
+                  </Typography>
+                )}
+                {till.unclosedDays.length === 0 ? (
+                  <Typography color="text.secondary" variant="body2">
+                    {translate('app.today.earlier_closed')}
+                  </Typography>
+                ) : (
+                  <Box id={`today-unclosed-${till.id}`}>
+                    <Typography variant="body2" sx={{ fontWeight: 600 }}>
+                      {translate('app.today.earlier_open')}
+                    </Typography>
+                    <OpenDays days={till.unclosedDays} today={data.day} id={`today-unclosed-days-${till.id}`} plain />
+                  </Box>
+                )}
               </Box>
             ))}
             <MuiLink component={Link} to={counterPaths.tills}>

@@ -23,6 +23,7 @@ import { formatDateTime } from '../../shared/dates.ts';
 import type { Locale } from '../../shared/locale.ts';
 import type { AccountRow } from '../../shared/ledger.ts';
 import type { ShopDataProvider } from '../dataProvider.ts';
+import { AfterCloseNotice, type TillDay } from '../counter/CashDay.tsx';
 import type { CreditRecord } from './record.ts';
 
 interface ForPayout {
@@ -98,6 +99,12 @@ function Payout({ licenseId }: { licenseId: string }) {
     queryFn: () =>
       dataProvider.call(`/api/payments/forpayout?vendor=${encodeURIComponent(licenseId)}`) as Promise<ForPayout>,
   });
+  // A payout without a till named goes through the first one (api/src/ledger/till.ts defaultTillId).
+  const { data: tills } = useQuery({
+    queryKey: ['tills'],
+    queryFn: () => dataProvider.call('/api/tills') as Promise<{ tills: TillDay[] }>,
+  });
+  const till = tills?.tills[0];
   const [requestId] = useState(() => crypto.randomUUID());
   const [confirming, setConfirming] = useState(false);
   const [busy, setBusy] = useState(false);
@@ -165,6 +172,7 @@ function Payout({ licenseId }: { licenseId: string }) {
       )}
       {lostTo && <PaidMeanwhile payout={lostTo} />}
       {data.payments.length > 0 && <OpenRows rows={data.payments} balance={data.balance} />}
+      {data.balance > 0 && <AfterCloseNotice till={till} id="payout-after-close" />}
       {data.balance > 0 ? (
         <Button
           label="app.books.pay_out"
@@ -185,7 +193,14 @@ function Payout({ licenseId }: { licenseId: string }) {
         isOpen={confirming}
         loading={busy}
         title="app.books.confirm_title"
-        content="app.books.confirm_content"
+        content={
+          <>
+            <Typography>
+              {translate('app.books.confirm_content', { amount: formatCents(data.balance), vendor })}
+            </Typography>
+            <AfterCloseNotice till={till} id="payout-confirm-after-close" />
+          </>
+        }
         translateOptions={{ amount: formatCents(data.balance), vendor }}
         confirm="app.books.pay_out"
         onConfirm={() => void payOut()}
