@@ -26,6 +26,7 @@ import * as stripeMoney from './026_stripe_money.ts';
 import * as stripePayouts from './027_stripe_payouts.ts';
 import * as cashDay from './028_cash_day.ts';
 import * as vatRates from './029_vat_rates.ts';
+import * as fiscal from './030_fiscal.ts';
 
 export interface Migration {
   name: string;
@@ -62,4 +63,5 @@ export const migrations: Migration[] = [
   { name: '027_stripe_payouts', ...stripePayouts },
   { name: '028_cash_day', ...cashDay },
   { name: '029_vat_rates', ...vatRates },
+  { name: '030_fiscal', ...fiscal },
 ];

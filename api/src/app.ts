@@ -7,6 +7,8 @@ import { authenticate } from './http/auth.ts';
 import { compress } from './http/compress.ts';
 import { cors } from './http/cors.ts';
 import { errorHandler } from './http/errors.ts';
+import { fiscalSandbox } from './fiscal/sandbox/index.ts';
+import { usesSimulator } from './fiscal/settings.ts';
 import { routeTable, type AppDeps, type AppState, type RouteDef } from './http/routes.ts';
 import { securityHeaders } from './http/security.ts';
 import { requestDeadline } from './http/timeouts.ts';
@@ -63,6 +65,8 @@ export function buildApp({ db, config, verifier, routes = allRoutes, distDir = p
   // Without a Stripe key the local sandbox answers the SDK at /v1 and shows the test checkout page.
   // It checks Stripe's own bearer key, so it sits in front of the API's token authentication.
   if (usesSandbox(config)) app.use(stripeSandbox(db, config));
+  // Without a signing service's key the local TSE simulator answers this machine at /fiscal-sandbox.
+  if (usesSimulator(config)) app.use(fiscalSandbox(db));
   if (embedded) app.use(embedded.middleware);
   app.use(cors(config, (db, origin) => isEmbedOrigin(db, config, origin)));
   app.use(authenticate(verifier ?? embedded?.verify ?? createVerifier(config.oidc), tokenRefusal));

@@ -104,6 +104,22 @@ export interface Config {
   maxConnectionsPerAddress: number;
   /** How often each process runs the reconciliation job (the job itself runs in one process at a time). */
   reconcileIntervalSeconds: number;
+  /**
+   * Signing the till's cash movements (api/src/fiscal, docs/fiscal.md): the installation's default
+   * for every till that has no setting of its own. `off` signs nothing (the default); `test` signs with
+   * the provider's test credentials, or without any with the local TSE simulator; `live` needs them.
+   */
+  fiscal: {
+    mode: FiscalMode;
+    country: FiscalCountry;
+    /** fiskaly's API key and secret (SIGN DE), the TSS and the client the tills sign with. */
+    apiKey?: string;
+    apiSecret?: string;
+    tssId?: string;
+    clientId?: string;
+    /** Another base URL of the signing API (fiskaly's SIGN DE v2 when absent). */
+    apiUrl?: string;
+  };
   /** The newspaper's time zone: a bare date in a period, a statistics day and a CSV time are local to it. */
   timeZone: string;
   embedOrigins: string[];
@@ -117,6 +133,11 @@ export interface Config {
   /** With the demo seed, book a history of sales and payouts of the last weeks (only `npm start` does). */
   seedHistory: boolean;
 }
+
+export const fiscalModes = ['off', 'test', 'live'] as const;
+export type FiscalMode = (typeof fiscalModes)[number];
+export const fiscalCountries = ['DE', 'AT'] as const;
+export type FiscalCountry = (typeof fiscalCountries)[number];
 
 /** A value of the environment that the server cannot use; its message names the variable and what it needs. */
 export class ConfigError extends Error {
@@ -188,6 +209,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maxConnections: positiveInt(env, 'MAX_CONNECTIONS', 1000),
     maxConnectionsPerAddress: positiveInt(env, 'MAX_CONNECTIONS_PER_ADDRESS', 50),
     reconcileIntervalSeconds: positiveInt(env, 'RECONCILE_INTERVAL_SECONDS', 60),
+    fiscal: fiscalConfig(env),
     timeZone: timeZone(env.TIME_ZONE || 'Europe/Berlin'),
     embedOrigins: embedOrigins(env.EMBED_ORIGINS ?? ''),
     mapTileUrl: env.MAP_TILE_URL || 'https://tile.openstreetmap.org/{z}/{x}/{y}.png',
@@ -195,6 +217,29 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     seedDemo: env.SEED_DEMO !== 'false',
     seedDemoChosen: env.SEED_DEMO === 'true',
     seedHistory: env.SEED_HISTORY !== 'false',
+  };
+}
+
+function fiscalConfig(env: NodeJS.ProcessEnv): Config['fiscal'] {
+  const mode = env.FISCAL_MODE || 'off';
+  if (!(fiscalModes as readonly string[]).includes(mode))
+    throw new ConfigError(`FISCAL_MODE must be off, test or live, got "${mode}"`);
+  const country = env.FISCAL_COUNTRY || 'DE';
+  if (!(fiscalCountries as readonly string[]).includes(country))
+    throw new ConfigError(`FISCAL_COUNTRY must be DE or AT, got "${country}"`);
+  const apiUrl = env.FISCAL_API_URL?.trim().replace(/\/+$/, '') || undefined;
+  if (apiUrl && !/^https?:$/.test(URL.canParse(apiUrl) ? new URL(apiUrl).protocol : ''))
+    throw new ConfigError(
+      `FISCAL_API_URL must be an address like https://kassensichv-middleware.fiskaly.com/api/v2, got "${apiUrl}"`,
+    );
+  return {
+    mode: mode as FiscalMode,
+    country: country as FiscalCountry,
+    apiKey: env.FISCAL_API_KEY || undefined,
+    apiSecret: env.FISCAL_API_SECRET || undefined,
+    tssId: env.FISCAL_TSS_ID || undefined,
+    clientId: env.FISCAL_CLIENT_ID || undefined,
+    apiUrl,
   };
 }
 

@@ -3,6 +3,7 @@ import { counterRoutes } from './counter/routes.ts';
 import { eventRoutes } from './events/routes.ts';
 import { protocolRoutes } from './audit/routes.ts';
 import { fileRoutes } from './files/routes.ts';
+import { fiscalRoutes } from './fiscal/routes.ts';
 import { healthRoutes } from './health/routes.ts';
 import type { RouteDef } from './http/routes.ts';
 import { identityRoutes } from './identity/routes.ts';
@@ -34,6 +35,7 @@ export const routes: RouteDef[] = [
   ...orderRoutes,
   ...payoutRoutes,
   ...counterRoutes,
+  ...fiscalRoutes,
   ...webhookRoutes,
   ...eventRoutes,
   ...protocolRoutes,

@@ -34,8 +34,8 @@ const whereReached = (config: Config) =>
 
 /** What the configuration alone refuses (no database needed). */
 export function configRefusals(config: Config): string[] {
-  if (isLocalStart(config)) return [];
-  const refusals: string[] = [];
+  if (isLocalStart(config)) return fiscalRefusals(config);
+  const refusals: string[] = fiscalRefusals(config);
   const where = whereReached(config);
   if (isLocalUrl(config.publicUrl)) {
     refusals.push(
@@ -67,6 +67,38 @@ export function configRefusals(config: Config): string[] {
     );
   }
   return refusals;
+}
+
+/** The variables live signing needs, in the order a refusal names them. */
+const fiscalCredentials = [
+  ['FISCAL_API_KEY', 'apiKey'],
+  ['FISCAL_API_SECRET', 'apiSecret'],
+  ['FISCAL_TSS_ID', 'tssId'],
+  ['FISCAL_CLIENT_ID', 'clientId'],
+] as const;
+
+/** The signing credentials that are not set. */
+export const missingFiscalCredentials = (config: Config) =>
+  fiscalCredentials.filter(([, key]) => !config.fiscal[key]).map(([name]) => name);
+
+/**
+ * Signing, refused wherever the server runs: live without the provider's credentials would sign
+ * nothing while receipts claim a TSE, and half of them is a typo (test mode would quietly use the
+ * simulator instead of the provider the other half names).
+ */
+function fiscalRefusals(config: Config): string[] {
+  const missing = missingFiscalCredentials(config);
+  if (config.fiscal.mode === 'live' && missing.length)
+    return [
+      `FISCAL_MODE is live, but ${missing.join(', ')} ${missing.length === 1 ? 'is' : 'are'} not set: every cash ` +
+        'movement must be signed by the TSE the tax office knows. Set them (docs/fiscal.md), or FISCAL_MODE=test or off.',
+    ];
+  if (missing.length && missing.length < fiscalCredentials.length)
+    return [
+      `${missing.join(', ')} ${missing.length === 1 ? 'is' : 'are'} not set beside the other FISCAL_ credentials: ` +
+        'set all four for the signing service, or none for the local simulator in test mode (docs/fiscal.md).',
+    ];
+  return [];
 }
 
 /** What the database refuses: a demo about to be seeded without SEED_DEMO=true, a demo password still valid. */

@@ -6,6 +6,7 @@ import { issuerUrl } from './identity/issuer.ts';
 import { log, setLogSilent } from './log.ts';
 import { checkAtStart } from './maintenance/check.ts';
 import { startWebhookSender } from './events/delivery.ts';
+import { startFiscalSigning } from './fiscal/job.ts';
 import { startOutboxWorker } from './mail/outbox.ts';
 import { releaseWaiting } from './orders/changes.ts';
 import { startReconciliation } from './orders/reconcile.ts';
@@ -35,6 +36,7 @@ const demoLogins = config.oidc.issuer ? [] : await demoLoginsInUse(db);
 startOutboxWorker(db, config);
 const webhookSender = startWebhookSender(db, config);
 startReconciliation(db, config);
+const fiscalSigning = startFiscalSigning(db, config);
 startEmailErasure(db, config);
 // The sandbox's webhook deliveries that a stopped process left pending go out now.
 const sandbox = config.stripe.secretKey ? undefined : resumeSandbox(db, config);
@@ -110,6 +112,7 @@ async function shutdown(signal: string) {
   await new Promise((resolve) => server.once('close', resolve));
   clearInterval(closingIdle);
   webhookSender.stop();
+  fiscalSigning.stop();
   sandbox?.stop();
   await db.destroy();
   process.exit(0);

@@ -29,6 +29,7 @@ import { officeToday } from './today.ts';
 import { closeInput, dayRange, movementInput, tillInput, visitInput } from './schema.ts';
 import { tr, type Message } from '../language/messages.ts';
 import type { CsvColumn } from '../csv.ts';
+import { receiptFiscalBlock, withFiscalBlock } from '../fiscal/receipt.ts';
 
 // The counter: a vendor's visit, the tills with their cash book and daily close, and the
 // papers to print. The money rules are in ledger/counter.ts and ledger/till.ts.
@@ -226,7 +227,9 @@ export const counterRoutes: RouteDef[] = [
     access: 'backoffice',
     handler: async (ctx) => {
       const visit = await requireVisit(ctx, visitIdParam(ctx));
-      sendPrintable(ctx, visitReceiptHtml({ ...(await paperHeader(ctx)), visit }));
+      const header = await paperHeader(ctx);
+      const fiscal = await receiptFiscalBlock(ctx.db, ctx.config, { visitId: visit.id }, header.lang);
+      sendPrintable(ctx, withFiscalBlock(visitReceiptHtml({ ...header, visit }), fiscal));
     },
   },
   {
@@ -329,7 +332,12 @@ export const counterRoutes: RouteDef[] = [
     handler: async (ctx) => {
       const close = await findClose(ctx.db, idParam(ctx.params.id, 'close'));
       if (!close) throw notFound('There is no such close.');
-      sendPrintable(ctx, closeReportHtml({ ...(await paperHeader(ctx)), close, days: await closeDays(ctx.db, close) }));
+      const header = await paperHeader(ctx);
+      const fiscal = await receiptFiscalBlock(ctx.db, ctx.config, { closeId: close.id }, header.lang);
+      sendPrintable(
+        ctx,
+        withFiscalBlock(closeReportHtml({ ...header, close, days: await closeDays(ctx.db, close) }), fiscal),
+      );
     },
   },
 ];

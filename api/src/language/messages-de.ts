@@ -583,4 +583,7 @@ export const messagesDe: Record<string, string> = {
   Stripe: 'Stripe',
   Books: 'Bücher',
   Total: 'Summe',
+  'Live signing needs the signing service’s credentials in the configuration (docs/fiscal.md).':
+    'Live-Signieren braucht die Zugangsdaten des Signaturdienstes in der Konfiguration (docs/fiscal.md).',
+  'Live needs the signing service’s credentials.': 'Live braucht die Zugangsdaten des Signaturdienstes.',
 };

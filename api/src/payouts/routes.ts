@@ -26,6 +26,7 @@ import { tr } from '../language/messages.ts';
 import { creditIsTestMoney } from '../safety.ts';
 import { centsToDecimal, type CsvColumn } from '../csv.ts';
 import type { ListSpec } from '../lists.ts';
+import { receiptFiscalBlock, withFiscalBlock } from '../fiscal/receipt.ts';
 
 const payoutId = (ctx: AppContext) => idParam(ctx.params.id, 'payout');
 
@@ -184,15 +185,20 @@ export const payoutRoutes: RouteDef[] = [
     access: 'backoffice',
     handler: async (ctx) => {
       const payout = await requirePayout(ctx, payoutId(ctx));
+      const lang = ctx.query.lang === 'en' ? 'en' : 'de';
+      const fiscal = await receiptFiscalBlock(ctx.db, ctx.config, { payoutId: payout.id }, lang);
       sendPrintable(
         ctx,
-        receiptHtml({
-          ...(await letterhead(ctx)),
-          payout,
-          lines: await payoutLines(ctx.db, payout.id),
-          lang: ctx.query.lang === 'en' ? 'en' : 'de',
-          timeZone: ctx.config.timeZone,
-        }),
+        withFiscalBlock(
+          receiptHtml({
+            ...(await letterhead(ctx)),
+            payout,
+            lines: await payoutLines(ctx.db, payout.id),
+            lang,
+            timeZone: ctx.config.timeZone,
+          }),
+          fiscal,
+        ),
       );
     },
   },
@@ -204,14 +210,19 @@ export const payoutRoutes: RouteDef[] = [
     handler: async (ctx) => {
       const payout = await requirePayout(ctx, payoutId(ctx));
       if (!payout.reversed) throw notFound(tr('Payout {id} has not been reversed.', { id: payout.id }));
+      const lang = ctx.query.lang === 'en' ? 'en' : 'de';
+      const fiscal = await receiptFiscalBlock(ctx.db, ctx.config, { reversalOfPayoutId: payout.id }, lang);
       sendPrintable(
         ctx,
-        reversalReceiptHtml({
-          ...(await letterhead(ctx)),
-          payout,
-          lang: ctx.query.lang === 'en' ? 'en' : 'de',
-          timeZone: ctx.config.timeZone,
-        }),
+        withFiscalBlock(
+          reversalReceiptHtml({
+            ...(await letterhead(ctx)),
+            payout,
+            lang,
+            timeZone: ctx.config.timeZone,
+          }),
+          fiscal,
+        ),
       );
     },
   },

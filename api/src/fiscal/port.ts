@@ -1,0 +1,72 @@
+import type { FiscalCountry } from '../config.ts';
+
+// The port every country's signing plugs into. The core (transactions.ts) decides what is signed
+// and when, keeps the state and retries; an adapter only turns one transaction into the country's
+// signature: Germany a TSE transaction at fiskaly SIGN DE (de/), Austria an RKSV receipt (to come,
+// through the same port). What the adapter answers is stored as it is (fiscal_transactions.signature)
+// and printed by the country's receipt block (receipt.ts).
+
+/** DSFinV-K's business cases (Geschäftsvorfalltypen, DSFinV-K 2.3 Anhang C) a till's movements are. */
+export type BusinessCase =
+  'Anfangsbestand' | 'Umsatz' | 'Auszahlung' | 'Einzahlung' | 'Geldtransit' | 'DifferenzSollIst';
+
+/** DSFinV-K's payment types (Anhang D): cash, or anything else (here: the vendor's credit). */
+export type PaymentType = 'Bar' | 'Unbar';
+
+/** What is signed: lines with their business case and VAT rate, and how they were paid. */
+export interface FiscalRequest {
+  /** A sale (a receipt), or money moved in or out without a sale (a transfer). */
+  kind: 'receipt' | 'transfer';
+  lines: { businessCase: BusinessCase; label: string; vatRate: number | null; gross: number; quantity?: number }[];
+  /** Cents per payment type, signed like the lines (+ into the till, − out of it). */
+  payments: { type: PaymentType; amount: number }[];
+}
+
+/** One transaction as the adapter is asked to sign it. */
+export interface SignJob {
+  /** The id the signing service knows it by, the same on every retry. */
+  txId: string;
+  tillId: number;
+  request: FiscalRequest;
+}
+
+/** A German TSE's answer: what the receipt prints and the DSFinV-K export holds. */
+export interface DeSignature {
+  country: 'DE';
+  tssId: string;
+  tssSerial: string;
+  clientId: string;
+  clientSerial: string;
+  transactionNumber: number;
+  /** The signature counter of the start operation and of the finish operation. */
+  startSignatureCounter: number | null;
+  signatureCounter: number;
+  /** ISO 8601, UTC. */
+  start: string;
+  end: string;
+  algorithm: string;
+  timeFormat: string;
+  signature: string;
+  startSignature: string | null;
+  publicKey: string;
+  processType: string;
+  processData: string;
+  /** The DSFinV-K QR code's text (`V0;…`). */
+  qr: string;
+}
+
+export type Signature = DeSignature;
+
+/** A country's signing. `sign` must be safe to call again for the same txId: it never signs twice. */
+export interface FiscalPort {
+  country: FiscalCountry;
+  sign(job: SignJob): Promise<Signature>;
+}
+
+/** The signing service answered no or could not be reached; the transaction stays unsigned. */
+export class SigningFailed extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'SigningFailed';
+  }
+}

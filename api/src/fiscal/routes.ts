@@ -1,0 +1,79 @@
+import { z } from 'zod';
+import { notFound } from '../http/errors.ts';
+import type { AppContext, RouteDef } from '../http/routes.ts';
+import { idParam, parse } from '../http/validate.ts';
+import { fiscalCountries, fiscalModes } from '../config.ts';
+import { tr } from '../language/messages.ts';
+import { allTillsFiscal, setTillFiscal, tillFiscal, usesSimulator } from './settings.ts';
+import { enqueueTill, signPending, unsignedTransactions } from './transactions.ts';
+
+// The fiscal module for staff: each till's mode and country, the transactions not signed (a TSE that
+// could not be reached), and signing them now instead of at the next periodic run.
+
+const fiscalInput = z.object({
+  mode: z.enum(fiscalModes, { error: 'Please choose one of: {values}.' }).nullable(),
+  country: z.enum(fiscalCountries, { error: 'Please choose one of: {values}.' }).nullable(),
+});
+
+const tillParam = (ctx: AppContext) => idParam(ctx.params.id, 'till');
+
+async function requireTill(ctx: AppContext): Promise<number> {
+  const id = tillParam(ctx);
+  if (!(await ctx.db('tills').where({ id }).first('id')))
+    throw notFound(tr('There is no till with the id {id}.', { id }));
+  return id;
+}
+
+const overview = async (ctx: AppContext) => ({
+  mode: ctx.config.fiscal.mode,
+  country: ctx.config.fiscal.country,
+  simulator: usesSimulator(ctx.config),
+  tills: await allTillsFiscal(ctx.db, ctx.config),
+  unsigned: await unsignedTransactions(ctx.db, 20),
+});
+
+export const fiscalRoutes: RouteDef[] = [
+  {
+    method: 'GET',
+    path: '/api/fiscal',
+    access: 'backoffice',
+    handler: async (ctx) => {
+      ctx.body = await overview(ctx);
+    },
+  },
+  {
+    method: 'GET',
+    path: '/api/fiscal/failures',
+    access: 'backoffice',
+    handler: async (ctx) => {
+      ctx.body = { transactions: await unsignedTransactions(ctx.db) };
+    },
+  },
+  {
+    method: 'POST',
+    path: '/api/fiscal/retry',
+    access: 'backoffice',
+    handler: async (ctx) => {
+      await signPending(ctx.db, ctx.config);
+      ctx.body = { transactions: await unsignedTransactions(ctx.db) };
+    },
+  },
+  {
+    method: 'PUT',
+    path: '/api/tills/:id/fiscal',
+    access: 'backoffice',
+    body: 'json',
+    audit: {
+      recordType: 'till_fiscal',
+      id: tillParam,
+      load: (ctx, id) => tillFiscal(ctx.db, ctx.config, Number(id)),
+    },
+    handler: async (ctx) => {
+      const id = await requireTill(ctx);
+      const settings = await setTillFiscal(ctx.db, ctx.config, id, parse(fiscalInput, ctx.request.body));
+      // Signing begins now, with the cash the till holds (its Anfangsbestand), not at the next booking.
+      await enqueueTill(ctx.db, ctx.config, id);
+      ctx.body = settings;
+    },
+  },
+];

@@ -1,0 +1,408 @@
+import { randomBytes } from 'node:crypto';
+import Router from '@koa/router';
+import type { Knex } from 'knex';
+import type { Context, Middleware } from 'koa';
+import { isLoopback } from '../../config.ts';
+import { clientSerial } from '../de/fiskaly.ts';
+import type { StandardV1Receipt } from '../de/standard-v1.ts';
+import { simulatorCredentials } from './keys.ts';
+import {
+  finishSignature,
+  newKeyPair,
+  newToken,
+  serialOf,
+  signatureAlgorithm,
+  startSignature,
+  timestampFormat,
+  validToken,
+} from './tss.ts';
+
+// The local TSE simulator: the subset of fiskaly SIGN DE v2 the adapter calls (de/fiskaly.ts names
+// each rule's source), under /fiscal-sandbox/api/v2, so dev, tests and the demo run the real adapter.
+// Like the Stripe sandbox it is no part of our API (no RouteDef, no OIDC token: it checks its own
+// bearer token), and it answers this machine alone: a request from another address, or one a proxy
+// passed on, is answered 404, so nobody outside can sign in its name or read its keys.
+//
+// Its state lives in the database (fiscal_sandbox_*), so every process shares one TSS with one
+// signature counter; a TSS's row is locked while it signs, so the counters rise without gaps.
+// POST /fiscal-sandbox/offline {"offline": true} (with the API key as bearer) makes it unreachable
+// until it is switched back: the outage tests and the demo of "TSE ausgefallen" use it.
+
+export const simulatorPath = '/fiscal-sandbox/api/v2';
+
+type Json = Record<string, unknown>;
+
+class SimulatorError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+async function readJson(ctx: Context): Promise<Json> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of ctx.req) {
+    size += (chunk as Buffer).length;
+    if (size > 64 * 1024) throw new SimulatorError(413, 'E_BODY_TOO_LARGE', 'The request body is too large.');
+    chunks.push(chunk as Buffer);
+  }
+  const text = Buffer.concat(chunks).toString('utf8');
+  if (!text) return {};
+  try {
+    const value = JSON.parse(text) as unknown;
+    if (value && typeof value === 'object' && !Array.isArray(value)) return value as Json;
+  } catch {
+    // answered below
+  }
+  throw new SimulatorError(400, 'E_JSON', 'The request body must be a JSON object.');
+}
+
+/** Only this machine, directly: the socket's peer is loopback and no proxy forwarded the request. */
+function fromThisMachine(ctx: Context): boolean {
+  const peer = (ctx.req.socket.remoteAddress ?? '').replace(/^::ffff:/, '');
+  return isLoopback(peer) && !ctx.get('x-forwarded-for') && !ctx.get('forwarded');
+}
+
+const unixNow = () => Math.floor(Date.now() / 1000);
+
+interface TssRow {
+  id: string;
+  state: string;
+  serial_number: string;
+  private_key: string;
+  public_key: string;
+  admin_puk: string;
+  admin_pin: string | null;
+  admin_authenticated: boolean;
+  signature_counter: number | string;
+  transaction_counter: number | string;
+}
+
+function tssBody(tss: TssRow): Json {
+  return {
+    _id: tss.id,
+    _type: 'TSS',
+    _env: 'TEST',
+    state: tss.state,
+    serial_number: tss.serial_number,
+    public_key: tss.public_key,
+    signature_algorithm: signatureAlgorithm,
+    signature_timestamp_format: timestampFormat,
+    signature_counter: String(tss.signature_counter),
+    transaction_counter: String(tss.transaction_counter),
+  };
+}
+
+async function lockTss(trx: Knex.Transaction, id: string): Promise<TssRow> {
+  const tss = await trx('fiscal_sandbox_tss').where({ id }).forUpdate().first<TssRow | undefined>();
+  if (!tss) throw new SimulatorError(404, 'E_TSS_NOT_FOUND', `TSS ${id} not found.`);
+  return tss;
+}
+
+const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+function mount(router: Router, db: Knex): void {
+  const authorised = async (ctx: Context) => {
+    const { apiSecret } = await simulatorCredentials(db);
+    const token = /^Bearer (.+)$/.exec(ctx.get('authorization'))?.[1] ?? '';
+    if (!validToken(apiSecret, token)) throw new SimulatorError(401, 'E_UNAUTHORIZED', 'Missing or invalid token.');
+  };
+  const idParam = (ctx: Context, name: string) => {
+    const value = String((ctx as Context & { params: Record<string, string> }).params[name] ?? '').toLowerCase();
+    if (!uuid.test(value)) throw new SimulatorError(400, 'E_ID', `${name} must be a UUID.`);
+    return value;
+  };
+
+  router.post('/api/v2/auth', async (ctx) => {
+    const body = await readJson(ctx);
+    const credentials = await simulatorCredentials(db);
+    if (body.api_key !== credentials.apiKey || body.api_secret !== credentials.apiSecret)
+      throw new SimulatorError(401, 'E_UNAUTHORIZED', 'Invalid API key or secret.');
+    const seconds = 3600;
+    ctx.body = { access_token: newToken(credentials.apiSecret, seconds), access_token_expires_in: seconds };
+  });
+
+  router.get('/api/v2/tss/:tss', async (ctx) => {
+    await authorised(ctx);
+    const tss = await db('fiscal_sandbox_tss')
+      .where({ id: idParam(ctx, 'tss') })
+      .first<TssRow | undefined>();
+    if (!tss) throw new SimulatorError(404, 'E_TSS_NOT_FOUND', 'TSS not found.');
+    ctx.body = tssBody(tss);
+  });
+
+  router.put('/api/v2/tss/:tss', async (ctx) => {
+    await authorised(ctx);
+    await readJson(ctx);
+    const id = idParam(ctx, 'tss');
+    const keys = newKeyPair();
+    const puk = randomBytes(5).toString('hex');
+    const inserted = await db('fiscal_sandbox_tss')
+      .insert({
+        id,
+        state: 'CREATED',
+        serial_number: serialOf(keys.publicKey),
+        private_key: keys.privateKey,
+        public_key: keys.publicKey,
+        admin_puk: puk,
+      })
+      .onConflict('id')
+      .ignore()
+      .returning<TssRow[]>('*');
+    const tss = inserted[0];
+    if (!tss) throw new SimulatorError(409, 'E_TSS_CONFLICT', 'The TSS exists already.');
+    ctx.body = { ...tssBody(tss), admin_puk: puk };
+  });
+
+  router.patch('/api/v2/tss/:tss', async (ctx) => {
+    await authorised(ctx);
+    const body = await readJson(ctx);
+    ctx.body = await db.transaction(async (trx) => {
+      const tss = await lockTss(trx, idParam(ctx, 'tss'));
+      const allowed: Record<string, string[]> = {
+        CREATED: ['UNINITIALIZED'],
+        UNINITIALIZED: ['INITIALIZED', 'DISABLED'],
+        INITIALIZED: ['DISABLED'],
+      };
+      const state = String(body.state);
+      if (state === tss.state) return tssBody(tss);
+      if (!allowed[tss.state]?.includes(state))
+        throw new SimulatorError(409, 'E_TSS_STATE', `A TSS cannot go from ${tss.state} to ${state}.`);
+      if (state === 'INITIALIZED' && !tss.admin_authenticated)
+        throw new SimulatorError(401, 'E_ADMIN_NOT_AUTHENTICATED', 'The admin must be logged in.');
+      await trx('fiscal_sandbox_tss').where({ id: tss.id }).update({ state });
+      return tssBody({ ...tss, state });
+    });
+  });
+
+  router.patch('/api/v2/tss/:tss/admin', async (ctx) => {
+    await authorised(ctx);
+    const body = await readJson(ctx);
+    const id = idParam(ctx, 'tss');
+    const tss = await db('fiscal_sandbox_tss').where({ id }).first<TssRow | undefined>();
+    if (!tss) throw new SimulatorError(404, 'E_TSS_NOT_FOUND', 'TSS not found.');
+    if (body.admin_puk !== tss.admin_puk) throw new SimulatorError(401, 'E_ADMIN_PUK', 'Wrong admin PUK.');
+    if (typeof body.new_admin_pin !== 'string' || body.new_admin_pin.length < 6)
+      throw new SimulatorError(400, 'E_ADMIN_PIN', 'The admin PIN needs at least 6 characters.');
+    await db('fiscal_sandbox_tss').where({ id }).update({ admin_pin: body.new_admin_pin });
+    ctx.body = {};
+  });
+
+  router.post('/api/v2/tss/:tss/admin/auth', async (ctx) => {
+    await authorised(ctx);
+    const body = await readJson(ctx);
+    const id = idParam(ctx, 'tss');
+    const tss = await db('fiscal_sandbox_tss').where({ id }).first<TssRow | undefined>();
+    if (!tss) throw new SimulatorError(404, 'E_TSS_NOT_FOUND', 'TSS not found.');
+    if (!tss.admin_pin || body.admin_pin !== tss.admin_pin)
+      throw new SimulatorError(401, 'E_ADMIN_PIN', 'Wrong admin PIN.');
+    await db('fiscal_sandbox_tss').where({ id }).update({ admin_authenticated: true });
+    ctx.body = {};
+  });
+
+  router.post('/api/v2/tss/:tss/admin/logout', async (ctx) => {
+    await authorised(ctx);
+    await readJson(ctx);
+    await db('fiscal_sandbox_tss')
+      .where({ id: idParam(ctx, 'tss') })
+      .update({ admin_authenticated: false });
+    ctx.body = {};
+  });
+
+  router.get('/api/v2/tss/:tss/client/:client', async (ctx) => {
+    await authorised(ctx);
+    const client = await db('fiscal_sandbox_clients')
+      .where({ tss_id: idParam(ctx, 'tss'), id: idParam(ctx, 'client') })
+      .first<{ id: string; serial_number: string } | undefined>();
+    if (!client) throw new SimulatorError(404, 'E_CLIENT_NOT_FOUND', 'Client not found.');
+    ctx.body = { _id: client.id, _type: 'CLIENT', serial_number: client.serial_number, state: 'REGISTERED' };
+  });
+
+  router.put('/api/v2/tss/:tss/client/:client', async (ctx) => {
+    await authorised(ctx);
+    const body = await readJson(ctx);
+    const tssId = idParam(ctx, 'tss');
+    const id = idParam(ctx, 'client');
+    ctx.body = await db.transaction(async (trx) => {
+      const tss = await lockTss(trx, tssId);
+      if (tss.state !== 'INITIALIZED' || !tss.admin_authenticated)
+        throw new SimulatorError(409, 'E_TSS_STATE', 'Clients are added to an INITIALIZED TSS by its logged-in admin.');
+      const serial =
+        typeof body.serial_number === 'string' && body.serial_number ? body.serial_number : clientSerial(id);
+      await trx('fiscal_sandbox_clients')
+        .insert({ tss_id: tssId, id, serial_number: serial })
+        .onConflict(['tss_id', 'id'])
+        .ignore();
+      return { _id: id, _type: 'CLIENT', serial_number: serial, state: 'REGISTERED', tss_id: tssId };
+    });
+  });
+
+  router.get('/api/v2/tss/:tss/tx/:tx', async (ctx) => {
+    await authorised(ctx);
+    const tx = await db('fiscal_sandbox_transactions')
+      .where({ tss_id: idParam(ctx, 'tss'), id: idParam(ctx, 'tx') })
+      .first<{ body: Json } | undefined>('body');
+    if (!tx) throw new SimulatorError(404, 'E_TX_NOT_FOUND', 'Transaction not found.');
+    ctx.body = tx.body;
+  });
+
+  router.put('/api/v2/tss/:tss/tx/:tx', async (ctx) => {
+    await authorised(ctx);
+    const body = await readJson(ctx);
+    const tssId = idParam(ctx, 'tss');
+    const txId = idParam(ctx, 'tx');
+    const revision = Number(ctx.query.tx_revision);
+    if (!Number.isInteger(revision) || revision < 1)
+      throw new SimulatorError(400, 'E_TX_REVISION', 'tx_revision must be a whole number of at least 1.');
+    ctx.body = await db.transaction(async (trx) => {
+      const tss = await lockTss(trx, tssId);
+      if (tss.state !== 'INITIALIZED') throw new SimulatorError(409, 'E_TSS_STATE', 'The TSS is not INITIALIZED.');
+      const clientId = typeof body.client_id === 'string' ? body.client_id : '';
+      const client = await trx('fiscal_sandbox_clients')
+        .where({ tss_id: tssId, id: clientId.toLowerCase() })
+        .first<{ serial_number: string } | undefined>('serial_number');
+      if (!client) throw new SimulatorError(404, 'E_CLIENT_NOT_FOUND', 'Client not found.');
+      const known = await trx('fiscal_sandbox_transactions')
+        .where({ tss_id: tssId, id: txId })
+        .first<{ revision: number; state: string; body: Json } | undefined>();
+      // The same revision again: answered as it was, nothing signed again.
+      if (known && revision === known.revision) return known.body;
+      if (known ? revision !== known.revision + 1 : revision !== 1)
+        throw new SimulatorError(409, 'E_TX_REVISION', `Revision ${revision} does not follow ${known?.revision ?? 0}.`);
+      if (known && known.state !== 'ACTIVE')
+        throw new SimulatorError(409, 'E_TX_STATE', `The transaction is ${known.state} and cannot change.`);
+      const state = String(body.state);
+      if (!known && state !== 'ACTIVE') throw new SimulatorError(400, 'E_TX_STATE', 'A transaction starts ACTIVE.');
+      if (state !== 'ACTIVE' && state !== 'FINISHED')
+        throw new SimulatorError(400, 'E_TX_STATE', 'state must be ACTIVE or FINISHED.');
+      const counter = Number(tss.signature_counter) + 1;
+      const now = unixNow();
+      const common = {
+        _id: txId,
+        _type: 'TRANSACTION',
+        _env: 'TEST',
+        client_id: clientId,
+        client_serial_number: client.serial_number,
+        tss_id: tssId,
+        tss_serial_number: tss.serial_number,
+        latest_revision: revision,
+        revision,
+        state,
+      };
+      let answer: Json;
+      let transactions = Number(tss.transaction_counter);
+      if (!known) {
+        transactions += 1;
+        const fields = {
+          clientSerial: client.serial_number,
+          transactionNumber: transactions,
+          signatureCounter: counter,
+          timeStart: now,
+        };
+        answer = {
+          ...common,
+          number: transactions,
+          time_start: now,
+          signature: {
+            value: startSignature(tss.private_key, fields),
+            algorithm: signatureAlgorithm,
+            counter,
+            public_key: tss.public_key,
+          },
+          log: { operation: 'StartTransaction', timestamp: now, timestamp_format: timestampFormat },
+        };
+      } else {
+        const receipt = (body.schema as { standard_v1?: { receipt?: StandardV1Receipt } } | undefined)?.standard_v1
+          ?.receipt;
+        if (state === 'FINISHED' && !receipt?.receipt_type)
+          throw new SimulatorError(400, 'E_SCHEMA', 'A finished transaction needs schema.standard_v1.receipt.');
+        const number = Number(known.body.number);
+        const timeStart = Number(known.body.time_start);
+        const signed = finishSignature(
+          { privateKey: tss.private_key, publicKey: tss.public_key },
+          {
+            clientSerial: client.serial_number,
+            transactionNumber: number,
+            signatureCounter: counter,
+            timeStart,
+            timeEnd: now,
+          },
+          receipt!,
+        );
+        answer = {
+          ...common,
+          number,
+          time_start: timeStart,
+          time_end: now,
+          schema: body.schema,
+          signature: { value: signed.value, algorithm: signatureAlgorithm, counter, public_key: tss.public_key },
+          log: { operation: 'FinishTransaction', timestamp: now, timestamp_format: timestampFormat },
+          qr_code_data: signed.qr,
+        };
+      }
+      await trx('fiscal_sandbox_tss')
+        .where({ id: tssId })
+        .update({ signature_counter: counter, transaction_counter: transactions });
+      await trx('fiscal_sandbox_transactions')
+        .insert({ tss_id: tssId, id: txId, revision, state, body: JSON.stringify(answer) })
+        .onConflict(['tss_id', 'id'])
+        .merge();
+      return answer;
+    });
+  });
+}
+
+async function isOffline(db: Knex): Promise<boolean> {
+  const row = await db('fiscal_sandbox_state').where({ id: true }).first<{ offline: boolean } | undefined>('offline');
+  return Boolean(row?.offline);
+}
+
+/** The simulator as middleware, in front of the API's authentication (it checks its own tokens). */
+export function fiscalSandbox(db: Knex): Middleware {
+  const router = new Router({ prefix: '/fiscal-sandbox' });
+  mount(router, db);
+  router.post('/offline', async (ctx) => {
+    const { apiKey } = await simulatorCredentials(db);
+    if (ctx.get('authorization') !== `Bearer ${apiKey}`)
+      throw new SimulatorError(401, 'E_UNAUTHORIZED', 'The API key is needed.');
+    const body = await readJson(ctx);
+    await db('fiscal_sandbox_state')
+      .insert({ id: true, offline: body.offline === true })
+      .onConflict('id')
+      .merge();
+    ctx.body = { offline: body.offline === true };
+  });
+  const routes = router.routes() as unknown as Middleware;
+  return async (ctx, next) => {
+    if (!ctx.path.startsWith('/fiscal-sandbox/')) {
+      await next();
+      return;
+    }
+    if (!fromThisMachine(ctx)) {
+      ctx.status = 404;
+      ctx.body = 'Not found';
+      return;
+    }
+    if (ctx.path.startsWith(simulatorPath) && (await isOffline(db))) {
+      // As a TSE that is switched off: no answer at all.
+      ctx.req.socket.destroy();
+      ctx.respond = false;
+      return;
+    }
+    try {
+      await routes(ctx, () => {
+        ctx.status = 404;
+        ctx.body = { status_code: 404, error: 'Not Found', code: 'E_NOT_FOUND', message: 'No such route.' };
+        return Promise.resolve();
+      });
+    } catch (error) {
+      if (!(error instanceof SimulatorError)) throw error;
+      ctx.status = error.status;
+      ctx.body = { status_code: error.status, error: error.code, code: error.code, message: error.message };
+    }
+  };
+}
