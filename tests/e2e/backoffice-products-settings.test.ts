@@ -34,6 +34,7 @@ describe('e2e: products and settings in the back office', function () {
     id: number;
     name: string;
     price: number;
+    counterPrice: number | null;
     order: number;
     image: string | null;
     licenseItem: number | null;
@@ -45,6 +46,7 @@ describe('e2e: products and settings in the back office', function () {
     await field(/^Name/).fill('Wandkalender');
     await field(/^Preis/).fill('12,50');
     await field('Reihenfolge (höher zuerst)').fill('5');
+    await field(/^Thekenpreis/).fill('1,20');
     await page
       .locator('input[type="file"]')
       .first()
@@ -58,6 +60,7 @@ describe('e2e: products and settings in the back office', function () {
     product = items[0];
     assert.equal(product.price, 1250, '12,50 € is stored as 1250 cents');
     assert.equal(product.order, 5);
+    assert.equal(product.counterPrice, 120, 'the counter price is saved with the product');
     assert.match(product.image ?? '', /^\/files\//);
 
     const row = page.locator('table tbody tr').filter({ hasText: 'Wandkalender' });

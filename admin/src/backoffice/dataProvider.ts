@@ -46,6 +46,7 @@ const itemFields = [
   'name',
   'description',
   'price',
+  'counterPrice',
   'vatRate',
   'measure',
   'order',
