@@ -125,6 +125,7 @@ const matrix: Record<string, Row> = {
   'GET /api/tills/:id/closes': staff,
   'POST /api/tills/:id/closes': staff,
   'PUT /api/tills/:id/fiscal': staff,
+  'GET /api/tills/dsfinvk': staff,
   'GET /api/fiscal': staff,
   'GET /api/fiscal/failures': staff,
   'POST /api/fiscal/retry': staff,

@@ -4,6 +4,7 @@ import type { AppContext, RouteDef } from '../http/routes.ts';
 import { idParam, parse } from '../http/validate.ts';
 import { fiscalCountries, fiscalModes } from '../config.ts';
 import { tr } from '../language/messages.ts';
+import { dsfinvkExport } from './dsfinvk.ts';
 import { allTillsFiscal, setTillFiscal, tillFiscal, usesSimulator } from './settings.ts';
 import { enqueueTill, signPending, unsignedTransactions } from './transactions.ts';
 
@@ -14,6 +15,13 @@ const fiscalInput = z.object({
   mode: z.enum(fiscalModes, { error: 'Please choose one of: {values}.' }).nullable(),
   country: z.enum(fiscalCountries, { error: 'Please choose one of: {values}.' }).nullable(),
 });
+
+const exportPeriod = z
+  .object({
+    from: z.iso.date('Please give a date as YYYY-MM-DD.'),
+    to: z.iso.date('Please give a date as YYYY-MM-DD.'),
+  })
+  .refine((p) => p.from <= p.to, { message: 'The period ends before it starts.', path: ['to'] });
 
 const tillParam = (ctx: AppContext) => idParam(ctx.params.id, 'till');
 
@@ -56,6 +64,19 @@ export const fiscalRoutes: RouteDef[] = [
     handler: async (ctx) => {
       await signPending(ctx.db, ctx.config);
       ctx.body = { transactions: await unsignedTransactions(ctx.db) };
+    },
+  },
+  {
+    // The DSFinV-K of the daily closes of the local days from … to (both included), as a ZIP.
+    method: 'GET',
+    path: '/api/tills/dsfinvk',
+    access: 'backoffice',
+    handler: async (ctx) => {
+      const period = parse(exportPeriod, ctx.query);
+      const exported = await dsfinvkExport(ctx.db, ctx.config, period.from, period.to);
+      ctx.set('Content-Type', 'application/zip');
+      ctx.set('Content-Disposition', `attachment; filename="${exported.filename}"`);
+      ctx.body = Buffer.from(exported.zip);
     },
   },
   {
