@@ -43,10 +43,20 @@ export function TodayPage() {
     queryKey: ['office', 'today'],
     queryFn: () => dataProvider.call('/api/office/today') as Promise<OfficeToday>,
   });
+  // Cash movements the TSE has not signed (it could not be reached): staff must know, and document the outage.
+  const { data: unsigned } = useQuery({
+    queryKey: ['fiscal', 'failures'],
+    queryFn: () => dataProvider.call('/api/fiscal/failures') as Promise<{ transactions: unknown[] }>,
+  });
   return (
     <Box sx={{ maxWidth: 1100, mt: 2 }}>
       <Title title={<PageTitle page="app.page.today" />} />
       {error && <Alert severity="error">{error.message}</Alert>}
+      {unsigned && unsigned.transactions.length > 0 && (
+        <Alert id="today-tse-failed" severity="warning" sx={{ mb: 2 }}>
+          {translate('app.today.tse_failed', { smart_count: unsigned.transactions.length })}
+        </Alert>
+      )}
       {data && (
         <Box sx={{ display: 'grid', gridTemplateColumns: 'repeat(auto-fill, minmax(250px, 1fr))', gap: 2 }}>
           <Tile id="today-card-sales" title={translate('app.today.card_sales')}>

@@ -14,6 +14,8 @@ export const en = {
       earlier_closed: 'Every earlier day with cash is closed.',
       earlier_open: 'Never closed: cash of earlier days no close has counted yet (the next close counts it):',
       today_closed: 'Today is closed.',
+      tse_failed:
+        'TSE unavailable: %{smart_count} cash movement is not signed yet. It is booked, and signed as soon as the TSE answers. |||| TSE unavailable: %{smart_count} cash movements are not signed yet. They are booked, and signed as soon as the TSE answers.',
       open_credit: 'Open credit of all vendors',
       vendors: '%{smart_count} vendor |||| %{smart_count} vendors',
       orders_to_check: 'Orders that need attention',
@@ -135,6 +137,8 @@ export const de: typeof en = {
       earlier_open:
         'Nie abgeschlossen: Bargeld früherer Tage, das noch kein Abschluss gezählt hat (der nächste Abschluss zählt es):',
       today_closed: 'Heute ist abgeschlossen.',
+      tse_failed:
+        'TSE ausgefallen: %{smart_count} Kassenbewegung ist noch nicht signiert. Sie ist gebucht und wird signiert, sobald die TSE antwortet. |||| TSE ausgefallen: %{smart_count} Kassenbewegungen sind noch nicht signiert. Sie sind gebucht und werden signiert, sobald die TSE antwortet.',
       open_credit: 'Offenes Guthaben aller Verkäuferinnen und Verkäufer',
       vendors: '%{smart_count} Verkäufer·in |||| %{smart_count} Verkäufer·innen',
       orders_to_check: 'Bestellungen zum Prüfen',
