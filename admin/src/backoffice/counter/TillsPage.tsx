@@ -29,7 +29,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Button, Confirm, Title, useDataProvider, useLocaleState, useTranslate } from 'react-admin';
 import type { ShopDataProvider } from '../dataProvider.ts';
-import { formatDateTime } from '../../shared/dates.ts';
+import { formatDate, formatDateTime } from '../../shared/dates.ts';
 import type { Locale } from '../../shared/locale.ts';
 import { parseEuros } from '../../shared/money.ts';
 import { DayInput } from '../common/DayInput.tsx';
@@ -396,6 +396,7 @@ function Closes({ till }: { till: Till }) {
   const formatCents = useFormatCents();
   const download = useDownload();
   const [open, setOpen] = useState<Close>();
+  const [locale] = useLocaleState();
   const { data } = useQuery({
     queryKey: ['tills', till.id, 'closes'],
     queryFn: () => dataProvider.call(`/api/tills/${till.id}/closes`) as Promise<{ closes: Close[] }>,
@@ -427,7 +428,7 @@ function Closes({ till }: { till: Till }) {
         <TableBody>
           {data.closes.map((c) => (
             <TableRow key={c.id}>
-              <TableCell>{c.day}</TableCell>
+              <TableCell>{formatDate(c.day, locale as Locale)}</TableCell>
               <TableCell align="right">{formatCents(c.expected)}</TableCell>
               <TableCell align="right">{formatCents(c.counted)}</TableCell>
               <TableCell align="right">{formatCents(c.difference)}</TableCell>
