@@ -5,7 +5,7 @@ import { eventually } from '../support/orders.ts';
 import { accessToken, logInAtProvider, useBrowserTab } from './admin-login.ts';
 import { expectAccessible } from './axe.ts';
 import { phone, screenshot } from './browser.ts';
-import { printToPdf } from './print.ts';
+import { pdfPrinter } from '../support/pdf.ts';
 import { buyInShop } from './purchase.ts';
 import type { RunningServer } from './server.ts';
 
@@ -124,7 +124,14 @@ describe('e2e: one time zone, the newspaper’s, on every screen, paper and CSV'
       })
     ).text();
     assert.deepEqual(germanMinute(/id="receipt-date">([^<]*)</.exec(html)![1]), printed);
-    assert.equal(await printToPdf(page.context(), html, 'time-zone-payout-receipt'), 1, 'one page');
+    const printer = pdfPrinter();
+    try {
+      const pdf = await printer.print(html, 'time-zone-payout-receipt');
+      assert.equal(pdf.pages, 1, 'one page');
+      assert.deepEqual(germanMinute(pdf.text), printed, 'the printed receipt has the same day and minute');
+    } finally {
+      await printer.close();
+    }
 
     await page.goto(url('/payouts'));
     const row = page.locator('table tbody tr').filter({ hasText: voucher });
