@@ -49,6 +49,8 @@ export const en = {
         'Meanwhile %{name} paid out %{amount} on %{date} (receipt %{receipt}). Nothing was paid out a second time.',
       receipt: 'Receipt',
       receipt_title: 'Receipt %{receipt}',
+      reversal_receipt: 'Reversal receipt',
+      reversal_receipt_title: 'Reversal receipt %{receipt}',
       print: 'Print',
       back_to_credits: 'Back to open credits',
       load_failed: 'The bookings could not be loaded: %{message}',
@@ -174,7 +176,7 @@ export const en = {
     payouts: {
       name: 'Payout |||| Payouts',
       fields: {
-        receiptNumber: 'Receipt',
+        voucher: 'Voucher',
         createdAt: 'Date',
         vendor: 'Vendor',
         amount: 'Amount',
@@ -238,6 +240,8 @@ export const de: typeof en = {
         'Inzwischen hat %{name} am %{date} %{amount} ausgezahlt (Beleg %{receipt}). Es wurde nichts ein zweites Mal ausgezahlt.',
       receipt: 'Beleg',
       receipt_title: 'Beleg %{receipt}',
+      reversal_receipt: 'Stornobeleg',
+      reversal_receipt_title: 'Stornobeleg %{receipt}',
       print: 'Drucken',
       back_to_credits: 'Zurück zu den offenen Guthaben',
       load_failed: 'Die Buchungen konnten nicht geladen werden: %{message}',
@@ -365,7 +369,7 @@ export const de: typeof en = {
     payouts: {
       name: 'Auszahlung |||| Auszahlungen',
       fields: {
-        receiptNumber: 'Beleg',
+        voucher: 'Beleg',
         createdAt: 'Datum',
         vendor: 'Verkäufer·in',
         amount: 'Betrag',
