@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import assert from 'node:assert/strict';
+import { simulatorCredentials } from '../../api/src/fiscal/sandbox/keys.ts';
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
@@ -174,7 +175,13 @@ describeApi('data safety: backup, restore and the move to PostgreSQL', (t) => {
         ).status,
         200,
       );
-      // The counter (issue 16): a visit buying a copy from the credit, then the till's daily close.
+      // The counter: a visit buying a copy from the credit, then the till's daily close, the till
+      // signing in test mode (the TSE simulator), so its transactions and the simulator's state exist.
+      const fiscal = await shop.http
+        .put('/api/tills/1/fiscal')
+        .set('Authorization', office)
+        .send({ mode: 'test', country: 'DE' });
+      assert.equal(fiscal.status, 200, JSON.stringify(fiscal.body));
       const counterCredit = (await listedVendor(t, office, 'DEMO-2')).credit;
       const zeitung = await t.db('items').where({ name: 'Zeitung' }).first('id');
       const visit = await shop.http
@@ -196,6 +203,15 @@ describeApi('data safety: backup, restore and the move to PostgreSQL', (t) => {
         .set('Authorization', office)
         .send({ counted: till.balance - 5, expected: till.balance, reason: 'Zählfehler' });
       assert.equal(closed.status, 201, JSON.stringify(closed.body));
+      const signed = await shop.http.post('/api/fiscal/retry').set('Authorization', office).send({});
+      assert.equal(signed.status, 200, JSON.stringify(signed.body));
+      // The simulator's own switch, said once: it is on.
+      const { apiKey } = await simulatorCredentials(t.db);
+      const online = await shop.http
+        .post('/fiscal-sandbox/offline')
+        .set('Authorization', `Bearer ${apiKey}`)
+        .send({ offline: false });
+      assert.equal(online.status, 200, JSON.stringify(online.body));
       const bytes = pngBytes([1, 2, 3], 40);
       const item = await withForm(
         shop.http.post('/api/items').set('Authorization', office),
