@@ -267,6 +267,9 @@ describeApi('the cash day: closes cover what moved since the last one', (t) => {
     assert.match(html, /<th class="num">Ausgaben<\/th><th class="num">Bestand<\/th>/);
     assert.match(html, /id="report-total"><td>Summe aller Tage<\/td><td class="num">5<\/td>/);
     assert.match(html, /id="report-period">[^<]*\(3 Tage mit Bewegungen\)/);
+    // The report's title names the close's day as German readers write it.
+    const [y, m, d] = (closed.body.day as string).split('-');
+    assert.match(html, new RegExp(`<title>Kassenbericht ${d}\\.${m}\\.${y} · `));
     assert.match(await report(closed.body.id, 'en'), /id="report-period">[^<]*\(3 days with movements\)/);
 
     const after = (await today()).find((x) => x.id === tillId)!;

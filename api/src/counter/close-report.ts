@@ -115,7 +115,7 @@ ${row(t.dayTotal, { ...d, balance: d.closingBalance }, ' class="subtotal"')}
   const sum = (pick: (d: CloseDay) => number) => days.reduce((total, d) => total + pick(d), 0);
   return page(
     input,
-    `${t.report} ${close.day}`,
+    `${t.report} ${day(close.day, 'medium')}`,
     `${styles}
 <dl>
 <dt>${t.till}</dt><dd id="report-till">${escapeHtml(close.tillName)}</dd>

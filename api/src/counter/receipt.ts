@@ -123,9 +123,9 @@ export function formatters({ lang, timeZone }: PaperInput) {
       escapeHtml(
         new Intl.DateTimeFormat(t.locale, { timeZone, dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso)),
       ),
-    day: (day: string) =>
+    day: (day: string, dateStyle: 'full' | 'medium' = 'full') =>
       escapeHtml(
-        new Intl.DateTimeFormat(t.locale, { timeZone: 'UTC', dateStyle: 'full' }).format(new Date(`${day}T00:00:00Z`)),
+        new Intl.DateTimeFormat(t.locale, { timeZone: 'UTC', dateStyle }).format(new Date(`${day}T00:00:00Z`)),
       ),
   };
 }
