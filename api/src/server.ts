@@ -102,6 +102,12 @@ async function shutdown(signal: string) {
   if (stopping) return;
   stopping = true;
   log.info('shutting down', { signal });
+  // Work the stop cuts off (a job's Stripe call whose sandbox loses its database connection as the
+  // pool closes) must not turn a clean stop into a crash: each job takes it up again at the next start.
+  const cutOff = (error: unknown) =>
+    log.warn('work cut off by the shutdown', { error: String((error as Error)?.message ?? error) });
+  process.on('uncaughtException', cutOff);
+  process.on('unhandledRejection', cutOff);
   // A receipt waiting for its payment answers now, so the connection closes with this process.
   releaseWaiting();
   server.close();
