@@ -5,35 +5,13 @@ import { bookPaidOrder } from '../support/books.ts';
 import { describeApi } from '../support/env.ts';
 import { itemId, vendorId } from '../support/orders.ts';
 import { pdfPrinter } from '../support/pdf.ts';
+import { fields } from '../support/datev.ts';
 
 // One voucher numbering: every cash movement's voucher of its till and year ("1-2026-000042") is
 // THE number of that movement, the same on the printed receipt (read back from Chromium's PDF), in
 // the cash book's CSV, in the payout list and its CSV, on the vendor's page and in DATEV's
 // Belegfeld 1; a reversal has its own voucher and names the payout's. The vouchers expected here
 // are read from cash_movements by the test's own SQL.
-
-/** Splits one `;` line of a CSV or DATEV file; a quoted field may hold `;` and doubled quotes. */
-function fields(line: string): string[] {
-  const out: string[] = [];
-  let field = '';
-  let quoted = false;
-  for (let i = 0; i < line.length; i++) {
-    const char = line[i];
-    if (quoted) {
-      if (char === '"' && line[i + 1] === '"') {
-        field += '"';
-        i++;
-      } else if (char === '"') quoted = false;
-      else field += char;
-    } else if (char === '"') quoted = true;
-    else if (char === ';') {
-      out.push(field);
-      field = '';
-    } else field += char;
-  }
-  out.push(field);
-  return out;
-}
 
 /** A `;` file as rows of fields by their heading (`headerRow`: which line holds the headings). */
 function table(text: string, headerRow = 0): Record<string, string>[] {

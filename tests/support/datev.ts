@@ -3,8 +3,8 @@ import assert from 'node:assert/strict';
 // The test's own reader of a DATEV EXTF file: it knows nothing of the export's code, only the format
 // (Windows-1252, CRLF, `;` between fields, quoted texts with doubled quotes).
 
-/** Splits one line of `;`-separated fields; a quoted field may hold `;` and doubled quotes. */
-function fields(line: string): string[] {
+/** Splits one line of `;`-separated fields (DATEV or CSV); a quoted field may hold `;` and doubled quotes. */
+export function fields(line: string): string[] {
   const out: string[] = [];
   let field = '';
   let quoted = false;
