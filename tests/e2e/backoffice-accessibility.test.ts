@@ -5,7 +5,7 @@ import { expectAccessible } from './axe.ts';
 import { animationsDone, screenshot } from './browser.ts';
 import type { RunningServer } from './server.ts';
 
-// Issue 18, acceptance 3 and 4: axe-core finds no critical and no serious violation, and exactly one
+// axe-core finds no critical and no serious violation, and exactly one
 // h1, on every screen of the back office (each menu entry, list, show, edit and create of each
 // resource, the payout page, the badge sheet) and of /me, in German and in English; at 768 px the
 // statistics and the badge sheet do not scroll sideways; screenshots at 768 and 1366 px.
