@@ -159,11 +159,58 @@ function containsPattern(text: string): string {
   return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
+/**
+ * Letters folded for a search: "Zoë", "ZOE" and "zoe" are one; "Straße" is "strasse". The pairs are
+ * made once from Unicode's own decomposition (NFD, marks dropped) over Latin-1 and Latin Extended-A,
+ * and applied in SQL with translate() and replace(), which PostgreSQL and PGlite both have in every
+ * locale (lower() folds only ASCII under the C locale, so the upper-case letters are in the table too).
+ */
+const fold = (text: string) =>
+  text
+    .normalize('NFD')
+    .replace(/\p{M}/gu, '')
+    .toLowerCase()
+    .replace(/ß/g, 'ss')
+    .replace(/æ/g, 'ae')
+    .replace(/œ/g, 'oe')
+    .replace(/ø/g, 'o')
+    .replace(/ł/g, 'l')
+    .replace(/đ/g, 'd');
+const foldTable = (() => {
+  let from = '';
+  let to = '';
+  const many: [string, string][] = [];
+  for (let code = 0x41; code <= 0x17f; code++) {
+    const letter = String.fromCharCode(code);
+    const folded = fold(letter);
+    if (folded === letter || !/^[a-z]+$/.test(folded)) continue;
+    if (folded.length === 1) {
+      from += letter;
+      to += folded;
+    } else many.push([letter, folded]);
+  }
+  return { from, to, many };
+})();
+const folded = (expression: string) =>
+  foldTable.many.reduce(
+    (sql, [letter, text]) => `replace(${sql}, '${letter}', '${text}')`,
+    `translate(${expression}, '${foldTable.from}', '${foldTable.to}')`,
+  );
+
+/** Names, licence id, e-mail and place, by any part, without regard to case or accents. */
 export function searchVendors(query: Knex.QueryBuilder, text: string): void {
-  const pattern = containsPattern(text.trim());
+  const pattern = containsPattern(fold(text.trim()));
   query.where((q) => {
-    for (const expression of ['first_name', 'last_name', `first_name || ' ' || last_name`, 'license_id', 'email']) {
-      q.orWhereRaw(`${expression} ilike ? escape '\\'`, [pattern]);
+    for (const expression of [
+      'first_name',
+      'last_name',
+      `first_name || ' ' || last_name`,
+      'license_id',
+      'email',
+      'location',
+      'address',
+    ]) {
+      q.orWhereRaw(`${folded(`coalesce(${expression}, '')`)} like ? escape '\\'`, [pattern]);
     }
   });
 }
