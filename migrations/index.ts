@@ -27,6 +27,8 @@ import * as stripePayouts from './027_stripe_payouts.ts';
 import * as cashDay from './028_cash_day.ts';
 import * as vatRates from './029_vat_rates.ts';
 import * as fiscal from './030_fiscal.ts';
+import * as cashTendered from './031_cash_tendered.ts';
+import * as cashTendered from './031_cash_tendered.ts';
 
 export interface Migration {
   name: string;
@@ -64,4 +66,5 @@ export const migrations: Migration[] = [
   { name: '028_cash_day', ...cashDay },
   { name: '029_vat_rates', ...vatRates },
   { name: '030_fiscal', ...fiscal },
+  { name: '031_cash_tendered', ...cashTendered },
 ];
