@@ -28,7 +28,6 @@ import * as cashDay from './028_cash_day.ts';
 import * as vatRates from './029_vat_rates.ts';
 import * as fiscal from './030_fiscal.ts';
 import * as cashTendered from './031_cash_tendered.ts';
-import * as cashTendered from './031_cash_tendered.ts';
 
 export interface Migration {
   name: string;
