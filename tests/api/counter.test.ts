@@ -282,6 +282,47 @@ describeApi('counter: visits, tills, cash book and daily close', (t) => {
       );
     });
 
+    it('gives change: 50,00 € handed over for 30,00 € of copies books 30,00 € in and prints 20,00 € change', async () => {
+      const till = await firstTill();
+      const copies = [{ itemId: await kalender(), quantity: 6 }];
+      const base = { vendor: 'DEMO-4', tillId: till.id, items: copies, expectedCredit: 0 };
+      const short = await visit({ ...base, cash: 3000, tendered: 2000 });
+      assert.equal(short.status, 400, JSON.stringify(short.body));
+      assert.match(short.body.message, /handed over €20\.00, less than the €30\.00 paid in cash/);
+      // Change while part of the price comes from the credit would pay the credit out unrecorded.
+      await giveCredit(t.db, 'DEMO-9', 1000);
+      const partly = await visit({ ...base, vendor: 'DEMO-9', cash: 2500, tendered: 5000, expectedCredit: 1000 });
+      assert.equal(partly.status, 400, JSON.stringify(partly.body));
+      assert.ok(partly.body.errors.cash, 'the cash field is named');
+
+      const done = await visit({ ...base, cash: 3000, tendered: 5000 });
+      assert.equal(done.status, 201, JSON.stringify(done.body));
+      assert.deepEqual(
+        [done.body.copiesAmount, done.body.cashPaid, done.body.cashTendered, done.body.change, done.body.creditAfter],
+        [3000, 3000, 5000, 2000, 0],
+      );
+      assert.equal((await firstTill()).balance, 200000 + 3000, 'the till keeps the price, not what was handed over');
+      assert.deepEqual(
+        (await assertBookAddsUp(till.id)).map((r) => [r.kind, r.amountIn]),
+        [['counter_cash', 3000]],
+      );
+      await assertBalanced(t.db);
+      for (const [lang, tendered, change] of [
+        ['de', /Gegeben<\/dt><dd>50,00 €/, /Rückgeld<\/dt><dd>20,00 €/],
+        ['en', /Handed over<\/dt><dd>€50\.00/, /Change<\/dt><dd>€20\.00/],
+      ] as const) {
+        const receipt = await as(t.http.get(`/api/counter/visits/${done.body.id}/receipt`).query({ lang }));
+        const text = receipt.text.replace(/\u00a0/g, ' ');
+        assert.match(text, tendered);
+        assert.match(text, change);
+      }
+      // The database refuses change on a visit that took part of the price from the credit.
+      await assert.rejects(
+        t.db('counter_visits').where({ id: done.body.id }).update({ cash_paid: 1000, from_credit: 2000 }),
+        /counter_visits_change/,
+      );
+    });
+
     it('splits a mixed payment exactly: 15,00 € of copies, 5,00 € cash, 10,00 € from 12,00 € credit, 2,00 € paid out', async () => {
       await giveCredit(t.db, 'DEMO-5', 1200);
       const till = await firstTill();

@@ -372,6 +372,9 @@ export interface Visit {
   copiesAmount: number;
   fromCredit: number;
   cashPaid: number;
+  /** Cash handed over beyond the price, and the change given back (0 when none). */
+  cashTendered: number;
+  change: number;
   lines: VisitLineApi[];
   /** The copies' VAT per rate (percent), highest rate first: what the receipt states as the invoice's tax. */
   vatTotals: { rate: number; gross: number; vat: number }[];
@@ -390,6 +393,7 @@ interface VisitRow {
   copies_amount: number | string;
   from_credit: number | string;
   cash_paid: number | string;
+  cash_tendered: number | string | null;
   credit_before: number | string;
   payout_id: number | null;
   staff: string;
@@ -460,6 +464,8 @@ export async function findVisit(db: Db, id: string): Promise<Visit | undefined> 
     copiesAmount: Number(visit.copies_amount),
     fromCredit: Number(visit.from_credit),
     cashPaid: Number(visit.cash_paid),
+    cashTendered: Number(visit.cash_tendered ?? visit.cash_paid),
+    change: Number(visit.cash_tendered ?? visit.cash_paid) - Number(visit.cash_paid),
     lines: lines.map((l) => ({
       itemId: l.item_id,
       itemName: l.name,

@@ -34,6 +34,8 @@ const texts = {
     copiesTotal: 'Gekaufte Exemplare (brutto)',
     fromCredit: 'Davon aus dem Guthaben',
     cashPaid: 'Bar bezahlt',
+    tendered: 'Gegeben',
+    change: 'Rückgeld',
     payoutTotal: 'Auszahlung',
     creditAfter: 'Guthaben danach',
     settled: 'Mit der Auszahlung abgerechnet',
@@ -67,6 +69,8 @@ const texts = {
     copiesTotal: 'Copies bought (gross)',
     fromCredit: 'Paid from the credit',
     cashPaid: 'Paid in cash',
+    tendered: 'Handed over',
+    change: 'Change',
     payoutTotal: 'Payout',
     creditAfter: 'Credit afterwards',
     settled: 'Settled with the payout',
@@ -227,6 +231,7 @@ ${visit.payout ? `<tr class="total">${`<td>${t.payoutTotal}</td><td></td><td cla
 ${row(t.creditAfter, visit.creditAfter, 'receipt-credit-after')}
 </tbody>
 </table>
+${visit.change ? `<dl id="receipt-change"><dt>${t.tendered}</dt><dd>${euros(visit.cashTendered)}</dd><dt>${t.change}</dt><dd>${euros(visit.change)}</dd></dl>` : ''}
 ${settled.length ? `<h2>${t.settled}</h2><table id="receipt-settled"><tbody>${settled.join('\n')}</tbody></table>` : ''}
 <section class="signatures">
 <div>${t.signVendor}<br>${vendor}</div>

@@ -191,6 +191,7 @@ export const counterRoutes: RouteDef[] = [
         tillId: input.tillId,
         lines: input.items,
         cash: input.cash,
+        tendered: input.tendered,
         payOut: input.payOut,
         expectedCredit: input.expectedCredit,
         creditIsTestMoney: creditIsTestMoney(ctx.config),

@@ -42,6 +42,7 @@ export const visitInput = z.object({
     )
     .max(100, 'At most 100 lines.'),
   cash: cents('Please give the cash paid in cents.'),
+  tendered: cents('Please give the cash handed over in cents.').optional(),
   payOut: z.boolean({ error: 'Please say whether the rest is paid out.' }),
   expectedCredit: z
     .number({ error: 'Please give the credit you were shown, in cents.' })

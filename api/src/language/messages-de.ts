@@ -230,6 +230,13 @@ export const messagesDe: Record<string, string> = {
   'The copies cost {total}; the vendor cannot pay more than that in cash.':
     'Die Exemplare kosten {total}; die Verkäuferin oder der Verkäufer kann nicht mehr als das bar bezahlen.',
   'At most {total}.': 'Höchstens {total}.',
+  'The vendor handed over {tendered}, less than the {cash} paid in cash.':
+    'Gegeben wurden {tendered}, weniger als die {cash}, die bar bezahlt werden.',
+  'At least {amount}.': 'Mindestens {amount}.',
+  'Change is given only when the cash pays all the copies ({total}).':
+    'Rückgeld gibt es nur, wenn das Bargeld alle Exemplare bezahlt ({total}).',
+  '{total} in cash, or no change.': '{total} bar, oder kein Rückgeld.',
+  'Please give the cash handed over in cents.': 'Bitte das gegebene Bargeld in Cent angeben.',
   'The credit is {credit}: {fromCredit} cannot be paid from it. Please take the rest in cash.':
     'Das Guthaben beträgt {credit}: {fromCredit} können nicht davon bezahlt werden. Bitte den Rest bar kassieren.',
   'At least {amount} in cash.': 'Mindestens {amount} bar.',

@@ -30,6 +30,11 @@ export interface VisitRequest {
   lines: VisitLine[];
   /** Cents the vendor pays in cash for the copies (0 … their total); the rest comes from credit. */
   cash: number;
+  /**
+   * Cents the vendor handed over, when more than `cash`: the rest goes back as change, which the
+   * receipt prints. Change is given only once the cash pays all the copies.
+   */
+  tendered?: number;
   /** Card payments are test payments here (ledger/test-credit.ts): their credit is never paid in cash. */
   creditIsTestMoney?: boolean;
   /** Pay out the credit that is left after the copies. */
@@ -111,6 +116,24 @@ export async function counterVisit(
         { cash: tr('At most {total}.', { total: money(total) }) },
       );
     }
+    const tendered = request.tendered ?? request.cash;
+    if (tendered < request.cash) {
+      throw new CounterError(
+        'invalid',
+        tr('The vendor handed over {tendered}, less than the {cash} paid in cash.', {
+          tendered: money(tendered),
+          cash: money(request.cash),
+        }),
+        { tendered: tr('At least {amount}.', { amount: money(request.cash) }) },
+      );
+    }
+    if (tendered > request.cash && request.cash < total) {
+      throw new CounterError(
+        'invalid',
+        tr('Change is given only when the cash pays all the copies ({total}).', { total: money(total) }),
+        { cash: tr('{total} in cash, or no change.', { total: money(total) }) },
+      );
+    }
     const fromCredit = total - request.cash;
     if (fromCredit > Math.max(credit, 0)) {
       throw new CounterError(
@@ -137,6 +160,7 @@ export async function counterVisit(
       copies_amount: total,
       from_credit: fromCredit,
       cash_paid: request.cash,
+      cash_tendered: tendered > request.cash ? tendered : null,
       credit_before: credit,
       staff: request.staff,
     });
