@@ -7,9 +7,10 @@ import { printToPdf as printHtmlToPdf } from './print.ts';
 import { buyInShop } from './purchase.ts';
 import type { RunningServer } from './server.ts';
 
-// staff in Chromium serve a vendor at the counter (copies from the credit,
-// the rest paid out), print the receipt (one A4 page, as PDF), serve another in English (copies in
-// cash), close the day with a difference and print its Kassenbericht, in German and English.
+// Staff in Chromium serve a vendor at the counter (copies from the credit, the rest paid out), print
+// the receipt (one A4 page, as PDF), serve another in English (copies in cash) and in German (more
+// cash handed over than the copies cost: change), close the day with a difference and print its
+// Kassenbericht, in German and English.
 describe('e2e: the counter, the cash book and the daily close in the back office', function () {
   this.timeout(240_000);
   const tab = useBrowserTab({ officeAt: '/backoffice/counter' });
@@ -145,6 +146,49 @@ describe('e2e: the counter, the cash book and the daily close in the back office
     await screenshot(page, 'backoffice-counter-cash-en-1280');
   });
 
+  it('gives change: 50,00 € handed over for 30,00 € of copies keeps 30,00 € and prints 20,00 € change; reads "1.000,50" (German)', async () => {
+    await page.locator('#backoffice-language button[value="de"]').click();
+    await page.goto(url(`/counter/${vendor}`));
+    await page
+      .locator('#counter-credit')
+      .filter({ hasText: euros(0) })
+      .waitFor();
+    const before = await tillBalance();
+    const kalender = (await page.locator('#counter-items input').nth(1).getAttribute('id'))!;
+    await page.locator(`#${kalender}`).fill('6');
+    await page.locator('#counter-cash').fill('1.000,50');
+    await page
+      .locator('#counter-change')
+      .filter({ hasText: euros(97050) })
+      .waitFor();
+    assert.equal(await page.locator('#counter-invalid').count(), 0, 'German thousands are read, not refused');
+    await page.locator('#counter-cash').fill('50');
+    await page
+      .locator('#counter-change')
+      .filter({ hasText: euros(2000) })
+      .waitFor();
+    await page
+      .locator('#counter-cash-in')
+      .filter({ hasText: euros(3000) })
+      .waitFor();
+    await page.locator('#counter-confirm').click();
+    const dialog = page.getByRole('dialog');
+    await dialog
+      .locator('#counter-confirm-change')
+      .filter({ hasText: euros(2000) })
+      .waitFor();
+    await dialog.getByRole('button', { name: 'Besuch buchen' }).click();
+    const receipt = page.frameLocator('#counter-receipt');
+    await receipt
+      .locator('#receipt-change')
+      .filter({ hasText: 'Rückgeld' })
+      .filter({ hasText: euros(2000) })
+      .waitFor();
+    assert.equal(await tillBalance(), before + 3000, 'the till keeps the price of the copies');
+    await screenshot(page, 'backoffice-counter-change-de-1280');
+    await page.locator('#backoffice-language button[value="en"]').click();
+  });
+
   it('closes the day with a counted difference and prints the cash report on one page, in English and German', async () => {
     await page.goto(url('/tills'));
     const expected = await tillBalance();
@@ -197,7 +241,7 @@ describe('e2e: the counter, the cash book and the daily close in the back office
     // The office's start screen has the day's counter and till.
     await page.goto(url('/today'));
     await page.locator('#today-copies').filter({ hasText: '2 × Zeitung' }).waitFor();
-    await page.locator('#today-copies').filter({ hasText: '1 × Kalender 2027' }).waitFor();
+    await page.locator('#today-copies').filter({ hasText: '7 × Kalender 2027' }).waitFor();
     await page
       .locator('#today-tills')
       .filter({ hasText: euros(counted) })

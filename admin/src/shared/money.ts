@@ -19,9 +19,22 @@ export function centsToInput(cents: number, locale: Locale): string {
   return locale === 'de' ? text.replace('.', ',') : text;
 }
 
-/** "1,50", "1.5" or "2" → whole cents; anything else (negative, three decimals, text) → undefined. */
+/**
+ * Euros as people type them → whole cents: "1,50", "1.5", "2", and with thousands "1.000,50",
+ * "1,000.50", "1 000,50" in either language (a separator followed by three digits groups thousands,
+ * one followed by one or two digits is the decimal point, so no language makes another's input
+ * wrong); a trailing or leading "€" is ignored. Anything else (negative, three decimals, text, mixed
+ * grouping) → undefined.
+ */
 export function parseEuros(text: string): number | undefined {
-  const match = /^\s*(\d{1,9})(?:[.,](\d{1,2}))?\s*$/.exec(text);
-  if (!match) return undefined;
-  return Number(match[1]) * 100 + Number((match[2] ?? '0').padEnd(2, '0'));
+  const bare = text.replace(/[\s\u00a0\u202f]*€[\s\u00a0\u202f]*/g, '').trim();
+  const grouped = /^(\d{1,3}(?:([.,\s\u00a0\u202f])\d{3})(?:\2\d{3})*)(?:([.,])(\d{1,2}))?$/.exec(bare);
+  const plain = /^(\d{1,9})(?:([.,])(\d{1,2}))?$/.exec(bare);
+  let whole: string;
+  let decimals: string | undefined;
+  if (plain) [whole, decimals] = [plain[1], plain[3]];
+  else if (grouped && grouped[2] !== grouped[3]) [whole, decimals] = [grouped[1].replace(/\D/g, ''), grouped[4]];
+  else return undefined;
+  if (whole.length > 9) return undefined;
+  return Number(whole) * 100 + Number((decimals ?? '0').padEnd(2, '0'));
 }

@@ -104,6 +104,11 @@ function VisitForm({ licenseId }: { licenseId: string }) {
   const [busy, setBusy] = useState(false);
   const [problem, setProblem] = useState<string>();
   const [booked, setBooked] = useState<Visit>();
+  // A refusal speaks of the form as it was sent: once staff change it, the message no longer holds.
+  const edit = (apply: () => void) => {
+    setProblem(undefined);
+    apply();
+  };
 
   if (isPending) return <Typography color="text.secondary">{translate('ra.page.loading')}</Typography>;
   if (error) {
@@ -120,7 +125,10 @@ function VisitForm({ licenseId }: { licenseId: string }) {
     .map((item) => ({ item, quantity: Math.max(0, Math.floor(Number(quantities[item.id] || 0))) }))
     .filter((line) => line.quantity > 0);
   const total = lines.reduce((sum, line) => sum + line.quantity * line.item.counterPrice, 0);
-  const cash = cashText.trim() === '' ? 0 : parseEuros(cashText);
+  // What the vendor hands over: the copies take what they cost, the rest goes back as change.
+  const tendered = cashText.trim() === '' ? 0 : parseEuros(cashText);
+  const cash = tendered === undefined ? undefined : Math.min(tendered, total);
+  const change = tendered === undefined || cash === undefined ? 0 : tendered - cash;
   const fromCredit = total - (cash ?? 0);
   const available = Math.max(data.credit, 0);
   const payout = payOut ? Math.max(data.credit - fromCredit, 0) : 0;
@@ -129,13 +137,11 @@ function VisitForm({ licenseId }: { licenseId: string }) {
   const invalid =
     cash === undefined
       ? translate('app.validation.euros')
-      : cash > total
-        ? translate('app.counter.too_much_cash')
-        : fromCredit > available
-          ? translate('app.counter.too_much_credit', { amount: formatCents(fromCredit - available) })
-          : total === 0 && payout === 0
-            ? translate('app.counter.nothing')
-            : undefined;
+      : fromCredit > available
+        ? translate('app.counter.too_much_credit', { amount: formatCents(fromCredit - available) })
+        : total === 0 && payout === 0
+          ? translate('app.counter.nothing')
+          : undefined;
 
   const book = async () => {
     setBusy(true);
@@ -148,6 +154,7 @@ function VisitForm({ licenseId }: { licenseId: string }) {
           vendor: data.vendor.licenseId,
           tillId: till.id,
           cash,
+          tendered,
           payOut,
           expectedCredit: data.credit,
           items: lines.map((line) => ({ itemId: line.item.id, quantity: line.quantity })),
@@ -239,7 +246,7 @@ function VisitForm({ licenseId }: { licenseId: string }) {
                       },
                     }}
                     value={quantities[item.id] ?? ''}
-                    onChange={(event) => setQuantities({ ...quantities, [item.id]: event.target.value })}
+                    onChange={(event) => edit(() => setQuantities({ ...quantities, [item.id]: event.target.value }))}
                     sx={{ width: 100 }}
                   />
                 </TableCell>
@@ -254,7 +261,7 @@ function VisitForm({ licenseId }: { licenseId: string }) {
           size="small"
           label={translate('app.counter.till')}
           value={till?.id ?? ''}
-          onChange={(event) => setTillId(Number(event.target.value))}
+          onChange={(event) => edit(() => setTillId(Number(event.target.value)))}
           slotProps={{ select: { id: 'counter-till' } }}
           helperText={till ? translate('app.counter.till_balance', { amount: formatCents(till.balance) }) : ''}
         >
@@ -268,18 +275,22 @@ function VisitForm({ licenseId }: { licenseId: string }) {
           size="small"
           label={translate('app.counter.cash')}
           value={cashText}
-          onChange={(event) => setCashText(event.target.value)}
+          onChange={(event) => edit(() => setCashText(event.target.value))}
           id="counter-cash"
           slotProps={{ htmlInput: { inputMode: 'decimal' } }}
         />
         <Button
           label="app.counter.all_cash"
           id="counter-all-cash"
-          onClick={() => setCashText(centsToInput(total, locale))}
+          onClick={() => edit(() => setCashText(centsToInput(total, locale)))}
         />
         <FormControlLabel
           control={
-            <Checkbox id="counter-payout" checked={payOut} onChange={(event) => setPayOut(event.target.checked)} />
+            <Checkbox
+              id="counter-payout"
+              checked={payOut}
+              onChange={(event) => edit(() => setPayOut(event.target.checked))}
+            />
           }
           label={translate('app.counter.pay_out_rest')}
         />
@@ -308,6 +319,14 @@ function VisitForm({ licenseId }: { licenseId: string }) {
               {formatCents(cash ?? 0)}
             </TableCell>
           </TableRow>
+          {change > 0 && (
+            <TableRow sx={{ '& td': { fontWeight: 700 } }}>
+              <TableCell>{translate('app.counter.change')}</TableCell>
+              <TableCell align="right" id="counter-change">
+                {formatCents(change)}
+              </TableCell>
+            </TableRow>
+          )}
           <TableRow sx={{ '& td': { fontWeight: 700 } }}>
             <TableCell>{translate('app.counter.payout')}</TableCell>
             <TableCell align="right" id="counter-payout-amount">
@@ -353,6 +372,11 @@ function VisitForm({ licenseId }: { licenseId: string }) {
                 payout: formatCents(payout),
               })}
             </Typography>
+            {change > 0 && (
+              <Typography sx={{ fontWeight: 700 }} id="counter-confirm-change">
+                {translate('app.counter.confirm_change', { amount: formatCents(change) })}
+              </Typography>
+            )}
             {movesCash && <AfterCloseNotice till={till} id="counter-confirm-after-close" />}
           </>
         }
