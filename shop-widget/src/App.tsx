@@ -1,4 +1,5 @@
-import { useEffect } from 'preact/hooks';
+import type { JSX } from 'preact';
+import { useEffect, useState } from 'preact/hooks';
 import type { Route } from './route.ts';
 import { stepPath } from './route.ts';
 import {
@@ -15,13 +16,9 @@ import {
   t,
   vendorState,
 } from './store.ts';
-import { Failure } from './pages/Failure.tsx';
 import { GoToVendor } from './pages/GoToVendor.tsx';
 import { Maintenance } from './pages/Maintenance.tsx';
-import { Pdf } from './pages/Pdf.tsx';
 import { ErrorPage, InvalidLink, NotFound } from './pages/Problems.tsx';
-import { ReceiptPage } from './pages/Receipt.tsx';
-import { Success } from './pages/Success.tsx';
 import { stepScreens } from './steps/index.ts';
 import { Loading } from './ui.tsx';
 
@@ -70,6 +67,23 @@ function VendorShop(props: { route: Extract<Route, { page: 'vendor' }> }) {
   return <Step vendor={vendor} flow={flowOf(vendor.licenseId)} route={props.route} />;
 }
 
+type AfterPayment = typeof import('./pages/after-payment.ts');
+let afterPayment: AfterPayment | undefined;
+
+/** A page after the card page, once its script is here; a failed load is the error page and its way on. */
+function Later(props: { page: (pages: AfterPayment) => JSX.Element }) {
+  const [pages, setPages] = useState<AfterPayment | 'failed' | undefined>(afterPayment);
+  useEffect(() => {
+    if (!afterPayment)
+      void import('./pages/after-payment.ts').then(
+        (loaded) => setPages((afterPayment = loaded)),
+        () => setPages('failed'),
+      );
+  }, []);
+  if (pages === 'failed') return <ErrorPage />;
+  return pages ? props.page(pages) : <Loading label={t('loading')} />;
+}
+
 function Content() {
   const current = route.value;
   // A closed shop takes no new orders; paid customers still reach their receipts and PDFs.
@@ -80,13 +94,13 @@ function Content() {
     case 'go-to-vendor':
       return closed ? <Maintenance /> : <GoToVendor />;
     case 'receipt':
-      return <ReceiptPage order={current.order} />;
+      return <Later page={(pages) => <pages.ReceiptPage order={current.order} />} />;
     case 'success':
-      return <Success order={current.order} sessionId={current.sessionId} />;
+      return <Later page={(pages) => <pages.Success order={current.order} sessionId={current.sessionId} />} />;
     case 'failure':
-      return <Failure order={current.order} />;
+      return <Later page={(pages) => <pages.Failure order={current.order} />} />;
     case 'pdf':
-      return <Pdf id={current.id} />;
+      return <Later page={(pages) => <pages.Pdf id={current.id} />} />;
     case 'not-found':
       return <NotFound />;
     case 'error':

@@ -158,6 +158,17 @@ export function forgetVisits(): void {
   flows.clear();
 }
 
+/**
+ * "Try again" of an unpaid order: its own lines and tip as the server has them. The same cart and tip
+ * keep their cart id, so "Pay" reopens the payment still open rather than placing a second order.
+ */
+export function restoreFlow(licenceId: string, cart: Cart, tip: number): void {
+  const flow = flowOf(licenceId);
+  // Item ids are integer keys: both objects list them in ascending order.
+  if (flow.value.tip !== tip || JSON.stringify(flow.value.cart) !== JSON.stringify(cart))
+    flow.value = { cart, tip, terms: flow.value.terms };
+}
+
 /** After a paid order the next purchase starts with a fresh cart. */
 export function finishFlow(licenceId: string): void {
   flowOf(licenceId).value = freshFlow();

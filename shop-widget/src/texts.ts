@@ -120,6 +120,11 @@ export const texts = {
   paid: ['Bezahlt', 'Paid'],
   orderNumber: ['Bestellnummer {number}', 'Order number {number}'],
   pdfSent: ['PDF an {email} gesendet', 'PDF sent to {email}'],
+  pdfSending: ['PDF wird an {email} gesendet', 'PDF being sent to {email}'],
+  pdfHeld: [
+    'Die E-Mail an {email} ist noch nicht verschickt – das PDF liegt hier bereit.',
+    'The e-mail to {email} has not been sent yet – the PDF is ready here.',
+  ],
   nothingCharged: ['Es wurde nichts abgebucht.', 'Nothing was charged.'],
   noOrderTitle: ['Keine Bestellung angegeben', 'No order given'],
   noOrderText: [

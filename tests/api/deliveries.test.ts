@@ -216,6 +216,27 @@ describeApi('digital deliveries: links and the outbox (acceptance 5)', (t) => {
     }
   });
 
+  it('tells the receipt whether the PDF mail went out: sending, held without a mail server, sent with one', async () => {
+    const mailOf = async (token: string) => (await shop.http.get(`/api/orders/${token}/`)).body.mail;
+    const held = await placeDigitalOrder(shop, t);
+    assert.equal(await mailOf(held.token), null, 'no mail before the delivery');
+    await deliverTwice(t, shop.config, held.id);
+    assert.equal(await mailOf(held.token), 'sending');
+    await processOutbox(t.db, shop.config);
+    assert.equal(await mailOf(held.token), 'held', 'kept in the outbox: not sent');
+
+    const smtp = await smtpServer();
+    try {
+      const config = { ...shop.config, smtpUrl: smtp.url };
+      const sent = await placeDigitalOrder(shop, t);
+      await deliverTwice(t, config, sent.id);
+      await processOutbox(t.db, config);
+      assert.equal(await mailOf(sent.token), 'sent');
+    } finally {
+      await smtp.close();
+    }
+  });
+
   it('sends the mail once over SMTP when configured', async () => {
     const smtp = await smtpServer();
     try {

@@ -422,6 +422,7 @@ describeApi('orders: receipts and the back office', (t) => {
       'emailHint',
       'licenseId',
       'lines',
+      'mail',
       'number',
       'order',
       'paidAt',
@@ -438,6 +439,7 @@ describeApi('orders: receipts and the back office', (t) => {
     assert.equal(receipt.number, (await t.db('orders').where({ token: order.token }).first()).id);
     assert.equal(receipt.licenseId, 'DEMO-1');
     assert.equal(receipt.emailHint, null);
+    assert.equal(receipt.mail, null, 'no PDF mail for a print order');
     assert.deepEqual(receipt.lines, [
       {
         item: await itemId(t.db, 'Zeitung'),

@@ -245,6 +245,13 @@ describe('e2e: buying in the shop widget, paid through the Stripe sandbox', func
     const order = await pay(page, 'Bezahlen');
     assert.equal(await text(page, '#sandbox-email'), 'reader@example.org');
     await payByCard(page, order);
+    // No mail server here: once the outbox has looked at the PDF mail, the receipt says it waits there.
+    await eventually(async () => {
+      const receipt = (await (await fetch(`${server.url}/api/orders/${order}/`)).json()) as { mail: string };
+      return receipt.mail === 'held';
+    }, 'the PDF mail is held in the outbox');
+    await page.reload();
+    await page.locator('#shop-receipt').waitFor();
 
     assert.match(await text(page, 'h1'), /^Bitte zeige diese Seite \S+$/);
     assert.deepEqual(
@@ -253,9 +260,9 @@ describe('e2e: buying in the shop widget, paid through the Stripe sandbox', func
         'Zeitung',
         'Kalender 2027',
         'Kalender 2027',
-        '1 × Digitale Ausgabe PDF an r…@example.org gesendet Digitale Ausgabe herunterladen',
+        '1 × Digitale Ausgabe Die E-Mail an r…@example.org ist noch nicht verschickt – das PDF liegt hier bereit. Digitale Ausgabe herunterladen',
       ],
-      'one tile per physical copy, then the edition by e-mail, saying where it went',
+      'one tile per physical copy, then the edition by e-mail, saying that its mail is not sent yet',
     );
     // Paid, with the number the office finds the order by.
     assert.match(await text(page, '#shop-receipt-paid'), /^Bezahlt Bestellnummer \d+$/);

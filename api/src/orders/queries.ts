@@ -120,7 +120,15 @@ interface ReceiptRow {
     amount: number;
   }[];
   downloads: DownloadLinkRow[];
+  mail_status: 'queued' | 'sent' | 'stored' | 'failed' | null;
 }
+
+/**
+ * The PDF mail as the customer may be told of it: `sent` (the mail server took it), `sending` (in the
+ * outbox, being sent or retried), `held` (not sent: no mail server, or given up; it waits for staff),
+ * null for an order with no such mail.
+ */
+const mailStates = { queued: 'sending', sent: 'sent', stored: 'held', failed: 'held' } as const;
 
 /** "reader@example.org" → "r…@example.org". */
 export const maskEmail = (email: string) => `${email.slice(0, 1)}…${email.slice(email.lastIndexOf('@'))}`;
@@ -144,7 +152,8 @@ export async function orderReceipt(db: Db, token: unknown) {
          where e.order_id = o.id and e.kind = 'sale'), '[]') as lines,
        case when o.status = 'paid' then coalesce((select json_agg(json_build_object('id', l.id,
            'item_id', l.item_id, 'name', i.name, 'expires_at', l.expires_at, 'downloads', l.downloads) order by l.item_id)
-         from download_links l join items i on i.id = l.item_id where l.order_id = o.id), '[]') else '[]' end as downloads
+         from download_links l join items i on i.id = l.item_id where l.order_id = o.id), '[]') else '[]' end as downloads,
+       (select m.status from outbox m where m.order_id = o.id and m.kind = 'pdf-links') as mail_status
      from orders o join vendors v on v.id = o.vendor_id
      where o.token = ?`,
     [token],
@@ -161,6 +170,8 @@ export async function orderReceipt(db: Db, token: unknown) {
     licenseId: row.vendor_license_id,
     // Where the PDF went, shortened: the customer shows this page to the vendor.
     emailHint: row.email && maskEmail(row.email),
+    // Whether that mail has gone out: the receipt never says "sent" for a mail still in the outbox.
+    mail: row.mail_status && mailStates[row.mail_status],
     lines: row.lines.map((line) => ({
       item: line.item_id,
       name: line.name,

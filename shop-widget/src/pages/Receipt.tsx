@@ -19,11 +19,13 @@ import { WayOn } from './WayOn.tsx';
 export interface Receipt {
   order: string;
   number: number;
-  status: 'pending' | 'paid' | 'failed' | 'expired' | 'flagged';
+  status: 'pending' | 'paid' | 'failed' | 'expired' | 'flagged' | 'refunded';
   vendor: string;
   licenseId: string;
   /** Where a digital edition was sent, shortened ("r…@example.org"). */
   emailHint: string | null;
+  /** Whether the PDF mail has gone out of the outbox: only `sent` may be called sent. */
+  mail: 'sent' | 'sending' | 'held' | null;
   lines: { item: number; name: string; kind: 'print' | 'digital'; quantity: number; amount: number }[];
   tip: number;
   total: number;
@@ -31,6 +33,19 @@ export interface Receipt {
   paidAt: string | null;
   downloads: { id: string; itemId: number; itemName: string }[];
 }
+
+/** The order at the API, waiting up to `wait` seconds for a pending payment's booking. */
+export const orderApi = (order: string, wait?: string) =>
+  `/api/orders/${encodeURIComponent(order)}/${wait ? `?wait=${wait}` : ''}`;
+
+/**
+ * Money has moved (paid, or paid and then flagged or refunded): every address of the order leads to
+ * its receipt, and no page may say that nothing was charged.
+ */
+export const charged = (status: Receipt['status']) =>
+  status !== 'pending' && status !== 'failed' && status !== 'expired';
+
+const mailText = { sent: 'pdfSent', sending: 'pdfSending', held: 'pdfHeld' } as const;
 
 const locale = () => (lang.value === 'de' ? 'de-AT' : 'en-GB');
 // In the newspaper's zone, as the vendor's watch and the office's books read the time, and the same
@@ -102,7 +117,9 @@ function Paid(props: { receipt: Receipt }) {
                       {line.quantity} × {line.name}
                     </span>
                     {receipt.emailHint && (
-                      <span class="shop-receipt-pdf-sent">{t('pdfSent', { email: receipt.emailHint })}</span>
+                      <span class="shop-receipt-pdf-sent">
+                        {t(mailText[receipt.mail ?? 'sending'], { email: receipt.emailHint })}
+                      </span>
                     )}
                     {receipt.downloads
                       .filter((download) => download.itemId === line.item)
@@ -157,7 +174,7 @@ function OrderReceipt(props: { order: string }) {
   const [refusal, setRefusal] = useState<Refusal>();
   const load = () => {
     setRefusal(undefined);
-    void callApi<Receipt>(`/api/orders/${encodeURIComponent(props.order)}/`).then((answer) => {
+    void callApi<Receipt>(orderApi(props.order)).then((answer) => {
       if (!answer.ok) return setRefusal(answer.refusal);
       setReceipt(answer.body);
       if (answer.body.status === 'failed' || answer.body.status === 'expired') navigate(failurePath(props.order), true);

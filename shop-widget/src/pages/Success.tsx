@@ -3,7 +3,7 @@ import { callApi } from '../api.ts';
 import { failurePath, receiptPath } from '../route.ts';
 import { navigate, t } from '../store.ts';
 import { Screen } from '../ui.tsx';
-import type { Receipt } from './Receipt.tsx';
+import { charged, orderApi, type Receipt } from './Receipt.tsx';
 import { WayOn } from './WayOn.tsx';
 
 /** How long the customer watches the countdown before the payment counts as not confirmed. */
@@ -14,13 +14,16 @@ const askEveryMs = 2000;
 
 /**
  * Back from Stripe: asks the server (which asks Stripe, then waits for the booking) until the payment
- * is confirmed, with a visible countdown; then the receipt, or the failure page when Stripe says no or
- * time runs out.
+ * is confirmed, with a visible countdown; then the receipt, or the failure page when the order failed.
+ * Without Stripe's session id (a shortened or shared link) the order's token alone is asked, as the
+ * receipt does. When time runs out the receipt page says the payment is not confirmed yet: a customer
+ * Stripe sent here may have paid, so this page never leads to "nothing was charged".
  */
 export function Success(props: { order: string; sessionId: string }) {
   const [left, setLeft] = useState(waitSeconds);
-  const [invalid, setInvalid] = useState(false);
+  const [invalid, setInvalid] = useState(!props.order);
   useEffect(() => {
+    if (!props.order) return;
     const deadline = Date.now() + waitSeconds * 1000;
     let done = false;
     let retry: ReturnType<typeof setTimeout> | undefined;
@@ -31,16 +34,23 @@ export function Success(props: { order: string; sessionId: string }) {
     const countdown = setInterval(() => {
       const seconds = Math.max(0, Math.ceil((deadline - Date.now()) / 1000));
       setLeft(seconds);
-      if (seconds === 0 && !done) finish(failurePath(props.order));
+      if (seconds === 0 && !done) finish(receiptPath(props.order));
     }, 1000);
-    const ask = async () => {
+    let verify = Boolean(props.sessionId);
+    const ask = async (): Promise<void> => {
       const query = new URLSearchParams({ order: props.order, session_id: props.sessionId, wait: waitPerAsk });
-      const answer = await callApi<Receipt>(`/api/orders/verify/?${query}`);
+      const answer = await callApi<Receipt>(
+        verify ? `/api/orders/verify/?${query}` : orderApi(props.order, waitPerAsk),
+      );
       if (done) return;
-      if (answer.ok && answer.body.status === 'paid') return finish(receiptPath(props.order));
-      if (answer.ok && (answer.body.status === 'failed' || answer.body.status === 'expired'))
-        return finish(failurePath(props.order));
+      if (answer.ok && charged(answer.body.status)) return finish(receiptPath(props.order));
+      if (answer.ok && answer.body.status !== 'pending') return finish(failurePath(props.order));
       if (!answer.ok && answer.refusal.status === 404) {
+        // A session id that is not the order's: the token alone still names the order.
+        if (verify) {
+          verify = false;
+          return ask();
+        }
         done = true;
         return setInvalid(true);
       }

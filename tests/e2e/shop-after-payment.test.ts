@@ -1,0 +1,143 @@
+import assert from 'node:assert/strict';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { eventually } from '../support/orders.ts';
+import { expectAccessible } from './axe.ts';
+import { screenshot } from './browser.ts';
+import { buyInShop, placeOrder } from './purchase.ts';
+import type { RunningServer } from './server.ts';
+import { useServerAndBrowser } from './suite.ts';
+
+// After a payment the shop tells one story, the order's as the server has it: every address that
+// names a paid order shows its receipt, and "Try again" of an unpaid one restores that order's own
+// lines and tip in any browser.
+
+type Lang = 'de' | 'en';
+const locales: Record<Lang, string> = { de: 'de-AT', en: 'en-GB' };
+const widths = [320, 390];
+const declinedCard = '4000 0000 0000 0002';
+
+/** Text as a person reads it: one space for any run of white space (amounts have a no-break space). */
+const plain = (text: string | null) => (text ?? '').replace(/\s+/g, ' ').trim();
+
+describe('e2e: the shop after a payment never contradicts the order', function () {
+  this.timeout(120_000);
+  let server: RunningServer;
+  let browser: Browser;
+  const problems: string[] = [];
+  const contexts: BrowserContext[] = [];
+
+  // Without a mail server the PDF mail stays in the outbox: the receipt must not call it sent.
+  const e2e = useServerAndBrowser({ env: { SMTP_URL: '' } });
+  before(() => ({ server, browser } = e2e));
+  afterEach(async () => {
+    await Promise.all(contexts.splice(0).map((context) => context.close()));
+    assert.deepEqual(problems.splice(0), [], 'no page threw an error');
+  });
+
+  /** A browser that never saw the shop: its own storage. */
+  async function freshBrowser(lang: Lang): Promise<Page> {
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, locale: locales[lang] });
+    contexts.push(context);
+    const page = await context.newPage();
+    page.on('pageerror', (error) => problems.push(`${page.url()}: ${error.message}`));
+    return page;
+  }
+
+  async function items(): Promise<Map<string, number>> {
+    const list = (await (await fetch(`${server.url}/api/items/`)).json()) as { id: number; name: string }[];
+    return new Map(list.map((item) => [item.name, item.id]));
+  }
+
+  const text = async (page: Page, selector: string) => plain(await page.locator(selector).textContent());
+
+  async function accessibleAtPhoneWidths(page: Page, label: string): Promise<void> {
+    for (const width of widths) {
+      await page.setViewportSize({ width, height: 844 });
+      await expectAccessible(page, `${label} at ${width} px`);
+      await screenshot(page, `shop-after-payment-${label}-${width}`);
+    }
+  }
+
+  it('shows a paid order’s receipt from its failure and success addresses, and says the PDF mail is not sent yet', async () => {
+    const ids = await items();
+    const order = {
+      vendor: 'DEMO-1',
+      entries: [{ item: ids.get('Digitale Ausgabe')!, quantity: 1 }],
+      tip: 0,
+      email: 'kim@example.org',
+      locale: 'de',
+    };
+    const token = await buyInShop(server.url, order);
+    // Without SMTP the outbox keeps the mail for staff once it has looked at it.
+    await eventually(async () => {
+      const receipt = (await (await fetch(`${server.url}/api/orders/${token}/`)).json()) as { mail: string };
+      return receipt.mail === 'held';
+    }, 'the PDF mail is held in the outbox');
+
+    const receiptUrl = `${server.url}/paymentconfirmation?order=${token}`;
+    const wording = {
+      de: 'Die E-Mail an k…@example.org ist noch nicht verschickt – das PDF liegt hier bereit.',
+      en: 'The e-mail to k…@example.org has not been sent yet – the PDF is ready here.',
+    };
+    for (const lang of ['de', 'en'] as const) {
+      const page = await freshBrowser(lang);
+      const addresses = [
+        `/failure?order=${token}`,
+        `/success?order=${token}`,
+        `/success?order=${token}&session_id=cs_test_not_this_order`,
+      ];
+      for (const address of addresses) {
+        await page.goto(`${server.url}${address}`);
+        await page.waitForURL(receiptUrl);
+        await page.locator('#shop-receipt').waitFor();
+        assert.equal(await text(page, '#shop-receipt-status'), lang === 'de' ? 'Bezahlt' : 'Paid', address);
+        assert.equal(await text(page, '.shop-receipt-pdf-sent'), wording[lang], address);
+        const shown = await page.locator('#shop-content').innerText();
+        assert.ok(!/nichts abgebucht|nothing was charged/i.test(shown), `${address}: ${shown}`);
+      }
+      await accessibleAtPhoneWidths(page, `receipt-${lang}`);
+    }
+  });
+
+  it('restores a declined 17,00 € order’s lines and tip with "Try again" in a fresh browser', async () => {
+    const ids = await items();
+    const placed = await placeOrder(server.url, {
+      vendor: 'DEMO-1',
+      entries: [
+        { item: ids.get('Zeitung')!, quantity: 2 },
+        { item: ids.get('Kalender 2027')!, quantity: 1 },
+      ],
+      tip: 100,
+      locale: 'de',
+    });
+
+    // The card is declined; the customer leaves the card page by its way back.
+    const paying = await freshBrowser('de');
+    await paying.goto(placed.checkoutUrl);
+    await paying.locator('#card').fill(declinedCard);
+    await paying.locator('#sandbox-pay').click();
+    assert.equal(await text(paying, '#sandbox-error'), 'Ihre Karte wurde abgelehnt.');
+    await paying.locator('#sandbox-back').click();
+    await paying.waitForURL(`${server.url}/failure?order=${placed.token}`);
+    assert.equal(await text(paying, '#shop-failure-nothing-charged'), 'Es wurde nichts abgebucht.');
+
+    // The same link in another browser, which holds no cart.
+    for (const lang of ['en', 'de'] as const) {
+      const page = await freshBrowser(lang);
+      await page.goto(`${server.url}/failure?order=${placed.token}`);
+      assert.equal(await text(page, 'h1'), lang === 'de' ? 'Transaktion fehlgeschlagen' : 'Transaction failed');
+      await accessibleAtPhoneWidths(page, `failure-${lang}`);
+      await page.locator('#shop-try-again').click();
+      await page.waitForURL(`${server.url}/v/DEMO-1/confirmation`);
+      await page.locator('#shop-order-lines li').first().waitFor();
+      const lines = (await page.locator('#shop-order-lines li').allInnerTexts()).map(plain);
+      assert.deepEqual(
+        lines,
+        lang === 'de'
+          ? ['2 × Zeitung 6,00 €', '1 × Kalender 2027 10,00 €', 'Spende 1,00 €']
+          : ['2 × Zeitung €6.00', '1 × Kalender 2027 €10.00', 'Donation €1.00'],
+      );
+      assert.equal(await text(page, '#shop-order-total-amount'), lang === 'de' ? '17,00 €' : '€17.00');
+    }
+  });
+});
