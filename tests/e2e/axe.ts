@@ -18,8 +18,15 @@ interface AxeResult {
   violations: { id: string; impact: string | null; help: string; nodes: { target: unknown[] }[] }[];
 }
 
-/** The critical and serious violations axe-core finds on the page as it is now, and its h1 count. */
-export async function seriousViolations(page: Page): Promise<{ violations: Violation[]; h1: number }> {
+/**
+ * The critical and serious violations axe-core finds on the page as it is now (and the moderate ones
+ * too when asked), and its h1 count.
+ */
+export async function seriousViolations(
+  page: Page,
+  options: { moderate?: boolean } = {},
+): Promise<{ violations: Violation[]; h1: number }> {
+  const counted = new Set(['critical', 'serious', ...(options.moderate ? ['moderate'] : [])]);
   // A dialog fading in is half transparent: its colours are judged once its transitions have ended.
   await animationsDone(page);
   await page.evaluate(axeSource);
@@ -32,7 +39,7 @@ export async function seriousViolations(page: Page): Promise<{ violations: Viola
     return { violations: found.violations, h1: document.querySelectorAll('h1').length };
   });
   const violations = result.violations
-    .filter((v) => v.impact === 'critical' || v.impact === 'serious')
+    .filter((v) => counted.has(v.impact ?? ''))
     .map((v) => ({
       id: v.id,
       impact: v.impact ?? '',
@@ -43,11 +50,12 @@ export async function seriousViolations(page: Page): Promise<{ violations: Viola
 }
 
 /**
- * Fails with a readable list unless the page has no critical and no serious axe-core violation and
- * exactly one h1: what a screen reader user and a person with low vision meet on this screen.
+ * Fails with a readable list unless the page has no critical and no serious axe-core violation (nor a
+ * moderate one, with `moderate`) and exactly one h1: what a screen reader user and a person with low
+ * vision meet on this screen.
  */
-export async function expectAccessible(page: Page, label: string): Promise<void> {
-  const { violations, h1 } = await seriousViolations(page);
+export async function expectAccessible(page: Page, label: string, options: { moderate?: boolean } = {}): Promise<void> {
+  const { violations, h1 } = await seriousViolations(page, options);
   const problems = violations.map((v) => `${v.impact} ${v.id} (${v.help}): ${v.targets.join(' | ')}`);
   if (h1 !== 1) problems.push(`the page has ${h1} h1 headings instead of one`);
   if (problems.length) throw new Error(`Accessibility of ${label}:\n  ${problems.join('\n  ')}`);

@@ -5,10 +5,11 @@ import { expectAccessible } from './axe.ts';
 import { animationsDone, screenshot } from './browser.ts';
 import type { RunningServer } from './server.ts';
 
-// axe-core finds no critical and no serious violation, and exactly one
-// h1, on every screen of the back office (each menu entry, list, show, edit and create of each
-// resource, the payout page, the badge sheet) and of /me, in German and in English; at 768 px the
-// statistics and the badge sheet do not scroll sideways; screenshots at 768 and 1366 px.
+// axe-core finds no critical and no serious violation, and exactly one h1, on every screen of the back
+// office (each menu entry, list, show, edit and create of each resource, the payout page, the badge
+// sheet) and of /me, in German and in English; on the screens of the office's day (Heute, counter,
+// tills, vendor edit, settings) no moderate one either. At 768 px the statistics and the badge sheet
+// do not scroll sideways; screenshots at 768 and 1366 px.
 
 type Language = 'de' | 'en';
 const languages: Language[] = ['de', 'en'];
@@ -96,8 +97,12 @@ describe('e2e: accessibility of the back office and /me (axe-core)', function ()
     '/login-locks',
   ];
 
+  /** The screens staff spend their day on: not even a moderate violation (heading order and the like). */
+  const daily = () =>
+    new Set(['/today', '/counter', '/counter/DEMO-1', '/tills', `/userprofile/${vendorId}/update`, '/settings/update']);
+
   for (const language of languages) {
-    it(`finds no serious violation and one h1 on every back-office screen in ${language === 'de' ? 'German' : 'English'}`, async () => {
+    it(`finds no serious violation (on the daily screens no moderate one) and one h1 on every back-office screen in ${language === 'de' ? 'German' : 'English'}`, async () => {
       await useLanguage(page, language);
       const problems: string[] = [];
       for (const screen of screens()) {
@@ -105,7 +110,9 @@ describe('e2e: accessibility of the back office and /me (axe-core)', function ()
         await settled(page);
         assert.equal(await page.getAttribute('html', 'lang'), language, screen);
         if (!(await page.locator('h1').first().innerText()).trim()) problems.push(`${screen} (${language}): no title`);
-        await expectAccessible(page, `${screen} (${language})`).catch((error: Error) => problems.push(error.message));
+        await expectAccessible(page, `${screen} (${language})`, { moderate: daily().has(screen) }).catch(
+          (error: Error) => problems.push(error.message),
+        );
       }
       assert.equal(problems.length, 0, problems.join('\n'));
     });

@@ -7,7 +7,7 @@ export function Section({ title, children }: { title: string; children: ReactNod
   const translate = useTranslate();
   return (
     <Box sx={{ width: '100%', maxWidth: 760 }}>
-      <Typography variant="subtitle1" sx={{ mt: 2, mb: 1, fontWeight: 600 }}>
+      <Typography variant="subtitle1" component="h2" sx={{ mt: 2, mb: 1, fontWeight: 600 }}>
         {translate(title)}
       </Typography>
       <Box sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr' }, columnGap: 2 }}>{children}</Box>

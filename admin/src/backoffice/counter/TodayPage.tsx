@@ -60,13 +60,17 @@ export function TodayPage() {
       {data && (
         <Box sx={{ display: 'grid', gridTemplateColumns: 'repeat(auto-fill, minmax(250px, 1fr))', gap: 2 }}>
           <Tile id="today-card-sales" title={translate('app.today.card_sales')}>
-            <Typography variant="h5">{formatCents(data.cardSales.amount)}</Typography>
+            <Typography variant="h5" component="p">
+              {formatCents(data.cardSales.amount)}
+            </Typography>
             <Typography color="text.secondary">
               {translate('app.today.orders', { smart_count: data.cardSales.orders })}
             </Typography>
           </Tile>
           <Tile id="today-payouts" title={translate('app.today.payouts')}>
-            <Typography variant="h5">{formatCents(data.payouts.amount)}</Typography>
+            <Typography variant="h5" component="p">
+              {formatCents(data.payouts.amount)}
+            </Typography>
             <Typography color="text.secondary">
               {translate('app.today.payout_count', { smart_count: data.payouts.count })}
             </Typography>
@@ -109,7 +113,9 @@ export function TodayPage() {
             </MuiLink>
           </Tile>
           <Tile id="today-open-credit" title={translate('app.today.open_credit')}>
-            <Typography variant="h5">{formatCents(data.openCredit.amount)}</Typography>
+            <Typography variant="h5" component="p">
+              {formatCents(data.openCredit.amount)}
+            </Typography>
             <Typography color="text.secondary">
               {translate('app.today.vendors', { smart_count: data.openCredit.vendors })}
             </Typography>

@@ -47,7 +47,7 @@ function LivePreview() {
   return (
     <Card variant="outlined" sx={{ alignSelf: 'start' }}>
       <CardContent>
-        <Typography variant="subtitle1" sx={{ fontWeight: 600 }}>
+        <Typography variant="subtitle1" component="h2" sx={{ fontWeight: 600 }}>
           {translate('app.qr.preview')}
         </Typography>
         <Typography variant="body2" color="text.secondary" sx={{ mb: 1, wordBreak: 'break-all' }}>

@@ -47,7 +47,9 @@ export function StyleEditor() {
   return (
     <Card id="settings-css" sx={{ mt: 2 }}>
       <CardContent>
-        <Typography variant="h6">{translate('app.settings.css_title')}</Typography>
+        <Typography variant="h6" component="h2">
+          {translate('app.settings.css_title')}
+        </Typography>
         <Typography variant="body2" color="text.secondary" id="settings-css-revision" sx={{ mb: 1 }}>
           {translate('app.settings.css_revision', { revision: settings.styleRevision })}
         </Typography>

@@ -46,7 +46,7 @@ export default function StylePreview({ css }: { css: string }) {
   if (!vendor) return <Alert severity="info">{translate('app.preview.no_vendor')}</Alert>;
   return (
     <Box id="settings-css-preview" sx={{ display: 'grid', gap: 1 }}>
-      <Typography variant="subtitle1" sx={{ fontWeight: 600 }}>
+      <Typography variant="subtitle1" component="h2" sx={{ fontWeight: 600 }}>
         {translate('app.preview.title')}
       </Typography>
       <Typography variant="body2" color="text.secondary">

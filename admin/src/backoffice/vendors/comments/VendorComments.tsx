@@ -99,7 +99,9 @@ export function VendorComments({ vendorId }: { vendorId: number }) {
   return (
     <Card id="vendor-comments" sx={{ mt: 2 }}>
       <CardContent>
-        <Typography variant="h6">{translate('app.comment.title')}</Typography>
+        <Typography variant="h6" component="h2">
+          {translate('app.comment.title')}
+        </Typography>
         {!isPending && !data?.length && (
           <Typography id="vendor-no-comments">{translate('app.comment.none')}</Typography>
         )}

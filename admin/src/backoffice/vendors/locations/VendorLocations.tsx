@@ -38,7 +38,9 @@ export function VendorLocations({ vendorId }: { vendorId: number }) {
   return (
     <Card id="vendor-locations" sx={{ mt: 2 }}>
       <CardContent>
-        <Typography variant="h6">{translate('app.location.title')}</Typography>
+        <Typography variant="h6" component="h2">
+          {translate('app.location.title')}
+        </Typography>
         {!isPending && !data?.length && (
           <Typography id="vendor-no-locations">{translate('app.location.none')}</Typography>
         )}
