@@ -17,6 +17,7 @@ import { privacyRoutes } from './privacy/routes.ts';
 import { settingsRoutes } from './settings/routes.ts';
 import { shopRoutes } from './shop/routes.ts';
 import { statementRoutes } from './statements/routes.ts';
+import { benefitRoutes } from './statements/benefit-routes.ts';
 import { statisticsRoutes } from './statistics/routes.ts';
 import { stripeBalanceRoutes } from './stripe-balance/routes.ts';
 import { vendorRoutes } from './vendors/routes.ts';
@@ -30,6 +31,7 @@ export const routes: RouteDef[] = [
   ...itemRoutes,
   ...vendorRoutes,
   ...statementRoutes,
+  ...benefitRoutes,
   ...privacyRoutes,
   ...mapRoutes,
   ...orderRoutes,

@@ -478,6 +478,14 @@ export const messagesDe: Record<string, string> = {
   'Please give a date like 2026-05-01.': 'Bitte ein Datum wie 2026-05-01 angeben.',
   'Please give the year as four digits, like 2026.': 'Bitte das Jahr vierstellig angeben, etwa 2026.',
   'Please give a year like 2026.': 'Bitte ein Jahr wie 2026 angeben.',
+  // Statements of earnings and the benefit scheme.
+  'Please give the months of the statement as "from" and "to", like 2026-01.':
+    'Bitte die Monate des Nachweises mit „from“ und „to“ angeben, etwa 2026-01.',
+  'Please give a month like 2026-01.': 'Bitte einen Monat wie 2026-01 angeben.',
+  'A statement of earnings covers at most 24 months.': 'Ein Nachweis der Einnahmen umfasst höchstens 24 Monate.',
+  'Please choose a shorter period.': 'Bitte einen kürzeren Zeitraum wählen.',
+  'The format must be json or html.': 'Das Format muss json oder html sein.',
+  'Each band must end above the one before it.': 'Jede Stufe muss über der vorigen enden.',
   // CSV headers and the labels in their cells.
   Account: 'Konto',
   'Account kind': 'Kontoart',

@@ -107,7 +107,7 @@ function groupBy<T>(items: readonly T[], key: (item: T) => number): Map<number, 
 
 // Every row of the vendors' accounts from `from` on, signed from the account's side: one branch per
 // side, as the open-row indexes and the credit read them. `$accounts` is a trusted subquery.
-const signedRowsSince = (accounts: string) => `
+export const signedRowsSince = (accounts: string) => `
   select a.vendor_id, r.id, r.kind, r.item_id, r.quantity, r.created_at, r.payout_id, r.reversal_of, r.amount as signed
   from (${accounts}) a join ledger_rows r on r.receiver_id = a.id where r.created_at >= ?
   union all
