@@ -28,6 +28,7 @@ import * as cashDay from './028_cash_day.ts';
 import * as vatRates from './029_vat_rates.ts';
 import * as fiscal from './030_fiscal.ts';
 import * as cashTendered from './031_cash_tendered.ts';
+import * as rksv from './032_rksv.ts';
 import * as benefitScheme from './033_benefit_scheme.ts';
 
 export interface Migration {
@@ -67,5 +68,6 @@ export const migrations: Migration[] = [
   { name: '029_vat_rates', ...vatRates },
   { name: '030_fiscal', ...fiscal },
   { name: '031_cash_tendered', ...cashTendered },
+  { name: '032_rksv', ...rksv },
   { name: '033_benefit_scheme', ...benefitScheme },
 ];

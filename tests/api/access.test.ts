@@ -130,6 +130,8 @@ const matrix: Record<string, Row> = {
   'POST /api/tills/:id/closes': staff,
   'PUT /api/tills/:id/fiscal': staff,
   'GET /api/tills/dsfinvk': staff,
+  'GET /api/tills/dep7': staff,
+  'GET /api/tills/:id/rksv': staff,
   'GET /api/fiscal': staff,
   'GET /api/fiscal/failures': staff,
   'POST /api/fiscal/retry': staff,

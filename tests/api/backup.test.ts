@@ -203,8 +203,20 @@ describeApi('data safety: backup, restore and the move to PostgreSQL', (t) => {
         .set('Authorization', office)
         .send({ counted: till.balance - 5, expected: till.balance, reason: 'Zählfehler' });
       assert.equal(closed.status, 201, JSON.stringify(closed.body));
+      // A second till signs in Austria: its RKSV chain (a start receipt) and the signature device's key.
+      const austrian = await shop.http
+        .post('/api/tills')
+        .set('Authorization', office)
+        .send({ name: 'Kassa Wien', openingBalance: 5000 });
+      assert.equal(austrian.status, 201, JSON.stringify(austrian.body));
+      const rksv = await shop.http
+        .put(`/api/tills/${austrian.body.id}/fiscal`)
+        .set('Authorization', office)
+        .send({ mode: 'test', country: 'AT' });
+      assert.equal(rksv.status, 200, JSON.stringify(rksv.body));
       const signed = await shop.http.post('/api/fiscal/retry').set('Authorization', office).send({});
       assert.equal(signed.status, 200, JSON.stringify(signed.body));
+      assert.deepEqual(signed.body.transactions, []);
       // The simulator's own switch, said once: it is on.
       const { apiKey } = await simulatorCredentials(t.db);
       const online = await shop.http

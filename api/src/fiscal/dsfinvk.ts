@@ -179,7 +179,10 @@ async function vorgaenge(db: Knex, close: CloseRow): Promise<Vorgang[]> {
   const upTo = close.last_movement_id === null ? 0 : Number(close.last_movement_id);
   const movements = await db('cash_movements as m')
     .leftJoin('vendors as v', 'v.id', 'm.vendor_id')
-    .leftJoin('fiscal_transactions as f', 'f.cash_movement_id', 'm.id')
+    // Germany's TSE data only: an Austrian till's RKSV receipts are in its DEP (at/dep.ts), not here.
+    .leftJoin('fiscal_transactions as f', (j) => {
+      j.on('f.cash_movement_id', 'm.id').andOnVal('f.country', '=', 'DE');
+    })
     .where('m.till_id', close.till_id)
     .andWhere('m.id', '>', after)
     .andWhere('m.id', '<=', upTo)
@@ -234,7 +237,9 @@ async function vorgaenge(db: Knex, close: CloseRow): Promise<Vorgang[]> {
   }
   const visits = await db('counter_visits as cv')
     .join('vendors as v', 'v.id', 'cv.vendor_id')
-    .leftJoin('fiscal_transactions as f', 'f.counter_visit_id', 'cv.id')
+    .leftJoin('fiscal_transactions as f', (j) => {
+      j.on('f.counter_visit_id', 'cv.id').andOnVal('f.country', '=', 'DE');
+    })
     .where('cv.till_id', close.till_id)
     .andWhere('cv.cash_paid', 0)
     .andWhere('cv.copies_amount', '>', 0)

@@ -2,8 +2,8 @@ import type { FiscalCountry } from '../config.ts';
 
 // The port every country's signing plugs into. The core (transactions.ts) decides what is signed
 // and when, keeps the state and retries; an adapter only turns one transaction into the country's
-// signature: Germany a TSE transaction at fiskaly SIGN DE (de/), Austria an RKSV receipt (to come,
-// through the same port). What the adapter answers is stored as it is (fiscal_transactions.signature)
+// signature: Germany a TSE transaction at fiskaly SIGN DE (de/), Austria a receipt of the RKSV chain
+// signed by a signature device (at/). What the adapter answers is stored as it is (fiscal_transactions.signature)
 // and printed by the country's receipt block (receipt.ts).
 
 /** DSFinV-K's business cases (Geschäftsvorfalltypen, DSFinV-K 2.3 Anhang C) a till's movements are. */
@@ -55,7 +55,29 @@ export interface DeSignature {
   qr: string;
 }
 
-export type Signature = DeSignature;
+/** The kinds of an Austrian receipt (§§ 6 to 8 RKSV); a month receipt of December is the year receipt. */
+export type AtReceiptKind = 'Startbeleg' | 'Barumsatz' | 'Nullbeleg' | 'Monatsbeleg' | 'Jahresbeleg';
+
+/** An Austrian receipt of the RKSV chain: what the receipt prints and the DEP export holds. */
+export interface AtSignature {
+  country: 'AT';
+  kind: AtReceiptKind;
+  /** The Kassen-ID registered at FinanzOnline. */
+  cashRegisterId: string;
+  /** The Belegnummer, consecutive per till. */
+  receiptNumber: string;
+  /** Local date and time as the code holds it (yyyy-MM-ddTHH:mm:ss). */
+  time: string;
+  /** The signature device's certificate serial number (or key id, AT0). */
+  certificateSerial: string;
+  algorithm: 'ES256';
+  /** The JWS compact of the machine-readable code. */
+  jws: string;
+  /** The QR code's text: the code, `_`, the signature in base64. */
+  qr: string;
+}
+
+export type Signature = DeSignature | AtSignature;
 
 /** A country's signing. `sign` must be safe to call again for the same txId: it never signs twice. */
 export interface FiscalPort {

@@ -8,7 +8,8 @@ import { signForReceipt, type FiscalTransaction } from './transactions.ts';
 // of the paper, the TSE's data a German receipt must carry (§6 KassenSichV, AEAO zu §146a Nr. 2.2.3:
 // TSE and Kassen serial numbers, transaction number, signature counter, start and end, signature) and
 // the DSFinV-K QR code that holds them all (Anhang I), drawn as a picture whose alt text is its text.
-// A transaction the TSE has not signed says so: the booking stands, and it is signed later.
+// A transaction the TSE has not signed says so: the booking stands, and it is signed later. An
+// Austrian till prints its RKSV receipt instead (Kassen-ID, Belegnummer, the signed code's QR).
 
 type Lang = 'de' | 'en';
 
@@ -36,6 +37,18 @@ const texts = {
     failedText:
       'Die Bewegung ist gebucht; die Technische Sicherheitseinrichtung hat nicht geantwortet. Sie wird signiert, sobald die TSE wieder erreichbar ist.',
     test: 'Testmodus: mit dem lokalen TSE-Simulator oder einer Test-TSE signiert, nicht für das Finanzamt.',
+    at: {
+      heading: 'RKSV',
+      cashRegisterId: 'Kassen-ID',
+      receiptNumber: 'Belegnummer',
+      time: 'Beleg-Datum',
+      kind: 'Belegart',
+      certificateSerial: 'Zertifikat-Seriennummer',
+      failed: 'Sicherheitseinrichtung ausgefallen',
+      failedText:
+        'Die Bewegung ist gebucht; die Signaturerstellungseinheit hat nicht geantwortet. Der Beleg wird signiert, sobald sie wieder erreichbar ist.',
+      test: 'Testmodus: mit der lokalen Signaturerstellungseinheit signiert, nicht für das Finanzamt.',
+    },
   },
   en: {
     heading: 'TSE',
@@ -60,6 +73,18 @@ const texts = {
     failedText:
       'The movement is booked; the technical security device did not answer. It is signed as soon as the TSE can be reached again.',
     test: 'Test mode: signed by the local TSE simulator or a test TSE, not for the tax office.',
+    at: {
+      heading: 'RKSV',
+      cashRegisterId: 'Cash register ID',
+      receiptNumber: 'Receipt number',
+      time: 'Receipt date',
+      kind: 'Receipt type',
+      certificateSerial: 'Certificate serial number',
+      failed: 'Signature device failed (Sicherheitseinrichtung ausgefallen)',
+      failedText:
+        'The movement is booked; the signature creation unit did not answer. The receipt is signed as soon as it can be reached again.',
+      test: 'Test mode: signed by the local signature creation unit, not for the tax office.',
+    },
   },
 } as const;
 
@@ -78,14 +103,28 @@ export function qrDataUrl(text: string): string {
 export function fiscalBlockHtml(transactions: FiscalTransaction[], lang: Lang): string {
   if (!transactions.length) return '';
   const t = texts[lang];
+  const row = (label: string, value: string | number, cls = '') =>
+    `<dt>${label}</dt><dd${cls ? ` class="${cls}"` : ''}>${escape(String(value))}</dd>`;
   const parts = transactions.map((tx) => {
-    const title = `${t.heading} · ${escape(t.cases[tx.businessCase] ?? tx.businessCase)}`;
+    const austria = tx.country === 'AT';
+    const heading = austria ? t.at.heading : t.heading;
+    const title = `${heading} · ${escape(t.cases[tx.businessCase] ?? tx.businessCase)}`;
     const sig = tx.signature;
     if (tx.state !== 'signed' || !sig)
       return `<div class="tse tse-failed" data-fiscal-state="${tx.state}"><h3>${title}</h3>
-<p id="receipt-tse-failed-${tx.id}" class="tse-failed-text"><strong>${t.failed}</strong>: ${t.failedText}</p></div>`;
-    const row = (label: string, value: string | number, cls = '') =>
-      `<dt>${label}</dt><dd${cls ? ` class="${cls}"` : ''}>${escape(String(value))}</dd>`;
+<p id="receipt-tse-failed-${tx.id}" class="tse-failed-text"><strong>${austria ? t.at.failed : t.failed}</strong>: ${austria ? t.at.failedText : t.failedText}</p></div>`;
+    // Austria: the receipt's Kassen-ID, Belegnummer and date, and the QR code of the signed
+    // machine-readable code (§10 (2) RKSV, Anlage Z 12), its text as the picture's alt text.
+    if (sig.country === 'AT')
+      return `<div class="tse" data-fiscal-state="signed"><h3>${title}</h3>
+<div class="tse-grid"><dl>
+${row(t.at.cashRegisterId, sig.cashRegisterId, 'tse-long')}
+${row(t.at.receiptNumber, sig.receiptNumber)}
+${row(t.at.time, sig.time)}
+${row(t.at.kind, sig.kind)}
+${row(t.at.certificateSerial, sig.certificateSerial, 'tse-long')}
+</dl>
+<img class="tse-qr rksv-qr" id="receipt-tse-qr-${tx.id}" src="${qrDataUrl(sig.qr)}" alt="${escape(sig.qr)}"></div></div>`;
     return `<div class="tse" data-fiscal-state="signed"><h3>${title}</h3>
 <div class="tse-grid"><dl>
 ${row(t.tssSerial, sig.tssSerial, 'tse-long')}
@@ -100,7 +139,10 @@ ${row(t.signature, sig.signature, 'tse-long')}
 </dl>
 <img class="tse-qr" id="receipt-tse-qr-${tx.id}" src="${qrDataUrl(sig.qr)}" alt="${escape(sig.qr)}"></div></div>`;
   });
-  const test = transactions.some((tx) => tx.mode === 'test') ? `<p class="tse-test">${t.test}</p>` : '';
+  const testing = transactions.filter((tx) => tx.mode === 'test');
+  const test = testing.length
+    ? `<p class="tse-test">${testing.every((tx) => tx.country === 'AT') ? t.at.test : t.test}</p>`
+    : '';
   return `<section id="receipt-tse" class="tse-block">
 <style>.tse-block{margin:1rem 0;break-inside:avoid;font-size:8.5pt}.tse-block h3{font-size:10pt;margin:.6rem 0 .2rem}
 .tse-grid{display:flex;gap:1rem;align-items:flex-start}.tse-grid dl{flex:1;margin:0;grid-template-columns:max-content minmax(0,1fr)}

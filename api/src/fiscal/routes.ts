@@ -1,9 +1,12 @@
 import { z } from 'zod';
+import { conflictError } from '../errors.ts';
 import { notFound } from '../http/errors.ts';
 import type { AppContext, RouteDef } from '../http/routes.ts';
 import { idParam, parse } from '../http/validate.ts';
 import { fiscalCountries, fiscalModes } from '../config.ts';
 import { tr } from '../language/messages.ts';
+import { rksvRegistration } from './at/chain.ts';
+import { dep7Export } from './at/dep.ts';
 import { dsfinvkExport } from './dsfinvk.ts';
 import { allTillsFiscal, setTillFiscal, tillFiscal, usesSimulator } from './settings.ts';
 import { enqueueTill, signPending, unsignedTransactions } from './transactions.ts';
@@ -20,6 +23,18 @@ const exportPeriod = z
   .object({
     from: z.iso.date('Please give a date as YYYY-MM-DD.'),
     to: z.iso.date('Please give a date as YYYY-MM-DD.'),
+  })
+  .refine((p) => p.from <= p.to, { message: 'The period ends before it starts.', path: ['to'] });
+
+const dep7Period = z
+  .object({
+    from: z.iso.date('Please give a date as YYYY-MM-DD.'),
+    to: z.iso.date('Please give a date as YYYY-MM-DD.'),
+    till: z.coerce
+      .number({ error: 'Please choose a till.' })
+      .int('Please choose a till.')
+      .positive('Please choose a till.')
+      .optional(),
   })
   .refine((p) => p.from <= p.to, { message: 'The period ends before it starts.', path: ['to'] });
 
@@ -77,6 +92,33 @@ export const fiscalRoutes: RouteDef[] = [
       ctx.set('Content-Type', 'application/zip');
       ctx.set('Content-Disposition', `attachment; filename="${exported.filename}"`);
       ctx.body = Buffer.from(exported.zip);
+    },
+  },
+  {
+    // Austria's DEP (RKSV §7) of the receipts of the local days from … to, of one till or all, as JSON.
+    method: 'GET',
+    path: '/api/tills/dep7',
+    access: 'backoffice',
+    handler: async (ctx) => {
+      const period = parse(dep7Period, ctx.query);
+      if (period.till !== undefined && !(await ctx.db('tills').where({ id: period.till }).first('id')))
+        throw notFound(tr('There is no till with the id {id}.', { id: period.till }));
+      const exported = await dep7Export(ctx.db, period.from, period.to, period.till);
+      ctx.set('Content-Disposition', `attachment; filename="dep7-${period.from}-${period.to}.json"`);
+      ctx.body = exported;
+    },
+  },
+  {
+    // What the office registers at FinanzOnline for an Austrian till; its AES key the first time only.
+    method: 'GET',
+    path: '/api/tills/:id/rksv',
+    access: 'backoffice',
+    handler: async (ctx) => {
+      const id = await requireTill(ctx);
+      if ((await tillFiscal(ctx.db, ctx.config, id)).effectiveCountry !== 'AT')
+        throw conflictError('This till does not sign in Austria (RKSV).');
+      ctx.set('Cache-Control', 'no-store');
+      ctx.body = await rksvRegistration(ctx.db, id);
     },
   },
   {

@@ -3,12 +3,14 @@ import type { Config, FiscalCountry } from '../config.ts';
 import { isLoopback } from '../config.ts';
 import { log } from '../log.ts';
 import { isLocalUrl } from '../safety.ts';
+import { rksvPort } from './at/chain.ts';
 import { movementRequest, openingRequest, visitRequest, type Built } from './cases.ts';
 import { fiskalyPort } from './de/fiskaly.ts';
 import { uuidFrom } from './ids.ts';
 import { SigningFailed, type FiscalPort, type Signature } from './port.ts';
 import { simulatorCredentials } from './sandbox/keys.ts';
 import { simulatorPath } from './sandbox/index.ts';
+import { atSimulatorPath } from './sandbox/scu.ts';
 import { allTillsFiscal, tillFiscal, usesSimulator } from './settings.ts';
 
 // The fiscal transactions of the tills: made from the cash book after each booking has committed,
@@ -81,10 +83,10 @@ export function shapeTransaction(row: Row): FiscalTransaction {
 }
 
 /** Where this server's own simulator answers: this machine's address of the server. */
-function simulatorBase(config: Config): string {
-  if (isLocalUrl(config.publicUrl)) return `${config.publicUrl}${simulatorPath}`;
+function simulatorBase(config: Config, path = simulatorPath): string {
+  if (isLocalUrl(config.publicUrl)) return `${config.publicUrl}${path}`;
   const host = config.host && isLoopback(config.host) ? config.host : '127.0.0.1';
-  return `http://${host.includes(':') ? `[${host}]` : host}:${config.port}${simulatorPath}`;
+  return `http://${host.includes(':') ? `[${host}]` : host}:${config.port}${path}`;
 }
 
 /** How long one call to the signing service may take: a receipt waits for a few at most. */
@@ -92,11 +94,33 @@ const callTimeoutMs = 4000;
 
 /** The port that signs a transaction of this country and mode. */
 async function portFor(db: Knex, config: Config, country: FiscalCountry, mode: 'test' | 'live'): Promise<FiscalPort> {
-  if (country === 'AT')
-    return {
-      country,
-      sign: () => Promise.reject(new SigningFailed('Signing in Austria (RKSV) is not available yet.')),
-    };
+  if (country === 'AT') {
+    if (mode === 'test' && usesSimulator(config)) {
+      const credentials = await simulatorCredentials(db);
+      const scuId = uuidFrom(`simulator-scu:${credentials.apiKey}`);
+      const base = simulatorBase(config, atSimulatorPath);
+      return rksvPort(db, { baseUrl: base, timeoutMs: callTimeoutMs, scuId, ...credentials }, config.timeZone);
+    }
+    if (!config.fiscal.apiUrl)
+      return {
+        country,
+        sign: () =>
+          Promise.reject(
+            new SigningFailed('Signing in Austria needs FISCAL_API_URL: the signature device’s API (docs/fiscal.md).'),
+          ),
+      };
+    return rksvPort(
+      db,
+      {
+        baseUrl: config.fiscal.apiUrl,
+        apiKey: config.fiscal.apiKey ?? '',
+        apiSecret: config.fiscal.apiSecret ?? '',
+        scuId: config.fiscal.tssId ?? '',
+        timeoutMs: callTimeoutMs,
+      },
+      config.timeZone,
+    );
+  }
   if (mode === 'test' && usesSimulator(config)) {
     const credentials = await simulatorCredentials(db);
     return fiskalyPort({ baseUrl: simulatorBase(config), timeoutMs: callTimeoutMs, ...credentials });

@@ -601,4 +601,5 @@ export const messagesDe: Record<string, string> = {
   'Live signing needs the signing service’s credentials in the configuration (docs/fiscal.md).':
     'Live-Signieren braucht die Zugangsdaten des Signaturdienstes in der Konfiguration (docs/fiscal.md).',
   'Live needs the signing service’s credentials.': 'Live braucht die Zugangsdaten des Signaturdienstes.',
+  'This till does not sign in Austria (RKSV).': 'Diese Kasse signiert nicht nach der österreichischen RKSV.',
 };
