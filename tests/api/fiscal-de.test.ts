@@ -220,6 +220,16 @@ describeApi('fiscal: signing the till in Germany (fiskaly SIGN DE v2 against the
       again.map((tx) => tx.signature!.signatureCounter),
       signatures.map((s) => s.signatureCounter),
     );
+
+    // What the ELSTER notice asks of the till: the serial numbers of its newest signature.
+    const overview = (await get('/api/fiscal')).body as {
+      tills: { tssSerial: string | null; clientSerial: string | null; signingSince: string | null }[];
+      installation: { software: { name: string; version: string } };
+    };
+    assert.equal(overview.tills[0].tssSerial, tss.serial_number);
+    assert.equal(overview.tills[0].clientSerial, signatures[4].clientSerial);
+    assert.ok(overview.tills[0].signingSince);
+    assert.equal(overview.installation.software.name, 'street-paper-shop');
   });
 
   it('acceptance 4: with the simulator stopped a visit still books, its receipt says the TSE failed, staff see it; back, nothing is signed twice', async () => {

@@ -52,5 +52,8 @@ describe('back-office texts in German and English', () => {
     assert.equal(text(germanMessages, 'app.comment.none'), 'Keine Kommentare');
     assert.equal(text(englishMessages, 'app.location.none'), 'Vendor has no locations yet');
     assert.equal(text(englishMessages, 'app.user.none'), 'No user is logged in');
+    assert.equal(text(germanMessages, 'app.page.elster'), 'Kassenmeldung (ELSTER)');
+    assert.equal(text(englishMessages, 'app.page.elster'), 'Till registration (ELSTER)');
+    assert.match(text(germanMessages, 'app.fiscal.counter_off'), /^Diese Kasse signiert nicht \(TSE aus\)/);
   });
 });

@@ -52,6 +52,7 @@ const CounterPage = loadable(() => import('./counter/CounterPage.tsx').then((mod
 const TillsPage = loadable(() => import('./counter/TillsPage.tsx').then((module) => module.TillsPage));
 const DatevSettings = loadable(() => import('./accounting/DatevSettings.tsx').then((module) => module.DatevSettings));
 const TrialBalance = loadable(() => import('./accounting/TrialBalance.tsx').then((module) => module.TrialBalance));
+const ElsterPage = loadable(() => import('./counter/ElsterPage.tsx').then((module) => module.ElsterPage));
 const TodayPage = loadable(() => import('./counter/TodayPage.tsx').then((module) => module.TodayPage));
 
 /**
@@ -137,6 +138,7 @@ function BackOffice({ login, messages }: { login: Login; messages: TranslationMe
         <Route path="/counter" element={<CounterPage />} />
         <Route path="/counter/:licenseId" element={<CounterPage />} />
         <Route path="/tills" element={<TillsPage />} />
+        <Route path="/tills/elster" element={<ElsterPage />} />
         <Route path="/today" element={<TodayPage />} />
       </CustomRoutes>
       <CustomRoutes noLayout>

@@ -5,6 +5,7 @@ import type { AppContext, RouteDef } from '../http/routes.ts';
 import { idParam, parse } from '../http/validate.ts';
 import { fiscalCountries, fiscalModes } from '../config.ts';
 import { tr } from '../language/messages.ts';
+import packageJson from '../../../package.json' with { type: 'json' };
 import { rksvRegistration } from './at/chain.ts';
 import { dep7Export } from './at/dep.ts';
 import { dsfinvkExport } from './dsfinvk.ts';
@@ -47,13 +48,54 @@ async function requireTill(ctx: AppContext): Promise<number> {
   return id;
 }
 
-const overview = async (ctx: AppContext) => ({
-  mode: ctx.config.fiscal.mode,
-  country: ctx.config.fiscal.country,
-  simulator: usesSimulator(ctx.config),
-  tills: await allTillsFiscal(ctx.db, ctx.config),
-  unsigned: await unsignedTransactions(ctx.db, 20),
-});
+// Besides the settings, what the notice to the tax office (§146a (4) AO, ELSTER) asks of each till:
+// its TSE's and its own serial number, taken from its newest German signature (the TSE answers them
+// with every transaction), and the installation's name, address and software.
+const overview = async (ctx: AppContext) => {
+  const newest = ctx.db('fiscal_transactions').where({ state: 'signed', country: 'DE' }).groupBy('till_id').max('id');
+  const signed = await ctx
+    .db('fiscal_transactions')
+    .whereIn('id', newest)
+    .select<{ till_id: number; signature: unknown; signed_at: Date | string }[]>('till_id', 'signature', 'signed_at');
+  const serials = new Map(
+    signed.map((row) => {
+      const sig = (typeof row.signature === 'string' ? JSON.parse(row.signature) : row.signature) as {
+        tssSerial?: string;
+        clientSerial?: string;
+      };
+      return [
+        row.till_id,
+        {
+          tssSerial: sig.tssSerial ?? null,
+          clientSerial: sig.clientSerial ?? null,
+          lastSignedAt: new Date(row.signed_at).toISOString(),
+        },
+      ];
+    }),
+  );
+  const settings = await ctx
+    .db('settings')
+    .first<{ newspaper_name: string; newspaper_address: string } | undefined>('newspaper_name', 'newspaper_address');
+  const names = await ctx.db('tills').select<{ id: number; name: string }[]>('id', 'name');
+  return {
+    mode: ctx.config.fiscal.mode,
+    country: ctx.config.fiscal.country,
+    simulator: usesSimulator(ctx.config),
+    tills: (await allTillsFiscal(ctx.db, ctx.config)).map((till) => ({
+      ...till,
+      name: names.find((t) => t.id === till.tillId)?.name ?? '',
+      tssSerial: serials.get(till.tillId)?.tssSerial ?? null,
+      clientSerial: serials.get(till.tillId)?.clientSerial ?? null,
+      lastSignedAt: serials.get(till.tillId)?.lastSignedAt ?? null,
+    })),
+    installation: {
+      name: settings?.newspaper_name ?? '',
+      address: settings?.newspaper_address ?? '',
+      software: { name: packageJson.name, version: packageJson.version },
+    },
+    unsigned: await unsignedTransactions(ctx.db, 20),
+  };
+};
 
 export const fiscalRoutes: RouteDef[] = [
   {

@@ -29,6 +29,7 @@ import { PageTitle } from '../layout/PageTitle.tsx';
 import { counterPaths } from './paths.ts';
 import { PrintFrame } from '../common/PrintFrame.tsx';
 import { AfterCloseNotice, type TillDay } from './CashDay.tsx';
+import { FiscalOffNotice } from './TillFiscal.tsx';
 
 interface AtCounter {
   vendor: { id: number; licenseId: string; firstName: string; lastName: string };
@@ -255,6 +256,7 @@ function VisitForm({ licenseId }: { licenseId: string }) {
           </TableBody>
         </Table>
       )}
+      <FiscalOffNotice tillId={till?.id} />
       <Box sx={{ display: 'flex', gap: 2, flexWrap: 'wrap', alignItems: 'center', mb: 2 }}>
         <TextField
           select
@@ -352,6 +354,8 @@ function VisitForm({ licenseId }: { licenseId: string }) {
         variant="contained"
         size="large"
         id="counter-confirm"
+        // on a phone react-admin draws a disabled button as an icon with no name of its own
+        aria-label={translate('app.counter.confirm')}
         disabled={Boolean(invalid) || !till}
         onClick={() => setConfirming(true)}
       >

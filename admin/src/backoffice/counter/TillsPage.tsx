@@ -38,6 +38,7 @@ import { useFormatCents } from '../common/money.tsx';
 import { PageTitle } from '../layout/PageTitle.tsx';
 import { PrintFrame } from '../common/PrintFrame.tsx';
 import { AfterCloseNotice, OpenDays, type TillDay } from './CashDay.tsx';
+import { FiscalExport, TillFiscal } from './TillFiscal.tsx';
 
 type Till = TillDay & { openingBalance: number };
 
@@ -505,7 +506,7 @@ function NewTill() {
   );
 }
 
-/** /tills: each till's balance, cash book, movements by hand, the daily close and the closes with their reports. */
+/** /tills: each till's balance, signing, cash book, movements by hand, the daily close and the closes with their reports. */
 export function TillsPage() {
   const translate = useTranslate();
   const dataProvider = useDataProvider<ShopDataProvider>();
@@ -537,12 +538,14 @@ export function TillsPage() {
               <Typography color="text.secondary" sx={{ mb: 2 }}>
                 {translate('app.tills.closed_until')}: {till.closedUntil ?? translate('app.tills.never_closed')}
               </Typography>
+              <TillFiscal tillId={till.id} tillName={till.name} />
               <CashBook till={till} today={data.today} />
               <MovementForm till={till} />
               <CloseForm till={till} today={data.today} />
               <Closes till={till} />
             </Box>
           )}
+          {data && data.tills.length > 0 && <FiscalExport today={data.today} />}
           <NewTill />
         </CardContent>
       </Card>

@@ -3,4 +3,5 @@ export const counterPaths = {
   search: '/counter',
   visit: (licenseId: string) => `/counter/${encodeURIComponent(licenseId)}`,
   tills: '/tills',
+  elster: '/tills/elster',
 };

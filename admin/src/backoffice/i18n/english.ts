@@ -3,6 +3,7 @@ import { en } from './en.ts';
 import { merge, type Messages } from './merge.ts';
 import { en as booksTexts } from '../accounting/messages.ts';
 import { en as counterTexts } from '../counter/messages.ts';
+import { en as fiscalTexts } from '../counter/fiscal-messages.ts';
 import { en as loginLockTexts } from '../loginlocks/messages.ts';
 import { en as mapTexts } from '../map/messages.ts';
 import { en as orderTexts } from '../orders/messages.ts';
@@ -20,6 +21,7 @@ export const englishMessages = merge(
   en,
   booksTexts,
   counterTexts,
+  fiscalTexts,
   loginLockTexts,
   mapTexts,
   orderTexts,

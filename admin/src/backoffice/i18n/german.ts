@@ -4,6 +4,7 @@ import { merge, type Messages } from './merge.ts';
 import { germanForReactAdmin5 } from './react-admin-de.ts';
 import { de as booksTexts } from '../accounting/messages.ts';
 import { de as counterTexts } from '../counter/messages.ts';
+import { de as fiscalTexts } from '../counter/fiscal-messages.ts';
 import { de as loginLockTexts } from '../loginlocks/messages.ts';
 import { de as mapTexts } from '../map/messages.ts';
 import { de as orderTexts } from '../orders/messages.ts';
@@ -25,6 +26,7 @@ export const germanTranslations = merge(
   de,
   booksTexts,
   counterTexts,
+  fiscalTexts,
   loginLockTexts,
   mapTexts,
   orderTexts,
