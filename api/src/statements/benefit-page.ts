@@ -18,13 +18,14 @@ export const benefitTexts = {
     period: 'Zeitraum',
     issued: 'Ausgestellt am',
     month: 'Monat',
-    sales: 'Verkäufe',
-    licences: 'Lizenzanteile',
-    feesBorne: 'Kartengebühren',
-    copiesBought: 'Gekaufte Exemplare',
+    // Soft hyphens: the month table's headings break there on a narrow page.
+    sales: 'Ver\u00adkäufe',
+    licences: 'Lizenz\u00adanteile',
+    feesBorne: 'Karten\u00adgebühren',
+    copiesBought: 'Gekaufte Exem\u00adplare',
     other: 'Erstattungen',
-    net: 'Nettoeinnahmen',
-    tips: 'Trinkgeld',
+    net: 'Netto\u00adeinnahmen',
+    tips: 'Trink\u00adgeld',
     total: 'Summe',
     average: 'Durchschnitt je Monat',
     purchases: 'Gekaufte Exemplare (Betriebsausgaben)',
@@ -118,7 +119,7 @@ table{width:100%;border-collapse:collapse;margin:.3rem 0}
 th,td{text-align:left;padding:.15rem .3rem;border-bottom:1px solid #999;vertical-align:top}
 th.num,td.num{text-align:right}
 td.num{white-space:nowrap}
-thead th{hyphens:auto;overflow-wrap:anywhere}
+thead th{font-size:8pt}
 td.net,th.net{font-weight:700}
 tfoot td{font-weight:700;border-top:2px solid #000}
 tr{break-inside:avoid}

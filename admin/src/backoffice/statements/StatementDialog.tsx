@@ -1,10 +1,11 @@
 import DownloadIcon from '@mui/icons-material/Download';
 import ReceiptLongIcon from '@mui/icons-material/ReceiptLong';
-import { Box, Dialog, DialogActions, DialogContent, DialogTitle, MenuItem, TextField } from '@mui/material';
+import { Box, Dialog, DialogActions, DialogContent, DialogTitle, MenuItem, Tab, Tabs, TextField } from '@mui/material';
 import { useState } from 'react';
 import { Button, useTranslate } from 'react-admin';
 import { localDay } from '../../shared/dates.ts';
 import { PrintFrame } from '../common/PrintFrame.tsx';
+import { BenefitView } from './BenefitStatement.tsx';
 import { useDownload } from '../common/download.ts';
 import { PeriodPicker, type PeriodChoice } from '../statistics/PeriodPicker.tsx';
 import { presetDays } from '../statistics/period.ts';
@@ -72,6 +73,7 @@ function StatementView({ vendorId, licenseId }: { vendorId: number; licenseId: s
 export function StatementButton({ vendorId, licenseId, name }: { vendorId: number; licenseId: string; name: string }) {
   const translate = useTranslate();
   const [open, setOpen] = useState(false);
+  const [view, setView] = useState<'statement' | 'benefit'>('statement');
   return (
     <>
       <Button label="app.statements.open" onClick={() => setOpen(true)} id="vendor-statement-button">
@@ -79,7 +81,20 @@ export function StatementButton({ vendorId, licenseId, name }: { vendorId: numbe
       </Button>
       <Dialog open={open} onClose={() => setOpen(false)} fullWidth maxWidth="md" aria-labelledby="statement-title">
         <DialogTitle id="statement-title">{translate('app.statements.title', { vendor: name })}</DialogTitle>
-        <DialogContent>{open && <StatementView vendorId={vendorId} licenseId={licenseId} />}</DialogContent>
+        <DialogContent>
+          <Tabs
+            value={view}
+            onChange={(_, next: 'statement' | 'benefit') => setView(next)}
+            variant="scrollable"
+            allowScrollButtonsMobile
+            sx={{ mb: 1 }}
+          >
+            <Tab value="statement" label={translate('app.statements.tab_statement')} id="statement-tab-statement" />
+            <Tab value="benefit" label={translate('app.statements.tab_benefit')} id="statement-tab-benefit" />
+          </Tabs>
+          {open && view === 'statement' && <StatementView vendorId={vendorId} licenseId={licenseId} />}
+          {open && view === 'benefit' && <BenefitView vendorId={vendorId} />}
+        </DialogContent>
         <DialogActions>
           <Button label="ra.action.close" onClick={() => setOpen(false)} id="statement-close" />
         </DialogActions>

@@ -1,0 +1,114 @@
+import assert from 'node:assert/strict';
+import type { Page } from 'playwright-core';
+import { formatCents } from '../../admin/src/shared/money.ts';
+import { eventually } from '../support/orders.ts';
+import { accessToken, useBrowserTab } from './admin-login.ts';
+import { expectAccessible, seriousViolations } from './axe.ts';
+import { phone, screenshot } from './browser.ts';
+import { buyInShop } from './purchase.ts';
+import type { RunningServer } from './server.ts';
+
+// The statement of earnings for the job centre in the vendor's statement dialog: this month of a
+// vendor who sold, the month table as the API answers it, the gauge, the printable page; German and
+// English, axe-checked in the dialog and as the page prints, at 1280 and 390 px.
+describe('e2e: statements of earnings for the job centre in the back office', function () {
+  this.timeout(300_000);
+  const tab = useBrowserTab({ officeAt: '/backoffice/vendorsummary' });
+  let server: RunningServer;
+  let page: Page;
+  let office = '';
+  let vendorId = 0;
+  before(() => ({ server, page } = tab));
+
+  const api = (path: string) => fetch(`${server.url}${path}`, { headers: { Authorization: `Bearer ${office}` } });
+  const month = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Berlin' }).format(new Date()).slice(0, 7);
+
+  before(async () => {
+    office = await accessToken(page);
+    const items = (await (await api('/api/items')).json()) as { id: number; name: string }[];
+    await buyInShop(server.url, {
+      vendor: 'DEMO-1',
+      entries: [{ item: items.find((item) => item.name === 'Zeitung')!.id, quantity: 2 }],
+      tip: 100,
+    });
+    const vendors = (await (
+      await api(`/api/vendors?filter=${encodeURIComponent('{"q":"DEMO-1"}')}&range=[0,10]`)
+    ).json()) as { id: number; licenseId: string }[];
+    vendorId = vendors.find((v) => v.licenseId === 'DEMO-1')!.id;
+    await eventually(async () => {
+      const answer = (await (
+        await api(`/api/vendors/${vendorId}/benefit-statement?from=${month}&to=${month}`)
+      ).json()) as {
+        months: { sales: number }[];
+      };
+      return answer.months[0].sales > 0;
+    }, 'the sale is booked');
+  });
+
+  async function dialogAccessible(label: string) {
+    const inDialog = (await seriousViolations(page)).violations.filter((v) =>
+      v.targets.some((target) => /MuiDialog|benefit|statement/.test(target)),
+    );
+    assert.deepEqual(inDialog, [], label);
+  }
+
+  for (const lang of ['de', 'en'] as const) {
+    it(`shows this month's earnings with the gauge and prints the page (${lang})`, async () => {
+      await page.setViewportSize({ width: 1280, height: 900 });
+      await page.goto(`${server.url}/backoffice/userprofile/${vendorId}`);
+      await page.locator(`#backoffice-language button[value="${lang}"]`).click();
+      await page
+        .locator('#vendor-statement-button')
+        .filter({ hasText: lang === 'de' ? 'Abrechnung' : 'Statement' })
+        .click();
+      await page
+        .locator('#statement-tab-benefit')
+        .filter({ hasText: lang === 'de' ? 'Jobcenter' : 'job centre' })
+        .waitFor();
+      await page.locator('#statement-tab-benefit').click();
+      await page.locator('#benefit-span').click();
+      await page.getByRole('option', { name: lang === 'de' ? 'Monat' : 'Month', exact: true }).click();
+      await page.locator('#benefit-start').click();
+      const monthName = new Intl.DateTimeFormat(lang === 'de' ? 'de-DE' : 'en-GB', {
+        timeZone: 'UTC',
+        month: 'long',
+        year: 'numeric',
+      }).format(new Date(`${month}-15T12:00:00Z`));
+      await page.getByRole('option', { name: monthName, exact: true }).click();
+
+      const answer = (await (
+        await api(`/api/vendors/${vendorId}/benefit-statement?from=${month}&to=${month}`)
+      ).json()) as {
+        months: { net: number; tips: number; gauge: { level: string } }[];
+      };
+      const row = page.locator(`#benefit-months tr[data-month="${month}"]`);
+      await row.filter({ hasText: formatCents(answer.months[0].net, lang) }).waitFor();
+      assert.equal(await row.getAttribute('data-gauge'), answer.months[0].gauge.level);
+      await row.filter({ hasText: formatCents(answer.months[0].tips, lang) }).waitFor();
+      const frame = page.frameLocator('#benefit-page');
+      // The page speaks the vendor's language, whichever the office reads.
+      await frame
+        .locator('h1')
+        .filter({ hasText: /Nachweis der Einnahmen|Statement of earnings/ })
+        .waitFor();
+      await frame.locator('.benefit-licence').filter({ hasText: 'DEMO-1' }).waitFor();
+      await dialogAccessible(`the dialog (${lang})`);
+      await screenshot(page, `backoffice-benefit-${lang}-1280`);
+      await page.setViewportSize(phone);
+      await dialogAccessible(`the dialog at 390 px (${lang})`);
+      await screenshot(page, `backoffice-benefit-${lang}-390`);
+
+      const html = await (
+        await api(`/api/vendors/${vendorId}/benefit-statement?from=${month}&to=${month}&format=html&lang=${lang}`)
+      ).text();
+      const alone = await page.context().newPage();
+      try {
+        await alone.setContent(html);
+        await expectAccessible(alone, `the printable page (${lang})`);
+      } finally {
+        await alone.close();
+      }
+      await page.keyboard.press('Escape');
+    });
+  }
+});
