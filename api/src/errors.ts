@@ -2,6 +2,7 @@
 // (api/src/http/errors.ts) turns each kind of refusal into a status once. Nothing here knows of
 // requests, so domains, the ledger and command-line tools throw the same errors.
 
+import { fieldLabel } from './language/fields.ts';
 import { tr, type Text } from './language/messages.ts';
 
 /**
@@ -61,7 +62,7 @@ export function rejectFields(errors: FieldErrors): void {
   throw invalidError(
     first[0] === '_'
       ? first[1]
-      : tr('Please check the field "{field}": {problem}', { field: first[0], problem: first[1] }),
+      : tr('Please check the field "{field}": {problem}', { field: fieldLabel(first[0]), problem: first[1] }),
     errors,
   );
 }

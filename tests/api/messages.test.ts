@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import supertest from 'supertest';
 import { buildApp } from '../../api/src/app.ts';
 import type { Config } from '../../api/src/config.ts';
+import { fieldLabel } from '../../api/src/language/fields.ts';
 import { messagesDe } from '../../api/src/language/messages-de.ts';
 import { languageOf, money, tr, translate, type Param } from '../../api/src/language/messages.ts';
 import { describeApi } from '../support/env.ts';
@@ -131,7 +132,7 @@ describeApi('API messages: every refusal of the shop and the back office, in Ger
       title: 'order validation: items not a list',
       status: 400,
       id: 'Please check the field "{field}": {problem}',
-      params: { field: 'entries', problem: tr('Please send the items as a list.') },
+      params: { field: fieldLabel('entries'), problem: tr('Please send the items as a list.') },
       field: ['entries', 'Please send the items as a list.'],
       request: order({ vendor: 'DEMO-1', entries: 'many' }),
     },
@@ -139,7 +140,7 @@ describeApi('API messages: every refusal of the shop and the back office, in Ger
       title: 'order validation: a quantity of 0 (a message of zod’s own check, mapped to ours)',
       status: 400,
       id: 'Please check the field "{field}": {problem}',
-      params: { field: 'entries.0.quantity', problem: tr('Please enter a whole quantity of at least 1.') },
+      params: { field: fieldLabel('entries.0.quantity'), problem: tr('Please enter a whole quantity of at least 1.') },
       request: order({ vendor: 'DEMO-1', entries: [{ item: zeitung, quantity: 0 }] }),
     },
     {
@@ -213,7 +214,7 @@ describeApi('API messages: every refusal of the shop and the back office, in Ger
       title: 'an e-mail without "@" in the vendor form',
       status: 400,
       id: 'Please check the field "{field}": {problem}',
-      params: { field: 'email', problem: tr('Please enter a valid email address.') },
+      params: { field: fieldLabel('email'), problem: tr('Please enter a valid email address.') },
       field: ['email', 'Please enter a valid email address.'],
       request: (h) => asOffice(h.post('/api/vendors')).send({ licenseId: 'NEU-1', firstName: 'Neu', email: 'neu' }),
     },
@@ -221,7 +222,10 @@ describeApi('API messages: every refusal of the shop and the back office, in Ger
       title: 'a price that is no whole number of cents in the item form',
       status: 400,
       id: 'Please check the field "{field}": {problem}',
-      params: { field: 'price', problem: tr('Please enter the amount in whole cents, for example 150 for 1,50 €.') },
+      params: {
+        field: fieldLabel('price'),
+        problem: tr('Please enter the amount in whole cents, for example 150 for 1,50 €.'),
+      },
       request: (h) => asOffice(h.post('/api/items')).field('name', 'Neu').field('price', '1,50'),
     },
     {

@@ -234,7 +234,7 @@ describeApi('settings', (t) => {
         { logo: { bytes: Buffer.from('hello, I am text'), name: 'logo.png' } },
       );
       assertFieldError(fake, 'logo', /PNG, JPEG, WEBP/);
-      assert.match(fake.body.message, /"logo" is not a valid PNG, JPEG, WEBP file/);
+      assert.match(fake.body.message, /"Logo" is not a valid PNG, JPEG, WEBP file/);
       assertFieldError(
         await put({ newspaperName: 'Never saved' }, { favicon: { bytes: pdfBytes(), name: 'favicon.png' } }),
         'favicon',

@@ -4,6 +4,7 @@ import { toBuffer } from '../db.ts';
 import { oneRow } from '../one-row.ts';
 import { invalidError } from '../errors.ts';
 import { sniffContentType, type FileKind } from './sniff.ts';
+import { fieldLabel } from '../language/fields.ts';
 import { tr } from '../language/messages.ts';
 
 export interface StoredFile {
@@ -36,9 +37,12 @@ export async function storeFile(
   const kind = sniffContentType(upload.buffer);
   if (!kind || !accepted.includes(kind)) {
     const wanted = accepted.map((k) => k.slice(k.indexOf('/') + 1).toUpperCase()).join(', ');
-    throw invalidError(tr('The file for "{field}" is not a valid {kind} file.', { field, kind: wanted }), {
-      [field]: tr('Please upload a {kind} file.', { kind: wanted }),
-    });
+    throw invalidError(
+      tr('The file for "{field}" is not a valid {kind} file.', { field: fieldLabel(field), kind: wanted }),
+      {
+        [field]: tr('Please upload a {kind} file.', { kind: wanted }),
+      },
+    );
   }
   const name = (upload.originalname ?? '').replace(/[^\p{L}\p{N} ._-]/gu, '_').slice(0, 255);
   const rows = await db('files')

@@ -52,7 +52,11 @@ async function requireTill(ctx: AppContext): Promise<number> {
 // its TSE's and its own serial number, taken from its newest German signature (the TSE answers them
 // with every transaction), and the installation's name, address and software.
 const overview = async (ctx: AppContext) => {
-  const newest = ctx.db('fiscal_transactions').where({ state: 'signed', country: 'DE' }).groupBy('till_id').max('id');
+  const newest = ctx
+    .db('fiscal_transactions')
+    .where({ state: 'signed', country: 'DE' })
+    .groupBy('till_id')
+    .max({ id: 'id' });
   const signed = await ctx
     .db('fiscal_transactions')
     .whereIn('id', newest)

@@ -2,6 +2,7 @@ import { bodyParser as koaBodyParser } from '@koa/bodyparser';
 import multer from '@koa/multer';
 import type { Middleware } from 'koa';
 import { HttpError } from './errors.ts';
+import { fieldLabel } from '../language/fields.ts';
 import { tr, type Text } from '../language/messages.ts';
 
 export type BodyKind = 'json' | 'multipart' | 'css' | 'raw';
@@ -93,10 +94,11 @@ const multerMessages: Record<string, (e: { field?: string }) => HttpError> = {
   LIMIT_FILE_COUNT: () =>
     new HttpError(400, tr('At most {count} files can be uploaded at once.', { count: limits.files })),
   LIMIT_FIELD_COUNT: () => new HttpError(400, 'The form has too many fields.'),
-  LIMIT_FIELD_VALUE: (e) => new HttpError(413, tr('The field "{field}" is too long.', { field: String(e.field) })),
+  LIMIT_FIELD_VALUE: (e) =>
+    new HttpError(413, tr('The field "{field}" is too long.', { field: fieldLabel(String(e.field)) })),
   LIMIT_PART_COUNT: () => new HttpError(400, 'The form has too many parts.'),
   LIMIT_UNEXPECTED_FILE: (e) =>
-    new HttpError(400, tr('The field "{field}" does not take a file.', { field: String(e.field) })),
+    new HttpError(400, tr('The field "{field}" does not take a file.', { field: fieldLabel(String(e.field)) })),
 };
 
 function multipart(): Middleware {
@@ -128,7 +130,7 @@ export function uploadedFiles(ctx: { request: unknown }): Record<string, Uploade
   const byField: Record<string, UploadedFile> = {};
   for (const file of files) {
     if (byField[file.fieldname])
-      throw new HttpError(400, tr('Please upload only one file for "{field}".', { field: file.fieldname }));
+      throw new HttpError(400, tr('Please upload only one file for "{field}".', { field: fieldLabel(file.fieldname) }));
     byField[file.fieldname] = file;
   }
   return byField;

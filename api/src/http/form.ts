@@ -1,5 +1,6 @@
 import { uploadedFiles, type UploadedFile } from './body.ts';
 import { badRequest } from './errors.ts';
+import { fieldLabel } from '../language/fields.ts';
 import { tr } from '../language/messages.ts';
 
 // The files of a multipart form; its text fields are parsed with the converters of api/src/form-fields.ts.
@@ -15,7 +16,7 @@ export function formFiles<F extends string>(
   const files = uploadedFiles(ctx);
   for (const field of Object.keys(files)) {
     if (!fields.includes(field as F))
-      throw badRequest(tr('The field "{field}" does not take a file.', { field }), {
+      throw badRequest(tr('The field "{field}" does not take a file.', { field: fieldLabel(field) }), {
         [field]: 'No file expected here.',
       });
   }

@@ -1,0 +1,110 @@
+import { Message, type Text } from './messages.ts';
+
+// The fields of the back office's forms by the label their screens show, so that a refusal names a
+// field as its reader sees it ("Please check the field "Is a PDF item"") and never by its name in
+// the API ("isPdfItem"). The labels follow the back office's own (admin/src/backoffice/**/messages.ts);
+// German in messages-de.ts like every other sentence. A field that is not here (one no screen sends)
+// keeps its name.
+const labels: Record<string, Text> = {
+  accountLength: 'Account number length',
+  accountProofUrl: 'Verification link',
+  accounts: 'Accounts',
+  active: 'Active',
+  address: 'Address',
+  adviserNumber: 'Adviser number',
+  agbUrl: 'Terms (URL)',
+  amount: 'Amount',
+  cash: 'Cash',
+  chart: 'Chart of accounts',
+  clientNumber: 'Client number',
+  color: 'Background colour',
+  comment: 'Comment',
+  counted: 'Counted',
+  counterPrice: 'Counter price',
+  country: 'Country',
+  debt: 'Debt',
+  denominations: 'Coins and notes',
+  description: 'Description',
+  disabled: 'Disabled',
+  email: 'E-mail',
+  eventTypes: 'Events',
+  favicon: 'Browser icon',
+  expected: 'Expected balance',
+  expectedAmount: 'Amount to pay out',
+  expectedCredit: 'Credit shown',
+  firstName: 'First name',
+  fiscalYearDay: 'Day the fiscal year starts',
+  fiscalYearMonth: 'Month the fiscal year starts',
+  fontColor: 'Text colour',
+  hasBankAccount: 'Has a bank account',
+  hasSmartphone: 'Has a smartphone',
+  image: 'Image',
+  isDisabled: 'Deactivated',
+  isLicenseItem: 'Is a licence item',
+  isMainProduct: 'Main product',
+  isPdfItem: 'Is a PDF item',
+  itemId: 'Item',
+  items: 'Copies',
+  kind: 'Kind',
+  language: 'Language',
+  lastName: 'Last name',
+  latitude: 'Latitude',
+  licenseId: 'Licence ID',
+  licenseItem: 'Licence item',
+  location: 'Place',
+  logo: 'Logo',
+  longitude: 'Longitude',
+  maintainanceModeHelpUrl: 'Help during maintenance (URL)',
+  mapCenterLat: 'Map centre latitude',
+  mapCenterLong: 'Map centre longitude',
+  maxOrderAmount: 'Maximum order amount',
+  mode: 'Signing',
+  name: 'Name',
+  newspaperAddress: 'Newspaper’s address',
+  newspaperName: 'Newspaper’s name',
+  onlineMap: 'Shown on the online map',
+  openingBalance: 'Opening balance',
+  order: 'Sort order',
+  orgaCoversTransactionCosts: 'The newspaper covers card fees',
+  payOut: 'Pay out the rest',
+  pdf: 'PDF',
+  postCode: 'Post code',
+  price: 'Price',
+  qrCodeEnableLogo: 'Show a logo in the middle',
+  qrCodeLogo: 'Logo in the QR code',
+  qrCodeSettings: 'QR code design',
+  qrCodeUrl: 'Address in the QR codes (URL)',
+  quantity: 'Number of copies',
+  reason: 'Reason',
+  registrationDate: 'Registered on',
+  takesOverTransactionCosts: 'Covers the card fee',
+  telephone: 'Telephone',
+  tendered: 'Cash handed over',
+  tillId: 'Till',
+  useTipInsteadOfDonation: 'Say "tip" instead of "donation"',
+  useVendorLicenseIdInShop: 'Show the licence ID instead of the name',
+  url: 'Address (URL)',
+  vatRate: 'VAT rate',
+  vendor: 'Vendor',
+  vendorAccounts: 'Vendors’ accounts',
+  vendorBase: 'First personal account',
+  vendorEmailPostfix: 'E-mail ending of new vendors',
+  vendorNotFoundHelpUrl: 'Help for an unknown vendor (URL)',
+  vendorSince: 'Vendor since',
+  visitId: 'Visit',
+  warning: 'Warning',
+  webshopIsClosed: 'Shop closed (maintenance)',
+  workingTime: 'Working hours',
+};
+
+/**
+ * The label of a field as a refusal names it: `entries.0.quantity` is the quantity's, `accounts.cash`
+ * the accounts'; a field no screen shows keeps its name.
+ */
+export function fieldLabel(path: string): string | Message {
+  const parts = path.split('.').filter((part) => !/^\d+$/.test(part));
+  const known = [parts.at(-1), parts[0]].find((part) => part !== undefined && Object.hasOwn(labels, part));
+  if (!known) return path;
+  const label = labels[known]!;
+  return typeof label === 'string' ? new Message(label) : label;
+}
