@@ -214,9 +214,7 @@ function VisitForm({ licenseId }: { licenseId: string }) {
         </Alert>
       )}
       {data.rows.length > 0 && (
-        <Box sx={{ mb: 2, maxHeight: 240, overflowY: 'auto' }}>
-          <TransactionTable id="counter-open-rows" rows={data.rows} />
-        </Box>
+        <TransactionTable id="counter-open-rows" rows={data.rows} sx={{ mb: 2, maxHeight: 240 }} />
       )}
       {data.items.length === 0 ? (
         <Alert severity="info">{translate('app.counter.no_items')}</Alert>

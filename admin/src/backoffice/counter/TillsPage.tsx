@@ -37,6 +37,7 @@ import { useDownload } from '../common/download.ts';
 import { useFormatCents } from '../common/money.tsx';
 import { PageTitle } from '../layout/PageTitle.tsx';
 import { PrintFrame } from '../common/PrintFrame.tsx';
+import { ScrollRegion } from '../common/ScrollRegion.tsx';
 import { AfterCloseNotice, OpenDays, type TillDay } from './CashDay.tsx';
 import { FiscalExport, TillFiscal } from './TillFiscal.tsx';
 
@@ -105,7 +106,7 @@ function CashBook({ till, today }: { till: Till; today: string }) {
           {translate('app.tills.empty')}
         </Typography>
       ) : (
-        <Box sx={{ overflowX: 'auto' }}>
+        <ScrollRegion label="app.tills.book" pinFirstColumn>
           <Table size="small" id="till-book">
             <TableHead>
               <TableRow>
@@ -136,7 +137,7 @@ function CashBook({ till, today }: { till: Till; today: string }) {
               ))}
             </TableBody>
           </Table>
-        </Box>
+        </ScrollRegion>
       )}
     </Box>
   );

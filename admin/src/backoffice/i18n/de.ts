@@ -49,6 +49,7 @@ export const de = {
       section_registration: 'Registrierung',
       section_money: 'Geld',
       last_transactions: 'Letzte Buchungen',
+      transactions: 'Buchungen',
       transactions_unavailable: 'Buchungen können noch nicht angezeigt werden.',
       no_transactions: 'Noch keine Buchungen.',
       transaction_date: 'Datum',

@@ -47,6 +47,7 @@ export const en = {
       section_registration: 'Registration',
       section_money: 'Money',
       last_transactions: 'Last transactions',
+      transactions: 'Transactions',
       transactions_unavailable: 'Transactions cannot be shown yet.',
       no_transactions: 'No transactions yet.',
       transaction_date: 'Date',

@@ -27,6 +27,32 @@ export function themeFor({ color, fontColor }: Pick<PublicSettings, 'color' | 'f
           },
         },
       },
+      // The page never grows wider than the window: react-admin lets the layout grow to fit its widest
+      // content (minWidth: fit-content on the layout, min-width: auto on its flex items), so one wide table
+      // made the whole page, app bar and toolbars included, scroll sideways. Without that, a wide table
+      // scrolls in its own box (the data tables' wrapper below, common/ScrollRegion elsewhere).
+      RaLayout: {
+        styleOverrides: {
+          root: { minWidth: 0, '& .RaLayout-content': { minWidth: 0 } },
+        },
+      },
+      RaList: { styleOverrides: { root: { '& .RaList-main': { minWidth: 0 } } } },
+      RaDataTable: { styleOverrides: { root: { '& .RaDataTable-tableWrapper': { overflowX: 'auto' } } } },
+      // The search and the list's buttons share a row only while both fit: with the buttons of a
+      // selection added they go on a row of their own (and wrap there) instead of squeezing the search.
+      RaListToolbar: {
+        styleOverrides: {
+          root: { flexWrap: 'wrap', '& .RaFilterForm-root': { flex: '1 0 auto' } },
+        },
+      },
+      RaTopToolbar: { styleOverrides: { root: { flexWrap: 'wrap', marginLeft: 'auto' } } },
+      // A long menu entry ("Gesperrte Anmeldungen") wraps instead of ending in "…" while the sidebar shows
+      // its labels; folded to its icons, the entries keep one line (the label is the icon's tooltip).
+      RaMenu: {
+        styleOverrides: {
+          root: { '&.RaMenu-open .RaMenuItemLink-root .MuiTypography-noWrap': { whiteSpace: 'normal' } },
+        },
+      },
       // On a phone a table's cells keep 8 px on either side instead of 16 px: with 16 px, a table of
       // four short columns (the webhooks) or three in German (their deliveries) was a few pixels wider
       // than a 390 px screen, and the whole page scrolled sideways.

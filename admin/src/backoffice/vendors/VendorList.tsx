@@ -218,8 +218,10 @@ function QuickActions() {
   const translate = useTranslate();
   if (!record) return null;
   const stop = (event: MouseEvent) => event.stopPropagation();
+  // One line of icons: where the table is wider than the screen it scrolls, instead of squeezing this
+  // column into a stack of icons that makes every row several times as tall.
   return (
-    <>
+    <Box component="span" sx={{ display: 'inline-flex', flexWrap: 'nowrap' }}>
       <Tooltip title={translate('app.vendor.info')}>
         <IconButton
           component={Link}
@@ -255,7 +257,7 @@ function QuickActions() {
       </Tooltip>
       <MoneyQuickActions vendor={record} />
       <QrQuickAction vendor={record} />
-    </>
+    </Box>
   );
 }
 
@@ -270,7 +272,9 @@ function Deactivated() {
 const greyedOut = (record: RaRecord) => (record.isDisabled ? { opacity: 0.55 } : {});
 
 export function VendorList() {
-  const isSmall = useMediaQuery<Theme>((theme) => theme.breakpoints.down('md'));
+  // The table, with the selection and the quick actions, from a tablet's width up (it scrolls in its
+  // own box where it is wider than the screen); a phone gets the simple list.
+  const isSmall = useMediaQuery<Theme>((theme) => theme.breakpoints.down('sm'));
   const formatCents = useFormatCents();
   const credit = (record: RaRecord) => (typeof record.credit === 'number' ? formatCents(record.credit) : '');
   return (
