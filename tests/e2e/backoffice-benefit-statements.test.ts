@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
-import { formatCents } from '../../admin/src/shared/money.ts';
+import { centsToInput, formatCents } from '../../admin/src/shared/money.ts';
 import { eventually } from '../support/orders.ts';
 import { accessToken, useBrowserTab } from './admin-login.ts';
 import { expectAccessible, seriousViolations } from './axe.ts';
@@ -10,7 +10,8 @@ import type { RunningServer } from './server.ts';
 
 // The statement of earnings for the job centre in the vendor's statement dialog: this month of a
 // vendor who sold, the month table as the API answers it, the gauge, the printable page; German and
-// English, axe-checked in the dialog and as the page prints, at 1280 and 390 px.
+// English, axe-checked in the dialog and as the page prints, at 1280 and 390 px; the office sets the
+// scheme's limits and the gauge follows.
 describe('e2e: statements of earnings for the job centre in the back office', function () {
   this.timeout(300_000);
   const tab = useBrowserTab({ officeAt: '/backoffice/vendorsummary' });
@@ -52,29 +53,34 @@ describe('e2e: statements of earnings for the job centre in the back office', fu
     assert.deepEqual(inDialog, [], label);
   }
 
+  /** Opens DEMO-1's statement dialog on the tab for the job centre, this month, with the office reading `lang`. */
+  async function openBenefit(lang: 'de' | 'en') {
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.goto(`${server.url}/backoffice/userprofile/${vendorId}`);
+    await page.locator(`#backoffice-language button[value="${lang}"]`).click();
+    await page
+      .locator('#vendor-statement-button')
+      .filter({ hasText: lang === 'de' ? 'Abrechnung' : 'Statement' })
+      .click();
+    await page
+      .locator('#statement-tab-benefit')
+      .filter({ hasText: lang === 'de' ? 'Jobcenter' : 'job centre' })
+      .waitFor();
+    await page.locator('#statement-tab-benefit').click();
+    await page.locator('#benefit-span').click();
+    await page.getByRole('option', { name: lang === 'de' ? 'Monat' : 'Month', exact: true }).click();
+    await page.locator('#benefit-start').click();
+    const monthName = new Intl.DateTimeFormat(lang === 'de' ? 'de-DE' : 'en-GB', {
+      timeZone: 'UTC',
+      month: 'long',
+      year: 'numeric',
+    }).format(new Date(`${month}-15T12:00:00Z`));
+    await page.getByRole('option', { name: monthName, exact: true }).click();
+  }
+
   for (const lang of ['de', 'en'] as const) {
     it(`shows this month's earnings with the gauge and prints the page (${lang})`, async () => {
-      await page.setViewportSize({ width: 1280, height: 900 });
-      await page.goto(`${server.url}/backoffice/userprofile/${vendorId}`);
-      await page.locator(`#backoffice-language button[value="${lang}"]`).click();
-      await page
-        .locator('#vendor-statement-button')
-        .filter({ hasText: lang === 'de' ? 'Abrechnung' : 'Statement' })
-        .click();
-      await page
-        .locator('#statement-tab-benefit')
-        .filter({ hasText: lang === 'de' ? 'Jobcenter' : 'job centre' })
-        .waitFor();
-      await page.locator('#statement-tab-benefit').click();
-      await page.locator('#benefit-span').click();
-      await page.getByRole('option', { name: lang === 'de' ? 'Monat' : 'Month', exact: true }).click();
-      await page.locator('#benefit-start').click();
-      const monthName = new Intl.DateTimeFormat(lang === 'de' ? 'de-DE' : 'en-GB', {
-        timeZone: 'UTC',
-        month: 'long',
-        year: 'numeric',
-      }).format(new Date(`${month}-15T12:00:00Z`));
-      await page.getByRole('option', { name: monthName, exact: true }).click();
+      await openBenefit(lang);
 
       const answer = (await (
         await api(`/api/vendors/${vendorId}/benefit-statement?from=${month}&to=${month}`)
@@ -111,4 +117,34 @@ describe('e2e: statements of earnings for the job centre in the back office', fu
       await page.keyboard.press('Escape');
     });
   }
+  it('lets the office set the limits of the benefit scheme, and the gauge follows', async () => {
+    await openBenefit('de');
+    const answer = (await (
+      await api(`/api/vendors/${vendorId}/benefit-statement?from=${month}&to=${month}`)
+    ).json()) as { months: { net: number }[] };
+    const net = answer.months[0].net;
+    const row = page.locator(`#benefit-months tr[data-month="${month}"]`);
+    await row.filter({ hasText: formatCents(net, 'de') }).waitFor();
+    await page.locator('#benefit-scheme-button').click();
+    await page.locator('#benefit-scheme-key').click();
+    await page.getByRole('option', { name: 'Eigene Grenzen' }).click();
+    await page.locator('#benefit-band-add').click();
+    // A limit at this month's net earnings: the month is at its edge.
+    await page.locator('#benefit-band-0-upto').fill(centsToInput(net, 'de'));
+    await page.locator('#benefit-band-0-percent').fill('100');
+    await dialogAccessible('the benefit scheme dialog');
+    await screenshot(page, 'backoffice-benefit-scheme-de-1280');
+    await page.locator('#benefit-scheme-save').click();
+    await page.locator(`#benefit-months tr[data-month="${month}"][data-gauge="near"]`).waitFor();
+    await page.locator('#benefit-warning').waitFor();
+
+    await page.locator('#benefit-scheme-button').click();
+    await page.locator('#benefit-scheme-key').click();
+    await page.getByRole('option', { name: 'Bürgergeld (Deutschland)' }).click();
+    await page.locator('#benefit-scheme-save').click();
+    await page.locator('#benefit-scheme-key').waitFor({ state: 'detached' });
+    const scheme = (await (await api('/api/settings/benefit-scheme')).json()) as { scheme: string; bands: unknown[] };
+    assert.equal(scheme.scheme, 'de-buergergeld');
+    assert.equal(scheme.bands.length, 4);
+  });
 });

@@ -17,6 +17,7 @@ import { formatMonth, localDay } from '../../shared/dates.ts';
 import type { Locale } from '../../shared/locale.ts';
 import { PrintFrame } from '../common/PrintFrame.tsx';
 import { useFormatCents } from '../common/money.tsx';
+import { BenefitSchemeButton } from './BenefitScheme.tsx';
 import type { ShopDataProvider } from '../dataProvider.ts';
 
 // A vendor's statement of earnings for the job centre: a month, six months (the Anlage EKS window)
@@ -73,6 +74,8 @@ export function BenefitView({ vendorId }: { vendorId: number }) {
   const [start, setStart] = useState(() => addMonths(lastMonth, -5));
   const [batch, setBatch] = useState(false);
   const [loaded, setLoaded] = useState<{ answer?: Answer; error?: string }>({});
+  // Raised when the office saves the scheme: the gauges are read again.
+  const [schemeVersion, setSchemeVersion] = useState(0);
   const end = addMonths(start, spanMonths[span] - 1);
   const query = `from=${start}&to=${end}`;
 
@@ -85,7 +88,7 @@ export function BenefitView({ vendorId }: { vendorId: number }) {
     return () => {
       current = false;
     };
-  }, [dataProvider, vendorId, query]);
+  }, [dataProvider, vendorId, query, schemeVersion]);
 
   const chooseSpan = (next: Span) => {
     setSpan(next);
@@ -134,6 +137,7 @@ export function BenefitView({ vendorId }: { vendorId: number }) {
         <Typography variant="body2" id="benefit-period">
           {formatMonth(start, locale)} – {formatMonth(end, locale)}
         </Typography>
+        <BenefitSchemeButton onSaved={() => setSchemeVersion((version) => version + 1)} />
       </Box>
       {loaded.error && <Alert severity="error">{loaded.error}</Alert>}
       {answer && (
