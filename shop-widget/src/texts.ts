@@ -87,6 +87,16 @@ export const texts = {
   boughtAt: ['Gekauft am {date} um {time}', 'Bought on the {date} at {time}'],
   download: ['{name} herunterladen', 'Download {name}'],
   notConfirmed: ['Deine Zahlung ist noch nicht bestätigt.', 'Your payment is not confirmed yet.'],
+  refunded: ['Diese Zahlung wurde erstattet.', 'This payment was refunded.'],
+  refundedText: [
+    'Das Geld geht auf die Karte zurück, mit der bezahlt wurde.',
+    'The money goes back to the card it was paid with.',
+  ],
+  flagged: ['Deine Zahlung ist eingegangen und wird geprüft.', 'Your payment has arrived and is being checked.'],
+  flaggedText: [
+    'Die Zeitung meldet sich, falls etwas fehlt. Zeige diese Seite gern vor.',
+    'The newspaper gets in touch if anything is missing. Feel free to show this page.',
+  ],
   checkAgain: ['Erneut prüfen', 'Check again'],
   invalidConfirmation: ['Ungültige Zahlungsbestätigung', 'Invalid payment confirmation'],
   failed: ['Transaktion fehlgeschlagen', 'Transaction failed'],

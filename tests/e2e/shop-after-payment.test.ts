@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { eventually } from '../support/orders.ts';
+import { accessToken, openLoggedIn } from './admin-login.ts';
 import { expectAccessible } from './axe.ts';
 import { screenshot } from './browser.ts';
 import { buyInShop, placeOrder } from './purchase.ts';
@@ -96,6 +97,43 @@ describe('e2e: the shop after a payment never contradicts the order', function (
         assert.ok(!/nichts abgebucht|nothing was charged/i.test(shown), `${address}: ${shown}`);
       }
       await accessibleAtPhoneWidths(page, `receipt-${lang}`);
+    }
+  });
+
+  it('tells a refunded order as refunded, never as "not confirmed yet", on every address that names it', async () => {
+    const ids = await items();
+    const token = await buyInShop(server.url, {
+      vendor: 'DEMO-1',
+      entries: [{ item: ids.get('Zeitung')!, quantity: 1 }],
+      tip: 0,
+      locale: 'de',
+    });
+    // The office refunds it, as staff do from the orders screen.
+    const office = await freshBrowser('de');
+    await openLoggedIn(office, `${server.url}/backoffice/orders`, 'office', 'office');
+    const headers = { Authorization: `Bearer ${await accessToken(office)}`, 'Content-Type': 'application/json' };
+    const [newest] = (await (
+      await fetch(`${server.url}/api/orders?sort=${encodeURIComponent('["id","DESC"]')}&range=[0,0]`, { headers })
+    ).json()) as { id: number }[];
+    const refund = await fetch(`${server.url}/api/orders/${newest.id}/refund/`, { method: 'POST', headers });
+    assert.equal(refund.status, 200, await refund.text());
+    await eventually(async () => {
+      const receipt = (await (await fetch(`${server.url}/api/orders/${token}/`)).json()) as { status: string };
+      return receipt.status === 'refunded';
+    }, 'the order is refunded');
+    for (const lang of ['de', 'en'] as const) {
+      const page = await freshBrowser(lang);
+      for (const address of [`/paymentconfirmation?order=${token}`, `/failure?order=${token}`]) {
+        await page.goto(`${server.url}${address}`);
+        await page.locator('#shop-receipt-refunded').waitFor();
+        const shown = plain(await page.locator('#shop-content').innerText());
+        assert.match(shown, lang === 'de' ? /Diese Zahlung wurde erstattet/ : /This payment was refunded/, address);
+        assert.ok(
+          !/nicht bestätigt|not confirmed|nichts abgebucht|nothing was charged/i.test(shown),
+          `${address}: ${shown}`,
+        );
+      }
+      await accessibleAtPhoneWidths(page, `refunded-${lang}`);
     }
   });
 

@@ -202,6 +202,15 @@ function OrderReceipt(props: { order: string }) {
   }
   if (!receipt) return <Loading label={t('loading')} />;
   if (receipt.status === 'paid') return <Paid receipt={receipt} />;
+  // Money has moved and moved again (a refund), or waits for the newspaper's review: neither is
+  // "not confirmed", which would ask a charged customer to pay again.
+  if (receipt.status === 'refunded' || receipt.status === 'flagged')
+    return (
+      <Screen id={`shop-receipt-${receipt.status}`} title={t(receipt.status)}>
+        <p>{t(receipt.status === 'refunded' ? 'refundedText' : 'flaggedText')}</p>
+        <WayOn vendor={receipt.licenseId} />
+      </Screen>
+    );
   return (
     <Screen id="shop-receipt-pending" title={t('notConfirmed')}>
       <button type="button" id="shop-receipt-check-again" class="shop-button shop-primary" onClick={load}>
