@@ -4,7 +4,6 @@ import type { AppContext, RouteDef } from '../http/routes.ts';
 import { letterhead, sendPrintable } from '../web/printable.ts';
 import { idParam } from '../http/validate.ts';
 import { statementMonths, statements, type Statement, type StatementPeriod } from '../ledger/statement.ts';
-import { getSettingsRow } from '../settings/queries.ts';
 import { vendorOfUser } from '../vendors/me.ts';
 import { findVendor, vendorNotFound } from '../vendors/queries.ts';
 import { statementPageHtml } from './page.ts';
@@ -91,18 +90,12 @@ function csvColumns(lang: StatementLanguage, period: StatementPeriod, zone: stri
   ];
 }
 
-async function sheetsOf(
-  ctx: AppContext,
-  vendors: StatementVendor[],
-  found: Statement[],
-  lang: StatementLanguage | undefined,
-): Promise<Sheet[]> {
-  const { use_tip_instead_of_donation: useTip } = await getSettingsRow(ctx.db);
+function sheetsOf(vendors: StatementVendor[], found: Statement[], lang: StatementLanguage | undefined): Sheet[] {
   return found.flatMap((statement) => {
     const vendor = vendors.find((v) => v.id === statement.vendorId);
     if (!vendor) return [];
     const sheetLang = lang ?? vendorLanguage(vendor.language);
-    return [{ vendor, statement, lang: sheetLang, rows: statementRows(statement, sheetLang, useTip as boolean) }];
+    return [{ vendor, statement, lang: sheetLang, rows: statementRows(statement, sheetLang) }];
   });
 }
 
@@ -161,7 +154,7 @@ async function respondOne(ctx: AppContext, vendor: StatementVendor): Promise<voi
   const period = statementPeriod(ctx);
   const lang = requestedLanguage(ctx);
   const found = await statements(ctx.db, [vendor.id], period);
-  const sheets = await sheetsOf(ctx, [vendor], found, lang);
+  const sheets = sheetsOf([vendor], found, lang);
   if (requestedFormat(ctx) === 'json') {
     // One vendor, one statement: the answer is the statement itself.
     ctx.body = { period: { from: period.from.toISOString(), to: period.to.toISOString() }, ...sheetToApi(sheets[0]!) };
@@ -216,7 +209,7 @@ export const statementRoutes: RouteDef[] = [
         )
         .select<StatementVendor[]>('id', 'license_id', 'first_name', 'last_name', 'language');
       // One CSV has one language for its headers and lines: German unless asked otherwise.
-      const sheets = await sheetsOf(ctx, vendors, found, requestedFormat(ctx) === 'csv' ? (lang ?? 'de') : lang);
+      const sheets = sheetsOf(vendors, found, requestedFormat(ctx) === 'csv' ? (lang ?? 'de') : lang);
       sheets.sort((a, b) => a.vendor.license_id.localeCompare(b.vendor.license_id, 'de', { numeric: true }));
       await respond(ctx, sheets, period, `abrechnungen_${year}`, lang);
     },

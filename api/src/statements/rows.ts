@@ -26,7 +26,6 @@ export const statementTexts = {
     opening: 'Guthaben am Beginn des Zeitraums',
     closing: 'Guthaben am Ende des Zeitraums',
     tip: 'Trinkgeld',
-    donation: 'Spende',
     feesBorne: 'Kartengebühren, selbst getragen',
     nothing: 'Keine Buchungen in diesem Zeitraum.',
     note: 'Ein negatives Guthaben ist ein Betrag, der mit den nächsten Verkäufen verrechnet wird.',
@@ -50,7 +49,6 @@ export const statementTexts = {
     opening: 'Credit at the start of the period',
     closing: 'Credit at the end of the period',
     tip: 'Tip',
-    donation: 'Donation',
     feesBorne: 'Card fees borne',
     nothing: 'No bookings in this period.',
     note: 'A negative credit is an amount settled against the next sales.',
@@ -70,12 +68,12 @@ export interface StatementRow {
 
 export { vendorLanguage } from '../vendors/language.ts';
 
-/** The lines of a statement: the opening credit, each movement, each payout with its voucher, the closing credit. */
-export function statementRows(
-  statement: Statement,
-  lang: StatementLanguage,
-  useTipInsteadOfDonation: boolean,
-): StatementRow[] {
+/**
+ * The lines of a statement: the opening credit, each movement, each payout with its voucher, the
+ * closing credit. A tip is "Trinkgeld" whatever the shop calls it: a job centre reads a gift from a
+ * customer as a tip (BSG, B 7/14 AS 75/20 R), as the lists and the statement of earnings do.
+ */
+export function statementRows(statement: Statement, lang: StatementLanguage): StatementRow[] {
   const t = statementTexts[lang];
   const names = documentKindNames[lang];
   const rows: StatementRow[] = [
@@ -91,7 +89,7 @@ export function statementRows(
       fees.amount += line.amount;
       continue;
     }
-    const name = line.kind === 'tip' ? (useTipInsteadOfDonation ? t.tip : t.donation) : names[line.kind];
+    const name = line.kind === 'tip' ? t.tip : names[line.kind];
     rows.push({
       kind: line.kind,
       label: line.itemName ? `${name}: ${line.itemName}` : name,
