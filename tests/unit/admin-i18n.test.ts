@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import polyglotI18nProvider from 'ra-i18n-polyglot';
+import type { TranslationMessages } from 'react-admin';
 import raEnglish from 'ra-language-english';
 import raGerman from 'ra-language-german';
 import { englishMessages } from '../../admin/src/backoffice/i18n/english.ts';
@@ -55,5 +57,19 @@ describe('back-office texts in German and English', () => {
     assert.equal(text(germanMessages, 'app.page.elster'), 'Kassenmeldung (ELSTER)');
     assert.equal(text(englishMessages, 'app.page.elster'), 'Till registration (ELSTER)');
     assert.match(text(germanMessages, 'app.fiscal.counter_off'), /^Diese Kasse signiert nicht \(TSE aus\)/);
+  });
+
+  it('counts in words: one vendor is not "1 aktive Verkäufer·innen"', () => {
+    const say = (messages: Messages, locale: string, count: number) =>
+      polyglotI18nProvider(() => messages as TranslationMessages, locale).translate('app.qr.badges_hint', {
+        smart_count: count,
+      });
+    assert.equal(
+      say(germanMessages, 'de', 1),
+      'Eine aktive Verkäuferin oder ein aktiver Verkäufer, A4, zum Ausschneiden.',
+    );
+    assert.equal(say(germanMessages, 'de', 12), '12 aktive Verkäufer·innen, A4, zum Ausschneiden.');
+    assert.equal(say(englishMessages, 'en', 1), 'One active vendor, A4, to cut out.');
+    assert.equal(say(englishMessages, 'en', 12), '12 active vendors, A4, to cut out.');
   });
 });

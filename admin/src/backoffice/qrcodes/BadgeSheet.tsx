@@ -92,7 +92,7 @@ export function BadgeSheet() {
         </Button>
         {vendors && (
           <Typography variant="body2" color="text.secondary" sx={{ flexBasis: '100%' }}>
-            {translate('app.qr.badges_hint', { count: vendors.length })}
+            {translate('app.qr.badges_hint', { smart_count: vendors.length })}
           </Typography>
         )}
       </Box>

@@ -30,7 +30,8 @@ export const de = {
       close: 'Schließen',
       print: 'Drucken',
       back: 'Zurück',
-      badges_hint: '%{count} aktive Verkäufer·innen, A4, zum Ausschneiden.',
+      badges_hint:
+        'Eine aktive Verkäuferin oder ein aktiver Verkäufer, A4, zum Ausschneiden. |||| %{smart_count} aktive Verkäufer·innen, A4, zum Ausschneiden.',
       licence: 'Ausweis-Nr. %{id}',
       sample: 'Beispiel',
       fields: {
@@ -121,7 +122,7 @@ export const en = {
       close: 'Close',
       print: 'Print',
       back: 'Back',
-      badges_hint: '%{count} active vendors, A4, to cut out.',
+      badges_hint: 'One active vendor, A4, to cut out. |||| %{smart_count} active vendors, A4, to cut out.',
       licence: 'Badge no. %{id}',
       sample: 'Sample',
       fields: {
