@@ -6,6 +6,7 @@ import { describeApi } from '../support/env.ts';
 import { pngBytes, withForm } from '../support/fixtures.ts';
 import supertest from 'supertest';
 import { localDay } from '../../api/src/period.ts';
+import { bookPaidOrder } from '../support/books.ts';
 
 interface Entry {
   id: number;
@@ -17,6 +18,7 @@ interface Entry {
   recordId: string | null;
   changes: Record<string, { before: unknown; after: unknown }> | null;
   details: Record<string, unknown> | null;
+  recordName: { name: string | null; licenseId: string | null; amount: number | null } | null;
 }
 
 describeApi('protocol of changes', (t) => {
@@ -207,6 +209,72 @@ describeApi('protocol of changes', (t) => {
         before: current.styleRevision,
         after: css.body.styleRevision,
       });
+    });
+  });
+
+  describe('names of the records', () => {
+    const named = async (recordType: string, recordId: number, language = 'de') => {
+      const res = await t.http
+        .get(`/api/protocol/?filter=${encodeURIComponent(JSON.stringify({ recordType, recordId: String(recordId) }))}`)
+        .set('Authorization', office)
+        .set('Accept-Language', language);
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+      return (res.body as Entry[]).map((entry) => [entry.action, entry.recordName]);
+    };
+
+    it('names an item by its present name, a deleted vendor by the values the deletion kept, a payout by amount and vendor', async () => {
+      const item = await withForm(t.http.post('/api/items').set('Authorization', maria), {
+        name: 'Kalender',
+        price: 300,
+      });
+      assert.equal(item.status, 201, JSON.stringify(item.body));
+      await withForm(t.http.put(`/api/items/${item.body.id}`).set('Authorization', maria), { name: 'Wandkalender' });
+      assert.deepEqual(await named('item', item.body.id), [
+        ['update', { name: 'Wandkalender', licenseId: null, amount: null }],
+        ['create', { name: 'Wandkalender', licenseId: null, amount: null }],
+      ]);
+
+      const vendor = await createVendor();
+      assert.equal((await t.http.delete(`/api/vendors/${vendor.id}`).set('Authorization', maria)).status, 200);
+      const [deletion] = await named('vendor', vendor.id);
+      assert.deepEqual(deletion, ['delete', { name: 'Petra Alt', licenseId: vendor.licenseId, amount: null }]);
+
+      const paid = await createVendor();
+      await bookPaidOrder(t.db, paid.id, new Date(), { prints: 1, digital: 0, tip: 50 });
+      const open = await t.http
+        .get('/api/payments/forpayout/')
+        .query({ vendor: paid.licenseId })
+        .set('Authorization', maria);
+      const payout = await t.http
+        .post('/api/payments/payout/')
+        .set('Authorization', maria)
+        .send({ vendor: paid.licenseId, expectedAmount: open.body.balance });
+      assert.equal(payout.status, 201, JSON.stringify(payout.body));
+      assert.deepEqual(await named('payout', payout.body.id), [
+        ['payout', { name: 'Petra Alt', licenseId: paid.licenseId, amount: open.body.balance }],
+      ]);
+    });
+
+    it('names an anonymised vendor only by the pseudonym, in the reader’s language', async () => {
+      const vendor = await createVendor();
+      await t.http.post(`/api/vendors/${vendor.id}/comments`).set('Authorization', maria).send({ comment: 'Neu' });
+      const anonymised = await t.http.post(`/api/vendors/${vendor.id}/anonymise`).set('Authorization', maria);
+      assert.equal(anonymised.status, 200, JSON.stringify(anonymised.body));
+      const pseudonym = { name: `Gelöscht #${vendor.id}`, licenseId: null, amount: null };
+      for (const [, name] of await named('vendor', vendor.id)) assert.deepEqual(name, pseudonym);
+      for (const [, name] of await named('vendor', vendor.id, 'en'))
+        assert.deepEqual(name, { ...pseudonym, name: `Deleted #${vendor.id}` });
+      const listed = await t.http
+        .get(`/api/protocol/?filter=${encodeURIComponent('{"recordType":"vendor_comment"}')}`)
+        .set('Authorization', office)
+        .set('Accept-Language', 'de');
+      const comments = (listed.body as Entry[]).filter((entry) => entry.details?.vendorId === vendor.id);
+      assert.deepEqual(
+        comments.map((entry) => entry.recordName),
+        [pseudonym],
+      );
+      const text = JSON.stringify(comments);
+      assert.ok(!text.includes('Petra Alt'), 'no name of the anonymised vendor');
     });
   });
 

@@ -3,6 +3,8 @@ import type { Page } from 'playwright-core';
 import { accessToken, logInAtProvider, openLoggedIn, useBrowserTab } from './admin-login.ts';
 import { expectAccessible } from './axe.ts';
 import { animationsDone, screenshot } from './browser.ts';
+import { eventually } from '../support/orders.ts';
+import { buyInShop } from './purchase.ts';
 import type { RunningServer } from './server.ts';
 
 // axe-core finds no critical and no serious violation, and exactly one h1, on every screen of the back
@@ -128,9 +130,78 @@ describe('e2e: accessibility of the back office and /me (axe-core)', function ()
       const entry = page.locator('table tbody tr').filter({ hasText: text });
       await entry.waitFor();
       const link = entry.locator('a.protocol-link');
-      assert.match(await link.innerText(), language === 'de' ? /^Verkäuferin oder Verkäufer \d+$/ : /^Vendor \d+$/);
+      assert.match(await link.innerText(), /^.+ \(DEMO-29\)$/, 'the vendor by name and licence ID');
       assert.match((await link.getAttribute('href')) ?? '', /\/backoffice\/userprofile\/\d+$/);
       assert.doesNotMatch(await page.locator('table tbody').innerText(), /isDisabled|[{}]/, 'no raw names or JSON');
+    }
+    await useLanguage(page, 'de');
+  });
+
+  it('reads an item’s price change, a vendor’s deletion and a payout as sentences with euros and names', async () => {
+    const headers = { Authorization: `Bearer ${await accessToken(page)}` };
+    const send = async (path: string, method: string, body: unknown) => {
+      const res = await fetch(`${server.url}${path}`, {
+        method,
+        headers: { ...headers, 'Content-Type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      assert.ok(res.ok, `${method} ${path}: ${res.status} ${await res.clone().text()}`);
+      return (await res.json()) as Record<string, unknown> & { id: number };
+    };
+    const form = async (path: string, method: string, fields: Record<string, string>) => {
+      const body = new FormData();
+      for (const [name, value] of Object.entries(fields)) body.append(name, value);
+      const res = await fetch(`${server.url}${path}`, { method, headers, body });
+      assert.ok(res.ok, `${method} ${path}: ${res.status} ${await res.clone().text()}`);
+      return (await res.json()) as { id: number };
+    };
+    const item = await form('/api/items', 'POST', { name: 'Wandkalender', price: '300' });
+    await form(`/api/items/${item.id}`, 'PUT', { price: '350' });
+    const gone = await send('/api/vendors', 'POST', { licenseId: 'E2E-33', firstName: 'Maria', lastName: 'Muster' });
+    assert.ok((await fetch(`${server.url}/api/vendors/${gone.id}`, { method: 'DELETE', headers })).ok);
+    // A sale in the shop gives a vendor credit to pay out, final once the card fee is booked.
+    const payee = await send('/api/vendors', 'POST', { licenseId: 'E2E-3', firstName: 'Paula', lastName: 'Payee' });
+    const settings = (await (await fetch(`${server.url}/api/settings`)).json()) as { mainItem: { id: number } };
+    await buyInShop(server.url, { vendor: 'E2E-3', entries: [{ item: settings.mainItem.id, quantity: 1 }], tip: 0 });
+    await eventually(async () => {
+      const orders = (await (await fetch(`${server.url}/api/orders`, { headers })).json()) as {
+        vendorId: number;
+        fee: number | null;
+      }[];
+      return orders.some((order) => order.vendorId === payee.id && order.fee !== null);
+    }, 'the card fee is booked');
+    const withCredit = (await (await fetch(`${server.url}/api/vendors/${payee.id}`, { headers })).json()) as {
+      licenseId: string;
+      credit: number;
+    };
+    await send('/api/payments/payout/', 'POST', { vendor: withCredit.licenseId, expectedAmount: withCredit.credit });
+    const euros = (cents: number, language: 'de' | 'en') =>
+      new Intl.NumberFormat(language === 'de' ? 'de-DE' : 'en-IE', { style: 'currency', currency: 'EUR' })
+        .format(cents / 100)
+        .replace(/\s/g, ' ');
+
+    for (const language of languages) {
+      const de = language === 'de';
+      await useLanguage(page, language);
+      await page.goto(`${server.url}/backoffice/protocol`);
+      const rows = page.locator('table tbody tr');
+      const sentences = [
+        de ? 'Preis von Wandkalender: 3,00 € → 3,50 €' : 'Price of Wandkalender: €3.00 → €3.50',
+        de ? 'Gelöscht: Maria Muster (E2E-33)' : 'Deleted: Maria Muster (E2E-33)',
+        `${de ? 'Ausgezahlt' : 'Paid out'}: ${euros(withCredit.credit, language)} ${de ? 'an' : 'to'} Paula Payee (E2E-3)`,
+      ];
+      for (const sentence of sentences) await rows.filter({ hasText: sentence }).first().waitFor();
+      const text = (await page.locator('table tbody').innerText()).replace(/\s/g, ' ');
+      for (const sentence of sentences) assert.ok(text.includes(sentence), `${sentence} in ${text.slice(0, 2000)}`);
+      assert.doesNotMatch(text, /\b(Vendor|Verkäufer) \d+\b/, 'no vendor by number');
+      assert.doesNotMatch(text, /(Preis|Price)[^:\n]*: 350\b|Unit price|Einzelpreis: \d+$/m, 'no raw cents');
+      await expectAccessible(page, `the protocol with sentences (${language})`);
+      for (const width of [390, 1280]) {
+        await page.setViewportSize({ width, height: 900 });
+        await animationsDone(page);
+        await screenshot(page, `backoffice-protocol-sentences-${language}-${width}`);
+      }
+      await page.setViewportSize({ width: 1280, height: 900 });
     }
     await useLanguage(page, 'de');
   });

@@ -3,6 +3,9 @@ import { invalidError } from '../errors.ts';
 import { toIso } from '../vendors/queries.ts';
 import { tr } from '../language/messages.ts';
 import { type ListSpec, periodFilters } from '../lists.ts';
+import type { Language } from '../language/messages.ts';
+import { pseudonymIn } from '../privacy/anonymise.ts';
+import { ERASED } from '../privacy/scrub.ts';
 
 interface EntryRow {
   id: number;
@@ -14,9 +17,41 @@ interface EntryRow {
   record_id: string | null;
   changes: Record<string, { before: unknown; after: unknown }> | null;
   details: Record<string, unknown> | null;
+  /** The record's (or, for a location, comment or payout, its vendor's) name as it is now. */
+  named_name: string | null;
+  named_license_id: string | null;
+  /** A payout's amount in cents. */
+  named_amount: string | number | null;
 }
 
-function entryToApi(row: EntryRow) {
+type Changes = NonNullable<EntryRow['changes']>;
+
+/** A value the entry kept itself, unless anonymisation erased it. */
+function kept(changes: Changes | null, field: string): string | null {
+  const change = changes?.[field];
+  const value = change?.before ?? change?.after;
+  return typeof value === 'string' && value !== ERASED && value.trim() ? value.trim() : null;
+}
+
+/**
+ * Who or what the entry is about, so the protocol reads "Gelöscht: Maria Muster (DEMO-33)": the
+ * record as it is now; a deleted one by the values its entry kept. An anonymised vendor is named by
+ * the pseudonym (docs/privacy.md), never by an older entry's values.
+ */
+function recordName(row: EntryRow, language: Language) {
+  let name = row.named_name?.trim() || null;
+  let licenseId = row.named_license_id;
+  if (name === null && row.record_type === 'vendor') {
+    name = [kept(row.changes, 'firstName'), kept(row.changes, 'lastName')].filter(Boolean).join(' ') || null;
+    licenseId = kept(row.changes, 'licenseId');
+  }
+  if (name === null && row.record_type === 'item') name = kept(row.changes, 'name');
+  const amount = row.named_amount === null ? null : Number(row.named_amount);
+  if (name === null && amount === null) return null;
+  return { name: name && pseudonymIn(name, language), licenseId, amount };
+}
+
+function entryToApi(row: EntryRow, language: Language) {
   return {
     id: row.id,
     at: toIso(row.at),
@@ -27,10 +62,41 @@ function entryToApi(row: EntryRow) {
     recordId: row.record_id,
     changes: row.changes,
     details: row.details,
+    recordName: recordName(row, language),
   };
 }
 
-export const protocolEntries = (db: Knex) => db('protocol_entries').select('*');
+/**
+ * The entries with the names of what they are about, joined when read: a renamed product or vendor
+ * reads under its present name, and an anonymised vendor under the pseudonym only. Wrapped, so the
+ * list's filters and sorts see the protocol's own columns alone.
+ */
+export const protocolEntries = (db: Knex) =>
+  db
+    .from(
+      db('protocol_entries as e')
+        .leftJoin('items as ri', (on) => {
+          void on.on(db.raw(`e.record_type = 'item' and ri.id::text = e.record_id`));
+        })
+        .leftJoin('payouts as rp', (on) => {
+          void on.on(db.raw(`e.record_type = 'payout' and rp.id::text = e.record_id`));
+        })
+        .leftJoin('vendors as rv', (on) => {
+          void on.on(
+            db.raw(`(e.record_type = 'vendor' and rv.id::text = e.record_id)
+              or (e.record_type in ('vendor_location', 'vendor_comment') and rv.id::text = e.details->>'vendorId')
+              or (e.record_type = 'payout' and rv.id = rp.vendor_id)`),
+          );
+        })
+        .select(
+          'e.*',
+          db.raw(`coalesce(ri.name, trim(rv.first_name || ' ' || rv.last_name)) as named_name`),
+          'rv.license_id as named_license_id',
+          'rp.amount as named_amount',
+        )
+        .as('protocol_entries'),
+    )
+    .select('*');
 
 function text(name: string, value: unknown): string {
   if (typeof value !== 'string' && typeof value !== 'number')

@@ -4,7 +4,7 @@ import { Link } from 'react-router-dom';
 import { formatDateTime } from '../../shared/dates.ts';
 import type { Locale } from '../../shared/locale.ts';
 import { formatCents } from '../../shared/money.ts';
-import { actionKey, centFields, humanised, recordKinds } from './records.ts';
+import { actionKey, isCents, humanised, recordKinds } from './records.ts';
 
 type Changes = Record<string, { before: unknown; after: unknown }>;
 
@@ -18,7 +18,18 @@ export interface ProtocolRecord {
   recordId: string | null;
   changes: Changes | null;
   details: Record<string, unknown> | null;
+  /** Who or what the entry is about, as the API names it now (the pseudonym for an anonymised vendor). */
+  recordName: { name: string | null; licenseId: string | null; amount: number | null } | null;
 }
+
+/** A line of a payout or a sale as the entry kept it. */
+interface Line {
+  kind?: unknown;
+  itemName?: unknown;
+  quantity?: unknown;
+  amount?: unknown;
+}
+const isLine = (value: object): value is Line => 'itemName' in value && typeof (value as Line).amount === 'number';
 
 const isoInstant = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/;
 
@@ -29,10 +40,19 @@ function useShown() {
   const empty = translate('app.protocol.empty_value');
   const shown = (field: string, value: unknown, label: (field: string) => string): string => {
     if (value === null || value === undefined || value === '') return empty;
-    if (typeof value === 'number' && centFields.has(field)) return formatCents(value, locale);
+    if (typeof value === 'number' && isCents(field)) return formatCents(value, locale);
+    if (field === 'kind' && typeof value === 'string') return translate(`app.vendor.kind_${value}`, { _: value });
     if (typeof value === 'boolean') return translate(value ? 'ra.boolean.true' : 'ra.boolean.false');
     if (typeof value === 'string' && isoInstant.test(value)) return formatDateTime(value, locale);
     if (Array.isArray(value)) return value.map((each) => shown(field, each, label)).join(', ') || empty;
+    // A line reads as the payout page shows it: "Trinkgeld × 1: 1,00 €", its kind in the reader's language.
+    if (typeof value === 'object' && isLine(value)) {
+      const kind = typeof value.kind === 'string' ? value.kind : 'item';
+      const name =
+        kind === 'item' ? String(value.itemName) : translate(`app.vendor.kind_${kind}`, { _: value.itemName });
+      const quantity = typeof value.quantity === 'number' ? ` × ${value.quantity}` : '';
+      return `${name}${quantity}: ${formatCents(value.amount as number, locale)}`;
+    }
     if (typeof value === 'object')
       return Object.entries(value as Record<string, unknown>)
         .map(([key, inner]) => `${label(key)}: ${shown(key, inner, label)}`)
@@ -54,13 +74,29 @@ function useLabel(recordType: string | null) {
   };
 }
 
+/** The record as a person names it: "Maria Muster (DEMO-33)", "Zeitung", "12,50 € an Maria Muster (DEMO-3)". */
+function useRecordName() {
+  const translate = useTranslate();
+  const locale = useLocale() as Locale;
+  return (entry: ProtocolRecord): string => {
+    const type = translate(`app.protocol.type_${(entry.recordType ?? '').replace(/-/g, '_')}`, { _: entry.recordType });
+    const named = entry.recordName;
+    const name = named?.name ? (named.licenseId ? `${named.name} (${named.licenseId})` : named.name) : null;
+    if (entry.recordType === 'payout' && named?.amount != null && name)
+      return translate('app.protocol.payout_to', { amount: formatCents(named.amount, locale), name });
+    if (name && (entry.recordType === 'vendor' || entry.recordType === 'item')) return name;
+    if (name) return translate('app.protocol.type_of', { type, name });
+    return `${type} ${entry.recordId ?? ''}`.trim();
+  };
+}
+
 /** The action and the record in words, linked to the record's screen where it has one. */
 export function ProtocolRecordName({ entry }: { entry: ProtocolRecord }) {
   const translate = useTranslate();
+  const recordName = useRecordName();
   const action = translate(actionKey(entry.action), { _: entry.action });
   if (!entry.recordType) return <>{action}</>;
-  const type = translate(`app.protocol.type_${entry.recordType.replace(/-/g, '_')}`, { _: entry.recordType });
-  const name = `${type} ${entry.recordId ?? ''}`.trim();
+  const name = recordName(entry);
   const link =
     entry.recordId !== null && entry.action !== 'delete'
       ? recordKinds[entry.recordType]?.link?.(entry.recordId, entry.details)
@@ -80,9 +116,13 @@ export function ProtocolRecordName({ entry }: { entry: ProtocolRecord }) {
   );
 }
 
-/** Each changed field as "label: before → after"; an entry without changes shows its details in words. */
+/**
+ * Each changed field as a sentence: "Preis von Zeitung: 3,00 € → 3,50 €"; a created or deleted
+ * record's fields with the one value they had; an entry without changes shows its details in words.
+ */
 export function ProtocolChanges() {
   const record = useRecordContext<ProtocolRecord>();
+  const translate = useTranslate();
   const shown = useShown();
   const label = useLabel(record?.recordType ?? null);
   if (!record) return null;
@@ -98,13 +138,27 @@ export function ProtocolChanges() {
         ))}
       </Box>
     ) : null;
+  // A product's fields name it ("Preis von Zeitung"); a vendor's do not ("Deaktiviert von Maria" would
+  // read as who did it), the record column names them.
+  const owner = record.action === 'update' && record.recordType === 'item' ? record.recordName?.name : undefined;
+  const fieldName = (field: string) =>
+    owner ? translate('app.protocol.field_of', { field: label(field), name: owner }) : label(field);
+  // A deletion keeps what the record had, a creation (or payout) what it got: one value, no arrow.
+  const single = (before: unknown, after: unknown) =>
+    record.action === 'delete' ? before : before === null && record.action !== 'update' ? after : undefined;
   return (
     <Box component="ul" sx={list} className="protocol-changes">
-      {fields.map(([field, { before, after }]) => (
-        <li key={field}>
-          <strong>{label(field)}</strong>: {shown(field, before, label)} → {shown(field, after, label)}
-        </li>
-      ))}
+      {fields.map(([field, { before, after }]) => {
+        const one = single(before, after);
+        return (
+          <li key={field}>
+            <strong>{fieldName(field)}</strong>:{' '}
+            {one !== undefined
+              ? shown(field, one, label)
+              : `${shown(field, before, label)} → ${shown(field, after, label)}`}
+          </li>
+        );
+      })}
     </Box>
   );
 }

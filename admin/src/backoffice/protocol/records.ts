@@ -31,17 +31,26 @@ export const recordKinds: Record<string, RecordKind> = {
 };
 
 /** Fields the API holds in cents: shown as euros in the language of the screen. */
-export const centFields = new Set([
+const centFields = new Set([
   'amount',
   'amountTotal',
   'amountTip',
   'price',
+  'unitPrice',
   'counterPrice',
   'maxOrderAmount',
   'credit',
   'balance',
   'expectedAmount',
+  'cash',
+  'tendered',
+  'change',
+  'cashPaid',
+  'cashTendered',
 ]);
+
+/** A field in cents: one of the list, or named so ("feeCents", "totalAmount", "listPrice"). */
+export const isCents = (field: string) => centFields.has(field) || /(Cents|Price|Amount)$/.test(field);
 
 /** "postCode" → "Post code": a field nobody labelled still reads as words, not as code. */
 export const humanised = (field: string) => {
