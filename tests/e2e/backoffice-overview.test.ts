@@ -156,7 +156,7 @@ describe('e2e: overview screens of the back office', function () {
     await page.setViewportSize({ width: 1280, height: 900 });
   });
 
-  it('shows the demo vendors on the map in clusters, with a popup that links to the profile', async () => {
+  it('shows the demo vendors on the map in clusters, with a popup that links to the profile and zoom buttons in German', async () => {
     const map = (await (await api('/api/map')).json()) as {
       vendors: { id: number; licenseId: string; locations: unknown[] }[];
     };
@@ -165,6 +165,9 @@ describe('e2e: overview screens of the back office', function () {
     await open('/map', 'Karte');
     await page.locator('#vendor-map .leaflet-marker-icon').first().waitFor();
     assert.match(await page.locator('#map-summary').innerText(), new RegExp(`an ${locations} Standorten$`));
+    // Leaflet's own zoom buttons speak English; ours are named in the screen's language.
+    await page.getByRole('button', { name: 'Vergrößern' }).waitFor();
+    await page.getByRole('button', { name: 'Verkleinern' }).waitFor();
     // Without internet no tile loads (Chromium here is offline); the markers are drawn all the same.
     const shown = await page.evaluate(() => {
       const clusters = [...document.querySelectorAll('#vendor-map .marker-cluster')].map((icon) =>

@@ -7,6 +7,7 @@ import { PageTitle } from '../layout/PageTitle.tsx';
 import { vendorPaths } from '../vendors/paths.ts';
 import { ClusterLayer, type MapMarker } from './ClusterLayer.tsx';
 import { Tiles } from './Tiles.tsx';
+import { Zoom } from './Zoom.tsx';
 import type { ShopDataProvider } from '../dataProvider.ts';
 
 interface MapVendor {
@@ -103,9 +104,11 @@ export default function MapPage() {
             id="vendor-map"
             center={[loaded.map.center.lat, loaded.map.center.long]}
             zoom={13}
+            zoomControl={false}
             style={{ height: 'calc(100vh - 190px)', minHeight: 360, width: '100%' }}
           >
             <Tiles />
+            <Zoom />
             <ClusterLayer markers={markers} />
           </MapContainer>
         </>

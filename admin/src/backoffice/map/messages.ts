@@ -8,6 +8,8 @@ export const de = {
       failed: 'Die Karte konnte nicht geladen werden: %{message}',
       summary: '%{vendors} Verkäufer·innen an %{locations} Standorten',
       empty: 'Noch niemand mit Standort auf der Online-Karte.',
+      zoom_in: 'Vergrößern',
+      zoom_out: 'Verkleinern',
     },
   },
 };
@@ -21,6 +23,8 @@ export const en: typeof de = {
       failed: 'The map could not be loaded: %{message}',
       summary: '%{vendors} vendors at %{locations} locations',
       empty: 'No vendor with a location on the online map yet.',
+      zoom_in: 'Zoom in',
+      zoom_out: 'Zoom out',
     },
   },
 };

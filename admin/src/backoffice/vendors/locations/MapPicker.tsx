@@ -1,6 +1,7 @@
 import type L from 'leaflet';
 import { MapContainer, Marker, useMapEvents } from 'react-leaflet';
 import { Tiles } from '../../map/Tiles.tsx';
+import { Zoom } from '../../map/Zoom.tsx';
 
 // Loaded only when a location is edited: leaflet is far too heavy for the first screen.
 
@@ -31,8 +32,10 @@ export default function MapPicker({
       zoom={16}
       style={{ height: 280, width: '100%' }}
       scrollWheelZoom={false}
+      zoomControl={false}
     >
       <Tiles />
+      <Zoom />
       <ClickToPlace onChange={onChange} />
       <Marker
         position={position}
