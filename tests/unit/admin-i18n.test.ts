@@ -57,6 +57,9 @@ describe('back-office texts in German and English', () => {
     assert.equal(text(germanMessages, 'app.page.elster'), 'Kassenmeldung (ELSTER)');
     assert.equal(text(englishMessages, 'app.page.elster'), 'Till registration (ELSTER)');
     assert.match(text(germanMessages, 'app.fiscal.counter_off'), /^Diese Kasse signiert nicht \(TSE aus\)/);
+    // The specification's wording of the e-mail check (section 5), the API's own in German.
+    assert.equal(text(englishMessages, 'ra.validation.email'), 'Please enter a valid email address.');
+    assert.equal(text(germanMessages, 'ra.validation.email'), 'Bitte eine gültige E-Mail-Adresse eingeben.');
   });
 
   it('counts in words: one vendor is not "1 aktive Verkäufer·innen"', () => {

@@ -2,6 +2,8 @@
 import { kindNames } from '../../shared/ledger.ts';
 
 export const en = {
+  // The specification's wording for the e-mail check, as the API says it too.
+  ra: { validation: { email: 'Please enter a valid email address.' } },
   app: {
     title_default: 'Street paper',
     language: 'Language',

@@ -65,6 +65,8 @@ export const germanForReactAdmin5 = {
     },
     validation: {
       unique: 'Muss eindeutig sein',
+      // The specification's wording for the e-mail check, as the API says it too.
+      email: 'Bitte eine gültige E-Mail-Adresse eingeben.',
     },
     saved_queries: {
       label: 'Gespeicherte Abfragen',
