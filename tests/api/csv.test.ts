@@ -256,7 +256,17 @@ describeApi('CSV exports', (t) => {
         .reduce((a, b) => a + b, 0),
       0,
     );
-    assert.deepEqual(column(parsed, 'Konto').slice(0, 4), ['Kundschaft', 'Zeitung', 'Kasse', 'Kartenanbieter']);
+    assert.deepEqual(column(parsed, 'Konto').slice(0, 4), [
+      'Kundschaft',
+      'Zeitung (Organisation)',
+      'Kasse',
+      'Kartenanbieter',
+    ]);
+    // The kinds in words, not the ledger's names (customers, orga, cash).
+    assert.deepEqual(
+      [...new Set(column(parsed, 'Kontoart'))],
+      ['Kundschaft', 'Zeitung (Organisation)', 'Kasse', 'Kartenanbieter', 'Verkäufer·in'],
+    );
     assert.ok(column(parsed, 'Konto').includes(`'=HYPERLINK("x") Semi;colon (CSV-1)`));
   });
 

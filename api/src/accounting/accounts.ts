@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { accountTurnovers } from '../ledger/queries.ts';
 import { licenseSortKey } from '../vendors/queries.ts';
-import { accountName, type NamedAccount } from './names.ts';
+import { accountKindName, accountName, type NamedAccount } from './names.ts';
 import { type Language } from '../language/messages.ts';
 import type { CsvColumn } from '../csv.ts';
 import type { Period } from '../period.ts';
@@ -61,7 +61,7 @@ export async function accountStatements(db: Db, period: Period, language: Langua
 
 export const statementCsvColumns: CsvColumn<AccountStatement>[] = [
   { header: 'Account', value: (s) => s.name },
-  { header: 'Account kind', value: (s) => s.kind },
+  { header: 'Account kind', value: (s, language) => accountKindName(s.kind, language) },
   { header: 'Licence', value: (s) => s.licenseId },
   { header: 'Opening balance', value: (s) => s.opening, format: 'cents' },
   { header: 'Incoming', value: (s) => s.received, format: 'cents' },

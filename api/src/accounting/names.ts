@@ -4,10 +4,31 @@ import { pseudonymIn } from '../privacy/anonymise.ts';
 // How accounts are named where people read them: the lists, the CSV files for the bookkeeper, in
 // the reader's language. The kinds of booking are named in api/src/ledger/kinds.ts.
 
+// The newspaper's own account is the organisation's, not the product "Zeitung" of the same word.
 const systemAccountNames: Record<Language, Record<string, string>> = {
-  de: { customers: 'Kundschaft', orga: 'Zeitung', cash: 'Kasse', provider: 'Kartenanbieter', bank: 'Bank' },
-  en: { customers: 'Customers', orga: 'Newspaper', cash: 'Cash desk', provider: 'Card provider', bank: 'Bank' },
+  de: {
+    customers: 'Kundschaft',
+    orga: 'Zeitung (Organisation)',
+    cash: 'Kasse',
+    provider: 'Kartenanbieter',
+    bank: 'Bank',
+  },
+  en: {
+    customers: 'Customers',
+    orga: 'Newspaper (organisation)',
+    cash: 'Cash desk',
+    provider: 'Card provider',
+    bank: 'Bank',
+  },
 };
+
+/** What kind of account it is, as the bookkeeper's CSV names it. */
+const accountKindNames: Record<Language, Record<string, string>> = {
+  de: { ...systemAccountNames.de, vendor: 'Verkäufer·in' },
+  en: { ...systemAccountNames.en, vendor: 'Vendor' },
+};
+
+export const accountKindName = (kind: string, language: Language) => accountKindNames[language][kind] ?? kind;
 
 /** A ledger account as its name columns come from a join with `vendors`. */
 export interface NamedAccount {
