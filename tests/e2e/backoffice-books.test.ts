@@ -82,6 +82,10 @@ describe('e2e: credits, payouts, sales and accounting in the back office', funct
       ['sale', 'tip'],
     );
     await screenshot(page, 'backoffice-sales-1280');
+    // The sales file is named after what it holds, not like the books' file.
+    const salesFile = page.waitForEvent('download');
+    await page.locator('#books-csv').click();
+    assert.match((await salesFile).suggestedFilename(), /^verkaeufe-\d{4}-\d\d-\d\d-\d{4}-\d\d-\d\d\.csv$/);
 
     await page.goto(url(`/payments?filter=${encodeURIComponent(JSON.stringify({ vendor }))}`));
     await page.getByRole('button', { name: 'Heute' }).click();
@@ -90,6 +94,7 @@ describe('e2e: credits, payouts, sales and accounting in the back office', funct
     await page.locator('#books-totals .books-total').first().waitFor();
     const download = page.waitForEvent('download');
     await page.locator('#books-csv').click();
+    assert.match((await download).suggestedFilename(), /^buchungen-\d{4}-\d\d-\d\d-\d{4}-\d\d-\d\d\.csv$/);
     const csv = fs.readFileSync(await (await download).path(), 'utf8');
     assert.match(csv, /^\uFEFF"Buchung";"Datum";"Art"/, csv.slice(0, 120));
     assert.match(csv, new RegExp(`"${itemName}";"?3"?;`), `the purchase is in the CSV: ${csv.slice(-400)}`);

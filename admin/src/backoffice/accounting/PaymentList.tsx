@@ -58,7 +58,8 @@ function Downloads({ accounts, permanent }: { accounts: boolean; permanent?: Rec
         onClick={() =>
           void download(
             `/api/payments?format=csv&${filterParam({ ...filterValues, ...permanent })}`,
-            periodFilename('buchungen', period),
+            // The sales screen's file holds sales and tips only: named after them, not as the books.
+            periodFilename(accounts ? 'buchungen' : 'verkaeufe', period),
           )
         }
       >
