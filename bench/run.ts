@@ -9,10 +9,12 @@
 // - migrate (bench/migrate.ts): that history brought from the migration before the counter's to the
 //   latest (after books, whose history it copies);
 // - shop (bench/shop.ts): the shop's first screen in a throttled Chromium;
-// - admin (bench/admin.ts): the JavaScript of the back office's first screen and of /me.
+// - admin (bench/admin.ts): the JavaScript of the back office's first screen and of /me;
+// - lighthouse (bench/lighthouse.ts): Lighthouse's four scores on the landing page, a receipt and /me.
 import { benchAdmin } from './admin.ts';
 import { benchBooks } from './books.ts';
 import { passes, printFigures, type BenchPart, type Figure } from './figures.ts';
+import { benchLighthouse } from './lighthouse.ts';
 import { benchLoad } from './load.ts';
 import { benchMigrate } from './migrate.ts';
 import { benchPurchases } from './purchases.ts';
@@ -25,6 +27,7 @@ const parts: Record<string, BenchPart> = {
   migrate: benchMigrate,
   shop: benchShop,
   admin: benchAdmin,
+  lighthouse: benchLighthouse,
 };
 
 const only = process.argv[2];

@@ -29,27 +29,22 @@ export interface MountOptions {
 const widgetCss = () => import('./style.css?inline').then((module) => module.default);
 
 /**
- * The widget's styles, before the newspaper's own CSS so that wins. The shop's page comes with the
- * CSS link from the server; a shadow root gets it here. Its URL names the revision: cached until
- * the CSS changes.
+ * The widget's styles, before the newspaper's own CSS so that wins. The shop's page comes with both
+ * in its HTML; a shadow root, or a page served without them (the dev server), adopts them here.
  */
 function addStyles(target: HTMLElement | ShadowRoot, options: MountOptions): () => void {
-  if (target instanceof ShadowRoot) return adoptStyles(target, options.boot.settings.styleRevision);
-  const inlined = document.getElementById('shop-style');
+  const inlined = target instanceof ShadowRoot ? null : document.getElementById('shop-style');
   if (inlined) return () => inlined.remove();
-  const style = document.createElement('style');
-  style.id = 'shop-style';
-  document.head.insertBefore(style, document.head.querySelector('#shop-custom-css'));
-  void widgetCss().then((css) => (style.textContent = css));
-  return () => style.remove();
+  return adoptStyles(target instanceof ShadowRoot ? target : document, options.boot.settings.styleRevision);
 }
 
 /**
- * Embedded: constructed style sheets, not <style> elements, so a newspaper page whose
- * Content-Security-Policy forbids inline styles still shows the widget as designed. Adopted sheets
- * come after a root's own, so the newspaper's CSS is adopted as well, after the widget's.
+ * Constructed style sheets, not <style> elements, so a page whose Content-Security-Policy forbids
+ * inline styles still shows the widget as designed, and no script writes styles a slow link would
+ * show late. Adopted sheets come after a root's own, so the newspaper's CSS (its URL names the
+ * revision: cached until the CSS changes) is adopted as well, after the widget's.
  */
-function adoptStyles(root: ShadowRoot, revision: number): () => void {
+function adoptStyles(root: ShadowRoot | Document, revision: number): () => void {
   const own = new CSSStyleSheet();
   void widgetCss().then((css) => own.replaceSync(css));
   const sheets: CSSStyleSheet[] = [own];

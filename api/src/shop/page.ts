@@ -72,12 +72,28 @@ interface PageData {
 }
 
 /**
- * index.html with the newspaper's title, language, icon, colour, custom CSS, the boot data and the
- * first screen with its styles.
+ * What a search engine or a shared link's preview says under the page's title (Lighthouse's SEO
+ * audit "Document has a meta description": https://developer.chrome.com/docs/lighthouse/seo/meta-description).
+ */
+const descriptions = {
+  de: (newspaper: string, vendor?: string) =>
+    `${newspaper} online kaufen${vendor ? ` bei ${vendor}` : ' bei Ihrer Verkäuferin oder Ihrem Verkäufer'}: die Straßenzeitung gedruckt oder digital, bezahlt mit Karte.`,
+  en: (newspaper: string, vendor?: string) =>
+    `Buy ${newspaper} online from ${vendor ?? 'your vendor'}: the street paper in print or digital, paid by card.`,
+};
+
+/**
+ * index.html with the newspaper's title, description, language, icon, colour, custom CSS, the boot
+ * data and the first screen with its styles.
  */
 export function renderShopPage(template: string, { lang, boot, customCss, css, firstScreen }: PageData): string {
   const { settings } = boot;
+  const description = descriptions[lang](
+    settings.newspaperName || (lang === 'de' ? 'Die Straßenzeitung' : 'The street paper'),
+    boot.vendor?.displayName,
+  );
   const head = [
+    `<meta name="description" content="${escapeHtml(description)}">`,
     `<meta name="theme-color" content="${escapeHtml(settings.color)}">`,
     `<link rel="icon" href="${escapeHtml(fromRoot(settings.favicon ?? settings.logo))}">`,
     // The widget's styles before the newspaper's own, so those win.
