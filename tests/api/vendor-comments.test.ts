@@ -56,9 +56,14 @@ describeApi('vendor comments', (t) => {
     assert.match(first.body.createdAt, isoTime);
     const second = await post(vendorId, { comment: 'Owes 20 € for papers.', warning: true });
     assert.equal(second.body.warning, true);
+    const listed = (await list(vendorId)).body as { id: number; createdBy: string | null }[];
     assert.deepEqual(
-      (await list(vendorId)).body.map((c: { id: number }) => c.id),
-      [second.body.id, first.body.id],
+      listed.map((c) => [c.id, c.createdBy]),
+      [
+        [second.body.id, 'office'],
+        [first.body.id, 'office'],
+      ],
+      'newest first, each with who wrote it',
     );
   });
 
@@ -79,6 +84,7 @@ describeApi('vendor comments', (t) => {
     const edited = await patch(vendorId, id, { comment: 'Badge found again', warning: false });
     assert.equal(edited.body.comment, 'Badge found again');
     assert.equal(edited.body.warning, false);
+    assert.equal(edited.body.createdBy, 'office', 'a change keeps naming who wrote it');
     assert.deepEqual((await list(vendorId)).body, [edited.body]);
 
     const removed = await remove(vendorId, id);

@@ -68,14 +68,20 @@ describeApi('vendor locations', (t) => {
       latitude: 48.2167,
       longitude: 16.3856,
       workingTime: weekly,
+      createdAt: created.body.createdAt,
     });
+    assert.ok(Date.parse(created.body.createdAt) > Date.now() - 60_000, 'added just now');
     const plain = await post(vendorId, { name: 'Church' });
     assert.equal(plain.status, 201);
     assert.deepEqual(plain.body.workingTime, { kind: 'allDay' }, 'all day unless said otherwise');
     assert.equal(plain.body.latitude, null);
 
     const listed = await list(vendorId);
-    assert.deepEqual(listed.body, [created.body, plain.body]);
+    // The list names who added each, as the protocol recorded it.
+    assert.deepEqual(
+      listed.body,
+      [created.body, plain.body].map((location) => ({ ...location, createdBy: 'office' })),
+    );
 
     const renamed = await patch(vendorId, created.body.id, { name: 'Spar Praterstraße' });
     assert.equal(renamed.status, 200);

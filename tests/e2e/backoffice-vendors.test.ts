@@ -4,6 +4,7 @@ import type { Browser, Page } from 'playwright-core';
 import { DEMO_VENDOR_EMAIL_POSTFIX } from '../../seeds/demo.ts';
 import { eventually } from '../support/orders.ts';
 import { accessToken, logInAtProvider, useBrowserTab } from './admin-login.ts';
+import { expectAccessible } from './axe.ts';
 import { coveredWhileTabbing, phone, reachableAtEnd, screenshot } from './browser.ts';
 import { buyInShop } from './purchase.ts';
 import type { RunningServer } from './server.ts';
@@ -229,6 +230,42 @@ describe('e2e: vendors in the back office', function () {
     }[];
     assert.equal(stored.warning, true);
     assert.ok(stored.resolvedAt);
+  });
+
+  it('asks before deleting a warning comment and says it is deleted; comments and locations say who added them when', async () => {
+    await page.goto(url(`/userprofile/${vendorId}/update`));
+    await page.getByLabel(/^Neuer Kommentar/).fill('Hat Hausverbot bis Ende Mai.');
+    await page.locator('#vendor-comments').getByLabel('Warnung').check();
+    await page.locator('#comment-add').click();
+    const comment = page.locator('.vendor-comment').filter({ hasText: 'Hat Hausverbot' });
+    await comment.waitFor();
+    // The author as the protocol recorded the comment and the location: the office's login.
+    await comment.filter({ hasText: /\d{2}:\d{2} von office/ }).waitFor();
+    await page
+      .locator('.vendor-location')
+      .filter({ hasText: /Angelegt am .+ von office/ })
+      .waitFor();
+
+    await comment.getByRole('button', { name: 'Löschen' }).click();
+    const confirm = page.getByRole('dialog');
+    await confirm.filter({ hasText: 'Warnung löschen?' }).filter({ hasText: 'Hat Hausverbot' }).waitFor();
+    await expectAccessible(page, 'the confirmation of deleting a warning comment');
+    await confirm.getByRole('button', { name: 'Abbrechen' }).click();
+    await confirm.waitFor({ state: 'detached' });
+    assert.equal(await comment.count(), 1, 'cancelled: the comment stays');
+
+    await page.setViewportSize(phone);
+    await comment.getByRole('button', { name: 'Löschen' }).click();
+    await confirm.filter({ hasText: 'Warnung löschen?' }).waitFor();
+    await screenshot(page, 'backoffice-vendor-comment-delete-390');
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await screenshot(page, 'backoffice-vendor-comment-delete-1280');
+    await confirm.getByRole('button', { name: 'Bestätigen' }).click();
+    await notification().filter({ hasText: 'Kommentar gelöscht' }).waitFor();
+    await comment.waitFor({ state: 'detached' });
+    const stored = (await (await api(`/api/vendors/${vendorId}/comments`)).json()) as { comment: string }[];
+    assert.ok(!stored.some((each) => each.comment.includes('Hausverbot')), 'deleted on the server');
+    await expectAccessible(page, 'the vendor edit page after deleting a comment');
   });
 
   it('marks vendors with an open warning comment in the list, until the warning is resolved', async () => {

@@ -71,6 +71,19 @@ function entryToApi(row: EntryRow, language: Language) {
  * reads under its present name, and an anonymised vendor under the pseudonym only. Wrapped, so the
  * list's filters and sorts see the protocol's own columns alone.
  */
+/**
+ * Who created a record, as its protocol entry says: the column expression `created_by` for a select
+ * from `table`, whose rows keep no author of their own. Null for rows from before the protocol or
+ * from the seeds. The entry is found through the protocol's (record_type, record_id) index.
+ */
+export const createdBy = (db: Knex, recordType: string, table: string) =>
+  db.raw(
+    `(select p.actor_name from protocol_entries p
+      where p.record_type = ? and p.record_id = ??::text and p.action = 'create'
+      order by p.id limit 1) as created_by`,
+    [recordType, `${table}.id`],
+  );
+
 export const protocolEntries = (db: Knex) =>
   db
     .from(

@@ -119,6 +119,8 @@ export const de = {
       deleted: 'Standort gelöscht',
       delete_title: 'Standort löschen?',
       delete_content: 'Den Standort „%{name}“ löschen?',
+      created: 'Angelegt am %{date}',
+      created_by: 'Angelegt am %{date} von %{name}',
     },
     comment: {
       title: 'Kommentare',
@@ -129,6 +131,11 @@ export const de = {
       resolve: 'Erledigt',
       resolved_done: 'Kommentar erledigt',
       resolved_at: 'Erledigt am %{date}',
+      written_by: '%{date} von %{name}',
+      delete_title: 'Kommentar löschen?',
+      delete_warning_title: 'Warnung löschen?',
+      delete_content: '„%{comment}“ wird gelöscht und lässt sich nicht wiederherstellen.',
+      deleted: 'Kommentar gelöscht',
     },
     product: {
       main: 'Hauptprodukt',

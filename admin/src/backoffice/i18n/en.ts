@@ -116,6 +116,8 @@ export const en = {
       deleted: 'Location deleted',
       delete_title: 'Delete location?',
       delete_content: 'Delete the location "%{name}"?',
+      created: 'Added on %{date}',
+      created_by: 'Added on %{date} by %{name}',
     },
     comment: {
       title: 'Comments',
@@ -126,6 +128,11 @@ export const en = {
       resolve: 'Resolve',
       resolved_done: 'Comment resolved',
       resolved_at: 'Resolved on %{date}',
+      written_by: '%{date} by %{name}',
+      delete_title: 'Delete comment?',
+      delete_warning_title: 'Delete warning?',
+      delete_content: '"%{comment}" is deleted and cannot be restored.',
+      deleted: 'Comment deleted',
     },
     product: {
       main: 'Main product',

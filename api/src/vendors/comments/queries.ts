@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import { toIso } from '../queries.ts';
 import type { CommentInput, CommentPatch } from './schema.ts';
 import { oneRow } from '../../one-row.ts';
+import { createdBy } from '../../audit/queries.ts';
 
 type Db = Knex | Knex.Transaction;
 
@@ -12,9 +13,18 @@ export interface CommentRow {
   warning: boolean;
   created_at: Date | string;
   resolved_at: Date | string | null;
+  /** Absent where a write returns the row: the list and the protocol read it. */
+  created_by?: string | null;
 }
 
 const columns = ['id', 'vendor_id', 'comment', 'warning', 'created_at', 'resolved_at'];
+
+/** As the back office lists it: with its author (the protocol's), whom the vendor's data export leaves out. */
+export const commentWithAuthor = (row: CommentRow) => ({
+  ...commentToApi(row),
+  // A write's answer comes before its protocol entry: it names no author rather than a wrong one.
+  ...(row.created_by !== undefined && { createdBy: row.created_by }),
+});
 
 export function commentToApi(row: CommentRow) {
   return {
@@ -28,7 +38,9 @@ export function commentToApi(row: CommentRow) {
 }
 
 export const vendorComments = (db: Db, vendorId: number) =>
-  db('vendor_comments').where({ vendor_id: vendorId }).select(columns);
+  db('vendor_comments')
+    .where({ vendor_id: vendorId })
+    .select([...columns, createdBy(db as Knex, 'vendor_comment', 'vendor_comments')]);
 
 export async function createComment(db: Db, vendorId: number, input: CommentInput): Promise<CommentRow> {
   return oneRow(
@@ -54,7 +66,7 @@ export async function updateComment(
   const [row] = await db('vendor_comments')
     .where({ id, vendor_id: vendorId })
     .update(changes)
-    .returning<CommentRow[]>(columns);
+    .returning<CommentRow[]>([...columns, createdBy(db as Knex, 'vendor_comment', 'vendor_comments')]);
   return row;
 }
 

@@ -1,5 +1,5 @@
 import { vendorSubResourceRoutes } from '../subresource-routes.ts';
-import { commentToApi, createComment, deleteComment, updateComment, vendorComments } from './queries.ts';
+import { commentWithAuthor, createComment, deleteComment, updateComment, vendorComments } from './queries.ts';
 import { commentInput, commentPatch } from './schema.ts';
 
 export const commentRoutes = vendorSubResourceRoutes({
@@ -11,7 +11,7 @@ export const commentRoutes = vendorSubResourceRoutes({
     sortable: { id: 'id', createdAt: 'created_at', resolvedAt: 'resolved_at', warning: 'warning' },
     defaultSort: ['createdAt', 'DESC'],
     idColumn: 'id',
-    toApi: commentToApi,
+    toApi: commentWithAuthor,
   },
   input: commentInput,
   patch: commentPatch,

@@ -1,6 +1,8 @@
 import type { Knex } from 'knex';
 import type { LocationPatch, WorkingTime } from './schema.ts';
 import { oneRow } from '../../one-row.ts';
+import { createdBy } from '../../audit/queries.ts';
+import { toIso } from '../queries.ts';
 
 type Db = Knex | Knex.Transaction;
 
@@ -13,9 +15,29 @@ export interface LocationRow {
   latitude: number | null;
   longitude: number | null;
   working_time: WorkingTime;
+  created_at: Date | string;
+  /** Absent where a write returns the row: the list and the protocol read it. */
+  created_by?: string | null;
 }
 
-const columns = ['id', 'vendor_id', 'name', 'address', 'post_code', 'latitude', 'longitude', 'working_time'];
+const columns = [
+  'id',
+  'vendor_id',
+  'name',
+  'address',
+  'post_code',
+  'latitude',
+  'longitude',
+  'working_time',
+  'created_at',
+];
+
+/** As the back office lists it: with its author (the protocol's), whom the vendor's data export leaves out. */
+export const locationWithAuthor = (row: LocationRow) => ({
+  ...locationToApi(row),
+  // A write's answer comes before its protocol entry: it names no author rather than a wrong one.
+  ...(row.created_by !== undefined && { createdBy: row.created_by }),
+});
 
 export function locationToApi(row: LocationRow) {
   return {
@@ -27,6 +49,7 @@ export function locationToApi(row: LocationRow) {
     latitude: row.latitude,
     longitude: row.longitude,
     workingTime: row.working_time,
+    createdAt: toIso(row.created_at),
   };
 }
 
@@ -44,7 +67,9 @@ function toRow(input: LocationPatch) {
 }
 
 export const vendorLocations = (db: Db, vendorId: number) =>
-  db('vendor_locations').where({ vendor_id: vendorId }).select(columns);
+  db('vendor_locations')
+    .where({ vendor_id: vendorId })
+    .select([...columns, createdBy(db as Knex, 'vendor_location', 'vendor_locations')]);
 
 export async function createLocation(db: Db, vendorId: number, input: LocationPatch): Promise<LocationRow> {
   return oneRow(
@@ -65,7 +90,7 @@ export async function updateLocation(
   const [updated] = await db('vendor_locations')
     .where({ id, vendor_id: vendorId })
     .update(row)
-    .returning<LocationRow[]>(columns);
+    .returning<LocationRow[]>([...columns, createdBy(db as Knex, 'vendor_location', 'vendor_locations')]);
   return updated;
 }
 

@@ -1,5 +1,5 @@
 import { vendorSubResourceRoutes } from '../subresource-routes.ts';
-import { createLocation, deleteLocation, locationToApi, updateLocation, vendorLocations } from './queries.ts';
+import { locationWithAuthor, createLocation, deleteLocation, updateLocation, vendorLocations } from './queries.ts';
 import { locationInput, locationPatch } from './schema.ts';
 
 export const locationRoutes = vendorSubResourceRoutes({
@@ -11,7 +11,7 @@ export const locationRoutes = vendorSubResourceRoutes({
     sortable: { id: 'id', name: 'lower(name)' },
     defaultSort: ['id', 'ASC'],
     idColumn: 'id',
-    toApi: locationToApi,
+    toApi: locationWithAuthor,
   },
   input: locationInput,
   patch: locationPatch,

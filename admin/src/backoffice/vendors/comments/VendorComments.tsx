@@ -18,6 +18,7 @@ import {
 import { useEffect, useState } from 'react';
 import {
   BooleanInput,
+  Confirm,
   Form,
   TextInput,
   required,
@@ -40,6 +41,8 @@ interface CommentRecord extends RaRecord<number> {
   warning: boolean;
   createdAt: string;
   resolvedAt: string | null;
+  /** The staff member who wrote it, as the protocol recorded it; null for older comments. */
+  createdBy: string | null;
 }
 
 /** Notes about a vendor for the whole office: a warning stands out until it is resolved. */
@@ -57,6 +60,8 @@ export function VendorComments({ vendorId }: { vendorId: number }) {
   const [deleteOne] = useDelete();
   // A new key gives the next comment an empty form.
   const [formKey, setFormKey] = useState(0);
+  // A comment, a warning above all ("Hat Hausverbot …"), is gone for good once deleted: ask first.
+  const [removing, setRemoving] = useState<CommentRecord | null>(null);
   const when = (iso: string) => formatDateTime(iso, locale as Locale);
   // The list's quick action "comments" lands here: bring the comments into view, ready to type.
   useEffect(() => {
@@ -84,13 +89,16 @@ export function VendorComments({ vendorId }: { vendorId: number }) {
       notify((error as Error).message, { type: 'error' });
     }
   };
-  const remove = async (comment: CommentRecord) => {
+  const remove = async () => {
+    const comment = removing!;
+    setRemoving(null);
     try {
       await deleteOne(
         resource,
         { id: comment.id, previousData: comment },
         { mutationMode: 'pessimistic', returnPromise: true },
       );
+      notify('app.comment.deleted', { type: 'info' });
     } catch (error) {
       notify((error as Error).message, { type: 'error' });
     }
@@ -110,7 +118,8 @@ export function VendorComments({ vendorId }: { vendorId: number }) {
             <ListItem
               key={comment.id}
               className={`vendor-comment${comment.warning && !comment.resolvedAt ? ' vendor-comment-warning' : ''}`}
-              sx={{ opacity: comment.resolvedAt ? 0.6 : 1 }}
+              // A resolved comment steps back in grey text, not by fading: faded text fails WCAG contrast.
+              sx={comment.resolvedAt ? { '& .MuiListItemText-primary': { color: 'text.secondary' } } : undefined}
               secondaryAction={
                 <>
                   {!comment.resolvedAt && (
@@ -124,7 +133,7 @@ export function VendorComments({ vendorId }: { vendorId: number }) {
                     </Tooltip>
                   )}
                   <Tooltip title={translate('ra.action.delete')}>
-                    <IconButton aria-label={translate('ra.action.delete')} onClick={() => void remove(comment)}>
+                    <IconButton aria-label={translate('ra.action.delete')} onClick={() => setRemoving(comment)}>
                       <DeleteIcon />
                     </IconButton>
                   </Tooltip>
@@ -138,7 +147,9 @@ export function VendorComments({ vendorId }: { vendorId: number }) {
                 primary={comment.comment}
                 secondary={
                   <>
-                    {when(comment.createdAt)}
+                    {comment.createdBy
+                      ? translate('app.comment.written_by', { date: when(comment.createdAt), name: comment.createdBy })
+                      : when(comment.createdAt)}
                     {comment.resolvedAt && (
                       <Chip
                         component="span"
@@ -169,6 +180,14 @@ export function VendorComments({ vendorId }: { vendorId: number }) {
           </Box>
         </Form>
       </CardContent>
+      <Confirm
+        isOpen={!!removing}
+        title={removing?.warning ? 'app.comment.delete_warning_title' : 'app.comment.delete_title'}
+        content="app.comment.delete_content"
+        translateOptions={{ comment: removing?.comment ?? '' }}
+        onConfirm={() => void remove()}
+        onClose={() => setRemoving(null)}
+      />
     </Card>
   );
 }

@@ -3,16 +3,25 @@ import DeleteIcon from '@mui/icons-material/Delete';
 import EditIcon from '@mui/icons-material/Edit';
 import { Button, Card, CardContent, IconButton, List, ListItem, ListItemText, Typography } from '@mui/material';
 import { useState } from 'react';
-import { Confirm, useDelete, useGetList, useNotify, useTranslate } from 'react-admin';
+import { Confirm, useDelete, useGetList, useLocale, useNotify, useTranslate } from 'react-admin';
+import { formatDateTime } from '../../../shared/dates.ts';
+import type { Locale } from '../../../shared/locale.ts';
 import { LocationDialog, type LocationRecord } from './LocationDialog.tsx';
 import { describeWorkingTime } from './workingTime.ts';
+
+/** A location as the list answers it: with when and by whom it was added (null before the protocol). */
+interface ListedLocation extends LocationRecord {
+  createdAt?: string | null;
+  createdBy?: string | null;
+}
 
 /** The places where a vendor sells: listed, added, edited and removed on the vendor's edit page. */
 export function VendorLocations({ vendorId }: { vendorId: number }) {
   const translate = useTranslate();
   const notify = useNotify();
+  const locale = useLocale() as Locale;
   const resource = `vendors/${vendorId}/locations`;
-  const { data, isPending } = useGetList<LocationRecord>(resource, {
+  const { data, isPending } = useGetList<ListedLocation>(resource, {
     pagination: { page: 1, perPage: 100 },
     sort: { field: 'id', order: 'ASC' },
   });
@@ -64,9 +73,22 @@ export function VendorLocations({ vendorId }: { vendorId: number }) {
             >
               <ListItemText
                 primary={location.name}
-                secondary={[location.address, location.postCode, describeWorkingTime(location.workingTime, translate)]
-                  .filter(Boolean)
-                  .join(' · ')}
+                secondary={
+                  <>
+                    {[location.address, location.postCode, describeWorkingTime(location.workingTime, translate)]
+                      .filter(Boolean)
+                      .join(' · ')}
+                    {location.createdAt && (
+                      <span className="vendor-location-created">
+                        <br />
+                        {translate(location.createdBy ? 'app.location.created_by' : 'app.location.created', {
+                          date: formatDateTime(location.createdAt, locale),
+                          name: location.createdBy,
+                        })}
+                      </span>
+                    )}
+                  </>
+                }
               />
             </ListItem>
           ))}
