@@ -75,8 +75,9 @@ export function Success(props: { order: string; sessionId: string }) {
       <p id="shop-countdown" class="shop-countdown" role="timer" aria-live="off">
         <span id="shop-countdown-seconds">{left}</span>
       </p>
-      <p id="shop-countdown-text" class="shop-note">
-        {t('secondsLeft', { n: left })}
+      <p id="shop-countdown-text" class="shop-note shop-countdown-unit">
+        {/* The number stands above in large; this line only says what it counts. */}
+        {t(left === 1 ? 'secondLeft' : 'secondsLeft')}
       </p>
     </Screen>
   );
