@@ -124,7 +124,6 @@ export const texts = {
     'Something went wrong please try it again or contact the office.',
   ],
   notFound: ['Seite nicht gefunden', 'Page not found'],
-  home: ['Zur Startseite', 'To the start page'],
   buyingFrom: ['Du kaufst bei {name}', 'You are buying from {name}'],
   removeItem: ['{name} entfernen', 'Remove {name}'],
   quantityAtLimit: ['Höchstens {max} × {name} pro Bestellung.', 'At most {max} × {name} per order.'],

@@ -113,7 +113,7 @@ describe('e2e: the shop without dead ends', function () {
       ['/failure?order=not-a-token', '#shop-try-again'],
       ['/error', '#shop-vendor-help'],
       ['/error-invalid-link', '#shop-vendor-help'],
-      ['/404', '#shop-home'],
+      ['/404', '#shop-vendor-help'],
       ['/maintenance', '#shop-maintenance-help'],
       ['/pdf/abcdefghijklmnopqrstuvwxyz012345', '#shop-vendor-help'],
     ];
@@ -127,6 +127,7 @@ describe('e2e: the shop without dead ends', function () {
     // The button is the server's; the shop remembers its vendor once its script has taken the page over.
     await page.waitForFunction(() => sessionStorage.getItem('shop.vendor') === '"DEMO-2"');
     for (const path of [
+      '/404',
       '/error',
       '/error-invalid-link',
       '/paymentconfirmation',

@@ -1,14 +1,13 @@
 import { t } from '../store.ts';
-import { Go, Screen } from '../ui.tsx';
+import { Screen } from '../ui.tsx';
 import { WayOn } from './WayOn.tsx';
 
-// The error pages of the specification: /404, /error and /error-invalid-link.
+// The error pages of the specification: /404, /error and /error-invalid-link, each with the same
+// way on (a button back to the vendor's shop, or how to find a vendor).
 
 export const NotFound = () => (
   <Screen id="shop-not-found" title={t('notFound')}>
-    <Go id="shop-home" to="/">
-      {t('home')}
-    </Go>
+    <WayOn />
   </Screen>
 );
 
