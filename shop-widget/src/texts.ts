@@ -23,6 +23,7 @@ export const texts = {
     'Ask your vendor if they have this product available',
   ],
   toShop: ['Zu den Produkten', 'To the products'],
+  itemUnknown: ['Dieses Produkt gibt es hier nicht.', 'This item is not sold here.'],
   print: ['Gedruckt', 'Print'],
   digital: ['Digital (E-Paper)', 'Digital (e-paper)'],
   difference: ['Was ist der Unterschied?', 'What is the difference?'],

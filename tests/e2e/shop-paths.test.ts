@@ -98,6 +98,7 @@ describe('e2e: the shop without dead ends', function () {
       ['/v/DEMO-1/items', '#shop-next'],
       ['/v/DEMO-1/additionalproducts', '#shop-next'],
       [`/v/DEMO-1/item-available?item=${itemId('Kalender 2027')}`, '#shop-back'],
+      ['/v/DEMO-1/item-available', '#shop-back'],
       ['/v/DEMO-1/print-digital', '#shop-choose-print'],
       ['/v/DEMO-1/information', '#shop-back'],
       ['/v/DEMO-1/tipping', '#shop-tip-none'],
@@ -118,6 +119,10 @@ describe('e2e: the shop without dead ends', function () {
       ['/pdf/abcdefghijklmnopqrstuvwxyz012345', '#shop-vendor-help'],
     ];
     for (const [path, way] of screens) await expectWayForward(await fresh(), path, way);
+    // An item page without its item says so instead of showing a heading alone.
+    const noItem = await fresh();
+    await noItem.goto(`${server.url}/v/DEMO-1/item-available`);
+    assert.equal(await text(noItem, 'h1'), 'Dieses Produkt gibt es hier nicht.');
   });
 
   it('leads the error pages back to the vendor whose shop was open in this browser', async () => {

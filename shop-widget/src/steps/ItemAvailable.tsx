@@ -11,10 +11,13 @@ export function ItemAvailable(props: StepProps) {
       {t('toShop')}
     </Go>
   );
+  // An address without an item, or with one no longer sold: say so, and lead to the products.
   if (!item)
     return (
-      <Screen id="shop-item-available" title={t('shopTitle')}>
-        {back}
+      <Screen id="shop-item-available" title={t('itemUnknown')}>
+        <Go id="shop-back" class="shop-button shop-primary" to={at(props, 'shop')}>
+          {t('toShop')}
+        </Go>
       </Screen>
     );
   const image = assetUrl(item.image);
