@@ -198,6 +198,52 @@ describe('e2e: vendors in the back office', function () {
     await item.filter({ hasText: 'Nachmittags' }).waitFor();
   });
 
+  it('edits a location’s weekly times: weekday, from and to per row; an end before the start is refused at the field', async () => {
+    await page.goto(url(`/userprofile/${vendorId}/update`));
+    const item = page.locator('.vendor-location').filter({ hasText: 'Karlsplatz' });
+    await item.getByRole('button', { name: 'Bearbeiten' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByLabel('Wochenzeiten').check();
+    const rows = dialog.locator('.RaSimpleFormIterator-line');
+    await rows.first().waitFor();
+    await rows.nth(0).getByLabel('Von').fill('08:00');
+    await rows.nth(0).getByLabel('Bis').fill('12:00');
+    await dialog.getByRole('button', { name: 'Zeit hinzufügen' }).click();
+    await rows.nth(1).getByRole('combobox', { name: 'Wochentag' }).click();
+    await page.getByRole('option', { name: 'Mi' }).click();
+    await rows.nth(1).getByLabel('Von').fill('14:00');
+    await rows.nth(1).getByLabel('Bis').fill('13:00');
+    // A row too many goes again with its own button, which a keyboard reaches without a mouse over it.
+    await dialog.getByRole('button', { name: 'Zeit hinzufügen' }).click();
+    await rows.nth(2).waitFor();
+    const removeThird = rows.nth(2).getByRole('button', { name: 'Entfernen' });
+    assert.ok(await removeThird.isVisible(), 'the remove button shows without hovering');
+    await removeThird.click();
+    await rows.nth(2).waitFor({ state: 'detached' });
+    await expectAccessible(page, 'the location dialog with weekly times');
+    await page.setViewportSize(phone);
+    await screenshot(page, 'backoffice-location-weekly-390');
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await screenshot(page, 'backoffice-location-weekly-1280');
+    await dialog.getByRole('button', { name: 'Speichern' }).click();
+    await dialog
+      .locator('.MuiFormHelperText-root')
+      .filter({ hasText: /Ende muss nach dem Beginn/ })
+      .waitFor();
+    await rows.nth(1).getByLabel('Bis').fill('18:00');
+    await dialog.getByRole('button', { name: 'Speichern' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await item.filter({ hasText: 'Mo 08:00–12:00, Mi 14:00–18:00' }).waitFor();
+    const [location] = (await (await api(`/api/vendors/${vendorId}/locations`)).json()) as { workingTime: unknown }[];
+    assert.deepEqual(location.workingTime, {
+      kind: 'weekly',
+      ranges: [
+        { day: 'mon', from: '08:00', to: '12:00' },
+        { day: 'wed', from: '14:00', to: '18:00' },
+      ],
+    });
+  });
+
   it('adds a comment with a warning and resolves it, reached through the list\u2019s quick action', async () => {
     await page.goto(url('/vendorsummary'));
     await page.getByPlaceholder('Suchen').fill('Musterfrau');

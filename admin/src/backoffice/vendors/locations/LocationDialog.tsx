@@ -1,10 +1,14 @@
 import { Box, Button, Dialog, DialogActions, DialogContent, DialogTitle, Typography } from '@mui/material';
 import { lazy, Suspense, useMemo } from 'react';
 import {
+  AddItemButton,
+  ArrayInput,
   Form,
   NumberInput,
   RadioButtonGroupInput,
   required,
+  SelectInput,
+  SimpleFormIterator,
   TextInput,
   useCreate,
   useTranslate,
@@ -14,11 +18,12 @@ import {
 import { useFormContext, useWatch } from 'react-hook-form';
 import { useSettings } from '../../SettingsContext.tsx';
 import { saveOrFieldErrors } from '../subresourceSave.ts';
-import { describeWorkingTime, type WorkingTime } from './workingTime.ts';
+import type { WorkingTime } from './workingTime.ts';
 
 const MapPicker = lazy(() => import('./MapPicker.tsx'));
 
-const simpleKinds = ['allDay', 'mornings', 'afternoons'] as const;
+const kinds = ['allDay', 'mornings', 'afternoons', 'weekly'] as const;
+const weekdays = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
 
 /** A location as GET /api/vendors/:id/locations answers it. */
 export interface LocationRecord extends RaRecord<number> {
@@ -60,12 +65,36 @@ function PositionPicker() {
   );
 }
 
-/** Weekly times (entered elsewhere) are kept unless another working time is chosen here. */
-function WeeklyNote({ original }: { original?: WorkingTime }) {
-  const translate = useTranslate();
+/**
+ * Weekly times as rows of weekday, from and to (HH:MM, as the API keeps them); shown while "weekly"
+ * is chosen. The field names follow the API's (workingTime.ranges.N.to), so its refusals (an end
+ * before the start, two overlapping ranges) land at the field.
+ */
+function WeeklyRanges() {
   const kind: unknown = useWatch({ name: 'workingTimeKind' });
-  if (original?.kind !== 'weekly' || kind !== 'weekly') return null;
-  return <Typography variant="body2">{describeWorkingTime(original, translate)}</Typography>;
+  if (kind !== 'weekly') return null;
+  const time = { type: 'time', validate: required(), InputLabelProps: { shrink: true }, sx: { minWidth: 120 } };
+  return (
+    <ArrayInput source="workingTime.ranges" label="app.location.weekly_ranges" validate={required()}>
+      <SimpleFormIterator
+        inline
+        disableReordering
+        disableClear
+        addButton={<AddItemButton label="app.location.add_range" />}
+        // react-admin shows a row's remove button on mouse-over only: keyboard users must reach it too.
+        sx={{ '& .RaSimpleFormIterator-action': { visibility: 'visible' } }}
+      >
+        <SelectInput
+          source="day"
+          label="app.location.day"
+          validate={required()}
+          choices={weekdays.map((day) => ({ id: day, name: `app.location.day_${day}` }))}
+        />
+        <TextInput source="from" label="app.location.from" {...time} />
+        <TextInput source="to" label="app.location.to" {...time} />
+      </SimpleFormIterator>
+    </ArrayInput>
+  );
 }
 
 /** Add (no location given) or edit one location of a vendor. */
@@ -83,12 +112,20 @@ export function LocationDialog({
   const [create] = useCreate();
   const [update] = useUpdate();
   const original = location?.workingTime;
-  const record = useMemo(() => ({ ...location, workingTimeKind: original?.kind ?? 'allDay' }), [location, original]);
-  const kinds = [...simpleKinds, ...(original?.kind === 'weekly' ? (['weekly'] as const) : [])];
+  const record = useMemo(
+    () => ({
+      ...location,
+      workingTimeKind: original?.kind ?? 'allDay',
+      // Choosing "weekly" starts with one row to fill in.
+      workingTime: { ranges: original?.kind === 'weekly' ? original.ranges : [{ day: 'mon', from: '', to: '' }] },
+    }),
+    [location, original],
+  );
 
   const submit = async (values: Record<string, unknown>) => {
     const { workingTimeKind, ...rest } = values;
-    const workingTime = workingTimeKind === 'weekly' ? original : { kind: workingTimeKind };
+    const ranges = (rest.workingTime as { ranges?: unknown } | undefined)?.ranges ?? [];
+    const workingTime = workingTimeKind === 'weekly' ? { kind: 'weekly', ranges } : { kind: workingTimeKind };
     const data = {
       name: rest.name,
       address: rest.address ?? '',
@@ -125,7 +162,7 @@ export function LocationDialog({
             label="app.location.working_time"
             choices={kinds.map((kind) => ({ id: kind, name: `app.location.${kind}` }))}
           />
-          <WeeklyNote original={original} />
+          <WeeklyRanges />
           <Box sx={{ display: 'flex', gap: 2 }}>
             <NumberInput source="latitude" label="app.location.latitude" step="any" />
             <NumberInput source="longitude" label="app.location.longitude" step="any" />
