@@ -67,11 +67,6 @@ function entryToApi(row: EntryRow, language: Language) {
 }
 
 /**
- * The entries with the names of what they are about, joined when read: a renamed product or vendor
- * reads under its present name, and an anonymised vendor under the pseudonym only. Wrapped, so the
- * list's filters and sorts see the protocol's own columns alone.
- */
-/**
  * Who created a record, as its protocol entry says: the column expression `created_by` for a select
  * from `table`, whose rows keep no author of their own. Null for rows from before the protocol or
  * from the seeds. The entry is found through the protocol's (record_type, record_id) index.
@@ -84,32 +79,33 @@ export const createdBy = (db: Knex, recordType: string, table: string) =>
     [recordType, `${table}.id`],
   );
 
+/** An id of ours in a text column: an integer the primary key's index finds, else null (no cast error). */
+const idIn = (text: string) => `case when ${text} ~ '^[0-9]{1,9}$' then (${text})::integer end`;
+
+/** The vendor an entry is about: the vendor itself, the owner of a location or comment, the payee. */
+const vendorOfEntry = `case
+  when e.record_type = 'vendor' then ${idIn('e.record_id')}
+  when e.record_type in ('vendor_location', 'vendor_comment') then ${idIn("e.details->>'vendorId'")}
+  when e.record_type = 'payout' then (select p.vendor_id from payouts p where p.id = ${idIn('e.record_id')})
+end`;
+
+/**
+ * The entries with the names of what they are about, looked up when read: a renamed product or
+ * vendor reads under its present name, and an anonymised vendor under the pseudonym only. Subqueries
+ * in the select, not joins, so the list's count reads the protocol alone and each shown entry costs
+ * a few primary-key lookups.
+ */
 export const protocolEntries = (db: Knex) =>
-  db
-    .from(
-      db('protocol_entries as e')
-        .leftJoin('items as ri', (on) => {
-          void on.on(db.raw(`e.record_type = 'item' and ri.id::text = e.record_id`));
-        })
-        .leftJoin('payouts as rp', (on) => {
-          void on.on(db.raw(`e.record_type = 'payout' and rp.id::text = e.record_id`));
-        })
-        .leftJoin('vendors as rv', (on) => {
-          void on.on(
-            db.raw(`(e.record_type = 'vendor' and rv.id::text = e.record_id)
-              or (e.record_type in ('vendor_location', 'vendor_comment') and rv.id::text = e.details->>'vendorId')
-              or (e.record_type = 'payout' and rv.id = rp.vendor_id)`),
-          );
-        })
-        .select(
-          'e.*',
-          db.raw(`coalesce(ri.name, trim(rv.first_name || ' ' || rv.last_name)) as named_name`),
-          'rv.license_id as named_license_id',
-          'rp.amount as named_amount',
-        )
-        .as('protocol_entries'),
-    )
-    .select('*');
+  db('protocol_entries as e').select(
+    'e.*',
+    db.raw(`case
+      when e.record_type = 'item' then (select i.name from items i where i.id = ${idIn('e.record_id')})
+      else (select trim(v.first_name || ' ' || v.last_name) from vendors v where v.id = ${vendorOfEntry})
+    end as named_name`),
+    db.raw(`(select v.license_id from vendors v where v.id = ${vendorOfEntry}) as named_license_id`),
+    db.raw(`case when e.record_type = 'payout'
+      then (select p.amount from payouts p where p.id = ${idIn('e.record_id')}) end as named_amount`),
+  );
 
 function text(name: string, value: unknown): string {
   if (typeof value !== 'string' && typeof value !== 'number')
