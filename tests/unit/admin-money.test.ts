@@ -26,11 +26,16 @@ describe('back office: typed euros', () => {
       ['1000.50', 100050],
       ['1 000,50', 100050],
       ['1\u00a0000,50', 100050],
-      ['1.000', 100000],
-      ['1,000', 100000],
+      ['1.000.000', 100000000],
+      ['1 000', 100000],
       ['12.345.678,90', 1234567890],
     ] as const)
       assert.equal(parseEuros(text), cents, text);
+  });
+
+  it('refuses a thousand that is three decimals in the other language', () => {
+    for (const text of ['1.000', '1,000', '12,505', '12.505'])
+      assert.equal(parseEuros(text), undefined, `${text} could be 1000 times more or less`);
   });
 
   it('refuses what is not one amount', () => {
