@@ -76,7 +76,7 @@ describe('e2e: a German back office in an English browser', function () {
     );
     await page.getByRole('button', { name: 'Speichern' }).click();
     const message = helper(/^E-Mail/);
-    await message.filter({ hasText: 'Muss eine gültige E-Mail sein' }).waitFor();
+    await message.filter({ hasText: 'Bitte eine gültige E-Mail-Adresse eingeben.' }).waitFor();
     assert.doesNotMatch(await message.innerText(), english);
     await screenshot(page, 'backoffice-language-email-de-en-browser');
   });

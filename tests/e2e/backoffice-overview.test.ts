@@ -314,7 +314,7 @@ describe('e2e: overview screens of the back office', function () {
   it('shows a vendor change in the protocol: who, which record, the field before → after', async () => {
     const [vendor] = (await (
       await api(`/api/vendors?filter=${encodeURIComponent('{"q":"DEMO-7"}')}&range=[0,0]`)
-    ).json()) as { id: number; telephone: string | null }[];
+    ).json()) as { id: number; firstName: string; lastName: string; telephone: string | null }[];
     const changed = await api(`/api/vendors/${vendor.id}`, {
       method: 'PUT',
       body: JSON.stringify({ ...vendor, telephone: '+43 660 1234567' }),
@@ -326,8 +326,8 @@ describe('e2e: overview screens of the back office', function () {
     await entry.locator('.protocol-changes').waitFor();
     const text = await entry.innerText();
     assert.ok(text.includes('office'), text);
-    // In words: the record's kind and number, the field's label, before → after.
-    assert.ok(text.includes(`Verkäuferin oder Verkäufer ${vendor.id}`), text);
+    // In words: what was done to whom (the vendor's name and licence ID), the field's label, before → after.
+    assert.ok(text.includes(`Geändert: ${vendor.firstName} ${vendor.lastName} (DEMO-7)`), text);
     assert.ok(text.includes(`Telefon: ${vendor.telephone || 'leer'} → +43 660 1234567`), text);
     await screenshot(page, 'backoffice-protocol-1280');
 

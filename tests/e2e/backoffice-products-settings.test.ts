@@ -117,7 +117,9 @@ describe('e2e: products and settings in the back office', function () {
         hasText: 'Bitte eine Adresse eingeben, die mit https:// oder http:// beginnt, oder das Feld leer lassen.',
       })
       .waitFor();
-    assert.match(await notification().innerText(), /agbUrl/, 'the notice says what the server said');
+    // The server's words, naming the field by its label on this screen.
+    assert.match(await notification().innerText(), /„AGB \(URL\)“/, 'the notice says what the server said');
+    assert.doesNotMatch(await notification().innerText(), /agbUrl/);
     assert.doesNotMatch(await notification().innerText(), /gespeichert/, 'a failed save never shows success');
     await screenshot(page, 'backoffice-settings-refused-1280');
     await page.reload();
