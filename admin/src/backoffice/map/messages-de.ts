@@ -1,4 +1,5 @@
 // The map screen's texts; merged in i18n/german.ts and i18n/english.ts.
+// In German; the English texts are in messages-en.ts, so that each language loads alone.
 export const de = {
   app: {
     menu: { map: 'Karte' },
@@ -10,21 +11,6 @@ export const de = {
       empty: 'Noch niemand mit Standort auf der Online-Karte.',
       zoom_in: 'Vergrößern',
       zoom_out: 'Verkleinern',
-    },
-  },
-};
-
-export const en: typeof de = {
-  app: {
-    menu: { map: 'Map' },
-    page: { map: 'Map' },
-    map: {
-      profile: 'Open profile',
-      failed: 'The map could not be loaded: %{message}',
-      summary: '%{vendors} vendors at %{locations} locations',
-      empty: 'No vendor with a location on the online map yet.',
-      zoom_in: 'Zoom in',
-      zoom_out: 'Zoom out',
     },
   },
 };

@@ -1,4 +1,5 @@
 // The outbox screen's texts; merged in i18n/german.ts and i18n/english.ts.
+// In German; the English texts are in messages-en.ts, so that each language loads alone.
 export const de = {
   app: {
     menu: { outbox: 'Postausgang' },
@@ -24,37 +25,6 @@ export const de = {
         attempts: 'Versuche',
         lastError: 'Letzter Fehler',
         orderId: 'Bestellung',
-        text: 'Text',
-      },
-    },
-  },
-};
-
-export const en: typeof de = {
-  app: {
-    menu: { outbox: 'Outbox' },
-    page: { outbox: 'Outbox' },
-    outbox: {
-      status_queued: 'Queued',
-      status_sent: 'Sent',
-      status_stored: 'Stored',
-      stored_hint: 'No mail server is set up: please forward the text to the recipient by hand.',
-      status_failed: 'Failed',
-      empty: 'No e-mails for this selection.',
-      order: 'Order %{id}',
-    },
-  },
-  resources: {
-    outbox: {
-      name: 'E-mail |||| E-mails',
-      fields: {
-        createdAt: 'Created',
-        recipient: 'Recipient',
-        subject: 'Subject',
-        status: 'Status',
-        attempts: 'Attempts',
-        lastError: 'Last error',
-        orderId: 'Order',
         text: 'Text',
       },
     },

@@ -1,4 +1,5 @@
-// The statistics screen's texts; merged in i18n/german.ts and i18n/english.ts.
+// The statistics screen's texts; merged in i18n/german.ts.
+// In German; the English texts are in messages-en.ts, so that each language loads alone.
 export const de = {
   app: {
     menu: { statistics: 'Statistik' },
@@ -23,33 +24,6 @@ export const de = {
       over_time_week: 'Verkäufe pro Woche',
       over_time_month: 'Verkäufe pro Monat',
       orders: '%{smart_count} Bestellung |||| %{smart_count} Bestellungen',
-    },
-  },
-};
-
-export const en: typeof de = {
-  app: {
-    menu: { statistics: 'Statistics' },
-    page: { statistics: 'Statistics' },
-    statistics: {
-      preset_last30: 'Last 30 days',
-      preset_custom: 'Custom period',
-      from: 'From',
-      to: 'To',
-      failed: 'The statistics could not be loaded: %{message}',
-      vendor_activity: '%{active} of %{total} vendors sold in this period (%{percent} %)',
-      per_item: 'Sales per product',
-      item: 'Product',
-      quantity: 'Quantity',
-      amount: 'Amount',
-      total: 'Total',
-      tips: 'Tips and donations',
-      empty: 'Nothing was sold in this period.',
-      csv: 'Download CSV',
-      over_time_day: 'Sales per day',
-      over_time_week: 'Sales per week',
-      over_time_month: 'Sales per month',
-      orders: '%{smart_count} order |||| %{smart_count} orders',
     },
   },
 };

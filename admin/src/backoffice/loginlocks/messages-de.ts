@@ -1,4 +1,5 @@
 // The locked logins screen's texts; merged in i18n/german.ts and i18n/english.ts.
+// In German; the English texts are in messages-en.ts, so that each language loads alone.
 export const de = {
   app: {
     menu: { loginlocks: 'Gesperrte Anmeldungen' },
@@ -20,31 +21,6 @@ export const de = {
         addresses: 'Gesperrte Adressen',
         attempts: 'Versuche (alle Adressen)',
         until: 'Gesperrt bis',
-      },
-    },
-  },
-};
-
-export const en: typeof de = {
-  app: {
-    menu: { loginlocks: 'Locked logins' },
-    page: { loginlocks: 'Locked logins' },
-    loginlocks: {
-      empty: 'No login is locked.',
-      unlock: 'Unlock',
-      confirm_title: 'Unlock the login “%{username}”?',
-      confirm_content: 'Every address may then try again at once. Please do so only when the person has contacted you.',
-      unlocked: 'The login “%{username}” is unlocked.',
-    },
-  },
-  resources: {
-    'login-locks': {
-      name: 'Locked login |||| Locked logins',
-      fields: {
-        username: 'Username',
-        addresses: 'Locked addresses',
-        attempts: 'Attempts (all addresses)',
-        until: 'Locked until',
       },
     },
   },

@@ -1,0 +1,68 @@
+// Texts of the till's signing (TSE, RKSV), the ELSTER notice and the DSFinV-K export, merged in
+// i18n/german.ts and i18n/english.ts.
+// In English; the German texts are in fiscal-messages-de.ts, so that each language loads alone.
+export const en = {
+  app: {
+    page: { elster: 'Till registration (ELSTER)' },
+    fiscal: {
+      heading: 'Signing (TSE)',
+      now: 'Applies now',
+      mode: 'Signing',
+      country: 'Country',
+      follow: 'As the installation (%{value})',
+      mode_off: 'Off',
+      mode_test: 'Test mode',
+      mode_live: 'Live',
+      country_DE: 'Germany (TSE)',
+      country_AT: 'Austria (RKSV)',
+      simulator: 'local TSE simulator, no provider credentials',
+      since: 'signs since %{time}',
+      not_yet: 'begins with the next booking',
+      off_plain: 'This till signs nothing (TSE off). Its receipts carry no TSE block.',
+      apply: 'Apply',
+      saved: 'Saved: %{mode}.',
+      confirm_title: 'Change the signing of %{till}?',
+      confirm_on:
+        'From now on every cash movement of this till is signed (%{mode}). Signing begins with the opening balance: the cash the till holds now. This has effect for tax: a till that signs is reported to the tax office (ELSTER).',
+      confirm_off:
+        'This till stops signing. Cash moved while it is off is never signed; switching it on again begins anew with the opening balance of that moment.',
+      confirm_restart: 'Signing begins anew (%{mode}), with the opening balance: the cash the till holds now.',
+      confirm: 'Change signing',
+      counter_off: 'This till signs nothing (TSE off): its receipts carry no TSE block.',
+      counter_off_link: 'Signing is set on the tills screen.',
+      elster_link: 'Till registration (ELSTER)',
+      export_heading: 'DSFinV-K export',
+      export_hint:
+        'The daily closes of these days with every signed transaction, as the tax office asks for them (ZIP).',
+      export_download: 'Download DSFinV-K (ZIP)',
+      export_loading: 'The export is being prepared …',
+      export_failed: 'The export could not be made: %{message}',
+      from: 'From',
+      to: 'To',
+    },
+    elster: {
+      intro:
+        'What the notice of an electronic recording system (§146a (4) AO) asks, per till that signs. Enter it in ELSTER: "Mitteilung über elektronische Aufzeichnungssysteme", one notice per place of business with all its tills.',
+      installation: 'Taxpayer',
+      name: 'Name',
+      address: 'Address',
+      tax_number: 'Tax number',
+      tax_number_hint: 'not kept here: enter it in ELSTER',
+      missing: 'not set (Settings)',
+      till: 'Till',
+      tss_serial: 'Serial number of the TSE',
+      client_serial: 'Serial number of the till (TSS client)',
+      kind_tse: 'Kind of TSE',
+      kind_tse_value: 'Cloud TSE (fiskaly SIGN DE)',
+      kind_system: 'Kind of system',
+      kind_system_value: 'PC cash register system (browser), counter of the street paper',
+      software: 'Software',
+      since: 'In use (signing) since',
+      mode: 'Signing',
+      no_signature: 'after the first signed transaction',
+      test_note: 'Test mode: not for the tax office; report a till once it signs live.',
+      none: 'No till signs. Once a till signs (tills screen), its data for the notice appear here.',
+      print: 'Print',
+    },
+  },
+};

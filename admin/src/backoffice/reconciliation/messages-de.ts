@@ -1,0 +1,43 @@
+// The Stripe reconciliation screen's texts; merged in i18n/german.ts.
+// In German; the English texts are in messages-en.ts, so that each language loads alone.
+export const de = {
+  app: {
+    menu: { reconciliation: 'Stripe-Abgleich' },
+    page: { reconciliation: 'Abgleich mit Stripe' },
+    reconciliation: {
+      intro:
+        'Was Stripe in diesem Zeitraum mit dem Geld der Zeitung gemacht hat, neben dem, was unsere Bücher dazu sagen. Eingänge sind positiv, Abgänge negativ.',
+      loading: 'Der Abgleich wird geladen …',
+      failed: 'Der Abgleich konnte nicht geladen werden: %{message}',
+      figures: 'Summen',
+      figure: 'Posten',
+      stripe: 'Stripe',
+      books: 'Unsere Bücher',
+      difference: 'Abweichung',
+      differences: 'Abweichungen',
+      none: 'Keine Abweichungen',
+      none_detail: 'Jede Bewegung bei Stripe ist in diesem Zeitraum so gebucht, wie Stripe sie meldet.',
+      count: '%{smart_count} Abweichung |||| %{smart_count} Abweichungen',
+      object: 'Stripe-Objekt',
+      order: 'Bestellung %{id}',
+      csv: 'CSV herunterladen',
+      figure_charges: 'Kartenzahlungen',
+      figure_cardFees: 'Kartengebühren von Stripe',
+      figure_refunds: 'Erstattungen an Kundschaft',
+      figure_refundFailures: 'Gescheiterte Erstattungen',
+      figure_disputes: 'Abgebuchte Chargebacks',
+      figure_disputeReinstatements: 'Zurückgebuchte Chargebacks',
+      figure_disputeFees: 'Berechnete Chargeback-Gebühren',
+      figure_disputeFeesReturned: 'Erstattete Chargeback-Gebühren',
+      figure_payouts: 'Auszahlungen an die Bank',
+      figure_payoutFailures: 'Gescheiterte Auszahlungen',
+      figure_other: 'Sonstige Bewegungen',
+      figure_total: 'Veränderung des Stripe-Guthabens',
+      type_charge: 'Zahlung',
+      type_refund: 'Erstattung',
+      type_dispute: 'Chargeback',
+      type_payout: 'Auszahlung',
+      type_balance_transaction: 'Saldobewegung',
+    },
+  },
+};
