@@ -363,8 +363,8 @@ export const messagesDe: Record<string, string> = {
   'Please add at least one time range.': 'Bitte mindestens einen Zeitraum hinzufügen.',
   'Please give the weekly times as a list of ranges.': 'Bitte die Wochenzeiten als Liste von Zeiträumen angeben.',
   'Overlaps with time range {range}.': 'Überschneidet sich mit Zeitraum {range}.',
-  'Please choose the working time: allDay, mornings, afternoons or weekly.':
-    'Bitte die Arbeitszeit wählen: allDay, mornings, afternoons oder weekly.',
+  'Please choose the working time: all day, mornings, afternoons or certain weekdays.':
+    'Bitte die Arbeitszeit wählen: ganztags, vormittags, nachmittags oder an bestimmten Wochentagen.',
   'Please send the location as a JSON object.': 'Bitte den Standort als JSON-Objekt senden.',
   'Too many orders from this connection. Please wait a minute and try again.':
     'Zu viele Bestellungen von dieser Verbindung. Bitte eine Minute warten und es dann noch einmal versuchen.',

@@ -36,7 +36,8 @@ const ranges = z
     });
   });
 
-const kindMessage = 'Please choose the working time: allDay, mornings, afternoons or weekly.';
+// In people's words: the kinds' names in the API (allDay, weekly) are not the office's.
+const kindMessage = 'Please choose the working time: all day, mornings, afternoons or certain weekdays.';
 
 export const workingTime = z.discriminatedUnion(
   'kind',
