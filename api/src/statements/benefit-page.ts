@@ -1,5 +1,6 @@
 import type { BenefitStatement, MonthEarnings } from '../ledger/benefit.ts';
 import { escapeHtml } from '../payouts/receipt.ts';
+import { sheetsDocument } from './page.ts';
 import type { StatementLanguage } from './rows.ts';
 
 // The statement of earnings a vendor hands to the job centre (or the Austrian office): the
@@ -205,20 +206,12 @@ ${payouts}
 export function benefitPageHtml(input: BenefitPageInput): string {
   const lang = input.sheets[0]?.lang ?? 'de';
   const t = benefitTexts[lang];
-  const title = input.sheets.length === 1 ? `${t.title} ${input.sheets[0]!.licenseId}` : t.batchTitle;
-  return `<!doctype html>
-<html lang="${lang}">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(`${title} · ${input.newspaperName}`)}</title>
-<style>${styles}</style>
-</head>
-<body>
-<main>
-${input.sheets.length === 1 ? '' : `<h1 class="visually-hidden">${escapeHtml(title)}</h1>`}
-${input.sheets.length ? input.sheets.map((sheet, index) => sheetHtml(sheet, input, index)).join('\n') : `<p>${t.none}</p>`}
-</main>
-</body>
-</html>`;
+  return sheetsDocument({
+    lang,
+    title: input.sheets.length === 1 ? `${t.title} ${input.sheets[0]!.licenseId}` : t.batchTitle,
+    newspaperName: input.newspaperName,
+    styles,
+    sheets: input.sheets.map((sheet, index) => sheetHtml(sheet, input, index)),
+    empty: t.none,
+  });
 }

@@ -91,24 +91,45 @@ ${empty}
 </section>`;
 }
 
+/**
+ * A printable document of one sheet per vendor (one page each in print): the shell every statement
+ * page shares. With several sheets, the batch's title is a heading only screen readers see.
+ */
+export function sheetsDocument(input: {
+  lang: StatementLanguage;
+  title: string;
+  newspaperName: string;
+  styles: string;
+  sheets: string[];
+  empty: string;
+}): string {
+  return `<!doctype html>
+<html lang="${input.lang}">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(`${input.title} · ${input.newspaperName}`)}</title>
+<style>${input.styles}</style>
+</head>
+<body>
+<main>
+${input.sheets.length === 1 ? '' : `<h1 class="visually-hidden">${escapeHtml(input.title)}</h1>`}
+${input.sheets.length ? input.sheets.join('\n') : `<p>${input.empty}</p>`}
+</main>
+</body>
+</html>`;
+}
+
 /** The statements as one printable HTML document; its language is the first sheet's. */
 export function statementPageHtml(input: StatementPageInput): string {
   const lang = input.sheets[0]?.lang ?? 'de';
   const t = statementTexts[lang];
-  const title = input.sheets.length === 1 ? `${t.title} ${input.sheets[0]!.licenseId}` : t.batchTitle;
-  return `<!doctype html>
-<html lang="${lang}">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(`${title} · ${input.newspaperName}`)}</title>
-<style>${styles}</style>
-</head>
-<body>
-<main>
-${input.sheets.length === 1 ? '' : `<h1 class="visually-hidden">${escapeHtml(title)}</h1>`}
-${input.sheets.length ? input.sheets.map((sheet, index) => sheetHtml(sheet, input, index)).join('\n') : `<p>${t.nothing}</p>`}
-</main>
-</body>
-</html>`;
+  return sheetsDocument({
+    lang,
+    title: input.sheets.length === 1 ? `${t.title} ${input.sheets[0]!.licenseId}` : t.batchTitle,
+    newspaperName: input.newspaperName,
+    styles,
+    sheets: input.sheets.map((sheet, index) => sheetHtml(sheet, input, index)),
+    empty: t.nothing,
+  });
 }
