@@ -310,4 +310,26 @@ describeApi('statements of earnings for vendors on benefits', (t) => {
     }
     assert.equal((await statement(999_999)).status, 404);
   });
+
+  it('refuses a nested, a prototype-keyed or a huge benefit scheme with a message, and keeps the saved one', async () => {
+    const before = (await t.http.get('/api/settings/benefit-scheme').set('Authorization', office)).body;
+    let nested: unknown = { kind: 'custom' };
+    for (let depth = 0; depth < 200; depth++) nested = { bands: [nested] };
+    const bodies = [
+      nested,
+      JSON.parse('{"kind":"custom","__proto__":{"admin":true},"bands":[]}') as unknown,
+      { kind: 'custom', bands: Array.from({ length: 50_000 }, (_, i) => ({ from: i, to: i + 1, percent: 10 })) },
+    ];
+    for (const body of bodies) {
+      const res = await t.http
+        .put('/api/settings/benefit-scheme')
+        .set('Authorization', office)
+        .set('Accept-Language', 'de')
+        .send(body as object);
+      assert.ok(res.status >= 400 && res.status < 500, `${res.status} ${JSON.stringify(res.body).slice(0, 200)}`);
+      assert.ok(typeof res.body.message === 'string' && res.body.message.length > 5, JSON.stringify(res.body));
+    }
+    const after = (await t.http.get('/api/settings/benefit-scheme').set('Authorization', office)).body;
+    assert.deepEqual(after, before);
+  });
 });
