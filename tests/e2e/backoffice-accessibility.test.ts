@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { accessToken, logInAtProvider, openLoggedIn, useBrowserTab } from './admin-login.ts';
 import { expectAccessible } from './axe.ts';
-import { animationsDone, screenshot } from './browser.ts';
+import { animationsDone, screenshot, resize } from './browser.ts';
 import { eventually } from '../support/orders.ts';
 import { buyInShop } from './purchase.ts';
 import type { RunningServer } from './server.ts';
@@ -197,18 +197,18 @@ describe('e2e: accessibility of the back office and /me (axe-core)', function ()
       assert.doesNotMatch(text, /(Preis|Price)[^:\n]*: 350\b|Unit price|Einzelpreis: \d+$/m, 'no raw cents');
       await expectAccessible(page, `the protocol with sentences (${language})`);
       for (const width of [390, 1280]) {
-        await page.setViewportSize({ width, height: 900 });
+        await resize(page, { width, height: 900 });
         await animationsDone(page);
         await screenshot(page, `backoffice-protocol-sentences-${language}-${width}`);
       }
-      await page.setViewportSize({ width: 1280, height: 900 });
+      await resize(page, { width: 1280, height: 900 });
     }
     await useLanguage(page, 'de');
   });
 
   for (const width of [768, 1366]) {
     it(`fits ${width} px: the statistics and the badge sheet do not scroll sideways; screenshots in both languages`, async () => {
-      await page.setViewportSize({ width, height: 1000 });
+      await resize(page, { width, height: 1000 });
       try {
         for (const language of languages) {
           await useLanguage(page, language);
@@ -238,7 +238,7 @@ describe('e2e: accessibility of the back office and /me (axe-core)', function ()
           }
         }
       } finally {
-        await page.setViewportSize({ width: 1280, height: 900 });
+        await resize(page, { width: 1280, height: 900 });
         await useLanguage(page, 'de');
       }
     });

@@ -4,7 +4,7 @@ import { centsToInput, formatCents } from '../../admin/src/shared/money.ts';
 import { eventually } from '../support/orders.ts';
 import { accessToken, useBrowserTab } from './admin-login.ts';
 import { expectAccessible, seriousViolations } from './axe.ts';
-import { phone, screenshot } from './browser.ts';
+import { phone, screenshot, resize } from './browser.ts';
 import { buyInShop } from './purchase.ts';
 import type { RunningServer } from './server.ts';
 
@@ -55,7 +55,7 @@ describe('e2e: statements of earnings for the job centre in the back office', fu
 
   /** Opens DEMO-1's statement dialog on the tab for the job centre, this month, with the office reading `lang`. */
   async function openBenefit(lang: 'de' | 'en') {
-    await page.setViewportSize({ width: 1280, height: 900 });
+    await resize(page, { width: 1280, height: 900 });
     await page.goto(`${server.url}/backoffice/userprofile/${vendorId}`);
     await page.locator(`#backoffice-language button[value="${lang}"]`).click();
     await page
@@ -100,7 +100,7 @@ describe('e2e: statements of earnings for the job centre in the back office', fu
       await frame.locator('.benefit-licence').filter({ hasText: 'DEMO-1' }).waitFor();
       await dialogAccessible(`the dialog (${lang})`);
       await screenshot(page, `backoffice-benefit-${lang}-1280`);
-      await page.setViewportSize(phone);
+      await resize(page, phone);
       await dialogAccessible(`the dialog at 390 px (${lang})`);
       await screenshot(page, `backoffice-benefit-${lang}-390`);
 

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { eventually } from '../support/orders.ts';
 import { accessToken, logInAtProvider, useBrowserTab } from './admin-login.ts';
-import { phone, screenshot } from './browser.ts';
+import { phone, screenshot, resize } from './browser.ts';
 import { buyInShop } from './purchase.ts';
 import type { RunningServer } from './server.ts';
 
@@ -282,7 +282,7 @@ describe('e2e: credits, payouts, sales and accounting in the back office', funct
     await page.goto(url('/payouts'));
     await page.locator('#backoffice-language button[value="en"]').click();
     await page.getByRole('button', { name: 'This month' }).waitFor();
-    await page.setViewportSize(phone);
+    await resize(page, phone);
     await page.reload();
     await page.getByRole('button', { name: 'This month' }).waitFor();
     await page

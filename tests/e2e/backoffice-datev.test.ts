@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import type { Page } from 'playwright-core';
 import { useBrowserTab } from './admin-login.ts';
 import { seriousViolations } from './axe.ts';
-import { keyboardFocusRing, phone, screenshot } from './browser.ts';
+import { keyboardFocusRing, phone, screenshot, resize } from './browser.ts';
 import type { RunningServer } from './server.ts';
 
 // the DATEV export from the accounting screen. Its settings are entered on their own page,
@@ -94,7 +94,7 @@ describe('e2e: DATEV export from the accounting screen', function () {
     await page.goto(url('/payments'));
     await page.locator('#backoffice-language button[value="en"]').click();
     await page.getByRole('button', { name: 'This month' }).waitFor();
-    await page.setViewportSize(phone);
+    await resize(page, phone);
     await page.reload();
     await page.locator('#books-datev').click();
     const dialog = page.getByRole('dialog', { name: 'DATEV export (EXTF booking batch)' });

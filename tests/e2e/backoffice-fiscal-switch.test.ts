@@ -8,7 +8,7 @@ import jsQR from 'jsqr';
 import type { BrowserContext, Page } from 'playwright-core';
 import { accessToken, openLoggedIn } from './admin-login.ts';
 import { expectAccessible } from './axe.ts';
-import { phone, screenshot } from './browser.ts';
+import { phone, screenshot, resize } from './browser.ts';
 import { printToPdf } from './print.ts';
 import { outputDir, type RunningServer } from './server.ts';
 import { useServerAndBrowser } from './suite.ts';
@@ -112,11 +112,11 @@ describe('e2e: staff switch a till to test mode, print a signed Kaufbeleg, see t
     await settled();
     await expectAccessible(page, `${name} (1280)`);
     await screenshot(page, `${name}-1280`);
-    await page.setViewportSize(phone);
+    await resize(page, phone);
     await settled();
     await expectAccessible(page, `${name} (390)`);
     await screenshot(page, `${name}-390`);
-    await page.setViewportSize({ width: 1280, height: 900 });
+    await resize(page, { width: 1280, height: 900 });
   };
   const choose = async (select: string, option: string) => {
     await page.locator(select).click();

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import type { BrowserContext, Page } from 'playwright-core';
 import { accessToken, openLoggedIn } from './admin-login.ts';
 import { expectAccessible } from './axe.ts';
-import { phone, screenshot } from './browser.ts';
+import { phone, screenshot, resize } from './browser.ts';
 import type { RunningServer } from './server.ts';
 import { useServerAndBrowser } from './suite.ts';
 
@@ -52,10 +52,10 @@ describe('e2e: a TSE that cannot be reached shows on "Heute"', function () {
   const lookAt = async (name: string) => {
     await expectAccessible(page, `${name} (1280)`);
     await screenshot(page, `${name}-1280`);
-    await page.setViewportSize(phone);
+    await resize(page, phone);
     await expectAccessible(page, `${name} (390)`);
     await screenshot(page, `${name}-390`);
-    await page.setViewportSize({ width: 1280, height: 900 });
+    await resize(page, { width: 1280, height: 900 });
   };
 
   it('books the cash, lists the unsigned movements and says so on "Heute" in German and English', async () => {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { accessToken, useBrowserTab } from './admin-login.ts';
 import { expectAccessible } from './axe.ts';
-import { animationsDone, screenshot } from './browser.ts';
+import { animationsDone, screenshot, resize } from './browser.ts';
 import type { RunningServer } from './server.ts';
 
 // The office's screens on a tablet (768 px) and a laptop (1366 px), German and English: the page
@@ -77,7 +77,7 @@ describe('e2e: the back office at 768 and 1366 px', function () {
   };
 
   it('fits 768 px: the vendor list with vendors selected, the cash book, the counter and the accounting; tables scroll inside', async () => {
-    await page.setViewportSize({ width: 768, height: 1000 });
+    await resize(page, { width: 768, height: 1000 });
     try {
       for (const language of ['de', 'en'] as const) {
         const problems: string[] = [];
@@ -115,12 +115,12 @@ describe('e2e: the back office at 768 and 1366 px', function () {
       await open('/counter/DEMO-1', 'de', '#counter-items');
       await expectAccessible(page, '/counter/DEMO-1 (768)', { moderate: true });
     } finally {
-      await page.setViewportSize({ width: 1280, height: 900 });
+      await resize(page, { width: 1280, height: 900 });
     }
   });
 
   it('fits 1366 px: with vendors selected the search keeps its room; every menu entry shows in full', async () => {
-    await page.setViewportSize({ width: 1366, height: 900 });
+    await resize(page, { width: 1366, height: 900 });
     try {
       for (const language of ['de', 'en'] as const) {
         await open('/vendorsummary', language, '.vendor-select');
@@ -137,7 +137,7 @@ describe('e2e: the back office at 768 and 1366 px', function () {
         assert.deepEqual(cut, [], `menu entries cut off (${language})`);
       }
     } finally {
-      await page.setViewportSize({ width: 1280, height: 900 });
+      await resize(page, { width: 1280, height: 900 });
       await page.evaluate(() => localStorage.setItem('street-paper.locale', 'de'));
     }
   });

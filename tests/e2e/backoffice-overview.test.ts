@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import type { Page, Response } from 'playwright-core';
 import { DEMO_NEWSPAPER_NAME } from '../../seeds/demo.ts';
 import { accessToken, backofficeTitle, useBrowserTab } from './admin-login.ts';
-import { phone, screenshot } from './browser.ts';
+import { phone, screenshot, resize } from './browser.ts';
 import { librariesIn } from './libraries.ts';
 import { buyInShop } from './purchase.ts';
 import type { RunningServer } from './server.ts';
@@ -38,7 +38,7 @@ describe('e2e: overview screens of the back office', function () {
 
   /** Phone width, freshly loaded: the sidebar, open at desktop width, would otherwise stay over the screen. */
   const toPhone = async () => {
-    await page.setViewportSize(phone);
+    await resize(page, phone);
     await page.reload();
   };
 
@@ -153,7 +153,7 @@ describe('e2e: overview screens of the back office', function () {
     await toPhone();
     await page.locator('#statistics-items').waitFor();
     await screenshot(page, 'backoffice-statistics-390');
-    await page.setViewportSize({ width: 1280, height: 900 });
+    await resize(page, { width: 1280, height: 900 });
   });
 
   it('shows the demo vendors on the map in clusters, with a popup that links to the profile and zoom buttons in German', async () => {
@@ -236,11 +236,11 @@ describe('e2e: overview screens of the back office', function () {
     const vendor = map.vendors.find((v) => v.licenseId === markerTitle.split(' ')[0])!;
     assert.equal(new URL(page.url()).pathname, `/backoffice/userprofile/${vendor.id}`);
 
-    await page.setViewportSize(phone);
+    await resize(page, phone);
     await open('/map', 'Karte');
     await page.locator('#vendor-map .leaflet-marker-icon').first().waitFor();
     await screenshot(page, 'backoffice-map-390');
-    await page.setViewportSize({ width: 1280, height: 900 });
+    await resize(page, { width: 1280, height: 900 });
   });
 
   it('lists open orders and checks one with Stripe; refunds a paid one after a confirmation', async () => {
@@ -304,11 +304,11 @@ describe('e2e: overview screens of the back office', function () {
       .waitFor();
     assert.equal((await (await fetch(`${server.url}/api/orders/${order.token}`)).json()).status, 'refunded');
 
-    await page.setViewportSize(phone);
+    await resize(page, phone);
     await open(`/orders?filter=${encodeURIComponent('{}')}`, 'Bestellungen');
     await page.locator('table tbody tr').first().waitFor();
     await screenshot(page, 'backoffice-orders-390');
-    await page.setViewportSize({ width: 1280, height: 900 });
+    await resize(page, { width: 1280, height: 900 });
   });
 
   it('shows a vendor change in the protocol: who, which record, the field before → after', async () => {
@@ -331,11 +331,11 @@ describe('e2e: overview screens of the back office', function () {
     assert.ok(text.includes(`Telefon: ${vendor.telephone || 'leer'} → +43 660 1234567`), text);
     await screenshot(page, 'backoffice-protocol-1280');
 
-    await page.setViewportSize(phone);
+    await resize(page, phone);
     await open('/protocol', 'Protokoll');
     await page.locator('.protocol-changes').first().waitFor();
     await screenshot(page, 'backoffice-protocol-390');
-    await page.setViewportSize({ width: 1280, height: 900 });
+    await resize(page, { width: 1280, height: 900 });
     await open('/protocol', 'Protokoll');
 
     // Filtered by another user: nothing of office's.
@@ -353,7 +353,7 @@ describe('e2e: overview screens of the back office', function () {
     const text = await page.locator('.mail-text').innerText();
     assert.match(text, new RegExp(`Digitale Ausgabe: ${server.url}/pdf/[A-Za-z0-9_-]{32}`));
     await screenshot(page, 'backoffice-outbox-1280');
-    await page.setViewportSize(phone);
+    await resize(page, phone);
     await page.reload();
     await page.locator('table tbody tr').first().waitFor();
     await screenshot(page, 'backoffice-outbox-390');

@@ -6,7 +6,7 @@ import { exportFiles } from '../../api/src/privacy/export.ts';
 import { eventually } from '../support/orders.ts';
 import { accessToken, useBrowserTab } from './admin-login.ts';
 import { expectAccessible } from './axe.ts';
-import { phone, screenshot } from './browser.ts';
+import { phone, screenshot, resize } from './browser.ts';
 import { buyInShop } from './purchase.ts';
 import type { RunningServer } from './server.ts';
 
@@ -33,10 +33,10 @@ describe('e2e: a vendor’s data export and anonymisation in the back office', f
   const anonymiseButton = () => page.locator('#vendor-anonymise');
   /** A screenshot at phone width, with the sidebar (open at desktop width) closed as a phone shows it. */
   const phoneShot = async (name: string) => {
-    await page.setViewportSize(phone);
+    await resize(page, phone);
     await page.keyboard.press('Escape');
     await screenshot(page, name);
-    await page.setViewportSize({ width: 1280, height: 900 });
+    await resize(page, { width: 1280, height: 900 });
   };
   const language = async (code: 'de' | 'en') => page.locator(`#backoffice-language button[value="${code}"]`).click();
 

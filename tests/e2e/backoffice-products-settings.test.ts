@@ -4,7 +4,7 @@ import { DEMO_NEWSPAPER_NAME } from '../../seeds/demo.ts';
 import { pngBytes } from '../support/fixtures.ts';
 import { accessToken, backofficeTitle, useBrowserTab } from './admin-login.ts';
 import { expectAccessible } from './axe.ts';
-import { coveredWhileTabbing, keyboardFocusRing, phone, screenshot } from './browser.ts';
+import { coveredWhileTabbing, keyboardFocusRing, phone, screenshot, resize } from './browser.ts';
 import type { RunningServer } from './server.ts';
 
 // products and settings in the back office — a product with an image, the server's
@@ -76,9 +76,9 @@ describe('e2e: products and settings in the back office', function () {
       'the uploaded image is shown',
     );
     await screenshot(page, 'backoffice-products-with-new-1280');
-    await page.setViewportSize(phone);
+    await resize(page, phone);
     await screenshot(page, 'backoffice-products-390');
-    await page.setViewportSize({ width: 1280, height: 900 });
+    await resize(page, { width: 1280, height: 900 });
   });
 
   it('shows the server’s refusal of a product at the field, and no success notice', async () => {
@@ -170,11 +170,11 @@ describe('e2e: products and settings in the back office', function () {
       await (await fetch(`${server.url}/public/style.css?rev=1`)).text(),
       '#shop-landing-title { letter-spacing: 2px; }',
     );
-    await page.setViewportSize(phone);
+    await resize(page, phone);
     await screenshot(page, 'backoffice-settings-390');
     // The longest form: going down it with the keyboard, no focused field lies behind the save bar.
     assert.deepEqual(await coveredWhileTabbing(page, 'form'), []);
-    await page.setViewportSize({ width: 1280, height: 900 });
+    await resize(page, { width: 1280, height: 900 });
   });
 
   it('sets the VAT rate of the newspaper and of a product, refusals at the field in German and English', async () => {
@@ -201,10 +201,10 @@ describe('e2e: products and settings in the back office', function () {
     assert.deepEqual([settings.vatRate, settings.newspaperAddress], [10, 'Stumpergasse 1\n1060 Wien']);
     await screenshot(page, 'backoffice-settings-vat-de-1280');
     await expectAccessible(page, 'the settings with the VAT rate (German)');
-    await page.setViewportSize(phone);
+    await resize(page, phone);
     await page.evaluate(() => window.scrollTo(0, 0));
     await screenshot(page, 'backoffice-settings-vat-de-390');
-    await page.setViewportSize({ width: 1280, height: 900 });
+    await resize(page, { width: 1280, height: 900 });
 
     // A product of its own rate, in English: the newspaper's rate named where the field is empty.
     await page.locator('#backoffice-language button[value="en"]').click();
@@ -229,18 +229,18 @@ describe('e2e: products and settings in the back office', function () {
     assert.equal(await own.inputValue(), '5.5');
     await screenshot(page, 'backoffice-product-vat-en-1280');
     await expectAccessible(page, 'the product form with its VAT rate (English)');
-    await page.setViewportSize(phone);
+    await resize(page, phone);
     await page.evaluate(() => window.scrollTo(0, 0));
     await screenshot(page, 'backoffice-product-vat-en-390');
-    await page.setViewportSize({ width: 1280, height: 900 });
+    await resize(page, { width: 1280, height: 900 });
     await page.locator('#backoffice-language button[value="de"]').click();
     await page.goto(url(`/productsettings/update/${product.id}`));
     assert.equal(await field('Mehrwertsteuersatz (%)').inputValue(), '5,5', 'German shows a decimal comma');
     await page.getByText('Leer: der Satz der Zeitung (10 %)').waitFor();
     await screenshot(page, 'backoffice-product-vat-de-1280');
-    await page.setViewportSize(phone);
+    await resize(page, phone);
     await page.evaluate(() => window.scrollTo(0, 0));
     await screenshot(page, 'backoffice-product-vat-de-390');
-    await page.setViewportSize({ width: 1280, height: 900 });
+    await resize(page, { width: 1280, height: 900 });
   });
 });

@@ -4,7 +4,7 @@ import { unzipSync } from 'fflate';
 import type { Download, Locator, Page } from 'playwright-core';
 import { pngBytes } from '../support/fixtures.ts';
 import { accessToken, useBrowserTab } from './admin-login.ts';
-import { phone, screenshot } from './browser.ts';
+import { phone, screenshot, resize } from './browser.ts';
 import type { RunningServer } from './server.ts';
 
 const pngSignature = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
@@ -88,9 +88,9 @@ describe('e2e: QR codes, CSS preview and vendor import in the back office', func
     );
     assert.equal(settings.qrCodeEnableLogo, true);
     assert.match(settings.qrCodeLogoImgUrl ?? '', /^\/files\//, 'the logo was uploaded');
-    await page.setViewportSize(phone);
+    await resize(page, phone);
     await screenshot(page, 'backoffice-qrcodes-390');
-    await page.setViewportSize({ width: 1280, height: 900 });
+    await resize(page, { width: 1280, height: 900 });
   });
 
   it('downloads one vendor’s code from the vendor list as a real PNG', async () => {
@@ -150,9 +150,9 @@ describe('e2e: QR codes, CSS preview and vendor import in the back office', func
     assert.match(await first.innerText(), new RegExp(`${vendors.find((v) => v.licenseId === 'DEMO-1')!.firstName}`));
     assert.equal(await page.locator('nav, .RaSidebar-root').count(), 0, 'a page of its own, without the sidebar');
     await screenshot(page, 'backoffice-badge-sheet-1280');
-    await page.setViewportSize(phone);
+    await resize(page, phone);
     await screenshot(page, 'backoffice-badge-sheet-390');
-    await page.setViewportSize({ width: 1280, height: 900 });
+    await resize(page, { width: 1280, height: 900 });
 
     await page.goto(url('/settings/qrcode'));
     await page.locator('#qr-zip:not([disabled])').waitFor();
@@ -194,9 +194,9 @@ describe('e2e: QR codes, CSS preview and vendor import in the back office', func
       await (await fetch(`${server.url}/public/style.css?rev=1`)).text(),
       '#shop-landing-title { color: rgb(0, 128, 0); }',
     );
-    await page.setViewportSize(phone);
+    await resize(page, phone);
     await screenshot(page, 'backoffice-css-preview-390');
-    await page.setViewportSize({ width: 1280, height: 900 });
+    await resize(page, { width: 1280, height: 900 });
   });
 
   it('imports a CSV of three vendors: two created with their passwords, the bad row shows its error', async () => {
@@ -247,7 +247,7 @@ describe('e2e: QR codes, CSS preview and vendor import in the back office', func
     const anna = stored.find((v) => v.licenseId === 'IMP-1')!;
     assert.deepEqual([anna.registrationDate, anna.hasSmartphone], ['2024-03-01', true]);
     assert.equal(stored.find((v) => v.licenseId === 'IMP-3')!.firstName, 'Chris "CJ"');
-    await page.setViewportSize(phone);
+    await resize(page, phone);
     await screenshot(page, 'backoffice-import-done-390');
   });
 });

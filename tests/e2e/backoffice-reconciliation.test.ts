@@ -8,7 +8,7 @@ import { payInSandbox } from '../support/sandbox.ts';
 import { eventually } from '../support/orders.ts';
 import { accessToken, openLoggedIn } from './admin-login.ts';
 import { expectAccessible } from './axe.ts';
-import { phone, screenshot } from './browser.ts';
+import { phone, screenshot, resize } from './browser.ts';
 import { mainItemOrder, placeOrder } from './purchase.ts';
 import { seededCopy, tempDir, type RunningServer } from './server.ts';
 import { useServerAndBrowser } from './suite.ts';
@@ -138,7 +138,7 @@ describe('e2e: the Stripe reconciliation in the back office', function () {
 
   it('reads in English and fits a phone', async () => {
     await page.locator('#backoffice-language button[value="en"]').click();
-    await page.setViewportSize(phone);
+    await resize(page, phone);
     await page.reload();
     await page.locator('#reconciliation-figures').waitFor();
     assert.equal(await page.locator('#reconciliation-preset').innerText(), 'Last month');

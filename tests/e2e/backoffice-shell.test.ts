@@ -10,7 +10,7 @@ import {
   storedUser,
   useBrowserTab,
 } from './admin-login.ts';
-import { phone, screenshot } from './browser.ts';
+import { phone, screenshot, resize } from './browser.ts';
 import { librariesIn } from './libraries.ts';
 import type { RunningServer } from './server.ts';
 
@@ -129,7 +129,7 @@ describe('e2e: back-office shell in Chromium', function () {
         assert.equal(new URL(page.url()).pathname, '/backoffice/vendorsummary', '/backoffice leads to the vendors');
       await screenshot(page, `${shot}-1280`);
     }
-    await page.setViewportSize(phone);
+    await resize(page, phone);
     for (const [path, pageName, shot] of routes.filter(([path]) => ['/vendorsummary', '/newvendor'].includes(path))) {
       await page.goto(url(path));
       await page.locator('#backoffice-page-title').filter({ hasText: pageName }).waitFor();

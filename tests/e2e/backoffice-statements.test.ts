@@ -3,7 +3,7 @@ import type { Page } from 'playwright-core';
 import { eventually } from '../support/orders.ts';
 import { accessToken, openLoggedIn, useBrowserTab } from './admin-login.ts';
 import { expectAccessible, seriousViolations } from './axe.ts';
-import { phone, screenshot } from './browser.ts';
+import { phone, screenshot, resize } from './browser.ts';
 import { printToPdf } from './print.ts';
 import { buyInShop } from './purchase.ts';
 import type { RunningServer } from './server.ts';
@@ -128,9 +128,9 @@ describe('e2e: vendor statements in the back office and on /me', function () {
     assert.equal(await frame.locator('tr.payout').count(), 1, 'the payout with its voucher');
     assert.equal(await frame.locator('tr.payout_reversal').count(), 1, 'and its reversal');
     await screenshot(page, 'backoffice-statement-de-1366');
-    await page.setViewportSize(phone);
+    await resize(page, phone);
     await screenshot(page, 'backoffice-statement-de-390');
-    await page.setViewportSize({ width: 1366, height: 900 });
+    await resize(page, { width: 1366, height: 900 });
 
     const html = await (await api(`/api/vendors/${vendorId}/statement?${thisMonth}&format=html&lang=de`)).text();
     await statementAccessible(html, 'the statement (de)');

@@ -4,7 +4,7 @@ import type { Page } from 'playwright-core';
 import { eventually } from '../support/orders.ts';
 import { accessToken, logInAtProvider, useBrowserTab } from './admin-login.ts';
 import { expectAccessible } from './axe.ts';
-import { phone, screenshot } from './browser.ts';
+import { phone, screenshot, resize } from './browser.ts';
 import { pdfPrinter } from '../support/pdf.ts';
 import { buyInShop } from './purchase.ts';
 import type { RunningServer } from './server.ts';
@@ -154,7 +154,7 @@ describe('e2e: one time zone, the newspaper’s, on every screen, paper and CSV'
       .waitFor();
     assert.deepEqual(englishMinute(await row.innerText()), printed, 'in English too');
     await screenshot(page, 'time-zone-payouts-en-1280');
-    await page.setViewportSize(phone);
+    await resize(page, phone);
     await page
       .locator('text=' + voucher)
       .first()
@@ -166,7 +166,7 @@ describe('e2e: one time zone, the newspaper’s, on every screen, paper and CSV'
     );
     await expectAccessible(page, 'the payouts list on a phone');
     await screenshot(page, 'time-zone-payouts-en-390');
-    await page.setViewportSize({ width: 1280, height: 900 });
+    await resize(page, { width: 1280, height: 900 });
     await page.locator('#backoffice-language button[value="de"]').click();
   });
 

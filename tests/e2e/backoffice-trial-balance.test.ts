@@ -4,7 +4,7 @@ import type { Page } from 'playwright-core';
 import { eventually } from '../support/orders.ts';
 import { accessToken, useBrowserTab } from './admin-login.ts';
 import { expectAccessible } from './axe.ts';
-import { phone, screenshot } from './browser.ts';
+import { phone, screenshot, resize } from './browser.ts';
 import { buyInShop, mainItemOrder } from './purchase.ts';
 import type { RunningServer } from './server.ts';
 
@@ -244,16 +244,16 @@ describe('e2e: the trial balance (Summen und Salden) in the back office', functi
     await choose('Dieser Monat');
     await page.locator('#trial-balance-table').waitFor();
     await expectFigures(await balanceOfThisMonth(), 'de');
-    await page.setViewportSize(phone);
+    await resize(page, phone);
     await expectAccessible(page, 'the trial balance (German, phone)');
     await screenshot(page, 'backoffice-trial-balance-390');
   });
 
   it('reads in English and fits a phone', async () => {
     // The language switch is in the sidebar, which a phone keeps closed.
-    await page.setViewportSize({ width: 1280, height: 900 });
+    await resize(page, { width: 1280, height: 900 });
     await page.locator('#backoffice-language button[value="en"]').click();
-    await page.setViewportSize(phone);
+    await resize(page, phone);
     await page.goto(url('/trial-balance'));
     await page.locator('#trial-balance-table').waitFor();
     assert.equal(await page.locator('#trial-balance-preset').innerText(), 'This month');
@@ -280,7 +280,7 @@ describe('e2e: the trial balance (Summen und Salden) in the back office', functi
     );
     await expectAccessible(page, 'the trial balance (English, phone)');
     await screenshot(page, 'backoffice-trial-balance-en-390');
-    await page.setViewportSize({ width: 1280, height: 900 });
+    await resize(page, { width: 1280, height: 900 });
     await expectAccessible(page, 'the trial balance (English, desktop)');
     await screenshot(page, 'backoffice-trial-balance-en-1280');
   });

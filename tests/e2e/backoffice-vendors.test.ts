@@ -5,7 +5,7 @@ import { DEMO_VENDOR_EMAIL_POSTFIX } from '../../seeds/demo.ts';
 import { eventually } from '../support/orders.ts';
 import { accessToken, logInAtProvider, useBrowserTab } from './admin-login.ts';
 import { expectAccessible } from './axe.ts';
-import { coveredWhileTabbing, phone, reachableAtEnd, screenshot } from './browser.ts';
+import { coveredWhileTabbing, phone, reachableAtEnd, screenshot, resize } from './browser.ts';
 import { buyInShop } from './purchase.ts';
 import type { RunningServer } from './server.ts';
 
@@ -221,9 +221,9 @@ describe('e2e: vendors in the back office', function () {
     await removeThird.click();
     await rows.nth(2).waitFor({ state: 'detached' });
     await expectAccessible(page, 'the location dialog with weekly times');
-    await page.setViewportSize(phone);
+    await resize(page, phone);
     await screenshot(page, 'backoffice-location-weekly-390');
-    await page.setViewportSize({ width: 1280, height: 900 });
+    await resize(page, { width: 1280, height: 900 });
     await screenshot(page, 'backoffice-location-weekly-1280');
     await dialog.getByRole('button', { name: 'Speichern' }).click();
     await dialog
@@ -300,11 +300,11 @@ describe('e2e: vendors in the back office', function () {
     await confirm.waitFor({ state: 'detached' });
     assert.equal(await comment.count(), 1, 'cancelled: the comment stays');
 
-    await page.setViewportSize(phone);
+    await resize(page, phone);
     await comment.getByRole('button', { name: 'Löschen' }).click();
     await confirm.filter({ hasText: 'Warnung löschen?' }).waitFor();
     await screenshot(page, 'backoffice-vendor-comment-delete-390');
-    await page.setViewportSize({ width: 1280, height: 900 });
+    await resize(page, { width: 1280, height: 900 });
     await screenshot(page, 'backoffice-vendor-comment-delete-1280');
     await confirm.getByRole('button', { name: 'Bestätigen' }).click();
     await notification().filter({ hasText: 'Kommentar gelöscht' }).waitFor();
@@ -381,7 +381,7 @@ describe('e2e: vendors in the back office', function () {
   });
 
   it('shows the profile on a phone', async () => {
-    await page.setViewportSize(phone);
+    await resize(page, phone);
     await page.goto(url(`/userprofile/${vendorId}`));
     await page.locator('#vendor-profile-name').waitFor();
     await screenshot(page, 'backoffice-vendor-profile-390');
@@ -415,7 +415,7 @@ describe('e2e: vendors in the back office', function () {
     assert.ok(overlaps.length > 0, 'the vendor has a location');
     for (const overlap of overlaps) assert.ok(overlap <= 0, `a location's text runs ${overlap} px under its buttons`);
     await screenshot(page, 'backoffice-vendor-edit-390');
-    await page.setViewportSize({ width: 1280, height: 900 });
+    await resize(page, { width: 1280, height: 900 });
   });
 
   it('deletes the vendor only after confirmation, and does not offer it while the credit is not zero', async () => {

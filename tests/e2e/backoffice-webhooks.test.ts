@@ -3,7 +3,7 @@ import type { Page } from 'playwright-core';
 import { webhookReceiver, type Receiver } from '../support/webhook-receiver.ts';
 import { accessToken, useBrowserTab } from './admin-login.ts';
 import { expectAccessible } from './axe.ts';
-import { phone, reachableAtEnd, screenshot } from './browser.ts';
+import { phone, reachableAtEnd, screenshot, resize } from './browser.ts';
 import type { RunningServer } from './server.ts';
 
 // staff set up a webhook for another system, see its secret once, see a delivery that
@@ -111,7 +111,7 @@ describe('e2e: webhooks in the back office', function () {
     await accessible('the webhook with its deliveries (en)');
     await screenshot(page, 'backoffice-webhook-deliveries-en-1366');
 
-    await page.setViewportSize(phone);
+    await resize(page, phone);
     await page.goto(`${server.url}/backoffice/webhook-endpoints`);
     await page.getByText('ERP der Buchhaltung', { exact: false }).waitFor();
     await fitsPhone();
@@ -123,11 +123,11 @@ describe('e2e: webhooks in the back office', function () {
     await accessible('the webhook with its deliveries (en, phone)');
     await screenshot(page, 'backoffice-webhook-deliveries-en-390');
     // The language is chosen in the sidebar, which a phone keeps folded away.
-    await page.setViewportSize({ width: 1366, height: 900 });
+    await resize(page, { width: 1366, height: 900 });
     await page.locator('#backoffice-language button[value="de"]').click();
     await page.getByText('Zustellungen', { exact: true }).waitFor();
     const here = page.url();
-    await page.setViewportSize(phone);
+    await resize(page, phone);
     await page.goto(here);
     await page.locator('#webhook-deliveries table tbody tr').first().waitFor();
     await fitsPhone();
@@ -136,6 +136,6 @@ describe('e2e: webhooks in the back office', function () {
     await reachableAtEnd(page, '#webhook-deliveries tbody tr button');
     await reachableAtEnd(page, '#webhook-deliveries .MuiTablePagination-displayedRows');
     await screenshot(page, 'backoffice-webhook-deliveries-de-390');
-    await page.setViewportSize({ width: 1366, height: 900 });
+    await resize(page, { width: 1366, height: 900 });
   });
 });

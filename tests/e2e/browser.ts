@@ -179,6 +179,15 @@ export async function animationsDone(page: Page): Promise<void> {
   );
 }
 
+/**
+ * Gives the page another size and waits until it has settled: the back office's sidebar folds or
+ * opens when the width crosses its breakpoint, and a click during that slide can land beside its target.
+ */
+export async function resize(page: Page, size: { width: number; height: number }): Promise<void> {
+  await page.setViewportSize(size);
+  await animationsDone(page);
+}
+
 /** Saves a full-page screenshot under .test-output/ and returns its path. */
 export async function screenshot(page: Page, name: string): Promise<string> {
   fs.mkdirSync(outputDir, { recursive: true });

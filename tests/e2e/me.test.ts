@@ -4,7 +4,7 @@ import { gzipSync } from 'node:zlib';
 import type { Page, Response } from 'playwright-core';
 import { DEMO_NEWSPAPER_NAME } from '../../seeds/demo.ts';
 import { accessToken, logInAtProvider, openLoggedIn, useBrowserTab } from './admin-login.ts';
-import { phone, screenshot } from './browser.ts';
+import { phone, screenshot, resize } from './browser.ts';
 import { librariesIn } from './libraries.ts';
 import type { RunningServer } from './server.ts';
 
@@ -131,7 +131,7 @@ describe('e2e: the vendor area /me in Chromium', function () {
   });
 
   it('shows the profile, switches to English and remembers it, and fits a 320 px screen', async () => {
-    await page.setViewportSize({ width: 320, height: 640 });
+    await resize(page, { width: 320, height: 640 });
     await page.goto(`${server.url}/me/profile`);
     await logInAtProvider(page, 'vendor', 'vendor');
     await page.locator('#me-profile').waitFor();

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import type { Browser, Page } from 'playwright-core';
 import { expectAccessible } from './axe.ts';
-import { screenshot } from './browser.ts';
+import { screenshot, resize } from './browser.ts';
 import { buyInShop } from './purchase.ts';
 import type { RunningServer } from './server.ts';
 import { useServerAndBrowser } from './suite.ts';
@@ -151,7 +151,7 @@ describe('e2e: every shop screen is accessible in both languages', function () {
           assert.equal(await page.getAttribute('html', 'lang'), lang, screen.name);
           await expectAccessible(page, `${screen.name} (${lang})`);
           await fitsAndKeep(page, screen, lang, 390);
-          await page.setViewportSize({ width: 320, height: 800 });
+          await resize(page, { width: 320, height: 800 });
           await fitsAndKeep(page, screen, lang, 320);
         } catch (error) {
           failures.push((error as Error).message);

@@ -3,7 +3,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { eventually } from '../support/orders.ts';
 import { accessToken, openLoggedIn } from './admin-login.ts';
 import { expectAccessible } from './axe.ts';
-import { screenshot } from './browser.ts';
+import { screenshot, resize } from './browser.ts';
 import { buyInShop, placeOrder } from './purchase.ts';
 import type { RunningServer } from './server.ts';
 import { useServerAndBrowser } from './suite.ts';
@@ -53,7 +53,7 @@ describe('e2e: the shop after a payment never contradicts the order', function (
 
   async function accessibleAtPhoneWidths(page: Page, label: string): Promise<void> {
     for (const width of widths) {
-      await page.setViewportSize({ width, height: 844 });
+      await resize(page, { width, height: 844 });
       await expectAccessible(page, `${label} at ${width} px`);
       await screenshot(page, `shop-after-payment-${label}-${width}`);
     }

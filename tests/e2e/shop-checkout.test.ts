@@ -4,7 +4,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { loginWithPkce } from '../support/oidc-flow.ts';
 import { eventually } from '../support/orders.ts';
 import { payInSandbox } from '../support/sandbox.ts';
-import { screenshot } from './browser.ts';
+import { screenshot, resize } from './browser.ts';
 import { startServer, type RunningServer } from './server.ts';
 import { useServerAndBrowser } from './suite.ts';
 
@@ -205,7 +205,7 @@ describe('e2e: buying in the shop widget, paid through the Stripe sandbox', func
     assert.equal(await text(page, '#shop-receipt-tip'), 'includes €1.50 donation');
     assert.match(await text(page, '#shop-receipt-bought'), /^Bought on the \d\d\/\d\d\/\d{4} at \d\d:\d\d$/);
     await screenshot(page, 'shop-375-en-receipt');
-    await page.setViewportSize({ width: 1280, height: 800 });
+    await resize(page, { width: 1280, height: 800 });
     await screenshot(page, 'shop-1280-en-receipt');
   });
 
