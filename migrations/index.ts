@@ -30,6 +30,7 @@ import * as fiscal from './030_fiscal.ts';
 import * as cashTendered from './031_cash_tendered.ts';
 import * as rksv from './032_rksv.ts';
 import * as benefitScheme from './033_benefit_scheme.ts';
+import * as germanVariant from './034_german_variant.ts';
 
 export interface Migration {
   name: string;
@@ -70,4 +71,5 @@ export const migrations: Migration[] = [
   { name: '031_cash_tendered', ...cashTendered },
   { name: '032_rksv', ...rksv },
   { name: '033_benefit_scheme', ...benefitScheme },
+  { name: '034_german_variant', ...germanVariant },
 ];

@@ -32,6 +32,8 @@ const publicKeys = [
   'mainItem',
   'identityProvider',
   'embedOrigins',
+  'germanVariant',
+  'metaDescription',
   'mapTileUrl',
   'publicUrl',
   'timeZone',

@@ -6,7 +6,7 @@ import { rejectFields } from '../errors.ts';
 import { issuerUrl } from '../identity/issuer.ts';
 import { findMainItem, setMainProduct } from '../items/queries.ts';
 import { vatPercent } from '../ledger/vat.ts';
-import type { SettingsForm, settingsFileFields } from './schema.ts';
+import type { GermanVariant, SettingsForm, settingsFileFields } from './schema.ts';
 import { oneRow } from '../one-row.ts';
 
 /** The one settings row as stored (snake_case columns). */
@@ -45,6 +45,8 @@ export interface StoredSettings extends SettingsRow {
   embed_origins: string[];
   newspaper_address: string;
   vat_rate: number;
+  german_variant: GermanVariant;
+  meta_description: string;
 }
 
 const defaultLogo = 'img/logo.png';
@@ -91,6 +93,10 @@ export function publicSettings(
     orgaCoversTransactionCosts: row.orga_covers_transaction_costs,
     maxOrderAmount: row.max_order_amount,
     embedOrigins: row.embed_origins,
+    /** How German mails write a date: de-DE ("8. Januar 2027") or de-AT ("8. Jänner 2027"). */
+    germanVariant: row.german_variant,
+    /** The shop's meta description; empty: the text it writes from the newspaper's and vendor's name. */
+    metaDescription: row.meta_description,
     styleRevision: row.style_revision,
     mainItem,
     mapTileUrl: config.mapTileUrl,
@@ -144,6 +150,8 @@ const columns: Record<PlainField, string> = {
   orgaCoversTransactionCosts: 'orga_covers_transaction_costs',
   maxOrderAmount: 'max_order_amount',
   embedOrigins: 'embed_origins',
+  germanVariant: 'german_variant',
+  metaDescription: 'meta_description',
 };
 
 // jsonb takes the text form: pg would send a JS array as a PostgreSQL array.

@@ -51,6 +51,15 @@ const emailPostfix: Converter<string> = (value) => {
   return value.startsWith('@') ? value : `@${value}`;
 };
 
+/** The German of the newspaper's mails: Germany's ("Januar") or Austria's ("Jänner"). */
+export const germanVariants = ['de-DE', 'de-AT'] as const;
+export type GermanVariant = (typeof germanVariants)[number];
+
+const germanVariant: Converter<GermanVariant> = (value) =>
+  (germanVariants as readonly string[]).includes(value)
+    ? (value as GermanVariant)
+    : new Invalid(tr('Please choose one of: {values}.', { values: germanVariants.join(', ') }));
+
 /**
  * The newspaper's websites that may embed the shop: origins separated by commas, spaces or lines, or
  * the JSON list the settings answer (a form sends back what it got).
@@ -106,6 +115,9 @@ export const settingsForm = z
     orgaCoversTransactionCosts: formField(boolean),
     maxOrderAmount: formField(cents({ min: 1 })),
     embedOrigins: formField(embedOrigins, 'Please list the websites, or send an empty text for none.'),
+    germanVariant: formField(germanVariant),
+    // Under the shop's title in search results and link previews; empty: the text the shop writes.
+    metaDescription: formField((value) => text({ max: 300 })(value.replace(/\s+/g, ' '))),
     // An item id; empty means no main product.
     mainItem: optionalFormField(id('Please choose an item.')),
     logo: fileAsText,
