@@ -88,10 +88,13 @@ const descriptions = {
  */
 export function renderShopPage(template: string, { lang, boot, customCss, css, firstScreen }: PageData): string {
   const { settings } = boot;
-  const description = descriptions[lang](
-    settings.newspaperName || (lang === 'de' ? 'Die Straßenzeitung' : 'The street paper'),
-    boot.vendor?.displayName,
-  );
+  // The newspaper's own text when it wrote one, in whatever language it wrote it.
+  const description =
+    settings.metaDescription ||
+    descriptions[lang](
+      settings.newspaperName || (lang === 'de' ? 'Die Straßenzeitung' : 'The street paper'),
+      boot.vendor?.displayName,
+    );
   const head = [
     `<meta name="description" content="${escapeHtml(description)}">`,
     `<meta name="theme-color" content="${escapeHtml(settings.color)}">`,
