@@ -8,6 +8,7 @@ import { applySession } from '../../api/src/orders/settle.ts';
 import { downloadLinksFor } from '../../api/src/pdf/links.ts';
 import { retrieveSession } from '../../api/src/stripe/adapter.ts';
 import { describeApi, type ApiTest } from '../support/env.ts';
+import { withForm } from '../support/fixtures.ts';
 import { eventually, itemId } from '../support/orders.ts';
 import { payInSandbox } from '../support/sandbox.ts';
 import { smtpServer } from '../support/smtp.ts';
@@ -122,6 +123,34 @@ describeApi('digital deliveries: links and the outbox (acceptance 5)', (t) => {
     await deliverTwice(t, shop.config, other.id);
     assert.equal((await downloadLinksFor(t.db, other.id)).length, 1, 'the receipt still shows the link');
     assert.equal((await t.db('outbox').where({ order_id: other.id })).length, 0);
+  });
+
+  it('writes the links’ end in German German ("Januar") by default, in Austrian ("Jänner") when the settings say so', async () => {
+    const office = await t.office();
+    /** The German mail of an order whose link ends on 8 January 2027, at noon in the newspaper’s zone. */
+    async function germanMail() {
+      const order = await placeDigitalOrder(shop, t, { locale: 'de' });
+      await t.db.transaction((trx) => deliverOrder(trx, order.id, shop.config));
+      // The link as if bought in December: the mail is written anew from it.
+      await t.db('download_links').where({ order_id: order.id }).update({ expires_at: '2027-01-08T11:00:00Z' });
+      await t.db('outbox').where({ order_id: order.id }).delete();
+      await deliverTwice(t, shop.config, order.id);
+      return (await t.db('outbox').where({ order_id: order.id }).first()).text as string;
+    }
+    const setVariant = async (germanVariant: string) => {
+      const res = await withForm(t.http.put('/api/settings/').set('Authorization', office), { germanVariant });
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+      assert.equal(res.body.germanVariant, germanVariant);
+    };
+
+    assert.equal((await t.http.get('/api/settings/')).body.germanVariant, 'de-DE', 'German German until chosen');
+    assert.match(await germanMail(), /Die Links sind bis 8\. Januar 2027 gültig\./);
+
+    await setVariant('de-AT');
+    assert.match(await germanMail(), /Die Links sind bis 8\. Jänner 2027 gültig\./);
+
+    await setVariant('de-DE');
+    assert.match(await germanMail(), /Die Links sind bis 8\. Januar 2027 gültig\./);
   });
 
   it('validates a link, downloads the PDF as an attachment and counts every download', async () => {

@@ -2,7 +2,8 @@ import type { Knex } from 'knex';
 import type { Config } from '../config.ts';
 import { queueMail } from '../mail/outbox.ts';
 import { createDownloadLink, downloadLinksFor, linkPath, type DownloadLink } from '../pdf/links.ts';
-import { getSettingsRow } from '../settings/queries.ts';
+import { getSettingsRow, type StoredSettings } from '../settings/queries.ts';
+import type { GermanVariant } from '../settings/schema.ts';
 
 // What a paid order delivers besides the copies the vendor hands over: for a digital edition, a
 // download link to its PDF and an e-mail with the links. Called inside the settle transaction when
@@ -28,15 +29,17 @@ const wording = {
 
 function pdfMail(
   locale: Locale,
-  newspaperName: string,
+  { newspaperName, germanVariant }: { newspaperName: string; germanVariant: GermanVariant },
   links: [DownloadLink, ...DownloadLink[]],
   { publicUrl, timeZone }: Pick<Config, 'publicUrl' | 'timeZone'>,
 ) {
   const words = wording[locale];
-  // The newspaper's day, not the server machine's: near midnight the two differ.
-  const until = new Intl.DateTimeFormat(locale === 'de' ? 'de-AT' : 'en-GB', { dateStyle: 'long', timeZone }).format(
-    new Date(links[0].expiresAt),
-  );
+  // The newspaper's day, not the server machine's: near midnight the two differ. German as the
+  // newspaper writes it: "Januar" in Germany, "Jänner" in Austria.
+  const until = new Intl.DateTimeFormat(locale === 'de' ? germanVariant : 'en-GB', {
+    dateStyle: 'long',
+    timeZone,
+  }).format(new Date(links[0].expiresAt));
   const lines = links.map((link) => `${link.itemName}: ${publicUrl}${linkPath(link.id)}`);
   return {
     subject: words.subject(newspaperName),
@@ -83,10 +86,15 @@ export async function deliverOrder(
     .where({ id: orderId })
     .first('email', 'locale');
   if (!order.email) return false;
-  const { newspaper_name: newspaperName } = await getSettingsRow(trx);
+  const settings = (await getSettingsRow(trx)) as StoredSettings;
   const [first, ...more] = await downloadLinksFor(trx, orderId);
   if (!first) return false; // not reached: the links were made just above
-  const mail = pdfMail(order.locale, newspaperName, [first, ...more], config);
+  const mail = pdfMail(
+    order.locale,
+    { newspaperName: settings.newspaper_name, germanVariant: settings.german_variant },
+    [first, ...more],
+    config,
+  );
   await queueMail(trx, { kind: 'pdf-links', orderId, recipient: order.email, ...mail });
   return true;
 }
