@@ -124,7 +124,10 @@ export const orderRoutes: RouteDef[] = [
         throw invalidConfirmation();
       }
       const verified = await verifyWithStripe(ctx.db, ctx.config, order, sessionId);
-      ctx.body = await receiptAfterWait(ctx, verified.token, wait);
+      // Stripe has the money and its booking did not land: said at once, without waiting, so the
+      // customer can show the vendor that much while the webhook or the job books it.
+      const receipt = await receiptAfterWait(ctx, verified.order.token, verified.charged ? 0 : wait);
+      ctx.body = verified.charged && receipt.status === 'pending' ? { ...receipt, charged: true } : receipt;
     },
   },
   {
