@@ -83,6 +83,11 @@ export const texts = {
   continuePayment: ['Weiter zur Zahlung', 'Continue to payment'],
   backToOrder: ['Zurück zur Bestellung', 'Back to the order'],
   waiting: ['Deine Zahlung wird bestätigt …', 'Confirming your payment …'],
+  chargedConfirming: ['Zahlung eingegangen, wird bestätigt', 'Payment received, being confirmed'],
+  connectionLost: [
+    'Die Verbindung zum Server ist unterbrochen – wir versuchen es weiter …',
+    'The connection to the server is interrupted – we keep trying …',
+  ],
   secondsLeft: ['Sekunden', 'seconds'],
   secondLeft: ['Sekunde', 'second'],
   showTo: ['Bitte zeige diese Seite {name}', 'Please show this page to {name}'],

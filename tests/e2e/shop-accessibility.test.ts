@@ -97,6 +97,31 @@ describe('e2e: every shop screen is accessible in both languages', function () {
         },
         { name: 'payment', path: '/v/DEMO-1/payment' },
         { name: 'success-waiting', path: `/success?order=${pending.order}&session_id=${sessionId}` },
+        {
+          // The server does not answer (restarting): the page says so and keeps trying.
+          name: 'success-interrupted',
+          path: `/success?order=${pending.order}&session_id=${sessionId}`,
+          then: async (page) => {
+            await page.route('**/api/orders/**', (route) => route.abort('connectionrefused'));
+            await page.reload();
+            await page.locator('#shop-success-interrupted').waitFor();
+          },
+        },
+        {
+          // Stripe has the money and the booking has not landed yet (tests/api/verify-charged.test.ts).
+          name: 'success-charged',
+          path: `/success?order=${pending.order}&session_id=${sessionId}`,
+          then: async (page) => {
+            await page.route('**/api/orders/verify/**', async (route) => {
+              const response = await route.fetch();
+              await route.fulfill({ response, json: { ...(await response.json()), charged: true } });
+            });
+            await page.reload();
+            await page
+              .locator('#shop-success-title', { hasText: lang === 'de' ? 'Zahlung eingegangen' : 'Payment received' })
+              .waitFor();
+          },
+        },
         { name: 'receipt-paid', path: `/paymentconfirmation?order=${paid}` },
         { name: 'receipt-pending', path: `/paymentconfirmation?order=${pending.order}` },
         { name: 'receipt-no-order', path: '/paymentconfirmation' },

@@ -6,11 +6,22 @@ import { Screen } from '../ui.tsx';
 import { charged, orderApi, type Receipt } from './Receipt.tsx';
 import { WayOn } from './WayOn.tsx';
 
-/** How long the customer watches the countdown before the payment counts as not confirmed. */
+/** How long the customer watches the countdown (while the server answers "pending") before the payment counts as not confirmed. */
 export const waitSeconds = 60;
 /** Each ask waits on the server up to this long for the booking, which answers the moment it lands. */
 const waitPerAsk = '10';
 const askEveryMs = 2000;
+/** While the server does not answer, the pause between tries doubles from a second up to this. */
+const retryAtMostMs = 5000;
+
+/**
+ * The verify call's answer: the receipt, and `charged` while Stripe has the money but the booking
+ * has not landed.
+ */
+type Verified = Receipt & { charged?: boolean };
+
+/** No answer from the server at all: the network, or a server restarting behind its proxy. */
+const unreachable = (status: number) => status === 0 || status === 502 || status === 503 || status === 504;
 
 /**
  * Back from Stripe: asks the server (which asks Stripe, then waits for the booking) until the payment
@@ -18,33 +29,64 @@ const askEveryMs = 2000;
  * Without Stripe's session id (a shortened or shared link) the order's token alone is asked, as the
  * receipt does. When time runs out the receipt page says the payment is not confirmed yet: a customer
  * Stripe sent here may have paid, so this page never leads to "nothing was charged".
+ *
+ * A server that does not answer says nothing about the payment: the page says the connection is
+ * interrupted and keeps trying, and the countdown counts only the time the server answered "pending"
+ * (a restart under load takes longer than the countdown). Once Stripe's word that the card was charged
+ * comes back, the page says so and stays until the booking lands, with no countdown: the customer
+ * has something true to show the vendor.
  */
 export function Success(props: { order: string; sessionId: string }) {
   const [left, setLeft] = useState(waitSeconds);
   const [invalid, setInvalid] = useState(!props.order);
+  const [interrupted, setInterrupted] = useState(false);
+  const [paidAtStripe, setPaidAtStripe] = useState(false);
   useEffect(() => {
     if (!props.order) return;
-    const deadline = Date.now() + waitSeconds * 1000;
     let done = false;
     let retry: ReturnType<typeof setTimeout> | undefined;
+    let away = false;
+    let chargedSeen = false;
+    let failures = 0;
+    let counted = 0;
+    let lastTick = Date.now();
     const finish = (to: string) => {
       done = true;
       navigate(to, true);
     };
     const countdown = setInterval(() => {
-      const seconds = Math.max(0, Math.ceil((deadline - Date.now()) / 1000));
+      const now = Date.now();
+      if (!away && !chargedSeen) counted += now - lastTick;
+      lastTick = now;
+      const seconds = Math.max(0, Math.ceil((waitSeconds * 1000 - counted) / 1000));
       setLeft(seconds);
       if (seconds === 0 && !done) finish(receiptPath(props.order));
     }, 1000);
+    const connection = (lost: boolean) => {
+      away = lost;
+      setInterrupted(lost);
+    };
     let verify = Boolean(props.sessionId);
     const ask = async (): Promise<void> => {
       const query = new URLSearchParams({ order: props.order, session_id: props.sessionId, wait: waitPerAsk });
-      const answer = await callApi<Receipt>(
+      const answer = await callApi<Verified>(
         verify ? `/api/orders/verify/?${query}` : orderApi(props.order, waitPerAsk),
       );
       if (done) return;
+      if (!answer.ok && unreachable(answer.refusal.status)) {
+        connection(true);
+        failures++;
+        retry = setTimeout(() => void ask(), Math.min(retryAtMostMs, 1000 * 2 ** (failures - 1)));
+        return;
+      }
+      connection(false);
+      failures = 0;
       if (answer.ok && charged(answer.body.status)) return finish(receiptPath(props.order));
       if (answer.ok && answer.body.status !== 'pending') return finish(failurePath(props.order));
+      if (answer.ok && answer.body.charged) {
+        chargedSeen = true;
+        setPaidAtStripe(true);
+      }
       if (!answer.ok && answer.refusal.status === 404) {
         // A session id that is not the order's: the token alone still names the order.
         if (verify) {
@@ -71,14 +113,26 @@ export function Success(props: { order: string; sessionId: string }) {
       </Screen>
     );
   return (
-    <Screen id="shop-success" title={t('waiting')}>
-      <p id="shop-countdown" class="shop-countdown" role="timer" aria-live="off">
-        <span id="shop-countdown-seconds">{left}</span>
-      </p>
-      <p id="shop-countdown-text" class="shop-note shop-countdown-unit">
-        {/* The number stands above in large; this line only says what it counts. */}
-        {t(left === 1 ? 'secondLeft' : 'secondsLeft')}
-      </p>
+    <Screen id="shop-success" title={t(paidAtStripe ? 'chargedConfirming' : 'waiting')}>
+      {!paidAtStripe && (
+        <>
+          <p id="shop-countdown" class="shop-countdown" role="timer" aria-live="off">
+            <span id="shop-countdown-seconds">{left}</span>
+          </p>
+          <p id="shop-countdown-text" class="shop-note shop-countdown-unit">
+            {/* The number stands above in large; this line only says what it counts. */}
+            {t(left === 1 ? 'secondLeft' : 'secondsLeft')}
+          </p>
+        </>
+      )}
+      {/* Present from the start, so a screen reader announces the sentence when it appears. */}
+      <div id="shop-success-connection" role="status">
+        {interrupted && (
+          <p id="shop-success-interrupted" class="shop-note">
+            {t('connectionLost')}
+          </p>
+        )}
+      </div>
     </Screen>
   );
 }

@@ -1,0 +1,122 @@
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import type { Browser, Page } from 'playwright-core';
+import { leaseChromium } from './browser.ts';
+import { mainItemOrder, placeOrder } from './purchase.ts';
+import { freePort, removeDir, repoRoot, seededCopy, startServer, tempDir, type RunningServer } from './server.ts';
+
+// The success page outlasts a server restart: while the server does not answer, the page says the
+// connection is interrupted and keeps trying, past its countdown, and never leads to a page that
+// contradicts the payment; once the server is back, the receipt says "Bezahlt". When Stripe says the
+// card was charged but the booking has not landed, the page says "Zahlung eingegangen, wird bestätigt".
+
+const card = '4242 4242 4242 4242';
+const verifyCalls = '**/api/orders/verify/**';
+
+/** Text as a person reads it: one space for any run of white space. */
+const plain = (text: string | null) => (text ?? '').replace(/\s+/g, ' ').trim();
+
+describe('e2e: the success page waits through a server restart', function () {
+  this.timeout(400_000);
+  const dir = tempDir('success-outage-');
+  const servers: RunningServer[] = [];
+  let server: RunningServer;
+  let browser: Browser;
+  const problems: string[] = [];
+
+  before(async function () {
+    this.timeout(240_000);
+    execFileSync(process.execPath, ['scripts/ensure-build.mjs'], { cwd: repoRoot, stdio: 'ignore' });
+    // Its own data directory and port: the server is killed and started again on both.
+    await seededCopy(dir);
+    const port = await freePort();
+    [server, browser] = await Promise.all([
+      startServer({ dataDir: dir, port, readyTimeoutMs: 180_000 }),
+      leaseChromium(),
+    ]);
+    servers.push(server);
+  });
+  after(async function () {
+    this.timeout(60_000);
+    await browser?.close();
+    for (const running of servers) await running.stop().catch(() => undefined);
+    removeDir(dir);
+    assert.deepEqual(problems, [], 'no page threw an error');
+  });
+
+  /** A fresh browser on the sandbox's card page of a newly placed order, in German. */
+  async function onCardPage(): Promise<Page> {
+    const { checkoutUrl } = await placeOrder(server.url, await mainItemOrder(server.url, 'DEMO-1'));
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, locale: 'de-AT' });
+    const page = await context.newPage();
+    page.on('pageerror', (error) => problems.push(`${page.url()}: ${error.message}`));
+    await page.goto(`${server.url}${new URL(checkoutUrl).pathname}`);
+    await page.locator('#card').fill(card);
+    return page;
+  }
+
+  it('says "Zahlung eingegangen, wird bestätigt" while Stripe has the money and the booking has not landed', async () => {
+    const page = await onCardPage();
+    // The server's answers stay as they are, but for the booking: held back, as when it failed
+    // (tests/api/verify-charged.test.ts makes the ledger refuse it for real), the receipt is pending
+    // with Stripe's word that the card was charged.
+    await page.route(verifyCalls, async (route) => {
+      const response = await route.fetch();
+      const receipt = (await response.json()) as Record<string, unknown>;
+      await route.fulfill({ response, json: { ...receipt, status: 'pending', paidAt: null, charged: true } });
+    });
+    await page.locator('#sandbox-pay').click();
+    await page.waitForURL(/\/success\?/);
+    const title = page.locator('#shop-success-title', { hasText: 'Zahlung eingegangen, wird bestätigt' });
+    await title.waitFor();
+    assert.equal(await page.locator('#shop-countdown').count(), 0, 'no countdown runs out on a charged customer');
+
+    // The booking lands: the next answer is the server's own.
+    await page.unroute(verifyCalls);
+    await page.locator('#shop-receipt-status').waitFor();
+    assert.equal(plain(await page.locator('#shop-receipt-status').textContent()), 'Bezahlt');
+    await page.context().close();
+  });
+
+  it('says the connection is interrupted while the server is down, past the countdown, then shows "Bezahlt"', async () => {
+    const page = await onCardPage();
+    // Time in the page is the test's to move: the outage is to outlast the 60 s countdown.
+    await page.clock.install();
+    // The server dies (as under load, SIGKILL) the moment the success page first asks about the
+    // payment; the request then goes out for real and finds nobody listening.
+    let killed = false;
+    await page.route(verifyCalls, async (route) => {
+      if (!killed) {
+        killed = true;
+        server.process.kill('SIGKILL');
+        await new Promise((resolve) => server.process.once('exit', resolve));
+      }
+      await route.continue();
+    });
+    await page.locator('#sandbox-pay').click();
+    await page.waitForURL(/\/success\?/);
+    const interrupted = page.locator('#shop-success-interrupted');
+    await interrupted.waitFor();
+    assert.equal(
+      plain(await interrupted.textContent()),
+      'Die Verbindung zum Server ist unterbrochen – wir versuchen es weiter …',
+    );
+
+    // A minute and a half without an answer: the page still waits, and says why.
+    await page.clock.fastForward('01:30');
+    await interrupted.waitFor();
+    assert.match(page.url(), /\/success\?/, 'the page stays on the success address');
+    assert.equal(plain(await page.locator('#shop-success-title').textContent()), 'Deine Zahlung wird bestätigt …');
+    assert.ok(Number(await page.locator('#shop-countdown-seconds').textContent()) > 0, 'the countdown has not run out');
+    const shown = await page.locator('#shop-content').innerText();
+    assert.ok(!/nichts abgebucht|nicht bestätigt/i.test(shown), shown);
+
+    // The server comes back on its address; the page's next try (at most 5 s away) finds it.
+    server = await startServer({ dataDir: dir, port: server.port, readyTimeoutMs: 180_000 });
+    servers.push(server);
+    await page.locator('#shop-receipt-status').waitFor({ timeout: 60_000 });
+    assert.equal(plain(await page.locator('#shop-receipt-status').textContent()), 'Bezahlt');
+    assert.match(page.url(), /\/paymentconfirmation\?order=/);
+    await page.context().close();
+  });
+});
