@@ -24,7 +24,8 @@ import { embedOrigins, isEmbedOrigin } from './shop/origins.ts';
 import { shopPage } from './shop/page.ts';
 import { loaderSource } from './shop/script-after-paint.ts';
 import { testModeRibbon } from './web/ribbon.ts';
-import { serveApp, serveFiles } from './web/static.ts';
+import { vendorPage } from './web/me-page.ts';
+import { serveApp, serveFiles, type AnyContext } from './web/static.ts';
 
 declare module './http/context.ts' {
   /** The caller http/ knows by the groups is identity's User: the routes read all of it. */
@@ -72,8 +73,9 @@ export function buildApp({ db, config, verifier, routes = allRoutes, distDir = p
   app.use(authenticate(verifier ?? embedded?.verify ?? createVerifier(config.oidc), tokenRefusal));
   app.use(routeTable(routes, (def) => protocol(def.method, def.path, def.audit, def.handler)));
   app.use(serveApp('/backoffice', path.join(distDir, 'admin')));
-  app.use(serveApp('/me', path.join(distDir, 'admin'), 'me.html'));
-  app.use(serveApp('/dashboard', path.join(distDir, 'admin'), 'me.html'));
+  const withDescription = (html: string, ctx: AnyContext) => vendorPage(db, html, ctx);
+  app.use(serveApp('/me', path.join(distDir, 'admin'), 'me.html', withDescription));
+  app.use(serveApp('/dashboard', path.join(distDir, 'admin'), 'me.html', withDescription));
   app.use(serveFiles('/img', path.resolve(import.meta.dirname, '../public/img')));
   // The shop last: its own files (scripts, widget.js), then its page for every path of the shop.
   app.use(serveFiles('/', path.join(distDir, 'shop-widget')));

@@ -80,9 +80,14 @@ export function serveFiles(prefix: string, root: string): Middleware {
 
 /**
  * Serves a built single-page app below `prefix`: its files, and for every other path `indexFile`,
- * so the app's own router decides.
+ * so the app's own router decides; `page` fills in what the page needs of the request or the data.
  */
-export function serveApp(prefix: string, root: string, indexFile = 'index.html'): Middleware {
+export function serveApp(
+  prefix: string,
+  root: string,
+  indexFile = 'index.html',
+  page?: (html: string, ctx: AnyContext) => Promise<string>,
+): Middleware {
   const base = path.resolve(root);
   const files = serveFiles(prefix, root);
   return async (ctx, next) => {
@@ -99,7 +104,7 @@ export function serveApp(prefix: string, root: string, indexFile = 'index.html')
         return;
       }
       ctx.type = 'text/html; charset=utf-8';
-      sendCached(ctx, index.data, 'no-cache');
+      sendCached(ctx, page ? await page(index.data.toString('utf8'), ctx) : index.data, 'no-cache');
     });
   };
 }
