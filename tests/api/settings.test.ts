@@ -153,6 +153,20 @@ describeApi('settings', (t) => {
       }
     });
 
+    it('saves the German of the mails and the meta description, and refuses another variant', async () => {
+      const before = await read();
+      assert.equal(before.germanVariant, 'de-DE', 'German German until chosen');
+      assert.equal(before.metaDescription, '', 'the generated description until one is written');
+      const body = await saved({ germanVariant: 'de-AT', metaDescription: '  Die Straßenzeitung\r\naus Wien  ' });
+      for (const settings of [body, await read()]) {
+        assert.equal(settings.germanVariant, 'de-AT');
+        assert.equal(settings.metaDescription, 'Die Straßenzeitung aus Wien', 'one line, as a meta tag shows it');
+      }
+      assertFieldError(await put({ germanVariant: 'de-CH' }), 'germanVariant', /de-DE, de-AT/);
+      assertFieldError(await put({ metaDescription: 'x'.repeat(301) }), 'metaDescription', /at most 300 characters/);
+      assert.equal((await read()).germanVariant, 'de-AT');
+    });
+
     it('leaves absent fields unchanged', async () => {
       const before = await saved({ newspaperName: 'Before', color: '#123456' });
       const after = await saved({ color: '#654321' });

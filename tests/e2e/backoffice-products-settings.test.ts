@@ -243,4 +243,42 @@ describe('e2e: products and settings in the back office', function () {
     await screenshot(page, 'backoffice-product-vat-de-390');
     await resize(page, { width: 1280, height: 900 });
   });
+
+  it('chooses the German of the mails and writes the shop’s description: the shop’s page carries it', async () => {
+    await page.goto(url('/settings/update'));
+    const variant = page.getByRole('combobox', { name: 'Datum in deutschen E-Mails' });
+    await variant.filter({ hasText: 'Wie in Deutschland: 8. Januar 2027' }).waitFor();
+    await variant.click();
+    await page.getByRole('option', { name: 'Wie in Österreich: 8. Jänner 2027' }).click();
+    const description = field('Beschreibung für Suchmaschinen');
+    await page.getByText('Steht in Suchergebnissen und Link-Vorschauen unter dem Namen des Shops').waitFor();
+    await description.fill('x'.repeat(301));
+    await save();
+    await fieldMessage('Beschreibung für Suchmaschinen').filter({ hasText: '300' }).waitFor();
+    assert.equal(
+      ((await (await fetch(`${server.url}/api/settings`)).json()) as { germanVariant: string }).germanVariant,
+      'de-DE',
+      'nothing saved while a field is refused',
+    );
+    await description.fill('Die Straßenzeitung aus Wien: gedruckt und digital, bei Ihrer Verkäuferin.');
+    await save();
+    await notification().filter({ hasText: 'Einstellungen gespeichert' }).waitFor();
+    const settings = (await (await fetch(`${server.url}/api/settings`)).json()) as {
+      germanVariant: string;
+      metaDescription: string;
+    };
+    assert.deepEqual(
+      [settings.germanVariant, settings.metaDescription],
+      ['de-AT', 'Die Straßenzeitung aus Wien: gedruckt und digital, bei Ihrer Verkäuferin.'],
+    );
+    const shop = await (await fetch(`${server.url}/v/DEMO-1`)).text();
+    assert.match(
+      shop,
+      /<meta name="description" content="Die Straßenzeitung aus Wien: gedruckt und digital, bei Ihrer Verkäuferin\.">/,
+    );
+    await page.reload();
+    await variant.filter({ hasText: 'Wie in Österreich: 8. Jänner 2027' }).waitFor();
+    await screenshot(page, 'backoffice-settings-description-1280');
+    await expectAccessible(page, 'the settings with the German of the mails and the description');
+  });
 });

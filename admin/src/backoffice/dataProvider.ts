@@ -79,6 +79,8 @@ const settingsFields = [
   'useTipInsteadOfDonation',
   'orgaCoversTransactionCosts',
   'maxOrderAmount',
+  'germanVariant',
+  'metaDescription',
   'mainItem',
   'qrCodeEnableLogo',
   'qrCodeSettings',

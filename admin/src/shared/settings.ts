@@ -34,6 +34,10 @@ export interface PublicSettings {
   useTipInsteadOfDonation: boolean;
   orgaCoversTransactionCosts: boolean;
   maxOrderAmount: number;
+  /** How German mails write a date: "8. Januar 2027" (de-DE) or "8. Jänner 2027" (de-AT). */
+  germanVariant: 'de-DE' | 'de-AT';
+  /** The shop's meta description; empty: the text the shop writes from the newspaper's and vendor's name. */
+  metaDescription: string;
   styleRevision: number;
   mainItem: { id: number; name: string } | null;
   /** The tile server of the back office's maps, with {z}/{x}/{y}. */

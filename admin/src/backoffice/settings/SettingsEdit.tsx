@@ -8,6 +8,7 @@ import {
   ReferenceInput,
   SelectInput,
   TextInput,
+  maxLength,
   required,
   useTranslate,
   type RaRecord,
@@ -22,6 +23,12 @@ import { useVatRateFormat } from '../common/vatRate.ts';
 import { qrPaths } from '../qrcodes/paths.ts';
 import { SettingsForm } from './SettingsForm.tsx';
 import { StyleEditor } from './StyleEditor.tsx';
+
+/** How German mails write a date; the shop and the back office show dates their own way. */
+const germanVariants = [
+  { id: 'de-DE', name: 'app.settings.german_de' },
+  { id: 'de-AT', name: 'app.settings.german_at' },
+];
 
 /** Map centre: a decimal with comma or point (the API takes both). */
 const coordinate = (value: string | number | null | undefined) => (value == null ? '' : String(value));
@@ -45,7 +52,7 @@ export function SettingsEdit() {
           <TextInput source="newspaperName" sx={wide} />
           <TextInput source="newspaperAddress" multiline minRows={2} sx={wide} />
           <TextInput source="vatRate" format={vatRateFormat} slotProps={{ htmlInput: { inputMode: 'decimal' } }} />
-          <span />
+          <SelectInput source="germanVariant" choices={germanVariants} validate={required()} />
           <ColourInput source="color" />
           <ColourInput source="fontColor" />
           <ImageInput
@@ -78,6 +85,14 @@ export function SettingsEdit() {
           <BooleanInput source="useVendorLicenseIdInShop" />
           <BooleanInput source="useTipInsteadOfDonation" />
           <BooleanInput source="orgaCoversTransactionCosts" />
+          <TextInput
+            source="metaDescription"
+            multiline
+            minRows={2}
+            sx={wide}
+            helperText="app.settings.meta_description_help"
+            validate={maxLength(300)}
+          />
         </Section>
         <Section title="app.settings.section_links">
           <TextInput source="agbUrl" type="url" sx={wide} />
