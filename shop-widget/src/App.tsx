@@ -1,4 +1,4 @@
-import type { JSX } from 'preact';
+import type { ComponentChildren, JSX } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import type { Route } from './route.ts';
 import { stepPath } from './route.ts';
@@ -112,7 +112,8 @@ function Content() {
   }
 }
 
-export function App() {
+/** The newspaper's header, colours and language around a screen of the shop. */
+export function Frame(props: { children: ComponentChildren }) {
   const { settings } = env.boot;
   const logo = assetUrl(settings.logo);
   const Main = env.mode === 'page' ? 'main' : 'div';
@@ -125,8 +126,16 @@ export function App() {
         <LanguageSwitch />
       </header>
       <Main id="shop-content" class="shop-content" key={path.value}>
-        <Content />
+        {props.children}
       </Main>
     </div>
+  );
+}
+
+export function App() {
+  return (
+    <Frame>
+      <Content />
+    </Frame>
   );
 }

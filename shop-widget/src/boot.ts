@@ -53,11 +53,38 @@ export interface ShopItem {
   isDigital: boolean;
 }
 
+/** Why the server did not take a form sent without the script: shown where the field is. */
+export interface Refusal {
+  step: string;
+  field: string;
+  /** The message, in the page's language. */
+  text?: string;
+  /** Instead of a message, the kind of problem, where the screen words it itself (an amount). */
+  code?: string;
+  /** What the customer typed, given back into the field. */
+  value?: string;
+}
+
+/**
+ * What a browser without the script keeps between the shop's forms, in a cookie the server reads:
+ * the customer's cart, tip, terms and address at this vendor, and the refusal of the last form.
+ */
+export interface Visit {
+  cart: Record<string, number>;
+  tip: number | null;
+  terms: boolean;
+  cartId?: string;
+  email: string;
+  refusal?: Refusal;
+}
+
 export interface Boot {
   settings: ShopSettings;
   /** null when the id is unknown or deactivated, or the page names no vendor. */
   vendor: VendorCheck | null;
   items: ShopItem[];
+  /** The page's visit as the forms left it, when the customer used them (shop pages only). */
+  visit?: Visit;
 }
 
 /** The boot data the server put into the page, if it did. */

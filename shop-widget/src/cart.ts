@@ -65,6 +65,9 @@ export function itemsProblem(items: ShopItem[], cart: Cart, maxOrderAmount: numb
   return checkout(items, cart, 0, maxOrderAmount).problem;
 }
 
+/** The preset tips, in cents. */
+export const tipPresets = [200, 100];
+
 /** A new id for the next "Pay" of this cart: the API places one order per id. */
 export function newCartId(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(16));

@@ -3,7 +3,18 @@ import { hydrate, render } from 'preact';
 import { App } from './App.tsx';
 import type { Boot } from './boot.ts';
 import { parseRoute, failurePath, successPath } from './route.ts';
-import { env, keepsCustomerState, knowVendor, lang, path, readStored, startAt, type Mode } from './store.ts';
+import {
+  adoptVisit,
+  env,
+  keepsCustomerState,
+  knowVendor,
+  lang,
+  path,
+  readStored,
+  scripted,
+  startAt,
+  type Mode,
+} from './store.ts';
 import type { Lang } from './money.ts';
 import { pickLanguage } from './texts.ts';
 
@@ -117,6 +128,7 @@ export function mountShop(target: HTMLElement | ShadowRoot, options: MountOption
   // Hydrated where the first render here is the server's; the language follows right after, a cart
   // kept from earlier in this session is drawn anew (hydration takes the server's attributes as they are).
   const hydrateAs = keepsCustomerState(bootVendor) ? undefined : options.rendered;
+  if (bootVendor && options.boot.visit) adoptVisit(bootVendor, options.boot.visit);
   lang.value = hydrateAs ?? language;
 
   const removeStyles = addStyles(target, options);
@@ -129,7 +141,9 @@ export function mountShop(target: HTMLElement | ShadowRoot, options: MountOption
   if (hydrateAs) {
     hydrate(<App />, container);
     lang.value = language;
+    scripted.value = true;
   } else {
+    scripted.value = true;
     // In the same task as the render: the browser never paints the emptied page.
     if (options.rendered) container.replaceChildren();
     render(<App />, container);

@@ -1,9 +1,12 @@
 import { renderToString } from 'preact-render-to-string';
-import { App } from './App.tsx';
-import type { Boot } from './boot.ts';
-import { parseRoute } from './route.ts';
-import { env, forgetVisits, knowVendor, lang, path } from './store.ts';
+import { App, Frame } from './App.tsx';
+import type { Boot, Visit } from './boot.ts';
+import { initialCart } from './cart.ts';
+import { freshVisit, readVisit, submitForm, type FormAnswer } from './form.ts';
+import { parseRoute, receiptPath } from './route.ts';
+import { adoptVisit, env, forgetVisits, knowVendor, lang, path } from './store.ts';
 import type { Lang } from './money.ts';
+import { ReceiptView, type Receipt } from './pages/Receipt.tsx';
 import css from './style.css?inline';
 
 // The shop's first screen rendered on the server by the same components that hydrate it in the
@@ -23,10 +26,51 @@ const fromBootAlone = new Set(['vendor', 'go-to-vendor', 'not-found', 'error', '
 export function renderFirstScreen(boot: Boot, url: string, language: Lang): string | undefined {
   const route = parseRoute(url);
   if (!fromBootAlone.has(route.page)) return undefined;
+  visitAt(boot, url, language);
+  if (route.page === 'vendor') {
+    knowVendor(route.id, boot.vendor);
+    if (boot.visit) adoptVisit(route.id, boot.visit);
+  }
+  return renderToString(<App />);
+}
+
+/** The module's one state as a fresh visit of `url` in the browser. */
+function visitAt(boot: Boot, url: string, language: Lang): void {
   forgetVisits();
   Object.assign(env, { boot, apiBase: '', mode: 'page', licenceId: undefined, returnUrl: undefined });
   lang.value = language;
   path.value = url;
-  if (route.page === 'vendor') knowVendor(route.id, boot.vendor);
-  return renderToString(<App />);
+}
+
+/**
+ * A form of a vendor's shop sent without the script (`fields` its body), on the visit the browser's
+ * cookie held (anything not a visit starts one); undefined where `url` is no step of a vendor's shop.
+ */
+export function answerForm(
+  boot: Boot,
+  url: string,
+  language: Lang,
+  kept: unknown,
+  fields: URLSearchParams,
+): FormAnswer | undefined {
+  const route = parseRoute(url);
+  if (route.page !== 'vendor' || !boot.vendor) return undefined;
+  visitAt(boot, url, language);
+  return submitForm(route, readVisit(kept) ?? freshVisit(initialCart(boot.items)), fields);
+}
+
+/** The visit a cookie held, if it is one. */
+export const keptVisit = (kept: unknown): Visit | undefined => readVisit(kept);
+
+/**
+ * The receipt as the server draws it for a browser without the script (the script draws its own):
+ * the header, and the order as it stands.
+ */
+export function renderReceipt(boot: Boot, receipt: Receipt, language: Lang): string {
+  visitAt(boot, receiptPath(receipt.order), language);
+  return renderToString(
+    <Frame>
+      <ReceiptView receipt={receipt} />
+    </Frame>,
+  );
 }

@@ -1,5 +1,5 @@
 import { computed, effect, signal, type Signal } from '@preact/signals';
-import type { Boot, VendorCheck } from './boot.ts';
+import type { Boot, Refusal, VendorCheck, Visit } from './boot.ts';
 import { initialCart, type Cart } from './cart.ts';
 import type { Lang } from './money.ts';
 import { parseRoute } from './route.ts';
@@ -152,10 +152,36 @@ const lastVendorKey = 'shop.vendor';
 export const keepsCustomerState = (licenceId: string | undefined): boolean =>
   Boolean(email.value || readStored('session', licenceId ? flowKey(licenceId) : lastVendorKey));
 
+/**
+ * Whether the script runs the page. False while the server renders and while the browser hydrates
+ * that markup: what only the script can do (a button enabled by a checkbox) waits until it runs.
+ */
+export const scripted = signal(false);
+
+/** The server's refusal of the form last sent without the script. */
+export const refusal = signal<Refusal | undefined>(undefined);
+
+/** The refusal of this step's field, if that is what the server refused. */
+export const refusalOf = (step: string, field: string): Refusal | undefined =>
+  refusal.value?.step === step && refusal.value.field === field ? refusal.value : undefined;
+
 /** The server renders each page as a first visit: no vendor checked, no cart, from that page's boot data. */
 export function forgetVisits(): void {
   vendors.value = {};
   flows.clear();
+  email.value = '';
+  refusal.value = undefined;
+}
+
+/**
+ * The cart, tip and address the shop's forms kept without the script: the page shows them, and a
+ * script arriving later goes on from them (unless this browser kept a flow of its own).
+ */
+export function adoptVisit(licenceId: string, visit: Visit): void {
+  const { email: address, refusal: refused, ...flow } = visit;
+  if (!readStored('session', flowKey(licenceId))) flowOf(licenceId).value = flow;
+  if (!email.value) email.value = address;
+  refusal.value = refused;
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useRef } from 'preact/hooks';
 import { formatMoney } from './money.ts';
-import { env, lang, navigate, navigated, t } from './store.ts';
+import { env, lang, navigate, navigated, path, t } from './store.ts';
 import type { TextKey } from './texts.ts';
 
 // The few building blocks every screen shares. Ids and classes are stable: newspapers style them.
@@ -97,6 +97,32 @@ export function GoButton(props: {
       >
         {props.children}
       </button>
+    </form>
+  );
+}
+
+/**
+ * A form the server answers where the script is not running (switched off, broken, not arrived yet):
+ * it posts to the screen's own address, and the server answers with the next screen. With the script,
+ * the buttons act at once and nothing is sent.
+ */
+export function ShopForm(props: {
+  id?: string;
+  class?: string;
+  noValidate?: boolean;
+  onSubmit?: (event: SubmitEvent) => void;
+  children: ComponentChildren;
+}) {
+  return (
+    <form
+      method="post"
+      action={env.mode === 'page' ? path.value : `${env.apiBase}${path.value}`}
+      id={props.id}
+      class={props.class}
+      noValidate={props.noValidate}
+      onSubmit={props.onSubmit}
+    >
+      {props.children}
     </form>
   );
 }

@@ -1,3 +1,4 @@
+import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Page } from 'playwright-core';
@@ -59,4 +60,27 @@ export async function expectAccessible(page: Page, label: string, options: { mod
   const problems = violations.map((v) => `${v.impact} ${v.id} (${v.help}): ${v.targets.join(' | ')}`);
   if (h1 !== 1) problems.push(`the page has ${h1} h1 headings instead of one`);
   if (problems.length) throw new Error(`Accessibility of ${label}:\n  ${problems.join('\n  ')}`);
+}
+
+/**
+ * expectAccessible for a page of a context with JavaScript switched off, where axe cannot run (its
+ * checks wait on timers the page does not run): the page's HTML as that browser parsed it (what it
+ * shows inside noscript, without scripts or a refresh) judged in a context with JavaScript, at the
+ * same width, its files from the same server.
+ */
+export async function expectAccessibleWithoutScript(page: Page, label: string): Promise<void> {
+  const html = (await page.content())
+    .replace(/<script\b[\s\S]*?<\/script>/gi, '')
+    .replace(/<meta http-equiv="refresh"[^>]*>/gi, '')
+    .replace(/<\/?noscript>/gi, '');
+  const browser = page.context().browser();
+  assert.ok(browser, 'a page of a browser');
+  const context = await browser.newContext({ viewport: page.viewportSize() });
+  try {
+    const copy = await context.newPage();
+    await copy.setContent(html.replace(/<head>/i, () => `<head><base href="${new URL(page.url()).origin}/">`));
+    await expectAccessible(copy, label);
+  } finally {
+    await context.close();
+  }
 }

@@ -57,6 +57,7 @@ export const messagesDe: Record<string, string> = {
   'Please send the data as JSON (application/json).': 'Bitte die Daten als JSON (application/json) senden.',
   'The request body is not valid JSON.': 'Der Inhalt der Anfrage ist kein gültiges JSON.',
   'Please send the data as CSS (text/css).': 'Bitte die Daten als CSS (text/css) senden.',
+  'Please send the form from the shop’s page.': 'Bitte das Formular von der Seite des Shops aus senden.',
   'The style sheet is too large; at most {kb} KB are accepted.':
     'Das Stylesheet ist zu groß; höchstens {kb} KB werden angenommen.',
   'The style sheet could not be read.': 'Das Stylesheet konnte nicht gelesen werden.',

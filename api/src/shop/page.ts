@@ -9,6 +9,7 @@ import type { AppDeps, AppState } from '../http/routes.ts';
 import { log } from '../log.ts';
 import { etagOf, pathBelow, readFileIn, sendCached, type AnyContext } from '../web/static.ts';
 import { buildBoot, inlineJson, type Boot } from './boot.ts';
+import { formFields, keepVisit, keptVisit, orderOfPage, payWithoutScript, type Visit } from './forms.ts';
 import type { ShopData } from './cache.ts';
 import { scriptAfterPaint } from './script-after-paint.ts';
 
@@ -69,6 +70,11 @@ interface PageData {
   css?: string;
   /** The first screen rendered on the server, when it has one. */
   firstScreen?: string;
+  /**
+   * What a browser without the script shows where the script draws the page (a receipt), and
+   * whether that asks again in a moment (a payment not confirmed yet).
+   */
+  withoutScript?: { markup: string; askAgain: boolean };
 }
 
 /**
@@ -86,7 +92,10 @@ const descriptions = {
  * index.html with the newspaper's title, description, language, icon, colour, custom CSS, the boot
  * data and the first screen with its styles.
  */
-export function renderShopPage(template: string, { lang, boot, customCss, css, firstScreen }: PageData): string {
+export function renderShopPage(
+  template: string,
+  { lang, boot, customCss, css, firstScreen, withoutScript }: PageData,
+): string {
   const { settings } = boot;
   // The newspaper's own text when it wrote one, in whatever language it wrote it.
   const description =
@@ -106,6 +115,7 @@ export function renderShopPage(template: string, { lang, boot, customCss, css, f
       ? `<link id="shop-custom-css" rel="stylesheet" href="/public/style.css?rev=${settings.styleRevision}">`
       : '',
     `<script id="shop-boot" type="application/json">${inlineJson(boot)}</script>`,
+    withoutScript?.askAgain ? `<noscript><meta http-equiv="refresh" content="3"></noscript>` : '',
   ].filter(Boolean);
   // Replacer functions throughout: in a replacement string, a name or text holding `$'` or `$&` would
   // paste parts of the template.
@@ -117,13 +127,36 @@ export function renderShopPage(template: string, { lang, boot, customCss, css, f
     html = html.replace(/<title>[^<]*<\/title>/, () => `<title>${escapeHtml(settings.newspaperName)}</title>`);
   if (firstScreen !== undefined)
     html = scriptAfterPaint(html.replace('<div id="shop"></div>', () => `<div id="shop">${firstScreen}</div>`));
+  else if (withoutScript)
+    html = html.replace(
+      '<div id="shop"></div>',
+      () => `<div id="shop"></div><noscript>${withoutScript.markup}</noscript>`,
+    );
   return html.replace('</head>', () => `  ${head.join('\n    ')}\n  </head>`);
 }
+
+type FormAnswer =
+  | { to: string; visit: Visit }
+  | { refused: Record<string, unknown>; visit: Visit }
+  | {
+      pay: { lines: { item: { id: number }; quantity: number }[]; tip: number; digital?: unknown };
+      cartId: string;
+      visit: Visit;
+    };
 
 /** The shop's components built for the server (dist/shop-widget-server/server.js). */
 interface FirstScreenRenderer {
   css: string;
-  renderFirstScreen(boot: Boot, url: string, lang: 'de' | 'en'): string | undefined;
+  renderFirstScreen(boot: Boot & { visit?: Visit }, url: string, lang: 'de' | 'en'): string | undefined;
+  answerForm(
+    boot: Boot,
+    url: string,
+    lang: 'de' | 'en',
+    kept: unknown,
+    fields: URLSearchParams,
+  ): FormAnswer | undefined;
+  keptVisit(kept: unknown): Visit | undefined;
+  renderReceipt(boot: Boot, receipt: Record<string, unknown>, lang: 'de' | 'en'): string;
 }
 
 const renderers = new Map<string, Promise<FirstScreenRenderer | undefined>>();
@@ -198,7 +231,9 @@ export function shopPage(root: string, rendererFile: string): Middleware<AppStat
   // By copy of the settings and items: a change makes a new copy, and its pages are rendered anew.
   const pagesByCopy = new WeakMap<ShopData, Map<string, RenderedPage>>();
   return async (ctx, next) => {
-    const relative = pathBelow('/', ctx);
+    // A vendor's shop also answers its forms (sent without the script) at the step's own address.
+    const form = ctx.method === 'POST' && /^\/v\/[^/]+(?:\/[^/]+)?$/.test(ctx.path);
+    const relative = form ? ctx.path : pathBelow('/', ctx);
     const route = relative === undefined ? undefined : shopRoute(relative);
     if (!route) {
       await next();
@@ -224,25 +259,78 @@ export function shopPage(root: string, rendererFile: string): Middleware<AppStat
     const { boot, shop } = await buildBoot(ctx.db, ctx.config, route.licenceId);
     ctx.state.embedOrigins = [...ctx.config.embedOrigins, ...(shop.settings.embed_origins ?? [])];
     const url = ctx.search ? `${relative}${ctx.search}` : relative!;
+    const template = await readFileIn(base, 'index.html');
+    if (!template) {
+      await next();
+      return;
+    }
+    const renderer = await firstScreenRenderer(rendererFile);
+    const render = (pageBoot: Boot & { visit?: Visit }, withoutScript?: PageData['withoutScript']) =>
+      renderShopPage(template.data.toString('utf8'), {
+        lang,
+        boot: pageBoot,
+        customCss: shop.settings.style_css !== '',
+        css: renderer?.css,
+        firstScreen: renderer?.renderFirstScreen(pageBoot, url, lang),
+        withoutScript,
+      });
+    /** A page for this browser alone: its visit or its order is in it. */
+    const sendOwn = async (html: string, status = 200) => {
+      ctx.status = status;
+      ctx.type = 'text/html; charset=utf-8';
+      ctx.set('Cache-Control', 'no-store');
+      await sendPage(ctx, { html: Buffer.from(html), etag: '', encoded: {} }, true);
+    };
+
+    if (form) {
+      if (!route.licenceId || !renderer) {
+        await next();
+        return;
+      }
+      const fields = await formFields(ctx);
+      const answer = renderer.answerForm(boot, url, lang, keptVisit(ctx), fields);
+      if (!answer) return ctx.redirect(url);
+      keepVisit(ctx, route.licenceId, answer.visit);
+      if ('to' in answer) {
+        ctx.status = 303;
+        return ctx.redirect(answer.to);
+      }
+      if ('refused' in answer)
+        return sendOwn(render({ ...boot, visit: { ...answer.visit, refusal: answer.refused } }), 422);
+      const paid = await payWithoutScript(ctx, {
+        vendor: route.licenceId,
+        summary: answer.pay,
+        email: typeof answer.visit.email === 'string' ? answer.visit.email : '',
+        cartId: answer.cartId,
+        lang,
+      });
+      if ('checkoutUrl' in paid) {
+        ctx.status = 303;
+        return ctx.redirect(paid.checkoutUrl);
+      }
+      // A refused cart (ended, paid, changed on the server) is paid again as a new one.
+      const { cartId: _refused, ...visit } = answer.visit;
+      keepVisit(ctx, route.licenceId, visit);
+      const refusal = { step: 'confirmation', field: 'pay', text: paid.refusal };
+      return sendOwn(render({ ...boot, visit: { ...visit, refusal } }), paid.status);
+    }
+
+    const visit = route.licenceId ? renderer?.keptVisit(keptVisit(ctx)) : undefined;
+    if (visit) return sendOwn(render({ ...boot, visit }), route.status);
+    const receipt = renderer && (await orderOfPage(ctx.db, ctx.config, relative!, ctx.query));
+    if (receipt) {
+      // A paid order ends the visit at its vendor: the shop starts afresh there.
+      if (receipt.status === 'paid') keepVisit(ctx, String(receipt.licenseId), undefined);
+      const markup = renderer.renderReceipt(boot, receipt, lang);
+      return sendOwn(render(boot, { markup, askAgain: receipt.status === 'pending' }));
+    }
+
     let pages = pagesByCopy.get(shop);
     if (!pages) pagesByCopy.set(shop, (pages = new Map<string, RenderedPage>()));
     const key = `${lang} ${url} ${JSON.stringify(boot.vendor)}`;
     let page = pages.get(key);
     if (!page) {
-      const template = await readFileIn(base, 'index.html');
-      if (!template) {
-        await next();
-        return;
-      }
-      const renderer = await firstScreenRenderer(rendererFile);
-      const markup = renderer?.renderFirstScreen(boot, url, lang);
-      const html = renderShopPage(template.data.toString('utf8'), {
-        lang,
-        boot,
-        customCss: shop.settings.style_css !== '',
-        css: renderer?.css,
-        firstScreen: markup,
-      });
+      const html = render(boot);
       page = { html: Buffer.from(html), etag: etagOf(html), encoded: {} };
       if (pages.size < maxPagesPerCopy) pages.set(key, page);
     }

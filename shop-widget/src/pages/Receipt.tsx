@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { callApi, type Refusal } from '../api.ts';
-import { failurePath } from '../route.ts';
+import { failurePath, receiptPath } from '../route.ts';
 import {
   env,
   finishFlow,
@@ -201,6 +201,15 @@ function OrderReceipt(props: { order: string }) {
     );
   }
   if (!receipt) return <Loading label={t('loading')} />;
+  return <ReceiptView receipt={receipt} checkAgain={load} />;
+}
+
+/**
+ * The receipt as its order stands. `checkAgain` asks once more for a payment not yet confirmed;
+ * without it (the server's page for a browser without the script) the page itself is asked again.
+ */
+export function ReceiptView(props: { receipt: Receipt; checkAgain?: () => void }) {
+  const { receipt, checkAgain } = props;
   if (receipt.status === 'paid') return <Paid receipt={receipt} />;
   // Money has moved and moved again (a refund), or waits for the newspaper's review: neither is
   // "not confirmed", which would ask a charged customer to pay again.
@@ -213,9 +222,15 @@ function OrderReceipt(props: { order: string }) {
     );
   return (
     <Screen id="shop-receipt-pending" title={t('notConfirmed')}>
-      <button type="button" id="shop-receipt-check-again" class="shop-button shop-primary" onClick={load}>
-        {t('checkAgain')}
-      </button>
+      {checkAgain ? (
+        <button type="button" id="shop-receipt-check-again" class="shop-button shop-primary" onClick={checkAgain}>
+          {t('checkAgain')}
+        </button>
+      ) : (
+        <a id="shop-receipt-check-again" class="shop-button shop-primary" href={receiptPath(receipt.order)}>
+          {t('checkAgain')}
+        </a>
+      )}
       <WayOn vendor={receipt.licenseId} />
     </Screen>
   );

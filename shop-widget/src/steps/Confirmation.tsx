@@ -1,9 +1,9 @@
 import { useState } from 'preact/hooks';
 import { checkout, isEmail, newCartId, setQuantity } from '../cart.ts';
 import { goToCheckout, placeOrder } from '../pay.ts';
-import { email, env, navigate, rememberEmail, t } from '../store.ts';
-import { Alert, External, Go, money, Screen, WithName } from '../ui.tsx';
-import { problemText } from './Next.tsx';
+import { email, env, navigate, refusalOf, rememberEmail, scripted, t } from '../store.ts';
+import { Alert, External, Go, money, Screen, ShopForm, WithName } from '../ui.tsx';
+import { problemText } from '../problems.ts';
 import { at, update, type StepProps } from './step.ts';
 
 /**
@@ -11,7 +11,7 @@ import { at, update, type StepProps } from './step.ts';
  * no Back button, so the form has its own, and a way to buy without the digital item.
  */
 function EmailForm(props: { item: string; error?: string; done: () => void; remove: () => void; back: string }) {
-  const [value, setValue] = useState(email.value);
+  const [value, setValue] = useState(refusalOf('confirmation', 'email')?.value ?? email.value);
   const [error, setError] = useState(props.error);
   const submit = (event: Event) => {
     event.preventDefault();
@@ -21,12 +21,13 @@ function EmailForm(props: { item: string; error?: string; done: () => void; remo
   };
   return (
     <Screen id="shop-email-step" title={t('needsEmail', { name: props.item })}>
-      <form id="shop-email-form" class="shop-form" onSubmit={submit} noValidate>
+      <ShopForm id="shop-email-form" class="shop-form" onSubmit={submit} noValidate>
         <label for="shop-email" class="shop-label">
           {t('emailLabel')}
         </label>
         <input
           id="shop-email"
+          name="email"
           class="shop-input"
           type="email"
           autoComplete="email"
@@ -39,9 +40,20 @@ function EmailForm(props: { item: string; error?: string; done: () => void; remo
         <button type="submit" id="shop-email-next" class="shop-button shop-primary">
           {t('next')}
         </button>
-      </form>
+      </ShopForm>
       <nav class="shop-more">
-        <button type="button" id="shop-email-remove" class="shop-inline-button" onClick={props.remove}>
+        <button
+          type="submit"
+          form="shop-email-form"
+          name="remove"
+          value="digital"
+          id="shop-email-remove"
+          class="shop-inline-button"
+          onClick={(event) => {
+            event.preventDefault();
+            props.remove();
+          }}
+        >
           {t('removeItem', { name: props.item })}
         </button>
         <Go id="shop-back" class="shop-link shop-back" to={props.back}>
@@ -58,8 +70,8 @@ export function Confirmation(props: StepProps) {
   const { settings, items } = env.boot;
   const summary = checkout(items, flow.cart, flow.tip ?? 0, settings.maxOrderAmount);
   const [editingEmail, setEditingEmail] = useState(false);
-  const [emailRefusal, setEmailRefusal] = useState<string>();
-  const [payError, setPayError] = useState<string>();
+  const [emailRefusal, setEmailRefusal] = useState(refusalOf('confirmation', 'email')?.text);
+  const [payError, setPayError] = useState(refusalOf('confirmation', 'pay')?.text);
   const [busy, setBusy] = useState(false);
 
   if (summary.digital && (editingEmail || !isEmail(email.value))) {
@@ -108,6 +120,7 @@ export function Confirmation(props: StepProps) {
   };
 
   const problem = problemText(summary);
+  const termsRefused = refusalOf('confirmation', 'terms');
   const tipWord = settings.useTipInsteadOfDonation ? 'tip' : 'donation';
   return (
     <Screen id="shop-confirmation" title={t('orderTitle')}>
@@ -141,48 +154,72 @@ export function Confirmation(props: StepProps) {
       {summary.digital && (
         <p id="shop-email-for" class="shop-note">
           {t('forEmail', { email: email.value })} ·{' '}
-          <button type="button" id="shop-email-change" class="shop-inline-button" onClick={() => setEditingEmail(true)}>
+          <button
+            type="submit"
+            form="shop-pay-form"
+            formNoValidate
+            name="change"
+            value="email"
+            id="shop-email-change"
+            class="shop-inline-button"
+            onClick={(event) => {
+              event.preventDefault();
+              setEditingEmail(true);
+            }}
+          >
             {t('change')}
           </button>
         </p>
       )}
       {problem && <Alert id="shop-order-problem">{problem}</Alert>}
-      <div class="shop-terms">
-        <input
-          type="checkbox"
-          id="shop-terms"
-          class="shop-checkbox"
-          checked={flow.terms}
-          aria-describedby={flow.terms ? undefined : 'shop-terms-hint'}
-          onChange={(event) => update(props, { terms: event.currentTarget.checked })}
-        />
-        <label for="shop-terms" id="shop-terms-label">
-          {t('termsBefore')}
-          <External id="shop-terms-link" class="shop-inline-link" href={settings.agbUrl}>
-            {t('terms')}
-          </External>
-        </label>
-      </div>
-      {!flow.terms && (
-        <p id="shop-terms-hint" class="shop-note">
-          {t('termsNeeded')}
-        </p>
-      )}
-      {payError && <Alert id="shop-pay-error">{payError}</Alert>}
-      <button
-        type="button"
-        id="shop-pay"
-        class="shop-button shop-primary"
-        disabled={!flow.terms || Boolean(problem) || busy}
-        aria-busy={busy}
-        onClick={(event) => {
-          // Disabled at once: a second quick tap must not wait for the screen to redraw.
-          event.currentTarget.disabled = true;
-          void pay();
-        }}
-      >
-        {busy ? t('paying') : t('pay')}
-      </button>
+      <ShopForm id="shop-pay-form">
+        <div class="shop-terms">
+          <input
+            type="checkbox"
+            id="shop-terms"
+            name="terms"
+            value="yes"
+            required
+            class="shop-checkbox"
+            checked={flow.terms}
+            aria-describedby={flow.terms ? undefined : 'shop-terms-hint'}
+            onChange={(event) => update(props, { terms: event.currentTarget.checked })}
+          />
+          <label for="shop-terms" id="shop-terms-label">
+            {t('termsBefore')}
+            <External id="shop-terms-link" class="shop-inline-link" href={settings.agbUrl}>
+              {t('terms')}
+            </External>
+          </label>
+        </div>
+        {!flow.terms &&
+          (termsRefused ? (
+            <Alert id="shop-terms-hint">{termsRefused.text}</Alert>
+          ) : (
+            <p id="shop-terms-hint" class="shop-note">
+              {t('termsNeeded')}
+            </p>
+          ))}
+        {payError && <Alert id="shop-pay-error">{payError}</Alert>}
+        <button
+          type="submit"
+          name="pay"
+          value="order"
+          id="shop-pay"
+          class="shop-button shop-primary"
+          // Without the script the form sends the checkbox along, and the server checks it.
+          disabled={(scripted.value && !flow.terms) || Boolean(problem) || busy}
+          aria-busy={busy}
+          onClick={(event) => {
+            event.preventDefault();
+            // Disabled at once: a second quick tap must not wait for the screen to redraw.
+            event.currentTarget.disabled = true;
+            void pay();
+          }}
+        >
+          {busy ? t('paying') : t('pay')}
+        </button>
+      </ShopForm>
       <nav class="shop-more">
         <Go id="shop-change-products" to={at(props, 'shop')}>
           {t('otherProducts')}

@@ -1,9 +1,9 @@
 import { useState } from 'preact/hooks';
 import { cartLines, itemsTotal } from '../cart.ts';
 import { maxTip, moneyInput, parseMoney, type MoneyProblem } from '../money.ts';
-import { env, lang, navigate, t } from '../store.ts';
+import { env, lang, navigate, refusalOf, t } from '../store.ts';
 import type { TextKey } from '../texts.ts';
-import { Go, money, Screen } from '../ui.tsx';
+import { Go, money, Screen, ShopForm } from '../ui.tsx';
 import { at, update, type StepProps } from './step.ts';
 
 const messages: Record<MoneyProblem, TextKey> = {
@@ -17,8 +17,9 @@ const messages: Record<MoneyProblem, TextKey> = {
 /** A tip of the customer's own amount: "1,50" or "1.50", whole cents, below the order maximum. */
 export function CustomTip(props: StepProps) {
   const current = props.flow.value.tip;
-  const [text, setText] = useState(current ? moneyInput(current, lang.value) : '');
-  const [problem, setProblem] = useState<MoneyProblem>();
+  const refused = refusalOf('custom-tip', 'amount');
+  const [text, setText] = useState(refused?.value ?? (current ? moneyInput(current, lang.value) : ''));
+  const [problem, setProblem] = useState(refused?.code as MoneyProblem | undefined);
   const max = env.boot.settings.maxOrderAmount;
   const limit = maxTip(itemsTotal(cartLines(env.boot.items, props.flow.value.cart)), max);
   const submit = (event: Event) => {
@@ -30,12 +31,13 @@ export function CustomTip(props: StepProps) {
   };
   return (
     <Screen id="shop-custom-tip" title={t('customTipTitle')}>
-      <form id="shop-custom-tip-form" class="shop-form" onSubmit={submit} noValidate>
+      <ShopForm id="shop-custom-tip-form" class="shop-form" onSubmit={submit} noValidate>
         <label for="shop-custom-tip-amount" class="shop-label">
           {t('amountLabel')}
         </label>
         <input
           id="shop-custom-tip-amount"
+          name="amount"
           class="shop-input"
           inputMode="decimal"
           autoComplete="off"
@@ -53,7 +55,7 @@ export function CustomTip(props: StepProps) {
         <button type="submit" id="shop-custom-tip-next" class="shop-button shop-primary">
           {t('next')}
         </button>
-      </form>
+      </ShopForm>
       <Go id="shop-back" class="shop-link shop-back" to={at(props, 'tipping')}>
         {t('back')}
       </Go>

@@ -1,21 +1,9 @@
 import { useState } from 'preact/hooks';
-import { checkout, type Checkout } from '../cart.ts';
+import { checkout } from '../cart.ts';
+import { problemText } from '../problems.ts';
 import { env, t } from '../store.ts';
-import { Alert, GoButton, money } from '../ui.tsx';
+import { Alert, GoButton } from '../ui.tsx';
 import { at, type StepProps } from './step.ts';
-
-/** Why an order cannot be paid, in words: the same limits the API refuses with. */
-export function problemText(summary: Checkout): string | undefined {
-  const max = env.boot.settings.maxOrderAmount;
-  switch (summary.problem) {
-    case 'empty':
-      return t('cartEmpty');
-    case 'donationOnly':
-      return t('donationOnly');
-    case 'tooHigh':
-      return t('tooHigh', { total: money(summary.total), max: money(max) });
-  }
-}
 
 /** The items as chosen so far, without a tip. */
 export const itemsCheckout = (props: StepProps) =>

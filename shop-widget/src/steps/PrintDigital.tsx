@@ -1,6 +1,6 @@
 import { chooseEdition, editions } from '../cart.ts';
 import { env, navigate, t } from '../store.ts';
-import { Go, money, Screen } from '../ui.tsx';
+import { Go, money, Screen, ShopForm } from '../ui.tsx';
 import { at, update, type StepProps } from './step.ts';
 
 /** The issue in print or as e-paper: the chosen edition replaces the other in the cart. */
@@ -11,11 +11,14 @@ export function PrintDigital(props: StepProps) {
     chosen &&
     other && (
       <button
-        type="button"
+        type="submit"
+        name="edition"
+        value={chosen.id}
         id={id}
         class="shop-button shop-choice"
         aria-pressed={(cart[chosen.id] ?? 0) > 0}
-        onClick={() => {
+        onClick={(event) => {
+          event.preventDefault();
           update(props, { cart: chooseEdition(cart, chosen, other) });
           navigate(at(props, 'landing-page'));
         }}
@@ -25,10 +28,10 @@ export function PrintDigital(props: StepProps) {
     );
   return (
     <Screen id="shop-print-digital" title={t('printOrDigital')}>
-      <div class="shop-choices">
+      <ShopForm class="shop-choices">
         {choice('shop-choose-print', t('print'))}
         {choice('shop-choose-digital', t('digital'), pair?.digital, pair?.print)}
-      </div>
+      </ShopForm>
       <nav class="shop-more">
         <Go id="shop-information-link" to={at(props, 'information')}>
           {t('difference')}

@@ -1,23 +1,29 @@
 import type { ShopItem } from '../boot.ts';
 import { quantityLimit, setQuantity } from '../cart.ts';
 import { t } from '../store.ts';
+import { ShopForm } from '../ui.tsx';
 import { update, type StepProps } from './step.ts';
 
 /** − count + for one item; the count is announced when it changes, the API's limit when it is reached. */
 export function Quantity(props: StepProps & { item: ShopItem }) {
   const { item } = props;
   const count = props.flow.value.cart[item.id] ?? 0;
-  const change = (by: number) => update(props, { cart: setQuantity(props.flow.value.cart, item, count + by) });
+  const change = (event: Event, by: number) => {
+    event.preventDefault();
+    update(props, { cart: setQuantity(props.flow.value.cart, item, count + by) });
+  };
   const limit = quantityLimit(item);
   return (
     <>
-      <div class="shop-quantity">
+      <ShopForm class="shop-quantity">
         <button
-          type="button"
+          type="submit"
+          name="quantity"
+          value={`${item.id}:${count - 1}`}
           class="shop-quantity-button shop-item-decrease"
           aria-label={t('one', { name: item.name })}
           disabled={count === 0}
-          onClick={() => change(-1)}
+          onClick={(event) => change(event, -1)}
         >
           −
         </button>
@@ -25,15 +31,17 @@ export function Quantity(props: StepProps & { item: ShopItem }) {
           {count}
         </output>
         <button
-          type="button"
+          type="submit"
+          name="quantity"
+          value={`${item.id}:${count + 1}`}
           class="shop-quantity-button shop-item-increase"
           aria-label={t('more', { name: item.name })}
           disabled={count >= limit}
-          onClick={() => change(1)}
+          onClick={(event) => change(event, 1)}
         >
           +
         </button>
-      </div>
+      </ShopForm>
       {count >= limit && (
         <p class="shop-note shop-quantity-limit">{t('quantityAtLimit', { max: limit, name: item.name })}</p>
       )}

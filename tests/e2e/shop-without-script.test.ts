@@ -1,0 +1,144 @@
+import assert from 'node:assert/strict';
+import type { Page, Response } from 'playwright-core';
+import { expectAccessibleWithoutScript } from './axe.ts';
+import { phone, screenshot } from './browser.ts';
+import { useServerAndBrowser } from './suite.ts';
+
+// The whole way from the badge to the receipt with JavaScript switched off, as on a phone whose
+// script is blocked or broken: every step is a form the server answers (shop-widget/src/form.ts,
+// api/src/shop/forms.ts), the card page is the sandbox's own form, and the receipt is drawn by the
+// server. German and English, with the header, the newspaper's colours and its language throughout.
+
+const texts = {
+  'de-AT': {
+    paid: 'Bezahlt',
+    lines: ['Zeitung', 'Kalender 2027'],
+    tip: /Spende|Trinkgeld/,
+    badAmount: /Betrag/,
+    total: '14,50',
+  },
+  'en-GB': {
+    paid: 'Paid',
+    lines: ['Zeitung', 'Kalender 2027'],
+    tip: /Donation|Tip/,
+    badAmount: /amount/,
+    total: '14.50',
+  },
+} as const;
+
+describe('e2e: the shop without JavaScript, from the badge to the receipt', function () {
+  this.timeout(240_000);
+  const e2e = useServerAndBrowser();
+
+  /** A click that sends a form or follows a link: the server's answer to it. */
+  async function submit(page: Page, click: () => Promise<void>): Promise<Response | null> {
+    const [answer] = await Promise.all([page.waitForNavigation(), click()]);
+    return answer;
+  }
+
+  /** What every page drawn by the server carries: the header, the colours, the language. */
+  async function framed(page: Page, lang: string): Promise<void> {
+    assert.equal(await page.getAttribute('html', 'lang'), lang);
+    await page.locator('#shop-header #shop-newspaper-name').waitFor();
+    assert.match((await page.locator('#shop-app').getAttribute('style')) ?? '', /--shop-color/);
+  }
+
+  for (const locale of ['de-AT', 'en-GB'] as const) {
+    const words = texts[locale];
+    const lang = locale.slice(0, 2);
+    it(`buys a Zeitung and a Kalender with a tip of 1,50 and shows the paid receipt (${locale})`, async () => {
+      const context = await e2e.browser.newContext({ viewport: phone, locale, javaScriptEnabled: false });
+      try {
+        const page = await context.newPage();
+        await page.goto(`${e2e.server.url}/v/DEMO-1`);
+        await framed(page, lang);
+
+        // The shop: "+" on the calendar is a form; the page comes back with it counted.
+        await submit(page, () => page.locator('#shop-other-products').click());
+        assert.equal(new URL(page.url()).pathname, '/v/DEMO-1/shop');
+        const calendar = page.locator('.shop-item').filter({ hasText: 'Kalender 2027' });
+        const added = await submit(page, () => calendar.locator('.shop-item-increase').click());
+        assert.equal(added?.status(), 200);
+        assert.equal(new URL(page.url()).pathname, '/v/DEMO-1/shop', 'back on the shop after the redirect');
+        assert.equal(await calendar.locator('.shop-item-quantity').textContent(), '1');
+        await framed(page, lang);
+        await expectAccessibleWithoutScript(page, `the shop without script (${locale})`);
+
+        // The tip: "other amount", a refused amount said in words, then 1,50.
+        await submit(page, () => page.locator('#shop-next').click());
+        assert.equal(new URL(page.url()).pathname, '/v/DEMO-1/tipping');
+        await submit(page, () => page.locator('#shop-tip-other').click());
+        assert.equal(new URL(page.url()).pathname, '/v/DEMO-1/custom-tip');
+        await page.locator('#shop-custom-tip-amount').fill('1,5x');
+        const refused = await submit(page, () => page.locator('#shop-custom-tip-next').click());
+        assert.equal(refused?.status(), 422);
+        assert.match((await page.locator('#shop-custom-tip-error').textContent()) ?? '', words.badAmount);
+        assert.equal(await page.locator('#shop-custom-tip-amount').inputValue(), '1,5x', 'what was typed stays');
+        await expectAccessibleWithoutScript(page, `a refused tip without script (${locale})`);
+        await page.locator('#shop-custom-tip-amount').fill('1,50');
+        await submit(page, () => page.locator('#shop-custom-tip-next').click());
+
+        // The confirmation: the lines, the tip, the total; the terms; Pay leads to the card page.
+        assert.equal(new URL(page.url()).pathname, '/v/DEMO-1/confirmation');
+        const lines = await page.locator('#shop-order-lines li').allInnerTexts();
+        assert.equal(lines.length, 3, lines.join(' | '));
+        assert.match(lines[0], /1 × Zeitung/);
+        assert.match(lines[1], /1 × Kalender 2027/);
+        assert.match(lines[2], words.tip);
+        assert.match(lines[2], /1[,.]50/);
+        assert.match((await page.locator('#shop-order-total-amount').textContent()) ?? '', new RegExp(words.total));
+        assert.equal(await page.locator('#shop-pay').isEnabled(), true, 'Pay works without the script');
+        await framed(page, lang);
+        await expectAccessibleWithoutScript(page, `the confirmation without script (${locale})`);
+        await screenshot(page, `shop-without-script-confirmation-${locale}-390`);
+        await page.locator('#shop-terms').check();
+        await submit(page, () => page.locator('#shop-pay').click());
+        assert.match(page.url(), /sandbox/, `the card page: ${page.url()}`);
+        const charged = (await page.locator('#sandbox-lines li').allInnerTexts()).join(' | ');
+        assert.match(charged, /Kalender 2027/);
+        assert.match((await page.locator('#sandbox-total').textContent()) ?? '', new RegExp(words.total));
+
+        // Paid: the server's receipt, asked again until the payment is booked.
+        await page.locator('#card').fill('4242 4242 4242 4242');
+        await submit(page, () => page.locator('#sandbox-pay').click());
+        await page.locator('#shop-receipt-status').filter({ hasText: words.paid }).waitFor({ timeout: 30_000 });
+        const tiles = await page.locator('.shop-receipt-tile-name').allInnerTexts();
+        assert.deepEqual([...tiles].sort(), [...words.lines].sort());
+        assert.match((await page.locator('#shop-receipt-total-amount').textContent()) ?? '', new RegExp(words.total));
+        await framed(page, lang);
+        await expectAccessibleWithoutScript(page, `the receipt without script (${locale})`);
+        await screenshot(page, `shop-without-script-receipt-${locale}-390`);
+
+        // The visit ended with the payment: the vendor's shop starts afresh.
+        await page.goto(`${e2e.server.url}/v/DEMO-1/confirmation`);
+        assert.equal(await page.locator('#shop-order-tip').count(), 0, 'no tip left over');
+      } finally {
+        await context.close();
+      }
+    });
+  }
+
+  it('asks for the terms on the server too, and keeps each vendor’s cart apart', async () => {
+    const context = await e2e.browser.newContext({ viewport: phone, locale: 'de-AT', javaScriptEnabled: false });
+    try {
+      const page = await context.newPage();
+      await page.goto(`${e2e.server.url}/v/DEMO-1/tipping`);
+      await submit(page, () => page.locator('#shop-tip-200').click());
+      assert.equal(new URL(page.url()).pathname, '/v/DEMO-1/confirmation');
+      // A browser that skips the checkbox's own check: the server refuses and says why.
+      const answer = await page.request.post(`${e2e.server.url}/v/DEMO-1/confirmation`, {
+        form: { pay: 'order' },
+        maxRedirects: 0,
+      });
+      assert.equal(answer.status(), 422);
+      assert.match(await answer.text(), /AGB/);
+      // Another vendor's shop has its own cart: no tip chosen there.
+      await page.goto(`${e2e.server.url}/v/DEMO-2/confirmation`);
+      assert.equal(await page.locator('#shop-order-tip').count(), 0);
+      await page.goto(`${e2e.server.url}/v/DEMO-1/confirmation`);
+      await page.locator('#shop-order-tip').waitFor();
+    } finally {
+      await context.close();
+    }
+  });
+});
