@@ -150,6 +150,7 @@ export const texts = {
   noPayment: ['Gerade ist keine Zahlung offen', 'No payment is in progress'],
   toReceipt: ['Zur Zahlungsbestätigung', 'To the payment confirmation'],
   backToShop: ['Zurück zum Shop', 'Back to the shop'],
+  backToVendorShop: ['Zurück zum Shop von {name}', 'Back to {name}’s shop'],
   howToGoOn: [
     'Scanne den QR-Code auf dem Ausweis einer Verkäuferin oder eines Verkäufers, um dort einzukaufen.',
     'Scan the QR code on a vendor’s badge to buy from them.',

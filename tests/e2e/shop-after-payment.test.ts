@@ -100,6 +100,38 @@ describe('e2e: the shop after a payment never contradicts the order', function (
     }
   });
 
+  it('leads from a paid receipt back to the vendor’s shop, with the script and without it', async () => {
+    const ids = await items();
+    const token = await buyInShop(server.url, {
+      vendor: 'DEMO-1',
+      entries: [{ item: ids.get('Zeitung')!, quantity: 1 }],
+      tip: 0,
+      locale: 'de',
+    });
+    const { vendor } = (await (await fetch(`${server.url}/api/orders/${token}/`)).json()) as { vendor: string };
+    const wording = { de: `Zurück zum Shop von ${vendor}`, en: `Back to ${vendor}’s shop` };
+    for (const lang of ['de', 'en'] as const) {
+      const page = await freshBrowser(lang);
+      await page.goto(`${server.url}/paymentconfirmation?order=${token}`);
+      await page.locator('#shop-receipt').waitFor();
+      assert.equal(await text(page, '#shop-receipt-back'), wording[lang]);
+      if (lang === 'en') await accessibleAtPhoneWidths(page, 'receipt-back-link');
+      await page.locator('#shop-receipt-back').click();
+      await page.waitForURL(`${server.url}/v/DEMO-1/landing-page`);
+      assert.equal(await text(page, '#shop-vendor-name'), vendor);
+    }
+    // The server's receipt for a browser without the script carries the same plain link.
+    const context = await browser.newContext({ javaScriptEnabled: false, locale: 'de-AT' });
+    contexts.push(context);
+    const page = await context.newPage();
+    await page.goto(`${server.url}/paymentconfirmation?order=${token}`);
+    const back = page.locator('#shop-receipt-back');
+    assert.equal(await text(page, '#shop-receipt-back'), wording.de);
+    await back.click();
+    await page.waitForURL(`${server.url}/v/DEMO-1/landing-page`);
+    assert.equal(await text(page, '#shop-vendor-name'), vendor);
+  });
+
   it('tells a refunded order as refunded, never as "not confirmed yet", on every address that names it', async () => {
     const ids = await items();
     const token = await buyInShop(server.url, {

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { callApi, type Refusal } from '../api.ts';
-import { failurePath, receiptPath } from '../route.ts';
+import { failurePath, receiptPath, stepPath } from '../route.ts';
 import {
   env,
   finishFlow,
@@ -12,7 +12,7 @@ import {
   writeStored,
   type PendingOrder,
 } from '../store.ts';
-import { Alert, Loading, money, Screen, WithName } from '../ui.tsx';
+import { Alert, Go, Loading, money, Screen, WithName } from '../ui.tsx';
 import { WayOn } from './WayOn.tsx';
 
 /** GET /api/orders/{token}/ (and /verify): what the customer shows the vendor. */
@@ -150,6 +150,12 @@ function Paid(props: { receipt: Receipt }) {
           date: format(bought, { day: '2-digit', month: '2-digit', year: 'numeric' }),
           time: format(bought, { hour: '2-digit', minute: '2-digit' }),
         })}
+      </p>
+      {/* Below the receipt, so the vendor sees the receipt first; a plain link without the script too. */}
+      <p id="shop-receipt-back-row">
+        <Go id="shop-receipt-back" to={stepPath(receipt.licenseId, 'landing-page')}>
+          {t('backToVendorShop', { name: receipt.vendor })}
+        </Go>
       </p>
     </Screen>
   );
