@@ -102,7 +102,7 @@ function Content() {
     case 'pdf':
       return <Later page={(pages) => <pages.Pdf id={current.id} />} />;
     case 'not-found':
-      return <NotFound />;
+      return <NotFound vendor={current.vendor} />;
     case 'error':
       return <ErrorPage />;
     case 'invalid-link':

@@ -24,7 +24,8 @@ export type Route =
   | { page: 'success'; order: string; sessionId: string }
   | { page: 'failure'; order: string }
   | { page: 'pdf'; id: string }
-  | { page: 'not-found' }
+  /** `vendor`: a step that vendor's shop does not know; the page leads back into that shop. */
+  | { page: 'not-found'; vendor?: string }
   | { page: 'error' }
   | { page: 'invalid-link' }
   | { page: 'maintenance' };
@@ -53,7 +54,8 @@ export function parseRoute(path: string): Route {
   if (vendor) {
     const id = decode(vendor[1]);
     const step = (vendor[2] ?? 'landing-page') as Step;
-    if (!id || !steps.includes(step)) return { page: 'go-to-vendor' };
+    if (!id) return { page: 'go-to-vendor' };
+    if (!steps.includes(step)) return { page: 'not-found', vendor: id };
     const item = Number(query('item'));
     if (step === 'item-available' && Number.isInteger(item) && item > 0) return { page: 'vendor', id, step, item };
     if (step === 'payment' && query('order')) return { page: 'vendor', id, step, order: query('order') };

@@ -59,6 +59,9 @@ export function answerForm(
   return submitForm(route, readVisit(kept) ?? freshVisit(initialCart(boot.items)), fields);
 }
 
+/** Whether `url` names nothing the shop has (its status is 404, whatever the page shows). */
+export const notFound = (url: string): boolean => parseRoute(url).page === 'not-found';
+
 /** The visit a cookie held, if it is one. */
 export const keptVisit = (kept: unknown): Visit | undefined => readVisit(kept);
 

@@ -107,6 +107,17 @@ describeApi('the shop’s forms without JavaScript', (t) => {
     assert.ok(elsewhere.status >= 400 && elsewhere.status < 500, String(elsewhere.status));
   });
 
+  it('answers a step the vendor’s shop does not know with 404 and a way back into that shop', async () => {
+    const page = await supertest(shop.url).get('/v/DEMO-1/nonsense').set('Accept-Language', 'de');
+    assert.equal(page.status, 404);
+    assert.match(page.text, /id="shop-not-found"/);
+    assert.match(
+      page.text,
+      /id="shop-way-on"[^>]*href="\/v\/DEMO-1\/landing-page"|href="\/v\/DEMO-1\/landing-page"[^>]*id="shop-way-on"/,
+    );
+    assert.equal((await supertest(shop.url).get('/v/DEMO-1/tipping')).status, 200);
+  });
+
   it('places one order when Pay is sent 20 times at once from the same visit', async () => {
     const browser = supertest.agent(shop.url);
     const tipped = await form(browser, '/v/DEMO-1/tipping', { tip: '200' });

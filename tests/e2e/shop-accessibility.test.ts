@@ -164,6 +164,24 @@ describe('e2e: every shop screen is accessible in both languages', function () {
     await screenshot(page, `shop-${width}-${lang}-${screen.name}`);
   }
 
+  /**
+   * Every link and button of the shop is at least 44 × 44 px (WCAG 2.5.5, Apple's and Android's
+   * guidance), the inline ones in a sentence ("AGB", "ändern") too; a checkbox counts with its label.
+   */
+  async function bigEnoughToTap(page: Page, screen: ShopScreen): Promise<void> {
+    const small = await page.evaluate(() =>
+      [...document.querySelectorAll<HTMLElement>('#shop-app a, #shop-app button, #shop-app input[type=checkbox]')]
+        .map((element) => {
+          const label = element instanceof HTMLInputElement ? element.labels?.[0] : undefined;
+          const box = (label ?? element).getBoundingClientRect();
+          return { name: element.id || element.className, width: box.width, height: box.height };
+        })
+        .filter((target) => target.width > 0 && (target.width < 44 || target.height < 44))
+        .map((target) => `${target.name} ${Math.round(target.width)}×${Math.round(target.height)}`),
+    );
+    assert.deepEqual(small, [], `${screen.name}: targets under 44 px at 320 px`);
+  }
+
   for (const lang of ['de', 'en'] as const) {
     // One visit per screen serves both widths: checked and kept at 390 px, then the same page narrowed
     // to 320 px as a smaller phone shows it. Each visit waits for the network to fall quiet, and the
@@ -178,6 +196,7 @@ describe('e2e: every shop screen is accessible in both languages', function () {
           await fitsAndKeep(page, screen, lang, 390);
           await resize(page, { width: 320, height: 800 });
           await fitsAndKeep(page, screen, lang, 320);
+          await bigEnoughToTap(page, screen);
         } catch (error) {
           failures.push((error as Error).message);
         } finally {

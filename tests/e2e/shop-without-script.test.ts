@@ -41,6 +41,7 @@ describe('e2e: the shop without JavaScript, from the badge to the receipt', func
     assert.equal(await page.getAttribute('html', 'lang'), lang);
     await page.locator('#shop-header #shop-newspaper-name').waitFor();
     assert.match((await page.locator('#shop-app').getAttribute('style')) ?? '', /--shop-color/);
+    assert.equal(await page.locator('#shop-language').isVisible(), false, 'no switch that cannot switch');
   }
 
   for (const locale of ['de-AT', 'en-GB'] as const) {

@@ -123,7 +123,9 @@ describe('shop widget: routes and languages', () => {
     assert.deepEqual(parseRoute('/pdf/abc'), { page: 'pdf', id: 'abc' });
     assert.deepEqual(parseRoute('/404'), { page: 'not-found' });
     assert.deepEqual(parseRoute('/error-invalid-link'), { page: 'invalid-link' });
-    for (const other of ['/', '/go-to-vendor', '/v/DEMO-1/nonsense', '/somewhere/else', '/v/%E0%A4%A']) {
+    // A step the vendor's shop does not know stays in that shop.
+    assert.deepEqual(parseRoute('/v/DEMO-1/nonsense'), { page: 'not-found', vendor: 'DEMO-1' });
+    for (const other of ['/', '/go-to-vendor', '/somewhere/else', '/v/%E0%A4%A']) {
       assert.deepEqual(parseRoute(other), { page: 'go-to-vendor' }, other);
     }
   });

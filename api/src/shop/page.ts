@@ -156,6 +156,7 @@ interface FirstScreenRenderer {
     fields: URLSearchParams,
   ): FormAnswer | undefined;
   keptVisit(kept: unknown): Visit | undefined;
+  notFound(url: string): boolean;
   renderReceipt(boot: Boot, receipt: Record<string, unknown>, lang: 'de' | 'en'): string;
 }
 
@@ -265,6 +266,8 @@ export function shopPage(root: string, rendererFile: string): Middleware<AppStat
       return;
     }
     const renderer = await firstScreenRenderer(rendererFile);
+    // A step a vendor's shop does not know: the page leads back into that shop, with a 404.
+    const status = renderer?.notFound(url) ? 404 : route.status;
     const render = (pageBoot: Boot & { visit?: Visit }, withoutScript?: PageData['withoutScript']) =>
       renderShopPage(template.data.toString('utf8'), {
         lang,
@@ -316,7 +319,7 @@ export function shopPage(root: string, rendererFile: string): Middleware<AppStat
     }
 
     const visit = route.licenceId ? renderer?.keptVisit(keptVisit(ctx)) : undefined;
-    if (visit) return sendOwn(render({ ...boot, visit }), route.status);
+    if (visit) return sendOwn(render({ ...boot, visit }), status);
     const receipt = renderer && (await orderOfPage(ctx.db, ctx.config, relative!, ctx.query));
     if (receipt) {
       // A paid order ends the visit at its vendor: the shop starts afresh there.
@@ -336,7 +339,7 @@ export function shopPage(root: string, rendererFile: string): Middleware<AppStat
     }
     ctx.type = 'text/html; charset=utf-8';
     ctx.vary('Accept-Encoding');
-    if (route.status === 200) {
+    if (status === 200) {
       sendCached(ctx, page.html, 'no-cache', page.etag);
       if (ctx.status === 304) return;
     } else {

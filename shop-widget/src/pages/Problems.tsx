@@ -5,9 +5,9 @@ import { WayOn } from './WayOn.tsx';
 // The error pages of the specification: /404, /error and /error-invalid-link, each with the same
 // way on (a button back to the vendor's shop, or how to find a vendor).
 
-export const NotFound = () => (
+export const NotFound = (props: { vendor?: string }) => (
   <Screen id="shop-not-found" title={t('notFound')}>
-    <WayOn />
+    <WayOn vendor={props.vendor} />
   </Screen>
 );
 
