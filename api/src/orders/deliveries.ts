@@ -6,8 +6,9 @@ import { getSettingsRow, type StoredSettings } from '../settings/queries.ts';
 import type { GermanVariant } from '../settings/schema.ts';
 
 // What a paid order delivers besides the copies the vendor hands over: for a digital edition, a
-// download link to its PDF and an e-mail with the links. Called inside the settle transaction when
-// the order becomes paid; unique keys make a second call add nothing.
+// download link to its PDF and an e-mail with the links; for an order of printed copies only whose
+// customer gave an address, the receipt by e-mail. Called inside the settle transaction when the
+// order becomes paid; unique keys make a second call add nothing.
 
 type Locale = 'de' | 'en';
 
@@ -54,6 +55,123 @@ function pdfMail(
       ...(newspaperName ? [newspaperName] : []),
     ].join('\n'),
   };
+}
+
+const receiptWording = {
+  de: {
+    subject: (paper: string) => `Dein Beleg${paper ? ` von ${paper}` : ''}`,
+    intro: (vendor: string) => `Danke für deinen Kauf bei ${vendor}!`,
+    number: (number: number) => `Bestellnummer ${number}`,
+    bought: (date: string, time: string) => `Gekauft am ${date} um ${time}`,
+    tip: (useTip: boolean) => (useTip ? 'Trinkgeld' : 'Spende'),
+    total: 'Summe',
+    link: 'Dein Beleg im Shop:',
+  },
+  en: {
+    subject: (paper: string) => `Your receipt${paper ? ` from ${paper}` : ''}`,
+    intro: (vendor: string) => `Thank you for buying from ${vendor}!`,
+    number: (number: number) => `Order number ${number}`,
+    bought: (date: string, time: string) => `Bought on ${date} at ${time}`,
+    tip: (useTip: boolean) => (useTip ? 'Tip' : 'Donation'),
+    total: 'Total',
+    link: 'Your receipt in the shop:',
+  },
+} satisfies Record<Locale, unknown>;
+
+/**
+ * A receipt mail's text naming the vendor as `vendor`: the mail names the vendor in its first line
+ * only, so an anonymised vendor's pseudonym replaces the name there and nothing else changes.
+ */
+export const receiptNaming = (text: string, locale: Locale, vendor: string) =>
+  [receiptWording[locale].intro(vendor), ...text.split('\n').slice(1)].join('\n');
+
+/** Amounts as the shop's receipt page writes them: "3,00 €", "€3.00". */
+const moneyFormats: Record<Locale, Intl.NumberFormat> = {
+  de: new Intl.NumberFormat('de-DE', { style: 'currency', currency: 'EUR' }),
+  en: new Intl.NumberFormat('en-GB', { style: 'currency', currency: 'EUR' }),
+};
+
+interface ReceiptOrderRow {
+  id: number;
+  token: string;
+  email: string | null;
+  locale: Locale;
+  tip: number;
+  amount_total: number;
+  vendor_first_name: string;
+  vendor_license_id: string;
+}
+
+function receiptMail(
+  order: ReceiptOrderRow & { email: string; vendor: string },
+  lines: { name: string; quantity: number; amount: number }[],
+  settings: StoredSettings,
+  { publicUrl, timeZone }: Pick<Config, 'publicUrl' | 'timeZone'>,
+  paidAt: Date,
+) {
+  const words = receiptWording[order.locale];
+  const amount = (cents: number) => moneyFormats[order.locale].format(cents / 100);
+  // The newspaper's day and clock, in its German ("Jänner" in Austria), as the PDF mail's dates.
+  const inZone = (options: Intl.DateTimeFormatOptions) =>
+    new Intl.DateTimeFormat(order.locale === 'de' ? settings.german_variant : 'en-GB', { ...options, timeZone }).format(
+      paidAt,
+    );
+  const newspaperName = settings.newspaper_name;
+  return {
+    subject: words.subject(newspaperName),
+    text: [
+      words.intro(order.vendor),
+      '',
+      words.number(order.id),
+      words.bought(inZone({ dateStyle: 'long' }), inZone({ hour: '2-digit', minute: '2-digit' })),
+      '',
+      ...lines.map((line) => `${line.quantity} × ${line.name}: ${amount(line.amount)}`),
+      ...(order.tip > 0 ? [`${words.tip(Boolean(settings.use_tip_instead_of_donation))}: ${amount(order.tip)}`] : []),
+      `${words.total}: ${amount(order.amount_total)}`,
+      '',
+      words.link,
+      `${publicUrl}/paymentconfirmation?order=${order.token}`,
+      ...(newspaperName ? ['', newspaperName] : []),
+    ].join('\n'),
+  };
+}
+
+/**
+ * Queues the receipt by e-mail for an order the customer gave an address for (an order without a
+ * digital edition: one with an edition gets the PDF mail instead), in the customer's language. The
+ * address serves this mail only. Answers whether a mail was queued.
+ */
+export async function mailReceipt(
+  trx: Knex.Transaction,
+  orderId: number,
+  config: Pick<Config, 'publicUrl' | 'timeZone'>,
+  paidAt = new Date(),
+): Promise<boolean> {
+  const order: ReceiptOrderRow | undefined = await trx('orders as o')
+    .join('vendors as v', 'v.id', 'o.vendor_id')
+    .where('o.id', orderId)
+    .first(
+      'o.id',
+      'o.token',
+      'o.email',
+      'o.locale',
+      'o.tip',
+      'o.amount_total',
+      'v.first_name as vendor_first_name',
+      'v.license_id as vendor_license_id',
+    );
+  if (!order?.email) return false;
+  const settings = (await getSettingsRow(trx)) as StoredSettings;
+  // The vendor as the receipt page names them.
+  const vendor = settings.use_vendor_license_id_in_shop ? order.vendor_license_id : order.vendor_first_name;
+  const lines: { name: string; quantity: number; amount: number }[] = await trx('order_entries as e')
+    .join('items as i', 'i.id', 'e.item_id')
+    .where({ 'e.order_id': orderId, 'e.kind': 'sale' })
+    .orderBy('e.id')
+    .select('i.name', 'e.quantity', 'e.amount');
+  const mail = receiptMail({ ...order, email: order.email, vendor }, lines, settings, config, paidAt);
+  await queueMail(trx, { kind: 'receipt', orderId, recipient: order.email, ...mail });
+  return true;
 }
 
 /**

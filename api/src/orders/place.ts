@@ -78,7 +78,10 @@ export function priceCart(items: Map<number, PricedItemRow>, input: OrderInput):
   });
 }
 
-/** A digital edition is sent by e-mail; any address given must be one Stripe and our mail accept. */
+/**
+ * A digital edition is sent by e-mail; an order without one may give an address for its receipt. Any
+ * address given must be one Stripe and our mail accept.
+ */
 function checkEmail(lines: PricedLine[], email: string | null): void {
   const digital = lines.find((line) => line.licence);
   if (digital && !email)
@@ -235,7 +238,8 @@ export async function placeOrder(
               ]
             : []),
         ],
-        customer_email: input.email ?? undefined,
+        // Stripe gets the address of a digital edition's buyer only: a receipt's address serves its mail alone.
+        customer_email: lines.some((line) => line.licence) ? (input.email ?? undefined) : undefined,
         expires_at: expiresAt,
         locale: input.locale,
         metadata: { order: String(orderId) },

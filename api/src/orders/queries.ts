@@ -124,7 +124,8 @@ interface ReceiptRow {
 }
 
 /**
- * The PDF mail as the customer may be told of it: `sent` (the mail server took it), `sending` (in the
+ * The order's mail (the PDF mail, or the receipt by e-mail of an order without a digital edition) as
+ * the customer may be told of it: `sent` (the mail server took it), `sending` (in the
  * outbox, being sent or retried), `held` (not sent: no mail server, or given up; it waits for staff),
  * null for an order with no such mail.
  */
@@ -153,7 +154,8 @@ export async function orderReceipt(db: Db, token: unknown) {
        case when o.status = 'paid' then coalesce((select json_agg(json_build_object('id', l.id,
            'item_id', l.item_id, 'name', i.name, 'expires_at', l.expires_at, 'downloads', l.downloads) order by l.item_id)
          from download_links l join items i on i.id = l.item_id where l.order_id = o.id), '[]') else '[]' end as downloads,
-       (select m.status from outbox m where m.order_id = o.id and m.kind = 'pdf-links') as mail_status
+       (select m.status from outbox m where m.order_id = o.id and m.kind in ('pdf-links', 'receipt')
+         order by m.kind limit 1) as mail_status
      from orders o join vendors v on v.id = o.vendor_id
      where o.token = ?`,
     [token],
@@ -168,7 +170,7 @@ export async function orderReceipt(db: Db, token: unknown) {
     // The badge's id, already in the shop's address the customer came from: "Try again" in another
     // browser finds the vendor's shop again.
     licenseId: row.vendor_license_id,
-    // Where the PDF went, shortened: the customer shows this page to the vendor.
+    // Where the PDF or the receipt went, shortened: the customer shows this page to the vendor.
     emailHint: row.email && maskEmail(row.email),
     // Whether that mail has gone out: the receipt never says "sent" for a mail still in the outbox.
     mail: row.mail_status && mailStates[row.mail_status],
@@ -202,6 +204,8 @@ export type OrderChange = Pick<OrderRow, 'status' | 'paid_at'>;
  */
 export function receiptChangedTo(receipt: Receipt, change: OrderChange): Receipt | undefined {
   if (receipt.lines.some((line) => line.kind === 'digital')) return undefined;
+  // Paying queued the receipt by e-mail: its state is read too.
+  if (receipt.emailHint && change.status !== receipt.status) return undefined;
   return { ...receipt, status: change.status, paidAt: toIso(change.paid_at) };
 }
 

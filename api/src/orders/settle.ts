@@ -10,7 +10,7 @@ import { kickOutbox } from '../mail/outbox.ts';
 import { oneRow } from '../one-row.ts';
 import { matchesKeyMode, paymentIntentId, retrieveSession, sessionFee, type Stripe } from '../stripe/adapter.ts';
 import { orderChanged } from './changes.ts';
-import { deliverOrder } from './deliveries.ts';
+import { deliverOrder, mailReceipt } from './deliveries.ts';
 import { findOrder, lockOrder, orderColumns, type OrderRow } from './queries.ts';
 
 // The one way an order becomes paid. The webhook, the success page's verify call and the
@@ -89,8 +89,11 @@ export async function applySession(
         const reason = 'The vendor was deleted before the payment arrived; nothing was booked.';
         return flagOrder(trx, order, session, reason);
       }
-      // Only a digital edition delivers anything, and it always pays a licence share (orderEntryRows).
-      if (kinds.includes('licence')) mailQueued = await deliverOrder(trx, order.id, config);
+      // A digital edition always pays a licence share (orderEntryRows) and gets its PDF mail; an order
+      // without one gets its receipt by e-mail when the customer gave an address.
+      mailQueued = kinds.includes('licence')
+        ? await deliverOrder(trx, order.id, config)
+        : await mailReceipt(trx, order.id, config);
       return markPaid(trx, order, session, fee);
     }
     if (order.status === 'pending' && session.status === 'expired') {

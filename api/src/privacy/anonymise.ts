@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { removeVendorLogin } from '../identity/accounts/queries.ts';
+import { receiptNaming } from '../orders/deliveries.ts';
 import { ERASED, scrubJsonColumns, type PersonalValues } from './scrub.ts';
 
 type Db = Knex | Knex.Transaction;
@@ -126,6 +127,17 @@ export async function anonymiseVendor(trx: Knex.Transaction, vendorId: number): 
       anonymised_at: trx.fn.now(),
       updated_at: trx.fn.now(),
     });
+
+  // Receipts by e-mail of the vendor's sales name the vendor: they name the pseudonym instead.
+  const receipts: { id: number; text: string; locale: 'de' | 'en' }[] = await trx('outbox as m')
+    .join('orders as o', 'o.id', 'm.order_id')
+    .where({ 'o.vendor_id': vendorId, 'm.kind': 'receipt' })
+    .select('m.id', 'm.text', 'o.locale');
+  for (const mail of receipts) {
+    await trx('outbox')
+      .where({ id: mail.id })
+      .update({ text: receiptNaming(mail.text, mail.locale, pseudonym(vendorId)) });
+  }
 
   // The protocol keeps old values: those about this vendor lose them all, other entries every copy
   // of the vendor's personal values (a name in a payout's details, an e-mail address in a login event).
