@@ -120,8 +120,12 @@ export function submitForm(
   }
   if (fields.has('pay')) {
     const terms = fields.get('terms') === 'yes';
-    const next = { ...visit, terms };
+    // Without a digital edition the pay form carries the optional address for the receipt by e-mail
+    // (empty: no mail); a digital edition's address comes from its own step.
+    const receiptTo = summary.digital ? undefined : (fields.get('email') ?? '').trim().slice(0, 254);
+    const next = { ...visit, terms, ...(receiptTo === undefined ? {} : { email: receiptTo }) };
     if (!terms) return refuse('terms', { text: t('termsNeeded') }, next);
+    if (receiptTo && !isEmail(receiptTo)) return refuse('email', { text: t('invalidEmail'), value: receiptTo }, next);
     const problem = problemText(summary);
     if (problem) return refuse('pay', { text: problem }, next);
     // A digital edition needs its address first: the confirmation asks for it.

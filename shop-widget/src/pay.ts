@@ -12,7 +12,7 @@ export interface Placed {
 export async function placeOrder(
   vendor: string,
   summary: Checkout,
-  email: string,
+  email: string | null,
   cartId: string,
 ): Promise<Answer<Placed>> {
   const answer = await callApi<Placed>('/api/orders/', {
@@ -21,8 +21,8 @@ export async function placeOrder(
       vendor,
       entries: summary.lines.map((line) => ({ item: line.item.id, quantity: line.quantity })),
       tip: summary.tip,
-      // Only a digital edition needs the address; a print-only order does not hand it out.
-      email: summary.digital ? email : null,
+      // A digital edition's address, or the one given for the receipt by e-mail; else none is handed out.
+      email: email || null,
       locale: lang.value,
       cartId,
       ...(env.mode === 'embedded' && env.returnUrl ? { returnUrl: env.returnUrl } : {}),

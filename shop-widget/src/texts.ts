@@ -78,6 +78,11 @@ export const texts = {
   emailLabel: ['E-Mail-Adresse', 'Email address'],
   invalidEmail: ['Bitte gib eine gültige E-Mail-Adresse ein.', 'Please enter a valid email address.'],
   forEmail: ['für {email}', 'for {email}'],
+  receiptEmailLabel: ['Beleg per E-Mail (optional)', 'Receipt by e-mail (optional)'],
+  receiptEmailHint: [
+    'Nach dem Bezahlen schicken wir dir den Beleg; die Adresse dient nur dazu.',
+    'After paying we send you the receipt; the address serves only that.',
+  ],
   change: ['ändern', 'change'],
   toPayment: ['Du wirst zur sicheren Kartenzahlung weitergeleitet …', 'Taking you to the secure card payment …'],
   continuePayment: ['Weiter zur Zahlung', 'Continue to payment'],
@@ -140,6 +145,12 @@ export const texts = {
   pdfHeld: [
     'Die E-Mail an {email} ist noch nicht verschickt – das PDF liegt hier bereit.',
     'The e-mail to {email} has not been sent yet – the PDF is ready here.',
+  ],
+  receiptSent: ['Beleg an {email} gesendet', 'Receipt sent to {email}'],
+  receiptSending: ['Beleg wird an {email} gesendet', 'Receipt being sent to {email}'],
+  receiptHeld: [
+    'Die E-Mail an {email} ist noch nicht verschickt – der Beleg liegt hier bereit.',
+    'The e-mail to {email} has not been sent yet – the receipt is here.',
   ],
   nothingCharged: ['Es wurde nichts abgebucht.', 'Nothing was charged.'],
   noOrderTitle: ['Keine Bestellung angegeben', 'No order given'],

@@ -196,6 +196,14 @@ describe('e2e: buying in the shop widget, paid through the Stripe sandbox', func
       'https://demo.strassenzeitung.org/agb',
     );
     await page.getByLabel('With this purchase I accept the terms').check();
+    // Printed copies only: the receipt by e-mail is optional, and a mistyped address is caught first.
+    const receiptEmail = page.getByLabel('Receipt by e-mail (optional)');
+    assert.equal(await receiptEmail.inputValue(), '', 'a fresh phone remembers no address');
+    await receiptEmail.fill('kim');
+    await page.getByRole('button', { name: 'Pay' }).click();
+    assert.equal(await text(page, '#shop-receipt-email-error'), 'Please enter a valid email address.');
+    assert.match(page.url(), /\/v\/DEMO-1\/confirmation$/);
+    await receiptEmail.fill('kim@example.org');
     const order = await pay(page, 'Pay');
     assert.deepEqual(await lines(page, '#sandbox-lines li'), ['Zeitung × 1 €3.00', 'Donation × 1 €1.50']);
     await payByCard(page, order);
@@ -204,9 +212,20 @@ describe('e2e: buying in the shop widget, paid through the Stripe sandbox', func
     assert.equal(await text(page, '#shop-receipt-total'), 'Total €4.50');
     assert.equal(await text(page, '#shop-receipt-tip'), 'includes €1.50 donation');
     assert.match(await text(page, '#shop-receipt-bought'), /^Bought on the \d\d\/\d\d\/\d{4} at \d\d:\d\d$/);
+    assert.match(
+      await text(page, '#shop-receipt-mail'),
+      /^(Receipt sent to|Receipt being sent to|The e-mail to) k…@example\.org/,
+    );
     await screenshot(page, 'shop-375-en-receipt');
     await resize(page, { width: 1280, height: 800 });
     await screenshot(page, 'shop-1280-en-receipt');
+
+    // The receipt leads back to Anna's shop, where the next order offers the remembered address.
+    await page.getByRole('link', { name: 'Back to Anna’s shop' }).click();
+    await page.waitForURL(`${server.url}/v/DEMO-1/landing-page`);
+    assert.equal(await text(page, 'h1'), 'Buy a newspaper from Anna');
+    await page.goto(`${server.url}/v/DEMO-1/confirmation`);
+    assert.equal(await page.getByLabel('Receipt by e-mail (optional)').inputValue(), 'kim@example.org');
   });
 
   it('several items, a digital edition that asks for an e-mail address, its receipt tiles and its PDF', async () => {

@@ -108,6 +108,32 @@ describe('shop widget: the forms without the script', () => {
     assert.deepEqual(send('/v/DEMO-1/confirmation', withDigital, { remove: 'digital' }).visit.cart, {});
   });
 
+  it('takes the optional address for the receipt by e-mail with Pay of printed copies only', () => {
+    const print = { ...start(), tip: 0 };
+    const pay = (visit: Visit, email: string) =>
+      send('/v/DEMO-1/confirmation', visit, { email, terms: 'yes', pay: 'order' });
+    const given = pay(print, ' r@example.org ');
+    assert.ok('pay' in given, JSON.stringify(given));
+    assert.equal(given.visit.email, 'r@example.org');
+    // Left empty: no mail, even where the visit remembered an address.
+    const none = pay({ ...print, email: 'r@example.org' }, '');
+    assert.ok('pay' in none && none.visit.email === '');
+    const wrong = pay(print, 'nobody');
+    assert.ok('refused' in wrong && wrong.refused.field === 'email' && wrong.refused.value === 'nobody');
+    assert.equal(wrong.visit.terms, true, 'the ticked terms stay ticked');
+    // Without the terms the typed address is kept for the next try.
+    const noTerms = send('/v/DEMO-1/confirmation', print, { email: 'r@example.org', pay: 'order' });
+    assert.ok('refused' in noTerms && noTerms.refused.field === 'terms' && noTerms.visit.email === 'r@example.org');
+
+    // A digital edition's address comes from its own step: Pay does not replace it.
+    const withDigital = { ...print, cart: { 3: 1 }, email: 'd@example.org' };
+    const digitalPay = pay(withDigital, 'other@example.org');
+    assert.ok('pay' in digitalPay && digitalPay.visit.email === 'd@example.org');
+    // An address without Pay is still the digital edition's step.
+    const step = send('/v/DEMO-1/confirmation', print, { email: 's@example.org' });
+    assert.ok('to' in step && step.to === '/v/DEMO-1/confirmation' && step.visit.email === 's@example.org');
+  });
+
   it('takes from a cookie only what a visit holds', () => {
     assert.deepEqual(readVisit({ cart: { 1: 2 }, tip: 100, terms: true, email: 'r@example.org' }), {
       cart: { 1: 2 },

@@ -90,7 +90,8 @@ export async function payWithoutScript(
       vendor: order.vendor,
       entries: order.summary.lines.map((line) => ({ item: line.item.id, quantity: line.quantity })),
       tip: order.summary.tip,
-      email: order.summary.digital ? order.email : null,
+      // A digital edition's address, or the receipt's one the pay form gave (empty: none).
+      email: order.email || null,
       locale: order.lang,
       cartId: order.cartId,
     });

@@ -22,9 +22,9 @@ export interface Receipt {
   status: 'pending' | 'paid' | 'failed' | 'expired' | 'flagged' | 'refunded';
   vendor: string;
   licenseId: string;
-  /** Where a digital edition was sent, shortened ("r…@example.org"). */
+  /** Where a digital edition (or the receipt of printed copies) was sent, shortened ("r…@example.org"). */
   emailHint: string | null;
-  /** Whether the PDF mail has gone out of the outbox: only `sent` may be called sent. */
+  /** Whether the PDF mail (or the receipt mail) has gone out of the outbox: only `sent` may be called sent. */
   mail: 'sent' | 'sending' | 'held' | null;
   lines: { item: number; name: string; kind: 'print' | 'digital'; quantity: number; amount: number }[];
   tip: number;
@@ -46,6 +46,7 @@ export const charged = (status: Receipt['status']) =>
   status !== 'pending' && status !== 'failed' && status !== 'expired';
 
 const mailText = { sent: 'pdfSent', sending: 'pdfSending', held: 'pdfHeld' } as const;
+const receiptMailText = { sent: 'receiptSent', sending: 'receiptSending', held: 'receiptHeld' } as const;
 
 const locale = () => (lang.value === 'de' ? 'de-AT' : 'en-GB');
 // In the newspaper's zone, as the vendor's watch and the office's books read the time, and the same
@@ -143,6 +144,12 @@ function Paid(props: { receipt: Receipt }) {
       {receipt.tip > 0 && (
         <p id="shop-receipt-tip" class="shop-note">
           {t(tipWord, { amount: money(receipt.tip) })}
+        </p>
+      )}
+      {/* The receipt by e-mail of printed copies; a digital edition's tile tells its own mail. */}
+      {receipt.emailHint && receipt.mail && !receipt.lines.some((line) => line.kind === 'digital') && (
+        <p id="shop-receipt-mail" class="shop-note">
+          {t(receiptMailText[receipt.mail], { email: receipt.emailHint })}
         </p>
       )}
       <p id="shop-receipt-bought">

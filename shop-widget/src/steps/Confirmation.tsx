@@ -73,6 +73,9 @@ export function Confirmation(props: StepProps) {
   const [emailRefusal, setEmailRefusal] = useState(refusalOf('confirmation', 'email')?.text);
   const [payError, setPayError] = useState(refusalOf('confirmation', 'pay')?.text);
   const [busy, setBusy] = useState(false);
+  // Without a digital edition an address is optional: it only brings the receipt by e-mail.
+  const [receiptEmail, setReceiptEmail] = useState(refusalOf('confirmation', 'email')?.value ?? email.value);
+  const [receiptEmailError, setReceiptEmailError] = useState(refusalOf('confirmation', 'email')?.text);
 
   if (summary.digital && (editingEmail || !isEmail(email.value))) {
     const done = () => {
@@ -103,7 +106,9 @@ export function Confirmation(props: StepProps) {
     setPayError(undefined);
     const cartId = flow.cartId ?? newCartId();
     if (!flow.cartId) update(props, { cartId });
-    const answer = await placeOrder(props.vendor.licenseId, summary, email.value, cartId);
+    const receiptTo = receiptEmail.trim();
+    if (!summary.digital && receiptTo) rememberEmail(receiptTo);
+    const answer = await placeOrder(props.vendor.licenseId, summary, summary.digital ? email.value : receiptTo, cartId);
     if (answer.ok) {
       navigate(at(props, 'payment', `?order=${encodeURIComponent(answer.body.order)}`));
       goToCheckout(answer.body.checkoutUrl);
@@ -113,7 +118,8 @@ export function Confirmation(props: StepProps) {
     // A refused cart (ended, paid, changed on the server) is paid again as a new one.
     update(props, { cartId: undefined });
     const { errors, message } = answer.refusal;
-    if (errors.email) {
+    if (errors.email && !summary.digital) setReceiptEmailError(errors.email);
+    else if (errors.email) {
       setEmailRefusal(errors.email);
       setEditingEmail(true);
     } else setPayError(message);
@@ -173,6 +179,34 @@ export function Confirmation(props: StepProps) {
       )}
       {problem && <Alert id="shop-order-problem">{problem}</Alert>}
       <ShopForm id="shop-pay-form">
+        {!summary.digital && (
+          <div id="shop-receipt-email-field">
+            <label for="shop-receipt-email" class="shop-label">
+              {t('receiptEmailLabel')}
+            </label>
+            <input
+              id="shop-receipt-email"
+              name="email"
+              class="shop-input"
+              type="email"
+              autoComplete="email"
+              value={receiptEmail}
+              aria-invalid={receiptEmailError ? true : undefined}
+              aria-describedby={receiptEmailError ? 'shop-receipt-email-error' : 'shop-receipt-email-hint'}
+              onInput={(event) => {
+                setReceiptEmail(event.currentTarget.value);
+                setReceiptEmailError(undefined);
+              }}
+            />
+            {receiptEmailError ? (
+              <Alert id="shop-receipt-email-error">{receiptEmailError}</Alert>
+            ) : (
+              <p id="shop-receipt-email-hint" class="shop-note">
+                {t('receiptEmailHint')}
+              </p>
+            )}
+          </div>
+        )}
         <div class="shop-terms">
           <input
             type="checkbox"
@@ -212,6 +246,11 @@ export function Confirmation(props: StepProps) {
           aria-busy={busy}
           onClick={(event) => {
             event.preventDefault();
+            const receiptTo = receiptEmail.trim();
+            if (!summary.digital && receiptTo && !isEmail(receiptTo)) {
+              setReceiptEmailError(t('invalidEmail'));
+              return;
+            }
             // Disabled at once: a second quick tap must not wait for the screen to redraw.
             event.currentTarget.disabled = true;
             void pay();
