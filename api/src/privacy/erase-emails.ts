@@ -5,7 +5,7 @@ import { oneRow } from '../one-row.ts';
 import { scrubJsonColumns, type JsonColumn } from './scrub.ts';
 
 // Customers' e-mail addresses are kept only while they serve the customer: the mail with the
-// download links, and questions about it while the links work. CUSTOMER_EMAIL_DAYS after the last
+// download links (or the receipt by e-mail of printed copies), and questions about it while the links work. CUSTOMER_EMAIL_DAYS after the last
 // link of an order expired (after the order was placed, for an order without links), the address is
 // erased from the order, from the order's mails in the outbox and from the copies Stripe's objects
 // and events hold of it.
