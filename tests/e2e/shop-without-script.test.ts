@@ -93,6 +93,8 @@ describe('e2e: the shop without JavaScript, from the badge to the receipt', func
         await expectAccessibleWithoutScript(page, `the confirmation without script (${locale})`);
         await screenshot(page, `shop-without-script-confirmation-${locale}-390`);
         await page.locator('#shop-terms').check();
+        // Printed copies only: the pay form carries the optional address for the receipt by e-mail.
+        await page.locator('#shop-receipt-email').fill('kim@example.org');
         await submit(page, () => page.locator('#shop-pay').click());
         assert.match(page.url(), /sandbox/, `the card page: ${page.url()}`);
         const charged = (await page.locator('#sandbox-lines li').allInnerTexts()).join(' | ');
@@ -106,6 +108,7 @@ describe('e2e: the shop without JavaScript, from the badge to the receipt', func
         const tiles = await page.locator('.shop-receipt-tile-name').allInnerTexts();
         assert.deepEqual([...tiles].sort(), [...words.lines].sort());
         assert.match((await page.locator('#shop-receipt-total-amount').textContent()) ?? '', new RegExp(words.total));
+        assert.match((await page.locator('#shop-receipt-mail').textContent()) ?? '', /k…@example\.org/);
         await framed(page, lang);
         await expectAccessibleWithoutScript(page, `the receipt without script (${locale})`);
         await screenshot(page, `shop-without-script-receipt-${locale}-390`);
