@@ -59,6 +59,8 @@ export const texts = {
   ],
   orderTitle: ['Deine Bestellung', 'Your order'],
   total: ['Summe', 'Total'],
+  progress: ['Schritt {step} von {of}', 'Step {step} of {of}'],
+  soFar: ['Bisher {amount}', 'So far {amount}'],
   includesTip: ['inkl. {amount} Trinkgeld', 'includes {amount} tip'],
   includesDonation: ['inkl. {amount} Spende', 'includes {amount} donation'],
   termsBefore: ['Mit diesem Kauf akzeptiere ich die ', 'With this purchase I accept the '],

@@ -31,6 +31,19 @@ export function Screen(props: {
   );
 }
 
+/**
+ * Where the customer is between the tip and the card page (the card page is the last step), and,
+ * before the order's own total is shown, what the items come to so far.
+ */
+export function Progress(props: { step: 1 | 2; soFar?: number }) {
+  return (
+    <p id="shop-progress" class="shop-progress">
+      <span id="shop-progress-step">{t('progress', { step: props.step, of: 3 })}</span>
+      {props.soFar !== undefined && <span id="shop-running-total">{t('soFar', { amount: money(props.soFar) })}</span>}
+    </p>
+  );
+}
+
 /** A text whose {name} is an element of its own (the vendor's name, styled by the newspaper). */
 export function WithName(props: { text: TextKey; name: ComponentChildren }) {
   const [before, after] = t(props.text, { name: '\u0000' }).split('\u0000');

@@ -16,6 +16,8 @@ const texts = {
     tip: /Spende|Trinkgeld/,
     badAmount: /Betrag/,
     total: '14,50',
+    tipping: /^Schritt 1 von 3\s+Bisher 13,00\s€$/,
+    confirmation: 'Schritt 2 von 3',
   },
   'en-GB': {
     paid: 'Paid',
@@ -23,6 +25,8 @@ const texts = {
     tip: /Donation|Tip/,
     badAmount: /amount/,
     total: '14.50',
+    tipping: /^Step 1 of 3\s+So far €13\.00$/,
+    confirmation: 'Step 2 of 3',
   },
 } as const;
 
@@ -68,6 +72,8 @@ describe('e2e: the shop without JavaScript, from the badge to the receipt', func
         // The tip: "other amount", a refused amount said in words, then 1,50.
         await submit(page, () => page.locator('#shop-next').click());
         assert.equal(new URL(page.url()).pathname, '/v/DEMO-1/tipping');
+        // From the tip on: where the customer is, and what the items come to.
+        assert.match(await page.locator('#shop-progress').innerText(), words.tipping);
         await submit(page, () => page.locator('#shop-tip-other').click());
         assert.equal(new URL(page.url()).pathname, '/v/DEMO-1/custom-tip');
         await page.locator('#shop-custom-tip-amount').fill('1,5x');
@@ -81,6 +87,7 @@ describe('e2e: the shop without JavaScript, from the badge to the receipt', func
 
         // The confirmation: the lines, the tip, the total; the terms; Pay leads to the card page.
         assert.equal(new URL(page.url()).pathname, '/v/DEMO-1/confirmation');
+        assert.equal(await page.locator('#shop-progress').innerText(), words.confirmation);
         const lines = await page.locator('#shop-order-lines li').allInnerTexts();
         assert.equal(lines.length, 3, lines.join(' | '));
         assert.match(lines[0], /1 × Zeitung/);

@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import { checkout, isEmail, newCartId, setQuantity } from '../cart.ts';
 import { goToCheckout, placeOrder } from '../pay.ts';
 import { email, env, navigate, refusalOf, rememberEmail, scripted, t } from '../store.ts';
-import { Alert, External, Go, money, Screen, ShopForm, WithName } from '../ui.tsx';
+import { Alert, External, Go, money, Progress, Screen, ShopForm, WithName } from '../ui.tsx';
 import { problemText } from '../problems.ts';
 import { at, update, type StepProps } from './step.ts';
 
@@ -130,6 +130,7 @@ export function Confirmation(props: StepProps) {
   const tipWord = settings.useTipInsteadOfDonation ? 'tip' : 'donation';
   return (
     <Screen id="shop-confirmation" title={t('orderTitle')}>
+      <Progress step={2} />
       <p id="shop-order-vendor">
         <WithName text="buyingFrom" name={<strong id="shop-order-vendor-name">{props.vendor.displayName}</strong>} />
       </p>

@@ -3,7 +3,7 @@ import { cartLines, itemsTotal } from '../cart.ts';
 import { maxTip, moneyInput, parseMoney, type MoneyProblem } from '../money.ts';
 import { env, lang, navigate, refusalOf, t } from '../store.ts';
 import type { TextKey } from '../texts.ts';
-import { Go, money, Screen, ShopForm } from '../ui.tsx';
+import { Go, money, Progress, Screen, ShopForm } from '../ui.tsx';
 import { at, update, type StepProps } from './step.ts';
 
 const messages: Record<MoneyProblem, TextKey> = {
@@ -21,7 +21,8 @@ export function CustomTip(props: StepProps) {
   const [text, setText] = useState(refused?.value ?? (current ? moneyInput(current, lang.value) : ''));
   const [problem, setProblem] = useState(refused?.code as MoneyProblem | undefined);
   const max = env.boot.settings.maxOrderAmount;
-  const limit = maxTip(itemsTotal(cartLines(env.boot.items, props.flow.value.cart)), max);
+  const soFar = itemsTotal(cartLines(env.boot.items, props.flow.value.cart));
+  const limit = maxTip(soFar, max);
   const submit = (event: Event) => {
     event.preventDefault();
     const parsed = parseMoney(text, limit);
@@ -31,6 +32,7 @@ export function CustomTip(props: StepProps) {
   };
   return (
     <Screen id="shop-custom-tip" title={t('customTipTitle')}>
+      <Progress step={1} soFar={soFar} />
       <ShopForm id="shop-custom-tip-form" class="shop-form" onSubmit={submit} noValidate>
         <label for="shop-custom-tip-amount" class="shop-label">
           {t('amountLabel')}

@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import { checkout, tipPresets } from '../cart.ts';
 import { problemText } from '../problems.ts';
 import { env, navigate, refusalOf, t } from '../store.ts';
-import { Alert, Go, money, Screen, ShopForm } from '../ui.tsx';
+import { Alert, Go, money, Progress, Screen, ShopForm } from '../ui.tsx';
 import { itemsCheckout } from './Next.tsx';
 import { at, update, type StepProps } from './step.ts';
 
@@ -22,6 +22,7 @@ export function Tipping(props: StepProps) {
   const custom = chosen !== null && chosen > 0 && !tipPresets.includes(chosen);
   return (
     <Screen id="shop-tipping" title={t(env.boot.settings.useTipInsteadOfDonation ? 'tipTitle' : 'donationTitle')}>
+      <Progress step={1} soFar={items.total} />
       <ShopForm class="shop-choices">
         {tipPresets.map((tip) => (
           <button
