@@ -1,3 +1,4 @@
+import type { ShopItem } from '../../shop-widget/src/boot.ts';
 import type supertest from 'supertest';
 import { makePdf, makePng } from '../../seeds/assets/files.ts';
 
@@ -68,3 +69,20 @@ export function withForm(
   }
   return request;
 }
+
+/** An item for sale as GET /api/items/ answers it, for the shop widget's rules. */
+export const shopItem = (id: number, name: string, price: number, extra: Partial<ShopItem> = {}): ShopItem => ({
+  id,
+  name,
+  description: '',
+  price,
+  image: null,
+  measure: 'Stück',
+  order: 0,
+  color: null,
+  fontColor: null,
+  maxOrderAmount: null,
+  isMainProduct: false,
+  isDigital: false,
+  ...extra,
+});

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import type { ShopItem } from '../../shop-widget/src/boot.ts';
+import { shopItem } from '../support/fixtures.ts';
+
 import {
   cartLines,
   checkout,
@@ -12,21 +13,7 @@ import {
 import { parseRoute } from '../../shop-widget/src/route.ts';
 import { fill, pickLanguage, texts } from '../../shop-widget/src/texts.ts';
 
-const item = (id: number, name: string, price: number, extra: Partial<ShopItem> = {}): ShopItem => ({
-  id,
-  name,
-  description: '',
-  price,
-  image: null,
-  measure: 'Stück',
-  order: 0,
-  color: null,
-  fontColor: null,
-  maxOrderAmount: null,
-  isMainProduct: false,
-  isDigital: false,
-  ...extra,
-});
+const item = shopItem;
 
 // As the demo newspaper sells them (GET /api/items/, higher order first).
 const paper = item(1, 'Zeitung', 300, { isMainProduct: true });

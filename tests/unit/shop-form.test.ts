@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import type { Boot, ShopItem, Visit } from '../../shop-widget/src/boot.ts';
+import { shopItem } from '../support/fixtures.ts';
+import type { Boot, Visit } from '../../shop-widget/src/boot.ts';
 import { freshVisit, readVisit, submitForm, type FormAnswer } from '../../shop-widget/src/form.ts';
 import { parseRoute, type Route } from '../../shop-widget/src/route.ts';
 import { env, lang } from '../../shop-widget/src/store.ts';
@@ -7,21 +8,8 @@ import { env, lang } from '../../shop-widget/src/store.ts';
 // The shop's forms as the server answers them without the script (shop-widget/src/form.ts): the
 // same rules the screens apply with it, on the visit a cookie brought, which may be anything.
 
-const item = (id: number, name: string, price: number, extra: Partial<ShopItem> = {}): ShopItem => ({
-  id,
-  name,
-  description: '',
-  price,
-  image: null,
-  measure: 'Stück',
-  order: 0,
-  color: null,
-  fontColor: null,
-  maxOrderAmount: null,
-  isMainProduct: false,
-  isDigital: false,
-  ...extra,
-});
+const item = shopItem;
+
 const paper = item(1, 'Zeitung', 300, { isMainProduct: true });
 const digital = item(3, 'Digitale Ausgabe', 300, { isDigital: true });
 const calendar = item(4, 'Kalender 2027', 1000, { maxOrderAmount: 5 });

@@ -28,7 +28,7 @@ import { refundOrder } from './refund.ts';
 import { disputeDecision, orderInput } from './schema.ts';
 import { invalidConfirmation, settleOrder } from './settle.ts';
 import { whenSettled } from './changes.ts';
-import { verifyRateLimit, verifyWithStripe } from './verify-throttle.ts';
+import { isSessionOf, verifyRateLimit, verifyWithStripe } from './verify-throttle.ts';
 import { tr } from '../language/messages.ts';
 
 /** The receipt's order; every kind of wrong token gets the same answer. */
@@ -116,13 +116,7 @@ export const orderRoutes: RouteDef[] = [
       const wait = waitSeconds(ctx);
       const order = await orderOfToken(ctx, ctx.query.order);
       const sessionId = ctx.query.session_id;
-      if (
-        typeof sessionId !== 'string' ||
-        !sessionId ||
-        (order.stripe_session_id && order.stripe_session_id !== sessionId)
-      ) {
-        throw invalidConfirmation();
-      }
+      if (!isSessionOf(order, sessionId)) throw invalidConfirmation();
       const verified = await verifyWithStripe(ctx.db, ctx.config, order, sessionId);
       // Stripe has the money and its booking did not land: said at once, without waiting, so the
       // customer can show the vendor that much while the webhook or the job books it.

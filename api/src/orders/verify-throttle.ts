@@ -58,6 +58,15 @@ const worthAsking = (order: OrderRow, now: number) =>
  * The order after asking Stripe about it on the customer's behalf, when it is worth asking and no one
  * asked within the window; else the order as given (the database's state a moment ago).
  */
+/**
+ * Whether `sessionId` (from the address Stripe sent the customer back to) may be this order's: one
+ * of an order that has not stored its session yet may be, another order's never is.
+ */
+export const isSessionOf = (order: OrderRow, sessionId: unknown): sessionId is string =>
+  typeof sessionId === 'string' &&
+  sessionId !== '' &&
+  (!order.stripe_session_id || order.stripe_session_id === sessionId);
+
 export function verifyWithStripe(db: Db, config: Config, order: OrderRow, sessionId: string): Promise<Verified> {
   if (!worthAsking(order, Date.now())) return Promise.resolve({ order, charged: false });
   let running = inFlight.get(config);

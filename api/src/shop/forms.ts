@@ -10,7 +10,7 @@ import { translate, tr, type Language } from '../language/messages.ts';
 import { placeOrder } from '../orders/place.ts';
 import { findOrderByToken, orderReceipt } from '../orders/queries.ts';
 import { orderInput } from '../orders/schema.ts';
-import { verifyWithStripe } from '../orders/verify-throttle.ts';
+import { isSessionOf, verifyWithStripe } from '../orders/verify-throttle.ts';
 
 // The shop without its script: the forms of a vendor's shop post here, the visit (cart, tip, terms,
 // address) lives in a cookie of that vendor's path, and "Pay" places the order as the API does and
@@ -123,13 +123,7 @@ export async function orderOfPage(
   const order = await findOrderByToken(db, query.order);
   if (!order) return undefined;
   const sessionId = query.session_id;
-  if (
-    pathname === '/success' &&
-    typeof sessionId === 'string' &&
-    sessionId &&
-    (!order.stripe_session_id || order.stripe_session_id === sessionId)
-  )
-    await verifyWithStripe(db, config, order, sessionId);
+  if (pathname === '/success' && isSessionOf(order, sessionId)) await verifyWithStripe(db, config, order, sessionId);
   const receipt = await orderReceipt(db, order.token);
   // As the API sends it: the widget reads dates as strings.
   return receipt ? (JSON.parse(JSON.stringify(receipt)) as Record<string, unknown>) : undefined;
