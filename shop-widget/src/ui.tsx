@@ -162,48 +162,6 @@ export function External(props: {
   );
 }
 
-/**
- * An e-mail address with its label and, right below, its refusal or a hint; `id`-error and `id`-hint
- * describe the field. Named `email` for the forms the server answers without the script.
- */
-export function EmailInput(props: {
-  id: string;
-  label: string;
-  value: string;
-  error?: string | undefined;
-  hint?: string;
-  onInput: (value: string) => void;
-}) {
-  const below = props.error ? `${props.id}-error` : props.hint ? `${props.id}-hint` : undefined;
-  return (
-    <>
-      <label for={props.id} class="shop-label">
-        {props.label}
-      </label>
-      <input
-        id={props.id}
-        name="email"
-        class="shop-input"
-        type="email"
-        autoComplete="email"
-        value={props.value}
-        aria-invalid={props.error ? true : undefined}
-        aria-describedby={below}
-        onInput={(event) => props.onInput(event.currentTarget.value)}
-      />
-      {props.error ? (
-        <Alert id={`${props.id}-error`}>{props.error}</Alert>
-      ) : (
-        props.hint && (
-          <p id={`${props.id}-hint`} class="shop-note">
-            {props.hint}
-          </p>
-        )
-      )}
-    </>
-  );
-}
-
 /** A message that is read out as soon as it appears. */
 export function Alert(props: { id: string; children: ComponentChildren }) {
   return (

@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import { checkout, isEmail, newCartId, setQuantity } from '../cart.ts';
 import { goToCheckout, placeOrder } from '../pay.ts';
 import { email, env, navigate, refusalOf, rememberEmail, scripted, t } from '../store.ts';
-import { Alert, EmailInput, External, Go, money, Progress, Screen, ShopForm, WithName } from '../ui.tsx';
+import { Alert, External, Go, money, Progress, Screen, ShopForm, WithName } from '../ui.tsx';
 import { problemText } from '../problems.ts';
 import { at, update, type StepProps } from './step.ts';
 
@@ -22,7 +22,21 @@ function EmailForm(props: { item: string; error?: string; done: () => void; remo
   return (
     <Screen id="shop-email-step" title={t('needsEmail', { name: props.item })}>
       <ShopForm id="shop-email-form" class="shop-form" onSubmit={submit} noValidate>
-        <EmailInput id="shop-email" label={t('emailLabel')} value={value} error={error} onInput={setValue} />
+        <label for="shop-email" class="shop-label">
+          {t('emailLabel')}
+        </label>
+        <input
+          id="shop-email"
+          name="email"
+          class="shop-input"
+          type="email"
+          autoComplete="email"
+          value={value}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? 'shop-email-error' : undefined}
+          onInput={(event) => setValue(event.currentTarget.value)}
+        />
+        {error && <Alert id="shop-email-error">{error}</Alert>}
         <button type="submit" id="shop-email-next" class="shop-button shop-primary">
           {t('next')}
         </button>
@@ -168,17 +182,30 @@ export function Confirmation(props: StepProps) {
       <ShopForm id="shop-pay-form">
         {!summary.digital && (
           <div id="shop-receipt-email-field">
-            <EmailInput
+            <label for="shop-receipt-email" class="shop-label">
+              {t('receiptEmailLabel')}
+            </label>
+            <input
               id="shop-receipt-email"
-              label={t('receiptEmailLabel')}
+              name="email"
+              class="shop-input"
+              type="email"
+              autoComplete="email"
               value={receiptEmail}
-              error={receiptEmailError}
-              hint={t('receiptEmailHint')}
-              onInput={(typed) => {
-                setReceiptEmail(typed);
+              aria-invalid={receiptEmailError ? true : undefined}
+              aria-describedby={receiptEmailError ? 'shop-receipt-email-error' : 'shop-receipt-email-hint'}
+              onInput={(event) => {
+                setReceiptEmail(event.currentTarget.value);
                 setReceiptEmailError(undefined);
               }}
             />
+            {receiptEmailError ? (
+              <Alert id="shop-receipt-email-error">{receiptEmailError}</Alert>
+            ) : (
+              <p id="shop-receipt-email-hint" class="shop-note">
+                {t('receiptEmailHint')}
+              </p>
+            )}
           </div>
         )}
         <div class="shop-terms">
