@@ -120,6 +120,28 @@ describe('e2e: accessibility of the back office and /me (axe-core)', function ()
     });
   }
 
+  it('names the spinner shown while a screen loads its data, in German and English', async () => {
+    const held = '**/api/payouts?**';
+    for (const [language, name] of [
+      ['de', 'Die Seite wird geladen.'],
+      ['en', 'Loading'],
+    ] as const) {
+      await useLanguage(page, language);
+      // The list's data is held back until the spinner has been found by the name a screen reader reads.
+      let release = () => {};
+      const answered = new Promise<void>((resolve) => (release = resolve));
+      await page.route(held, async (route) => {
+        await answered;
+        await route.continue();
+      });
+      await page.goto(`${server.url}/backoffice/payouts`);
+      await page.getByRole('progressbar', { name, exact: true }).waitFor();
+      release();
+      await page.unroute(held);
+      await settled(page);
+    }
+  });
+
   it('shows the protocol in words: the field’s label, before → after, a link to the record', async () => {
     for (const [language, text] of [
       ['de', /Deaktiviert: Nein → Ja/],

@@ -8,7 +8,12 @@ export function BackofficeAppBar() {
   const { settings } = useSettings();
   const translate = useTranslate();
   return (
-    <AppBar color="primary" userMenu={false} toolbar={<LoadingIndicator />}>
+    <AppBar
+      color="primary"
+      userMenu={false}
+      // react-admin hands this to the spinner shown while data loads: a progress bar needs a name.
+      toolbar={<LoadingIndicator aria-label={translate('ra.page.loading')} />}
+    >
       <Box
         component="img"
         src={assetUrl(settings.logo)}

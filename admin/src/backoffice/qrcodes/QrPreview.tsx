@@ -37,7 +37,7 @@ export function QrPreview({ options, id }: { options: Options; id?: string }) {
     <Box sx={{ display: 'grid', justifyItems: 'center', gap: 1 }}>
       {!drawn && !failure && (
         <Box role="status" sx={{ display: 'flex', gap: 1, alignItems: 'center' }}>
-          <CircularProgress size={20} />
+          <CircularProgress size={20} aria-hidden />
           <Typography variant="body2">{translate('app.qr.loading')}</Typography>
         </Box>
       )}
