@@ -8,12 +8,7 @@ export function BackofficeAppBar() {
   const { settings } = useSettings();
   const translate = useTranslate();
   return (
-    <AppBar
-      color="primary"
-      userMenu={false}
-      // react-admin hands this to the spinner shown while data loads: a progress bar needs a name.
-      toolbar={<LoadingIndicator aria-label={translate('ra.page.loading')} />}
-    >
+    <AppBar color="primary" userMenu={false} toolbar={<LoadingIndicator />}>
       <Box
         component="img"
         src={assetUrl(settings.logo)}

@@ -1,6 +1,6 @@
-import { useMediaQuery, type Theme } from '@mui/material';
-import { useEffect, type ReactNode } from 'react';
-import { Layout, Sidebar, useSidebarState, useStore, type SidebarProps } from 'react-admin';
+import { ThemeProvider, useMediaQuery, type Theme } from '@mui/material';
+import { useCallback, useEffect, type ReactNode } from 'react';
+import { Layout, Sidebar, useSidebarState, useStore, useTranslate, type SidebarProps } from 'react-admin';
 import { BackofficeAppBar } from './AppBar.tsx';
 import { BackofficeMenu } from './Menu.tsx';
 
@@ -22,10 +22,39 @@ function FoldingSidebar(props: SidebarProps) {
   return <Sidebar {...props} />;
 }
 
+/**
+ * A progress bar needs a name for a screen reader to say what it waits for; react-admin's spinners
+ * (the app bar's while data loads, a reference field's, a save button's) come without one. Every
+ * spinner and bar on a screen is named "Die Seite wird geladen." (or the chosen language's words).
+ */
+function NamedProgress({ children }: { children: ReactNode }) {
+  const label = useTranslate()('ra.page.loading');
+  const named = useCallback(
+    (outer: Theme): Theme => ({
+      ...outer,
+      components: {
+        ...outer.components,
+        MuiCircularProgress: {
+          ...outer.components?.MuiCircularProgress,
+          defaultProps: { ...outer.components?.MuiCircularProgress?.defaultProps, 'aria-label': label },
+        },
+        MuiLinearProgress: {
+          ...outer.components?.MuiLinearProgress,
+          defaultProps: { ...outer.components?.MuiLinearProgress?.defaultProps, 'aria-label': label },
+        },
+      },
+    }),
+    [label],
+  );
+  return <ThemeProvider theme={named}>{children}</ThemeProvider>;
+}
+
 export function BackofficeLayout({ children }: { children: ReactNode }) {
   return (
-    <Layout appBar={BackofficeAppBar} menu={BackofficeMenu} sidebar={FoldingSidebar}>
-      {children}
-    </Layout>
+    <NamedProgress>
+      <Layout appBar={BackofficeAppBar} menu={BackofficeMenu} sidebar={FoldingSidebar}>
+        {children}
+      </Layout>
+    </NamedProgress>
   );
 }
