@@ -28,7 +28,7 @@ export default tseslint.config(
   // the bottom of the request side. http/ knows Koa, errors and auth and imports no domain folder
   // (vendors, orders, ledger, counter, payouts, shop, identity, audit, stripe, events, webhooks, items,
   // settings, files, pdf, mail, …): only the shared foundations that every layer may use, which are
-  // config.ts, db.ts, db-space.ts, log.ts, language/, and errors.ts (the domain errors it answers),
+  // config.ts, db/, log.ts, language/, and errors.ts (the domain errors it answers),
   // period.ts, csv.ts, lists.ts and form-fields.ts. What it needs of a domain, app.ts hands it.
   {
     files: ['api/src/http/**/*.ts'],
@@ -38,9 +38,9 @@ export default tseslint.config(
         {
           patterns: [
             {
-              regex: '^\\.\\./(?!(config|db|db-space|log|errors|period|csv|lists|form-fields)\\.ts$|language/)',
+              regex: '^\\.\\./(?!(config|log|errors|period|csv|lists|form-fields)\\.ts$|language/|db/)',
               message:
-                'http/ imports no domain folder, only the shared foundations (config, db, db-space, log, language/, errors, period, csv, lists, form-fields); let app.ts hand it what it needs.',
+                'http/ imports no domain folder, only the shared foundations (config, db/, log, language/, errors, period, csv, lists, form-fields); let app.ts hand it what it needs.',
             },
           ],
         },

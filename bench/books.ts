@@ -11,7 +11,7 @@ import type { Knex } from 'knex';
 import type { AddressInfo } from 'node:net';
 import { buildApp } from '../api/src/app.ts';
 import { loadConfig } from '../api/src/config.ts';
-import { createDb, migrate, type Db } from '../api/src/db.ts';
+import { createDb, migrate, type Db } from '../api/src/db/connection.ts';
 import { bookPaidOrdersInBulk, bookTillDaysInBulk, insertOrderEntriesInBulk } from '../api/src/ledger/bulk.ts';
 import { setLogSilent } from '../api/src/log.ts';
 import { oneRow } from '../api/src/one-row.ts';

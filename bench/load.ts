@@ -18,7 +18,7 @@ import Koa from 'koa';
 import pg from 'pg';
 import { buildApp } from '../api/src/app.ts';
 import { loadConfig } from '../api/src/config.ts';
-import { createDb, migrate, type Db } from '../api/src/db.ts';
+import { createDb, migrate, type Db } from '../api/src/db/connection.ts';
 import { setLogSilent } from '../api/src/log.ts';
 import { oneRow } from '../api/src/one-row.ts';
 import { seedOnFirstStart } from '../seeds/index.ts';

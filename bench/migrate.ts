@@ -5,7 +5,7 @@
 // installation: a check constraint validated, an index built, a column filled. PostgreSQL only
 // (BENCH_DATABASE_URL); the copy is dropped afterwards.
 import type { Knex } from 'knex';
-import { createDb, migrate, type Db } from '../api/src/db.ts';
+import { createDb, migrate, type Db } from '../api/src/db/connection.ts';
 import { setLogSilent } from '../api/src/log.ts';
 import { migrations } from '../migrations/index.ts';
 import type { Figure } from './figures.ts';

@@ -11,7 +11,7 @@
 // paid order booked exactly once.
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import { createDb, migrate } from '../api/src/db.ts';
+import { createDb, migrate } from '../api/src/db/connection.ts';
 import { mainItemOrder, placeOrder } from '../tests/e2e/purchase.ts';
 import { freePort, removeDir, startServer, tempDir, type RunningServer } from '../tests/e2e/server.ts';
 import { ensureBuild } from './build.ts';

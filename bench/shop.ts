@@ -12,7 +12,7 @@ import zlib from 'node:zlib';
 import type { Browser } from 'playwright-core';
 import { buildApp } from '../api/src/app.ts';
 import { loadConfig } from '../api/src/config.ts';
-import { createDb, migrate } from '../api/src/db.ts';
+import { createDb, migrate } from '../api/src/db/connection.ts';
 import { setLogSilent } from '../api/src/log.ts';
 import { seedOnFirstStart } from '../seeds/index.ts';
 import { launchChromium } from '../tests/e2e/browser.ts';

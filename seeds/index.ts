@@ -1,4 +1,4 @@
-import type { Db } from '../api/src/db.ts';
+import type { Db } from '../api/src/db/connection.ts';
 import { seedDemo } from './demo.ts';
 import { seedSalesHistory, type HistoryOptions } from './history.ts';
 

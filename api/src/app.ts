@@ -2,7 +2,7 @@ import path from 'node:path';
 import Koa from 'koa';
 import { protocol } from './audit/protocol.ts';
 import type { Config } from './config.ts';
-import type { Db } from './db.ts';
+import type { Db } from './db/connection.ts';
 import { authenticate } from './http/auth.ts';
 import { compress } from './http/compress.ts';
 import { cors } from './http/cors.ts';

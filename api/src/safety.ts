@@ -1,5 +1,5 @@
 import { isLoopback, type Config } from './config.ts';
-import type { Db } from './db.ts';
+import type { Db } from './db/connection.ts';
 import { isLiveKey, isTestMode, showsTestRibbon } from './stripe/mode.ts';
 import { resetPassword } from './identity/accounts/queries.ts';
 import { demoLoginsInUse } from '../../seeds/demo.ts';

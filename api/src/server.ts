@@ -1,6 +1,6 @@
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
-import { openDb, openFailureMessage } from './db-start.ts';
+import { openDb, openFailureMessage } from './db/open.ts';
 import { createShopServer } from './http/timeouts.ts';
 import { issuerUrl } from './identity/issuer.ts';
 import { log, setLogSilent } from './log.ts';

@@ -10,7 +10,7 @@ import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import supertest from 'supertest';
 import { buildApp } from '../../api/src/app.ts';
-import { createDb, type Db } from '../../api/src/db.ts';
+import { createDb, type Db } from '../../api/src/db/connection.ts';
 import { claimAttempt } from '../../api/src/identity/provider/throttle.ts';
 import { writeBackup } from '../../api/src/maintenance/backup.ts';
 import { MaintenanceError } from '../../api/src/maintenance/errors.ts';

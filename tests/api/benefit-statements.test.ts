@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import type { Db } from '../../api/src/db.ts';
+import type { Db } from '../../api/src/db/connection.ts';
 import { counterVisit } from '../../api/src/ledger/counter.ts';
 import { vendorAccountSummary } from '../../api/src/ledger/queries.ts';
 import { backdate, backdating, bookHistory, bookPaidOrder, type History } from '../support/books.ts';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomBytes, randomUUID } from 'node:crypto';
 import type supertest from 'supertest';
-import type { Db } from '../../api/src/db.ts';
+import type { Db } from '../../api/src/db/connection.ts';
 import { bookFee, bookOrder } from '../../api/src/ledger/book.ts';
 import { describeApi } from '../support/env.ts';
 import { withForm } from '../support/fixtures.ts';

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import type { Db } from '../../api/src/db.ts';
+import type { Db } from '../../api/src/db/connection.ts';
 import { payOut } from '../../api/src/ledger/payout.ts';
 import { bookRefund } from '../../api/src/ledger/refund.ts';
 import { bookHistory, bookPaidOrder } from '../support/books.ts';

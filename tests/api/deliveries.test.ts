@@ -1,7 +1,7 @@
 import { assertRefused } from '../support/assertions.ts';
 import assert from 'node:assert/strict';
 import type { Config } from '../../api/src/config.ts';
-import { toBuffer } from '../../api/src/db.ts';
+import { toBuffer } from '../../api/src/db/connection.ts';
 import { processOutbox } from '../../api/src/mail/outbox.ts';
 import { deliverOrder } from '../../api/src/orders/deliveries.ts';
 import { applySession } from '../../api/src/orders/settle.ts';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { createHash, createPublicKey, randomUUID, verify, type KeyObject } from 'node:crypto';
 import { compactVerify } from 'jose';
-import type { Db } from '../../api/src/db.ts';
+import type { Db } from '../../api/src/db/connection.ts';
 import { decryptCounter, parseMachineCode, qrOf, receiptTime } from '../../api/src/fiscal/at/rksv.ts';
 import type { AtSignature } from '../../api/src/fiscal/port.ts';
 import { simulatorCredentials } from '../../api/src/fiscal/sandbox/keys.ts';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { randomUUID, verify } from 'node:crypto';
-import type { Db } from '../../api/src/db.ts';
+import type { Db } from '../../api/src/db/connection.ts';
 import { parseQrCode, qrSignedPart } from '../../api/src/fiscal/de/standard-v1.ts';
 import type { DeSignature } from '../../api/src/fiscal/port.ts';
 import { simulatorCredentials } from '../../api/src/fiscal/sandbox/keys.ts';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { writeEntry } from '../../api/src/audit/record.ts';
-import { hotRows } from '../../api/src/db.ts';
+import { hotRows } from '../../api/src/db/connection.ts';
 import { describeApi } from '../support/env.ts';
 
 // A payment's booking writes through hotRows inside its transaction: on PostgreSQL the

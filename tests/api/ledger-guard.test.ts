@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { pgCode } from '../../api/src/db.ts';
+import { pgCode } from '../../api/src/db/connection.ts';
 import { payOut, reversePayout } from '../../api/src/ledger/payout.ts';
 import { vendorAccountSummary } from '../../api/src/ledger/queries.ts';
 import { allowBackdating } from '../../seeds/history.ts';

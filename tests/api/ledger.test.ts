@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { pgCode, type Db } from '../../api/src/db.ts';
+import { pgCode, type Db } from '../../api/src/db/connection.ts';
 import { accountIds } from '../../api/src/ledger/accounts.ts';
 import { bookFee, bookOrder } from '../../api/src/ledger/book.ts';
 import { accountBalances, vendorAccountSummary } from '../../api/src/ledger/queries.ts';

@@ -14,7 +14,7 @@ import { localDay } from '../../api/src/period.ts';
 interface Case {
   name: string;
   /** Prepares the data the case needs. */
-  given?: (t: { db: import('../../api/src/db.ts').Db }) => Promise<unknown>;
+  given?: (t: { db: import('../../api/src/db/connection.ts').Db }) => Promise<unknown>;
   body: (items: Record<string, number>) => unknown;
   status?: number;
   field?: string;
@@ -202,7 +202,7 @@ const cases: Case[] = [
   },
 ];
 
-async function demoItems(db: import('../../api/src/db.ts').Db): Promise<Record<string, number>> {
+async function demoItems(db: import('../../api/src/db/connection.ts').Db): Promise<Record<string, number>> {
   return {
     print: await itemId(db, 'Zeitung'),
     digital: await itemId(db, 'Digitale Ausgabe'),

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { strFromU8, unzipSync } from 'fflate';
 import type supertest from 'supertest';
-import type { Db } from '../../api/src/db.ts';
+import type { Db } from '../../api/src/db/connection.ts';
 import { checkBooks } from '../../api/src/ledger/consistency.ts';
 import { vendorAccountSummary } from '../../api/src/ledger/queries.ts';
 import { eraseCustomerEmails, erasureLockKey } from '../../api/src/privacy/erase-emails.ts';

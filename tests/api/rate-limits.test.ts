@@ -3,7 +3,7 @@ import supertest from 'supertest';
 import { buildApp } from '../../api/src/app.ts';
 import { loadConfig, type Config } from '../../api/src/config.ts';
 import { perProcess, TokenBuckets } from '../../api/src/http/rate-limit.ts';
-import type { Db } from '../../api/src/db.ts';
+import type { Db } from '../../api/src/db/connection.ts';
 import { describeApi } from '../support/env.ts';
 import { itemId } from '../support/orders.ts';
 import { listenShop } from '../support/shop-server.ts';

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { buildApp } from '../../api/src/app.ts';
-import { createDb, type Db } from '../../api/src/db.ts';
+import { createDb, type Db } from '../../api/src/db/connection.ts';
 import { longestWaitSeconds, recheckMs, waitingPerOrder } from '../../api/src/orders/changes.ts';
 import { stopSandboxDeliveries } from '../../api/src/stripe/sandbox/webhooks.ts';
 import { startServer, type RunningServer } from '../e2e/server.ts';

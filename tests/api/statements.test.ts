@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import type { Db } from '../../api/src/db.ts';
+import type { Db } from '../../api/src/db/connection.ts';
 import { counterVisit } from '../../api/src/ledger/counter.ts';
 import { payOut, reversePayout } from '../../api/src/ledger/payout.ts';
 import { vendorAccountSummary } from '../../api/src/ledger/queries.ts';

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import Stripe from 'stripe';
-import { createDb } from '../../api/src/db.ts';
+import { createDb } from '../../api/src/db/connection.ts';
 import { stripeClient } from '../../api/src/stripe/adapter.ts';
 import { sandboxCredentials } from '../../api/src/stripe/sandbox/keys.ts';
 import { setupWebhookEndpoint } from '../../api/src/stripe/setup.ts';

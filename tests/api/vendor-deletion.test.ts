@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import type { Db } from '../../api/src/db.ts';
+import type { Db } from '../../api/src/db/connection.ts';
 import { bookOrder, orderEntryRows, type PricedItem } from '../../api/src/ledger/book.ts';
 import { VendorDeleted } from '../../api/src/ledger/errors.ts';
 import { vendorAccountSummary } from '../../api/src/ledger/queries.ts';

@@ -8,7 +8,7 @@ import { emitEvent } from '../../api/src/events/emit.ts';
 import { eventTypes } from '../../api/src/events/types.ts';
 import type { Config } from '../../api/src/config.ts';
 import { bookOrder } from '../../api/src/ledger/book.ts';
-import { createDb } from '../../api/src/db.ts';
+import { createDb } from '../../api/src/db/connection.ts';
 import { removeDir, startServer, tempDir, type RunningServer } from '../e2e/server.ts';
 import { describeApi, enginesUnderTest } from '../support/env.ts';
 import { loginWithPkce } from '../support/oidc-flow.ts';

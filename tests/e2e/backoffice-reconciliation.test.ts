@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import type { BrowserContext, Page } from 'playwright-core';
 import Stripe from 'stripe';
-import { createDb, migrate } from '../../api/src/db.ts';
+import { createDb, migrate } from '../../api/src/db/connection.ts';
 import { sandboxCredentials } from '../../api/src/stripe/sandbox/keys.ts';
 import { payInSandbox } from '../support/sandbox.ts';
 import { eventually } from '../support/orders.ts';

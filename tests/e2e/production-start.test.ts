@@ -4,8 +4,8 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { createDb } from '../../api/src/db.ts';
-import { lockDataDir, lockFileName } from '../../api/src/db-lock.ts';
+import { createDb } from '../../api/src/db/connection.ts';
+import { lockDataDir, lockFileName } from '../../api/src/db/lock.ts';
 import { hashPassword } from '../../api/src/identity/accounts/passwords.ts';
 import { freePort, removeDir, repoRoot, startServer, tempDir } from './server.ts';
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import type { Browser, Page } from 'playwright-core';
 import Stripe from 'stripe';
-import { createDb, migrate } from '../../api/src/db.ts';
+import { createDb, migrate } from '../../api/src/db/connection.ts';
 import { sandboxCredentials } from '../../api/src/stripe/sandbox/keys.ts';
 import { phone, screenshot } from './browser.ts';
 import { seededCopy, tempDir, type RunningServer } from './server.ts';

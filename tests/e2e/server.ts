@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { lockFileName } from '../../api/src/db-lock.ts';
+import { lockFileName } from '../../api/src/db/lock.ts';
 
 /** The repository root, whatever the current directory of the test run. */
 export const repoRoot = path.resolve(import.meta.dirname, '../..');
@@ -66,7 +66,7 @@ function seededTemplateDir(): Promise<string> {
   seededTemplate ??= (async () => {
     // Loaded here, not at the top: the bench imports this module and never needs PGlite in its process.
     const [{ openDb }, { seedOnFirstStart }] = await Promise.all([
-      import('../../api/src/db-start.ts'),
+      import('../../api/src/db/open.ts'),
       import('../../seeds/index.ts'),
     ]);
     const dir = tempDir('street-paper-e2e-template-');

@@ -2,7 +2,7 @@ import path from 'node:path';
 import supertest from 'supertest';
 import { buildApp } from '../../api/src/app.ts';
 import { loadConfig, type Config } from '../../api/src/config.ts';
-import { clientConfig, createDb, migrate, type Db } from '../../api/src/db.ts';
+import { clientConfig, createDb, migrate, type Db } from '../../api/src/db/connection.ts';
 import { listTables, quoteIdent, readSequences } from '../../api/src/maintenance/tables.ts';
 import { oneRow } from '../../api/src/one-row.ts';
 import { setLogSilent } from '../../api/src/log.ts';
@@ -258,7 +258,7 @@ export interface ApiTest {
  * differ: PostgreSQL has a pool of connections where PGlite has one (concurrent bookings, locks,
  * claims with SKIP LOCKED, leases, upserts racing, a slow statement beside quick ones), its driver
  * parses types PGlite hands over as they are (int8 sums of cents, numeric, bytea as Buffer), the hot
- * reads are prepared statements there (db.ts hotRows), and its session has timeouts and a schema of
+ * reads are prepared statements there (db/connection.ts hotRows), and its session has timeouts and a schema of
  * its own. In particular:
  * - money and the books: ledger*, payouts, payout-lines, credit, counter, till-concurrency,
  *   test-mode-cash, refunds, payments, orders, statements, statistics, accounting, datev, csv (sums

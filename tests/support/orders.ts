@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import Stripe from 'stripe';
-import type { Db } from '../../api/src/db.ts';
+import type { Db } from '../../api/src/db/connection.ts';
 import { accountBalances } from '../../api/src/ledger/queries.ts';
 import type { ListeningShop } from './shop-server.ts';
 

@@ -1,4 +1,4 @@
-import { createDb, type Db } from '../../api/src/db.ts';
+import { createDb, type Db } from '../../api/src/db/connection.ts';
 import { freePort, startServer, type RunningServer } from '../e2e/server.ts';
 import { startBalancer, type Balancer } from './balancer.ts';
 

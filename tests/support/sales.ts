@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import type { Db } from '../../api/src/db.ts';
+import type { Db } from '../../api/src/db/connection.ts';
 import type { ApiTest } from './env.ts';
 import { itemId } from './orders.ts';
 import { payInSandbox } from './sandbox.ts';

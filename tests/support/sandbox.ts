@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { Db } from '../../api/src/db.ts';
+import type { Db } from '../../api/src/db/connection.ts';
 import { sandboxCredentials } from '../../api/src/stripe/sandbox/keys.ts';
 
 /**

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { createDb } from '../../api/src/db.ts';
+import { createDb } from '../../api/src/db/connection.ts';
 import { verifyPassword } from '../../api/src/identity/accounts/passwords.ts';
 
 const run = promisify(execFile);

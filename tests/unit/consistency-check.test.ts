@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { createDb, migrate } from '../../api/src/db.ts';
+import { createDb, migrate } from '../../api/src/db/connection.ts';
 import { seedOnFirstStart } from '../../seeds/index.ts';
 import { removeDir, repoRoot, startServer, tempDir } from '../e2e/server.ts';
 

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { lockFileName } from '../../api/src/db-lock.ts';
+import { lockFileName } from '../../api/src/db/lock.ts';
 import { removeDir, repoRoot, seededCopy, startServer, tempDir, type RunningServer } from '../e2e/server.ts';
 
 // two processes on one embedded data directory corrupt the books silently. Every opener
@@ -100,7 +100,7 @@ describe('the embedded database has one process at a time (data directory lock)'
 
   /** Processes that try to take the lock of `dir` at the same moment; each answers "took" or its refusal. */
   async function contenders(dir: string, count: number): Promise<string[]> {
-    const script = `import { lockDataDir } from './api/src/db-lock.ts';
+    const script = `import { lockDataDir } from './api/src/db/lock.ts';
       const start = Number(process.argv[1]); while (Date.now() < start) {}
       try { lockDataDir(process.argv[2]); console.log('took'); setTimeout(() => {}, 3000); }
       catch (e) { console.log(e.message); }`;

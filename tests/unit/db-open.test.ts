@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { openDb } from '../../api/src/db-start.ts';
+import { openDb } from '../../api/src/db/open.ts';
 import { checkDatabase } from '../../api/src/maintenance/check.ts';
 import { openDatabase } from '../../api/src/maintenance/open.ts';
 import { removeDir, tempDir } from '../e2e/server.ts';

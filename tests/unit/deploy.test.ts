@@ -6,7 +6,7 @@ import { CORE_SCHEMA, load, mergeTag } from 'js-yaml';
 import supertest from 'supertest';
 import { buildApp } from '../../api/src/app.ts';
 import { loadConfig, type Config } from '../../api/src/config.ts';
-import { createDb, migrate, type Db } from '../../api/src/db.ts';
+import { createDb, migrate, type Db } from '../../api/src/db/connection.ts';
 import { configRefusals } from '../../api/src/safety.ts';
 import { Stripe, STRIPE_API_VERSION } from '../../api/src/stripe/adapter.ts';
 import { handledEvents } from '../../api/src/webhooks/events.ts';

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { createDb } from '../../api/src/db.ts';
+import { createDb } from '../../api/src/db/connection.ts';
 import { payInSandbox } from '../support/sandbox.ts';
 import { mainItemOrder, placeOrder } from '../e2e/purchase.ts';
 import { removeDir, seededCopy, startServer, tempDir, type RunningServer } from '../e2e/server.ts';

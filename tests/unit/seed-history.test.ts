@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { createDb, migrate, type Db } from '../../api/src/db.ts';
+import { createDb, migrate, type Db } from '../../api/src/db/connection.ts';
 import { accountBalances, vendorAccountSummary } from '../../api/src/ledger/queries.ts';
 import { salesStatistics } from '../../api/src/statistics/queries.ts';
 import { HISTORY_DAYS, HISTORY_ORDER_COUNT } from '../../seeds/history.ts';

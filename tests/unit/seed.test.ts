@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { inflateSync } from 'node:zlib';
-import { toBuffer, type Db } from '../../api/src/db.ts';
+import { toBuffer, type Db } from '../../api/src/db/connection.ts';
 import { seedOnFirstStart } from '../../seeds/index.ts';
 import {
   DEMO_MAP_CENTRE,

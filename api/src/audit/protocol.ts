@@ -1,7 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { Knex } from 'knex';
 import type { Middleware } from 'koa';
-import { isTransactionConflict, pgCode } from '../db.ts';
+import { isTransactionConflict, pgCode } from '../db/connection.ts';
 import type { AppContext, AppDeps, AppState, Method } from '../http/context.ts';
 import type { AuditSpec } from '../http/routes.ts';
 import { log } from '../log.ts';

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { hotRows } from '../db.ts';
+import { hotRows } from '../db/connection.ts';
 
 /** Keys whose values must never be stored: a protocol is read by staff and kept for long. */
 const secretKey = /password|token|secret|hash|authorization|cookie/i;

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
-import { hotRows } from '../db.ts';
+import { hotRows } from '../db/connection.ts';
 import { oneRow } from '../one-row.ts';
 import type { EventType } from './types.ts';
 

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Db } from '../db.ts';
+import type { Db } from '../db/connection.ts';
 import { oneRow } from '../one-row.ts';
 import { toIso } from '../vendors/queries.ts';
 import { wakeSenderAfterCommit } from './emit.ts';

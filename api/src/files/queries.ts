@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
-import { toBuffer } from '../db.ts';
+import { toBuffer } from '../db/connection.ts';
 import { oneRow } from '../one-row.ts';
 import { invalidError } from '../errors.ts';
 import { sniffContentType, type FileKind } from './sniff.ts';

@@ -1,4 +1,4 @@
-import { diskIsFull } from '../db-space.ts';
+import { diskIsFull } from '../db/space.ts';
 import type { RouteDef } from '../http/routes.ts';
 
 export const healthRoutes: RouteDef[] = [

@@ -1,6 +1,6 @@
 import type { ParameterizedContext } from 'koa';
 import type { Config } from '../config.ts';
-import type { Db } from '../db.ts';
+import type { Db } from '../db/connection.ts';
 
 // The request context every route, middleware and the protocol share: in a module of its own, so that
 // routes.ts, auth.ts and audit/protocol.ts can all use it without importing one another.

@@ -1,6 +1,6 @@
 import type { Middleware } from 'koa';
 import type { Config } from '../config.ts';
-import type { Db } from '../db.ts';
+import type { Db } from '../db/connection.ts';
 import type { AppDeps, AppState } from './routes.ts';
 
 /** Whether pages of `origin` may call the API (the shop's embed origins, handed over by app.ts). */

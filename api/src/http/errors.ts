@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Context, Middleware } from 'koa';
-import { isDatabaseUnreachable, isTransactionConflict, pgCode, withoutPassword } from '../db.ts';
+import { isDatabaseUnreachable, isTransactionConflict, pgCode, withoutPassword } from '../db/connection.ts';
 import { DomainError, TooManyRequests, type FieldErrors, type RefusalKind } from '../errors.ts';
-import { isDiskFull, noteDiskFull, noteWriteSucceeded } from '../db-space.ts';
+import { isDiskFull, noteDiskFull, noteWriteSucceeded } from '../db/space.ts';
 import { log } from '../log.ts';
 import { languageOf, translate, type Language, type Text } from '../language/messages.ts';
 import { isMachinePath } from './paths.ts';
@@ -116,7 +116,7 @@ function refusalFor(
   if (refused) return domainRefusal(refused);
   if (isDiskFull(raw)) {
     // Nothing can be saved until someone makes room; what was saved is safe. The log has one line
-    // when it begins (db-space.ts), the access log one per request.
+    // when it begins (db/space.ts), the access log one per request.
     noteDiskFull(raw);
     return {
       status: 503,

@@ -1,6 +1,6 @@
 import type { Middleware } from 'koa';
 import type { Config } from '../config.ts';
-import type { Db } from '../db.ts';
+import type { Db } from '../db/connection.ts';
 import { cameOverTls } from './client-address.ts';
 import { isMachinePath } from './paths.ts';
 import type { AppDeps, AppState } from './routes.ts';

@@ -1,6 +1,6 @@
 import { createLocalJWKSet, createRemoteJWKSet, jwtVerify, type JWTPayload } from 'jose';
 import type { Config } from '../config.ts';
-import type { Db } from '../db.ts';
+import type { Db } from '../db/connection.ts';
 import { findActiveAccount } from './accounts/queries.ts';
 import { apiAudience, issuerUrl } from './issuer.ts';
 import { publicSigningKey, type ProviderKeys } from './provider/keys.ts';

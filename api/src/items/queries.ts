@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { pgCode } from '../db.ts';
+import { pgCode } from '../db/connection.ts';
 import { fileUrl, storeFile, type Upload } from '../files/queries.ts';
 import { imageKinds, pdfKinds } from '../files/sniff.ts';
 import { invalidError, notFoundError, rejectFields, type FieldErrors } from '../errors.ts';

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { accountIds, accountsJsonSql, completeAccountIds, holdLiveVendor, type AccountIds } from './accounts.ts';
 import { VendorDeleted } from './errors.ts';
-import { hotRows } from '../db.ts';
+import { hotRows } from '../db/connection.ts';
 
 // Every movement of money is a ledger row written here, inside the caller's transaction. The
 // database refuses a second row for the same order entry and kind, and a second fee for an order,

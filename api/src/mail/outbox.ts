@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { Config } from '../config.ts';
-import type { Db } from '../db.ts';
+import type { Db } from '../db/connection.ts';
 import { log } from '../log.ts';
 
 // Mails are written to the outbox inside the transaction that causes them and sent after commit,

@@ -3,7 +3,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGzip } from 'node:zlib';
 import type { Knex } from 'knex';
-import { clientConfig, type Db } from '../db.ts';
+import { clientConfig, type Db } from '../db/connection.ts';
 import { oneRow } from '../one-row.ts';
 import { appliedMigrations } from './versions.ts';
 import {

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { Db } from '../db.ts';
+import type { Db } from '../db/connection.ts';
 import { checkBooks } from '../ledger/consistency.ts';
 import { log } from '../log.ts';
 import { oneRow } from '../one-row.ts';

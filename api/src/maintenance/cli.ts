@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { loadConfig } from '../config.ts';
-import { withoutPassword } from '../db.ts';
+import { withoutPassword } from '../db/connection.ts';
 import { setLogSilent } from '../log.ts';
 import { writeBackup } from './backup.ts';
 import { checkDatabase } from './check.ts';

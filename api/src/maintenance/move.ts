@@ -1,4 +1,4 @@
-import { migrate, type Db } from '../db.ts';
+import { migrate, type Db } from '../db/connection.ts';
 import { backupLines } from './backup.ts';
 import { restoreLines, type RestoreProgress } from './restore.ts';
 import { listTables, summarise, useStableSession, type TableSummary } from './tables.ts';

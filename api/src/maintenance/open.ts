@@ -1,13 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { createDb, opened, withoutPassword, type Db, type DbOptions } from '../db.ts';
-import { DatabaseInUseError } from '../db-lock.ts';
+import { createDb, opened, withoutPassword, type Db, type DbOptions } from '../db/connection.ts';
+import { DatabaseInUseError } from '../db/lock.ts';
 import { MaintenanceError } from './errors.ts';
 
 // Opening the database a maintenance command works on. PostgreSQL serves any number of clients, so
 // a backup may run beside the servers. PGlite is PostgreSQL inside one process: a second process
 // opening the same data directory would read pages the server is still writing, or write beside
-// it, and corrupt it. createDb takes the data directory's lock (db-lock.ts), which refuses this
+// it, and corrupt it. createDb takes the data directory's lock (db/lock.ts), which refuses this
 // while the server (or any other opener) runs and takes over the lock of one that was killed.
 
 export function isPostgresUrl(url: string): boolean {
@@ -28,7 +28,7 @@ export const describeTarget = (target: Target) =>
 /**
  * Opens the database of `target`. For PGlite, `existing` requires a database in the directory
  * (backup, move); otherwise the directory may be missing or empty (restore). PGlite is waited for
- * however long its opening takes (db.ts `opened`); `embeddedAcquireTimeoutMs` is for tests.
+ * however long its opening takes (db/connection.ts `opened`); `embeddedAcquireTimeoutMs` is for tests.
  */
 export async function openDatabase(
   target: Target,

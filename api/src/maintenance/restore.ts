@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { createGunzip } from 'node:zlib';
 import type { Knex } from 'knex';
-import { migrate, type Db } from '../db.ts';
+import { migrate, type Db } from '../db/connection.ts';
 import { oneRow } from '../one-row.ts';
 import { backupFormat, backupVersion, type BackupHeader, type SequencesLine, type TableMarker } from './backup.ts';
 import { MaintenanceError } from './errors.ts';

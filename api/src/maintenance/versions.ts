@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { migrations, type Migration } from '../../../migrations/index.ts';
-import type { Db } from '../db.ts';
+import type { Db } from '../db/connection.ts';
 import { oneRow } from '../one-row.ts';
 import { MaintenanceError } from './errors.ts';
 

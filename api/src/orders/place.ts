@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { Config } from '../config.ts';
-import { hotRows } from '../db.ts';
+import { hotRows } from '../db/connection.ts';
 import { conflictError, invalidError, serviceError } from '../errors.ts';
 import { orderEntryRows } from '../ledger/book.ts';
 import { log } from '../log.ts';

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { fileUrl } from '../files/queries.ts';
-import { hotRows } from '../db.ts';
+import { hotRows } from '../db/connection.ts';
 import { invalidError } from '../errors.ts';
 import { downloadLinkOf, type DownloadLinkRow } from '../pdf/links.ts';
 import { toIso } from '../vendors/queries.ts';

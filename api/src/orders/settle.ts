@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import { protocolInsert, recordEvent, systemEntry } from '../audit/record.ts';
 import type { Config } from '../config.ts';
 import { conflictError, notFoundError } from '../errors.ts';
-import { hotRows } from '../db.ts';
+import { hotRows } from '../db/connection.ts';
 import { eventStored, orderPaidEvent } from '../events/emit.ts';
 import { bookFee, bookOrder } from '../ledger/book.ts';
 import { VendorDeleted } from '../ledger/errors.ts';

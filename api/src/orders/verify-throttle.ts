@@ -1,5 +1,5 @@
 import type { Config } from '../config.ts';
-import type { Db } from '../db.ts';
+import type { Db } from '../db/connection.ts';
 import { log } from '../log.ts';
 import { matchesKeyMode, retrieveSession, StripeFailure, type Stripe } from '../stripe/adapter.ts';
 import type { OrderRow } from './queries.ts';

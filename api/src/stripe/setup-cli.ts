@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { buildApp } from '../app.ts';
 import { loadConfig } from '../config.ts';
-import { createDb, migrate } from '../db.ts';
+import { createDb, migrate } from '../db/connection.ts';
 import { keyedClient, stripeClient } from './adapter.ts';
 import { setupWebhookEndpoint, webhookUrl, type SetupOutcome } from './setup.ts';
 

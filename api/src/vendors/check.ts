@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { hotRows } from '../db.ts';
+import { hotRows } from '../db/connection.ts';
 import { oneRow } from '../one-row.ts';
 import { shopData, type ShopData } from '../shop/cache.ts';
 import { licenseIdPattern } from './schema.ts';

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { pgCode } from '../db.ts';
+import { pgCode } from '../db/connection.ts';
 import { conflictError, notFoundError } from '../errors.ts';
 import {
   createVendorLogin,

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { hotRows } from '../db.ts';
+import { hotRows } from '../db/connection.ts';
 import type { Config } from '../config.ts';
 import { applyDispute, applyEarlyFraudWarning, applyRefund } from '../orders/lifecycle.ts';
 import { settleOrder } from '../orders/settle.ts';

@@ -1,5 +1,5 @@
 import { loadConfig } from '../../config.ts';
-import { openDb, openFailureMessage } from '../../db-start.ts';
+import { openDb, openFailureMessage } from '../../db/open.ts';
 import { conflictError, DomainError, invalidError, notFoundError } from '../../errors.ts';
 import { generatePassword } from './passwords.ts';
 import { createAccount, resetPassword } from './queries.ts';

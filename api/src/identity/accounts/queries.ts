@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { pgCode } from '../../db.ts';
+import { pgCode } from '../../db/connection.ts';
 import { conflictError } from '../../errors.ts';
 import { revokeAccountState } from '../provider/adapter.ts';
 import { generatePassword, hashPassword } from './passwords.ts';

@@ -3,7 +3,7 @@ import type { Context } from 'koa';
 import { errors, type Provider } from 'oidc-provider';
 import { recordEvent } from '../../audit/record.ts';
 import type { Config } from '../../config.ts';
-import type { Db } from '../../db.ts';
+import type { Db } from '../../db/connection.ts';
 import { addressBucket, clientAddress } from '../../http/client-address.ts';
 import { readPublicSettings } from '../../settings/queries.ts';
 import { findActiveAccountByUsername, subjectOf } from '../accounts/queries.ts';

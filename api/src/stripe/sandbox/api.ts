@@ -4,7 +4,7 @@ import type { Knex } from 'knex';
 import type { Context } from 'koa';
 import Stripe from 'stripe';
 import type { Config } from '../../config.ts';
-import type { Db } from '../../db.ts';
+import type { Db } from '../../db/connection.ts';
 import { pathParam } from '../../http/params.ts';
 import { oneRow } from '../../one-row.ts';
 import { log } from '../../log.ts';

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { Config } from '../../config.ts';
-import type { Db } from '../../db.ts';
+import type { Db } from '../../db/connection.ts';
 import { log } from '../../log.ts';
 import { heldFeeLast4 } from './cards.ts';
 import { chargeTransaction, type Charge } from './objects.ts';

@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import type { Middleware } from 'koa';
 import type { Config } from '../../config.ts';
-import type { Db } from '../../db.ts';
+import type { Db } from '../../db/connection.ts';
 import { log } from '../../log.ts';
 import { mountApi, unknownRoute } from './api.ts';
 import { bookOverdueFees } from './fees.ts';

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import Stripe from 'stripe';
 import type { Config } from '../../config.ts';
-import type { Db } from '../../db.ts';
+import type { Db } from '../../db/connection.ts';
 import { log } from '../../log.ts';
 import { sandboxCredentials } from './keys.ts';
 import { newId, unixNow } from './objects.ts';

@@ -4,9 +4,9 @@ import { amcheck } from '@electric-sql/pglite/contrib/amcheck';
 import knexPkg, { type Knex } from 'knex';
 import ClientPgLite from 'knex-pglite';
 import pg from 'pg';
-import { migrations } from '../../migrations/index.ts';
-import { lockDataDir } from './db-lock.ts';
-import { log } from './log.ts';
+import { migrations } from '../../../migrations/index.ts';
+import { lockDataDir } from './lock.ts';
+import { log } from '../log.ts';
 
 export type Db = Knex;
 
@@ -175,7 +175,7 @@ const migrationSource: Knex.MigrationSource<(typeof migrations)[number]> = {
 /**
  * Answers the database once it is open. PGlite opens when knex first asks for its connection, and
  * knex gives up on that after its acquire timeout: a large database replaying its journal after a
- * crash took longer, and the start (db-start.ts) called it damaged, a backup called it a timeout.
+ * crash took longer, and the start (db/open.ts) called it damaged, a backup called it a timeout.
  * Its opening is waited for, however long it takes. PostgreSQL connects per query, as before.
  */
 export async function opened(db: Db): Promise<Db> {

@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { createDb, migrate, type Db, type DbOptions } from './db.ts';
-import { DatabaseInUseError } from './db-lock.ts';
-import { isDiskFull } from './db-space.ts';
+import { createDb, migrate, type Db, type DbOptions } from './connection.ts';
+import { DatabaseInUseError } from './lock.ts';
+import { isDiskFull } from './space.ts';
 
 // A start that cannot open the database must say why and what to do. PGlite on its own answers a
 // full disk with `RuntimeError: Aborted()` or "PGlite failed to initialize properly", a directory it
