@@ -107,8 +107,13 @@ describe('e2e: login at the embedded OpenID provider in Chromium', function () {
       id_token_hint: String(renewed.body.id_token),
       post_logout_redirect_uri: `${server.url}/backoffice`,
     });
+    // Watched from before the logout: once back, the back office may already send the browser on to
+    // the login before a wait for its address would have begun.
+    const backAtOffice = page.waitForRequest(
+      (request) => request.isNavigationRequest() && request.url() === `${server.url}/backoffice`,
+    );
     await page.goto(`${server.url}/oidc/session/end?${end}`);
-    await page.waitForURL(`${server.url}/backoffice`);
+    await backAtOffice;
 
     const afterLogout = await tokenRequest(server.url, {
       grant_type: 'refresh_token',
