@@ -1,6 +1,6 @@
 import { accountingRoutes } from './accounting/routes.ts';
 import { counterRoutes } from './counter/routes.ts';
-import { eventRoutes } from './events/routes.ts';
+import { eventRoutes } from './webhooks-out/routes.ts';
 import { protocolRoutes } from './audit/routes.ts';
 import { fileRoutes } from './files/routes.ts';
 import { fiscalRoutes } from './fiscal/routes.ts';
@@ -21,7 +21,7 @@ import { benefitRoutes } from './statements/benefit-routes.ts';
 import { statisticsRoutes } from './statistics/routes.ts';
 import { stripeBalanceRoutes } from './stripe-balance/routes.ts';
 import { vendorRoutes } from './vendors/routes.ts';
-import { webhookRoutes } from './webhooks/routes.ts';
+import { webhookRoutes } from './stripe/webhook-routes.ts';
 
 /** Every HTTP route of the API, each with its declared access level. */
 export const routes: RouteDef[] = [

@@ -5,7 +5,7 @@ import { createShopServer } from './http/timeouts.ts';
 import { issuerUrl } from './identity/issuer.ts';
 import { log, setLogSilent } from './log.ts';
 import { checkAtStart } from './maintenance/check.ts';
-import { startWebhookSender } from './events/delivery.ts';
+import { startWebhookSender } from './webhooks-out/delivery.ts';
 import { startFiscalSigning } from './fiscal/job.ts';
 import { startOutboxWorker } from './mail/outbox.ts';
 import { releaseWaiting } from './orders/changes.ts';

@@ -6,7 +6,7 @@ import { createDb } from '../../api/src/db/connection.ts';
 import { stripeClient } from '../../api/src/stripe/adapter.ts';
 import { sandboxCredentials } from '../../api/src/stripe/sandbox/keys.ts';
 import { setupWebhookEndpoint } from '../../api/src/stripe/setup.ts';
-import { handledEvents } from '../../api/src/webhooks/events.ts';
+import { handledEvents } from '../../api/src/stripe/events.ts';
 import { removeDir, repoRoot, tempDir } from '../e2e/server.ts';
 import { describeApi } from '../support/env.ts';
 import { startHttpFaultProxy } from '../support/http-fault-proxy.ts';

@@ -9,7 +9,7 @@ import { loadConfig, type Config } from '../../api/src/config.ts';
 import { createDb, migrate, type Db } from '../../api/src/db/connection.ts';
 import { configRefusals } from '../../api/src/safety.ts';
 import { Stripe, STRIPE_API_VERSION } from '../../api/src/stripe/adapter.ts';
-import { handledEvents } from '../../api/src/webhooks/events.ts';
+import { handledEvents } from '../../api/src/stripe/events.ts';
 import { DEMO_VENDOR_EMAIL_POSTFIX } from '../../seeds/demo.ts';
 
 // What the deployment files (Dockerfile, compose.yaml, deploy/**) say about the app must stay true

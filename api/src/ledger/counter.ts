@@ -3,7 +3,7 @@ import { accountIds, vendorAccountId } from './accounts.ts';
 import { payOut } from './payout.ts';
 import { openCredit } from './queries.ts';
 import { oneRow } from '../one-row.ts';
-import { emitCounterSale } from '../events/emit.ts';
+import { emitCounterSale } from '../webhooks-out/emit.ts';
 import { CounterError } from './errors.ts';
 import { refuseTestCreditAsCash } from './test-credit.ts';
 import { bookMovement, lockTill } from './till.ts';

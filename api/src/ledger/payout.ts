@@ -13,7 +13,7 @@ import { refuseTestCreditAsCash } from './test-credit.ts';
 import { bookMovement, defaultTillId, lockTill } from './till.ts';
 import { payoutVoucherSql } from './vouchers.ts';
 import { oneRow } from '../one-row.ts';
-import { emitPayout, emitPayoutReversed } from '../events/emit.ts';
+import { emitPayout, emitPayoutReversed } from '../webhooks-out/emit.ts';
 
 // Cash at the counter. A payout pays a vendor's whole open credit and stamps every row it settled
 // with its id; a reversal books the money back as one new open row. Both lock the till's row and

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { CounterError, RequestReused } from './errors.ts';
 import { oneRow } from '../one-row.ts';
-import { emitDayClosed } from '../events/emit.ts';
+import { emitDayClosed } from '../webhooks-out/emit.ts';
 import { day as dayParam, money, tr } from '../language/messages.ts';
 
 // The tills and their cash book. Every cash movement is written here, in the caller's

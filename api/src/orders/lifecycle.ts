@@ -3,7 +3,7 @@ import { recordEvent } from '../audit/record.ts';
 import { oneRow } from '../one-row.ts';
 import { notFoundError } from '../errors.ts';
 import { bookDisputeState, decideDisputeBearer, type Bearer } from '../ledger/dispute.ts';
-import { emitOrderRefunded } from '../events/emit.ts';
+import { emitOrderRefunded } from '../webhooks-out/emit.ts';
 import { bookStripeRefund, statusAfterRefunds } from '../ledger/refund.ts';
 import type { Stripe } from '../stripe/adapter.ts';
 import { lockOrder, type DisputeRow } from './queries.ts';

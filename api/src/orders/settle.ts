@@ -3,7 +3,7 @@ import { protocolInsert, recordEvent, systemEntry } from '../audit/record.ts';
 import type { Config } from '../config.ts';
 import { conflictError, notFoundError } from '../errors.ts';
 import { hotRows } from '../db/connection.ts';
-import { eventStored, orderPaidEvent } from '../events/emit.ts';
+import { eventStored, orderPaidEvent } from '../webhooks-out/emit.ts';
 import { bookFee, bookOrder } from '../ledger/book.ts';
 import { VendorDeleted } from '../ledger/errors.ts';
 import { kickOutbox } from '../mail/outbox.ts';

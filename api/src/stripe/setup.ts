@@ -1,6 +1,6 @@
 import type { Stripe } from './adapter.ts';
 import { Stripe as StripeSdk } from './adapter.ts';
-import { handledEvents } from '../webhooks/events.ts';
+import { handledEvents } from './events.ts';
 
 // `npm run stripe-setup`: the webhook endpoint at Stripe that delivers our events, made through the
 // SDK so that going live needs no clicking in the Dashboard and a second run changes nothing.

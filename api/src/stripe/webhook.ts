@@ -11,7 +11,7 @@ import {
   retrievePayout,
   retrieveRefund,
   type Stripe,
-} from '../stripe/adapter.ts';
+} from './adapter.ts';
 import {
   disputeEvents,
   fraudWarningEvents,

@@ -1,8 +1,8 @@
 import { badRequest, HttpError } from '../http/errors.ts';
 import type { RouteDef } from '../http/routes.ts';
 import { log } from '../log.ts';
-import { matchesKeyMode, StripeFailure, verifiedEvent, webhookSecret } from '../stripe/adapter.ts';
-import { handleStripeEvent } from './stripe.ts';
+import { matchesKeyMode, StripeFailure, verifiedEvent, webhookSecret } from './adapter.ts';
+import { handleStripeEvent } from './webhook.ts';
 
 export const webhookRoutes: RouteDef[] = [
   {

@@ -1,5 +1,6 @@
 // The events other systems can subscribe to, in one place: the migration's check, the endpoint
-// form's choices and the README's table follow this list. A new type is added here, then emitted
+// form's choices (imported by the back office: keep this file free of Node imports) and the table
+// in docs/webhooks.md follow this list. A new type is added here, then emitted
 // in the transaction that books what it reports.
 
 export const eventTypes = [
