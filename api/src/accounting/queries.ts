@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { invalidError } from '../errors.ts';
-import { toIso } from '../vendors/queries.ts';
+import { toIso } from '../dates.ts';
 import { kindLabel, ledgerKinds, salesKinds, type LedgerKind } from '../ledger/kinds.ts';
 import { accountName } from './names.ts';
 import { type Language } from '../language/messages.ts';

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { invalidError } from '../errors.ts';
-import { toIso } from '../vendors/queries.ts';
+import { toIso } from '../dates.ts';
 import { tr } from '../language/messages.ts';
 import { type ListSpec, periodFilters } from '../lists.ts';
 import type { Language } from '../language/messages.ts';

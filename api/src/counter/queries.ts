@@ -4,7 +4,7 @@ import { payoutLines, type PayoutLineKind } from '../ledger/payout-lines.ts';
 import { tillBalanceSql, voucherLabel } from '../ledger/till.ts';
 import { vatByRate, vatIncluded, vatPercent } from '../ledger/vat.ts';
 import { payoutVoucherSql, reversedVoucherSql } from '../ledger/vouchers.ts';
-import { toIso } from '../vendors/queries.ts';
+import { toIso } from '../dates.ts';
 
 // What the counter screens and papers read: tills with their balance, the cash book with its
 // running balance, the closes, and one visit with everything its receipt prints.

@@ -1,5 +1,6 @@
 import { respondCsv, wantsCsv } from '../http/csv.ts';
 import { badRequest, notFound } from '../http/errors.ts';
+import { staffName } from '../http/context.ts';
 import type { AppContext, AuditSpec, RouteDef } from '../http/routes.ts';
 import { letterhead, sendPrintable } from '../web/printable.ts';
 import { idParam, parse } from '../http/validate.ts';
@@ -8,7 +9,7 @@ import { counterVisit } from '../ledger/counter.ts';
 import { accountRowToApi, openRows, type AccountRow, type VendorLedgerRow } from '../ledger/queries.ts';
 import { bookManualMovement, closeDay, createTill } from '../ledger/till.ts';
 import { creditIsTestMoney } from '../safety.ts';
-import { findVendorByLicense, type VendorRow } from '../vendors/queries.ts';
+import { vendorOfLicence } from '../vendors/queries.ts';
 import {
   cashBook,
   type CashMovement,
@@ -34,18 +35,7 @@ import { receiptFiscalBlock, withFiscalBlock } from '../fiscal/receipt.ts';
 // The counter: a vendor's visit, the tills with their cash book and daily close, and the
 // papers to print. The money rules are in ledger/counter.ts and ledger/till.ts.
 
-const staffName = (ctx: AppContext) => ctx.state.user!.username;
 const tillParam = (ctx: AppContext) => idParam(ctx.params.id, 'till');
-
-async function vendorOfLicence(ctx: AppContext, licenseId: unknown): Promise<VendorRow> {
-  if (typeof licenseId !== 'string' || !licenseId.trim()) {
-    throw badRequest('Please name the vendor by licence ID ("vendor").', { vendor: 'Please give a licence ID.' });
-  }
-  const vendor = await findVendorByLicense(ctx.db, licenseId.trim());
-  if (!vendor)
-    throw notFound(tr('There is no vendor with the licence ID "{licenseId}".', { licenseId: licenseId.trim() }));
-  return vendor;
-}
 
 async function requireTill(ctx: AppContext, id: number) {
   const till = await findTill(ctx.db, id, ctx.config.timeZone);
@@ -151,7 +141,7 @@ export const counterRoutes: RouteDef[] = [
     path: '/api/counter/vendor',
     access: 'backoffice',
     handler: async (ctx) => {
-      const vendor = await vendorOfLicence(ctx, ctx.query.vendor);
+      const vendor = await vendorOfLicence(ctx.db, ctx.query.vendor);
       const account = await vendorAccountId(ctx.db, vendor.id);
       const rows: VendorLedgerRow[] =
         account === undefined ? [] : (await openRows(ctx.db, account).select<AccountRow[]>()).map(accountRowToApi);
@@ -184,7 +174,7 @@ export const counterRoutes: RouteDef[] = [
     audit: visitAudit,
     handler: async (ctx) => {
       const input = parse(visitInput, ctx.request.body);
-      const vendor = await vendorOfLicence(ctx, input.vendor);
+      const vendor = await vendorOfLicence(ctx.db, input.vendor);
       const { id, booked } = await counterVisit(ctx.db, {
         visitId: input.visitId.toLowerCase(),
         vendorId: vendor.id,
@@ -208,7 +198,7 @@ export const counterRoutes: RouteDef[] = [
     path: '/api/counter/visits',
     access: 'backoffice',
     handler: async (ctx) => {
-      const vendor = ctx.query.vendor === undefined ? undefined : await vendorOfLicence(ctx, ctx.query.vendor);
+      const vendor = ctx.query.vendor === undefined ? undefined : await vendorOfLicence(ctx.db, ctx.query.vendor);
       const visits = await recentVisits(ctx.db, { vendorId: vendor?.id });
       if (wantsCsv(ctx)) respondCsv(ctx, 'theke.csv', visitsCsv, [visits]);
       else ctx.body = visits;

@@ -29,3 +29,6 @@ export interface AppDeps {
   config: Config;
 }
 export type AppContext = ParameterizedContext<AppState, AppDeps> & { params: Record<string, string> };
+
+/** The staff member's name as tokens carry it; it is stamped on the rows they authorise. */
+export const staffName = (ctx: AppContext): string => ctx.state.user!.username;

@@ -1,6 +1,6 @@
 import { respondList } from '../http/list.ts';
 import type { RouteDef } from '../http/routes.ts';
-import { toIso } from '../vendors/queries.ts';
+import { toIso } from '../dates.ts';
 import { idFilter, type ListSpec, oneOfFilter } from '../lists.ts';
 
 interface OutboxRow {

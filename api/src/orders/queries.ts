@@ -3,7 +3,7 @@ import { fileUrl } from '../files/queries.ts';
 import { hotRows } from '../db/connection.ts';
 import { invalidError } from '../errors.ts';
 import { downloadLinkOf, type DownloadLinkRow } from '../pdf/links.ts';
-import { toIso } from '../vendors/queries.ts';
+import { toIso } from '../dates.ts';
 import { idFilter, type ListSpec, oneOfFilter, periodFilters } from '../lists.ts';
 
 type Db = Knex | Knex.Transaction;

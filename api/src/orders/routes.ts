@@ -3,6 +3,7 @@ import { perProcess, TokenBuckets } from '../http/rate-limit.ts';
 import type { Config } from '../config.ts';
 import { TooManyRequests } from '../errors.ts';
 import { HttpError } from '../http/errors.ts';
+import { staffName } from '../http/context.ts';
 import { respondList } from '../http/list.ts';
 import { pathParam } from '../http/params.ts';
 import type { AppContext, RouteDef } from '../http/routes.ts';
@@ -159,7 +160,7 @@ export const orderRoutes: RouteDef[] = [
     access: 'backoffice',
     handler: async (ctx) => {
       const id = idParam(ctx.params.id, 'order');
-      await refundOrder(ctx.db, ctx.config, id, ctx.state.user!.username);
+      await refundOrder(ctx.db, ctx.config, id, staffName(ctx));
       ctx.body = staffOrderToApi(await staffOrders(ctx.db).where('o.id', id).first<StaffOrderRow>());
     },
   },
@@ -194,7 +195,7 @@ export const orderRoutes: RouteDef[] = [
       const { bearer } = parse(disputeDecision, ctx.request.body);
       const id = pathParam(ctx, 'id');
       if (!/^dp_[A-Za-z0-9_]{1,100}$/.test(id)) throw new HttpError(404, 'There is no such dispute.');
-      await decideDispute(ctx.db, id, bearer, ctx.state.user!.username);
+      await decideDispute(ctx.db, id, bearer, staffName(ctx));
       ctx.body = (await staffDisputes(ctx.db)).find((d) => d.id === id);
     },
   },

@@ -5,7 +5,8 @@ import { vendorAccountId } from '../ledger/accounts.ts';
 import { accountRows, accountRowToApi, type AccountRow, type VendorLedgerRow } from '../ledger/queries.ts';
 import { payoutLineName, payoutLinesJsonSql, type PayoutLine } from '../ledger/payout-lines.ts';
 import { payoutVoucherSql, reversalVoucherSql } from '../ledger/vouchers.ts';
-import { licenseSortKey, toIso } from '../vendors/queries.ts';
+import { licenseSortKey } from '../vendors/queries.ts';
+import { toIso } from '../dates.ts';
 import { tr } from '../language/messages.ts';
 
 type Db = Knex | Knex.Transaction;

@@ -1,7 +1,8 @@
 import type { Knex } from 'knex';
 import { respondCsv, wantsCsv } from '../http/csv.ts';
-import { badRequest, notFound } from '../http/errors.ts';
+import { notFound } from '../http/errors.ts';
 import { applyFilters, readListFilter, respondList } from '../http/list.ts';
+import { staffName } from '../http/context.ts';
 import type { AppContext, AuditSpec, RouteDef } from '../http/routes.ts';
 import { letterhead, sendPrintable } from '../web/printable.ts';
 import { idParam, parse } from '../http/validate.ts';
@@ -9,7 +10,7 @@ import { vendorAccountId } from '../ledger/accounts.ts';
 import { payOut, reversePayout } from '../ledger/payout.ts';
 import { payoutLines } from '../ledger/payout-lines.ts';
 import { accountRowToApi, openCredit, openRows, type AccountRow, type VendorLedgerRow } from '../ledger/queries.ts';
-import { findVendorByLicense, type VendorRow } from '../vendors/queries.ts';
+import { vendorOfLicence } from '../vendors/queries.ts';
 import {
   findPayout,
   payoutBatches,
@@ -41,19 +42,6 @@ async function payoutWithRows(ctx: AppContext, id: number) {
   const payout = await requirePayout(ctx, id);
   return { ...payout, rows: await settledRows(ctx.db, payout) };
 }
-
-async function vendorOfLicence(ctx: AppContext, licenseId: unknown): Promise<VendorRow> {
-  if (typeof licenseId !== 'string' || !licenseId.trim()) {
-    throw badRequest('Please name the vendor by licence ID ("vendor").', { vendor: 'Please give a licence ID.' });
-  }
-  const vendor = await findVendorByLicense(ctx.db, licenseId.trim());
-  if (!vendor)
-    throw notFound(tr('There is no vendor with the licence ID "{licenseId}".', { licenseId: licenseId.trim() }));
-  return vendor;
-}
-
-/** The staff member's name as tokens carry it; it is stamped on the rows they authorise. */
-const staffName = (ctx: AppContext) => ctx.state.user!.username;
 
 /** The protocol keeps a payout as the list shows it (its rows are in the ledger). */
 const payoutAudit = (action: string): AuditSpec => ({
@@ -94,7 +82,7 @@ export const payoutRoutes: RouteDef[] = [
     path: '/api/payments/forpayout',
     access: 'backoffice',
     handler: async (ctx) => {
-      const vendor = await vendorOfLicence(ctx, ctx.query.vendor);
+      const vendor = await vendorOfLicence(ctx.db, ctx.query.vendor);
       const account = await vendorAccountId(ctx.db, vendor.id);
       const open = account === undefined ? [] : ((await openRows(ctx.db, account)) as AccountRow[]);
       const payments: VendorLedgerRow[] = open.map(accountRowToApi);
@@ -118,7 +106,7 @@ export const payoutRoutes: RouteDef[] = [
     audit: payoutAudit('payout'),
     handler: async (ctx) => {
       const input = parse(payoutInput, ctx.request.body);
-      const vendor = await vendorOfLicence(ctx, input.vendor);
+      const vendor = await vendorOfLicence(ctx.db, input.vendor);
       const id = await payOut(ctx.db, {
         vendorId: vendor.id,
         expectedAmount: input.expectedAmount,

@@ -6,7 +6,8 @@ import { accountRows, accountRowToApi, vendorAccountSummary, type AccountRow } f
 import { payoutVoucherSql, reversalVoucherSql } from '../ledger/vouchers.ts';
 import { commentToApi, vendorComments, type CommentRow } from '../vendors/comments/queries.ts';
 import { locationToApi, vendorLocations, type LocationRow } from '../vendors/locations/queries.ts';
-import { allVendors, toIso, vendorToApi, type VendorRow } from '../vendors/queries.ts';
+import { allVendors, vendorToApi, type VendorRow } from '../vendors/queries.ts';
+import { toIso } from '../dates.ts';
 import { vendorLanguage } from '../vendors/language.ts';
 import { type CsvColumn, csvHeader, csvLine } from '../csv.ts';
 

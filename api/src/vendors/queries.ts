@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { pgCode } from '../db/connection.ts';
-import { conflictError, notFoundError } from '../errors.ts';
+import { conflictError, invalidError, notFoundError } from '../errors.ts';
 import {
   createVendorLogin,
   removeVendorLogin,
@@ -11,6 +11,7 @@ import { getSettingsRow } from '../settings/queries.ts';
 import type { VendorInput } from './schema.ts';
 import { oneRow } from '../one-row.ts';
 import { tr } from '../language/messages.ts';
+import { toIso } from '../dates.ts';
 
 type Db = Knex | Knex.Transaction;
 
@@ -39,10 +40,6 @@ export interface VendorRow {
   created_at: Date | string;
   updated_at: Date | string;
 }
-
-/** Timestamps as ISO 8601 UTC; both engines hand timestamptz back as Date, strings are tolerated. */
-export const toIso = (value: Date | string | null): string | null =>
-  value == null ? null : new Date(value).toISOString();
 
 export function vendorToApi(row: VendorRow) {
   return {
@@ -132,6 +129,17 @@ export const liveVendors = (db: Db) => allVendors(db).whereNull('deleted_at');
 
 export async function findVendor(db: Db, id: number): Promise<VendorRow | undefined> {
   return liveVendors(db).where({ id }).first<VendorRow | undefined>();
+}
+
+/** The vendor a counter or payout request names by licence ID ("vendor"), or a refusal that says why. */
+export async function vendorOfLicence(db: Knex, licenseId: unknown): Promise<VendorRow> {
+  if (typeof licenseId !== 'string' || !licenseId.trim()) {
+    throw invalidError('Please name the vendor by licence ID ("vendor").', { vendor: 'Please give a licence ID.' });
+  }
+  const vendor = await findVendorByLicense(db, licenseId.trim());
+  if (!vendor)
+    throw notFoundError(tr('There is no vendor with the licence ID "{licenseId}".', { licenseId: licenseId.trim() }));
+  return vendor;
 }
 
 export const vendorNotFound = (id: number) => notFoundError(tr('There is no vendor with the id {id}.', { id }));

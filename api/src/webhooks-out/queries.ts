@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Db } from '../db/connection.ts';
 import { oneRow } from '../one-row.ts';
-import { toIso } from '../vendors/queries.ts';
+import { toIso } from '../dates.ts';
 import { wakeSenderAfterCommit } from './emit.ts';
 import { eventTypes } from './types.ts';
 import { idFilter, type ListSpec, oneOfFilter } from '../lists.ts';

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { toIso } from '../queries.ts';
+import { toIso } from '../../dates.ts';
 import type { CommentInput, CommentPatch } from './schema.ts';
 import { oneRow } from '../../one-row.ts';
 import { createdBy } from '../../audit/queries.ts';
