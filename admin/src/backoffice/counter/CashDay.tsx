@@ -22,6 +22,9 @@ export interface TillDay {
   openDays: OpenDay[];
 }
 
+/** A till as /api/tills lists it. */
+export type Till = TillDay & { openingBalance: number };
+
 /** Before a movement is confirmed: today's close is done, so this cash goes into the next one. */
 export function AfterCloseNotice({ till, id }: { till: TillDay | undefined; id: string }) {
   const translate = useTranslate();
