@@ -22,6 +22,7 @@ import type { Locale } from '../../shared/locale.ts';
 import { useDownload } from '../common/download.ts';
 import { useFormatCents } from '../common/money.tsx';
 import { PrintFrame } from '../common/PrintFrame.tsx';
+import { ScrollRegion } from '../common/ScrollRegion.tsx';
 import type { Till } from './CashDay.tsx';
 
 export interface Close {
@@ -58,34 +59,36 @@ export function TillCloses({ till }: { till: Till }) {
       >
         <DownloadIcon />
       </Button>
-      <Table size="small" id="till-closes">
-        <TableHead>
-          <TableRow>
-            <TableCell>{translate('app.tills.day')}</TableCell>
-            <TableCell align="right">{translate('app.tills.expected')}</TableCell>
-            <TableCell align="right">{translate('app.tills.counted')}</TableCell>
-            <TableCell align="right">{translate('app.tills.difference')}</TableCell>
-            <TableCell>{translate('app.tills.staff')}</TableCell>
-            <TableCell />
-          </TableRow>
-        </TableHead>
-        <TableBody>
-          {data.closes.map((c) => (
-            <TableRow key={c.id}>
-              <TableCell>{formatDate(c.day, locale as Locale)}</TableCell>
-              <TableCell align="right">{formatCents(c.expected)}</TableCell>
-              <TableCell align="right">{formatCents(c.counted)}</TableCell>
-              <TableCell align="right">{formatCents(c.difference)}</TableCell>
-              <TableCell>{c.staff}</TableCell>
-              <TableCell>
-                <Button label="app.tills.report" className="till-report-open" onClick={() => setOpen(c)}>
-                  <ReceiptIcon />
-                </Button>
-              </TableCell>
+      <ScrollRegion label="app.tills.closes" pinFirstColumn>
+        <Table size="small" id="till-closes">
+          <TableHead>
+            <TableRow>
+              <TableCell>{translate('app.tills.day')}</TableCell>
+              <TableCell align="right">{translate('app.tills.expected')}</TableCell>
+              <TableCell align="right">{translate('app.tills.counted')}</TableCell>
+              <TableCell align="right">{translate('app.tills.difference')}</TableCell>
+              <TableCell>{translate('app.tills.staff')}</TableCell>
+              <TableCell />
             </TableRow>
-          ))}
-        </TableBody>
-      </Table>
+          </TableHead>
+          <TableBody>
+            {data.closes.map((c) => (
+              <TableRow key={c.id}>
+                <TableCell>{formatDate(c.day, locale as Locale)}</TableCell>
+                <TableCell align="right">{formatCents(c.expected)}</TableCell>
+                <TableCell align="right">{formatCents(c.counted)}</TableCell>
+                <TableCell align="right">{formatCents(c.difference)}</TableCell>
+                <TableCell>{c.staff}</TableCell>
+                <TableCell>
+                  <Button label="app.tills.report" className="till-report-open" onClick={() => setOpen(c)}>
+                    <ReceiptIcon />
+                  </Button>
+                </TableCell>
+              </TableRow>
+            ))}
+          </TableBody>
+        </Table>
+      </ScrollRegion>
       <Dialog open={Boolean(open)} onClose={() => setOpen(undefined)} fullWidth maxWidth="md">
         <DialogTitle>
           {translate('app.tills.report')} {open?.day}

@@ -1,7 +1,9 @@
 import { Alert, Box, Card, CardContent, Tab, Tabs, Typography } from '@mui/material';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { Title, useDataProvider, useTranslate } from 'react-admin';
+import { Title, useDataProvider, useLocaleState, useTranslate } from 'react-admin';
+import { formatDate } from '../../shared/dates.ts';
+import type { Locale } from '../../shared/locale.ts';
 import type { ShopDataProvider } from '../dataProvider.ts';
 import { useFormatCents } from '../common/money.tsx';
 import { PageTitle } from '../layout/PageTitle.tsx';
@@ -18,6 +20,7 @@ export function TillsPage() {
   const translate = useTranslate();
   const dataProvider = useDataProvider<ShopDataProvider>();
   const formatCents = useFormatCents();
+  const [locale] = useLocaleState();
   const [selected, setSelected] = useState(0);
   const { data } = useQuery({
     queryKey: ['tills'],
@@ -43,7 +46,10 @@ export function TillsPage() {
                 {till.name}: <span id="till-balance">{formatCents(till.balance)}</span>
               </Typography>
               <Typography color="text.secondary" sx={{ mb: 2 }}>
-                {translate('app.tills.closed_until')}: {till.closedUntil ?? translate('app.tills.never_closed')}
+                {translate('app.tills.closed_until')}:{' '}
+                {till.closedUntil
+                  ? formatDate(till.closedUntil, locale as Locale)
+                  : translate('app.tills.never_closed')}
               </Typography>
               <TillFiscal tillId={till.id} tillName={till.name} />
               <TillBook till={till} today={data.today} />
