@@ -15,7 +15,6 @@ import { requestDeadline } from './http/timeouts.ts';
 import { embeddedIdentity } from './identity/provider/index.ts';
 import type { User } from './identity/user.ts';
 import { createVerifier, tokenRefusal, type Verifier } from './identity/verifier.ts';
-import { ledgerRefusal } from './ledger-refusals.ts';
 import { showsTestRibbon, usesSandbox } from './stripe/mode.ts';
 import { stripeSandbox } from './stripe/sandbox/index.ts';
 import { routes as allRoutes } from './routes.ts';
@@ -51,7 +50,7 @@ export function buildApp({ db, config, verifier, routes = allRoutes, distDir = p
   // Without an external issuer the embedded OpenID provider at /oidc issues the tokens.
   const embedded = config.oidc.issuer ? undefined : embeddedIdentity(db, config);
 
-  app.use(errorHandler(ledgerRefusal));
+  app.use(errorHandler());
   // Inside the error handler, so error answers carry the headers and a hung request its 503.
   app.use(securityHeaders(config, { inlineScripts: [loaderSource], embedOrigins: (db) => embedOrigins(db, config) }));
   app.use(requestDeadline(config.requestTimeoutSeconds));

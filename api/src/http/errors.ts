@@ -93,27 +93,15 @@ const loggablePath = (path: string) =>
 const translateFields = (errors: FieldErrors, language: Language) =>
   Object.fromEntries(Object.entries(errors).map(([field, text]) => [field, translate(text, language)]));
 
-/**
- * Turns an error of a layer above into the domain error it stands for, or answers undefined. The
- * route layer (app.ts) hands one over for errors that are no DomainError yet (the ledger's).
- */
-export type Explain = (error: unknown) => DomainError | undefined;
-
 /** What a failed request answers, still in message ids: status, body and extra headers. */
-function refusalFor(
-  raw: unknown,
-  ctx: Context,
-  requestId: string,
-  explain: Explain,
-): Refusal & { headers?: Record<string, string> } {
+function refusalFor(raw: unknown, ctx: Context, requestId: string): Refusal & { headers?: Record<string, string> } {
   const error = raw as KoaLikeError;
   const code = pgCode(raw);
   if (raw instanceof HttpError) {
     const body = raw.errors ? { message: raw.text, errors: raw.errors } : { message: raw.text };
     return { status: raw.status, body, headers: raw.headers };
   }
-  const refused = raw instanceof DomainError ? raw : explain(raw);
-  if (refused) return domainRefusal(refused);
+  if (raw instanceof DomainError) return domainRefusal(raw);
   if (isDiskFull(raw)) {
     // Nothing can be saved until someone makes room; what was saved is safe. The log has one line
     // when it begins (db/space.ts), the access log one per request.
@@ -187,7 +175,7 @@ const statusMessages: Record<number, Text> = {
 };
 
 /** Request id, access log and the JSON error contract of architecture.md. */
-export function errorHandler(explain: Explain = () => undefined): Middleware {
+export function errorHandler(): Middleware {
   return async (ctx, next) => {
     const requestId = randomUUID();
     ctx.state.requestId = requestId;
@@ -203,7 +191,7 @@ export function errorHandler(explain: Explain = () => undefined): Middleware {
       }
       if (ctx.method !== 'GET' && ctx.method !== 'HEAD' && ctx.status < 400) noteWriteSucceeded();
     } catch (raw) {
-      const { status, body, headers } = refusalFor(raw, ctx, requestId, explain);
+      const { status, body, headers } = refusalFor(raw, ctx, requestId);
       // The one place where what the caller reads is put into their language.
       const language = languageOf(ctx.get('Accept-Language'));
       ctx.status = status;

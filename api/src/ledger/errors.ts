@@ -1,11 +1,10 @@
-// What the money rules refuse, as facts about the books, not as HTTP answers: api/src/ledger-refusals.ts
-// says what each means for the person asking, and http/ its status. Nothing here knows of requests.
+// What the money rules refuse, as domain errors (api/src/errors.ts): the kind of refusal, the
+// sentence for the person asking and the figures to show again; http/ answers them as it answers
+// every other domain error. Nothing here knows of requests.
 
+import { DomainError, type FieldErrors, type RefusalKind } from '../errors.ts';
 import { money, tr, type Text } from '../language/messages.ts';
 import type { Bearer } from './dispute.ts';
-
-/** A money rule refused what was asked. */
-export class LedgerError extends Error {}
 
 /** A payout as the loser of a payout race needs to know it: who paid, when, how much, which voucher. */
 export interface LastPayout {
@@ -19,64 +18,95 @@ export interface LastPayout {
   localTime: string;
 }
 
-/** The vendor's open credit is zero or a debt: there is nothing to hand out. */
+/** A money rule refused what was asked. */
+export class LedgerError extends DomainError {}
+
+/**
+ * The vendor's open credit is zero or a debt: there is nothing to hand out. Most often a payout race:
+ * the message names the other tab's payout, so the loser can see the voucher and not pay twice.
+ */
 export class NothingToPayOut extends LedgerError {
   constructor(
     readonly vendorId: number,
     /** The vendor's last payout that stands, when there is one: usually what emptied the credit. */
     readonly lastPayout?: LastPayout,
   ) {
-    super(`Vendor ${vendorId} has no credit to pay out.`);
+    super(
+      'conflict',
+      lastPayout
+        ? tr('No credits to pay out: {staff} paid out {amount} on {time} (receipt {number}).', {
+            staff: lastPayout.authorisedBy,
+            amount: money(lastPayout.amount),
+            time: lastPayout.localTime,
+            number: lastPayout.voucher,
+          })
+        : 'No credits to pay out',
+      { vendor: 'This vendor has no credit to pay out.' },
+      lastPayout ? { lastPayout } : undefined,
+    );
   }
 }
 
 /** The staff member saw a different figure than the one that is open now (a sale arrived meanwhile). */
 export class StaleAmount extends LedgerError {
   constructor(readonly currentAmount: number) {
-    super(`The open credit is now ${currentAmount} cents.`);
+    super(
+      'conflict',
+      tr('The credit has changed in the meantime: it is now {amount}. Please check the amount and pay out again.', {
+        amount: money(currentAmount),
+      }),
+      { expectedAmount: tr('The credit is now {amount}.', { amount: money(currentAmount) }) },
+      // The figure that is open now, so the payout page can show it for a new confirmation.
+      { currentAmount },
+    );
   }
 }
 
 export class PayoutNotFound extends LedgerError {
   constructor(readonly payoutId: number) {
-    super(`There is no payout ${payoutId}.`);
+    super('unknown', tr('There is no payout with the id {id}.', { id: payoutId }));
   }
 }
 
 export class PayoutAlreadyReversed extends LedgerError {
   constructor(readonly payoutId: number) {
-    super(`Payout ${payoutId} has already been reversed.`);
+    super('conflict', 'This payout has already been reversed.');
   }
 }
 
 /** A vendor whose credit is not zero cannot be deleted: the money would vanish with them. */
 export class CreditNotZero extends LedgerError {
   constructor(readonly credit: number) {
-    super(`The vendor's credit is ${credit} cents, not zero.`);
+    super(
+      'conflict',
+      tr(
+        'This vendor cannot be deleted: the credit is not zero ({credit}). Please pay it out or settle the debt first.',
+        { credit: money(credit) },
+      ),
+    );
   }
 }
 
 /** No money is booked for a deleted vendor: a payment that arrives for one is left to staff. */
 export class VendorDeleted extends LedgerError {
   constructor(readonly vendorId: number) {
-    super(`Vendor ${vendorId} has been deleted.`);
+    super('conflict', 'This vendor has been deleted; no money can be booked for them.');
   }
 }
 
 /**
- * A money rule refused what was asked, for the person who asked: `refusal` says what kind (bad input,
- * something unknown, a conflict with the books as they are now); the HTTP layer turns each kind into
- * a status once.
+ * A money rule refused what was asked, with a sentence of its own: `refusal` says what kind (bad
+ * input, something unknown, a conflict with the books as they are now), `details` the figures for
+ * the screen, e.g. the credit or the till balance as it is now.
  */
 export class LedgerRefusal extends LedgerError {
   constructor(
-    readonly refusal: 'invalid' | 'unknown' | 'conflict',
-    readonly text: Text,
-    readonly errors?: Record<string, Text>,
-    /** Extra figures for the screen, e.g. the credit or the till balance as it is now. */
-    readonly details?: Record<string, number>,
+    refusal: Extract<RefusalKind, 'invalid' | 'unknown' | 'conflict'>,
+    text: Text,
+    errors?: FieldErrors,
+    details?: Record<string, number>,
   ) {
-    super(String(text));
+    super(refusal, text, errors, details);
   }
 }
 
