@@ -26,7 +26,7 @@ export default tseslint.config(
   },
   // The layers of api/src point one way (docs/architecture.md): routes → domain → db, with http/ at
   // the bottom of the request side. http/ knows Koa, errors and auth and imports no domain folder
-  // (vendors, orders, ledger, counter, payouts, shop, identity, audit, stripe, webhooks-out, items,
+  // (vendors, orders, ledger, counter, payouts, shop, identity, protocol, stripe, webhooks-out, items,
   // settings, files, pdf, mail, …): only the shared foundations that every layer may use, which are
   // config.ts, db/, log.ts, language/, and errors.ts (the domain errors it answers),
   // period.ts, csv.ts, lists.ts and form-fields.ts. What it needs of a domain, app.ts hands it.
@@ -60,7 +60,7 @@ export default tseslint.config(
       'api/src/**/*-routes.ts',
       'api/src/web/**',
       'api/src/shop/{page,forms}.ts',
-      'api/src/audit/protocol.ts',
+      'api/src/protocol/middleware.ts',
       'api/src/stripe/sandbox/{api,page}.ts',
       'api/src/identity/provider/interactions.ts',
     ],

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import Koa from 'koa';
-import { protocol } from './audit/protocol.ts';
+import { protocol } from './protocol/middleware.ts';
 import type { Config } from './config.ts';
 import type { Db } from './db/connection.ts';
 import { authenticate } from './http/auth.ts';
@@ -70,7 +70,7 @@ export function buildApp({ db, config, verifier, routes = allRoutes, distDir = p
   if (embedded) app.use(embedded.middleware);
   app.use(cors(config, (db, origin) => isEmbedOrigin(db, config, origin)));
   app.use(authenticate(verifier ?? embedded?.verify ?? createVerifier(config.oidc), tokenRefusal));
-  app.use(routeTable(routes, (def) => protocol(def.method, def.path, def.audit, def.handler)));
+  app.use(routeTable(routes, (def) => protocol(def.method, def.path, def.protocol, def.handler)));
   app.use(serveApp('/backoffice', path.join(distDir, 'admin')));
   const withDescription = (html: string, ctx: AnyContext) => vendorPage(db, html, ctx);
   app.use(serveApp('/me', path.join(distDir, 'admin'), 'me.html', withDescription));

@@ -1,7 +1,7 @@
 import { accountingRoutes } from './accounting/routes.ts';
 import { counterRoutes } from './counter/routes.ts';
 import { eventRoutes } from './webhooks-out/routes.ts';
-import { protocolRoutes } from './audit/routes.ts';
+import { protocolRoutes } from './protocol/routes.ts';
 import { fileRoutes } from './files/routes.ts';
 import { fiscalRoutes } from './fiscal/routes.ts';
 import { healthRoutes } from './health/routes.ts';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { writeEntry } from '../../api/src/audit/record.ts';
+import { writeEntry } from '../../api/src/protocol/record.ts';
 import { hotRows } from '../../api/src/db/connection.ts';
 import { describeApi } from '../support/env.ts';
 

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { recordEvent } from '../../api/src/audit/record.ts';
+import { recordEvent } from '../../api/src/protocol/record.ts';
 import { buildApp } from '../../api/src/app.ts';
 import type { RouteDef } from '../../api/src/http/routes.ts';
 import { describeApi } from '../support/env.ts';
@@ -395,7 +395,7 @@ describeApi('protocol of changes', (t) => {
   });
 
   describe('routes of other domains', () => {
-    // Routes of later features: one without an audit declaration, one whose change fails halfway.
+    // Routes of later features: one without a protocol declaration, one whose change fails halfway.
     const extraRoutes: RouteDef[] = [
       {
         method: 'POST',
@@ -407,7 +407,7 @@ describeApi('protocol of changes', (t) => {
         method: 'PUT',
         path: '/api/test/half/:id',
         access: 'backoffice',
-        audit: {
+        protocol: {
           recordType: 'vendor',
           id: (ctx) => Number(ctx.params.id),
           load: async (ctx, id) => ctx.db('vendors').where({ id }).first('last_name'),
@@ -428,7 +428,7 @@ describeApi('protocol of changes', (t) => {
         .set('Accept-Language', 'en');
     });
 
-    it('records a change through a route without an audit declaration as the bare request', async () => {
+    it('records a change through a route without a protocol declaration as the bare request', async () => {
       assert.equal((await http.post('/api/test/ping/').set('Authorization', maria)).status, 200);
       const [entry] = await protocol({ user: 'maria' });
       assert.equal(entry.action, 'POST /api/test/ping');

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import Koa from 'koa';
 import supertest from 'supertest';
-import { protocol } from '../../api/src/audit/protocol.ts';
+import { protocol } from '../../api/src/protocol/middleware.ts';
 import type { AppDeps, AppState } from '../../api/src/http/context.ts';
 import { errorHandler } from '../../api/src/http/errors.ts';
 import { createTill } from '../../api/src/ledger/till.ts';

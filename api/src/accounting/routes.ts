@@ -2,7 +2,7 @@ import { respondCsv, respondDownload, wantsCsv } from '../http/csv.ts';
 import { badRequest } from '../http/errors.ts';
 import { applyFilters, readListFilter, respondList } from '../http/list.ts';
 import { requestPeriod } from '../http/period.ts';
-import type { AppContext, AuditSpec, RouteDef } from '../http/routes.ts';
+import type { AppContext, ProtocolSpec, RouteDef } from '../http/routes.ts';
 import { parse } from '../http/validate.ts';
 import { accountStatements, statementCsvColumns } from './accounts.ts';
 import { assertDatevReady, datevFile, datevModes, datevPeriod, type DatevMode } from './datev.ts';
@@ -33,7 +33,7 @@ function filtered(ctx: AppContext) {
   return { query, period: readPeriod(filter, ctx.config.timeZone) };
 }
 
-const datevAudit: AuditSpec = {
+const datevProtocol: ProtocolSpec = {
   recordType: 'datev_settings',
   id: () => 1,
   load: (ctx) => readDatevSettings(ctx.db),
@@ -147,7 +147,7 @@ export const accountingRoutes: RouteDef[] = [
     path: '/api/accounting/datev/settings',
     access: 'backoffice',
     body: 'json',
-    audit: datevAudit,
+    protocol: datevProtocol,
     handler: async (ctx) => {
       const settings = parse(datevSettingsForm, ctx.request.body);
       ctx.body = { ...(await saveDatevSettings(ctx.db, settings)), chartDefaults };

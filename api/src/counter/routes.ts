@@ -1,7 +1,7 @@
 import { respondCsv, wantsCsv } from '../http/csv.ts';
 import { badRequest, notFound } from '../http/errors.ts';
 import { staffName } from '../http/context.ts';
-import type { AppContext, AuditSpec, RouteDef } from '../http/routes.ts';
+import type { AppContext, ProtocolSpec, RouteDef } from '../http/routes.ts';
 import { letterhead, sendPrintable } from '../web/printable.ts';
 import { idParam, parse } from '../http/validate.ts';
 import { vendorAccountId } from '../ledger/accounts.ts';
@@ -64,12 +64,12 @@ async function requireVisit(ctx: AppContext, id: string) {
   return visit;
 }
 
-const visitAudit: AuditSpec = {
+const visitProtocol: ProtocolSpec = {
   recordType: 'counter_visit',
   action: 'visit',
   load: (ctx, id) => findVisit(ctx.db, String(id)),
 };
-const tillAudit = (action: string): AuditSpec => ({
+const tillProtocol = (action: string): ProtocolSpec => ({
   recordType: 'till',
   action,
   id: tillParam,
@@ -171,7 +171,7 @@ export const counterRoutes: RouteDef[] = [
     path: '/api/counter/visits',
     access: 'backoffice',
     body: 'json',
-    audit: visitAudit,
+    protocol: visitProtocol,
     handler: async (ctx) => {
       const input = parse(visitInput, ctx.request.body);
       const vendor = await vendorOfLicence(ctx.db, input.vendor);
@@ -239,7 +239,7 @@ export const counterRoutes: RouteDef[] = [
     path: '/api/tills',
     access: 'backoffice',
     body: 'json',
-    audit: {
+    protocol: {
       recordType: 'till',
       action: 'create',
       load: (ctx, id) => findTill(ctx.db, Number(id), ctx.config.timeZone),
@@ -269,7 +269,7 @@ export const counterRoutes: RouteDef[] = [
     path: '/api/tills/:id/movements',
     access: 'backoffice',
     body: 'json',
-    audit: tillAudit('movement'),
+    protocol: tillProtocol('movement'),
     handler: async (ctx) => {
       const till = await requireTill(ctx, tillParam(ctx));
       const input = parse(movementInput, ctx.request.body);
@@ -299,7 +299,7 @@ export const counterRoutes: RouteDef[] = [
     path: '/api/tills/:id/closes',
     access: 'backoffice',
     body: 'json',
-    audit: tillAudit('close'),
+    protocol: tillProtocol('close'),
     handler: async (ctx) => {
       const till = await requireTill(ctx, tillParam(ctx));
       const input = parse(closeInput, ctx.request.body);

@@ -172,7 +172,7 @@ export const fiscalRoutes: RouteDef[] = [
     path: '/api/tills/:id/fiscal',
     access: 'backoffice',
     body: 'json',
-    audit: {
+    protocol: {
       recordType: 'till_fiscal',
       id: tillParam,
       load: (ctx, id) => tillFiscal(ctx.db, ctx.config, Number(id)),

@@ -3,7 +3,7 @@ import type { Config } from '../config.ts';
 import type { Db } from '../db/connection.ts';
 
 // The request context every route, middleware and the protocol share: in a module of its own, so that
-// routes.ts, auth.ts and audit/protocol.ts can all use it without importing one another.
+// routes.ts, auth.ts and protocol/middleware.ts can all use it without importing one another.
 
 /**
  * The caller a verified token names, as far as http/ needs to know it: authorize reads the groups.

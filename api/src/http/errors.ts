@@ -133,7 +133,7 @@ function refusalFor(raw: unknown, ctx: Context, requestId: string): Refusal & { 
   }
   if (isTransactionConflict(raw)) {
     // PostgreSQL undid the transaction to break a deadlock (an audited route's ran twice, see
-    // audit/protocol.ts): nothing was saved, and the same request may well go through now. The
+    // protocol/middleware.ts): nothing was saved, and the same request may well go through now. The
     // log keeps it as a sign of locks taken in different orders.
     log.warn('transaction conflict', { requestId, method: ctx.method, path: loggablePath(ctx.path), code });
     return {

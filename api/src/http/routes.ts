@@ -12,13 +12,13 @@ export { accessLevels, type Access, type AppContext, type AppDeps, type AppState
 type RecordId = string | number;
 
 /**
- * How the protocol records a route's change (audit/protocol.ts, which app.ts hands to routeTable).
+ * How the protocol records a route's change (protocol/middleware.ts, which app.ts hands to routeTable).
  * The route's handler then runs inside one transaction with the protocol entry, and `ctx.db` is that
  * transaction: a change is never stored without its entry, and nothing may use another connection
  * meanwhile (PGlite has only one). The handler may run twice: when PostgreSQL undoes the transaction
  * to break a deadlock, it runs once more.
  */
-export interface AuditSpec {
+export interface ProtocolSpec {
   /** The kind of record the route changes: 'vendor', 'item', 'settings', … */
   recordType: string;
   /** The record's id from the request; leave it out for a creation: the answer's `id` is taken then. */
@@ -38,7 +38,7 @@ export interface RouteDef {
   access: Access;
   body?: BodyKind;
   /** What the protocol records of a change through this route. */
-  audit?: AuditSpec;
+  protocol?: ProtocolSpec;
   handler: (ctx: AppContext) => Promise<void> | void;
 }
 

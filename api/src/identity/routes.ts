@@ -39,7 +39,7 @@ export const identityRoutes: RouteDef[] = [
     method: 'DELETE',
     path: '/api/login-locks/:username',
     access: 'backoffice',
-    audit: {
+    protocol: {
       recordType: 'login-lock',
       id: (ctx) => pathParam(ctx, 'username'),
       load: lockOf,

@@ -1,6 +1,6 @@
 import { formFiles } from '../http/form.ts';
 import { respondList } from '../http/list.ts';
-import type { AppContext, AuditSpec, RouteDef } from '../http/routes.ts';
+import type { AppContext, ProtocolSpec, RouteDef } from '../http/routes.ts';
 import { idParam, parse } from '../http/validate.ts';
 import { currentShopData } from '../shop/cache.ts';
 import { backofficeListSpec, deleteItem, findItem, itemNotFound, itemsQuery, saveItem } from './queries.ts';
@@ -8,7 +8,7 @@ import { itemCreateForm, itemFileFields, itemUpdateForm } from './schema.ts';
 
 const itemId = (ctx: AppContext) => idParam(ctx.params.id, 'item');
 
-const itemAudit: AuditSpec = { recordType: 'item', load: (ctx, id) => findItem(ctx.db, Number(id)) };
+const itemProtocol: ProtocolSpec = { recordType: 'item', load: (ctx, id) => findItem(ctx.db, Number(id)) };
 
 export const itemRoutes: RouteDef[] = [
   {
@@ -42,7 +42,7 @@ export const itemRoutes: RouteDef[] = [
     path: '/api/items',
     access: 'backoffice',
     body: 'multipart',
-    audit: itemAudit,
+    protocol: itemProtocol,
     handler: async (ctx) => {
       const form = parse(itemCreateForm, ctx.request.body);
       ctx.body = await saveItem(ctx.db, undefined, form, formFiles(ctx, itemFileFields));
@@ -54,7 +54,7 @@ export const itemRoutes: RouteDef[] = [
     path: '/api/items/:id',
     access: 'backoffice',
     body: 'multipart',
-    audit: { ...itemAudit, id: itemId },
+    protocol: { ...itemProtocol, id: itemId },
     handler: async (ctx) => {
       const id = itemId(ctx);
       const form = parse(itemUpdateForm, ctx.request.body);
@@ -65,7 +65,7 @@ export const itemRoutes: RouteDef[] = [
     method: 'DELETE',
     path: '/api/items/:id',
     access: 'backoffice',
-    audit: { ...itemAudit, id: itemId },
+    protocol: { ...itemProtocol, id: itemId },
     handler: async (ctx) => {
       ctx.body = await deleteItem(ctx.db, itemId(ctx));
     },

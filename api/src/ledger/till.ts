@@ -18,7 +18,7 @@ import { day as dayParam, money, tr } from '../language/messages.ts';
 // then the rest (payout, visit, ledger rows, voucher counter, movement, close). A row inserted with
 // the till's id takes a share lock on the till's row for its foreign key: taken before the till's own
 // lock, that share lock made two payouts of one till wait for each other for good. (An audited
-// route's protocol lock, audit/protocol.ts, comes before all of them.)
+// route's protocol lock, protocol/middleware.ts, comes before all of them.)
 
 type Db = Knex | Knex.Transaction;
 

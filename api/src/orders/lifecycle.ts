@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { recordEvent } from '../audit/record.ts';
+import { recordEvent } from '../protocol/record.ts';
 import { oneRow } from '../one-row.ts';
 import { notFoundError } from '../errors.ts';
 import { bookDisputeState, decideDisputeBearer, type Bearer } from '../ledger/dispute.ts';

@@ -153,7 +153,7 @@ export const orderRoutes: RouteDef[] = [
     },
   },
   {
-    // No `audit` spec: that would run the handler in a transaction, and Stripe is never called in
+    // No `protocol` spec: that would run the handler in a transaction, and Stripe is never called in
     // one. The protocol records the request; the booking records `payment.refunded` itself.
     method: 'POST',
     path: '/api/orders/:id/refund',

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { protocolInsert, recordEvent, systemEntry } from '../audit/record.ts';
+import { protocolInsert, recordEvent, systemEntry } from '../protocol/record.ts';
 import type { Config } from '../config.ts';
 import { conflictError, notFoundError } from '../errors.ts';
 import { hotRows } from '../db/connection.ts';

@@ -3,7 +3,7 @@ import { respondCsv, wantsCsv } from '../http/csv.ts';
 import { notFound } from '../http/errors.ts';
 import { applyFilters, readListFilter, respondList } from '../http/list.ts';
 import { staffName } from '../http/context.ts';
-import type { AppContext, AuditSpec, RouteDef } from '../http/routes.ts';
+import type { AppContext, ProtocolSpec, RouteDef } from '../http/routes.ts';
 import { letterhead, sendPrintable } from '../web/printable.ts';
 import { idParam, parse } from '../http/validate.ts';
 import { vendorAccountId } from '../ledger/accounts.ts';
@@ -44,7 +44,7 @@ async function payoutWithRows(ctx: AppContext, id: number) {
 }
 
 /** The protocol keeps a payout as the list shows it (its rows are in the ledger). */
-const payoutAudit = (action: string): AuditSpec => ({
+const payoutProtocol = (action: string): ProtocolSpec => ({
   recordType: 'payout',
   action,
   load: (ctx, id) => findPayout(ctx.db, Number(id)),
@@ -103,7 +103,7 @@ export const payoutRoutes: RouteDef[] = [
     path: '/api/payments/payout',
     access: 'backoffice',
     body: 'json',
-    audit: payoutAudit('payout'),
+    protocol: payoutProtocol('payout'),
     handler: async (ctx) => {
       const input = parse(payoutInput, ctx.request.body);
       const vendor = await vendorOfLicence(ctx.db, input.vendor);
@@ -126,7 +126,7 @@ export const payoutRoutes: RouteDef[] = [
     path: '/api/payments/payout/:id/reverse',
     access: 'backoffice',
     body: 'json',
-    audit: { ...payoutAudit('reverse'), id: payoutId },
+    protocol: { ...payoutProtocol('reverse'), id: payoutId },
     handler: async (ctx) => {
       const id = payoutId(ctx);
       const { reason } = parse(reversalInput, ctx.request.body);

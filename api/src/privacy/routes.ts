@@ -1,6 +1,6 @@
-import { writeEntry } from '../audit/record.ts';
+import { writeEntry } from '../protocol/record.ts';
 import { conflict } from '../http/errors.ts';
-import type { AppContext, AuditSpec, RouteDef } from '../http/routes.ts';
+import type { AppContext, ProtocolSpec, RouteDef } from '../http/routes.ts';
 import { idParam } from '../http/validate.ts';
 import { CreditNotZero } from '../ledger/errors.ts';
 import { removeVendorWithoutCredit } from '../ledger/vendor.ts';
@@ -21,7 +21,7 @@ const anonymisedAt = async (ctx: AppContext, id: number | string) =>
  * The protocol of an anonymisation names who did it and when, never a personal value: the record it
  * compares is only the moment of anonymisation.
  */
-const anonymisationAudit: AuditSpec = {
+const anonymisationProtocol: ProtocolSpec = {
   recordType: 'vendor',
   action: 'anonymise',
   id: vendorId,
@@ -58,7 +58,7 @@ export const privacyRoutes: RouteDef[] = [
     method: 'POST',
     path: '/api/vendors/:id/anonymise',
     access: 'backoffice',
-    audit: anonymisationAudit,
+    protocol: anonymisationProtocol,
     handler: async (ctx) => {
       const id = vendorId(ctx);
       let outcome;

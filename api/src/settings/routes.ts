@@ -1,12 +1,12 @@
 import { formFiles } from '../http/form.ts';
-import type { AuditSpec, RouteDef } from '../http/routes.ts';
+import type { ProtocolSpec, RouteDef } from '../http/routes.ts';
 import { parse } from '../http/validate.ts';
 import { currentShopData } from '../shop/cache.ts';
 import { publicSettings, readSettingsForProtocol, readStyleCss, saveStyleCss, updateSettings } from './queries.ts';
 import { settingsFileFields, settingsForm, styleCss } from './schema.ts';
 
 /** The settings are one record; its id is always 1. */
-const settingsAudit: AuditSpec = {
+const settingsProtocol: ProtocolSpec = {
   recordType: 'settings',
   id: () => 1,
   load: (ctx) => readSettingsForProtocol(ctx.db, ctx.config),
@@ -27,7 +27,7 @@ export const settingsRoutes: RouteDef[] = [
     path: '/api/settings',
     access: 'backoffice',
     body: 'multipart',
-    audit: settingsAudit,
+    protocol: settingsProtocol,
     handler: async (ctx) => {
       const form = parse(settingsForm, ctx.request.body);
       ctx.body = await updateSettings(ctx.db, ctx.config, form, formFiles(ctx, settingsFileFields));
@@ -38,7 +38,7 @@ export const settingsRoutes: RouteDef[] = [
     path: '/api/settings/css',
     access: 'backoffice',
     body: 'css',
-    audit: settingsAudit,
+    protocol: settingsProtocol,
     handler: async (ctx) => {
       ctx.body = { styleRevision: await saveStyleCss(ctx.db, parse(styleCss, ctx.request.body)) };
     },

@@ -1,5 +1,5 @@
 import { badRequest } from '../http/errors.ts';
-import type { AppContext, AuditSpec, RouteDef } from '../http/routes.ts';
+import type { AppContext, ProtocolSpec, RouteDef } from '../http/routes.ts';
 import { idParam, parse } from '../http/validate.ts';
 import {
   benefitGauge,
@@ -141,7 +141,7 @@ async function respond(ctx: AppContext, vendors: BenefitVendor[], ids: number[] 
   );
 }
 
-const schemeAudit: AuditSpec = {
+const schemeProtocol: ProtocolSpec = {
   recordType: 'benefit_scheme',
   id: () => 1,
   load: (ctx) => readBenefitScheme(ctx.db),
@@ -179,7 +179,7 @@ export const benefitRoutes: RouteDef[] = [
     path: '/api/settings/benefit-scheme',
     access: 'backoffice',
     body: 'json',
-    audit: schemeAudit,
+    protocol: schemeProtocol,
     handler: async (ctx) => {
       ctx.body = benefitSchemeToApi(await saveBenefitScheme(ctx.db, parse(benefitSchemeForm, ctx.request.body)));
     },

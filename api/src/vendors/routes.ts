@@ -4,7 +4,7 @@ import { badRequest, notFound } from '../http/errors.ts';
 import { applyFilters, readListFilter, respondList } from '../http/list.ts';
 import { pathParam } from '../http/params.ts';
 import { limitVendorCheck } from '../http/rate-limit.ts';
-import type { AppContext, AuditSpec, RouteDef } from '../http/routes.ts';
+import type { AppContext, ProtocolSpec, RouteDef } from '../http/routes.ts';
 import { idParam, parse } from '../http/validate.ts';
 import { vendorAccountId } from '../ledger/accounts.ts';
 import {
@@ -122,7 +122,7 @@ const vendorList: ListSpec<VendorWithMoney, ReturnType<typeof vendorWithMoneyToA
 const vendorId = (ctx: AppContext) => idParam(ctx.params.id, 'vendor');
 
 /** The protocol compares a vendor as the back office sees it. */
-const vendorAudit: AuditSpec = {
+const vendorProtocol: ProtocolSpec = {
   recordType: 'vendor',
   load: async (ctx, id) => {
     const vendor = await findVendor(ctx.db, Number(id));
@@ -201,7 +201,7 @@ export const vendorRoutes: RouteDef[] = [
     path: '/api/vendors',
     access: 'backoffice',
     body: 'json',
-    audit: vendorAudit,
+    protocol: vendorProtocol,
     handler: async (ctx) => {
       const input = parse(vendorInput, ctx.request.body);
       const { vendor, login } = await createVendor(ctx.db, input);
@@ -238,7 +238,7 @@ export const vendorRoutes: RouteDef[] = [
     path: '/api/vendors/:id',
     access: 'backoffice',
     body: 'json',
-    audit: { ...vendorAudit, id: vendorId },
+    protocol: { ...vendorProtocol, id: vendorId },
     handler: async (ctx) => {
       const id = vendorId(ctx);
       assertSameId(ctx.request.body, id);
@@ -253,7 +253,7 @@ export const vendorRoutes: RouteDef[] = [
     path: '/api/vendors/:id',
     access: 'backoffice',
     body: 'json',
-    audit: { ...vendorAudit, id: vendorId },
+    protocol: { ...vendorProtocol, id: vendorId },
     handler: async (ctx) => {
       const id = vendorId(ctx);
       assertSameId(ctx.request.body, id);
@@ -266,7 +266,7 @@ export const vendorRoutes: RouteDef[] = [
     method: 'DELETE',
     path: '/api/vendors/:id',
     access: 'backoffice',
-    audit: { ...vendorAudit, id: vendorId },
+    protocol: { ...vendorProtocol, id: vendorId },
     handler: async (ctx) => {
       const id = vendorId(ctx);
       // Money must not vanish with a vendor: the office pays the credit out or settles the debt first.

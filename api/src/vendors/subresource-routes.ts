@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import type { z } from 'zod';
 import { notFound } from '../http/errors.ts';
 import { respondList } from '../http/list.ts';
-import type { AppContext, AuditSpec, RouteDef } from '../http/routes.ts';
+import type { AppContext, ProtocolSpec, RouteDef } from '../http/routes.ts';
 import { idParam, parse } from '../http/validate.ts';
 import { requireLiveVendor } from './queries.ts';
 import { tr, languageOf } from '../language/messages.ts';
@@ -47,7 +47,7 @@ export function vendorSubResourceRoutes<Row, Input, Patch>(r: VendorSubResource<
   const one = `${base}/:${r.param}`;
   const missing = (vendorId: number, id: number) =>
     notFound(tr('Vendor {vendorId} has no {kind} with the id {id}.', { vendorId, kind: r.name, id }));
-  const audit: AuditSpec = {
+  const protocol: ProtocolSpec = {
     recordType: `vendor_${r.name}`,
     load: async (ctx, id) => {
       const row = (await r.query(ctx.db, idParam(ctx.params.id, 'vendor')).where({ id }).first()) as Row | undefined;
@@ -55,7 +55,7 @@ export function vendorSubResourceRoutes<Row, Input, Patch>(r: VendorSubResource<
     },
     details: (ctx) => ({ vendorId: Number(ctx.params.id) }),
   };
-  const auditOne: AuditSpec = { ...audit, id: (ctx) => idParam(ctx.params[r.param], r.name) };
+  const protocolOne: ProtocolSpec = { ...protocol, id: (ctx) => idParam(ctx.params[r.param], r.name) };
   return [
     {
       method: 'GET',
@@ -68,7 +68,7 @@ export function vendorSubResourceRoutes<Row, Input, Patch>(r: VendorSubResource<
       path: base,
       access: 'backoffice',
       body: 'json',
-      audit,
+      protocol,
       handler: async (ctx) => {
         const vendorId = await liveVendorId(ctx);
         const input = parse(r.input, ctx.request.body);
@@ -81,7 +81,7 @@ export function vendorSubResourceRoutes<Row, Input, Patch>(r: VendorSubResource<
       path: one,
       access: 'backoffice',
       body: 'json',
-      audit: auditOne,
+      protocol: protocolOne,
       handler: async (ctx) => {
         const [vendorId, id] = await childIds(ctx, r.param, r.name);
         const patch = parse(r.patch, ctx.request.body);
@@ -94,7 +94,7 @@ export function vendorSubResourceRoutes<Row, Input, Patch>(r: VendorSubResource<
       method: 'DELETE',
       path: one,
       access: 'backoffice',
-      audit: auditOne,
+      protocol: protocolOne,
       handler: async (ctx) => {
         const [vendorId, id] = await childIds(ctx, r.param, r.name);
         const row = await r.remove(ctx.db, vendorId, id);

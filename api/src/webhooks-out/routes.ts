@@ -1,7 +1,7 @@
 import { notFound } from '../http/errors.ts';
 import { respondList } from '../http/list.ts';
 import { tr } from '../language/messages.ts';
-import type { AppContext, AuditSpec, RouteDef } from '../http/routes.ts';
+import type { AppContext, ProtocolSpec, RouteDef } from '../http/routes.ts';
 import { idParam, parse } from '../http/validate.ts';
 import { rejectFields } from '../errors.ts';
 import { endpointUrlProblem } from './address.ts';
@@ -26,7 +26,7 @@ const endpointId = (ctx: AppContext) => idParam(ctx.params.id, 'endpoint');
 const deliveryId = (ctx: AppContext) => idParam(ctx.params.id, 'delivery');
 
 /** The protocol keeps an endpoint as the list shows it: its secret's date, never the secret. */
-const endpointAudit = (action?: string): AuditSpec => ({
+const endpointProtocol = (action?: string): ProtocolSpec => ({
   recordType: 'webhook_endpoint',
   ...(action ? { action, id: endpointId } : {}),
   load: (ctx, id) => findEndpoint(ctx.db, Number(id)),
@@ -63,7 +63,7 @@ export const eventRoutes: RouteDef[] = [
     path: '/api/webhook-endpoints',
     access: 'backoffice',
     body: 'json',
-    audit: endpointAudit(),
+    protocol: endpointProtocol(),
     handler: async (ctx) => {
       const input = parse(endpointInput, ctx.request.body);
       checkUrl(ctx, input.url);
@@ -77,7 +77,7 @@ export const eventRoutes: RouteDef[] = [
     path: '/api/webhook-endpoints/:id',
     access: 'backoffice',
     body: 'json',
-    audit: { ...endpointAudit(), id: endpointId },
+    protocol: { ...endpointProtocol(), id: endpointId },
     handler: async (ctx) => {
       const id = endpointId(ctx);
       const input = parse(endpointChange, ctx.request.body);
@@ -92,7 +92,7 @@ export const eventRoutes: RouteDef[] = [
     method: 'POST',
     path: '/api/webhook-endpoints/:id/secret',
     access: 'backoffice',
-    audit: endpointAudit('rotate-secret'),
+    protocol: endpointProtocol('rotate-secret'),
     handler: async (ctx) => {
       const id = endpointId(ctx);
       const secret = await rotateSecret(ctx.db, id);
@@ -121,7 +121,7 @@ export const eventRoutes: RouteDef[] = [
     method: 'POST',
     path: '/api/webhook-deliveries/:id/resend',
     access: 'backoffice',
-    audit: {
+    protocol: {
       recordType: 'webhook_delivery',
       action: 'resend',
       id: deliveryId,

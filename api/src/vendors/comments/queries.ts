@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import { toIso } from '../../dates.ts';
 import type { CommentInput, CommentPatch } from './schema.ts';
 import { oneRow } from '../../one-row.ts';
-import { createdBy } from '../../audit/queries.ts';
+import { createdBy } from '../../protocol/queries.ts';
 
 type Db = Knex | Knex.Transaction;
 

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { LocationPatch, WorkingTime } from './schema.ts';
 import { oneRow } from '../../one-row.ts';
-import { createdBy } from '../../audit/queries.ts';
+import { createdBy } from '../../protocol/queries.ts';
 import { toIso } from '../../dates.ts';
 
 type Db = Knex | Knex.Transaction;

@@ -3,7 +3,7 @@ import type { Knex } from 'knex';
 import type { Middleware } from 'koa';
 import { isTransactionConflict, pgCode } from '../db/connection.ts';
 import type { AppContext, AppDeps, AppState, Method } from '../http/context.ts';
-import type { AuditSpec } from '../http/routes.ts';
+import type { ProtocolSpec } from '../http/routes.ts';
 import { log } from '../log.ts';
 import { writeEntry, type ProtocolEntry } from './record.ts';
 
@@ -49,13 +49,13 @@ export type Handler = (ctx: AppContext) => Promise<void> | void;
 
 /**
  * Runs a state-changing route's handler and records the request of a logged-in user: with the
- * record's changed fields when the route declares an `audit`, else as the bare request. Anonymous
+ * record's changed fields when the route declares a `protocol`, else as the bare request. Anonymous
  * calls (the shop's customers) are not staff changes and stay out. Undefined for reading methods.
  */
 export function protocol(
   method: Method,
   path: string,
-  spec: AuditSpec | undefined,
+  spec: ProtocolSpec | undefined,
   handler: Handler,
 ): Middleware<AppState, AppDeps> | undefined {
   if (method === 'GET') return undefined;
