@@ -3,10 +3,11 @@ import { App, Frame } from './App.tsx';
 import type { Boot, Visit } from './boot.ts';
 import { initialCart } from './cart.ts';
 import { freshVisit, readVisit, submitForm, type FormAnswer } from './form.ts';
-import { parseRoute, receiptPath } from './route.ts';
+import { parseRoute, receiptPath, stepPath } from './route.ts';
 import { adoptVisit, env, forgetVisits, knowVendor, lang, path } from './store.ts';
 import type { Lang } from './money.ts';
-import { ReceiptView, type Receipt } from './pages/Receipt.tsx';
+import { FailureView } from './pages/Failure.tsx';
+import { charged, ReceiptView, type Receipt } from './pages/Receipt.tsx';
 import css from './style.css?inline';
 
 // The shop's first screen rendered on the server by the same components that hydrate it in the
@@ -74,6 +75,22 @@ export function renderReceipt(boot: Boot, receipt: Receipt, language: Lang): str
   return renderToString(
     <Frame>
       <ReceiptView receipt={receipt} />
+    </Frame>,
+  );
+}
+
+/**
+ * /failure as the server draws it for a browser without the script: a charged order's receipt (as
+ * the script goes on to it), else the failure with a link back to the vendor's confirmation (or to
+ * the start page, which says how to find a vendor, for an order it does not know).
+ */
+export function renderFailure(boot: Boot, receipt: Receipt | undefined, language: Lang): string {
+  if (receipt && charged(receipt.status)) return renderReceipt(boot, receipt, language);
+  visitAt(boot, '/failure', language);
+  const again = receipt ? stepPath(receipt.licenseId, 'confirmation') : '/';
+  return renderToString(
+    <Frame>
+      <FailureView receipt={receipt ?? null} tryAgain={again} />
     </Frame>,
   );
 }

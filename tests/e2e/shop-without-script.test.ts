@@ -129,6 +129,47 @@ describe('e2e: the shop without JavaScript, from the badge to the receipt', func
     });
   }
 
+  it('comes back from the card page unpaid to the failure page, whose "Try again" leads to the kept cart, which then pays', async () => {
+    const context = await e2e.browser.newContext({ viewport: phone, locale: 'de-AT', javaScriptEnabled: false });
+    try {
+      const page = await context.newPage();
+      await page.goto(`${e2e.server.url}/v/DEMO-3/tipping`);
+      await submit(page, () => page.locator('#shop-tip-200').click());
+      await page.locator('#shop-terms').check();
+      await submit(page, () => page.locator('#shop-pay').click());
+      assert.match(page.url(), /sandbox/, `the card page: ${page.url()}`);
+
+      // Back to the shop from the card page, without paying: Stripe's cancel address.
+      await submit(page, () => page.locator('#sandbox-back').first().click());
+      const failure = page.url();
+      assert.equal(new URL(failure).pathname, '/failure');
+      assert.equal(await page.locator('#shop-failure h1').innerText(), 'Transaktion fehlgeschlagen');
+      await page.locator('#shop-failure-nothing-charged').waitFor();
+      await framed(page, 'de');
+      await expectAccessibleWithoutScript(page, 'the failure page without script (de-AT)');
+      await screenshot(page, 'shop-without-script-failure-de-AT-390');
+
+      await submit(page, () => page.locator('#shop-try-again').click());
+      assert.equal(new URL(page.url()).pathname, '/v/DEMO-3/confirmation');
+      const lines = await page.locator('#shop-order-lines li').allInnerTexts();
+      assert.equal(lines.length, 2, lines.join(' | '));
+      assert.match(lines[0], /1 × Zeitung/, 'the cart as it was');
+      assert.match(lines[1], /2,00/, 'the tip as it was');
+      await page.locator('#shop-terms').check();
+      await submit(page, () => page.locator('#shop-pay').click());
+      await page.locator('#card').fill('4242 4242 4242 4242');
+      await submit(page, () => page.locator('#sandbox-pay').click());
+      await page.locator('#shop-receipt-status').filter({ hasText: 'Bezahlt' }).waitFor({ timeout: 30_000 });
+
+      // Paid, the failure address of the same order shows its receipt.
+      await page.goto(failure);
+      await page.locator('#shop-receipt-status').filter({ hasText: 'Bezahlt' }).waitFor();
+      assert.equal(await page.locator('#shop-failure').count(), 0);
+    } finally {
+      await context.close();
+    }
+  });
+
   it('asks for the terms on the server too, and keeps each vendor’s cart apart', async () => {
     const context = await e2e.browser.newContext({ viewport: phone, locale: 'de-AT', javaScriptEnabled: false });
     try {

@@ -108,10 +108,13 @@ export async function payWithoutScript(
   }
 }
 
+const pagesAfterPayment = new Set(['/success', '/paymentconfirmation', '/failure']);
+
 /**
- * The order a page after the card page names, for the page a browser without the script gets: on
- * `/success`, Stripe is asked first (as the success page's script asks), so a charged card shows as
- * paid even before Stripe's event arrives. Undefined for any other page, or a token of no order.
+ * The order a page after the card page names (`/success`, `/paymentconfirmation`, `/failure`), for
+ * the page a browser without the script gets: on `/success`, Stripe is asked first (as the success
+ * page's script asks), so a charged card shows as paid even before Stripe's event arrives. Undefined
+ * for any other page, or a token of no order.
  */
 export async function orderOfPage(
   db: Knex,
@@ -119,7 +122,7 @@ export async function orderOfPage(
   pathname: string,
   query: Record<string, unknown>,
 ): Promise<Record<string, unknown> | undefined> {
-  if (pathname !== '/success' && pathname !== '/paymentconfirmation') return undefined;
+  if (!pagesAfterPayment.has(pathname)) return undefined;
   const order = await findOrderByToken(db, query.order);
   if (!order) return undefined;
   const sessionId = query.session_id;

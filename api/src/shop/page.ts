@@ -158,6 +158,7 @@ interface FirstScreenRenderer {
   keptVisit(kept: unknown): Visit | undefined;
   notFound(url: string): boolean;
   renderReceipt(boot: Boot, receipt: Record<string, unknown>, lang: 'de' | 'en'): string;
+  renderFailure(boot: Boot, receipt: Record<string, unknown> | undefined, lang: 'de' | 'en'): string;
 }
 
 const renderers = new Map<string, Promise<FirstScreenRenderer | undefined>>();
@@ -321,9 +322,13 @@ export function shopPage(root: string, rendererFile: string): Middleware<AppStat
     const visit = route.licenceId ? renderer?.keptVisit(keptVisit(ctx)) : undefined;
     if (visit) return sendOwn(render({ ...boot, visit }), status);
     const receipt = renderer && (await orderOfPage(ctx.db, ctx.config, relative!, ctx.query));
+    // A paid order ends the visit at its vendor: the shop starts afresh there.
+    if (receipt?.status === 'paid') keepVisit(ctx, String(receipt.licenseId), undefined);
+    if (renderer && relative === '/failure') {
+      // Back from the card page without paying: the way back to the cart that this browser's visit keeps.
+      return sendOwn(render(boot, { markup: renderer.renderFailure(boot, receipt, lang), askAgain: false }));
+    }
     if (receipt) {
-      // A paid order ends the visit at its vendor: the shop starts afresh there.
-      if (receipt.status === 'paid') keepVisit(ctx, String(receipt.licenseId), undefined);
       const markup = renderer.renderReceipt(boot, receipt, lang);
       return sendOwn(render(boot, { markup, askAgain: receipt.status === 'pending' }));
     }

@@ -34,14 +34,28 @@ export function Failure(props: { order: string }) {
     // Without a vendor to return to, the start page says how to find one.
     navigate(vendor ? stepPath(vendor, 'confirmation') : '/');
   };
+  return <FailureView receipt={receipt} tryAgain={tryAgain} />;
+}
+
+/**
+ * The failure as it reads: said to be unpaid only of an order the server has as unpaid; "Try again"
+ * is the script's button, or, drawn by the server for a browser without the script, a link to the
+ * confirmation, where that browser's visit keeps the cart.
+ */
+export function FailureView({ receipt, tryAgain }: { receipt: Receipt | null; tryAgain: (() => void) | string }) {
   return (
     <Screen id="shop-failure" title={t('failed')}>
       <p id="shop-failure-text">{t('failedText')}</p>
-      {/* Said only of an order the server has as unpaid. */}
       {receipt && <p id="shop-failure-nothing-charged">{t('nothingCharged')}</p>}
-      <button type="button" id="shop-try-again" class="shop-button shop-primary" onClick={tryAgain}>
-        {t('tryAgain')}
-      </button>
+      {typeof tryAgain === 'string' ? (
+        <a id="shop-try-again" class="shop-button shop-primary" href={tryAgain}>
+          {t('tryAgain')}
+        </a>
+      ) : (
+        <button type="button" id="shop-try-again" class="shop-button shop-primary" onClick={tryAgain}>
+          {t('tryAgain')}
+        </button>
+      )}
     </Screen>
   );
 }
