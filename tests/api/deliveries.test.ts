@@ -9,9 +9,9 @@ import { downloadLinksFor } from '../../api/src/pdf/links.ts';
 import { retrieveSession } from '../../api/src/stripe/adapter.ts';
 import { describeApi, type ApiTest } from '../support/env.ts';
 import { withForm } from '../support/fixtures.ts';
-import { eventually, itemId } from '../support/orders.ts';
+import { eventually, placeOrder } from '../support/orders.ts';
 import { payInSandbox } from '../support/sandbox.ts';
-import { smtpServer } from '../support/smtp.ts';
+import { decodeQuotedPrintable, smtpServer } from '../support/smtp.ts';
 import { listenShop, type ListeningShop } from '../support/shop-server.ts';
 
 // Digital deliveries (acceptance 5): a paid digital edition gets one download link and one e-mail,
@@ -19,30 +19,9 @@ import { listenShop, type ListeningShop } from '../support/shop-server.ts';
 
 const invalidMessage = 'The link to the pdf is invalid or expired. Please contact the office.';
 
-/** A message body as sent: quoted-printable soft line breaks joined and escapes decoded. */
-const decodeQuotedPrintable = (text: string) =>
-  text.replace(/=\n/g, '').replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
-
 /** Places a digital edition (with the print issue and a tip) and answers the pending order. */
-async function placeDigitalOrder(
-  shop: ListeningShop,
-  t: ApiTest,
-  { email = 'reader@example.org', locale = 'de' } = {},
-) {
-  const entries = [
-    { item: await itemId(t.db, 'Digitale Ausgabe'), quantity: 2 },
-    { item: await itemId(t.db, 'Zeitung'), quantity: 1 },
-  ];
-  const res = await shop.http.post('/api/orders').send({ vendor: 'DEMO-1', entries, tip: 100, email, locale });
-  assert.equal(res.status, 201, JSON.stringify(res.body));
-  const order = await t.db('orders').where({ token: res.body.order }).first('id', 'stripe_session_id');
-  return {
-    id: order.id as number,
-    token: res.body.order as string,
-    checkoutUrl: res.body.checkoutUrl as string,
-    sessionId: order.stripe_session_id as string,
-  };
-}
+const placeDigitalOrder = (shop: ListeningShop, t: ApiTest, { email = 'reader@example.org', locale = 'de' } = {}) =>
+  placeOrder(shop, t.db, { items: { 'Digitale Ausgabe': 2, Zeitung: 1 }, email, locale });
 
 async function deliverTwice(t: ApiTest, config: Config, orderId: number) {
   await t.db.transaction((trx) => deliverOrder(trx, orderId, config));

@@ -5,39 +5,18 @@ import { applySession } from '../../api/src/orders/settle.ts';
 import { retrieveSession } from '../../api/src/stripe/adapter.ts';
 import { describeApi, type ApiTest } from '../support/env.ts';
 import { withForm } from '../support/fixtures.ts';
-import { eventually, itemId } from '../support/orders.ts';
+import { eventually, placeOrder } from '../support/orders.ts';
 import { payInSandbox } from '../support/sandbox.ts';
-import { smtpServer } from '../support/smtp.ts';
+import { decodeQuotedPrintable, smtpServer } from '../support/smtp.ts';
 import { listenShop, type ListeningShop } from '../support/shop-server.ts';
 
 // The receipt by e-mail: an order of printed copies whose customer gave an address gets one mail with
 // what was bought, once it is paid; without an address nothing is sent, and no answer of the shop
 // shows the address in full.
 
-/** A message body as sent: quoted-printable soft line breaks joined, escapes decoded as UTF-8. */
-const decodeQuotedPrintable = (text: string) =>
-  Buffer.from(
-    text.replace(/=\n/g, '').replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16))),
-    'latin1',
-  ).toString('utf8');
-
 /** Places 2 newspapers and a calendar with a 1 € tip (17 € in all), optionally with an address. */
-async function placePrintOrder(shop: ListeningShop, t: ApiTest, { email = null as string | null, locale = 'en' } = {}) {
-  const entries = [
-    { item: await itemId(t.db, 'Zeitung'), quantity: 2 },
-    { item: await itemId(t.db, 'Kalender 2027'), quantity: 1 },
-  ];
-  const res = await shop.http.post('/api/orders').send({ vendor: 'DEMO-1', entries, tip: 100, email, locale });
-  assert.equal(res.status, 201, JSON.stringify(res.body));
-  const order = await t.db('orders').where({ token: res.body.order }).first('id', 'stripe_session_id');
-  return {
-    id: order.id as number,
-    token: res.body.order as string,
-    checkoutUrl: res.body.checkoutUrl as string,
-    sessionId: order.stripe_session_id as string,
-    answer: JSON.stringify(res.body),
-  };
-}
+const placePrintOrder = (shop: ListeningShop, t: ApiTest, { email = null as string | null, locale = 'en' } = {}) =>
+  placeOrder(shop, t.db, { items: { Zeitung: 2, 'Kalender 2027': 1 }, email, locale });
 
 /** Pays the order in the sandbox and settles it once more, as the success page's call would. */
 async function pay(shop: ListeningShop, t: ApiTest, order: Awaited<ReturnType<typeof placePrintOrder>>) {

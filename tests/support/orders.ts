@@ -17,20 +17,40 @@ export async function vendorId(db: Db, licenseId: string): Promise<number> {
   return (await db('vendors').where({ license_id: licenseId }).first('id')).id;
 }
 
-/** Places 1 × the print issue + a tip for `vendor` and answers the created order. */
-export async function placeMainOrder(shop: ListeningShop, db: Db, { vendor = 'DEMO-1', tip = 100 } = {}) {
+/**
+ * Places `items` (item names and quantities) with a tip for `vendor` as the shop does, and answers
+ * the created order with the shop's answer as JSON (`email` and `locale` are sent only when given).
+ */
+export async function placeOrder(
+  shop: ListeningShop,
+  db: Db,
+  {
+    vendor = 'DEMO-1',
+    items,
+    tip = 100,
+    email,
+    locale,
+  }: { vendor?: string; items: Record<string, number>; tip?: number; email?: string | null; locale?: string },
+) {
+  const entries = [];
+  for (const [name, quantity] of Object.entries(items)) entries.push({ item: await itemId(db, name), quantity });
   const res = await shop.http
     .post('/api/orders')
-    .send({ vendor, entries: [{ item: await itemId(db, 'Zeitung'), quantity: 1 }], tip });
+    .send({ vendor, entries, tip, ...(email !== undefined && { email }), ...(locale && { locale }) });
   assert.equal(res.status, 201, JSON.stringify(res.body));
-  const order = await db('orders').where({ token: res.body.order }).first();
+  const order = await db('orders').where({ token: res.body.order }).first('id', 'stripe_session_id');
   return {
     token: res.body.order as string,
     checkoutUrl: res.body.checkoutUrl as string,
     id: order.id as number,
     sessionId: order.stripe_session_id as string,
+    answer: JSON.stringify(res.body),
   };
 }
+
+/** Places 1 × the print issue + a tip for `vendor` and answers the created order. */
+export const placeMainOrder = (shop: ListeningShop, db: Db, { vendor = 'DEMO-1', tip = 100 } = {}) =>
+  placeOrder(shop, db, { vendor, items: { Zeitung: 1 }, tip });
 
 /**
  * Waits for something the sandbox does in the background (a webhook) by asking again until it

@@ -48,3 +48,10 @@ export async function smtpServer({ refuse = false } = {}) {
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
+
+/** A message body as sent: quoted-printable soft line breaks joined, escapes decoded as UTF-8. */
+export const decodeQuotedPrintable = (text: string) =>
+  Buffer.from(
+    text.replace(/=\n/g, '').replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16))),
+    'latin1',
+  ).toString('utf8');
