@@ -2,28 +2,20 @@ import { Alert, Box, Typography } from '@mui/material';
 import { useLocale, useTranslate } from 'react-admin';
 import { formatDateTime, formatDay } from '../../shared/dates.ts';
 import type { Locale } from '../../shared/locale.ts';
+import type { Till } from '../../../../api/src/counter/queries.ts';
 
 // The cash day as the API answers it for a till (api/src/counter/queries.ts): a close counts every
 // movement since the previous one, cash moved after today's close goes into the next day's, and the
 // days no close has counted yet are named. Staff read this before they confirm a movement.
 
-export interface OpenDay {
-  day: string;
-  movements: number;
-}
+/** A till as /api/tills lists it: the API's own type (api/src/counter/queries.ts). */
+export type { Till } from '../../../../api/src/counter/queries.ts';
 
-export interface TillDay {
-  id: number;
-  name: string;
-  balance: number;
-  closedUntil: string | null;
-  closedAt: string | null;
-  closedToday: boolean;
-  openDays: OpenDay[];
-}
+/** A day with movements that no close has counted yet. */
+export type OpenDay = Till['openDays'][number];
 
-/** A till as /api/tills lists it. */
-export type Till = TillDay & { openingBalance: number };
+/** What a screen needs of a till to say where its cash day stands. */
+export type TillDay = Omit<Till, 'openingBalance'>;
 
 /** Before a movement is confirmed: today's close is done, so this cash goes into the next one. */
 export function AfterCloseNotice({ till, id }: { till: TillDay | undefined; id: string }) {

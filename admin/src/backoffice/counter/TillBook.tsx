@@ -10,22 +10,8 @@ import { DayInput } from '../common/DayInput.tsx';
 import { useDownload } from '../common/download.ts';
 import { useFormatCents } from '../common/money.tsx';
 import { ScrollRegion } from '../common/ScrollRegion.tsx';
+import type { CashMovement } from '../../../../api/src/counter/queries.ts';
 import type { Till } from './CashDay.tsx';
-
-interface Movement {
-  id: number;
-  voucher: string;
-  day: string;
-  createdAt: string;
-  kind: string;
-  counterpart: string;
-  vendor: { licenseId: string; name: string } | null;
-  reason: string;
-  staff: string;
-  amountIn: number;
-  amountOut: number;
-  balance: number;
-}
 
 /** The till's cash book for a span of days, with its CSV. */
 export function TillBook({ till, today }: { till: Till; today: string }) {
@@ -39,7 +25,7 @@ export function TillBook({ till, today }: { till: Till; today: string }) {
   const { data } = useQuery({
     queryKey: ['tills', till.id, 'book', from, to],
     queryFn: () =>
-      dataProvider.call(`/api/tills/${till.id}/book?from=${from}&to=${to}`) as Promise<{ movements: Movement[] }>,
+      dataProvider.call(`/api/tills/${till.id}/book?from=${from}&to=${to}`) as Promise<{ movements: CashMovement[] }>,
   });
   return (
     <Box sx={{ mb: 3 }}>

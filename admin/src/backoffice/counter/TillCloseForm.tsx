@@ -9,7 +9,7 @@ import { useFormatCents } from '../common/money.tsx';
 import { PrintFrame } from '../common/PrintFrame.tsx';
 import { OpenDays } from './CashDay.tsx';
 import type { Till } from './CashDay.tsx';
-import type { Close } from './TillCloses.tsx';
+import type { TillClose } from '../../../../api/src/counter/queries.ts';
 
 const pieceValues = [50000, 20000, 10000, 5000, 2000, 1000, 500, 200, 100, 50, 20, 10, 5, 2, 1];
 
@@ -69,7 +69,7 @@ export function TillCloseForm({ till, today }: { till: Till; today: string }) {
           reason,
           ...(byPieces ? { denominations: Object.fromEntries(Object.entries(counts).filter(([, n]) => n > 0)) } : {}),
         },
-      })) as Close;
+      })) as TillClose;
       setReport(done.id);
       await queryClient.invalidateQueries({ queryKey: ['tills'] });
     } catch (failed) {

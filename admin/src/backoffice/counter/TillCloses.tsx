@@ -23,16 +23,8 @@ import { useDownload } from '../common/download.ts';
 import { useFormatCents } from '../common/money.tsx';
 import { PrintFrame } from '../common/PrintFrame.tsx';
 import { ScrollRegion } from '../common/ScrollRegion.tsx';
+import type { TillClose } from '../../../../api/src/counter/queries.ts';
 import type { Till } from './CashDay.tsx';
-
-export interface Close {
-  id: number;
-  day: string;
-  expected: number;
-  counted: number;
-  difference: number;
-  staff: string;
-}
 
 /** The till's closes, each with its report to print, and their CSV. */
 export function TillCloses({ till }: { till: Till }) {
@@ -40,11 +32,11 @@ export function TillCloses({ till }: { till: Till }) {
   const dataProvider = useDataProvider<ShopDataProvider>();
   const formatCents = useFormatCents();
   const download = useDownload();
-  const [open, setOpen] = useState<Close>();
+  const [open, setOpen] = useState<TillClose>();
   const [locale] = useLocaleState();
   const { data } = useQuery({
     queryKey: ['tills', till.id, 'closes'],
-    queryFn: () => dataProvider.call(`/api/tills/${till.id}/closes`) as Promise<{ closes: Close[] }>,
+    queryFn: () => dataProvider.call(`/api/tills/${till.id}/closes`) as Promise<{ closes: TillClose[] }>,
   });
   if (!data?.closes.length) return null;
   return (
