@@ -40,6 +40,16 @@ describe('e2e: the shop without JavaScript, from the badge to the receipt', func
     return answer;
   }
 
+  /** A phone's browser with JavaScript switched off, in `locale`: `body` on its page, then closed. */
+  async function withoutScript(locale: string, body: (page: Page) => Promise<void>): Promise<void> {
+    const context = await e2e.browser.newContext({ viewport: phone, locale, javaScriptEnabled: false });
+    try {
+      await body(await context.newPage());
+    } finally {
+      await context.close();
+    }
+  }
+
   /** What every page drawn by the server carries: the header, the colours, the language. */
   async function framed(page: Page, lang: string): Promise<void> {
     assert.equal(await page.getAttribute('html', 'lang'), lang);
@@ -52,9 +62,7 @@ describe('e2e: the shop without JavaScript, from the badge to the receipt', func
     const words = texts[locale];
     const lang = locale.slice(0, 2);
     it(`buys a Zeitung and a Kalender with a tip of 1,50 and shows the paid receipt (${locale})`, async () => {
-      const context = await e2e.browser.newContext({ viewport: phone, locale, javaScriptEnabled: false });
-      try {
-        const page = await context.newPage();
+      await withoutScript(locale, async (page) => {
         await page.goto(`${e2e.server.url}/v/DEMO-1`);
         await framed(page, lang);
 
@@ -123,16 +131,12 @@ describe('e2e: the shop without JavaScript, from the badge to the receipt', func
         // The visit ended with the payment: the vendor's shop starts afresh.
         await page.goto(`${e2e.server.url}/v/DEMO-1/confirmation`);
         assert.equal(await page.locator('#shop-order-tip').count(), 0, 'no tip left over');
-      } finally {
-        await context.close();
-      }
+      });
     });
   }
 
   it('comes back from the card page unpaid to the failure page, whose "Try again" leads to the kept cart, which then pays', async () => {
-    const context = await e2e.browser.newContext({ viewport: phone, locale: 'de-AT', javaScriptEnabled: false });
-    try {
-      const page = await context.newPage();
+    await withoutScript('de-AT', async (page) => {
       await page.goto(`${e2e.server.url}/v/DEMO-3/tipping`);
       await submit(page, () => page.locator('#shop-tip-200').click());
       await page.locator('#shop-terms').check();
@@ -165,15 +169,11 @@ describe('e2e: the shop without JavaScript, from the badge to the receipt', func
       await page.goto(failure);
       await page.locator('#shop-receipt-status').filter({ hasText: 'Bezahlt' }).waitFor();
       assert.equal(await page.locator('#shop-failure').count(), 0);
-    } finally {
-      await context.close();
-    }
+    });
   });
 
   it('asks for the terms on the server too, and keeps each vendor’s cart apart', async () => {
-    const context = await e2e.browser.newContext({ viewport: phone, locale: 'de-AT', javaScriptEnabled: false });
-    try {
-      const page = await context.newPage();
+    await withoutScript('de-AT', async (page) => {
       await page.goto(`${e2e.server.url}/v/DEMO-1/tipping`);
       await submit(page, () => page.locator('#shop-tip-200').click());
       assert.equal(new URL(page.url()).pathname, '/v/DEMO-1/confirmation');
@@ -189,8 +189,6 @@ describe('e2e: the shop without JavaScript, from the badge to the receipt', func
       assert.equal(await page.locator('#shop-order-tip').count(), 0);
       await page.goto(`${e2e.server.url}/v/DEMO-1/confirmation`);
       await page.locator('#shop-order-tip').waitFor();
-    } finally {
-      await context.close();
-    }
+    });
   });
 });
