@@ -169,6 +169,12 @@ describe('e2e: the shop without JavaScript, from the badge to the receipt', func
       await page.goto(failure);
       await page.locator('#shop-receipt-status').filter({ hasText: 'Bezahlt' }).waitFor();
       assert.equal(await page.locator('#shop-failure').count(), 0);
+
+      // An address of no order: the failure, without saying what was charged, and the way to a vendor.
+      await page.goto(`${e2e.server.url}/failure?order=not-a-token`);
+      await page.locator('#shop-failure-text').waitFor();
+      assert.equal(await page.locator('#shop-failure-nothing-charged').count(), 0);
+      assert.equal(await page.locator('#shop-try-again').getAttribute('href'), '/');
     });
   });
 
