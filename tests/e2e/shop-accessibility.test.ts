@@ -182,13 +182,17 @@ describe('e2e: every shop screen is accessible in both languages', function () {
     assert.deepEqual(small, [], `${screen.name}: targets under 44 px at 320 px`);
   }
 
+  /** How many screens are checked at once: each visit mostly waits for the network to fall quiet. */
+  const atOnce = 3;
+
   for (const lang of ['de', 'en'] as const) {
     // One visit per screen serves both widths: checked and kept at 390 px, then the same page narrowed
-    // to 320 px as a smaller phone shows it. Each visit waits for the network to fall quiet, and the
-    // suite is among the longest of the run.
+    // to 320 px as a smaller phone shows it. Each visit is a browser context of its own that waits for the
+    // network to fall quiet, so a few run side by side.
     it(`finds no critical or serious violation and one h1 on every screen, fits 390 and 320 px and keeps its screenshots (${lang})`, async () => {
       const failures: string[] = [];
-      for (const screen of screens[lang]) {
+      const waiting = [...screens[lang]];
+      const check = async (screen: ShopScreen) => {
         const page = await show(screen, lang, 390);
         try {
           assert.equal(await page.getAttribute('html', 'lang'), lang, screen.name);
@@ -202,7 +206,12 @@ describe('e2e: every shop screen is accessible in both languages', function () {
         } finally {
           await page.context().close();
         }
-      }
+      };
+      await Promise.all(
+        Array.from({ length: atOnce }, async () => {
+          for (let screen = waiting.shift(); screen; screen = waiting.shift()) await check(screen);
+        }),
+      );
       assert.deepEqual(failures, []);
     });
   }
