@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import type { ProtocolEntry } from '../../api/src/protocol/queries.ts';
 import { recordEvent } from '../../api/src/protocol/record.ts';
 import { buildApp } from '../../api/src/app.ts';
 import type { RouteDef } from '../../api/src/http/routes.ts';
@@ -7,19 +8,6 @@ import { pngBytes, withForm } from '../support/fixtures.ts';
 import supertest from 'supertest';
 import { localDay } from '../../api/src/period.ts';
 import { bookPaidOrder } from '../support/books.ts';
-
-interface Entry {
-  id: number;
-  at: string;
-  userSub: string | null;
-  username: string | null;
-  action: string;
-  recordType: string | null;
-  recordId: string | null;
-  changes: Record<string, { before: unknown; after: unknown }> | null;
-  details: Record<string, unknown> | null;
-  recordName: { name: string | null; licenseId: string | null; amount: number | null } | null;
-}
 
 describeApi('protocol of changes', (t) => {
   let maria = '';
@@ -31,7 +19,7 @@ describeApi('protocol of changes', (t) => {
     office = await t.office();
   });
 
-  async function protocol(filter: Record<string, unknown> = {}, extra = ''): Promise<Entry[]> {
+  async function protocol(filter: Record<string, unknown> = {}, extra = ''): Promise<ProtocolEntry[]> {
     const res = await t.http
       .get(`/api/protocol/?filter=${encodeURIComponent(JSON.stringify(filter))}${extra}`)
       .set('Authorization', office);
@@ -219,7 +207,7 @@ describeApi('protocol of changes', (t) => {
         .set('Authorization', office)
         .set('Accept-Language', language);
       assert.equal(res.status, 200, JSON.stringify(res.body));
-      return (res.body as Entry[]).map((entry) => [entry.action, entry.recordName]);
+      return (res.body as ProtocolEntry[]).map((entry) => [entry.action, entry.recordName]);
     };
 
     it('names an item by its present name, a deleted vendor by the values the deletion kept, a payout by amount and vendor', async () => {
@@ -268,7 +256,7 @@ describeApi('protocol of changes', (t) => {
         .get(`/api/protocol/?filter=${encodeURIComponent('{"recordType":"vendor_comment"}')}`)
         .set('Authorization', office)
         .set('Accept-Language', 'de');
-      const comments = (listed.body as Entry[]).filter((entry) => entry.details?.vendorId === vendor.id);
+      const comments = (listed.body as ProtocolEntry[]).filter((entry) => entry.details?.vendorId === vendor.id);
       assert.deepEqual(
         comments.map((entry) => entry.recordName),
         [pseudonym],
@@ -292,7 +280,7 @@ describeApi('protocol of changes', (t) => {
       assert.equal(res.status, 200);
       assert.equal(res.headers['content-range'], 'protocol 0-1/4');
       assert.deepEqual(
-        res.body.map((e: Entry) => [e.action, e.recordType]),
+        res.body.map((e: ProtocolEntry) => [e.action, e.recordType]),
         [
           ['delete', 'vendor'],
           ['create', 'item'],

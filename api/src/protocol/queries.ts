@@ -1,6 +1,5 @@
 import type { Knex } from 'knex';
 import { invalidError } from '../errors.ts';
-import { toIso } from '../dates.ts';
 import { tr } from '../language/messages.ts';
 import { type ListSpec, periodFilters } from '../lists.ts';
 import type { Language } from '../language/messages.ts';
@@ -26,6 +25,28 @@ interface EntryRow {
 
 type Changes = NonNullable<EntryRow['changes']>;
 
+/** Who or what an entry is about, as it is named now (the pseudonym for an anonymised vendor). */
+interface RecordName {
+  name: string | null;
+  licenseId: string | null;
+  /** A payout's amount in cents. */
+  amount: number | null;
+}
+
+/** A protocol entry as GET /api/protocol answers it; the back office and the tests read it by this type. */
+export interface ProtocolEntry {
+  id: number;
+  at: string;
+  userSub: string | null;
+  username: string | null;
+  action: string;
+  recordType: string | null;
+  recordId: string | null;
+  changes: Changes | null;
+  details: Record<string, unknown> | null;
+  recordName: RecordName | null;
+}
+
 /** A value the entry kept itself, unless anonymisation erased it. */
 function kept(changes: Changes | null, field: string): string | null {
   const change = changes?.[field];
@@ -38,7 +59,7 @@ function kept(changes: Changes | null, field: string): string | null {
  * record as it is now; a deleted one by the values its entry kept. An anonymised vendor is named by
  * the pseudonym (docs/privacy.md), never by an older entry's values.
  */
-function recordName(row: EntryRow, language: Language) {
+function recordName(row: EntryRow, language: Language): RecordName | null {
   let name = row.named_name?.trim() || null;
   let licenseId = row.named_license_id;
   if (name === null && row.record_type === 'vendor') {
@@ -51,10 +72,10 @@ function recordName(row: EntryRow, language: Language) {
   return { name: name && pseudonymIn(name, language), licenseId, amount };
 }
 
-function entryToApi(row: EntryRow, language: Language) {
+function entryToApi(row: EntryRow, language: Language): ProtocolEntry {
   return {
     id: row.id,
-    at: toIso(row.at),
+    at: new Date(row.at).toISOString(),
     userSub: row.actor_sub,
     username: row.actor_name,
     action: row.action,
@@ -113,7 +134,7 @@ function text(name: string, value: unknown): string {
   return String(value).trim();
 }
 
-export const protocolList: ListSpec<EntryRow, ReturnType<typeof entryToApi>> = {
+export const protocolList: ListSpec<EntryRow, ProtocolEntry> = {
   resource: 'protocol',
   sortable: { id: 'id', at: 'at', username: 'lower(actor_name)', action: 'action', recordType: 'record_type' },
   defaultSort: ['at', 'DESC'],

@@ -4,23 +4,8 @@ import { Link } from 'react-router-dom';
 import { formatDateTime } from '../../shared/dates.ts';
 import type { Locale } from '../../shared/locale.ts';
 import { formatCents } from '../../shared/money.ts';
+import type { ProtocolEntry } from '../../../../api/src/protocol/queries.ts';
 import { actionKey, isCents, humanised, recordKinds } from './records.ts';
-
-type Changes = Record<string, { before: unknown; after: unknown }>;
-
-/** A protocol entry as GET /api/protocol answers it. */
-export interface ProtocolRecord {
-  id: number;
-  at: string;
-  username: string | null;
-  action: string;
-  recordType: string | null;
-  recordId: string | null;
-  changes: Changes | null;
-  details: Record<string, unknown> | null;
-  /** Who or what the entry is about, as the API names it now (the pseudonym for an anonymised vendor). */
-  recordName: { name: string | null; licenseId: string | null; amount: number | null } | null;
-}
 
 /** A line of a payout or a sale as the entry kept it. */
 interface Line {
@@ -78,7 +63,7 @@ function useLabel(recordType: string | null) {
 function useRecordName() {
   const translate = useTranslate();
   const locale = useLocale() as Locale;
-  return (entry: ProtocolRecord): string => {
+  return (entry: ProtocolEntry): string => {
     const type = translate(`app.protocol.type_${(entry.recordType ?? '').replace(/-/g, '_')}`, { _: entry.recordType });
     const named = entry.recordName;
     const name = named?.name ? (named.licenseId ? `${named.name} (${named.licenseId})` : named.name) : null;
@@ -91,7 +76,7 @@ function useRecordName() {
 }
 
 /** The action and the record in words, linked to the record's screen where it has one. */
-export function ProtocolRecordName({ entry }: { entry: ProtocolRecord }) {
+export function ProtocolRecordName({ entry }: { entry: ProtocolEntry }) {
   const translate = useTranslate();
   const recordName = useRecordName();
   const action = translate(actionKey(entry.action), { _: entry.action });
@@ -121,7 +106,7 @@ export function ProtocolRecordName({ entry }: { entry: ProtocolRecord }) {
  * record's fields with the one value they had; an entry without changes shows its details in words.
  */
 export function ProtocolChanges() {
-  const record = useRecordContext<ProtocolRecord>();
+  const record = useRecordContext<ProtocolEntry>();
   const translate = useTranslate();
   const shown = useShown();
   const label = useLabel(record?.recordType ?? null);

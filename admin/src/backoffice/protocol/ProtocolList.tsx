@@ -4,7 +4,8 @@ import { formatDateTime } from '../../shared/dates.ts';
 import { DayField } from '../common/DayInput.tsx';
 import type { Locale } from '../../shared/locale.ts';
 import { PageTitle } from '../layout/PageTitle.tsx';
-import { ProtocolChanges, ProtocolRecordName, type ProtocolRecord } from './Changes.tsx';
+import type { ProtocolEntry } from '../../../../api/src/protocol/queries.ts';
+import { ProtocolChanges, ProtocolRecordName } from './Changes.tsx';
 
 const filters = [
   <TextInput key="user" source="user" alwaysOn helperText={false} />,
@@ -38,7 +39,7 @@ export function ProtocolList() {
           // A phone has room for two columns: who did what to which record, then the changes.
           <DataTable.Col
             source="at"
-            render={(entry: ProtocolRecord) => (
+            render={(entry: ProtocolEntry) => (
               <>
                 {formatDateTime(entry.at, locale)}
                 <br />
@@ -47,18 +48,18 @@ export function ProtocolList() {
             )}
           />
         )}
-        {!isSmall && <DataTable.Col source="at" render={(entry: ProtocolRecord) => formatDateTime(entry.at, locale)} />}
+        {!isSmall && <DataTable.Col source="at" render={(entry: ProtocolEntry) => formatDateTime(entry.at, locale)} />}
         {!isSmall && (
           <DataTable.Col
             source="username"
-            render={(entry: ProtocolRecord) => entry.username ?? translate('app.protocol.system')}
+            render={(entry: ProtocolEntry) => entry.username ?? translate('app.protocol.system')}
           />
         )}
         {!isSmall && (
           <DataTable.Col
             label="app.protocol.record"
             source="recordType"
-            render={(entry: ProtocolRecord) => <ProtocolRecordName entry={entry} />}
+            render={(entry: ProtocolEntry) => <ProtocolRecordName entry={entry} />}
           />
         )}
         <DataTable.Col label="app.protocol.changes" disableSort render={() => <ProtocolChanges />} />
