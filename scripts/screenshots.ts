@@ -1,5 +1,5 @@
-// Takes the README's screenshots with Chromium (CHROMIUM_PATH, default /usr/bin/chromium): starts the
-// real server on a throw-away database with the demo newspaper and its history of sales, photographs
+// Takes the README's screenshots with Chromium (CHROMIUM_PATH, default /usr/bin/chromium-headless-shell):
+// starts the real server on a throw-away database with the demo newspaper and its history of sales, photographs
 // the shop at phone width and the back office's statistics at desktop width.
 // Run: npx tsx scripts/screenshots.ts   (after `npm run build`)
 import fs from 'node:fs';

@@ -5,8 +5,15 @@ import { chromium, type Browser, type BrowserContext, type Locator, type Page, t
 import { atRunEnd } from '../support/run-end.ts';
 import { outputDir } from './server.ts';
 
-/** Chromium from the system (Debian's package), never a Playwright download. */
-export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+/**
+ * Chromium from the system (Debian's packages), never a Playwright download: its headless shell, the
+ * engine of the same Chromium without the browser around it ("a separate, alternate browser
+ * implementation … It didn't share any of the Chrome browser code in //chrome",
+ * https://developer.chrome.com/docs/automation-and-testing/headless). The full browser's headless
+ * mode sets up a whole browser tab for every page; a new context's page costs about a third of its
+ * CPU time in the shell, and the tests open several hundred of them.
+ */
+export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium-headless-shell';
 
 export const chromiumArgs = [
   '--headless',
@@ -42,7 +49,7 @@ export async function launchChromium(): Promise<Browser> {
 async function startChromium(): Promise<Browser> {
   if (!fs.existsSync(chromiumPath)) {
     throw new Error(
-      `Chromium was not found at ${chromiumPath}: install it (apt-get install -y chromium) or set CHROMIUM_PATH.`,
+      `Chromium was not found at ${chromiumPath}: install it (apt-get install -y chromium-headless-shell) or set CHROMIUM_PATH.`,
     );
   }
   return chromium.launch({ executablePath: chromiumPath, headless: true, args: chromiumArgs, timeout: 60_000 });
