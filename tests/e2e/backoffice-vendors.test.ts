@@ -5,7 +5,7 @@ import { DEMO_VENDOR_EMAIL_POSTFIX } from '../../seeds/demo.ts';
 import { eventually } from '../support/orders.ts';
 import { accessToken, logInAtProvider, useBrowserTab } from './admin-login.ts';
 import { expectAccessible } from './axe.ts';
-import { coveredWhileTabbing, phone, reachableAtEnd, screenshot, resize } from './browser.ts';
+import { animationsDone, coveredWhileTabbing, phone, reachableAtEnd, screenshot, resize } from './browser.ts';
 import { buyInShop } from './purchase.ts';
 import type { RunningServer } from './server.ts';
 
@@ -69,6 +69,8 @@ describe('e2e: vendors in the back office', function () {
     assert.equal(await dialog.locator('#vendor-login-username').textContent(), licenseId);
     oneTimePassword = (await dialog.locator('#vendor-login-password').textContent()) ?? '';
     assert.ok(oneTimePassword.length >= 8, 'a one-time password is shown');
+    // The dialog fades in: the picture is of it once it is fully there.
+    await animationsDone(page);
     await screenshot(page, 'backoffice-vendor-created-1280');
     await dialog.getByRole('button', { name: 'Notiert, weiter' }).click();
     await page.waitForURL(/\/backoffice\/userprofile\/\d+$/);
