@@ -1,7 +1,7 @@
 # The shop as one image: the API, the shop widget and the back office, served by one Node process.
 # Build: docker build -t street-paper-shop .   Run: see compose.yaml and docs/production.md.
 
-# --- build: every dependency, then the two user interfaces (Vite) into dist/ ---
+# --- build: every dependency, then the two user interfaces (Vite) and the server's bundle into dist/ ---
 FROM node:20-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
@@ -9,7 +9,7 @@ RUN npm ci --no-audit --no-fund
 COPY . .
 RUN npm run build
 
-# --- dependencies of the running server only (tsx runs its TypeScript; no Vite, no test tools) ---
+# --- dependencies of the running server and the CLIs only (tsx runs the CLIs; no Vite, no test tools) ---
 FROM node:20-slim AS runtime-deps
 WORKDIR /app
 COPY package.json package-lock.json ./
@@ -40,6 +40,6 @@ HEALTHCHECK --interval=15s --timeout=5s --start-period=60s --retries=3 \
 # Listening beyond loopback, the server refuses to start on a test-mode default: it needs PUBLIC_URL,
 # STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET (or STRIPE_SANDBOX=true on purpose) and SEED_DEMO set
 # (docs/production.md, "Configuration"); it then exits with code 78 and names the variable.
-# What `npm start` runs, without its build check (the interfaces were built above) and without npm in
+# What `npm start` runs, without its build check (dist/ was built above) and without npm in
 # between, so SIGTERM from `docker stop` reaches the server, which finishes open requests and exits.
-CMD ["node", "--import", "tsx", "api/src/server.ts"]
+CMD ["node", "--enable-source-maps", "dist/server/server.mjs"]

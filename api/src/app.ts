@@ -75,7 +75,8 @@ export function buildApp({ db, config, verifier, routes = allRoutes, distDir = p
   const withDescription = (html: string, ctx: AnyContext) => vendorPage(db, html, ctx);
   app.use(serveApp('/me', path.join(distDir, 'admin'), 'me.html', withDescription));
   app.use(serveApp('/dashboard', path.join(distDir, 'admin'), 'me.html', withDescription));
-  app.use(serveFiles('/img', path.resolve(import.meta.dirname, '../public/img')));
+  // From the working directory, as `distDir`: the server runs as a bundle in dist/server/, away from api/src.
+  app.use(serveFiles('/img', path.resolve('api/public/img')));
   // The shop last: its own files (scripts, widget.js), then its page for every path of the shop.
   app.use(serveFiles('/', path.join(distDir, 'shop-widget')));
   app.use(shopPage(path.join(distDir, 'shop-widget'), path.join(distDir, 'shop-widget-server', 'server.js')));

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -7,7 +7,7 @@ import path from 'node:path';
 import { createDb } from '../../api/src/db/connection.ts';
 import { lockDataDir, lockFileName } from '../../api/src/db/lock.ts';
 import { hashPassword } from '../../api/src/identity/accounts/passwords.ts';
-import { freePort, removeDir, repoRoot, startServer, tempDir } from './server.ts';
+import { ensureBuild, freePort, removeDir, repoRoot, serverStart, startServer, tempDir } from './server.ts';
 
 // Production is safe by default, local stays zero-config: the real server (`api/src/server.ts`)
 // started behind a public PUBLIC_URL refuses every default that could move money without a real
@@ -23,7 +23,7 @@ const ribbon = 'id="test-mode-ribbon"';
 async function refusedStart(
   env: Record<string, string>,
   dataDir = tempDir(),
-  { command = ['node', '--import', 'tsx', 'api/src/server.ts'], bare = false } = {},
+  { command = ['node', ...serverStart], bare = false } = {},
 ) {
   const [program, ...args] = command;
   const child = spawn(program === 'node' ? process.execPath : program, args, {
@@ -60,7 +60,7 @@ describe('starting behind a public address', function () {
 
   before(function () {
     this.timeout(300_000);
-    execFileSync(process.execPath, ['scripts/ensure-build.mjs'], { cwd: repoRoot, stdio: 'ignore' });
+    ensureBuild();
   });
 
   it('refuses to start without STRIPE_SECRET_KEY, naming it', async () => {

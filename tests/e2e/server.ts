@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -138,9 +138,34 @@ export interface RunningServer {
   stop(timeoutMs?: number): Promise<number | null>;
 }
 
+/** Node's arguments for the server as `npm start` runs it: the bundle scripts/ensure-build.mjs keeps current. */
+export const serverStart = ['--enable-source-maps', 'dist/server/server.mjs'];
+
+let built = false;
+
 /**
- * Starts the real server (`api/src/server.ts`) as a child process, as `npm start` does minus the
- * build, with LOG_LEVEL=silent, and resolves once /readyz answers 200.
+ * Builds what `npm start` builds (the interfaces and the server's bundle) when it is missing or older
+ * than its sources, once per process: `npm test` builds first, and this covers a test file run alone.
+ */
+export function ensureBuild(root = repoRoot): void {
+  if (root === repoRoot && built) return;
+  execFileSync(process.execPath, ['scripts/ensure-build.mjs'], { cwd: root, stdio: 'ignore' });
+  if (root === repoRoot) built = true;
+}
+
+/**
+ * How another checkout (the bench's baseline) starts: as `npm start` runs it there, bundled once its
+ * build is current, or, from before the bundle, its TypeScript through tsx.
+ */
+function startIn(root: string): string[] {
+  if (!fs.existsSync(path.join(root, 'scripts/build-server.mjs'))) return ['--import', 'tsx', 'api/src/server.ts'];
+  ensureBuild(root);
+  return serverStart;
+}
+
+/**
+ * Starts the real server (`api/src/server.ts`, bundled) as a child process, as `npm start` does minus
+ * the build, with LOG_LEVEL=silent, and resolves once /readyz answers 200.
  */
 export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
   const port = options.port ?? (await freePort());
@@ -162,7 +187,8 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   };
   for (const [name, value] of Object.entries(env)) if (value === undefined) delete env[name];
   if (startsLikeTemplate(options, env)) await seededCopy(dataDir);
-  const child = spawn(process.execPath, ['--import', 'tsx', 'api/src/server.ts'], {
+  if (!options.root) ensureBuild();
+  const child = spawn(process.execPath, options.root ? startIn(options.root) : serverStart, {
     cwd: options.root ?? repoRoot,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,9 +1,8 @@
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import type { Browser, Page } from 'playwright-core';
 import { leaseChromium } from './browser.ts';
 import { mainItemOrder, placeOrder } from './purchase.ts';
-import { freePort, removeDir, repoRoot, seededCopy, startServer, tempDir, type RunningServer } from './server.ts';
+import { freePort, removeDir, seededCopy, startServer, tempDir, type RunningServer } from './server.ts';
 
 // The success page outlasts a server restart: while the server does not answer, the page says the
 // connection is interrupted and keeps trying, past its countdown, and never leads to a page that
@@ -26,7 +25,6 @@ describe('e2e: the success page waits through a server restart', function () {
 
   before(async function () {
     this.timeout(240_000);
-    execFileSync(process.execPath, ['scripts/ensure-build.mjs'], { cwd: repoRoot, stdio: 'ignore' });
     // Its own data directory and port: the server is killed and started again on both.
     await seededCopy(dir);
     const port = await freePort();

@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import type { Browser } from 'playwright-core';
 import { leaseChromium } from './browser.ts';
-import { removeDir, repoRoot, startServer, type RunningServer, type ServerOptions } from './server.ts';
+import { removeDir, startServer, type RunningServer, type ServerOptions } from './server.ts';
 
 export interface E2e {
   server: RunningServer;
@@ -18,8 +17,6 @@ export function useServerAndBrowser(options: ServerOptions = {}): E2e {
   const e2e = {} as E2e;
   before(async function () {
     this.timeout(180_000);
-    // `npm test` builds first; this covers running an e2e file alone.
-    execFileSync(process.execPath, ['scripts/ensure-build.mjs'], { cwd: repoRoot, stdio: 'ignore' });
     [e2e.server, e2e.browser] = await Promise.all([startServer(options), leaseChromium()]);
   });
   after(async function () {

@@ -291,11 +291,21 @@ describe('deployment files', () => {
     it('starts the server the image names', () => {
       const cmd = /^CMD (\[.*\])$/m.exec(dockerfile())?.[1];
       const entry = (JSON.parse(cmd!) as string[]).at(-1)!;
+      // The server's bundle, which `npm run build` makes, as the image's build stage does.
       assert.ok(fs.existsSync(path.join(repo, entry)), `${entry} exists`);
+      assert.match(read('package.json'), /"build": "[^"]*node scripts\/build-server\.mjs/);
       const ignored = read('.dockerignore')
         .split('\n')
         .filter((line) => line && !line.startsWith('#'));
-      assert.ok(!ignored.includes(entry.split('/')[0]), `${entry} is not left out of the image`);
+      const folder = entry.split('/')[0];
+      // A folder the context leaves out reaches the image only built in the build stage and copied.
+      if (ignored.includes(folder))
+        assert.match(
+          dockerfile(),
+          new RegExp(`^COPY --from=build /app/${folder} \\./${folder}$`, 'm'),
+          `${entry} is copied into the image`,
+        );
+      assert.match(dockerfile(), /^RUN npm run build$/m);
     });
   });
 });
