@@ -155,7 +155,7 @@ async function benchEngine(part: string, adminUrl: string | undefined): Promise<
         String(run.failures),
       ]);
     }
-    // A deploy stops the app while a customer's receipt waits for its payment (long polling, issue 19):
+    // A deploy stops the app while a customer's receipt waits for its payment (long polling):
     // the app answers it on SIGTERM and closes its connection then, not after its last resort of 5 s.
     const { token } = await placeOrder(appUrl, await mainItemOrder(appUrl, 'DEMO-1'));
     const waiting = fetch(`${appUrl}/api/orders/${token}?wait=10`).catch(() => undefined);

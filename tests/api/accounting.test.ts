@@ -5,7 +5,7 @@ import { bookHistory, edges, type History } from '../support/books.ts';
 import { describeApi, type ApiTest } from '../support/env.ts';
 import { assertBalanced } from '../support/orders.ts';
 
-// Acceptance 4: every total the back office shows for a period (accounting list and its totals,
+// Every total the back office shows for a period (accounting list and its totals,
 // sales, payouts, the accounts export) equals a direct SQL sum over the ledger. The bounds of the
 // reference sums are computed by PostgreSQL itself (`date::timestamp at time zone`), not by the API.
 

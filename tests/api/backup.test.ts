@@ -23,7 +23,7 @@ import { pngBytes, withForm } from '../support/fixtures.ts';
 import { assertBalanced, eventually, postEvent, signedEvent } from '../support/orders.ts';
 import { listedVendor, listenBooksShop, sell } from '../support/sales.ts';
 
-// Data safety, acceptance point 4: a backup restores every table as it was, from PGlite or
+// Data safety: a backup restores every table as it was, from PGlite or
 // PostgreSQL into either, and an embedded installation moves into PostgreSQL with nothing lost.
 // "As it was" is checked per table by row count and a checksum over every row's full text.
 

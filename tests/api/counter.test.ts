@@ -104,7 +104,7 @@ describeApi('counter: visits, tills, cash book and daily close', (t) => {
     return rows;
   }
 
-  describe('acceptance 1: 46,00 € credit, 10 copies from credit, the rest paid out', () => {
+  describe('46,00 € credit, 10 copies from credit, the rest paid out', () => {
     it('leaves the vendor at 0, the till 31,00 € lower, lists the copies, prints one receipt with the figures; the ledger sums to zero', async () => {
       await giveCredit(t.db, 'DEMO-3', 4600);
       const shown = await atCounter('DEMO-3');
@@ -260,7 +260,7 @@ describeApi('counter: visits, tills, cash book and daily close', (t) => {
     );
   });
 
-  describe('acceptance 2: cash, mixed payment, no negative credit, two staff at once', () => {
+  describe('cash, mixed payment, no negative credit, two staff at once', () => {
     it('raises the till by copies paid in cash and leaves the credit alone', async () => {
       const till = await firstTill();
       const done = await visit({
@@ -448,7 +448,7 @@ describeApi('counter: visits, tills, cash book and daily close', (t) => {
     });
   });
 
-  describe('acceptance 3: running balance and gap-free vouchers', () => {
+  describe('running balance and gap-free vouchers', () => {
     it('adds up at every row through deposits, withdrawals, expenses, income, visits and payouts; a payout above the till is refused with the figure', async () => {
       const small = await newTill('Kasse 2', 1000);
       await giveCredit(t.db, 'DEMO-8', 5000);
@@ -517,7 +517,7 @@ describeApi('counter: visits, tills, cash book and daily close', (t) => {
     });
   });
 
-  describe('acceptance 4: the daily close', () => {
+  describe('the daily close', () => {
     it('books a differing count once, then the database refuses any movement inside the closed period (tried in SQL)', async () => {
       const till = await firstTill();
       assert.equal((await move(till.id, { kind: 'income', amount: 1000, reason: 'Spende' })).status, 201);

@@ -5,7 +5,7 @@ import { buildApp } from '../../api/src/app.ts';
 import { bookHistory, bookPaidOrder } from '../support/books.ts';
 import { describeApi, type ApiTest } from '../support/env.ts';
 
-// Acceptance 6: the CSV downloads open in a German spreadsheet with the right columns and amounts.
+// The CSV downloads open in a German spreadsheet with the right columns and amounts.
 // Each file is parsed back here the way such a program reads it: BOM, `;`, quoted fields, decimal comma.
 
 const zone = 'Europe/Berlin';

@@ -14,7 +14,7 @@ import { payInSandbox } from '../support/sandbox.ts';
 import { decodeQuotedPrintable, smtpServer } from '../support/smtp.ts';
 import { listenShop, type ListeningShop } from '../support/shop-server.ts';
 
-// Digital deliveries (acceptance 5): a paid digital edition gets one download link and one e-mail,
+// Digital deliveries: a paid digital edition gets one download link and one e-mail,
 // however often it is settled; the link downloads the PDF and counts, and fails once expired.
 
 const invalidMessage = 'The link to the pdf is invalid or expired. Please contact the office.';
@@ -38,7 +38,7 @@ async function editionPdf(t: ApiTest): Promise<Buffer> {
   return toBuffer(row.data);
 }
 
-describeApi('digital deliveries: links and the outbox (acceptance 5)', (t) => {
+describeApi('digital deliveries: links and the outbox', (t) => {
   let shop: ListeningShop;
   before(async () => {
     shop = await listenShop(t, () => ({ orderRateLimit: 10_000 }));
@@ -291,7 +291,7 @@ describeApi('digital deliveries: links and the outbox (acceptance 5)', (t) => {
   });
 });
 
-describeApi('digital deliveries: a digital-edition purchase settled twice (acceptance 5)', (t) => {
+describeApi('digital deliveries: a digital-edition purchase settled twice', (t) => {
   let shop: ListeningShop;
   let smtp: Awaited<ReturnType<typeof smtpServer>>;
   before(async () => {

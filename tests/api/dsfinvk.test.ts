@@ -102,7 +102,7 @@ describeApi('fiscal: the DSFinV-K export of a period', (t) => {
   const get = (path: string) => shop.http.get(path).set('Authorization', office);
   const post = (path: string, body: object) => shop.http.post(path).set('Authorization', office).send(body);
 
-  it('acceptance 2: the ZIP parses back (index.xml and every CSV it lists), its Vorgänge equal the cash book to the cent, a planted difference is found', async () => {
+  it('the ZIP parses back (index.xml and every CSV it lists), its Vorgänge equal the cash book to the cent, a planted difference is found', async () => {
     const tills = (await get('/api/tills')).body;
     const till = tills.tills[0].id as number;
     const today = tills.today as string;

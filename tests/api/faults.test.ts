@@ -15,7 +15,7 @@ import { payInSandbox } from '../support/sandbox.ts';
 import type { ListeningShop } from '../support/shop-server.ts';
 import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy.ts';
 
-// Acceptance 2, the database half: the API reaches PostgreSQL through a TCP proxy that the test cuts
+// Faults, the database half (tests/api/stripe-outage.test.ts is the Stripe half): the API reaches PostgreSQL through a TCP proxy that the test cuts
 // in the middle of a purchase, of the booking a webhook makes, and of a payout. Every such request
 // fails with a 503 a person understands; a direct connection then finds no half-written order,
 // booking or payout; and the same app instance works again as soon as the database is back.

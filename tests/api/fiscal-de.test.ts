@@ -114,7 +114,7 @@ describeApi('fiscal: signing the till in Germany (fiskaly SIGN DE v2 against the
     assert.equal(res.status, 200, await res.text());
   }
 
-  it('acceptance 1: a visit (copies from credit, cash payout), a cash sale and a daily close are signed; signatures, counters and QR codes hold', async () => {
+  it('a visit (copies from credit, cash payout), a cash sale and a daily close are signed; signatures, counters and QR codes hold', async () => {
     const till = await tillId();
     const zeitung = await itemId(t.db, 'Zeitung');
     const credit = await giveCredit('DEMO-3');
@@ -232,7 +232,7 @@ describeApi('fiscal: signing the till in Germany (fiskaly SIGN DE v2 against the
     assert.equal(overview.installation.software.name, 'street-paper-shop');
   });
 
-  it('acceptance 4: with the simulator stopped a visit still books, its receipt says the TSE failed, staff see it; back, nothing is signed twice', async () => {
+  it('with the simulator stopped a visit still books, its receipt says the TSE failed, staff see it; back, nothing is signed twice', async () => {
     const till = await tillId();
     const zeitung = await itemId(t.db, 'Zeitung');
     // the till's opening is signed while the simulator runs

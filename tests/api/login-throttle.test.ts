@@ -6,7 +6,7 @@ import { Browser, openLoginPage } from '../support/oidc-flow.ts';
 import { startCluster, type Cluster } from '../support/processes.ts';
 import { listenShop, type ListeningShop } from '../support/shop-server.ts';
 
-// Issue 20: login throttling that holds under concurrency and cannot lock the owner out. Attempts
+// Login throttling that holds under concurrency and cannot lock the owner out. Attempts
 // are counted before the password is checked; an account and address pair and an address have hard
 // limits, an account as a whole only growing delays; staff can lift the locks.
 
@@ -152,7 +152,7 @@ describeApi('login throttling', (t) => {
 });
 
 /**
- * Acceptance 2 of issue 20: two real API processes on PostgreSQL, an attacker sending 200 wrong
+ * Two real API processes on PostgreSQL, an attacker sending 200 wrong
  * passwords at once through the balancer, and the owner logging in from another address meanwhile.
  * Each password check that fails is a `login.failed` entry in the protocol: that is the count.
  */

@@ -8,8 +8,8 @@ import { payInSandbox } from '../support/sandbox.ts';
 import { listenShop, type ListeningShop } from '../support/shop-server.ts';
 import { localDay } from '../../api/src/period.ts';
 
-// Placing orders: every refusal rule of product.md with its message (acceptance 4), prices from
-// our own data, the rate limit, Stripe failing (acceptance 6), receipts and the back office list.
+// Placing orders: every refusal rule of product.md with its message, prices from
+// our own data, the rate limit, Stripe failing, receipts and the back office list.
 
 interface Case {
   name: string;
@@ -211,7 +211,7 @@ async function demoItems(db: import('../../api/src/db/connection.ts').Db): Promi
   };
 }
 
-describeApi('orders: every refusal with its message (acceptance 4)', (t) => {
+describeApi('orders: every refusal with its message', (t) => {
   for (const c of cases) {
     it(`refuses ${c.name}`, async () => {
       const items = await demoItems(t.db);
@@ -239,7 +239,7 @@ describeApi('orders: placing them', (t) => {
   after(() => shop.close());
   beforeEach(() => t.reset());
 
-  it('prices everything from the database and ignores prices, totals and states sent by the client (acceptance 4)', async () => {
+  it('prices everything from the database and ignores prices, totals and states sent by the client', async () => {
     const print = await itemId(t.db, 'Zeitung');
     const res = await shop.http.post('/api/orders').send({
       vendor: 'demo-1',
@@ -368,7 +368,7 @@ describeApi('orders: one order per cart however often "Pay" is tapped', (t) => {
   });
 });
 
-describeApi('orders: Stripe refusing the shop’s key (acceptance 6)', (t) => {
+describeApi('orders: Stripe refusing the shop’s key', (t) => {
   it('answers 502 with a clear message and leaves no paid order and no ledger row', async () => {
     await t.reset();
     // A listening instance with the sandbox answers Stripe's API; the shop under test has the sandbox

@@ -41,7 +41,7 @@ async function statusOf(shop: ListeningShop, token: string): Promise<string> {
   return res.body.status;
 }
 
-describeApi('card payments: a purchase through the sandbox (acceptance 1)', (t) => {
+describeApi('card payments: a purchase through the sandbox', (t) => {
   let shop: ListeningShop;
   before(async () => {
     shop = await listenShop(t, () => ({ orderRateLimit: 10_000 }));
@@ -122,7 +122,7 @@ describeApi('card payments: the fee known only with charge.updated, as live Stri
   });
 });
 
-describeApi('card payments: webhooks repeated, out of order, forged or lost (acceptance 2)', (t) => {
+describeApi('card payments: webhooks repeated, out of order, forged or lost', (t) => {
   // This shop accepts only events signed with the test's secret: the sandbox's own deliveries are
   // refused, so every event that arrives is one the test sends (or none at all).
   const secret = 'whsec_offline_test';
@@ -357,7 +357,7 @@ describeApi('card payments: webhooks repeated, out of order, forged or lost (acc
   });
 });
 
-describeApi('card payments: 200 concurrent purchases for 20 vendors (acceptance 3)', (t) => {
+describeApi('card payments: 200 concurrent purchases for 20 vendors', (t) => {
   let shop: ListeningShop;
   before(async () => {
     shop = await listenShop(t, () => ({ orderRateLimit: 10_000 }));

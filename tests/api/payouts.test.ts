@@ -33,7 +33,7 @@ describeApi('payouts: credit, payout, reversal, lists and receipt', (t) => {
     as(t.http.post('/api/payments/payout/')).send({ vendor, expectedAmount });
   const reverse = (id: number, body: object) => as(t.http.post(`/api/payments/payout/${id}/reverse/`)).send(body);
 
-  describe('acceptance 1: a credit of 6,50 € paid out in cash', () => {
+  describe('a credit of 6,50 € paid out in cash', () => {
     it('credits 3,00 € + 4,00 € (tip included) − 0,50 € licence = 6,50 €; after the payout 0, cash 6,50 €, the payout lists those rows, the next sale is open credit again', async () => {
       // The held-fee card keeps card fees out, so the vendor's rows are exactly the sales and the licence share.
       await sell(shop, t.db, { vendor: 'DEMO-3', items: { 'Digitale Ausgabe': 1 }, card: noFeeCard });
@@ -174,7 +174,7 @@ describeApi('payouts: credit, payout, reversal, lists and receipt', (t) => {
     });
   });
 
-  describe('acceptance 2 and 3: never twice, never a figure staff did not see', () => {
+  describe('never twice, never a figure staff did not see', () => {
     it('pays exactly once when 50 payout requests for one vendor arrive at the same time; the other 49 get 409', async function () {
       this.timeout(120_000);
       await sell(shop, t.db, { vendor: 'DEMO-5', items: { Zeitung: 1 }, tip: 100 });
@@ -234,7 +234,7 @@ describeApi('payouts: credit, payout, reversal, lists and receipt', (t) => {
     });
   });
 
-  describe('acceptance 5: a mistaken payout reversed', () => {
+  describe('a mistaken payout reversed', () => {
     it('restores the credit with one open row, keeps the payout as reversed, refuses a second reversal, and pays the credit out again', async () => {
       await sell(shop, t.db, { vendor: 'DEMO-8', items: { Zeitung: 1 }, tip: 100 });
       const first = (await payOut('DEMO-8', 400)).body;

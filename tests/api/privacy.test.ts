@@ -184,7 +184,7 @@ describeApi('privacy: a vendor’s data export and anonymisation', (t) => {
     assert.equal((await t.http.get(`/api/vendors/${vendorId}/export`).set('Authorization', vendor)).status, 403);
   });
 
-  it('acceptance 3: refused while the credit is not zero, and nothing is changed', async () => {
+  it('refused while the credit is not zero, and nothing is changed', async () => {
     const res = await as(t.http.post(`/api/vendors/${vendorId}/anonymise`));
     assert.equal(res.status, 409);
     assert.match(res.body.message, /cannot be anonymised: the credit is not zero/);
@@ -193,7 +193,7 @@ describeApi('privacy: a vendor’s data export and anonymisation', (t) => {
     assert.equal(vendor.anonymised_at, null);
   });
 
-  it('acceptance 3: anonymised, no personal value is left in any text column, the books balance, the sums stay, the licence id is free', async function () {
+  it('anonymised, no personal value is left in any text column, the books balance, the sums stay, the licence id is free', async function () {
     this.timeout(60_000);
     await payOutAll();
     assert.equal(await credit(), 0);

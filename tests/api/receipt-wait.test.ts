@@ -12,7 +12,7 @@ import { itemId, placeMainOrder } from '../support/orders.ts';
 import { payInSandbox } from '../support/sandbox.ts';
 import { listenShop, type ListeningShop } from '../support/shop-server.ts';
 
-// The success page waits on the server for its payment's booking (`?wait=<seconds>`, issue 19): the
+// The success page waits on the server for its payment's booking (`?wait=<seconds>`): the
 // booking answers the waiting request at once, in this process and, by re-reading, from another.
 
 type PlacedOrder = Awaited<ReturnType<typeof placeMainOrder>>;

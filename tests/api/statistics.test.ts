@@ -5,7 +5,7 @@ import { bookHistory } from '../support/books.ts';
 import { describeApi, type ApiTest } from '../support/env.ts';
 import { localDay } from '../../api/src/period.ts';
 
-// Acceptance 4 for the statistics: per item, per day/week/month and vendor activity equal direct
+// The statistics: per item, per day/week/month and vendor activity equal direct
 // SQL over the ledger (sales and tips customers → vendor, refunds vendor → customers subtracted),
 // with the period's bounds and the local days computed by PostgreSQL.
 

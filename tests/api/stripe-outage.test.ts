@@ -7,7 +7,7 @@ import { payInSandbox } from '../support/sandbox.ts';
 import { startHttpFaultProxy, type FaultMode, type HttpFaultProxy } from '../support/http-fault-proxy.ts';
 import { listenShop, type ListeningShop } from '../support/shop-server.ts';
 
-// Acceptance 2, the Stripe half: the SDK reaches the sandbox through a proxy that answers 500 or
+// Faults, the Stripe half (tests/api/faults.test.ts is the database half): the SDK reaches the sandbox through a proxy that answers 500 or
 // swallows the answer. A purchase then fails with a message and leaves no order that could still
 // be paid, a refund fails with nothing reversed, the SDK gives up after a bounded number of tries,
 // and the same purchase or refund succeeds and is booked once when Stripe is back.

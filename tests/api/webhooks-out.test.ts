@@ -20,7 +20,7 @@ import { webhookReceiver, type Receiver } from '../support/webhook-receiver.ts';
 
 // Outbound webhooks through the API and the sender itself:
 // endpoints and their secrets, the addresses refused, the events each booking writes in its own
-// transaction, signed deliveries with retries, and resending; then acceptance 4 with the real
+// transaction, signed deliveries with retries, and resending; then, with the real
 // server process: a receiver that is down across a restart gets every event exactly once.
 
 /**
@@ -532,7 +532,7 @@ interface ListedDelivery {
 }
 
 for (const engineName of enginesUnderTest()) {
-  describe(`acceptance 4: an endpoint that is down receives every event once after it comes back, across a server restart [${engineName}]`, function () {
+  describe(`an endpoint that is down receives every event once after it comes back, across a server restart [${engineName}]`, function () {
     this.timeout(600_000);
     const adminUrl = process.env.TEST_DATABASE_URL;
     const database = `webhooks_restart_${process.pid}`;

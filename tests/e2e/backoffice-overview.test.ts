@@ -9,9 +9,9 @@ import { buyInShop } from './purchase.ts';
 import type { RunningServer } from './server.ts';
 
 // the back office's overview screens in Chromium — statistics show a purchase made in the
-// shop (acceptance 2), the map shows the demo vendors, orders can be checked with Stripe and
+// shop, the map shows the demo vendors, orders can be checked with Stripe and
 // refunded, the protocol shows a vendor change, the outbox the digital edition's mail; and the first
-// screen loads none of the map or chart code (acceptance 5). The tests run in order on one purchase.
+// screen loads none of the map or chart code. The tests run in order on one purchase.
 describe('e2e: overview screens of the back office', function () {
   this.timeout(180_000);
   const tab = useBrowserTab({ officeAt: '/backoffice/vendorsummary' });

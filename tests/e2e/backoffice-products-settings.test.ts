@@ -8,7 +8,7 @@ import { coveredWhileTabbing, keyboardFocusRing, phone, screenshot, resize } fro
 import type { RunningServer } from './server.ts';
 
 // products and settings in the back office — a product with an image, the server's
-// refusals at the fields and never a success notice for a failed save (acceptance 6), and a
+// refusals at the fields and never a success notice for a failed save, and a
 // changed setting that the shop shows.
 describe('e2e: products and settings in the back office', function () {
   this.timeout(180_000);

@@ -10,7 +10,7 @@ import { buyInShop } from './purchase.ts';
 import type { RunningServer } from './server.ts';
 
 // vendors in the back office, as office staff use them — create (with the new login's
-// one-time password), edit with a refusal shown at the field (acceptance 6), deactivate, locations
+// one-time password), edit with a refusal shown at the field, deactivate, locations
 // with the map, comments, delete with confirmation. The tests run in order on one vendor.
 describe('e2e: vendors in the back office', function () {
   this.timeout(180_000);

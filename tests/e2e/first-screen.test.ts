@@ -7,7 +7,7 @@ import { firstScreenBytes, openFirstScreen } from './first-screen.ts';
 import type { RunningServer } from './server.ts';
 import { useServerAndBrowser } from './suite.ts';
 
-// Acceptance 3: the first screen of /v/DEMO-1 comes from one HTML answer plus the widget's cached
+// The first screen of /v/DEMO-1 comes from one HTML answer plus the widget's cached
 // script, with no API round trip, and costs under 25 KB gzip (page, scripts and styles; not the logo).
 
 const budget = 25 * 1024;

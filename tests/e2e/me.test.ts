@@ -10,8 +10,8 @@ import type { RunningServer } from './server.ts';
 
 // the vendor area /me — the vendor logs in and sees credit, last payout and transactions,
 // their QR code to download and their profile, in German and English, on a 320 px phone, with
-// under 80 KB of gzipped JavaScript (acceptance 5); a back-office login is sent to the back office
-// (acceptance 4).
+// under 80 KB of gzipped JavaScript; a back-office login is sent to the back office
+//.
 describe('e2e: the vendor area /me in Chromium', function () {
   this.timeout(180_000);
   const tab = useBrowserTab({ contextOptions: { viewport: phone, deviceScaleFactor: 2 } });

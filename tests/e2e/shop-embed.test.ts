@@ -7,7 +7,7 @@ import { screenshot } from './browser.ts';
 import { freePort, type ServerOptions } from './server.ts';
 import { useServerAndBrowser } from './suite.ts';
 
-// Acceptance 5: the newspaper's own website embeds the shop with one script tag. A second local
+// The newspaper's own website embeds the shop with one script tag. A second local
 // server plays that website: as http://127.0.0.1:<port> it is listed in EMBED_ORIGINS, as
 // http://localhost:<port> (another origin, same pages) it is not. The shop runs at
 // http://localhost:<shop port>.

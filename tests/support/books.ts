@@ -7,9 +7,6 @@ import { vendorAccountSummary } from '../../api/src/ledger/queries.ts';
 import { bookRefund } from '../../api/src/ledger/refund.ts';
 import { allowBackdating } from '../../seeds/history.ts';
 
-// NOTE (helper A): this file was accidentally overwritten by helper A and restored from tsx's
-// compile cache of 12:54; the code is B's as compiled then, its comments and types are rebuilt.
-
 /** Instants at the edges of the periods the tests ask for (Europe/Berlin). */
 export const edges = {
   mayStart: '2026-04-30T22:00:00.000Z',
