@@ -1,7 +1,7 @@
 # The shop as one image: the API, the shop widget and the back office, served by one Node process.
 # Build: docker build -t street-paper-shop .   Run: see compose.yaml and docs/production.md.
 
-# --- build: every dependency, then the two user interfaces (Vite) and the server's bundle into dist/ ---
+# --- build: every dependency, then the two user interfaces (Vite) and the server's bundles into dist/ ---
 FROM node:20-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
@@ -9,7 +9,7 @@ RUN npm ci --no-audit --no-fund
 COPY . .
 RUN npm run build
 
-# --- dependencies of the running server and the CLIs only (tsx runs the CLIs; no Vite, no test tools) ---
+# --- dependencies of the running server and its command-line tools only (no Vite, esbuild, tsx or test tools) ---
 FROM node:20-slim AS runtime-deps
 WORKDIR /app
 COPY package.json package-lock.json ./
@@ -25,10 +25,12 @@ ENV NODE_ENV=production \
     DATA_DIR=/app/data
 WORKDIR /app
 COPY --from=runtime-deps /app/node_modules ./node_modules
-COPY package.json tsconfig.json ./
-COPY api ./api
-COPY migrations ./migrations
-COPY seeds ./seeds
+# The server and its tools run from their bundles (npm start, npm run account, backup, …): of the
+# sources only the pictures /img serves, and the build check the tools' scripts start with, which
+# finds no sources here and leaves dist/ as the build stage made it.
+COPY package.json ./
+COPY api/public ./api/public
+COPY scripts/ensure-build.mjs scripts/build-server.mjs ./scripts/
 COPY --from=build /app/dist ./dist
 # The embedded database (without DATABASE_URL) lives in DATA_DIR; the image's own user owns it.
 RUN mkdir -p /app/data && chown node:node /app/data

@@ -14,7 +14,7 @@ import { listenShop, type ListeningShop } from '../support/shop-server.ts';
 
 const run = promisify(execFile);
 
-// #6: `npm run stripe-setup` creates the webhook endpoint <PUBLIC_URL>/api/webhooks/stripe
+// `npm run stripe-setup` creates the webhook endpoint <PUBLIC_URL>/api/webhooks/stripe
 // with exactly the events we handle and the pinned API version, once; a second run changes nothing.
 
 describe('npm run stripe-setup against the sandbox', function () {

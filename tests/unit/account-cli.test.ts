@@ -6,6 +6,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { createDb } from '../../api/src/db/connection.ts';
 import { verifyPassword } from '../../api/src/identity/accounts/passwords.ts';
+import { ensureBuild, repoRoot } from '../e2e/server.ts';
 
 const run = promisify(execFile);
 
@@ -15,13 +16,15 @@ describe('npm run account: staff logins made at the console', function () {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'account-cli-'));
   const env = { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', LOG_LEVEL: 'silent' };
   const account = (...args: string[]) =>
-    run(process.execPath, ['--import', 'tsx', 'api/src/identity/accounts/cli.ts', ...args], { env }).then(
+    run('npm', ['run', '--silent', 'account', '--', ...args], { cwd: repoRoot, env }).then(
       (done) => ({ code: 0, out: done.stdout + done.stderr }),
       (failed: { code: number; stdout: string; stderr: string }) => ({
         code: failed.code,
         out: failed.stdout + failed.stderr,
       }),
     );
+  // The bundle npm run account runs, current once for the file (npm test builds it first).
+  before(() => ensureBuild());
   after(() => rmSync(dataDir, { recursive: true, force: true }));
 
   it('adds a back-office account with a printed password, refuses the name twice, and replaces a forgotten password', async () => {

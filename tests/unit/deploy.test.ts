@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { CORE_SCHEMA, load, mergeTag } from 'js-yaml';
 import supertest from 'supertest';
 import { buildApp } from '../../api/src/app.ts';
@@ -11,6 +13,7 @@ import { configRefusals } from '../../api/src/safety.ts';
 import { Stripe, STRIPE_API_VERSION } from '../../api/src/stripe/adapter.ts';
 import { handledEvents } from '../../api/src/stripe/events.ts';
 import { DEMO_VENDOR_EMAIL_POSTFIX } from '../../seeds/demo.ts';
+import { ensureBuild } from '../e2e/server.ts';
 
 // What the deployment files (Dockerfile, compose.yaml, deploy/**) say about the app must stay true
 // while the app changes. No Docker engine needed: the files are read and held against the code.
@@ -306,6 +309,62 @@ describe('deployment files', () => {
           `${entry} is copied into the image`,
         );
       assert.match(dockerfile(), /^RUN npm run build$/m);
+    });
+
+    it('runs every command-line tool from what the image holds: the bundles, without the sources or tsx', async function () {
+      this.timeout(60_000);
+      ensureBuild();
+      // The runtime stage's files, laid out as its COPY lines say; its node_modules is this checkout's.
+      const stage = dockerfile()
+        .split(/^FROM /m)
+        .at(-1)!;
+      const image = fs.mkdtempSync(path.join(os.tmpdir(), 'image-'));
+      try {
+        for (const [, from, list] of stage.matchAll(/^COPY (?:--from=(\S+) )?(.+)$/gm)) {
+          const parts = list.trim().split(/\s+/);
+          const target = path.join(image, parts.pop()!);
+          for (const source of parts) {
+            const into = parts.length > 1 || target.endsWith('/') ? path.join(target, path.basename(source)) : target;
+            fs.mkdirSync(path.dirname(into), { recursive: true });
+            if (from === 'runtime-deps') fs.symlinkSync(path.join(repo, source.replace('/app/', '')), into);
+            else fs.cpSync(path.join(repo, from ? source.replace('/app/', '') : source), into, { recursive: true });
+          }
+        }
+        assert.ok(!fs.existsSync(path.join(image, 'api/src')), 'the image holds no sources');
+        const pkg = JSON.parse(read('package.json')) as {
+          scripts: Record<string, string>;
+          dependencies: Record<string, string>;
+        };
+        assert.equal(pkg.dependencies.tsx, undefined, 'tsx is no dependency of the image');
+        const tools = Object.entries(pkg.scripts).filter(
+          ([name, script]) => name !== 'start' && /dist\/server\//.test(script),
+        );
+        assert.deepEqual(tools.map(([name]) => name).sort(), [
+          'account',
+          'backup',
+          'check',
+          'erase-emails',
+          'migrate-to-postgres',
+          'restore',
+          'stripe-setup',
+        ]);
+        // Past their usage, each tool loads its bundle and reads the configuration, which refuses a bad
+        // PORT before any database is opened: the answer shows that everything it imports is there.
+        const args: Record<string, string[]> = { account: ['add', 'someone'], backup: ['x'], restore: ['x'] };
+        for (const [name, script] of tools) {
+          assert.doesNotMatch(script, /\btsx\b/, name);
+          const out = await promisify(execFile)('npm', ['run', '--silent', name, '--', ...(args[name] ?? [])], {
+            cwd: image,
+            env: { ...process.env, PORT: 'none', DATA_DIR: path.join(image, 'data'), DATABASE_URL: '' },
+          }).then(
+            () => '',
+            (failed: { stdout: string; stderr: string }) => failed.stdout + failed.stderr,
+          );
+          assert.match(out, /PORT must be a port number/, `npm run ${name} in the image: ${out}`);
+        }
+      } finally {
+        fs.rmSync(image, { recursive: true, force: true });
+      }
     });
   });
 });
