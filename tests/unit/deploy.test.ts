@@ -361,6 +361,8 @@ describe('deployment files', () => {
             (failed: { stdout: string; stderr: string }) => failed.stdout + failed.stderr,
           );
           assert.match(out, /PORT must be a port number/, `npm run ${name} in the image: ${out}`);
+          // One sentence for the operator, as the server's own refusal: no stack trace.
+          assert.doesNotMatch(out, /^\s+at /m, `npm run ${name} in the image: ${out}`);
         }
       } finally {
         fs.rmSync(image, { recursive: true, force: true });

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { loadConfig } from '../config.ts';
+import { ConfigError, loadConfig } from '../config.ts';
 import { withoutPassword } from '../db/connection.ts';
 import { setLogSilent } from '../log.ts';
 import { writeBackup } from './backup.ts';
@@ -164,9 +164,10 @@ async function main(args: string[]): Promise<boolean> {
 main(process.argv.slice(2)).then(
   (ok) => process.exit(ok ? 0 : 1),
   (error: unknown) => {
-    process.stderr.write(
-      `${withoutPassword(error instanceof MaintenanceError ? error.message : ((error as Error)?.stack ?? String(error)))}\n`,
-    );
+    // A refusal (a usage, a configuration the server would refuse too) is a sentence for the operator;
+    // anything else keeps its stack for whoever reports it.
+    const told = error instanceof MaintenanceError || error instanceof ConfigError;
+    process.stderr.write(`${withoutPassword(told ? error.message : ((error as Error)?.stack ?? String(error)))}\n`);
     process.exit(1);
   },
 );
