@@ -42,7 +42,8 @@ async function buildServer() {
   // A rebuild names its chunks anew (by their content): the ones no bundle imports any more go. A
   // running process has loaded its chunks at its start (the code imports nothing later).
   const written = new Set(Object.keys(metafile.outputs).map((file) => path.resolve(file)));
-  for (const name of fs.readdirSync('dist/server/chunks')) {
+  const chunks = fs.existsSync('dist/server/chunks') ? fs.readdirSync('dist/server/chunks') : [];
+  for (const name of chunks) {
     const file = path.resolve('dist/server/chunks', name);
     if (!written.has(file)) fs.rmSync(file);
   }

@@ -368,5 +368,28 @@ describe('deployment files', () => {
         fs.rmSync(image, { recursive: true, force: true });
       }
     });
+
+    it('imports from the bundles only packages the image installs (dependencies, not devDependencies)', () => {
+      ensureBuild();
+      const { dependencies } = JSON.parse(read('package.json')) as { dependencies: Record<string, string> };
+      const files = fs
+        .readdirSync(path.join(repo, 'dist/server'), { recursive: true, encoding: 'utf8' })
+        .filter((file) => file.endsWith('.mjs'));
+      assert.ok(files.includes('server.mjs') && files.includes('maintenance.mjs'), files.join(', '));
+      const packages = new Set<string>();
+      for (const file of files) {
+        const code = fs.readFileSync(path.join(repo, 'dist/server', file), 'utf8');
+        // esbuild writes each import of a package as `import … from "name"` or `import "name"`.
+        for (const [, specifier] of code.matchAll(/^\s*(?:import|export)\b[^;'"]*?["']([^"'./][^"']*)["']/gm)) {
+          if (specifier.startsWith('node:')) continue;
+          const parts = specifier.split('/');
+          packages.add(specifier.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0]);
+        }
+      }
+      // The walk must see the packages, or it would pass with nothing to check.
+      for (const known of ['koa', 'knex', '@electric-sql/pglite', 'stripe']) assert.ok(packages.has(known), known);
+      const missing = [...packages].filter((name) => !(name in dependencies)).sort();
+      assert.deepEqual(missing, [], 'packages the bundles import that npm ci --omit=dev leaves out');
+    });
   });
 });
