@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { invalidError } from './errors.ts';
 import { tr } from './language/messages.ts';
 
@@ -7,6 +8,36 @@ import { tr } from './language/messages.ts';
 // mean the 31st too. A time without an offset is a wall-clock time in that zone.
 
 const isoLike = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,3}))?)?)?(Z|[+-]\d{2}:?\d{2})?$/;
+
+/**
+ * The years a period may touch. A newspaper's books start after 2000 and a date past 2100 is a typo
+ * or a probe; without a bound, "1970 to 9999" makes the statistics lay out a hundred thousand buckets
+ * and walks dates past the year 9999, which JavaScript cannot write. Within these years the largest
+ * series (months) has 1,212 buckets.
+ */
+export const periodYears = { first: 2000, last: 2100 } as const;
+
+const withinYears = (year: number) => year >= periodYears.first && year <= periodYears.last;
+
+/** The refusal of a date outside `periodYears`, for the field `name`. */
+export function outsidePeriodYears(name: string) {
+  return invalidError(tr('"{name}" must lie within the years {first} to {last}.', { name, ...periodYears }), {
+    [name]: tr('Please choose a date within the years {first} to {last}.', periodYears),
+  });
+}
+
+/** A calendar day ("2026-05-01") of a period, as a schema: the routes that take local days use it. */
+export const periodDay = z.iso
+  .date('Please give a date as YYYY-MM-DD.')
+  .refine((day) => withinYears(Number(day.slice(0, 4))), {
+    message: 'Please choose a date within the years {first} to {last}.',
+    params: periodYears,
+  });
+
+/** The year of a calendar month or day ("2026-05", "2026-05-01"), refused outside `periodYears`. */
+export function checkPeriodYear(name: string, value: string): void {
+  if (!withinYears(Number(value.slice(0, 4)))) throw outsidePeriodYears(name);
+}
 
 export interface Period {
   from?: Date;
@@ -89,6 +120,7 @@ export function periodBound(name: 'from' | 'to', value: unknown, timeZone: strin
       [name]: 'Please give a date like 2026-05-01 or a time like 2026-05-01T14:00:00+02:00.',
     });
   if (!match) throw refuse();
+  checkPeriodYear(name, raw);
   const [, year, month, day, hour = '00', minute = '00', second = '00', fraction = '', zone] = match;
   const wall = Date.UTC(
     Number(year),

@@ -180,6 +180,20 @@ describeApi('statistics', (t) => {
     assert.equal(recent.from, (await midnight(t, recent.series[0].period)).toISOString());
   });
 
+  it('refuses the years 1970 to 9999 with a sentence in German and English instead of counting their months', async () => {
+    const query = { from: '1970-01-01', to: '9999-12-31' };
+    const german = await http.get('/api/payments/statistics/').query(query).set('Authorization', office);
+    assert.equal(german.status, 400, JSON.stringify(german.body));
+    assert.equal(german.body.message, '„from“ muss in den Jahren 2000 bis 2100 liegen.');
+    const english = await http
+      .get('/api/payments/statistics/')
+      .query(query)
+      .set('Authorization', office)
+      .set('Accept-Language', 'en');
+    assert.equal(english.status, 400);
+    assert.equal(english.body.message, '"from" must lie within the years 2000 to 2100.');
+  });
+
   it('refuses a period it cannot read', async () => {
     for (const query of [
       { from: '2026-05-31', to: '2026-05-01' },

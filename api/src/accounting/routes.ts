@@ -104,10 +104,11 @@ export const accountingRoutes: RouteDef[] = [
     access: 'backoffice',
     handler: async (ctx) => {
       const mode = datevMode(ctx.query.mode);
+      const asked = requestPeriod(ctx);
       const settings = await readDatevSettings(ctx.db);
       await assertDatevReady(ctx.db, settings);
       const timeZone = ctx.config.timeZone;
-      const period = datevPeriod(requestPeriod(ctx), settings, timeZone);
+      const period = datevPeriod(asked, settings, timeZone);
       respondDownload(
         ctx,
         'text/csv; charset=windows-1252',

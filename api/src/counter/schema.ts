@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { denominations, manualKinds } from '../ledger/till.ts';
+import { periodDay } from '../period.ts';
 
 const cents = (message: string) =>
   z
@@ -86,6 +87,6 @@ export const closeInput = z.object({
 });
 
 export const dayRange = z.object({
-  from: z.iso.date('Please give a date as YYYY-MM-DD.').optional(),
-  to: z.iso.date('Please give a date as YYYY-MM-DD.').optional(),
+  from: periodDay.optional(),
+  to: periodDay.optional(),
 });

@@ -5,6 +5,7 @@ import type { AppContext, RouteDef } from '../http/routes.ts';
 import { idParam, parse } from '../http/validate.ts';
 import { fiscalCountries, fiscalModes } from '../config.ts';
 import { tr } from '../language/messages.ts';
+import { periodDay } from '../period.ts';
 import packageJson from '../../../package.json' with { type: 'json' };
 import { rksvRegistration } from './at/chain.ts';
 import { dep7Export } from './at/dep.ts';
@@ -22,15 +23,15 @@ const fiscalInput = z.object({
 
 const exportPeriod = z
   .object({
-    from: z.iso.date('Please give a date as YYYY-MM-DD.'),
-    to: z.iso.date('Please give a date as YYYY-MM-DD.'),
+    from: periodDay,
+    to: periodDay,
   })
   .refine((p) => p.from <= p.to, { message: 'The period ends before it starts.', path: ['to'] });
 
 const dep7Period = z
   .object({
-    from: z.iso.date('Please give a date as YYYY-MM-DD.'),
-    to: z.iso.date('Please give a date as YYYY-MM-DD.'),
+    from: periodDay,
+    to: periodDay,
     till: z.coerce
       .number({ error: 'Please choose a till.' })
       .int('Please choose a till.')

@@ -257,6 +257,9 @@ export const messagesDe: Record<string, string> = {
   'Please give a date like 2026-05-01 or a time like 2026-05-01T14:00:00+02:00.':
     'Bitte ein Datum wie 2026-05-01 oder einen Zeitpunkt wie 2026-05-01T14:00:00+02:00 angeben.',
   'The period ends before it starts.': 'Der Zeitraum endet, bevor er beginnt.',
+  '"{name}" must lie within the years {first} to {last}.': '„{name}“ muss in den Jahren {first} bis {last} liegen.',
+  'Please choose a date within the years {first} to {last}.':
+    'Bitte ein Datum in den Jahren {first} bis {last} wählen.',
   'Please choose an end after the start.': 'Bitte ein Ende nach dem Beginn wählen.',
   'Only "from" and "to" can be given here, not "{name}".':
     'Hier können nur „from“ und „to“ angegeben werden, nicht „{name}“.',

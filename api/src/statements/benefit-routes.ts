@@ -8,7 +8,7 @@ import {
   type BenefitScheme,
   type BenefitStatement,
 } from '../ledger/benefit.ts';
-import { localMidnight } from '../period.ts';
+import { checkPeriodYear, localMidnight } from '../period.ts';
 import {
   benefitSchemeForm,
   benefitSchemeToApi,
@@ -45,6 +45,7 @@ function monthParam(ctx: AppContext, name: 'from' | 'to'): string {
     throw badRequest('Please give the months of the statement as "from" and "to", like 2026-01.', {
       [name]: 'Please give a month like 2026-01.',
     });
+  checkPeriodYear(name, value);
   return value;
 }
 

@@ -9,7 +9,7 @@ import { findVendor, vendorNotFound } from '../vendors/queries.ts';
 import { statementPageHtml } from './page.ts';
 import { statementRows, statementTexts, vendorLanguage, type StatementLanguage, type StatementRow } from './rows.ts';
 import { type CsvColumn, periodFilename } from '../csv.ts';
-import { localDay, localMidnight, readPeriod } from '../period.ts';
+import { checkPeriodYear, localDay, localMidnight, readPeriod } from '../period.ts';
 
 // Vendor statements: staff read any vendor's, and every vendor's of a year at once; a vendor reads
 // their own. Each answers JSON, `format=csv` or `format=html` (the printable page). The language is
@@ -53,10 +53,11 @@ function statementPeriod(ctx: AppContext): StatementPeriod {
 /** A calendar year of the newspaper's time zone, as `year=2026`. */
 function yearPeriod(ctx: AppContext): { year: number; period: StatementPeriod } {
   const raw = ctx.query.year;
-  const year = typeof raw === 'string' && /^\d{4}$/.test(raw) ? Number(raw) : NaN;
-  if (!(year >= 2000 && year <= 2999)) {
+  if (typeof raw !== 'string' || !/^\d{4}$/.test(raw)) {
     throw badRequest('Please give the year as four digits, like 2026.', { year: 'Please give a year like 2026.' });
   }
+  checkPeriodYear('year', raw);
+  const year = Number(raw);
   const zone = ctx.config.timeZone;
   return { year, period: { from: localMidnight(`${year}-01-01`, zone), to: localMidnight(`${year + 1}-01-01`, zone) } };
 }
