@@ -480,6 +480,8 @@ export const messagesDe: Record<string, string> = {
     'Dieses Ereignis aus dem Testmodus passt nicht zum Stripe-Schlüssel des Shops.',
   'Stripe could not be asked about this event; please deliver it again.':
     'Stripe konnte zu diesem Ereignis nicht gefragt werden; bitte erneut zustellen.',
+  'The payment of this event is not settled yet; please deliver it again.':
+    'Die Zahlung dieses Ereignisses ist noch nicht abgeschlossen; bitte erneut zustellen.',
   // DATEV export and its settings.
   'Please give the adviser number as digits.': 'Bitte die Beraternummer in Ziffern angeben.',
   'Please give the client number as digits.': 'Bitte die Mandantennummer in Ziffern angeben.',

@@ -5,28 +5,20 @@ import { notFoundError } from '../errors.ts';
 import { bookDisputeState, decideDisputeBearer, type Bearer } from '../ledger/dispute.ts';
 import { emitOrderRefunded } from '../webhooks-out/emit.ts';
 import { bookStripeRefund, statusAfterRefunds } from '../ledger/refund.ts';
+import type { Config } from '../config.ts';
 import type { Stripe } from '../stripe/adapter.ts';
 import { lockOrder, type DisputeRow } from './queries.ts';
+import { orderOfPayment } from './settle.ts';
 import { tr } from '../language/messages.ts';
 
 // What happens to a paid order at Stripe afterwards: refunds (ours or made in Stripe's Dashboard),
 // disputes and Radar's early fraud warnings. Each is applied from Stripe's current state of the
 // object, under the order's lock, and keyed by Stripe's id, so an event delivered twice, late or out
-// of order books exactly once.
-
-/** Stripe's ids: a prefix such as `pi_`, then letters and digits. */
-const stripeId = /^[a-z]+_[A-Za-z0-9_]+$/;
+// of order books exactly once. An event about a payment whose order is not settled yet settles it
+// first (settle.ts, orderOfPayment), so none is lost for arriving before `checkout.session.completed`.
 
 /** Who is named for a refund nobody of ours asked for. */
 export const dashboardRefunder = 'Stripe Dashboard';
-
-const idOf = (value: string | { id: string } | null | undefined) => (typeof value === 'string' ? value : value?.id);
-
-/** Our order paid with this payment intent; undefined for a payment of someone else on the account. */
-async function orderOfPayment(db: Knex, intent: string | undefined): Promise<number | undefined> {
-  if (!intent || !stripeId.test(intent)) return undefined;
-  return (await db('orders').where({ stripe_payment_intent_id: intent }).first<{ id: number } | undefined>('id'))?.id;
-}
 
 /**
  * Records a refund with its status, and brings the books in line with it (ledger/refund.ts): a refund
@@ -34,8 +26,8 @@ async function orderOfPayment(db: Knex, intent: string | undefined): Promise<num
  * cancelled after it was booked is given back. The order is refunded once all of it is, and paid
  * again when a refund that made it so fails. Pending refunds are only shown.
  */
-export async function applyRefund(db: Knex, refund: Stripe.Refund, staff?: string): Promise<void> {
-  const orderId = await orderOfPayment(db, idOf(refund.payment_intent));
+export async function applyRefund(db: Knex, config: Config, refund: Stripe.Refund, staff?: string): Promise<void> {
+  const orderId = await orderOfPayment(db, config, refund.payment_intent);
   if (orderId === undefined) return;
   await db.transaction(async (trx) => {
     const order = await lockOrder(trx, orderId);
@@ -99,8 +91,8 @@ export async function applyRefund(db: Knex, refund: Stripe.Refund, staff?: strin
  * Records a dispute (a charge may have several) and books every balance transaction of it that the
  * books do not hold yet (ledger/dispute.ts): the money taken and its fees, the money and fees returned.
  */
-export async function applyDispute(db: Knex, dispute: Stripe.Dispute): Promise<void> {
-  const orderId = await orderOfPayment(db, idOf(dispute.payment_intent));
+export async function applyDispute(db: Knex, config: Config, dispute: Stripe.Dispute): Promise<void> {
+  const orderId = await orderOfPayment(db, config, dispute.payment_intent);
   if (orderId === undefined) return;
   await db.transaction(async (trx) => {
     const order = await lockOrder(trx, orderId);
@@ -151,8 +143,12 @@ export async function applyDispute(db: Knex, dispute: Stripe.Dispute): Promise<v
  * Radar's early fraud warning on a payment of ours: the order is flagged for staff with its fraud type,
  * so they can refund it before the card's bank opens a dispute (which costs Stripe's dispute fee).
  */
-export async function applyEarlyFraudWarning(db: Knex, warning: Stripe.Radar.EarlyFraudWarning): Promise<void> {
-  const orderId = await orderOfPayment(db, idOf(warning.payment_intent));
+export async function applyEarlyFraudWarning(
+  db: Knex,
+  config: Config,
+  warning: Stripe.Radar.EarlyFraudWarning,
+): Promise<void> {
+  const orderId = await orderOfPayment(db, config, warning.payment_intent);
   if (orderId === undefined) return;
   await db.transaction(async (trx) => {
     const order = await lockOrder(trx, orderId);

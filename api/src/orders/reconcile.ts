@@ -10,8 +10,9 @@ import { sweepStripeChanges } from './stripe-sweep.ts';
 
 // The safety net under the webhook: a lost or refused event must not leave a paid order pending.
 // Every minute the job asks Stripe about orders pending for a few minutes and about paid orders
-// whose fee is still unknown, and closes the sessions of orders past their time; every few minutes
-// it sweeps Stripe's recent refunds, disputes and payouts (stripe-sweep.ts, stripe-balance/payouts.ts).
+// whose fee is still unknown, and closes the sessions of orders past their time; then it sweeps
+// Stripe's recent refunds, disputes and fraud warnings, and its payouts (stripe-sweep.ts,
+// stripe-balance/payouts.ts), each sweep on its own, so one that fails does not skip the other.
 
 /** Identifies this job's advisory lock among all of the database's. */
 const lockKey = 4_004_001;
@@ -28,8 +29,6 @@ const recheckAfter = `greatest(interval '50 seconds', (now() - coalesce(paid_at,
 /** The run at start waits this long for the server to listen (the local sandbox answers there). */
 const startDelayMs = 1000;
 const batchSize = 200;
-/** The refunds and disputes are swept every this many runs (and at the first). */
-const sweepEveryRuns = 5;
 /** The longest a Stripe Checkout Session stays open: an older pending order cannot have been paid just now. */
 const sessionLifetime = `interval '24 hours'`;
 
@@ -121,24 +120,40 @@ export async function reconcilePending(
 }
 
 /**
+ * One run of the job: the orders due (`startedAt`: as at a process's start), then the sweeps of
+ * Stripe's changes and of its payouts, each on its own. Failures are logged, never thrown.
+ */
+export async function runReconciliation(
+  db: Knex,
+  config: Config,
+  { startedAt }: { startedAt?: Date } = {},
+): Promise<void> {
+  const steps = [
+    ['orders', () => reconcilePending(db, config, { startedAt })],
+    ['refunds, disputes and fraud warnings', () => sweepStripeChanges(db, config)],
+    ['payouts', () => sweepStripePayouts(db, config)],
+  ] as const;
+  for (const [what, step] of steps) {
+    try {
+      await step();
+    } catch (error) {
+      log.error(`reconciliation of ${what} failed`, { error: String((error as Error)?.message ?? error) });
+    }
+  }
+}
+
+/**
  * Runs the job every RECONCILE_INTERVAL_SECONDS (a minute) in the background, for as long as the
  * process runs. Every API process may run it: the claim hands each due order to one of them.
  */
 export function startReconciliation(db: Knex, config: Config): void {
   let running = false;
-  let runs = 0;
   const startedAt = new Date();
   const runOnce = async (options: { startedAt?: Date } = {}) => {
     if (running) return;
     running = true;
     try {
-      await reconcilePending(db, config, options);
-      if (runs++ % sweepEveryRuns === 0) {
-        await sweepStripeChanges(db, config);
-        await sweepStripePayouts(db, config);
-      }
-    } catch (error) {
-      log.error('reconciliation failed', { error: String((error as Error)?.message ?? error) });
+      await runReconciliation(db, config, options);
     } finally {
       running = false;
     }

@@ -51,5 +51,5 @@ export async function refundOrder(db: Knex, config: Config, orderId: number, sta
     .whereNot({ status: 'warning_closed' })
     .first<{ id: string } | undefined>('id');
   assertRefundable(order, disputed !== undefined);
-  await applyRefund(db, await refundAtStripe(db, config, order, staff), staff);
+  await applyRefund(db, config, await refundAtStripe(db, config, order, staff), staff);
 }

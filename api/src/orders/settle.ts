@@ -8,7 +8,14 @@ import { bookFee, bookOrder } from '../ledger/book.ts';
 import { VendorDeleted } from '../ledger/errors.ts';
 import { kickOutbox } from '../mail/outbox.ts';
 import { oneRow } from '../one-row.ts';
-import { matchesKeyMode, paymentIntentId, retrieveSession, sessionFee, type Stripe } from '../stripe/adapter.ts';
+import {
+  matchesKeyMode,
+  paymentIntentId,
+  retrievePaymentIntent,
+  retrieveSession,
+  sessionFee,
+  type Stripe,
+} from '../stripe/adapter.ts';
 import { orderChanged } from './changes.ts';
 import { deliverOrder, mailReceipt } from './deliveries.ts';
 import { findOrder, lockOrder, orderColumns, type OrderRow } from './queries.ts';
@@ -51,6 +58,60 @@ export async function settleOrder(
   const id = order.stripe_session_id ?? sessionId;
   if (!id || isSettled(order)) return order;
   return applySession(db, config, orderId, await retrieveSession(db, config, id));
+}
+
+/**
+ * A payment of ours that Stripe does not report paid yet: an event about it (a refund, a dispute, a
+ * fraud warning) is left unprocessed, so that Stripe delivers it again, instead of counting as done.
+ */
+export class PaymentNotSettled extends Error {
+  constructor(readonly intent: string) {
+    super(`The payment ${intent} of an order is not settled yet.`);
+    this.name = 'PaymentNotSettled';
+  }
+}
+
+/** Stripe's ids: a prefix such as `pi_`, then letters and digits. */
+const stripeId = /^[a-z]+_[A-Za-z0-9_]+$/;
+
+/** An order id as we write it into Stripe's metadata; undefined for anything else (another shop's numbering). */
+function orderOfMetadata(metadata: Stripe.Metadata | null | undefined): number | undefined {
+  const id = Number(metadata?.order);
+  return Number.isInteger(id) && id > 0 && id < 2 ** 31 ? id : undefined;
+}
+
+/**
+ * The order a payment intent paid, for an event about the payment (a refund, a dispute, a fraud
+ * warning, a fee). Stripe does not deliver events in the order they happened, and asks to fetch
+ * what is missing from the API (https://docs.stripe.com/webhooks#event-ordering): when the order
+ * is not settled yet (its `checkout.session.completed` is still on its way), the intent's metadata
+ * names the order, and its session (which must name this intent) settles it first. Undefined for
+ * a payment that is not ours; PaymentNotSettled when it is ours but Stripe does not report it paid.
+ * `payment` may be the intent itself, as a sweep lists it expanded.
+ */
+export async function orderOfPayment(
+  db: Knex,
+  config: Config,
+  payment: string | Stripe.PaymentIntent | null | undefined,
+): Promise<number | undefined> {
+  const intentId = typeof payment === 'string' ? payment : payment?.id;
+  // Only an id as Stripe writes them is looked up; anything else (a NUL, which PostgreSQL's text
+  // refuses) names no payment of ours.
+  if (!intentId || !stripeId.test(intentId)) return undefined;
+  const known = await db('orders')
+    .where({ stripe_payment_intent_id: intentId })
+    .first<{ id: number } | undefined>('id');
+  if (known) return known.id;
+  const intent = typeof payment === 'string' ? await retrievePaymentIntent(db, config, intentId) : payment!;
+  const orderId = orderOfMetadata(intent.metadata);
+  const order = orderId === undefined ? undefined : await findOrder(db, orderId);
+  // Paid with another intent, or never given a session: the metadata is another shop's.
+  if (!order?.stripe_session_id || order.stripe_payment_intent_id) return undefined;
+  const session = await retrieveSession(db, config, order.stripe_session_id);
+  if (paymentIntentId(session) !== intentId) return undefined;
+  const settled = await applySession(db, config, order.id, session);
+  if (settled.stripe_payment_intent_id !== intentId) throw new PaymentNotSettled(intentId);
+  return order.id;
 }
 
 /**

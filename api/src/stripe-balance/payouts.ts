@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import type { Config } from '../config.ts';
 import { log } from '../log.ts';
 import { bookStripePayout } from '../ledger/stripe-payout.ts';
-import { matchesKeyMode, recentPayouts, type Stripe } from '../stripe/adapter.ts';
+import { matchesKeyMode, recentPayouts, withRateLimitBackoff, type Stripe } from '../stripe/adapter.ts';
 
 // Stripe's payouts to the newspaper's bank, booked from Stripe's state of the payout (an event only
 // says "look again"): a payout paid once, one that failed or was cancelled after it was paid given
@@ -29,11 +29,12 @@ export async function sweepStripePayouts(
   config: Config,
   now = new Date(),
 ): Promise<{ applied: number; failed: number }> {
-  const payouts = await recentPayouts(db, config, new Date(now.getTime() - windowMs));
+  // Stripe's 429 holds the sweep back a little instead of ending it.
+  const payouts = await withRateLimitBackoff(() => recentPayouts(db, config, new Date(now.getTime() - windowMs)));
   let failed = 0;
   for (const payout of payouts) {
     try {
-      await applyPayout(db, config, payout);
+      await withRateLimitBackoff(() => applyPayout(db, config, payout));
     } catch (error) {
       failed++;
       log.warn('applying a payout from Stripe failed', { error: String((error as Error)?.message ?? error) });

@@ -107,6 +107,30 @@ function withoutCallSite<T>(start: () => Promise<T>): Promise<T> {
   }
 }
 
+/** How often a background request is repeated after Stripe's 429, and the first wait (doubled each time). */
+const rateLimitRetries = 4;
+const rateLimitFirstDelayMs = 250;
+
+/**
+ * Runs `request` (Stripe calls, idempotent as a whole) again while Stripe answers 429, waiting
+ * longer each time, a bounded number of times; then its last failure leaves. Stripe asks to back off
+ * exponentially on 429 (https://docs.stripe.com/rate-limits#handling-limiting-gracefully), and the
+ * SDK retries no 429 itself (only 409, 5xx and broken connections). For background work only: a
+ * customer's request should not wait seconds for it.
+ */
+export async function withRateLimitBackoff<T>(request: () => Promise<T>): Promise<T> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await request();
+    } catch (error) {
+      if (!(error instanceof StripeFailure && error.statusCode === 429) || attempt >= rateLimitRetries) throw error;
+      const delay = rateLimitFirstDelayMs * 2 ** attempt;
+      // Jitter, so that several processes held back at once do not ask again in the same instant.
+      await new Promise((resolve) => setTimeout(resolve, delay / 2 + Math.random() * (delay / 2)));
+    }
+  }
+}
+
 /** Runs one SDK call; the SDK's errors leave as StripeFailure, anything else unchanged. */
 async function call<T>(db: Knex, config: Config, request: (stripe: Stripe) => Promise<T>): Promise<T> {
   try {
@@ -215,21 +239,34 @@ export async function chargeRefunds(db: Knex, config: Config, charge: string): P
 export const retrieveDispute = (db: Knex, config: Config, id: string) =>
   call(db, config, (stripe) => stripe.disputes.retrieve(id));
 
+/**
+ * The list parameters of a sweep: every object created since `since`, each with its payment intent
+ * expanded, so that its metadata tells at once whether the payment is one of ours (no request per
+ * object of another shop on the account).
+ */
+const sweptSince = (since: Date) => ({
+  created: { gte: Math.floor(since.getTime() / 1000) },
+  expand: ['data.payment_intent'],
+  limit: 100,
+});
+
 /** Every refund Stripe made since `since` (ours, the Dashboard's), newest first, page by page. */
 export const recentRefunds = (db: Knex, config: Config, since: Date) =>
-  call(db, config, (stripe) =>
-    stripe.refunds.list({ created: { gte: Math.floor(since.getTime() / 1000) }, limit: 100 }).autoPagingToArray({
-      limit: 10_000,
-    }),
-  );
+  call(db, config, (stripe) => stripe.refunds.list(sweptSince(since)).autoPagingToArray({ limit: 10_000 }));
 
 /** Every dispute Stripe opened since `since`, with its balance transactions, page by page. */
 export const recentDisputes = (db: Knex, config: Config, since: Date) =>
+  call(db, config, (stripe) => stripe.disputes.list(sweptSince(since)).autoPagingToArray({ limit: 10_000 }));
+
+/** Every early fraud warning Radar raised since `since`, page by page. */
+export const recentEarlyFraudWarnings = (db: Knex, config: Config, since: Date) =>
   call(db, config, (stripe) =>
-    stripe.disputes.list({ created: { gte: Math.floor(since.getTime() / 1000) }, limit: 100 }).autoPagingToArray({
-      limit: 10_000,
-    }),
+    stripe.radar.earlyFraudWarnings.list(sweptSince(since)).autoPagingToArray({ limit: 10_000 }),
   );
+
+/** A payment intent: its metadata names the order it pays (`payment_intent_data` when the session was made). */
+export const retrievePaymentIntent = (db: Knex, config: Config, id: string) =>
+  call(db, config, (stripe) => stripe.paymentIntents.retrieve(id));
 
 /** Radar's early fraud warning as Stripe has it now. */
 export const retrieveEarlyFraudWarning = (db: Knex, config: Config, id: string) =>

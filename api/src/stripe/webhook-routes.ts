@@ -2,6 +2,7 @@ import { badRequest, HttpError } from '../http/errors.ts';
 import type { RouteDef } from '../http/routes.ts';
 import { log } from '../log.ts';
 import { matchesKeyMode, StripeFailure, verifiedEvent, webhookSecret } from './adapter.ts';
+import { PaymentNotSettled } from '../orders/settle.ts';
 import { handleStripeEvent } from './webhook.ts';
 
 export const webhookRoutes: RouteDef[] = [
@@ -30,6 +31,13 @@ export const webhookRoutes: RouteDef[] = [
       try {
         outcome = await handleStripeEvent(ctx.db, ctx.config, event);
       } catch (error) {
+        if (error instanceof PaymentNotSettled) {
+          log.warn('a Stripe webhook about a payment not settled yet is left for Stripe to deliver again', {
+            event: event.id,
+            type: event.type,
+          });
+          throw new HttpError(503, 'The payment of this event is not settled yet; please deliver it again.');
+        }
         if (!(error instanceof StripeFailure)) throw error;
         // Not a fault of ours: Stripe could not be asked about the event. It delivers it again, and
         // the next delivery asks again.

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import { hotRows } from '../db/connection.ts';
 import type { Config } from '../config.ts';
 import { applyDispute, applyEarlyFraudWarning, applyRefund } from '../orders/lifecycle.ts';
-import { settleOrder } from '../orders/settle.ts';
+import { orderOfPayment, settleOrder } from '../orders/settle.ts';
 import { applyPayout } from '../stripe-balance/payouts.ts';
 import {
   chargeRefunds,
@@ -22,7 +22,9 @@ import {
 } from './events.ts';
 
 // Stripe's events only say "look again": the settle step asks Stripe for the session's current
-// state, so a stale, repeated or out-of-order event can never book anything wrong.
+// state, so a stale, repeated or out-of-order event can never book anything wrong. An event about a
+// payment whose order is not settled yet settles it first (orderOfPayment) or, when Stripe does not
+// report the payment made yet, stays unprocessed with a 5xx, so that Stripe delivers it again.
 
 const sessionEvents = new Set<string>(sessionEventTypes);
 const handled = new Set<string>(handledEvents);
@@ -50,33 +52,26 @@ async function processEvent(db: Knex, config: Config, event: Stripe.Event): Prom
     const orderId = orderOfSession(session);
     if (orderId !== undefined) await settleOrder(db, config, orderId, session.id);
   } else if (event.type === 'charge.updated') {
-    // A fee that was unknown when the order was paid. Before the order is paid the session's own
-    // event settles it, fee included, so an earlier charge event has nothing to do.
+    // A fee that was unknown when the order was paid; an order not settled yet is settled, fee included.
     const charge = event.data.object;
-    const intent = typeof charge.payment_intent === 'string' ? charge.payment_intent : charge.payment_intent?.id;
-    // Only an id as Stripe writes them is looked up; anything else (a NUL, which PostgreSQL's text
-    // refuses) names no payment of ours.
-    const order =
-      intent && stripeId.test(intent)
-        ? await db('orders').where({ stripe_payment_intent_id: intent }).first<{ id: number } | undefined>('id')
-        : undefined;
-    if (order) await settleOrder(db, config, order.id);
+    const order = await orderOfPayment(db, config, charge.payment_intent);
+    if (order !== undefined) await settleOrder(db, config, order);
   } else if (refundEventSet.has(event.type)) {
     const refund = event.data.object as Stripe.Refund;
-    if (stripeId.test(refund.id)) await applyRefund(db, await retrieveRefund(db, config, refund.id));
+    if (stripeId.test(refund.id)) await applyRefund(db, config, await retrieveRefund(db, config, refund.id));
   } else if (event.type === 'charge.refunded') {
     // A refund made in Stripe's Dashboard: the charge names no refund, so all of its refunds are read.
     const charge = event.data.object;
     if (stripeId.test(charge.id)) {
-      for (const refund of await chargeRefunds(db, config, charge.id)) await applyRefund(db, refund);
+      for (const refund of await chargeRefunds(db, config, charge.id)) await applyRefund(db, config, refund);
     }
   } else if (disputeEventSet.has(event.type)) {
     const dispute = event.data.object as Stripe.Dispute;
-    if (stripeId.test(dispute.id)) await applyDispute(db, await retrieveDispute(db, config, dispute.id));
+    if (stripeId.test(dispute.id)) await applyDispute(db, config, await retrieveDispute(db, config, dispute.id));
   } else if (fraudWarningEventSet.has(event.type)) {
     const warning = event.data.object as Stripe.Radar.EarlyFraudWarning;
     if (stripeId.test(warning.id))
-      await applyEarlyFraudWarning(db, await retrieveEarlyFraudWarning(db, config, warning.id));
+      await applyEarlyFraudWarning(db, config, await retrieveEarlyFraudWarning(db, config, warning.id));
   } else if (payoutEventSet.has(event.type)) {
     const payout = event.data.object as Stripe.Payout;
     if (stripeId.test(payout.id)) await applyPayout(db, config, await retrievePayout(db, config, payout.id));
