@@ -10,6 +10,7 @@ import { errorHandler } from './http/errors.ts';
 import { fiscalSandbox } from './fiscal/sandbox/index.ts';
 import { usesSimulator } from './fiscal/settings.ts';
 import { routeTable, type AppDeps, type AppState, type RouteDef } from './http/routes.ts';
+import { localOnly } from './http/local-only.ts';
 import { securityHeaders } from './http/security.ts';
 import { requestDeadline } from './http/timeouts.ts';
 import { embeddedIdentity } from './identity/provider/index.ts';
@@ -18,7 +19,7 @@ import { createVerifier, tokenRefusal, type Verifier } from './identity/verifier
 import { showsTestRibbon, usesSandbox } from './stripe/mode.ts';
 import { stripeSandbox } from './stripe/sandbox/index.ts';
 import { routes as allRoutes } from './routes.ts';
-import { creditIsTestMoney } from './safety.ts';
+import { creditIsTestMoney, isLocalStart } from './safety.ts';
 import { embedOrigins, isEmbedOrigin } from './shop/origins.ts';
 import { shopPage } from './shop/page.ts';
 import { loaderSource } from './shop/script-after-paint.ts';
@@ -54,6 +55,7 @@ export function buildApp({ db, config, verifier, routes = allRoutes, distDir = p
   // Inside the error handler, so error answers carry the headers and a hung request its 503.
   app.use(securityHeaders(config, { inlineScripts: [loaderSource], embedOrigins: (db) => embedOrigins(db, config) }));
   app.use(requestDeadline(config.requestTimeoutSeconds));
+  if (isLocalStart(config)) app.use(localOnly(config));
   // Around everything else, so pages, scripts and API answers all leave compressed.
   app.use(compress());
   if (showsTestRibbon(config)) app.use(testModeRibbon({ creditIsTestMoney: creditIsTestMoney(config) }));

@@ -168,20 +168,21 @@ cluster(
     const limits = { LOGIN_LIMIT_PER_PAIR: '5', LOGIN_LIMIT_PER_ACCOUNT: '5', LOGIN_DELAY_SECONDS: '1' };
 
     before(async () => {
+      // A start for this machine only, so the balancer forwards for loopback clients (http/local-only.ts).
       shop = await startCluster(adminUrl!, `throttle_${process.pid}`, { env: { TRUST_PROXY: '127.0.0.1', ...limits } });
     });
     after(() => shop?.stop());
 
     it('checks the password at most the limit of times for 200 parallel attempts, and the owner gets in meanwhile', async () => {
       const configured = loadConfig(limits).loginThrottle;
-      const attacker = await openLoginPage(shop.url, {}, new Browser(shop.url, { 'X-Forwarded-For': '203.0.113.66' }));
+      const attacker = await openLoginPage(shop.url, {}, new Browser(shop.url, { 'X-Forwarded-For': '127.0.0.66' }));
       const attempts = Array.from({ length: 200 }, (_, n) => attacker.submit('office', `guess-${n}`));
       const attack = Promise.all(attempts);
 
       // The owner, from another address, while the attack runs (its first attempt answered, the
       // others on their way): at most the account's delay to wait.
       await Promise.race(attempts);
-      const owner = await openLoginPage(shop.url, {}, new Browser(shop.url, { 'X-Forwarded-For': '198.51.100.20' }));
+      const owner = await openLoginPage(shop.url, {}, new Browser(shop.url, { 'X-Forwarded-For': '127.0.0.20' }));
       const waited: string[] = [];
       let code: string | undefined;
       for (let tries = 0; tries < 3 && !code; tries++) {

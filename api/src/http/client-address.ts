@@ -10,14 +10,14 @@ type Request = Pick<Context, 'req' | 'get'>;
 type Trust = Pick<Config, 'trustProxy'>;
 
 /** `::ffff:10.0.0.1` (an IPv4 peer on a dual-stack socket) is the same client as `10.0.0.1`. */
-function plainAddress(address: string): string {
+export function plainAddress(address: string): string {
   return /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address)?.[1] ?? address;
 }
 
 // Built once per list; a config object keeps its list for its whole life.
 const built = new WeakMap<string[], net.BlockList>();
 
-function isTrusted(config: Trust, address: string): boolean {
+export function isTrusted(config: Trust, address: string): boolean {
   if (config.trustProxy.length === 0) return false;
   let blocks = built.get(config.trustProxy);
   if (!blocks) built.set(config.trustProxy, (blocks = trustedProxies(config.trustProxy)));
