@@ -118,6 +118,48 @@ describeApi('the shop’s forms without JavaScript', (t) => {
     assert.equal((await supertest(shop.url).get('/v/DEMO-1/tipping')).status, 200);
   });
 
+  it('creates no order from a form another website posts, and one from the shop’s own page', async () => {
+    const browser = supertest.agent(shop.url);
+    const tipped = await form(browser, '/v/DEMO-1/tipping', { tip: '200' });
+    assert.equal(tipped.status, 303);
+    const cookie = String(tipped.headers['set-cookie']).split(';')[0];
+    const pay = (headers: Record<string, string>) =>
+      supertest(shop.url)
+        .post('/v/DEMO-1/confirmation')
+        .type('form')
+        .set('Accept-Language', 'de')
+        .set('Cookie', cookie)
+        .set(headers)
+        .send({ terms: 'yes', pay: '1' });
+    const before = await orders();
+    for (const headers of [
+      { Origin: 'https://evil.example', 'Sec-Fetch-Site': 'cross-site' },
+      { Origin: 'https://evil.example' },
+      { 'Sec-Fetch-Site': 'cross-site' },
+      { Origin: 'null', 'Sec-Fetch-Site': 'cross-site' },
+      { Origin: `${shop.url}.evil.example`, 'Sec-Fetch-Site': 'cross-site' },
+      { Origin: 'https://www.shop.test', 'Sec-Fetch-Site': 'same-site' },
+      { Origin: shop.url, 'Sec-Fetch-Site': 'same-site' },
+      { 'Sec-Fetch-Site': 'same-origin' },
+      { Referer: 'https://evil.example/page' },
+    ]) {
+      const refused = await pay(headers);
+      assert.equal(refused.status, 403, JSON.stringify(headers));
+      assert.equal(
+        refused.body.message,
+        'Dieses Formular wurde von einer anderen Website gesendet. Bitte das Formular auf der Seite des Shops verwenden.',
+      );
+    }
+    assert.equal(await orders(), before, 'no order from another website');
+    const paid = await pay({
+      Origin: shop.url,
+      'Sec-Fetch-Site': 'same-origin',
+      Referer: `${shop.url}/v/DEMO-1/confirmation`,
+    });
+    assert.equal(paid.status, 303, paid.text);
+    assert.equal(await orders(), before + 1, 'one order from the shop’s page');
+  });
+
   it('places one order when Pay is sent 100 times at once from the same visit', async () => {
     const browser = supertest.agent(shop.url);
     const tipped = await form(browser, '/v/DEMO-1/tipping', { tip: '200' });

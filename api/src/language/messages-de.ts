@@ -261,6 +261,8 @@ export const messagesDe: Record<string, string> = {
   'Please choose a date within the years {first} to {last}.':
     'Bitte ein Datum in den Jahren {first} bis {last} wählen.',
   'For this computer only': 'Nur für diesen Computer',
+  'This form was sent from another website. Please use the form on the shop’s page.':
+    'Dieses Formular wurde von einer anderen Website gesendet. Bitte das Formular auf der Seite des Shops verwenden.',
   'This shop was started for this computer only, as PUBLIC_URL names no public address, so it refuses requests that come through a proxy or for another address. To publish it, set PUBLIC_URL to the address people open (like https://shop.example.org) and start it again.':
     'Dieser Shop wurde nur für diesen Computer gestartet, da PUBLIC_URL keine öffentliche Adresse nennt; deshalb lehnt er Anfragen ab, die über einen Proxy oder für eine andere Adresse kommen. Um ihn zu veröffentlichen, PUBLIC_URL auf die Adresse setzen, die Menschen öffnen (etwa https://shop.example.org), und ihn neu starten.',
   'Please choose an end after the start.': 'Bitte ein Ende nach dem Beginn wählen.',

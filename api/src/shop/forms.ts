@@ -56,8 +56,38 @@ export function keepVisit(ctx: AppContext, licenceId: string, visit: Visit | und
   });
 }
 
+/** Whether an Origin or Referer names this shop: the address it was asked at, or PUBLIC_URL's. */
+function isShopAddress(ctx: AppContext, address: string): boolean {
+  let url: URL;
+  try {
+    url = new URL(address);
+  } catch {
+    return false; // "null": a sandboxed frame, a redirect from elsewhere, a file
+  }
+  return url.host === ctx.get('Host') || url.origin === new URL(ctx.config.publicUrl).origin;
+}
+
+/**
+ * Whether the browser says the form was sent from the shop's own page. Any website can make a
+ * visitor's browser post a form here; thirty auto-submitted Pay forms a minute would use up the order
+ * limit of everyone behind that visitor's address. Browsers say where a post comes from in
+ * Sec-Fetch-Site and Origin; one that sends Sec-Fetch-Site sends Origin too, so a post without Origin
+ * passes only without Sec-Fetch-Site as well: an old browser, whose Referer (if any) must be the shop.
+ */
+function sentFromShopPage(ctx: AppContext): boolean {
+  const site = ctx.get('Sec-Fetch-Site');
+  const origin = ctx.get('Origin');
+  if (site && site !== 'same-origin') return false;
+  if (origin) return isShopAddress(ctx, origin);
+  if (site) return false;
+  const referer = ctx.get('Referer');
+  return !referer || isShopAddress(ctx, referer);
+}
+
 /** A form's fields, as browsers send forms (application/x-www-form-urlencoded), or a 4xx saying why not. */
 export async function formFields(ctx: AppContext): Promise<URLSearchParams> {
+  if (!sentFromShopPage(ctx))
+    throw new HttpError(403, tr('This form was sent from another website. Please use the form on the shop’s page.'));
   if (!ctx.is('application/x-www-form-urlencoded'))
     throw new HttpError(415, tr('Please send the form from the shop’s page.'));
   const chunks: Buffer[] = [];
