@@ -186,6 +186,73 @@ describeApi('Stripe money: refunds and disputes as Stripe runs them, to the cent
     });
   });
 
+  it('card 1976: an inquiry leaves the payment refundable while Stripe says is_charge_refundable; escalated to a chargeback, it is not', async () => {
+    const asked = await sell(shop, t.db, { vendor: 'DEMO-6', card: inquiryCard });
+    const [inquiry] = await disputesOf(asked.stripe_payment_intent_id);
+    assert.deepEqual([inquiry?.status, inquiry?.is_charge_refundable], ['warning_needs_response', true]);
+    await deliver('charge.dispute.created', { id: inquiry.id, object: 'dispute' });
+    const afterSale = await credit('DEMO-6');
+    const refunded = await as(shop.http.post(`/api/orders/${asked.id}/refund/`));
+    assert.equal(refunded.status, 200, JSON.stringify(refunded.body));
+    assert.equal(refunded.body.status, 'refunded');
+    assert.equal(await credit('DEMO-6'), afterSale - asked.amount_total, 'the sale given back');
+    assert.equal((await stripe.charges.retrieve(await chargeOf(asked.stripe_payment_intent_id))).refunded, true);
+
+    const escalated = await sell(shop, t.db, { vendor: 'DEMO-7', card: inquiryCard });
+    const [second] = await disputesOf(escalated.stripe_payment_intent_id);
+    await deliver('charge.dispute.created', { id: second.id, object: 'dispute' });
+    // The bank turns the inquiry into a chargeback; its event has not arrived yet.
+    await stripe.disputes.update(second.id, {
+      evidence: { uncategorized_text: 'escalate_inquiry_evidence' },
+      submit: true,
+    });
+    const refused = await as(shop.http.post(`/api/orders/${escalated.id}/refund/`)).set('Accept-Language', 'de');
+    assert.equal(refused.status, 409, JSON.stringify(refused.body));
+    assert.match(refused.body.message, /angefochten/);
+    assert.deepEqual(
+      await rows(escalated.id, 'dispute'),
+      [escalated.amount_total],
+      'the chargeback booked as Stripe has it',
+    );
+    await assertBalanced(t.db);
+  });
+
+  it('a refund Stripe refused is asked for under a new key, so it goes through once the payment is refundable again', async () => {
+    const order = await sell(shop, t.db, { vendor: 'DEMO-8', card: refundFailsLaterCard });
+    const afterSale = await credit('DEMO-8');
+    // Someone refunds it in Stripe's Dashboard; its events are lost.
+    const dashboard = await dashboardRefund(t.db, shop.url, order.stripe_payment_intent_id);
+    const refused = await as(shop.http.post(`/api/orders/${order.id}/refund/`));
+    assert.equal(refused.status, 409, JSON.stringify(refused.body));
+    assert.match(refused.body.message, /Stripe refused the refund: .*already been refunded/);
+    // Later the card's bank refuses the Dashboard's refund: the money is back at Stripe.
+    await finishRefund(t.db, shop.url, dashboard.id as string);
+
+    const again = await as(shop.http.post(`/api/orders/${order.id}/refund/`));
+    assert.equal(again.status, 200, JSON.stringify(again.body));
+    assert.equal(again.body.status, 'refunded');
+    assert.equal(await credit('DEMO-8'), afterSale - order.amount_total);
+    const refunds = (await stripe.refunds.list({ payment_intent: order.stripe_payment_intent_id })).data;
+    assert.deepEqual(
+      refunds.map((refund) => refund.status),
+      ['succeeded', 'failed'],
+      'the shop’s refund beside the failed one of the Dashboard',
+    );
+    const protocol = await as(shop.http.get('/api/protocol')).query({
+      filter: JSON.stringify({ action: 'payment.refund_refused' }),
+    });
+    assert.equal(protocol.status, 200, JSON.stringify(protocol.body));
+    assert.deepEqual(
+      protocol.body.map((entry: { recordId: string; details: { reason: string } }) => [
+        entry.recordId,
+        entry.details.reason,
+      ]),
+      [[String(order.id), 'charge_already_refunded']],
+      'the refusal is in the protocol with Stripe’s code',
+    );
+    await assertBalanced(t.db);
+  });
+
   it('a refund within a second of the payment, before Stripe knows the fee: the fee is booked when it arrives', async () => {
     const order = await sell(shop, t.db, { vendor: 'DEMO-8', card: noFeeCard });
     assert.equal(order.fee, null);

@@ -31,7 +31,8 @@ export interface StripeRefundState {
 
 /**
  * Refuses a refund of an order that is not paid by card (there is no payment to give back), and of a
- * payment with a dispute open: Stripe refuses those (`charge_disputed`), the dispute decides.
+ * payment that a dispute keeps from being refunded (a chargeback, or an inquiry Stripe no longer
+ * reports refundable): Stripe refuses those (`charge_disputed`), the dispute decides.
  */
 export function assertRefundable(
   order: { status: string; stripe_payment_intent_id: string | null },

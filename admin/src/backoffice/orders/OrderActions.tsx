@@ -93,7 +93,8 @@ export function OrderActions() {
           />
         </>
       )}
-      {record.status === 'paid' && !record.dispute && (
+      {/* An inquiry (Stripe's `warning_…` statuses) leaves the payment refundable; the server asks Stripe. */}
+      {record.status === 'paid' && (!record.dispute || record.dispute.status.startsWith('warning_')) && (
         <>
           <Button
             size="small"

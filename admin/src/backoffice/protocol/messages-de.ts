@@ -38,6 +38,7 @@ export const de = {
       action_payment_flagged: 'Zahlung zu prüfen',
       action_payment_refunded: 'Zahlung erstattet',
       action_payment_refund_failed: 'Erstattung gescheitert',
+      action_payment_refund_refused: 'Erstattung von Stripe abgelehnt',
       action_payment_fraud_warning: 'Betrugswarnung',
       action_payment_disputed: 'Chargeback',
       action_payment_dispute_won: 'Chargeback gewonnen',

@@ -40,6 +40,7 @@ export const en: typeof de = {
       action_payment_flagged: 'Payment to check',
       action_payment_refunded: 'Payment refunded',
       action_payment_refund_failed: 'Refund failed',
+      action_payment_refund_refused: 'Refund refused by Stripe',
       action_payment_fraud_warning: 'Fraud warning',
       action_payment_disputed: 'Chargeback',
       action_payment_dispute_won: 'Chargeback won',
