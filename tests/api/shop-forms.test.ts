@@ -142,7 +142,7 @@ describeApi('the shop’s forms without JavaScript', (t) => {
       { Origin: shop.url, 'Sec-Fetch-Site': 'same-site' },
       { 'Sec-Fetch-Site': 'same-origin' },
       { Referer: 'https://evil.example/page' },
-    ]) {
+    ] as Record<string, string>[]) {
       const refused = await pay(headers);
       assert.equal(refused.status, 403, JSON.stringify(headers));
       assert.equal(

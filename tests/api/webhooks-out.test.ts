@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import dns from 'node:dns';
+import os from 'node:os';
 import type supertest from 'supertest';
 import { createEndpoint } from '../../api/src/webhooks-out/queries.ts';
 import { maxAttempts, processDeliveries } from '../../api/src/webhooks-out/delivery.ts';
@@ -162,6 +163,105 @@ describeApi('outbound webhooks: endpoints, events, signed deliveries', (t) => {
         assert.equal(res.body.errors.url, privateNetworkDe, url);
       }
       assert.equal((await t.db('webhook_endpoints')).length, 0);
+    });
+    it('refuses every block of IANA’s special-purpose registries and takes public addresses', async () => {
+      const special = [
+        '0.1.2.3',
+        '100.64.0.1',
+        '192.0.0.9',
+        '192.31.196.1',
+        '192.52.193.1',
+        '192.88.99.1',
+        '192.175.48.1',
+        '198.19.255.255',
+        '255.255.255.255',
+        '[100::1]',
+        '[100:0:0:1::1]',
+        '[2001:1::1]',
+        '[2001:2::1]',
+        '[2001:3::1]',
+        '[2001:4:112::1]',
+        '[2001:20::1]',
+        '[2001:db8::1]',
+        '[2620:4f:8000::1]',
+        '[3fff::1]',
+        '[5f00::1]',
+        '[fd00::1]',
+        '[ff02::1]',
+        '[4000::1]',
+      ];
+      for (const host of special) {
+        const res = await createVia({ url: `https://${host}/hook`, eventTypes: ['order.paid'] }).set(
+          'Accept-Language',
+          'de',
+        );
+        assert.equal(res.status, 400, `${host}: ${JSON.stringify(res.body)}`);
+        assert.equal(res.body.errors.url, privateNetworkDe, host);
+      }
+      for (const host of ['1.1.1.1', '192.88.100.1', '[2606:4700:4700::1111]'])
+        assert.equal((await createVia({ url: `https://${host}/hook`, eventTypes: ['order.paid'] })).status, 201, host);
+    });
+
+    it('refuses a name with a dot at its end, the shop’s own names, and a name that resolves inside when saved', async () => {
+      const refused: [string, string][] = [
+        ['https://localhost./hook', 'Bitte den Namen der Adresse ohne Punkt am Ende schreiben.'],
+        [
+          'https://metadata.google.internal./computeMetadata/v1/',
+          'Bitte den Namen der Adresse ohne Punkt am Ende schreiben.',
+        ],
+        ['https://erp.example.org./hook', 'Bitte den Namen der Adresse ohne Punkt am Ende schreiben.'],
+        [
+          `https://${new URL(t.config.publicUrl).hostname}/hook`,
+          'Die Adresse ist die dieses Shops; Ereignisse werden nur an andere Systeme gesendet.',
+        ],
+        [
+          `https://${os.hostname().toUpperCase()}/hook`,
+          'Die Adresse ist die dieses Shops; Ereignisse werden nur an andere Systeme gesendet.',
+        ],
+        ['https://inside.example.org/hook', privateNetworkDe],
+        ['https://inside-v6.example.org/hook', privateNetworkDe],
+      ];
+      const resolved: Record<string, dns.LookupAddress[]> = {
+        'inside.example.org': [
+          { address: '93.184.215.14', family: 4 },
+          { address: '10.0.0.7', family: 4 },
+        ],
+        'inside-v6.example.org': [{ address: 'fd12::7', family: 6 }],
+        'erp.example.org': [{ address: '93.184.215.14', family: 4 }],
+      };
+      const lookup = dns.promises.lookup;
+      const looked: string[] = [];
+      dns.promises.lookup = ((hostname: string) => {
+        looked.push(hostname);
+        const addresses = resolved[hostname];
+        return addresses
+          ? Promise.resolve(addresses)
+          : Promise.reject(Object.assign(new Error(`${hostname} not found`), { code: 'ENOTFOUND' }));
+      }) as typeof dns.promises.lookup;
+      try {
+        for (const [url, message] of refused) {
+          const res = await createVia({ url, eventTypes: ['order.paid'] }).set('Accept-Language', 'de');
+          assert.equal(res.status, 400, `${url}: ${JSON.stringify(res.body)}`);
+          assert.equal(res.body.errors.url, message, url);
+        }
+        assert.equal((await t.db('webhook_endpoints')).length, 0);
+        const saved = await createVia({ url: 'https://erp.example.org/hook', eventTypes: ['order.paid'] });
+        assert.equal(saved.status, 201, 'a name that resolves to public addresses');
+        const later = await createVia({ url: 'https://not-yet.example.org/hook', eventTypes: ['order.paid'] });
+        assert.equal(later.status, 201, 'a name that does not resolve yet');
+        const moved = await as(t.http.put(`/api/webhook-endpoints/${saved.body.id}`)).send({
+          url: 'https://inside.example.org/hook',
+        });
+        assert.equal(moved.status, 400, 'nor when an endpoint is changed');
+      } finally {
+        dns.promises.lookup = lookup;
+      }
+      assert.deepEqual([...new Set(looked)].sort(), [
+        'erp.example.org',
+        'inside-v6.example.org',
+        'inside.example.org',
+        'not-yet.example.org',
+      ]);
     });
   });
 

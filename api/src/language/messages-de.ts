@@ -261,6 +261,10 @@ export const messagesDe: Record<string, string> = {
   'Please choose a date within the years {first} to {last}.':
     'Bitte ein Datum in den Jahren {first} bis {last} wählen.',
   'For this computer only': 'Nur für diesen Computer',
+  'Please write the name of the address without a dot at its end.':
+    'Bitte den Namen der Adresse ohne Punkt am Ende schreiben.',
+  'The address is this shop’s own; events are only sent to other systems.':
+    'Die Adresse ist die dieses Shops; Ereignisse werden nur an andere Systeme gesendet.',
   'This form was sent from another website. Please use the form on the shop’s page.':
     'Dieses Formular wurde von einer anderen Website gesendet. Bitte das Formular auf der Seite des Shops verwenden.',
   'This shop was started for this computer only, as PUBLIC_URL names no public address, so it refuses requests that come through a proxy or for another address. To publish it, set PUBLIC_URL to the address people open (like https://shop.example.org) and start it again.':

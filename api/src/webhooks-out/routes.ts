@@ -4,7 +4,7 @@ import { tr } from '../language/messages.ts';
 import type { AppContext, ProtocolSpec, RouteDef } from '../http/routes.ts';
 import { idParam, parse } from '../http/validate.ts';
 import { rejectFields } from '../errors.ts';
-import { endpointUrlProblem } from './address.ts';
+import { endpointAddressProblem } from './address.ts';
 import {
   createEndpoint,
   deliveriesBase,
@@ -32,8 +32,8 @@ const endpointProtocol = (action?: string): ProtocolSpec => ({
   load: (ctx, id) => findEndpoint(ctx.db, Number(id)),
 });
 
-function checkUrl(ctx: AppContext, url: string | undefined): void {
-  const problem = url === undefined ? undefined : endpointUrlProblem(url, ctx.config.publicUrl);
+async function checkUrl(ctx: AppContext, url: string | undefined): Promise<void> {
+  const problem = url === undefined ? undefined : await endpointAddressProblem(url, ctx.config.publicUrl);
   if (problem) rejectFields({ url: problem });
 }
 
@@ -66,7 +66,7 @@ export const eventRoutes: RouteDef[] = [
     protocol: endpointProtocol(),
     handler: async (ctx) => {
       const input = parse(endpointInput, ctx.request.body);
-      checkUrl(ctx, input.url);
+      await checkUrl(ctx, input.url);
       const { id, secret } = await createEndpoint(ctx.db, input);
       ctx.status = 201;
       ctx.body = { ...(await requireEndpoint(ctx, id)), secret };
@@ -81,7 +81,7 @@ export const eventRoutes: RouteDef[] = [
     handler: async (ctx) => {
       const id = endpointId(ctx);
       const input = parse(endpointChange, ctx.request.body);
-      checkUrl(ctx, input.url);
+      await checkUrl(ctx, input.url);
       await requireEndpoint(ctx, id);
       await updateEndpoint(ctx.db, id, input);
       ctx.body = await requireEndpoint(ctx, id);
