@@ -231,6 +231,28 @@ describeApi('card payments: webhooks repeated, out of order, forged or lost', (t
     assert.deepEqual((await postEvent(shop, foreign)).body, { received: true, duplicate: false });
   });
 
+  it('while an endpoint is replaced, accepts events signed with either secret of STRIPE_WEBHOOK_SECRET and no other', async () => {
+    const rotating = await listenShop(t, (c) => ({
+      orderRateLimit: 10_000,
+      stripe: { ...c.stripe, webhookSecret: `whsec_the_new_endpoint, ${secret}` },
+    }));
+    try {
+      for (const signer of ['whsec_the_new_endpoint', secret]) {
+        const order = await paidOrder();
+        const event = signedEvent('checkout.session.completed', await session(order.sessionId), signer);
+        const res = await postEvent(rotating, event);
+        assert.equal(res.status, 200, `${signer}: ${JSON.stringify(res.body)}`);
+        assert.equal(await statusOf(shop, order.token), 'paid', signer);
+      }
+      const order = await paidOrder();
+      const forged = signedEvent('checkout.session.completed', await session(order.sessionId), 'whsec_somebody_else');
+      assert.equal((await postEvent(rotating, forged)).status, 400);
+      assert.equal(await statusOf(shop, order.token), 'pending');
+    } finally {
+      await rotating.close();
+    }
+  });
+
   it('refuses an event with a bad signature with 400 and books nothing', async () => {
     const order = await paidOrder();
     const object = await session(order.sessionId);

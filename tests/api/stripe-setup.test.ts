@@ -140,6 +140,26 @@ describeApi('stripe-setup brings an existing endpoint in line', (t) => {
     }
   });
 
+  it('at Stripe, keeps the replaced endpoint delivering until STRIPE_WEBHOOK_SECRET holds the new secret beside the old one', async () => {
+    const old = await olderEndpoint();
+    const ids = async () => (await stripe.webhookEndpoints.list()).data.map((e) => e.id).sort();
+    // Two secrets configured (left from an earlier rotation) cannot hold one made in this run: the old one stays.
+    const rotated = await setupWebhookEndpoint(stripe, shop.url, { shared: false, configured: 2 });
+    assert.equal(rotated.action, 'recreated');
+    assert.ok(rotated.secret, 'the new secret, shown once');
+    assert.deepEqual([rotated.replaced?.id, rotated.replacedDeleted], [old, undefined]);
+    assert.deepEqual(await ids(), [old, rotated.endpoint.id].sort(), 'both deliver');
+    // A run before the variable holds the new secret beside the old one.
+    const early = await setupWebhookEndpoint(stripe, shop.url, { shared: false, configured: 1 });
+    assert.deepEqual([early.action, early.replaced?.id, early.replacedDeleted], ['unchanged', old, undefined]);
+    assert.deepEqual(await ids(), [old, rotated.endpoint.id].sort(), 'it deletes nothing');
+
+    const done = await setupWebhookEndpoint(stripe, shop.url, { shared: false, configured: 2 });
+    assert.deepEqual([done.action, done.replaced?.id, done.replacedDeleted], ['unchanged', old, true]);
+    assert.deepEqual(await ids(), [rotated.endpoint.id], 'the new endpoint delivers alone');
+    await stripe.webhookEndpoints.del(rotated.endpoint.id);
+  });
+
   it('keeps an old endpoint delivering when Stripe refuses the new one', async () => {
     // The sandbox makes endpoints only for this server's own address, so it refuses one elsewhere.
     const elsewhere = 'https://elsewhere.example';

@@ -167,28 +167,45 @@ export function refundPayment(
   return call(db, config, (stripe) => stripe.refunds.create(params, { idempotencyKey }));
 }
 
-/** The event of a webhook delivery, or undefined when its signature does not verify with `secret`. */
+/**
+ * The event of a webhook delivery, or undefined when its signature verifies with none of `secrets`
+ * (during a rotation two endpoints deliver, each signing with its own secret).
+ */
 export function verifiedEvent(
   db: Knex,
   config: Config,
   rawBody: Buffer,
   signature: string,
-  secret: string,
+  secrets: readonly string[],
 ): Stripe.Event | undefined {
-  try {
-    return stripeClient(db, config).webhooks.constructEvent(rawBody, signature, secret);
-  } catch {
-    return undefined;
+  for (const secret of secrets) {
+    try {
+      return stripeClient(db, config).webhooks.constructEvent(rawBody, signature, secret);
+    } catch {
+      // Not signed with this one: the next.
+    }
   }
+  return undefined;
 }
 
 /**
- * The secret that signs webhook events: STRIPE_WEBHOOK_SECRET, or while the sandbox is on, this
+ * The secrets of STRIPE_WEBHOOK_SECRET: one, or while an endpoint is replaced two, comma-separated
+ * (the new endpoint's and the old one's; `npm run stripe-setup` says when the old one may go).
+ */
+export const configuredWebhookSecrets = (config: Config): string[] =>
+  (config.stripe.webhookSecret ?? '')
+    .split(',')
+    .map((secret) => secret.trim())
+    .filter(Boolean);
+
+/**
+ * The secrets that sign webhook events: STRIPE_WEBHOOK_SECRET's, or while the sandbox is on, this
  * installation's sandbox secret. With a real key and no STRIPE_WEBHOOK_SECRET there is none (events are refused).
  */
-export async function webhookSecret(db: Knex, config: Config): Promise<string | undefined> {
-  if (config.stripe.webhookSecret) return config.stripe.webhookSecret;
-  return usesSandbox(config) ? (await sandboxCredentials(db)).webhookSecret : undefined;
+export async function webhookSecrets(db: Knex, config: Config): Promise<string[]> {
+  const configured = configuredWebhookSecrets(config);
+  if (configured.length) return configured;
+  return usesSandbox(config) ? [(await sandboxCredentials(db)).webhookSecret] : [];
 }
 
 /** What the settle step reads from a session: the payment and its fee in one call. */

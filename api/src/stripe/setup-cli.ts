@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { buildApp } from '../app.ts';
 import { loadConfig } from '../config.ts';
 import { createDb, migrate } from '../db/connection.ts';
-import { keyedClient, stripeClient } from './adapter.ts';
+import { configuredWebhookSecrets, keyedClient, stripeClient } from './adapter.ts';
 import { setupWebhookEndpoint, webhookUrl, type SetupOutcome } from './setup.ts';
 
 // `npm run stripe-setup`: creates or updates the webhook endpoint <PUBLIC_URL>/api/webhooks/stripe
@@ -37,20 +37,35 @@ async function main(): Promise<string> {
   const sandbox = !config.stripe.secretKey;
   const outcome = sandbox
     ? await withSandbox((local, db) => setupWebhookEndpoint(stripeClient(db, local), local.publicUrl))
-    : await setupWebhookEndpoint(keyedClient(config), config.publicUrl);
+    : await setupWebhookEndpoint(keyedClient(config), config.publicUrl, {
+        shared: false,
+        configured: configuredWebhookSecrets(config).length,
+      });
   const where = `${webhookUrl(config.publicUrl)} (${outcome.endpoint.id}, API version ${outcome.endpoint.api_version}, ${outcome.endpoint.enabled_events.join(', ')})`;
   const lines = [`Webhook endpoint ${outcome.action}: ${where}`];
+  const old =
+    outcome.replaced && `The old endpoint ${outcome.replaced.id} (API version ${outcome.replaced.api_version})`;
   if (outcome.secret && sandbox) {
     lines.push(`Signing secret (the sandbox's own; the server already uses it, nothing to set): ${outcome.secret}`);
+  } else if (outcome.secret && outcome.replaced) {
+    lines.push(
+      'Its signing secret, shown once: put it into the environment (.env) before the secret STRIPE_WEBHOOK_SECRET holds now, comma-separated, and restart the server:',
+      `STRIPE_WEBHOOK_SECRET=${outcome.secret},<the secret it holds now>`,
+      `${old} keeps delivering every event meanwhile, signed with the secret the server has: none waits. Once the server runs with both secrets, run npm run stripe-setup again: it deletes the old endpoint.`,
+    );
   } else if (outcome.secret) {
     lines.push(
       'Its signing secret, shown once: put it into the environment (.env) and restart the server:',
       `STRIPE_WEBHOOK_SECRET=${outcome.secret}`,
     );
-    if (outcome.action === 'recreated')
-      lines.push(
-        'The old endpoint was deleted once the new one existed. Until the server has the new secret it refuses the new endpoint’s events, and Stripe sends them again (in live mode for up to three days): none is lost.',
-      );
+  } else if (outcome.replaced && !outcome.replacedDeleted) {
+    lines.push(
+      `${old} still delivers: STRIPE_WEBHOOK_SECRET holds one secret. Put the new endpoint's secret (shown when it was made; Stripe's Dashboard shows it too) before the one it holds, comma-separated, restart the server and run npm run stripe-setup again.`,
+    );
+  } else if (outcome.replaced) {
+    lines.push(
+      `${old} was deleted: the new endpoint delivers alone. The old endpoint's secret may go from STRIPE_WEBHOOK_SECRET.`,
+    );
   } else {
     lines.push('The signing secret is unchanged: keep STRIPE_WEBHOOK_SECRET as it is.');
   }

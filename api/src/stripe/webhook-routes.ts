@@ -1,7 +1,7 @@
 import { badRequest, HttpError } from '../http/errors.ts';
 import type { RouteDef } from '../http/routes.ts';
 import { log } from '../log.ts';
-import { matchesKeyMode, StripeFailure, verifiedEvent, webhookSecret } from './adapter.ts';
+import { matchesKeyMode, StripeFailure, verifiedEvent, webhookSecrets } from './adapter.ts';
 import { PaymentNotSettled } from '../orders/settle.ts';
 import { handleStripeEvent } from './webhook.ts';
 
@@ -13,12 +13,12 @@ export const webhookRoutes: RouteDef[] = [
     access: 'public',
     body: 'raw',
     handler: async (ctx) => {
-      const secret = await webhookSecret(ctx.db, ctx.config);
-      if (!secret) {
+      const secrets = await webhookSecrets(ctx.db, ctx.config);
+      if (!secrets.length) {
         log.error('a Stripe webhook arrived but STRIPE_WEBHOOK_SECRET is not configured');
         throw new HttpError(503, 'Webhooks are not configured.');
       }
-      const event = verifiedEvent(ctx.db, ctx.config, ctx.request.body as Buffer, ctx.get('Stripe-Signature'), secret);
+      const event = verifiedEvent(ctx.db, ctx.config, ctx.request.body as Buffer, ctx.get('Stripe-Signature'), secrets);
       if (!event) throw badRequest('The webhook signature is not valid.');
       // A test event at a live shop (or the reverse) is refused before anything is stored or asked.
       if (!matchesKeyMode(ctx.config, event))
