@@ -51,6 +51,7 @@ describeApi('login throttling', (t) => {
   it('slows an account tried from many addresses down with growing delays instead of locking it', async () => {
     for (let n = 0; n < rules.perAccount; n++)
       assert.ok((await claim('office', `203.0.113.${n}`)).allowed, `attempt ${n + 1}`);
+    assert.ok((await claim('office', '198.51.100.7')).allowed, 'the first attempt of an address is not delayed');
     const waits: number[] = [];
     for (let step = 0; step < 4; step++) {
       const refused = await claim('office', '198.51.100.7');
@@ -59,7 +60,7 @@ describeApi('login throttling', (t) => {
       await delayPasses();
       assert.ok((await claim('office', '198.51.100.7')).allowed, `after delay ${step + 1}`);
     }
-    assert.deepEqual(waits, [1, 2, 4, 8]);
+    assert.deepEqual(waits, [2, 4, 8, 16]);
     // Other accounts are not slowed down, and a success ends the delays.
     assert.ok((await claim('vendor', '203.0.113.1')).allowed);
     await loginSucceeded(t.db, 'Office', '198.51.100.7');
@@ -136,6 +137,39 @@ describeApi('login throttling', (t) => {
       assert.deepEqual((await t.http.get('/api/login-locks').set('Authorization', office)).body, []);
       assert.equal((await t.http.delete('/api/login-locks/office').set('Authorization', office)).status, 404);
       assert.ok((await attacker.submit('office', 'office')).code, 'unlocked, the address may try again');
+    });
+
+    it('lets the owner in from their own address after 20 wrong passwords from four, while the guessers wait', async () => {
+      /** A wrong password that reaches the password check, once the account's delay (if any) has passed. */
+      const guess = async (browser: Awaited<ReturnType<typeof from>>, n: number) => {
+        let answer = await browser.submit('office', `guess-${n}`);
+        for (let waits = 0; answer.status === 429 && waits < 5; waits++) {
+          await delayPasses();
+          answer = await browser.submit('office', `guess-${n}`);
+        }
+        assert.equal(answer.status, 200, alertOf(answer.html));
+      };
+      const failures = async () =>
+        Number(
+          (await t.db('protocol_entries').where({ action: 'login.failed', actor_name: 'office' }).count({ n: '*' }))[0]
+            ?.n,
+        );
+      const before = await failures();
+      const guessers = await Promise.all(['203.0.113.1', '203.0.113.2', '203.0.113.3', '203.0.113.4'].map(from));
+      for (const [g, browser] of guessers.entries())
+        for (let n = 0; n < rules.perPair; n++) await guess(browser, g * rules.perPair + n);
+      assert.equal(await failures(), before + 20, 'twenty passwords were checked and wrong');
+
+      const locked = await guessers[0].submit('office', 'office');
+      assert.equal(locked.status, 429, 'an address that guessed is locked out of the account');
+      assert.equal(alertOf(locked.html), 'Zu viele Fehlversuche. Bitte warte 15 Minuten.');
+      const newcomer = await from('203.0.113.5');
+      assert.equal((await newcomer.submit('office', 'guess-new')).status, 200, 'a new address has one attempt');
+      const delayed = await newcomer.submit('office', 'guess-again');
+      assert.equal(delayed.status, 429, 'then it waits the account’s delay like the others');
+      assert.match(alertOf(delayed.html) ?? '', /^Zu viele Fehlversuche\. Bitte warte \d+ (Minuten|Sekunden)\.$/);
+
+      assert.ok((await (await from('198.51.100.20')).submit('office', 'office')).code, 'the owner gets in');
     });
 
     it('counts an IPv6 network as one address: a /64 shares its attempts', async () => {

@@ -8,7 +8,10 @@ import type { Config } from '../../config.ts';
 // - an account from one address (the attacker's own pair) and one address for all names: hard limits
 //   for the rest of the window;
 // - an account from all addresses together: beyond its limit each next attempt waits a growing delay,
-//   so an attack from many addresses slows down while the owner still gets in after the delay.
+//   so an attack from many addresses slows down. The delay holds back only addresses that have tried
+//   this account in the window: the first attempt from any other address is not delayed, or guesses
+//   from a few addresses would keep the owner out (twenty wrong passwords make it the whole window).
+//   A guesser gains one attempt per new address; each new address then waits like the others.
 
 type Rules = Config['loginThrottle'];
 
@@ -49,7 +52,7 @@ const claimSql = `
       attempts = case when ${windowOver} then 1 else t.attempts + 1 end,
       window_start = case when ${windowOver} then now() else t.window_start end,
       next_at = case when ${windowOver} then ${delay('1')} else ${delay('t.attempts + 1')} end
-    where ${windowOver} or t.attempts < :perAccount or t.next_at <= now()
+    where ${windowOver} or t.attempts < :perAccount or t.next_at <= now() or (select attempts from pair) = 1
     returning attempts
   )
   select (select attempts from pair) as pair, (select attempts from addr) as address, (select attempts from account) as account`;
