@@ -128,12 +128,15 @@ describe('starting behind a public address', function () {
     assert.match(stderr, /"office" still opens with the demo password/);
   });
 
-  it('starts on localhost with no configuration at all, without the ribbon', async () => {
+  it('starts on localhost with no configuration at all, without the ribbon, and serves nobody through a proxy', async () => {
     const server = await startServer({ env: { STRIPE_SANDBOX: '', SEED_DEMO: '' } });
     try {
       const html = await (await fetch(`${server.url}/v/DEMO-1`)).text();
       assert.ok(!html.includes(ribbon));
       assert.match(server.stdout(), /office \/ office/);
+      const proxied = await fetch(`${server.url}/v/DEMO-1`, { headers: { 'X-Forwarded-For': '203.0.113.9' } });
+      assert.equal(proxied.status, 403);
+      assert.match(await proxied.text(), /Dieser Shop wurde nur für diesen Computer gestartet, da PUBLIC_URL/);
     } finally {
       assert.equal(await server.stop(), 0);
       removeDir(server.dataDir);
