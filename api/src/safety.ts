@@ -7,7 +7,9 @@ import { demoLoginsInUse } from '../../seeds/demo.ts';
 // Production is safe by default, local stays zero-config: reachable from any machine but this one
 // (a PUBLIC_URL elsewhere, or listening on an interface other than loopback), the server refuses a default that could move money without a real payment (the
 // sandbox, a test key), or that opens the back office to anyone (the demo seed, a demo password),
-// unless that choice is made explicitly. Each refusal names the variable that decides it.
+// unless that choice is made explicitly. Each refusal names the variable that decides it. A local
+// start in turn refuses every request that reaches it through a proxy or under another name
+// (http/local-only.ts), since a proxy on this machine would publish it with those defaults.
 
 /** localhost, 127.0.0.0/8 and [::1]: only the person at this machine can reach it. */
 export function isLocalUrl(publicUrl: string): boolean {
