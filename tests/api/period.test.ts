@@ -46,6 +46,7 @@ describeApi('every period route refuses a period outside the years 2000 to 2100'
       ['/api/stripe-reconciliation.csv', days],
       ['/api/orders', listed],
       ['/api/payouts', listed],
+      ['/api/payouts/totals', listed],
       ['/api/protocol', listed],
       [`/api/vendors/${vendor.id}/statement`, days],
       [`/api/vendors/${vendor.id}/benefit-statement`, months],
