@@ -7,7 +7,7 @@ import { sweepStripePayouts } from '../../api/src/stripe-balance/payouts.ts';
 import { reconcileStripe } from '../../api/src/stripe-balance/reconciliation.ts';
 import { STRIPE_API_VERSION, Stripe, stripeClient } from '../../api/src/stripe/adapter.ts';
 import { sandboxCredentials } from '../../api/src/stripe/sandbox/keys.ts';
-import { SANDBOX_DISPUTE_FEE } from '../../api/src/stripe/sandbox/lifecycle.ts';
+import { SANDBOX_COUNTERED_DISPUTE_FEE, SANDBOX_DISPUTE_FEE } from '../../api/src/stripe/sandbox/lifecycle.ts';
 import { setupWebhookEndpoint } from '../../api/src/stripe/setup.ts';
 import { describeApi } from '../support/env.ts';
 import { eventually, placeMainOrder } from '../support/orders.ts';
@@ -327,7 +327,7 @@ describeApi('local Stripe sandbox: refunds, disputes, fraud warnings, the balanc
     );
   });
 
-  it('4000 0000 0000 0259: a chargeback takes the amount and the fee; no refund while it stands; won, both come back', async () => {
+  it('4000 0000 0000 0259: a chargeback takes the amount and the fee; no refund while it stands; won, the amount and the countered-dispute fee come back, the dispute fee does not', async () => {
     const { intent, charge } = await pay(cards.dispute);
     assert.deepEqual(
       typesOf(await newEvents()),
@@ -371,21 +371,31 @@ describeApi('local Stripe sandbox: refunds, disputes, fraud warnings, the balanc
       submit: true,
     });
     assert.equal(won.status, 'won');
-    const reinstated = won.balance_transactions[1];
+    const [, countered, reinstated] = won.balance_transactions;
     assert.deepEqual(
-      [reinstated.type, reinstated.reporting_category, reinstated.amount, reinstated.fee, reinstated.net],
-      ['adjustment', 'dispute_reversal', 700, -SANDBOX_DISPUTE_FEE, 700 + SANDBOX_DISPUTE_FEE],
-      'the amount and the dispute fee back',
+      [countered?.reporting_category, countered?.amount, countered?.fee, countered?.source],
+      ['dispute', 0, SANDBOX_COUNTERED_DISPUTE_FEE, dispute.id],
+      'countering costs the countered-dispute fee',
+    );
+    assert.deepEqual(
+      [reinstated?.type, reinstated?.reporting_category, reinstated?.amount, reinstated?.fee, reinstated?.net],
+      ['adjustment', 'dispute_reversal', 700, -SANDBOX_COUNTERED_DISPUTE_FEE, 700 + SANDBOX_COUNTERED_DISPUTE_FEE],
+      'the amount and the countered-dispute fee back; the fee for receiving the dispute stays taken',
     );
     assert.deepEqual(reinstated.fee_details, [
       {
-        amount: -SANDBOX_DISPUTE_FEE,
+        amount: -SANDBOX_COUNTERED_DISPUTE_FEE,
         application: null,
         currency: 'eur',
-        description: 'Dispute fee refund',
+        description: 'Countered dispute fee refund',
         type: 'stripe_fee',
       },
     ]);
+    assert.equal(
+      won.balance_transactions.reduce((sum, txn) => sum + txn.net, 0),
+      -SANDBOX_DISPUTE_FEE,
+      'a dispute won costs the fee for receiving it',
+    );
     const events = await newEvents();
     assert.deepEqual(
       typesOf(events),

@@ -6,7 +6,7 @@ import { Stripe, stripeClient } from '../../api/src/stripe/adapter.ts';
 import { describeApi } from '../support/env.ts';
 import { assertBalanced, balanceOf, placeMainOrder, postEvent, signedEvent, vendorId } from '../support/orders.ts';
 import { listedVendor, listenBooksShop, sell } from '../support/sales.ts';
-import { SANDBOX_DISPUTE_FEE } from '../../api/src/stripe/sandbox/lifecycle.ts';
+import { SANDBOX_COUNTERED_DISPUTE_FEE, SANDBOX_DISPUTE_FEE } from '../../api/src/stripe/sandbox/lifecycle.ts';
 import { dashboardRefund, finishRefund, payInSandbox } from '../support/sandbox.ts';
 import type { ListeningShop } from '../support/shop-server.ts';
 
@@ -227,7 +227,16 @@ describeApi('Stripe lifecycle: refunds and disputes, each booked exactly once', 
     await deliver('charge.dispute.closed', { id: disputeId, object: 'dispute' });
     assert.equal((await rows(order.id, 'dispute')).length, 1);
     assert.equal((await rows(order.id, 'dispute_vendor')).length, 1);
-    assert.equal((await rows(order.id, 'dispute_fee')).length, 1, 'the fee stays with Stripe, booked once');
+    assert.deepEqual(
+      (await rows(order.id, 'dispute_fee')).map((r) => Number(r.amount)),
+      [SANDBOX_DISPUTE_FEE, SANDBOX_COUNTERED_DISPUTE_FEE],
+      'the dispute fee and the countered-dispute fee, booked once each',
+    );
+    assert.deepEqual(
+      (await rows(order.id, 'dispute_fee_returned')).map((r) => Number(r.amount)),
+      [SANDBOX_COUNTERED_DISPUTE_FEE],
+      'won: only the countered-dispute fee comes back',
+    );
     assert.deepEqual(
       (await rows(order.id, 'dispute_won')).map((r) => [Number(r.amount), r.stripe_ref.slice(0, 3)]),
       [
@@ -255,8 +264,8 @@ describeApi('Stripe lifecycle: refunds and disputes, each booked exactly once', 
     assert.equal((await rows(wonOrder.id, 'dispute_won')).length, 1);
     assert.equal((await rows(lostOrder.id, 'dispute')).length, 1);
     assert.equal((await rows(lostOrder.id, 'dispute_won')).length, 0);
-    assert.equal((await rows(wonOrder.id, 'dispute_fee')).length, 1);
-    assert.equal((await rows(lostOrder.id, 'dispute_fee')).length, 1);
+    assert.equal((await rows(wonOrder.id, 'dispute_fee')).length, 2, 'the dispute fee and the countered-dispute fee');
+    assert.equal((await rows(lostOrder.id, 'dispute_fee')).length, 2);
     const wonDecision = await as(shop.http.post(`/api/disputes/${wonId}/decision`)).send({ bearer: 'vendor' });
     assert.equal(wonDecision.status, 409, 'nothing to bear once won');
     const lostDecision = await as(shop.http.post(`/api/disputes/${lostId}/decision`)).send({ bearer: 'newspaper' });

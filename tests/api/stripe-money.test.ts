@@ -5,6 +5,7 @@ import { describeApi } from '../support/env.ts';
 import { assertBalanced, balanceOf, postEvent, signedEvent, vendorId } from '../support/orders.ts';
 import { listedVendor, listenBooksShop, noFeeCard, sell } from '../support/sales.ts';
 import { sweepStripeChanges } from '../../api/src/orders/stripe-sweep.ts';
+import { SANDBOX_COUNTERED_DISPUTE_FEE, SANDBOX_DISPUTE_FEE } from '../../api/src/stripe/sandbox/lifecycle.ts';
 import { dashboardRefund, disputeCharge, finishRefund, releaseHeldFee } from '../support/sandbox.ts';
 import type { ListeningShop } from '../support/shop-server.ts';
 
@@ -270,7 +271,7 @@ describeApi('Stripe money: refunds and disputes as Stripe runs them, to the cent
     await assertBalanced(t.db);
   });
 
-  it('a dispute won returns the amount and Stripe’s fee to the newspaper: it ends where it started', async () => {
+  it('a dispute won returns the amount and the countered-dispute fee; the fee for receiving the dispute stays with Stripe', async () => {
     const order = await sell(shop, t.db, { vendor: 'DEMO-9', card: disputeCard });
     const newspaperBefore = await balanceOf(t.db, 'orga');
     const vendorBefore = await credit('DEMO-9');
@@ -283,10 +284,10 @@ describeApi('Stripe money: refunds and disputes as Stripe runs them, to the cent
     const won = await stripe.disputes.retrieve(dispute.id);
     const fees = won.balance_transactions.reduce((sum, bt) => sum + bt.fee, 0);
     const returned = -won.balance_transactions.filter((bt) => bt.fee < 0).reduce((sum, bt) => sum + bt.fee, 0);
-    assert.ok(returned > 0, 'Stripe returned its fee');
+    assert.equal(returned, SANDBOX_COUNTERED_DISPUTE_FEE, 'Stripe returned the countered-dispute fee');
     assert.deepEqual(await rows(order.id, 'dispute_fee_returned'), [returned]);
     assert.equal(await balanceOf(t.db, 'orga'), newspaperBefore - fees, 'what Stripe’s balance transactions say');
-    assert.equal(fees, 0, 'the fee came back with the money');
+    assert.equal(fees, SANDBOX_DISPUTE_FEE, 'the fee for receiving the dispute is never returned');
     assert.equal(await credit('DEMO-9'), vendorBefore, 'the vendor’s credit never moved');
     assert.equal((await staffOrder(order.id)).status, 'paid');
     await assertBalanced(t.db);

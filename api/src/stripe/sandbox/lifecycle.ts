@@ -9,8 +9,14 @@ import { stripeEvent, type StripeEvent } from './webhooks.ts';
 
 /** How long the newspaper has to answer a dispute with evidence. */
 const evidenceDays = 7;
-/** Stripe's dispute fee in the euro area (https://stripe.com/de/pricing: 20,00 € per dispute). */
+// Stripe's dispute fees (https://docs.stripe.com/disputes/how-disputes-work#dispute-fees and
+// https://stripe.com/pricing): the fee for receiving a dispute is taken with the withdrawal and never
+// returned, not even when the dispute is won; the countered-dispute fee, charged since 2025 when
+// evidence is submitted, is returned with the money of a dispute won.
+/** The fee for receiving a dispute (https://stripe.com/de/pricing: 20,00 € per dispute). */
 export const SANDBOX_DISPUTE_FEE = 2000;
+/** The fee for countering a dispute with evidence; Stripe names no euro amount, so the dispute fee's. */
+export const SANDBOX_COUNTERED_DISPUTE_FEE = 2000;
 
 export interface Dispute extends StripeObject {
   object: 'dispute';
@@ -81,13 +87,27 @@ const withdrawal = (dispute: Dispute) =>
     fees: [{ amount: SANDBOX_DISPUTE_FEE, description: 'Dispute fee' }],
   });
 
+/** The countered-dispute fee: a balance transaction of the dispute that moves no money of the charge. */
+const counteredFee = (dispute: Dispute) =>
+  balanceTransaction({
+    amount: 0,
+    currency: dispute.currency,
+    type: 'adjustment',
+    reportingCategory: 'dispute',
+    source: dispute.id,
+    description: `Countered dispute fee for ${dispute.charge}`,
+    fees: [{ amount: SANDBOX_COUNTERED_DISPUTE_FEE, description: 'Countered dispute fee' }],
+  });
+
+const isCounteredFee = (txn: BalanceTransaction) => txn.amount === 0 && txn.fee > 0;
+
 /**
- * The money back on a dispute won: the amount and the dispute fee it cost (https://docs.stripe.com/testing#evidence:
- * winning evidence "credits your account for the amount of the charge and related fees"). The fee comes
- * back as a negative fee of the same balance transaction, category dispute_reversal.
+ * The money back on a dispute won (https://docs.stripe.com/testing#evidence): the disputed amount and
+ * the countered-dispute fee, as a negative fee of the same balance transaction, category
+ * dispute_reversal; the fee for receiving the dispute stays taken.
  */
 const reinstatement = (dispute: Dispute) => {
-  const fee = dispute.balance_transactions.filter((txn) => txn.amount < 0).reduce((sum, txn) => sum + txn.fee, 0);
+  const fee = dispute.balance_transactions.filter(isCounteredFee).reduce((sum, txn) => sum + txn.fee, 0);
   return balanceTransaction({
     amount: dispute.amount,
     currency: dispute.currency,
@@ -95,7 +115,7 @@ const reinstatement = (dispute: Dispute) => {
     reportingCategory: 'dispute_reversal',
     source: dispute.id,
     description: `Chargeback reversal for ${dispute.charge}`,
-    fees: fee ? [{ amount: -fee, description: 'Dispute fee refund' }] : [],
+    fees: fee ? [{ amount: -fee, description: 'Countered dispute fee refund' }] : [],
   });
 };
 
@@ -201,6 +221,12 @@ export async function answerDispute(
   details.submission_method = 'manual';
   const evidence = testEvidence(uncategorizedText);
   const events: StripeEvent[] = [];
+  // Countering a chargeback costs its fee once, at the first submission; an inquiry costs none.
+  if (!isInquiry(dispute) && !dispute.balance_transactions.some(isCounteredFee)) {
+    const txn = counteredFee(dispute);
+    await insertObject(trx, txn);
+    dispute.balance_transactions = [...dispute.balance_transactions, txn];
+  }
   if (isInquiry(dispute) && evidence === 'escalate_inquiry_evidence') {
     dispute.status = 'needs_response';
     details.submission_count = 0;
