@@ -7,7 +7,8 @@ import { listedVendor, listenBooksShop, noFeeCard, sell } from '../support/sales
 import { sweepStripeChanges } from '../../api/src/orders/stripe-sweep.ts';
 import { SANDBOX_COUNTERED_DISPUTE_FEE, SANDBOX_DISPUTE_FEE } from '../../api/src/stripe/sandbox/lifecycle.ts';
 import { dashboardRefund, disputeCharge, finishRefund, releaseHeldFee } from '../support/sandbox.ts';
-import type { ListeningShop } from '../support/shop-server.ts';
+import { startHttpFaultProxy } from '../support/http-fault-proxy.ts';
+import { listenShop, type ListeningShop } from '../support/shop-server.ts';
 
 // The money of Stripe's lifecycle, to the cent, as Stripe runs it (its test cards, reached through
 // the official SDK at the sandbox): a refund that fails after it succeeded, refunds in parts, several
@@ -219,39 +220,52 @@ describeApi('Stripe money: refunds and disputes as Stripe runs them, to the cent
   });
 
   it('a refund Stripe refused is asked for under a new key, so it goes through once the payment is refundable again', async () => {
-    const order = await sell(shop, t.db, { vendor: 'DEMO-8', card: refundFailsLaterCard });
-    const afterSale = await credit('DEMO-8');
-    // Someone refunds it in Stripe's Dashboard; its events are lost.
-    const dashboard = await dashboardRefund(t.db, shop.url, order.stripe_payment_intent_id);
-    const refused = await as(shop.http.post(`/api/orders/${order.id}/refund/`));
-    assert.equal(refused.status, 409, JSON.stringify(refused.body));
-    assert.match(refused.body.message, /Stripe refused the refund: .*already been refunded/);
-    // Later the card's bank refuses the Dashboard's refund: the money is back at Stripe.
-    await finishRefund(t.db, shop.url, dashboard.id as string);
+    // The staff's requests go to a shop whose Stripe requests pass through a proxy that shows their keys.
+    const proxy = await startHttpFaultProxy(shop.url);
+    const watched = await listenShop(t, (c) => ({ stripe: { ...c.stripe, apiUrl: proxy.url, webhookSecret } }));
+    const refund = (id: number) => as(watched.http.post(`/api/orders/${id}/refund/`));
+    try {
+      const order = await sell(shop, t.db, { vendor: 'DEMO-8', card: refundFailsLaterCard });
+      const afterSale = await credit('DEMO-8');
+      // Someone refunds it in Stripe's Dashboard; its events are lost.
+      const dashboard = await dashboardRefund(t.db, shop.url, order.stripe_payment_intent_id);
+      const refused = await refund(order.id);
+      assert.equal(refused.status, 409, JSON.stringify(refused.body));
+      assert.match(refused.body.message, /Stripe refused the refund: .*already been refunded/);
+      // Later the card's bank refuses the Dashboard's refund: the money is back at Stripe.
+      await finishRefund(t.db, shop.url, dashboard.id as string);
 
-    const again = await as(shop.http.post(`/api/orders/${order.id}/refund/`));
-    assert.equal(again.status, 200, JSON.stringify(again.body));
-    assert.equal(again.body.status, 'refunded');
-    assert.equal(await credit('DEMO-8'), afterSale - order.amount_total);
-    const refunds = (await stripe.refunds.list({ payment_intent: order.stripe_payment_intent_id })).data;
-    assert.deepEqual(
-      refunds.map((refund) => refund.status),
-      ['succeeded', 'failed'],
-      'the shop’s refund beside the failed one of the Dashboard',
-    );
-    const protocol = await as(shop.http.get('/api/protocol')).query({
-      filter: JSON.stringify({ action: 'payment.refund_refused' }),
-    });
-    assert.equal(protocol.status, 200, JSON.stringify(protocol.body));
-    assert.deepEqual(
-      protocol.body.map((entry: { recordId: string; details: { reason: string } }) => [
-        entry.recordId,
-        entry.details.reason,
-      ]),
-      [[String(order.id), 'charge_already_refunded']],
-      'the refusal is in the protocol with Stripe’s code',
-    );
-    await assertBalanced(t.db);
+      const again = await refund(order.id);
+      assert.equal(again.status, 200, JSON.stringify(again.body));
+      assert.equal(again.body.status, 'refunded');
+      // https://docs.stripe.com/api/idempotent_requests: the refused key would answer the refusal again.
+      const [first, second] = proxy.idempotencyKeys;
+      assert.equal(proxy.idempotencyKeys.length, 2, proxy.idempotencyKeys.join(', '));
+      assert.notEqual(second, first, 'the second attempt under a key of its own');
+      assert.equal(await credit('DEMO-8'), afterSale - order.amount_total);
+      const refunds = (await stripe.refunds.list({ payment_intent: order.stripe_payment_intent_id })).data;
+      assert.deepEqual(
+        refunds.map((r) => r.status),
+        ['succeeded', 'failed'],
+        'the shop’s refund beside the failed one of the Dashboard',
+      );
+      const protocol = await as(shop.http.get('/api/protocol')).query({
+        filter: JSON.stringify({ action: 'payment.refund_refused' }),
+      });
+      assert.equal(protocol.status, 200, JSON.stringify(protocol.body));
+      assert.deepEqual(
+        protocol.body.map((entry: { recordId: string; details: { reason: string } }) => [
+          entry.recordId,
+          entry.details.reason,
+        ]),
+        [[String(order.id), 'charge_already_refunded']],
+        'the refusal is in the protocol with Stripe’s code',
+      );
+      await assertBalanced(t.db);
+    } finally {
+      await watched.close();
+      await proxy.close();
+    }
   });
 
   it('a refund within a second of the payment, before Stripe knows the fee: the fee is booked when it arrives', async () => {

@@ -29,14 +29,19 @@ export interface HttpFaultProxy {
   faults?: number;
   /** Requests received, by method and path (e.g. "POST /v1/checkout/sessions"). */
   readonly seen: string[];
+  /** The `Idempotency-Key` of each request that carried one, in the order they arrived. */
+  readonly idempotencyKeys: string[];
   close(): Promise<void>;
 }
 
 export async function startHttpFaultProxy(target = ''): Promise<HttpFaultProxy> {
   const seen: string[] = [];
+  const idempotencyKeys: string[] = [];
   const server = http.createServer((req, res) => {
     const request = `${req.method} ${req.url?.split('?')[0]}`;
     seen.push(request);
+    const key = req.headers['idempotency-key'];
+    if (typeof key === 'string') idempotencyKeys.push(key);
     const faulted = proxy.mode !== 'pass' && (proxy.only?.(request) ?? true) && (proxy.faults ?? 1) > 0;
     const mode = faulted ? proxy.mode : 'pass';
     if (faulted && proxy.faults !== undefined) proxy.faults--;
@@ -69,6 +74,7 @@ export async function startHttpFaultProxy(target = ''): Promise<HttpFaultProxy> 
     target,
     mode: 'pass',
     seen,
+    idempotencyKeys,
     close: () =>
       new Promise((resolve) => {
         server.closeAllConnections();
