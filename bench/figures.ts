@@ -14,7 +14,12 @@ export interface Figure {
   minimum?: number;
 }
 
-export type BenchPart = () => Promise<Figure[]>;
+export interface BenchOptions {
+  /** A tiny history and one run per query: checks in the tests that the part runs, not its figures. */
+  tiny?: boolean;
+}
+
+export type BenchPart = (options?: BenchOptions) => Promise<Figure[]>;
 
 export const passes = (figure: Figure): boolean | undefined =>
   figure.budget === undefined && figure.minimum === undefined
