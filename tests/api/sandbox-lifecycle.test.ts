@@ -415,6 +415,35 @@ describeApi('local Stripe sandbox: refunds, disputes, fraud warnings, the balanc
     assert.deepEqual([closed.status, closed.balance_transactions.length], ['lost', 1]);
   });
 
+  it('a request Stripe refused answers the same error under its idempotency key for a day, even once it would succeed; a parameter error keeps no key', async () => {
+    const { intent, charge } = await pay(cards.dispute);
+    const [dispute] = (await stripe.disputes.list({ charge: charge.id })).data;
+    const key = `refund-${charge.id}`;
+    const refused = stripeError({ code: 'charge_disputed' });
+    await assert.rejects(stripe.refunds.create({ payment_intent: intent.id }, { idempotencyKey: key }), refused);
+    await stripe.disputes.update(dispute.id, { evidence: { uncategorized_text: 'winning_evidence' }, submit: true });
+    await assert.rejects(stripe.refunds.create({ payment_intent: intent.id }, { idempotencyKey: key }), (error) => {
+      refused(error);
+      assert.equal((error as Stripe.errors.StripeError).headers?.['idempotent-replayed'], 'true');
+      return true;
+    });
+    await assert.rejects(
+      stripe.refunds.create({ payment_intent: intent.id, amount: 100 }, { idempotencyKey: key }),
+      (error) => error instanceof Stripe.errors.StripeIdempotencyError && error.statusCode === 400,
+    );
+    const fresh = await stripe.refunds.create({ payment_intent: intent.id }, { idempotencyKey: `${key}-again` });
+    assert.equal(fresh.status, 'succeeded', 'a new key is a new request');
+
+    const other = await pay(cards.plain);
+    const invalid = `refund-${other.charge.id}`;
+    await assert.rejects(
+      stripe.refunds.create({}, { idempotencyKey: invalid }),
+      stripeError({ param: 'payment_intent' }),
+    );
+    const valid = await stripe.refunds.create({ payment_intent: other.intent.id }, { idempotencyKey: invalid });
+    assert.equal(valid.status, 'succeeded', 'parameters that failed validation left the key free');
+  });
+
   it('4000 0004 0400 0079: several disputes on one charge, each with its own id and withdrawal', async () => {
     const { charge } = await pay(cards.multipleDisputes);
     const disputes = (await stripe.disputes.list({ charge: charge.id })).data;

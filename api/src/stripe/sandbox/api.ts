@@ -56,6 +56,7 @@ import {
   insertObject,
   listObjects,
   saveObject,
+  storeIdempotentError,
   storeIdempotentResponse,
   type StripeObject,
 } from './store.ts';
@@ -108,22 +109,33 @@ async function checkKey(db: Db, ctx: Context): Promise<{ caller: string; credent
   return { caller: given.toString('hex'), credentials };
 }
 
-/** Answers an error in Stripe's shape; anything unexpected is Stripe's api_error and goes to the log. */
+/** An error in Stripe's terms: anything unexpected is Stripe's api_error and goes to the log. */
+function stripeError(ctx: Context, error: unknown, requestId: string): StripeApiError {
+  if (error instanceof StripeApiError) return error;
+  log.error('stripe sandbox request failed', {
+    requestId,
+    method: ctx.method,
+    path: ctx.path,
+    error: String((error as Error)?.stack ?? error),
+  });
+  return new StripeApiError(500, 'api_error', 'An unexpected error occurred in the local Stripe sandbox.');
+}
+
+/** Answers an error in Stripe's shape. */
 function sendError(ctx: Context, error: unknown, requestId: string): void {
-  const known =
-    error instanceof StripeApiError
-      ? error
-      : new StripeApiError(500, 'api_error', 'An unexpected error occurred in the local Stripe sandbox.');
-  if (known !== error)
-    log.error('stripe sandbox request failed', {
-      requestId,
-      method: ctx.method,
-      path: ctx.path,
-      error: String((error as Error)?.stack ?? error),
-    });
+  const known = stripeError(ctx, error, requestId);
   ctx.status = known.status;
   ctx.body = known.toJSON();
 }
+
+/**
+ * Whether Stripe keeps a failed request's answer under its idempotency key: it does once the request
+ * began to run, and not when its parameters failed validation
+ * (https://docs.stripe.com/api/idempotent_requests: "Results are only saved if an API endpoint started
+ * executing. If incoming parameters failed validation … no idempotent result is saved").
+ */
+const keptUnderKey = (error: StripeApiError) =>
+  !['parameter_invalid', 'parameter_missing', 'parameter_unknown', 'url_invalid'].includes(error.details.code ?? '');
 
 /**
  * A request's parameters: Stripe's form encoding; the sandbox-only actions under /stripe-sandbox/
@@ -162,16 +174,26 @@ function route(db: Db, config: Config, handler: Handler) {
       const params =
         ctx.method === 'GET' ? parseParams(ctx.querystring) : bodyParams(ctx, await readBody(ctx.req, bodyLimit));
       const key = ctx.method === 'POST' ? ctx.get('Idempotency-Key') : '';
-      const { outcome, replayed } = await db.transaction(async (trx) => {
+      const { outcome, replayed, failed } = await db.transaction(async (trx) => {
         const request = `${ctx.method} ${ctx.path} ${JSON.stringify(params)}`;
         const replay = key ? await claimIdempotencyKey(trx, caller, key, request) : undefined;
-        if (replay) return { outcome: { body: replay.body, events: [] }, replayed: true };
-        const outcome = await handler(trx, params, ctx);
-        if (key) await storeIdempotentResponse(trx, caller, key, outcome.body);
-        await queueEvents(trx, outcome.events);
-        return { outcome, replayed: false };
+        if (replay) return { outcome: { body: replay.body, events: [] }, replayed: true, failed: replay.error };
+        if (!key) return { outcome: await queued(trx, await handler(trx, params, ctx)), replayed: false };
+        try {
+          // A savepoint: a failure undoes the request's changes and keeps its key claimed.
+          const outcome = await trx.transaction(async (inner) => queued(inner, await handler(inner, params, ctx)));
+          await storeIdempotentResponse(trx, caller, key, outcome.body);
+          return { outcome, replayed: false };
+        } catch (error) {
+          const known = stripeError(ctx, error, requestId);
+          if (!keptUnderKey(known)) throw known;
+          // Stripe answers the same error to every retry under this key for 24 hours.
+          await storeIdempotentError(trx, caller, key, known);
+          return { outcome: { body: null, events: [] }, replayed: false, failed: known };
+        }
       });
       if (replayed) ctx.set('Idempotent-Replayed', 'true');
+      if (failed) throw failed;
       ctx.status = 200;
       ctx.body = outcome.body;
       if (outcome.events.length) deliverDue(db, config);
@@ -179,6 +201,12 @@ function route(db: Db, config: Config, handler: Handler) {
       sendError(ctx, error, requestId);
     }
   };
+}
+
+/** Queues an outcome's events in the transaction of its change. */
+async function queued(trx: Knex.Transaction, outcome: Outcome): Promise<Outcome> {
+  await queueEvents(trx, outcome.events);
+  return outcome;
 }
 
 /** The session, expired first when its time is up (with the event Stripe would send). */

@@ -97,8 +97,17 @@ export async function ensureRoom(trx: Knex.Transaction, cap: number): Promise<vo
   );
 }
 
-/** What an earlier request with the same idempotency key answered. */
-type Replay = { body: unknown };
+/** What an earlier request with the same idempotency key answered: its body, or the error it failed with. */
+type Replay = { body: unknown; error?: StripeApiError };
+
+/** A failed request's stored answer: Stripe's error body with its HTTP status (no object Stripe answers has `error`). */
+interface StoredError {
+  error: ReturnType<StripeApiError['toJSON']>['error'];
+  status: number;
+}
+
+const isStoredError = (response: unknown): response is StoredError =>
+  typeof response === 'object' && response !== null && 'error' in response;
 
 /** Stripe keeps an idempotency key for 24 hours; after that the key is free for any request. */
 const keyLifetime = '24 hours';
@@ -137,7 +146,9 @@ export async function claimIdempotencyKey(
       `Keys for idempotent requests can only be used with the same parameters they were first used with. Try using a key other than '${key}' if you meant to execute a different request.`,
     );
   }
-  return { body: prior.response };
+  if (!isStoredError(prior.response)) return { body: prior.response };
+  const { type, message, ...details } = prior.response.error;
+  return { body: null, error: new StripeApiError(prior.response.status, type, message, details) };
 }
 
 export async function storeIdempotentResponse(
@@ -149,4 +160,16 @@ export async function storeIdempotentResponse(
   await trx('stripe_sandbox_requests')
     .where({ caller, idempotency_key: key })
     .update({ response: JSON.stringify(body) });
+}
+
+export async function storeIdempotentError(
+  trx: Knex.Transaction,
+  caller: string,
+  key: string,
+  error: StripeApiError,
+): Promise<void> {
+  const stored: StoredError = { ...error.toJSON(), status: error.status };
+  await trx('stripe_sandbox_requests')
+    .where({ caller, idempotency_key: key })
+    .update({ response: JSON.stringify(stored) });
 }
