@@ -31,6 +31,7 @@ import * as cashTendered from './031_cash_tendered.ts';
 import * as rksv from './032_rksv.ts';
 import * as benefitScheme from './033_benefit_scheme.ts';
 import * as germanVariant from './034_german_variant.ts';
+import * as itemEnglish from './035_item_english.ts';
 
 export interface Migration {
   name: string;
@@ -72,4 +73,5 @@ export const migrations: Migration[] = [
   { name: '032_rksv', ...rksv },
   { name: '033_benefit_scheme', ...benefitScheme },
   { name: '034_german_variant', ...germanVariant },
+  { name: '035_item_english', ...itemEnglish },
 ];

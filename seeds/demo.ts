@@ -282,6 +282,8 @@ export async function seedDemo(trx: Knex.Transaction | Knex): Promise<void> {
       {
         name: 'Zeitung',
         description: 'Die aktuelle Ausgabe der Straßenzeitung, gedruckt (Newspaper, print issue).',
+        name_en: 'Newspaper',
+        description_en: 'The current issue of the street paper, in print.',
         price: 300,
         counter_price: 150,
         item_order: 100,
@@ -292,6 +294,8 @@ export async function seedDemo(trx: Knex.Transaction | Knex): Promise<void> {
         name: 'Digitale Ausgabe – Lizenz',
         description:
           'Lizenzanteil der Zeitung an jeder verkauften digitalen Ausgabe (licence share of a digital issue).',
+        name_en: 'Digital edition – licence',
+        description_en: "The paper's share of every digital edition sold.",
         price: 50,
         item_order: 10,
         is_license_item: true,
@@ -306,6 +310,8 @@ export async function seedDemo(trx: Knex.Transaction | Knex): Promise<void> {
     {
       name: 'Digitale Ausgabe',
       description: 'Die aktuelle Ausgabe als PDF per E-Mail (digital edition).',
+      name_en: 'Digital edition',
+      description_en: 'The current issue as a PDF by e-mail.',
       price: 300,
       item_order: 90,
       license_item_id: licence.id,
@@ -314,6 +320,8 @@ export async function seedDemo(trx: Knex.Transaction | Knex): Promise<void> {
     {
       name: 'Kalender 2027',
       description: 'Wandkalender mit Fotos unserer Verkäuferinnen und Verkäufer (calendar).',
+      name_en: 'Calendar 2027',
+      description_en: 'Wall calendar with photos of our vendors.',
       price: 1000,
       counter_price: 500,
       item_order: 50,

@@ -56,6 +56,9 @@ export function writeStored(kind: 'local' | 'session', key: string, value: unkno
 export const lang = signal<Lang>('de');
 export const t = (key: TextKey, values?: Record<string, string | number>) => fill(key, lang.value, values);
 
+/** A text staff entered in German and perhaps in English, in the shop's language: German where there is no English. */
+export const inLang = (german: string, english: string | undefined) => (lang.value === 'en' && english) || german;
+
 export function setLang(next: Lang): void {
   lang.value = next;
   writeStored('local', 'shop.lang', next);

@@ -139,7 +139,12 @@ describeApi('digital deliveries: links and the outbox', (t) => {
 
     const valid = await t.http.get(`/api/pdf/${link.id}/validate/`);
     assert.equal(valid.status, 200);
-    assert.deepEqual(valid.body, { valid: true, itemName: 'Digitale Ausgabe', expiresAt: link.expiresAt });
+    assert.deepEqual(valid.body, {
+      valid: true,
+      itemName: 'Digitale Ausgabe',
+      itemNameEn: 'Digital edition',
+      expiresAt: link.expiresAt,
+    });
 
     const download = await t.http
       .get(`/api/pdf/${link.id}/`)

@@ -28,6 +28,8 @@ const backofficeFields = [
   'isPdfItem',
   'licenseGroup',
   'licenseItem',
+  'nameEn',
+  'descriptionEn',
   'pdf',
   'takesOverTransactionCosts',
   'updatedAt',
@@ -91,12 +93,55 @@ describeApi('items', (t) => {
       );
       assert.ok(!ids.includes(disabled.id), 'a disabled item is not for sale');
       assert.ok(!ids.includes(withPdf.id), 'a licence item is not sold on its own');
-      for (const item of res.body) assert.deepEqual(Object.keys(item).sort(), publicFields);
+      for (const item of res.body) {
+        // The English texts are there only where staff entered them (the demo's items have them).
+        const keys = Object.keys(item).filter((key) => key !== 'nameEn' && key !== 'descriptionEn');
+        assert.deepEqual(keys.sort(), publicFields);
+      }
       const shown = res.body.find((i: { id: number }) => i.id === digital.id);
       assert.equal(shown.isDigital, true);
       assert.equal(res.body.find((i: { id: number }) => i.id === low.id).isDigital, false);
       const pdfId = withPdf.pdf.url.split('/').pop();
       assert.ok(!res.text.includes(pdfId) && !res.text.includes('/api/files/'), 'no PDF reference reaches the shop');
+    });
+
+    it('answers the name and description staff entered in English beside the German ones, and neither when none was', async () => {
+      const both = await create({
+        name: unique('Kalender'),
+        description: 'Wandkalender',
+        nameEn: 'Calendar',
+        descriptionEn: 'Wall calendar',
+      });
+      assert.equal(both.nameEn, 'Calendar');
+      assert.equal(both.descriptionEn, 'Wall calendar');
+      const german = await create({ name: unique('Postkarte'), description: 'Eine Karte' });
+      assert.equal(german.nameEn, '');
+      const nameOnly = await create({ name: unique('Buch'), description: 'Ein Buch', nameEn: 'Book' });
+
+      const shop = (await t.http.get('/api/items/')).body as Record<string, unknown>[];
+      const listed = (id: number) => shop.find((item) => item.id === id)!;
+      assert.deepEqual(
+        [listed(both.id).name, listed(both.id).nameEn, listed(both.id).description, listed(both.id).descriptionEn],
+        [both.name, 'Calendar', 'Wandkalender', 'Wall calendar'],
+      );
+      // No English text: the shop shows the German one in English too.
+      assert.ok(!('nameEn' in listed(german.id)) && !('descriptionEn' in listed(german.id)));
+      assert.equal(listed(nameOnly.id).nameEn, 'Book');
+      assert.ok(!('descriptionEn' in listed(nameOnly.id)));
+
+      const renamed = await put(both.id, { nameEn: '' });
+      assert.equal(renamed.body.nameEn, '');
+      assert.equal(renamed.body.descriptionEn, 'Wall calendar', 'a field not sent keeps its text');
+      const search = await t.http
+        .get('/api/items/backoffice')
+        .query({ filter: JSON.stringify({ q: 'Book' }) })
+        .set('Authorization', office);
+      assert.deepEqual(
+        search.body.map((item: { id: number }) => item.id),
+        [nameOnly.id],
+        'the back office finds an item by its English name',
+      );
+      assertFieldError(await put(both.id, { nameEn: 'x'.repeat(201) }), 'nameEn', /at most 200/);
     });
 
     it('sorts equal orders by id', async () => {
@@ -137,6 +182,8 @@ describeApi('items', (t) => {
       assert.deepEqual(rest, {
         name: 'Kalender 2026',
         description: 'Zwölf Monate',
+        nameEn: '',
+        descriptionEn: '',
         price: 1200,
         measure: 'Stück',
         order: -3,

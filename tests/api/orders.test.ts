@@ -444,6 +444,8 @@ describeApi('orders: receipts and the back office', (t) => {
       {
         item: await itemId(t.db, 'Zeitung'),
         name: 'Zeitung',
+        // What the shop shows in English.
+        nameEn: 'Newspaper',
         image: null,
         kind: 'print',
         quantity: 1,

@@ -45,6 +45,8 @@ function withFormErrors(error: unknown): unknown {
 const itemFields = [
   'name',
   'description',
+  'nameEn',
+  'descriptionEn',
   'price',
   'counterPrice',
   'vatRate',

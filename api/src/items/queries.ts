@@ -5,7 +5,7 @@ import { imageKinds, pdfKinds } from '../files/sniff.ts';
 import { invalidError, notFoundError, rejectFields, type FieldErrors } from '../errors.ts';
 import type { ItemForm, ItemValues } from './schema.ts';
 import { oneRow } from '../one-row.ts';
-import { money, tr } from '../language/messages.ts';
+import { money, tr, type Language } from '../language/messages.ts';
 import { vatPercent } from '../ledger/vat.ts';
 import type { ListSpec } from '../lists.ts';
 
@@ -15,6 +15,8 @@ interface ItemRow {
   id: number;
   name: string;
   description: string;
+  name_en: string;
+  description_en: string;
   price: number;
   counter_price: number | null;
   vat_rate: number | null;
@@ -42,6 +44,8 @@ interface ItemRow {
 const columns = {
   name: 'name',
   description: 'description',
+  nameEn: 'name_en',
+  descriptionEn: 'description_en',
   price: 'price',
   counterPrice: 'counter_price',
   vatRate: 'vat_rate',
@@ -71,11 +75,25 @@ function toRow(values: ItemValues): Record<string, unknown> {
   return Object.fromEntries(fields.map(([field, column]) => [column, values[field]]));
 }
 
+/**
+ * The English name and description as the shop reads them: left out where staff entered none, so a
+ * German-only item costs the shop's first screen no bytes, and the shop shows the German text.
+ */
+function englishTexts(nameEn: string, descriptionEn: string): { nameEn?: string; descriptionEn?: string } {
+  return { ...(nameEn && { nameEn }), ...(descriptionEn && { descriptionEn }) };
+}
+
+/** An item's name in `language`, as SQL over the items table aliased `alias`: German where English is empty. */
+export const itemNameSql = (alias: string, language: Language) =>
+  language === 'en' ? `coalesce(nullif(${alias}.name_en, ''), ${alias}.name)` : `${alias}.name`;
+
 /** What the shop may see, named one by one: never the PDF, never the licence bookkeeping. */
 function toPublicItem(row: ItemRow) {
   const {
     name,
     description,
+    nameEn,
+    descriptionEn,
     price,
     imageFileId,
     measure,
@@ -90,6 +108,7 @@ function toPublicItem(row: ItemRow) {
     id: row.id,
     name,
     description,
+    ...englishTexts(nameEn, descriptionEn),
     price,
     image: fileUrl(imageFileId),
     measure,
@@ -182,7 +201,10 @@ export const backofficeListSpec: ListSpec<ItemRow, BackofficeItem> = {
   filters: {
     q: (query, value) => {
       if (typeof value !== 'string') throw invalidError('The filter "q" must be text.');
-      query.whereILike('items.name', `%${escapeLike(value)}%`);
+      const pattern = `%${escapeLike(value)}%`;
+      query.where((q) => {
+        q.whereILike('items.name', pattern).orWhereILike('items.name_en', pattern);
+      });
     },
     disabled: booleanFilter('disabled', 'items.disabled'),
     isLicenseItem: booleanFilter('isLicenseItem', 'items.is_license_item'),
@@ -200,15 +222,19 @@ export async function findMainItem(db: Db) {
   const row = await db('items')
     .whereNull('deleted_at')
     .where({ is_main_product: true })
-    .first<Pick<ItemRow, 'id' | 'name' | 'description' | 'image_file_id' | 'price'> | undefined>(
-      'id',
-      'name',
-      'description',
-      'image_file_id',
-      'price',
-    );
+    .first<
+      | Pick<ItemRow, 'id' | 'name' | 'description' | 'name_en' | 'description_en' | 'image_file_id' | 'price'>
+      | undefined
+    >('id', 'name', 'description', 'name_en', 'description_en', 'image_file_id', 'price');
   return row
-    ? { id: row.id, name: row.name, description: row.description, image: fileUrl(row.image_file_id), price: row.price }
+    ? {
+        id: row.id,
+        name: row.name,
+        description: row.description,
+        ...englishTexts(row.name_en, row.description_en),
+        image: fileUrl(row.image_file_id),
+        price: row.price,
+      }
     : null;
 }
 
@@ -256,6 +282,8 @@ export async function setMainProduct(trx: Knex.Transaction, id: number | null): 
 
 const defaults: Omit<ItemValues, 'name' | 'price'> = {
   description: '',
+  nameEn: '',
+  descriptionEn: '',
   counterPrice: null,
   vatRate: null,
   measure: '',

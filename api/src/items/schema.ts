@@ -15,6 +15,9 @@ import {
 const fields = {
   name: formField(text({ min: 1, max: 200, required: 'Please enter a name.' }), 'Please enter a name.'),
   description: formField(text({ max: 5000 })),
+  // The English name and description; empty: the German ones are shown in English too.
+  nameEn: formField(text({ max: 200 })),
+  descriptionEn: formField(text({ max: 5000 })),
   price: formField(cents(), 'Please enter a price in cents.'),
   // What a vendor pays the office per copy at the counter; empty: not sold at the counter.
   counterPrice: optionalFormField(cents()),

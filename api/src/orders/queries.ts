@@ -113,6 +113,7 @@ interface ReceiptRow {
   lines: {
     item_id: number;
     name: string;
+    name_en: string;
     image_file_id: string | null;
     license_item_id: number | null;
     quantity: number;
@@ -146,13 +147,13 @@ export async function orderReceipt(db: Db, token: unknown) {
     `select o.token, o.id, o.status, o.email, o.tip, o.amount_total, o.currency, o.created_at, o.paid_at,
        v.first_name as vendor_first_name, v.license_id as vendor_license_id,
        coalesce((select use_vendor_license_id_in_shop from settings where id = 1), false) as use_license_id,
-       coalesce((select json_agg(json_build_object('item_id', e.item_id, 'name', i.name,
+       coalesce((select json_agg(json_build_object('item_id', e.item_id, 'name', i.name, 'name_en', i.name_en,
            'image_file_id', i.image_file_id, 'license_item_id', i.license_item_id, 'quantity', e.quantity,
            'unit_price', e.unit_price, 'amount', e.amount) order by e.id)
          from order_entries e join items i on i.id = e.item_id
          where e.order_id = o.id and e.kind = 'sale'), '[]') as lines,
        case when o.status = 'paid' then coalesce((select json_agg(json_build_object('id', l.id,
-           'item_id', l.item_id, 'name', i.name, 'expires_at', l.expires_at, 'downloads', l.downloads) order by l.item_id)
+           'item_id', l.item_id, 'name', i.name, 'name_en', i.name_en, 'expires_at', l.expires_at, 'downloads', l.downloads) order by l.item_id)
          from download_links l join items i on i.id = l.item_id where l.order_id = o.id), '[]') else '[]' end as downloads,
        (select m.status from outbox m where m.order_id = o.id and m.kind in ('pdf-links', 'receipt')
          order by m.kind limit 1) as mail_status
@@ -177,6 +178,7 @@ export async function orderReceipt(db: Db, token: unknown) {
     lines: row.lines.map((line) => ({
       item: line.item_id,
       name: line.name,
+      ...(line.name_en && { nameEn: line.name_en }),
       image: fileUrl(line.image_file_id),
       kind: line.license_item_id === null ? ('print' as const) : ('digital' as const),
       quantity: line.quantity,

@@ -40,6 +40,8 @@ export interface DownloadLink {
   url: string;
   itemId: number;
   itemName: string;
+  /** The item's English name, where staff entered one. */
+  itemNameEn?: string;
   expiresAt: string;
   downloads: number;
 }
@@ -49,6 +51,7 @@ export interface DownloadLinkRow {
   id: string;
   item_id: number;
   name: string;
+  name_en: string;
   expires_at: Date | string;
   downloads: number;
 }
@@ -58,6 +61,7 @@ export const downloadLinkOf = (row: DownloadLinkRow): DownloadLink => ({
   url: linkPath(row.id),
   itemId: row.item_id,
   itemName: row.name,
+  ...(row.name_en && { itemNameEn: row.name_en }),
   expiresAt: new Date(row.expires_at).toISOString(),
   downloads: row.downloads,
 });
@@ -68,19 +72,28 @@ export async function downloadLinksFor(db: Db, orderId: number): Promise<Downloa
     .join('items as i', 'i.id', 'l.item_id')
     .where('l.order_id', orderId)
     .orderBy('l.item_id')
-    .select<DownloadLinkRow[]>('l.id', 'l.item_id', 'i.name', 'l.expires_at', 'l.downloads');
+    .select<DownloadLinkRow[]>('l.id', 'l.item_id', 'i.name', 'i.name_en', 'l.expires_at', 'l.downloads');
   return rows.map(downloadLinkOf);
 }
 
 /** A link that can still be used: what the PDF page shows before the download. */
-export async function findValidLink(db: Db, id: string): Promise<{ itemName: string; expiresAt: string } | undefined> {
+export async function findValidLink(
+  db: Db,
+  id: string,
+): Promise<{ itemName: string; itemNameEn?: string; expiresAt: string } | undefined> {
   if (!linkIdPattern.test(id)) return undefined;
   const row = await db('download_links as l')
     .join('items as i', 'i.id', 'l.item_id')
     .where('l.id', id)
     .where('l.expires_at', '>', db.fn.now())
-    .first<{ name: string; expires_at: Date } | undefined>('i.name', 'l.expires_at');
-  return row && { itemName: row.name, expiresAt: new Date(row.expires_at).toISOString() };
+    .first<{ name: string; name_en: string; expires_at: Date } | undefined>('i.name', 'i.name_en', 'l.expires_at');
+  return (
+    row && {
+      itemName: row.name,
+      ...(row.name_en && { itemNameEn: row.name_en }),
+      expiresAt: new Date(row.expires_at).toISOString(),
+    }
+  );
 }
 
 /**

@@ -38,7 +38,7 @@ export const pdfRoutes: RouteDef[] = [
       const link = await findValidLink(ctx.db, pathParam(ctx, 'id'));
       if (!link) throw invalidLink();
       ctx.set('Cache-Control', 'no-store');
-      ctx.body = { valid: true, itemName: link.itemName, expiresAt: link.expiresAt };
+      ctx.body = { valid: true, itemName: link.itemName, itemNameEn: link.itemNameEn, expiresAt: link.expiresAt };
     },
   },
   {

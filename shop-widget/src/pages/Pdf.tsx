@@ -1,15 +1,15 @@
 import { useEffect, useState } from 'preact/hooks';
 import { callApi } from '../api.ts';
-import { env, t } from '../store.ts';
+import { env, inLang, t } from '../store.ts';
 import { Loading, Screen } from '../ui.tsx';
 import { WayOn } from './WayOn.tsx';
 
 /** `/pdf/<linkId>` from the e-mail: the download while the link is valid. */
 export function Pdf(props: { id: string }) {
-  const [state, setState] = useState<{ itemName: string } | 'invalid'>();
+  const [state, setState] = useState<{ itemName: string; itemNameEn?: string } | 'invalid'>();
   useEffect(() => {
-    void callApi<{ itemName: string }>(`/api/pdf/${encodeURIComponent(props.id)}/validate/`).then((answer) =>
-      setState(answer.ok ? answer.body : 'invalid'),
+    void callApi<{ itemName: string; itemNameEn?: string }>(`/api/pdf/${encodeURIComponent(props.id)}/validate/`).then(
+      (answer) => setState(answer.ok ? answer.body : 'invalid'),
     );
   }, [props.id]);
   if (!state) return <Loading label={t('loading')} />;
@@ -31,7 +31,7 @@ export function Pdf(props: { id: string }) {
         href={`${env.apiBase}/api/pdf/${encodeURIComponent(props.id)}/`}
         download
       >
-        {t('download', { name: state.itemName })}
+        {t('download', { name: inLang(state.itemName, state.itemNameEn) })}
       </a>
     </Screen>
   );

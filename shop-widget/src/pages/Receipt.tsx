@@ -4,6 +4,7 @@ import { failurePath, receiptPath, stepPath } from '../route.ts';
 import {
   env,
   finishFlow,
+  inLang,
   lang,
   navigate,
   pendingKey,
@@ -26,12 +27,12 @@ export interface Receipt {
   emailHint: string | null;
   /** Whether the PDF mail (or the receipt mail) has gone out of the outbox: only `sent` may be called sent. */
   mail: 'sent' | 'sending' | 'held' | null;
-  lines: { item: number; name: string; kind: 'print' | 'digital'; quantity: number; amount: number }[];
+  lines: { item: number; name: string; nameEn?: string; kind: 'print' | 'digital'; quantity: number; amount: number }[];
   tip: number;
   total: number;
   createdAt: string;
   paidAt: string | null;
-  downloads: { id: string; itemId: number; itemName: string }[];
+  downloads: { id: string; itemId: number; itemName: string; itemNameEn?: string }[];
 }
 
 /** The order at the API, waiting up to `wait` seconds for a pending payment's booking. */
@@ -108,14 +109,14 @@ function Paid(props: { receipt: Receipt }) {
               ? Array.from({ length: line.quantity }, (_, copy) => (
                   <li key={`${line.item}-${copy}`} class="shop-receipt-tile shop-receipt-print" data-item={line.item}>
                     <Tick />
-                    <span class="shop-receipt-tile-name">{line.name}</span>
+                    <span class="shop-receipt-tile-name">{inLang(line.name, line.nameEn)}</span>
                   </li>
                 ))
               : [
                   <li key={line.item} class="shop-receipt-tile shop-receipt-digital" data-item={line.item}>
                     <Paper />
                     <span class="shop-receipt-tile-name">
-                      {line.quantity} × {line.name}
+                      {line.quantity} × {inLang(line.name, line.nameEn)}
                     </span>
                     {receipt.emailHint && (
                       <span class="shop-receipt-pdf-sent">
@@ -131,7 +132,7 @@ function Paid(props: { receipt: Receipt }) {
                           href={`${env.apiBase}/api/pdf/${download.id}/`}
                           download
                         >
-                          {t('download', { name: download.itemName })}
+                          {t('download', { name: inLang(download.itemName, download.itemNameEn) })}
                         </a>
                       ))}
                   </li>,

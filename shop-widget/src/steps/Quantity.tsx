@@ -1,6 +1,6 @@
 import type { ShopItem } from '../boot.ts';
 import { quantityLimit, setQuantity } from '../cart.ts';
-import { t } from '../store.ts';
+import { inLang, t } from '../store.ts';
 import { ShopForm } from '../ui.tsx';
 import { update, type StepProps } from './step.ts';
 
@@ -13,6 +13,7 @@ export function Quantity(props: StepProps & { item: ShopItem }) {
     update(props, { cart: setQuantity(props.flow.value.cart, item, count + by) });
   };
   const limit = quantityLimit(item);
+  const name = inLang(item.name, item.nameEn);
   return (
     <>
       <ShopForm class="shop-quantity">
@@ -21,13 +22,13 @@ export function Quantity(props: StepProps & { item: ShopItem }) {
           name="quantity"
           value={`${item.id}:${count - 1}`}
           class="shop-quantity-button shop-item-decrease"
-          aria-label={t('one', { name: item.name })}
+          aria-label={t('one', { name })}
           disabled={count === 0}
           onClick={(event) => change(event, -1)}
         >
           −
         </button>
-        <output class="shop-item-quantity" aria-live="polite" aria-label={t('quantity', { name: item.name })}>
+        <output class="shop-item-quantity" aria-live="polite" aria-label={t('quantity', { name })}>
           {count}
         </output>
         <button
@@ -35,16 +36,14 @@ export function Quantity(props: StepProps & { item: ShopItem }) {
           name="quantity"
           value={`${item.id}:${count + 1}`}
           class="shop-quantity-button shop-item-increase"
-          aria-label={t('more', { name: item.name })}
+          aria-label={t('more', { name })}
           disabled={count >= limit}
           onClick={(event) => change(event, 1)}
         >
           +
         </button>
       </ShopForm>
-      {count >= limit && (
-        <p class="shop-note shop-quantity-limit">{t('quantityAtLimit', { max: limit, name: item.name })}</p>
-      )}
+      {count >= limit && <p class="shop-note shop-quantity-limit">{t('quantityAtLimit', { max: limit, name })}</p>}
     </>
   );
 }

@@ -203,6 +203,8 @@ export const de = {
         image: 'Bild',
         name: 'Name',
         description: 'Beschreibung',
+        nameEn: 'Name auf Englisch (leer: der deutsche)',
+        descriptionEn: 'Beschreibung auf Englisch (leer: die deutsche)',
         price: 'Preis',
         counterPrice: 'Thekenpreis für Verkäufer·innen (leer: nicht an der Theke)',
         vatRate: 'Mehrwertsteuersatz (%)',

@@ -200,6 +200,8 @@ export const en = {
         image: 'Image',
         name: 'Name',
         description: 'Description',
+        nameEn: 'Name in English (empty: the German one)',
+        descriptionEn: 'Description in English (empty: the German one)',
         price: 'Price',
         counterPrice: 'Counter price for vendors (empty: not sold at the counter)',
         vatRate: 'VAT rate (%)',

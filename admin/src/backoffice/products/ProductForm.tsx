@@ -65,6 +65,7 @@ export function ProductForm({ toolbar }: { toolbar?: ReactElement<typeof Toolbar
     <SimpleForm toolbar={toolbar} defaultValues={{ order: 0, disabled: false }} noValidate>
       <Section title="app.product.section_item">
         <TextInput source="name" validate={required()} />
+        <TextInput source="nameEn" />
         <EuroInput source="price" validate={required()} />
         <EuroInput source="counterPrice" />
         <TextInput
@@ -74,6 +75,7 @@ export function ProductForm({ toolbar }: { toolbar?: ReactElement<typeof Toolbar
           helperText={translate('app.product.vat_rate_help', { rate: vatRateFormat(settings.vatRate) })}
         />
         <TextInput source="description" multiline sx={wide} />
+        <TextInput source="descriptionEn" multiline sx={wide} />
         <TextInput source="measure" />
         <NumberInput source="order" step={1} />
         <EuroInput source="maxOrderAmount" />
