@@ -3,7 +3,7 @@
 // requests, so domains, the ledger and command-line tools throw the same errors.
 
 import { fieldLabel } from './language/fields.ts';
-import { tr, type Text } from './language/messages.ts';
+import { asMessage, tr, type Text } from './language/messages.ts';
 
 /**
  * What kind of refusal it is. The names are those of the counter's refusals (ledger/errors.ts), so a
@@ -62,7 +62,10 @@ export function rejectFields(errors: FieldErrors): void {
   throw invalidError(
     first[0] === '_'
       ? first[1]
-      : tr('Please check the field "{field}": {problem}', { field: fieldLabel(first[0]), problem: first[1] }),
+      : tr('Please check the field "{field}": {problem}', {
+          field: fieldLabel(first[0]),
+          problem: asMessage(first[1]),
+        }),
     errors,
   );
 }

@@ -280,6 +280,7 @@ const pgliteOnly: Record<string, string> = {
   'login.test.ts': 'the embedded OpenID provider: its sessions and grants, JSON records by key',
   'map.test.ts': 'the vendor map: a plain read of locations',
   'messages.test.ts': 'the wording of refusals in German and English',
+  'refusal-language.test.ts': 'the words of every refusal in German and English',
   'vendor-comments.test.ts': 'comments on a vendor: plain rows in and out',
   'vendor-locations.test.ts': 'a vendor’s places and working times: plain rows in and out',
 };

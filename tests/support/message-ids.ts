@@ -116,6 +116,16 @@ export function scanMessageIds(): MessageScan {
         const [id] = node.arguments;
         if (id && (ts.isStringLiteral(id) || ts.isNoSubstitutionTemplateLiteral(id))) add(id.text, id);
         else if (id) problems.push(`${where(id)}: tr() needs the English sentence itself as its first argument`);
+        // A placeholder's string is a figure and stays as it is: a sentence typed Text there would
+        // reach a German reader in English.
+        const params = node.arguments[1];
+        if (params && ts.isObjectLiteralExpression(params))
+          for (const property of params.properties)
+            if (
+              ts.isPropertyAssignment(property) &&
+              checker.getTypeAtLocation(property.initializer).aliasSymbol?.getName() === 'Text'
+            )
+              problems.push(`${where(property)}: a sentence in a placeholder is never translated; pass asMessage(…)`);
       } else if (
         ts.isStringLiteral(node) ||
         ts.isNoSubstitutionTemplateLiteral(node) ||

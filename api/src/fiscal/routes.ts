@@ -16,7 +16,7 @@ import { enqueueTill, signPending, unsignedTransactions } from './transactions.t
 // The fiscal module for staff: each till's mode and country, the transactions not signed (a TSE that
 // could not be reached), and signing them now instead of at the next periodic run.
 
-const fiscalInput = z.object({
+export const fiscalInput = z.object({
   mode: z.enum(fiscalModes, { error: 'Please choose one of: {values}.' }).nullable(),
   country: z.enum(fiscalCountries, { error: 'Please choose one of: {values}.' }).nullable(),
 });

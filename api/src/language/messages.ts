@@ -37,6 +37,11 @@ export type Text = string | Message;
 
 /** A message with named placeholders, e.g. `tr('The credit is now {amount}.', { amount: money(cents) })`. */
 export const tr = (id: string, params: Record<string, Param> = {}) => new Message(id, params);
+/**
+ * A Text as a Message, for a placeholder that holds a sentence: a plain string there is a figure and
+ * is never translated, so a sentence given as a string would reach a German reader in English.
+ */
+export const asMessage = (text: Text): Message => (typeof text === 'string' ? new Message(text) : text);
 export const money = (cents: number) => new Money(cents);
 export const day = (iso: string) => new Day(iso);
 
