@@ -185,7 +185,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       paymentMethodConfiguration: env.STRIPE_PAYMENT_METHOD_CONFIGURATION || undefined,
     },
     stripeTimeoutMs: positiveInt(env, 'STRIPE_TIMEOUT_MS', 8_000),
-    sandboxWebhookRetryMs: positiveInt(env, 'SANDBOX_WEBHOOK_RETRY_MS', 1000),
+    sandboxWebhookRetryMs: positiveInt(env, 'SANDBOX_WEBHOOK_RETRY_MS', 60_000),
     sandboxFeeDelayMs: env.SANDBOX_FEE_DELAY_MS === '0' ? 0 : positiveInt(env, 'SANDBOX_FEE_DELAY_MS', 2000),
     sandboxMaxObjects: positiveInt(env, 'SANDBOX_MAX_OBJECTS', 200_000),
     smtpUrl: env.SMTP_URL || undefined,

@@ -7,7 +7,7 @@ import { resumeSandbox } from '../../api/src/stripe/sandbox/index.ts';
 import { sandboxCredentials } from '../../api/src/stripe/sandbox/keys.ts';
 import { describeApi } from '../support/env.ts';
 import { eventually } from '../support/orders.ts';
-import { payInSandbox, releaseHeldFee } from '../support/sandbox.ts';
+import { payInSandbox, releaseHeldFee, retryWebhooksNow } from '../support/sandbox.ts';
 import { listenShop, type ListeningShop } from '../support/shop-server.ts';
 
 /** The official SDK pointed at the sandbox, as the Stripe adapter does. */
@@ -527,6 +527,37 @@ describeApi('local Stripe sandbox: events to the server’s own webhook route', 
         async () => Number((await t.db('stripe_sandbox_deliveries').count({ n: '*' }))[0].n) === 0,
         'nothing left to send',
       );
+    } finally {
+      await shop.close();
+    }
+  });
+
+  it('retries a refused delivery over about three days, each wait twice the last, then gives up; retry-now hurries every wait', async () => {
+    const { shop, pay } = await shopAtReceiver({ sandboxWebhookRetryMs: t.config.sandboxWebhookRetryMs });
+    answer = () => 503;
+    try {
+      await pay();
+      const waits: number[] = [];
+      for (let attempt = 1; ; attempt++) {
+        await receiver.received(attempt);
+        let row: { wait_s: number; leased_until: Date | null } | undefined;
+        await eventually(async () => {
+          const { rows } = await t.db.raw<{ rows: { wait_s: number; leased_until: Date | null }[] }>(
+            `select extract(epoch from next_attempt_at - now())::float8 as wait_s, leased_until from stripe_sandbox_deliveries`,
+          );
+          row = rows[0];
+          return row === undefined || row.leased_until === null;
+        }, `attempt ${attempt} recorded`);
+        if (!row) break;
+        waits.push(row.wait_s);
+        assert.equal(await retryWebhooksNow(t.db, shop.url), 1);
+      }
+      assert.equal(waits.length, 12, 'thirteen attempts');
+      assert.ok(Math.abs(waits[0]! - 60) < 5, `the first retry a minute later (${waits[0]} s)`);
+      waits.slice(1).forEach((wait, i) => assert.ok(Math.abs(wait / waits[i]! - 2) < 0.1, `wait ${i + 2} doubles`));
+      const days = waits.reduce((sum, wait) => sum + wait, 0) / 86_400;
+      assert.ok(days > 2.5 && days <= 3, `the retries span about three days (${days.toFixed(2)})`);
+      assert.equal(new Set(events().map((event) => event.id)).size, 1, 'one event, retried');
     } finally {
       await shop.close();
     }

@@ -99,6 +99,10 @@ export const disputeCharge = (db: Db, baseUrl: string, chargeId: string, options
  * Stripe's automatic payout of the whole balance to the bank (pending money counted as available):
  * answers the payout (`po_…`, status paid); `GET /v1/balance_transactions?payout=` lists what it paid out.
  */
+/** Stripe's webhook retries of the next three days, sent now; answers how many were waiting. */
+export const retryWebhooksNow = async (db: Db, baseUrl: string) =>
+  Number((await sandboxAction(db, baseUrl, '/stripe-sandbox/webhooks/retry-now')).retried);
+
 export const payOutBalance = (db: Db, baseUrl: string) => sandboxAction(db, baseUrl, '/stripe-sandbox/payouts');
 
 // Checking the sandbox's objects against the pinned stripe-node's type definitions.

@@ -64,6 +64,7 @@ import {
   deliverDue,
   ownWebhookUrl,
   queueEvents,
+  retryDeliveriesNow,
   stripeEvent,
   type StripeEvent,
   type WebhookEndpoint,
@@ -439,6 +440,21 @@ const payOutHandler: Handler = async (trx, params) => {
   };
 };
 
+/**
+ * Sandbox-only: Stripe's webhook retries of the next three days, due now. Outside a transaction of
+ * its own: the deliveries go out after the update, on PGlite's one connection too.
+ */
+function retryWebhooksNow(db: Db, config: Config) {
+  return async (ctx: Context) => {
+    try {
+      await checkKey(db, ctx);
+      ctx.body = { object: 'sandbox_retry', retried: await retryDeliveriesNow(db, config) };
+    } catch (error) {
+      sendError(ctx, error, newId('req_', 14));
+    }
+  };
+}
+
 /** Stripe's limit of webhook endpoints per account (test mode): it also bounds what a caller can store. */
 const maxEndpoints = 16;
 
@@ -569,6 +585,7 @@ export function mountApi(router: Router, db: Db, config: Config): void {
   router.post('/stripe-sandbox/payment_intents/:id/dashboard-refund', r(dashboardRefund));
   router.post('/stripe-sandbox/charges/:id/dispute', r(disputeChargeHandler));
   router.post('/stripe-sandbox/payouts', r(payOutHandler));
+  router.post('/stripe-sandbox/webhooks/retry-now', retryWebhooksNow(db, config));
   router.post('/v1/webhook_endpoints', r(createWebhookEndpoint(config)));
   router.get('/v1/webhook_endpoints', r(listWebhookEndpoints));
   router.get('/v1/webhook_endpoints/:id', r(retrieveWebhookEndpoint));
