@@ -553,8 +553,8 @@ describeApi('local Stripe sandbox: events to the server’s own webhook route', 
         assert.equal(await retryWebhooksNow(t.db, shop.url), 1);
       }
       assert.equal(waits.length, 12, 'thirteen attempts');
-      assert.ok(Math.abs(waits[0]! - 60) < 5, `the first retry a minute later (${waits[0]} s)`);
-      waits.slice(1).forEach((wait, i) => assert.ok(Math.abs(wait / waits[i]! - 2) < 0.1, `wait ${i + 2} doubles`));
+      assert.ok(Math.abs(waits[0] - 60) < 5, `the first retry a minute later (${waits[0]} s)`);
+      waits.slice(1).forEach((wait, i) => assert.ok(Math.abs(wait / waits[i] - 2) < 0.1, `wait ${i + 2} doubles`));
       const days = waits.reduce((sum, wait) => sum + wait, 0) / 86_400;
       assert.ok(days > 2.5 && days <= 3, `the retries span about three days (${days.toFixed(2)})`);
       assert.equal(new Set(events().map((event) => event.id)).size, 1, 'one event, retried');

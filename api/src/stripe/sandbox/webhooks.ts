@@ -259,7 +259,7 @@ export function deliverDue(db: Db, config: Config, all = false): void {
  */
 export async function retryDeliveriesNow(db: Db, config: Config): Promise<number> {
   const due = await db('stripe_sandbox_deliveries')
-    .where((q) => q.whereNull('leased_until').orWhere('leased_until', '<', db.fn.now()))
+    .whereRaw('leased_until is null or leased_until < now()')
     .update({ next_attempt_at: db.fn.now(), leased_until: null });
   deliverDue(db, config);
   return due;
