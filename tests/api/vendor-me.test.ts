@@ -7,6 +7,7 @@ import { assertRefused } from '../support/assertions.ts';
 import { describeApi } from '../support/env.ts';
 import { placeMainOrder } from '../support/orders.ts';
 import { payInSandbox } from '../support/sandbox.ts';
+import { listenBooksShop, sell } from '../support/sales.ts';
 import { listenShop } from '../support/shop-server.ts';
 
 describeApi("GET /api/vendors/me (a vendor's own record)", (t) => {
@@ -66,6 +67,51 @@ describeApi("GET /api/vendors/me (a vendor's own record)", (t) => {
     assert.equal(res.body.credit, 300 + 150, 'the issue and the tip; the newspaper covers the card fee');
     assert.ok(res.body.openPayments >= 2, 'the sale and the tip are open');
     assert.equal(res.body.lastPayout, null);
+  });
+
+  it('lists a card sale as one line netting its fee and cover, a refund as a refund, in the vendor’s language, summing to the credit', async () => {
+    const vendor = await createVendor({ email: 'mira.lines@example.org', language: 'en' });
+    await t.db('settings').update({ orga_covers_transaction_costs: true });
+    const shop = await listenBooksShop(t);
+    let refunded: { id: number; fee: number | null };
+    try {
+      // The default card books Stripe's fee at once, and the newspaper's cover of it.
+      refunded = await sell(shop, t.db, { vendor: vendor.licenseId, items: { Zeitung: 2 }, tip: 100 });
+      await sell(shop, t.db, { vendor: vendor.licenseId, items: { 'Kalender 2027': 1 } });
+      const refund = await shop.http.post(`/api/orders/${refunded.id}/refund/`).set('Authorization', office);
+      assert.equal(refund.status, 200, JSON.stringify(refund.body));
+    } finally {
+      await shop.close();
+    }
+    const booked = await t.db('ledger_rows').where({ order_id: refunded.id }).pluck('kind');
+    assert.ok(booked.includes('fee') && booked.includes('fee_cover'), `fee and cover booked: ${booked.join(', ')}`);
+
+    const token = await vendorToken(vendor.licenseId);
+    const lines = async (query = '') => {
+      const res = await t.http.get(`/api/vendors/me/payments/${query}`).set('Authorization', token);
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+      return res.body as { kind: string; items: { name: string; quantity: number }[]; amount: number }[];
+    };
+    const shown = await lines();
+    assert.deepEqual(
+      shown.map((line) => [line.kind, line.items, line.amount]),
+      [
+        ['refund', [{ name: 'Newspaper', quantity: 2 }], -700],
+        ['sale', [{ name: 'Calendar 2027', quantity: 1 }], 1000],
+        ['sale', [{ name: 'Newspaper', quantity: 2 }], 700],
+      ],
+      'one line per sale with the fee and its cover netted into it, the refund named a refund, names in English',
+    );
+    const { credit } = (await me(token)).body as { credit: number };
+    assert.equal(
+      shown.reduce((sum, line) => sum + line.amount, 0),
+      credit,
+    );
+    assert.deepEqual(
+      (await lines('?lang=de')).map((line) => line.items.map((item) => item.name)),
+      [['Zeitung'], ['Kalender 2027'], ['Zeitung']],
+      'the page in German names the items in German',
+    );
   });
 
   it('finds a seeded vendor by its licence id, ignoring case', async () => {

@@ -6,6 +6,8 @@ import { DEMO_NEWSPAPER_NAME } from '../../seeds/demo.ts';
 import { accessToken, logInAtProvider, openLoggedIn, useBrowserTab } from './admin-login.ts';
 import { phone, screenshot, resize } from './browser.ts';
 import { librariesIn } from './libraries.ts';
+import { expectAccessible } from './axe.ts';
+import { buyInShop, mainItemOrder } from './purchase.ts';
 import type { RunningServer } from './server.ts';
 
 // the vendor area /me — the vendor logs in and sees credit, last payout and transactions,
@@ -60,6 +62,52 @@ describe('e2e: the vendor area /me in Chromium', function () {
     const gzipKb = bodies.reduce((sum, body) => sum + gzipSync(body).length, 0) / 1024;
     console.log(`      /me: ${bodies.length} scripts, ${gzipKb.toFixed(1)} KB gzip JS`);
     assert.ok(gzipKb < 80, `/me loads ${gzipKb.toFixed(1)} KB gzip of JavaScript`);
+  });
+
+  it('shows a card sale as one line in German and in English at 390 px: tabs on one line, nothing shifting, accessible', async () => {
+    await buyInShop(server.url, await mainItemOrder(server.url, 'DEMO-1', 100));
+    await page.addInitScript(() => {
+      const w = window as unknown as { shifts: number[] };
+      w.shifts = [];
+      new PerformanceObserver((list) => {
+        for (const entry of list.getEntries() as (PerformanceEntry & { value: number; hadRecentInput: boolean })[])
+          if (!entry.hadRecentInput) w.shifts.push(entry.value);
+      }).observe({ type: 'layout-shift', buffered: true });
+    });
+    await page.goto(`${server.url}/me`);
+    await logInAtProvider(page, 'vendor', 'vendor');
+    await page.waitForURL(`${server.url}/me`);
+    for (const [language, sale, amount, fee] of [
+      ['de', /^Verkauf: Zeitung × 1\n/, /\n[1-9]\d*,\d\d\s€$/, 'Kartengebühr'],
+      ['en', /^Sale: Newspaper × 1\n/, /\n€[1-9]\d*\.\d\d$/, 'Card fee'],
+    ] as const) {
+      // A fresh load in the language the vendor chose on the device: what it shifts is measured from its start.
+      await page.reload();
+      const first = page.locator('#me-transactions li').first();
+      await first.waitFor();
+      assert.equal(await page.getAttribute('html', 'lang'), language);
+      assert.match(await first.innerText(), sale, 'the newest line is the sale, its items named');
+      assert.match(await first.innerText(), amount, 'with what it brought the vendor');
+      assert.equal(await page.locator('#me-transactions li').filter({ hasText: fee }).count(), 0, 'no fee rows');
+      const tabLines = await page.$$eval('.me-nav a', (links) =>
+        links.map((link) => {
+          const range = document.createRange();
+          range.selectNodeContents(link);
+          return new Set([...range.getClientRects()].map((rect) => Math.round(rect.top))).size;
+        }),
+      );
+      assert.deepEqual(tabLines, [1, 1, 1, 1], `each tab on one line (${language})`);
+      const width = await page.evaluate(() => document.documentElement.scrollWidth);
+      assert.ok(width <= 390, `no sideways scrolling at 390 px (content is ${width} px wide)`);
+      await page.waitForFunction(() => [...document.images].every((image) => image.complete));
+      const shift = await page.evaluate(() =>
+        (window as unknown as { shifts: number[] }).shifts.reduce((sum, value) => sum + value, 0),
+      );
+      assert.ok(shift < 0.01, `the page shifts by ${shift.toFixed(4)} (${language})`);
+      await expectAccessible(page, `/me (${language})`);
+      await screenshot(page, `me-lines-${language}-390`);
+      if (language === 'de') await page.locator('#me-lang-en').click();
+    }
   });
 
   it('shows the vendor’s QR code for <QRCodeUrl>/v/<licenceId> and downloads it as PNG and SVG', async () => {

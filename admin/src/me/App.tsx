@@ -87,7 +87,8 @@ export function App({ login, settings }: { login: Login; settings: PublicSetting
   return (
     <div className="me" style={{ '--brand': settings.color, '--brand-text': settings.fontColor } as CSSProperties}>
       <header className="me-header">
-        <img src={assetUrl(settings.logo)} alt="" />
+        {/* Its box is known before the logo arrives: nothing below moves when it does. */}
+        <img src={assetUrl(settings.logo)} alt="" width={72} height={32} />
         <span id="me-newspaper-name">{settings.newspaperName}</span>
         <div className="me-languages" role="group" aria-label="Sprache / Language">
           {(['de', 'en'] as const).map((code) => (
@@ -111,10 +112,16 @@ export function App({ login, settings }: { login: Login; settings: PublicSetting
         {link('/me/profile', t.profile, 'me-nav-profile')}
       </nav>
       <main className="me-main">
-        <h1 id="me-title">
-          {t[page]}
-          {vendor && <small> · {vendor.firstName || vendor.licenseId}</small>}
-        </h1>
+        {/* The logout beside the title, above what loads: it never moves once drawn. */}
+        <div className="me-title-row">
+          <h1 id="me-title">
+            {t[page]}
+            {vendor && <small> · {vendor.firstName || vendor.licenseId}</small>}
+          </h1>
+          <button type="button" className="me-logout" onClick={() => void login.signOut()} id="me-logout">
+            {t.logout}
+          </button>
+        </div>
         {problem && (
           <p className="me-problem" role="alert" id="me-problem">
             {t[problem]}
@@ -125,9 +132,6 @@ export function App({ login, settings }: { login: Login; settings: PublicSetting
         {vendor && page === 'statements' && <Statements get={get} openPage={openPage} t={t} locale={locale} />}
         {vendor && page === 'qrcode' && <QrCode vendor={vendor} settings={settings} t={t} locale={locale} />}
         {vendor && page === 'profile' && <Profile vendor={vendor} t={t} locale={locale} />}
-        <button type="button" className="me-logout" onClick={() => void login.signOut()} id="me-logout">
-          {t.logout}
-        </button>
       </main>
     </div>
   );

@@ -1,4 +1,3 @@
-import type { AccountRow } from '../shared/ledger.ts';
 import { untilPageLeaves, type Login } from '../auth/login.ts';
 import { storedLocale, type Locale } from '../shared/locale.ts';
 
@@ -64,7 +63,15 @@ export interface OwnVendor {
   openPayments: number;
 }
 
-/** GET /api/vendors/me/payments: the newest rows of the vendor's account. */
-export interface OwnPayment extends AccountRow {
+/** GET /api/vendors/me/payments: the newest lines of the vendor's account, a card sale or a refund as one. */
+export interface OwnPayment {
+  id: string;
+  /** `sale`, `refund`, `refund_failed` or a ledger kind of its own (a payout, a chargeback). */
+  kind: string;
+  createdAt: string;
+  /** The items sold or refunded, in the asked language. */
+  items: { name: string; quantity: number }[];
+  /** Signed from the vendor's side: what it brought them, or took. */
+  amount: number;
   paidOut: boolean;
 }

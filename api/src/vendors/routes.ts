@@ -7,16 +7,9 @@ import { limitVendorCheck } from '../http/rate-limit.ts';
 import type { AppContext, ProtocolSpec, RouteDef } from '../http/routes.ts';
 import { idParam, parse } from '../http/validate.ts';
 import { vendorAccountId } from '../ledger/accounts.ts';
-import {
-  accountRows,
-  accountRowToApi,
-  vendorAccountSummary,
-  vendorMoneyToApi,
-  withVendorMoney,
-  type AccountRow,
-  type VendorMoneyColumns,
-} from '../ledger/queries.ts';
+import { vendorAccountSummary, vendorMoneyToApi, withVendorMoney, type VendorMoneyColumns } from '../ledger/queries.ts';
 import { removeVendorWithoutCredit } from '../ledger/vendor.ts';
+import { vendorLines } from '../ledger/vendor-lines.ts';
 import { checkVendor } from './check.ts';
 import { commentRoutes } from './comments/routes.ts';
 import { locationRoutes } from './locations/routes.ts';
@@ -160,10 +153,14 @@ const ownVendorRoute: RouteDef = {
   },
 };
 
-/** How many of their latest ledger rows a vendor sees on their page. */
-const ownRowsShown = 50;
+/** How many of their latest lines a vendor sees on their page. */
+const ownLinesShown = 50;
 
-/** The vendor's latest money movements, newest first, each marked as paid out or still open. */
+/**
+ * The vendor's latest money movements, newest first, a card sale or a refund as one line, each
+ * marked as paid out or still open. Item names come in the page's language (`lang`), else the
+ * vendor's own.
+ */
 const ownPaymentsRoute: RouteDef = {
   method: 'GET',
   path: '/api/vendors/me/payments',
@@ -171,14 +168,9 @@ const ownPaymentsRoute: RouteDef = {
   handler: async (ctx) => {
     const vendor = await vendorOfUser(ctx.db, ctx.state.user!);
     const account = await vendorAccountId(ctx.db, vendor.id);
-    const rows =
-      account === undefined
-        ? []
-        : ((await accountRows(ctx.db, account)
-            .orderBy('r.created_at', 'desc')
-            .orderBy('r.id', 'desc')
-            .limit(ownRowsShown)) as AccountRow[]);
-    ctx.body = rows.map((row) => ({ ...accountRowToApi(row), paidOut: row.payout_id !== null }));
+    const asked = ctx.query.lang;
+    const language = asked === 'de' || asked === 'en' ? asked : vendor.language;
+    ctx.body = account === undefined ? [] : await vendorLines(ctx.db, account, language, ownLinesShown);
   },
 };
 

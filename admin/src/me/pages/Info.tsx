@@ -10,10 +10,10 @@ export function Info({ vendor, get, t, locale }: PageProps & { get: Get; vendor:
   const date = (iso: string) => formatDate(iso, locale);
 
   useEffect(() => {
-    get<OwnPayment[]>('/api/vendors/me/payments').then(setPayments, (error) =>
+    get<OwnPayment[]>(`/api/vendors/me/payments?lang=${locale}`).then(setPayments, (error) =>
       setPayments(error instanceof ApiError && error.status === 404 ? t.transactionsUnavailable : t.error),
     );
-  }, [get, t]);
+  }, [get, t, locale]);
 
   return (
     <>
@@ -47,14 +47,18 @@ export function Info({ vendor, get, t, locale }: PageProps & { get: Get; vendor:
             {payments.map((payment) => (
               <li key={payment.id} className={payment.paidOut ? 'me-paid-out' : undefined}>
                 <span>
-                  {payment.itemName ?? t[`kind_${payment.kind}` as keyof typeof t] ?? payment.kind}
-                  {payment.quantity ? ` × ${payment.quantity}` : ''}
+                  {[
+                    t[`kind_${payment.kind}` as keyof typeof t] ?? payment.kind,
+                    payment.items.map((item) => `${item.name} × ${item.quantity}`).join(', '),
+                  ]
+                    .filter(Boolean)
+                    .join(': ')}
                   <small>
                     {date(payment.createdAt)}
                     {payment.paidOut ? ` · ${t.paidOut}` : ''}
                   </small>
                 </span>
-                <strong>{formatCents(payment.sign * payment.amount, locale)}</strong>
+                <strong>{formatCents(payment.amount, locale)}</strong>
               </li>
             ))}
           </ul>
