@@ -6,6 +6,7 @@ import { closeInput, movementInput, tillInput, visitInput } from '../../api/src/
 import { fiscalInput } from '../../api/src/fiscal/routes.ts';
 import type { RouteDef } from '../../api/src/http/routes.ts';
 import { itemCreateForm, itemUpdateForm } from '../../api/src/items/schema.ts';
+import { benefitSchemeKeys } from '../../api/src/ledger/benefit.ts';
 import { messagesDe } from '../../api/src/language/messages-de.ts';
 import { disputeDecision, orderInput } from '../../api/src/orders/schema.ts';
 import { payoutInput, reversalInput } from '../../api/src/payouts/schema.ts';
@@ -117,6 +118,8 @@ describeApi('Refusals: no English word in German, no German word in English', (t
   let office = '';
   let vendor = '';
   let zeitung = 0;
+  /** The DATEV settings as stored, so that a change of one of them reaches the checks across them. */
+  let datev: { accounts: Record<string, string> } & Record<string, unknown> = { accounts: {} };
   const tested: string[] = [];
   const problems: string[] = [];
 
@@ -124,6 +127,11 @@ describeApi('Refusals: no English word in German, no German word in English', (t
     office = await t.office();
     vendor = await t.auth(['vendor'], { sub: 'demo-1', vendor: 'DEMO-1' });
     zeitung = await itemId(t.db, 'Zeitung');
+    // What the screen reads beside the settings (each chart's defaults) is no setting to send back.
+    const { chartDefaults: _, ...stored } = (
+      await t.http.get('/api/accounting/datev/settings').set('Authorization', office)
+    ).body as typeof datev;
+    datev = stored;
   });
 
   /** Sends a probe in German and in English and notes every word of the other language in the refusal. */
@@ -136,6 +144,10 @@ describeApi('Refusals: no English word in German, no German word in English', (t
       const body = res.body as { message?: unknown; errors?: Record<string, unknown> };
       const texts = [body.message, ...Object.values(body.errors ?? {})].map(String);
       tested.push(...texts);
+      // A field is named by the label its screen shows (api/src/language/fields.ts), never by its API name.
+      const named = (field: string) => (language === 'de' ? `Feld „${field}“` : `field "${field}"`);
+      const unlabelled = Object.keys(body.errors ?? {}).find((field) => String(body.message).includes(named(field)));
+      if (unlabelled) problems.push(`${probe.what} [${language}]: the field "${unlabelled}" has no label`);
       for (const text of texts) {
         const own = ownWords(text);
         const foreign = (language === 'de' ? englishWords : germanWords).exec(own);
@@ -232,6 +244,52 @@ describeApi('Refusals: no English word in German, no German word in English', (t
         what: 'a payout of nothing',
         request: (http) => asOffice(http.post('/api/payments/payout')).send({ vendor: 'DEMO-2', expectedAmount: 0 }),
       },
+      {
+        what: 'a webhook to the host itself',
+        request: (http) =>
+          asOffice(http.post('/api/webhook-endpoints')).send({
+            url: 'https://localhost./qqq',
+            eventTypes: ['order.paid'],
+          }),
+      },
+      ...[
+        [{ day: 'mon', from: '10:00', to: '09:00' }],
+        [
+          { day: 'mon', from: '08:00', to: '10:00' },
+          { day: 'mon', from: '09:00', to: '11:00' },
+        ],
+      ].map((ranges) => ({
+        what: `a place's working time of ${JSON.stringify(ranges)}`,
+        request: (http: supertest.Agent) =>
+          asOffice(http.post('/api/vendors/1/locations')).send({
+            name: 'Qqq',
+            latitude: 48.2,
+            longitude: 16.37,
+            workingTime: { kind: 'weekly', ranges },
+          }),
+      })),
+      {
+        what: 'benefit bands that do not rise',
+        request: (http) =>
+          asOffice(http.put('/api/settings/benefit-scheme')).send({
+            scheme: benefitSchemeKeys[0],
+            bands: [
+              { upTo: 1000, percent: 10 },
+              { upTo: 500, percent: 20 },
+            ],
+            warnPercent: 10,
+            tipsFreeUpTo: null,
+          }),
+      },
+      ...[
+        { fiscalYearMonth: 2, fiscalYearDay: 30 },
+        { accounts: { ...datev.accounts, cash: '1', bank: '1' } },
+        { vendorBase: '123456789' },
+      ].map((change) => ({
+        what: `DATEV settings with ${JSON.stringify(change)}`,
+        request: (http: supertest.Agent) =>
+          asOffice(http.put('/api/accounting/datev/settings')).send({ ...datev, ...change }),
+      })),
       {
         what: 'a period that ends before it starts',
         request: (http) =>
