@@ -22,6 +22,7 @@ import { describeApi } from '../support/env.ts';
 import { pngBytes, withForm } from '../support/fixtures.ts';
 import { assertBalanced, eventually, postEvent, signedEvent } from '../support/orders.ts';
 import { listedVendor, listenBooksShop, sell } from '../support/sales.ts';
+import { bankActsNow } from '../support/sandbox.ts';
 
 // Data safety: a backup restores every table as it was, from PGlite or
 // PostgreSQL into either, and an embedded installation moves into PostgreSQL with nothing lost.
@@ -161,6 +162,7 @@ describeApi('data safety: backup, restore and the move to PostgreSQL', (t) => {
       assert.equal(refund.status, 200, JSON.stringify(refund.body));
       // A chargeback (Stripe's dispute test card), reported to the shop's webhook.
       await sell(shop, t.db, { vendor: 'DEMO-5', card: '4000000000000259' });
+      await bankActsNow(t.db, shop.url);
       const dispute = await t.db('stripe_sandbox_objects').where({ type: 'dispute' }).first('id');
       assert.equal(
         (

@@ -7,12 +7,14 @@ import { sweepStripePayouts } from '../../api/src/stripe-balance/payouts.ts';
 import { reconcileStripe } from '../../api/src/stripe-balance/reconciliation.ts';
 import { STRIPE_API_VERSION, Stripe, stripeClient } from '../../api/src/stripe/adapter.ts';
 import { sandboxCredentials } from '../../api/src/stripe/sandbox/keys.ts';
+import { doBankActions } from '../../api/src/stripe/sandbox/later.ts';
 import { SANDBOX_COUNTERED_DISPUTE_FEE, SANDBOX_DISPUTE_FEE } from '../../api/src/stripe/sandbox/lifecycle.ts';
 import { setupWebhookEndpoint } from '../../api/src/stripe/setup.ts';
 import { describeApi } from '../support/env.ts';
 import { eventually, placeMainOrder } from '../support/orders.ts';
 import { sell } from '../support/sales.ts';
 import {
+  bankActsNow,
   dashboardRefund,
   disputeCharge,
   finishRefund,
@@ -327,8 +329,36 @@ describeApi('local Stripe sandbox: refunds, disputes, fraud warnings, the balanc
     );
   });
 
+  it('the card’s bank acts a minute after the payment, not with it: 0259’s dispute and 5423’s fraud warning come later, or at once when the clock is hurried', async () => {
+    const disputed = await pay(cards.dispute);
+    const warned = await pay(cards.fraudWarning);
+    assert.deepEqual(typesOf(await newEvents()), ['checkout.session.completed', 'checkout.session.completed']);
+    assert.deepEqual((await stripe.disputes.list({ charge: disputed.charge.id })).data, [], 'no dispute yet');
+    assert.deepEqual((await stripe.radar.earlyFraudWarnings.list({ charge: warned.charge.id })).data, []);
+    assert.equal(await doBankActions(t.db, shop.config), 0, 'nothing is due within the minute');
+
+    // A minute passes for the dispute (its due time set back): the running server's round opens it.
+    await t.db.raw(
+      `update stripe_sandbox_objects set data = jsonb_set(data, '{due}', to_jsonb((data->>'due')::int - 60))
+        where type = 'sandbox_scheduled' and data->>'charge' = ?`,
+      [disputed.charge.id],
+    );
+    assert.equal(await doBankActions(t.db, shop.config), 1);
+    const [dispute] = (await stripe.disputes.list({ charge: disputed.charge.id })).data;
+    assert.equal(dispute?.status, 'needs_response');
+    assert.deepEqual(typesOf(await newEvents()), ['charge.dispute.created', 'charge.dispute.funds_withdrawn'].sort());
+
+    // A test hurries the sandbox's clock instead of waiting.
+    assert.equal(await bankActsNow(t.db, shop.url), 1);
+    const [warning] = (await stripe.radar.earlyFraudWarnings.list({ charge: warned.charge.id })).data;
+    assert.equal(warning?.actionable, true);
+    assert.deepEqual(typesOf(await newEvents()), ['radar.early_fraud_warning.created']);
+    assert.equal(await bankActsNow(t.db, shop.url), 0, 'each bank acts once');
+  });
+
   it('4000 0000 0000 0259: a chargeback takes the amount and the fee; no refund while it stands; won, the amount and the countered-dispute fee come back, the dispute fee does not', async () => {
     const { intent, charge } = await pay(cards.dispute);
+    await bankActsNow(t.db, shop.url);
     assert.deepEqual(
       typesOf(await newEvents()),
       ['checkout.session.completed', 'charge.dispute.created', 'charge.dispute.funds_withdrawn'].sort(),
@@ -410,6 +440,7 @@ describeApi('local Stripe sandbox: refunds, disputes, fraud warnings, the balanc
 
     // Lost (or accepted): the money stays gone.
     const lost = await pay(cards.dispute);
+    await bankActsNow(t.db, shop.url);
     const [second] = (await stripe.disputes.list({ charge: lost.charge.id })).data;
     const closed = await stripe.disputes.close(second.id);
     assert.deepEqual([closed.status, closed.balance_transactions.length], ['lost', 1]);
@@ -417,6 +448,7 @@ describeApi('local Stripe sandbox: refunds, disputes, fraud warnings, the balanc
 
   it('a request Stripe refused answers the same error under its idempotency key for a day, even once it would succeed; a parameter error keeps no key', async () => {
     const { intent, charge } = await pay(cards.dispute);
+    await bankActsNow(t.db, shop.url);
     const [dispute] = (await stripe.disputes.list({ charge: charge.id })).data;
     const key = `refund-${charge.id}`;
     const refused = stripeError({ code: 'charge_disputed' });
@@ -446,6 +478,7 @@ describeApi('local Stripe sandbox: refunds, disputes, fraud warnings, the balanc
 
   it('4000 0004 0400 0079: several disputes on one charge, each with its own id and withdrawal', async () => {
     const { charge } = await pay(cards.multipleDisputes);
+    await bankActsNow(t.db, shop.url);
     const disputes = (await stripe.disputes.list({ charge: charge.id })).data;
     assert.ok(disputes.length >= 2, `${disputes.length} disputes`);
     assert.equal(new Set(disputes.map((d) => d.id)).size, disputes.length);
@@ -465,6 +498,7 @@ describeApi('local Stripe sandbox: refunds, disputes, fraud warnings, the balanc
 
   it('4000 0000 0000 1976: an inquiry withdraws nothing and closes as warning_closed; escalated, it becomes a chargeback', async () => {
     const { charge } = await pay(cards.inquiry);
+    await bankActsNow(t.db, shop.url);
     const [inquiry] = (await stripe.disputes.list({ charge: charge.id })).data;
     assert.deepEqual(
       [inquiry?.status, inquiry?.balance_transactions, inquiry?.is_charge_refundable],
@@ -501,6 +535,7 @@ describeApi('local Stripe sandbox: refunds, disputes, fraud warnings, the balanc
 
     // Refunding a charge under an inquiry in full resolves it.
     const third = await pay(cards.inquiry);
+    await bankActsNow(t.db, shop.url);
     await stripe.refunds.create({ payment_intent: third.intent.id });
     const [resolved] = (await stripe.disputes.list({ charge: third.charge.id })).data;
     assert.equal(resolved?.status, 'warning_closed');
@@ -524,6 +559,7 @@ describeApi('local Stripe sandbox: refunds, disputes, fraud warnings, the balanc
 
   it('4000 0000 0000 5423: an early fraud warning (issfr_…), retrievable and listed; a full refund makes it not actionable', async () => {
     const { intent, charge } = await pay(cards.fraudWarning);
+    await bankActsNow(t.db, shop.url);
     const events = await newEvents();
     assert.deepEqual(typesOf(events), ['checkout.session.completed', 'radar.early_fraud_warning.created'].sort());
     const sent = only(events, 'radar.early_fraud_warning.created').data.object as Stripe.Radar.EarlyFraudWarning;
@@ -556,6 +592,7 @@ describeApi('local Stripe sandbox: refunds, disputes, fraud warnings, the balanc
     const two = await pay(cards.plain);
     const refund = await stripe.refunds.create({ payment_intent: two.intent.id, amount: 200 });
     const disputed = await pay(cards.dispute);
+    await bankActsNow(t.db, shop.url);
     await newEvents();
 
     const all = await stripe.balanceTransactions.list({ limit: 100 });
@@ -712,18 +749,22 @@ describeApi('local Stripe sandbox: refunds, disputes, fraud warnings, the balanc
     await action(`/stripe-sandbox/payment_intents/${failing.intent.id}/dashboard-refund`, { amount: 100 });
     await sdk.refunds.list({ charge: failing.charge.id });
     const disputed = await pay(cards.dispute, sdk);
+    await bankActsNow(t.db, shop.url);
     const [dispute] = (await sdk.disputes.list({ charge: disputed.charge.id })).data;
     await sdk.disputes.update(dispute.id, { evidence: { uncategorized_text: 'winning_evidence' }, submit: true });
     const several = await pay(cards.multipleDisputes, sdk);
+    await bankActsNow(t.db, shop.url);
     const [, second] = (await sdk.disputes.list({ charge: several.charge.id, expand: ['data.charge'] })).data;
     await sdk.disputes.close(second.id);
     const inquiry = await pay(cards.inquiry, sdk);
+    await bankActsNow(t.db, shop.url);
     const [asked] = (await sdk.disputes.list({ charge: inquiry.charge.id })).data;
     await sdk.disputes.update(asked.id, {
       evidence: { uncategorized_text: 'escalate_inquiry_evidence' },
       submit: true,
     });
     const warned = await pay(cards.fraudWarning, sdk);
+    await bankActsNow(t.db, shop.url);
     const [warning] = (await sdk.radar.earlyFraudWarnings.list({ charge: warned.charge.id })).data;
     await sdk.radar.earlyFraudWarnings.retrieve(warning.id, { expand: ['charge', 'payment_intent'] });
     await sdk.refunds.create({ payment_intent: warned.intent.id });

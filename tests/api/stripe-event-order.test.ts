@@ -6,7 +6,7 @@ import { describeApi } from '../support/env.ts';
 import { startHttpFaultProxy, type HttpFaultProxy } from '../support/http-fault-proxy.ts';
 import { assertBalanced, balanceOf, itemId, postEvent, signedEvent, vendorId } from '../support/orders.ts';
 import { listedVendor, sell } from '../support/sales.ts';
-import { dashboardRefund, payInSandbox, payOutBalance } from '../support/sandbox.ts';
+import { bankActsNow, dashboardRefund, payInSandbox, payOutBalance } from '../support/sandbox.ts';
 import { listenShop, type ListeningShop } from '../support/shop-server.ts';
 
 // Stripe delivers its events in any order (https://docs.stripe.com/webhooks#event-ordering): a
@@ -109,6 +109,7 @@ describeApi('Stripe’s events in any order: nothing is lost for arriving before
 
   it('card 0259: a dispute delivered before checkout.session.completed pays the order and books the chargeback at once', async () => {
     const { order, session, intent } = await payUnseen('DEMO-1', disputeCard);
+    await bankActsNow(t.db, shop.url);
     const vendor = await vendorId(t.db, 'DEMO-1');
     const vendorBefore = await balanceOf(t.db, 'vendor', vendor);
     const [dispute] = (await stripe.disputes.list({ payment_intent: intent.id })).data;
@@ -165,6 +166,7 @@ describeApi('Stripe’s events in any order: nothing is lost for arriving before
 
   it('card 5423: an early fraud warning delivered before checkout.session.completed pays and flags the order at once', async () => {
     const { order, session, intent } = await payUnseen('DEMO-3', fraudWarningCard);
+    await bankActsNow(t.db, shop.url);
     const [warning] = (await stripe.radar.earlyFraudWarnings.list({ payment_intent: intent.id })).data;
     assert.ok(warning, 'Stripe warned');
 
@@ -199,8 +201,10 @@ describeApi('Stripe’s events in any order: nothing is lost for arriving before
 
   it('the job’s sweep meets Stripe’s 429: it waits and asks again, and books a dispute, a refund and a fraud warning whose events never came', async () => {
     const disputed = await payUnseen('DEMO-4', disputeCard);
+    await bankActsNow(t.db, shop.url);
     const refunded = await payUnseen('DEMO-5');
     const warned = await payUnseen('DEMO-6', fraudWarningCard);
+    await bankActsNow(t.db, shop.url);
     await dashboardRefund(t.db, shop.url, refunded.intent.id);
     const [warning] = (await stripe.radar.earlyFraudWarnings.list({ payment_intent: warned.intent.id })).data;
 

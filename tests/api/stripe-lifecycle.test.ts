@@ -7,7 +7,7 @@ import { describeApi } from '../support/env.ts';
 import { assertBalanced, balanceOf, placeMainOrder, postEvent, signedEvent, vendorId } from '../support/orders.ts';
 import { listedVendor, listenBooksShop, sell } from '../support/sales.ts';
 import { SANDBOX_COUNTERED_DISPUTE_FEE, SANDBOX_DISPUTE_FEE } from '../../api/src/stripe/sandbox/lifecycle.ts';
-import { dashboardRefund, finishRefund, payInSandbox } from '../support/sandbox.ts';
+import { bankActsNow, dashboardRefund, finishRefund, payInSandbox } from '../support/sandbox.ts';
 import type { ListeningShop } from '../support/shop-server.ts';
 
 // Stripe's lifecycle of a payment in the ledger: refunds by status, refunds made in
@@ -157,6 +157,7 @@ describeApi('Stripe lifecycle: refunds and disputes, each booked exactly once', 
 
   it('a dispute flags the order with vendor, amount and deadline and books the withdrawal once; staff decide; won books the money back once', async () => {
     const order = await sell(shop, t.db, { vendor: 'DEMO-7', tip: 100, card: disputeCard });
+    await bankActsNow(t.db, shop.url);
     const vendor = await vendorId(t.db, 'DEMO-7');
     const creditBefore = await balanceOf(t.db, 'vendor', vendor);
     const disputeId = await disputeOf(order.stripe_payment_intent_id);
@@ -251,7 +252,9 @@ describeApi('Stripe lifecycle: refunds and disputes, each booked exactly once', 
 
   it('a dispute first seen as won books withdrawal and return once each; a lost one keeps the withdrawal for the newspaper', async () => {
     const wonOrder = await sell(shop, t.db, { vendor: 'DEMO-8', card: disputeCard });
+    await bankActsNow(t.db, shop.url);
     const lostOrder = await sell(shop, t.db, { vendor: 'DEMO-8', card: disputeCard });
+    await bankActsNow(t.db, shop.url);
     const wonId = await disputeOf(wonOrder.stripe_payment_intent_id);
     const lostId = await disputeOf(lostOrder.stripe_payment_intent_id);
     await stripe.disputes.update(wonId, { evidence: { uncategorized_text: 'winning_evidence' }, submit: true });

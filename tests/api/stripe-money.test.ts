@@ -6,7 +6,7 @@ import { assertBalanced, balanceOf, postEvent, signedEvent, vendorId } from '../
 import { listedVendor, listenBooksShop, noFeeCard, sell } from '../support/sales.ts';
 import { sweepStripeChanges } from '../../api/src/orders/stripe-sweep.ts';
 import { SANDBOX_COUNTERED_DISPUTE_FEE, SANDBOX_DISPUTE_FEE } from '../../api/src/stripe/sandbox/lifecycle.ts';
-import { dashboardRefund, disputeCharge, finishRefund, releaseHeldFee } from '../support/sandbox.ts';
+import { bankActsNow, dashboardRefund, disputeCharge, finishRefund, releaseHeldFee } from '../support/sandbox.ts';
 import { startHttpFaultProxy } from '../support/http-fault-proxy.ts';
 import { listenShop, type ListeningShop } from '../support/shop-server.ts';
 
@@ -124,6 +124,7 @@ describeApi('Stripe money: refunds and disputes as Stripe runs them, to the cent
 
   it('card 4000 0004 0400 0079: two disputes on one charge, both recorded and booked, every delivery 2xx', async () => {
     const order = await sell(shop, t.db, { vendor: 'DEMO-5', card: multipleDisputesCard });
+    await bankActsNow(t.db, shop.url);
     const vendor = await vendorId(t.db, 'DEMO-5');
     const vendorBefore = await balanceOf(t.db, 'vendor', vendor);
     const disputes = await disputesOf(order.stripe_payment_intent_id);
@@ -178,6 +179,7 @@ describeApi('Stripe money: refunds and disputes as Stripe runs them, to the cent
 
   it('refuses to refund a payment with an open dispute, as Stripe does', async () => {
     const order = await sell(shop, t.db, { vendor: 'DEMO-7', card: disputeCard });
+    await bankActsNow(t.db, shop.url);
     const [dispute] = await disputesOf(order.stripe_payment_intent_id);
     await deliver('charge.dispute.created', { id: dispute.id, object: 'dispute' });
     const res = await as(shop.http.post(`/api/orders/${order.id}/refund/`)).set('Accept-Language', 'de');
@@ -190,6 +192,7 @@ describeApi('Stripe money: refunds and disputes as Stripe runs them, to the cent
 
   it('card 1976: an inquiry leaves the payment refundable while Stripe says is_charge_refundable; escalated to a chargeback, it is not', async () => {
     const asked = await sell(shop, t.db, { vendor: 'DEMO-6', card: inquiryCard });
+    await bankActsNow(t.db, shop.url);
     const [inquiry] = await disputesOf(asked.stripe_payment_intent_id);
     assert.deepEqual([inquiry?.status, inquiry?.is_charge_refundable], ['warning_needs_response', true]);
     await deliver('charge.dispute.created', { id: inquiry.id, object: 'dispute' });
@@ -201,6 +204,7 @@ describeApi('Stripe money: refunds and disputes as Stripe runs them, to the cent
     assert.equal((await stripe.charges.retrieve(await chargeOf(asked.stripe_payment_intent_id))).refunded, true);
 
     const escalated = await sell(shop, t.db, { vendor: 'DEMO-7', card: inquiryCard });
+    await bankActsNow(t.db, shop.url);
     const [second] = await disputesOf(escalated.stripe_payment_intent_id);
     await deliver('charge.dispute.created', { id: second.id, object: 'dispute' });
     // The bank turns the inquiry into a chargeback; its event has not arrived yet.
@@ -287,6 +291,7 @@ describeApi('Stripe money: refunds and disputes as Stripe runs them, to the cent
 
   it('a dispute won returns the amount and the countered-dispute fee; the fee for receiving the dispute stays with Stripe', async () => {
     const order = await sell(shop, t.db, { vendor: 'DEMO-9', card: disputeCard });
+    await bankActsNow(t.db, shop.url);
     const newspaperBefore = await balanceOf(t.db, 'orga');
     const vendorBefore = await credit('DEMO-9');
     const [dispute] = await disputesOf(order.stripe_payment_intent_id);
@@ -310,6 +315,7 @@ describeApi('Stripe money: refunds and disputes as Stripe runs them, to the cent
   it('the job books a refund made at Stripe whose events were lost, and a dispute whose events were lost', async () => {
     const refunded = await sell(shop, t.db, { vendor: 'DEMO-3' });
     const disputed = await sell(shop, t.db, { vendor: 'DEMO-4', card: disputeCard });
+    await bankActsNow(t.db, shop.url);
     const afterSale = await credit('DEMO-3');
     await dashboardRefund(t.db, shop.url, refunded.stripe_payment_intent_id);
     assert.equal((await staffOrder(refunded.id)).status, 'paid', 'no event came: the books do not know yet');
@@ -331,12 +337,14 @@ describeApi('Stripe money: refunds and disputes as Stripe runs them, to the cent
 
   it('an inquiry books nothing; an early fraud warning marks the order for a refund, once', async () => {
     const asked = await sell(shop, t.db, { vendor: 'DEMO-5', card: inquiryCard });
+    await bankActsNow(t.db, shop.url);
     const [inquiry] = await disputesOf(asked.stripe_payment_intent_id);
     assert.equal(inquiry?.status, 'warning_needs_response');
     await deliver('charge.dispute.created', { id: inquiry.id, object: 'dispute' });
     assert.equal((await t.db('ledger_rows').where({ order_id: asked.id }).whereLike('kind', 'dispute%')).length, 0);
 
     const warned = await sell(shop, t.db, { vendor: 'DEMO-5', card: fraudWarningCard });
+    await bankActsNow(t.db, shop.url);
     const [warning] = (await stripe.radar.earlyFraudWarnings.list({ payment_intent: warned.stripe_payment_intent_id }))
       .data;
     assert.ok(warning, 'Stripe warned');

@@ -6,7 +6,7 @@ import { Stripe, stripeClient } from '../../api/src/stripe/adapter.ts';
 import { describeApi } from '../support/env.ts';
 import { assertBalanced, postEvent, signedEvent } from '../support/orders.ts';
 import { listenBooksShop, sell } from '../support/sales.ts';
-import { dashboardRefund, payOutBalance } from '../support/sandbox.ts';
+import { bankActsNow, dashboardRefund, payOutBalance } from '../support/sandbox.ts';
 import { listenShop, type ListeningShop } from '../support/shop-server.ts';
 
 // Stripe's balance beside the books: what Stripe's balance transactions say of a period (card money
@@ -84,6 +84,7 @@ describeApi('Stripe reconciliation: Stripe’s balance transactions beside the b
     const first = await sell(shop, t.db, { vendor: 'DEMO-1', tip: 100 });
     const second = await sell(shop, t.db, { vendor: 'DEMO-2', items: { Zeitung: 2 } });
     const disputed = await sell(shop, t.db, { vendor: 'DEMO-3', card: disputeCard });
+    await bankActsNow(t.db, shop.url);
     // Enough card money for Stripe to pay out beside the chargeback's fee.
     const large = await sell(shop, t.db, { vendor: 'DEMO-4', items: { Zeitung: 15 }, tip: 1000 });
     const refunded = await as(shop.http.post(`/api/orders/${second.id}/refund/`));

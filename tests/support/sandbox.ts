@@ -103,6 +103,14 @@ export const disputeCharge = (db: Db, baseUrl: string, chargeId: string, options
 export const retryWebhooksNow = async (db: Db, baseUrl: string) =>
   Number((await sandboxAction(db, baseUrl, '/stripe-sandbox/webhooks/retry-now')).retried);
 
+/**
+ * The sandbox's clock hurried: what the card's banks do some time after a payment (the disputes,
+ * inquiries and fraud warnings of the test cards 0259, 0079, 1976 and 5423) happens now; answers how
+ * many actions were due. Their events go out in the background.
+ */
+export const bankActsNow = async (db: Db, baseUrl: string) =>
+  Number((await sandboxAction(db, baseUrl, '/stripe-sandbox/clock/advance')).done);
+
 export const payOutBalance = (db: Db, baseUrl: string) => sandboxAction(db, baseUrl, '/stripe-sandbox/payouts');
 
 // Checking the sandbox's objects against the pinned stripe-node's type definitions.

@@ -46,6 +46,7 @@ import {
   type Dispute,
   type EarlyFraudWarning,
 } from './lifecycle.ts';
+import { doBankActions } from './later.ts';
 import { inRange, page, type StripeList } from './lists.ts';
 import { finishRefund, refundCharge } from './refunds.ts';
 import {
@@ -455,6 +456,18 @@ function retryWebhooksNow(db: Db, config: Config) {
   };
 }
 
+/** Sandbox-only: the sandbox's clock hurried, the card's banks do now what they would do later. */
+function advanceClock(db: Db, config: Config) {
+  return async (ctx: Context) => {
+    try {
+      await checkKey(db, ctx);
+      ctx.body = { object: 'sandbox_clock', done: await doBankActions(db, config, true) };
+    } catch (error) {
+      sendError(ctx, error, newId('req_', 14));
+    }
+  };
+}
+
 /** Stripe's limit of webhook endpoints per account (test mode): it also bounds what a caller can store. */
 const maxEndpoints = 16;
 
@@ -586,6 +599,7 @@ export function mountApi(router: Router, db: Db, config: Config): void {
   router.post('/stripe-sandbox/charges/:id/dispute', r(disputeChargeHandler));
   router.post('/stripe-sandbox/payouts', r(payOutHandler));
   router.post('/stripe-sandbox/webhooks/retry-now', retryWebhooksNow(db, config));
+  router.post('/stripe-sandbox/clock/advance', advanceClock(db, config));
   router.post('/v1/webhook_endpoints', r(createWebhookEndpoint(config)));
   router.get('/v1/webhook_endpoints', r(listWebhookEndpoints));
   router.get('/v1/webhook_endpoints/:id', r(retrieveWebhookEndpoint));

@@ -5,6 +5,7 @@ import type { Db } from '../../db/connection.ts';
 import { log } from '../../log.ts';
 import { mountApi, unknownRoute } from './api.ts';
 import { bookOverdueFees } from './fees.ts';
+import { startBankActions } from './later.ts';
 import { mountPage } from './page.ts';
 import { startSandboxDeliveries } from './webhooks.ts';
 
@@ -36,10 +37,17 @@ export function stripeSandbox(db: Db, config: Config): Middleware {
 
 /**
  * At start: what a stopped process left undone goes out now (pending webhook deliveries, fees it
- * still owed), and deliveries a sibling process claimed and never finished are picked up.
+ * still owed), and deliveries a sibling process claimed and never finished are picked up; what the
+ * card's banks have due is done every few seconds.
  */
 export function resumeSandbox(db: Db, config: Config): { stop(): void } {
   const deliveries = startSandboxDeliveries(db, config);
+  const banks = startBankActions(db, config);
   bookOverdueFees(db, config).catch((error) => log.warn('sandbox fees could not be booked', { error: String(error) }));
-  return deliveries;
+  return {
+    stop: () => {
+      banks.stop();
+      deliveries.stop();
+    },
+  };
 }

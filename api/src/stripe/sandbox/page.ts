@@ -10,7 +10,7 @@ import { parseParams, readBody, type Params } from './form.ts';
 import { cardOfNumber, digits, testCards, type CardOutcome } from './cards.ts';
 import { chargeTransaction, payment, present, type CheckoutSession } from './objects.ts';
 import { bookFeeLater } from './fees.ts';
-import { openDispute, warnOfFraud } from './lifecycle.ts';
+import { scheduleBankAction } from './later.ts';
 import { insertObject, saveObject } from './store.ts';
 import { deliverDue, queueEvents, stripeEvent, type StripeEvent } from './webhooks.ts';
 
@@ -262,13 +262,10 @@ function sendPage(ctx: Context, status: number, html: string): void {
 const notFoundPage = (lang: Lang) =>
   layout(lang, text[lang].missingTitle, `<h1 id="sandbox-missing">${text[lang].missing}</h1>`);
 
-/** How many disputes the multiple-disputes card gets (Stripe says "disputed multiple times"). */
-const disputesOfMultipleCard = 2;
-
 /**
  * Completes an open session with a successful card payment, inside the caller's transaction. The fee
  * is booked with it only when SANDBOX_FEE_DELAY_MS is 0; else `feeLater` gets the charge to book it
- * after. What the card asks for at once (disputes, an inquiry, a fraud warning) happens here too.
+ * after. What the card's bank does later (disputes, an inquiry, a fraud warning) is scheduled here.
  */
 async function complete(
   trx: Knex.Transaction,
@@ -304,15 +301,7 @@ async function complete(
   });
   await saveObject(trx, session);
   const events = [stripeEvent('checkout.session.completed', present(session))];
-  if (outcome === 'dispute' || outcome === 'inquiry') {
-    events.push(...(await openDispute(trx, charge, { inquiry: outcome === 'inquiry' })).events);
-  } else if (outcome === 'multiple_disputes') {
-    const reasons = ['fraudulent', 'product_not_received'];
-    for (let i = 0; i < disputesOfMultipleCard; i++)
-      events.push(...(await openDispute(trx, charge, { reason: reasons[i % reasons.length]! })).events);
-  } else if (outcome === 'early_fraud_warning') {
-    events.push(...(await warnOfFraud(trx, charge)));
-  }
+  await scheduleBankAction(trx, charge, outcome);
   return events;
 }
 
