@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
-import type { RunningServer } from './server.ts';
+import type { RunningServer, ServerOptions } from './server.ts';
 import { useServerAndBrowser } from './suite.ts';
 
 // The embedded provider's login page as the back office and /me reach it in Chromium.
@@ -19,8 +19,10 @@ export interface BrowserTab {
  * without, a fresh tab for each test with nobody logged in. Either way the page must throw no
  * errors. The fields are filled once the hooks have run.
  */
-export function useBrowserTab(options: { officeAt?: string; contextOptions?: BrowserContextOptions } = {}): BrowserTab {
-  const e2e = useServerAndBrowser();
+export function useBrowserTab(
+  options: { officeAt?: string; contextOptions?: BrowserContextOptions; server?: ServerOptions } = {},
+): BrowserTab {
+  const e2e = useServerAndBrowser(options.server);
   const tab = {} as BrowserTab;
   let pageErrors: string[] = [];
   before(() => {

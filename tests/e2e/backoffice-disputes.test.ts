@@ -4,32 +4,33 @@ import { eventually } from '../support/orders.ts';
 import { accessToken, useBrowserTab } from './admin-login.ts';
 import { screenshot } from './browser.ts';
 import { buyInShop } from './purchase.ts';
-import { createDb } from '../../api/src/db/connection.ts';
+import { createDb, migrate } from '../../api/src/db/connection.ts';
 import { sandboxCredentials } from '../../api/src/stripe/sandbox/keys.ts';
-import { removeDir, seededCopy, type RunningServer } from './server.ts';
+import { seededCopy, tempDir, type RunningServer } from './server.ts';
 
 // a chargeback reaches the back office. A purchase paid with Stripe's dispute test card is
 // disputed at the sandbox a minute later (the test hurries the sandbox's clock), whose `charge.dispute.created` reaches the server's webhook; staff find
 // the order among those needing attention, with amount and deadline, and decide who bears it.
 describe('e2e: a chargeback in the back office', function () {
   this.timeout(180_000);
-  const tab = useBrowserTab({ officeAt: '/backoffice/orders' });
-  let server: RunningServer;
-  let page: Page;
-  before(() => ({ server, page } = tab));
-  // The sandbox's key, the same in every copy of the seeded demo the server starts from.
+  // The server's data directory, seeded here so that the test knows the sandbox's key.
+  const dataDir = tempDir();
   let key = '';
   before(async function () {
     this.timeout(60_000);
-    const dir = await seededCopy();
-    const db = createDb({ dataDir: dir });
+    await seededCopy(dataDir);
+    const db = createDb({ dataDir });
     try {
+      await migrate(db);
       key = (await sandboxCredentials(db)).secretKey;
     } finally {
       await db.destroy();
-      removeDir(dir);
     }
   });
+  const tab = useBrowserTab({ officeAt: '/backoffice/orders', server: { dataDir } });
+  let server: RunningServer;
+  let page: Page;
+  before(() => ({ server, page } = tab));
 
   const api = async <T>(path: string): Promise<T> => {
     const response = await fetch(`${server.url}${path}`, {
