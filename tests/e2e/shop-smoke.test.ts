@@ -45,12 +45,17 @@ const routes = (calendar: number): Expected[] => [
     finalPath: '/v/DEMO-1/landing-page',
   },
   { path: '/v/DEMO-1/landing-page', heading: { de: 'Kaufe eine Zeitung bei Anna', en: 'Buy a newspaper from Anna' } },
-  { path: '/v/DEMO-1/shop', heading: { de: 'Produkte', en: 'Products' } },
+  // Item names as staff entered them in each language.
+  {
+    path: '/v/DEMO-1/shop',
+    heading: { de: 'Produkte', en: 'Products' },
+    text: { de: 'Kalender 2027', en: 'Calendar 2027' },
+  },
   { path: '/v/DEMO-1/items', heading: { de: 'Produkte', en: 'Products' } },
   { path: '/v/DEMO-1/additionalproducts', heading: { de: 'Andere Produkte', en: 'Other products' } },
   {
     path: `/v/DEMO-1/item-available?item=${calendar}`,
-    heading: { de: 'Kalender 2027', en: 'Kalender 2027' },
+    heading: { de: 'Kalender 2027', en: 'Calendar 2027' },
     text: {
       de: 'Frag deine Verkäuferin oder deinen Verkäufer, ob es dieses Produkt gerade gibt.',
       en: 'Ask your vendor if they have this product available',
