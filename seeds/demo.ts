@@ -281,7 +281,7 @@ export async function seedDemo(trx: Knex.Transaction | Knex): Promise<void> {
     .insert([
       {
         name: 'Zeitung',
-        description: 'Die aktuelle Ausgabe der Straßenzeitung, gedruckt (Newspaper, print issue).',
+        description: 'Die aktuelle Ausgabe der Straßenzeitung, gedruckt.',
         name_en: 'Newspaper',
         description_en: 'The current issue of the street paper, in print.',
         price: 300,
@@ -292,8 +292,7 @@ export async function seedDemo(trx: Knex.Transaction | Knex): Promise<void> {
       },
       {
         name: 'Digitale Ausgabe – Lizenz',
-        description:
-          'Lizenzanteil der Zeitung an jeder verkauften digitalen Ausgabe (licence share of a digital issue).',
+        description: 'Lizenzanteil der Zeitung an jeder verkauften digitalen Ausgabe.',
         name_en: 'Digital edition – licence',
         description_en: "The paper's share of every digital edition sold.",
         price: 50,
@@ -309,7 +308,7 @@ export async function seedDemo(trx: Knex.Transaction | Knex): Promise<void> {
   await trx('items').insert([
     {
       name: 'Digitale Ausgabe',
-      description: 'Die aktuelle Ausgabe als PDF per E-Mail (digital edition).',
+      description: 'Die aktuelle Ausgabe als PDF per E-Mail.',
       name_en: 'Digital edition',
       description_en: 'The current issue as a PDF by e-mail.',
       price: 300,
@@ -319,7 +318,7 @@ export async function seedDemo(trx: Knex.Transaction | Knex): Promise<void> {
     },
     {
       name: 'Kalender 2027',
-      description: 'Wandkalender mit Fotos unserer Verkäuferinnen und Verkäufer (calendar).',
+      description: 'Wandkalender mit Fotos unserer Verkäuferinnen und Verkäufer.',
       name_en: 'Calendar 2027',
       description_en: 'Wall calendar with photos of our vendors.',
       price: 1000,

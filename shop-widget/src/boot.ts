@@ -42,9 +42,6 @@ export interface ShopItem {
   id: number;
   name: string;
   description: string;
-  /** Only where staff entered them: otherwise the German ones are shown in English too. */
-  nameEn?: string;
-  descriptionEn?: string;
   price: number;
   image: string | null;
   measure: string;

@@ -98,7 +98,8 @@ describeApi('shop page: the first screen in one answer', (t) => {
     const [settings, vendor, items] = await Promise.all([
       t.http.get('/api/settings/'),
       licenceId ? t.http.get(`/api/vendors/check/${licenceId}/`) : undefined,
-      t.http.get('/api/items/'),
+      // The items' names in the page's language: German, as the page without Accept-Language.
+      t.http.get('/api/items/').set('Accept-Language', 'de'),
     ]);
     return { settings: settings.body, vendor: vendor && vendor.status === 200 ? vendor.body : null, items: items.body };
   }
@@ -145,7 +146,7 @@ describeApi('shop page: the first screen in one answer', (t) => {
 
   it('serves the same boot data at /api/shop/boot/?vendor= for the embedded widget', async () => {
     const fromPage = bootOf((await page.get('/v/DEMO-1/tipping')).text);
-    const res = await t.http.get('/api/shop/boot/?vendor=DEMO-1');
+    const res = await t.http.get('/api/shop/boot/?vendor=DEMO-1').set('Accept-Language', 'de');
     assert.equal(res.status, 200);
     assert.deepEqual(res.body, fromPage);
     const none = await t.http.get('/api/shop/boot/');

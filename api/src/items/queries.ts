@@ -75,12 +75,21 @@ function toRow(values: ItemValues): Record<string, unknown> {
   return Object.fromEntries(fields.map(([field, column]) => [column, values[field]]));
 }
 
-/**
- * The English name and description as the shop reads them: left out where staff entered none, so a
- * German-only item costs the shop's first screen no bytes, and the shop shows the German text.
- */
+/** The English name and description where staff entered them: the shop's copy keeps both languages. */
 function englishTexts(nameEn: string, descriptionEn: string): { nameEn?: string; descriptionEn?: string } {
   return { ...(nameEn && { nameEn }), ...(descriptionEn && { descriptionEn }) };
+}
+
+type PublicItem = ReturnType<typeof toPublicItem>;
+
+/**
+ * The shop's items with their name and description in `language`, German where no English was
+ * entered: the shop gets one language, so its first screen carries no second one.
+ */
+export function publicItemsIn(items: PublicItem[], language: Language) {
+  return items.map(({ nameEn, descriptionEn, ...item }) =>
+    language === 'en' ? { ...item, name: nameEn ?? item.name, description: descriptionEn ?? item.description } : item,
+  );
 }
 
 /** An item's name in `language`, as SQL over the items table aliased `alias`: German where English is empty. */
@@ -222,19 +231,15 @@ export async function findMainItem(db: Db) {
   const row = await db('items')
     .whereNull('deleted_at')
     .where({ is_main_product: true })
-    .first<
-      | Pick<ItemRow, 'id' | 'name' | 'description' | 'name_en' | 'description_en' | 'image_file_id' | 'price'>
-      | undefined
-    >('id', 'name', 'description', 'name_en', 'description_en', 'image_file_id', 'price');
+    .first<Pick<ItemRow, 'id' | 'name' | 'description' | 'image_file_id' | 'price'> | undefined>(
+      'id',
+      'name',
+      'description',
+      'image_file_id',
+      'price',
+    );
   return row
-    ? {
-        id: row.id,
-        name: row.name,
-        description: row.description,
-        ...englishTexts(row.name_en, row.description_en),
-        image: fileUrl(row.image_file_id),
-        price: row.price,
-      }
+    ? { id: row.id, name: row.name, description: row.description, image: fileUrl(row.image_file_id), price: row.price }
     : null;
 }
 

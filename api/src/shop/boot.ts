@@ -3,6 +3,8 @@ import type { Config } from '../config.ts';
 import { publicSettings } from '../settings/queries.ts';
 import { checkVendorInShop, type VendorCheck } from '../vendors/check.ts';
 import type { ShopData } from './cache.ts';
+import { publicItemsIn } from '../items/queries.ts';
+import type { Language } from '../language/messages.ts';
 
 /**
  * Everything the shop's first screen needs, in one object: the page inlines it, the embedded widget
@@ -12,7 +14,7 @@ import type { ShopData } from './cache.ts';
 export interface Boot {
   settings: ReturnType<typeof publicSettings>;
   vendor: VendorCheck | null;
-  items: ShopData['items'];
+  items: ReturnType<typeof publicItemsIn>;
 }
 
 /** The boot data, and the copy of the settings and items it came from: one query. */
@@ -20,9 +22,11 @@ export async function buildBoot(
   db: Knex,
   config: Config,
   licenceId: string | undefined,
+  language: Language,
 ): Promise<{ boot: Boot; shop: ShopData }> {
   const { vendor, shop } = await checkVendorInShop(db, licenceId);
-  return { boot: { settings: publicSettings(shop.settings, shop.mainItem, config), vendor, items: shop.items }, shop };
+  const items = publicItemsIn(shop.items, language);
+  return { boot: { settings: publicSettings(shop.settings, shop.mainItem, config), vendor, items }, shop };
 }
 
 /**

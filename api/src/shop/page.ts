@@ -258,7 +258,7 @@ export function shopPage(root: string, rendererFile: string): Middleware<AppStat
         return;
       }
     }
-    const { boot, shop } = await buildBoot(ctx.db, ctx.config, route.licenceId);
+    const { boot, shop } = await buildBoot(ctx.db, ctx.config, route.licenceId, lang);
     ctx.state.embedOrigins = [...ctx.config.embedOrigins, ...(shop.settings.embed_origins ?? [])];
     const url = ctx.search ? `${relative}${ctx.search}` : relative!;
     const template = await readFileIn(base, 'index.html');

@@ -17,7 +17,10 @@ export const shopRoutes: RouteDef[] = [
       }
       if (vendor) await limitVendorCheck(ctx);
       ctx.type = 'application/json';
-      const { boot } = await buildBoot(ctx.db, ctx.config, vendor || undefined);
+      // The items' names come in the language asked for.
+      ctx.vary('Accept-Language');
+      const language = ctx.acceptsLanguages('de', 'en') === 'en' ? 'en' : 'de';
+      const { boot } = await buildBoot(ctx.db, ctx.config, vendor || undefined, language);
       sendCached(ctx, JSON.stringify(boot), 'no-cache');
     },
   },

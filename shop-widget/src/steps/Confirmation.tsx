@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { checkout, isEmail, newCartId, setQuantity } from '../cart.ts';
 import { goToCheckout, placeOrder } from '../pay.ts';
-import { email, env, inLang, navigate, refusalOf, rememberEmail, scripted, t } from '../store.ts';
+import { email, env, navigate, refusalOf, rememberEmail, scripted, t } from '../store.ts';
 import { Alert, External, Go, money, Progress, Screen, ShopForm, WithName } from '../ui.tsx';
 import { problemText } from '../problems.ts';
 import { at, update, type StepProps } from './step.ts';
@@ -92,7 +92,7 @@ export function Confirmation(props: StepProps) {
     };
     return (
       <EmailForm
-        item={inLang(summary.digital.name, summary.digital.nameEn)}
+        item={summary.digital.name}
         error={emailRefusal}
         done={done}
         remove={remove}
@@ -138,7 +138,7 @@ export function Confirmation(props: StepProps) {
         {summary.lines.map((line) => (
           <li key={line.item.id} class="shop-line shop-order-line" data-item={line.item.id}>
             <span class="shop-line-name">
-              {line.quantity} × {inLang(line.item.name, line.item.nameEn)}
+              {line.quantity} × {line.item.name}
             </span>
             <span class="shop-line-amount">{money(line.amount)}</span>
           </li>

@@ -1,4 +1,4 @@
-import { assetUrl, env, inLang, t } from '../store.ts';
+import { assetUrl, env, t } from '../store.ts';
 import { Go, money, Screen } from '../ui.tsx';
 import { Quantity } from './Quantity.tsx';
 import { at, type StepProps } from './step.ts';
@@ -22,12 +22,12 @@ export function ItemAvailable(props: StepProps) {
     );
   const image = assetUrl(item.image);
   return (
-    <Screen id="shop-item-available" title={inLang(item.name, item.nameEn)}>
+    <Screen id="shop-item-available" title={item.name}>
       {image && <img class="shop-item-image" src={image} alt="" />}
       <p id="shop-item-available-price" class="shop-item-price">
         {money(item.price)}
       </p>
-      {item.description && <p id="shop-item-available-description">{inLang(item.description, item.descriptionEn)}</p>}
+      {item.description && <p id="shop-item-available-description">{item.description}</p>}
       <p id="shop-item-available-text" class="shop-note">
         {t('askVendor')}
       </p>

@@ -1,5 +1,5 @@
 import { cartLines, editions } from '../cart.ts';
-import { assetUrl, env, inLang, t } from '../store.ts';
+import { assetUrl, env, t } from '../store.ts';
 import { External, Go, money, Screen, WithName } from '../ui.tsx';
 import { NextToTipping } from './Next.tsx';
 import { at, type StepProps } from './step.ts';
@@ -30,7 +30,7 @@ export function Landing(props: StepProps) {
           {lines.map((line) => (
             <li key={line.item.id} class="shop-line shop-cart-line" data-item={line.item.id}>
               <span class="shop-line-name">
-                {line.quantity} × {inLang(line.item.name, line.item.nameEn)}
+                {line.quantity} × {line.item.name}
               </span>
               <span class="shop-line-amount">{money(line.amount)}</span>
             </li>

@@ -1,6 +1,6 @@
 import type { ShopItem } from '../boot.ts';
 import { quantityLimit, setQuantity } from '../cart.ts';
-import { inLang, t } from '../store.ts';
+import { t } from '../store.ts';
 import { ShopForm } from '../ui.tsx';
 import { update, type StepProps } from './step.ts';
 
@@ -13,7 +13,7 @@ export function Quantity(props: StepProps & { item: ShopItem }) {
     update(props, { cart: setQuantity(props.flow.value.cart, item, count + by) });
   };
   const limit = quantityLimit(item);
-  const name = inLang(item.name, item.nameEn);
+  const { name } = item;
   return (
     <>
       <ShopForm class="shop-quantity">

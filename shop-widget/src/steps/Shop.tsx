@@ -1,5 +1,5 @@
 import { cartLines, itemsTotal } from '../cart.ts';
-import { assetUrl, env, inLang, t } from '../store.ts';
+import { assetUrl, env, t } from '../store.ts';
 import { Go, money, Screen } from '../ui.tsx';
 import { NextToTipping } from './Next.tsx';
 import { Quantity } from './Quantity.tsx';
@@ -27,11 +27,11 @@ export function Shop(props: StepProps) {
             >
               {image && <img class="shop-item-image" src={image} alt="" loading="lazy" />}
               <div class="shop-item-text">
-                <h2 class="shop-item-name">{inLang(item.name, item.nameEn)}</h2>
+                <h2 class="shop-item-name">{item.name}</h2>
                 <p class="shop-item-price">{money(item.price)}</p>
                 <Go class="shop-link shop-item-details" to={at(props, 'item-available', `?item=${item.id}`)}>
                   <span aria-hidden="true">Details</span>
-                  <span class="shop-visually-hidden">{t('details', { name: inLang(item.name, item.nameEn) })}</span>
+                  <span class="shop-visually-hidden">{t('details', { name: item.name })}</span>
                 </Go>
               </div>
               <Quantity {...props} item={item} />
