@@ -14,6 +14,7 @@ import {
   retrievePaymentIntent,
   retrieveSession,
   sessionFee,
+  StripeFailure,
   type Stripe,
 } from '../stripe/adapter.ts';
 import { orderChanged } from './changes.ts';
@@ -71,8 +72,11 @@ export class PaymentNotSettled extends Error {
   }
 }
 
-/** Stripe's ids: a prefix such as `pi_`, then letters and digits. */
-const stripeId = /^[a-z]+_[A-Za-z0-9_]+$/;
+/**
+ * Stripe's ids: a prefix such as `pi_`, then letters and digits, at most 255 characters in all (the
+ * length Stripe gives its object ids); a longer one is no payment of ours and is not asked about.
+ */
+const stripeId = /^(?=.{4,255}$)[a-z]+_[A-Za-z0-9_]+$/;
 
 /** An order id as we write it into Stripe's metadata; undefined for anything else (another shop's numbering). */
 function orderOfMetadata(metadata: Stripe.Metadata | null | undefined): number | undefined {
@@ -102,7 +106,8 @@ export async function orderOfPayment(
     .where({ stripe_payment_intent_id: intentId })
     .first<{ id: number } | undefined>('id');
   if (known) return known.id;
-  const intent = typeof payment === 'string' ? await retrievePaymentIntent(db, config, intentId) : payment!;
+  const intent = typeof payment === 'string' ? await intentOrNone(db, config, intentId) : payment;
+  if (!intent) return undefined;
   const orderId = orderOfMetadata(intent.metadata);
   const order = orderId === undefined ? undefined : await findOrder(db, orderId);
   // Paid with another intent, or never given a session: the metadata is another shop's.
@@ -112,6 +117,20 @@ export async function orderOfPayment(
   const settled = await applySession(db, config, order.id, session);
   if (settled.stripe_payment_intent_id !== intentId) throw new PaymentNotSettled(intentId);
   return order.id;
+}
+
+/**
+ * The intent as Stripe has it, or undefined when Stripe refuses to know it (no such intent at this
+ * account, an id of another form): such an event is not about a payment of ours, and asking again
+ * would get the same answer. Stripe not answering still leaves as StripeFailure, to be delivered again.
+ */
+async function intentOrNone(db: Knex, config: Config, intentId: string): Promise<Stripe.PaymentIntent | undefined> {
+  try {
+    return await retrievePaymentIntent(db, config, intentId);
+  } catch (error) {
+    if (error instanceof StripeFailure && error.reason === 'refused') return undefined;
+    throw error;
+  }
 }
 
 /**
