@@ -157,12 +157,12 @@ describeApi('shop page: the first screen in one answer', (t) => {
     assert.equal(two.body.errors.vendor, 'Please name one vendor.');
   });
 
-  it('answers an unknown and a deactivated vendor alike: 200, vendor null (the widget shows the check-id screen)', async () => {
+  it('answers an unknown and a deactivated vendor alike: 404, vendor null (the widget shows the check-id screen)', async () => {
     const unknown = await page.get('/v/NO-SUCH-VENDOR');
     const deactivated = await page.get('/v/DEMO-OFF');
     const broken = await page.get('/v/%E0%A4%A');
     for (const res of [unknown, deactivated, broken]) {
-      assert.equal(res.status, 200);
+      assert.equal(res.status, 404);
       assert.equal(bootOf(res.text).vendor, null);
     }
     assert.equal(bootOf(unknown.text).settings.newspaperName, DEMO_NEWSPAPER_NAME);

@@ -46,7 +46,7 @@ function shopRoute(pathname: string): ShopRoute | undefined {
     try {
       return { status: 200, licenceId: decodeURIComponent(vendorPage[1]) };
     } catch {
-      return { status: 200 }; // a broken %-escape is no vendor: the check-id screen says so
+      return { status: 404 }; // a broken %-escape is no vendor: the check-id screen says so
     }
   }
   return { status: screens.has(pathname) || /^\/pdf\/[^/]+$/.test(pathname) ? 200 : 404 };
@@ -267,8 +267,8 @@ export function shopPage(root: string, rendererFile: string): Middleware<AppStat
       return;
     }
     const renderer = await firstScreenRenderer(rendererFile);
-    // A step a vendor's shop does not know: the page leads back into that shop, with a 404.
-    const status = renderer?.notFound(url) ? 404 : route.status;
+    // A step a vendor's shop does not know, or a badge of no active vendor: its page, with a 404.
+    const status = renderer?.notFound(url) || (route.licenceId && !boot.vendor) ? 404 : route.status;
     const render = (pageBoot: Boot & { visit?: Visit }, withoutScript?: PageData['withoutScript']) =>
       renderShopPage(template.data.toString('utf8'), {
         lang,
