@@ -205,7 +205,7 @@ describe('e2e: the shop after a payment never contradicts the order', function (
         lines,
         lang === 'de'
           ? ['2 × Zeitung 6,00 €', '1 × Kalender 2027 10,00 €', 'Spende 1,00 €']
-          : ['2 × Zeitung €6.00', '1 × Kalender 2027 €10.00', 'Donation €1.00'],
+          : ['2 × Newspaper €6.00', '1 × Calendar 2027 €10.00', 'Donation €1.00'],
       );
       assert.equal(await text(page, '#shop-order-total-amount'), lang === 'de' ? '17,00 €' : '€17.00');
     }

@@ -167,7 +167,7 @@ describe('e2e: buying in the shop widget, paid through the Stripe sandbox', func
     const page = await phoneIn('en');
     await page.goto(`${server.url}/v/DEMO-1`);
     assert.equal(await text(page, 'h1'), 'Buy a newspaper from Anna');
-    assert.deepEqual(await lines(page, '.shop-cart-line'), ['1 × Zeitung €3.00']);
+    assert.deepEqual(await lines(page, '.shop-cart-line'), ['1 × Newspaper €3.00']);
     await page.getByRole('button', { name: 'Next' }).click();
     await page.getByRole('button', { name: 'Other amount' }).click();
     const amount = page.getByLabel('Amount in €');
@@ -185,7 +185,7 @@ describe('e2e: buying in the shop widget, paid through the Stripe sandbox', func
     await page.getByRole('button', { name: 'Next' }).click();
 
     await page.locator('#shop-confirmation').waitFor();
-    assert.deepEqual(await lines(page, '#shop-order-lines li'), ['1 × Zeitung €3.00', 'Donation €1.50']);
+    assert.deepEqual(await lines(page, '#shop-order-lines li'), ['1 × Newspaper €3.00', 'Donation €1.50']);
     assert.equal(await text(page, '#shop-order-total'), 'Total €4.50');
     assert.equal(await text(page, '#shop-order-includes-tip'), 'includes €1.50 donation');
     const payButton = page.getByRole('button', { name: 'Pay' });
@@ -433,7 +433,7 @@ describe('e2e: buying in the shop widget, paid through the Stripe sandbox', func
       ],
       [
         'en',
-        'One Zeitung less',
+        'One Newspaper less',
         'Next',
         '€2.00',
         'Your cart is empty.',
@@ -563,7 +563,7 @@ describe('e2e: buying in the shop widget, paid through the Stripe sandbox', func
     await page.getByLabel('With this purchase I accept the terms').check();
     const order = await pay(page, 'Pay');
     await payByCard(page, order);
-    const href = (await page.getByRole('link', { name: 'Download Digitale Ausgabe' }).getAttribute('href'))!;
+    const href = (await page.getByRole('link', { name: 'Download Digital edition' }).getAttribute('href'))!;
     const linkId = /\/api\/pdf\/([^/]+)\//.exec(href)![1];
     await page.goto(`${server.url}/pdf/${linkId}`);
     assert.equal(await text(page, 'h1'), 'Have fun reading!');

@@ -192,11 +192,11 @@ describe('e2e: the shop without dead ends', function () {
   it('stops "+" at the limit the API enforces and says so on the step', async () => {
     const page = await fresh('en');
     await page.goto(`${server.url}/v/DEMO-1/shop`);
-    const more = page.getByRole('button', { name: 'One Zeitung more' });
+    const more = page.getByRole('button', { name: 'One Newspaper more' });
     for (let i = 1; i < 20; i++) await more.click();
     assert.equal(await text(page, '.shop-item[data-item] .shop-item-quantity'), '20');
     assert.equal(await more.isDisabled(), true);
-    assert.equal(await text(page, '.shop-quantity-limit'), 'At most 20 × Zeitung per order.');
+    assert.equal(await text(page, '.shop-quantity-limit'), 'At most 20 × Newspaper per order.');
     // The API refuses one more: the shop and the server share the limit (api/src/orders/limits.ts).
     const res = await fetch(`${server.url}/api/orders/`, {
       method: 'POST',

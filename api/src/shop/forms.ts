@@ -70,16 +70,16 @@ function isShopAddress(ctx: AppContext, address: string): boolean {
 /**
  * Whether the browser says the form was sent from the shop's own page. Any website can make a
  * visitor's browser post a form here; thirty auto-submitted Pay forms a minute would use up the order
- * limit of everyone behind that visitor's address. Browsers say where a post comes from in
- * Sec-Fetch-Site and Origin; one that sends Sec-Fetch-Site sends Origin too, so a post without Origin
- * passes only without Sec-Fetch-Site as well: an old browser, whose Referer (if any) must be the shop.
+ * limit of everyone behind that visitor's address. A browser that sends Sec-Fetch-Site (which no page
+ * can set) says in it where the post comes from; it sends Origin too, but as "null" from the shop's
+ * pages, whose Referrer-Policy is no-referrer (Fetch, "serializing a request origin"). A post without
+ * Sec-Fetch-Site is an old browser's: its Origin, or else its Referer (if any), must be the shop.
  */
 function sentFromShopPage(ctx: AppContext): boolean {
   const site = ctx.get('Sec-Fetch-Site');
   const origin = ctx.get('Origin');
-  if (site && site !== 'same-origin') return false;
+  if (site) return site === 'same-origin' && (origin === 'null' || isShopAddress(ctx, origin));
   if (origin) return isShopAddress(ctx, origin);
-  if (site) return false;
   const referer = ctx.get('Referer');
   return !referer || isShopAddress(ctx, referer);
 }
