@@ -1,5 +1,6 @@
 import { untilPageLeaves, type Login } from '../auth/login.ts';
 import { storedLocale, type Locale } from '../shared/locale.ts';
+import type { VendorLine } from '../../../api/src/ledger/vendor-lines.ts';
 
 export class ApiError extends Error {
   constructor(
@@ -64,14 +65,4 @@ export interface OwnVendor {
 }
 
 /** GET /api/vendors/me/payments: the newest lines of the vendor's account, a card sale or a refund as one. */
-export interface OwnPayment {
-  id: string;
-  /** `sale`, `refund`, `refund_failed` or a ledger kind of its own (a payout, a chargeback). */
-  kind: string;
-  createdAt: string;
-  /** The items sold or refunded, in the asked language. */
-  items: { name: string; quantity: number }[];
-  /** Signed from the vendor's side: what it brought them, or took. */
-  amount: number;
-  paidOut: boolean;
-}
+export type OwnPayment = VendorLine;
