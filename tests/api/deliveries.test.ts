@@ -66,7 +66,7 @@ describeApi('digital deliveries: links and the outbox', (t) => {
     assert.equal(mails[0].kind, 'pdf-links');
     assert.equal(mails[0].status, 'queued');
     assert.match(mails[0].subject, /^Your digital edition of Straßenblatt Demo$/);
-    assert.ok(mails[0].text.includes(`Digitale Ausgabe: ${shop.url}/pdf/${link.id}`), mails[0].text);
+    assert.ok(mails[0].text.includes(`Digital edition: ${shop.url}/pdf/${link.id}`), mails[0].text);
     assert.match(mails[0].text, /Have fun reading!/);
   });
 

@@ -44,9 +44,13 @@ describeApi('the receipt by e-mail for printed copies', (t) => {
     smtp.messages.length = 0;
   });
 
-  it('sends a paid print-only order’s receipt once to the address given, with its lines and total', async () => {
+  it('sends a paid print-only order’s receipt once to the address given, with its lines and total in the customer’s language', async () => {
     const order = await placePrintOrder(shop, t, { email: 'reader@example.org' });
     assert.ok(!order.answer.includes('reader@example.org'), order.answer);
+    // Stripe's card page names the items in the customer's language too.
+    const cardPage = await (await fetch(order.checkoutUrl)).text();
+    assert.ok(cardPage.includes('Newspaper') && cardPage.includes('Calendar 2027'), cardPage);
+    assert.ok(!cardPage.includes('Zeitung'), cardPage);
     await pay(shop, t, order);
 
     await smtp.received();
@@ -61,8 +65,8 @@ describeApi('the receipt by e-mail for printed copies', (t) => {
     for (const line of [
       'Thank you for buying from Anna!',
       `Order number ${order.id}`,
-      '2 × Zeitung: €6.00',
-      '1 × Kalender 2027: €10.00',
+      '2 × Newspaper: €6.00',
+      '1 × Calendar 2027: €10.00',
       'Donation: €1.00',
       'Total: €17.00',
       `${shop.url}/paymentconfirmation?order=${order.token}`,

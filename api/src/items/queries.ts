@@ -92,6 +92,10 @@ export function publicItemsIn(items: PublicItem[], language: Language) {
   );
 }
 
+/** An item's name in `language`: German where English is empty. */
+export const itemName = (item: { name: string; name_en: string }, language: Language): string =>
+  (language === 'en' && item.name_en) || item.name;
+
 /** An item's name in `language`, as SQL over the items table aliased `alias`: German where English is empty. */
 export const itemNameSql = (alias: string, language: Language) =>
   language === 'en' ? `coalesce(nullif(${alias}.name_en, ''), ${alias}.name)` : `${alias}.name`;
@@ -168,6 +172,7 @@ export async function listPublicItems(db: Db) {
 export interface PricedItemRow {
   id: number;
   name: string;
+  name_en: string;
   price: number;
   disabled: boolean;
   is_license_item: boolean;
@@ -182,6 +187,7 @@ export async function pricedItems(db: Db): Promise<Map<number, PricedItemRow>> {
     .select<PricedItemRow[]>(
       'id',
       'name',
+      'name_en',
       'price',
       'disabled',
       'is_license_item',

@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import type { Config } from '../config.ts';
 import { queueMail } from '../mail/outbox.ts';
 import { createDownloadLink, downloadLinksFor, linkPath, type DownloadLink } from '../pdf/links.ts';
+import { itemNameSql } from '../items/queries.ts';
 import { getSettingsRow, type StoredSettings } from '../settings/queries.ts';
 import type { GermanVariant } from '../settings/schema.ts';
 
@@ -41,7 +42,9 @@ function pdfMail(
     dateStyle: 'long',
     timeZone,
   }).format(new Date(links[0].expiresAt));
-  const lines = links.map((link) => `${link.itemName}: ${publicUrl}${linkPath(link.id)}`);
+  const lines = links.map(
+    (link) => `${(locale === 'en' && link.itemNameEn) || link.itemName}: ${publicUrl}${linkPath(link.id)}`,
+  );
   return {
     subject: words.subject(newspaperName),
     text: [
@@ -168,7 +171,7 @@ export async function mailReceipt(
     .join('items as i', 'i.id', 'e.item_id')
     .where({ 'e.order_id': orderId, 'e.kind': 'sale' })
     .orderBy('e.id')
-    .select('i.name', 'e.quantity', 'e.amount');
+    .select(trx.raw(`${itemNameSql('i', order.locale)} as name`), 'e.quantity', 'e.amount');
   const mail = receiptMail({ ...order, email: order.email, vendor }, lines, settings, config, paidAt);
   await queueMail(trx, { kind: 'receipt', orderId, recipient: order.email, ...mail });
   return true;

@@ -8,7 +8,7 @@ import { log } from '../log.ts';
 import { createCheckoutSession, idempotencyKey, type Stripe } from '../stripe/adapter.ts';
 import { isEmbedOrigin } from '../shop/origins.ts';
 import { checkVendorInShop } from '../vendors/check.ts';
-import type { PricedItemRow } from '../items/queries.ts';
+import { itemName, type PricedItemRow } from '../items/queries.ts';
 import { defaultQuantityLimit } from './limits.ts';
 import { countRequest, refuseBeyond } from './rate-limit.ts';
 import { emailAddress, type OrderInput } from './schema.ts';
@@ -223,7 +223,11 @@ export async function placeOrder(
         line_items: [
           ...lines.map(({ item, quantity }) => ({
             quantity,
-            price_data: { currency: 'eur', unit_amount: item.price, product_data: { name: item.name } },
+            price_data: {
+              currency: 'eur',
+              unit_amount: item.price,
+              product_data: { name: itemName(item, input.locale) },
+            },
           })),
           ...(input.tip > 0
             ? [
