@@ -205,7 +205,7 @@ describe('e2e: buying in the shop widget, paid through the Stripe sandbox', func
     assert.match(page.url(), /\/v\/DEMO-1\/confirmation$/);
     await receiptEmail.fill('kim@example.org');
     const order = await pay(page, 'Pay');
-    assert.deepEqual(await lines(page, '#sandbox-lines li'), ['Zeitung × 1 €3.00', 'Donation × 1 €1.50']);
+    assert.deepEqual(await lines(page, '#sandbox-lines li'), ['Newspaper × 1 €3.00', 'Donation × 1 €1.50']);
     await payByCard(page, order);
 
     assert.equal(await text(page, 'h1'), 'Please show this page to Anna');
