@@ -32,6 +32,7 @@ import * as rksv from './032_rksv.ts';
 import * as benefitScheme from './033_benefit_scheme.ts';
 import * as germanVariant from './034_german_variant.ts';
 import * as itemEnglish from './035_item_english.ts';
+import * as fiscalMasterData from './036_fiscal_master_data.ts';
 
 export interface Migration {
   name: string;
@@ -74,4 +75,5 @@ export const migrations: Migration[] = [
   { name: '033_benefit_scheme', ...benefitScheme },
   { name: '034_german_variant', ...germanVariant },
   { name: '035_item_english', ...itemEnglish },
+  { name: '036_fiscal_master_data', ...fiscalMasterData },
 ];

@@ -274,6 +274,13 @@ export async function seedDemo(trx: Knex.Transaction | Knex): Promise<void> {
       use_tip_instead_of_donation: false,
       orga_covers_transaction_costs: true,
       max_order_amount: 15000,
+      // The address and tax identity the tills' exports to the tax office name (an example, not a real one).
+      company_street: 'Musterstraße 12',
+      company_postcode: '80331',
+      company_town: 'München',
+      company_country: 'DEU',
+      tax_number: '143/123/45678',
+      vat_id: 'DE123456789',
     });
 
   // Items: the print issue (id 1), the PDF licence, then what refers to it.
@@ -330,7 +337,7 @@ export async function seedDemo(trx: Knex.Transaction | Knex): Promise<void> {
   ]);
 
   // The counter's till, with the float the office starts the cash book with.
-  await trx('tills').insert({ name: 'Kasse 1', opening_balance: 200000 });
+  await trx('tills').insert({ name: 'Kasse 1', opening_balance: 200000, location_name: 'Ausgabestelle im Büro' });
 
   // Vendors DEMO-1 … DEMO-30 in that order (DEMO-1 gets the lowest id), then the deactivated one.
   const vendorRows: Record<string, unknown>[] = [];

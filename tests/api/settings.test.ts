@@ -8,6 +8,13 @@ type Fields = Record<string, string | number | boolean>;
 const publicKeys = [
   'newspaperName',
   'newspaperAddress',
+  // Printed on every invoice (§14 (4) UStG), so public like the address.
+  'companyStreet',
+  'companyPostcode',
+  'companyTown',
+  'companyCountry',
+  'taxNumber',
+  'vatId',
   'vatRate',
   'color',
   'fontColor',

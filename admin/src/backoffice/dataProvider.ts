@@ -66,6 +66,12 @@ const itemFields = [
 const settingsFields = [
   'newspaperName',
   'newspaperAddress',
+  'companyStreet',
+  'companyPostcode',
+  'companyTown',
+  'companyCountry',
+  'taxNumber',
+  'vatId',
   'vatRate',
   'color',
   'fontColor',

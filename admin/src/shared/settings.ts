@@ -11,6 +11,14 @@ export interface PublicSettings {
   newspaperName: string;
   /** The seller's address on the purchase receipt. */
   newspaperAddress: string;
+  /** The paper's address and tax identity as the DSFinV-K export names them. */
+  companyStreet: string;
+  companyPostcode: string;
+  companyTown: string;
+  /** ISO 3166 alpha-3: DEU, AUT. */
+  companyCountry: string;
+  taxNumber: string;
+  vatId: string;
   /** The VAT rate in the prices, in percent (7, 5.5); an item may have its own. */
   vatRate: number;
   color: string;

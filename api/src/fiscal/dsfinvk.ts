@@ -1,9 +1,12 @@
 import { strToU8, zipSync } from 'fflate';
 import type { Knex } from 'knex';
 import type { Config } from '../config.ts';
+import { conflictError } from '../errors.ts';
+import { tr, type Message } from '../language/messages.ts';
 import { vatIncluded } from '../ledger/vat.ts';
 import { movementRequest, visitRequest, type Built } from './cases.ts';
-import type { DeSignature } from './port.ts';
+import { gdpduDtd, gdpduDtdName } from './gdpdu-dtd.ts';
+import type { DeSignature, FiscalRequest } from './port.ts';
 
 // The DSFinV-K export (Digitale Schnittstelle der Finanzverwaltung für Kassensysteme, version 2.3,
 // BMF/BZSt): what the tax office may ask of a German till (§147 (6) AO), per daily close
@@ -41,7 +44,10 @@ type Value = string | number;
 interface Column {
   name: string;
   kind: 'text' | 'number';
+  /** Numeric: the decimal places (index.xml's Accuracy), every value is written with exactly these. */
   places?: number;
+  /** AlphaNumeric: index.xml's MaxLength. */
+  max?: number;
 }
 interface Table {
   file: string;
@@ -51,14 +57,21 @@ interface Table {
   rows: Value[][];
 }
 
-const text = (name: string): Column => ({ name, kind: 'text' });
+const text = (name: string, max: number): Column => ({ name, kind: 'text', max });
 const num = (name: string, places = 0): Column => ({ name, kind: 'number', places });
 
-/** Cents as a decimal with a comma: 1234 → "12,34"; with more places, padded. */
-const decimal = (cents: number, places = 2) => {
-  const value = (Math.abs(cents) / 100).toFixed(2) + '0'.repeat(Math.max(places - 2, 0));
-  return `${cents < 0 ? '-' : ''}${value.replace('.', ',')}`;
+// The columns every file begins with: the close they belong to.
+const closeKey = () => [text('Z_KASSE_ID', 50), text('Z_ERSTELLUNG', 30), num('Z_NR')];
+
+/** Hundredths (cents, a rate's hundredths of a percent) as a decimal with a comma and `places` places: 1234 → "12,34000". */
+const decimal = (hundredths: number, places = 2) => {
+  const abs = Math.abs(Math.round(hundredths));
+  const value = `${Math.floor(abs / 100)},${String(abs % 100).padStart(2, '0')}${'0'.repeat(Math.max(places - 2, 0))}`;
+  return `${hundredths < 0 ? '-' : ''}${value}`;
 };
+
+/** A whole number with `places` decimal places: 3 → "3,000". */
+const whole = (value: number, places: number) => `${value},${'0'.repeat(places)}`;
 
 const quote = (value: string) => `"${value.replace(/"/g, '""')}"`;
 
@@ -68,15 +81,7 @@ function csv(table: Table): string {
     line(table.columns.map((c) => c.name)) +
     table.rows
       .map((row) =>
-        line(
-          row.map((value, n) =>
-            table.columns[n]!.kind === 'text'
-              ? quote(String(value))
-              : typeof value === 'number'
-                ? String(value)
-                : value,
-          ),
-        ),
+        line(row.map((value, n) => (table.columns[n]!.kind === 'text' ? quote(String(value)) : String(value)))),
       )
       .join('')
   );
@@ -85,19 +90,24 @@ function csv(table: Table): string {
 const xmlEscape = (value: string) =>
   value.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);
 
-/** GDPdU's description of the files (gdpdu-01-09-2004.dtd), as the DSFinV-K asks. */
-function indexXml(tables: Table[], supplier: string): string {
+/**
+ * GDPdU's description of the files, as the DSFinV-K's own index.xml writes it: per Table, in the
+ * DTD's order, its URL, Name and Description, the encoding (UTF8), the decimal and grouping symbols,
+ * the Range of data lines (from line 2: line 1 is the header) and the columns.
+ */
+function indexXml(tables: Table[], supplier: { name: string; location: string }): string {
   const column = (c: Column) =>
     c.kind === 'text'
-      ? `<VariableColumn><Name>${c.name}</Name><AlphaNumeric/></VariableColumn>`
+      ? `<VariableColumn><Name>${c.name}</Name><AlphaNumeric/>${c.max ? `<MaxLength>${c.max}</MaxLength>` : ''}</VariableColumn>`
       : `<VariableColumn><Name>${c.name}</Name><Numeric>${c.places ? `<Accuracy>${c.places}</Accuracy>` : ''}</Numeric></VariableColumn>`;
   const table = (t: Table) => `    <Table>
       <URL>${t.file}</URL>
       <Name>${t.name}</Name>
       <Description>${xmlEscape(t.description)}</Description>
-      <Validity><Range><From>2</From></Range></Validity>
+      <UTF8/>
       <DecimalSymbol>,</DecimalSymbol>
       <DigitGroupingSymbol>.</DigitGroupingSymbol>
+      <Range><From>2</From></Range>
       <VariableLength>
         <ColumnDelimiter>;</ColumnDelimiter>
         <RecordDelimiter>&#13;&#10;</RecordDelimiter>
@@ -106,10 +116,10 @@ function indexXml(tables: Table[], supplier: string): string {
       </VariableLength>
     </Table>`;
   return `<?xml version="1.0" encoding="UTF-8"?>
-<!DOCTYPE DataSet SYSTEM "gdpdu-01-09-2004.dtd">
+<!DOCTYPE DataSet SYSTEM "${gdpduDtdName}">
 <DataSet>
   <Version>1.0</Version>
-  <DataSupplier><Name>${xmlEscape(supplier)}</Name><Location>DEU</Location><Comment>DSFinV-K ${taxonomyVersion}</Comment></DataSupplier>
+  <DataSupplier><Name>${xmlEscape(supplier.name)}</Name><Location>${xmlEscape(supplier.location)}</Location><Comment>DSFinV-K ${taxonomyVersion}</Comment></DataSupplier>
   <Media>
     <Name>DSFinV-K</Name>
 ${tables.map(table).join('\n')}
@@ -145,6 +155,12 @@ interface CloseRow {
   previous_at: Date | string | null;
 }
 
+interface Fiscal {
+  state: string;
+  signature: DeSignature | null;
+  lastError: string | null;
+}
+
 interface Vorgang {
   bonId: string;
   type: 'Beleg' | 'AVTransfer';
@@ -152,7 +168,9 @@ interface Vorgang {
   staff: string;
   built: Built;
   vendor: string;
-  fiscal?: { state: string; signature: DeSignature | null; lastError: string | null };
+  /** The cash movement it is (null: a visit paid from the credit alone, or the opening balance). */
+  movementId: number | null;
+  fiscal?: Fiscal;
 }
 
 /** The closes whose day lies in the period, each with its number per till and what it covers. */
@@ -173,7 +191,7 @@ async function closesOf(db: Knex, from: string, to: string): Promise<CloseRow[]>
 
 const json = <T>(value: T | string | null): T | null => (typeof value === 'string' ? (JSON.parse(value) as T) : value);
 
-/** The Vorgänge of one close: its cash movements, and the visits paid from the credit alone in its time. */
+/** The Vorgänge of one close: its cash movements, the visits paid from the credit alone, the opening balance. */
 async function vorgaenge(db: Knex, close: CloseRow): Promise<Vorgang[]> {
   const after = close.previous_last === null ? 0 : Number(close.previous_last);
   const upTo = close.last_movement_id === null ? 0 : Number(close.last_movement_id);
@@ -232,9 +250,15 @@ async function vorgaenge(db: Knex, close: CloseRow): Promise<Vorgang[]> {
       staff: m.staff,
       built,
       vendor: m.license_id ?? '',
+      movementId: Number(m.id),
       fiscal: m.state ? { state: m.state, signature: json(m.signature), lastError: m.last_error } : undefined,
     });
   }
+  // What happened after the previous close of the till and up to this one.
+  const inClose = (q: Knex.QueryBuilder, column: string): void => {
+    void q.andWhere(column, '<=', close.created_at);
+    if (close.previous_at) void q.andWhere(column, '>', close.previous_at);
+  };
   const visits = await db('counter_visits as cv')
     .join('vendors as v', 'v.id', 'cv.vendor_id')
     .leftJoin('fiscal_transactions as f', (j) => {
@@ -243,10 +267,7 @@ async function vorgaenge(db: Knex, close: CloseRow): Promise<Vorgang[]> {
     .where('cv.till_id', close.till_id)
     .andWhere('cv.cash_paid', 0)
     .andWhere('cv.copies_amount', '>', 0)
-    .andWhere('cv.created_at', '<=', close.created_at)
-    .modify((q) => {
-      if (close.previous_at) void q.andWhere('cv.created_at', '>', close.previous_at);
-    })
+    .modify((q) => inClose(q, 'cv.created_at'))
     .orderBy('cv.created_at')
     .select<
       {
@@ -269,10 +290,131 @@ async function vorgaenge(db: Knex, close: CloseRow): Promise<Vorgang[]> {
       staff: v.staff,
       built,
       vendor: v.license_id,
+      movementId: null,
       fiscal: v.state ? { state: v.state, signature: json(v.signature), lastError: v.last_error } : undefined,
     });
   }
+  // The cash the till held when its TSE went into service: signed (as the TSE's first transaction
+  // of the till), so it is a Vorgang of its own, though no cash moved.
+  const openings = await db('fiscal_transactions')
+    .where({ till_id: close.till_id, country: 'DE' })
+    .andWhere('source', 'like', 'opening:%')
+    .modify((q) => inClose(q, 'created_at'))
+    .orderBy('id')
+    .select<
+      {
+        id: number | string;
+        request: FiscalRequest | string;
+        created_at: Date | string;
+        state: string;
+        signature: DeSignature | string | null;
+        last_error: string | null;
+      }[]
+    >('id', 'request', 'created_at', 'state', 'signature', 'last_error');
+  for (const o of openings)
+    result.push({
+      bonId: `${close.till_id}-AB-${String(o.id).padStart(6, '0')}`,
+      type: 'AVTransfer',
+      start: o.created_at,
+      staff: 'Kassensystem',
+      built: { businessCase: 'Anfangsbestand', request: json(o.request)! },
+      vendor: '',
+      movementId: null,
+      fiscal: { state: o.state, signature: json(o.signature), lastError: o.last_error },
+    });
   return result.sort((a, b) => new Date(a.start).getTime() - new Date(b.start).getTime());
+}
+
+interface MasterData {
+  name: string;
+  street: string;
+  postcode: string;
+  town: string;
+  country: string;
+  taxNumber: string;
+  vatId: string;
+}
+
+/** The paper's master data, or a refusal naming what the settings still lack. */
+async function masterData(db: Knex): Promise<MasterData> {
+  const row = await db('settings').where({ id: 1 }).first<{
+    newspaper_name: string;
+    company_street: string;
+    company_postcode: string;
+    company_town: string;
+    company_country: string;
+    tax_number: string;
+    vat_id: string;
+  }>('newspaper_name', 'company_street', 'company_postcode', 'company_town', 'company_country', 'tax_number', 'vat_id');
+  const missing: Message[] = [];
+  if (!row.company_street) missing.push(tr('street'));
+  if (!row.company_postcode) missing.push(tr('postcode'));
+  if (!row.company_town) missing.push(tr('town'));
+  if (!row.tax_number && !row.vat_id) missing.push(tr('tax number or VAT identification number'));
+  if (missing.length)
+    throw conflictError(
+      tr('The DSFinV-K export needs in the settings (Address and tax): {missing}.', {
+        missing: missing.reduce((list, next) => tr('{first}, {next}', { first: list, next })),
+      }),
+    );
+  return {
+    name: row.newspaper_name || 'Straßenzeitung',
+    street: row.company_street,
+    postcode: row.company_postcode,
+    town: row.company_town,
+    country: row.company_country,
+    taxNumber: row.tax_number,
+    vatId: row.vat_id,
+  };
+}
+
+interface TillMaster {
+  name: string;
+  location_name: string;
+  location_street: string;
+  location_postcode: string;
+  location_town: string;
+  /** When the till's TSE went into service (null: it never did). */
+  signing_since: Date | string | null;
+  signs_after_movement_id: number | string | null;
+  /** A signature of the till's TSE, for its master data where a close has no signed Vorgang. */
+  signature: DeSignature | string | null;
+}
+
+async function tillMaster(db: Knex, tillId: number): Promise<TillMaster> {
+  const till = await db('tills as t')
+    .leftJoin('fiscal_tills as f', 'f.till_id', 't.id')
+    .where('t.id', tillId)
+    .first<Omit<TillMaster, 'signature'>>(
+      't.name',
+      't.location_name',
+      't.location_street',
+      't.location_postcode',
+      't.location_town',
+      'f.signing_since',
+      'f.signs_after_movement_id',
+    );
+  const signed = await db('fiscal_transactions')
+    .where({ till_id: tillId, country: 'DE', state: 'signed' })
+    .orderBy('id', 'desc')
+    .first<{ signature: DeSignature | string | null } | undefined>('signature');
+  return { ...till, signature: signed?.signature ?? null };
+}
+
+/** Why a Vorgang has no TSE signature, in the words of TSE_TA_FEHLER. */
+function missingSignature(item: Vorgang, till: TillMaster): string {
+  if (item.fiscal)
+    return item.fiscal.state === 'failed'
+      ? `TSE ausgefallen: ${item.fiscal.lastError ?? 'keine Antwort'}`.slice(0, 200)
+      : `TSE-Transaktion noch nicht signiert${item.fiscal.lastError ? `: ${item.fiscal.lastError}` : ''}`.slice(0, 200);
+  const since = till.signing_since ? new Date(till.signing_since).getTime() : null;
+  const before =
+    since === null ||
+    (item.movementId !== null
+      ? till.signs_after_movement_id !== null && item.movementId <= Number(till.signs_after_movement_id)
+      : new Date(item.start).getTime() < since);
+  if (before) return 'Vor Inbetriebnahme der TSE (die Kasse signierte noch nicht)';
+  return 'TSE-Transaktion fehlt (nicht an die TSE übergeben)';
 }
 
 /** The ZIP of the DSFinV-K for the closes of the local days `from` to `to` (both included). */
@@ -282,159 +424,28 @@ export async function dsfinvkExport(
   from: string,
   to: string,
 ): Promise<{ zip: Uint8Array; filename: string }> {
-  const settings = await db('settings').first<{ newspaper_name: string } | undefined>('newspaper_name');
-  const company = settings?.newspaper_name || 'Straßenzeitung';
+  const company = await masterData(db);
+  // The files, their names and columns (name, order, type, Accuracy, MaxLength) as DSFinV-K 2.3's
+  // index.xml declares them; amounts at the Bon and its positions and per business case to 5 places,
+  // payments and totals to 2.
   const t = {
-    lines: {
-      file: 'lines.csv',
-      name: 'Bonpos',
-      description: 'Positionen der Vorgänge',
-      columns: [
-        text('Z_KASSE_ID'),
-        text('Z_ERSTELLUNG'),
-        num('Z_NR'),
-        text('BON_ID'),
-        text('POS_ZEILE'),
-        text('GUTSCHEIN_NR'),
-        text('ARTIKELTEXT'),
-        text('POS_TERMINAL_ID'),
-        text('GV_TYP'),
-        text('GV_NAME'),
-        num('INHAUS'),
-        num('P_STORNO'),
-        num('AGENTUR_ID'),
-        text('ART_NR'),
-        text('GTIN'),
-        text('WARENGR_ID'),
-        text('WARENGR'),
-        num('MENGE', 3),
-        num('FAKTOR', 3),
-        text('EINHEIT'),
-        num('STK_BR', 5),
-      ],
-      rows: [] as Value[][],
-    },
-    linesVat: {
-      file: 'lines_vat.csv',
-      name: 'Bonpos_USt',
-      description: 'USt der Positionen',
-      columns: [
-        text('Z_KASSE_ID'),
-        text('Z_ERSTELLUNG'),
-        num('Z_NR'),
-        text('BON_ID'),
-        text('POS_ZEILE'),
-        num('UST_SCHLUESSEL'),
-        num('POS_BRUTTO', 5),
-        num('POS_NETTO', 5),
-        num('POS_UST', 5),
-      ],
-      rows: [] as Value[][],
-    },
-    transactions: {
-      file: 'transactions.csv',
-      name: 'Bonkopf',
-      description: 'Vorgänge (Bonköpfe)',
-      columns: [
-        text('Z_KASSE_ID'),
-        text('Z_ERSTELLUNG'),
-        num('Z_NR'),
-        text('BON_ID'),
-        num('BON_NR'),
-        text('BON_TYP'),
-        text('BON_NAME'),
-        text('TERMINAL_ID'),
-        num('BON_STORNO'),
-        text('BON_START'),
-        text('BON_ENDE'),
-        text('BEDIENER_ID'),
-        text('BEDIENER_NAME'),
-        num('UMS_BRUTTO', 2),
-        text('KUNDE_NAME'),
-        text('KUNDE_ID'),
-        text('KUNDE_TYP'),
-        text('KUNDE_STRASSE'),
-        text('KUNDE_PLZ'),
-        text('KUNDE_ORT'),
-        text('KUNDE_LAND'),
-        text('KUNDE_USTID'),
-        text('BON_NOTIZ'),
-      ],
-      rows: [] as Value[][],
-    },
-    transactionsVat: {
-      file: 'transactions_vat.csv',
-      name: 'Bonkopf_USt',
-      description: 'USt der Vorgänge',
-      columns: [
-        text('Z_KASSE_ID'),
-        text('Z_ERSTELLUNG'),
-        num('Z_NR'),
-        text('BON_ID'),
-        num('UST_SCHLUESSEL'),
-        num('BON_BRUTTO', 2),
-        num('BON_NETTO', 2),
-        num('BON_UST', 2),
-      ],
-      rows: [] as Value[][],
-    },
-    payments: {
-      file: 'datapayment.csv',
-      name: 'Bonkopf_Zahlarten',
-      description: 'Zahlarten der Vorgänge',
-      columns: [
-        text('Z_KASSE_ID'),
-        text('Z_ERSTELLUNG'),
-        num('Z_NR'),
-        text('BON_ID'),
-        text('ZAHLART_TYP'),
-        text('ZAHLART_NAME'),
-        text('ZAHLWAEH_CODE'),
-        num('ZAHLWAEH_BETRAG', 2),
-        num('BASISWAEH_BETRAG', 2),
-      ],
-      rows: [] as Value[][],
-    },
-    tseTransactions: {
-      file: 'transactions_tse.csv',
-      name: 'TSE_Transaktionen',
-      description: 'TSE-Transaktionen der Vorgänge',
-      columns: [
-        text('Z_KASSE_ID'),
-        text('Z_ERSTELLUNG'),
-        num('Z_NR'),
-        text('BON_ID'),
-        num('TSE_ID'),
-        num('TSE_TANR'),
-        text('TSE_TA_START'),
-        text('TSE_TA_ENDE'),
-        text('TSE_TA_VORGANGSART'),
-        num('TSE_TA_SIGZ'),
-        text('TSE_TA_SIG'),
-        text('TSE_TA_FEHLER'),
-        text('TSE_TA_VORGANGSDATEN'),
-      ],
-      rows: [] as Value[][],
-    },
     closing: {
       file: 'cashpointclosing.csv',
       name: 'Stamm_Abschluss',
-      description: 'Kassenabschlüsse',
+      description: 'cashpointclosing.csv',
       columns: [
-        text('Z_KASSE_ID'),
-        text('Z_ERSTELLUNG'),
-        num('Z_NR'),
-        text('Z_BUCHUNGSTAG'),
-        text('TAXONOMIE_VERSION'),
-        text('Z_START_ID'),
-        text('Z_ENDE_ID'),
-        text('NAME'),
-        text('STRASSE'),
-        text('PLZ'),
-        text('ORT'),
-        text('LAND'),
-        text('STNR'),
-        text('USTID'),
+        ...closeKey(),
+        text('Z_BUCHUNGSTAG', 25),
+        text('TAXONOMIE_VERSION', 10),
+        text('Z_START_ID', 40),
+        text('Z_ENDE_ID', 40),
+        text('NAME', 60),
+        text('STRASSE', 60),
+        text('PLZ', 10),
+        text('ORT', 62),
+        text('LAND', 3),
+        text('STNR', 20),
+        text('USTID', 15),
         num('Z_SE_ZAHLUNGEN', 2),
         num('Z_SE_BARZAHLUNGEN', 2),
       ],
@@ -443,123 +454,226 @@ export async function dsfinvkExport(
     location: {
       file: 'location.csv',
       name: 'Stamm_Orte',
-      description: 'Betriebsstätte',
+      description: 'location.csv',
       columns: [
-        text('Z_KASSE_ID'),
-        text('Z_ERSTELLUNG'),
-        num('Z_NR'),
-        text('LOC_NAME'),
-        text('LOC_STRASSE'),
-        text('LOC_PLZ'),
-        text('LOC_ORT'),
-        text('LOC_LAND'),
-        text('LOC_USTID'),
+        ...closeKey(),
+        text('LOC_NAME', 60),
+        text('LOC_STRASSE', 60),
+        text('LOC_PLZ', 10),
+        text('LOC_ORT', 62),
+        text('LOC_LAND', 3),
+        text('LOC_USTID', 15),
       ],
       rows: [] as Value[][],
     },
     register: {
       file: 'cashregister.csv',
       name: 'Stamm_Kassen',
-      description: 'Kassen',
+      description: 'cashregister.csv',
       columns: [
-        text('Z_KASSE_ID'),
-        text('Z_ERSTELLUNG'),
-        num('Z_NR'),
-        text('KASSE_BRAND'),
-        text('KASSE_MODELL'),
-        text('KASSE_SERIENNR'),
-        text('KASSE_SW_BRAND'),
-        text('KASSE_SW_VERSION'),
-        text('KASSE_BASISWAEH_CODE'),
-        num('KEINE_UST_ZUORDNUNG'),
-      ],
-      rows: [] as Value[][],
-    },
-    vat: {
-      file: 'vat.csv',
-      name: 'Stamm_USt',
-      description: 'Umsatzsteuersätze',
-      columns: [
-        text('Z_KASSE_ID'),
-        text('Z_ERSTELLUNG'),
-        num('Z_NR'),
-        num('UST_SCHLUESSEL'),
-        num('UST_SATZ', 2),
-        text('UST_BESCHR'),
+        ...closeKey(),
+        text('KASSE_BRAND', 50),
+        text('KASSE_MODELL', 50),
+        text('KASSE_SERIENNR', 70),
+        text('KASSE_SW_BRAND', 50),
+        text('KASSE_SW_VERSION', 50),
+        text('KASSE_BASISWAEH_CODE', 3),
+        text('KEINE_UST_ZUORDNUNG', 1),
       ],
       rows: [] as Value[][],
     },
     tse: {
       file: 'tse.csv',
       name: 'Stamm_TSE',
-      description: 'Technische Sicherheitseinrichtungen',
+      description: 'tse.csv',
       columns: [
-        text('Z_KASSE_ID'),
-        text('Z_ERSTELLUNG'),
-        num('Z_NR'),
+        ...closeKey(),
         num('TSE_ID'),
-        text('TSE_SERIAL'),
-        text('TSE_SIG_ALGO'),
-        text('TSE_ZEITFORMAT'),
-        text('TSE_PD_ENCODING'),
-        text('TSE_PUBLIC_KEY'),
-        text('TSE_ZERTIFIKAT_I'),
+        text('TSE_SERIAL', 68),
+        text('TSE_SIG_ALGO', 21),
+        text('TSE_ZEITFORMAT', 31),
+        text('TSE_PD_ENCODING', 5),
+        text('TSE_PUBLIC_KEY', 512),
+        text('TSE_ZERTIFIKAT_I', 1000),
+        text('TSE_ZERTIFIKAT_II', 1000),
       ],
+      rows: [] as Value[][],
+    },
+    vat: {
+      file: 'vat.csv',
+      name: 'Stamm_USt',
+      description: 'vat.csv',
+      columns: [...closeKey(), num('UST_SCHLUESSEL'), num('UST_SATZ', 2), text('UST_BESCHR', 55)],
       rows: [] as Value[][],
     },
     businessCases: {
       file: 'businesscases.csv',
       name: 'Z_GV_Typ',
-      description: 'Summen je Geschäftsvorfall-Art',
+      description: 'businesscases.csv',
       columns: [
-        text('Z_KASSE_ID'),
-        text('Z_ERSTELLUNG'),
-        num('Z_NR'),
-        text('GV_TYP'),
-        text('GV_NAME'),
+        ...closeKey(),
+        text('GV_TYP', 30),
+        text('GV_NAME', 40),
         num('AGENTUR_ID'),
         num('UST_SCHLUESSEL'),
-        num('Z_UMS_BRUTTO', 2),
-        num('Z_UMS_NETTO', 2),
-        num('Z_UST', 2),
+        num('Z_UMS_BRUTTO', 5),
+        num('Z_UMS_NETTO', 5),
+        num('Z_UST', 5),
       ],
       rows: [] as Value[][],
     },
     paymentTotals: {
       file: 'payment.csv',
       name: 'Z_Zahlart',
-      description: 'Summen je Zahlart',
-      columns: [
-        text('Z_KASSE_ID'),
-        text('Z_ERSTELLUNG'),
-        num('Z_NR'),
-        text('ZAHLART_TYP'),
-        text('ZAHLART_NAME'),
-        num('Z_ZAHLART_BETRAG', 2),
-      ],
+      description: 'payment.csv',
+      columns: [...closeKey(), text('ZAHLART_TYP', 25), text('ZAHLART_NAME', 60), num('Z_ZAHLART_BETRAG', 2)],
       rows: [] as Value[][],
     },
     currencies: {
       file: 'cash_per_currency.csv',
       name: 'Z_Waehrungen',
-      description: 'Summen je Währung',
+      description: 'cash_per_currency.csv',
+      columns: [...closeKey(), text('ZAHLART_WAEH', 3), num('ZAHLART_BETRAG_WAEH', 2)],
+      rows: [] as Value[][],
+    },
+    transactions: {
+      file: 'transactions.csv',
+      name: 'Bonkopf',
+      description: 'transactions.csv',
       columns: [
-        text('Z_KASSE_ID'),
-        text('Z_ERSTELLUNG'),
-        num('Z_NR'),
-        text('ZAHLART_WAEH'),
-        num('ZAHLART_BETRAG_WAEH', 2),
+        ...closeKey(),
+        text('BON_ID', 40),
+        num('BON_NR'),
+        text('BON_TYP', 30),
+        text('BON_NAME', 60),
+        text('TERMINAL_ID', 50),
+        text('BON_STORNO', 1),
+        text('BON_START', 30),
+        text('BON_ENDE', 30),
+        text('BEDIENER_ID', 50),
+        text('BEDIENER_NAME', 50),
+        num('UMS_BRUTTO', 2),
+        text('KUNDE_NAME', 50),
+        text('KUNDE_ID', 50),
+        text('KUNDE_TYP', 50),
+        text('KUNDE_STRASSE', 60),
+        text('KUNDE_PLZ', 10),
+        text('KUNDE_ORT', 62),
+        text('KUNDE_LAND', 3),
+        text('KUNDE_USTID', 15),
+        text('BON_NOTIZ', 255),
+      ],
+      rows: [] as Value[][],
+    },
+    payments: {
+      file: 'datapayment.csv',
+      name: 'Bonkopf_Zahlarten',
+      description: 'datapayment.csv',
+      columns: [
+        ...closeKey(),
+        text('BON_ID', 40),
+        text('ZAHLART_TYP', 25),
+        text('ZAHLART_NAME', 60),
+        text('ZAHLWAEH_CODE', 3),
+        num('ZAHLWAEH_BETRAG', 2),
+        num('BASISWAEH_BETRAG', 2),
+      ],
+      rows: [] as Value[][],
+    },
+    lines: {
+      file: 'lines.csv',
+      name: 'Bonpos',
+      description: 'lines.csv',
+      columns: [
+        ...closeKey(),
+        text('BON_ID', 40),
+        text('POS_ZEILE', 50),
+        text('GUTSCHEIN_NR', 50),
+        text('ARTIKELTEXT', 255),
+        text('POS_TERMINAL_ID', 50),
+        text('GV_TYP', 30),
+        text('GV_NAME', 40),
+        text('INHAUS', 1),
+        text('P_STORNO', 1),
+        num('AGENTUR_ID'),
+        text('ART_NR', 50),
+        text('GTIN', 50),
+        text('WARENGR_ID', 40),
+        text('WARENGR', 50),
+        num('MENGE', 3),
+        num('FAKTOR', 3),
+        text('EINHEIT', 50),
+        num('STK_BR', 5),
+      ],
+      rows: [] as Value[][],
+    },
+    tseTransactions: {
+      file: 'transactions_tse.csv',
+      name: 'TSE_Transaktionen',
+      description: 'transactions_tse.csv',
+      columns: [
+        ...closeKey(),
+        text('BON_ID', 40),
+        num('TSE_ID'),
+        num('TSE_TANR'),
+        text('TSE_TA_START', 30),
+        text('TSE_TA_ENDE', 30),
+        text('TSE_TA_VORGANGSART', 30),
+        num('TSE_TA_SIGZ'),
+        text('TSE_TA_SIG', 512),
+        text('TSE_TA_FEHLER', 200),
+        text('TSE_VORGANGSDATEN', 1000),
+      ],
+      rows: [] as Value[][],
+    },
+    transactionsVat: {
+      file: 'transactions_vat.csv',
+      name: 'Bonkopf_USt',
+      description: 'transactions_vat.csv',
+      columns: [
+        ...closeKey(),
+        text('BON_ID', 40),
+        num('UST_SCHLUESSEL'),
+        num('BON_BRUTTO', 5),
+        num('BON_NETTO', 5),
+        num('BON_UST', 5),
+      ],
+      rows: [] as Value[][],
+    },
+    linesVat: {
+      file: 'lines_vat.csv',
+      name: 'Bonpos_USt',
+      description: 'lines_vat.csv',
+      columns: [
+        ...closeKey(),
+        text('BON_ID', 40),
+        text('POS_ZEILE', 50),
+        num('UST_SCHLUESSEL'),
+        num('POS_BRUTTO', 5),
+        num('POS_NETTO', 5),
+        num('POS_UST', 5),
       ],
       rows: [] as Value[][],
     },
   } satisfies Record<string, Table>;
 
+  const tills = new Map<number, TillMaster>();
   for (const close of await closesOf(db, from, to)) {
     const z = [String(close.till_id), localTime(close.created_at, config.timeZone), Number(close.number)] as const;
+    const till = tills.get(close.till_id) ?? (await tillMaster(db, close.till_id));
+    tills.set(close.till_id, till);
     const items = await vorgaenge(db, close);
     const cases = new Map<string, { type: string; key: number; gross: number; vat: number }>();
     const paid = new Map<string, number>();
+    // The TSEs of the close, numbered from 1 (TSE_ID refers to them within the close): those that
+    // signed its Vorgänge, else the till's, so a Vorgang without a signature names the TSE it lacks.
     const tses = new Map<string, { id: number; sig: DeSignature }>();
+    const tseOf = (sig: DeSignature) => {
+      if (!tses.has(sig.tssSerial)) tses.set(sig.tssSerial, { id: tses.size + 1, sig });
+      return tses.get(sig.tssSerial)!.id;
+    };
+    for (const item of items) if (item.fiscal?.signature) tseOf(item.fiscal.signature);
+    const tillTse = json<DeSignature>(till.signature);
     let serial = `till-${close.till_id}`;
     items.forEach((item, n) => {
       const { request } = item.built;
@@ -577,17 +691,17 @@ export async function dsfinvkExport(
           '',
           line.businessCase,
           '',
-          0,
-          0,
-          0,
+          '0',
+          '0',
           '',
           '',
           '',
           '',
-          decimal(quantity * 100, 3),
-          decimal(100, 3),
+          '',
+          whole(quantity, 3),
+          whole(1, 3),
           'Stück',
-          decimal(Math.round(line.gross / quantity), 5),
+          decimal(line.gross / quantity, 5),
         ]);
         t.linesVat.rows.push([
           ...z,
@@ -617,9 +731,9 @@ export async function dsfinvkExport(
           ...z,
           item.bonId,
           key,
-          decimal(sum.gross),
-          decimal(sum.gross - sum.vat),
-          decimal(sum.vat),
+          decimal(sum.gross, 5),
+          decimal(sum.gross - sum.vat, 5),
+          decimal(sum.vat, 5),
         ]);
       for (const payment of request.payments) {
         t.payments.rows.push([
@@ -633,7 +747,6 @@ export async function dsfinvkExport(
         ]);
         paid.set(payment.type, (paid.get(payment.type) ?? 0) + payment.amount);
       }
-      const sig = item.fiscal?.signature ?? null;
       const start = localTime(item.start, config.timeZone);
       t.transactions.rows.push([
         ...z,
@@ -642,7 +755,7 @@ export async function dsfinvkExport(
         item.type,
         item.built.businessCase,
         '',
-        0,
+        '0',
         start,
         start,
         item.staff,
@@ -658,38 +771,26 @@ export async function dsfinvkExport(
         '',
         '',
       ]);
-      if (item.fiscal) {
-        if (sig) {
-          serial = sig.clientSerial;
-          if (!tses.has(sig.tssSerial)) tses.set(sig.tssSerial, { id: tses.size + 1, sig });
-          t.tseTransactions.rows.push([
-            ...z,
-            item.bonId,
-            tses.get(sig.tssSerial)!.id,
-            sig.transactionNumber,
-            sig.start,
-            sig.end,
-            sig.processType,
-            sig.signatureCounter,
-            sig.signature,
-            '',
-            sig.processData,
-          ]);
-        } else {
-          t.tseTransactions.rows.push([
-            ...z,
-            item.bonId,
-            0,
-            0,
-            '',
-            '',
-            '',
-            0,
-            '',
-            `TSE ausgefallen: ${item.fiscal.lastError ?? item.fiscal.state}`.slice(0, 200),
-            '',
-          ]);
-        }
+      // Every Bon has its TSE row: the signature, or why there is none (TSE_TA_FEHLER).
+      const sig = item.fiscal?.signature ?? null;
+      if (sig) {
+        serial = sig.clientSerial;
+        t.tseTransactions.rows.push([
+          ...z,
+          item.bonId,
+          tseOf(sig),
+          sig.transactionNumber,
+          sig.start,
+          sig.end,
+          sig.processType,
+          sig.signatureCounter,
+          sig.signature,
+          '',
+          sig.processData,
+        ]);
+      } else {
+        const tse = [...tses.values()][0]?.id ?? (tillTse ? tseOf(tillTse) : '');
+        t.tseTransactions.rows.push([...z, item.bonId, tse, '', '', '', '', '', '', missingSignature(item, till), '']);
       }
     });
     const total = [...paid.values()].reduce((a, b) => a + b, 0);
@@ -699,35 +800,52 @@ export async function dsfinvkExport(
       taxonomyVersion,
       items[0]?.bonId ?? '',
       items.at(-1)?.bonId ?? '',
-      company,
-      '',
-      '',
-      '',
-      'DEU',
-      '',
-      '',
+      company.name,
+      company.street,
+      company.postcode,
+      company.town,
+      company.country,
+      company.taxNumber,
+      company.vatId,
       decimal(total),
       decimal(paid.get('Bar') ?? 0),
     ]);
-    t.location.rows.push([...z, company, '', '', '', 'DEU', '']);
-    t.register.rows.push([...z, 'Straßenzeitung', 'street-paper-shop', serial, 'street-paper-shop', '0.1.0', 'EUR', 0]);
+    t.location.rows.push([
+      ...z,
+      (till.location_name || `${company.name}, ${till.name}`).slice(0, 60),
+      till.location_street || company.street,
+      till.location_postcode || company.postcode,
+      till.location_town || company.town,
+      company.country,
+      company.vatId,
+    ]);
+    t.register.rows.push([
+      ...z,
+      'Straßenzeitung',
+      'street-paper-shop',
+      serial,
+      'street-paper-shop',
+      '0.1.0',
+      'EUR',
+      '0',
+    ]);
     const keys = new Set([...cases.values()].map((c) => c.key));
     for (const key of [...keys].sort()) {
       const known = [...Object.values(vatKeys), notTaxable].find((k) => k.key === key);
       t.vat.rows.push([...z, key, decimal((known?.rate ?? 0) * 100), known?.name ?? '']);
     }
     for (const { id, sig } of tses.values())
-      t.tse.rows.push([...z, id, sig.tssSerial, sig.algorithm, sig.timeFormat, 'UTF-8', sig.publicKey, '']);
+      t.tse.rows.push([...z, id, sig.tssSerial, sig.algorithm, sig.timeFormat, 'UTF-8', sig.publicKey, '', '']);
     for (const sum of cases.values())
       t.businessCases.rows.push([
         ...z,
         sum.type,
         '',
-        0,
+        '',
         sum.key,
-        decimal(sum.gross),
-        decimal(sum.gross - sum.vat),
-        decimal(sum.vat),
+        decimal(sum.gross, 5),
+        decimal(sum.gross - sum.vat, 5),
+        decimal(sum.vat, 5),
       ]);
     for (const [type, amount] of paid)
       t.paymentTotals.rows.push([...z, type, type === 'Bar' ? 'Bargeld' : 'Guthaben', decimal(amount)]);
@@ -735,7 +853,15 @@ export async function dsfinvkExport(
   }
 
   const tables: Table[] = Object.values(t);
-  const files: Record<string, Uint8Array> = { 'index.xml': strToU8(indexXml(tables, company)) };
+  const files: Record<string, Uint8Array> = {
+    'index.xml': strToU8(
+      indexXml(tables, {
+        name: company.name,
+        location: `${company.street}, ${company.postcode} ${company.town}, ${company.country}`,
+      }),
+    ),
+    [gdpduDtdName]: strToU8(gdpduDtd),
+  };
   for (const table of tables) files[table.file] = strToU8(csv(table));
   return { zip: zipSync(files), filename: `dsfinvk_${from}_${to}.zip` };
 }

@@ -706,4 +706,22 @@ export const messagesDe: Record<string, string> = {
     'Live-Signieren braucht die Zugangsdaten des Signaturdienstes in der Konfiguration (docs/fiscal.md).',
   'Live needs the signing service’s credentials.': 'Live braucht die Zugangsdaten des Signaturdienstes.',
   'This till does not sign in Austria (RKSV).': 'Diese Kasse signiert nicht nach der österreichischen RKSV.',
+  'Please enter the country as its three-letter code (ISO 3166), for example DEU.':
+    'Bitte das Land mit seinem Code aus drei Buchstaben (ISO 3166) angeben, zum Beispiel DEU.',
+  'Please enter the VAT identification number like DE123456789, or leave it empty.':
+    'Bitte die USt-IdNr. wie DE123456789 angeben oder das Feld leer lassen.',
+  'The DSFinV-K export needs in the settings (Address and tax): {missing}.':
+    'Der DSFinV-K-Export braucht in den Einstellungen (Anschrift und Steuer): {missing}.',
+  'Country (ISO code)': 'Land (ISO-Code)',
+  Postcode: 'Postleitzahl',
+  'Street and number': 'Straße und Hausnummer',
+  Town: 'Ort',
+  'Tax number': 'Steuernummer',
+  'VAT identification number': 'Umsatzsteuer-Identifikationsnummer',
+  street: 'Straße',
+  postcode: 'Postleitzahl',
+  town: 'Ort',
+  'tax number or VAT identification number': 'Steuernummer oder USt-IdNr.',
+  // A list of things named by sentences of their own: "street, postcode".
+  '{first}, {next}': '{first}, {next}',
 };

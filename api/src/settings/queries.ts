@@ -44,6 +44,12 @@ export interface StoredSettings extends SettingsRow {
   orga_covers_transaction_costs: boolean;
   embed_origins: string[];
   newspaper_address: string;
+  company_street: string;
+  company_postcode: string;
+  company_town: string;
+  company_country: string;
+  tax_number: string;
+  vat_id: string;
   vat_rate: number;
   german_variant: GermanVariant;
   meta_description: string;
@@ -69,6 +75,13 @@ export function publicSettings(
   return {
     newspaperName: row.newspaper_name,
     newspaperAddress: row.newspaper_address,
+    /** The paper's address, tax number and VAT id as the DSFinV-K export names them (printed on invoices too). */
+    companyStreet: row.company_street,
+    companyPostcode: row.company_postcode,
+    companyTown: row.company_town,
+    companyCountry: row.company_country,
+    taxNumber: row.tax_number,
+    vatId: row.vat_id,
     /** Percent (7, 5.5): the rate in every price unless an item has its own. */
     vatRate: vatPercent(row.vat_rate),
     color: row.color,
@@ -132,6 +145,12 @@ type PlainField = Exclude<keyof SettingsForm, 'mainItem' | (typeof settingsFileF
 const columns: Record<PlainField, string> = {
   newspaperName: 'newspaper_name',
   newspaperAddress: 'newspaper_address',
+  companyStreet: 'company_street',
+  companyPostcode: 'company_postcode',
+  companyTown: 'company_town',
+  companyCountry: 'company_country',
+  taxNumber: 'tax_number',
+  vatId: 'vat_id',
   vatRate: 'vat_rate',
   color: 'color',
   fontColor: 'font_color',

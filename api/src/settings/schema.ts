@@ -60,6 +60,22 @@ const germanVariant: Converter<GermanVariant> = (value) =>
     ? (value as GermanVariant)
     : new Invalid(tr('Please choose one of: {values}.', { values: germanVariants.join(', ') }));
 
+/** ISO 3166 alpha-3, as the DSFinV-K writes a country: DEU, AUT. */
+const countryCode: Converter<string> = (value) => {
+  const code = value.trim().toUpperCase();
+  return /^[A-Z]{3}$/.test(code)
+    ? code
+    : new Invalid('Please enter the country as its three-letter code (ISO 3166), for example DEU.');
+};
+
+/** A VAT identification number: the country's two letters and up to 13 letters or digits; empty: none. */
+const vatId: Converter<string> = (value) => {
+  const id = value.replace(/\s+/g, '').toUpperCase();
+  return id === '' || /^[A-Z]{2}[0-9A-Z+*]{2,13}$/.test(id)
+    ? id
+    : new Invalid('Please enter the VAT identification number like DE123456789, or leave it empty.');
+};
+
 /**
  * The newspaper's websites that may embed the shop: origins separated by commas, spaces or lines, or
  * the JSON list the settings answer (a form sends back what it got).
@@ -96,6 +112,13 @@ export const settingsForm = z
     // The seller on the purchase receipt (Kaufbeleg): street, post code and town, on lines (a
     // browser's form sends its line breaks as CRLF).
     newspaperAddress: formField((value) => text({ max: 500 })(value.replace(/\r\n?/g, '\n'))),
+    // The paper's address and tax identity as a tax audit's DSFinV-K export names them (Stamm_Abschluss).
+    companyStreet: formField((value) => text({ max: 60 })(value.trim())),
+    companyPostcode: formField((value) => text({ max: 10 })(value.trim())),
+    companyTown: formField((value) => text({ max: 62 })(value.trim())),
+    companyCountry: formField(countryCode),
+    taxNumber: formField((value) => text({ max: 20 })(value.trim())),
+    vatId: formField(vatId),
     // The VAT rate in the newspaper's prices, in percent (stored in hundredths); an item may have its own.
     vatRate: formField(vatRate, 'Please enter the VAT rate in percent, for example 7.'),
     color: formField(colour),

@@ -157,6 +157,9 @@ export const de = {
     settings: {
       saved: 'Einstellungen gespeichert',
       section_newspaper: 'Zeitung',
+      section_tax: 'Anschrift und Steuer (für die Kassen-Exporte an das Finanzamt)',
+      company_country_help: 'Drei Buchstaben: DEU für Deutschland, AUT für Österreich',
+      tax_id_help: 'Steuernummer oder USt-IdNr.: mindestens eines davon braucht der DSFinV-K-Export',
       section_shop: 'Shop',
       section_links: 'Links',
       section_vendors: 'Verkäufer·innen und Karte',
@@ -228,6 +231,12 @@ export const de = {
       fields: {
         newspaperName: 'Name der Zeitung',
         newspaperAddress: 'Anschrift der Zeitung (auf dem Kaufbeleg)',
+        companyStreet: 'Straße und Hausnummer',
+        companyPostcode: 'Postleitzahl',
+        companyTown: 'Ort',
+        companyCountry: 'Land (ISO-Code)',
+        taxNumber: 'Steuernummer',
+        vatId: 'Umsatzsteuer-Identifikationsnummer',
         vatRate: 'Mehrwertsteuersatz in den Preisen (%)',
         color: 'Farbe',
         fontColor: 'Schriftfarbe',

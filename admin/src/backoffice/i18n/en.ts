@@ -154,6 +154,9 @@ export const en = {
     settings: {
       saved: 'Settings saved',
       section_newspaper: 'Newspaper',
+      section_tax: 'Address and tax (for the tills’ exports to the tax office)',
+      company_country_help: 'Three letters: DEU for Germany, AUT for Austria',
+      tax_id_help: 'Tax number or VAT id: the DSFinV-K export needs at least one of them',
       section_shop: 'Shop',
       section_links: 'Links',
       section_vendors: 'Vendors and map',
@@ -225,6 +228,12 @@ export const en = {
       fields: {
         newspaperName: 'Newspaper name',
         newspaperAddress: 'Newspaper’s address (on the purchase receipt)',
+        companyStreet: 'Street and number',
+        companyPostcode: 'Postcode',
+        companyTown: 'Town',
+        companyCountry: 'Country (ISO code)',
+        taxNumber: 'Tax number',
+        vatId: 'VAT identification number',
         vatRate: 'VAT rate in the prices (%)',
         color: 'Colour',
         fontColor: 'Text colour',

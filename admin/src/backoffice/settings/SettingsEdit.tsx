@@ -72,6 +72,14 @@ export function SettingsEdit() {
             <ImageField source="src" title="title" />
           </ImageInput>
         </Section>
+        <Section title="app.settings.section_tax">
+          <TextInput source="companyStreet" sx={wide} />
+          <TextInput source="companyPostcode" />
+          <TextInput source="companyTown" />
+          <TextInput source="companyCountry" helperText="app.settings.company_country_help" />
+          <TextInput source="taxNumber" />
+          <TextInput source="vatId" helperText="app.settings.tax_id_help" />
+        </Section>
         <Section title="app.settings.section_shop">
           <ReferenceInput
             source="mainItemId"
