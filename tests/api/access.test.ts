@@ -124,6 +124,7 @@ const matrix: Record<string, Row> = {
   'GET /api/counter/visits/:id/receipt': staff,
   'GET /api/tills': staff,
   'POST /api/tills': staff,
+  'PUT /api/tills/:id/location': staff,
   'GET /api/tills/:id/book': staff,
   'POST /api/tills/:id/movements': staff,
   'GET /api/tills/:id/closes': staff,

@@ -391,6 +391,18 @@ describeApi('fiscal: the DSFinV-K export of a period', (t) => {
     const created = await post('/api/tills', { name: 'Kasse 2', openingBalance: 5000 });
     assert.equal(created.status, 201, JSON.stringify(created.body));
     const second = created.body.id as number;
+    // The second till stands elsewhere; the first at the paper's address under a name of its own (the demo's).
+    const placed = await shop.http
+      .put(`/api/tills/${second}/location`)
+      .set('Authorization', office)
+      .send({ name: 'Verkaufsstand am Markt', street: 'Marktplatz 3', postcode: '80331', town: '' });
+    assert.equal(placed.status, 200, JSON.stringify(placed.body));
+    assert.deepEqual(placed.body.location, {
+      name: 'Verkaufsstand am Markt',
+      street: 'Marktplatz 3',
+      postcode: '80331',
+      town: '',
+    });
     const zeitung = await itemId(t.db, 'Zeitung');
     // The second till takes cash before its TSE goes into service: a Bon without a signature.
     assert.equal(
@@ -465,10 +477,10 @@ describeApi('fiscal: the DSFinV-K export of a period', (t) => {
       assert.equal(row.TAXONOMIE_VERSION, '2.3');
     }
     assert.deepEqual(
-      rows('location.csv').map((row) => [row.Z_KASSE_ID, row.LOC_NAME, row.LOC_ORT]),
+      rows('location.csv').map((row) => [row.Z_KASSE_ID, row.LOC_NAME, row.LOC_STRASSE, row.LOC_PLZ, row.LOC_ORT]),
       [
-        [String(till), 'Ausgabestelle im Büro', 'München'],
-        [String(second), 'Straßenblatt Demo, Kasse 2', 'München'],
+        [String(till), 'Ausgabestelle im Büro', 'Musterstraße 12', '80331', 'München'],
+        [String(second), 'Verkaufsstand am Markt', 'Marktplatz 3', '80331', 'München'],
       ],
     );
 

@@ -24,6 +24,15 @@ export interface Till {
   closedToday: boolean;
   /** The days with movements no close has counted yet, oldest first: the next close covers them all. */
   openDays: { day: string; movements: number }[];
+  /** Where the till stands, as the DSFinV-K's Stamm_Orte names it; an empty field: the paper's address. */
+  location: TillLocation;
+}
+
+export interface TillLocation {
+  name: string;
+  street: string;
+  postcode: string;
+  town: string;
 }
 
 interface TillRow {
@@ -35,12 +44,17 @@ interface TillRow {
   closed_at: Date | string | null;
   closed_today: boolean | null;
   open_days: { day: string; movements: number }[] | string;
+  location_name: string;
+  location_street: string;
+  location_postcode: string;
+  location_town: string;
 }
 
 /** Tills with their balance and what their next close covers, in one statement; one till by `id`. */
 async function tills(db: Db, timeZone: string, id?: number): Promise<Till[]> {
   const { rows } = await db.raw<{ rows: TillRow[] }>(
     `select t.id, t.name, t.opening_balance, ${tillBalanceSql('t')} as balance,
+       t.location_name, t.location_street, t.location_postcode, t.location_town,
        to_char(c.day, 'YYYY-MM-DD') as closed_until, c.created_at as closed_at,
        c.day = (now() at time zone ?)::date as closed_today,
        (select coalesce(json_agg(json_build_object('day', to_char(d.day, 'YYYY-MM-DD'), 'movements', d.n) order by d.day), '[]')
@@ -65,6 +79,12 @@ async function tills(db: Db, timeZone: string, id?: number): Promise<Till[]> {
       typeof row.open_days === 'string'
         ? (JSON.parse(row.open_days) as { day: string; movements: number }[])
         : row.open_days,
+    location: {
+      name: row.location_name,
+      street: row.location_street,
+      postcode: row.location_postcode,
+      town: row.location_town,
+    },
   }));
 }
 

@@ -27,7 +27,7 @@ import {
 import { visitReceiptHtml } from './receipt.ts';
 import { closeReportHtml } from './close-report.ts';
 import { officeToday } from './today.ts';
-import { closeInput, dayRange, movementInput, tillInput, visitInput } from './schema.ts';
+import { closeInput, dayRange, movementInput, tillInput, tillLocationInput, visitInput } from './schema.ts';
 import { tr, type Message } from '../language/messages.ts';
 import type { CsvColumn } from '../csv.ts';
 import { receiptFiscalBlock, withFiscalBlock } from '../fiscal/receipt.ts';
@@ -248,6 +248,25 @@ export const counterRoutes: RouteDef[] = [
       const input = parse(tillInput, ctx.request.body);
       const id = await createTill(ctx.db, input);
       ctx.status = 201;
+      ctx.body = await requireTill(ctx, id);
+    },
+  },
+  {
+    // Where the till stands (the DSFinV-K's Stamm_Orte); empty fields: the paper's address.
+    method: 'PUT',
+    path: '/api/tills/:id/location',
+    access: 'backoffice',
+    body: 'json',
+    protocol: tillProtocol('update'),
+    handler: async (ctx) => {
+      const id = (await requireTill(ctx, tillParam(ctx))).id;
+      const location = parse(tillLocationInput, ctx.request.body);
+      await ctx.db('tills').where({ id }).update({
+        location_name: location.name,
+        location_street: location.street,
+        location_postcode: location.postcode,
+        location_town: location.town,
+      });
       ctx.body = await requireTill(ctx, id);
     },
   },

@@ -61,6 +61,14 @@ export const tillInput = z.object({
   openingBalance: cents('Please give the opening balance in cents.'),
 });
 
+/** Where a till stands, when not at the paper's address: empty fields take the paper's. */
+export const tillLocationInput = z.object({
+  name: z.string().trim().max(60, 'At most 60 characters.').default(''),
+  street: z.string().trim().max(60, 'At most 60 characters.').default(''),
+  postcode: z.string().trim().max(10, 'At most 10 characters.').default(''),
+  town: z.string().trim().max(62, 'At most 62 characters.').default(''),
+});
+
 export const movementInput = z.object({
   kind: z.enum(manualKinds, { error: 'Please choose one of: {values}.' }),
   amount: cents('Please give the amount in cents.').min(1, 'Please give an amount above 0.'),

@@ -13,6 +13,7 @@ import { TillMovementForm } from './TillMovementForm.tsx';
 import { TillCloseForm } from './TillCloseForm.tsx';
 import { TillCloses } from './TillCloses.tsx';
 import { NewTill } from './NewTill.tsx';
+import { TillLocation } from './TillLocation.tsx';
 import type { Till } from './CashDay.tsx';
 
 /** /tills: each till's balance, signing, cash book, movements by hand, the daily close and the closes with their reports. */
@@ -52,6 +53,7 @@ export function TillsPage() {
                   : translate('app.tills.never_closed')}
               </Typography>
               <TillFiscal tillId={till.id} tillName={till.name} />
+              <TillLocation till={till} />
               <TillBook till={till} today={data.today} />
               <TillMovementForm till={till} />
               <TillCloseForm till={till} today={data.today} />
