@@ -33,6 +33,7 @@ import * as benefitScheme from './033_benefit_scheme.ts';
 import * as germanVariant from './034_german_variant.ts';
 import * as itemEnglish from './035_item_english.ts';
 import * as fiscalMasterData from './036_fiscal_master_data.ts';
+import * as tseCertificate from './037_tse_certificate.ts';
 
 export interface Migration {
   name: string;
@@ -76,4 +77,5 @@ export const migrations: Migration[] = [
   { name: '034_german_variant', ...germanVariant },
   { name: '035_item_english', ...itemEnglish },
   { name: '036_fiscal_master_data', ...fiscalMasterData },
+  { name: '037_tse_certificate', ...tseCertificate },
 ];

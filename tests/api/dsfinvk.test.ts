@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { randomUUID } from 'node:crypto';
+import { randomUUID, X509Certificate } from 'node:crypto';
 import { strFromU8, unzipSync } from 'fflate';
 import { bookPaidOrder } from '../support/books.ts';
 import { withForm } from '../support/fixtures.ts';
@@ -167,8 +167,8 @@ const specification: Record<string, string[]> = {
 };
 
 // The columns every row must fill (DSFinV-K Anhang G); a TSE row's signature columns are checked
-// on their own (a Bon without a signature gives its reason instead). The TSE's certificate
-// (TSE_ZERTIFIKAT_I) is left out: the signing service's certificate is not read yet.
+// on their own (a Bon without a signature gives its reason instead). TSE_ZERTIFIKAT_II holds the
+// rest of a certificate longer than 1000 characters: empty for a shorter one.
 const mandatory: Record<string, string[]> = {
   'cashpointclosing.csv': [
     'Z_KASSE_ID',
@@ -187,7 +187,15 @@ const mandatory: Record<string, string[]> = {
   ],
   'location.csv': ['LOC_NAME', 'LOC_STRASSE', 'LOC_PLZ', 'LOC_ORT', 'LOC_LAND'],
   'cashregister.csv': ['KASSE_SERIENNR', 'KASSE_BASISWAEH_CODE'],
-  'tse.csv': ['TSE_ID', 'TSE_SERIAL', 'TSE_SIG_ALGO', 'TSE_ZEITFORMAT', 'TSE_PD_ENCODING', 'TSE_PUBLIC_KEY'],
+  'tse.csv': [
+    'TSE_ID',
+    'TSE_SERIAL',
+    'TSE_SIG_ALGO',
+    'TSE_ZEITFORMAT',
+    'TSE_PD_ENCODING',
+    'TSE_PUBLIC_KEY',
+    'TSE_ZERTIFIKAT_I',
+  ],
   'vat.csv': ['UST_SCHLUESSEL', 'UST_SATZ', 'UST_BESCHR'],
   'businesscases.csv': ['GV_TYP', 'UST_SCHLUESSEL', 'Z_UMS_BRUTTO', 'Z_UMS_NETTO', 'Z_UST'],
   'payment.csv': ['ZAHLART_TYP', 'Z_ZAHLART_BETRAG'],
@@ -580,7 +588,15 @@ describeApi('fiscal: the DSFinV-K export of a period', (t) => {
     // The first till's close: its cash payments are the opening balance and the book's movements.
     const first = closing.find((row) => row.Z_KASSE_ID === String(till))!;
     assert.equal(cents(first.Z_SE_BARZAHLUNGEN), 200000 + book.reduce((sum, m) => sum + m.amountIn - m.amountOut, 0));
-    assert.equal(rows('tse.csv')[0].TSE_SIG_ALGO, 'ecdsa-plain-SHA384');
+    // tse.csv: the TSE's certificate (base64 of its DER, split at 1000 characters) is for its key.
+    for (const device of devices) {
+      assert.equal(device.TSE_SIG_ALGO, 'ecdsa-plain-SHA384');
+      const certificate = new X509Certificate(
+        Buffer.from(device.TSE_ZERTIFIKAT_I + device.TSE_ZERTIFIKAT_II, 'base64'),
+      );
+      const spki = certificate.publicKey.export({ format: 'der', type: 'spki' });
+      assert.equal(spki.subarray(spki.length - 97).toString('base64'), device.TSE_PUBLIC_KEY);
+    }
     const cases = rows('businesscases.csv')
       .filter((row) => row.Z_KASSE_ID === String(till))
       .map((row) => [row.GV_TYP, row.UST_SCHLUESSEL, row.Z_UMS_BRUTTO]);

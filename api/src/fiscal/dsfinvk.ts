@@ -401,6 +401,12 @@ async function tillMaster(db: Knex, tillId: number): Promise<TillMaster> {
   return { ...till, signature: signed?.signature ?? null };
 }
 
+/** A PEM certificate as tse.csv holds it: base64 of the DER, its first 1000 characters and the rest. */
+function certificateColumns(pem: string | undefined): [string, string] {
+  const base64 = (pem ?? '').replace(/-----[^-]+-----/g, '').replace(/\s+/g, '');
+  return [base64.slice(0, 1000), base64.slice(1000, 2000)];
+}
+
 /** Why a Vorgang has no TSE signature, in the words of TSE_TA_FEHLER. */
 function missingSignature(item: Vorgang, till: TillMaster): string {
   if (item.fiscal)
@@ -834,8 +840,19 @@ export async function dsfinvkExport(
       const known = [...Object.values(vatKeys), notTaxable].find((k) => k.key === key);
       t.vat.rows.push([...z, key, decimal((known?.rate ?? 0) * 100), known?.name ?? '']);
     }
-    for (const { id, sig } of tses.values())
-      t.tse.rows.push([...z, id, sig.tssSerial, sig.algorithm, sig.timeFormat, 'UTF-8', sig.publicKey, '', '']);
+    for (const { id, sig } of tses.values()) {
+      const certificate = sig.certificate ?? (tillTse?.tssSerial === sig.tssSerial ? tillTse.certificate : undefined);
+      t.tse.rows.push([
+        ...z,
+        id,
+        sig.tssSerial,
+        sig.algorithm,
+        sig.timeFormat,
+        'UTF-8',
+        sig.publicKey,
+        ...certificateColumns(certificate),
+      ]);
+    }
     for (const sum of cases.values())
       t.businessCases.rows.push([
         ...z,

@@ -53,6 +53,8 @@ export interface DeSignature {
   processData: string;
   /** The DSFinV-K QR code's text (`V0;…`). */
   qr: string;
+  /** The TSS's X.509 certificate (PEM), where the signing service gives it. */
+  certificate?: string;
 }
 
 /** The kinds of an Austrian receipt (§§ 6 to 8 RKSV); a month receipt of December is the year receipt. */

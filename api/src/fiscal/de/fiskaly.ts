@@ -42,6 +42,10 @@ type Json = Record<string, unknown>;
 
 const tokens = new Map<string, Token>();
 const readyClients = new Set<string>();
+// The TSS's X.509 certificate (PEM) per endpoint and TSS, as its TSS object gives it (`certificate`;
+// the field as fiskaly's TSS object names it, e.g. MewsSystems/fiscalizations, Dto/TssResponse.cs):
+// the DSFinV-K's tse.csv carries it.
+const certificates = new Map<string, string>();
 
 /** The serial number of a till's client: what the receipt prints as the Kassen-Seriennummer. */
 export const clientSerial = (clientId: string) => `streetpaper-${clientId}`;
@@ -140,6 +144,9 @@ async function ensureSetUp(api: Api, endpoint: FiskalyEndpoint): Promise<void> {
     await api.ok('PUT', client, { serial_number: clientSerial(endpoint.clientId) });
   } else if (known.status >= 300) throw refusal('GET', client, known);
   if (adminPin) await api.ok('POST', `${tss}/admin/logout`, {});
+  const read = found.status === 200 ? found : await api.call('GET', tss);
+  if (typeof read.body.certificate === 'string' && read.body.certificate)
+    certificates.set(`${endpoint.baseUrl} ${endpoint.tssId}`, read.body.certificate);
   readyClients.add(key);
 }
 
@@ -178,6 +185,7 @@ function signatureOf(endpoint: FiskalyEndpoint, tx: Json, start: Json | undefine
     processType: process.processType,
     processData: process.processData,
     qr,
+    certificate: certificates.get(`${endpoint.baseUrl} ${endpoint.tssId}`),
     ...base,
   };
 }

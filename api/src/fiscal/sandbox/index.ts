@@ -11,6 +11,7 @@ import {
   finishSignature,
   newKeyPair,
   newToken,
+  selfSignedCertificate,
   serialOf,
   signatureAlgorithm,
   startSignature,
@@ -77,6 +78,7 @@ interface TssRow {
   serial_number: string;
   private_key: string;
   public_key: string;
+  certificate: string;
   admin_puk: string;
   admin_pin: string | null;
   admin_authenticated: boolean;
@@ -92,6 +94,7 @@ function tssBody(tss: TssRow): Json {
     state: tss.state,
     serial_number: tss.serial_number,
     public_key: tss.public_key,
+    certificate: tss.certificate || null,
     signature_algorithm: signatureAlgorithm,
     signature_timestamp_format: timestampFormat,
     signature_counter: String(tss.signature_counter),
@@ -134,6 +137,10 @@ function mount(router: Router, db: Knex): void {
       .where({ id: idParam(ctx, 'tss') })
       .first<TssRow | undefined>();
     if (!tss) throw new SimulatorError(404, 'E_TSS_NOT_FOUND', 'TSS not found.');
+    if (!tss.certificate) {
+      tss.certificate = selfSignedCertificate(tss.private_key, tss.serial_number);
+      await db('fiscal_sandbox_tss').where({ id: tss.id, certificate: '' }).update({ certificate: tss.certificate });
+    }
     ctx.body = tssBody(tss);
   });
 
@@ -150,6 +157,7 @@ function mount(router: Router, db: Knex): void {
         serial_number: serialOf(keys.publicKey),
         private_key: keys.privateKey,
         public_key: keys.publicKey,
+        certificate: selfSignedCertificate(keys.privateKey, serialOf(keys.publicKey)),
         admin_puk: puk,
       })
       .onConflict('id')

@@ -105,3 +105,52 @@ export function validToken(secret: string, token: string): boolean {
   const given = Buffer.from(mac, 'base64url');
   return given.length === expected.length && timingSafeEqual(given, expected);
 }
+
+// DER, as much of it as a certificate needs (X.690): a tag, the length, the content.
+const der = (tag: number, ...parts: Buffer[]) => {
+  const body = Buffer.concat(parts);
+  const length =
+    body.length < 0x80
+      ? Buffer.from([body.length])
+      : body.length < 0x100
+        ? Buffer.from([0x81, body.length])
+        : Buffer.from([0x82, body.length >> 8, body.length & 0xff]);
+  return Buffer.concat([Buffer.from([tag]), length, body]);
+};
+const sequence = (...parts: Buffer[]) => der(0x30, ...parts);
+const positive = (bytes: Buffer) => der(0x02, bytes[0]! & 0x80 ? Buffer.concat([Buffer.from([0]), bytes]) : bytes);
+/** ecdsa-with-SHA384 (1.2.840.10045.4.3.3), as a certified TSE's certificate is signed. */
+const ecdsaSha384 = sequence(der(0x06, Buffer.from('2a8648ce3d040303', 'hex')));
+const commonName = (name: string) =>
+  sequence(der(0x31, sequence(der(0x06, Buffer.from('550403', 'hex')), der(0x0c, Buffer.from(name, 'utf8')))));
+/** UTCTime up to 2049, GeneralizedTime from 2050 (RFC 5280 4.1.2.5). */
+const time = (at: Date) => {
+  const text = at.toISOString().replace(/[-:T]/g, '').slice(0, 14);
+  return at.getUTCFullYear() < 2050 ? der(0x17, Buffer.from(`${text.slice(2)}Z`)) : der(0x18, Buffer.from(`${text}Z`));
+};
+
+/**
+ * The simulated TSS's X.509 certificate (PEM) for its key: self-signed, where a certified TSE's is
+ * issued by its manufacturer's CA. The DSFinV-K export carries it (tse.csv, TSE_ZERTIFIKAT_I/_II) as a
+ * real TSE's: base64 of the DER.
+ */
+export function selfSignedCertificate(privateKeyPem: string, serialNumber: string, from = new Date()): string {
+  const privateKey = createPrivateKey(privateKeyPem);
+  const spki = createPublicKey(privateKey).export({ format: 'der', type: 'spki' });
+  const name = commonName(`TSE-Simulator ${serialNumber.slice(0, 16)}`);
+  const until = new Date(from.getTime());
+  until.setUTCFullYear(until.getUTCFullYear() + 8);
+  const tbs = sequence(
+    der(0xa0, positive(Buffer.from([2]))),
+    positive(Buffer.from(serialNumber.slice(0, 32), 'hex')),
+    ecdsaSha384,
+    name,
+    sequence(time(from), time(until)),
+    name,
+    spki,
+  );
+  const signature = sign('sha384', tbs, { key: privateKey, dsaEncoding: 'der' });
+  const certificate = sequence(tbs, ecdsaSha384, der(0x03, Buffer.from([0]), signature));
+  const lines = certificate.toString('base64').match(/.{1,64}/g)!;
+  return `-----BEGIN CERTIFICATE-----\n${lines.join('\n')}\n-----END CERTIFICATE-----\n`;
+}
