@@ -232,10 +232,17 @@ describe('e2e: staff switch a till to test mode, print a signed Kaufbeleg, see t
     await lookAt('backoffice-fiscal-elster-de');
 
     await page.goto(url('/tills'));
+    // Where the till stands: its own name, the paper's address for the fields left empty.
+    await page.getByLabel('Name des Standorts').fill('Verkaufsstelle am Bahnhof');
+    await page.locator('#till-location-save').click();
+    await page.getByText('Standort gespeichert.').waitFor();
     const button = page.locator('#fiscal-export-download');
     const [download] = await Promise.all([page.waitForEvent('download'), button.click()]);
     const zip = unzipSync(fs.readFileSync(await download.path()));
     assert.ok(zip['index.xml'], 'the ZIP holds index.xml');
+    assert.ok(zip['gdpdu-01-09-2004.dtd'], 'and the DTD it names');
+    const tills = (await (await api('/api/tills')).json()) as { tills: { id: number; location: { name: string } }[] };
+    assert.equal(tills.tills.find((t) => t.id === tillId)!.location.name, 'Verkaufsstelle am Bahnhof');
     assert.match(download.suggestedFilename(), /^dsfinvk-\d{4}-\d{2}-01-\d{4}-\d{2}-\d{2}\.zip$/);
     // A period that ends before it starts: the API's reason, in the back office's language.
     await page.locator('#fiscal-export-from').fill('02.01.2026');

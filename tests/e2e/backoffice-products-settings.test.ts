@@ -192,13 +192,28 @@ describe('e2e: products and settings in the back office', function () {
     await screenshot(page, 'backoffice-settings-vat-refused-1280');
     await rate.fill('10');
     await field('Anschrift der Zeitung (auf dem Kaufbeleg)').fill('Stumpergasse 1\n1060 Wien');
+    // The address and tax identity the tills' exports to the tax office name.
+    await field('Straße und Hausnummer').fill('Stumpergasse 1');
+    await field('Postleitzahl').fill('1060');
+    await field('Ort').fill('Wien');
+    await field('Land (ISO-Code)').fill('aut');
+    await field('Umsatzsteuer-Identifikationsnummer').fill('ATU 12345678');
     await save();
     await notification().filter({ hasText: 'Einstellungen gespeichert' }).waitFor();
     const settings = (await (await fetch(`${server.url}/api/settings`)).json()) as {
       vatRate: number;
       newspaperAddress: string;
+      companyStreet: string;
+      companyPostcode: string;
+      companyTown: string;
+      companyCountry: string;
+      vatId: string;
     };
     assert.deepEqual([settings.vatRate, settings.newspaperAddress], [10, 'Stumpergasse 1\n1060 Wien']);
+    assert.deepEqual(
+      [settings.companyStreet, settings.companyPostcode, settings.companyTown, settings.companyCountry, settings.vatId],
+      ['Stumpergasse 1', '1060', 'Wien', 'AUT', 'ATU12345678'],
+    );
     await screenshot(page, 'backoffice-settings-vat-de-1280');
     await expectAccessible(page, 'the settings with the VAT rate (German)');
     await resize(page, phone);
