@@ -12,6 +12,9 @@
 //   on PostgreSQL bare Koa with one indexed pg select right before them, loaded alike: requests per
 //   second, p50 and p99.
 // Afterwards it checks the books: every paid order booked exactly once, no unpaid order booked.
+// Tiny (the tests): PGlite only, two customers with one purchase each, and each route for a tenth of
+// a second by one connection without warm-up, all routes from one load process; it throws at the
+// first failure.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Koa from 'koa';
@@ -23,10 +26,10 @@ import { setLogSilent } from '../api/src/log.ts';
 import { oneRow } from '../api/src/one-row.ts';
 import { seedOnFirstStart } from '../seeds/index.ts';
 import { buyInShop, type ShopOrder } from '../tests/e2e/purchase.ts';
-import { repoRoot } from '../tests/e2e/server.ts';
+import { removeDir, repoRoot, seededCopy } from '../tests/e2e/server.ts';
 import { ensureBuild } from './build.ts';
 import { runInOwnProcess } from './child.ts';
-import { percentile, printTable, type Figure } from './figures.ts';
+import { percentile, printTable, type BenchOptions, type Figure } from './figures.ts';
 import type { RouteResult, RouteTask } from './route-load.ts';
 
 const schema = 'bench_load';
@@ -40,6 +43,8 @@ const purchaseTimeoutMs = 30_000;
 const unlimited = '1000000000';
 
 const seconds = () => Math.min(Math.max(Number(process.env.BENCH_SECONDS ?? 5) || 5, 1), 60);
+/** How long a tiny bench loads each route: it checks that the route answers, not how fast. */
+const tinySeconds = 0.1;
 
 interface Listening {
   server: http.Server;
@@ -59,19 +64,20 @@ async function close({ server }: Listening): Promise<void> {
 
 type Measured = RouteResult;
 
-/** autocannon against one URL, from a process of its own (bench/route-load.ts). */
-function cannon(url: string, body?: string, headers: Record<string, string> = {}): Promise<Measured> {
-  const task: RouteTask = body
-    ? {
-        url,
-        connections,
-        seconds: seconds(),
-        method: 'POST',
-        body,
-        headers: { ...headers, 'content-type': 'application/json' },
-      }
-    : { url, connections, seconds: seconds(), headers };
-  return runInOwnProcess<RouteResult>('bench/route-load.ts', task);
+interface Target {
+  url: string;
+  body?: string;
+  headers?: Record<string, string>;
+}
+
+/** autocannon against each URL in turn, from one process of its own (bench/route-load.ts). */
+function cannon(targets: Target[], tiny: boolean): Promise<Measured[]> {
+  const tasks: RouteTask[] = targets.map(({ url, body, headers = {} }) => ({
+    url,
+    ...(tiny ? { connections: 1, seconds: tinySeconds, warmUpSeconds: 0 } : { connections, seconds: seconds() }),
+    ...(body ? { method: 'POST', body, headers: { ...headers, 'content-type': 'application/json' } } : { headers }),
+  }));
+  return runInOwnProcess<RouteResult[]>('bench/route-load.ts', tasks);
 }
 
 interface PurchaseRun {
@@ -83,9 +89,12 @@ interface PurchaseRun {
 }
 
 /** Not measured: every customer is in the middle of a purchase before the clock starts. */
-const rampUpMs = 3000;
-/** A purchase takes seconds under load: twice the bench's duration, so each customer finishes several. */
-const purchaseSeconds = () => 2 * seconds();
+const rampUpMs = (tiny: boolean) => (tiny ? 0 : 3000);
+/**
+ * A purchase takes seconds under load: twice the bench's duration, so each customer finishes several.
+ * Tiny: each customer starts one purchase, and it counts however long it takes.
+ */
+const purchaseSeconds = (tiny: boolean) => (tiny ? tinySeconds : 2 * seconds());
 
 /**
  * `customers` customers buying one after the other, all at the same time: first for the ramp-up,
@@ -95,9 +104,10 @@ async function purchases(
   base: string,
   customers: number,
   orderOf: (customer: number) => ShopOrder,
+  tiny: boolean,
 ): Promise<PurchaseRun> {
-  const from = performance.now() + rampUpMs;
-  const end = from + purchaseSeconds() * 1000;
+  const from = performance.now() + rampUpMs(tiny);
+  const end = from + purchaseSeconds(tiny) * 1000;
   const run: PurchaseRun = { latencies: [], failures: 0, tokens: [] };
   await Promise.all(
     Array.from({ length: customers }, async (_, customer) => {
@@ -107,7 +117,7 @@ async function purchases(
           run.tokens.push(await buyInShop(base, orderOf(customer), { pollMs, timeoutMs: purchaseTimeoutMs }));
           // One finished in the ramp-up or after the time is up is checked in the books but not counted.
           const finished = performance.now();
-          if (finished >= from && finished <= end) run.latencies.push(finished - started);
+          if (finished >= from && (finished <= end || tiny)) run.latencies.push(finished - started);
         } catch (error) {
           run.failures++;
           run.firstFailure ??= String(error);
@@ -134,14 +144,21 @@ export async function wrongBookings(db: Db): Promise<{ paid: number; wrong: numb
   return oneRow(rows);
 }
 
-/** The app on a fresh database with the demo newspaper, listening on loopback. */
-async function startShop(databaseUrl: string | undefined): Promise<Listening & { db: Db }> {
+/**
+ * The app on a fresh database with the demo newspaper, listening on loopback. Tiny: on a copy of the
+ * tests' seeded data directory (migrating and seeding anew cost seconds of CPU), which `dataDir` names.
+ */
+async function startShop(
+  databaseUrl: string | undefined,
+  tiny: boolean,
+): Promise<Listening & { db: Db; dataDir?: string }> {
   if (databaseUrl) {
     const admin = createDb({ databaseUrl, dataDir: '' });
     await admin.raw(`drop schema if exists ${schema} cascade; create schema ${schema}`);
     await admin.destroy();
   }
-  const db = createDb({ databaseUrl, dataDir: 'memory://', schema: databaseUrl ? schema : undefined });
+  const dataDir = tiny ? await seededCopy() : undefined;
+  const db = createDb({ databaseUrl, dataDir: dataDir ?? 'memory://', schema: databaseUrl ? schema : undefined });
   await migrate(db);
   await seedOnFirstStart(db);
   const shop = await listen();
@@ -157,7 +174,7 @@ async function startShop(databaseUrl: string | undefined): Promise<Listening & {
   });
   const handle = buildApp({ db, config, distDir: `${repoRoot}/dist` }).callback();
   shop.server.on('request', (req, res) => void handle(req, res));
-  return { ...shop, db };
+  return { ...shop, db, dataDir };
 }
 
 /**
@@ -177,15 +194,26 @@ async function selectCeiling(databaseUrl: string): Promise<Measured> {
   const handle = app.callback();
   const server = await listen((req, res) => void handle(req, res));
   try {
-    return await cannon(server.url);
+    const [measured] = await cannon([{ url: server.url }], false);
+    return measured;
   } finally {
     await close(server);
     await pool.end();
   }
 }
 
-async function benchEngine(part: string, databaseUrl: string | undefined, ceiling: number): Promise<Figure[]> {
-  const shop = await startShop(databaseUrl);
+/** In a tiny bench, anything that failed ends it: a route it calls changed under it. */
+function failTiny(tiny: boolean, failed: boolean, what: () => string): void {
+  if (tiny && failed) throw new Error(`Load bench: ${what()}`);
+}
+
+async function benchEngine(
+  part: string,
+  databaseUrl: string | undefined,
+  ceiling: number,
+  tiny: boolean,
+): Promise<Figure[]> {
+  const shop = await startShop(databaseUrl, tiny);
   const figures: Figure[] = [];
 
   const ms = (name: string, value: number) => figures.push({ part, name, value, unit: 'ms', digits: 1 });
@@ -206,10 +234,11 @@ async function benchEngine(part: string, databaseUrl: string | undefined, ceilin
     const paidToken = await buyInShop(shop.url, orderOf(0)); // warm-up, and a receipt to ask for
 
     const details: string[][] = [];
-    for (const customers of customerCounts) {
-      const run = await purchases(shop.url, customers, orderOf);
+    for (const customers of tiny ? [2] : customerCounts) {
+      const run = await purchases(shop.url, customers, orderOf, tiny);
       if (run.firstFailure) console.log(`  a purchase failed: ${run.firstFailure}`);
-      const rate = run.latencies.length / purchaseSeconds();
+      failTiny(tiny, run.failures > 0, () => `a purchase failed: ${run.firstFailure}`);
+      const rate = run.latencies.length / purchaseSeconds(tiny);
       figures.push({
         part,
         name: `whole purchases, ${customers} customers`,
@@ -265,8 +294,11 @@ async function benchEngine(part: string, databaseUrl: string | undefined, ceilin
       { name: 'POST /api/orders', url: `${shop.url}/api/orders`, body: JSON.stringify(orderOf(1)) },
     ];
     let failedRequests = 0;
-    for (const route of routes) {
-      const measured = await cannon(route.url, route.body, route.headers);
+    // Tiny: every route from one load process; else each from its own, each printed as it ends.
+    const loaded = tiny ? await cannon(routes, true) : [];
+    for (const [i, route] of routes.entries()) {
+      const measured = tiny ? loaded[i] : (await cannon([route], false))[0];
+      failTiny(tiny, measured.failures > 0, () => `${route.name} answered ${measured.failures} time(s) with an error`);
       figures.push({ part, name: `${route.name} req/s`, value: measured.rps, unit: 'req/s' });
       ms(`${route.name} p50`, measured.p50);
       ms(`${route.name} p99`, measured.p99);
@@ -305,6 +337,7 @@ async function benchEngine(part: string, databaseUrl: string | undefined, ceilin
     // payment); they land first, so a second booking by a late one would show in the check.
     await new Promise((resolve) => setTimeout(resolve, 1000));
     const books = await wrongBookings(shop.db);
+    failTiny(tiny, books.wrong > 0, () => `${books.wrong} paid order(s) not booked exactly once`);
     figures.push({
       part,
       name: `paid orders not booked exactly once (of ${books.paid})`,
@@ -319,16 +352,18 @@ async function benchEngine(part: string, databaseUrl: string | undefined, ceilin
   } finally {
     await close(shop);
     await shop.db.destroy();
+    if (shop.dataDir) removeDir(shop.dataDir);
   }
   return figures;
 }
 
-export async function benchLoad(): Promise<Figure[]> {
+export async function benchLoad({ tiny = false }: BenchOptions = {}): Promise<Figure[]> {
   ensureBuild();
   setLogSilent(true);
-  const databaseUrl = process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE_URL || undefined;
+  // Tiny runs beside other tests, which may use the same PostgreSQL: its schema would be shared.
+  const databaseUrl = tiny ? undefined : process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE_URL || undefined;
   console.log(
-    `Load bench: loopback; the app and its purchases in this process, the single routes loaded from another; ${seconds()} s per measurement (BENCH_SECONDS)`,
+    `Load bench: loopback; the app and its purchases in this process, the single routes loaded from another; ${tiny ? tinySeconds : seconds()} s per measurement (BENCH_SECONDS)`,
   );
 
   const bareApp = new Koa();
@@ -337,7 +372,8 @@ export async function benchLoad(): Promise<Figure[]> {
   });
   const bareHandle = bareApp.callback();
   const bare = await listen((req, res) => void bareHandle(req, res));
-  const ceiling = await cannon(bare.url).finally(() => close(bare));
+  const [ceiling] = await cannon([{ url: bare.url }], tiny).finally(() => close(bare));
+  failTiny(tiny, ceiling.failures > 0, () => 'bare Koa answered with an error');
   console.log(
     `  ceiling, bare Koa with a constant JSON: ${ceiling.rps.toFixed(0)} req/s, p50 ${ceiling.p50.toFixed(1)} ms, p99 ${ceiling.p99.toFixed(1)} ms\n`,
   );
@@ -348,11 +384,11 @@ export async function benchLoad(): Promise<Figure[]> {
   ];
 
   console.log('PGlite (in memory):');
-  figures.push(...(await benchEngine('load PGlite', undefined, ceiling.rps)));
+  figures.push(...(await benchEngine('load PGlite', undefined, ceiling.rps, tiny)));
   if (databaseUrl) {
     console.log(`PostgreSQL (schema ${schema}):`);
-    figures.push(...(await benchEngine('load PostgreSQL', databaseUrl, ceiling.rps)));
-  } else {
+    figures.push(...(await benchEngine('load PostgreSQL', databaseUrl, ceiling.rps, false)));
+  } else if (!tiny) {
     console.log(
       'PostgreSQL skipped: set BENCH_DATABASE_URL or TEST_DATABASE_URL (e.g. postgres://postgres@127.0.0.1:5432/test) to measure it too.\n',
     );

@@ -9,14 +9,16 @@
 // app's CPU time is read from /proc before and after, a moment after the last payment (the sandbox
 // books fees at once here), and divided by the purchases. Afterwards the books are checked: every
 // paid order booked exactly once.
+// Tiny (the tests): PGlite only, no warm-up, one load of two customers with a purchase each; it
+// throws at the first failed purchase and at an order not booked exactly once.
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import { createDb, migrate } from '../api/src/db/connection.ts';
+import { createDb } from '../api/src/db/connection.ts';
 import { mainItemOrder, placeOrder } from '../tests/e2e/purchase.ts';
-import { freePort, removeDir, startServer, tempDir, type RunningServer } from '../tests/e2e/server.ts';
+import { freePort, removeDir, seededCopy, startServer, tempDir, type RunningServer } from '../tests/e2e/server.ts';
 import { ensureBuild } from './build.ts';
 import { runInOwnProcess } from './child.ts';
-import { percentile, printTable, type Figure } from './figures.ts';
+import { percentile, printTable, type BenchOptions, type Figure } from './figures.ts';
 import { wrongBookings } from './load.ts';
 import type { LoadResult, LoadTask } from './purchase-load.ts';
 
@@ -47,16 +49,19 @@ function cpuMs(pid: number): { all: number; kernel: number } {
   return { all: user + system, kernel: system };
 }
 
-/** The sandbox: a server process of its own whose PUBLIC_URL is the app's, so its webhooks go there. */
+/**
+ * The sandbox: a server process of its own whose PUBLIC_URL is the app's, so its webhooks go there.
+ * Its database is a copy of the migrated one the app starts from (migrating anew costs seconds of
+ * CPU); the demo newspaper in it is never asked for.
+ */
 async function startSandbox(
   appUrl: string,
 ): Promise<{ server: RunningServer; secretKey: string; webhookSecret: string }> {
-  const dataDir = tempDir('street-paper-bench-sandbox-');
+  const dataDir = await seededCopy(tempDir('street-paper-bench-sandbox-'));
   const secretKey = `sk_test_bench${randomBytes(20).toString('hex')}`;
   const webhookSecret = `whsec_bench${randomBytes(16).toString('hex')}`;
   const db = createDb({ dataDir });
   try {
-    await migrate(db);
     await db('stripe_sandbox_credentials').insert({ id: true, secret_key: secretKey, webhook_secret: webhookSecret });
   } finally {
     await db.destroy();
@@ -71,10 +76,13 @@ async function startSandbox(
 const runLoad = (task: LoadTask) => runInOwnProcess<LoadResult>('bench/purchase-load.ts', task);
 
 /** The sandbox books each card fee a moment after the payment: long enough for the last ones to land. */
-const settleMs = 3000;
-const settle = () => new Promise((resolve) => setTimeout(resolve, settleMs));
+const settleMs = (tiny: boolean) => (tiny ? 1000 : 3000);
+const settle = (tiny: boolean) => new Promise((resolve) => setTimeout(resolve, settleMs(tiny)));
 
-async function benchEngine(part: string, adminUrl: string | undefined): Promise<Figure[]> {
+/** A tiny load: each customer starts one purchase, after which the load ends. */
+const tinyLoad = { customers: 2, seconds: 0.1 };
+
+async function benchEngine(part: string, adminUrl: string | undefined, tiny: boolean): Promise<Figure[]> {
   const databaseName = 'bench_purchases';
   const databaseUrl = adminUrl && Object.assign(new URL(adminUrl), { pathname: `/${databaseName}` }).href;
   const onAdmin = async (sql: string) => {
@@ -113,18 +121,21 @@ async function benchEngine(part: string, adminUrl: string | undefined): Promise<
     const item = items.find((entry) => entry.name === 'Zeitung')?.id ?? items[0]?.id ?? 0;
     const vendors = Array.from({ length: 10 }, (_, i) => `DEMO-${i + 1}`);
     const base = { appUrl, sandboxUrl: sandbox.server.url, vendors, item, pollMs };
-    await runLoad({ ...base, customers: customerCounts[0], seconds: warmUpSeconds() });
-    await settle();
-    for (const customers of customerCounts) {
+    if (!tiny) {
+      await runLoad({ ...base, customers: customerCounts[0], seconds: warmUpSeconds() });
+      await settle(tiny);
+    }
+    for (const customers of tiny ? [tinyLoad.customers] : customerCounts) {
       const before = cpuMs(app.process.pid!);
       const started = performance.now();
-      const run = await runLoad({ ...base, customers, seconds: seconds() });
-      await settle();
+      const run = await runLoad({ ...base, customers, seconds: tiny ? tinyLoad.seconds : seconds() });
+      if (tiny && run.failures) throw new Error(`Purchases bench: a purchase failed: ${run.firstFailure}`);
+      await settle(tiny);
       const after = cpuMs(app.process.pid!);
       const cpu = after.all - before.all;
       // The kernel's share: sending each statement and answer (the round trips), not the app's own code.
       const kernel = after.kernel - before.kernel;
-      const wall = (performance.now() - started - settleMs) / 1000;
+      const wall = (performance.now() - started - settleMs(tiny)) / 1000;
       const done = run.tokens.length;
       const rate = done / (run.elapsedMs / 1000);
       const perPurchase = done ? cpu / done : NaN;
@@ -174,6 +185,8 @@ async function benchEngine(part: string, adminUrl: string | undefined): Promise<
     await waiting;
     const db = createDb({ databaseUrl, dataDir: databaseUrl ? '' : app.dataDir });
     const books = await wrongBookings(db).finally(() => db.destroy());
+    if (tiny && books.wrong)
+      throw new Error(`Purchases bench: ${books.wrong} paid order(s) of ${books.paid} not booked exactly once`);
     figures.push({
       part,
       name: `paid orders not booked exactly once (of ${books.paid})`,
@@ -200,15 +213,18 @@ async function benchEngine(part: string, adminUrl: string | undefined): Promise<
   return figures;
 }
 
-export async function benchPurchases(): Promise<Figure[]> {
+export async function benchPurchases({ tiny = false }: BenchOptions = {}): Promise<Figure[]> {
   ensureBuild();
-  const adminUrl = process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE_URL || undefined;
-  console.log(`Whole purchases: app, Stripe sandbox and load generator in three processes, ${seconds()} s per load`);
+  // Tiny runs beside other tests, which may use the same PostgreSQL: its database would be shared.
+  const adminUrl = tiny ? undefined : process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE_URL || undefined;
+  console.log(
+    `Whole purchases: app, Stripe sandbox and load generator in three processes, ${tiny ? tinyLoad.seconds : seconds()} s per load`,
+  );
   console.log('PGlite:');
-  const figures = await benchEngine('purchases PGlite', undefined);
+  const figures = await benchEngine('purchases PGlite', undefined, tiny);
   if (adminUrl) {
     console.log('PostgreSQL (database bench_purchases):');
-    figures.push(...(await benchEngine('purchases PostgreSQL', adminUrl)));
-  } else console.log('PostgreSQL skipped: set BENCH_DATABASE_URL or TEST_DATABASE_URL to measure it too.\n');
+    figures.push(...(await benchEngine('purchases PostgreSQL', adminUrl, false)));
+  } else if (!tiny) console.log('PostgreSQL skipped: set BENCH_DATABASE_URL or TEST_DATABASE_URL to measure it too.\n');
   return figures;
 }

@@ -22,6 +22,7 @@ const processTests = [
   'tests/unit/db-lock.test.ts',
   'tests/unit/disk-full.test.ts',
   'tests/unit/reconcile-at-start.test.ts',
+  'tests/api/bench-processes.test.ts',
   'tests/api/hot-paths-processes.test.ts',
   'tests/api/two-servers.test.ts',
   'tests/e2e/foundation.test.ts',

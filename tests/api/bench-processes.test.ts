@@ -1,0 +1,40 @@
+import assert from 'node:assert/strict';
+import { benchLoad } from '../../bench/load.ts';
+import { benchPurchases } from '../../bench/purchases.ts';
+import { assertMeasured, quietly } from '../support/bench.ts';
+
+// The bench parts that start processes of their own (load generators, the real server, the Stripe
+// sandbox), on a tiny run: each calls every route and process it measures once and throws when one
+// answers an error. Their figures are the bench's to judge; here only that each is measured.
+
+describe('bench parts with processes of their own, tiny', function () {
+  this.timeout(120_000);
+
+  it('the load bench buys, loads each hot route and checks the books without an error', async () => {
+    const figures = await quietly(() => benchLoad({ tiny: true }));
+    assertMeasured(figures, [
+      'ceiling: bare Koa, constant JSON req/s',
+      'whole purchases, 2 customers',
+      'whole purchase p99, 2 customers',
+      'GET /api/vendors/check/DEMO-1/ req/s',
+      'GET /api/items/ req/s',
+      'GET /v/DEMO-1 (shop page) req/s',
+      'GET /v/DEMO-1, brotli req/s',
+      'GET /api/orders/:token (receipt) req/s',
+      'POST /api/orders req/s',
+      'failed requests of the single routes',
+    ]);
+    assert.ok(figures.some((figure) => /^paid orders not booked exactly once \(of [1-9]/.test(figure.name)));
+  });
+
+  it('the purchases bench buys through the real server and the sandbox and stops with a receipt waiting', async () => {
+    const figures = await quietly(() => benchPurchases({ tiny: true }));
+    assertMeasured(figures, [
+      'whole purchases, 2 customers',
+      'app CPU per purchase, 2 customers',
+      'whole purchase p50, 2 customers',
+      'stop with a receipt waiting',
+    ]);
+    assert.ok(figures.some((figure) => /^paid orders not booked exactly once \(of [1-9]/.test(figure.name)));
+  });
+});
