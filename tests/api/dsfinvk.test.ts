@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID, X509Certificate } from 'node:crypto';
 import { strFromU8, unzipSync } from 'fflate';
+import { simulatorCredentials } from '../../api/src/fiscal/sandbox/keys.ts';
 import { bookPaidOrder } from '../support/books.ts';
 import { withForm } from '../support/fixtures.ts';
 import { describeApi } from '../support/env.ts';
@@ -611,6 +612,51 @@ describeApi('fiscal: the DSFinV-K export of a period', (t) => {
         ['Geldtransit', '5', '-50,00000'],
         ['Umsatz', '2', '19,50000'],
       ].sort(),
+    );
+  });
+
+  it('a Bon the TSE could not sign has its TSE row saying so, naming the TSE of its till', async () => {
+    const tills = (await get('/api/tills')).body;
+    const till = tills.tills[0].id as number;
+    const today = tills.today as string;
+    await signing(till);
+    assert.equal((await post('/api/fiscal/retry', {})).body.transactions.length, 0, 'the opening balance is signed');
+    const { apiKey } = await simulatorCredentials(t.db);
+    const offline = (value: boolean) =>
+      fetch(`${shop.url}/fiscal-sandbox/offline`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${apiKey}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ offline: value }),
+      });
+    assert.equal((await offline(true)).status, 200);
+    try {
+      assert.equal(
+        (await post(`/api/tills/${till}/movements`, { kind: 'income', amount: 500, reason: 'Spende' })).status,
+        201,
+      );
+      await post('/api/fiscal/retry', {});
+      const balance = ((await get('/api/tills')).body.tills as { id: number; balance: number }[]).find(
+        (b) => b.id === till,
+      )!.balance;
+      assert.equal((await post(`/api/tills/${till}/closes`, { counted: balance, expected: balance })).status, 201);
+    } finally {
+      await offline(false);
+    }
+    const res = await download(`/api/tills/dsfinvk?from=${today}&to=${today}`);
+    assert.equal(res.status, 200, String(res.body));
+    const tables = readExport(new Uint8Array(res.body as Buffer));
+    const tse = tables.get('transactions_tse.csv')!.rows;
+    assert.deepEqual(
+      tse.map((row) => [row.TSE_ID, row.TSE_TANR, row.TSE_TA_SIG !== '', row.TSE_TA_FEHLER.replace(/:.*/s, '')]),
+      [
+        ['1', '1', true, ''],
+        ['1', '', false, 'TSE ausgefallen'],
+      ],
+      'the opening balance signed, the donation with the TSE failure',
+    );
+    assert.deepEqual(
+      tables.get('tse.csv')!.rows.map((row) => row.TSE_ID),
+      ['1'],
     );
   });
 
