@@ -63,11 +63,14 @@ const num = (name: string, places = 0): Column => ({ name, kind: 'number', place
 // The columns every file begins with: the close they belong to.
 const closeKey = () => [text('Z_KASSE_ID', 50), text('Z_ERSTELLUNG', 30), num('Z_NR')];
 
-/** Hundredths (cents, a rate's hundredths of a percent) as a decimal with a comma and `places` places: 1234 → "12,34000". */
+/**
+ * Hundredths (cents, a rate's hundredths of a percent) as a decimal with a comma and `places` (2 or
+ * more) places, rounded there: 1234 → "12,34000"; a unit price of 1000 cents for 3 → "3,33333".
+ */
 const decimal = (hundredths: number, places = 2) => {
-  const abs = Math.abs(Math.round(hundredths));
-  const value = `${Math.floor(abs / 100)},${String(abs % 100).padStart(2, '0')}${'0'.repeat(Math.max(places - 2, 0))}`;
-  return `${hundredths < 0 ? '-' : ''}${value}`;
+  const scaled = Math.round(Math.abs(hundredths) * 10 ** (places - 2));
+  const digits = String(scaled).padStart(places + 1, '0');
+  return `${hundredths < 0 && scaled ? '-' : ''}${digits.slice(0, -places)},${digits.slice(-places)}`;
 };
 
 /** A whole number with `places` decimal places: 3 → "3,000". */
