@@ -673,7 +673,7 @@ describeApi('fiscal: the DSFinV-K export of a period', (t) => {
     assert.equal(german.status, 409);
     assert.equal(
       german.body.message,
-      'Der DSFinV-K-Export braucht in den Einstellungen (Anschrift und Steuer): Straße, Ort, Steuernummer oder USt-IdNr..',
+      'Der DSFinV-K-Export braucht in den Einstellungen (Anschrift und Steuer): Straße, Ort, Steuernummer oder Umsatzsteuer-Identifikationsnummer.',
     );
     const english = await get(`/api/tills/dsfinvk?from=${today}&to=${today}`).set('Accept-Language', 'en');
     assert.equal(

@@ -724,7 +724,7 @@ export const messagesDe: Record<string, string> = {
   street: 'Straße',
   postcode: 'Postleitzahl',
   town: 'Ort',
-  'tax number or VAT identification number': 'Steuernummer oder USt-IdNr.',
+  'tax number or VAT identification number': 'Steuernummer oder Umsatzsteuer-Identifikationsnummer',
   // A list of things named by sentences of their own: "street, postcode".
   '{first}, {next}': '{first}, {next}',
 };
