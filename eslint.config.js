@@ -29,7 +29,7 @@ export default tseslint.config(
   // (vendors, orders, ledger, counter, payouts, shop, identity, protocol, stripe, webhooks-out, items,
   // settings, files, pdf, mail, …): only the shared foundations that every layer may use, which are
   // config.ts, db/, log.ts, language/, and errors.ts (the domain errors it answers),
-  // period.ts, csv.ts, lists.ts and form-fields.ts. What it needs of a domain, app.ts hands it.
+  // period.ts, csv.ts, lists.ts, form-fields.ts and event-loop.ts. What it needs of a domain, app.ts hands it.
   {
     files: ['api/src/http/**/*.ts'],
     rules: {
@@ -38,9 +38,9 @@ export default tseslint.config(
         {
           patterns: [
             {
-              regex: '^\\.\\./(?!(config|log|errors|period|csv|lists|form-fields)\\.ts$|language/|db/)',
+              regex: '^\\.\\./(?!(config|log|errors|period|csv|lists|form-fields|event-loop)\\.ts$|language/|db/)',
               message:
-                'http/ imports no domain folder, only the shared foundations (config, db/, log, language/, errors, period, csv, lists, form-fields); let app.ts hand it what it needs.',
+                'http/ imports no domain folder, only the shared foundations (config, db/, log, language/, errors, period, csv, lists, form-fields, event-loop); let app.ts hand it what it needs.',
             },
           ],
         },

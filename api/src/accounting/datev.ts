@@ -9,6 +9,7 @@ import { accountName } from './names.ts';
 import { paymentBatches, type PaymentRow } from './queries.ts';
 import { centsToDecimal } from '../csv.ts';
 import { localDay, type Period, zoneOffset } from '../period.ts';
+import { slicesOf } from '../event-loop.ts';
 
 // The bookkeeper's DATEV file: an EXTF "Buchungsstapel" (format category 21, version 13, header
 // version 700) as DATEV's import reads it. It reads the ledger and the cash book and moves no money.
@@ -337,7 +338,7 @@ function rowAccounts(
   };
 }
 
-/** One line per ledger row, oldest first, read in batches. */
+/** One line per ledger row, oldest first, read in batches and handed on a slice at a time. */
 async function* rowBookings(
   db: Db,
   settings: DatevSettings,
@@ -352,17 +353,18 @@ async function* rowBookings(
       batch.map((row) => row.id),
       timeZone,
     );
-    yield batch.map((row) => {
-      const detail = details.get(Number(row.id));
-      if (!detail) throw new Error(`Ledger row ${row.id} vanished during the export.`);
-      return {
-        amount: row.amount,
-        ...rowAccounts(settings, row),
-        day: detail.day,
-        voucher: voucherOf(row, detail),
-        text: bookingText(row),
-      };
-    });
+    for await (const slice of slicesOf(batch))
+      yield slice.map((row) => {
+        const detail = details.get(Number(row.id));
+        if (!detail) throw new Error(`Ledger row ${row.id} vanished during the export.`);
+        return {
+          amount: row.amount,
+          ...rowAccounts(settings, row),
+          day: detail.day,
+          voucher: voucherOf(row, detail),
+          text: bookingText(row),
+        };
+      });
   }
 }
 
@@ -499,7 +501,8 @@ export async function* datevFile(
 ): AsyncGenerator<string> {
   yield datevHeader(settings, period, created, timeZone) + columnHeading;
   if (mode === 'daily') {
-    yield (await dailyBookings(db, settings, period, timeZone)).map(bookingLine).join('');
+    for await (const slice of slicesOf(await dailyBookings(db, settings, period, timeZone)))
+      yield slice.map(bookingLine).join('');
     return;
   }
   for await (const bookings of rowBookings(db, settings, period, timeZone)) yield bookings.map(bookingLine).join('');

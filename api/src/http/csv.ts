@@ -1,13 +1,15 @@
 import { PassThrough } from 'node:stream';
 import { csvHeader, csvLine, type CsvColumn } from '../csv.ts';
 import { languageOf } from '../language/messages.ts';
+import { slicesOf } from '../event-loop.ts';
 import type { AppContext } from './routes.ts';
 
 // CSV and other downloads as answers; the lines themselves are written by api/src/csv.ts.
 
 /**
  * Answers a CSV download. `batches` yields the rows a page at a time, so a year of ledger rows is
- * streamed instead of held in memory; a short table is passed as `[rows]`.
+ * streamed instead of held in memory; a short table is passed as `[rows]`. The lines are written a
+ * slice at a time (api/src/event-loop.ts), so a long table never holds the event loop.
  */
 export function respondCsv<Row>(
   ctx: AppContext,
@@ -20,7 +22,9 @@ export function respondCsv<Row>(
   ctx.vary('Accept-Language');
   respondDownload(ctx, 'text/csv; charset=utf-8', filename, async function* () {
     yield csvHeader(columns as CsvColumn<unknown>[], language);
-    for await (const rows of batches) yield rows.map((row) => csvLine(columns, row, timeZone, language)).join('');
+    for await (const rows of batches)
+      for await (const slice of slicesOf(rows))
+        yield slice.map((row) => csvLine(columns, row, timeZone, language)).join('');
   });
 }
 
