@@ -7,6 +7,8 @@
 //
 // The SQL here reads with trusted aliases only (never input), one index lookup per payout:
 // ledger_rows_one_payout_row, ledger_rows_reversed_once and cash_movements' unique ledger_row_id.
+// The reversal's kind is named: it implies the partial index's condition (not a refund), without
+// which PostgreSQL joins every reversal of the ledger for each payout.
 
 /** `voucherLabel` in SQL over a `cash_movements` row aliased `m`; null without a row. */
 export const voucherLabelSql = (m: string) =>
@@ -24,7 +26,7 @@ export const payoutVoucherSql = (p: string) =>
 /** The voucher of a payout's reversal over a `payouts` row aliased `p`; null when not reversed (or reversed before the tills). */
 export const reversalVoucherSql = (p: string) =>
   `(select ${voucherLabelSql('vm')} from ledger_rows vr
-     join ledger_rows vrr on vrr.reversal_of = vr.id
+     join ledger_rows vrr on vrr.reversal_of = vr.id and vrr.kind = 'payout_reversal'
      join cash_movements vm on vm.ledger_row_id = vrr.id
      where vr.payout_id = ${p}.id and vr.kind = 'payout')`;
 
