@@ -34,6 +34,7 @@ import * as germanVariant from './034_german_variant.ts';
 import * as itemEnglish from './035_item_english.ts';
 import * as fiscalMasterData from './036_fiscal_master_data.ts';
 import * as tseCertificate from './037_tse_certificate.ts';
+import * as salesIndex from './038_sales_index.ts';
 
 export interface Migration {
   name: string;
@@ -78,4 +79,5 @@ export const migrations: Migration[] = [
   { name: '035_item_english', ...itemEnglish },
   { name: '036_fiscal_master_data', ...fiscalMasterData },
   { name: '037_tse_certificate', ...tseCertificate },
+  { name: '038_sales_index', ...salesIndex },
 ];
