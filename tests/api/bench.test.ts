@@ -1,21 +1,13 @@
 import assert from 'node:assert/strict';
 import { benchBooks } from '../../bench/books.ts';
-import type { Figure } from '../../bench/figures.ts';
+import { benchMigrate } from '../../bench/migrate.ts';
+import { seedSalesHistory } from '../../seeds/history.ts';
+import { assertMeasured, quietly } from '../support/bench.ts';
+import { engine, resetDatabase } from '../support/env.ts';
 
 // The bench parts on a tiny history, so that a route they call cannot change under them unseen: a
 // part throws when a route it calls answers an error. Their figures are the bench's to judge, on
 // the full history; here only that each part measures what it names.
-
-/** Runs a part with its printed tables kept out of the test's output. */
-async function quietly(part: () => Promise<Figure[]>): Promise<Figure[]> {
-  const log = console.log;
-  console.log = () => {};
-  try {
-    return await part();
-  } finally {
-    console.log = log;
-  }
-}
 
 describe('bench parts on a tiny history', function () {
   this.timeout(120_000);
@@ -32,5 +24,22 @@ describe('bench parts on a tiny history', function () {
     ])
       assert.ok(names.includes(name), `${name} among ${names.join('; ')}`);
     for (const figure of figures) assert.ok(Number.isFinite(figure.value), `${figure.name}: ${figure.value}`);
+  });
+
+  it('the migration bench brings a copy of a history from before the counter to the latest migration', async () => {
+    // The demo's weeks of sales and payouts in the tests' database (PGlite): the history copied.
+    const { db } = await engine('pglite');
+    await resetDatabase(db);
+    try {
+      await db.transaction((trx) => seedSalesHistory(trx, { now: new Date(), timeZone: 'Europe/Berlin' }));
+      const figures = await quietly(() => benchMigrate({ tiny: true, db }));
+      assert.equal(figures.length, 1);
+      assert.match(figures[0].name, /^from 013_\w+ to \d{3}_\w+, a tiny history$/);
+      assertMeasured(figures, []);
+      // The tests' own schema is where it was, with its history.
+      assert.ok(Number((await db('ledger_rows').count({ n: '*' }))[0].n) > 0);
+    } finally {
+      await resetDatabase(db);
+    }
   });
 });
