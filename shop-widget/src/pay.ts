@@ -4,9 +4,10 @@ import { env, lang, pendingKey, writeStored, type PendingOrder } from './store.t
 
 // The order goes to the API, which prices and checks it again and answers Stripe's Checkout page.
 
+/** The order placed, or, for "Try again" of an order paid meanwhile, that order (no checkout). */
 export interface Placed {
   order: string;
-  checkoutUrl: string;
+  checkoutUrl: string | null;
 }
 
 export async function placeOrder(
@@ -14,6 +15,7 @@ export async function placeOrder(
   summary: Checkout,
   email: string | null,
   cartId: string,
+  retryOf?: string,
 ): Promise<Answer<Placed>> {
   const answer = await callApi<Placed>('/api/orders/', {
     method: 'POST',
@@ -25,10 +27,11 @@ export async function placeOrder(
       email: email || null,
       locale: lang.value,
       cartId,
+      ...(retryOf ? { retryOf } : {}),
       ...(env.mode === 'embedded' && env.returnUrl ? { returnUrl: env.returnUrl } : {}),
     },
   });
-  if (answer.ok)
+  if (answer.ok && answer.body.checkoutUrl)
     writeStored('session', pendingKey(answer.body.order), {
       vendor,
       checkoutUrl: answer.body.checkoutUrl,

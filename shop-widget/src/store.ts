@@ -126,6 +126,8 @@ export interface Flow {
   terms: boolean;
   /** Sent with "Pay": the API places one order per id. A changed cart or tip needs a new one. */
   cartId?: string;
+  /** The order whose "Try again" this cart is: paid meanwhile, "Pay" leads to its receipt. */
+  retryOf?: string;
 }
 
 const flows = new Map<string, Signal<Flow>>();
@@ -191,11 +193,12 @@ export function adoptVisit(licenceId: string, visit: Visit): void {
  * "Try again" of an unpaid order: its own lines and tip as the server has them. The same cart and tip
  * keep their cart id, so "Pay" reopens the payment still open rather than placing a second order.
  */
-export function restoreFlow(licenceId: string, cart: Cart, tip: number): void {
+export function restoreFlow(licenceId: string, cart: Cart, tip: number, order: string): void {
   const flow = flowOf(licenceId);
   // Item ids are integer keys: both objects list them in ascending order.
   if (flow.value.tip !== tip || JSON.stringify(flow.value.cart) !== JSON.stringify(cart))
-    flow.value = { cart, tip, terms: flow.value.terms };
+    flow.value = { cart, tip, terms: flow.value.terms, retryOf: order };
+  else flow.value = { ...flow.value, retryOf: order };
 }
 
 /** After a paid order the next purchase starts with a fresh cart. */

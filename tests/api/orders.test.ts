@@ -366,6 +366,44 @@ describeApi('orders: one order per cart however often "Pay" is tapped', (t) => {
     assert.equal(again.body.message, 'This cart has already been paid.');
     assert.equal(await orderCount(), 2);
   });
+
+  it('answers "Try again" of an order paid meanwhile with that order’s receipt, and places no second order', async () => {
+    const first = await pay('cart-first-device-00');
+    // A second device took "Try again" while the order was unpaid: its own cart, the order it retries.
+    const retry = async () =>
+      shop.http.post('/api/orders').send({
+        vendor: 'DEMO-1',
+        entries: [{ item: await itemId(t.db, 'Zeitung'), quantity: 1 }],
+        cartId: 'cart-second-device-0',
+        retryOf: first.body.order,
+      });
+    const back = await payInSandbox(shop.url, first.body.checkoutUrl);
+    assert.equal((await shop.http.get(`/api/orders/verify${new URL(back).search}`)).body.status, 'paid');
+
+    const answer = await retry();
+    assert.equal(answer.status, 200, JSON.stringify(answer.body));
+    assert.equal(answer.body.order, first.body.order);
+    assert.equal(answer.body.checkoutUrl, null);
+    assert.equal(answer.body.receipt.status, 'paid');
+    assert.deepEqual(
+      answer.body.receipt.lines.map((line: { name: string; quantity: number }) => [line.name, line.quantity]),
+      [['Zeitung', 1]],
+    );
+    assert.equal(await orderCount(), 1, 'no second order to pay');
+
+    // A token of no order, or of one not paid, places the order as always.
+    const unpaid = await pay('cart-unpaid-00000000');
+    for (const retryOf of ['not-a-token', unpaid.body.order]) {
+      const placed = await shop.http.post('/api/orders').send({
+        vendor: 'DEMO-1',
+        entries: [{ item: await itemId(t.db, 'Zeitung'), quantity: 1 }],
+        retryOf,
+      });
+      assert.equal(placed.status, 201, JSON.stringify(placed.body));
+      assert.notEqual(placed.body.order, unpaid.body.order);
+    }
+    assert.equal(await orderCount(), 4);
+  });
 });
 
 describeApi('orders: Stripe refusing the shop’s key', (t) => {
@@ -426,6 +464,7 @@ describeApi('orders: receipts and the back office', (t) => {
       'number',
       'order',
       'paidAt',
+      'refundedAt',
       'status',
       'tip',
       'total',

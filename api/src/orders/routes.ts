@@ -32,6 +32,9 @@ import { whenSettled } from './changes.ts';
 import { isSessionOf, verifyRateLimit, verifyWithStripe } from './verify-throttle.ts';
 import { tr } from '../language/messages.ts';
 
+/** An order whose money has moved: its receipt stands, whatever a page that still shows it unpaid asks. */
+const moneyMoved = new Set(['paid', 'flagged', 'refunded']);
+
 /** The receipt's order; every kind of wrong token gets the same answer. */
 async function orderOfToken(ctx: AppContext, token: unknown): Promise<OrderRow> {
   const order = await findOrderByToken(ctx.db, token);
@@ -94,6 +97,13 @@ export const orderRoutes: RouteDef[] = [
     body: 'json',
     handler: async (ctx) => {
       const input = parse(orderInput, ctx.request.body);
+      // "Try again" of an order whose money has moved since (paid on another device): its receipt,
+      // never a second order of the same cart that could be paid too.
+      const retried = input.retryOf ? await orderReceipt(ctx.db, input.retryOf) : undefined;
+      if (retried && moneyMoved.has(retried.status)) {
+        ctx.body = { order: retried.order, checkoutUrl: null, receipt: retried };
+        return;
+      }
       const placed = await placeOrder(ctx.db, ctx.config, input, clientBucket(ctx, ctx.config));
       ctx.status = 201;
       ctx.body = { order: placed.token, checkoutUrl: placed.checkoutUrl };

@@ -67,6 +67,9 @@ export const orderInput = z.object(
       .regex(cartIdPattern, cartIdMessage)
       .nullish()
       .transform((value) => value ?? null),
+    // The token of the order whose "Try again" this is: an order paid meanwhile is answered with its
+    // receipt. Anything else in it is no such order.
+    retryOf: z.string().max(100).nullish().catch(null),
     // German is the default and the fallback; a browser's "en-GB" means English.
     locale: z
       .string({ error: 'Please choose the language de or en.' })

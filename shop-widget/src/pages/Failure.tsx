@@ -26,15 +26,18 @@ export function Failure(props: { order: string }) {
     readStored<PendingOrder>('session', pendingKey(props.order))?.vendor ??
     env.licenceId ??
     lastVendor();
-  const tryAgain = () => {
+  const tryAgain = async () => {
+    // Paid meanwhile, on another device: the receipt, not a second order of the same cart.
+    const now = receipt && (await callApi<Receipt>(orderApi(receipt.order)));
+    if (now && now.ok && charged(now.body.status)) return navigate(receiptPath(receipt.order), true);
     if (receipt) {
       const cart = Object.fromEntries(receipt.lines.map((line) => [line.item, line.quantity]));
-      restoreFlow(receipt.licenseId, cart, receipt.tip);
+      restoreFlow(receipt.licenseId, cart, receipt.tip, receipt.order);
     }
     // Without a vendor to return to, the start page says how to find one.
     navigate(vendor ? stepPath(vendor, 'confirmation') : '/');
   };
-  return <FailureView receipt={receipt} tryAgain={tryAgain} />;
+  return <FailureView receipt={receipt} tryAgain={() => void tryAgain()} />;
 }
 
 /**

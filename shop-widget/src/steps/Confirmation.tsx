@@ -1,7 +1,8 @@
 import { useState } from 'preact/hooks';
 import { checkout, isEmail, newCartId, setQuantity } from '../cart.ts';
 import { goToCheckout, placeOrder } from '../pay.ts';
-import { email, env, navigate, refusalOf, rememberEmail, scripted, t } from '../store.ts';
+import { receiptPath } from '../route.ts';
+import { email, env, finishFlow, navigate, refusalOf, rememberEmail, scripted, t } from '../store.ts';
 import { Alert, External, Go, money, Progress, Screen, ShopForm, WithName } from '../ui.tsx';
 import { problemText } from '../problems.ts';
 import { at, update, type StepProps } from './step.ts';
@@ -108,10 +109,17 @@ export function Confirmation(props: StepProps) {
     if (!flow.cartId) update(props, { cartId });
     const receiptTo = receiptEmail.trim();
     if (!summary.digital && receiptTo) rememberEmail(receiptTo);
-    const answer = await placeOrder(props.vendor.licenseId, summary, summary.digital ? email.value : receiptTo, cartId);
+    const to = summary.digital ? email.value : receiptTo;
+    const answer = await placeOrder(props.vendor.licenseId, summary, to, cartId, flow.retryOf);
     if (answer.ok) {
-      navigate(at(props, 'payment', `?order=${encodeURIComponent(answer.body.order)}`));
-      goToCheckout(answer.body.checkoutUrl);
+      const { order, checkoutUrl } = answer.body;
+      if (!checkoutUrl) {
+        // The order this cart retries was paid meanwhile (on another device): its receipt, and a fresh cart.
+        finishFlow(props.vendor.licenseId);
+        return navigate(receiptPath(order), true);
+      }
+      navigate(at(props, 'payment', `?order=${encodeURIComponent(order)}`));
+      goToCheckout(checkoutUrl);
       return;
     }
     setBusy(false);

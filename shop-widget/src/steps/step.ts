@@ -16,6 +16,6 @@ export const at = (props: StepProps, step: Step, query = '') => stepPath(props.r
 
 export function update(props: StepProps, changes: Partial<Flow>): void {
   // Another cart or tip is another order: its "Pay" must not be answered with the last one's.
-  const renewed = 'cart' in changes || 'tip' in changes ? { cartId: undefined } : {};
+  const renewed = 'cart' in changes || 'tip' in changes ? { cartId: undefined, retryOf: undefined } : {};
   props.flow.value = { ...props.flow.value, ...renewed, ...changes };
 }
