@@ -90,6 +90,7 @@ export const texts = {
   continuePayment: ['Weiter zur Zahlung', 'Continue to payment'],
   backToOrder: ['Zurück zur Bestellung', 'Back to the order'],
   waiting: ['Deine Zahlung wird bestätigt …', 'Confirming your payment …'],
+  receiptComing: ['Dein Beleg kommt gleich …', 'Your receipt is coming …'],
   chargedConfirming: ['Zahlung eingegangen, wird bestätigt', 'Payment received, being confirmed'],
   connectionLost: [
     'Die Verbindung zum Server ist unterbrochen – wir versuchen es weiter …',
@@ -102,6 +103,8 @@ export const texts = {
   download: ['{name} herunterladen', 'Download {name}'],
   notConfirmed: ['Deine Zahlung ist noch nicht bestätigt.', 'Your payment is not confirmed yet.'],
   refunded: ['Diese Zahlung wurde erstattet.', 'This payment was refunded.'],
+  refundedStatus: ['Erstattet', 'Refunded'],
+  refundedAt: ['Erstattet am {date} um {time}', 'Refunded on the {date} at {time}'],
   refundedText: [
     'Das Geld geht auf die Karte zurück, mit der bezahlt wurde.',
     'The money goes back to the card it was paid with.',

@@ -39,6 +39,21 @@ describeApi('refunds: an order refunded through Stripe and booked in reverse', (
     assert.deepEqual([res.body.id, res.body.status, res.body.refundedBy], [order.id, 'refunded', 'office']);
     assert.ok(res.body.refundedAt);
 
+    // The customer's receipt stays the receipt, marked refunded, with when the money went back.
+    const receipt = (await shop.http.get(`/api/orders/${order.token}/`)).body;
+    assert.deepEqual(
+      [
+        receipt.status,
+        receipt.number,
+        receipt.total,
+        receipt.tip,
+        receipt.lines.map((line: { name: string }) => line.name),
+      ],
+      ['refunded', order.id, 400, 100, ['Zeitung']],
+    );
+    assert.ok(receipt.paidAt);
+    assert.equal(receipt.refundedAt, new Date(res.body.refundedAt).toISOString());
+
     const sales = await t
       .db('ledger_rows')
       .where({ order_id: order.id })

@@ -4,6 +4,7 @@ import { eventually } from '../support/orders.ts';
 import { accessToken, openLoggedIn } from './admin-login.ts';
 import { expectAccessible } from './axe.ts';
 import { screenshot, resize } from './browser.ts';
+import { payInSandbox } from '../support/sandbox.ts';
 import { buyInShop, placeOrder } from './purchase.ts';
 import type { RunningServer } from './server.ts';
 import { useServerAndBrowser } from './suite.ts';
@@ -160,6 +161,28 @@ describe('e2e: the shop after a payment never contradicts the order', function (
         await page.locator('#shop-receipt-refunded').waitFor();
         const shown = plain(await page.locator('#shop-content').innerText());
         assert.match(shown, lang === 'de' ? /Diese Zahlung wurde erstattet/ : /This payment was refunded/, address);
+        // Still the receipt, marked as refunded: its number, lines, amount and dates.
+        assert.equal(await text(page, '#shop-receipt-status'), lang === 'de' ? 'Erstattet' : 'Refunded');
+        assert.equal(
+          await text(page, '#shop-receipt-number'),
+          `${lang === 'de' ? 'Bestellnummer' : 'Order number'} ${newest.id}`,
+        );
+        assert.deepEqual((await page.locator('#shop-receipt-tiles li').allInnerTexts()).map(plain), [
+          lang === 'de' ? 'Zeitung' : 'Newspaper',
+        ]);
+        assert.equal(await text(page, '#shop-receipt-total'), lang === 'de' ? 'Summe 3,00 €' : 'Total €3.00');
+        assert.match(
+          await text(page, '#shop-receipt-bought'),
+          lang === 'de'
+            ? /^Gekauft am \d\d\.\d\d\.\d{4} um \d\d:\d\d$/
+            : /^Bought on the \d\d\/\d\d\/\d{4} at \d\d:\d\d$/,
+        );
+        assert.match(
+          await text(page, '#shop-receipt-refunded-text'),
+          lang === 'de'
+            ? /^Erstattet am \d\d\.\d\d\.\d{4} um \d\d:\d\d\. Das Geld geht auf die Karte zurück/
+            : /^Refunded on the \d\d\/\d\d\/\d{4} at \d\d:\d\d\. The money goes back to the card/,
+        );
         assert.ok(
           !/nicht bestätigt|not confirmed|nichts abgebucht|nothing was charged/i.test(shown),
           `${address}: ${shown}`,
@@ -168,6 +191,55 @@ describe('e2e: the shop after a payment never contradicts the order', function (
       await accessibleAtPhoneWidths(page, `refunded-${lang}`);
     }
   });
+
+  it('shows the receipt, and places no second order, when "Try again" on a second device meets an order paid meanwhile', async () => {
+    const ids = await items();
+    const placed = await placeOrder(server.url, {
+      vendor: 'DEMO-1',
+      entries: [{ item: ids.get('Zeitung')!, quantity: 2 }],
+      tip: 0,
+      locale: 'de',
+    });
+    // The second device opens the failure link while the order is unpaid and takes "Try again".
+    const page = await freshBrowser('de');
+    await page.goto(`${server.url}/failure?order=${placed.token}`);
+    await page.locator('#shop-try-again').click();
+    await page.waitForURL(`${server.url}/v/DEMO-1/confirmation`);
+    assert.deepEqual((await page.locator('#shop-order-lines li').allInnerTexts()).map(plain), ['2 × Zeitung 6,00 €']);
+
+    // Meanwhile the first device pays.
+    await payInSandbox(server.url, placed.checkoutUrl);
+    await eventually(async () => {
+      const receipt = (await (await fetch(`${server.url}/api/orders/${placed.token}/`)).json()) as { status: string };
+      return receipt.status === 'paid';
+    }, 'the order is paid');
+    const [before] = await newestOrders();
+
+    // "Pay" on the second device: the paid order's receipt, not Stripe's page of a new order.
+    await page.getByLabel('Mit diesem Kauf akzeptiere ich die AGB').check();
+    await page.locator('#shop-pay').click();
+    await page.waitForURL(`${server.url}/paymentconfirmation?order=${placed.token}`);
+    assert.equal(await text(page, '#shop-receipt-status'), 'Bezahlt');
+    const [after] = await newestOrders();
+    assert.equal(after.id, before.id, 'no new order');
+
+    // A third device opening "Try again" after the payment goes straight to the receipt as well.
+    const third = await freshBrowser('en');
+    await third.goto(`${server.url}/failure?order=${placed.token}`);
+    await third.waitForURL(`${server.url}/paymentconfirmation?order=${placed.token}`);
+    assert.equal(await text(third, '#shop-receipt-status'), 'Paid');
+  });
+
+  /** The newest order as the office lists it. */
+  async function newestOrders(): Promise<{ id: number }[]> {
+    const office = await freshBrowser('de');
+    await openLoggedIn(office, `${server.url}/backoffice/orders`, 'office', 'office');
+    const headers = { Authorization: `Bearer ${await accessToken(office)}` };
+    const answer = await fetch(`${server.url}/api/orders?sort=${encodeURIComponent('["id","DESC"]')}&range=[0,0]`, {
+      headers,
+    });
+    return (await answer.json()) as { id: number }[];
+  }
 
   it('restores a declined 17,00 € order’s lines and tip with "Try again" in a fresh browser', async () => {
     const ids = await items();

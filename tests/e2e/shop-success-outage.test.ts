@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import type { Browser, Page } from 'playwright-core';
-import { leaseChromium } from './browser.ts';
+import { leaseChromium, screenshot } from './browser.ts';
 import { mainItemOrder, placeOrder } from './purchase.ts';
 import { freePort, removeDir, seededCopy, startServer, tempDir, type RunningServer } from './server.ts';
 
@@ -11,6 +11,7 @@ import { freePort, removeDir, seededCopy, startServer, tempDir, type RunningServ
 
 const card = '4242 4242 4242 4242';
 const verifyCalls = '**/api/orders/verify/**';
+const orderCalls = '**/api/orders/**';
 
 /** Text as a person reads it: one space for any run of white space. */
 const plain = (text: string | null) => (text ?? '').replace(/\s+/g, ' ').trim();
@@ -42,10 +43,11 @@ describe('e2e: the success page waits through a server restart', function () {
     assert.deepEqual(problems, [], 'no page threw an error');
   });
 
-  /** A fresh browser on the sandbox's card page of a newly placed order, in German. */
-  async function onCardPage(): Promise<Page> {
+  /** A fresh browser on the sandbox's card page of a newly placed order, in German unless told. */
+  async function onCardPage(lang: 'de' | 'en' = 'de'): Promise<Page> {
     const { checkoutUrl } = await placeOrder(server.url, await mainItemOrder(server.url, 'DEMO-1'));
-    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, locale: 'de-AT' });
+    const locale = lang === 'de' ? 'de-AT' : 'en-GB';
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, locale });
     const page = await context.newPage();
     page.on('pageerror', (error) => problems.push(`${page.url()}: ${error.message}`));
     await page.goto(`${server.url}${new URL(checkoutUrl).pathname}`);
@@ -74,6 +76,52 @@ describe('e2e: the success page waits through a server restart', function () {
     await page.locator('#shop-receipt-status').waitFor();
     assert.equal(plain(await page.locator('#shop-receipt-status').textContent()), 'Bezahlt');
     await page.context().close();
+  });
+
+  it('waits calmly through 5 s without answers from the orders API, in German and English, then shows the receipt by itself', async () => {
+    // The phone's connection drops as Stripe sends the customer back: from the success page's first
+    // call about the order, or from the call after it (the receipt, once the payment is confirmed).
+    for (const [lang, answeredFirst] of [
+      ['de', 0],
+      ['en', 1],
+      ['de', 1],
+    ] as const) {
+      const page = await onCardPage(lang);
+      await page.setViewportSize({ width: 375, height: 812 });
+      let calls = 0;
+      let dropped = 0;
+      const failures: string[] = [];
+      await page.route(orderCalls, async (route) => {
+        if (calls++ < answeredFirst) return route.continue();
+        dropped ||= Date.now();
+        if (Date.now() - dropped > 5000) return route.continue();
+        failures.push(route.request().url());
+        // No answer at all, then a proxy's 500, by turns.
+        if (failures.length % 2) await route.abort('internetdisconnected');
+        else await route.fulfill({ status: 500, body: 'Internal Server Error' });
+      });
+      await page.locator('#sandbox-pay').click();
+      await page.waitForURL(/\/success\?/);
+      const interrupted = page.locator('#shop-success-interrupted, #shop-receipt-interrupted');
+      await interrupted.waitFor();
+      assert.equal(
+        plain(await interrupted.textContent()),
+        lang === 'de'
+          ? 'Die Verbindung zum Server ist unterbrochen – wir versuchen es weiter …'
+          : 'The connection to the server is interrupted – we keep trying …',
+      );
+      const shown = await page.locator('#shop-content').innerText();
+      assert.ok(!/Upsi|Zurück zum Shop|An error occurred|Back to the shop/.test(shown), shown);
+      if (answeredFirst) await screenshot(page, `shop-success-interrupted-${lang}-375`);
+
+      // No tap: the page finds the API again and shows the receipt.
+      await page.locator('#shop-receipt-status').waitFor({ timeout: 30_000 });
+      assert.equal(plain(await page.locator('#shop-receipt-status').textContent()), lang === 'de' ? 'Bezahlt' : 'Paid');
+      assert.match(page.url(), /\/paymentconfirmation\?order=/);
+      // Asked again after 1, 2 and 4 s, as the docs promise, not once.
+      assert.ok(failures.length >= 3, `tried ${failures.length} times in the outage`);
+      await page.context().close();
+    }
   });
 
   it('says the connection is interrupted while the server is down, past the countdown, then shows "Bezahlt"', async () => {

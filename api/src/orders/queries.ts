@@ -107,6 +107,7 @@ interface ReceiptRow {
   currency: string;
   created_at: Date;
   paid_at: Date | null;
+  refunded_at: Date | null;
   vendor_first_name: string;
   vendor_license_id: string;
   use_license_id: boolean;
@@ -145,6 +146,7 @@ export async function orderReceipt(db: Db, token: unknown) {
   const [row] = await hotRows<ReceiptRow>(
     db,
     `select o.token, o.id, o.status, o.email, o.tip, o.amount_total, o.currency, o.created_at, o.paid_at,
+       o.refunded_at,
        v.first_name as vendor_first_name, v.license_id as vendor_license_id,
        coalesce((select use_vendor_license_id_in_shop from settings where id = 1), false) as use_license_id,
        coalesce((select json_agg(json_build_object('item_id', e.item_id, 'name', i.name, 'name_en', i.name_en,
@@ -190,6 +192,8 @@ export async function orderReceipt(db: Db, token: unknown) {
     currency: row.currency,
     createdAt: toIso(row.created_at),
     paidAt: toIso(row.paid_at),
+    // A refunded order's receipt says when the money went back.
+    refundedAt: toIso(row.refunded_at),
     downloads: row.downloads.map(downloadLinkOf),
   };
 }
@@ -206,6 +210,8 @@ export type OrderChange = Pick<OrderRow, 'status' | 'paid_at'>;
  */
 export function receiptChangedTo(receipt: Receipt, change: OrderChange): Receipt | undefined {
   if (receipt.lines.some((line) => line.kind === 'digital')) return undefined;
+  // A refund's time is read with the rest of the refunded receipt.
+  if (change.status === 'refunded') return undefined;
   // Paying queued the receipt by e-mail: its state is read too.
   if (receipt.emailHint && change.status !== receipt.status) return undefined;
   return { ...receipt, status: change.status, paidAt: toIso(change.paid_at) };

@@ -14,6 +14,7 @@ import {
   type PendingOrder,
 } from '../store.ts';
 import { Alert, Go, Loading, money, Screen, WithName } from '../ui.tsx';
+import { retryDelay, unreachable } from './connection.ts';
 import { WayOn } from './WayOn.tsx';
 
 /** GET /api/orders/{token}/ (and /verify): what the customer shows the vendor. */
@@ -32,6 +33,8 @@ export interface Receipt {
   total: number;
   createdAt: string;
   paidAt: string | null;
+  /** When the money went back (a refunded order's alone). */
+  refundedAt?: string | null;
   downloads: { id: string; itemId: number; itemName: string; itemNameEn?: string }[];
 }
 
@@ -83,23 +86,31 @@ const Paper = () => (
   </svg>
 );
 
-function Paid(props: { receipt: Receipt }) {
-  const { receipt } = props;
+/** Stripe's way back of the money: an arrow turning back. */
+const Returned = () => (
+  <svg class="shop-receipt-icon shop-receipt-returned" viewBox="0 0 24 24" aria-hidden="true">
+    <path d="M9 5L4 10l5 5" />
+    <path d="M4 10h10a6 6 0 010 12h-3" />
+  </svg>
+);
+
+/** "Gekauft am …" and the like: a moment as the newspaper's clock read it. */
+const at = (text: 'boughtAt' | 'refundedAt', when: Date) =>
+  t(text, {
+    date: format(when, { day: '2-digit', month: '2-digit', year: 'numeric' }),
+    time: format(when, { hour: '2-digit', minute: '2-digit' }),
+  });
+
+/**
+ * What was bought: the copies, the editions sent by e-mail, the total and when. A refunded order shows
+ * the same, without the downloads and mails that no longer hold.
+ */
+function Bought(props: { receipt: Receipt; refunded?: boolean }) {
+  const { receipt, refunded } = props;
   const bought = new Date(receipt.paidAt ?? receipt.createdAt);
   const tipWord = env.boot.settings.useTipInsteadOfDonation ? 'includesTip' : 'includesDonation';
   return (
-    <Screen
-      id="shop-receipt"
-      title={<WithName text="showTo" name={<span id="shop-receipt-vendor">{receipt.vendor}</span>} />}
-    >
-      <p id="shop-receipt-paid" class="shop-receipt-paid">
-        <Tick />
-        <strong id="shop-receipt-status">{t('paid')}</strong>{' '}
-        <span id="shop-receipt-number">{t('orderNumber', { number: receipt.number })}</span>
-      </p>
-      <p id="shop-receipt-clock-row" class="shop-clock">
-        <Clock />
-      </p>
+    <>
       <ul id="shop-receipt-tiles" class="shop-tiles">
         {/* The copies the vendor hands over first, then the editions sent by e-mail. */}
         {[...receipt.lines]
@@ -108,7 +119,7 @@ function Paid(props: { receipt: Receipt }) {
             line.kind === 'print'
               ? Array.from({ length: line.quantity }, (_, copy) => (
                   <li key={`${line.item}-${copy}`} class="shop-receipt-tile shop-receipt-print" data-item={line.item}>
-                    <Tick />
+                    {refunded ? <Returned /> : <Tick />}
                     <span class="shop-receipt-tile-name">{inLang(line.name, line.nameEn)}</span>
                   </li>
                 ))
@@ -118,7 +129,7 @@ function Paid(props: { receipt: Receipt }) {
                     <span class="shop-receipt-tile-name">
                       {line.quantity} × {inLang(line.name, line.nameEn)}
                     </span>
-                    {receipt.emailHint && (
+                    {receipt.emailHint && !refunded && (
                       <span class="shop-receipt-pdf-sent">
                         {t(mailText[receipt.mail ?? 'sending'], { email: receipt.emailHint })}
                       </span>
@@ -148,23 +159,59 @@ function Paid(props: { receipt: Receipt }) {
         </p>
       )}
       {/* The receipt by e-mail of printed copies; a digital edition's tile tells its own mail. */}
-      {receipt.emailHint && receipt.mail && !receipt.lines.some((line) => line.kind === 'digital') && (
+      {!refunded && receipt.emailHint && receipt.mail && !receipt.lines.some((line) => line.kind === 'digital') && (
         <p id="shop-receipt-mail" class="shop-note">
           {t(receiptMailText[receipt.mail], { email: receipt.emailHint })}
         </p>
       )}
-      <p id="shop-receipt-bought">
-        {t('boughtAt', {
-          date: format(bought, { day: '2-digit', month: '2-digit', year: 'numeric' }),
-          time: format(bought, { hour: '2-digit', minute: '2-digit' }),
-        })}
-      </p>
+      <p id="shop-receipt-bought">{at('boughtAt', bought)}</p>
       {/* Below the receipt, so the vendor sees the receipt first; a plain link without the script too. */}
       <p id="shop-receipt-back-row">
         <Go id="shop-receipt-back" to={stepPath(receipt.licenseId, 'landing-page')}>
           {t('backToVendorShop', { name: receipt.vendor })}
         </Go>
       </p>
+    </>
+  );
+}
+
+function Paid(props: { receipt: Receipt }) {
+  const { receipt } = props;
+  return (
+    <Screen
+      id="shop-receipt"
+      title={<WithName text="showTo" name={<span id="shop-receipt-vendor">{receipt.vendor}</span>} />}
+    >
+      <p id="shop-receipt-paid" class="shop-receipt-paid">
+        <Tick />
+        <strong id="shop-receipt-status">{t('paid')}</strong>{' '}
+        <span id="shop-receipt-number">{t('orderNumber', { number: receipt.number })}</span>
+      </p>
+      <p id="shop-receipt-clock-row" class="shop-clock">
+        <Clock />
+      </p>
+      <Bought receipt={receipt} />
+    </Screen>
+  );
+}
+
+/** The receipt of an order whose money went back: what was bought, marked as refunded, and when. */
+function Refunded(props: { receipt: Receipt }) {
+  const { receipt } = props;
+  return (
+    <Screen id="shop-receipt-refunded" title={t('refunded')}>
+      <div class="shop-refunded">
+        <p id="shop-receipt-paid" class="shop-receipt-paid">
+          <Returned />
+          <strong id="shop-receipt-status">{t('refundedStatus')}</strong>{' '}
+          <span id="shop-receipt-number">{t('orderNumber', { number: receipt.number })}</span>
+        </p>
+        <p id="shop-receipt-refunded-text">
+          {receipt.refundedAt && `${at('refundedAt', new Date(receipt.refundedAt))}. `}
+          {t('refundedText')}
+        </p>
+        <Bought receipt={receipt} refunded />
+      </div>
     </Screen>
   );
 }
@@ -186,9 +233,25 @@ export function ReceiptPage(props: { order: string }) {
 function OrderReceipt(props: { order: string }) {
   const [receipt, setReceipt] = useState<Receipt>();
   const [refusal, setRefusal] = useState<Refusal>();
-  const load = () => {
+  const [interrupted, setInterrupted] = useState(false);
+  const [asked, setAsked] = useState(0);
+  useEffect(() => {
+    let done = false;
+    let failures = 0;
+    let retry: ReturnType<typeof setTimeout> | undefined;
     setRefusal(undefined);
-    void callApi<Receipt>(orderApi(props.order)).then((answer) => {
+    // No answer says nothing about the order: asked again (1, 2, 4, then every 5 s) until one comes,
+    // so a customer who paid is never left on an error by a dropped connection.
+    const ask = async (): Promise<void> => {
+      const answer = await callApi<Receipt>(orderApi(props.order));
+      if (done) return;
+      if (!answer.ok && unreachable(answer.refusal.status)) {
+        failures++;
+        setInterrupted(true);
+        retry = setTimeout(() => void ask(), retryDelay(failures));
+        return;
+      }
+      setInterrupted(false);
       if (!answer.ok) return setRefusal(answer.refusal);
       setReceipt(answer.body);
       if (answer.body.status === 'failed' || answer.body.status === 'expired') navigate(failurePath(props.order), true);
@@ -197,10 +260,22 @@ function OrderReceipt(props: { order: string }) {
         finishFlow(pending.vendor);
         writeStored('session', pendingKey(props.order), undefined);
       }
-    });
-  };
-  useEffect(load, [props.order]);
+    };
+    void ask();
+    return () => {
+      done = true;
+      clearTimeout(retry);
+    };
+  }, [props.order, asked]);
 
+  if (interrupted && !receipt)
+    return (
+      <Screen id="shop-receipt-waiting" title={t('receiptComing')}>
+        <p id="shop-receipt-interrupted" class="shop-note" role="status">
+          {t('connectionLost')}
+        </p>
+      </Screen>
+    );
   if (refusal) {
     const invalid = refusal.status === 404 || refusal.status === 400;
     return (
@@ -215,7 +290,7 @@ function OrderReceipt(props: { order: string }) {
     );
   }
   if (!receipt) return <Loading label={t('loading')} />;
-  return <ReceiptView receipt={receipt} checkAgain={load} />;
+  return <ReceiptView receipt={receipt} checkAgain={() => setAsked((times) => times + 1)} />;
 }
 
 /**
@@ -227,10 +302,11 @@ export function ReceiptView(props: { receipt: Receipt; checkAgain?: () => void }
   if (receipt.status === 'paid') return <Paid receipt={receipt} />;
   // Money has moved and moved again (a refund), or waits for the newspaper's review: neither is
   // "not confirmed", which would ask a charged customer to pay again.
-  if (receipt.status === 'refunded' || receipt.status === 'flagged')
+  if (receipt.status === 'refunded') return <Refunded receipt={receipt} />;
+  if (receipt.status === 'flagged')
     return (
-      <Screen id={`shop-receipt-${receipt.status}`} title={t(receipt.status)}>
-        <p>{t(receipt.status === 'refunded' ? 'refundedText' : 'flaggedText')}</p>
+      <Screen id="shop-receipt-flagged" title={t('flagged')}>
+        <p>{t('flaggedText')}</p>
         <WayOn vendor={receipt.licenseId} />
       </Screen>
     );

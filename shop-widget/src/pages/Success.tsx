@@ -3,6 +3,7 @@ import { callApi } from '../api.ts';
 import { failurePath, receiptPath } from '../route.ts';
 import { navigate, t } from '../store.ts';
 import { Screen } from '../ui.tsx';
+import { retryDelay, unreachable } from './connection.ts';
 import { charged, orderApi, type Receipt } from './Receipt.tsx';
 import { WayOn } from './WayOn.tsx';
 
@@ -11,17 +12,12 @@ export const waitSeconds = 60;
 /** Each ask waits on the server up to this long for the booking, which answers the moment it lands. */
 const waitPerAsk = '10';
 const askEveryMs = 2000;
-/** While the server does not answer, the pause between tries doubles from a second up to this. */
-const retryAtMostMs = 5000;
 
 /**
  * The verify call's answer: the receipt, and `charged` while Stripe has the money but the booking
  * has not landed.
  */
 type Verified = Receipt & { charged?: boolean };
-
-/** No answer from the server at all: the network, or a server restarting behind its proxy. */
-const unreachable = (status: number) => status === 0 || status === 502 || status === 503 || status === 504;
 
 /**
  * Back from Stripe: asks the server (which asks Stripe, then waits for the booking) until the payment
@@ -76,7 +72,7 @@ export function Success(props: { order: string; sessionId: string }) {
       if (!answer.ok && unreachable(answer.refusal.status)) {
         connection(true);
         failures++;
-        retry = setTimeout(() => void ask(), Math.min(retryAtMostMs, 1000 * 2 ** (failures - 1)));
+        retry = setTimeout(() => void ask(), retryDelay(failures));
         return;
       }
       connection(false);
