@@ -89,36 +89,9 @@ export const texts = {
   toPayment: ['Du wirst zur sicheren Kartenzahlung weitergeleitet …', 'Taking you to the secure card payment …'],
   continuePayment: ['Weiter zur Zahlung', 'Continue to payment'],
   backToOrder: ['Zurück zur Bestellung', 'Back to the order'],
-  waiting: ['Deine Zahlung wird bestätigt …', 'Confirming your payment …'],
-  receiptComing: ['Dein Beleg kommt gleich …', 'Your receipt is coming …'],
-  chargedConfirming: ['Zahlung eingegangen, wird bestätigt', 'Payment received, being confirmed'],
-  connectionLost: [
-    'Die Verbindung zum Server ist unterbrochen – wir versuchen es weiter …',
-    'The connection to the server is interrupted – we keep trying …',
-  ],
-  secondsLeft: ['Sekunden', 'seconds'],
-  secondLeft: ['Sekunde', 'second'],
-  showTo: ['Bitte zeige diese Seite {name}', 'Please show this page to {name}'],
-  boughtAt: ['Gekauft am {date} um {time}', 'Bought on the {date} at {time}'],
   download: ['{name} herunterladen', 'Download {name}'],
-  notConfirmed: ['Deine Zahlung ist noch nicht bestätigt.', 'Your payment is not confirmed yet.'],
-  refunded: ['Diese Zahlung wurde erstattet.', 'This payment was refunded.'],
-  refundedStatus: ['Erstattet', 'Refunded'],
-  refundedAt: ['Erstattet am {date} um {time}', 'Refunded on the {date} at {time}'],
-  refundedText: [
-    'Das Geld geht auf die Karte zurück, mit der bezahlt wurde.',
-    'The money goes back to the card it was paid with.',
-  ],
-  flagged: ['Deine Zahlung ist eingegangen und wird geprüft.', 'Your payment has arrived and is being checked.'],
-  flaggedText: [
-    'Die Zeitung meldet sich, falls etwas fehlt. Zeige diese Seite gern vor.',
-    'The newspaper gets in touch if anything is missing. Feel free to show this page.',
-  ],
-  checkAgain: ['Erneut prüfen', 'Check again'],
   invalidConfirmation: ['Ungültige Zahlungsbestätigung', 'Invalid payment confirmation'],
   failed: ['Transaktion fehlgeschlagen', 'Transaction failed'],
-  failedText: ['Die Zahlung wurde nicht abgeschlossen.', 'The payment was not completed.'],
-  tryAgain: ['Erneut versuchen', 'Try again'],
   invalidId: ['Die gescannte ID ist nicht gültig', 'This ID is invalid'],
   goToVendor: ['Bitte gehe zu einer Verkäuferin oder einem Verkäufer', 'Please go to a vendor'],
   findVendor: ['Verkäuferin oder Verkäufer finden', 'Find a vendor'],
@@ -143,8 +116,6 @@ export const texts = {
   buyingFrom: ['Du kaufst bei {name}', 'You are buying from {name}'],
   removeItem: ['{name} entfernen', 'Remove {name}'],
   quantityAtLimit: ['Höchstens {max} × {name} pro Bestellung.', 'At most {max} × {name} per order.'],
-  paid: ['Bezahlt', 'Paid'],
-  orderNumber: ['Bestellnummer {number}', 'Order number {number}'],
   pdfSent: ['PDF an {email} gesendet', 'PDF sent to {email}'],
   pdfSending: ['PDF wird an {email} gesendet', 'PDF being sent to {email}'],
   pdfHeld: [
@@ -157,7 +128,6 @@ export const texts = {
     'Die E-Mail an {email} ist noch nicht verschickt – der Beleg liegt hier bereit.',
     'The e-mail to {email} has not been sent yet – the receipt is here.',
   ],
-  nothingCharged: ['Es wurde nichts abgebucht.', 'Nothing was charged.'],
   noOrderTitle: ['Keine Bestellung angegeben', 'No order given'],
   noOrderText: [
     'Diese Adresse nennt keine Bestellung. Deine Bestätigung öffnet sich nach dem Bezahlen.',
@@ -175,8 +145,12 @@ export const texts = {
 
 export type TextKey = keyof typeof texts;
 
+/** `text` with each `{name}` filled from `values`. */
+export const fillText = (text: string, values: Record<string, string | number> = {}): string =>
+  text.replace(/\{(\w+)\}/g, (_, name: string) => String(values[name] ?? ''));
+
 export function fill(key: TextKey, lang: Lang, values: Record<string, string | number> = {}): string {
-  return texts[key][lang === 'de' ? 0 : 1].replace(/\{(\w+)\}/g, (_, name: string) => String(values[name] ?? ''));
+  return fillText(texts[key][lang === 'de' ? 0 : 1], values);
 }
 
 /** The language a first visit gets: the browser's first that we speak, else German. */

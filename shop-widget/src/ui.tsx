@@ -44,9 +44,13 @@ export function Progress(props: { step: 1 | 2; soFar?: number }) {
   );
 }
 
-/** A text whose {name} is an element of its own (the vendor's name, styled by the newspaper). */
-export function WithName(props: { text: TextKey; name: ComponentChildren }) {
-  const [before, after] = t(props.text, { name: '\u0000' }).split('\u0000');
+/**
+ * A text whose {name} is an element of its own (the vendor's name, styled by the newspaper); `text`
+ * a key of texts.ts, or the text filled with the name given.
+ */
+export function WithName(props: { text: TextKey | ((name: string) => string); name: ComponentChildren }) {
+  const said = typeof props.text === 'function' ? props.text('\u0000') : t(props.text, { name: '\u0000' });
+  const [before, after] = said.split('\u0000');
   return (
     <>
       {before}

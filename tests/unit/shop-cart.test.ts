@@ -11,6 +11,7 @@ import {
   setQuantity,
 } from '../../shop-widget/src/cart.ts';
 import { parseRoute } from '../../shop-widget/src/route.ts';
+import { afterPaymentTexts } from '../../shop-widget/src/pages/after-payment-texts.ts';
 import { fill, pickLanguage, texts } from '../../shop-widget/src/texts.ts';
 
 const item = shopItem;
@@ -126,7 +127,7 @@ describe('shop widget: routes and languages', () => {
   });
 
   it('has every text in both languages, with the same placeholders', () => {
-    for (const [key, [de, en]] of Object.entries(texts)) {
+    for (const [key, [de, en]] of Object.entries({ ...texts, ...afterPaymentTexts })) {
       assert.ok(de && en, key);
       const names = (text: string) => (text.match(/\{\w+\}/g) ?? []).sort();
       assert.deepEqual(names(de), names(en), key);

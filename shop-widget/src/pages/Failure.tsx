@@ -3,6 +3,7 @@ import { callApi } from '../api.ts';
 import { receiptPath, stepPath } from '../route.ts';
 import { env, lastVendor, navigate, pendingKey, readStored, restoreFlow, t, type PendingOrder } from '../store.ts';
 import { Loading, Screen } from '../ui.tsx';
+import { ta } from './after-payment-texts.ts';
 import { charged, orderApi, type Receipt } from './Receipt.tsx';
 
 /**
@@ -48,15 +49,15 @@ export function Failure(props: { order: string }) {
 export function FailureView({ receipt, tryAgain }: { receipt: Receipt | null; tryAgain: (() => void) | string }) {
   return (
     <Screen id="shop-failure" title={t('failed')}>
-      <p id="shop-failure-text">{t('failedText')}</p>
-      {receipt && <p id="shop-failure-nothing-charged">{t('nothingCharged')}</p>}
+      <p id="shop-failure-text">{ta('failedText')}</p>
+      {receipt && <p id="shop-failure-nothing-charged">{ta('nothingCharged')}</p>}
       {typeof tryAgain === 'string' ? (
         <a id="shop-try-again" class="shop-button shop-primary" href={tryAgain}>
-          {t('tryAgain')}
+          {ta('tryAgain')}
         </a>
       ) : (
         <button type="button" id="shop-try-again" class="shop-button shop-primary" onClick={tryAgain}>
-          {t('tryAgain')}
+          {ta('tryAgain')}
         </button>
       )}
     </Screen>

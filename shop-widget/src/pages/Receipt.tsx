@@ -15,6 +15,7 @@ import {
 } from '../store.ts';
 import { Alert, Go, Loading, money, Screen, WithName } from '../ui.tsx';
 import { retryDelay, unreachable } from './connection.ts';
+import { ta } from './after-payment-texts.ts';
 import { WayOn } from './WayOn.tsx';
 
 /** GET /api/orders/{token}/ (and /verify): what the customer shows the vendor. */
@@ -96,7 +97,7 @@ const Returned = () => (
 
 /** "Gekauft am …" and the like: a moment as the newspaper's clock read it. */
 const at = (text: 'boughtAt' | 'refundedAt', when: Date) =>
-  t(text, {
+  ta(text, {
     date: format(when, { day: '2-digit', month: '2-digit', year: 'numeric' }),
     time: format(when, { hour: '2-digit', minute: '2-digit' }),
   });
@@ -180,12 +181,17 @@ function Paid(props: { receipt: Receipt }) {
   return (
     <Screen
       id="shop-receipt"
-      title={<WithName text="showTo" name={<span id="shop-receipt-vendor">{receipt.vendor}</span>} />}
+      title={
+        <WithName
+          text={(name) => ta('showTo', { name })}
+          name={<span id="shop-receipt-vendor">{receipt.vendor}</span>}
+        />
+      }
     >
       <p id="shop-receipt-paid" class="shop-receipt-paid">
         <Tick />
-        <strong id="shop-receipt-status">{t('paid')}</strong>{' '}
-        <span id="shop-receipt-number">{t('orderNumber', { number: receipt.number })}</span>
+        <strong id="shop-receipt-status">{ta('paid')}</strong>{' '}
+        <span id="shop-receipt-number">{ta('orderNumber', { number: receipt.number })}</span>
       </p>
       <p id="shop-receipt-clock-row" class="shop-clock">
         <Clock />
@@ -199,16 +205,16 @@ function Paid(props: { receipt: Receipt }) {
 function Refunded(props: { receipt: Receipt }) {
   const { receipt } = props;
   return (
-    <Screen id="shop-receipt-refunded" title={t('refunded')}>
+    <Screen id="shop-receipt-refunded" title={ta('refunded')}>
       <div class="shop-refunded">
         <p id="shop-receipt-paid" class="shop-receipt-paid">
           <Returned />
-          <strong id="shop-receipt-status">{t('refundedStatus')}</strong>{' '}
-          <span id="shop-receipt-number">{t('orderNumber', { number: receipt.number })}</span>
+          <strong id="shop-receipt-status">{ta('refundedStatus')}</strong>{' '}
+          <span id="shop-receipt-number">{ta('orderNumber', { number: receipt.number })}</span>
         </p>
         <p id="shop-receipt-refunded-text">
           {receipt.refundedAt && `${at('refundedAt', new Date(receipt.refundedAt))}. `}
-          {t('refundedText')}
+          {ta('refundedText')}
         </p>
         <Bought receipt={receipt} refunded />
       </div>
@@ -270,9 +276,9 @@ function OrderReceipt(props: { order: string }) {
 
   if (interrupted && !receipt)
     return (
-      <Screen id="shop-receipt-waiting" title={t('receiptComing')}>
+      <Screen id="shop-receipt-waiting" title={ta('receiptComing')}>
         <p id="shop-receipt-interrupted" class="shop-note" role="status">
-          {t('connectionLost')}
+          {ta('connectionLost')}
         </p>
       </Screen>
     );
@@ -305,20 +311,20 @@ export function ReceiptView(props: { receipt: Receipt; checkAgain?: () => void }
   if (receipt.status === 'refunded') return <Refunded receipt={receipt} />;
   if (receipt.status === 'flagged')
     return (
-      <Screen id="shop-receipt-flagged" title={t('flagged')}>
-        <p>{t('flaggedText')}</p>
+      <Screen id="shop-receipt-flagged" title={ta('flagged')}>
+        <p>{ta('flaggedText')}</p>
         <WayOn vendor={receipt.licenseId} />
       </Screen>
     );
   return (
-    <Screen id="shop-receipt-pending" title={t('notConfirmed')}>
+    <Screen id="shop-receipt-pending" title={ta('notConfirmed')}>
       {checkAgain ? (
         <button type="button" id="shop-receipt-check-again" class="shop-button shop-primary" onClick={checkAgain}>
-          {t('checkAgain')}
+          {ta('checkAgain')}
         </button>
       ) : (
         <a id="shop-receipt-check-again" class="shop-button shop-primary" href={receiptPath(receipt.order)}>
-          {t('checkAgain')}
+          {ta('checkAgain')}
         </a>
       )}
       <WayOn vendor={receipt.licenseId} />

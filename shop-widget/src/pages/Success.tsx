@@ -5,6 +5,7 @@ import { navigate, t } from '../store.ts';
 import { Screen } from '../ui.tsx';
 import { retryDelay, unreachable } from './connection.ts';
 import { charged, orderApi, type Receipt } from './Receipt.tsx';
+import { ta } from './after-payment-texts.ts';
 import { WayOn } from './WayOn.tsx';
 
 /** How long the customer watches the countdown (while the server answers "pending") before the payment counts as not confirmed. */
@@ -109,7 +110,7 @@ export function Success(props: { order: string; sessionId: string }) {
       </Screen>
     );
   return (
-    <Screen id="shop-success" title={t(paidAtStripe ? 'chargedConfirming' : 'waiting')}>
+    <Screen id="shop-success" title={ta(paidAtStripe ? 'chargedConfirming' : 'waiting')}>
       {!paidAtStripe && (
         <>
           <p id="shop-countdown" class="shop-countdown" role="timer" aria-live="off">
@@ -117,7 +118,7 @@ export function Success(props: { order: string; sessionId: string }) {
           </p>
           <p id="shop-countdown-text" class="shop-note shop-countdown-unit">
             {/* The number stands above in large; this line only says what it counts. */}
-            {t(left === 1 ? 'secondLeft' : 'secondsLeft')}
+            {ta(left === 1 ? 'secondLeft' : 'secondsLeft')}
           </p>
         </>
       )}
@@ -125,7 +126,7 @@ export function Success(props: { order: string; sessionId: string }) {
       <div id="shop-success-connection" role="status">
         {interrupted && (
           <p id="shop-success-interrupted" class="shop-note">
-            {t('connectionLost')}
+            {ta('connectionLost')}
           </p>
         )}
       </div>
