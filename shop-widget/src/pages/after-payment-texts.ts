@@ -6,7 +6,8 @@ import { lang } from '../store.ts';
 
 export const afterPaymentTexts = {
   waiting: ['Deine Zahlung wird bestätigt …', 'Confirming your payment …'],
-  receiptComing: ['Dein Beleg kommt gleich …', 'Your receipt is coming …'],
+  // A no-break space before the dots: they never stand alone on the title's last line.
+  receiptComing: ['Dein Beleg kommt gleich\u00a0…', 'Your receipt is coming\u00a0…'],
   chargedConfirming: ['Zahlung eingegangen, wird bestätigt', 'Payment received, being confirmed'],
   connectionLost: [
     'Die Verbindung zum Server ist unterbrochen – wir versuchen es weiter …',
