@@ -15,12 +15,14 @@ import { eventually, placeMainOrder } from '../support/orders.ts';
 import { sell } from '../support/sales.ts';
 import {
   bankActsNow,
+  closedAccountIban,
   dashboardRefund,
   disputeCharge,
   finishRefund,
   payInSandbox,
   payOutBalance,
   sandboxAction,
+  settlePayout,
   stripeParamsProblems,
   stripeParamsType,
   stripeRequestProblems,
@@ -643,14 +645,41 @@ describeApi('local Stripe sandbox: refunds, disputes, fraud warnings, the balanc
       all.data.slice(0, 4).map((txn) => txn.id),
     );
 
-    const payout = (await payOutBalance(t.db, shop.url)) as unknown as Stripe.Payout;
+    // Stripe creates the payout pending and takes the money from the balance at once.
+    const created = (await payOutBalance(t.db, shop.url, { settle: false })) as unknown as Stripe.Payout;
     const total = chargesNet + availableNow;
-    assert.match(payout.id, /^po_/);
+    assert.match(created.id, /^po_/);
     assert.deepEqual(
-      [payout.object, payout.amount, payout.currency, payout.status, payout.automatic, payout.reconciliation_status],
-      ['payout', total, 'eur', 'paid', true, 'completed'],
+      [created.object, created.amount, created.currency, created.status, created.automatic],
+      ['payout', total, 'eur', 'pending', true],
     );
-    assert.ok(payout.arrival_date <= unixNow());
+    assert.ok(created.arrival_date > unixNow(), 'it arrives on a later day');
+    assert.deepEqual(typesOf(await newEvents()), ['payout.created']);
+    const leaving = await stripe.balance.retrieve();
+    assert.deepEqual([leaving.available[0]?.amount, leaving.pending[0]?.amount], [0, 0], 'the balance is on its way');
+    assert.equal(await doBankActions(t.db, shop.config), 0, 'nothing happens to it within the hour');
+    assert.equal((await stripe.payouts.list({ status: 'pending' })).data.length, 1);
+
+    // The bank has it, then it arrives: pending → in_transit → paid.
+    const payout = (await settlePayout(t.db, shop.url, created.id)) as unknown as Stripe.Payout;
+    assert.deepEqual([payout.status, payout.reconciliation_status], ['paid', 'completed']);
+    const lifecycle = await newEvents();
+    assert.deepEqual(typesOf(lifecycle), [
+      'payout.paid',
+      'payout.reconciliation_completed',
+      'payout.updated',
+      'payout.updated',
+    ]);
+    assert.deepEqual(
+      lifecycle
+        .filter((event) => event.type === 'payout.updated')
+        .map((event) => [(event.data.previous_attributes as { status?: string }).status, event.data.object.status])
+        .sort(),
+      [
+        ['in_transit', 'paid'],
+        ['pending', 'in_transit'],
+      ],
+    );
     const payoutTxn = await stripe.balanceTransactions.retrieve(payout.balance_transaction as string);
     assert.deepEqual([payoutTxn.type, payoutTxn.amount, payoutTxn.source], ['payout', -total, payout.id]);
     const paidOut = await stripe.balanceTransactions.list({ payout: payout.id, limit: 100 });
@@ -665,10 +694,6 @@ describeApi('local Stripe sandbox: refunds, disputes, fraud warnings, the balanc
       'it pays out exactly their net',
     );
     assert.ok(paidOut.data.every((txn) => txn.status === 'available'));
-    assert.deepEqual(
-      typesOf(await newEvents()),
-      ['payout.created', 'payout.paid', 'payout.reconciliation_completed'].sort(),
-    );
     const after = await stripe.balance.retrieve();
     assert.deepEqual([after.available[0]?.amount, after.pending[0]?.amount], [0, 0], 'nothing left');
     assert.deepEqual(await stripe.payouts.retrieve(payout.id), payout);
@@ -691,6 +716,40 @@ describeApi('local Stripe sandbox: refunds, disputes, fraud warnings, the balanc
       (await stripe.payouts.list()).data.map((p) => p.id),
       [next.id, payout.id],
     );
+  });
+
+  it('a payout to Stripe’s test IBAN of a closed account fails on its arrival day and its money comes back', async () => {
+    await t.reset();
+    await pay(cards.plain, stripe, 10_000);
+    const created = (await payOutBalance(t.db, shop.url, {
+      iban: closedAccountIban,
+      settle: false,
+    })) as unknown as Stripe.Payout;
+    assert.equal(created.status, 'pending');
+    await newEvents();
+    const failed = (await settlePayout(t.db, shop.url, created.id)) as unknown as Stripe.Payout;
+    assert.deepEqual(
+      [failed.status, failed.failure_code, failed.failure_message],
+      ['failed', 'account_closed', 'The bank account has been closed.'],
+    );
+    assert.deepEqual(typesOf(await newEvents()), ['payout.failed', 'payout.updated', 'payout.updated']);
+    const returned = await stripe.balanceTransactions.retrieve(failed.failure_balance_transaction as string);
+    assert.deepEqual(
+      [returned.type, returned.reporting_category, returned.amount, returned.source],
+      ['payout_failure', 'payout_reversal', failed.amount, failed.id],
+    );
+    const balance = await stripe.balance.retrieve();
+    assert.equal(balance.available[0]?.amount, failed.amount, 'the money is back in the balance');
+    assert.equal((await stripe.payouts.list({ status: 'failed' })).data.length, 1);
+
+    // It goes out with the next payout, to a bank account that takes it.
+    const next = (await payOutBalance(t.db, shop.url)) as unknown as Stripe.Payout;
+    assert.deepEqual([next.status, next.amount], ['paid', failed.amount]);
+    assert.deepEqual((await stripe.balanceTransactions.list({ payout: next.id })).data.map((txn) => txn.type).sort(), [
+      'payout',
+      'payout_failure',
+    ]);
+    await assert.rejects(payOutBalance(t.db, shop.url, { iban: 'not an iban' }), /Invalid IBAN/);
   });
 
   it('Checkout’s ui_mode as the pinned API version has it: hosted_page by default and on request; others refused', async () => {
@@ -777,8 +836,13 @@ describeApi('local Stripe sandbox: refunds, disputes, fraud warnings, the balanc
     await sdk.charges.retrieve(plain.charge.id, { expand: ['balance_transaction'] });
     await sdk.balanceTransactions.retrieve(plain.charge.balance_transaction as string);
     await sdk.balance.retrieve();
+    const bounced = (await action('/stripe-sandbox/payouts', { iban: closedAccountIban })) as { id: string };
+    await settlePayout(t.db, shop.url, bounced.id);
     const payout = (await action('/stripe-sandbox/payouts')) as { id: string };
     await sdk.payouts.retrieve(payout.id, { expand: ['balance_transaction'] });
+    await settlePayout(t.db, shop.url, payout.id);
+    await sdk.payouts.retrieve(payout.id, { expand: ['balance_transaction', 'failure_balance_transaction'] });
+    await sdk.payouts.retrieve(bounced.id, { expand: ['failure_balance_transaction'] });
     await sdk.payouts.list();
     await sdk.balanceTransactions.list({ payout: payout.id, limit: 100 });
     const txns = await sdk.balanceTransactions.list({ limit: 100, expand: ['data.source'] });
@@ -786,6 +850,7 @@ describeApi('local Stripe sandbox: refunds, disputes, fraud warnings, the balanc
       'adjustment',
       'charge',
       'payout',
+      'payout_failure',
       'refund',
       'refund_failure',
     ]);
@@ -818,7 +883,9 @@ describeApi('local Stripe sandbox: refunds, disputes, fraud warnings, the balanc
       'radar.early_fraud_warning.created',
       'radar.early_fraud_warning.updated',
       'payout.created',
+      'payout.updated',
       'payout.paid',
+      'payout.failed',
     ])
       assert.ok(typesOf(events).includes(type), `${type} was sent`);
     // The shop's webhook route gets them all, as Stripe would send them: it reads refunds, a charge's

@@ -95,10 +95,6 @@ export interface DisputeOptions {
 export const disputeCharge = (db: Db, baseUrl: string, chargeId: string, options: DisputeOptions = {}) =>
   sandboxAction(db, baseUrl, `/stripe-sandbox/charges/${chargeId}/dispute`, { ...options });
 
-/**
- * Stripe's automatic payout of the whole balance to the bank (pending money counted as available):
- * answers the payout (`po_…`, status paid); `GET /v1/balance_transactions?payout=` lists what it paid out.
- */
 /** Stripe's webhook retries of the next three days, sent now; answers how many were waiting. */
 export const retryWebhooksNow = async (db: Db, baseUrl: string) =>
   Number((await sandboxAction(db, baseUrl, '/stripe-sandbox/webhooks/retry-now')).retried);
@@ -111,7 +107,35 @@ export const retryWebhooksNow = async (db: Db, baseUrl: string) =>
 export const bankActsNow = async (db: Db, baseUrl: string) =>
   Number((await sandboxAction(db, baseUrl, '/stripe-sandbox/clock/advance')).done);
 
-export const payOutBalance = (db: Db, baseUrl: string) => sandboxAction(db, baseUrl, '/stripe-sandbox/payouts');
+/** Stripe's test IBAN whose payouts fail with `account_closed` (https://docs.stripe.com/connect/testing#payouts). */
+export const closedAccountIban = 'DE89370400440532013002';
+
+/**
+ * Stripe's automatic payout of the whole balance to the bank (pending money counted as available),
+ * to `iban` (Stripe's succeeding test IBAN unless given). Created `pending`; unless `settle` is
+ * false the sandbox's clock is hurried for it (in transit, then paid or failed on its arrival day),
+ * its events going out in the background. Answers the payout as Stripe has it then;
+ * `GET /v1/balance_transactions?payout=` lists what it paid out.
+ */
+export async function payOutBalance(
+  db: Db,
+  baseUrl: string,
+  { iban, settle = true }: { iban?: string; settle?: boolean } = {},
+): Promise<Record<string, unknown>> {
+  const created = await sandboxAction(db, baseUrl, '/stripe-sandbox/payouts', iban ? { iban } : {});
+  if (!settle) return created;
+  return settlePayout(db, baseUrl, created.id as string);
+}
+
+/** The sandbox's clock hurried for one payout: it goes in transit and arrives (or fails); answers it then. */
+export async function settlePayout(db: Db, baseUrl: string, payoutId: string): Promise<Record<string, unknown>> {
+  await sandboxAction(db, baseUrl, `/stripe-sandbox/clock/advance?payout=${encodeURIComponent(payoutId)}`);
+  const res = await fetch(new URL(`/v1/payouts/${payoutId}`, baseUrl), {
+    headers: { Authorization: `Bearer ${(await sandboxCredentials(db)).secretKey}` },
+  });
+  if (!res.ok) throw new Error(`The payout could not be read (HTTP ${res.status}): ${await res.text()}`);
+  return (await res.json()) as Record<string, unknown>;
+}
 
 // Checking the sandbox's objects against the pinned stripe-node's type definitions.
 

@@ -431,10 +431,13 @@ const listPayoutsHandler: Handler = async (trx, params) => ({
   events: [],
 });
 
-/** Sandbox-only: Stripe's automatic payout of the whole balance; answers the payout (the first, one per currency). */
+/**
+ * Sandbox-only: Stripe's automatic payout of the whole balance to the bank account `iban` (Stripe's
+ * test IBANs: one that succeeds unless given); answers the payout (the first, one per currency).
+ */
 const payOutHandler: Handler = async (trx, params) => {
-  onlyKnown(params, []);
-  const { payouts, events } = await payOutBalance(trx);
+  onlyKnown(params, ['iban']);
+  const { payouts, events } = await payOutBalance(trx, text(params, 'iban') ?? undefined);
   return {
     body: payouts.length === 1 ? payouts[0] : { object: 'list', data: payouts, has_more: false, url: '/v1/payouts' },
     events,
@@ -456,12 +459,18 @@ function retryWebhooksNow(db: Db, config: Config) {
   };
 }
 
-/** Sandbox-only: the sandbox's clock hurried, the card's banks do now what they would do later. */
+/**
+ * Sandbox-only: the sandbox's clock hurried, the banks do now what they would do later (only the
+ * steps of one payout when the query names it: `?payout=po_…`).
+ */
 function advanceClock(db: Db, config: Config) {
   return async (ctx: Context) => {
     try {
       await checkKey(db, ctx);
-      ctx.body = { object: 'sandbox_clock', done: await doBankActions(db, config, true) };
+      const payout = ctx.query.payout;
+      if (payout !== undefined && (typeof payout !== 'string' || !/^po_\w+$/.test(payout)))
+        throw new StripeApiError(400, 'invalid_request_error', 'Invalid payout', { param: 'payout' });
+      ctx.body = { object: 'sandbox_clock', done: await doBankActions(db, config, true, payout) };
     } catch (error) {
       sendError(ctx, error, newId('req_', 14));
     }

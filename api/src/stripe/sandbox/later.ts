@@ -3,14 +3,16 @@ import type { Config } from '../../config.ts';
 import type { Db } from '../../db/connection.ts';
 import { log } from '../../log.ts';
 import type { CardOutcome } from './cards.ts';
+import { payoutArrives, payoutInTransit } from './balance.ts';
 import { openDispute, warnOfFraud } from './lifecycle.ts';
 import { newId, unixNow, type Charge } from './objects.ts';
 import { deleteObject, getObject, insertObject, listObjects, type StripeObject } from './store.ts';
 import { deliverDue, queueEvents, type StripeEvent } from './webhooks.ts';
 
-// What the card's bank does some time after a payment: Stripe's test cards for disputes and early
-// fraud warnings (https://docs.stripe.com/testing#disputes) make them after the payment, never with
-// it, so their events can reach the shop before `checkout.session.completed` does. The sandbox
+// What the banks do some time later: Stripe's test cards for disputes and early fraud warnings
+// (https://docs.stripe.com/testing#disputes) make them after the payment, never with it, so their
+// events can reach the shop before `checkout.session.completed` does; and a payout goes to the
+// newspaper's bank and arrives (or fails) days after Stripe created it (balance.ts). The sandbox
 // keeps each as a record due on its clock; the running server does what is due every few seconds,
 // and tests hurry the clock (POST /stripe-sandbox/clock/advance) instead of waiting.
 
@@ -22,11 +24,22 @@ const disputesOfMultipleCard = 2;
 
 type BankAction = Extract<CardOutcome, 'dispute' | 'multiple_disputes' | 'inquiry' | 'early_fraud_warning'>;
 
-interface Scheduled extends StripeObject {
+/** What the newspaper's bank does with a payout: it leaves for the bank, then arrives or fails with a code. */
+export type PayoutStep = { action: 'payout_in_transit' } | { action: 'payout_arrives'; failureCode: string | null };
+
+type Scheduled = StripeObject & {
   object: 'sandbox_scheduled';
   due: number;
-  charge: string;
-  action: BankAction;
+} & ({ charge: string; action: BankAction } | ({ payout: string } & PayoutStep));
+
+/** Inside the payout's transaction: a step of `payout` due at `due`. */
+export async function schedulePayoutStep(
+  trx: Knex.Transaction,
+  payout: string,
+  due: number,
+  step: PayoutStep,
+): Promise<void> {
+  await insertObject(trx, { id: newId('sched_'), object: 'sandbox_scheduled', due, payout, ...step });
 }
 
 const isBankAction = (outcome: CardOutcome): outcome is BankAction =>
@@ -45,7 +58,16 @@ export async function scheduleBankAction(trx: Knex.Transaction, charge: Charge, 
   await insertObject(trx, scheduled);
 }
 
+type ScheduledPayoutStep = Scheduled & { payout: string } & PayoutStep;
+
+const isPayoutStep = (scheduled: Scheduled): scheduled is ScheduledPayoutStep =>
+  scheduled.action === 'payout_in_transit' || scheduled.action === 'payout_arrives';
+
 async function act(trx: Knex.Transaction, scheduled: Scheduled): Promise<StripeEvent[]> {
+  if (isPayoutStep(scheduled))
+    return scheduled.action === 'payout_in_transit'
+      ? payoutInTransit(trx, scheduled.payout)
+      : payoutArrives(trx, scheduled.payout, scheduled.failureCode);
   const charge = await getObject<Charge>(trx, 'charge', scheduled.charge, { lock: true });
   switch (scheduled.action) {
     case 'dispute':
@@ -64,14 +86,16 @@ async function act(trx: Knex.Transaction, scheduled: Scheduled): Promise<StripeE
 }
 
 /**
- * Does what the banks have due (everything scheduled when `all`, a test's "later"), each in a
- * transaction of its own with its events; answers how many it did. A record another process is
- * doing is skipped (it is gone once that one commits).
+ * Does what the banks have due (everything scheduled when `all`, a test's "later"; only the steps
+ * of one payout when `payout` is given), each in a transaction of its own with its events, oldest
+ * due first; answers how many it did. A record another process is doing is skipped (it is gone
+ * once that one commits).
  */
-export async function doBankActions(db: Db, config: Config, all = false): Promise<number> {
+export async function doBankActions(db: Db, config: Config, all = false, payout?: string): Promise<number> {
   const now = unixNow();
   const due = (await listObjects<Scheduled>(db, 'sandbox_scheduled'))
     .filter((scheduled) => all || scheduled.due <= now)
+    .filter((scheduled) => !payout || (isPayoutStep(scheduled) && scheduled.payout === payout))
     .sort((a, b) => a.due - b.due);
   let done = 0;
   for (const { id } of due) {

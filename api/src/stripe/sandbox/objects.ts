@@ -536,7 +536,7 @@ const expandable: Record<string, Record<string, string>> = {
   },
   dispute: { charge: 'charge', payment_intent: 'payment_intent' },
   'radar.early_fraud_warning': { charge: 'charge', payment_intent: 'payment_intent' },
-  payout: { balance_transaction: 'balance_transaction' },
+  payout: { balance_transaction: 'balance_transaction', failure_balance_transaction: 'balance_transaction' },
 };
 
 /** The type of a balance transaction's source, by its id's prefix. */
