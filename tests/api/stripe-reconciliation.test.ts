@@ -6,7 +6,8 @@ import { Stripe, stripeClient } from '../../api/src/stripe/adapter.ts';
 import { describeApi } from '../support/env.ts';
 import { assertBalanced, postEvent, signedEvent } from '../support/orders.ts';
 import { listenBooksShop, sell } from '../support/sales.ts';
-import { bankActsNow, dashboardRefund, payOutBalance } from '../support/sandbox.ts';
+import { sweepStripePayouts } from '../../api/src/stripe-balance/payouts.ts';
+import { bankActsNow, closedAccountIban, dashboardRefund, payOutBalance, settlePayout } from '../support/sandbox.ts';
 import { listenShop, type ListeningShop } from '../support/shop-server.ts';
 
 // Stripe's balance beside the books: what Stripe's balance transactions say of a period (card money
@@ -202,6 +203,83 @@ describeApi('Stripe reconciliation: Stripe’s balance transactions beside the b
       ],
     );
     await assertBalanced(t.db);
+  });
+
+  /** The ledger rows that book the payout `id`, as [kind, amount]. */
+  const payoutRows = async (id: string) =>
+    (await t.db('ledger_rows').where({ stripe_ref: id }).orderBy('id')).map((row) => [row.kind, Number(row.amount)]);
+
+  it('a payout counts as at the bank only once it is paid: pending and in transit book nothing', async () => {
+    await sell(shop, t.db, { vendor: 'DEMO-1', items: { Zeitung: 4 } });
+    const created = (await payOutBalance(t.db, shop.url, { settle: false })) as { id: string; status: string };
+    assert.equal(created.status, 'pending');
+    await deliver('payout.created', { id: created.id, object: 'payout' });
+    await sweepStripePayouts(t.db, shop.config);
+    assert.deepEqual(await payoutRows(created.id), [], 'nothing at the bank yet');
+
+    const paid = (await settlePayout(t.db, shop.url, created.id)) as { id: string; amount: number; status: string };
+    assert.equal(paid.status, 'paid');
+    await deliver('payout.updated', { id: paid.id, object: 'payout' });
+    await deliver('payout.paid', { id: paid.id, object: 'payout' });
+    assert.deepEqual(await payoutRows(paid.id), [['stripe_payout', paid.amount]], 'at the bank once paid');
+    await assertBalanced(t.db);
+    const result = await reconcile();
+    assert.deepEqual(result.differences, [], 'no difference');
+    assert.equal(result.books.payouts, -paid.amount);
+  });
+
+  it('a payout that fails at the bank (Stripe’s closed-account IBAN) leaves the money in the Stripe balance: no difference', async () => {
+    const order = await sell(shop, t.db, { vendor: 'DEMO-2', items: { Zeitung: 3 }, tip: 100 });
+    const failed = (await payOutBalance(t.db, shop.url, { iban: closedAccountIban })) as {
+      id: string;
+      amount: number;
+      status: string;
+      failure_code: string;
+    };
+    assert.deepEqual([failed.status, failed.failure_code], ['failed', 'account_closed']);
+    await deliver('payout.failed', { id: failed.id, object: 'payout' });
+    await deliver('payout.updated', { id: failed.id, object: 'payout' });
+    assert.deepEqual(await payoutRows(failed.id), [], 'it never reached the bank');
+    await assertBalanced(t.db);
+    const result = await reconcile();
+    assert.deepEqual(result.differences, [], 'no difference');
+    assert.deepEqual(result.books, result.stripe, 'every figure the same on both sides');
+    assert.equal(result.stripe.total, order.amount_total - order.fee!, 'Stripe holds the sale again');
+
+    // The next payout takes the returned money to a bank account that works.
+    const next = (await payOutBalance(t.db, shop.url)) as { id: string; amount: number; status: string };
+    assert.deepEqual([next.status, next.amount], ['paid', failed.amount]);
+    await deliver('payout.paid', { id: next.id, object: 'payout' });
+    assert.deepEqual(await payoutRows(next.id), [['stripe_payout', next.amount]]);
+    const after = await reconcile();
+    assert.deepEqual(after.differences, [], 'no difference after the next payout');
+    assert.equal(after.stripe.total, 0, 'all of it at the bank');
+  });
+
+  it('payout events in any order and twice book each payout once; the sweep books one whose events never came', async () => {
+    await sell(shop, t.db, { vendor: 'DEMO-3', items: { Zeitung: 2 } });
+    const paid = (await payOutBalance(t.db, shop.url)) as { id: string; amount: number };
+    for (const type of ['payout.paid', 'payout.updated', 'payout.paid', 'payout.updated', 'payout.created'])
+      await deliver(type, { id: paid.id, object: 'payout' });
+    assert.deepEqual(await payoutRows(paid.id), [['stripe_payout', paid.amount]], 'one row, once');
+
+    await sell(shop, t.db, { vendor: 'DEMO-4', items: { Zeitung: 2 } });
+    const failed = (await payOutBalance(t.db, shop.url, { iban: closedAccountIban })) as { id: string };
+    for (const type of ['payout.failed', 'payout.paid', 'payout.created', 'payout.failed'])
+      await deliver(type, { id: failed.id, object: 'payout' });
+    assert.deepEqual(await payoutRows(failed.id), []);
+
+    // Stripe's events of this one are lost: the sweep finds it paid.
+    const lost = (await payOutBalance(t.db, shop.url)) as { id: string; amount: number };
+    assert.deepEqual(await payoutRows(lost.id), []);
+    assert.equal((await sweepStripePayouts(t.db, shop.config)).failed, 0);
+    assert.deepEqual(await payoutRows(lost.id), [['stripe_payout', lost.amount]], 'the sweep booked it');
+    await sweepStripePayouts(t.db, shop.config);
+    assert.deepEqual(await payoutRows(lost.id), [['stripe_payout', lost.amount]], 'once');
+    await assertBalanced(t.db);
+    const result = await reconcile();
+    assert.deepEqual(result.differences, [], 'no difference');
+    assert.equal(result.stripe.total, 0, 'everything at the bank');
   });
 
   it('the DATEV export books a payout Soll bank, Haben money in transit', async () => {

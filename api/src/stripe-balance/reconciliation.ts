@@ -248,6 +248,23 @@ async function ordersOf(db: Knex, movements: Movement[], books: Movement[]): Pro
   return found;
 }
 
+const payoutFigures = new Set<Figure>(['payouts', 'payoutFailures']);
+
+/**
+ * Stripe's movements without the payouts that failed before they reached the bank: Stripe took
+ * their money from the balance when it created them and gave it back when the bank refused them
+ * (a `payout` and a `payout_failure` balance transaction of the same payout), while the books,
+ * which count a payout at the bank only once Stripe reports it paid (ledger/stripe-payout.ts),
+ * never moved it. A payout the books did book (paid, then failed) stays on both sides.
+ */
+function withoutBouncedPayouts(stripe: Movement[], books: Movement[]): Movement[] {
+  const booked = new Set(books.filter((m) => payoutFigures.has(m.figure)).map((m) => m.key));
+  const keysOf = (figure: Figure) => new Set(stripe.filter((m) => m.figure === figure).map((m) => m.key));
+  const taken = keysOf('payouts');
+  const bounced = new Set([...keysOf('payoutFailures')].filter((key) => taken.has(key) && !booked.has(key)));
+  return stripe.filter((m) => !(payoutFigures.has(m.figure) && bounced.has(m.key)));
+}
+
 /** The longest period compared at once: a quarter. */
 const maxDays = 92;
 
@@ -263,8 +280,8 @@ export async function reconcileStripe(db: Knex, config: Config, period: Period):
     throw invalidError(tr('Please compare at most {days} days with Stripe at once.', { days: maxDays }), {
       to: tr('At most {days} days after the first day.', { days: maxDays }),
     });
-  const stripe = await stripeSide(db, config, period.from, period.to);
   const books = await bookedMovements(db, period.from, period.to);
+  const stripe = withoutBouncedPayouts(await stripeSide(db, config, period.from, period.to), books);
   const totals = { stripe: emptyTotals(), books: emptyTotals() };
   const objects = new Map<string, { stripe: number; books: number; first: Movement }>();
   for (const [side, movements] of [
