@@ -1,10 +1,9 @@
 import assert from 'node:assert/strict';
-import { randomUUID, verify } from 'node:crypto';
+import { createHash, createPublicKey, randomUUID, verify } from 'node:crypto';
 import type { Db } from '../../api/src/db/connection.ts';
-import { parseQrCode, qrSignedPart } from '../../api/src/fiscal/de/standard-v1.ts';
+import { parseQrCode } from '../../api/src/fiscal/de/standard-v1.ts';
 import type { DeSignature } from '../../api/src/fiscal/port.ts';
 import { simulatorCredentials } from '../../api/src/fiscal/sandbox/keys.ts';
-import { publicKeyOf, startSignedText } from '../../api/src/fiscal/sandbox/tss.ts';
 import { bookPaidOrder } from '../support/books.ts';
 import { describeApi } from '../support/env.ts';
 import { itemId, vendorId } from '../support/orders.ts';
@@ -31,33 +30,135 @@ const transactions = async (db: Db) => (await db('fiscal_transactions').orderBy(
 const qrTexts = (html: string) =>
   [...html.matchAll(/<img class="tse-qr"[^>]*alt="([^"]*)"/g)].map((m) => m[1].replace(/&amp;/g, '&'));
 
-const iso = (at: string) => new Date(at).toISOString();
+// The verifier a tax auditor runs, written here on purpose (not the product's encoder): it rebuilds
+// the TSE's transaction log message (BSI TR-03151: the DER elements from version to logTime, one after
+// the other) from nothing but a receipt's QR code (DSFinV-K: V0;client;processType;processData;
+// transaction;counter;start;logTime;algorithm;timeFormat;signature;publicKey) and checks the
+// signature with node:crypto against the QR code's public key.
 
-/** Every signature of a transaction checked with the TSS's public key, as a tax auditor would. */
-function assertSignatureHolds(sig: DeSignature): void {
-  const key = publicKeyOf(sig.publicKey);
-  const finish = qrSignedPart({ ...sig, start: iso(sig.start), end: iso(sig.end) });
-  assert.ok(
-    verify('sha384', Buffer.from(finish), { key, dsaEncoding: 'ieee-p1363' }, Buffer.from(sig.signature, 'base64')),
-    `finish signature of transaction ${sig.transactionNumber}`,
-  );
-  if (sig.startSignature) {
-    const start = startSignedText({
-      clientSerial: sig.clientSerial,
-      transactionNumber: sig.transactionNumber,
-      signatureCounter: sig.startSignatureCounter!,
-      start: iso(sig.start),
-    });
-    assert.ok(
-      verify(
-        'sha384',
-        Buffer.from(start),
-        { key, dsaEncoding: 'ieee-p1363' },
-        Buffer.from(sig.startSignature, 'base64'),
-      ),
-      `start signature of transaction ${sig.transactionNumber}`,
-    );
+/** One DER element (X.690): tag, length, content. */
+const tlv = (tag: number, content: Buffer) => {
+  const n = content.length;
+  const length = n < 0x80 ? [n] : n < 0x100 ? [0x81, n] : [0x82, n >> 8, n & 0xff];
+  return Buffer.concat([Buffer.from([tag, ...length]), content]);
+};
+/** A non-negative INTEGER's content: big-endian, shortest, a leading zero where the top bit is set. */
+const uint = (value: number) => {
+  const bytes: number[] = [];
+  for (let v = value; v > 0; v = Math.floor(v / 256)) bytes.unshift(v % 256);
+  if (bytes.length === 0 || bytes[0] >= 0x80) bytes.unshift(0);
+  return Buffer.from(bytes);
+};
+/** An OBJECT IDENTIFIER's content from its dotted form. */
+const oid = (dotted: string) => {
+  const [first, second, ...arcs] = dotted.split('.').map(Number);
+  const bytes = [first * 40 + second];
+  for (const arc of arcs) {
+    const base128 = [arc & 0x7f];
+    for (let v = Math.floor(arc / 128); v > 0; v = Math.floor(v / 128)) base128.unshift(0x80 | (v & 0x7f));
+    bytes.push(...base128);
   }
+  return Buffer.from(bytes);
+};
+
+interface LogFields {
+  operationType: string;
+  clientId: string;
+  processData: string;
+  processType: string;
+  transactionNumber: number;
+  signatureCounter: number;
+  /** ISO 8601, as the QR code gives it; the log message holds it as unixTime. */
+  logTime: string;
+  publicKey: string;
+}
+
+/** TR-03151's transaction log message without its signature, as a TSE signs it. */
+function transactionLog(f: LogFields): Buffer {
+  const ms = Date.parse(f.logTime);
+  assert.ok(Number.isFinite(ms), `log time ${f.logTime}`);
+  // TR-03153: the TSE's serial number is the SHA-256 of its public key
+  const serial = createHash('sha256').update(Buffer.from(f.publicKey, 'base64')).digest();
+  return Buffer.concat([
+    tlv(0x02, uint(2)), // version
+    tlv(0x06, oid('0.4.0.127.0.7.3.7.1.1')), // certifiedDataType: id-SE-API-transaction-log
+    tlv(0x80, Buffer.from(f.operationType)),
+    tlv(0x81, Buffer.from(f.clientId)),
+    tlv(0x82, Buffer.from(f.processData)),
+    tlv(0x83, Buffer.from(f.processType)),
+    tlv(0x85, uint(f.transactionNumber)),
+    tlv(0x04, serial),
+    tlv(0x30, tlv(0x06, oid('0.4.0.127.0.7.1.1.4.1.4'))), // signatureAlgorithm: ecdsa-plain-SHA384
+    tlv(0x02, uint(f.signatureCounter)),
+    tlv(0x02, uint(Math.floor(ms / 1000))), // logTime as unixTime
+  ]);
+}
+
+/** The uncompressed P-384 point of the QR code as a node:crypto key. */
+function verifierKey(base64Point: string) {
+  const point = Buffer.from(base64Point, 'base64');
+  assert.equal(point.length, 97, 'an uncompressed P-384 point');
+  assert.equal(point[0], 4, 'an uncompressed P-384 point');
+  const coordinate = (from: number) => point.subarray(from, from + 48).toString('base64url');
+  return createPublicKey({ key: { kty: 'EC', crv: 'P-384', x: coordinate(1), y: coordinate(49) }, format: 'jwk' });
+}
+
+/** An ecdsa-plain-SHA384 signature (r||s) over the log message, checked with the public key. */
+function logSignatureHolds(fields: LogFields, signature: string): boolean {
+  const value = Buffer.from(signature, 'base64');
+  assert.equal(value.length, 96, 'r||s on P-384');
+  return verify(
+    'sha384',
+    transactionLog(fields),
+    { key: verifierKey(fields.publicKey), dsaEncoding: 'ieee-p1363' },
+    value,
+  );
+}
+
+/** A receipt's QR code verified from its text alone. */
+function qrHolds(text: string): boolean {
+  const fields = text.split(';');
+  assert.equal(fields.length, 12, text);
+  const [version, clientId, processType, processData, number, counter, , logTime, algorithm, format, signature, key] =
+    fields as [string, string, string, string, string, string, string, string, string, string, string, string];
+  assert.equal(version, 'V0');
+  assert.equal(algorithm, 'ecdsa-plain-SHA384');
+  assert.equal(format, 'unixTime');
+  return logSignatureHolds(
+    {
+      operationType: 'FinishTransaction',
+      clientId,
+      processData,
+      processType,
+      transactionNumber: Number(number),
+      signatureCounter: Number(counter),
+      logTime,
+      publicKey: key,
+    },
+    signature,
+  );
+}
+
+/** Both signatures of a transaction: the finish through its QR code, the start through its log message. */
+function assertSignatureHolds(sig: DeSignature): void {
+  assert.ok(qrHolds(sig.qr), `finish signature of transaction ${sig.transactionNumber}`);
+  assert.ok(sig.startSignature, `start signature of transaction ${sig.transactionNumber}`);
+  assert.ok(
+    logSignatureHolds(
+      {
+        operationType: 'StartTransaction',
+        clientId: sig.clientSerial,
+        processData: '',
+        processType: '',
+        transactionNumber: sig.transactionNumber,
+        signatureCounter: sig.startSignatureCounter!,
+        logTime: new Date(sig.start).toISOString(),
+        publicKey: sig.publicKey,
+      },
+      sig.startSignature,
+    ),
+    `start signature of transaction ${sig.transactionNumber}`,
+  );
 }
 
 describeApi('fiscal: signing the till in Germany (fiskaly SIGN DE v2 against the local TSE simulator)', (t) => {
@@ -114,7 +215,7 @@ describeApi('fiscal: signing the till in Germany (fiskaly SIGN DE v2 against the
     assert.equal(res.status, 200, await res.text());
   }
 
-  it('a visit (copies from credit, cash payout), a cash sale and a daily close are signed; signatures, counters and QR codes hold', async () => {
+  it('a visit (copies from credit, cash payout), a cash sale and a daily close are signed; every QR code of the day verifies against the TR-03151 log message rebuilt from it, counters rise without gaps', async () => {
     const till = await tillId();
     const zeitung = await itemId(t.db, 'Zeitung');
     const credit = await giveCredit('DEMO-3');
@@ -200,7 +301,16 @@ describeApi('fiscal: signing the till in Germany (fiskaly SIGN DE v2 against the
     assert.equal(qr.start, signatures[1].start);
     assert.equal(qr.end, signatures[1].end);
     assert.equal(qr.publicKey, tss.public_key);
-    assertSignatureHolds({ ...signatures[1], ...qr, startSignature: null });
+
+    // Every QR code of the day (the opening balance's has no receipt) holds from its text alone, as
+    // an independent verifier checks it; a QR code with one field changed does not.
+    const dayQrs = signatures.map((s) => s.qr);
+    assert.deepEqual([...firstQrs, ...qrTexts(cashReceipt.text), ...qrTexts(report.text)], dayQrs.slice(1));
+    for (const text of dayQrs) assert.ok(qrHolds(text), text);
+    assert.ok(!qrHolds(firstQrs[0].replace(':Unbar;', ':Bar;')), 'a changed payment type fails');
+    const fields = firstQrs[0].split(';');
+    fields[5] = String(Number(fields[5]) + 1);
+    assert.ok(!qrHolds(fields.join(';')), 'a changed signature counter fails');
     for (const label of [
       'TSE-Seriennummer',
       'TSE-Transaktion',

@@ -94,7 +94,7 @@ export interface QrFields {
   publicKey: string;
 }
 
-/** The QR code's fields before the signature: also what the local simulator signs (sandbox/tss.ts). */
+/** The QR code's fields before the signature. */
 export const qrSignedPart = (f: Omit<QrFields, 'signature' | 'publicKey'>) =>
   [
     'V0',

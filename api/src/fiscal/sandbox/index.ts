@@ -318,7 +318,7 @@ function mount(router: Router, db: Knex): void {
           number: transactions,
           time_start: now,
           signature: {
-            value: startSignature(tss.private_key, fields),
+            value: startSignature({ privateKey: tss.private_key, publicKey: tss.public_key }, fields),
             algorithm: signatureAlgorithm,
             counter,
             public_key: tss.public_key,

@@ -7,16 +7,13 @@ import {
   sign,
   timingSafeEqual,
 } from 'node:crypto';
-import { processOf, qrCode, qrSignedPart, type StandardV1Receipt } from '../de/standard-v1.ts';
+import { processOf, qrCode, type StandardV1Receipt } from '../de/standard-v1.ts';
 
 // What the simulated TSE computes: keys, serial numbers, tokens and signatures. It signs with a real
-// ECDSA key on P-384 (node:crypto), as certified TSEs do (BSI TR-03116-5: ecdsa-plain-SHA384), so a
-// test verifies every signature with the public key the TSS publishes.
-//
-// A real TSE signs TR-03153's log message, an ASN.1 structure of the same fields; the simulator signs
-// their text instead (documented in docs/fiscal.md), the QR code's fields before the signature for a
-// finished transaction and `startSignedText` for a started one, so a verifier needs nothing but the
-// receipt's QR code and the public key.
+// ECDSA key on P-384 (node:crypto), as certified TSEs do (BSI TR-03116-5: ecdsa-plain-SHA384), and
+// what it signs is what a certified TSE signs: TR-03151's transaction log message (ASN.1 DER). A
+// verifier rebuilds that message from a receipt's QR code alone (its fields and the public key, whose
+// SHA-256 is the TSE's serial number) and checks the signature against it.
 
 export const signatureAlgorithm = 'ecdsa-plain-SHA384';
 export const timestampFormat = 'unixTime';
@@ -36,34 +33,63 @@ export function newKeyPair(): { privateKey: string; publicKey: string } {
 export const serialOf = (publicKey: string) =>
   createHash('sha256').update(Buffer.from(publicKey, 'base64')).digest('hex');
 
-/** A key of the verifier's: the uncompressed P-384 point as a node:crypto public key. */
-export function publicKeyOf(base64Point: string) {
-  const point = Buffer.from(base64Point, 'base64');
-  if (point.length !== 97 || point[0] !== 4) throw new Error('not an uncompressed P-384 point');
-  return createPublicKey({
-    key: {
-      kty: 'EC',
-      crv: 'P-384',
-      x: point.subarray(1, 49).toString('base64url'),
-      y: point.subarray(49).toString('base64url'),
-    },
-    format: 'jwk',
-  });
+const signBytes = (privateKeyPem: string, message: Buffer) =>
+  sign('sha384', message, { key: createPrivateKey(privateKeyPem), dsaEncoding: 'ieee-p1363' }).toString('base64');
+
+/** id-SE-API-transaction-log (0.4.0.127.0.7.3.7.1.1), TR-03151's certifiedDataType of a transaction log. */
+const transactionLogOid = Buffer.from('04007f000703070101', 'hex');
+/** ecdsa-plain-SHA384 (0.4.0.127.0.7.1.1.4.1.4), BSI TR-03111. */
+const ecdsaPlainSha384Oid = Buffer.from('04007f00070101040104', 'hex');
+
+/** A non-negative whole number as the content of a DER INTEGER: big-endian, shortest, never negative. */
+function integerContent(value: number): Buffer {
+  if (!Number.isSafeInteger(value) || value < 0) throw new Error(`not a non-negative whole number: ${value}`);
+  let hex = value.toString(16);
+  if (hex.length % 2) hex = `0${hex}`;
+  const bytes = Buffer.from(hex, 'hex');
+  return bytes[0]! & 0x80 ? Buffer.concat([Buffer.from([0]), bytes]) : bytes;
 }
 
-export const signText = (privateKeyPem: string, text: string) =>
-  sign('sha384', Buffer.from(text, 'utf8'), {
-    key: createPrivateKey(privateKeyPem),
-    dsaEncoding: 'ieee-p1363',
-  }).toString('base64');
-
-/** What a started transaction's signature covers. */
-export const startSignedText = (f: {
+export interface TransactionLog {
+  operationType: 'StartTransaction' | 'UpdateTransaction' | 'FinishTransaction';
+  /** The client's serial number (the QR code's Kassen-Seriennummer). */
   clientSerial: string;
+  processData: string;
+  processType: string;
   transactionNumber: number;
+  /** The TSE's serial number, hex (SHA-256 of its public key). */
+  tssSerial: string;
   signatureCounter: number;
-  start: string;
-}) => ['StartTransaction', f.clientSerial, f.transactionNumber, f.signatureCounter, f.start].join(';');
+  /** Unix seconds (the TSS's signature_timestamp_format is unixTime). */
+  logTime: number;
+}
+
+/**
+ * What a TSE signs for a transaction (BSI TR-03151, transaction log message): the log message's
+ * elements from version to logTime, each DER-encoded, one after the other, without the SEQUENCE
+ * around them and without signatureValue. certifiedData is operationType [0], clientId [1],
+ * processData [2], processType [3], transactionNumber [5] (implicitly tagged; the optional
+ * additionalExternalData [4], additionalInternalData [6] and seAuditData are absent).
+ */
+export function transactionLogMessage(log: TransactionLog): Buffer {
+  const utf8 = (text: string) => Buffer.from(text, 'utf8');
+  return Buffer.concat([
+    der(0x02, integerContent(2)),
+    der(0x06, transactionLogOid),
+    der(0x80, utf8(log.operationType)),
+    der(0x81, utf8(log.clientSerial)),
+    der(0x82, utf8(log.processData)),
+    der(0x83, utf8(log.processType)),
+    der(0x85, integerContent(log.transactionNumber)),
+    der(0x04, Buffer.from(log.tssSerial, 'hex')),
+    sequence(der(0x06, ecdsaPlainSha384Oid)),
+    der(0x02, integerContent(log.signatureCounter)),
+    der(0x02, integerContent(log.logTime)),
+  ]);
+}
+
+export const signTransactionLog = (privateKeyPem: string, log: TransactionLog) =>
+  signBytes(privateKeyPem, transactionLogMessage(log));
 
 const iso = (unix: number) => new Date(unix * 1000).toISOString();
 
@@ -73,24 +99,46 @@ export function finishSignature(
   f: { clientSerial: string; transactionNumber: number; signatureCounter: number; timeStart: number; timeEnd: number },
   receipt: StandardV1Receipt,
 ): { value: string; qr: string } {
-  const fields = {
+  const process = processOf(receipt);
+  const value = signTransactionLog(key.privateKey, {
+    operationType: 'FinishTransaction',
     clientSerial: f.clientSerial,
-    ...processOf(receipt),
+    ...process,
+    transactionNumber: f.transactionNumber,
+    tssSerial: serialOf(key.publicKey),
+    signatureCounter: f.signatureCounter,
+    logTime: f.timeEnd,
+  });
+  const qr = qrCode({
+    clientSerial: f.clientSerial,
+    ...process,
     transactionNumber: f.transactionNumber,
     signatureCounter: f.signatureCounter,
     start: iso(f.timeStart),
     end: iso(f.timeEnd),
     algorithm: signatureAlgorithm,
     timeFormat: timestampFormat,
-  };
-  const value = signText(key.privateKey, qrSignedPart(fields));
-  return { value, qr: qrCode({ ...fields, signature: value, publicKey: key.publicKey }) };
+    signature: value,
+    publicKey: key.publicKey,
+  });
+  return { value, qr };
 }
 
+/** The start operation's signature: a transaction starts with neither process type nor data. */
 export const startSignature = (
-  privateKey: string,
+  key: { privateKey: string; publicKey: string },
   f: { clientSerial: string; transactionNumber: number; signatureCounter: number; timeStart: number },
-) => signText(privateKey, startSignedText({ ...f, start: iso(f.timeStart) }));
+) =>
+  signTransactionLog(key.privateKey, {
+    operationType: 'StartTransaction',
+    clientSerial: f.clientSerial,
+    processData: '',
+    processType: '',
+    transactionNumber: f.transactionNumber,
+    tssSerial: serialOf(key.publicKey),
+    signatureCounter: f.signatureCounter,
+    logTime: f.timeStart,
+  });
 
 /** A bearer token for `seconds`: its expiry and an HMAC of it under the API secret. */
 export function newToken(secret: string, seconds: number): string {
