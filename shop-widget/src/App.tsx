@@ -70,18 +70,40 @@ function VendorShop(props: { route: Extract<Route, { page: 'vendor' }> }) {
 type AfterPayment = typeof import('./pages/after-payment.ts');
 let afterPayment: AfterPayment | undefined;
 
-/** A page after the card page, once its script is here; a failed load is the error page and its way on. */
+/**
+ * A page after the card page, once its script is here. A customer who has paid must not meet an
+ * error for a dropped connection: a failed load is tried again after 1, 2, 4, then every 5 s.
+ */
 function Later(props: { page: (pages: AfterPayment) => JSX.Element }) {
-  const [pages, setPages] = useState<AfterPayment | 'failed' | undefined>(afterPayment);
+  const [pages, setPages] = useState<AfterPayment | undefined>(afterPayment);
+  const [interrupted, setInterrupted] = useState(false);
   useEffect(() => {
-    if (!afterPayment)
+    if (afterPayment) return;
+    let gone = false;
+    let retry: ReturnType<typeof setTimeout> | undefined;
+    const load = (failures: number): void =>
       void import('./pages/after-payment.ts').then(
-        (loaded) => setPages((afterPayment = loaded)),
-        () => setPages('failed'),
+        (loaded) => !gone && setPages((afterPayment = loaded)),
+        () => {
+          if (gone) return;
+          setInterrupted(true);
+          retry = setTimeout(() => load(failures + 1), Math.min(5000, 1000 * 2 ** failures));
+        },
       );
+    load(0);
+    return () => {
+      gone = true;
+      clearTimeout(retry);
+    };
   }, []);
-  if (pages === 'failed') return <ErrorPage />;
-  return pages ? props.page(pages) : <Loading label={t('loading')} />;
+  if (pages) return props.page(pages);
+  return interrupted ? (
+    <p id="shop-page-interrupted" class="shop-loading" role="status">
+      {t('connectionLost')}
+    </p>
+  ) : (
+    <Loading label={t('loading')} />
+  );
 }
 
 function Content() {

@@ -6,6 +6,10 @@ import type { Lang } from './money.ts';
 export const texts = {
   language: ['Sprache', 'Language'],
   loading: ['Lädt …', 'Loading …'],
+  connectionLost: [
+    'Die Verbindung zum Server ist unterbrochen – wir versuchen es weiter …',
+    'The connection to the server is interrupted – we keep trying …',
+  ],
   next: ['Weiter', 'Next'],
   back: ['Zurück', 'Back'],
   buyFrom: ['Kaufe eine Zeitung bei {name}', 'Buy a newspaper from {name}'],

@@ -278,7 +278,7 @@ function OrderReceipt(props: { order: string }) {
     return (
       <Screen id="shop-receipt-waiting" title={ta('receiptComing')}>
         <p id="shop-receipt-interrupted" class="shop-note" role="status">
-          {ta('connectionLost')}
+          {t('connectionLost')}
         </p>
       </Screen>
     );

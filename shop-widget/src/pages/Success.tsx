@@ -126,7 +126,7 @@ export function Success(props: { order: string; sessionId: string }) {
       <div id="shop-success-connection" role="status">
         {interrupted && (
           <p id="shop-success-interrupted" class="shop-note">
-            {ta('connectionLost')}
+            {t('connectionLost')}
           </p>
         )}
       </div>

@@ -9,10 +9,6 @@ export const afterPaymentTexts = {
   // A no-break space before the dots: they never stand alone on the title's last line.
   receiptComing: ['Dein Beleg kommt gleich\u00a0…', 'Your receipt is coming\u00a0…'],
   chargedConfirming: ['Zahlung eingegangen, wird bestätigt', 'Payment received, being confirmed'],
-  connectionLost: [
-    'Die Verbindung zum Server ist unterbrochen – wir versuchen es weiter …',
-    'The connection to the server is interrupted – we keep trying …',
-  ],
   secondsLeft: ['Sekunden', 'seconds'],
   secondLeft: ['Sekunde', 'second'],
   showTo: ['Bitte zeige diese Seite {name}', 'Please show this page to {name}'],
