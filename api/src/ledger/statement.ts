@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import type { LedgerKind } from './kinds.ts';
 import { withVendorMoney, type VendorMoneyColumns } from './queries.ts';
 import { payoutVoucherSql, rowVoucherSql } from './vouchers.ts';
+import { nextTurn } from '../event-loop.ts';
 
 type Db = Knex | Knex.Transaction;
 
@@ -95,6 +96,9 @@ const figureOf: Partial<Record<LedgerKind, keyof StatementFigures>> = {
 
 const iso = (value: Date | string) => new Date(value).toISOString();
 
+/** Vendors' statements put together in one turn of the event loop. */
+const vendorsPerTurn = 100;
+
 function groupBy<T>(items: readonly T[], key: (item: T) => number): Map<number, T[]> {
   const groups = new Map<number, T[]>();
   for (const item of items) {
@@ -177,7 +181,9 @@ export async function statements(db: Db, vendorIds: number[] | 'all', period: St
   const movementsOf = groupBy(movements, (m) => m.vendor_id);
   const vouchersOf = groupBy(voucherRows, (v) => v.vendor_id);
   const result: Statement[] = [];
-  for (const vendor of credits) {
+  for (const [index, vendor] of credits.entries()) {
+    // Every vendor's year is tens of thousands of groups: other requests are served between slices.
+    if (index > 0 && index % vendorsPerTurn === 0) await nextTurn();
     const own = movementsOf.get(vendor.id) ?? [];
     const later = own.filter((m) => !m.in_period).reduce((sum, m) => sum + Number(m.amount), 0);
     const lines = own

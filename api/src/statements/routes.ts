@@ -92,8 +92,9 @@ function csvColumns(lang: StatementLanguage, period: StatementPeriod, zone: stri
 }
 
 function sheetsOf(vendors: StatementVendor[], found: Statement[], lang: StatementLanguage | undefined): Sheet[] {
+  const byId = new Map(vendors.map((vendor) => [vendor.id, vendor]));
   return found.flatMap((statement) => {
-    const vendor = vendors.find((v) => v.id === statement.vendorId);
+    const vendor = byId.get(statement.vendorId);
     if (!vendor) return [];
     const sheetLang = lang ?? vendorLanguage(vendor.language);
     return [{ vendor, statement, lang: sheetLang, rows: statementRows(statement, sheetLang) }];
