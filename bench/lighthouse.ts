@@ -3,13 +3,17 @@
 // mobile defaults (Moto G Power screen, simulated slow 4G, 4× slower CPU) in Debian's Chromium; its
 // four scores per page, performance with a budget of 95. Categories and scoring:
 // https://developer.chrome.com/docs/lighthouse/performance/performance-scoring
+// Tiny (the end-to-end tests): the landing page only, its performance only, on the test's server, in
+// the tests' Chromium, the headless shell (CHROMIUM_PATH), in which Lighthouse runs as well; its
+// scores there are not the full browser's.
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse, { type Flags, type Result } from 'lighthouse';
 import puppeteer, { type Page } from 'puppeteer-core';
+import { chromiumPath as testsChromiumPath } from '../tests/e2e/browser.ts';
 import { buyInShop, mainItemOrder } from '../tests/e2e/purchase.ts';
 import { removeDir, startServer } from '../tests/e2e/server.ts';
 import { ensureBuild } from './build.ts';
-import type { Figure } from './figures.ts';
+import type { BenchOptions, Figure } from './figures.ts';
 
 const categories = ['performance', 'accessibility', 'best-practices', 'seo'] as const;
 const performanceBudget = 95;
@@ -26,30 +30,37 @@ async function logInToMe(page: Page, origin: string): Promise<void> {
   await page.waitForSelector('#me-credit-amount', { timeout: 60_000 });
 }
 
-export async function benchLighthouse(): Promise<Figure[]> {
+export interface LighthouseOptions extends BenchOptions {
+  /** The shop to judge (a running server's address), instead of a server of the bench's own. */
+  origin?: string;
+}
+
+export async function benchLighthouse({ tiny = false, origin }: LighthouseOptions = {}): Promise<Figure[]> {
   ensureBuild();
-  const server = await startServer();
+  const server = origin ? undefined : await startServer();
+  const base = origin ?? server!.url;
+  const judged: readonly (typeof categories)[number][] = tiny ? ['performance'] : categories;
   const chrome = await chromeLauncher.launch({
-    chromePath: chromiumPath,
-    chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
+    chromePath: tiny ? testsChromiumPath : chromiumPath,
+    chromeFlags: [tiny ? '--headless' : '--headless=new', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
   });
   try {
-    const paid = await buyInShop(server.url, await mainItemOrder(server.url, 'DEMO-1'));
     const flags: Flags = {
       port: chrome.port,
       output: 'json',
       logLevel: 'error',
-      onlyCategories: [...categories],
+      onlyCategories: [...judged],
       locale: 'de',
     };
-    const pages = [
-      { name: '/v/DEMO-1', url: `${server.url}/v/DEMO-1` },
-      { name: 'receipt, paid', url: `${server.url}/paymentconfirmation?order=${paid}` },
-    ];
+    const pages = [{ name: '/v/DEMO-1', url: `${base}/v/DEMO-1` }];
+    if (!tiny) {
+      const paid = await buyInShop(base, await mainItemOrder(base, 'DEMO-1'));
+      pages.push({ name: 'receipt, paid', url: `${base}/paymentconfirmation?order=${paid}` });
+    }
     const results: { name: string; scores: number[]; cls: number; failing: string[] }[] = [];
     /** The audits of the four categories that did not pass in full, by Lighthouse's id. */
     const failing = (lhr: Result) =>
-      categories.flatMap((c) =>
+      judged.flatMap((c) =>
         (lhr.categories[c]?.auditRefs ?? [])
           .filter((ref) => ref.weight > 0 && (lhr.audits[ref.id]?.score ?? 1) < 1)
           .map((ref) => ref.id),
@@ -57,39 +68,44 @@ export async function benchLighthouse(): Promise<Figure[]> {
     for (const { name, url } of pages) {
       const result = await lighthouse(url, flags);
       if (!result) throw new Error(`Lighthouse gave no result for ${url}`);
+      // Lighthouse scores a page that answered an error (or none) too; the bench must not.
+      if (result.lhr.runtimeError)
+        throw new Error(`Lighthouse could not load ${url}: ${result.lhr.runtimeError.message}`);
       results.push({
         name,
-        scores: categories.map((c) => Math.round((result.lhr.categories[c]?.score ?? NaN) * 100)),
+        scores: judged.map((c) => Math.round((result.lhr.categories[c]?.score ?? NaN) * 100)),
         cls: Number(result.lhr.audits['cumulative-layout-shift']?.numericValue ?? NaN),
         failing: failing(result.lhr),
       });
     }
     // /me keeps its login in the tab's sessionStorage: Lighthouse runs in the tab that logged in,
     // which it may not reset.
-    const browser = await puppeteer.connect({ browserURL: `http://127.0.0.1:${chrome.port}` });
-    try {
-      const page = await browser.newPage();
-      await logInToMe(page, server.url);
-      const result = await lighthouse(`${server.url}/me`, { ...flags, disableStorageReset: true }, undefined, page);
-      if (!result) throw new Error('Lighthouse gave no result for /me');
-      results.push({
-        name: '/me, logged in',
-        scores: categories.map((c) => Math.round((result.lhr.categories[c]?.score ?? NaN) * 100)),
-        cls: Number(result.lhr.audits['cumulative-layout-shift']?.numericValue ?? NaN),
-        failing: failing(result.lhr),
-      });
-    } finally {
-      await browser.disconnect();
-    }
+    const browser = tiny ? undefined : await puppeteer.connect({ browserURL: `http://127.0.0.1:${chrome.port}` });
+    if (browser)
+      try {
+        const page = await browser.newPage();
+        await logInToMe(page, base);
+        const result = await lighthouse(`${base}/me`, { ...flags, disableStorageReset: true }, undefined, page);
+        if (!result) throw new Error('Lighthouse gave no result for /me');
+        results.push({
+          name: '/me, logged in',
+          scores: judged.map((c) => Math.round((result.lhr.categories[c]?.score ?? NaN) * 100)),
+          cls: Number(result.lhr.audits['cumulative-layout-shift']?.numericValue ?? NaN),
+          failing: failing(result.lhr),
+        });
+      } finally {
+        await browser.disconnect();
+      }
 
     console.log('\nLighthouse, mobile (simulated slow 4G, 4× slower CPU), Chromium headless');
-    console.log(`  ${'page'.padEnd(18)} perf  a11y  best   seo   CLS`);
+    const heads = { performance: 'perf', accessibility: 'a11y', 'best-practices': 'best', seo: 'seo' };
+    console.log(`  ${'page'.padEnd(18)} ${judged.map((c) => heads[c].padStart(4)).join('  ')}   CLS`);
     for (const { name, scores, cls, failing } of results)
       console.log(
         `  ${name.padEnd(18)} ${scores.map((s) => String(s).padStart(4)).join('  ')}  ${cls.toFixed(3)}${failing.length ? `  below full marks: ${failing.join(', ')}` : ''}`,
       );
     return results.flatMap(({ name, scores }) =>
-      categories.map((category, i) => ({
+      judged.map((category, i) => ({
         part: 'lighthouse',
         name: `${name}: ${category}`,
         value: scores[i],
@@ -99,7 +115,9 @@ export async function benchLighthouse(): Promise<Figure[]> {
     );
   } finally {
     chrome.kill();
-    await server.stop();
-    removeDir(server.dataDir);
+    if (server) {
+      await server.stop();
+      removeDir(server.dataDir);
+    }
   }
 }

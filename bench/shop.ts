@@ -6,6 +6,7 @@
 // bare node:http server in the same run; and at the harsher profile measured before (400 ms,
 // 400/200 kbit/s). BENCH_LOADS (default 7) loads each.
 // "Shows" is when Chromium painted the button (Element Timing), reported by the page itself.
+// Tiny (the end-to-end tests): one load each, on the test's server and Chromium when it gives them.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import zlib from 'node:zlib';
@@ -19,7 +20,7 @@ import { launchChromium } from '../tests/e2e/browser.ts';
 import { firstScreenBytes, openFirstScreen } from '../tests/e2e/first-screen.ts';
 import { repoRoot } from '../tests/e2e/server.ts';
 import { ensureBuild } from './build.ts';
-import { median, type Figure } from './figures.ts';
+import { median, type BenchOptions, type Figure } from './figures.ts';
 
 interface Profile {
   name: string;
@@ -112,7 +113,7 @@ async function throttledLoad(browser: Browser, url: string, profile: Profile): P
  */
 async function floorServer(url: string): Promise<{ url: string; close: () => Promise<void> }> {
   const origin = new URL(url).origin;
-  const ours = await (await fetch(url, { headers: { 'Accept-Language': 'de' } })).text();
+  const ours = await germanPage(url);
   const html = ours
     .replace(/<script(?![^>]*type="application\/json")[^>]*>[\s\S]*?<\/script>/g, '')
     .replace(/<link rel="modulepreload"[^>]*>/g, '')
@@ -133,9 +134,16 @@ async function floorServer(url: string): Promise<{ url: string; close: () => Pro
   };
 }
 
+/** The shop's page in German; a page the shop does not answer ends the bench. */
+async function germanPage(url: string): Promise<string> {
+  const response = await fetch(url, { headers: { 'Accept-Language': 'de' } });
+  if (!response.ok) throw new Error(`${url} answered ${response.status}`);
+  return response.text();
+}
+
 /** The HTML of `url` up to and with the "Weiter" button, gzip. */
 async function bytesBeforeNext(url: string): Promise<number> {
-  const html = await (await fetch(url, { headers: { 'Accept-Language': 'de' } })).text();
+  const html = await germanPage(url);
   const next = html.indexOf('id="shop-next"');
   if (next < 0) throw new Error('The page holds no server-rendered "Weiter" button');
   return zlib.gzipSync(html.slice(0, html.indexOf('</button>', next) + '</button>'.length)).length;
@@ -143,10 +151,8 @@ async function bytesBeforeNext(url: string): Promise<number> {
 
 const list = (times: number[]) => times.map((t) => t.toFixed(0)).join(', ');
 
-export async function benchShop(): Promise<Figure[]> {
-  const loads = Math.min(Math.max(Number(process.env.BENCH_LOADS ?? 7) || 7, 1), 25);
-  ensureBuild();
-  setLogSilent(true);
+/** The shop this bench loads: the app in this process on a fresh database, listening on loopback. */
+async function startShop(): Promise<{ origin: string; close: () => Promise<void> }> {
   const db = createDb({ dataDir: 'memory://' });
   await migrate(db);
   await seedOnFirstStart(db);
@@ -163,9 +169,30 @@ export async function benchShop(): Promise<Figure[]> {
   });
   const handle = buildApp({ db, config, distDir: `${repoRoot}/dist` }).callback();
   server.on('request', (req, res) => void handle(req, res));
-  const url = `${origin}/v/DEMO-1`;
+  return {
+    origin,
+    close: async () => {
+      await new Promise((resolve) => server.close(resolve));
+      await db.destroy();
+    },
+  };
+}
+
+export interface ShopOptions extends BenchOptions {
+  /** The shop to load (a running server's address), instead of one of the bench's own. */
+  origin?: string;
+  /** The Chromium to load it in, left open afterwards, instead of one of the bench's own. */
+  browser?: Browser;
+}
+
+export async function benchShop({ tiny = false, origin: given, browser: lent }: ShopOptions = {}): Promise<Figure[]> {
+  const loads = tiny ? 1 : Math.min(Math.max(Number(process.env.BENCH_LOADS ?? 7) || 7, 1), 25);
+  ensureBuild();
+  if (!given) setLogSilent(true);
+  const shop = given ? { origin: given, close: () => Promise.resolve() } : await startShop();
+  const url = `${shop.origin}/v/DEMO-1`;
   const floor = await floorServer(url);
-  const browser = await launchChromium();
+  const browser = lent ?? (await launchChromium());
   try {
     const context = await browser.newContext({ viewport: phone });
     const requests = await openFirstScreen(await context.newPage(), url);
@@ -236,9 +263,8 @@ export async function benchShop(): Promise<Figure[]> {
       },
     ];
   } finally {
-    await browser.close();
+    if (!lent) await browser.close();
     await floor.close();
-    await new Promise((resolve) => server.close(resolve));
-    await db.destroy();
+    await shop.close();
   }
 }

@@ -1,6 +1,11 @@
 import assert from 'node:assert/strict';
 import zlib from 'node:zlib';
 import type { Browser } from 'playwright-core';
+import { runInOwnProcess } from '../../bench/child.ts';
+import type { Figure } from '../../bench/figures.ts';
+import type { LighthouseOptions } from '../../bench/lighthouse.ts';
+import { benchShop } from '../../bench/shop.ts';
+import { assertMeasured, quietly } from '../support/bench.ts';
 import { expectAccessible } from './axe.ts';
 import { screenshot } from './browser.ts';
 import { firstScreenBytes, openFirstScreen } from './first-screen.ts';
@@ -147,5 +152,29 @@ describe('e2e: the shop’s first screen', function () {
     } finally {
       await context.close();
     }
+  });
+
+  // The shop and Lighthouse parts of `npm run bench` on this server, once each, so that a page they
+  // load cannot change under them unseen; their figures are the bench's to judge.
+  it('runs the shop bench once: first screen, floor page and both phone profiles measured', async () => {
+    const figures = await quietly(() => benchShop({ tiny: true, origin: server.url, browser }));
+    assertMeasured(figures, [
+      'first screen /v/DEMO-1, HTML + JS + CSS gzip',
+      'HTML before "Weiter", gzip',
+      '"Weiter" painted, mobile, median of 1',
+      'floor page, mobile, median of 1',
+      '"Weiter" painted / floor page, mobile',
+      '"Weiter" painted, slow mobile, median of 1',
+    ]);
+  });
+
+  // Lighthouse runs in the headless shell the tests use (CI has no full Chromium); the bench
+  // itself judges the full browser's scores. In a process of its own (bench/lighthouse-process.ts says why).
+  it('runs the Lighthouse bench once: the landing page’s performance scored', async function () {
+    this.timeout(180_000);
+    const options: LighthouseOptions = { tiny: true, origin: server.url };
+    const figures = await runInOwnProcess<Figure[]>('bench/lighthouse-process.ts', options);
+    assertMeasured(figures, ['/v/DEMO-1: performance']);
+    assert.equal(figures.length, 1);
   });
 });
