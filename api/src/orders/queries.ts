@@ -128,10 +128,16 @@ interface ReceiptRow {
 /**
  * The order's mail (the PDF mail, or the receipt by e-mail of an order without a digital edition) as
  * the customer may be told of it: `sent` (the mail server took it), `sending` (in the
- * outbox, being sent or retried), `held` (not sent: no mail server, or given up; it waits for staff),
- * null for an order with no such mail.
+ * outbox, being sent or retried), `held` (not sent: given up, or kept from a time without a mail
+ * server; it waits for staff), `off` (no mail server is set: nothing is sent, the page is what the
+ * customer keeps), null for an order with no such mail.
  */
 const mailStates = { queued: 'sending', sent: 'sent', stored: 'held', failed: 'held' } as const;
+
+function mailState(status: ReceiptRow['mail_status'], mailServer: boolean) {
+  if (!status) return null;
+  return mailServer || status === 'sent' ? mailStates[status] : ('off' as const);
+}
 
 /** "reader@example.org" → "r…@example.org". */
 export const maskEmail = (email: string) => `${email.slice(0, 1)}…${email.slice(email.lastIndexOf('@'))}`;
@@ -141,7 +147,7 @@ export const maskEmail = (email: string) => `${email.slice(0, 1)}…${email.slic
  * when. Licence shares are the newspaper's bookkeeping and stay out; download links only exist once
  * the order is paid. One query: the receipt page asks for it until the payment is booked.
  */
-export async function orderReceipt(db: Db, token: unknown) {
+export async function orderReceipt(db: Db, token: unknown, { mailServer }: { mailServer: boolean }) {
   if (typeof token !== 'string' || !tokenPattern.test(token)) return undefined;
   const [row] = await hotRows<ReceiptRow>(
     db,
@@ -176,7 +182,7 @@ export async function orderReceipt(db: Db, token: unknown) {
     // Where the PDF or the receipt went, shortened: the customer shows this page to the vendor.
     emailHint: row.email && maskEmail(row.email),
     // Whether that mail has gone out: the receipt never says "sent" for a mail still in the outbox.
-    mail: row.mail_status && mailStates[row.mail_status],
+    mail: mailState(row.mail_status, mailServer),
     lines: row.lines.map((line) => ({
       item: line.item_id,
       name: line.name,

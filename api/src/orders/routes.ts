@@ -74,7 +74,8 @@ function waitSeconds(ctx: AppContext): number {
 
 /** The receipt, after waiting for a pending payment's booking as long as the customer asked. */
 async function receiptAfterWait(ctx: AppContext, token: string, seconds: number): Promise<Receipt> {
-  const receipt = await orderReceipt(ctx.db, token);
+  const mailServer = { mailServer: Boolean(ctx.config.smtpUrl) };
+  const receipt = await orderReceipt(ctx.db, token, mailServer);
   if (!receipt) throw invalidConfirmation();
   if (receipt.status !== 'pending' || !seconds) return receipt;
   const customerLeft = new AbortController();
@@ -85,7 +86,7 @@ async function receiptAfterWait(ctx: AppContext, token: string, seconds: number)
     receipt,
     seconds,
     customerLeft.signal,
-    async (change) => (change && receiptChangedTo(receipt, change)) ?? orderReceipt(ctx.db, token),
+    async (change) => (change && receiptChangedTo(receipt, change)) ?? orderReceipt(ctx.db, token, mailServer),
   );
 }
 

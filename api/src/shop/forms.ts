@@ -157,7 +157,7 @@ export async function orderOfPage(
   if (!order) return undefined;
   const sessionId = query.session_id;
   if (pathname === '/success' && isSessionOf(order, sessionId)) await verifyWithStripe(db, config, order, sessionId);
-  const receipt = await orderReceipt(db, order.token);
+  const receipt = await orderReceipt(db, order.token, { mailServer: Boolean(config.smtpUrl) });
   // As the API sends it: the widget reads dates as strings.
   return receipt ? (JSON.parse(JSON.stringify(receipt)) as Record<string, unknown>) : undefined;
 }
