@@ -24,25 +24,40 @@ import { Loading } from './ui.tsx';
 
 const languages = { de: 'Deutsch', en: 'English' } as const;
 
+/**
+ * German or English: with the script at once; without it a form the server answers (it keeps the
+ * choice and shows the same page again), so the switch works wherever the page is.
+ */
 function LanguageSwitch() {
+  const url = new URL(path.value, 'http://shop.invalid');
   return (
-    <div id="shop-language" class="shop-language" role="group" aria-label={t('language')}>
-      {(Object.keys(languages) as (keyof typeof languages)[]).map((code) => (
-        <button
-          type="button"
-          key={code}
-          class="shop-language-button"
-          data-lang={code}
-          lang={code}
-          // The visible code first: a name that holds what is seen is what voice control users say.
-          aria-label={`${code.toUpperCase()} – ${languages[code]}`}
-          aria-pressed={lang.value === code}
-          onClick={() => setLang(code)}
-        >
-          {code.toUpperCase()}
-        </button>
-      ))}
-    </div>
+    <form id="shop-language-form" method="get" action={env.mode === 'page' ? url.pathname : undefined}>
+      {[...url.searchParams].map(
+        ([name, value]) => name !== 'lang' && <input key={name} type="hidden" name={name} value={value} />,
+      )}
+      <div id="shop-language" class="shop-language" role="group" aria-label={t('language')}>
+        {(Object.keys(languages) as (keyof typeof languages)[]).map((code) => (
+          <button
+            type="submit"
+            key={code}
+            name="lang"
+            value={code}
+            class="shop-language-button"
+            data-lang={code}
+            lang={code}
+            // The visible code first: a name that holds what is seen is what voice control users say.
+            aria-label={`${code.toUpperCase()} – ${languages[code]}`}
+            aria-pressed={lang.value === code}
+            onClick={(event) => {
+              event.preventDefault();
+              setLang(code);
+            }}
+          >
+            {code.toUpperCase()}
+          </button>
+        ))}
+      </div>
+    </form>
   );
 }
 

@@ -26,6 +26,18 @@ export type FormAnswer =
   /** Place this order, then go to the card page. */
   | { pay: Checkout; cartId: string; visit: Visit };
 
+/**
+ * Where a step of a vendor's shop sends a browser without the script instead: the tip and its amount
+ * need something in the cart, so an empty cart goes back to the products. Only for a visit this
+ * browser's forms kept: a cart the script keeps is the script's to judge.
+ */
+export function stepInstead(route: Extract<Route, { page: 'vendor' }>, visit: Visit): string | undefined {
+  if (route.step !== 'tipping' && route.step !== 'custom-tip') return undefined;
+  const { items, settings } = env.boot;
+  if (checkout(items, visit.cart, 0, settings.maxOrderAmount).problem !== 'empty') return undefined;
+  return stepPath(route.id, 'shop');
+}
+
 /** A new visit at a vendor: the main item once, as the screens start. */
 export const freshVisit = (cart: Record<string, number>): Visit => ({ cart, tip: null, terms: false, email: '' });
 
@@ -82,6 +94,12 @@ export function submitForm(
     const [chosen, other] =
       Number(edition) === pair.digital.id ? [pair.digital, pair.print] : [pair.print, pair.digital];
     return go('landing-page', changed(visit, { cart: chooseEdition(visit.cart, chosen, other) }));
+  }
+
+  // "Next" from the items: on to the tip only with a cart that can be paid, else the step says why.
+  if (fields.get('next') === 'tipping') {
+    const refused = problemText(checkout(items, visit.cart, 0, settings.maxOrderAmount));
+    return refused ? refuse('next', { text: refused }) : go('tipping', visit);
   }
 
   const tip = fields.get('tip');

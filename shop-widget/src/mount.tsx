@@ -5,6 +5,7 @@ import type { Boot } from './boot.ts';
 import { parseRoute, failurePath, successPath } from './route.ts';
 import {
   adoptVisit,
+  cookieLang,
   env,
   keepsCustomerState,
   knowVendor,
@@ -114,7 +115,7 @@ export function mountShop(target: HTMLElement | ShadowRoot, options: MountOption
     returnUrl: options.returnUrl,
   });
   const language = pickLanguage(
-    readStored<string>('local', 'shop.lang') ?? null,
+    readStored<string>('local', 'shop.lang') ?? cookieLang() ?? null,
     navigator.languages ?? [navigator.language],
   );
 

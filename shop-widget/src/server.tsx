@@ -2,12 +2,13 @@ import { renderToString } from 'preact-render-to-string';
 import { App, Frame } from './App.tsx';
 import type { Boot, Visit } from './boot.ts';
 import { initialCart } from './cart.ts';
-import { freshVisit, readVisit, submitForm, type FormAnswer } from './form.ts';
+import { freshVisit, readVisit, stepInstead, submitForm, type FormAnswer } from './form.ts';
 import { parseRoute, receiptPath, stepPath } from './route.ts';
 import { adoptVisit, env, forgetVisits, knowVendor, lang, path } from './store.ts';
 import type { Lang } from './money.ts';
 import { FailureView } from './pages/Failure.tsx';
-import { charged, ReceiptView, type Receipt } from './pages/Receipt.tsx';
+import { PdfView, type PdfLink } from './pages/Pdf.tsx';
+import { charged, InvalidConfirmation, ReceiptPage, ReceiptView, type Receipt } from './pages/Receipt.tsx';
 import css from './style.css?inline';
 
 // The shop's first screen rendered on the server by the same components that hydrate it in the
@@ -63,6 +64,14 @@ export function answerForm(
 /** Whether `url` names nothing the shop has (its status is 404, whatever the page shows). */
 export const notFound = (url: string): boolean => parseRoute(url).page === 'not-found';
 
+/** Where a browser without the script goes instead of `url` on the visit its cookie kept, if elsewhere. */
+export function redirectOf(boot: Boot, url: string, language: Lang, visit: Visit): string | undefined {
+  const route = parseRoute(url);
+  if (route.page !== 'vendor' || !boot.vendor) return undefined;
+  visitAt(boot, url, language);
+  return stepInstead(route, visit);
+}
+
 /** The visit a cookie held, if it is one. */
 export const keptVisit = (kept: unknown): Visit | undefined => readVisit(kept);
 
@@ -93,4 +102,21 @@ export function renderFailure(boot: Boot, receipt: Receipt | undefined, language
       <FailureView receipt={receipt ?? null} tryAgain={again} />
     </Frame>,
   );
+}
+
+/**
+ * A page after the card page that the script draws from an API answer, as the server draws it for a
+ * browser without the script when no order was found for it: the PDF from the e-mail's link (`pdf`
+ * the link when it is valid), a receipt or success address without an order, or with one the shop
+ * does not know. Undefined for any other page.
+ */
+export function renderWithoutOrder(boot: Boot, url: string, language: Lang, pdf?: PdfLink): string | undefined {
+  const route = parseRoute(url);
+  let screen;
+  if (route.page === 'pdf') screen = <PdfView id={route.id} link={pdf} />;
+  else if (route.page === 'receipt') screen = route.order ? <InvalidConfirmation /> : <ReceiptPage order="" />;
+  else if (route.page === 'success') screen = <InvalidConfirmation />;
+  else return undefined;
+  visitAt(boot, url, language);
+  return renderToString(<Frame>{screen}</Frame>);
 }

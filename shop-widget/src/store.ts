@@ -59,9 +59,14 @@ export const t = (key: TextKey, values?: Record<string, string | number>) => fil
 /** A text staff entered in German and perhaps in English, in the shop's language: German where there is no English. */
 export const inLang = (german: string, english: string | undefined) => (lang.value === 'en' && english) || german;
 
+/** The choice as the server keeps it for pages drawn without the script (api/src/shop/page.ts). */
+const langCookie = /(?:^|;\s*)shop-lang=(de|en)(?:;|$)/;
+export const cookieLang = () => (env.mode === 'page' ? langCookie.exec(document.cookie)?.[1] : undefined);
+
 export function setLang(next: Lang): void {
   lang.value = next;
   writeStored('local', 'shop.lang', next);
+  if (env.mode === 'page') document.cookie = `shop-lang=${next}; path=/; max-age=31536000; samesite=lax`;
 }
 
 /** The current path with its query: the URL in page mode, remembered in embedded mode. */

@@ -120,18 +120,6 @@ export const texts = {
   buyingFrom: ['Du kaufst bei {name}', 'You are buying from {name}'],
   removeItem: ['{name} entfernen', 'Remove {name}'],
   quantityAtLimit: ['Höchstens {max} × {name} pro Bestellung.', 'At most {max} × {name} per order.'],
-  pdfSent: ['PDF an {email} gesendet', 'PDF sent to {email}'],
-  pdfSending: ['PDF wird an {email} gesendet', 'PDF being sent to {email}'],
-  pdfHeld: [
-    'Die E-Mail an {email} ist noch nicht verschickt – das PDF liegt hier bereit.',
-    'The e-mail to {email} has not been sent yet – the PDF is ready here.',
-  ],
-  receiptSent: ['Beleg an {email} gesendet', 'Receipt sent to {email}'],
-  receiptSending: ['Beleg wird an {email} gesendet', 'Receipt being sent to {email}'],
-  receiptHeld: [
-    'Die E-Mail an {email} ist noch nicht verschickt – der Beleg liegt hier bereit.',
-    'The e-mail to {email} has not been sent yet – the receipt is here.',
-  ],
   noOrderTitle: ['Keine Bestellung angegeben', 'No order given'],
   noOrderText: [
     'Diese Adresse nennt keine Bestellung. Deine Bestätigung öffnet sich nach dem Bezahlen.',

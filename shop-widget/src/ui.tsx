@@ -85,40 +85,6 @@ export function Go(props: { to: string; id?: string; class?: string; replace?: b
 }
 
 /**
- * A move inside the shop as a button: a GET form to the next screen's address, so it works before the
- * script has arrived (and without it: the server answers that address too); with the script, no reload.
- */
-export function GoButton(props: {
-  to: string;
-  id?: string;
-  class?: string;
-  describedBy?: string | undefined;
-  /** Checked before going on with the script; false stays (the step then says why). */
-  canGo?: () => boolean;
-  children: ComponentChildren;
-}) {
-  return (
-    <form
-      method="get"
-      action={env.mode === 'page' ? props.to : `${env.apiBase}${props.to}`}
-      onSubmit={(event) => {
-        event.preventDefault();
-        if (props.canGo?.() !== false) navigate(props.to);
-      }}
-    >
-      <button
-        type="submit"
-        id={props.id}
-        class={props.class ?? 'shop-button shop-primary'}
-        aria-describedby={props.describedBy}
-      >
-        {props.children}
-      </button>
-    </form>
-  );
-}
-
-/**
  * A form the server answers where the script is not running (switched off, broken, not arrived yet):
  * it posts to the screen's own address, and the server answers with the next screen. With the script,
  * the buttons act at once and nothing is sent.

@@ -264,11 +264,11 @@ describe('e2e: buying in the shop widget, paid through the Stripe sandbox', func
     const order = await pay(page, 'Bezahlen');
     assert.equal(await text(page, '#sandbox-email'), 'reader@example.org');
     await payByCard(page, order);
-    // No mail server here: once the outbox has looked at the PDF mail, the receipt says it waits there.
+    // No mail server here: the receipt says that no mail is sent and the PDF is here.
     await eventually(async () => {
       const receipt = (await (await fetch(`${server.url}/api/orders/${order}/`)).json()) as { mail: string };
-      return receipt.mail === 'held';
-    }, 'the PDF mail is held in the outbox');
+      return receipt.mail === 'off';
+    }, 'no mail server: the PDF mail is not sent');
     await page.reload();
     await page.locator('#shop-receipt').waitFor();
 
@@ -279,9 +279,9 @@ describe('e2e: buying in the shop widget, paid through the Stripe sandbox', func
         'Zeitung',
         'Kalender 2027',
         'Kalender 2027',
-        '1 × Digitale Ausgabe Die E-Mail an r…@example.org ist noch nicht verschickt – das PDF liegt hier bereit. Digitale Ausgabe herunterladen',
+        '1 × Digitale Ausgabe Dieser Shop verschickt keine E-Mails, auch nicht an r…@example.org – bitte lade das PDF hier herunter. Digitale Ausgabe herunterladen',
       ],
-      'one tile per physical copy, then the edition by e-mail, saying that its mail is not sent yet',
+      'one tile per physical copy, then the edition by e-mail, saying that no mail is sent',
     );
     // Paid, with the number the office finds the order by.
     assert.match(await text(page, '#shop-receipt-paid'), /^Bezahlt Bestellnummer \d+$/);

@@ -2,12 +2,14 @@ import assert from 'node:assert/strict';
 import type { Page, Response } from 'playwright-core';
 import { expectAccessibleWithoutScript } from './axe.ts';
 import { phone, screenshot } from './browser.ts';
+import { buyInShop } from './purchase.ts';
 import { useServerAndBrowser } from './suite.ts';
 
 // The whole way from the badge to the receipt with JavaScript switched off, as on a phone whose
 // script is blocked or broken: every step is a form the server answers (shop-widget/src/form.ts,
 // api/src/shop/forms.ts), the card page is the sandbox's own form, and the receipt is drawn by the
-// server. German and English, with the header, the newspaper's colours and its language throughout.
+// server. German and English, with the header, the newspaper's colours and its language throughout;
+// the pages after the card page that the script draws from an API answer are drawn by the server too.
 
 const texts = {
   'de-AT': {
@@ -18,6 +20,8 @@ const texts = {
     total: '14,50',
     tipping: /^Schritt 1 von 3\s+Bisher 13,00\s€$/,
     confirmation: 'Schritt 2 von 3',
+    noMail:
+      'Dieser Shop verschickt keine E-Mails, auch nicht an k…@example.org – bitte bewahre diesen Beleg auf (z. B. als Bildschirmfoto).',
   },
   'en-GB': {
     paid: 'Paid',
@@ -27,6 +31,8 @@ const texts = {
     total: '14.50',
     tipping: /^Step 1 of 3\s+So far €13\.00$/,
     confirmation: 'Step 2 of 3',
+    noMail:
+      'This shop sends no e-mails, not to k…@example.org either – please keep this receipt (as a screenshot, for example).',
   },
 } as const;
 
@@ -44,7 +50,9 @@ describe('e2e: the shop without JavaScript, from the badge to the receipt', func
   async function withoutScript(locale: string, body: (page: Page) => Promise<void>): Promise<void> {
     const context = await e2e.browser.newContext({ viewport: phone, locale, javaScriptEnabled: false });
     try {
-      await body(await context.newPage());
+      const page = await context.newPage();
+      page.setDefaultTimeout(15_000);
+      await body(page);
     } finally {
       await context.close();
     }
@@ -55,7 +63,9 @@ describe('e2e: the shop without JavaScript, from the badge to the receipt', func
     assert.equal(await page.getAttribute('html', 'lang'), lang);
     await page.locator('#shop-header #shop-newspaper-name').waitFor();
     assert.match((await page.locator('#shop-app').getAttribute('style')) ?? '', /--shop-color/);
-    assert.equal(await page.locator('#shop-language').isVisible(), false, 'no switch that cannot switch');
+    // The switch is a form the server answers: it works without the script too.
+    assert.equal(await page.locator('#shop-language').isVisible(), true, 'the language switch is there');
+    assert.equal(await page.locator(`#shop-language [data-lang="${lang}"]`).getAttribute('aria-pressed'), 'true');
   }
 
   for (const locale of ['de-AT', 'en-GB'] as const) {
@@ -123,7 +133,8 @@ describe('e2e: the shop without JavaScript, from the badge to the receipt', func
         const tiles = await page.locator('.shop-receipt-tile-name').allInnerTexts();
         assert.deepEqual([...tiles].sort(), [...words.lines].sort());
         assert.match((await page.locator('#shop-receipt-total-amount').textContent()) ?? '', new RegExp(words.total));
-        assert.match((await page.locator('#shop-receipt-mail').textContent()) ?? '', /k…@example\.org/);
+        // No mail server here: the receipt says that nothing is sent, and to keep the page.
+        assert.equal((await page.locator('#shop-receipt-mail').textContent())?.trim(), words.noMail);
         await framed(page, lang);
         await expectAccessibleWithoutScript(page, `the receipt without script (${locale})`);
         await screenshot(page, `shop-without-script-receipt-${locale}-390`);
@@ -195,6 +206,152 @@ describe('e2e: the shop without JavaScript, from the badge to the receipt', func
       assert.equal(await page.locator('#shop-order-tip').count(), 0);
       await page.goto(`${e2e.server.url}/v/DEMO-1/confirmation`);
       await page.locator('#shop-order-tip').waitFor();
+    });
+  });
+  const pageTexts = {
+    de: {
+      pdf: 'Viel Spaß beim Lesen!',
+      download: 'Digitale Ausgabe herunterladen',
+      pdfInvalid: 'Der Link zum PDF ist ungültig oder abgelaufen. Bitte wende dich an das Büro.',
+      noOrder: 'Keine Bestellung angegeben',
+      invalid: 'Ungültige Zahlungsbestätigung',
+      invalidText: /keine Bestellung/,
+      howToGoOn: /Scanne den QR-Code/,
+    },
+    en: {
+      pdf: 'Have fun reading!',
+      download: 'Download Digital edition',
+      pdfInvalid: 'The link to the pdf is invalid or expired. Please contact the office.',
+      noOrder: 'No order given',
+      invalid: 'Invalid payment confirmation',
+      invalidText: /no order/,
+      howToGoOn: /Scan the QR code/,
+    },
+  } as const;
+
+  it('draws the PDF page of the e-mail’s link and the receipt and success pages without an order (de, en)', async () => {
+    const items = (await (await fetch(`${e2e.server.url}/api/items/`)).json()) as { id: number; name: string }[];
+    const digital = items.find((item) => item.name === 'Digitale Ausgabe')!;
+    const token = await buyInShop(e2e.server.url, {
+      vendor: 'DEMO-1',
+      entries: [{ item: digital.id, quantity: 1 }],
+      tip: 0,
+      email: 'kim@example.org',
+    });
+    const receipt = (await (await fetch(`${e2e.server.url}/api/orders/${token}/`)).json()) as {
+      downloads: { id: string }[];
+    };
+    const link = receipt.downloads[0].id;
+    for (const [locale, lang] of [
+      ['de-AT', 'de'],
+      ['en-GB', 'en'],
+    ] as const) {
+      const words = pageTexts[lang];
+      await withoutScript(locale, async (page) => {
+        await page.setViewportSize({ width: 375, height: 812 });
+        // The e-mail's link: the download, a plain link that works without the script.
+        const pdf = await page.goto(`${e2e.server.url}/pdf/${link}`);
+        assert.equal(pdf?.status(), 200);
+        await framed(page, lang);
+        assert.equal((await page.locator('#shop-pdf-title').textContent())?.trim(), words.pdf);
+        const download = page.locator('#shop-pdf-download');
+        assert.equal((await download.textContent())?.trim(), words.download);
+        const file = await page.request.head(new URL((await download.getAttribute('href'))!, page.url()).href);
+        assert.equal(file.headers()['content-type'], 'application/pdf');
+        await expectAccessibleWithoutScript(page, `the PDF page without script (${locale})`);
+        await screenshot(page, `shop-without-script-pdf-${locale}-375`);
+
+        // A link that is not (or no longer) valid: it says so, with the way on.
+        const invalidPdf = await page.goto(`${e2e.server.url}/pdf/not-a-link`);
+        assert.equal(invalidPdf?.status(), 404);
+        assert.equal((await page.locator('#shop-pdf-invalid').textContent())?.trim(), words.pdfInvalid);
+        assert.match(await page.locator('#shop-how-to-go-on').innerText(), words.howToGoOn);
+        await framed(page, lang);
+
+        // The receipt's address without an order, and with one the shop does not know.
+        await page.goto(`${e2e.server.url}/paymentconfirmation`);
+        assert.equal((await page.locator('#shop-receipt-no-order').textContent())?.trim(), words.noOrder);
+        await page.locator('#shop-receipt-no-order-text').waitFor();
+        await framed(page, lang);
+        await screenshot(page, `shop-without-script-no-order-${locale}-375`);
+        const wrong = await page.goto(`${e2e.server.url}/paymentconfirmation?order=not-an-order`);
+        assert.equal(wrong?.status(), 404);
+        assert.equal((await page.locator('#shop-receipt-invalid').textContent())?.trim(), words.invalid);
+        assert.match((await page.locator('#shop-receipt-invalid-text').textContent()) ?? '', words.invalidText);
+        assert.match(await page.locator('#shop-how-to-go-on').innerText(), words.howToGoOn);
+        await expectAccessibleWithoutScript(page, `a wrong receipt address without script (${locale})`);
+        await screenshot(page, `shop-without-script-invalid-receipt-${locale}-375`);
+
+        // Stripe's success address, bare or with an order the shop does not know.
+        for (const address of ['/success', '/success?order=not-an-order&session_id=cs_test_none']) {
+          await page.goto(`${e2e.server.url}${address}`);
+          assert.equal((await page.locator('#shop-receipt-invalid').textContent())?.trim(), words.invalid, address);
+          await framed(page, lang);
+        }
+
+        // The order's own address still shows its receipt, with its download.
+        await page.goto(`${e2e.server.url}/success?order=${token}`);
+        await page.locator('.shop-receipt-download').waitFor();
+      });
+    }
+  });
+
+  it('does not offer the tip for an empty cart: "Next" says the cart is empty, the tip’s address leads to the products', async () => {
+    await withoutScript('de-AT', async (page) => {
+      await page.goto(`${e2e.server.url}/v/DEMO-2/shop`);
+      const zeitung = page.locator('.shop-item').filter({ hasText: 'Zeitung' }).first();
+      await submit(page, () => zeitung.locator('.shop-item-decrease').click());
+      assert.equal(await zeitung.locator('.shop-item-quantity').textContent(), '0');
+
+      const refused = await submit(page, () => page.locator('#shop-next').click());
+      assert.equal(refused?.status(), 422);
+      assert.equal(new URL(page.url()).pathname, '/v/DEMO-2/shop', 'still at the products');
+      assert.equal((await page.locator('#shop-cart-problem').textContent())?.trim(), 'Dein Warenkorb ist leer.');
+      assert.equal(await page.locator('#shop-tipping').count(), 0);
+
+      for (const step of ['tipping', 'custom-tip']) {
+        await page.goto(`${e2e.server.url}/v/DEMO-2/${step}`);
+        assert.equal(new URL(page.url()).pathname, '/v/DEMO-2/shop', `${step} leads to the products`);
+        assert.equal(await page.locator('#shop-tipping, #shop-custom-tip').count(), 0);
+      }
+
+      // One item in the cart: "Next" leads to the tip.
+      await submit(page, () => zeitung.locator('.shop-item-increase').click());
+      await submit(page, () => page.locator('#shop-next').click());
+      assert.equal(new URL(page.url()).pathname, '/v/DEMO-2/tipping');
+      await page.locator('#shop-tipping').waitFor();
+    });
+  });
+
+  it('switches the language without the script and stays where the customer is, cart and all', async () => {
+    await withoutScript('de-AT', async (page) => {
+      await page.setViewportSize({ width: 375, height: 812 });
+      await page.goto(`${e2e.server.url}/v/DEMO-3/shop`);
+      const item = await page.locator('.shop-item').filter({ hasText: 'Kalender 2027' }).getAttribute('data-item');
+      const calendar = page.locator(`.shop-item[data-item="${item}"]`);
+      await submit(page, () => calendar.locator('.shop-item-increase').click());
+      assert.equal((await page.locator('#shop-shop-title').textContent())?.trim(), 'Produkte');
+
+      await submit(page, () => page.locator('#shop-language [data-lang="en"]').click());
+      assert.equal(new URL(page.url()).pathname, '/v/DEMO-3/shop', 'the same step');
+      assert.equal(new URL(page.url()).search, '', 'the choice is kept, not carried in the address');
+      await framed(page, 'en');
+      assert.equal((await page.locator('#shop-shop-title').textContent())?.trim(), 'Products');
+      assert.equal(await calendar.locator('.shop-item-quantity').textContent(), '1', 'the cart as it was');
+      await expectAccessibleWithoutScript(page, 'the shop in English after the switch without script');
+      await screenshot(page, 'shop-without-script-language-en-375');
+
+      // Kept for the next page, and an address's own query stays.
+      await page.goto(`${e2e.server.url}/paymentconfirmation?order=not-an-order`);
+      assert.equal((await page.locator('#shop-receipt-invalid').textContent())?.trim(), 'Invalid payment confirmation');
+      await submit(page, () => page.locator('#shop-language [data-lang="de"]').click());
+      assert.equal(new URL(page.url()).pathname, '/paymentconfirmation');
+      assert.equal(new URL(page.url()).searchParams.get('order'), 'not-an-order');
+      await framed(page, 'de');
+      assert.equal(
+        (await page.locator('#shop-receipt-invalid').textContent())?.trim(),
+        'Ungültige Zahlungsbestätigung',
+      );
     });
   });
 });

@@ -100,7 +100,9 @@ export const orderRoutes: RouteDef[] = [
       const input = parse(orderInput, ctx.request.body);
       // "Try again" of an order whose money has moved since (paid on another device): its receipt,
       // never a second order of the same cart that could be paid too.
-      const retried = input.retryOf ? await orderReceipt(ctx.db, input.retryOf) : undefined;
+      const retried = input.retryOf
+        ? await orderReceipt(ctx.db, input.retryOf, { mailServer: Boolean(ctx.config.smtpUrl) })
+        : undefined;
       if (retried && moneyMoved.has(retried.status)) {
         ctx.body = { order: retried.order, checkoutUrl: null, receipt: retried };
         return;

@@ -4,6 +4,7 @@ import type { Middleware } from 'koa';
 import { chooseEncoding, encode } from '../http/compress.ts';
 import { HttpError } from '../http/errors.ts';
 import { limitVendorCheck } from '../http/rate-limit.ts';
+import { findValidLink } from '../pdf/links.ts';
 import { showsTestRibbon } from '../stripe/mode.ts';
 import type { AppDeps, AppState } from '../http/routes.ts';
 import { log } from '../log.ts';
@@ -50,6 +51,15 @@ function shopRoute(pathname: string): ShopRoute | undefined {
     }
   }
   return { status: screens.has(pathname) || /^\/pdf\/[^/]+$/.test(pathname) ? 200 : 404 };
+}
+
+/** A path segment as it was meant; a broken %-escape stays as it came (and names nothing). */
+function decodeSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
 }
 
 const escapeHtml = (text: string) =>
@@ -156,9 +166,16 @@ interface FirstScreenRenderer {
     fields: URLSearchParams,
   ): FormAnswer | undefined;
   keptVisit(kept: unknown): Visit | undefined;
+  redirectOf(boot: Boot, url: string, lang: 'de' | 'en', visit: Visit): string | undefined;
   notFound(url: string): boolean;
   renderReceipt(boot: Boot, receipt: Record<string, unknown>, lang: 'de' | 'en'): string;
   renderFailure(boot: Boot, receipt: Record<string, unknown> | undefined, lang: 'de' | 'en'): string;
+  renderWithoutOrder(
+    boot: Boot,
+    url: string,
+    lang: 'de' | 'en',
+    pdf?: { itemName: string; itemNameEn?: string },
+  ): string | undefined;
 }
 
 const renderers = new Map<string, Promise<FirstScreenRenderer | undefined>>();
@@ -224,6 +241,26 @@ function busyPage(lang: 'de' | 'en'): string {
   );
 }
 
+/** The language chosen with the shop's switch; the widget sets and reads it too (shop-widget/src/store.ts). */
+const languageCookie = 'shop-lang';
+
+function chosenLanguage(ctx: AnyContext): 'de' | 'en' | undefined {
+  const chosen = ctx.cookies.get(languageCookie);
+  return chosen === 'de' || chosen === 'en' ? chosen : undefined;
+}
+
+function chooseLanguage(ctx: Parameters<Middleware<AppState, AppDeps>>[0], lang: 'de' | 'en'): void {
+  ctx.cookies.set(languageCookie, lang, {
+    path: '/',
+    maxAge: 365 * 24 * 3600 * 1000,
+    // The widget reads and sets it too: a choice made with the script holds without it, and back.
+    httpOnly: false,
+    sameSite: 'lax',
+    secure: ctx.config.publicUrl.startsWith('https:'),
+    overwrite: true,
+  });
+}
+
 /**
  * Every shop path of the specification answers the widget's page; `root` holds its build and
  * `rendererFile` the same components built for the server.
@@ -241,9 +278,20 @@ export function shopPage(root: string, rendererFile: string): Middleware<AppStat
       await next();
       return;
     }
-    // German is the default and the fallback; the widget may still switch to a remembered choice.
-    const lang = ctx.acceptsLanguages('de', 'en') === 'en' ? 'en' : 'de';
+    // A language chosen with the shop's switch without the script: kept, and the same place again.
+    if (ctx.method === 'GET' && (ctx.query.lang === 'de' || ctx.query.lang === 'en')) {
+      chooseLanguage(ctx, ctx.query.lang);
+      const rest = new URLSearchParams(ctx.querystring);
+      rest.delete('lang');
+      ctx.set('Cache-Control', 'no-store');
+      ctx.status = 303;
+      return ctx.redirect(rest.size ? `${relative}?${rest}` : relative!);
+    }
+    // The language chosen in this browser, else the browser's own; German is the default and the
+    // fallback. The widget, once it runs, keeps the same choice.
+    const lang = chosenLanguage(ctx) ?? (ctx.acceptsLanguages('de', 'en') === 'en' ? 'en' : 'de');
     ctx.vary('Accept-Language');
+    ctx.vary('Cookie');
     if (route.licenceId) {
       try {
         await limitVendorCheck(ctx);
@@ -320,7 +368,13 @@ export function shopPage(root: string, rendererFile: string): Middleware<AppStat
     }
 
     const visit = route.licenceId ? renderer?.keptVisit(keptVisit(ctx)) : undefined;
-    if (visit) return sendOwn(render({ ...boot, visit }), status);
+    if (visit) {
+      const instead = renderer!.redirectOf(boot, url, lang, visit);
+      if (!instead) return sendOwn(render({ ...boot, visit }), status);
+      ctx.set('Cache-Control', 'no-store');
+      ctx.status = 303;
+      return ctx.redirect(instead);
+    }
     const receipt = renderer && (await orderOfPage(ctx.db, ctx.config, relative!, ctx.query));
     // A paid order ends the visit at its vendor: the shop starts afresh there.
     if (receipt?.status === 'paid') keepVisit(ctx, String(receipt.licenseId), undefined);
@@ -331,6 +385,15 @@ export function shopPage(root: string, rendererFile: string): Middleware<AppStat
     if (receipt) {
       const markup = renderer.renderReceipt(boot, receipt, lang);
       return sendOwn(render(boot, { markup, askAgain: receipt.status === 'pending' }));
+    }
+    // The e-mail's PDF link, or an address after payment that names no order: drawn here as well.
+    const pdfId = /^\/pdf\/([^/]+)$/.exec(relative!)?.[1];
+    const pdf = pdfId === undefined ? undefined : await findValidLink(ctx.db, decodeSegment(pdfId));
+    const withoutOrder = renderer?.renderWithoutOrder(boot, url, lang, pdf);
+    if (withoutOrder !== undefined) {
+      // A link or an order that is not there: the page says so, with the status that says so too.
+      const missing = pdfId === undefined ? typeof ctx.query.order === 'string' && ctx.query.order !== '' : !pdf;
+      return sendOwn(render(boot, { markup: withoutOrder, askAgain: false }), missing ? 404 : 200);
     }
 
     let pages = pagesByCopy.get(shop);

@@ -4,16 +4,28 @@ import { env, inLang, t } from '../store.ts';
 import { Loading, Screen } from '../ui.tsx';
 import { WayOn } from './WayOn.tsx';
 
+/** What `/api/pdf/<linkId>/validate/` answers for a link that is still valid. */
+export interface PdfLink {
+  itemName: string;
+  itemNameEn?: string;
+}
+
 /** `/pdf/<linkId>` from the e-mail: the download while the link is valid. */
 export function Pdf(props: { id: string }) {
-  const [state, setState] = useState<{ itemName: string; itemNameEn?: string } | 'invalid'>();
+  const [state, setState] = useState<PdfLink | 'invalid'>();
   useEffect(() => {
-    void callApi<{ itemName: string; itemNameEn?: string }>(`/api/pdf/${encodeURIComponent(props.id)}/validate/`).then(
-      (answer) => setState(answer.ok ? answer.body : 'invalid'),
+    void callApi<PdfLink>(`/api/pdf/${encodeURIComponent(props.id)}/validate/`).then((answer) =>
+      setState(answer.ok ? answer.body : 'invalid'),
     );
   }, [props.id]);
   if (!state) return <Loading label={t('loading')} />;
-  if (state === 'invalid') {
+  return <PdfView id={props.id} link={state === 'invalid' ? undefined : state} />;
+}
+
+/** The download of a valid link, else what went wrong and the way on; the server draws it too. */
+export function PdfView(props: { id: string; link: PdfLink | undefined }) {
+  const { link } = props;
+  if (!link) {
     return (
       <Screen id="shop-pdf" title={t('invalidLinkTitle')}>
         <p id="shop-pdf-invalid" class="shop-alert" role="alert">
@@ -31,7 +43,7 @@ export function Pdf(props: { id: string }) {
         href={`${env.apiBase}/api/pdf/${encodeURIComponent(props.id)}/`}
         download
       >
-        {t('download', { name: inLang(state.itemName, state.itemNameEn) })}
+        {t('download', { name: inLang(link.itemName, link.itemNameEn) })}
       </a>
     </Screen>
   );

@@ -27,8 +27,11 @@ export interface Receipt {
   licenseId: string;
   /** Where a digital edition (or the receipt of printed copies) was sent, shortened ("r…@example.org"). */
   emailHint: string | null;
-  /** Whether the PDF mail (or the receipt mail) has gone out of the outbox: only `sent` may be called sent. */
-  mail: 'sent' | 'sending' | 'held' | null;
+  /**
+   * Whether the PDF mail (or the receipt mail) has gone out of the outbox: only `sent` may be called
+   * sent; `off` where the shop has no mail server and sends nothing.
+   */
+  mail: 'sent' | 'sending' | 'held' | 'off' | null;
   lines: { item: number; name: string; nameEn?: string; kind: 'print' | 'digital'; quantity: number; amount: number }[];
   tip: number;
   total: number;
@@ -50,8 +53,13 @@ export const orderApi = (order: string, wait?: string) =>
 export const charged = (status: Receipt['status']) =>
   status !== 'pending' && status !== 'failed' && status !== 'expired';
 
-const mailText = { sent: 'pdfSent', sending: 'pdfSending', held: 'pdfHeld' } as const;
-const receiptMailText = { sent: 'receiptSent', sending: 'receiptSending', held: 'receiptHeld' } as const;
+const mailText = { sent: 'pdfSent', sending: 'pdfSending', held: 'pdfHeld', off: 'pdfNoMail' } as const;
+const receiptMailText = {
+  sent: 'receiptSent',
+  sending: 'receiptSending',
+  held: 'receiptHeld',
+  off: 'receiptNoMail',
+} as const;
 
 const locale = () => (lang.value === 'de' ? 'de-AT' : 'en-GB');
 // In the newspaper's zone, as the vendor's watch and the office's books read the time, and the same
@@ -132,7 +140,7 @@ function Bought(props: { receipt: Receipt; refunded?: boolean }) {
                     </span>
                     {receipt.emailHint && !refunded && (
                       <span class="shop-receipt-pdf-sent">
-                        {t(mailText[receipt.mail ?? 'sending'], { email: receipt.emailHint })}
+                        {ta(mailText[receipt.mail ?? 'sending'], { email: receipt.emailHint })}
                       </span>
                     )}
                     {receipt.downloads
@@ -162,7 +170,7 @@ function Bought(props: { receipt: Receipt; refunded?: boolean }) {
       {/* The receipt by e-mail of printed copies; a digital edition's tile tells its own mail. */}
       {!refunded && receipt.emailHint && receipt.mail && !receipt.lines.some((line) => line.kind === 'digital') && (
         <p id="shop-receipt-mail" class="shop-note">
-          {t(receiptMailText[receipt.mail], { email: receipt.emailHint })}
+          {ta(receiptMailText[receipt.mail], { email: receipt.emailHint })}
         </p>
       )}
       <p id="shop-receipt-bought">{at('boughtAt', bought)}</p>
@@ -221,6 +229,14 @@ function Refunded(props: { receipt: Receipt }) {
     </Screen>
   );
 }
+
+/** An address that names no order the shop knows (mistyped, shortened): what it is, and the way on. */
+export const InvalidConfirmation = () => (
+  <Screen id="shop-receipt-problem" titleId="shop-receipt-invalid" title={t('invalidConfirmation')}>
+    <p id="shop-receipt-invalid-text">{ta('invalidConfirmationText')}</p>
+    <WayOn />
+  </Screen>
+);
 
 /** `/paymentconfirmation?order=<token>`: the receipt, from its address alone (reload, bookmark). */
 export function ReceiptPage(props: { order: string }) {
@@ -283,14 +299,10 @@ function OrderReceipt(props: { order: string }) {
       </Screen>
     );
   if (refusal) {
-    const invalid = refusal.status === 404 || refusal.status === 400;
+    if (refusal.status === 404 || refusal.status === 400) return <InvalidConfirmation />;
     return (
-      <Screen
-        id="shop-receipt-problem"
-        titleId={invalid ? 'shop-receipt-invalid' : undefined}
-        title={invalid ? t('invalidConfirmation') : t('errorTitle')}
-      >
-        {!invalid && <Alert id="shop-receipt-error">{refusal.message}</Alert>}
+      <Screen id="shop-receipt-problem" title={t('errorTitle')}>
+        <Alert id="shop-receipt-error">{refusal.message}</Alert>
         <WayOn />
       </Screen>
     );

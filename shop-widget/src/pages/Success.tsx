@@ -1,12 +1,11 @@
 import { useEffect, useState } from 'preact/hooks';
 import { callApi } from '../api.ts';
 import { failurePath, receiptPath } from '../route.ts';
-import { navigate, t } from '../store.ts';
+import { navigate } from '../store.ts';
 import { Screen } from '../ui.tsx';
 import { retryDelay, unreachable } from './connection.ts';
-import { charged, orderApi, type Receipt } from './Receipt.tsx';
+import { charged, InvalidConfirmation, orderApi, type Receipt } from './Receipt.tsx';
 import { ta } from './after-payment-texts.ts';
-import { WayOn } from './WayOn.tsx';
 
 /** How long the customer watches the countdown (while the server answers "pending") before the payment counts as not confirmed. */
 export const waitSeconds = 60;
@@ -103,12 +102,7 @@ export function Success(props: { order: string; sessionId: string }) {
     };
   }, [props.order, props.sessionId]);
 
-  if (invalid)
-    return (
-      <Screen id="shop-receipt-problem" titleId="shop-receipt-invalid" title={t('invalidConfirmation')}>
-        <WayOn />
-      </Screen>
-    );
+  if (invalid) return <InvalidConfirmation />;
   return (
     <Screen id="shop-success" title={ta(paidAtStripe ? 'chargedConfirming' : 'waiting')}>
       {!paidAtStripe && (

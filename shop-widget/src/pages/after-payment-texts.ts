@@ -32,6 +32,30 @@ export const afterPaymentTexts = {
   nothingCharged: ['Es wurde nichts abgebucht.', 'Nothing was charged.'],
   paid: ['Bezahlt', 'Paid'],
   orderNumber: ['Bestellnummer {number}', 'Order number {number}'],
+  pdfSent: ['PDF an {email} gesendet', 'PDF sent to {email}'],
+  pdfSending: ['PDF wird an {email} gesendet', 'PDF being sent to {email}'],
+  pdfHeld: [
+    'Die E-Mail an {email} ist noch nicht verschickt – das PDF liegt hier bereit.',
+    'The e-mail to {email} has not been sent yet – the PDF is ready here.',
+  ],
+  pdfNoMail: [
+    'Dieser Shop verschickt keine E-Mails, auch nicht an {email} – bitte lade das PDF hier herunter.',
+    'This shop sends no e-mails, not to {email} either – please download the PDF here.',
+  ],
+  receiptSent: ['Beleg an {email} gesendet', 'Receipt sent to {email}'],
+  receiptSending: ['Beleg wird an {email} gesendet', 'Receipt being sent to {email}'],
+  receiptHeld: [
+    'Die E-Mail an {email} ist noch nicht verschickt – der Beleg liegt hier bereit.',
+    'The e-mail to {email} has not been sent yet – the receipt is here.',
+  ],
+  receiptNoMail: [
+    'Dieser Shop verschickt keine E-Mails, auch nicht an {email} – bitte bewahre diesen Beleg auf (z. B. als Bildschirmfoto).',
+    'This shop sends no e-mails, not to {email} either – please keep this receipt (as a screenshot, for example).',
+  ],
+  invalidConfirmationText: [
+    'Zu dieser Adresse gibt es keine Bestellung – vielleicht ist sie unvollständig. Nach dem Bezahlen öffnet sich deine Bestätigung von selbst.',
+    'There is no order at this address – it may be incomplete. After paying, your confirmation opens by itself.',
+  ],
 } satisfies Record<string, [string, string]>;
 
 export type AfterPaymentKey = keyof typeof afterPaymentTexts;

@@ -4,6 +4,7 @@ import { maxTip, moneyInput, parseMoney, type MoneyProblem } from '../money.ts';
 import { env, lang, navigate, refusalOf, t } from '../store.ts';
 import type { TextKey } from '../texts.ts';
 import { Go, money, Progress, Screen, ShopForm } from '../ui.tsx';
+import { useItemsFirst } from './Next.tsx';
 import { at, update, type StepProps } from './step.ts';
 
 const messages: Record<MoneyProblem, TextKey> = {
@@ -17,6 +18,7 @@ const messages: Record<MoneyProblem, TextKey> = {
 /** A tip of the customer's own amount: "1,50" or "1.50", whole cents, below the order maximum. */
 export function CustomTip(props: StepProps) {
   const current = props.flow.value.tip;
+  useItemsFirst(props);
   const refused = refusalOf('custom-tip', 'amount');
   const [text, setText] = useState(refused?.value ?? (current ? moneyInput(current, lang.value) : ''));
   const [problem, setProblem] = useState(refused?.code as MoneyProblem | undefined);

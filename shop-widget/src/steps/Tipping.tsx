@@ -3,13 +3,14 @@ import { checkout, tipPresets } from '../cart.ts';
 import { problemText } from '../problems.ts';
 import { env, navigate, refusalOf, t } from '../store.ts';
 import { Alert, Go, money, Progress, Screen, ShopForm } from '../ui.tsx';
-import { itemsCheckout } from './Next.tsx';
+import { itemsCheckout, useItemsFirst } from './Next.tsx';
 import { at, update, type StepProps } from './step.ts';
 
 /** Tip or donation (the label follows UseTipInsteadOfDonation): one tap chooses and moves on. */
 export function Tipping(props: StepProps) {
   const chosen = props.flow.value.tip;
   const items = itemsCheckout(props);
+  useItemsFirst(props);
   // A tip that lifts the total to the maximum is refused here, where it is chosen.
   const [problem, setProblem] = useState(() => refusalOf('tipping', 'tip')?.text ?? problemText(items));
   const choose = (event: Event, tip: number) => {
