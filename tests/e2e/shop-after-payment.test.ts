@@ -205,6 +205,8 @@ describe('e2e: the shop after a payment never contradicts the order', function (
     await page.goto(`${server.url}/failure?order=${placed.token}`);
     await page.locator('#shop-try-again').click();
     await page.waitForURL(`${server.url}/v/DEMO-1/confirmation`);
+    // Drawn once the vendor's check has answered: the lines are waited for, not read at once.
+    await page.locator('#shop-order-lines li').first().waitFor();
     assert.deepEqual((await page.locator('#shop-order-lines li').allInnerTexts()).map(plain), ['2 × Zeitung 6,00 €']);
 
     // Meanwhile the first device pays.
