@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { callApi } from '../api.ts';
 import { failurePath, receiptPath } from '../route.ts';
-import { navigate } from '../store.ts';
+import { navigate, t } from '../store.ts';
 import { Screen } from '../ui.tsx';
 import { retryDelay, unreachable } from './connection.ts';
 import { charged, InvalidConfirmation, orderApi, type Receipt } from './Receipt.tsx';
