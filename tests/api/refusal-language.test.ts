@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import type supertest from 'supertest';
 import type { z } from 'zod';
 import { datevSettingsForm } from '../../api/src/accounting/datev-settings.ts';
-import { closeInput, movementInput, tillInput, visitInput } from '../../api/src/counter/schema.ts';
+import { closeInput, movementInput, tillInput, tillLocationInput, visitInput } from '../../api/src/counter/schema.ts';
 import { fiscalInput } from '../../api/src/fiscal/routes.ts';
 import type { RouteDef } from '../../api/src/http/routes.ts';
 import { itemCreateForm, itemUpdateForm } from '../../api/src/items/schema.ts';
@@ -45,6 +45,7 @@ const bodies: Record<string, z.ZodType | null> = {
   'POST /api/payments/payout/:id/reverse': reversalInput,
   'POST /api/counter/visits': visitInput,
   'POST /api/tills': tillInput,
+  'PUT /api/tills/:id/location': tillLocationInput,
   'POST /api/tills/:id/movements': movementInput,
   'POST /api/tills/:id/closes': closeInput,
   'PUT /api/tills/:id/fiscal': fiscalInput,
