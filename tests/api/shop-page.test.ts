@@ -104,6 +104,23 @@ describeApi('shop page: the first screen in one answer', (t) => {
     return { settings: settings.body, vendor: vendor && vendor.status === 200 ? vendor.body : null, items: items.body };
   }
 
+  it('keeps a language chosen without the script and sends the browser back to the same place on this host only', async () => {
+    // Not the describe's agent: its cookie jar would keep the choice for the tests after this one.
+    const chosen = await supertest(app.callback()).get('/v/DEMO-1/tipping?lang=en&from=badge');
+    assert.equal(chosen.status, 303);
+    assert.equal(chosen.headers.location, '/v/DEMO-1/tipping?from=badge');
+    assert.match(String(chosen.headers['set-cookie']), /shop-lang=en/);
+    // A path that a browser would read as another host's address ("//host") stays on this one.
+    for (const [path, here] of [
+      ['//evil-host/?lang=en', '/evil-host'],
+      ['///evil-host/x?lang=de', '/evil-host/x'],
+    ]) {
+      const away = await supertest(app.callback()).get(path);
+      assert.equal(away.status, 303, path);
+      assert.equal(away.headers.location, here, path);
+    }
+  });
+
   it('answers /v/DEMO-1 with the settings, the vendor check and the items inlined, as the API answers them', async () => {
     const res = await page.get('/v/DEMO-1');
     assert.equal(res.status, 200);

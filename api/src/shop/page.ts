@@ -285,7 +285,9 @@ export function shopPage(root: string, rendererFile: string): Middleware<AppStat
       rest.delete('lang');
       ctx.set('Cache-Control', 'no-store');
       ctx.status = 303;
-      return ctx.redirect(rest.size ? `${relative}?${rest}` : relative!);
+      // Back on this host only: a path starting "//" or "/\\" would be read as another host's address.
+      const here = `/${relative!.replace(/^[/\\]+/, '')}`;
+      return ctx.redirect(rest.size ? `${here}?${rest}` : here);
     }
     // The language chosen in this browser, else the browser's own; German is the default and the
     // fallback. The widget, once it runs, keeps the same choice.
