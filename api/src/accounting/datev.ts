@@ -6,7 +6,6 @@ import { type CashOnlyKind, cashOnlyKinds, type DatevRole, movementContra, posti
 import { voucherLabel } from '../ledger/till.ts';
 import type { DatevSettings } from './datev-settings.ts';
 import { accountName } from './names.ts';
-import { paymentBatches, type PaymentRow } from './queries.ts';
 import { centsToDecimal } from '../csv.ts';
 import { localDay, type Period, zoneOffset } from '../period.ts';
 import { slicesOf } from '../event-loop.ts';
@@ -105,8 +104,12 @@ const datevColumns = [
 
 /** A text field: quoted, quotes doubled, line breaks and other control characters as spaces. */
 const text = (value: string, max: number) => {
-  const plain = Array.from(value, (char) => (char < ' ' || char === '\u007f' ? ' ' : char)).join('');
-  return `"${plain.slice(0, max).replace(/"/g, '""')}"`;
+  let plain = '';
+  for (let i = 0; i < value.length && i < max; i++) {
+    const code = value.charCodeAt(i);
+    plain += code < 0x20 || code === 0x7f ? ' ' : value[i];
+  }
+  return `"${plain.replace(/"/g, '""')}"`;
 };
 
 /** One booking line: what we fill, the other columns empty. */
@@ -260,8 +263,16 @@ function datevAccount(settings: DatevSettings, role: DatevRole, vendorId: number
   return account;
 }
 
-interface RowDetails {
+/** A ledger row as the file needs it: its amount and accounts, its local day and its voucher. */
+interface DatevRow {
   id: number;
+  cursor_at: string;
+  kind: LedgerKind;
+  amount: number;
+  sender_id: number;
+  receiver_id: number;
+  item_id: number | null;
+  order_id: number | null;
   day: string;
   stripe_ref: string | null;
   payout_receipt: string | null;
@@ -271,54 +282,132 @@ interface RowDetails {
   visit_id: string | null;
 }
 
-/**
- * The day and voucher of a batch of rows. The voucher is the paper the row was booked from: the
- * cash book's voucher of the row's own cash movement (a payout, its reversal, cash paid for copies)
- * or of its counter visit (the copies bought), else the visit, the order, or Stripe's payout. A payout
- * from before payouts went through a till has no cash movement: its receipt number is its voucher.
- */
-async function rowDetails(db: Db, ids: number[], timeZone: string): Promise<Map<number, RowDetails>> {
-  const { rows } = await db.raw<{ rows: RowDetails[] }>(
-    `select r.id, to_char(r.created_at at time zone ?, 'YYYY-MM-DD') as day, r.stripe_ref,
-       p.receipt_number as payout_receipt, m.till_id, m.year, m.voucher_number, r.counter_visit_id::text as visit_id
-     from ledger_rows r
-     left join payouts p on p.id = r.payout_id and r.kind in ('payout', 'payout_reversal')
-     left join lateral (
-       select c.till_id, c.year, c.voucher_number from cash_movements c
-       where c.ledger_row_id = r.id or (r.counter_visit_id is not null and c.counter_visit_id = r.counter_visit_id)
-       order by c.ledger_row_id = r.id desc, c.id limit 1
-     ) m on true
-     where r.id = any(?::bigint[])`,
-    [timeZone, ids],
-  );
-  return new Map(rows.map((row) => [Number(row.id), row]));
+/** A ledger account with its vendor's name, and the name the booking text gives it. */
+interface Party {
+  kind: string;
+  vendor_id: number | null;
+  /** "Jürgen Öztürk (DEMO-1)" for a vendor's account, else undefined. */
+  vendor?: string;
 }
 
-function voucherOf(row: PaymentRow, details: RowDetails): string {
-  if (details.till_id !== null && details.year !== null && details.voucher_number !== null)
-    return voucherLabel(details.till_id, details.year, details.voucher_number);
-  if (details.payout_receipt) return details.payout_receipt;
-  if (details.visit_id) return details.visit_id;
+// A batch's rows arrive and are parsed in one turn of the event loop; these rows are narrow (the
+// names come from the caches below), so two thousand take a few milliseconds.
+const rowBatchSize = 2000;
+
+/**
+ * A period's ledger rows with their day and voucher, in batches, oldest first (keyset by
+ * created_at and id, so a year costs the same per batch as a day). The voucher is
+ * the paper the row was booked from: the cash book's voucher of the row's own cash movement (a
+ * payout, its reversal, cash paid for copies) or of its counter visit (the copies bought), else the
+ * visit, the order, or Stripe's payout. A payout from before payouts went through a till has no
+ * cash movement: its receipt number is its voucher. Only the kinds that can have a cash movement
+ * look for one; a sale online never does. The cursor time travels as text: a JavaScript Date would
+ * drop PostgreSQL's microseconds and return the last row again.
+ */
+async function* datevRowBatches(db: Db, period: DatevPeriod, timeZone: string): AsyncGenerator<DatevRow[]> {
+  let after: { at: string; id: number } | undefined;
+  for (;;) {
+    // The keys first, as an index range that stops after a batch (a subquery with its limit, so the
+    // planner never sorts the rest of the month); the row comparison alone is the range's start,
+    // since a second condition on created_at makes the planner expect far fewer rows than there are.
+    // Each lookup is a subquery with `limit 1` that only the kinds it concerns run: kept apart, so
+    // the planner does not hash the whole cash book for a batch.
+    const { rows } = await db.raw<{ rows: DatevRow[] }>(
+      `select r.id, r.created_at::text as cursor_at, r.kind, r.amount, r.sender_id, r.receiver_id, r.item_id, r.order_id,
+         to_char(r.created_at at time zone ?, 'YYYY-MM-DD') as day, r.stripe_ref, p.receipt_number as payout_receipt,
+         coalesce(own.till_id, visit.till_id) as till_id, coalesce(own.year, visit.year) as year,
+         coalesce(own.voucher_number, visit.voucher_number) as voucher_number, r.counter_visit_id::text as visit_id
+       from (
+         select * from ledger_rows r
+         where r.created_at >= ? and r.created_at < ? ${after ? 'and (r.created_at, r.id) > (?::timestamptz, ?)' : ''}
+         order by r.created_at asc nulls first, r.id asc
+         limit ?
+       ) r
+       left join lateral (
+         select receipt_number from payouts where r.kind in ('payout', 'payout_reversal') and id = r.payout_id limit 1
+       ) p on true
+       left join lateral (
+         select till_id, year, voucher_number from cash_movements
+         where r.kind in ('payout', 'payout_reversal', 'counter_cash') and ledger_row_id = r.id limit 1
+       ) own on true
+       left join lateral (
+         select c.till_id, c.year, c.voucher_number from cash_movements c
+         where r.kind = 'counter_sale' and c.counter_visit_id = r.counter_visit_id order by c.id limit 1
+       ) visit on true
+       order by r.created_at asc nulls first, r.id asc`,
+      [timeZone, period.from, period.to, ...(after ? [after.at, after.id] : []), rowBatchSize],
+    );
+    if (!rows.length) return;
+    yield rows;
+    const last = rows.at(-1);
+    if (!last || rows.length < rowBatchSize) return;
+    after = { at: last.cursor_at, id: last.id };
+  }
+}
+
+/**
+ * The accounts and item names a batch names, read once per export: a month names a few thousand
+ * accounts thousands of times each, and one join per row would cost more than the rows themselves.
+ */
+function namesOf(db: Db) {
+  const parties = new Map<number, Party>();
+  const items = new Map<number, string>();
+  return async (batch: DatevRow[]) => {
+    const missingParties = [...new Set(batch.flatMap((row) => [row.sender_id, row.receiver_id]))].filter(
+      (id) => !parties.has(id),
+    );
+    if (missingParties.length) {
+      const { rows } = await db.raw<{
+        rows: (Party & {
+          id: number;
+          license_id: string | null;
+          first_name: string | null;
+          last_name: string | null;
+        })[];
+      }>(
+        `select a.id, a.kind, a.vendor_id, v.license_id, v.first_name, v.last_name
+         from ledger_accounts a left join vendors v on v.id = a.vendor_id where a.id = any(?::bigint[])`,
+        [missingParties],
+      );
+      for (const row of rows)
+        parties.set(Number(row.id), {
+          kind: row.kind,
+          vendor_id: row.vendor_id,
+          vendor: row.kind === 'vendor' ? accountName({ ...row, kind: 'vendor' }, 'de') : undefined,
+        });
+    }
+    const missingItems = [...new Set(batch.map((row) => row.item_id))].filter(
+      (id): id is number => id !== null && !items.has(id),
+    );
+    if (missingItems.length) {
+      const rows = await db('items').whereIn('id', missingItems).select<{ id: number; name: string }[]>('id', 'name');
+      for (const row of rows) items.set(Number(row.id), row.name);
+    }
+    return {
+      party: (id: number) => {
+        const party = parties.get(Number(id));
+        if (!party) throw new Error(`Ledger account ${id} vanished during the export.`);
+        return party;
+      },
+      item: (id: number | null) => (id === null ? undefined : items.get(Number(id))),
+    };
+  };
+}
+
+function voucherOf(row: DatevRow): string {
+  if (row.till_id !== null && row.year !== null && row.voucher_number !== null)
+    return voucherLabel(row.till_id, row.year, row.voucher_number);
+  if (row.payout_receipt) return row.payout_receipt;
+  if (row.visit_id) return row.visit_id;
   if (row.order_id !== null) return String(row.order_id);
-  return details.stripe_ref ?? '';
+  return row.stripe_ref ?? '';
 }
 
 /** "Verkauf Zeitung, Jürgen Öztürk (DEMO-1)": the kind, the item, the vendor. */
-function bookingText(row: PaymentRow): string {
-  const side = row.sender_kind === 'vendor' ? 'sender' : row.receiver_kind === 'vendor' ? 'receiver' : undefined;
-  const vendor =
-    side &&
-    accountName(
-      {
-        kind: 'vendor',
-        license_id: row[`${side}_license_id`],
-        first_name: row[`${side}_first_name`],
-        last_name: row[`${side}_last_name`],
-      },
-      'de',
-    );
-  const kind = [documentKindNames.de[row.kind], row.item_name].filter(Boolean).join(' ');
-  return [kind, vendor].filter(Boolean).join(', ');
+function bookingText(kind: LedgerKind, itemName: string | undefined, sender: Party, receiver: Party): string {
+  const vendor = sender.kind === 'vendor' ? sender.vendor : receiver.kind === 'vendor' ? receiver.vendor : undefined;
+  const what = [documentKindNames.de[kind], itemName].filter(Boolean).join(' ');
+  return [what, vendor].filter(Boolean).join(', ');
 }
 
 /** The two accounts of a ledger row: Konto (its sender's) and Gegenkonto (its receiver's). */
@@ -345,24 +434,25 @@ async function* rowBookings(
   period: DatevPeriod,
   timeZone: string,
 ): AsyncGenerator<Booking[]> {
-  const inPeriod = () =>
-    db('ledger_rows as r').where('r.created_at', '>=', period.from).where('r.created_at', '<', period.to);
-  for await (const batch of paymentBatches(db, inPeriod)) {
-    const details = await rowDetails(
-      db,
-      batch.map((row) => row.id),
-      timeZone,
-    );
+  const names = namesOf(db);
+  for await (const batch of datevRowBatches(db, period, timeZone)) {
+    const { party, item } = await names(batch);
     for await (const slice of slicesOf(batch))
       yield slice.map((row) => {
-        const detail = details.get(Number(row.id));
-        if (!detail) throw new Error(`Ledger row ${row.id} vanished during the export.`);
+        const sender = party(row.sender_id);
+        const receiver = party(row.receiver_id);
         return {
-          amount: row.amount,
-          ...rowAccounts(settings, row),
-          day: detail.day,
-          voucher: voucherOf(row, detail),
-          text: bookingText(row),
+          amount: Number(row.amount),
+          ...rowAccounts(settings, {
+            kind: row.kind,
+            sender_kind: sender.kind,
+            sender_vendor_id: sender.vendor_id,
+            receiver_kind: receiver.kind,
+            receiver_vendor_id: receiver.vendor_id,
+          }),
+          day: row.day,
+          voucher: voucherOf(row),
+          text: bookingText(row.kind, item(row.item_id), sender, receiver),
         };
       });
   }
