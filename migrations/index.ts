@@ -35,6 +35,7 @@ import * as itemEnglish from './035_item_english.ts';
 import * as fiscalMasterData from './036_fiscal_master_data.ts';
 import * as tseCertificate from './037_tse_certificate.ts';
 import * as salesIndex from './038_sales_index.ts';
+import * as rksvSignAt from './039_rksv_sign_at.ts';
 
 export interface Migration {
   name: string;
@@ -80,4 +81,5 @@ export const migrations: Migration[] = [
   { name: '036_fiscal_master_data', ...fiscalMasterData },
   { name: '037_tse_certificate', ...tseCertificate },
   { name: '038_sales_index', ...salesIndex },
+  { name: '039_rksv_sign_at', ...rksvSignAt },
 ];

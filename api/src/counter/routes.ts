@@ -27,6 +27,7 @@ import {
 import { visitReceiptHtml } from './receipt.ts';
 import { closeReportHtml } from './close-report.ts';
 import { officeToday } from './today.ts';
+import { refuseRatesWithoutSlot } from '../fiscal/at/rates.ts';
 import { closeInput, dayRange, movementInput, tillInput, tillLocationInput, visitInput } from './schema.ts';
 import { tr, type Message } from '../language/messages.ts';
 import type { CsvColumn } from '../csv.ts';
@@ -174,6 +175,12 @@ export const counterRoutes: RouteDef[] = [
     protocol: visitProtocol,
     handler: async (ctx) => {
       const input = parse(visitInput, ctx.request.body);
+      await refuseRatesWithoutSlot(
+        ctx.db,
+        ctx.config,
+        input.tillId,
+        input.items.map((item) => item.itemId),
+      );
       const vendor = await vendorOfLicence(ctx.db, input.vendor);
       const { id, booked } = await counterVisit(ctx.db, {
         visitId: input.visitId.toLowerCase(),

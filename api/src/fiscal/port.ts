@@ -20,6 +20,8 @@ export interface FiscalRequest {
   lines: { businessCase: BusinessCase; label: string; vatRate: number | null; gross: number; quantity?: number }[];
   /** Cents per payment type, signed like the lines (+ into the till, − out of it). */
   payments: { type: PaymentType; amount: number }[];
+  /** Austria: a sale (the default), a storno of one, or a training receipt (RKSV Detailspezifikation Abs. 4). */
+  purpose?: 'sale' | 'storno' | 'training';
 }
 
 /** One transaction as the adapter is asked to sign it. */
@@ -57,8 +59,20 @@ export interface DeSignature {
   certificate?: string;
 }
 
-/** The kinds of an Austrian receipt (§§ 6 to 8 RKSV); a month receipt of December is the year receipt. */
-export type AtReceiptKind = 'Startbeleg' | 'Barumsatz' | 'Nullbeleg' | 'Monatsbeleg' | 'Jahresbeleg';
+/**
+ * The kinds of an Austrian receipt (§§ 6 to 8 and 17 RKSV); a month receipt of December is the year
+ * receipt, the Sammelbeleg the signed zero receipt after a failed signature creation unit.
+ */
+export type AtReceiptKind =
+  | 'Startbeleg'
+  | 'Barumsatz'
+  | 'Nullbeleg'
+  | 'Monatsbeleg'
+  | 'Jahresbeleg'
+  | 'Storno'
+  | 'Training'
+  | 'Sammelbeleg'
+  | 'Schlussbeleg';
 
 /** An Austrian receipt of the RKSV chain: what the receipt prints and the DEP export holds. */
 export interface AtSignature {
@@ -77,6 +91,8 @@ export interface AtSignature {
   jws: string;
   /** The QR code's text: the code, `_`, the signature in base64. */
   qr: string;
+  /** False: the unit had failed, the receipt is in the chain as "Sicherheitseinrichtung ausgefallen" (§17 RKSV). */
+  signed: boolean;
 }
 
 export type Signature = DeSignature | AtSignature;

@@ -46,8 +46,10 @@ const texts = {
       certificateSerial: 'Zertifikat-Seriennummer',
       failed: 'Sicherheitseinrichtung ausgefallen',
       failedText:
-        'Die Bewegung ist gebucht; die Signaturerstellungseinheit hat nicht geantwortet. Der Beleg wird signiert, sobald sie wieder erreichbar ist.',
-      test: 'Testmodus: mit der lokalen Signaturerstellungseinheit signiert, nicht für das Finanzamt.',
+        'Die Bewegung ist gebucht; der Signaturdienst war nicht erreichbar. Bitte eine Kopie dieses Belegs aufbewahren: Er wird unter seiner Kennung nacherfasst, sobald der Dienst wieder erreichbar ist.',
+      unitFailed:
+        'Die Signaturerstellungseinheit ist ausgefallen; der Beleg steht in der Belegkette, nach ihrer Wiederinbetriebnahme folgt ein signierter Sammelbeleg (§ 17 RKSV).',
+      test: 'Testmodus: mit dem lokalen Simulator von fiskaly SIGN AT signiert, nicht für das Finanzamt.',
     },
   },
   en: {
@@ -82,8 +84,10 @@ const texts = {
       certificateSerial: 'Certificate serial number',
       failed: 'Signature device failed (Sicherheitseinrichtung ausgefallen)',
       failedText:
-        'The movement is booked; the signature creation unit did not answer. The receipt is signed as soon as it can be reached again.',
-      test: 'Test mode: signed by the local signature creation unit, not for the tax office.',
+        'The movement is booked; the signature service could not be reached. Please keep a copy of this receipt: it is entered later under its own id once the service answers.',
+      unitFailed:
+        'The signature creation unit has failed; the receipt is in the receipt chain, and a signed collective receipt follows once the unit is back (§17 RKSV).',
+      test: 'Test mode: signed by the local simulator of fiskaly SIGN AT, not for the tax office.',
     },
   },
 } as const;
@@ -124,7 +128,11 @@ ${row(t.at.time, sig.time)}
 ${row(t.at.kind, sig.kind)}
 ${row(t.at.certificateSerial, sig.certificateSerial, 'tse-long')}
 </dl>
-<img class="tse-qr rksv-qr" id="receipt-tse-qr-${tx.id}" src="${qrDataUrl(sig.qr)}" alt="${escape(sig.qr)}"></div></div>`;
+<img class="tse-qr rksv-qr" id="receipt-tse-qr-${tx.id}" src="${qrDataUrl(sig.qr)}" alt="${escape(sig.qr)}"></div>${
+        sig.signed === false
+          ? `<p class="tse-failed-text rksv-unit-failed"><strong>${t.at.failed}</strong>: ${t.at.unitFailed}</p>`
+          : ''
+      }</div>`;
     return `<div class="tse" data-fiscal-state="signed"><h3>${title}</h3>
 <div class="tse-grid"><dl>
 ${row(t.tssSerial, sig.tssSerial, 'tse-long')}

@@ -8,7 +8,9 @@ import { tr } from '../language/messages.ts';
 import { periodDay } from '../period.ts';
 import packageJson from '../../../package.json' with { type: 'json' };
 import { rksvRegistration } from './at/chain.ts';
+import { aesKeyCheckValue } from './at/rksv.ts';
 import { dep7Export } from './at/dep.ts';
+import { simulatedAesKey } from './sandbox/rksv.ts';
 import { dsfinvkExport } from './dsfinvk.ts';
 import { allTillsFiscal, setTillFiscal, tillFiscal, usesSimulator } from './settings.ts';
 import { enqueueTill, signPending, unsignedTransactions } from './transactions.ts';
@@ -32,21 +34,38 @@ const dep7Period = z
   .object({
     from: periodDay,
     to: periodDay,
+    // One till: the BMF's check reads one cash register (one Kassen-ID) per DEP.
     till: z.coerce
-      .number({ error: 'Please choose a till.' })
-      .int('Please choose a till.')
-      .positive('Please choose a till.')
-      .optional(),
+      .number({ error: 'Please choose a till: a DEP holds the receipts of one cash register.' })
+      .int('Please choose a till: a DEP holds the receipts of one cash register.')
+      .positive('Please choose a till: a DEP holds the receipts of one cash register.'),
   })
   .refine((p) => p.from <= p.to, { message: 'The period ends before it starts.', path: ['to'] });
 
 const tillParam = (ctx: AppContext) => idParam(ctx.params.id, 'till');
+
+// A register's AES key is known here only from the local simulator; fiskaly SIGN AT keeps it and
+// registers the till at FinanzOnline itself.
+const aesKeyReader = (ctx: AppContext) =>
+  usesSimulator(ctx.config) ? (registerId: string) => simulatedAesKey(ctx.db, registerId) : undefined;
 
 async function requireTill(ctx: AppContext): Promise<number> {
   const id = tillParam(ctx);
   if (!(await ctx.db('tills').where({ id }).first('id')))
     throw notFound(tr('There is no till with the id {id}.', { id }));
   return id;
+}
+
+/** A till's Kassen-ID and Prüfwert, without showing (or marking as shown) its AES key. */
+async function rksvRegistrationSummary(ctx: AppContext, tillId: number) {
+  const till = await ctx
+    .db('fiscal_rksv_tills')
+    .where({ till_id: tillId })
+    .first<{ cash_register_id: string; register_id: string | null } | undefined>('cash_register_id', 'register_id');
+  if (!till) return null;
+  const read = aesKeyReader(ctx);
+  const key = till.register_id && read ? await read(till.register_id) : null;
+  return { cashRegisterId: till.cash_register_id, aesKeyCheckValue: key ? aesKeyCheckValue(key) : null };
 }
 
 // Besides the settings, what the notice to the tax office (§146a (4) AO, ELSTER) asks of each till:
@@ -82,6 +101,12 @@ const overview = async (ctx: AppContext) => {
     .db('settings')
     .first<{ newspaper_name: string; newspaper_address: string } | undefined>('newspaper_name', 'newspaper_address');
   const names = await ctx.db('tills').select<{ id: number; name: string }[]>('id', 'name');
+  // Austria: each till's Kassen-ID and the check value of its AES key (Prüfwert), as registered.
+  const rksv = new Map<number, { cashRegisterId: string; aesKeyCheckValue: string | null }>();
+  for (const row of await ctx.db('fiscal_rksv_tills').pluck('till_id')) {
+    const registration = await rksvRegistrationSummary(ctx, Number(row));
+    if (registration) rksv.set(Number(row), registration);
+  }
   return {
     mode: ctx.config.fiscal.mode,
     country: ctx.config.fiscal.country,
@@ -92,6 +117,7 @@ const overview = async (ctx: AppContext) => {
       tssSerial: serials.get(till.tillId)?.tssSerial ?? null,
       clientSerial: serials.get(till.tillId)?.clientSerial ?? null,
       lastSignedAt: serials.get(till.tillId)?.lastSignedAt ?? null,
+      rksv: rksv.get(till.tillId) ?? null,
     })),
     installation: {
       name: settings?.newspaper_name ?? '',
@@ -142,16 +168,16 @@ export const fiscalRoutes: RouteDef[] = [
     },
   },
   {
-    // Austria's DEP (RKSV §7) of the receipts of the local days from … to, of one till or all, as JSON.
+    // Austria's DEP (RKSV §7) of the receipts of one till's local days from … to, as JSON.
     method: 'GET',
     path: '/api/tills/dep7',
     access: 'backoffice',
     handler: async (ctx) => {
       const period = parse(dep7Period, ctx.query);
-      if (period.till !== undefined && !(await ctx.db('tills').where({ id: period.till }).first('id')))
+      if (!(await ctx.db('tills').where({ id: period.till }).first('id')))
         throw notFound(tr('There is no till with the id {id}.', { id: period.till }));
       const exported = await dep7Export(ctx.db, period.from, period.to, period.till);
-      ctx.set('Content-Disposition', `attachment; filename="dep7-${period.from}-${period.to}.json"`);
+      ctx.set('Content-Disposition', `attachment; filename="dep7-${period.till}-${period.from}-${period.to}.json"`);
       ctx.body = exported;
     },
   },
@@ -165,7 +191,12 @@ export const fiscalRoutes: RouteDef[] = [
       if ((await tillFiscal(ctx.db, ctx.config, id)).effectiveCountry !== 'AT')
         throw conflictError('This till does not sign in Austria (RKSV).');
       ctx.set('Cache-Control', 'no-store');
-      ctx.body = await rksvRegistration(ctx.db, id);
+      const registration = await rksvRegistration(ctx.db, id, aesKeyReader(ctx));
+      if (!registration)
+        throw conflictError(
+          'This till has no cash register at the signature service yet: it gets one with its first receipt.',
+        );
+      ctx.body = registration;
     },
   },
   {

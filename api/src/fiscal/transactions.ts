@@ -10,7 +10,7 @@ import { uuidFrom } from './ids.ts';
 import { SigningFailed, type FiscalPort, type Signature } from './port.ts';
 import { simulatorCredentials } from './sandbox/keys.ts';
 import { simulatorPath } from './sandbox/index.ts';
-import { atSimulatorPath } from './sandbox/scu.ts';
+import { rksvSimulatorPath } from './sandbox/rksv.ts';
 import { allTillsFiscal, tillFiscal, usesSimulator } from './settings.ts';
 
 // The fiscal transactions of the tills: made from the cash book after each booking has committed,
@@ -89,36 +89,50 @@ function simulatorBase(config: Config, path = simulatorPath): string {
   return `http://${host.includes(':') ? `[${host}]` : host}:${config.port}${path}`;
 }
 
+/** fiskaly SIGN AT's address (https://developer.fiskaly.com/api/rksv/v1). */
+export const signAtUrl = 'https://rksv.fiskaly.com/api/v1';
+
 /** How long one call to the signing service may take: a receipt waits for a few at most. */
 const callTimeoutMs = 4000;
 
 /** The port that signs a transaction of this country and mode. */
 async function portFor(db: Knex, config: Config, country: FiscalCountry, mode: 'test' | 'live'): Promise<FiscalPort> {
   if (country === 'AT') {
+    // The company a signature creation unit belongs to: SIGN AT asks its VAT id or tax number.
+    const entity = async () => {
+      const row = await db('settings').first<
+        { vat_id: string; tax_number: string; newspaper_name: string } | undefined
+      >('vat_id', 'tax_number', 'newspaper_name');
+      return { vatId: row?.vat_id ?? '', taxId: row?.tax_number ?? '', name: row?.newspaper_name ?? '' };
+    };
     if (mode === 'test' && usesSimulator(config)) {
       const credentials = await simulatorCredentials(db);
-      const scuId = uuidFrom(`simulator-scu:${credentials.apiKey}`);
-      const base = simulatorBase(config, atSimulatorPath);
-      return rksvPort(db, { baseUrl: base, timeoutMs: callTimeoutMs, scuId, ...credentials }, config.timeZone);
+      return rksvPort(
+        db,
+        {
+          baseUrl: simulatorBase(config, rksvSimulatorPath),
+          apiKey: credentials.apiKey,
+          apiSecret: credentials.apiSecret,
+          scuId: uuidFrom(`simulator-scu:${credentials.apiKey}`),
+          timeoutMs: callTimeoutMs,
+        },
+        // The simulator has no company of its own to check: a test installation may have none set.
+        async () => {
+          const known = await entity();
+          return known.vatId || known.taxId ? known : { ...known, vatId: 'ATU00000000' };
+        },
+      );
     }
-    if (!config.fiscal.apiUrl)
-      return {
-        country,
-        sign: () =>
-          Promise.reject(
-            new SigningFailed('Signing in Austria needs FISCAL_API_URL: the signature device’s API (docs/fiscal.md).'),
-          ),
-      };
     return rksvPort(
       db,
       {
-        baseUrl: config.fiscal.apiUrl,
+        baseUrl: config.fiscal.apiUrl ?? signAtUrl,
         apiKey: config.fiscal.apiKey ?? '',
         apiSecret: config.fiscal.apiSecret ?? '',
         scuId: config.fiscal.tssId ?? '',
         timeoutMs: callTimeoutMs,
       },
-      config.timeZone,
+      entity,
     );
   }
   if (mode === 'test' && usesSimulator(config)) {

@@ -709,6 +709,12 @@ export const messagesDe: Record<string, string> = {
     'Live-Signieren braucht die Zugangsdaten des Signaturdienstes in der Konfiguration (docs/fiscal.md).',
   'Live needs the signing service’s credentials.': 'Live braucht die Zugangsdaten des Signaturdienstes.',
   'This till does not sign in Austria (RKSV).': 'Diese Kasse signiert nicht nach der österreichischen RKSV.',
+  'This till has no cash register at the signature service yet: it gets one with its first receipt.':
+    'Diese Kasse hat beim Signaturdienst noch keine Registrierkasse: Sie bekommt sie mit ihrem ersten Beleg.',
+  '“{item}” sells at {rate} % VAT, which an Austrian receipt (RKSV) has no slot for ({rates}). Please set the item’s VAT rate to one of them first.':
+    '„{item}“ wird mit {rate} % USt verkauft, wofür ein österreichischer Beleg (RKSV) kein Feld hat ({rates}). Bitte zuerst den Steuersatz des Artikels auf einen davon setzen.',
+  'Please choose a till: a DEP holds the receipts of one cash register.':
+    'Bitte eine Kasse wählen: Ein DEP enthält die Belege einer Registrierkasse.',
   'Please enter the country as its three-letter code (ISO 3166), for example DEU.':
     'Bitte das Land mit seinem Code aus drei Buchstaben (ISO 3166) angeben, zum Beispiel DEU.',
   'Please enter the VAT identification number like DE123456789, or leave it empty.':

@@ -29,15 +29,67 @@ const slots: Record<number, keyof Amounts> = {
   1900: 'besonders',
 };
 
+/** Whether a rate (hundredths of a percent) has a slot of the receipt: one without cannot be signed. */
+export const rateHasSlot = (rate: number) => slots[rate] !== undefined;
+
+/** The rates with a slot, for a sentence that names them: "20, 10, 13, 0, 19 %". */
+export const slotRates = () =>
+  `${Object.keys(slots)
+    .map((rate) => Number(rate) / 100)
+    .sort((a, b) => b - a)
+    .join(', ')} %`;
+
 /** A sale's gross amounts per slot; a movement without a sale is a zero receipt (Nullbeleg). */
 export function amountsOf(request: FiscalRequest): Amounts {
   const amounts = zeroAmounts();
   if (request.kind !== 'receipt') return amounts;
   for (const line of request.lines) {
     const slot = slots[line.vatRate ?? 0];
-    if (!slot)
-      throw new RangeError(`The VAT rate ${(line.vatRate ?? 0) / 100} % has no RKSV slot (20, 10, 13, 0, 19 %).`);
+    if (!slot) throw new RangeError(`The VAT rate ${(line.vatRate ?? 0) / 100} % has no RKSV slot (${slotRates()}).`);
     amounts[slot] += line.gross;
+  }
+  return amounts;
+}
+
+// fiskaly SIGN AT names the five slots in a receipt's `schema.raw` as decimal strings
+// (https://developer.fiskaly.com/api/rksv/v1, "Sign a Receipt"; the same names in the public
+// ERPNext client github.com/KMU-ERP/ERPNext-Fiskaly-SIGN-AT, providers/sign_at_v1.py).
+export const rawFields: Record<keyof Amounts, string> = {
+  normal: 'gross_amount_standard',
+  ermaessigt1: 'gross_amount_reduced_1',
+  ermaessigt2: 'gross_amount_reduced_2',
+  null: 'gross_amount_zero',
+  besonders: 'gross_amount_special',
+};
+
+/** Cents as SIGN AT's decimal string: "12.50", "-3.00". */
+export function decimalOf(cents: number): string {
+  const abs = Math.abs(cents);
+  return `${cents < 0 ? '-' : ''}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, '0')}`;
+}
+
+/** A decimal string back in cents; anything else is refused (null). */
+export function centsOfDecimal(value: unknown): number | null {
+  const match = typeof value === 'string' ? /^(-?)(\d{1,12})(?:\.(\d{1,2}))?$/.exec(value) : null;
+  if (!match) return null;
+  const cents = Number(match[2]) * 100 + Number((match[3] ?? '0').padEnd(2, '0'));
+  return match[1] ? -cents : cents;
+}
+
+/** The receipt's amounts as SIGN AT's `schema.raw`. */
+export const rawOf = (amounts: Amounts): Record<string, string> =>
+  Object.fromEntries(
+    (Object.keys(rawFields) as (keyof Amounts)[]).map((slot) => [rawFields[slot], decimalOf(amounts[slot])]),
+  );
+
+/** `schema.raw` back as amounts; a field missing or not a decimal string is refused (null). */
+export function amountsOfRaw(raw: unknown): Amounts | null {
+  if (!raw || typeof raw !== 'object') return null;
+  const amounts = zeroAmounts();
+  for (const slot of Object.keys(rawFields) as (keyof Amounts)[]) {
+    const cents = centsOfDecimal((raw as Record<string, unknown>)[rawFields[slot]]);
+    if (cents === null) return null;
+    amounts[slot] = cents;
   }
   return amounts;
 }
@@ -161,11 +213,46 @@ export function parseMachineCode(code: string) {
   };
 }
 
+// What a storno and a training receipt hold instead of the encrypted counter (Detailspezifikation
+// Abs. 4 "Umsatzzähler", Festlegungen zu Detailfragen 5.3): the UTF-8 text "STO" or "TRA" in base64. A
+// storno's amounts still count (the counter goes down by them); a training receipt's do not.
+export const stornoMarker = Buffer.from('STO', 'utf8').toString('base64'); // U1RP
+export const trainingMarker = Buffer.from('TRA', 'utf8').toString('base64'); // VFJB
+
+// A receipt made while the signature creation unit has failed (§17 (1) RKSV, Detailspezifikation
+// Abs. 5): it is in the chain like any other, its signature value the UTF-8 text "Sicherheitseinrichtung
+// ausgefallen" (base64 in the QR code, base64url in the JWS) instead of the unit's signature.
+export const failedText = 'Sicherheitseinrichtung ausgefallen';
+export const failedSignature = Buffer.from(failedText, 'utf8').toString('base64url');
+
+/** Whether a JWS's (or QR code's) signature value is the failed unit's text instead of a signature. */
+export const isFailedSignature = (jws: string) => jws.split('.')[2] === failedSignature;
+
+/**
+ * The check value of an AES key (Prüfwert) FinanzOnline asks with the key at a till's registration:
+ * SHA-256 of the key's base64 text, its first 3 bytes in base64 without "=" (4 characters), as the
+ * BMF's "Bekanntgabe zur Registrierung von Registrierkassen über FinanzOnline" defines it (in the
+ * README of github.com/a-sit-plus/at-registrierkassen-mustercode, N = 3).
+ */
+export const aesKeyCheckValue = (base64Key: string) =>
+  createHash('sha256').update(base64Key, 'utf8').digest().subarray(0, 3).toString('base64').replace(/=/g, '');
+
 // JWS compact (RFC 7515) with the header of the R1 suite (Anlage Z 2): {"alg":"ES256"}.
 const jwsHeader = Buffer.from('{"alg":"ES256"}', 'utf8').toString('base64url');
 
 /** What the signature device signs: the JWS signing input of the code. */
 export const signingInput = (code: string) => `${jwsHeader}.${Buffer.from(code, 'utf8').toString('base64url')}`;
+
+/**
+ * The JWS compact back from a QR code's text: the header of the R1 suite, the code and the signature
+ * value, each base64url. The DEP (Anlage Z 3) holds this form; SIGN AT answers the QR code's text.
+ */
+export function jwsOfQr(qr: string): string {
+  const at = qr.lastIndexOf('_');
+  const code = qr.slice(0, at);
+  const signature = Buffer.from(qr.slice(at + 1), 'base64').toString('base64url');
+  return `${signingInput(code)}.${signature}`;
+}
 
 /** The QR code's text (Anlage Z 12): the code, `_`, the signature value in base64 (not base64url). */
 export function qrOf(jws: string): string {

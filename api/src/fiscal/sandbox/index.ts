@@ -6,7 +6,7 @@ import { isLoopback } from '../../config.ts';
 import { clientSerial } from '../de/fiskaly.ts';
 import type { StandardV1Receipt } from '../de/standard-v1.ts';
 import { simulatorCredentials } from './keys.ts';
-import { es256, newScuKey } from './scu.ts';
+import { rksvSimulator } from './rksv.ts';
 import {
   finishSignature,
   newKeyPair,
@@ -21,7 +21,7 @@ import {
 
 // The local TSE simulator: the subset of fiskaly SIGN DE v2 the adapter calls (de/fiskaly.ts names
 // each rule's source), under /fiscal-sandbox/api/v2, so dev, tests and the demo run the real adapter;
-// beside it Austria's signature device (the API at/scu.ts describes) under /fiscal-sandbox/api/at/v1.
+// beside it fiskaly SIGN AT's (./rksv.ts) under /fiscal-sandbox/api/rksv/v1.
 // Like the Stripe sandbox it is no part of our API (no RouteDef, no OIDC token: it checks its own
 // bearer token), and it answers this machine alone: a request from another address, or one a proxy
 // passed on, is answered 404, so nobody outside can sign in its name or read its keys.
@@ -364,51 +364,6 @@ function mount(router: Router, db: Knex): void {
       return answer;
     });
   });
-  // Austria's signature device: one key per unit, made when the unit is first set up.
-  router.post('/api/at/v1/auth', async (ctx) => {
-    const body = await readJson(ctx);
-    const credentials = await simulatorCredentials(db);
-    if (body.api_key !== credentials.apiKey || body.api_secret !== credentials.apiSecret)
-      throw new SimulatorError(401, 'E_UNAUTHORIZED', 'Invalid API key or secret.');
-    const seconds = 3600;
-    ctx.body = { access_token: newToken(credentials.apiSecret, seconds), access_token_expires_in: seconds };
-  });
-
-  const scuBody = (unit: { serial_number: string; public_key: string }) => ({
-    serial_number: unit.serial_number,
-    public_key: unit.public_key,
-    algorithm: 'ES256',
-    zda: 'AT0',
-    certificate: null,
-    certificate_chain: [],
-  });
-
-  router.put('/api/at/v1/scu/:scu', async (ctx) => {
-    await authorised(ctx);
-    await readJson(ctx);
-    const id = idParam(ctx, 'scu');
-    const key = newScuKey();
-    await db('fiscal_sandbox_scu')
-      .insert({ id, serial_number: key.serialNumber, private_key: key.privateKey, public_key: key.publicKey })
-      .onConflict('id')
-      .ignore();
-    const unit = await db('fiscal_sandbox_scu')
-      .where({ id })
-      .first<{ serial_number: string; public_key: string }>('serial_number', 'public_key');
-    ctx.body = scuBody(unit);
-  });
-
-  router.post('/api/at/v1/scu/:scu/sign', async (ctx) => {
-    await authorised(ctx);
-    const body = await readJson(ctx);
-    const unit = await db('fiscal_sandbox_scu')
-      .where({ id: idParam(ctx, 'scu') })
-      .first<{ private_key: string } | undefined>('private_key');
-    if (!unit) throw new SimulatorError(404, 'E_SCU_NOT_FOUND', 'Signature device not found.');
-    if (typeof body.data !== 'string' || !body.data || body.data.length > 4096)
-      throw new SimulatorError(400, 'E_DATA', 'data must be the JWS signing input.');
-    ctx.body = { signature: es256(unit.private_key, body.data) };
-  });
 }
 
 async function isOffline(db: Knex): Promise<boolean> {
@@ -432,6 +387,7 @@ export function fiscalSandbox(db: Knex): Middleware {
     ctx.body = { offline: body.offline === true };
   });
   const routes = router.routes() as unknown as Middleware;
+  const austria = rksvSimulator(db);
   return async (ctx, next) => {
     if (!ctx.path.startsWith('/fiscal-sandbox/')) {
       await next();
@@ -449,10 +405,12 @@ export function fiscalSandbox(db: Knex): Middleware {
       return;
     }
     try {
-      await routes(ctx, () => {
-        ctx.status = 404;
-        ctx.body = { status_code: 404, error: 'Not Found', code: 'E_NOT_FOUND', message: 'No such route.' };
-        return Promise.resolve();
+      await austria(ctx, async () => {
+        await routes(ctx, () => {
+          ctx.status = 404;
+          ctx.body = { status_code: 404, error: 'Not Found', code: 'E_NOT_FOUND', message: 'No such route.' };
+          return Promise.resolve();
+        });
       });
     } catch (error) {
       if (!(error instanceof SimulatorError)) throw error;
