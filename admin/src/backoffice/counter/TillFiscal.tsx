@@ -31,6 +31,8 @@ export interface FiscalTill {
   tssSerial: string | null;
   clientSerial: string | null;
   lastSignedAt: string | null;
+  /** Austria: the Kassen-ID and the AES key's check value (Prüfwert) FinanzOnline asks at registration. */
+  rksv: { cashRegisterId: string; aesKeyCheckValue: string | null } | null;
 }
 
 export interface FiscalOverview {
@@ -127,6 +129,13 @@ export function TillFiscal({ tillId, tillName }: { tillId: number; tillName: str
       <Typography id="till-fiscal-now" sx={{ my: 1 }}>
         <strong>{translate('app.fiscal.now')}:</strong> {applies(till)}
       </Typography>
+      {till.rksv && (
+        <Typography id="till-fiscal-rksv" sx={{ my: 1 }}>
+          {till.rksv.aesKeyCheckValue
+            ? translate('app.fiscal.rksv', { id: till.rksv.cashRegisterId, check: till.rksv.aesKeyCheckValue })
+            : translate('app.fiscal.rksv_no_key', { id: till.rksv.cashRegisterId })}
+        </Typography>
+      )}
       <Box sx={{ display: 'flex', gap: 2, flexWrap: 'wrap', alignItems: 'center' }}>
         <TextField
           select

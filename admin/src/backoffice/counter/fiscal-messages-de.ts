@@ -19,6 +19,8 @@ export const de: typeof en = {
       country_AT: 'Österreich (RKSV)',
       simulator: 'lokaler TSE-Simulator, keine Zugangsdaten des Anbieters',
       since: 'signiert seit %{time}',
+      rksv: 'Für FinanzOnline: Kassen-ID %{id} · Prüfwert des AES-Schlüssels %{check}',
+      rksv_no_key: 'Für FinanzOnline: Kassen-ID %{id} · fiskaly SIGN AT meldet die Kasse selbst',
       not_yet: 'beginnt mit der nächsten Buchung',
       off_plain: 'Diese Kasse signiert nicht (TSE aus). Ihre Belege tragen keinen TSE-Block.',
       apply: 'Übernehmen',

@@ -17,6 +17,8 @@ export const en = {
       country_AT: 'Austria (RKSV)',
       simulator: 'local TSE simulator, no provider credentials',
       since: 'signs since %{time}',
+      rksv: 'For FinanzOnline: cash register ID %{id} · AES key check value (Prüfwert) %{check}',
+      rksv_no_key: 'For FinanzOnline: cash register ID %{id} · fiskaly SIGN AT registers the till itself',
       not_yet: 'begins with the next booking',
       off_plain: 'This till signs nothing (TSE off). Its receipts carry no TSE block.',
       apply: 'Apply',
