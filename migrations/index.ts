@@ -36,6 +36,7 @@ import * as fiscalMasterData from './036_fiscal_master_data.ts';
 import * as tseCertificate from './037_tse_certificate.ts';
 import * as salesIndex from './038_sales_index.ts';
 import * as rksvSignAt from './039_rksv_sign_at.ts';
+import * as fiskalySetup from './040_fiskaly_setup.ts';
 
 export interface Migration {
   name: string;
@@ -82,4 +83,5 @@ export const migrations: Migration[] = [
   { name: '037_tse_certificate', ...tseCertificate },
   { name: '038_sales_index', ...salesIndex },
   { name: '039_rksv_sign_at', ...rksvSignAt },
+  { name: '040_fiskaly_setup', ...fiskalySetup },
 ];

@@ -119,6 +119,13 @@ export interface Config {
     clientId?: string;
     /** Another base URL of the signing API (fiskaly's SIGN DE v2 when absent). */
     apiUrl?: string;
+    /**
+     * The secret the TSS's admin PUK and PIN are encrypted with in the database (fiscal/de/secrets.ts);
+     * FISCAL_API_SECRET when absent.
+     */
+    secretKey?: string;
+    /** How long one set-up call to fiskaly may take (a TSS's creation, its states, the admin, a client). */
+    setupTimeoutMs: number;
   };
   /** The newspaper's time zone: a bare date in a period, a statistics day and a CSV time are local to it. */
   timeZone: string;
@@ -240,6 +247,8 @@ function fiscalConfig(env: NodeJS.ProcessEnv): Config['fiscal'] {
     tssId: env.FISCAL_TSS_ID || undefined,
     clientId: env.FISCAL_CLIENT_ID || undefined,
     apiUrl,
+    secretKey: env.FISCAL_SECRET_KEY || undefined,
+    setupTimeoutMs: positiveInt(env, 'FISCAL_SETUP_TIMEOUT_MS', 30_000),
   };
 }
 

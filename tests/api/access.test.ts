@@ -136,6 +136,8 @@ const matrix: Record<string, Row> = {
   'GET /api/fiscal': staff,
   'GET /api/fiscal/failures': staff,
   'POST /api/fiscal/retry': staff,
+  'POST /api/fiscal/tills/:id/deregister': staff,
+  'POST /api/fiscal/tss/disable': staff,
   'GET /api/closes/:id/report': staff,
   'POST /api/webhooks/stripe': everyone,
   'GET /api/webhook-endpoints': staff,

@@ -475,6 +475,25 @@ describeApi('fiscal: the DSFinV-K export of a period', (t) => {
     const tables = readExport(new Uint8Array(res.body as Buffer));
     const rows = (file: string) => tables.get(file)!.rows;
 
+    // Each till signs with a client of its own, registered with the till's serial number: the
+    // KASSE_SERIENNR of its close is the Kassen-Seriennummer in the QR codes of its receipts.
+    const qrClients = async (visitId: string) => {
+      const html = (await get(`/api/counter/visits/${visitId}/receipt`)).text;
+      return [...html.matchAll(/<img class="tse-qr"[^>]*alt="([^"]*)"/g)].map((m) => m[1].split(';')[1]);
+    };
+    const registers = new Map(rows('cashregister.csv').map((row) => [row.Z_KASSE_ID, row.KASSE_SERIENNR]));
+    assert.equal(registers.size, 2);
+    assert.notEqual(registers.get(String(till)), registers.get(String(second)));
+    for (const [tillId, visitId] of [
+      [till, fromCredit.body.id],
+      [till, cashSale.body.id],
+      [second, secondSale.body.id],
+    ] as [number, string][]) {
+      const clients = await qrClients(visitId);
+      assert.ok(clients.length > 0, `the receipt of ${visitId} has a QR code`);
+      for (const client of clients) assert.equal(client, registers.get(String(tillId)), `till ${tillId}`);
+    }
+
     // The paper's master data from the settings, and a place for each till.
     const closing = rows('cashpointclosing.csv');
     assert.equal(closing.length, 2, 'one close of each till');

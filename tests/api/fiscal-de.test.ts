@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import { createHash, createPublicKey, randomUUID, verify } from 'node:crypto';
 import type { Db } from '../../api/src/db/connection.ts';
+import { sealingKey, unseal } from '../../api/src/fiscal/de/secrets.ts';
 import { parseQrCode } from '../../api/src/fiscal/de/standard-v1.ts';
+import { tillSerial, uuidFrom } from '../../api/src/fiscal/ids.ts';
 import type { DeSignature } from '../../api/src/fiscal/port.ts';
 import { simulatorCredentials } from '../../api/src/fiscal/sandbox/keys.ts';
 import { bookPaidOrder } from '../support/books.ts';
@@ -161,12 +163,18 @@ function assertSignatureHolds(sig: DeSignature): void {
   );
 }
 
+/** FISCAL_SECRET_KEY of these tests: the admin PUK and PIN are sealed with it. */
+const secretKey = 'a-secret-of-the-configuration-not-the-database';
+
 describeApi('fiscal: signing the till in Germany (fiskaly SIGN DE v2 against the local TSE simulator)', (t) => {
   let shop: ListeningShop;
   let office = '';
   before(async () => {
     // The installation signs nothing (FISCAL_MODE off, the default); staff switch the till to test mode.
-    shop = await listenShop(t, (config) => ({ fiscal: { ...config.fiscal, mode: 'off', country: 'DE' } }));
+    // Set-up calls may take 30 s at fiskaly; here a lost answer is given up on sooner.
+    shop = await listenShop(t, (config) => ({
+      fiscal: { ...config.fiscal, mode: 'off', country: 'DE', setupTimeoutMs: 1500, secretKey },
+    }));
     office = await t.office();
   });
   after(() => shop.close());
@@ -215,8 +223,21 @@ describeApi('fiscal: signing the till in Germany (fiskaly SIGN DE v2 against the
     assert.equal(res.status, 200, await res.text());
   }
 
+  /** Tells the simulator to answer the next calls of a kind with a fault. */
+  async function fault(body: object) {
+    const { apiKey } = await simulatorCredentials(t.db);
+    const res = await fetch(`${shop.url}/fiscal-sandbox/faults`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${apiKey}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    assert.equal(res.status, 201, await res.text());
+  }
+
   it('a visit (copies from credit, cash payout), a cash sale and a daily close are signed; every QR code of the day verifies against the TR-03151 log message rebuilt from it, counters rise without gaps', async () => {
     const till = await tillId();
+    // the till's opening balance is signed when signing begins, before the first visit starts its transaction
+    assert.equal((await post('/api/fiscal/retry', {})).status, 200);
     const zeitung = await itemId(t.db, 'Zeitung');
     const credit = await giveCredit('DEMO-3');
     assert.ok(credit > 1500, `credit ${credit}`);
@@ -400,5 +421,251 @@ describeApi('fiscal: signing the till in Germany (fiskaly SIGN DE v2 against the
       counters.map((_, n) => counters[0]! + n),
     );
     assert.equal((await get('/api/fiscal/failures')).body.transactions.length, 0);
+  });
+
+  it('set-up resumes after the answer to PUT /tss was lost: the TSS without its PUK is abandoned, a new one ends INITIALIZED, its PUK and PIN stored sealed with the configured key', async () => {
+    const till = await tillId();
+    // fiskaly creates the TSS, but its answer (with the admin PUK, given only there) never arrives
+    await fault({ method: 'PUT', resource: 'tss', kind: 'timeout', times: 1 });
+    const first = await post('/api/fiscal/retry', {});
+    assert.equal(first.status, 200);
+    assert.deepEqual(
+      first.body.transactions.map((tx: { businessCase: string; state: string }) => [tx.businessCase, tx.state]),
+      [['Anfangsbestand', 'failed']],
+    );
+    assert.match(first.body.transactions[0].lastError, /cannot be reached \(PUT \/tss\//);
+    const lost = (await t.db('fiscal_tss').select('*')) as { id: string; state: string; admin_puk: string | null }[];
+    assert.deepEqual(
+      lost.map((row) => [row.state, row.admin_puk]),
+      [['NEW', null]],
+    );
+    const atSimulator = await t.db('fiscal_sandbox_tss').where({ id: lost[0].id }).first('state');
+    assert.equal(atSimulator.state, 'CREATED', 'the simulator created it all the same');
+
+    // The next run resumes: the CREATED TSS cannot be initialised without its PUK, so it is recorded
+    // as abandoned and a new TSS is set up to INITIALIZED.
+    const second = await post('/api/fiscal/retry', {});
+    assert.deepEqual(second.body.transactions, []);
+    const rows = (await t.db('fiscal_tss').orderBy('created_at').select('*')) as {
+      id: string;
+      state: string;
+      admin_puk: string | null;
+      admin_pin: string | null;
+      note: string;
+    }[];
+    assert.deepEqual(
+      rows.map((row) => row.state),
+      ['ABANDONED', 'INITIALIZED'],
+    );
+    assert.equal(rows[0].id, lost[0].id);
+    assert.match(rows[0].note, /admin PUK never arrived/);
+    const tss = rows[1];
+    const simulated = await t.db('fiscal_sandbox_tss').where({ id: tss.id }).first('state', 'admin_puk', 'admin_pin');
+    assert.equal(simulated.state, 'INITIALIZED');
+    // Stored, but not as they are: the raw columns hold neither the PUK nor the PIN ...
+    assert.ok(tss.admin_puk && tss.admin_pin);
+    for (const column of [tss.admin_puk, tss.admin_pin]) {
+      assert.ok(!column.includes(simulated.admin_puk), 'the PUK is not in the database as it is');
+      assert.ok(!column.includes(simulated.admin_pin), 'the PIN is not in the database as it is');
+    }
+    const dump = JSON.stringify(await t.db('fiscal_tss').select('*'));
+    assert.ok(!dump.includes(simulated.admin_puk) && !dump.includes(simulated.admin_pin));
+    // ... and the configured key opens them, another key does not.
+    const key = sealingKey(secretKey);
+    assert.equal(unseal(key, tss.admin_puk, `${tss.id}:admin_puk`), simulated.admin_puk);
+    assert.equal(unseal(key, tss.admin_pin, `${tss.id}:admin_pin`), simulated.admin_pin);
+    assert.equal(unseal(sealingKey('another secret'), tss.admin_puk, `${tss.id}:admin_puk`), undefined);
+
+    // The till signs at the new TSS with a client of its own, registered with the till's serial.
+    const [opening] = await transactions(t.db);
+    assert.equal(opening.state, 'signed');
+    assert.equal(opening.signature!.tssId, tss.id);
+    const clients = await t.db('fiscal_clients').select('tss_id', 'till_id', 'id', 'serial_number', 'state');
+    assert.deepEqual(clients, [
+      {
+        tss_id: tss.id,
+        till_id: till,
+        id: opening.signature!.clientId,
+        serial_number: tillSerial(till),
+        state: 'REGISTERED',
+      },
+    ]);
+    assert.equal(opening.signature!.clientSerial, tillSerial(till));
+    assertSignatureHolds(opening.signature!);
+  });
+
+  it('set-up resumes from UNINITIALIZED when setting the admin PIN failed: the same TSS, its stored PUK used again', async () => {
+    await tillId();
+    // every try of PATCH /tss/{id}/admin (and its two retries) answered 503
+    await fault({ method: 'PATCH', resource: 'admin', kind: 'status', status: 503, times: 3 });
+    const first = await post('/api/fiscal/retry', {});
+    assert.match(first.body.transactions[0].lastError, /HTTP 503/);
+    const [before]: { id: string; state: string; admin_puk: string }[] = await t.db('fiscal_tss').select('*');
+    assert.equal(before.state, 'UNINITIALIZED');
+    assert.ok(before.admin_puk);
+    assert.deepEqual((await post('/api/fiscal/retry', {})).body.transactions, []);
+    const after: { id: string; state: string }[] = await t.db('fiscal_tss').select('id', 'state');
+    assert.deepEqual(after, [{ id: before.id, state: 'INITIALIZED' }]);
+  });
+
+  it('a second till gets a client of its own with its own serial number; a deregistered client signs nothing and the till gets a new one', async () => {
+    const first = await tillId();
+    const created = await post('/api/tills', { name: 'Kasse 2', openingBalance: 1000 });
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    const second = created.body.id as number;
+    assert.equal(
+      (
+        await shop.http
+          .put(`/api/tills/${second}/fiscal`)
+          .set('Authorization', office)
+          .send({ mode: 'test', country: 'DE' })
+      ).status,
+      200,
+    );
+    assert.deepEqual((await post('/api/fiscal/retry', {})).body.transactions, []);
+    const signed = await transactions(t.db);
+    const byTill = new Map(
+      (await t.db('fiscal_transactions').select('till_id', 'signature')).map(
+        (row: { till_id: number; signature: DeSignature }) => [row.till_id, row.signature],
+      ),
+    );
+    assert.equal(signed.length, 2);
+    assert.notEqual(byTill.get(first)!.clientId, byTill.get(second)!.clientId);
+    assert.equal(byTill.get(first)!.clientSerial, tillSerial(first));
+    assert.equal(byTill.get(second)!.clientSerial, tillSerial(second));
+    assert.equal(parseQrCode(byTill.get(second)!.qr).clientSerial, tillSerial(second));
+
+    const deregistered = await post(`/api/fiscal/tills/${second}/deregister`, {});
+    assert.equal(deregistered.status, 200, JSON.stringify(deregistered.body));
+    assert.equal(deregistered.body.clientId, byTill.get(second)!.clientId);
+    const atSimulator = await t
+      .db('fiscal_sandbox_clients')
+      .where({ id: byTill.get(second)!.clientId })
+      .first('state');
+    assert.equal(atSimulator.state, 'DEREGISTERED');
+    // the till's next movement is signed with a new client (the same serial: the same till)
+    assert.equal(
+      (await post(`/api/tills/${second}/movements`, { kind: 'income', amount: 100, reason: 'Spende' })).status,
+      201,
+    );
+    assert.deepEqual((await post('/api/fiscal/retry', {})).body.transactions, []);
+    const last = (await transactions(t.db)).at(-1)!;
+    assert.notEqual(last.signature!.clientId, byTill.get(second)!.clientId);
+    assert.equal(last.signature!.clientSerial, tillSerial(second));
+  });
+
+  it('a VAT rate without a slot in a German TSE is refused before any transaction starts', async () => {
+    const till = await tillId();
+    const zeitung = await itemId(t.db, 'Zeitung');
+    await t.db('items').where({ id: zeitung }).update({ vat_rate: 1600 });
+    const visitId = randomUUID();
+    const refused = await post('/api/counter/visits', {
+      visitId,
+      vendor: 'DEMO-4',
+      tillId: till,
+      items: [{ itemId: zeitung, quantity: 2 }],
+      cash: 300,
+      payOut: false,
+      expectedCredit: (await get('/api/counter/vendor').query({ vendor: 'DEMO-4' })).body.credit,
+    });
+    assert.equal(refused.status, 400, JSON.stringify(refused.body));
+    assert.match(JSON.stringify(refused.body), /16 %/);
+    const german = await post('/api/counter/visits', {
+      visitId,
+      vendor: 'DEMO-4',
+      tillId: till,
+      items: [{ itemId: zeitung, quantity: 2 }],
+      cash: 300,
+      payOut: false,
+      expectedCredit: 0,
+    }).set('Accept-Language', 'de');
+    assert.match(JSON.stringify(german.body), /keinen Platz/);
+    assert.equal(await t.db('counter_visits').where({ id: visitId }).first(), undefined, 'nothing booked');
+    assert.equal(
+      (await t.db('fiscal_sandbox_transactions').count<{ count: string }[]>('* as count'))[0].count,
+      0,
+      'the simulator saw no transaction',
+    );
+  });
+
+  it('a visit whose booking fails cancels the transaction it started (the simulator shows it CANCELLED)', async () => {
+    const till = await tillId();
+    assert.equal((await post('/api/fiscal/retry', {})).status, 200);
+    const zeitung = await itemId(t.db, 'Zeitung');
+    const credit = await giveCredit('DEMO-3');
+    const visitId = randomUUID();
+    // the credit the counter saw is stale: the booking is refused
+    const refused = await post('/api/counter/visits', {
+      visitId,
+      vendor: 'DEMO-3',
+      tillId: till,
+      items: [{ itemId: zeitung, quantity: 2 }],
+      cash: 0,
+      payOut: false,
+      expectedCredit: credit + 100,
+    });
+    assert.equal(refused.status, 409, JSON.stringify(refused.body));
+    const txId = uuidFrom(`test:visit:${visitId}`);
+    const atTse = await t.db('fiscal_sandbox_transactions').where({ id: txId }).first('state', 'revision', 'body');
+    assert.ok(atTse, 'the transaction was started before the booking');
+    assert.equal(atTse.state, 'CANCELLED');
+    assert.equal(atTse.revision, 2);
+    assert.match(JSON.stringify(atTse.body), /AVBelegabbruch|ABORT/);
+    assert.equal(await t.db('fiscal_transactions').where({ counter_visit_id: visitId }).first(), undefined);
+
+    // A visit booked with the credit as it is starts and signs a transaction of its own.
+    const booked = await visit({
+      vendor: 'DEMO-3',
+      tillId: till,
+      items: [{ itemId: zeitung, quantity: 2 }],
+      expectedCredit: credit,
+    });
+    const receipt = await get(`/api/counter/visits/${booked.id}/receipt`);
+    assert.equal(qrTexts(receipt.text).length, 1);
+    const sale = (await transactions(t.db)).find((tx) => tx.source === `visit:${booked.id}`)!;
+    assert.equal(sale.state, 'signed');
+    assertSignatureHolds(sale.signature!);
+  });
+
+  it('the TSE answering 429 once is asked again and signs; answering 500 leaves the sale booked, its receipt saying the TSE failed, never a 500 at the counter', async () => {
+    const till = await tillId();
+    assert.equal((await post('/api/fiscal/retry', {})).status, 200);
+    const zeitung = await itemId(t.db, 'Zeitung');
+    await fault({ method: 'PUT', resource: 'tx', kind: 'status', status: 429, times: 1 });
+    const first = await visit({
+      vendor: 'DEMO-4',
+      tillId: till,
+      items: [{ itemId: zeitung, quantity: 1 }],
+      cash: 150,
+      expectedCredit: 0,
+    });
+    const firstReceipt = await get(`/api/counter/visits/${first.id}/receipt`);
+    assert.equal(firstReceipt.status, 200);
+    assert.equal(qrTexts(firstReceipt.text).length, 1, 'signed after the 429');
+    assert.equal(
+      (await t.db('fiscal_sandbox_faults').sum<{ sum: string }[]>('remaining as sum'))[0].sum,
+      0,
+      'the 429 was answered',
+    );
+
+    await fault({ method: '*', resource: 'tx', kind: 'status', status: 500, times: 1000 });
+    const second = await visit({
+      vendor: 'DEMO-4',
+      tillId: till,
+      items: [{ itemId: zeitung, quantity: 1 }],
+      cash: 150,
+      expectedCredit: 0,
+    });
+    const receipt = await get(`/api/counter/visits/${second.id}/receipt`);
+    assert.equal(receipt.status, 200);
+    assert.ok(receipt.text.includes('TSE ausgefallen'));
+    const failures = (await get('/api/fiscal/failures')).body.transactions as { lastError: string }[];
+    assert.match(failures[0].lastError, /HTTP 500/);
+    const { apiKey } = await simulatorCredentials(t.db);
+    await fetch(`${shop.url}/fiscal-sandbox/faults`, {
+      method: 'DELETE',
+      headers: { Authorization: `Bearer ${apiKey}` },
+    });
+    assert.deepEqual((await post('/api/fiscal/retry', {})).body.transactions, []);
   });
 });

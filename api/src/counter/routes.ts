@@ -32,6 +32,7 @@ import { closeInput, dayRange, movementInput, tillInput, tillLocationInput, visi
 import { tr, type Message } from '../language/messages.ts';
 import type { CsvColumn } from '../csv.ts';
 import { receiptFiscalBlock, withFiscalBlock } from '../fiscal/receipt.ts';
+import { startVisitTransaction } from '../fiscal/visit-start.ts';
 
 // The counter: a vendor's visit, the tills with their cash book and daily close, and the
 // papers to print. The money rules are in ledger/counter.ts and ledger/till.ts.
@@ -173,6 +174,23 @@ export const counterRoutes: RouteDef[] = [
     access: 'backoffice',
     body: 'json',
     protocol: visitProtocol,
+    // The TSE transaction starts with the visit, before its booking's transaction opens, and is
+    // cancelled when the booking fails (fiscal/visit-start.ts).
+    around: async (ctx, run) => {
+      const input = parse(visitInput, ctx.request.body);
+      const fiscal = await startVisitTransaction(ctx.db, ctx.config, {
+        visitId: input.visitId.toLowerCase(),
+        tillId: input.tillId,
+        lines: input.items,
+      });
+      try {
+        await run();
+      } catch (error) {
+        await fiscal?.cancel();
+        throw error;
+      }
+      if (ctx.status >= 400) await fiscal?.cancel();
+    },
     handler: async (ctx) => {
       const input = parse(visitInput, ctx.request.body);
       await refuseRatesWithoutSlot(

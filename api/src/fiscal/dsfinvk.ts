@@ -7,6 +7,7 @@ import { vatIncluded } from '../ledger/vat.ts';
 import { movementRequest, visitRequest, type Built } from './cases.ts';
 import { gdpduDtd, gdpduDtdName } from './gdpdu-dtd.ts';
 import type { DeSignature, FiscalRequest } from './port.ts';
+import { tillSerial } from './ids.ts';
 
 // The DSFinV-K export (Digitale Schnittstelle der Finanzverwaltung für Kassensysteme, version 2.3,
 // BMF/BZSt): what the tax office may ask of a German till (§147 (6) AO), per daily close
@@ -683,7 +684,7 @@ export async function dsfinvkExport(
     };
     for (const item of items) if (item.fiscal?.signature) tseOf(item.fiscal.signature);
     const tillTse = json<DeSignature>(till.signature);
-    let serial = `till-${close.till_id}`;
+    let serial = tillSerial(close.till_id);
     items.forEach((item, n) => {
       const { request } = item.built;
       const gross = request.lines.reduce((sum, line) => sum + line.gross, 0);

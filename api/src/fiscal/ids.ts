@@ -12,3 +12,9 @@ export function uuidFrom(name: string): string {
   const hex = hash.subarray(0, 16).toString('hex');
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
+
+/**
+ * A till's serial number (DSFinV-K: KASSE_SERIENNR): its TSE client is registered with it, so it is
+ * the Kassen-Seriennummer of the till's receipts and QR codes.
+ */
+export const tillSerial = (tillId: number) => `streetpaper-till-${tillId}`;

@@ -13,7 +13,8 @@ import { dep7Export } from './at/dep.ts';
 import { simulatedAesKey } from './sandbox/rksv.ts';
 import { dsfinvkExport } from './dsfinvk.ts';
 import { allTillsFiscal, setTillFiscal, tillFiscal, usesSimulator } from './settings.ts';
-import { enqueueTill, signPending, unsignedTransactions } from './transactions.ts';
+import { SigningFailed } from './port.ts';
+import { enqueueTill, germanPort, signPending, unsignedTransactions } from './transactions.ts';
 
 // The fiscal module for staff: each till's mode and country, the transactions not signed (a TSE that
 // could not be reached), and signing them now instead of at the next periodic run.
@@ -217,4 +218,41 @@ export const fiscalRoutes: RouteDef[] = [
       ctx.body = settings;
     },
   },
+  {
+    // Germany: the till's TSE client deregistered at the TSS (fiskaly: state DEREGISTERED); a till
+    // that signs again gets a new client with the same serial number.
+    method: 'POST',
+    path: '/api/fiscal/tills/:id/deregister',
+    access: 'backoffice',
+    handler: async (ctx) => {
+      const id = await requireTill(ctx);
+      const port = await germanPort(ctx.db, ctx.config, signingMode(ctx));
+      const done = await port.deregisterClient(id).catch(signingRefused);
+      if (!done) throw conflictError('This till has no TSE client registered.');
+      ctx.body = { tillId: id, ...done };
+    },
+  },
+  {
+    // Germany: the TSS in use taken out of service (fiskaly: state DISABLED, irreversible); its
+    // clients are deregistered with it, and the next signing sets up a new TSS.
+    method: 'POST',
+    path: '/api/fiscal/tss/disable',
+    access: 'backoffice',
+    handler: async (ctx) => {
+      const port = await germanPort(ctx.db, ctx.config, signingMode(ctx));
+      const done = await port.disableTss().catch(signingRefused);
+      if (!done) throw conflictError('There is no TSS in service to take out of service.');
+      ctx.body = done;
+    },
+  },
 ];
+
+/** The account these steps act on: live with the provider's credentials, else test (the simulator without). */
+const signingMode = (ctx: AppContext): 'test' | 'live' => (ctx.config.fiscal.mode === 'live' ? 'live' : 'test');
+
+/** The TSE's refusal of a set-up step, as a sentence for the screen. */
+function signingRefused(error: unknown): never {
+  if (error instanceof SigningFailed)
+    throw conflictError(tr('The TSE did not do it: {reason}', { reason: error.message }));
+  throw error;
+}

@@ -5,7 +5,7 @@ import { log } from '../log.ts';
 import { isLocalUrl } from '../safety.ts';
 import { rksvPort } from './at/chain.ts';
 import { movementRequest, openingRequest, visitRequest, type Built } from './cases.ts';
-import { fiskalyPort } from './de/fiskaly.ts';
+import { fiskalyPort, type FiskalyPort } from './de/fiskaly.ts';
 import { uuidFrom } from './ids.ts';
 import { SigningFailed, type FiscalPort, type Signature } from './port.ts';
 import { simulatorCredentials } from './sandbox/keys.ts';
@@ -135,17 +135,31 @@ async function portFor(db: Knex, config: Config, country: FiscalCountry, mode: '
       entity,
     );
   }
+  return germanPort(db, config, mode);
+}
+
+/** The German port (fiskaly SIGN DE v2, or the local simulator in test mode without credentials). */
+export async function germanPort(db: Knex, config: Config, mode: 'test' | 'live'): Promise<FiskalyPort> {
   if (mode === 'test' && usesSimulator(config)) {
     const credentials = await simulatorCredentials(db);
-    return fiskalyPort({ baseUrl: simulatorBase(config), timeoutMs: callTimeoutMs, ...credentials });
+    return fiskalyPort(db, {
+      baseUrl: simulatorBase(config),
+      timeoutMs: callTimeoutMs,
+      setupTimeoutMs: config.fiscal.setupTimeoutMs,
+      // the simulator's PUK guards nothing; FISCAL_SECRET_KEY still seals it when set
+      secret: config.fiscal.secretKey ?? credentials.apiSecret,
+      ...credentials,
+    });
   }
-  return fiskalyPort({
+  return fiskalyPort(db, {
     baseUrl: config.fiscal.apiUrl ?? 'https://kassensichv-middleware.fiskaly.com/api/v2',
     apiKey: config.fiscal.apiKey ?? '',
     apiSecret: config.fiscal.apiSecret ?? '',
     tssId: config.fiscal.tssId ?? '',
     clientId: config.fiscal.clientId ?? '',
     timeoutMs: callTimeoutMs,
+    setupTimeoutMs: config.fiscal.setupTimeoutMs,
+    secret: config.fiscal.secretKey ?? config.fiscal.apiSecret ?? '',
   });
 }
 

@@ -39,6 +39,12 @@ export interface RouteDef {
   body?: BodyKind;
   /** What the protocol records of a change through this route. */
   protocol?: ProtocolSpec;
+  /**
+   * What runs around the handler and outside the protocol's transaction (`ctx.db` the database
+   * itself): work that must not wait inside a transaction, such as a call to a signing service
+   * before a booking and its undoing when the booking fails. `run` throws what the handler threw.
+   */
+  around?: (ctx: AppContext, run: () => Promise<void>) => Promise<void>;
   handler: (ctx: AppContext) => Promise<void> | void;
 }
 
@@ -74,6 +80,9 @@ export function routeTable(defs: RouteDef[], wrap: RouteWrap): Middleware<AppSta
     const chain: Middleware[] = [authorize(def.access) as unknown as Middleware];
     if (def.body) chain.push(bodyParser(def.body));
     chain.push(refuseNul());
+    const around = def.around;
+    if (around)
+      chain.push(((ctx: AppContext, next: () => Promise<void>) => around(ctx, next)) as unknown as Middleware);
     chain.push((wrap(def) ?? def.handler) as unknown as Middleware);
     let router = routers.get(group);
     if (!router) routers.set(group, (router = new Router<AppState, AppDeps>()));

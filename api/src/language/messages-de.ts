@@ -329,6 +329,13 @@ export const messagesDe: Record<string, string> = {
     'Diese Eingabe wurde bereits mit anderen Angaben gebucht. Bitte die Seite neu laden, um die Buchung zu sehen, und neu buchen, falls etwas fehlt.',
   'Some items are not sold at the counter.': 'Einige Artikel werden nicht am Schalter verkauft.',
   'Not sold at the counter: item {items}.': 'Nicht am Schalter verkauft: Artikel {items}.',
+  'A German TSE signs sales at 19 %, 7 %, 10.7 %, 5.5 % and 0 % only; {rates} % has no place in it. Change the VAT rate of the item before it is sold at this till.':
+    'Eine deutsche TSE signiert Verkäufe nur zu 19 %, 7 %, 10,7 %, 5,5 % und 0 %; für {rates} % hat sie keinen Platz. Ändern Sie den Steuersatz des Artikels, bevor er an dieser Kasse verkauft wird.',
+  'VAT rate {rates} % cannot be signed in Germany.': 'Den Steuersatz {rates} % kann eine deutsche TSE nicht signieren.',
+  'This till has no TSE client registered.': 'Für diese Kasse ist kein TSE-Client registriert.',
+  'There is no TSS in service to take out of service.':
+    'Es ist keine TSE in Betrieb, die außer Betrieb genommen werden könnte.',
+  'The TSE did not do it: {reason}': 'Die TSE hat es nicht ausgeführt: {reason}',
   'The copies cost {total}; the vendor cannot pay more than that in cash.':
     'Die Exemplare kosten {total}; die Verkäuferin oder der Verkäufer kann nicht mehr als das bar bezahlen.',
   'At most {total}.': 'Höchstens {total}.',

@@ -28,6 +28,13 @@ export type FiskalyVatRate = (typeof vatSlots)[number]['fiskaly'];
 /** Cents as the API's decimal string: 1234 → "12.34", −5 → "-0.05". */
 export const decimal = (cents: number) => `${cents < 0 ? '-' : ''}${(Math.abs(cents) / 100).toFixed(2)}`;
 
+/** The rates of a request that have no slot in a German TSE transaction (fiskaly knows five). */
+export const ratesWithoutSlot = (request: FiscalRequest) => [
+  ...new Set(
+    request.lines.map((line) => line.vatRate ?? 0).filter((rate) => !vatSlots.some((slot) => slot.rate === rate)),
+  ),
+];
+
 /** A rate with no slot of its own (a line without VAT is NULL, 0 %). */
 function slotOf(rate: number | null) {
   const slot = vatSlots.find((s) => s.rate === (rate ?? 0));
@@ -36,7 +43,7 @@ function slotOf(rate: number | null) {
 }
 
 export interface StandardV1Receipt {
-  receipt_type: 'RECEIPT' | 'TRANSFER';
+  receipt_type: 'RECEIPT' | 'TRANSFER' | 'ABORT';
   amounts_per_vat_rate: { vat_rate: FiskalyVatRate; amount: string }[];
   amounts_per_payment_type: { payment_type: 'CASH' | 'NON_CASH'; amount: string }[];
 }
@@ -62,6 +69,69 @@ export function standardV1(request: FiscalRequest): StandardV1Receipt {
   };
 }
 
+/** What a cancelled transaction records: the receipt that was to be, as an ABORT (a Belegabbruch). */
+export const abortReceipt = (request: FiscalRequest): StandardV1Receipt => ({
+  ...standardV1(request),
+  receipt_type: 'ABORT',
+});
+
+// fiskaly's schema of standard_v1.receipt (API reference, upsertTransaction, "schema"): receipt_type
+// one of its names, amounts_per_vat_rate and amounts_per_payment_type arrays of objects with a
+// vat_rate (the five German slots) or payment_type (CASH, NON_CASH) and an amount (a decimal string
+// with a point and two to five decimals), a payment's currency_code ISO 4217; nothing else.
+const receiptTypes = [
+  'RECEIPT',
+  'TRAINING',
+  'TRANSFER',
+  'ORDER',
+  'CANCELLATION',
+  'ABORT',
+  'BENEFIT_IN_CASH',
+  'BENEFIT_IN_KIND',
+  'INVOICE',
+  'OTHER',
+];
+const amountPattern = /^-?\d{1,21}\.\d{2,5}$/;
+
+/** What is wrong with a standard_v1 receipt as fiskaly's schema reads it; empty when nothing is. */
+export function standardV1Errors(receipt: unknown): string[] {
+  const errors: string[] = [];
+  const isObject = (value: unknown): value is Record<string, unknown> =>
+    typeof value === 'object' && value !== null && !Array.isArray(value);
+  if (!isObject(receipt)) return ['schema.standard_v1.receipt must be an object'];
+  const known = ['receipt_type', 'amounts_per_vat_rate', 'amounts_per_payment_type'];
+  for (const key of Object.keys(receipt))
+    if (!known.includes(key)) errors.push(`receipt.${key} is not a field of standard_v1`);
+  if (!receiptTypes.includes(receipt.receipt_type as string))
+    errors.push(`receipt.receipt_type must be one of ${receiptTypes.join(', ')}`);
+  const list = (name: string, field: string, allowed: readonly string[], extra: string[]) => {
+    const value = receipt[name];
+    if (!Array.isArray(value)) {
+      errors.push(`receipt.${name} must be an array`);
+      return;
+    }
+    value.forEach((entry: unknown, n) => {
+      const at = `receipt.${name}[${n}]`;
+      if (!isObject(entry)) return void errors.push(`${at} must be an object`);
+      for (const key of Object.keys(entry))
+        if (key !== field && key !== 'amount' && !extra.includes(key)) errors.push(`${at}.${key} is not allowed`);
+      if (!allowed.includes(entry[field] as string)) errors.push(`${at}.${field} must be one of ${allowed.join(', ')}`);
+      if (typeof entry.amount !== 'string' || !amountPattern.test(entry.amount))
+        errors.push(`${at}.amount must be a decimal string like "12.50"`);
+      if ('currency_code' in entry && !/^[A-Z]{3}$/.test(String(entry.currency_code)))
+        errors.push(`${at}.currency_code must be an ISO 4217 code`);
+    });
+  };
+  list(
+    'amounts_per_vat_rate',
+    'vat_rate',
+    vatSlots.map((s) => s.fiskaly),
+    [],
+  );
+  list('amounts_per_payment_type', 'payment_type', ['CASH', 'NON_CASH'], ['currency_code']);
+  return errors;
+}
+
 const cents = (amount: string) => Math.round(Number(amount) * 100);
 
 /** processType and processData of a standard_v1 receipt, as the TSE logs them (Kassenbeleg-V1). */
@@ -76,7 +146,9 @@ export function processOf(receipt: StandardV1Receipt): { processType: string; pr
   const payments = receipt.amounts_per_payment_type.map(
     (p) => `${decimal(cents(p.amount))}:${p.payment_type === 'CASH' ? 'Bar' : 'Unbar'}`,
   );
-  const type = receipt.receipt_type === 'RECEIPT' ? 'Beleg' : 'AVTransfer';
+  // DSFinV-K Anhang I, Vorgangstyp: a sale's Beleg, cash moved without one (AVTransfer), an aborted Bon
+  const type =
+    receipt.receipt_type === 'RECEIPT' ? 'Beleg' : receipt.receipt_type === 'ABORT' ? 'AVBelegabbruch' : 'AVTransfer';
   return { processType: 'Kassenbeleg-V1', processData: `${type}^${amounts.join('_')}^${payments.join('_')}` };
 }
 

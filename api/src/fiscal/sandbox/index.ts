@@ -3,8 +3,7 @@ import Router from '@koa/router';
 import type { Knex } from 'knex';
 import type { Context, Middleware } from 'koa';
 import { isLoopback } from '../../config.ts';
-import { clientSerial } from '../de/fiskaly.ts';
-import type { StandardV1Receipt } from '../de/standard-v1.ts';
+import { standardV1Errors, type StandardV1Receipt } from '../de/standard-v1.ts';
 import { simulatorCredentials } from './keys.ts';
 import { rksvSimulator } from './rksv.ts';
 import {
@@ -30,6 +29,11 @@ import {
 // signature counter; a TSS's row is locked while it signs, so the counters rise without gaps.
 // POST /fiscal-sandbox/offline {"offline": true} (with the API key as bearer) makes it unreachable
 // until it is switched back: the outage tests and the demo of "TSE ausgefallen" use it.
+// POST /fiscal-sandbox/faults (the same bearer) tells it to answer the next calls of one kind (method
+// and `resource`: auth, tss, admin, client, tx or *) with an HTTP status (429, 5xx), slowly
+// (`delayMs`), or to do what was asked and then hold the answer back until the caller gives up
+// (`timeout`: a PUT /tss whose answer is lost after the TSS was created), `times` times;
+// DELETE /fiscal-sandbox/faults forgets them. As the Stripe sandbox's controls, for the failure tests.
 
 export const simulatorPath = '/fiscal-sandbox/api/v2';
 
@@ -179,10 +183,12 @@ function mount(router: Router, db: Knex): void {
         INITIALIZED: ['DISABLED'],
       };
       const state = String(body.state);
+      if (!['CREATED', 'UNINITIALIZED', 'INITIALIZED', 'DISABLED'].includes(state))
+        throw new SimulatorError(400, 'E_TSS_STATE', 'state must be UNINITIALIZED, INITIALIZED or DISABLED.');
       if (state === tss.state) return tssBody(tss);
       if (!allowed[tss.state]?.includes(state))
         throw new SimulatorError(409, 'E_TSS_STATE', `A TSS cannot go from ${tss.state} to ${state}.`);
-      if (state === 'INITIALIZED' && !tss.admin_authenticated)
+      if ((state === 'INITIALIZED' || state === 'DISABLED') && !tss.admin_authenticated)
         throw new SimulatorError(401, 'E_ADMIN_NOT_AUTHENTICATED', 'The admin must be logged in.');
       await trx('fiscal_sandbox_tss').where({ id: tss.id }).update({ state });
       return tssBody({ ...tss, state });
@@ -227,9 +233,32 @@ function mount(router: Router, db: Knex): void {
     await authorised(ctx);
     const client = await db('fiscal_sandbox_clients')
       .where({ tss_id: idParam(ctx, 'tss'), id: idParam(ctx, 'client') })
-      .first<{ id: string; serial_number: string } | undefined>();
+      .first<{ id: string; serial_number: string; state: string } | undefined>();
     if (!client) throw new SimulatorError(404, 'E_CLIENT_NOT_FOUND', 'Client not found.');
-    ctx.body = { _id: client.id, _type: 'CLIENT', serial_number: client.serial_number, state: 'REGISTERED' };
+    ctx.body = { _id: client.id, _type: 'CLIENT', serial_number: client.serial_number, state: client.state };
+  });
+
+  // A client's deregistration, by the logged-in admin (fiskaly: PATCH with state DEREGISTERED).
+  router.patch('/api/v2/tss/:tss/client/:client', async (ctx) => {
+    await authorised(ctx);
+    const body = await readJson(ctx);
+    const tssId = idParam(ctx, 'tss');
+    const id = idParam(ctx, 'client');
+    ctx.body = await db.transaction(async (trx) => {
+      const tss = await lockTss(trx, tssId);
+      if (!tss.admin_authenticated)
+        throw new SimulatorError(401, 'E_ADMIN_NOT_AUTHENTICATED', 'The admin must be logged in.');
+      if (body.state !== 'DEREGISTERED' && body.state !== 'REGISTERED')
+        throw new SimulatorError(400, 'E_CLIENT_STATE', 'state must be REGISTERED or DEREGISTERED.');
+      const client = await trx('fiscal_sandbox_clients')
+        .where({ tss_id: tssId, id })
+        .first<{ serial_number: string; state: string } | undefined>();
+      if (!client) throw new SimulatorError(404, 'E_CLIENT_NOT_FOUND', 'Client not found.');
+      if (client.state === 'DEREGISTERED' && body.state === 'REGISTERED')
+        throw new SimulatorError(409, 'E_CLIENT_STATE', 'A deregistered client stays deregistered.');
+      await trx('fiscal_sandbox_clients').where({ tss_id: tssId, id }).update({ state: body.state });
+      return { _id: id, _type: 'CLIENT', serial_number: client.serial_number, state: body.state, tss_id: tssId };
+    });
   });
 
   router.put('/api/v2/tss/:tss/client/:client', async (ctx) => {
@@ -241,8 +270,9 @@ function mount(router: Router, db: Knex): void {
       const tss = await lockTss(trx, tssId);
       if (tss.state !== 'INITIALIZED' || !tss.admin_authenticated)
         throw new SimulatorError(409, 'E_TSS_STATE', 'Clients are added to an INITIALIZED TSS by its logged-in admin.');
-      const serial =
-        typeof body.serial_number === 'string' && body.serial_number ? body.serial_number : clientSerial(id);
+      const serial = body.serial_number;
+      if (typeof serial !== 'string' || !serial || serial.length > 100)
+        throw new SimulatorError(400, 'E_CLIENT_SERIAL', 'serial_number is required: the till\u2019s serial number.');
       await trx('fiscal_sandbox_clients')
         .insert({ tss_id: tssId, id, serial_number: serial })
         .onConflict(['tss_id', 'id'])
@@ -274,8 +304,10 @@ function mount(router: Router, db: Knex): void {
       const clientId = typeof body.client_id === 'string' ? body.client_id : '';
       const client = await trx('fiscal_sandbox_clients')
         .where({ tss_id: tssId, id: clientId.toLowerCase() })
-        .first<{ serial_number: string } | undefined>('serial_number');
+        .first<{ serial_number: string; state: string } | undefined>('serial_number', 'state');
       if (!client) throw new SimulatorError(404, 'E_CLIENT_NOT_FOUND', 'Client not found.');
+      if (client.state !== 'REGISTERED')
+        throw new SimulatorError(409, 'E_CLIENT_STATE', 'The client is deregistered and signs nothing.');
       const known = await trx('fiscal_sandbox_transactions')
         .where({ tss_id: tssId, id: txId })
         .first<{ revision: number; state: string; body: Json } | undefined>();
@@ -287,8 +319,16 @@ function mount(router: Router, db: Knex): void {
         throw new SimulatorError(409, 'E_TX_STATE', `The transaction is ${known.state} and cannot change.`);
       const state = String(body.state);
       if (!known && state !== 'ACTIVE') throw new SimulatorError(400, 'E_TX_STATE', 'A transaction starts ACTIVE.');
-      if (state !== 'ACTIVE' && state !== 'FINISHED')
-        throw new SimulatorError(400, 'E_TX_STATE', 'state must be ACTIVE or FINISHED.');
+      if (state !== 'ACTIVE' && state !== 'FINISHED' && state !== 'CANCELLED')
+        throw new SimulatorError(400, 'E_TX_STATE', 'state must be ACTIVE, FINISHED or CANCELLED.');
+      // fiskaly validates the schema before it signs: a finished transaction needs standard_v1's receipt
+      const schema = body.schema as { standard_v1?: { receipt?: unknown } } | undefined;
+      if (schema !== undefined || state === 'FINISHED') {
+        const receiptGiven = schema?.standard_v1?.receipt;
+        const errors =
+          schema && typeof schema === 'object' ? standardV1Errors(receiptGiven) : ['schema must be an object'];
+        if (errors.length) throw new SimulatorError(400, 'E_SCHEMA_VALIDATION', errors.join('; '));
+      }
       const counter = Number(tss.signature_counter) + 1;
       const now = unixNow();
       const common = {
@@ -327,9 +367,7 @@ function mount(router: Router, db: Knex): void {
         };
       } else {
         const receipt = (body.schema as { standard_v1?: { receipt?: StandardV1Receipt } } | undefined)?.standard_v1
-          ?.receipt;
-        if (state === 'FINISHED' && !receipt?.receipt_type)
-          throw new SimulatorError(400, 'E_SCHEMA', 'A finished transaction needs schema.standard_v1.receipt.');
+          ?.receipt ?? { receipt_type: 'ABORT', amounts_per_vat_rate: [], amounts_per_payment_type: [] };
         const number = Number(known.body.number);
         const timeStart = Number(known.body.time_start);
         const signed = finishSignature(
@@ -341,7 +379,7 @@ function mount(router: Router, db: Knex): void {
             timeStart,
             timeEnd: now,
           },
-          receipt!,
+          receipt,
         );
         answer = {
           ...common,
@@ -350,7 +388,11 @@ function mount(router: Router, db: Knex): void {
           time_end: now,
           schema: body.schema,
           signature: { value: signed.value, algorithm: signatureAlgorithm, counter, public_key: tss.public_key },
-          log: { operation: 'FinishTransaction', timestamp: now, timestamp_format: timestampFormat },
+          log: {
+            operation: state === 'ACTIVE' ? 'UpdateTransaction' : 'FinishTransaction',
+            timestamp: now,
+            timestamp_format: timestampFormat,
+          },
           qr_code_data: signed.qr,
         };
       }
@@ -375,16 +417,54 @@ async function isOffline(db: Knex): Promise<boolean> {
 export function fiscalSandbox(db: Knex): Middleware {
   const router = new Router({ prefix: '/fiscal-sandbox' });
   mount(router, db);
-  router.post('/offline', async (ctx) => {
+  const controlKey = async (ctx: Context) => {
     const { apiKey } = await simulatorCredentials(db);
     if (ctx.get('authorization') !== `Bearer ${apiKey}`)
       throw new SimulatorError(401, 'E_UNAUTHORIZED', 'The API key is needed.');
+  };
+  router.post('/offline', async (ctx) => {
+    await controlKey(ctx);
     const body = await readJson(ctx);
     await db('fiscal_sandbox_state')
       .insert({ id: true, offline: body.offline === true })
       .onConflict('id')
       .merge();
     ctx.body = { offline: body.offline === true };
+  });
+  router.post('/faults', async (ctx) => {
+    await controlKey(ctx);
+    const body = await readJson(ctx);
+    const kind = body.kind;
+    const method = typeof body.method === 'string' ? body.method.toUpperCase() : '*';
+    const resource = typeof body.resource === 'string' ? body.resource : '*';
+    const times = body.times === undefined ? 1 : Number(body.times);
+    if (kind !== 'status' && kind !== 'slow' && kind !== 'timeout')
+      throw new SimulatorError(400, 'E_FAULT', 'kind must be status, slow or timeout.');
+    if (!['*', ...resources].includes(resource))
+      throw new SimulatorError(400, 'E_FAULT', `resource must be one of *, ${resources.join(', ')}.`);
+    if (!Number.isInteger(times) || times < 1 || times > 1000)
+      throw new SimulatorError(400, 'E_FAULT', 'times must be a whole number from 1 to 1000.');
+    const status = kind === 'status' ? Number(body.status) : null;
+    if (status !== null && (!Number.isInteger(status) || status < 400 || status > 599))
+      throw new SimulatorError(400, 'E_FAULT', 'status must be an HTTP error status (400 to 599).');
+    const delayMs = kind === 'slow' ? Number(body.delayMs) : 0;
+    if (!Number.isInteger(delayMs) || delayMs < 0 || delayMs > 120_000)
+      throw new SimulatorError(400, 'E_FAULT', 'delayMs must be a whole number of milliseconds up to 120000.');
+    await db('fiscal_sandbox_faults').insert({
+      method,
+      path: resource,
+      kind,
+      status,
+      delay_ms: delayMs,
+      remaining: times,
+    });
+    ctx.status = 201;
+    ctx.body = { method, resource, kind, status, delayMs, times };
+  });
+  router.delete('/faults', async (ctx) => {
+    await controlKey(ctx);
+    await db('fiscal_sandbox_faults').delete();
+    ctx.status = 204;
   });
   const routes = router.routes() as unknown as Middleware;
   const austria = rksvSimulator(db);
@@ -404,6 +484,19 @@ export function fiscalSandbox(db: Knex): Middleware {
       ctx.respond = false;
       return;
     }
+    const fault = ctx.path.startsWith(`${simulatorPath}/`) ? await takeFault(db, ctx) : undefined;
+    if (fault?.kind === 'status') {
+      ctx.status = fault.status!;
+      if (fault.status === 429) ctx.set('Retry-After', '0');
+      ctx.body = {
+        status_code: fault.status,
+        error: 'E_SIMULATED',
+        code: 'E_SIMULATED',
+        message: 'A fault the simulator was told to answer.',
+      };
+      return;
+    }
+    if (fault?.kind === 'slow') await new Promise((resolve) => setTimeout(resolve, fault.delay_ms));
     try {
       await austria(ctx, async () => {
         await routes(ctx, () => {
@@ -417,5 +510,64 @@ export function fiscalSandbox(db: Knex): Middleware {
       ctx.status = error.status;
       ctx.body = { status_code: error.status, error: error.code, code: error.code, message: error.message };
     }
+    if (fault?.kind === 'timeout') {
+      // Done, but the answer never comes: held until the caller gives up and closes the connection.
+      await untilClosed(ctx);
+      ctx.respond = false;
+    }
   };
+}
+
+const resources = ['auth', 'tss', 'admin', 'client', 'tx'] as const;
+
+/** What a call of the simulated API is about: /auth, /tss/{id}, /tss/{id}/admin…, …/client/…, …/tx/…. */
+function resourceOf(path: string): string {
+  const rest = path.slice(simulatorPath.length).split('/').filter(Boolean);
+  if (rest[0] === 'auth') return 'auth';
+  if (rest[0] !== 'tss') return '';
+  return rest.length <= 2
+    ? 'tss'
+    : rest[2] === 'admin'
+      ? 'admin'
+      : rest[2] === 'client'
+        ? 'client'
+        : rest[2] === 'tx'
+          ? 'tx'
+          : '';
+}
+
+interface FaultRow {
+  kind: 'status' | 'slow' | 'timeout';
+  status: number | null;
+  delay_ms: number;
+}
+
+/** The first fault told for this call, counted down once. */
+async function takeFault(db: Knex, ctx: Context): Promise<FaultRow | undefined> {
+  const resource = resourceOf(ctx.path);
+  const { rows } = await db.raw<{ rows: FaultRow[] }>(
+    `update fiscal_sandbox_faults set remaining = remaining - 1
+      where id = (select id from fiscal_sandbox_faults
+                   where remaining > 0 and method in ('*', ?) and path in ('*', ?)
+                   order by id limit 1 for update)
+      returning kind, status, delay_ms`,
+    [ctx.method, resource],
+  );
+  return rows[0];
+}
+
+/** Resolves when the caller closed the connection (or after two minutes, as a TSE's own limit). */
+function untilClosed(ctx: Context): Promise<void> {
+  return new Promise((resolve) => {
+    const socket = ctx.req.socket;
+    if (socket.destroyed) return resolve();
+    const timer = setTimeout(done, 120_000);
+    timer.unref();
+    function done() {
+      clearTimeout(timer);
+      socket.off('close', done);
+      resolve();
+    }
+    socket.once('close', done);
+  });
 }
