@@ -34,6 +34,7 @@ describe('bench parts with processes of their own, tiny', function () {
       'app CPU per purchase, 2 customers',
       'whole purchase p50, 2 customers',
       'stop with a receipt waiting',
+      'paid shown to the waiting verify ask after a flood',
     ]);
     assert.ok(figures.some((figure) => /^paid orders not booked exactly once \(of [1-9]/.test(figure.name)));
   });

@@ -98,13 +98,11 @@ describeApi('the verify call asks Stripe at most once per order and window', (t)
     const order = await placeMainOrder(shop, t.db);
     await Promise.all(Array.from({ length: 50 }, () => verify(order)));
     // Paid within the window the flood claimed: the next ask may not reach Stripe, but it waits for
-    // the webhook's booking as the success page's asks do.
+    // the webhook's booking as the success page's asks do (an ask that gave up would read "pending").
+    // How long that takes is a bench figure: `npm run bench -- purchases`.
     await payInSandbox(shop.url, order.checkoutUrl);
-    const started = performance.now();
     const res = await verify(order, shop, '&wait=10');
-    const ms = performance.now() - started;
     assert.deepEqual([res.status, res.body.status], [200, 'paid']);
-    assert.ok(ms < 5000, `answered after ${ms.toFixed(0)} ms`);
     const stored = await t.db('orders').where({ id: order.id }).first('status');
     assert.equal(stored.status, 'paid');
   });

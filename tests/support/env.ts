@@ -251,50 +251,83 @@ export interface ApiTest {
 }
 
 /**
- * The API suites (by file) that run on PGlite alone, also when TEST_DATABASE_URL is set, and why the
- * engine cannot change what they check. TEST_ALL_ON_POSTGRES=1 runs them on PostgreSQL too.
+ * The suites (by file, under tests/) that run on PostgreSQL as well as on PGlite when
+ * TEST_DATABASE_URL is set, and why the engine can change what they check. Every other suite runs on
+ * PGlite alone (TEST_ALL_ON_POSTGRES=1 runs every suite on both); docs/tests.md names those and why.
  *
- * Every other suite has a twin on PostgreSQL, a file added later too, because there the engines
- * differ: PostgreSQL has a pool of connections where PGlite has one (concurrent bookings, locks,
- * claims with SKIP LOCKED, leases, upserts racing, a slow statement beside quick ones), its driver
- * parses types PGlite hands over as they are (int8 sums of cents, numeric, bytea as Buffer), the hot
- * reads are prepared statements there (db/connection.ts hotRows), and its session has timeouts and a schema of
- * its own. In particular:
- * - money and the books: ledger*, payouts, payout-lines, credit, counter, till-concurrency,
- *   test-mode-cash, refunds, payments, orders, statements, statistics, accounting, datev, csv (sums
- *   and amounts as the driver parses them), vendors and vendor-me (each vendor's credit), privacy
- *   (erasure beside booked sales), vendor-deletion (deletion racing a booking), protocol;
- * - Stripe and the purchase: stripe-*, sandbox (deliveries claimed and leased), receipt-wait (long
- *   polling, and a second process on PostgreSQL), shop-page and hot-rows (the prepared hot reads);
- * - concurrency and locks: rate-limits, login-throttle, deliveries (the outbox), webhooks-out (claims
- *   and retries), security (a request timing out while others are served);
- * - types and SQL: files (bytea), fuzz (huge and malformed numbers reaching the driver), period and
- *   seed (dates and time zones in SQL), backup (copies between the engines), items and settings (the
- *   shop's copy and its revision trigger), health (readiness asks the database), external-provider
- *   (a vendor's credit as the driver parses it).
+ * PGlite is PostgreSQL itself compiled to WebAssembly: the same SQL, types, constraints, triggers and
+ * migrations. What differs is around it: PostgreSQL has a pool of connections where PGlite has one
+ * (concurrent bookings, row locks, claims with SKIP LOCKED, leases, upserts racing, a slow statement
+ * beside quick ones); its driver parses what PGlite hands over as it is (int8 sums of cents, numeric,
+ * bytea as Buffer, timestamps in the session's time zone); the hot reads are prepared statements there
+ * (db/connection.ts hotRows); and its session has timeouts and a schema of its own. A suite that
+ * touches none of these (wording, access rules, HTML and PDFs, a plain read or write of rows, Stripe's
+ * shapes over HTTP) checks the same on both engines, so its second run would only cost CPU.
  */
-const pgliteOnly: Record<string, string> = {
-  'access.test.ts': 'who may call which route, by role; the rules behind a refusal have their own files',
-  'embed-cors.test.ts': 'CORS and return addresses: headers and URLs made from the configuration',
-  'http-contract.test.ts': 'the shape of answers and refusals (status, JSON, headers) before and beside queries',
-  'login.test.ts': 'the embedded OpenID provider: its sessions and grants, JSON records by key',
-  'map.test.ts': 'the vendor map: a plain read of locations',
-  'messages.test.ts': 'the wording of refusals in German and English',
-  'refusal-language.test.ts': 'the words of every refusal in German and English',
-  'vendor-comments.test.ts': 'comments on a vendor: plain rows in and out',
-  'vendor-locations.test.ts': 'a vendor’s places and working times: plain rows in and out',
+const onPostgresToo: Record<string, string> = {
+  // Money: amounts and sums of cents as the driver parses them, and the books' row locks.
+  'api/ledger.test.ts': 'the booking functions: cents summed as int8, rows locked while a booking settles',
+  'api/ledger-guard.test.ts': 'the triggers that refuse a change of a booked row, as the pg driver reports them',
+  'api/ledger-bulk.test.ts': 'bulk booking against the booking functions: many rows in one statement, sums as parsed',
+  'api/ledger-bulk-cash-book.test.ts': 'the cash book booked in bulk, payout by payout (PostgreSQL only: its size)',
+  'api/payouts.test.ts': 'credit, payout and reversal: sums of cents and a payout racing a sale',
+  'api/credit.test.ts': 'one credit in every list and answer: the sums as each engine’s driver parses them',
+  'api/counter.test.ts': 'the till and its cash book: concurrent visits and bookings, running balances',
+  'api/cash-day.test.ts': 'the daily close: sums over what moved since the last close',
+  'api/till-concurrency.test.ts': 'bookings at the same time on a pool of connections',
+  'api/refunds.test.ts': 'a refund booked in reverse while its order is locked',
+  'api/stripe-money.test.ts': 'refunds and disputes to the cent',
+  'api/stripe-reconciliation.test.ts': 'Stripe’s balance beside the books’ sums',
+  'api/accounting.test.ts': 'totals per account as the driver parses them',
+  'api/statistics.test.ts': 'sums and counts per period as the driver parses them',
+  'api/statements.test.ts': 'a vendor’s sums per period',
+  'api/datev-books.test.ts': 'every account’s figure summed, read beside concurrent credit reads',
+  'api/vouchers.test.ts': 'one gap-free numbering held by a lock across receipts, cash book and payouts',
+  // Locks and concurrency: a pool of connections where PGlite serialises everything.
+  'api/orders.test.ts': 'one order per cart when "Pay" is sent many times at once',
+  'api/payments.test.ts': 'hundreds of purchases at once, webhooks racing each other',
+  'api/shop-forms.test.ts': 'one order when the form’s "Pay" is sent 100 times at once',
+  'api/protocol.test.ts': 'concurrent changes of one row queued behind its lock',
+  'api/rate-limits.test.ts': 'limits counted in the database by concurrent requests',
+  'api/login-throttle.test.ts': 'failed logins counted by concurrent requests',
+  'api/verify-throttle.test.ts': 'one look-up per window claimed by concurrent calls and two processes',
+  'api/deliveries.test.ts': 'the outbox: deliveries claimed with SKIP LOCKED and leased',
+  'api/webhooks-out.test.ts': 'outbound deliveries claimed, leased and retried',
+  'api/sandbox.test.ts': 'the sandbox’s idempotency keys upserted by racing requests',
+  'api/stripe-idempotency.test.ts': 'idempotency keys stored by upserts',
+  'api/stripe-event-order.test.ts': 'events arriving before the payment they belong to, held and claimed',
+  'api/receipt-wait.test.ts': 'long polling beside bookings, and a second process on one database',
+  'api/vendor-deletion.test.ts': 'a vendor’s deletion racing a booking',
+  'api/privacy.test.ts': 'anonymisation beside booked sales, erasure by a worker beside requests',
+  'api/security.test.ts': 'a request timing out (the session’s statement timeout) while others are served',
+  // Types, prepared statements and the session.
+  'api/files.test.ts': 'bytea as the driver hands it over (a Buffer)',
+  'api/fuzz.test.ts': 'huge and malformed numbers reaching the driver',
+  'api/hot-rows.test.ts': 'the hot reads, prepared statements on PostgreSQL only',
+  'api/period.test.ts': 'dates and time zones in SQL, in the session’s time zone',
+  'api/backup.test.ts': 'backup, restore and the move between the engines',
+  'unit/seed.test.ts': 'the demo seeded through each driver (dates, sequences)',
+  'unit/reset.test.ts': 'the tests’ reset, which empties PostgreSQL by DELETE and PGlite by TRUNCATE',
 };
+
+/** Where a suite's file lies under tests/ (`api/ledger.test.ts`), as `onPostgresToo` names it. */
+const testsDir = path.resolve(import.meta.dirname, '..');
+const underTests = (file: string) => path.relative(testsDir, file).split(path.sep).join('/');
+
+/** Whether a suite of this file runs on PostgreSQL too (when TEST_DATABASE_URL is set). */
+export function runsOnPostgres(file: string): boolean {
+  return process.env.TEST_ALL_ON_POSTGRES === '1' || underTests(file) in onPostgresToo;
+}
 
 /**
  * Declares a suite once per database engine: PGlite always, PostgreSQL when TEST_DATABASE_URL is set
- * (unless its file is in `pgliteOnly`). The database is reset to the demo newspaper before the suite;
+ * and its file is in `onPostgresToo`. The database is reset to the demo newspaper before the suite;
  * call `t.reset()` for more.
  */
 export function describeApi(title: string, body: (t: ApiTest) => void): void {
   let file: string | undefined;
   for (const name of enginesUnderTest()) {
-    const alone = file && pgliteOnly[path.basename(file)] && process.env.TEST_ALL_ON_POSTGRES !== '1';
-    if (name === 'postgres' && alone) continue;
+    if (name === 'postgres' && !(file && runsOnPostgres(file))) continue;
     file = describe(`${title} [${name}]`, function () {
       const t = {} as ApiTest;
       before(async function () {

@@ -98,21 +98,47 @@ describe('the embedded database has one process at a time (data directory lock)'
     },
   );
 
-  /** Processes that try to take the lock of `dir` at the same moment; each answers "took" or its refusal. */
+  /**
+   * Processes that try to take the lock of `dir` at the same moment; each answers "took" or its
+   * refusal. Each says "ready" once loaded and tries when told "go" on its stdin, sent to all at once;
+   * the winner holds the lock until its stdin closes, which happens once every process has answered.
+   */
   async function contenders(dir: string, count: number): Promise<string[]> {
     const script = `import { lockDataDir } from './api/src/db/lock.ts';
-      const start = Number(process.argv[1]); while (Date.now() < start) {}
-      try { lockDataDir(process.argv[2]); console.log('took'); setTimeout(() => {}, 3000); }
-      catch (e) { console.log(e.message); }`;
-    const start = Date.now() + 3000;
-    const outputs = Array.from({ length: count }, () => {
-      const args = ['--import', 'tsx', '--input-type=module', '-e', script, String(start), dir];
+      import readline from 'node:readline';
+      const lines = readline.createInterface({ input: process.stdin });
+      lines.once('line', () => {
+        try { lockDataDir(process.argv[1]); console.log('took'); }
+        catch (e) { console.log(e.message); }
+      });
+      console.log('ready');`;
+    const children = Array.from({ length: count }, () => {
+      const args = ['--import', 'tsx', '--input-type=module', '-e', script, dir];
       const child = spawn(process.execPath, args, { cwd: repoRoot });
+      // A child that failed to load has gone: writing to it is no error of the test's.
+      child.stdin.on('error', () => undefined);
       let out = '';
-      child.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
-      return new Promise<string>((resolve) => child.once('exit', () => resolve(out.trim())));
+      let waiting: { lines: number; resolve: () => void } | undefined;
+      const lines = () => out.split('\n').length - 1;
+      child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+        out += chunk;
+        if (waiting && lines() >= waiting.lines) waiting.resolve();
+      });
+      const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+      /** Resolves once the child printed `n` lines, or ended. */
+      const printed = (n: number) =>
+        Promise.race([
+          lines() >= n ? undefined : new Promise<void>((resolve) => (waiting = { lines: n, resolve })),
+          exited,
+        ]);
+      return { child, printed, exited, answer: () => out.replace(/^ready\n/, '').trim() };
     });
-    return Promise.all(outputs);
+    await Promise.all(children.map((c) => c.printed(1)));
+    for (const c of children) c.child.stdin.write('go\n');
+    await Promise.all(children.map((c) => c.printed(2)));
+    for (const c of children) c.child.stdin.end();
+    await Promise.all(children.map((c) => c.exited));
+    return children.map((c) => c.answer());
   }
 
   it('a lock left by a killed process is taken over by exactly one of several processes starting at once', async () => {
