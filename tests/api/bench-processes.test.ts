@@ -8,7 +8,8 @@ import { assertMeasured, quietly } from '../support/bench.ts';
 // answers an error. Their figures are the bench's to judge; here only that each is measured.
 
 describe('bench parts with processes of their own, tiny', function () {
-  this.timeout(120_000);
+  // Each part starts a server, a sandbox and a load generator: on a busy machine that alone takes a minute.
+  this.timeout(240_000);
 
   it('the load bench buys, loads each hot route and checks the books without an error', async () => {
     const figures = await quietly(() => benchLoad({ tiny: true }));
