@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import { accountIds } from './accounts.ts';
 import type { BookedOrder } from './book.ts';
 import { DisputeDecided, NothingToBear } from './errors.ts';
+import type { Bearer } from './kinds.ts';
 
 // A dispute (chargeback): Stripe takes the disputed amount back from the newspaper's balance and
 // gives it to the customer's bank, and returns it when the newspaper wins. A charge may have several
@@ -16,8 +17,6 @@ import { DisputeDecided, NothingToBear } from './errors.ts';
 // vendor's credit pays the newspaper back, but never more than the vendor still holds of the sale:
 // what was refunded or borne in another dispute of the order was taken from the credit once already.
 // A dispute won returns the vendor's part to the vendor.
-
-export type Bearer = 'vendor' | 'newspaper';
 
 /** What the books know of a dispute. */
 export interface DisputeBooking {

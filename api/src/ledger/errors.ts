@@ -4,7 +4,7 @@
 
 import { DomainError, type FieldErrors, type RefusalKind } from '../errors.ts';
 import { money, tr, type Text } from '../language/messages.ts';
-import type { Bearer } from './dispute.ts';
+import type { Bearer } from './kinds.ts';
 
 /** A payout as the loser of a payout race needs to know it: who paid, when, how much, which voucher. */
 export interface LastPayout {

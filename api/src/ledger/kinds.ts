@@ -92,3 +92,6 @@ export const documentKindNames: Record<KindLanguage, Record<LedgerKind, string>>
 
 /** The kind as the bookkeeper's CSV names it, in the reader's language ("Verkauf", "Sale"). */
 export const kindLabel = (kind: LedgerKind, language: KindLanguage): string => documentKindNames[language][kind];
+
+/** Who bears a dispute's loss: the newspaper until staff decide, or the vendor. */
+export type Bearer = 'vendor' | 'newspaper';

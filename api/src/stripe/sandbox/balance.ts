@@ -4,7 +4,7 @@ import { onlyKnown, text, type Params } from './form.ts';
 import { inRange, page, type StripeList } from './lists.ts';
 import { balanceTransaction, moneyText, newId, present, unixNow, type BalanceTransaction } from './objects.ts';
 import { getObject, insertObject, listObjects, saveObject, type StripeObject } from './store.ts';
-import { schedulePayoutStep } from './later.ts';
+import { schedulePayoutStep } from './scheduled.ts';
 import { stripeEvent, type StripeEvent } from './webhooks.ts';
 
 // The account's Stripe balance: every movement of money the sandbox makes is a balance transaction

@@ -2,11 +2,11 @@ import type { Knex } from 'knex';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/connection.ts';
 import { log } from '../../log.ts';
-import type { CardOutcome } from './cards.ts';
 import { payoutArrives, payoutInTransit } from './balance.ts';
 import { openDispute, warnOfFraud } from './lifecycle.ts';
-import { newId, unixNow, type Charge } from './objects.ts';
-import { deleteObject, getObject, insertObject, listObjects, type StripeObject } from './store.ts';
+import { unixNow, type Charge } from './objects.ts';
+import type { PayoutStep, Scheduled } from './scheduled.ts';
+import { deleteObject, getObject, listObjects } from './store.ts';
 import { deliverDue, queueEvents, type StripeEvent } from './webhooks.ts';
 
 // What the banks do some time later: Stripe's test cards for disputes and early fraud warnings
@@ -16,47 +16,8 @@ import { deliverDue, queueEvents, type StripeEvent } from './webhooks.ts';
 // keeps each as a record due on its clock; the running server does what is due every few seconds,
 // and tests hurry the clock (POST /stripe-sandbox/clock/advance) instead of waiting.
 
-/** How long after the payment the bank acts. */
-export const bankDelaySeconds = 60;
-
 /** How many disputes the multiple-disputes card gets (Stripe says "disputed multiple times"). */
 const disputesOfMultipleCard = 2;
-
-type BankAction = Extract<CardOutcome, 'dispute' | 'multiple_disputes' | 'inquiry' | 'early_fraud_warning'>;
-
-/** What the newspaper's bank does with a payout: it leaves for the bank, then arrives or fails with a code. */
-export type PayoutStep = { action: 'payout_in_transit' } | { action: 'payout_arrives'; failureCode: string | null };
-
-type Scheduled = StripeObject & {
-  object: 'sandbox_scheduled';
-  due: number;
-} & ({ charge: string; action: BankAction } | ({ payout: string } & PayoutStep));
-
-/** Inside the payout's transaction: a step of `payout` due at `due`. */
-export async function schedulePayoutStep(
-  trx: Knex.Transaction,
-  payout: string,
-  due: number,
-  step: PayoutStep,
-): Promise<void> {
-  await insertObject(trx, { id: newId('sched_'), object: 'sandbox_scheduled', due, payout, ...step });
-}
-
-const isBankAction = (outcome: CardOutcome): outcome is BankAction =>
-  ['dispute', 'multiple_disputes', 'inquiry', 'early_fraud_warning'].includes(outcome);
-
-/** Inside the payment's transaction: what the card's bank will do to `charge` later, if anything. */
-export async function scheduleBankAction(trx: Knex.Transaction, charge: Charge, outcome: CardOutcome): Promise<void> {
-  if (!isBankAction(outcome)) return;
-  const scheduled: Scheduled = {
-    id: newId('sched_'),
-    object: 'sandbox_scheduled',
-    due: unixNow() + bankDelaySeconds,
-    charge: charge.id,
-    action: outcome,
-  };
-  await insertObject(trx, scheduled);
-}
 
 type ScheduledPayoutStep = Scheduled & { payout: string } & PayoutStep;
 

@@ -10,7 +10,7 @@ import { parseParams, readBody, type Params } from './form.ts';
 import { cardOfNumber, digits, testCards, type CardOutcome } from './cards.ts';
 import { chargeTransaction, payment, present, type CheckoutSession } from './objects.ts';
 import { bookFeeLater } from './fees.ts';
-import { scheduleBankAction } from './later.ts';
+import { scheduleBankAction } from './scheduled.ts';
 import { insertObject, saveObject } from './store.ts';
 import { deliverDue, queueEvents, stripeEvent, type StripeEvent } from './webhooks.ts';
 
