@@ -506,4 +506,22 @@ describeApi('fiscal: signing the till in Austria (fiskaly SIGN AT, against its l
       registered,
     );
   });
+
+  it('a till whose chain another signature service began is not continued under a second Kassen-ID', async () => {
+    const id = (await get('/api/tills')).body.tills[0].id as number;
+    await t.db('fiscal_rksv_tills').insert({ till_id: id, cash_register_id: 'KASSE-1-0A0B0C', aes_key: 'x' });
+    await t.db('fiscal_rksv_receipts').insert({
+      till_id: id,
+      number: 1,
+      kind: 'Startbeleg',
+      receipt_date: '2026-01-02',
+      turnover: 0,
+      jws: 'eyJhbGciOiJFUzI1NiJ9.e30.e30',
+    });
+    await tillId();
+    const failures = (await post('/api/fiscal/retry', {})).body.transactions as { lastError: string }[];
+    assert.equal(failures.length, 1);
+    assert.match(failures[0].lastError, /KASSE-1-0A0B0C\) was signed by another signature service/);
+    assert.equal(await t.db('fiscal_sandbox_rksv_registers').first(), undefined, 'no second register');
+  });
 });

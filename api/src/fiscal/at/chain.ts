@@ -104,6 +104,16 @@ async function registeredTill(
   const key = `${endpoint.baseUrl} ${registerId}`;
   const known = await db('fiscal_rksv_tills').where({ till_id: tillId }).first<TillRow | undefined>();
   if (known?.register_id === registerId && ensured.has(key)) return { ...known, register_id: registerId };
+  // A chain begun elsewhere (another unit, or before this till signed at SIGN AT) is not continued
+  // by a new register under the same till: its copy here would mix two Kassen-IDs.
+  if (
+    known &&
+    known.register_id !== registerId &&
+    (await db('fiscal_rksv_receipts').where({ till_id: tillId }).first())
+  )
+    throw new SigningFailed(
+      `This till's receipt chain (Kassen-ID ${known.cash_register_id}) was signed by another signature service; a till signs with one cash register for good.`,
+    );
   await ensureScu(endpoint, await entity());
   const register = await ensureRegister(endpoint, registerId, `Kasse ${tillId}`);
   const cashRegisterId = String(register.serial_number);
