@@ -37,6 +37,7 @@ import * as tseCertificate from './037_tse_certificate.ts';
 import * as salesIndex from './038_sales_index.ts';
 import * as rksvSignAt from './039_rksv_sign_at.ts';
 import * as fiskalySetup from './040_fiskaly_setup.ts';
+import * as fiscalDecommissions from './041_fiscal_decommissions.ts';
 
 export interface Migration {
   name: string;
@@ -84,4 +85,5 @@ export const migrations: Migration[] = [
   { name: '038_sales_index', ...salesIndex },
   { name: '039_rksv_sign_at', ...rksvSignAt },
   { name: '040_fiskaly_setup', ...fiskalySetup },
+  { name: '041_fiscal_decommissions', ...fiscalDecommissions },
 ];

@@ -272,8 +272,27 @@ describe('e2e: staff switch a till to test mode, print a signed Kaufbeleg, see t
     await page.goto(url('/tills'));
     await choose('#till-fiscal-mode', 'Off');
     await page.locator('#till-fiscal-apply').click();
-    await confirmDialog('This till stops signing.', 'Change signing');
+    // Taking the TSE out of service asks for the reason, focused, and refuses to go on without it.
+    const dialog = page.getByRole('dialog');
+    await dialog.locator('#till-fiscal-confirm').filter({ hasText: 'This till stops signing.' }).waitFor();
+    await dialog.locator('#till-fiscal-confirm-report').filter({ hasText: 'within a month (ELSTER' }).waitFor();
+    const reason = dialog.getByRole('textbox', { name: 'Reason for taking the till out of signing' });
+    await page.waitForFunction(() => document.activeElement?.id === 'till-fiscal-reason');
+    await dialog.getByRole('button', { name: 'Change signing' }).click();
+    await dialog.getByText('Please give the reason for taking the till out of signing.').waitFor();
+    assert.equal(await reason.getAttribute('aria-invalid'), 'true');
+    await expectAccessible(page, 'the reason for taking the till out of signing');
+    await reason.fill('The till is no longer used at this place.');
+    await dialog.getByRole('button', { name: 'Change signing' }).click();
+    await dialog.waitFor({ state: 'detached' });
     await now.filter({ hasText: 'This till signs nothing (TSE off).' }).waitFor();
+    await page
+      .locator('#till-fiscal-decommissioned')
+      .filter({
+        hasText:
+          /Taken out of signing on .* by office \(TSE [0-9a-f]{64}\): The till is no longer used at this place\./,
+      })
+      .waitFor();
     await lookAt('backoffice-fiscal-tills-en');
 
     await page.goto(url('/tills/elster'));

@@ -5,6 +5,7 @@ import { conflictError } from '../errors.ts';
 import { tr, type Message } from '../language/messages.ts';
 import { vatIncluded } from '../ledger/vat.ts';
 import { movementRequest, visitRequest, type Built } from './cases.ts';
+import { decommissionsOf, type Decommission } from './decommission.ts';
 import { gdpduDtd, gdpduDtdName } from './gdpdu-dtd.ts';
 import type { DeSignature, FiscalRequest } from './port.ts';
 import { tillSerial } from './ids.ts';
@@ -383,6 +384,8 @@ interface TillMaster {
   signs_after_movement_id: number | string | null;
   /** A signature of the till's TSE, for its master data where a close has no signed Vorgang. */
   signature: DeSignature | string | null;
+  /** When its German TSE was taken out of service, oldest first (decommission.ts). */
+  decommissions: Decommission[];
 }
 
 async function tillMaster(db: Knex, tillId: number): Promise<TillMaster> {
@@ -402,7 +405,8 @@ async function tillMaster(db: Knex, tillId: number): Promise<TillMaster> {
     .where({ till_id: tillId, country: 'DE', state: 'signed' })
     .orderBy('id', 'desc')
     .first<{ signature: DeSignature | string | null } | undefined>('signature');
-  return { ...till, signature: signed?.signature ?? null };
+  const decommissions = (await decommissionsOf(db, tillId)).filter((d) => d.country === 'DE');
+  return { ...till, signature: signed?.signature ?? null, decommissions };
 }
 
 /** A PEM certificate as tse.csv holds it: base64 of the DER, its first 1000 characters and the rest. */
@@ -411,12 +415,31 @@ function certificateColumns(pem: string | undefined): [string, string] {
   return [base64.slice(0, 1000), base64.slice(1000, 2000)];
 }
 
+/**
+ * The end of a TSE's service where the DSFinV-K can hold it. DSFinV-K 2.3's Stamm_TSE (tse.csv) has
+ * no column for it, and its files and columns are fixed (an auditor's import reads no others), so the
+ * Bons the till books after it say it in TSE_TA_FEHLER, the column for why a Bon has no signature:
+ * when (local time) and the reason given, with TSE_ID naming the TSE in tse.csv.
+ */
+function endOfService(item: Vorgang, till: TillMaster, timeZone: string): string | undefined {
+  const start = new Date(item.start).getTime();
+  const ended = till.decommissions.filter((d) => new Date(d.at).getTime() <= start).at(-1);
+  if (!ended) return undefined;
+  // Signing that began again after it covers the Bons from then on.
+  const since = till.signing_since ? new Date(till.signing_since).getTime() : null;
+  if (since !== null && since > new Date(ended.at).getTime() && start >= since) return undefined;
+  const [, year, month, day, time] = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}:\d{2})/.exec(localTime(ended.at, timeZone))!;
+  return `TSE außer Betrieb genommen am ${day}.${month}.${year} ${time}: ${ended.reason}`.slice(0, 200);
+}
+
 /** Why a Vorgang has no TSE signature, in the words of TSE_TA_FEHLER. */
-function missingSignature(item: Vorgang, till: TillMaster): string {
+function missingSignature(item: Vorgang, till: TillMaster, timeZone: string): string {
   if (item.fiscal)
     return item.fiscal.state === 'failed'
       ? `TSE ausgefallen: ${item.fiscal.lastError ?? 'keine Antwort'}`.slice(0, 200)
       : `TSE-Transaktion noch nicht signiert${item.fiscal.lastError ? `: ${item.fiscal.lastError}` : ''}`.slice(0, 200);
+  const ended = endOfService(item, till, timeZone);
+  if (ended) return ended;
   const since = till.signing_since ? new Date(till.signing_since).getTime() : null;
   const before =
     since === null ||
@@ -800,7 +823,19 @@ export async function dsfinvkExport(
         ]);
       } else {
         const tse = [...tses.values()][0]?.id ?? (tillTse ? tseOf(tillTse) : '');
-        t.tseTransactions.rows.push([...z, item.bonId, tse, '', '', '', '', '', '', missingSignature(item, till), '']);
+        t.tseTransactions.rows.push([
+          ...z,
+          item.bonId,
+          tse,
+          '',
+          '',
+          '',
+          '',
+          '',
+          '',
+          missingSignature(item, till, config.timeZone),
+          '',
+        ]);
       }
     });
     const total = [...paid.values()].reduce((a, b) => a + b, 0);

@@ -12,6 +12,7 @@ import { aesKeyCheckValue } from './at/rksv.ts';
 import { dep7Export } from './at/dep.ts';
 import { simulatedAesKey } from './sandbox/rksv.ts';
 import { dsfinvkExport } from './dsfinvk.ts';
+import { decommissions, decommissionsOf, recordDecommission, requireReason } from './decommission.ts';
 import { allTillsFiscal, setTillFiscal, tillFiscal, usesSimulator } from './settings.ts';
 import { SigningFailed } from './port.ts';
 import { enqueueTill, germanPort, signPending, unsignedTransactions } from './transactions.ts';
@@ -22,6 +23,8 @@ import { enqueueTill, germanPort, signPending, unsignedTransactions } from './tr
 export const fiscalInput = z.object({
   mode: z.enum(fiscalModes, { error: 'Please choose one of: {values}.' }).nullable(),
   country: z.enum(fiscalCountries, { error: 'Please choose one of: {values}.' }).nullable(),
+  /** Why a signing till is taken out of signing; needed then only (decommission.ts). */
+  reason: z.string({ error: 'Please give the reason for taking the till out of signing.' }).max(500).optional(),
 });
 
 const exportPeriod = z
@@ -108,6 +111,7 @@ const overview = async (ctx: AppContext) => {
     const registration = await rksvRegistrationSummary(ctx, Number(row));
     if (registration) rksv.set(Number(row), registration);
   }
+  const ended = await decommissionsOf(ctx.db);
   return {
     mode: ctx.config.fiscal.mode,
     country: ctx.config.fiscal.country,
@@ -119,6 +123,8 @@ const overview = async (ctx: AppContext) => {
       clientSerial: serials.get(till.tillId)?.clientSerial ?? null,
       lastSignedAt: serials.get(till.tillId)?.lastSignedAt ?? null,
       rksv: rksv.get(till.tillId) ?? null,
+      // When and why its signing was ended, newest first: each is to be reported to the tax office.
+      decommissions: ended.filter((d) => d.tillId === till.tillId).reverse(),
     })),
     installation: {
       name: settings?.newspaper_name ?? '',
@@ -212,10 +218,19 @@ export const fiscalRoutes: RouteDef[] = [
     },
     handler: async (ctx) => {
       const id = await requireTill(ctx);
-      const settings = await setTillFiscal(ctx.db, ctx.config, id, parse(fiscalInput, ctx.request.body));
+      const input = parse(fiscalInput, ctx.request.body);
+      const before = await tillFiscal(ctx.db, ctx.config, id);
+      // Ending a signing till's signing is a step of its own (decommission.ts): never without a reason.
+      const reason = decommissions(before, input.mode ?? ctx.config.fiscal.mode) ? requireReason(input.reason) : null;
+      const settings = await setTillFiscal(ctx.db, ctx.config, id, input);
+      const user = ctx.state.user;
+      const decommission =
+        reason === null
+          ? null
+          : await recordDecommission(ctx.db, before, reason, { sub: user?.sub ?? null, name: user?.username ?? null });
       // Signing begins now, with the cash the till holds (its Anfangsbestand), not at the next booking.
       await enqueueTill(ctx.db, ctx.config, id);
-      ctx.body = settings;
+      ctx.body = { ...settings, ...(decommission ? { decommission } : {}) };
     },
   },
   {

@@ -722,6 +722,10 @@ export const messagesDe: Record<string, string> = {
     '„{item}“ wird mit {rate} % USt verkauft, wofür ein österreichischer Beleg (RKSV) kein Feld hat ({rates}). Bitte zuerst den Steuersatz des Artikels auf einen davon setzen.',
   'Please choose a till: a DEP holds the receipts of one cash register.':
     'Bitte eine Kasse wählen: Ein DEP enthält die Belege einer Registrierkasse.',
+  'Taking a till out of signing needs a reason: the end of its TSE’s use must be reported to the tax office.':
+    'Eine Kasse aus dem Signieren zu nehmen braucht einen Grund: Das Ende der Nutzung ihrer TSE ist dem Finanzamt zu melden.',
+  'Please give the reason for taking the till out of signing.':
+    'Bitte den Grund angeben, aus dem die Kasse nicht mehr signiert.',
   'Please enter the country as its three-letter code (ISO 3166), for example DEU.':
     'Bitte das Land mit seinem Code aus drei Buchstaben (ISO 3166) angeben, zum Beispiel DEU.',
   'Please enter the VAT identification number like DE123456789, or leave it empty.':

@@ -2,7 +2,7 @@ import DownloadIcon from '@mui/icons-material/Download';
 import SaveIcon from '@mui/icons-material/Save';
 import { Alert, Box, CircularProgress, Link as MuiLink, MenuItem, TextField, Typography } from '@mui/material';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { Button, Confirm, useDataProvider, useLocaleState, useTranslate } from 'react-admin';
 import { Link } from 'react-router-dom';
 import { formatDateTime } from '../../shared/dates.ts';
@@ -14,7 +14,8 @@ import { counterPaths } from './paths.ts';
 
 // A till's signing (api/src/fiscal, docs/fiscal.md) as staff set it: its mode and country or the
 // installation's, what applies now and since when. Switching is a legal act (signing begins with the
-// opening balance, switching off stops it for good), so it is confirmed first.
+// opening balance, switching off stops it for good), so it is confirmed first; switching a signing till
+// off takes its TSE out of service, which the office must report, so it asks for the reason too.
 
 type Mode = 'off' | 'test' | 'live';
 type Country = 'DE' | 'AT';
@@ -33,6 +34,8 @@ export interface FiscalTill {
   lastSignedAt: string | null;
   /** Austria: the Kassen-ID and the AES key's check value (Prüfwert) FinanzOnline asks at registration. */
   rksv: { cashRegisterId: string; aesKeyCheckValue: string | null } | null;
+  /** When and why its signing was ended, newest first. */
+  decommissions: { at: string; reason: string; tssSerial: string | null; by: string | null }[];
 }
 
 export interface FiscalOverview {
@@ -82,6 +85,10 @@ export function TillFiscal({ tillId, tillName }: { tillId: number; tillName: str
   const till = data?.tills.find((t) => t.tillId === tillId);
   const [choice, setChoice] = useState<{ mode: string; country: string }>();
   const [confirming, setConfirming] = useState(false);
+  const [reason, setReason] = useState('');
+  const [reasonMissing, setReasonMissing] = useState(false);
+  const [locale] = useLocaleState();
+  const reasonInput = useRef<HTMLTextAreaElement>(null);
   const [busy, setBusy] = useState(false);
   const [message, setMessage] = useState<{ ok: boolean; text: string }>();
   if (!data || !till) return null;
@@ -91,6 +98,8 @@ export function TillFiscal({ tillId, tillName }: { tillId: number; tillName: str
   const nextMode = (mode === follow ? data.mode : mode) as Mode;
   const nextCountry = (country === follow ? data.country : country) as Country;
   const modeText = translate(`app.fiscal.mode_${nextMode}`);
+  const decommissioning = nextMode === 'off' && till.effectiveMode !== 'off';
+  const ended = till.decommissions?.[0];
   const consequence =
     nextMode === 'off'
       ? till.effectiveMode === 'off'
@@ -103,15 +112,25 @@ export function TillFiscal({ tillId, tillName }: { tillId: number; tillName: str
           : undefined;
 
   const save = async () => {
+    if (decommissioning && !reason.trim()) {
+      setReasonMissing(true);
+      reasonInput.current?.focus();
+      return;
+    }
     setConfirming(false);
     setBusy(true);
     setMessage(undefined);
     try {
       await dataProvider.call(`/api/tills/${tillId}/fiscal`, {
         method: 'PUT',
-        body: { mode: mode === follow ? null : mode, country: country === follow ? null : country },
+        body: {
+          mode: mode === follow ? null : mode,
+          country: country === follow ? null : country,
+          ...(decommissioning ? { reason: reason.trim() } : {}),
+        },
       });
       setChoice(undefined);
+      setReason('');
       setMessage({ ok: true, text: translate('app.fiscal.saved', { mode: modeText }) });
       await queryClient.invalidateQueries({ queryKey: ['fiscal'] });
     } catch (failed) {
@@ -135,6 +154,21 @@ export function TillFiscal({ tillId, tillName }: { tillId: number; tillName: str
             ? translate('app.fiscal.rksv', { id: till.rksv.cashRegisterId, check: till.rksv.aesKeyCheckValue })
             : translate('app.fiscal.rksv_no_key', { id: till.rksv.cashRegisterId })}
         </Typography>
+      )}
+      {ended && till.effectiveMode === 'off' && (
+        <Alert
+          severity="warning"
+          id="till-fiscal-decommissioned"
+          // The TSE's serial is 64 characters without a break: it wraps instead of scrolling on a phone.
+          sx={{ my: 1, '& .MuiAlert-message': { overflowWrap: 'anywhere' } }}
+        >
+          {translate('app.fiscal.decommissioned', {
+            time: formatDateTime(ended.at, locale as Locale),
+            by: ended.by ?? '–',
+            serial: ended.tssSerial ?? '–',
+            reason: ended.reason,
+          })}
+        </Alert>
       )}
       <Box sx={{ display: 'flex', gap: 2, flexWrap: 'wrap', alignItems: 'center' }}>
         <TextField
@@ -201,10 +235,44 @@ export function TillFiscal({ tillId, tillName }: { tillId: number; tillName: str
       <Confirm
         isOpen={confirming}
         title={translate('app.fiscal.confirm_title', { till: tillName })}
-        content={<Typography id="till-fiscal-confirm">{consequence}</Typography>}
+        content={
+          <>
+            <Typography id="till-fiscal-confirm">{consequence}</Typography>
+            {decommissioning && (
+              <>
+                <Typography id="till-fiscal-confirm-report" sx={{ mt: 1 }}>
+                  {translate('app.fiscal.confirm_off_report')}
+                </Typography>
+                <TextField
+                  id="till-fiscal-reason"
+                  label={translate('app.fiscal.reason')}
+                  value={reason}
+                  onChange={(event) => {
+                    setReason(event.target.value);
+                    setReasonMissing(false);
+                  }}
+                  required
+                  inputRef={reasonInput}
+                  fullWidth
+                  multiline
+                  minRows={2}
+                  error={reasonMissing}
+                  helperText={translate(reasonMissing ? 'app.fiscal.reason_missing' : 'app.fiscal.reason_hint')}
+                  slotProps={{ htmlInput: { maxLength: 500 } }}
+                  sx={{ mt: 2 }}
+                />
+              </>
+            )}
+          </>
+        }
         confirm="app.fiscal.confirm"
+        // The confirm button takes the focus as the dialog opens; the reason it needs comes first.
+        slotProps={{ transition: { onEntered: () => reasonInput.current?.focus() } }}
         onConfirm={() => void save()}
-        onClose={() => setConfirming(false)}
+        onClose={() => {
+          setConfirming(false);
+          setReasonMissing(false);
+        }}
       />
     </Box>
   );

@@ -30,6 +30,13 @@ export const de: typeof en = {
         'Ab jetzt wird jede Kassenbewegung dieser Kasse signiert (%{mode}). Das Signieren beginnt mit dem Anfangsbestand: dem Bargeld, das jetzt in der Kasse ist. Das ist steuerlich wirksam: Eine Kasse, die signiert, wird dem Finanzamt gemeldet (ELSTER).',
       confirm_off:
         'Diese Kasse signiert nicht mehr. Was bewegt wird, während sie aus ist, wird nie signiert; schaltet man sie wieder ein, beginnt es neu mit dem Anfangsbestand dieses Moments.',
+      confirm_off_report:
+        'Damit wird ihre TSE außer Betrieb genommen: Das Ende der Nutzung ist dem Finanzamt binnen eines Monats zu melden (ELSTER, §146a Abs. 4 AO). Der Grund steht im Protokoll und im DSFinV-K-Export.',
+      reason: 'Grund, aus dem die Kasse nicht mehr signiert',
+      reason_hint: 'Ein Satz, z. B. „Die Kasse wird an diesem Standort nicht mehr genutzt.“',
+      reason_missing: 'Bitte den Grund angeben, aus dem die Kasse nicht mehr signiert.',
+      decommissioned:
+        'Am %{time} von %{by} aus dem Signieren genommen (TSE %{serial}): %{reason}. Das Ende der Nutzung binnen eines Monats dem Finanzamt melden (ELSTER).',
       confirm_restart:
         'Das Signieren beginnt neu (%{mode}), mit dem Anfangsbestand: dem Bargeld, das jetzt in der Kasse ist.',
       confirm: 'Signieren ändern',

@@ -28,6 +28,13 @@ export const en = {
         'From now on every cash movement of this till is signed (%{mode}). Signing begins with the opening balance: the cash the till holds now. This has effect for tax: a till that signs is reported to the tax office (ELSTER).',
       confirm_off:
         'This till stops signing. Cash moved while it is off is never signed; switching it on again begins anew with the opening balance of that moment.',
+      confirm_off_report:
+        'This takes its TSE out of service: the end of its use must be reported to the tax office within a month (ELSTER, §146a (4) AO). The reason is kept in the protocol and shown in the DSFinV-K.',
+      reason: 'Reason for taking the till out of signing',
+      reason_hint: 'A sentence, e.g. "The till is no longer used at this place."',
+      reason_missing: 'Please give the reason for taking the till out of signing.',
+      decommissioned:
+        'Taken out of signing on %{time} by %{by} (TSE %{serial}): %{reason}. Report the end of its use to the tax office within a month (ELSTER).',
       confirm_restart: 'Signing begins anew (%{mode}), with the opening balance: the cash the till holds now.',
       confirm: 'Change signing',
       counter_off: 'This till signs nothing (TSE off): its receipts carry no TSE block.',
