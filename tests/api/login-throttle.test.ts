@@ -227,6 +227,8 @@ cluster(
         waited.push(alert);
         const seconds = /warte (\d+) Sekunden?\./.exec(alert)?.[1];
         assert.ok(seconds && Number(seconds) <= configured.delaySeconds * 2, `the owner was told: ${alert}`);
+        // The owner waits as told, as a person does: the delay runs on the server processes' own
+        // clock, which a test cannot advance from outside, and nothing else ends it.
         await sleep(Number(seconds) * 1000);
       }
       assert.ok(code, `the owner did not get in: ${waited.join(' | ')}`);

@@ -560,7 +560,9 @@ describeApi('orders: receipts and the back office', (t) => {
       t.db.on('query', count);
       try {
         await verify(await payInSandbox(shop.url, placed.body.checkoutUrl));
-        // Both are woken after the commit, in the background.
+        // Both are woken after the commit, in the background. A fixed pause, since what this shows is
+        // mostly an absence (no wake-up for a printed copy), and an absence has nothing to wait on:
+        // a wake-up's query follows the commit within milliseconds, well inside the pause.
         await new Promise((resolve) => setTimeout(resolve, 300));
       } finally {
         t.db.off('query', count);

@@ -59,7 +59,8 @@ describeApi('vendor deletion while sales are booked', (t) => {
         .insert({ license_id: `RACE-${round}`, first_name: 'Race', last_name: String(round) })
         .returning<{ id: number }[]>('id');
       const orders = await Promise.all([0, 1, 2].map(() => pendingOrder(t.db, vendorId, print)));
-      // The sales start a little later each round: some rounds the deletion wins, some the sales.
+      // The sales start a little later each round: some rounds the deletion wins, some the sales. A
+      // fixed pause on purpose: it waits for nothing, it shifts the race so that it falls both ways.
       const delay = (round % 10) * 3;
       const [deletion, ...sales] = await Promise.all([
         t.http.delete(`/api/vendors/${vendorId}`).set('Authorization', office),

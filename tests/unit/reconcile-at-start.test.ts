@@ -20,7 +20,12 @@ describe('after a crash, a paid order whose webhook was lost is booked at the ne
   it('books it within 10 seconds of the restart', async () => {
     // The first process refuses the sandbox's webhook (a secret that does not match) and its retry
     // is an hour away: the payment is made at Stripe, the shop does not hear of it, then it is killed.
-    const refusing = { STRIPE_WEBHOOK_SECRET: 'whsec_not_the_sandbox', SANDBOX_WEBHOOK_RETRY_MS: '3600000' };
+    // It logs, among the rest the sandbox's failed delivery, which the test waits for.
+    const refusing = {
+      STRIPE_WEBHOOK_SECRET: 'whsec_not_the_sandbox',
+      SANDBOX_WEBHOOK_RETRY_MS: '3600000',
+      LOG_LEVEL: 'info',
+    };
     // The demo already seeded: the restart is what this test watches, not the first start.
     await seededCopy(dir);
     const first = await startServer({ dataDir: dir, readyTimeoutMs: 180_000, env: refusing });
@@ -29,7 +34,7 @@ describe('after a crash, a paid order whose webhook was lost is booked at the ne
     await payInSandbox(first.url, checkoutUrl);
     const receipt = async (url: string) =>
       ((await (await fetch(`${url}/api/orders/${token}`)).json()) as { status: string }).status;
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    await logged(first, '"msg":"sandbox webhook failed, will retry"');
     assert.equal(await receipt(first.url), 'pending', 'the webhook was refused, so the order still waits');
     first.process.kill('SIGKILL');
     await new Promise((resolve) => first.process.once('exit', resolve));
@@ -61,3 +66,19 @@ describe('after a crash, a paid order whose webhook was lost is booked at the ne
     }
   });
 });
+
+/** Resolves once the server has printed `text` (its log goes to stdout). */
+function logged(server: RunningServer, text: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const check = () => {
+      if (!server.stdout().includes(text)) return;
+      server.process.stdout?.off('data', check);
+      server.process.off('exit', exited);
+      resolve();
+    };
+    const exited = () => reject(new Error(`the server exited before it logged ${text}\n${server.stdout()}`));
+    server.process.stdout?.on('data', check);
+    server.process.once('exit', exited);
+    check();
+  });
+}
