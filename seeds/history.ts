@@ -8,6 +8,7 @@ import { oneRow } from '../api/src/one-row.ts';
 import { pricedItems } from '../api/src/items/queries.ts';
 import { priceCart } from '../api/src/orders/place.ts';
 import { generator, nth } from './demo.ts';
+import { publishLedgerEvent } from '../api/src/webhooks-out/ledger-events.ts';
 
 // A demo sales history, so that a fresh `npm start` shows credits, statistics, accounting and
 // payouts instead of zeros: paid orders of the last weeks and a few cash payouts, booked through the
@@ -162,7 +163,11 @@ async function bookSale(trx: Knex.Transaction, sale: Sale, n: number): Promise<v
 async function bookPayout(trx: Knex.Transaction, payout: Payout, timeZone: string): Promise<void> {
   const { credit } = await vendorAccountSummary(trx, payout.vendor.id);
   if (credit <= 0) return;
-  const id = await payOut(trx, { vendorId: payout.vendor.id, expectedAmount: credit, authorisedBy: cashier, timeZone });
+  const id = await payOut(
+    trx,
+    { vendorId: payout.vendor.id, expectedAmount: credit, authorisedBy: cashier, timeZone },
+    publishLedgerEvent,
+  );
   await backdatePayout(trx, id, payout.at, timeZone);
 }
 

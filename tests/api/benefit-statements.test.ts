@@ -10,6 +10,7 @@ import { vendorAccountSummary } from '../../api/src/ledger/queries.ts';
 import { backdate, backdating, bookHistory, bookPaidOrder, type History } from '../support/books.ts';
 import { describeApi } from '../support/env.ts';
 import { pdfPrinter } from '../support/pdf.ts';
+import { publishLedgerEvent } from '../../api/src/webhooks-out/ledger-events.ts';
 
 // Statements of earnings for vendors on benefits: a six-month statement over the tests' demo
 // history, each month's figure checked against the test's own SQL over ledger_rows and
@@ -88,17 +89,21 @@ describeApi('statements of earnings for vendors on benefits', (t) => {
     const paper = await t.db('items').where({ name: 'Zeitung' }).first('id');
     const open = (await vendorAccountSummary(t.db, demo)).credit;
     await backdating(t.db, async (trx) => {
-      const visit = await counterVisit(trx, {
-        visitId: randomUUID(),
-        vendorId: demo,
-        tillId: till.id,
-        lines: [{ itemId: paper.id, quantity: 4 }],
-        cash: 600,
-        payOut: false,
-        expectedCredit: open,
-        staff: 'benefit test',
-        timeZone: zone,
-      });
+      const visit = await counterVisit(
+        trx,
+        {
+          visitId: randomUUID(),
+          vendorId: demo,
+          tillId: till.id,
+          lines: [{ itemId: paper.id, quantity: 4 }],
+          cash: 600,
+          payOut: false,
+          expectedCredit: open,
+          staff: 'benefit test',
+          timeZone: zone,
+        },
+        publishLedgerEvent,
+      );
       const rows = await trx('ledger_rows').where({ counter_visit_id: visit.id }).pluck('id');
       await backdate(trx, 'ledger_rows', rows, new Date('2026-06-10T09:00:00Z'));
       const movement = await trx('cash_movements')

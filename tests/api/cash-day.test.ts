@@ -8,6 +8,7 @@ import { bookMovement, closeDay, type ManualKind } from '../../api/src/ledger/ti
 import { backdating, bookPaidOrder } from '../support/books.ts';
 import { describeApi } from '../support/env.ts';
 import { vendorId } from '../support/orders.ts';
+import { publishLedgerEvent } from '../../api/src/webhooks-out/ledger-events.ts';
 
 // The cash day as offices run it: a close covers the till's movements since the previous close, cash
 // keeps moving after it (into the next close), the Kassenbericht lists every calendar day it covers,
@@ -97,13 +98,17 @@ describeApi('the cash day: closes cover what moved since the last one', (t) => {
   /** Pays out the vendor's whole credit from the till now, then dates the payout to `at`. */
   async function paidAt(trx: Knex.Transaction, tillId: number, vendor: number, at: Date) {
     const { credit } = await vendorAccountSummary(trx, vendor);
-    const id = await payOut(trx, {
-      vendorId: vendor,
-      expectedAmount: credit,
-      authorisedBy: 'office',
-      timeZone: t.config.timeZone,
-      tillId,
-    });
+    const id = await payOut(
+      trx,
+      {
+        vendorId: vendor,
+        expectedAmount: credit,
+        authorisedBy: 'office',
+        timeZone: t.config.timeZone,
+        tillId,
+      },
+      publishLedgerEvent,
+    );
     await backdatePayout(trx, id, at, t.config.timeZone);
     return credit;
   }
@@ -130,13 +135,17 @@ describeApi('the cash day: closes cover what moved since the last one', (t) => {
     // (In the transaction, only its own connection: PGlite has one.)
     const paidYesterday = await backdating(t.db, async (trx) => {
       await movedAt(trx, tillId, 'income', 1000, donation);
-      const closeId = await closeDay(trx, {
-        tillId,
-        counted: 201000,
-        expected: 201000,
-        staff: 'office',
-        timeZone: t.config.timeZone,
-      });
+      const closeId = await closeDay(
+        trx,
+        {
+          tillId,
+          counted: 201000,
+          expected: 201000,
+          staff: 'office',
+          timeZone: t.config.timeZone,
+        },
+        publishLedgerEvent,
+      );
       // The close as it was made yesterday evening: closes are final, so their guard is off for the dating.
       await trx.raw(`alter table till_closes disable trigger till_closes_guard`);
       await trx('till_closes').where({ id: closeId }).update({ day: yesterday, created_at: evening });

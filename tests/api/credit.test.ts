@@ -5,6 +5,7 @@ import { bookRefund } from '../../api/src/ledger/refund.ts';
 import { bookHistory, bookPaidOrder } from '../support/books.ts';
 import { describeApi } from '../support/env.ts';
 import { listedVendor } from '../support/sales.ts';
+import { publishLedgerEvent } from '../../api/src/webhooks-out/ledger-events.ts';
 
 // One credit: every place that shows a vendor's credit answers the same figure, to the cent, on a
 // history with sales, licence shares, fees with and without cover, payouts, a reversal and refunds
@@ -39,12 +40,16 @@ describeApi('one credit: vendor list, vendor answer, forpayout, /me, deletion an
     const { credit } = await listedVendor(t, office, secondLicence);
     await t.db.transaction(async (trx) => {
       await bookRefund(trx, open, { id: `re_credit_${open}` }, 'credit test');
-      const payout = await payOut(trx, {
-        vendorId: second,
-        expectedAmount: credit,
-        authorisedBy: 'credit test',
-        timeZone: 'Europe/Berlin',
-      });
+      const payout = await payOut(
+        trx,
+        {
+          vendorId: second,
+          expectedAmount: credit,
+          authorisedBy: 'credit test',
+          timeZone: 'Europe/Berlin',
+        },
+        publishLedgerEvent,
+      );
       await bookRefund(trx, paidOut, { id: `re_credit_${paidOut}` }, 'credit test');
       assert.ok(payout > 0);
       const cart = { prints: 1, digital: 0, tip: 0 };

@@ -6,6 +6,7 @@ import { payOut } from '../../api/src/ledger/payout.ts';
 import { vendorAccountSummary } from '../../api/src/ledger/queries.ts';
 import { createTill } from '../../api/src/ledger/till.ts';
 import { describeApi } from '../support/env.ts';
+import { publishLedgerEvent } from '../../api/src/webhooks-out/ledger-events.ts';
 
 // The books bench books the payouts of three years into the cash book set-based, in one statement
 // (api/src/ledger/bulk.ts). That cash book must be the one payOut books payout by payout: the same
@@ -127,13 +128,17 @@ describeApi('ledger: the bulk-booked cash book equals payOut, payout by payout',
           for (const { v, payout_at } of payouts) {
             const vendorId = vendorB.get(v)!;
             const { credit } = await vendorAccountSummary(trx, vendorId);
-            const id = await payOut(trx, {
-              vendorId,
-              expectedAmount: credit,
-              authorisedBy: 'bench',
-              timeZone,
-              tillId: rowByRowTill,
-            });
+            const id = await payOut(
+              trx,
+              {
+                vendorId,
+                expectedAmount: credit,
+                authorisedBy: 'bench',
+                timeZone,
+                tillId: rowByRowTill,
+              },
+              publishLedgerEvent,
+            );
             await backdatePayout(trx, id, new Date(payout_at), timeZone);
           }
         });

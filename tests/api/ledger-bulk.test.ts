@@ -7,6 +7,7 @@ import { bookPaidOrdersInBulk, insertOrderEntriesInBulk } from '../../api/src/le
 import { payOut } from '../../api/src/ledger/payout.ts';
 import { vendorAccountSummary } from '../../api/src/ledger/queries.ts';
 import { describeApi } from '../support/env.ts';
+import { publishLedgerEvent } from '../../api/src/webhooks-out/ledger-events.ts';
 
 // The books bench books two million rows set-based (api/src/ledger/bulk.ts). Those rows must be
 // the ones the ledger's functions book for the same orders, or the bench measures other books:
@@ -107,12 +108,16 @@ describeApi('ledger: bulk booking (books bench) equals the booking functions', (
         single.push(id);
       }
       const { credit } = await vendorAccountSummary(trx, one);
-      const payout = await payOut(trx, {
-        vendorId: one,
-        expectedAmount: credit,
-        authorisedBy: 'bench',
-        timeZone: 'Europe/Berlin',
-      });
+      const payout = await payOut(
+        trx,
+        {
+          vendorId: one,
+          expectedAmount: credit,
+          authorisedBy: 'bench',
+          timeZone: 'Europe/Berlin',
+        },
+        publishLedgerEvent,
+      );
       await backdatePayout(trx, payout, day(20), 'Europe/Berlin');
     });
 

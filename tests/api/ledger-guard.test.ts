@@ -5,6 +5,7 @@ import { vendorAccountSummary } from '../../api/src/ledger/queries.ts';
 import { allowBackdating } from '../../seeds/history.ts';
 import { bookPaidOrder } from '../support/books.ts';
 import { describeApi } from '../support/env.ts';
+import { publishLedgerEvent } from '../../api/src/webhooks-out/ledger-events.ts';
 
 // The database itself refuses to edit or delete booked money (migration 009), whoever sends the SQL.
 
@@ -34,12 +35,16 @@ describeApi('ledger guard', (t) => {
 
   async function pay(vendor = vendorId) {
     const { credit } = await vendorAccountSummary(t.db, vendor);
-    return payOut(t.db, {
-      vendorId: vendor,
-      expectedAmount: credit,
-      authorisedBy: 'cashier',
-      timeZone: 'Europe/Berlin',
-    });
+    return payOut(
+      t.db,
+      {
+        vendorId: vendor,
+        expectedAmount: credit,
+        authorisedBy: 'cashier',
+        timeZone: 'Europe/Berlin',
+      },
+      publishLedgerEvent,
+    );
   }
 
   it('refuses changing the amount, the accounts or the kind of a booked row, and keeps the row as it was', async () => {
@@ -94,7 +99,11 @@ describeApi('ledger guard', (t) => {
     await refused(() => t.db('payouts').where({ id: payoutId }).update({ receipt_number: 'X-1' }));
     await refused(() => t.db('payouts').where({ id: payoutId }).del());
 
-    await reversePayout(t.db, { payoutId, reason: 'Counted twice', authorisedBy: 'office', timeZone: 'Europe/Berlin' });
+    await reversePayout(
+      t.db,
+      { payoutId, reason: 'Counted twice', authorisedBy: 'office', timeZone: 'Europe/Berlin' },
+      publishLedgerEvent,
+    );
     const reversed = await t.db('payouts').where({ id: payoutId }).first();
     assert.equal(reversed.reversed_by, 'office');
     assert.equal(
@@ -124,12 +133,16 @@ describeApi('ledger guard', (t) => {
     // a row booked now, without the setting, keeps its time too
     await refused(() =>
       t.db.transaction(async (trx) => {
-        const id = await payOut(trx, {
-          vendorId,
-          expectedAmount: (await vendorAccountSummary(trx, vendorId)).credit,
-          authorisedBy: 'cashier',
-          timeZone: 'Europe/Berlin',
-        });
+        const id = await payOut(
+          trx,
+          {
+            vendorId,
+            expectedAmount: (await vendorAccountSummary(trx, vendorId)).credit,
+            authorisedBy: 'cashier',
+            timeZone: 'Europe/Berlin',
+          },
+          publishLedgerEvent,
+        );
         await trx('payouts').where({ id }).update({ created_at: past });
       }),
     );

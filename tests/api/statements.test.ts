@@ -6,6 +6,7 @@ import { payOut, reversePayout } from '../../api/src/ledger/payout.ts';
 import { vendorAccountSummary } from '../../api/src/ledger/queries.ts';
 import { backdate, backdating, bookPaidOrder } from '../support/books.ts';
 import { describeApi } from '../support/env.ts';
+import { publishLedgerEvent } from '../../api/src/webhooks-out/ledger-events.ts';
 
 // Vendor statements: each figure of a month's statement is checked against a sum over the ledger
 // written out in SQL here (not through api/src/ledger), in German and English, as JSON, CSV and the
@@ -75,21 +76,29 @@ describeApi('vendor statements', (t) => {
     // A payout on 10 May, reversed on 12 May, and one more sale.
     const { credit } = await vendorAccountSummary(t.db, vendor.id);
     await backdating(t.db, async (trx) => {
-      const id = await payOut(trx, {
-        vendorId: vendor.id,
-        expectedAmount: credit,
-        authorisedBy: 'statement test',
-        timeZone: t.config.timeZone,
-      });
+      const id = await payOut(
+        trx,
+        {
+          vendorId: vendor.id,
+          expectedAmount: credit,
+          authorisedBy: 'statement test',
+          timeZone: t.config.timeZone,
+        },
+        publishLedgerEvent,
+      );
       const row = await trx('ledger_rows').where({ payout_id: id, kind: 'payout' }).first('id');
       await backdate(trx, 'payouts', [id], at('2026-05-10T09:00:00Z'));
       await backdate(trx, 'ledger_rows', [row.id], at('2026-05-10T09:00:00Z'));
-      await reversePayout(trx, {
-        payoutId: id,
-        reason: 'Wrong vendor',
-        authorisedBy: 'statement test',
-        timeZone: t.config.timeZone,
-      });
+      await reversePayout(
+        trx,
+        {
+          payoutId: id,
+          reason: 'Wrong vendor',
+          authorisedBy: 'statement test',
+          timeZone: t.config.timeZone,
+        },
+        publishLedgerEvent,
+      );
       const reversal = await trx('ledger_rows').where({ reversal_of: row.id }).first('id');
       await backdate(trx, 'ledger_rows', [reversal.id], at('2026-05-12T09:00:00Z'));
       // Each movement's own voucher, as the cash book numbers it.
@@ -108,17 +117,21 @@ describeApi('vendor statements', (t) => {
     const till = await t.db('tills').orderBy('id').first('id');
     const paper = await t.db('items').where({ name: 'Zeitung' }).first('id');
     await backdating(t.db, async (trx) => {
-      const visit = await counterVisit(trx, {
-        visitId: randomUUID(),
-        vendorId: vendor.id,
-        tillId: till.id,
-        lines: [{ itemId: paper.id, quantity: 4 }],
-        cash: 200,
-        payOut: false,
-        expectedCredit: open,
-        staff: 'statement test',
-        timeZone: t.config.timeZone,
-      });
+      const visit = await counterVisit(
+        trx,
+        {
+          visitId: randomUUID(),
+          vendorId: vendor.id,
+          tillId: till.id,
+          lines: [{ itemId: paper.id, quantity: 4 }],
+          cash: 200,
+          payOut: false,
+          expectedCredit: open,
+          staff: 'statement test',
+          timeZone: t.config.timeZone,
+        },
+        publishLedgerEvent,
+      );
       const rows = await trx('ledger_rows').where({ counter_visit_id: visit.id }).pluck('id');
       await backdate(trx, 'ledger_rows', rows, at('2026-05-21T09:00:00Z'));
     });

@@ -6,6 +6,7 @@ import { payOut, reversePayout } from '../../api/src/ledger/payout.ts';
 import { vendorAccountSummary } from '../../api/src/ledger/queries.ts';
 import { bookRefund } from '../../api/src/ledger/refund.ts';
 import { allowBackdating } from '../../seeds/history.ts';
+import { publishLedgerEvent } from '../../api/src/webhooks-out/ledger-events.ts';
 
 /** Instants at the edges of the periods the tests ask for (Europe/Berlin). */
 export const edges = {
@@ -142,12 +143,16 @@ export async function bookHistory(db: Db, { orders = 110, seed = 5 } = {}) {
         if (credit <= 0) continue;
         const at = new Date(nextPayout);
         const payoutId = await backdating(db, async (trx) => {
-          const id = await payOut(trx, {
-            vendorId,
-            expectedAmount: credit,
-            authorisedBy: 'bookkeeping test',
-            timeZone: 'Europe/Berlin',
-          });
+          const id = await payOut(
+            trx,
+            {
+              vendorId,
+              expectedAmount: credit,
+              authorisedBy: 'bookkeeping test',
+              timeZone: 'Europe/Berlin',
+            },
+            publishLedgerEvent,
+          );
           const row = await trx('ledger_rows').where({ payout_id: id, kind: 'payout' }).first('id');
           await backdate(trx, 'payouts', [id], at);
           await backdate(trx, 'ledger_rows', [row.id], at);
@@ -166,12 +171,16 @@ export async function bookHistory(db: Db, { orders = 110, seed = 5 } = {}) {
     if (edge) edgeOrders[edge] = id;
   }
   await backdating(db, async (trx) => {
-    await reversePayout(trx, {
-      payoutId: payoutIds[0],
-      reason: 'Counted twice',
-      authorisedBy: 'bookkeeping test',
-      timeZone: 'Europe/Berlin',
-    });
+    await reversePayout(
+      trx,
+      {
+        payoutId: payoutIds[0],
+        reason: 'Counted twice',
+        authorisedBy: 'bookkeeping test',
+        timeZone: 'Europe/Berlin',
+      },
+      publishLedgerEvent,
+    );
     await backdate(
       trx,
       'ledger_rows',

@@ -104,6 +104,20 @@ function importsOf(text: string): string[] {
   return specifiers.map((m) => m[1]);
 }
 
+/** Mail, outgoing webhooks, Stripe and the fiscal services: the ledger's callers talk to them, never the ledger. */
+const integrationDirs = ['webhooks-out', 'mail', 'stripe', 'fiscal'].map((dir) => path.join(root, 'api/src', dir));
+const ledgerFile = path.join(ledgerDir, 'payout.ts');
+
+/** The relative imports of `text` (the source of `file`) that lead into an integration's folder. */
+function integrationImports(text: string, file: string): string[] {
+  return importsOf(text)
+    .filter((s) => s.startsWith('.'))
+    .filter((specifier) => {
+      const target = path.resolve(path.dirname(file), specifier);
+      return integrationDirs.some((dir) => target === dir || target.startsWith(dir + path.sep));
+    });
+}
+
 describe('ledger boundary', () => {
   it('recognises writes of the books in every form the code could take (so the scan below can fail)', () => {
     const writes = [
@@ -182,5 +196,19 @@ describe('ledger boundary', () => {
     };
     for (const file of files) visit(file, [path.relative(root, file)]);
     assert.deepEqual(offenders, [], offenders.join('\n'));
+  });
+
+  it('api/src/ledger imports no integration: the events it causes go out through the hook its caller hands in', () => {
+    assert.deepEqual(integrationImports("import { emitPayout } from '../webhooks-out/emit.ts';", ledgerFile), [
+      '../webhooks-out/emit.ts',
+    ]);
+    assert.deepEqual(integrationImports("const m = await import('../stripe/adapter.ts');", ledgerFile), [
+      '../stripe/adapter.ts',
+    ]);
+    assert.deepEqual(integrationImports("import type { LedgerEvent } from './events.ts';", ledgerFile), []);
+    const offenders = sourceFiles(ledgerDir).flatMap((file) =>
+      integrationImports(readFileSync(file, 'utf8'), file).map((s) => `${path.relative(root, file)}: ${s}`),
+    );
+    assert.deepEqual(offenders, [], `the ledger imports an integration:\n${offenders.join('\n')}`);
   });
 });

@@ -33,6 +33,7 @@ import { tr, type Message } from '../language/messages.ts';
 import type { CsvColumn } from '../csv.ts';
 import { receiptFiscalBlock, withFiscalBlock } from '../fiscal/receipt.ts';
 import { startVisitTransaction } from '../fiscal/visit-start.ts';
+import { publishLedgerEvent } from '../webhooks-out/ledger-events.ts';
 
 // The counter: a vendor's visit, the tills with their cash book and daily close, and the
 // papers to print. The money rules are in ledger/counter.ts and ledger/till.ts.
@@ -200,19 +201,23 @@ export const counterRoutes: RouteDef[] = [
         input.items.map((item) => item.itemId),
       );
       const vendor = await vendorOfLicence(ctx.db, input.vendor);
-      const { id, booked } = await counterVisit(ctx.db, {
-        visitId: input.visitId.toLowerCase(),
-        vendorId: vendor.id,
-        tillId: input.tillId,
-        lines: input.items,
-        cash: input.cash,
-        tendered: input.tendered,
-        payOut: input.payOut,
-        expectedCredit: input.expectedCredit,
-        creditIsTestMoney: creditIsTestMoney(ctx.config),
-        staff: staffName(ctx),
-        timeZone: ctx.config.timeZone,
-      });
+      const { id, booked } = await counterVisit(
+        ctx.db,
+        {
+          visitId: input.visitId.toLowerCase(),
+          vendorId: vendor.id,
+          tillId: input.tillId,
+          lines: input.items,
+          cash: input.cash,
+          tendered: input.tendered,
+          payOut: input.payOut,
+          expectedCredit: input.expectedCredit,
+          creditIsTestMoney: creditIsTestMoney(ctx.config),
+          staff: staffName(ctx),
+          timeZone: ctx.config.timeZone,
+        },
+        publishLedgerEvent,
+      );
       ctx.status = booked ? 201 : 200;
       ctx.body = await requireVisit(ctx, id);
     },
@@ -347,15 +352,19 @@ export const counterRoutes: RouteDef[] = [
     handler: async (ctx) => {
       const till = await requireTill(ctx, tillParam(ctx));
       const input = parse(closeInput, ctx.request.body);
-      const id = await closeDay(ctx.db, {
-        tillId: till.id,
-        counted: input.counted,
-        expected: input.expected,
-        denominations: input.denominations as Record<string, number> | undefined,
-        reason: input.reason,
-        staff: staffName(ctx),
-        timeZone: ctx.config.timeZone,
-      });
+      const id = await closeDay(
+        ctx.db,
+        {
+          tillId: till.id,
+          counted: input.counted,
+          expected: input.expected,
+          denominations: input.denominations as Record<string, number> | undefined,
+          reason: input.reason,
+          staff: staffName(ctx),
+          timeZone: ctx.config.timeZone,
+        },
+        publishLedgerEvent,
+      );
       ctx.status = 201;
       ctx.body = await findClose(ctx.db, id);
     },

@@ -175,6 +175,12 @@ export async function feeIsCovered(trx: Knex.Transaction, orderId: number): Prom
 }
 
 /**
+ * Orders whose card fee is booked once Stripe tells it: paid, and refunded too (Stripe keeps its fee on
+ * a refund, even of a payment refunded before its fee was known).
+ */
+export const takesFee = (order: { status: string }) => order.status === 'paid' || order.status === 'refunded';
+
+/**
  * Books the card fee of an order: vendor → provider, and orga → vendor for the same amount when
  * the newspaper covers it (feeIsCovered; `covered` only for a caller that decided it already). The
  * vendor then nets the full price. A fee that arrives after the vendor was deleted is the

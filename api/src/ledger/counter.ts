@@ -1,9 +1,9 @@
 import type { Knex } from 'knex';
 import { accountIds, vendorAccountId } from './accounts.ts';
+import type { PublishLedgerEvent } from './events.ts';
 import { payOut } from './payout.ts';
 import { openCredit } from './queries.ts';
 import { oneRow } from '../one-row.ts';
-import { emitCounterSale } from '../webhooks-out/emit.ts';
 import { CounterError } from './errors.ts';
 import { refuseTestCreditAsCash } from './test-credit.ts';
 import { bookMovement, lockTill } from './till.ts';
@@ -63,6 +63,7 @@ export class StaleCredit extends CounterError {
 export async function counterVisit(
   db: Knex | Knex.Transaction,
   request: VisitRequest,
+  publish: PublishLedgerEvent,
 ): Promise<{ id: string; booked: boolean }> {
   const quantities = new Map<number, number>();
   for (const line of request.lines) quantities.set(line.itemId, (quantities.get(line.itemId) ?? 0) + line.quantity);
@@ -201,15 +202,19 @@ export async function counterVisit(
         timeZone: request.timeZone,
       });
     }
-    if (total > 0) await emitCounterSale(trx, request.visitId);
+    if (total > 0) await publish(trx, { type: 'counter.sale', visitId: request.visitId });
     if (request.payOut && left > 0) {
-      const payoutId = await payOut(trx, {
-        vendorId: request.vendorId,
-        expectedAmount: left,
-        authorisedBy: request.staff,
-        timeZone: request.timeZone,
-        tillId: request.tillId,
-      });
+      const payoutId = await payOut(
+        trx,
+        {
+          vendorId: request.vendorId,
+          expectedAmount: left,
+          authorisedBy: request.staff,
+          timeZone: request.timeZone,
+          tillId: request.tillId,
+        },
+        publish,
+      );
       await trx('counter_visits').where({ id: request.visitId }).update({ payout_id: payoutId });
     }
     return { id: request.visitId, booked: true };

@@ -13,7 +13,7 @@ import { refuseTestCreditAsCash } from './test-credit.ts';
 import { bookMovement, defaultTillId, lockTill } from './till.ts';
 import { payoutVoucherSql } from './vouchers.ts';
 import { oneRow } from '../one-row.ts';
-import { emitPayout, emitPayoutReversed } from '../webhooks-out/emit.ts';
+import type { PublishLedgerEvent } from './events.ts';
 
 // Cash at the counter. A payout pays a vendor's whole open credit and stamps every row it settled
 // with its id; a reversal books the money back as one new open row. Both lock the till's row and
@@ -82,7 +82,11 @@ async function lastPayout(trx: Knex.Transaction, vendorId: number, timeZone: str
  * Pays out the vendor's open credit; answers the new payout's id, or the id of the payout booked
  * before with the same request id.
  */
-export async function payOut(db: Knex | Knex.Transaction, request: PayoutRequest): Promise<number> {
+export async function payOut(
+  db: Knex | Knex.Transaction,
+  request: PayoutRequest,
+  publish: PublishLedgerEvent,
+): Promise<number> {
   return db.transaction(async (trx) => {
     const tillId = request.tillId ?? (await defaultTillId(trx));
     await lockTill(trx, tillId);
@@ -156,7 +160,7 @@ export async function payOut(db: Knex | Knex.Transaction, request: PayoutRequest
       timeZone: request.timeZone,
     });
     await trx('ledger_rows').whereRaw('id = any(?::bigint[])', [rowIds]).update({ payout_id: id });
-    await emitPayout(trx, id);
+    await publish(trx, { type: 'payout.created', payoutId: id });
     return id;
   });
 }
@@ -174,7 +178,11 @@ export interface ReversalRequest {
  * (which the database lets be reversed only once). The settled rows keep their payout: that is the
  * history; the reversal row carries the credit from now on.
  */
-export async function reversePayout(db: Knex | Knex.Transaction, request: ReversalRequest): Promise<void> {
+export async function reversePayout(
+  db: Knex | Knex.Transaction,
+  request: ReversalRequest,
+  publish: PublishLedgerEvent,
+): Promise<void> {
   await db.transaction(async (trx) => {
     // A payout's till and vendor never change: read without a lock, they name the locks to take.
     const found = await trx('payouts')
@@ -223,6 +231,6 @@ export async function reversePayout(db: Knex | Knex.Transaction, request: Revers
       reversed_by: request.authorisedBy,
       reversal_reason: request.reason,
     });
-    await emitPayoutReversed(trx, request.payoutId);
+    await publish(trx, { type: 'payout.reversed', payoutId: request.payoutId });
   });
 }

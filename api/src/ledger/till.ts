@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { CounterError, RequestReused } from './errors.ts';
 import { oneRow } from '../one-row.ts';
-import { emitDayClosed } from '../webhooks-out/emit.ts';
+import type { PublishLedgerEvent } from './events.ts';
 import { day as dayParam, money, tr } from '../language/messages.ts';
 
 // The tills and their cash book. Every cash movement is written here, in the caller's
@@ -254,7 +254,7 @@ export interface CloseRequest {
  * movement, before the close, which records the last movement it covers. Cash moved after the close
  * goes into the next one. One close per till and day: the evening's count.
  */
-export async function closeDay(db: Db, request: CloseRequest): Promise<number> {
+export async function closeDay(db: Db, request: CloseRequest, publish: PublishLedgerEvent): Promise<number> {
   if (request.denominations) {
     const sum = Object.entries(request.denominations).reduce(
       (total, [value, pieces]) => total + Number(value) * pieces,
@@ -349,7 +349,7 @@ export async function closeDay(db: Db, request: CloseRequest): Promise<number> {
       })
       .returning<{ id: number }[]>('id');
     const id = Number(oneRow(closed).id);
-    await emitDayClosed(trx, id);
+    await publish(trx, { type: 'counter.day_closed', closeId: id });
     return id;
   });
 }

@@ -4,7 +4,7 @@ import type { Config } from '../config.ts';
 import { conflictError, notFoundError } from '../errors.ts';
 import { hotRows } from '../db/connection.ts';
 import { eventStored, orderPaidEvent } from '../webhooks-out/emit.ts';
-import { bookFee, bookOrder } from '../ledger/book.ts';
+import { bookFee, bookOrder, takesFee } from '../ledger/book.ts';
 import { VendorDeleted } from '../ledger/errors.ts';
 import { kickOutbox } from '../mail/outbox.ts';
 import { oneRow } from '../one-row.ts';
@@ -27,12 +27,6 @@ import { findOrder, lockOrder, orderColumns, type OrderRow } from './queries.ts'
 // later ones find nothing left to do.
 
 export const invalidConfirmation = () => notFoundError('Invalid payment confirmation');
-
-/**
- * Orders whose card fee is booked once Stripe tells it: paid, and refunded too (Stripe keeps its fee on
- * a refund, even of a payment refunded before its fee was known).
- */
-const takesFee = (order: OrderRow) => order.status === 'paid' || order.status === 'refunded';
 
 /** An order Stripe has nothing more to tell us about. */
 const isSettled = (order: OrderRow) => order.status === 'flagged' || (takesFee(order) && order.fee !== null);

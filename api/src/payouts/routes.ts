@@ -28,6 +28,7 @@ import { creditIsTestMoney } from '../safety.ts';
 import { centsToDecimal, type CsvColumn } from '../csv.ts';
 import type { ListSpec } from '../lists.ts';
 import { receiptFiscalBlock, withFiscalBlock } from '../fiscal/receipt.ts';
+import { publishLedgerEvent } from '../webhooks-out/ledger-events.ts';
 
 const payoutId = (ctx: AppContext) => idParam(ctx.params.id, 'payout');
 
@@ -107,15 +108,19 @@ export const payoutRoutes: RouteDef[] = [
     handler: async (ctx) => {
       const input = parse(payoutInput, ctx.request.body);
       const vendor = await vendorOfLicence(ctx.db, input.vendor);
-      const id = await payOut(ctx.db, {
-        vendorId: vendor.id,
-        expectedAmount: input.expectedAmount,
-        authorisedBy: staffName(ctx),
-        timeZone: ctx.config.timeZone,
-        tillId: input.tillId,
-        requestId: input.requestId,
-        creditIsTestMoney: creditIsTestMoney(ctx.config),
-      });
+      const id = await payOut(
+        ctx.db,
+        {
+          vendorId: vendor.id,
+          expectedAmount: input.expectedAmount,
+          authorisedBy: staffName(ctx),
+          timeZone: ctx.config.timeZone,
+          tillId: input.tillId,
+          requestId: input.requestId,
+          creditIsTestMoney: creditIsTestMoney(ctx.config),
+        },
+        publishLedgerEvent,
+      );
       // A submission sent again answers as the first time: the same payout.
       ctx.status = 201;
       ctx.body = await payoutWithRows(ctx, id);
@@ -130,12 +135,16 @@ export const payoutRoutes: RouteDef[] = [
     handler: async (ctx) => {
       const id = payoutId(ctx);
       const { reason } = parse(reversalInput, ctx.request.body);
-      await reversePayout(ctx.db, {
-        payoutId: id,
-        reason,
-        authorisedBy: staffName(ctx),
-        timeZone: ctx.config.timeZone,
-      });
+      await reversePayout(
+        ctx.db,
+        {
+          payoutId: id,
+          reason,
+          authorisedBy: staffName(ctx),
+          timeZone: ctx.config.timeZone,
+        },
+        publishLedgerEvent,
+      );
       ctx.body = await requirePayout(ctx, id);
     },
   },
