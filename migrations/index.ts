@@ -38,6 +38,7 @@ import * as salesIndex from './038_sales_index.ts';
 import * as rksvSignAt from './039_rksv_sign_at.ts';
 import * as fiskalySetup from './040_fiskaly_setup.ts';
 import * as fiscalDecommissions from './041_fiscal_decommissions.ts';
+import * as country from './042_country.ts';
 
 export interface Migration {
   name: string;
@@ -86,4 +87,5 @@ export const migrations: Migration[] = [
   { name: '039_rksv_sign_at', ...rksvSignAt },
   { name: '040_fiskaly_setup', ...fiskalySetup },
   { name: '041_fiscal_decommissions', ...fiscalDecommissions },
+  { name: '042_country', ...country },
 ];

@@ -3,6 +3,7 @@ import { storeFile } from '../api/src/files/queries.ts';
 import { hashPassword, verifyPassword } from '../api/src/identity/accounts/passwords.ts';
 import { findActiveAccountByUsername } from '../api/src/identity/accounts/queries.ts';
 import { makeLogoPng, makePdf } from './assets/files.ts';
+import { type Country, presetOf } from '../api/src/country/presets.ts';
 
 // The demo newspaper: settings with a logo, four items (print issue, digital edition with its PDF
 // licence, a calendar) and 30 vendors around Vienna's centre with locations and comments, plus one
@@ -43,6 +44,110 @@ function demoHash(password: string): Promise<string> {
   if (!demoHashes.has(password)) demoHashes.set(password, hashPassword(password));
   return demoHashes.get(password)!;
 }
+
+/**
+ * The demo's prices in each country's minor unit, near what street papers there ask: a copy, what a
+ * vendor pays for it at the counter, the digital edition and its licence share, the calendar and what
+ * a vendor pays for one, the most an order may cost, and the float the till starts with.
+ */
+export const demoPrices: Record<
+  Country,
+  {
+    copy: number;
+    counterCopy: number;
+    digital: number;
+    licence: number;
+    calendar: number;
+    counterCalendar: number;
+    maxOrder: number;
+    float: number;
+  }
+> = {
+  DE: {
+    copy: 300,
+    counterCopy: 150,
+    digital: 300,
+    licence: 50,
+    calendar: 1000,
+    counterCalendar: 500,
+    maxOrder: 15000,
+    float: 200000,
+  },
+  AT: {
+    copy: 300,
+    counterCopy: 150,
+    digital: 300,
+    licence: 50,
+    calendar: 1000,
+    counterCalendar: 500,
+    maxOrder: 15000,
+    float: 200000,
+  },
+  // Surprise in Basel: CHF 8 a copy, the vendor keeps half.
+  CH: {
+    copy: 800,
+    counterCopy: 400,
+    digital: 600,
+    licence: 100,
+    calendar: 2500,
+    counterCalendar: 1250,
+    maxOrder: 40000,
+    float: 100000,
+  },
+  // The Big Issue: £4 a copy, bought by the vendor for £2.
+  GB: {
+    copy: 400,
+    counterCopy: 200,
+    digital: 300,
+    licence: 50,
+    calendar: 1200,
+    counterCalendar: 600,
+    maxOrder: 15000,
+    float: 30000,
+  },
+  US: {
+    copy: 300,
+    counterCopy: 100,
+    digital: 300,
+    licence: 50,
+    calendar: 1500,
+    counterCalendar: 750,
+    maxOrder: 20000,
+    float: 30000,
+  },
+  CA: {
+    copy: 300,
+    counterCopy: 150,
+    digital: 300,
+    licence: 50,
+    calendar: 1500,
+    counterCalendar: 750,
+    maxOrder: 20000,
+    float: 30000,
+  },
+  // Situation Stockholm: 80 kronor a copy, the vendor buys it for 40.
+  SE: {
+    copy: 8000,
+    counterCopy: 4000,
+    digital: 6000,
+    licence: 1000,
+    calendar: 15000,
+    counterCalendar: 7500,
+    maxOrder: 200000,
+    float: 300000,
+  },
+  // The Big Issue Japan: 500 yen a copy (yen have no minor unit).
+  JP: {
+    copy: 500,
+    counterCopy: 220,
+    digital: 500,
+    licence: 100,
+    calendar: 1500,
+    counterCalendar: 700,
+    maxOrder: 20000,
+    float: 30000,
+  },
+};
 
 /** mulberry32: a tiny deterministic generator, so the demo data is the same on every run. */
 /** The entry at `index`, counted round the list (the seed's lists are fixed and never empty). */
@@ -222,6 +327,10 @@ const addDays = (date: string, days: number) => isoDate(new Date(Date.parse(date
 
 export async function seedDemo(trx: Knex.Transaction | Knex): Promise<void> {
   const random = generator(20_270_101);
+  // The installation's country (COUNTRY at the first start) decides the prices and the VAT rates.
+  const settings = await trx('settings').where({ id: 1 }).first<{ country: string } | undefined>('country');
+  const preset = presetOf(settings?.country ?? 'DE');
+  const prices = demoPrices[preset.country];
 
   // Files: the logo and the digital edition's PDF.
   const logoFileId = await storeFile(
@@ -273,7 +382,8 @@ export async function seedDemo(trx: Knex.Transaction | Knex): Promise<void> {
       use_vendor_license_id_in_shop: false,
       use_tip_instead_of_donation: false,
       orga_covers_transaction_costs: true,
-      max_order_amount: 15000,
+      max_order_amount: prices.maxOrder,
+      vat_rate: preset.tax.newspaper,
       // The address and tax identity the tills' exports to the tax office name (an example, not a real one).
       company_street: 'Musterstraße 12',
       company_postcode: '80331',
@@ -291,8 +401,8 @@ export async function seedDemo(trx: Knex.Transaction | Knex): Promise<void> {
         description: 'Die aktuelle Ausgabe der Straßenzeitung, gedruckt.',
         name_en: 'Newspaper',
         description_en: 'The current issue of the street paper, in print.',
-        price: 300,
-        counter_price: 150,
+        price: prices.copy,
+        counter_price: prices.counterCopy,
         item_order: 100,
         is_main_product: true,
         measure: 'Stück',
@@ -302,8 +412,9 @@ export async function seedDemo(trx: Knex.Transaction | Knex): Promise<void> {
         description: 'Lizenzanteil der Zeitung an jeder verkauften digitalen Ausgabe.',
         name_en: 'Digital edition – licence',
         description_en: "The paper's share of every digital edition sold.",
-        price: 50,
+        price: prices.licence,
         item_order: 10,
+        vat_rate: preset.tax.digital === preset.tax.newspaper ? null : preset.tax.digital,
         is_license_item: true,
         is_pdf_item: true,
         pdf_file_id: pdfFileId,
@@ -318,8 +429,9 @@ export async function seedDemo(trx: Knex.Transaction | Knex): Promise<void> {
       description: 'Die aktuelle Ausgabe als PDF per E-Mail.',
       name_en: 'Digital edition',
       description_en: 'The current issue as a PDF by e-mail.',
-      price: 300,
+      price: prices.digital,
       item_order: 90,
+      vat_rate: preset.tax.digital === preset.tax.newspaper ? null : preset.tax.digital,
       license_item_id: licence.id,
       measure: 'PDF',
     },
@@ -328,16 +440,17 @@ export async function seedDemo(trx: Knex.Transaction | Knex): Promise<void> {
       description: 'Wandkalender mit Fotos unserer Verkäuferinnen und Verkäufer.',
       name_en: 'Calendar 2027',
       description_en: 'Wall calendar with photos of our vendors.',
-      price: 1000,
-      counter_price: 500,
+      price: prices.calendar,
+      counter_price: prices.counterCalendar,
       item_order: 50,
+      vat_rate: preset.tax.standard,
       measure: 'Stück',
       max_order_amount: 5,
     },
   ]);
 
   // The counter's till, with the float the office starts the cash book with.
-  await trx('tills').insert({ name: 'Kasse 1', opening_balance: 200000, location_name: 'Ausgabestelle im Büro' });
+  await trx('tills').insert({ name: 'Kasse 1', opening_balance: prices.float, location_name: 'Ausgabestelle im Büro' });
 
   // Vendors DEMO-1 … DEMO-30 in that order (DEMO-1 gets the lowest id), then the deactivated one.
   const vendorRows: Record<string, unknown>[] = [];

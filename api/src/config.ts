@@ -1,5 +1,6 @@
 import net from 'node:net';
 import path from 'node:path';
+import { type Country, countries, isCountry, presets } from './country/presets.ts';
 
 /** Everything the process reads from its environment, typed, with the embedded defaults. */
 export interface Config {
@@ -127,6 +128,11 @@ export interface Config {
     /** How long one set-up call to fiskaly may take (a TSS's creation, its states, the admin, a client). */
     setupTimeoutMs: number;
   };
+  /**
+   * The country a new installation takes at its first start (COUNTRY; the settings row keeps it):
+   * its preset (api/src/country/presets.ts) gives the default time zone and whether a till can sign.
+   */
+  country: Country;
   /** The newspaper's time zone: a bare date in a period, a statistics day and a CSV time are local to it. */
   timeZone: string;
   embedOrigins: string[];
@@ -165,6 +171,7 @@ export function isLoopback(host: string): boolean {
  */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = portNumber(env.PORT);
+  const country = countryOf(env.COUNTRY);
   const publicUrlSet = env.PUBLIC_URL !== undefined;
   const publicUrl = publicUrlSet ? shopAddress(env.PUBLIC_URL ?? '') : `http://localhost:${port}`;
   const publicHost = new URL(publicUrl).hostname;
@@ -216,8 +223,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maxConnections: positiveInt(env, 'MAX_CONNECTIONS', 1000),
     maxConnectionsPerAddress: positiveInt(env, 'MAX_CONNECTIONS_PER_ADDRESS', 50),
     reconcileIntervalSeconds: positiveInt(env, 'RECONCILE_INTERVAL_SECONDS', 60),
-    fiscal: fiscalConfig(env),
-    timeZone: timeZone(env.TIME_ZONE || 'Europe/Berlin'),
+    fiscal: fiscalConfig(env, country),
+    country,
+    timeZone: timeZone(env.TIME_ZONE || presets[country].timeZone),
     embedOrigins: embedOrigins(env.EMBED_ORIGINS ?? ''),
     mapTileUrl: env.MAP_TILE_URL || 'https://tile.openstreetmap.org/{z}/{x}/{y}.png',
     logLevel: env.LOG_LEVEL === 'silent' ? 'silent' : 'info',
@@ -227,13 +235,28 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   };
 }
 
-function fiscalConfig(env: NodeJS.ProcessEnv): Config['fiscal'] {
+/** COUNTRY: one of the countries with a preset, DE when unset. */
+function countryOf(raw: string | undefined): Country {
+  const value = (raw ?? '').trim().toUpperCase() || 'DE';
+  if (!isCountry(value)) throw new ConfigError(`COUNTRY must be one of ${countries.join(', ')}, got "${raw}"`);
+  return value;
+}
+
+/**
+ * Signing follows the country's law: FISCAL_COUNTRY defaults to the country where it has one (DE or
+ * AT), and an installation in a country without such a law (CH, GB, …) cannot sign its tills under
+ * another's.
+ */
+function fiscalConfig(env: NodeJS.ProcessEnv, installation: Country): Config['fiscal'] {
   const mode = env.FISCAL_MODE || 'off';
   if (!(fiscalModes as readonly string[]).includes(mode))
     throw new ConfigError(`FISCAL_MODE must be off, test or live, got "${mode}"`);
-  const country = env.FISCAL_COUNTRY || 'DE';
+  const law = presets[installation].fiscal.law;
+  const country = env.FISCAL_COUNTRY || law || 'DE';
   if (!(fiscalCountries as readonly string[]).includes(country))
     throw new ConfigError(`FISCAL_COUNTRY must be DE or AT, got "${country}"`);
+  if (mode !== 'off' && law === null)
+    throw new ConfigError(`FISCAL_MODE must be off with COUNTRY=${installation}: ${presets[installation].fiscal.note}`);
   const apiUrl = env.FISCAL_API_URL?.trim().replace(/\/+$/, '') || undefined;
   if (apiUrl && !/^https?:$/.test(URL.canParse(apiUrl) ? new URL(apiUrl).protocol : ''))
     throw new ConfigError(

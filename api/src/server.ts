@@ -15,6 +15,7 @@ import { configRefusals, databaseRefusals, isLocalStart, replaceDemoPasswords } 
 import { resumeSandbox } from './stripe/sandbox/index.ts';
 import { demoLoginsInUse } from '../../seeds/demo.ts';
 import { seedOnFirstStart } from '../../seeds/index.ts';
+import { adoptCountry } from './country/installation.ts';
 
 const config = configOrRefuse();
 setLogSilent(config.logLevel === 'silent');
@@ -27,6 +28,7 @@ const refusals = await databaseRefusals(db, config);
 if (refusals.length) await db.destroy();
 refuseToStart(refusals);
 const history = config.seedHistory ? { now: new Date(), timeZone: config.timeZone } : undefined;
+await adoptCountry(db, config.country);
 const seeded = config.seedDemo ? await seedOnFirstStart(db, history) : false;
 // Behind a public address even a demo chosen on purpose never opens with the published passwords.
 const newPasswords = seeded && !isLocalStart(config) && !config.oidc.issuer ? await replaceDemoPasswords(db) : [];

@@ -2,6 +2,8 @@ import type { Knex } from 'knex';
 import type { Config, FiscalCountry, FiscalMode } from '../config.ts';
 import { conflictError } from '../errors.ts';
 import { missingFiscalCredentials } from '../safety.ts';
+import { presetOf } from '../country/presets.ts';
+import { tr } from '../language/messages.ts';
 
 // A till's fiscal mode and country: its own setting, else the installation's FISCAL_MODE and
 // FISCAL_COUNTRY. Switching a till off stops its signing; switching it on again begins anew with the
@@ -65,6 +67,16 @@ export async function setTillFiscal(
   input: { mode: FiscalMode | null; country: FiscalCountry | null },
 ): Promise<TillFiscal> {
   const mode = input.mode ?? config.fiscal.mode;
+  // A till signs only under its own country's law: a Swiss till is never switched to German signing.
+  const { country } = await db('settings').where({ id: 1 }).first<{ country: string }>('country');
+  const law = presetOf(country).fiscal.law;
+  if (mode !== 'off' && law === null)
+    throw conflictError(
+      tr('A till in {country} cannot sign: no law there asks for it, and another country’s signing does not apply.', {
+        country,
+      }),
+      { mode: 'Signing is off in this country.' },
+    );
   const missing = missingFiscalCredentials(config);
   if (mode === 'live' && missing.length)
     throw conflictError('Live signing needs the signing service’s credentials in the configuration (docs/fiscal.md).', {

@@ -1,6 +1,9 @@
 // The German text of every English API message (see messages.ts). A message added in the code needs
 // its line here; tests/api/messages.test.ts finds any that is missing and any line no code uses.
 export const messagesDe: Record<string, string> = {
+  'A till in {country} cannot sign: no law there asks for it, and another country’s signing does not apply.':
+    'Eine Kasse in {country} kann nicht signieren: Dort verlangt es kein Gesetz, und die Signatur eines anderen Landes gilt nicht.',
+  'Signing is off in this country.': 'In diesem Land ist die Signatur aus.',
   'Not found.': 'Nicht gefunden.',
   'This entry already exists.': 'Diesen Eintrag gibt es schon.',
   'This entry refers to something that does not exist or is still in use.':

@@ -1,0 +1,123 @@
+import assert from 'node:assert/strict';
+import type { Db } from '../../api/src/db/connection.ts';
+import { loadConfig } from '../../api/src/config.ts';
+import { adoptCountry } from '../../api/src/country/installation.ts';
+import { countries, presets, roundCash } from '../../api/src/country/presets.ts';
+import { seedOnFirstStart } from '../../seeds/index.ts';
+import { demoPrices } from '../../seeds/demo.ts';
+import { describeApi } from '../support/env.ts';
+
+// The country of an installation: its preset's rates, rounding, coins and notes, and signing law,
+// and the demo a first start seeds in it.
+
+/** Empties the database the way a fresh install is: migrated, the settings row, nothing else. */
+async function emptyDatabase(db: Db): Promise<void> {
+  const { rows } = await db.raw<{ rows: { tablename: string }[] }>(
+    `select tablename from pg_tables where schemaname = current_schema() and tablename not like 'knex_migrations%'`,
+  );
+  await db.raw(`truncate table ${rows.map((r) => `"${r.tablename}"`).join(', ')} restart identity cascade`);
+  await db('settings').insert({ id: 1 });
+}
+
+describe('country presets', () => {
+  it('has the newspaper rates of each country’s law, in hundredths of a percent', () => {
+    const newspaper = Object.fromEntries(countries.map((c) => [c, presets[c].tax.newspaper]));
+    assert.deepEqual(newspaper, { DE: 700, AT: 1000, CH: 260, GB: 0, US: 0, CA: 0, SE: 600, JP: 1000 });
+    assert.deepEqual(
+      countries.map((c) => presets[c].tax.standard),
+      [1900, 2000, 810, 2000, 0, 0, 2500, 1000],
+    );
+    assert.ok(presets.US.tax.bySubdivision && presets.CA.tax.bySubdivision, 'sales tax is set per state or province');
+    for (const c of countries) {
+      assert.equal(presets[c].tax.tip, 0, `${c}: a tip carries no VAT`);
+      assert.match(presets[c].tax.source, /^https:\/\//, `${c} cites its source`);
+      assert.match(presets[c].cashRounding.source + presets[c].denominations.source, /https:\/\//);
+    }
+  });
+
+  it('rounds cash to 0.05 in CHF and CAD, to whole kronor in SEK, and not at all elsewhere', () => {
+    assert.equal(roundCash(1347, presets.CH.cashRounding.step), 1345);
+    assert.equal(roundCash(1348, presets.CH.cashRounding.step), 1350);
+    assert.equal(roundCash(1347, presets.CA.cashRounding.step), 1345);
+    assert.equal(roundCash(4950, presets.SE.cashRounding.step), 5000);
+    assert.equal(roundCash(4949, presets.SE.cashRounding.step), 4900);
+    assert.equal(roundCash(1347, presets.DE.cashRounding.step), 1347);
+    assert.equal(roundCash(1347, presets.GB.cashRounding.step), 1347);
+    assert.ok(!presets.CH.denominations.values.some((v) => v < 5), 'no Swiss coin below 5 centimes');
+    assert.ok(!presets.SE.denominations.values.some((v) => v < 100), 'no Swedish coin below a krona');
+  });
+
+  it('signs only in DE and AT: a Swiss installation refuses FISCAL_MODE, and takes its own time zone', () => {
+    assert.deepEqual(
+      countries.filter((c) => presets[c].fiscal.law !== null),
+      ['DE', 'AT'],
+    );
+    assert.throws(() => loadConfig({ COUNTRY: 'CH', FISCAL_MODE: 'test' }), /FISCAL_MODE must be off with COUNTRY=CH/);
+    assert.throws(() => loadConfig({ COUNTRY: 'XX' }), /COUNTRY must be one of/);
+    const swiss = loadConfig({ COUNTRY: 'CH' });
+    assert.equal(swiss.timeZone, 'Europe/Zurich');
+    assert.equal(loadConfig({ COUNTRY: 'AT', FISCAL_MODE: 'test' }).fiscal.country, 'AT');
+    assert.equal(loadConfig({}).country, 'DE');
+  });
+});
+
+describeApi('an installation’s country', (t) => {
+  it('seeds a Swiss demo at Swiss prices and rates when the first start says CH, and keeps the country once money moved', async () => {
+    try {
+      await emptyDatabase(t.db);
+      assert.equal(await adoptCountry(t.db, 'CH'), 'CH');
+      assert.equal(await seedOnFirstStart(t.db), true);
+      const settings = await t.db('settings').first('country', 'vat_rate', 'max_order_amount');
+      assert.equal(settings.country, 'CH');
+      assert.equal(settings.vat_rate, presets.CH.tax.newspaper, 'the reduced Swiss rate on the newspaper');
+      assert.equal(Number(settings.max_order_amount), demoPrices.CH.maxOrder);
+      const items = await t.db('items').select('name', 'price', 'counter_price', 'vat_rate').orderBy('id');
+      const byName = Object.fromEntries(items.map((item) => [item.name, item]));
+      assert.equal(byName.Zeitung.price, 800, 'CHF 8 a copy');
+      assert.equal(byName.Zeitung.counter_price, 400);
+      assert.equal(byName['Kalender 2027'].vat_rate, presets.CH.tax.standard, 'a calendar at the normal rate');
+      const till = await t.db('tills').first('opening_balance');
+      assert.equal(Number(till.opening_balance), demoPrices.CH.float);
+      assert.equal(
+        Number(till.opening_balance) % presets.CH.denominations.values.at(-1)!,
+        0,
+        'the float is made of Swiss coins and notes',
+      );
+
+      // A till in Switzerland is never switched to German signing.
+      const office = await t.office();
+      const tillId = (await t.db('tills').first('id')).id;
+      const refused = await t.http
+        .put(`/api/tills/${tillId}/fiscal`)
+        .set('Authorization', office)
+        .set('Accept-Language', 'en')
+        .send({ mode: 'test', country: 'DE' });
+      assert.equal(refused.status, 409, JSON.stringify(refused.body));
+      assert.match(refused.body.message, /A till in CH cannot sign/);
+
+      // Money has moved: a later start with another COUNTRY keeps Switzerland.
+      await t.db('cash_movements').insert({
+        till_id: tillId,
+        year: 2026,
+        voucher_number: 1,
+        day: '2026-01-02',
+        kind: 'income',
+        counterpart: 'other',
+        amount: 100,
+        balance: Number(till.opening_balance) + 100,
+        reason: 'Spende',
+        staff: 'test',
+      });
+      assert.equal(await adoptCountry(t.db, 'DE'), 'CH');
+    } finally {
+      await t.reset();
+    }
+  });
+
+  it('seeds the German demo as before when no country is given', async () => {
+    const settings = await t.db('settings').first('country', 'vat_rate');
+    assert.deepEqual(settings, { country: 'DE', vat_rate: 700 });
+    const paper = await t.db('items').where({ name: 'Zeitung' }).first('price', 'counter_price');
+    assert.deepEqual(paper, { price: demoPrices.DE.copy, counter_price: demoPrices.DE.counterCopy });
+  });
+});
