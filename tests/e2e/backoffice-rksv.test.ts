@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
 import type { BrowserContext, Page } from 'playwright-core';
 import { accessToken, openLoggedIn } from './admin-login.ts';
 import { expectAccessible } from './axe.ts';
@@ -7,8 +8,8 @@ import { useServerAndBrowser } from './suite.ts';
 
 // An Austrian till on the tills screen: once it signs at (the local simulator of) fiskaly SIGN AT,
 // the screen names what the office registers at FinanzOnline, its Kassen-ID and the check value
-// (Prüfwert) of its AES key, the same as the registration route answers. German and English, axe and
-// both widths.
+// (Prüfwert) of its AES key, the same as the registration route answers, and the till's own DEP
+// downloads from its button. German and English, axe and both widths.
 
 describe('e2e: the tills screen names an Austrian till’s Kassen-ID and AES key check value', function () {
   this.timeout(300_000);
@@ -17,7 +18,11 @@ describe('e2e: the tills screen names an Austrian till’s Kassen-ID and AES key
   let page: Page;
   const pageErrors: string[] = [];
   before(async () => {
-    context = await e2e.browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'de-DE' });
+    context = await e2e.browser.newContext({
+      viewport: { width: 1280, height: 900 },
+      locale: 'de-DE',
+      acceptDownloads: true,
+    });
     page = await context.newPage();
     page.on('pageerror', (error) => pageErrors.push(error.message));
     await openLoggedIn(page, `${e2e.server.url}/backoffice/tills`, 'office', 'office');
@@ -55,6 +60,10 @@ describe('e2e: the tills screen names an Austrian till’s Kassen-ID and AES key
     assert.match(check, /^[A-Za-z0-9+/]{4}$/);
 
     await page.reload();
+    await page
+      .locator('#till-fiscal-now')
+      .filter({ hasText: 'Testmodus · Österreich (RKSV) · lokaler Simulator von fiskaly SIGN AT' })
+      .waitFor();
     const line = page.locator('#till-fiscal-rksv');
     await line
       .filter({ hasText: `Für FinanzOnline: Kassen-ID ${id} · Prüfwert des AES-Schlüssels ${check}` })
@@ -67,6 +76,28 @@ describe('e2e: the tills screen names an Austrian till’s Kassen-ID and AES key
     await expectAccessible(page, 'tills screen, Austrian till (390)');
     await screenshot(page, 'backoffice-rksv-tills-de-390');
     await resize(page, { width: 1280, height: 900 });
+
+    // The till's DEP downloads from its own button: one group, its receipts those of this Kassen-ID.
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.locator(`#dep7-download-${till}`).click(),
+    ]);
+    assert.equal(download.suggestedFilename().startsWith(`dep7-${till}-`), true);
+    const dep = JSON.parse(fs.readFileSync(await download.path(), 'utf8')) as {
+      'Belege-Gruppe': { 'Belege-kompakt': string[] }[];
+    };
+    assert.equal(dep['Belege-Gruppe'].length, 1);
+    const codes = dep['Belege-Gruppe'][0]['Belege-kompakt'].map((jws) =>
+      Buffer.from(jws.split('.')[1], 'base64url').toString('utf8').split('_'),
+    );
+    assert.deepEqual(
+      codes.map((code) => [code[2], code[3]]),
+      [
+        [id, '1'],
+        [id, '2'],
+      ],
+      'the start receipt and the opening balance of this Kassen-ID',
+    );
 
     await page.locator('#backoffice-language button[value="en"]').click();
     await line

@@ -64,7 +64,9 @@ function useApplies() {
       : [
           translate(`app.fiscal.mode_${till.effectiveMode}`),
           translate(`app.fiscal.country_${till.effectiveCountry}`),
-          till.simulator ? translate('app.fiscal.simulator') : '',
+          till.simulator
+            ? translate(till.effectiveCountry === 'AT' ? 'app.fiscal.simulator_AT' : 'app.fiscal.simulator')
+            : '',
           till.signingSince
             ? translate('app.fiscal.since', { time: formatDateTime(till.signingSince, locale as Locale) })
             : translate('app.fiscal.not_yet'),

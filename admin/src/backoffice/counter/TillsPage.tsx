@@ -7,6 +7,7 @@ import type { Locale } from '../../shared/locale.ts';
 import type { ShopDataProvider } from '../dataProvider.ts';
 import { useFormatCents } from '../common/money.tsx';
 import { PageTitle } from '../layout/PageTitle.tsx';
+import { Dep7Export } from './Dep7Export.tsx';
 import { FiscalExport, TillFiscal } from './TillFiscal.tsx';
 import { TillBook } from './TillBook.tsx';
 import { TillMovementForm } from './TillMovementForm.tsx';
@@ -53,6 +54,7 @@ export function TillsPage() {
                   : translate('app.tills.never_closed')}
               </Typography>
               <TillFiscal tillId={till.id} tillName={till.name} />
+              <Dep7Export tillId={till.id} today={data.today} />
               <TillLocation till={till} />
               <TillBook till={till} today={data.today} />
               <TillMovementForm till={till} />

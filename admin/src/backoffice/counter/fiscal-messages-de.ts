@@ -49,6 +49,11 @@ export const de: typeof en = {
       export_download: 'DSFinV-K herunterladen (ZIP)',
       export_loading: 'Der Export wird erstellt …',
       export_failed: 'Der Export war nicht möglich: %{message}',
+      dep7_heading: 'DEP-Export (RKSV)',
+      dep7_hint:
+        'Das Datenerfassungsprotokoll dieser Kasse (Kassen-ID %{id}): jeder Beleg dieser Tage in der Reihenfolge der Belegkette, im Format des BMF (DEP7, JSON).',
+      dep7_download: 'DEP herunterladen (JSON)',
+      simulator_AT: 'lokaler Simulator von fiskaly SIGN AT, keine Zugangsdaten des Anbieters',
       from: 'Von',
       to: 'Bis',
     },

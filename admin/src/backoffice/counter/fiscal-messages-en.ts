@@ -46,6 +46,11 @@ export const en = {
       export_download: 'Download DSFinV-K (ZIP)',
       export_loading: 'The export is being prepared …',
       export_failed: 'The export could not be made: %{message}',
+      dep7_heading: 'DEP export (RKSV)',
+      dep7_hint:
+        'The data collection protocol of this till (cash register ID %{id}): every receipt of these days in the order of the receipt chain, in the BMF’s format (DEP7, JSON).',
+      dep7_download: 'Download the DEP (JSON)',
+      simulator_AT: 'local simulator of fiskaly SIGN AT, no provider credentials',
       from: 'From',
       to: 'To',
     },
