@@ -15,9 +15,9 @@ import { pathToFileURL } from 'node:url';
  */
 export const entries = {
   server: 'api/src/server.ts',
-  account: 'api/src/identity/accounts/cli.ts',
-  'stripe-setup': 'api/src/stripe/setup-cli.ts',
-  maintenance: 'api/src/maintenance/cli.ts',
+  account: 'api/src/cli/account.ts',
+  'stripe-setup': 'api/src/cli/stripe-setup.ts',
+  maintenance: 'api/src/cli/maintenance.ts',
 };
 
 async function buildServer() {

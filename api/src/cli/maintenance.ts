@@ -2,13 +2,13 @@ import path from 'node:path';
 import { ConfigError, loadConfig } from '../config.ts';
 import { withoutPassword } from '../db/connection.ts';
 import { setLogSilent } from '../log.ts';
-import { writeBackup } from './backup.ts';
-import { checkDatabase } from './check.ts';
+import { writeBackup } from '../maintenance/backup.ts';
+import { checkDatabase } from '../maintenance/check.ts';
 import { eraseCustomerEmails } from '../privacy/erase-emails.ts';
-import { MaintenanceError } from './errors.ts';
-import { moveDatabase } from './move.ts';
-import { describeTarget, isPostgresUrl, openDatabase } from './open.ts';
-import { restoreBackup } from './restore.ts';
+import { MaintenanceError } from '../maintenance/errors.ts';
+import { moveDatabase } from '../maintenance/move.ts';
+import { describeTarget, isPostgresUrl, openDatabase } from '../maintenance/open.ts';
+import { restoreBackup } from '../maintenance/restore.ts';
 
 // npm run backup / restore / migrate-to-postgres, on the same database as npm start (DATABASE_URL,
 // else the embedded one in DATA_DIR). See docs/data-safety.md.

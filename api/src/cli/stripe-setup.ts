@@ -3,8 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { buildApp } from '../app.ts';
 import { loadConfig } from '../config.ts';
 import { createDb, migrate } from '../db/connection.ts';
-import { configuredWebhookSecrets, keyedClient, stripeClient } from './adapter.ts';
-import { setupWebhookEndpoint, webhookUrl, type SetupOutcome } from './setup.ts';
+import { configuredWebhookSecrets, keyedClient, stripeClient } from '../stripe/adapter.ts';
+import { setupWebhookEndpoint, webhookUrl, type SetupOutcome } from '../stripe/setup.ts';
 
 // `npm run stripe-setup`: creates or updates the webhook endpoint <PUBLIC_URL>/api/webhooks/stripe
 // at Stripe (STRIPE_SECRET_KEY) or, without a key, in this installation's sandbox, and prints the

@@ -1,9 +1,9 @@
-import { loadConfig } from '../../config.ts';
-import { openDb, openFailureMessage } from '../../db/open.ts';
-import { conflictError, DomainError, invalidError, notFoundError } from '../../errors.ts';
-import { generatePassword } from './passwords.ts';
-import { createAccount, resetPassword } from './queries.ts';
-import { tr } from '../../language/messages.ts';
+import { loadConfig } from '../config.ts';
+import { openDb, openFailureMessage } from '../db/open.ts';
+import { conflictError, DomainError, invalidError, notFoundError } from '../errors.ts';
+import { generatePassword } from '../identity/accounts/passwords.ts';
+import { createAccount, resetPassword } from '../identity/accounts/queries.ts';
+import { tr } from '../language/messages.ts';
 
 // Staff logins of the embedded OpenID provider, made at the server's console: the office gets its
 // first account without a demo seed, and a forgotten password is replaced without a database tool.
