@@ -297,6 +297,15 @@ describe('e2e: staff switch a till to test mode, print a signed Kaufbeleg, see t
 
     await page.goto(url('/tills/elster'));
     await page.locator('#elster-none').filter({ hasText: 'No till signs.' }).waitFor();
+    // The notice names the date the TSE left service, with its serial and the reason.
+    const ended = page.locator(`#elster-ended-${tillId}-0`);
+    await ended.filter({ hasText: 'The till is no longer used at this place.' }).waitFor();
+    const fiscal = (await (await api('/api/fiscal')).json()) as {
+      tills: { tillId: number; decommissions: { tssSerial: string }[] }[];
+    };
+    const serial = fiscal.tills.find((t) => t.tillId === tillId)!.decommissions[0].tssSerial;
+    assert.ok((await ended.textContent())!.includes(serial), 'the TSE serial of the end of use');
+    await lookAt('backoffice-fiscal-elster-ended-en');
     await page.goto(url(`/counter/${vendor}`));
     await page.locator('#counter-fiscal-off').filter({ hasText: 'This till signs nothing (TSE off)' }).waitFor();
     await lookAt('backoffice-fiscal-counter-off-en');

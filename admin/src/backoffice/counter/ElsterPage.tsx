@@ -62,6 +62,11 @@ export function ElsterPage() {
   const [locale] = useLocaleState();
   const { data, error } = useFiscalOverview();
   const signing = data?.tills.filter((t) => t.effectiveMode !== 'off' && t.effectiveCountry === 'DE') ?? [];
+  // The tills whose German TSE was taken out of service: the notice names the date it left service.
+  const ended =
+    data?.tills.flatMap((till) =>
+      till.decommissions.filter((d) => d.country === 'DE').map((decommission) => ({ till, decommission })),
+    ) ?? [];
   const when = (iso: string | null) => (iso ? formatDateTime(iso, locale as Locale) : '');
   const tillRows = (till: FiscalTill): [string, string, string?][] => [
     [translate('app.fiscal.mode'), translate(`app.fiscal.mode_${till.effectiveMode}`)],
@@ -127,6 +132,32 @@ export function ElsterPage() {
                     <Rows rows={tillRows(till)} />
                   </Box>
                 ))
+              )}
+              {ended.length > 0 && (
+                <Box component="section" aria-labelledby="elster-ended-heading" sx={{ mt: 3 }}>
+                  <Typography variant="h6" component="h3" id="elster-ended-heading">
+                    {translate('app.elster.ended')}
+                  </Typography>
+                  <Typography sx={{ mb: 1 }}>{translate('app.elster.ended_hint')}</Typography>
+                  {ended.map(({ till, decommission }, n) => (
+                    <Box key={n} id={`elster-ended-${till.tillId}-${n}`} sx={{ mt: 1 }}>
+                      <Typography component="h4" sx={{ fontWeight: 600 }}>
+                        {translate('app.elster.till')}: {till.name}
+                      </Typography>
+                      <Rows
+                        rows={[
+                          [translate('app.elster.tss_serial'), decommission.tssSerial ?? translate('app.elster.never')],
+                          [
+                            translate('app.elster.client_serial'),
+                            decommission.clientSerial ?? translate('app.elster.never'),
+                          ],
+                          [translate('app.elster.ended_at'), when(decommission.at)],
+                          [translate('app.elster.ended_reason'), decommission.reason],
+                        ]}
+                      />
+                    </Box>
+                  ))}
+                </Box>
               )}
               <Box className="no-print" sx={{ mt: 2 }}>
                 <Button label="app.elster.print" id="elster-print" variant="contained" onClick={() => window.print()}>

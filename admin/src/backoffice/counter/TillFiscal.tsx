@@ -35,7 +35,14 @@ export interface FiscalTill {
   /** Austria: the Kassen-ID and the AES key's check value (Prüfwert) FinanzOnline asks at registration. */
   rksv: { cashRegisterId: string; aesKeyCheckValue: string | null } | null;
   /** When and why its signing was ended, newest first. */
-  decommissions: { at: string; reason: string; tssSerial: string | null; by: string | null }[];
+  decommissions: {
+    at: string;
+    reason: string;
+    country: Country;
+    tssSerial: string | null;
+    clientSerial: string | null;
+    by: string | null;
+  }[];
 }
 
 export interface FiscalOverview {

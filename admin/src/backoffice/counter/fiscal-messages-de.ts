@@ -80,6 +80,12 @@ export const de: typeof en = {
       test_note: 'Testmodus: nicht für das Finanzamt; eine Kasse wird gemeldet, sobald sie im Echtbetrieb signiert.',
       none: 'Keine Kasse signiert. Sobald eine Kasse signiert (Kassen), stehen hier ihre Angaben für die Mitteilung.',
       print: 'Drucken',
+      ended: 'Außer Betrieb genommen',
+      ended_hint:
+        'Das Ende der Nutzung jeweils binnen eines Monats mit einer aktualisierten Mitteilung für ihre Betriebsstätte melden (§146a Abs. 4 AO).',
+      ended_at: 'Datum der Außerbetriebnahme',
+      ended_reason: 'Grund',
+      never: 'keine (sie signierte nie)',
     },
   },
 };

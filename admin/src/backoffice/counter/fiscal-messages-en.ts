@@ -77,6 +77,12 @@ export const en = {
       test_note: 'Test mode: not for the tax office; report a till once it signs live.',
       none: 'No till signs. Once a till signs (tills screen), its data for the notice appear here.',
       print: 'Print',
+      ended: 'Taken out of service',
+      ended_hint:
+        'Report the end of use of each within a month with an updated notice for its place of business (§146a (4) AO).',
+      ended_at: 'Date taken out of service',
+      ended_reason: 'Reason',
+      never: 'none (it never signed)',
     },
   },
 };
