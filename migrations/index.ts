@@ -39,6 +39,7 @@ import * as rksvSignAt from './039_rksv_sign_at.ts';
 import * as fiskalySetup from './040_fiskaly_setup.ts';
 import * as fiscalDecommissions from './041_fiscal_decommissions.ts';
 import * as country from './042_country.ts';
+import * as currency from './043_currency.ts';
 
 export interface Migration {
   name: string;
@@ -88,4 +89,5 @@ export const migrations: Migration[] = [
   { name: '040_fiskaly_setup', ...fiskalySetup },
   { name: '041_fiscal_decommissions', ...fiscalDecommissions },
   { name: '042_country', ...country },
+  { name: '043_currency', ...currency },
 ];

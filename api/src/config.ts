@@ -1,6 +1,7 @@
 import net from 'node:net';
 import path from 'node:path';
 import { type Country, countries, isCountry, presets } from './country/presets.ts';
+import { currencies, isCurrency, type Currency } from './money/currency.ts';
 
 /** Everything the process reads from its environment, typed, with the embedded defaults. */
 export interface Config {
@@ -135,6 +136,8 @@ export interface Config {
   country: Country;
   /** The newspaper's time zone: a bare date in a period, a statistics day and a CSV time are local to it. */
   timeZone: string;
+  /** CURRENCY: the currency a new installation keeps its books in (the settings hold it from then on). */
+  currency: Currency;
   embedOrigins: string[];
   /** Map tiles of the back office's maps; any {z}/{x}/{y} tile server (OpenStreetMap's by default). */
   mapTileUrl: string;
@@ -226,6 +229,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     fiscal: fiscalConfig(env, country),
     country,
     timeZone: timeZone(env.TIME_ZONE || presets[country].timeZone),
+    currency: currency(env.CURRENCY || presets[country].currency),
     embedOrigins: embedOrigins(env.EMBED_ORIGINS ?? ''),
     mapTileUrl: env.MAP_TILE_URL || 'https://tile.openstreetmap.org/{z}/{x}/{y}.png',
     logLevel: env.LOG_LEVEL === 'silent' ? 'silent' : 'info',
@@ -400,6 +404,12 @@ function ipv6Prefix(raw: string | undefined): number {
   if (!Number.isInteger(bits) || bits < 1 || bits > 128)
     throw new ConfigError(`RATE_LIMIT_IPV6_PREFIX must be 1 to 128, got "${raw}"`);
   return bits;
+}
+
+function currency(value: string): Currency {
+  const code = value.trim().toUpperCase();
+  if (!isCurrency(code)) throw new ConfigError(`CURRENCY must be one of ${currencies.join(', ')}, got "${value}"`);
+  return code;
 }
 
 function timeZone(name: string): string {

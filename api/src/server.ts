@@ -16,6 +16,7 @@ import { resumeSandbox } from './stripe/sandbox/index.ts';
 import { demoLoginsInUse } from '../../seeds/demo.ts';
 import { seedOnFirstStart } from '../../seeds/index.ts';
 import { adoptCountry } from './country/installation.ts';
+import { chooseCurrencyOnFirstStart } from './settings/currency.ts';
 
 const config = configOrRefuse();
 setLogSilent(config.logLevel === 'silent');
@@ -27,6 +28,7 @@ const db = await openDb({ databaseUrl: config.databaseUrl, dataDir: config.dataD
 const refusals = await databaseRefusals(db, config);
 if (refusals.length) await db.destroy();
 refuseToStart(refusals);
+await chooseCurrencyOnFirstStart(db, config.currency);
 const history = config.seedHistory ? { now: new Date(), timeZone: config.timeZone } : undefined;
 await adoptCountry(db, config.country);
 const seeded = config.seedDemo ? await seedOnFirstStart(db, history) : false;

@@ -1,7 +1,10 @@
 import assert from 'node:assert/strict';
 import { limits } from '../../api/src/http/body.ts';
+import { chooseCurrencyOnFirstStart } from '../../api/src/settings/currency.ts';
 import { describeApi } from '../support/env.ts';
 import { pdfBytes, pngBytes, webpBytes, withForm, type FormFile } from '../support/fixtures.ts';
+import { placeMainOrder } from '../support/orders.ts';
+import { listenBooksShop } from '../support/sales.ts';
 
 type Fields = Record<string, string | number | boolean>;
 
@@ -40,6 +43,8 @@ const publicKeys = [
   'identityProvider',
   'embedOrigins',
   'germanVariant',
+  'currency',
+  'currencyDigits',
   'metaDescription',
   'mapTileUrl',
   'publicUrl',
@@ -172,6 +177,42 @@ describeApi('settings', (t) => {
       assertFieldError(await put({ germanVariant: 'de-CH' }), 'germanVariant', /de-DE, de-AT/);
       assertFieldError(await put({ metaDescription: 'x'.repeat(301) }), 'metaDescription', /at most 300 characters/);
       assert.equal((await read()).germanVariant, 'de-AT');
+    });
+
+    it('keeps the books in one currency: chosen until money moves, then refused with the reason', async () => {
+      const before = await read();
+      assert.deepEqual([before.currency, before.currencyDigits], ['EUR', 2], 'CURRENCY (EUR) until chosen');
+      const yen = await saved({ currency: 'jpy' });
+      assert.deepEqual([yen.currency, yen.currencyDigits], ['JPY', 0], 'whole yen, as Stripe counts them');
+      assertFieldError(await put({ currency: 'XYZ' }), 'currency', /EUR, CHF, GBP/);
+      await saved({ currency: 'CHF', webshopIsClosed: false });
+
+      const shop = await listenBooksShop(t);
+      try {
+        await placeMainOrder(shop, t.db);
+      } finally {
+        await shop.close();
+      }
+      for (const [language, sentence] of [
+        ['en', /The currency stays CHF: amounts have been booked in it already/],
+        ['de', /Die Währung bleibt CHF: In ihr sind schon Beträge gebucht/],
+      ] as const) {
+        const res = await put({ currency: 'GBP' }).set('Accept-Language', language);
+        assert.equal(res.status, 409, JSON.stringify(res.body));
+        assert.match(res.body.message, sentence);
+      }
+      assert.equal((await read()).currency, 'CHF');
+      await saved({ currency: 'CHF', newspaperName: 'Surprise' });
+      await t.reset();
+    });
+
+    it('takes CURRENCY on the first start only', async () => {
+      await t.db('system_state').where({ key: 'currency_chosen' }).delete();
+      await chooseCurrencyOnFirstStart(t.db, 'GBP');
+      assert.equal((await read()).currency, 'GBP');
+      await chooseCurrencyOnFirstStart(t.db, 'SEK');
+      assert.equal((await read()).currency, 'GBP', 'a later start keeps the settings’ currency');
+      await t.reset();
     });
 
     it('leaves absent fields unchanged', async () => {

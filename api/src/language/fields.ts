@@ -48,6 +48,7 @@ const labels: Record<string, Text> = {
   fontColor: 'Text colour',
   from: 'From',
   germanVariant: 'Dates in German e-mails',
+  currency: 'Currency',
   hasBankAccount: 'Has a bank account',
   hasSmartphone: 'Has a smartphone',
   image: 'Image',

@@ -147,6 +147,7 @@ export const messagesDe: Record<string, string> = {
   'Month the fiscal year starts': 'Monat des Beginns des Wirtschaftsjahrs',
   'Text colour': 'Schriftfarbe',
   'Dates in German e-mails': 'Datum in deutschen E-Mails',
+  Currency: 'Währung',
   'Has a bank account': 'Hat ein Bankkonto',
   'Has a smartphone': 'Hat ein Smartphone',
   Image: 'Bild',
@@ -745,6 +746,10 @@ export const messagesDe: Record<string, string> = {
   postcode: 'Postleitzahl',
   town: 'Ort',
   'tax number or VAT identification number': 'Steuernummer oder Umsatzsteuer-Identifikationsnummer',
+  'The currency stays {currency}: amounts have been booked in it already (orders, sales or payouts), and they would be read in another currency. A new currency needs a new installation.':
+    'Die Währung bleibt {currency}: In ihr sind schon Beträge gebucht (Bestellungen, Verkäufe oder Auszahlungen), die sonst in einer anderen Währung gelesen würden. Eine neue Währung braucht eine neue Installation.',
+  'Money has been booked in {currency} already.': 'In {currency} ist schon Geld gebucht.',
+  'Please choose one of the currencies: {values}.': 'Bitte eine der Währungen wählen: {values}.',
   // A list of things named by sentences of their own: "street, postcode".
   '{first}, {next}': '{first}, {next}',
 };

@@ -8,6 +8,8 @@ import { findMainItem, setMainProduct } from '../items/queries.ts';
 import { vatPercent } from '../ledger/vat.ts';
 import type { GermanVariant, SettingsForm, settingsFileFields } from './schema.ts';
 import { oneRow } from '../one-row.ts';
+import { minorUnitExponent, type Currency } from '../money/currency.ts';
+import { assertCurrencyChangeable } from './currency.ts';
 
 /** The one settings row as stored (snake_case columns). */
 export type SettingsRow = Record<string, unknown> & {
@@ -17,6 +19,8 @@ export type SettingsRow = Record<string, unknown> & {
   webshop_is_closed: boolean;
   max_order_amount: number;
   style_revision: number;
+  /** The installation's currency, ISO 4217 ("EUR", "CHF", "JPY"): every amount is in its minor unit. */
+  currency: Currency;
 };
 
 export async function getSettingsRow(db: Knex | Knex.Transaction): Promise<SettingsRow> {
@@ -108,6 +112,9 @@ export function publicSettings(
     embedOrigins: row.embed_origins,
     /** How German mails write a date: de-DE ("8. Januar 2027") or de-AT ("8. Jänner 2027"). */
     germanVariant: row.german_variant,
+    /** The currency of every amount (ISO 4217), and the digits of its minor unit as Stripe counts them (JPY: 0). */
+    currency: row.currency,
+    currencyDigits: minorUnitExponent(row.currency),
     /** The shop's meta description; empty: the text it writes from the newspaper's and vendor's name. */
     metaDescription: row.meta_description,
     styleRevision: row.style_revision,
@@ -170,6 +177,7 @@ const columns: Record<PlainField, string> = {
   maxOrderAmount: 'max_order_amount',
   embedOrigins: 'embed_origins',
   germanVariant: 'german_variant',
+  currency: 'currency',
   metaDescription: 'meta_description',
 };
 
@@ -193,6 +201,7 @@ export async function updateSettings(
   files: Partial<Record<(typeof settingsFileFields)[number], Upload>>,
 ) {
   return db.transaction(async (trx) => {
+    if (form.currency !== undefined) await assertCurrencyChangeable(trx, form.currency);
     const changes: Record<string, unknown> = {};
     for (const [field, column] of Object.entries(columns) as [PlainField, string][]) {
       const value = form[field];

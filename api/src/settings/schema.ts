@@ -19,6 +19,7 @@ import {
 } from '../form-fields.ts';
 import { toOrigin } from '../config.ts';
 import { tr } from '../language/messages.ts';
+import { currencies, isCurrency, type Currency } from '../money/currency.ts';
 
 const choice = <T extends readonly [string, ...string[]]>(values: T) =>
   z.enum(values, { error: 'Please choose one of: {values}.' });
@@ -59,6 +60,14 @@ const germanVariant: Converter<GermanVariant> = (value) =>
   (germanVariants as readonly string[]).includes(value)
     ? (value as GermanVariant)
     : new Invalid(tr('Please choose one of: {values}.', { values: germanVariants.join(', ') }));
+
+/** The installation's currency as its ISO 4217 code ("CHF"); see api/src/settings/currency.ts. */
+const currencyCode: Converter<Currency> = (value) => {
+  const code = value.trim().toUpperCase();
+  return isCurrency(code)
+    ? code
+    : new Invalid(tr('Please choose one of the currencies: {values}.', { values: currencies.join(', ') }));
+};
 
 /** ISO 3166 alpha-3, as the DSFinV-K writes a country: DEU, AUT. */
 const countryCode: Converter<string> = (value) => {
@@ -139,6 +148,8 @@ export const settingsForm = z
     maxOrderAmount: formField(cents({ min: 1 })),
     embedOrigins: formField(embedOrigins, 'Please list the websites, or send an empty text for none.'),
     germanVariant: formField(germanVariant),
+    // Fixed once anything is booked (api/src/settings/currency.ts).
+    currency: formField(currencyCode),
     // Under the shop's title in search results and link previews; empty: the text the shop writes.
     metaDescription: formField((value) => text({ max: 300 })(value.replace(/\s+/g, ' '))),
     // An item id; empty means no main product.
