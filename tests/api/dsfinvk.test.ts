@@ -449,6 +449,15 @@ describeApi('fiscal: the DSFinV-K export of a period', (t) => {
       expectedCredit: 0,
     });
     assert.equal(secondSale.status, 201, JSON.stringify(secondSale.body));
+    // A visit whose booking is refused (the credit changed meanwhile) after its TSE transaction
+    // started: the transaction is CANCELLED, an aborted Bon with its TSE row.
+    const aborted = await visit({
+      vendor: 'DEMO-3',
+      tillId: till,
+      items: [{ itemId: zeitung, quantity: 1 }],
+      expectedCredit: 12345,
+    });
+    assert.equal(aborted.status, 409, JSON.stringify(aborted.body));
     for (const movement of [
       { kind: 'bank_deposit', amount: 5000, reason: '' },
       { kind: 'expense', amount: 1234, reason: 'Briefmarken' },
@@ -493,6 +502,16 @@ describeApi('fiscal: the DSFinV-K export of a period', (t) => {
       assert.ok(clients.length > 0, `the receipt of ${visitId} has a QR code`);
       for (const client of clients) assert.equal(client, registers.get(String(tillId)), `till ${tillId}`);
     }
+
+    // The aborted visit is a Bon of its own, signed by the TSE as cancelled.
+    const abortBons = rows('transactions.csv').filter((row) => row.BON_TYP === 'AVBelegabbruch');
+    assert.deepEqual(
+      abortBons.map((row) => [row.Z_KASSE_ID, row.BON_NAME, row.UMS_BRUTTO]),
+      [[String(till), 'Belegabbruch', '0,00']],
+    );
+    const abortTse = rows('transactions_tse.csv').find((row) => row.BON_ID === abortBons[0].BON_ID)!;
+    assert.match(abortTse.TSE_VORGANGSDATEN, /^AVBelegabbruch\^0\.00_1\.50_0\.00_0\.00_0\.00\^$/);
+    assert.notEqual(abortTse.TSE_TA_SIG, '');
 
     // The paper's master data from the settings, and a place for each till.
     const closing = rows('cashpointclosing.csv');

@@ -611,20 +611,35 @@ describeApi('fiscal: signing the till in Germany (fiskaly SIGN DE v2 against the
     assert.equal(atTse.state, 'CANCELLED');
     assert.equal(atTse.revision, 2);
     assert.match(JSON.stringify(atTse.body), /AVBelegabbruch|ABORT/);
-    assert.equal(await t.db('fiscal_transactions').where({ counter_visit_id: visitId }).first(), undefined);
+    // Recorded as the TSE signed it: an aborted Bon (AVBelegabbruch), its signature holding.
+    const abort = (await transactions(t.db)).find((tx) => tx.source === `abort:${visitId}:1`)!;
+    assert.equal(abort.state, 'signed');
+    assert.equal(abort.tx_id, txId);
+    assert.equal(abort.signature!.processData, 'AVBelegabbruch^0.00_3.00_0.00_0.00_0.00^');
+    assertSignatureHolds(abort.signature!);
 
-    // A visit booked with the credit as it is starts and signs a transaction of its own.
-    const booked = await visit({
+    // The same visit booked with the credit as it is: a cancelled transaction can never be
+    // finished, so the sale starts and signs a transaction of its own.
+    const booked = await post('/api/counter/visits', {
+      visitId,
       vendor: 'DEMO-3',
       tillId: till,
       items: [{ itemId: zeitung, quantity: 2 }],
+      cash: 0,
+      payOut: false,
       expectedCredit: credit,
     });
-    const receipt = await get(`/api/counter/visits/${booked.id}/receipt`);
+    assert.equal(booked.status, 201, JSON.stringify(booked.body));
+    const receipt = await get(`/api/counter/visits/${visitId}/receipt`);
     assert.equal(qrTexts(receipt.text).length, 1);
-    const sale = (await transactions(t.db)).find((tx) => tx.source === `visit:${booked.id}`)!;
+    const sale = (await transactions(t.db)).find((tx) => tx.source === `visit:${visitId}`)!;
     assert.equal(sale.state, 'signed');
+    assert.notEqual(sale.tx_id, txId);
     assertSignatureHolds(sale.signature!);
+    assert.equal(
+      (await t.db('fiscal_sandbox_transactions').where({ id: sale.tx_id }).first('state')).state,
+      'FINISHED',
+    );
   });
 
   it('the TSE answering 429 once is asked again and signs; answering 500 leaves the sale booked, its receipt saying the TSE failed, never a 500 at the counter', async () => {

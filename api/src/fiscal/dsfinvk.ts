@@ -168,7 +168,7 @@ interface Fiscal {
 
 interface Vorgang {
   bonId: string;
-  type: 'Beleg' | 'AVTransfer';
+  type: 'Beleg' | 'AVTransfer' | 'AVBelegabbruch';
   start: Date | string;
   staff: string;
   built: Built;
@@ -326,6 +326,27 @@ async function vorgaenge(db: Knex, close: CloseRow): Promise<Vorgang[]> {
       vendor: '',
       movementId: null,
       fiscal: { state: o.state, signature: json(o.signature), lastError: o.last_error },
+    });
+  // A visit whose booking failed after its TSE transaction started: the transaction was CANCELLED
+  // and signed as such, so it is an aborted Bon (AVBelegabbruch) without lines or payments.
+  const aborted = await db('fiscal_transactions')
+    .where({ till_id: close.till_id, country: 'DE' })
+    .andWhere('source', 'like', 'abort:%')
+    .modify((q) => inClose(q, 'created_at'))
+    .orderBy('id')
+    .select<
+      { id: number | string; created_at: Date | string; state: string; signature: DeSignature | string | null }[]
+    >('id', 'created_at', 'state', 'signature');
+  for (const a of aborted)
+    result.push({
+      bonId: `${close.till_id}-BA-${String(a.id).padStart(6, '0')}`,
+      type: 'AVBelegabbruch',
+      start: a.created_at,
+      staff: 'Kassensystem',
+      built: { businessCase: 'Umsatz', request: { kind: 'receipt', lines: [], payments: [] } },
+      vendor: '',
+      movementId: null,
+      fiscal: { state: a.state, signature: json(a.signature), lastError: null },
     });
   return result.sort((a, b) => new Date(a.start).getTime() - new Date(b.start).getTime());
 }
@@ -786,7 +807,7 @@ export async function dsfinvkExport(
         item.bonId,
         n + 1,
         item.type,
-        item.built.businessCase,
+        item.type === 'AVBelegabbruch' ? 'Belegabbruch' : item.built.businessCase,
         '',
         '0',
         start,

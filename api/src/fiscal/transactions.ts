@@ -163,6 +163,19 @@ export async function germanPort(db: Knex, config: Config, mode: 'test' | 'live'
   });
 }
 
+/**
+ * The TSE transaction id of a visit's sale: made from the visit, and from how often a booking of it
+ * failed before (each failure CANCELLED its transaction, which can never be signed): the same visit
+ * booked after a refusal signs under a transaction of its own.
+ */
+export async function visitTxId(db: Knex, mode: 'test' | 'live', visitId: string): Promise<string> {
+  const [{ count } = { count: 0 }] = await db('fiscal_transactions')
+    .where('source', 'like', `abort:${visitId}:%`)
+    .count<{ count: string | number }[]>('* as count');
+  const tries = Number(count);
+  return uuidFrom(tries ? `${mode}:visit:${visitId}:${tries}` : `${mode}:visit:${visitId}`);
+}
+
 async function insert(
   db: Knex,
   till: { tillId: number; country: FiscalCountry; mode: 'test' | 'live' },
@@ -179,7 +192,9 @@ async function insert(
       counter_visit_id: refs.counterVisitId ?? null,
       country: till.country,
       mode: till.mode,
-      tx_id: uuidFrom(`${till.mode}:${source}`),
+      tx_id: refs.counterVisitId
+        ? await visitTxId(db, till.mode, refs.counterVisitId)
+        : uuidFrom(`${till.mode}:${source}`),
       request: JSON.stringify(built.request),
     })
     .onConflict('source')
@@ -328,6 +343,38 @@ export async function signTransactions(db: Knex, config: Config, ids: number[]):
         .update({ state: 'failed', last_error: message.slice(0, 2000), lease_until: null, updated_at: db.fn.now() });
     }
   }
+}
+
+/**
+ * A visit whose booking failed after its TSE transaction started: the CANCELLED transaction recorded
+ * (signed, with the TSE's answer), so the DSFinV-K lists it as an aborted Bon and the TSE's
+ * transaction numbers have no gap.
+ */
+export async function recordAbortedVisit(
+  db: Knex,
+  till: { tillId: number; mode: 'test' | 'live' },
+  visitId: string,
+  txId: string,
+  signature: Signature,
+): Promise<void> {
+  const [{ count } = { count: 0 }] = await db('fiscal_transactions')
+    .where('source', 'like', `abort:${visitId}:%`)
+    .count<{ count: string | number }[]>('* as count');
+  await db('fiscal_transactions')
+    .insert({
+      till_id: till.tillId,
+      source: `abort:${visitId}:${Number(count) + 1}`,
+      business_case: 'Belegabbruch',
+      country: 'DE',
+      mode: till.mode,
+      tx_id: txId,
+      request: JSON.stringify({ kind: 'receipt', lines: [], payments: [] }),
+      state: 'signed',
+      signature: JSON.stringify(signature),
+      signed_at: db.fn.now(),
+    })
+    .onConflict('tx_id')
+    .ignore();
 }
 
 /** The transactions of these sources (a visit, cash movements), after making any that are missing. */

@@ -5,16 +5,17 @@ import { tr } from '../language/messages.ts';
 import { log } from '../log.ts';
 import { fallbackVatRate } from './cases.ts';
 import { ratesWithoutSlot } from './de/standard-v1.ts';
-import { uuidFrom } from './ids.ts';
 import type { FiscalRequest } from './port.ts';
 import { tillFiscal } from './settings.ts';
-import { enqueueTill, germanPort } from './transactions.ts';
+import { enqueueTill, germanPort, recordAbortedVisit, visitTxId } from './transactions.ts';
 
 // A German counter visit's TSE transaction begins with the visit, before its booking (KassenSichV:
 // the TSE records a Vorgang from its start, AEAO zu §146a Nr. 1.9), and ends with it: signed (FINISHED)
 // when the booking committed, CANCELLED when the booking failed. A sale at a VAT rate fiskaly has no
 // slot for is refused before anything starts. The booking never waits long for the TSE and never
 // fails for want of it: a start that does not answer in time is left to the signing that follows.
+// A cancelled transaction is recorded (an aborted Bon of the DSFinV-K); the same visit booked later
+// signs under a transaction id of its own, since a cancelled transaction can never be finished.
 
 /** How long the counter waits for the start at most (the TSS's first set-up included). */
 const startWaitMs = 6000;
@@ -78,7 +79,7 @@ export async function startVisitTransaction(
       },
     );
   const mode = settings.effectiveMode;
-  const txId = uuidFrom(`${mode}:visit:${visit.visitId}`);
+  const txId = await visitTxId(db, mode, visit.visitId);
   const started = (async () => {
     const port = await germanPort(db, config, mode);
     await port.start({ txId, tillId: visit.tillId });
@@ -97,7 +98,8 @@ export async function startVisitTransaction(
     async cancel() {
       try {
         const port = await started;
-        await port?.cancel({ txId, tillId: visit.tillId, request });
+        const signature = await port?.cancel({ txId, tillId: visit.tillId, request });
+        if (signature) await recordAbortedVisit(db, { tillId: visit.tillId, mode }, visit.visitId, txId, signature);
       } catch (error) {
         log.warn('fiscal: the visit’s transaction was not cancelled', {
           visit: visit.visitId,

@@ -411,6 +411,7 @@ function signatureOf(
   tx: Json,
   start: Json | undefined,
   job: SignJob,
+  fallback?: { processType: string; processData: string },
 ): DeSignature {
   const signature = (tx.signature ?? {}) as Json;
   const log = (tx.log ?? {}) as Json;
@@ -428,7 +429,9 @@ function signatureOf(
   };
   // fiskaly's own QR text when it gives one; otherwise made from the same fields
   const process =
-    typeof tx.qr_code_data === 'string' ? parseQrCode(tx.qr_code_data) : processOf(standardV1(job.request));
+    typeof tx.qr_code_data === 'string'
+      ? parseQrCode(tx.qr_code_data)
+      : (fallback ?? processOf(standardV1(job.request)));
   const qr = typeof tx.qr_code_data === 'string' ? tx.qr_code_data : qrCode({ ...base, ...process });
   return {
     country: 'DE',
@@ -449,8 +452,11 @@ function signatureOf(
 export interface FiskalyPort extends FiscalPort {
   /** Starts the transaction (ACTIVE) when it is not started yet. */
   start(job: { txId: string; tillId: number }): Promise<void>;
-  /** Ends a started transaction as CANCELLED (a Belegabbruch of what was to be sold); nothing when it is not started. */
-  cancel(job: { txId: string; tillId: number; request: FiscalRequest }): Promise<boolean>;
+  /**
+   * Ends a started transaction as CANCELLED (a Belegabbruch of what was to be sold) and answers its
+   * signature; null when it was not started (or not by this call).
+   */
+  cancel(job: { txId: string; tillId: number; request: FiscalRequest }): Promise<DeSignature | null>;
   deregisterClient(tillId: number): Promise<{ tssId: string; clientId: string } | null>;
   disableTss(): Promise<{ tssId: string } | null>;
   /** The TSS in use, set up (or its set-up resumed) first. */
@@ -499,16 +505,25 @@ export function fiskalyPort(db: Knex, endpoint: FiskalyEndpoint): FiskalyPort {
       withReady(job.tillId, async (tss, client) => {
         const path = `/tss/${tss.id}/tx/${job.txId}`;
         const known = await api.call('GET', path);
-        if (known.status === 404) return false;
+        if (known.status === 404) return null;
         if (known.status >= 300) throw refusal('GET', path, known);
-        if (known.body.state !== 'ACTIVE') return known.body.state === 'CANCELLED';
+        if (known.body.state !== 'ACTIVE') return null;
         const revision = Number(known.body.latest_revision ?? known.body.revision ?? 1) + 1;
-        await api.ok('PUT', `${path}?tx_revision=${revision}`, {
+        const receipt = abortReceipt(job.request);
+        const cancelled = await api.ok('PUT', `${path}?tx_revision=${revision}`, {
           state: 'CANCELLED',
           client_id: client.id,
-          schema: { standard_v1: { receipt: abortReceipt(job.request) } },
+          schema: { standard_v1: { receipt } },
         });
-        return true;
+        const started = revision === 2 ? known.body : undefined;
+        return signatureOf(
+          tss,
+          client,
+          cancelled,
+          started,
+          { txId: job.txId, tillId: job.tillId, request: job.request },
+          processOf(receipt),
+        );
       }),
     sign: (job) =>
       withReady(job.tillId, async (tss, client) => {
