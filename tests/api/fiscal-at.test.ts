@@ -265,14 +265,22 @@ describeApi('fiscal: signing the till in Austria (fiskaly SIGN AT, against its l
     assert.equal((await post('/api/fiscal/retry', {})).status, 200);
     const before = await cashSale(till, 4, 600);
 
+    const failedSince = async () =>
+      ((await get('/api/fiscal')).body.tills as { tillId: number; rksv: { unitFailedSince: string | null } }[]).find(
+        (x) => x.tillId === till,
+      )!.rksv.unitFailedSince;
+    assert.equal(await failedSince(), null);
     await failUnit(true);
     let during: string;
     try {
       during = await cashSale(till, 2, 300);
+      // Staff see since when the unit has failed (§17 (4) RKSV: reported after 48 hours).
+      assert.ok(Date.parse((await failedSince())!) <= Date.now());
     } finally {
       await failUnit(false);
     }
     const after = await cashSale(till, 1, 150);
+    assert.equal(await failedSince(), null, 'the Sammelbeleg ends the failure');
     await special(till, 'storno', -150);
     await special(till, 'training', 300);
 
@@ -408,7 +416,11 @@ describeApi('fiscal: signing the till in Austria (fiskaly SIGN AT, against its l
     assert.equal(second.body.aesKeyCheckValue, checkValue(aesKey), 'its check value every time');
     const overview = await get('/api/fiscal');
     const row = overview.body.tills.find((x: { tillId: number }) => x.tillId === till);
-    assert.deepEqual(row.rksv, { cashRegisterId: registered.id, aesKeyCheckValue: checkValue(aesKey) });
+    assert.deepEqual(row.rksv, {
+      cashRegisterId: registered.id,
+      aesKeyCheckValue: checkValue(aesKey),
+      unitFailedSince: null,
+    });
   });
 
   it('a sale at a rate without an RKSV slot (7 %) is refused before anything is booked', async () => {

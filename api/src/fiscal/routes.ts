@@ -60,7 +60,11 @@ async function requireTill(ctx: AppContext): Promise<number> {
   return id;
 }
 
-/** A till's Kassen-ID and Prüfwert, without showing (or marking as shown) its AES key. */
+/**
+ * A till's Kassen-ID and Prüfwert, without showing (or marking as shown) its AES key, and since when
+ * its signature creation unit has failed: the first receipt "Sicherheitseinrichtung ausgefallen"
+ * after the last Sammelbeleg (a failure of more than 48 hours is reported, §17 (4) RKSV).
+ */
 async function rksvRegistrationSummary(ctx: AppContext, tillId: number) {
   const till = await ctx
     .db('fiscal_rksv_tills')
@@ -69,7 +73,22 @@ async function rksvRegistrationSummary(ctx: AppContext, tillId: number) {
   if (!till) return null;
   const read = aesKeyReader(ctx);
   const key = till.register_id && read ? await read(till.register_id) : null;
-  return { cashRegisterId: till.cash_register_id, aesKeyCheckValue: key ? aesKeyCheckValue(key) : null };
+  const cleared = await ctx
+    .db('fiscal_rksv_receipts')
+    .where({ till_id: tillId, kind: 'Sammelbeleg' })
+    .max<{ number: number | string | null }>('number as number')
+    .first();
+  const failed = await ctx
+    .db('fiscal_rksv_receipts')
+    .where({ till_id: tillId, signed: false })
+    .andWhere('number', '>', Number(cleared?.number ?? 0))
+    .orderBy('number')
+    .first<{ signed_at: Date | string } | undefined>('signed_at');
+  return {
+    cashRegisterId: till.cash_register_id,
+    aesKeyCheckValue: key ? aesKeyCheckValue(key) : null,
+    unitFailedSince: failed ? new Date(failed.signed_at).toISOString() : null,
+  };
 }
 
 // Besides the settings, what the notice to the tax office (§146a (4) AO, ELSTER) asks of each till:
@@ -106,7 +125,7 @@ const overview = async (ctx: AppContext) => {
     .first<{ newspaper_name: string; newspaper_address: string } | undefined>('newspaper_name', 'newspaper_address');
   const names = await ctx.db('tills').select<{ id: number; name: string }[]>('id', 'name');
   // Austria: each till's Kassen-ID and the check value of its AES key (Prüfwert), as registered.
-  const rksv = new Map<number, { cashRegisterId: string; aesKeyCheckValue: string | null }>();
+  const rksv = new Map<number, NonNullable<Awaited<ReturnType<typeof rksvRegistrationSummary>>>>();
   for (const row of await ctx.db('fiscal_rksv_tills').pluck('till_id')) {
     const registration = await rksvRegistrationSummary(ctx, Number(row));
     if (registration) rksv.set(Number(row), registration);

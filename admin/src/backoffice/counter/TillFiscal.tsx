@@ -33,7 +33,7 @@ export interface FiscalTill {
   clientSerial: string | null;
   lastSignedAt: string | null;
   /** Austria: the Kassen-ID and the AES key's check value (Prüfwert) FinanzOnline asks at registration. */
-  rksv: { cashRegisterId: string; aesKeyCheckValue: string | null } | null;
+  rksv: { cashRegisterId: string; aesKeyCheckValue: string | null; unitFailedSince: string | null } | null;
   /** When and why its signing was ended, newest first. */
   decommissions: {
     at: string;
@@ -163,6 +163,13 @@ export function TillFiscal({ tillId, tillName }: { tillId: number; tillName: str
             ? translate('app.fiscal.rksv', { id: till.rksv.cashRegisterId, check: till.rksv.aesKeyCheckValue })
             : translate('app.fiscal.rksv_no_key', { id: till.rksv.cashRegisterId })}
         </Typography>
+      )}
+      {till.rksv?.unitFailedSince && (
+        <Alert severity="warning" id="till-fiscal-unit-failed" sx={{ my: 1 }}>
+          {translate('app.fiscal.rksv_unit_failed', {
+            time: formatDateTime(till.rksv.unitFailedSince, locale as Locale),
+          })}
+        </Alert>
       )}
       {ended && till.effectiveMode === 'off' && (
         <Alert

@@ -49,6 +49,8 @@ export const de: typeof en = {
       export_download: 'DSFinV-K herunterladen (ZIP)',
       export_loading: 'Der Export wird erstellt …',
       export_failed: 'Der Export war nicht möglich: %{message}',
+      rksv_unit_failed:
+        'Sicherheitseinrichtung ausgefallen seit %{time}: Die Belege stehen mit diesem Vermerk in der Belegkette; nach der Wiederinbetriebnahme folgt ein signierter Sammelbeleg. Dauert der Ausfall länger als 48 Stunden, ist er dem Finanzamt über FinanzOnline zu melden (§ 17 RKSV).',
       dep7_heading: 'DEP-Export (RKSV)',
       dep7_hint:
         'Das Datenerfassungsprotokoll dieser Kasse (Kassen-ID %{id}): jeder Beleg dieser Tage in der Reihenfolge der Belegkette, im Format des BMF (DEP7, JSON).',

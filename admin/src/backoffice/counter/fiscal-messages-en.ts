@@ -46,6 +46,8 @@ export const en = {
       export_download: 'Download DSFinV-K (ZIP)',
       export_loading: 'The export is being prepared …',
       export_failed: 'The export could not be made: %{message}',
+      rksv_unit_failed:
+        'Signature device failed (Sicherheitseinrichtung ausgefallen) since %{time}: the receipts stand in the receipt chain with this note; a signed collective receipt follows once it is back. A failure of more than 48 hours is reported to the tax office through FinanzOnline (§17 RKSV).',
       dep7_heading: 'DEP export (RKSV)',
       dep7_hint:
         'The data collection protocol of this till (cash register ID %{id}): every receipt of these days in the order of the receipt chain, in the BMF’s format (DEP7, JSON).',
