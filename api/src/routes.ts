@@ -21,7 +21,7 @@ import { benefitRoutes } from './statements/benefit-routes.ts';
 import { statisticsRoutes } from './statistics/routes.ts';
 import { stripeBalanceRoutes } from './stripe-balance/routes.ts';
 import { vendorRoutes } from './vendors/routes.ts';
-import { webhookRoutes } from './stripe/webhook-routes.ts';
+import { webhookRoutes } from './orders/stripe-webhook-routes.ts';
 
 /** Every HTTP route of the API, each with its declared access level. */
 export const routes: RouteDef[] = [

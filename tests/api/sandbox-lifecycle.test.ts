@@ -3,7 +3,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { reconcilePending } from '../../api/src/orders/reconcile.ts';
 import { sweepStripeChanges } from '../../api/src/orders/stripe-sweep.ts';
-import { sweepStripePayouts } from '../../api/src/stripe-balance/payouts.ts';
+import { sweepStripePayouts } from '../../api/src/stripe-balance/bank-transfers.ts';
 import { reconcileStripe } from '../../api/src/stripe-balance/reconciliation.ts';
 import { STRIPE_API_VERSION, Stripe, stripeClient } from '../../api/src/stripe/adapter.ts';
 import { sandboxCredentials } from '../../api/src/stripe/sandbox/keys.ts';

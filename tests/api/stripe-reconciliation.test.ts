@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
 import type supertest from 'supertest';
 import { sweepStripeChanges } from '../../api/src/orders/stripe-sweep.ts';
-import { bookStripePayout } from '../../api/src/ledger/stripe-payout.ts';
+import { bookStripePayout } from '../../api/src/ledger/bank-transfer.ts';
 import { Stripe, stripeClient } from '../../api/src/stripe/adapter.ts';
 import { describeApi } from '../support/env.ts';
 import { assertBalanced, postEvent, signedEvent } from '../support/orders.ts';
 import { listenBooksShop, sell } from '../support/sales.ts';
-import { sweepStripePayouts } from '../../api/src/stripe-balance/payouts.ts';
+import { sweepStripePayouts } from '../../api/src/stripe-balance/bank-transfers.ts';
 import { bankActsNow, closedAccountIban, dashboardRefund, payOutBalance, settlePayout } from '../support/sandbox.ts';
 import { listenShop, type ListeningShop } from '../support/shop-server.ts';
 

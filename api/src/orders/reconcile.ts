@@ -5,14 +5,14 @@ import { log } from '../log.ts';
 import { expireCheckoutSession } from '../stripe/adapter.ts';
 import { forgetOldRates } from './rate-limit.ts';
 import { applySession, settleOrder } from './settle.ts';
-import { sweepStripePayouts } from '../stripe-balance/payouts.ts';
+import { sweepStripePayouts } from '../stripe-balance/bank-transfers.ts';
 import { sweepStripeChanges } from './stripe-sweep.ts';
 
 // The safety net under the webhook: a lost or refused event must not leave a paid order pending.
 // Every minute the job asks Stripe about orders pending for a few minutes and about paid orders
 // whose fee is still unknown, and closes the sessions of orders past their time; then it sweeps
 // Stripe's recent refunds, disputes and fraud warnings, and its payouts (stripe-sweep.ts,
-// stripe-balance/payouts.ts), each sweep on its own, so one that fails does not skip the other.
+// stripe-balance/bank-transfers.ts), each sweep on its own, so one that fails does not skip the other.
 
 /** Identifies this job's advisory lock among all of the database's. */
 const lockKey = 4_004_001;

@@ -254,7 +254,7 @@ const payoutFigures = new Set<Figure>(['payouts', 'payoutFailures']);
  * Stripe's movements without the payouts that failed before they reached the bank: Stripe took
  * their money from the balance when it created them and gave it back when the bank refused them
  * (a `payout` and a `payout_failure` balance transaction of the same payout), while the books,
- * which count a payout at the bank only once Stripe reports it paid (ledger/stripe-payout.ts),
+ * which count a payout at the bank only once Stripe reports it paid (ledger/bank-transfer.ts),
  * never moved it. A payout the books did book (paid, then failed) stays on both sides.
  */
 function withoutBouncedPayouts(stripe: Movement[], books: Movement[]): Movement[] {

@@ -1,6 +1,6 @@
 // The Stripe events the shop handles, in one place: the webhook handler acts on exactly these, and
 // `npm run stripe-setup` subscribes the webhook endpoint to exactly these. A new kind of event is
-// added here, then handled in webhook.ts, then `npm run stripe-setup` is run again.
+// added here, then handled in orders/stripe-events.ts, then `npm run stripe-setup` is run again.
 
 /** Events of a Checkout Session: each makes the settle step ask Stripe for the session's state. */
 export const sessionEvents = [

@@ -1,12 +1,12 @@
 import type { Knex } from 'knex';
 import type { Config } from '../config.ts';
 import { log } from '../log.ts';
-import { bookStripePayout } from '../ledger/stripe-payout.ts';
+import { bookStripePayout } from '../ledger/bank-transfer.ts';
 import { matchesKeyMode, recentPayouts, withRateLimitBackoff, type Stripe } from '../stripe/adapter.ts';
 
 // Stripe's payouts to the newspaper's bank, booked from Stripe's state of the payout (an event only
 // says "look again"): a payout paid once, one that failed or was cancelled after it was paid given
-// back once (ledger/stripe-payout.ts). Payouts of another mode or currency than the shop's are not
+// back once (ledger/bank-transfer.ts). Payouts of another mode or currency than the shop's are not
 // the shop's money.
 
 /** Books what Stripe says of a payout; answers what it booked (null: nothing new). */

@@ -1,9 +1,9 @@
 import type { Knex } from 'knex';
 import { hotRows } from '../db/connection.ts';
 import type { Config } from '../config.ts';
-import { applyDispute, applyEarlyFraudWarning, applyRefund } from '../orders/lifecycle.ts';
-import { orderOfPayment, settleOrder } from '../orders/settle.ts';
-import { applyPayout } from '../stripe-balance/payouts.ts';
+import { applyDispute, applyEarlyFraudWarning, applyRefund } from './lifecycle.ts';
+import { orderOfPayment, settleOrder } from './settle.ts';
+import { applyPayout } from '../stripe-balance/bank-transfers.ts';
 import {
   chargeRefunds,
   retrieveDispute,
@@ -11,7 +11,7 @@ import {
   retrievePayout,
   retrieveRefund,
   type Stripe,
-} from './adapter.ts';
+} from '../stripe/adapter.ts';
 import {
   disputeEvents,
   fraudWarningEvents,
@@ -19,7 +19,7 @@ import {
   payoutEvents,
   refundEvents,
   sessionEvents as sessionEventTypes,
-} from './events.ts';
+} from '../stripe/events.ts';
 
 // Stripe's events only say "look again": the settle step asks Stripe for the session's current
 // state, so a stale, repeated or out-of-order event can never book anything wrong. An event about a

@@ -1,9 +1,9 @@
 import { badRequest, HttpError } from '../http/errors.ts';
 import type { RouteDef } from '../http/routes.ts';
 import { log } from '../log.ts';
-import { matchesKeyMode, StripeFailure, verifiedEvent, webhookSecrets } from './adapter.ts';
-import { PaymentNotSettled } from '../orders/settle.ts';
-import { handleStripeEvent } from './webhook.ts';
+import { matchesKeyMode, StripeFailure, verifiedEvent, webhookSecrets } from '../stripe/adapter.ts';
+import { PaymentNotSettled } from './settle.ts';
+import { handleStripeEvent } from './stripe-events.ts';
 
 export const webhookRoutes: RouteDef[] = [
   {
