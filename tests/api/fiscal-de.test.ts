@@ -683,4 +683,83 @@ describeApi('fiscal: signing the till in Germany (fiskaly SIGN DE v2 against the
     });
     assert.deepEqual((await post('/api/fiscal/retry', {})).body.transactions, []);
   });
+
+  it('taking the TSS out of service disables it at the TSE with its clients; the next signing sets up a new TSS', async () => {
+    const till = await tillId();
+    assert.deepEqual((await post('/api/fiscal/retry', {})).body.transactions, []);
+    const [first] = await transactions(t.db);
+    const disabled = await post('/api/fiscal/tss/disable', {});
+    assert.equal(disabled.status, 200, JSON.stringify(disabled.body));
+    assert.equal(disabled.body.tssId, first.signature!.tssId);
+    const atSimulator = await t.db('fiscal_sandbox_tss').where({ id: first.signature!.tssId }).first('state');
+    assert.equal(atSimulator.state, 'DISABLED');
+    assert.deepEqual(await t.db('fiscal_clients').where({ tss_id: first.signature!.tssId }).pluck('state'), [
+      'DEREGISTERED',
+    ]);
+    // nothing left in service: a second time is refused with a sentence
+    const again = await post('/api/fiscal/tss/disable', {});
+    assert.equal(again.status, 409);
+    assert.match(again.body.message ?? JSON.stringify(again.body), /no TSS in service/);
+
+    assert.equal(
+      (await post(`/api/tills/${till}/movements`, { kind: 'income', amount: 100, reason: 'Spende' })).status,
+      201,
+    );
+    assert.deepEqual((await post('/api/fiscal/retry', {})).body.transactions, []);
+    const next = (await transactions(t.db)).at(-1)!;
+    assert.notEqual(next.signature!.tssId, first.signature!.tssId);
+    assert.equal(
+      (await t.db('fiscal_sandbox_tss').where({ id: next.signature!.tssId }).first('state')).state,
+      'INITIALIZED',
+    );
+    assert.equal(next.signature!.clientSerial, tillSerial(till));
+  });
+
+  it('the simulator refuses a receipt fiskaly’s standard_v1 schema refuses', async () => {
+    await tillId();
+    assert.deepEqual((await post('/api/fiscal/retry', {})).body.transactions, []);
+    const [opening] = await transactions(t.db);
+    const { apiKey, apiSecret } = await simulatorCredentials(t.db);
+    const base = `${shop.url}/fiscal-sandbox/api/v2`;
+    const auth = (await (
+      await fetch(`${base}/auth`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ api_key: apiKey, api_secret: apiSecret }),
+      })
+    ).json()) as { access_token: string };
+    const put = (txId: string, revision: number, body: object) =>
+      fetch(`${base}/tss/${opening.signature!.tssId}/tx/${txId}?tx_revision=${revision}`, {
+        method: 'PUT',
+        headers: { Authorization: `Bearer ${auth.access_token}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ client_id: opening.signature!.clientId, ...body }),
+      });
+    const good = {
+      receipt_type: 'RECEIPT',
+      amounts_per_vat_rate: [{ vat_rate: 'REDUCED_1', amount: '1.50' }],
+      amounts_per_payment_type: [{ payment_type: 'CASH', amount: '1.50', currency_code: 'EUR' }],
+    };
+    const refusals: [string, object | undefined][] = [
+      ['no schema', undefined],
+      ['a receipt type of none', { ...good, receipt_type: 'SALE' }],
+      ['a rate of none', { ...good, amounts_per_vat_rate: [{ vat_rate: 'REDUCED_2', amount: '1.50' }] }],
+      ['an amount as a number', { ...good, amounts_per_vat_rate: [{ vat_rate: 'REDUCED_1', amount: 1.5 }] }],
+      ['an amount with one place', { ...good, amounts_per_payment_type: [{ payment_type: 'CASH', amount: '1.5' }] }],
+      ['a payment type of none', { ...good, amounts_per_payment_type: [{ payment_type: 'CARD', amount: '1.50' }] }],
+      ['a field of none', { ...good, total: '1.50' }],
+    ];
+    for (const [what, receipt] of refusals) {
+      const txId = randomUUID();
+      assert.equal((await put(txId, 1, { state: 'ACTIVE' })).status, 200, what);
+      const res = await put(txId, 2, {
+        state: 'FINISHED',
+        ...(receipt ? { schema: { standard_v1: { receipt } } } : {}),
+      });
+      assert.equal(res.status, 400, what);
+      assert.equal(((await res.json()) as { code: string }).code, 'E_SCHEMA_VALIDATION', what);
+    }
+    const txId = randomUUID();
+    await put(txId, 1, { state: 'ACTIVE' });
+    assert.equal((await put(txId, 2, { state: 'FINISHED', schema: { standard_v1: { receipt: good } } })).status, 200);
+  });
 });
