@@ -40,6 +40,7 @@ import * as fiskalySetup from './040_fiskaly_setup.ts';
 import * as fiscalDecommissions from './041_fiscal_decommissions.ts';
 import * as country from './042_country.ts';
 import * as currency from './043_currency.ts';
+import * as cashRounding from './044_cash_rounding.ts';
 
 export interface Migration {
   name: string;
@@ -90,4 +91,5 @@ export const migrations: Migration[] = [
   { name: '041_fiscal_decommissions', ...fiscalDecommissions },
   { name: '042_country', ...country },
   { name: '043_currency', ...currency },
+  { name: '044_cash_rounding', ...cashRounding },
 ];

@@ -12,7 +12,15 @@ type Db = Knex | Knex.Transaction;
  * Roles added after newspapers saved their settings: a saved object (or a form) without one takes
  * the chart's default for it, instead of every account falling back to the defaults.
  */
-const laterRoles: readonly DatevRole[] = ['bank', 'disputes', 'otherIncome', 'otherExpense', 'shortfall', 'surplus'];
+const laterRoles: readonly DatevRole[] = [
+  'bank',
+  'disputes',
+  'otherIncome',
+  'otherExpense',
+  'shortfall',
+  'surplus',
+  'rounding',
+];
 
 export interface DatevSettings {
   /** Beraternummer; empty until set. */

@@ -176,6 +176,7 @@ export const roleNames: Record<DatevRole, Message> = {
   otherExpense: tr('Other cash expenses'),
   shortfall: tr('Till shortfall'),
   surplus: tr('Till surplus'),
+  rounding: tr('Cash rounding'),
 };
 
 export const trialBalanceCsvColumns: CsvColumn<TrialBalanceLine>[] = [

@@ -392,6 +392,11 @@ export interface Visit {
   copiesAmount: number;
   fromCredit: number;
   cashPaid: number;
+  /**
+   * What rounding the cash to the country's smallest coin took off the copies' price (+) or added
+   * (−): 13.47 CHF in cash is paid as 13.45, rounding 2.
+   */
+  cashRounding: number;
   /** Cash handed over beyond the price, and the change given back (0 when none). */
   cashTendered: number;
   change: number;
@@ -413,6 +418,7 @@ interface VisitRow {
   copies_amount: number | string;
   from_credit: number | string;
   cash_paid: number | string;
+  cash_rounding: number | string;
   cash_tendered: number | string | null;
   credit_before: number | string;
   payout_id: number | null;
@@ -484,6 +490,7 @@ export async function findVisit(db: Db, id: string): Promise<Visit | undefined> 
     copiesAmount: Number(visit.copies_amount),
     fromCredit: Number(visit.from_credit),
     cashPaid: Number(visit.cash_paid),
+    cashRounding: Number(visit.cash_rounding),
     cashTendered: Number(visit.cash_tendered ?? visit.cash_paid),
     change: Number(visit.cash_tendered ?? visit.cash_paid) - Number(visit.cash_paid),
     lines: lines.map((l) => ({

@@ -686,6 +686,7 @@ export const messagesDe: Record<string, string> = {
   'Other cash expenses': 'Sonstige Barausgaben',
   'Till shortfall': 'Kassenfehlbetrag',
   'Till surplus': 'Kassenüberschuss',
+  'Cash rounding': 'Rundungsdifferenz',
   'Stripe could not be asked for its balance transactions. Please try again later.':
     'Stripe konnte nicht nach seinen Saldobewegungen gefragt werden. Bitte später erneut versuchen.',
   'Please compare at most {days} days with Stripe at once.':

@@ -8,12 +8,16 @@ import { CounterError } from './errors.ts';
 import { refuseTestCreditAsCash } from './test-credit.ts';
 import { bookMovement, lockTill } from './till.ts';
 import { money, tr } from '../language/messages.ts';
+import { presetOf, roundCash } from '../country/presets.ts';
 
 // A counter visit: the copies a vendor takes at the counter price, paid from their
 // credit, in cash or part each, and the payout of what is left, in ONE transaction under the till's
 // and the vendor's account lock (the locks of a payout, in the order of ledger/till.ts). The bookings:
 //   copies           vendor → orga   counter_sale, per item (quantity × counter price, VAT included)
-//   cash for copies  cash   → vendor counter_cash, and + into the till's cash book
+//   cash for copies  cash   → vendor counter_cash, and + into the till's cash book, rounded to the
+//                                     country's smallest coin (CHF, CAD 0.05; SEK one krona)
+//   rounding         orga   → vendor cash_rounding, what the rounding took off (vendor → orga when
+//                                     it added), so the copies are paid in full
 //   payout           vendor → cash   payout (ledger/payout.ts), settling every open row, − out of the till
 // The vendor's credit drops by the part paid from credit only, and never below zero here.
 
@@ -28,7 +32,11 @@ export interface VisitRequest {
   vendorId: number;
   tillId: number;
   lines: VisitLine[];
-  /** Cents the vendor pays in cash for the copies (0 … their total); the rest comes from credit. */
+  /**
+   * Cents of the copies' price the vendor settles in cash (0 … their total); the rest comes from
+   * credit. Where the smallest coin is above a cent the till takes this rounded (13.47 CHF: 13.45),
+   * and the difference is booked as cash rounding.
+   */
   cash: number;
   /**
    * Cents the vendor handed over, when more than `cash`: the rest goes back as change, which the
@@ -117,18 +125,22 @@ export async function counterVisit(
         { cash: tr('At most {total}.', { total: money(total) }) },
       );
     }
-    const tendered = request.tendered ?? request.cash;
-    if (tendered < request.cash) {
+    // The cash the till takes: rounded to the country's smallest coin, never a card amount.
+    const { country } = await trx('settings').where({ id: 1 }).first<{ country: string }>('country');
+    const cash = roundCash(request.cash, presetOf(country).cashRounding.step);
+    const rounding = request.cash - cash;
+    const tendered = request.tendered ?? cash;
+    if (tendered < cash) {
       throw new CounterError(
         'invalid',
         tr('The vendor handed over {tendered}, less than the {cash} paid in cash.', {
           tendered: money(tendered),
-          cash: money(request.cash),
+          cash: money(cash),
         }),
-        { tendered: tr('At least {amount}.', { amount: money(request.cash) }) },
+        { tendered: tr('At least {amount}.', { amount: money(cash) }) },
       );
     }
-    if (tendered > request.cash && request.cash < total) {
+    if (tendered > cash && request.cash < total) {
       throw new CounterError(
         'invalid',
         tr('Change is given only when the cash pays all the copies ({total}).', { total: money(total) }),
@@ -160,8 +172,9 @@ export async function counterVisit(
       till_id: request.tillId,
       copies_amount: total,
       from_credit: fromCredit,
-      cash_paid: request.cash,
-      cash_tendered: tendered > request.cash ? tendered : null,
+      cash_paid: cash,
+      cash_rounding: rounding,
+      cash_tendered: tendered > cash ? tendered : null,
       credit_before: credit,
       staff: request.staff,
     });
@@ -180,12 +193,21 @@ export async function counterVisit(
         authorised_by: request.staff,
       }));
     if (sales.length) await trx('ledger_rows').insert(sales);
-    if (request.cash > 0) {
+    if (rounding !== 0)
+      await trx('ledger_rows').insert({
+        sender_id: rounding > 0 ? accounts.orga : accounts.vendor,
+        receiver_id: rounding > 0 ? accounts.vendor : accounts.orga,
+        amount: Math.abs(rounding),
+        kind: 'cash_rounding',
+        counter_visit_id: request.visitId,
+        authorised_by: request.staff,
+      });
+    if (cash > 0) {
       const inserted = await trx('ledger_rows')
         .insert({
           sender_id: accounts.cash,
           receiver_id: accounts.vendor,
-          amount: request.cash,
+          amount: cash,
           kind: 'counter_cash',
           counter_visit_id: request.visitId,
           authorised_by: request.staff,
@@ -194,7 +216,7 @@ export async function counterVisit(
       await bookMovement(trx, {
         tillId: request.tillId,
         kind: 'counter_cash',
-        amount: request.cash,
+        amount: cash,
         vendorId: request.vendorId,
         ledgerRowId: Number(oneRow(inserted).id),
         counterVisitId: request.visitId,

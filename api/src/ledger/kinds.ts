@@ -26,6 +26,9 @@ export const ledgerKinds = [
   // failed or was cancelled after it was paid comes back
   'stripe_payout',
   'stripe_payout_failed',
+  // the cash a vendor pays rounded to the country's smallest coin: the difference between the
+  // newspaper and the vendor (newspaper → vendor when rounded down)
+  'cash_rounding',
 ] as const;
 export type LedgerKind = (typeof ledgerKinds)[number];
 
@@ -57,6 +60,7 @@ export const kindNames: Record<KindLanguage, Record<LedgerKind, string>> = {
     counter_cash: 'Bar bezahlt',
     stripe_payout: 'Auszahlung von Stripe an die Bank',
     stripe_payout_failed: 'Auszahlung von Stripe gescheitert',
+    cash_rounding: 'Rundungsdifferenz',
   },
   en: {
     sale: 'Sale',
@@ -77,6 +81,7 @@ export const kindNames: Record<KindLanguage, Record<LedgerKind, string>> = {
     counter_cash: 'Paid in cash',
     stripe_payout: 'Stripe payout to the bank',
     stripe_payout_failed: 'Stripe payout failed',
+    cash_rounding: 'Cash rounding',
   },
 };
 

@@ -34,6 +34,7 @@ export const datevRoles = [
   'otherExpense',
   'shortfall',
   'surplus',
+  'rounding',
 ] as const;
 export type DatevRole = (typeof datevRoles)[number];
 
@@ -58,6 +59,9 @@ export const chartDefaults: Record<Chart, Record<DatevRole, string>> = {
     otherExpense: '4980',
     shortfall: '4900',
     surplus: '2705',
+    // No account of the chart is meant for cash rounding; a free number beside the till's
+    // differences, which the tax adviser confirms or changes.
+    rounding: '4901',
   },
   SKR04: {
     customers: '1460',
@@ -71,6 +75,7 @@ export const chartDefaults: Record<Chart, Record<DatevRole, string>> = {
     otherExpense: '6850',
     shortfall: '6300',
     surplus: '4835',
+    rounding: '6301',
   },
 };
 
@@ -94,6 +99,7 @@ const orgaRoles: Record<LedgerKind, DatevRole> = {
   dispute: 'disputes',
   dispute_won: 'disputes',
   dispute_vendor: 'disputes',
+  cash_rounding: 'rounding',
 };
 
 /** The role a side of a ledger row books on: its ledger account's kind read for the row's kind. */

@@ -174,6 +174,7 @@ export const de: typeof en = {
           otherExpense: 'Sonstige Barausgaben',
           shortfall: 'Kassenfehlbetrag',
           surplus: 'Kassenüberschuss',
+          rounding: 'Rundungsdifferenz',
         },
       },
     },

@@ -170,6 +170,7 @@ export const en = {
           otherExpense: 'Other cash expenses',
           shortfall: 'Till shortfall (Kassenfehlbetrag)',
           surplus: 'Till surplus (Kassenüberschuss)',
+          rounding: 'Cash rounding (Rundungsdifferenz)',
         },
       },
     },
