@@ -66,7 +66,7 @@ export function buildApp({ db, config, verifier, routes = allRoutes, distDir = p
   });
   // Without a Stripe key the local sandbox answers the SDK at /v1 and shows the test checkout page.
   // It checks Stripe's own bearer key, so it sits in front of the API's token authentication.
-  if (usesSandbox(config)) app.use(stripeSandbox(db, config));
+  if (usesSandbox(config)) app.use(stripeSandbox(db, config, (trx, origin) => isEmbedOrigin(trx, config, origin)));
   // Without a signing service's key the local TSE simulator answers this machine at /fiscal-sandbox.
   if (usesSimulator(config)) app.use(fiscalSandbox(db));
   if (embedded) app.use(embedded.middleware);

@@ -92,14 +92,6 @@ export function publicItemsIn(items: PublicItem[], language: Language) {
   );
 }
 
-/** An item's name in `language`: German where English is empty. */
-export const itemName = (item: { name: string; name_en: string }, language: Language): string =>
-  (language === 'en' && item.name_en) || item.name;
-
-/** An item's name in `language`, as SQL over the items table aliased `alias`: German where English is empty. */
-export const itemNameSql = (alias: string, language: Language) =>
-  language === 'en' ? `coalesce(nullif(${alias}.name_en, ''), ${alias}.name)` : `${alias}.name`;
-
 /** What the shop may see, named one by one: never the PDF, never the licence bookkeeping. */
 function toPublicItem(row: ItemRow) {
   const {

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { itemNameSql } from '../items/queries.ts';
+import { itemNameSql } from '../language/item-names.ts';
 import type { Language } from '../language/messages.ts';
 import { toIso } from '../dates.ts';
 

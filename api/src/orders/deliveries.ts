@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import type { Config } from '../config.ts';
 import { queueMail } from '../mail/outbox.ts';
 import { createDownloadLink, downloadLinksFor, linkPath, type DownloadLink } from '../pdf/links.ts';
-import { itemNameSql } from '../items/queries.ts';
+import { itemNameSql } from '../language/item-names.ts';
 import { getSettingsRow, type StoredSettings } from '../settings/queries.ts';
 import type { GermanVariant } from '../settings/schema.ts';
 

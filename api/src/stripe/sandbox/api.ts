@@ -8,7 +8,6 @@ import type { Db } from '../../db/connection.ts';
 import { pathParam } from '../../http/params.ts';
 import { oneRow } from '../../one-row.ts';
 import { log } from '../../log.ts';
-import { isEmbedOrigin } from '../../shop/origins.ts';
 import { invalidParam, StripeApiError } from './errors.ts';
 import { bookFee } from './fees.ts';
 import {
@@ -256,14 +255,23 @@ function retrieve(type: string): Handler {
   };
 }
 
+/** Whether pages of `origin` embed the shop: the shop's rule, handed in by the app. */
+export type IsEmbedOrigin = (db: Knex, origin: string) => Promise<boolean>;
+
 /**
  * The sandbox's page sends payers on from the shop's own origin, so only to the shop itself or to the
  * newspaper's sites that embed it: anywhere else would be an open redirect with the shop's name on it.
  */
-async function checkReturnUrl(trx: Knex.Transaction, config: Config, name: string, url: string | null): Promise<void> {
+async function checkReturnUrl(
+  trx: Knex.Transaction,
+  config: Config,
+  isEmbedOrigin: IsEmbedOrigin,
+  name: string,
+  url: string | null,
+): Promise<void> {
   if (url === null) return;
   const origin = new URL(url.replaceAll('{CHECKOUT_SESSION_ID}', 'x')).origin;
-  if (origin === new URL(config.publicUrl).origin || (await isEmbedOrigin(trx, config, origin))) return;
+  if (origin === new URL(config.publicUrl).origin || (await isEmbedOrigin(trx, origin))) return;
   throw invalidParam(
     name,
     `The local Stripe sandbox returns payers only to this shop or the sites that embed it, not to ${origin}.`,
@@ -272,11 +280,11 @@ async function checkReturnUrl(trx: Knex.Transaction, config: Config, name: strin
 }
 
 const createCheckoutSession =
-  (config: Config): Handler =>
+  (config: Config, isEmbedOrigin: IsEmbedOrigin): Handler =>
   async (trx, params) => {
     const session = createSession(params, (id) => `${config.publicUrl}/stripe-sandbox/pay/${id}`);
-    await checkReturnUrl(trx, config, 'success_url', session.success_url);
-    await checkReturnUrl(trx, config, 'cancel_url', session.cancel_url);
+    await checkReturnUrl(trx, config, isEmbedOrigin, 'success_url', session.success_url);
+    await checkReturnUrl(trx, config, isEmbedOrigin, 'cancel_url', session.cancel_url);
     // A session is where storage grows (its payment and refunds follow from it): bounded here.
     await ensureRoom(trx, config.sandboxMaxObjects);
     await insertObject(trx, session);
@@ -582,9 +590,9 @@ const deleteWebhookEndpoint: Handler = async (trx, params, ctx) => {
 };
 
 /** The Stripe API calls our adapter makes (checkout, refunds), plus webhook endpoints (for tests) and the sandbox's fee release. */
-export function mountApi(router: Router, db: Db, config: Config): void {
+export function mountApi(router: Router, db: Db, config: Config, isEmbedOrigin: IsEmbedOrigin): void {
   const r = (handler: Handler) => route(db, config, handler);
-  router.post('/v1/checkout/sessions', r(createCheckoutSession(config)));
+  router.post('/v1/checkout/sessions', r(createCheckoutSession(config, isEmbedOrigin)));
   router.get('/v1/checkout/sessions/:id', r(retrieve('checkout.session')));
   router.post('/v1/checkout/sessions/:id/expire', r(expireCheckoutSession));
   router.get('/v1/payment_intents/:id', r(retrieve('payment_intent')));

@@ -3,7 +3,7 @@ import type { Middleware } from 'koa';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/connection.ts';
 import { log } from '../../log.ts';
-import { mountApi, unknownRoute } from './api.ts';
+import { mountApi, unknownRoute, type IsEmbedOrigin } from './api.ts';
 import { bookOverdueFees } from './fees.ts';
 import { startBankActions } from './later.ts';
 import { mountPage } from './page.ts';
@@ -14,9 +14,9 @@ import { startSandboxDeliveries } from './webhooks.ts';
  * checkout page under /stripe-sandbox. It is not part of our API (no RouteDef, no OIDC tokens: it
  * checks Stripe's bearer key itself), so the app mounts it in front of the API's authentication.
  */
-export function stripeSandbox(db: Db, config: Config): Middleware {
+export function stripeSandbox(db: Db, config: Config, isEmbedOrigin: IsEmbedOrigin): Middleware {
   const router = new Router();
-  mountApi(router, db, config);
+  mountApi(router, db, config, isEmbedOrigin);
   mountPage(router, db, config);
   const routes = router.routes() as unknown as Middleware;
   return async (ctx, next) => {
