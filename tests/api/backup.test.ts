@@ -294,6 +294,20 @@ describeApi('data safety: backup, restore and the move to PostgreSQL', (t) => {
       .onConflict()
       .ignore();
 
+    // A till taken out of signing, with the reason the tax office reads, and a fault the TSE simulator was told to answer.
+    const till = await t.db('tills').orderBy('id').first('id');
+    await t.db('fiscal_decommissions').insert({
+      till_id: till.id,
+      country: 'DE',
+      tss_serial: 'a'.repeat(64),
+      client_serial: 'Kasse 1',
+      reason: 'Kasse „Theke“ verkauft; TSE außer Betrieb',
+      actor_name: 'Büro',
+    });
+    await t
+      .db('fiscal_sandbox_faults')
+      .insert({ method: 'PUT', path: '/tss/x', kind: 'status', status: 503, remaining: 1 });
+
     const empty: string[] = [];
     for (const table of (await schemaTables(t.db)).filter((name) => !isMigrationTable(name))) {
       if (!(await t.db(table).first())) empty.push(table);
