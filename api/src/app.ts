@@ -21,6 +21,7 @@ import { stripeSandbox } from './stripe/sandbox/index.ts';
 import { routes as allRoutes } from './routes.ts';
 import { creditIsTestMoney, isLocalStart } from './safety.ts';
 import { embedOrigins, isEmbedOrigin } from './shop/origins.ts';
+import { currentShopData } from './shop/cache.ts';
 import { shopPage } from './shop/page.ts';
 import { loaderSource } from './shop/script-after-paint.ts';
 import { testModeRibbon } from './web/ribbon.ts';
@@ -74,7 +75,8 @@ export function buildApp({ db, config, verifier, routes = allRoutes, distDir = p
   app.use(authenticate(verifier ?? embedded?.verify ?? createVerifier(config.oidc), tokenRefusal));
   app.use(routeTable(routes, (def) => protocol(def.method, def.path, def.protocol, def.handler)));
   app.use(serveApp('/backoffice', path.join(distDir, 'admin')));
-  const withDescription = (html: string, ctx: AnyContext) => vendorPage(db, html, ctx);
+  const newspaperName = async () => (await currentShopData(db)).settings.newspaper_name;
+  const withDescription = (html: string, ctx: AnyContext) => vendorPage(newspaperName, html, ctx);
   app.use(serveApp('/me', path.join(distDir, 'admin'), 'me.html', withDescription));
   app.use(serveApp('/dashboard', path.join(distDir, 'admin'), 'me.html', withDescription));
   // From the working directory, as `distDir`: the server runs as a bundle in dist/server/, away from api/src.

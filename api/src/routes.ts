@@ -26,6 +26,9 @@ import { webhookRoutes } from './orders/stripe-webhook-routes.ts';
 /** Every HTTP route of the API, each with its declared access level. */
 export const routes: RouteDef[] = [
   ...healthRoutes,
+  // The shop's public reads (GET /api/settings, /api/items, /api/vendors/check/…) before the office's
+  // routes of the same paths.
+  ...shopRoutes,
   ...settingsRoutes,
   ...fileRoutes,
   ...itemRoutes,
@@ -47,5 +50,4 @@ export const routes: RouteDef[] = [
   ...accountingRoutes,
   ...statisticsRoutes,
   ...stripeBalanceRoutes,
-  ...shopRoutes,
 ];

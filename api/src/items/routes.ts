@@ -2,16 +2,7 @@ import { formFiles } from '../http/form.ts';
 import { respondList } from '../http/list.ts';
 import type { AppContext, ProtocolSpec, RouteDef } from '../http/routes.ts';
 import { idParam, parse } from '../http/validate.ts';
-import { currentShopData } from '../shop/cache.ts';
-import {
-  backofficeListSpec,
-  deleteItem,
-  findItem,
-  itemNotFound,
-  itemsQuery,
-  publicItemsIn,
-  saveItem,
-} from './queries.ts';
+import { backofficeListSpec, deleteItem, findItem, itemNotFound, itemsQuery, saveItem } from './queries.ts';
 import { itemCreateForm, itemFileFields, itemUpdateForm } from './schema.ts';
 
 const itemId = (ctx: AppContext) => idParam(ctx.params.id, 'item');
@@ -19,17 +10,6 @@ const itemId = (ctx: AppContext) => idParam(ctx.params.id, 'item');
 const itemProtocol: ProtocolSpec = { recordType: 'item', load: (ctx, id) => findItem(ctx.db, Number(id)) };
 
 export const itemRoutes: RouteDef[] = [
-  {
-    method: 'GET',
-    path: '/api/items',
-    access: 'public',
-    handler: async (ctx) => {
-      // As the shop's page: German unless the browser asks for English.
-      ctx.vary('Accept-Language');
-      const language = ctx.acceptsLanguages('de', 'en') === 'en' ? 'en' : 'de';
-      ctx.body = publicItemsIn((await currentShopData(ctx.db)).items, language);
-    },
-  },
   // Registered before /api/items/:id, which would otherwise take "backoffice" for an id.
   {
     method: 'GET',

@@ -7,7 +7,7 @@ import { orderEntryRows } from '../ledger/book.ts';
 import { log } from '../log.ts';
 import { createCheckoutSession, idempotencyKey, type Stripe } from '../stripe/adapter.ts';
 import { isEmbedOrigin } from '../shop/origins.ts';
-import { checkVendorInShop } from '../vendors/check.ts';
+import { checkVendorInShop } from '../shop/vendor-check.ts';
 import { type PricedItemRow } from '../items/queries.ts';
 import { itemName } from '../language/item-names.ts';
 import { defaultQuantityLimit } from './limits.ts';

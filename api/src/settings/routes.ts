@@ -1,8 +1,7 @@
 import { formFiles } from '../http/form.ts';
 import type { ProtocolSpec, RouteDef } from '../http/routes.ts';
 import { parse } from '../http/validate.ts';
-import { currentShopData } from '../shop/cache.ts';
-import { publicSettings, readSettingsForProtocol, readStyleCss, saveStyleCss, updateSettings } from './queries.ts';
+import { readSettingsForProtocol, readStyleCss, saveStyleCss, updateSettings } from './queries.ts';
 import { settingsFileFields, settingsForm, styleCss } from './schema.ts';
 
 /** The settings are one record; its id is always 1. */
@@ -13,15 +12,6 @@ const settingsProtocol: ProtocolSpec = {
 };
 
 export const settingsRoutes: RouteDef[] = [
-  {
-    method: 'GET',
-    path: '/api/settings',
-    access: 'public',
-    handler: async (ctx) => {
-      const { settings, mainItem } = await currentShopData(ctx.db);
-      ctx.body = publicSettings(settings, mainItem, ctx.config);
-    },
-  },
   {
     method: 'PUT',
     path: '/api/settings',

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { Config } from '../config.ts';
 import { publicSettings } from '../settings/queries.ts';
-import { checkVendorInShop, type VendorCheck } from '../vendors/check.ts';
+import { checkVendorInShop, type VendorCheck } from './vendor-check.ts';
 import type { ShopData } from './cache.ts';
 import { publicItemsIn } from '../items/queries.ts';
 import type { Language } from '../language/messages.ts';

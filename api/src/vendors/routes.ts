@@ -1,16 +1,13 @@
 import type { Knex } from 'knex';
 import { respondCsv, wantsCsv } from '../http/csv.ts';
-import { badRequest, notFound } from '../http/errors.ts';
+import { badRequest } from '../http/errors.ts';
 import { applyFilters, readListFilter, respondList } from '../http/list.ts';
-import { pathParam } from '../http/params.ts';
-import { limitVendorCheck } from '../http/rate-limit.ts';
 import type { AppContext, ProtocolSpec, RouteDef } from '../http/routes.ts';
 import { idParam, parse } from '../http/validate.ts';
 import { vendorAccountId } from '../ledger/accounts.ts';
 import { vendorAccountSummary, vendorMoneyToApi, withVendorMoney, type VendorMoneyColumns } from '../ledger/queries.ts';
 import { removeVendorWithoutCredit } from '../ledger/vendor.ts';
 import { vendorLines } from '../ledger/vendor-lines.ts';
-import { checkVendor } from './check.ts';
 import { commentRoutes } from './comments/routes.ts';
 import { locationRoutes } from './locations/routes.ts';
 import { vendorOfUser } from './me.ts';
@@ -140,8 +137,6 @@ function assertSameId(body: unknown, id: number): void {
 }
 
 // Deliberately vague: the shop must not tell apart unknown, deleted and deactivated vendors.
-const invalidId = () => notFound('This ID is invalid');
-
 /** A vendor's own page: the record as the office sees it and the money from the ledger. */
 const ownVendorRoute: RouteDef = {
   method: 'GET',
@@ -200,18 +195,6 @@ export const vendorRoutes: RouteDef[] = [
       ctx.status = 201;
       // The vendor's login with its one-time password: shown to staff in this answer only.
       ctx.body = { ...(await vendorAnswer(ctx, vendor.id)), login };
-    },
-  },
-  {
-    // The shop's first call after a badge scan; it answers only what the shop may show.
-    method: 'GET',
-    path: '/api/vendors/check/:licenseId',
-    access: 'public',
-    handler: async (ctx) => {
-      await limitVendorCheck(ctx);
-      const vendor = await checkVendor(ctx.db, pathParam(ctx, 'licenseId'));
-      if (!vendor) throw invalidId();
-      ctx.body = vendor;
     },
   },
   // Before /api/vendors/:id, which would otherwise take "me" for an id and refuse vendors.

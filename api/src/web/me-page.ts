@@ -1,5 +1,3 @@
-import type { Knex } from 'knex';
-import { currentShopData } from '../shop/cache.ts';
 import type { AnyContext } from './static.ts';
 
 // The vendor's page (/me) as the server answers it: the built me.html with a description of the
@@ -19,13 +17,19 @@ const descriptions = {
 const escapeHtml = (text: string) =>
   text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
-/** me.html with the description, and the language it is written in, in German unless the browser asks for English. */
-export async function vendorPage(db: Knex, html: string, ctx: AnyContext): Promise<string> {
+/**
+ * me.html with the description, and the language it is written in, in German unless the browser asks
+ * for English. `newspaperName` reads the name from the shop's settings (app.ts hands it in).
+ */
+export async function vendorPage(
+  newspaperName: () => Promise<string | null | undefined>,
+  html: string,
+  ctx: AnyContext,
+): Promise<string> {
   const lang = ctx.acceptsLanguages('de', 'en') === 'en' ? 'en' : 'de';
   ctx.vary('Accept-Language');
-  const { settings } = await currentShopData(db);
   const description = descriptions[lang](
-    settings.newspaper_name || (lang === 'de' ? 'der Straßenzeitung' : 'the street paper'),
+    (await newspaperName()) || (lang === 'de' ? 'der Straßenzeitung' : 'the street paper'),
   );
   // Replacer functions: in a replacement string, a name holding `$'` or `$&` would paste parts of the page.
   return html

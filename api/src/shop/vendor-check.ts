@@ -1,8 +1,8 @@
 import type { Knex } from 'knex';
 import { hotRows } from '../db/connection.ts';
 import { oneRow } from '../one-row.ts';
-import { shopData, type ShopData } from '../shop/cache.ts';
-import { licenseIdPattern } from './schema.ts';
+import { shopData, type ShopData } from './cache.ts';
+import { licenseIdPattern } from '../vendors/schema.ts';
 
 /** What the shop may show of the vendor behind a badge. */
 export interface VendorCheck {
