@@ -64,6 +64,11 @@ export interface Config {
   sandboxFeeDelayMs: number;
   /** At most this many objects in the local sandbox; when full, old expired sessions go first. */
   sandboxMaxObjects: number;
+  /**
+   * The currencies the local sandbox's account settles in, lower case as Stripe writes them; the first
+   * is its default currency. A Checkout Session in another is refused, as Stripe refuses one.
+   */
+  sandboxCurrencies: string[];
   /** SMTP server for customer e-mails; when absent, mails stay in the outbox for staff to read. */
   smtpUrl?: string;
   mailFrom: string;
@@ -205,6 +210,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sandboxWebhookRetryMs: positiveInt(env, 'SANDBOX_WEBHOOK_RETRY_MS', 60_000),
     sandboxFeeDelayMs: env.SANDBOX_FEE_DELAY_MS === '0' ? 0 : positiveInt(env, 'SANDBOX_FEE_DELAY_MS', 2000),
     sandboxMaxObjects: positiveInt(env, 'SANDBOX_MAX_OBJECTS', 200_000),
+    sandboxCurrencies: sandboxCurrencies(env.SANDBOX_CURRENCIES || env.CURRENCY || presets[country].currency),
     smtpUrl: env.SMTP_URL || undefined,
     mailFrom: env.MAIL_FROM || 'Straßenzeitung <shop@localhost>',
     webhookRetryFirstMs: positiveInt(env, 'WEBHOOK_RETRY_FIRST_MS', 30_000),
@@ -404,6 +410,14 @@ function ipv6Prefix(raw: string | undefined): number {
   if (!Number.isInteger(bits) || bits < 1 || bits > 128)
     throw new ConfigError(`RATE_LIMIT_IPV6_PREFIX must be 1 to 128, got "${raw}"`);
   return bits;
+}
+
+function sandboxCurrencies(value: string): string[] {
+  const codes = value.split(/[\s,]+/).filter(Boolean);
+  for (const code of codes)
+    if (!/^[A-Za-z]{3}$/.test(code))
+      throw new ConfigError(`SANDBOX_CURRENCIES must list ISO 4217 codes like chf,eur, got "${value}"`);
+  return [...new Set(codes.map((code) => code.toLowerCase()))];
 }
 
 function currency(value: string): Currency {

@@ -24,6 +24,8 @@ export interface ShopSettings {
   useVendorLicenseIdInShop: boolean;
   useTipInsteadOfDonation: boolean;
   maxOrderAmount: number;
+  /** The currency of every amount (ISO 4217); amounts are integers in its minor unit. */
+  currency: string;
   styleRevision: number;
   mainItem: MainItem | null;
   /** The newspaper's TIME_ZONE: the receipt's times are the vendor's and the office's, not the phone's. */

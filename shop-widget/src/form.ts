@@ -115,7 +115,7 @@ export function submitForm(
   const amount = fields.get('amount');
   if (amount !== null && route.step === 'custom-tip') {
     const lines = checkout(items, visit.cart, 0, settings.maxOrderAmount);
-    const parsed = parseMoney(amount, maxTip(lines.total, settings.maxOrderAmount));
+    const parsed = parseMoney(amount, maxTip(lines.total, settings.maxOrderAmount), settings.currency);
     if ('problem' in parsed) return refuse('amount', { code: parsed.problem, value: amount.slice(0, 50) });
     return go('confirmation', changed(visit, { tip: parsed.cents }));
   }

@@ -11,6 +11,9 @@ export function problemText(summary: Checkout): string | undefined {
     case 'donationOnly':
       return t('donationOnly');
     case 'tooHigh':
-      return t('tooHigh', { total: formatMoney(summary.total, lang.value), max: formatMoney(max, lang.value) });
+      return t('tooHigh', {
+        total: formatMoney(summary.total, lang.value, env.boot.settings.currency),
+        max: formatMoney(max, lang.value, env.boot.settings.currency),
+      });
   }
 }

@@ -60,8 +60,8 @@ export function WithName(props: { text: TextKey | ((name: string) => string); na
   );
 }
 
-/** An amount in the current language. */
-export const money = (cents: number) => formatMoney(cents, lang.value);
+/** An amount in the installation's currency, written for the current language. */
+export const money = (cents: number) => formatMoney(cents, lang.value, env.boot.settings.currency);
 
 const plainClick = (event: MouseEvent) =>
   event.button === 0 && !event.metaKey && !event.ctrlKey && !event.shiftKey && !event.altKey;

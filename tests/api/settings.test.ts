@@ -4,7 +4,7 @@ import { chooseCurrencyOnFirstStart } from '../../api/src/settings/currency.ts';
 import { describeApi } from '../support/env.ts';
 import { pdfBytes, pngBytes, webpBytes, withForm, type FormFile } from '../support/fixtures.ts';
 import { placeMainOrder } from '../support/orders.ts';
-import { listenBooksShop } from '../support/sales.ts';
+import { listenShop } from '../support/shop-server.ts';
 
 type Fields = Record<string, string | number | boolean>;
 
@@ -187,7 +187,7 @@ describeApi('settings', (t) => {
       assertFieldError(await put({ currency: 'XYZ' }), 'currency', /EUR, CHF, GBP/);
       await saved({ currency: 'CHF', webshopIsClosed: false });
 
-      const shop = await listenBooksShop(t);
+      const shop = await listenShop(t, () => ({ sandboxCurrencies: ['chf'] }));
       try {
         await placeMainOrder(shop, t.db);
       } finally {

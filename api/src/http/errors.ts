@@ -4,8 +4,9 @@ import { isDatabaseUnreachable, isTransactionConflict, pgCode, withoutPassword }
 import { DomainError, TooManyRequests, type FieldErrors, type RefusalKind } from '../errors.ts';
 import { isDiskFull, noteDiskFull, noteWriteSucceeded } from '../db/space.ts';
 import { log } from '../log.ts';
-import { languageOf, translate, type Language, type Text } from '../language/messages.ts';
+import { languageOf, namesMoney, translate, type Language, type Text } from '../language/messages.ts';
 import { isMachinePath } from './paths.ts';
+import type { AppDeps } from './context.ts';
 
 export type { FieldErrors };
 
@@ -90,8 +91,23 @@ interface KoaLikeError {
 const loggablePath = (path: string) =>
   path.replace(/^(\/(?:api\/)?pdf\/)[^/]+/, '$1…').replace(/^(\/api\/orders\/)[A-Za-z0-9_-]{43}(?=\/|$)/, '$1…');
 
-const translateFields = (errors: FieldErrors, language: Language) =>
-  Object.fromEntries(Object.entries(errors).map(([field, text]) => [field, translate(text, language)]));
+const translateFields = (errors: FieldErrors, language: Language, currency: string) =>
+  Object.fromEntries(Object.entries(errors).map(([field, text]) => [field, translate(text, language, currency)]));
+
+/**
+ * The installation's currency, read only for a refusal that names an amount; the euro when the
+ * database cannot answer (that refusal is then about the database, not about money).
+ */
+async function currencyFor(ctx: Context, texts: Text[]): Promise<string> {
+  const { db } = ctx as unknown as AppDeps;
+  if (!texts.some(namesMoney)) return 'EUR';
+  try {
+    const row = await db('settings').where({ id: 1 }).first<{ currency: string } | undefined>('currency');
+    return row?.currency ?? 'EUR';
+  } catch {
+    return 'EUR';
+  }
+}
 
 /** What a failed request answers, still in message ids: status, body and extra headers. */
 function refusalFor(raw: unknown, ctx: Context, requestId: string): Refusal & { headers?: Record<string, string> } {
@@ -197,10 +213,11 @@ export function errorHandler(): Middleware {
       ctx.status = status;
       ctx.set(headers ?? {});
       ctx.vary('Accept-Language');
+      const currency = await currencyFor(ctx, [body.message, ...Object.values(body.errors ?? {})]);
       ctx.body = {
         ...body,
-        message: translate(body.message, language),
-        ...(body.errors ? { errors: translateFields(body.errors, language) } : {}),
+        message: translate(body.message, language, currency),
+        ...(body.errors ? { errors: translateFields(body.errors, language, currency) } : {}),
       };
     } finally {
       log.info('request', {

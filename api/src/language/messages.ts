@@ -1,3 +1,4 @@
+import { formatAmount } from '../money/currency.ts';
 import { messagesDe } from './messages-de.ts';
 
 // Messages for people are written in English in the code, where they also serve as gettext-style
@@ -7,9 +8,16 @@ import { messagesDe } from './messages-de.ts';
 
 export type Language = 'de' | 'en';
 
-/** An amount in cents inside a message: "12,50 €" for a German reader, "€12.50" for an English one. */
+/**
+ * An amount in the currency's minor unit inside a message, written for the reader: "12,50 €" for a
+ * German reader, "€12.50" for an English one; "CHF 12.50", "¥500" in those currencies. Without a
+ * currency of its own it is in the installation's, which the answer's writer passes to `translate`.
+ */
 export class Money {
-  constructor(readonly cents: number) {}
+  constructor(
+    readonly cents: number,
+    readonly currency?: string,
+  ) {}
 }
 
 /** A calendar day (YYYY-MM-DD) inside a message: "10.10.2026" in German, "10/10/2026" in English. */
@@ -42,35 +50,43 @@ export const tr = (id: string, params: Record<string, Param> = {}) => new Messag
  * is never translated, so a sentence given as a string would reach a German reader in English.
  */
 export const asMessage = (text: Text): Message => (typeof text === 'string' ? new Message(text) : text);
-export const money = (cents: number) => new Money(cents);
+export const money = (cents: number, currency?: string) => new Money(cents, currency);
+
+/** Whether the text names an amount (its writer then needs the installation's currency). */
+export function namesMoney(text: Text): boolean {
+  if (typeof text === 'string') return false;
+  return Object.values(text.params).some(
+    (param) => param instanceof Money || (param instanceof Message && namesMoney(param)),
+  );
+}
 export const day = (iso: string) => new Day(iso);
 
-const moneyFormats: Record<Language, Intl.NumberFormat> = {
-  de: new Intl.NumberFormat('de-DE', { style: 'currency', currency: 'EUR' }),
-  en: new Intl.NumberFormat('en-GB', { style: 'currency', currency: 'EUR' }),
-};
 const dayFormats: Record<Language, Intl.DateTimeFormat> = {
   de: new Intl.DateTimeFormat('de-DE', { timeZone: 'UTC', day: '2-digit', month: '2-digit', year: 'numeric' }),
   en: new Intl.DateTimeFormat('en-GB', { timeZone: 'UTC', day: '2-digit', month: '2-digit', year: 'numeric' }),
 };
 
-function formatParam(param: Param, language: Language): string {
-  if (param instanceof Money) return moneyFormats[language].format(param.cents / 100).replace(/\u00a0/g, ' ');
+function formatParam(param: Param, language: Language, currency: string): string {
+  if (param instanceof Money)
+    return formatAmount(param.cents, param.currency ?? currency, language).replace(/[\u00a0\u202f]/g, ' ');
   if (param instanceof Day) {
     const date = new Date(`${param.iso}T00:00:00Z`);
     return Number.isNaN(date.getTime()) ? param.iso : dayFormats[language].format(date);
   }
-  if (param instanceof Message) return translate(param, language);
+  if (param instanceof Message) return translate(param, language, currency);
   if (Array.isArray(param)) return param.join(', ');
   return String(param);
 }
 
-/** The text in `language`: German from the catalog (English where it has none), placeholders filled in. */
-export function translate(text: Text, language: Language): string {
+/**
+ * The text in `language`: German from the catalog (English where it has none), placeholders filled
+ * in; an amount without a currency of its own in `currency`, the installation's.
+ */
+export function translate(text: Text, language: Language, currency = 'EUR'): string {
   const message = typeof text === 'string' ? new Message(text) : text;
   const template = (language === 'de' && Object.hasOwn(messagesDe, message.id) && messagesDe[message.id]) || message.id;
   return template.replace(/\{(\w+)\}/g, (whole, name: string) =>
-    Object.hasOwn(message.params, name) ? formatParam(message.params[name]!, language) : whole,
+    Object.hasOwn(message.params, name) ? formatParam(message.params[name]!, language, currency) : whole,
   );
 }
 

@@ -58,6 +58,29 @@ export function minorUnitExponent(currency: string): 0 | 2 {
   return zeroDecimal.has(currency.toUpperCase()) ? 0 : 2;
 }
 
+/**
+ * Stripe's smallest charge in the currency, in its minor unit
+ * (https://docs.stripe.com/currencies#minimum-and-maximum-charge-amounts); one whole unit for a
+ * currency that table does not name.
+ */
+const minimumCharges: Record<string, number> = {
+  EUR: 50,
+  CHF: 50,
+  GBP: 30,
+  USD: 50,
+  CAD: 50,
+  AUD: 50,
+  NZD: 50,
+  SEK: 300,
+  NOK: 300,
+  DKK: 250,
+  PLN: 200,
+  CZK: 1500,
+  JPY: 50,
+};
+export const minimumCharge = (currency: string) =>
+  minimumCharges[currency.toUpperCase()] ?? (minorUnitExponent(currency) === 0 ? 1 : 100);
+
 /** How many minor units make one unit: 100 (cents), 1 (yen). */
 export const minorPerMajor = (currency: string) => (minorUnitExponent(currency) === 0 ? 1 : 100);
 

@@ -4,6 +4,7 @@ import { queueMail } from '../mail/outbox.ts';
 import { createDownloadLink, downloadLinksFor, linkPath, type DownloadLink } from '../pdf/links.ts';
 import { itemNameSql } from '../language/item-names.ts';
 import { getSettingsRow, type StoredSettings } from '../settings/queries.ts';
+import { formatAmount } from '../money/currency.ts';
 import type { GermanVariant } from '../settings/schema.ts';
 
 // What a paid order delivers besides the copies the vendor hands over: for a digital edition, a
@@ -88,12 +89,6 @@ const receiptWording = {
 export const receiptNaming = (text: string, locale: Locale, vendor: string) =>
   [receiptWording[locale].intro(vendor), ...text.split('\n').slice(1)].join('\n');
 
-/** Amounts as the shop's receipt page writes them: "3,00 €", "€3.00". */
-const moneyFormats: Record<Locale, Intl.NumberFormat> = {
-  de: new Intl.NumberFormat('de-DE', { style: 'currency', currency: 'EUR' }),
-  en: new Intl.NumberFormat('en-GB', { style: 'currency', currency: 'EUR' }),
-};
-
 interface ReceiptOrderRow {
   id: number;
   token: string;
@@ -101,6 +96,8 @@ interface ReceiptOrderRow {
   locale: Locale;
   tip: number;
   amount_total: number;
+  /** The order's currency as Stripe writes it ("eur", "jpy"). */
+  currency: string;
   vendor_first_name: string;
   vendor_license_id: string;
 }
@@ -113,7 +110,8 @@ function receiptMail(
   paidAt: Date,
 ) {
   const words = receiptWording[order.locale];
-  const amount = (cents: number) => moneyFormats[order.locale].format(cents / 100);
+  // As the shop's receipt page writes them: "3,00 €", "€3.00", "CHF 3.50", "¥600".
+  const amount = (cents: number) => formatAmount(cents, order.currency.toUpperCase(), order.locale);
   // The newspaper's day and clock, in its German ("Jänner" in Austria), as the PDF mail's dates.
   const inZone = (options: Intl.DateTimeFormatOptions) =>
     new Intl.DateTimeFormat(order.locale === 'de' ? settings.german_variant : 'en-GB', { ...options, timeZone }).format(
@@ -160,6 +158,7 @@ export async function mailReceipt(
       'o.locale',
       'o.tip',
       'o.amount_total',
+      'o.currency',
       'v.first_name as vendor_first_name',
       'v.license_id as vendor_license_id',
     );

@@ -14,6 +14,7 @@ import { defaultQuantityLimit } from './limits.ts';
 import { countRequest, refuseBeyond } from './rate-limit.ts';
 import { emailAddress, type OrderInput } from './schema.ts';
 import { money, tr, type Text } from '../language/messages.ts';
+import { minimumCharge } from '../money/currency.ts';
 import { oneRow } from '../one-row.ts';
 
 // A new order: every rule of the shop checked with a message the customer understands, every price
@@ -26,8 +27,6 @@ const checkoutMinutes = 30;
  * a slow network or a clock a little ahead of Stripe's from failing every order.
  */
 const clockMarginSeconds = 60;
-/** Stripe's smallest card charge in euros. */
-const minimumTotal = 50;
 
 const paymentsUnavailable = () => serviceError('Card payments are not available right now. Please try again later.');
 
@@ -165,6 +164,7 @@ export async function placeOrder(
       }),
     );
   }
+  const minimumTotal = minimumCharge(settings.currency);
   if (total < minimumTotal)
     throw refuse('entries', tr('Card payments need a total of at least {minimum}.', { minimum: money(minimumTotal) }));
   await checkReturnUrl(db, config, input.returnUrl);
@@ -178,14 +178,18 @@ export async function placeOrder(
   // transaction's round trips; an order beyond the limit is counted and not stored.
   const entries = orderEntryRows(0, lines, input.tip).map(({ order_id: _unknownYet, ...entry }) => entry);
   const counted = countRequest('order', clientAddress);
+  // The order takes the installation's currency as it is committed, under a key share lock of the settings
+  // row: a change of currency (api/src/settings/currency.ts) waits for it and then sees the order.
   const placed = oneRow(
-    await hotRows<{ requests: number; retry_after: number; order_id: number | null }>(
+    await hotRows<{ requests: number; retry_after: number; order_id: number | null; currency: string }>(
       db,
       `with counted as (${counted.sql}),
        placed as (
-         insert into orders (token, vendor_id, amount_total, tip, email, locale, expires_at, cart_id)
-         select ?, ?, ?, ?, ?, ?, ?, ? from counted where counted.requests <= ?
-         on conflict (cart_id) do nothing returning id
+         insert into orders (token, vendor_id, amount_total, tip, email, locale, expires_at, cart_id, currency)
+         select ?, ?, ?, ?, ?, ?, ?, ?, books.currency
+         from counted, (select lower(currency) as currency from settings where id = 1 for key share) books
+         where counted.requests <= ?
+         on conflict (cart_id) do nothing returning id, currency
        ),
        entries as (
          insert into order_entries (order_id, kind, item_id, quantity, unit_price, amount)
@@ -193,7 +197,9 @@ export async function placeOrder(
          from placed cross join json_to_recordset(?::json)
            as e(kind text, item_id integer, quantity integer, unit_price integer, amount integer)
        )
-       select counted.requests, counted.retry_after, (select id from placed) as order_id from counted`,
+       select counted.requests, counted.retry_after, (select id from placed) as order_id,
+         (select currency from placed) as currency
+       from counted`,
       [
         ...counted.bindings,
         token,
@@ -225,7 +231,7 @@ export async function placeOrder(
           ...lines.map(({ item, quantity }) => ({
             quantity,
             price_data: {
-              currency: 'eur',
+              currency: placed.currency,
               unit_amount: item.price,
               product_data: { name: itemName(item, input.locale) },
             },
@@ -235,7 +241,7 @@ export async function placeOrder(
                 {
                   quantity: 1,
                   price_data: {
-                    currency: 'eur',
+                    currency: placed.currency,
                     unit_amount: input.tip,
                     product_data: { name: tipLabel(input.locale, Boolean(settings.use_tip_instead_of_donation)) },
                   },

@@ -42,7 +42,7 @@ export async function hasBookings(db: Knex | Knex.Transaction): Promise<boolean>
 
 /**
  * Refuses a new currency once anything is booked. The settings row stays locked until the change
- * commits; a new order reads the currency under a share lock of that row, so none slips in between.
+ * commits; a new order reads the currency under a key share lock of that row (api/src/orders/place.ts), so none slips in between.
  */
 export async function assertCurrencyChangeable(trx: Knex.Transaction, next: Currency): Promise<void> {
   const row = await trx('settings').where({ id: 1 }).forUpdate().first<{ currency: string }>('currency');

@@ -282,7 +282,11 @@ async function checkReturnUrl(
 const createCheckoutSession =
   (config: Config, isEmbedOrigin: IsEmbedOrigin): Handler =>
   async (trx, params) => {
-    const session = createSession(params, (id) => `${config.publicUrl}/stripe-sandbox/pay/${id}`);
+    const session = createSession(
+      params,
+      (id) => `${config.publicUrl}/stripe-sandbox/pay/${id}`,
+      config.sandboxCurrencies,
+    );
     await checkReturnUrl(trx, config, isEmbedOrigin, 'success_url', session.success_url);
     await checkReturnUrl(trx, config, isEmbedOrigin, 'cancel_url', session.cancel_url);
     // A session is where storage grows (its payment and refunds follow from it): bounded here.

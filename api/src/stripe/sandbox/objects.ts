@@ -164,7 +164,12 @@ function lineItem(param: unknown, index: number): LineItem {
 }
 
 /** A new open Checkout Session from the create call's parameters. */
-export function createSession(params: Params, payPageUrl: (id: string) => string): CheckoutSession {
+export function createSession(
+  params: Params,
+  payPageUrl: (id: string) => string,
+  /** The currencies the account settles in (SANDBOX_CURRENCIES). */
+  accountCurrencies: readonly string[],
+): CheckoutSession {
   onlyKnown(params, sessionParams);
   const mode = requiredText(params, 'mode');
   if (mode !== 'payment') throw invalidParam('mode', 'The local Stripe sandbox supports only mode "payment".');
@@ -174,6 +179,14 @@ export function createSession(params: Params, payPageUrl: (id: string) => string
   const currency = first.currency;
   if (items.some((item) => item.currency !== currency))
     throw invalidParam('line_items', 'All line items must use the same currency.');
+  // Stripe refuses a currency the account cannot take with "Invalid currency: …" naming the ones it
+  // can (https://docs.stripe.com/currencies#presentment-currencies: a charge's currency must be one the
+  // account supports); this account takes only the currencies it settles in.
+  if (!accountCurrencies.includes(currency))
+    throw invalidParam(
+      'line_items[0][price_data][currency]',
+      `Invalid currency: ${currency}. Your account currently supports these currencies: ${accountCurrencies.join(', ')}.`,
+    );
   const successUrl = absoluteUrl(params, 'success_url', true)!;
   const cancelUrl = absoluteUrl(params, 'cancel_url', false);
 
