@@ -113,7 +113,7 @@ const text = (value: string, max: number) => {
 };
 
 /** One booking line: what we fill, the other columns empty. */
-interface Booking {
+export interface Booking {
   amount: number;
   account: string;
   contra: string;
@@ -428,7 +428,7 @@ function rowAccounts(
 }
 
 /** One line per ledger row, oldest first, read in batches and handed on a slice at a time. */
-async function* rowBookings(
+export async function* rowBookings(
   db: Db,
   settings: DatevSettings,
   period: DatevPeriod,
@@ -482,7 +482,7 @@ interface CashOnlyMovement {
  * A cash movement without a ledger row as a booking: Kasse against its counter-account, the till
  * debited when cash comes in (a positive amount), credited when it goes out.
  */
-function movementBooking(settings: DatevSettings, movement: CashOnlyMovement): Booking {
+export function movementBooking(settings: DatevSettings, movement: CashOnlyMovement): Booking {
   const cash = settings.accounts.cash;
   const contra = settings.accounts[movementContra(movement.kind, movement.amount)];
   const incoming = movement.amount > 0;
@@ -503,7 +503,7 @@ function movementBooking(settings: DatevSettings, movement: CashOnlyMovement): B
 }
 
 /** The period's cash movements that have no ledger row, oldest first. */
-async function cashOnlyMovements(db: Db, period: DatevPeriod): Promise<CashOnlyMovement[]> {
+export async function cashOnlyMovements(db: Db, period: DatevPeriod): Promise<CashOnlyMovement[]> {
   return db('cash_movements as c')
     .join('tills as t', 't.id', 'c.till_id')
     .whereNull('c.ledger_row_id')

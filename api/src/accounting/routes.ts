@@ -7,6 +7,10 @@ import { parse } from '../http/validate.ts';
 import { accountStatements, statementCsvColumns } from './accounts.ts';
 import { assertDatevReady, datevFile, datevModes, datevPeriod, type DatevMode } from './datev.ts';
 import { encodeWindows1252 } from './windows1252.ts';
+import { journalFile } from './journal.ts';
+import { installationCurrency } from '../settings/currency.ts';
+import { invalidError } from '../errors.ts';
+import { localDay } from '../period.ts';
 import { datevSettingsForm, readDatevSettings, saveDatevSettings } from './datev-settings.ts';
 import { chartDefaults } from '../ledger/postings.ts';
 import { paymentBatches, paymentCsvColumns, paymentList, payments, paymentTotals } from './queries.ts';
@@ -116,6 +120,33 @@ export const accountingRoutes: RouteDef[] = [
         async function* () {
           for await (const chunk of datevFile(ctx.db, settings, period, mode, timeZone)) yield encodeWindows1252(chunk);
         },
+      );
+    },
+  },
+  {
+    // The bookkeeper's double-entry journal of a period as CSV, for every installation and currency.
+    method: 'GET',
+    path: '/api/accounting/journal',
+    access: 'backoffice',
+    handler: async (ctx) => {
+      const asked = requestPeriod(ctx);
+      if (!asked.from || !asked.to)
+        throw invalidError('Please choose the first and the last day of the journal.', {
+          [asked.from ? 'to' : 'from']: 'Please choose a day.',
+        });
+      const settings = await readDatevSettings(ctx.db);
+      const currency = await installationCurrency(ctx.db);
+      const timeZone = ctx.config.timeZone;
+      const firstDay = localDay(asked.from, timeZone);
+      const period = {
+        from: asked.from,
+        to: asked.to,
+        firstDay,
+        lastDay: localDay(new Date(asked.to.getTime() - 1), timeZone),
+        fiscalYearStart: firstDay,
+      };
+      respondDownload(ctx, 'text/csv; charset=utf-8', periodFilename('journal', period, timeZone), () =>
+        journalFile(ctx.db, settings, period, currency, timeZone),
       );
     },
   },

@@ -1,6 +1,8 @@
 // The German text of every English API message (see messages.ts). A message added in the code needs
 // its line here; tests/api/messages.test.ts finds any that is missing and any line no code uses.
 export const messagesDe: Record<string, string> = {
+  'Please choose the first and the last day of the journal.':
+    'Bitte den ersten und den letzten Tag des Journals wählen.',
   'A till in {country} cannot sign: no law there asks for it, and another country’s signing does not apply.':
     'Eine Kasse in {country} kann nicht signieren: Dort verlangt es kein Gesetz, und die Signatur eines anderen Landes gilt nicht.',
   'Signing is off in this country.': 'In diesem Land ist die Signatur aus.',

@@ -96,6 +96,18 @@ export function DatevExport({ period }: { period: { from?: string; to?: string }
         </DialogContent>
         <DialogActions>
           <MuiButton onClick={() => setOpen(false)}>{translate('ra.action.cancel')}</MuiButton>
+          {/* The double-entry journal needs no DATEV numbers: every installation, every country. */}
+          <MuiButton
+            id="journal-download"
+            disabled={!from || !to}
+            onClick={() => {
+              const query = new URLSearchParams({ from, to });
+              void download(`/api/accounting/journal?${query.toString()}`, `journal_${from}_${to}.csv`);
+              setOpen(false);
+            }}
+          >
+            {translate('app.datev.journal')}
+          </MuiButton>
           <MuiButton
             variant="contained"
             id="datev-download"

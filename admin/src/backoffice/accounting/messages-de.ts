@@ -106,6 +106,7 @@ export const de: typeof en = {
       mode: 'Zeilen',
       mode_rows: 'Eine Zeile je Buchung',
       mode_daily: 'Eine Zeile je Tag und Buchungsart',
+      journal: 'Journal (CSV, jedes Land)',
       download: 'Herunterladen',
       not_ready: 'Bitte zuerst Beraternummer und Mandantennummer in den DATEV-Einstellungen eintragen.',
       open_settings: 'DATEV-Einstellungen',

@@ -102,6 +102,7 @@ export const en = {
       mode: 'Lines',
       mode_rows: 'One line per booking',
       mode_daily: 'One line per day and kind of booking',
+      journal: 'Journal (CSV, any country)',
       download: 'Download',
       not_ready: 'Please enter the adviser number and the client number in the DATEV settings first.',
       open_settings: 'DATEV settings',
