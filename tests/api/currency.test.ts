@@ -115,6 +115,21 @@ describeApi('an installation outside the euro', (t) => {
     );
   });
 
+  it('refuses the euro-only exports (DATEV, DSFinV-K) of books kept in francs, saying why, in German and English', async () => {
+    await t.db('settings').update({ currency: 'CHF' });
+    const office = await t.office();
+    for (const path of [
+      '/api/accounting/datev?from=2026-01-01&to=2026-01-31',
+      '/api/tills/dsfinvk?from=2026-01-01&to=2026-01-31',
+    ]) {
+      const en = await t.http.get(path).set('Authorization', office);
+      assert.equal(en.status, 409, `${path}: ${JSON.stringify(en.body)}`);
+      assert.match(en.body.message, /counts in euro only, and this installation keeps its books in CHF/);
+      const de = await t.http.get(path).set('Authorization', office).set('Accept-Language', 'de');
+      assert.match(de.body.message, /rechnet nur in Euro, und diese Installation führt ihre Bücher in CHF/);
+    }
+  });
+
   it('refuses an order the card page cannot take below Stripe’s smallest charge in the currency, in that currency', async () => {
     await t.db('settings').update({ currency: 'GBP' });
     await t.db('items').where({ name: 'Zeitung' }).update({ price: 20 });

@@ -17,6 +17,7 @@ import { paymentBatches, paymentCsvColumns, paymentList, payments, paymentTotals
 import { languageOf } from '../language/messages.ts';
 import { trialBalance, trialBalanceCsvColumns } from './trial-balance.ts';
 import { periodFilename } from '../csv.ts';
+import { assertEuroBooks } from '../settings/currency.ts';
 import type { ListSpec } from '../lists.ts';
 import { readPeriod } from '../period.ts';
 
@@ -108,6 +109,7 @@ export const accountingRoutes: RouteDef[] = [
     access: 'backoffice',
     handler: async (ctx) => {
       const mode = datevMode(ctx.query.mode);
+      await assertEuroBooks(ctx.db, 'datev');
       const asked = requestPeriod(ctx);
       const settings = await readDatevSettings(ctx.db);
       await assertDatevReady(ctx.db, settings);

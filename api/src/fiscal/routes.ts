@@ -6,6 +6,7 @@ import { idParam, parse } from '../http/validate.ts';
 import { fiscalCountries, fiscalModes } from '../config.ts';
 import { tr } from '../language/messages.ts';
 import { periodDay } from '../period.ts';
+import { assertEuroBooks } from '../settings/currency.ts';
 import packageJson from '../../../package.json' with { type: 'json' };
 import { rksvRegistration } from './at/chain.ts';
 import { aesKeyCheckValue } from './at/rksv.ts';
@@ -187,6 +188,7 @@ export const fiscalRoutes: RouteDef[] = [
     access: 'backoffice',
     handler: async (ctx) => {
       const period = parse(exportPeriod, ctx.query);
+      await assertEuroBooks(ctx.db, 'dsfinvk');
       const exported = await dsfinvkExport(ctx.db, ctx.config, period.from, period.to);
       ctx.set('Content-Type', 'application/zip');
       ctx.set('Content-Disposition', `attachment; filename="${exported.filename}"`);

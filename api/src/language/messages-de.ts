@@ -751,6 +751,10 @@ export const messagesDe: Record<string, string> = {
   'tax number or VAT identification number': 'Steuernummer oder Umsatzsteuer-Identifikationsnummer',
   'The currency stays {currency}: amounts have been booked in it already (orders, sales or payouts), and they would be read in another currency. A new currency needs a new installation.':
     'Die Währung bleibt {currency}: In ihr sind schon Beträge gebucht (Bestellungen, Verkäufe oder Auszahlungen), die sonst in einer anderen Währung gelesen würden. Eine neue Währung braucht eine neue Installation.',
+  'The DATEV file counts in euro only, and this installation keeps its books in {currency}: its amounts would be read as euros.':
+    'Die DATEV-Datei rechnet nur in Euro, und diese Installation führt ihre Bücher in {currency}: Ihre Beträge würden als Euro gelesen.',
+  'The DSFinV-K of a German tax audit counts in euro only, and this installation keeps its books in {currency}: its amounts would be read as euros.':
+    'Die DSFinV-K einer deutschen Kassenprüfung rechnet nur in Euro, und diese Installation führt ihre Bücher in {currency}: Ihre Beträge würden als Euro gelesen.',
   'Money has been booked in {currency} already.': 'In {currency} ist schon Geld gebucht.',
   'Please choose one of the currencies: {values}.': 'Bitte eine der Währungen wählen: {values}.',
   // A list of things named by sentences of their own: "street, postcode".

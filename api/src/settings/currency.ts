@@ -56,3 +56,24 @@ export async function assertCurrencyChangeable(trx: Knex.Transaction, next: Curr
       { currency: tr('Money has been booked in {currency} already.', { currency: row.currency }) },
     );
 }
+
+/**
+ * Refuses an export whose format counts in euro only (DATEV's file in German bookkeeping, the
+ * DSFinV-K of a German tax audit) when the books are kept in another currency: its amounts would be
+ * written as euros that were never euros.
+ */
+export async function assertEuroBooks(db: Knex | Knex.Transaction, format: 'datev' | 'dsfinvk'): Promise<void> {
+  const currency = await installationCurrency(db);
+  if (currency === 'EUR') return;
+  throw conflictError(
+    format === 'datev'
+      ? tr(
+          'The DATEV file counts in euro only, and this installation keeps its books in {currency}: its amounts would be read as euros.',
+          { currency },
+        )
+      : tr(
+          'The DSFinV-K of a German tax audit counts in euro only, and this installation keeps its books in {currency}: its amounts would be read as euros.',
+          { currency },
+        ),
+  );
+}
