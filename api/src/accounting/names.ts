@@ -1,5 +1,5 @@
 import type { Language } from '../language/messages.ts';
-import { pseudonymIn } from '../privacy/anonymise.ts';
+import { pseudonymIn } from '../language/erased.ts';
 
 // How accounts are named where people read them: the lists, the CSV files for the bookkeeper, in
 // the reader's language. The kinds of booking are named in api/src/ledger/kinds.ts.

@@ -1,19 +1,10 @@
 import type { Knex } from 'knex';
 import { removeVendorLogin } from '../identity/accounts/queries.ts';
 import { receiptNaming } from '../orders/deliveries.ts';
-import { ERASED, scrubJsonColumns, type PersonalValues } from './scrub.ts';
+import { ERASED, pseudonym } from '../language/erased.ts';
+import { scrubJsonColumns, type PersonalValues } from './scrub.ts';
 
 type Db = Knex | Knex.Transaction;
-
-/**
- * The name an anonymised vendor's bookings stay under: German in the database (the office's
- * language, where the row needs a first name), each screen names it in its own language.
- */
-export const pseudonym = (vendorId: number) => `Gelöscht #${vendorId}`;
-
-/** An anonymised vendor as a list or CSV file in `language` names them: "Gelöscht #17" or "Deleted #17". */
-export const pseudonymIn = (stored: string, language: 'de' | 'en') =>
-  language === 'en' ? stored.replace(/^Gelöscht/, 'Deleted') : stored;
 
 interface PersonalRow {
   license_id: string | null;

@@ -6,7 +6,8 @@ import { CreditNotZero } from '../ledger/errors.ts';
 import { removeVendorWithoutCredit } from '../ledger/vendor.ts';
 import { vendorNotFound } from '../vendors/queries.ts';
 import { toIso } from '../dates.ts';
-import { anonymiseVendor, pseudonym } from './anonymise.ts';
+import { pseudonym } from '../language/erased.ts';
+import { anonymiseVendor } from './anonymise.ts';
 import { exportVendor } from './export.ts';
 import { money, tr } from '../language/messages.ts';
 

@@ -1,9 +1,7 @@
 import type { Knex } from 'knex';
+import { ERASED } from '../language/erased.ts';
 
 type Db = Knex | Knex.Transaction;
-
-/** What an erased value reads as wherever a copy of it was kept (the protocol, Stripe's objects). */
-export const ERASED = '[erased]';
 
 /** A copy of a JSON value with every string `isPersonal` picks replaced by ERASED, at any depth. */
 export function scrubStrings<T>(value: T, isPersonal: (text: string) => boolean): T {

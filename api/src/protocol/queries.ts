@@ -3,8 +3,7 @@ import { invalidError } from '../errors.ts';
 import { tr } from '../language/messages.ts';
 import { type ListSpec, periodFilters } from '../lists.ts';
 import type { Language } from '../language/messages.ts';
-import { pseudonymIn } from '../privacy/anonymise.ts';
-import { ERASED } from '../privacy/scrub.ts';
+import { ERASED, pseudonymIn } from '../language/erased.ts';
 
 interface EntryRow {
   id: number;
