@@ -84,9 +84,9 @@ describeApi('an installation’s country', (t) => {
         'the float is made of Swiss coins and notes',
       );
 
-      // A till in Switzerland is never switched to German signing.
       const office = await t.office();
       const tillId = (await t.db('tills').first('id')).id;
+      // A till in Switzerland is never switched to German signing.
       const refused = await t.http
         .put(`/api/tills/${tillId}/fiscal`)
         .set('Authorization', office)
@@ -109,6 +109,21 @@ describeApi('an installation’s country', (t) => {
         staff: 'test',
       });
       assert.equal(await adoptCountry(t.db, 'DE'), 'CH');
+
+      // The count at the close lists the Swiss coins and notes: no 500-franc note, no 1 or 2 centimes.
+      const tills = await t.http.get('/api/tills').set('Authorization', office);
+      assert.deepEqual(tills.body.tills[0].denominations, presets.CH.denominations.values);
+      const close = (denominations: Record<string, number>) =>
+        t.http
+          .post(`/api/tills/${tillId}/closes`)
+          .set('Authorization', office)
+          .set('Accept-Language', 'en')
+          .send({ counted: demoPrices.CH.float + 100, expected: demoPrices.CH.float + 100, denominations });
+      const euroNotes = await close({ 50000: 2, 100: 1 });
+      assert.equal(euroNotes.status, 400, JSON.stringify(euroNotes.body));
+      assert.equal(euroNotes.body.message, 'Not a coin or note of CH: 50000.');
+      const swiss = await close({ 100000: 1, 100: 1 });
+      assert.equal(swiss.status, 201, JSON.stringify(swiss.body));
     } finally {
       await t.reset();
     }
@@ -119,5 +134,7 @@ describeApi('an installation’s country', (t) => {
     assert.deepEqual(settings, { country: 'DE', vat_rate: 700 });
     const paper = await t.db('items').where({ name: 'Zeitung' }).first('price', 'counter_price');
     assert.deepEqual(paper, { price: demoPrices.DE.copy, counter_price: demoPrices.DE.counterCopy });
+    const tills = await t.http.get('/api/tills').set('Authorization', await t.office());
+    assert.deepEqual(tills.body.tills[0].denominations, presets.DE.denominations.values, 'euro coins and notes');
   });
 });

@@ -1,3 +1,4 @@
+import { presetOf } from '../country/presets.ts';
 import type { Knex } from 'knex';
 import { oneRow } from '../one-row.ts';
 import { payoutLines, type PayoutLineKind } from '../ledger/payout-lines.ts';
@@ -26,6 +27,8 @@ export interface Till {
   openDays: { day: string; movements: number }[];
   /** Where the till stands, as the DSFinV-K's Stamm_Orte names it; an empty field: the paper's address. */
   location: TillLocation;
+  /** The coins and notes a count lists, in minor units, largest first: the country's (country/presets.ts). */
+  denominations: readonly number[];
 }
 
 export interface TillLocation {
@@ -48,6 +51,7 @@ interface TillRow {
   location_street: string;
   location_postcode: string;
   location_town: string;
+  country: string;
 }
 
 /** Tills with their balance and what their next close covers, in one statement; one till by `id`. */
@@ -55,6 +59,7 @@ async function tills(db: Db, timeZone: string, id?: number): Promise<Till[]> {
   const { rows } = await db.raw<{ rows: TillRow[] }>(
     `select t.id, t.name, t.opening_balance, ${tillBalanceSql('t')} as balance,
        t.location_name, t.location_street, t.location_postcode, t.location_town,
+       (select s.country from settings s where s.id = 1) as country,
        to_char(c.day, 'YYYY-MM-DD') as closed_until, c.created_at as closed_at,
        c.day = (now() at time zone ?)::date as closed_today,
        (select coalesce(json_agg(json_build_object('day', to_char(d.day, 'YYYY-MM-DD'), 'movements', d.n) order by d.day), '[]')
@@ -85,6 +90,7 @@ async function tills(db: Db, timeZone: string, id?: number): Promise<Till[]> {
       postcode: row.location_postcode,
       town: row.location_town,
     },
+    denominations: presetOf(row.country).denominations.values,
   }));
 }
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { denominations, manualKinds } from '../ledger/till.ts';
+import { manualKinds } from '../ledger/till.ts';
+import { allDenominations } from '../country/presets.ts';
 import { periodDay } from '../period.ts';
 
 const cents = (message: string) =>
@@ -87,7 +88,7 @@ export const closeInput = z.object({
     .max(Number.MAX_SAFE_INTEGER),
   denominations: z
     .partialRecord(
-      z.enum(denominations.map(String) as [string, ...string[]], { error: 'Unknown coin or note.' }),
+      z.enum(allDenominations.map(String) as [string, ...string[]], { error: 'Unknown coin or note.' }),
       pieces,
     )
     .optional(),

@@ -371,3 +371,8 @@ export function roundCash(amount: number, step: number): number {
   const sign = amount < 0 ? -1 : 1;
   return sign * Math.floor((Math.abs(amount) + step / 2) / step) * step;
 }
+
+/** Every coin and note of every country, largest first: what a count may name at all. */
+export const allDenominations: readonly number[] = [
+  ...new Set(countries.flatMap((country) => presets[country].denominations.values)),
+].sort((a, b) => b - a);

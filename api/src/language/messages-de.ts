@@ -1,6 +1,7 @@
 // The German text of every English API message (see messages.ts). A message added in the code needs
 // its line here; tests/api/messages.test.ts finds any that is missing and any line no code uses.
 export const messagesDe: Record<string, string> = {
+  'Not a coin or note of {country}: {values}.': 'Keine Münze und kein Schein in {country}: {values}.',
   'Please choose the first and the last day of the journal.':
     'Bitte den ersten und den letzten Tag des Journals wählen.',
   'A till in {country} cannot sign: no law there asks for it, and another country’s signing does not apply.':

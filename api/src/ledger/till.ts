@@ -3,6 +3,7 @@ import { CounterError, RequestReused } from './errors.ts';
 import { oneRow } from '../one-row.ts';
 import type { PublishLedgerEvent } from './events.ts';
 import { day as dayParam, money, tr } from '../language/messages.ts';
+import { presetOf } from '../country/presets.ts';
 
 // The tills and their cash book. Every cash movement is written here, in the caller's
 // transaction, after locking the till's row: movements of one till queue on it, so the running
@@ -232,9 +233,6 @@ export function bookManualMovement(db: Db, request: ManualMovementRequest): Prom
   });
 }
 
-/** The coins and notes a count may list, in cents. */
-export const denominations = [50000, 20000, 10000, 5000, 2000, 1000, 500, 200, 100, 50, 20, 10, 5, 2, 1] as const;
-
 export interface CloseRequest {
   tillId: number;
   /** The counted cash in cents; with `denominations`, it must be their sum. */
@@ -272,6 +270,18 @@ export async function closeDay(db: Db, request: CloseRequest, publish: PublishLe
   }
   return db.transaction(async (trx) => {
     const till = await lockTill(trx, request.tillId);
+    // A count lists the coins and notes of the newspaper's country (country/presets.ts) only.
+    const { country } = await trx('settings').where({ id: 1 }).first<{ country: string }>('country');
+    const own = presetOf(country).denominations.values;
+    const foreign = Object.keys(request.denominations ?? {}).filter((value) => !own.includes(Number(value)));
+    if (foreign.length)
+      throw new CounterError(
+        'invalid',
+        tr('Not a coin or note of {country}: {values}.', { country, values: foreign }),
+        {
+          denominations: tr('Not a coin or note of {country}: {values}.', { country, values: foreign }),
+        },
+      );
     const { rows: today } = await trx.raw<{ rows: { day: string }[] }>(
       `select to_char(now() at time zone ?, 'YYYY-MM-DD') as day`,
       [request.timeZone],

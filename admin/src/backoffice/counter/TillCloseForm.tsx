@@ -11,14 +11,14 @@ import { OpenDays } from './CashDay.tsx';
 import type { Till } from './CashDay.tsx';
 import type { TillClose } from '../../../../api/src/counter/queries.ts';
 
-const pieceValues = [50000, 20000, 10000, 5000, 2000, 1000, 500, 200, 100, 50, 20, 10, 5, 2, 1];
-
 /** The daily close: the cash counted (by pieces or as a total) against what the book expects. */
 export function TillCloseForm({ till, today }: { till: Till; today: string }) {
   const translate = useTranslate();
   const dataProvider = useDataProvider<ShopDataProvider>();
   const queryClient = useQueryClient();
   const formatCents = useFormatCents();
+  // The coins and notes of the newspaper's country, as the tills' answer names them.
+  const pieceValues = till.denominations;
   const [byPieces, setByPieces] = useState(true);
   const [pieces, setPieces] = useState<Record<number, string>>({});
   const [countedText, setCountedText] = useState('');
