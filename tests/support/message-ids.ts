@@ -68,10 +68,14 @@ export function scanMessageIds(): MessageScan {
   const ids = new Map<string, string[]>();
   const problems: string[] = [];
 
-  // Command-line tools (cli.ts) speak English to the operator; they answer no HTTP request.
+  // Command-line tools (api/src/cli/) speak English to the operator; they answer no HTTP request.
   const sources = program
     .getSourceFiles()
-    .filter((file) => file.fileName.startsWith(path.join(root, 'api/src/')) && !file.fileName.endsWith('/cli.ts'));
+    .filter(
+      (file) =>
+        file.fileName.startsWith(path.join(root, 'api/src/')) &&
+        !file.fileName.startsWith(path.join(root, 'api/src/cli/')),
+    );
   const zodFiles = new Set(
     sources
       .filter((file) =>

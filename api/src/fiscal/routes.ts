@@ -77,7 +77,7 @@ async function rksvRegistrationSummary(ctx: AppContext, tillId: number) {
   const cleared = await ctx
     .db('fiscal_rksv_receipts')
     .where({ till_id: tillId, kind: 'Sammelbeleg' })
-    .max<{ number: number | string | null }>('number as number')
+    .max<{ number: number | string | null }>({ number: 'number' })
     .first();
   const failed = await ctx
     .db('fiscal_rksv_receipts')
