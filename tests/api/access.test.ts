@@ -156,8 +156,9 @@ const matrix: Record<string, Row> = {
   'GET /api/payments': staff,
   'GET /api/payments/totals': staff,
   'GET /api/payments/accounts': staff,
-  // the DATEV export
+  // the bookkeeper's files: DATEV, the journal, the trial balance
   'GET /api/accounting/datev': staff,
+  'GET /api/accounting/journal': staff,
   'GET /api/accounting/trial-balance': staff,
   'GET /api/accounting/datev/settings': staff,
   'PUT /api/accounting/datev/settings': staff,
