@@ -178,7 +178,7 @@ describe('e2e: buying in the shop widget, paid through the Stripe sandbox', func
     };
     assert.equal(await attempt('-1'), 'The amount must not be negative.');
     assert.equal(await amount.getAttribute('aria-invalid'), 'true');
-    assert.equal(await attempt('1,505'), 'Please enter whole cents (at most two decimals).');
+    assert.equal(await attempt('1,505'), 'Please enter the amount with at most 2 decimals.');
     assert.equal(await attempt('abc'), 'Please enter an amount like 1.50.');
     assert.equal(await attempt('147'), 'At most €146.99: an order must stay below €150.00.');
     await amount.fill('1,50');
