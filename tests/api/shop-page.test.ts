@@ -121,12 +121,22 @@ describeApi('shop page: the first screen in one answer', (t) => {
     }
   });
 
-  it('answers /v/DEMO-1 with the settings, the vendor check and the items inlined, as the API answers them', async () => {
+  it('answers /v/DEMO-1 with the settings the widget reads, the vendor check and the items inlined, as the API answers them', async () => {
     const res = await page.get('/v/DEMO-1');
     assert.equal(res.status, 200);
     assert.match(res.headers['content-type'], /^text\/html; charset=utf-8/);
     const boot = bootOf(res.text);
-    assert.deepEqual(boot, await apiAnswers('DEMO-1'));
+    const answers = await apiAnswers('DEMO-1');
+    const inlined = Object.keys(boot.settings);
+    assert.deepEqual(boot, {
+      ...answers,
+      settings: Object.fromEntries(inlined.map((key) => [key, answers.settings[key]])),
+    });
+    for (const key of ['newspaperName', 'currency', 'maxOrderAmount', 'mainItem', 'timeZone', 'agbUrl'])
+      assert.ok(inlined.includes(key), `the widget reads ${key}`);
+    // What only the back office reads stays out of every phone's first screen.
+    for (const key of ['companyStreet', 'taxNumber', 'vatId', 'qrCodeSettings', 'mapTileUrl', 'identityProvider'])
+      assert.ok(!inlined.includes(key), `${key} is not inlined`);
     assert.equal(boot.vendor.licenseId, 'DEMO-1');
     assert.ok(boot.items.length > 0, 'the shop has items');
     // What the browser shows before any script runs: the newspaper's name, icon and colour.

@@ -12,9 +12,39 @@ import type { Language } from '../language/messages.ts';
  * `/api/vendors/check/{id}/`, `/api/items/`), so the widget reads one shape whichever way it came.
  */
 export interface Boot {
-  settings: ReturnType<typeof publicSettings>;
+  settings: ShopSettings;
   vendor: VendorCheck | null;
   items: ReturnType<typeof publicItemsIn>;
+}
+
+/**
+ * The settings the widget reads (shop-widget/src/boot.ts, `ShopSettings`), and no others: the page
+ * inlines them into the first screen, whose every byte a weak phone waits for; the address, tax
+ * numbers, QR-code and map settings stay with the back office's `/api/settings/`.
+ */
+const shopSettingKeys = [
+  'newspaperName',
+  'color',
+  'fontColor',
+  'logo',
+  'favicon',
+  'agbUrl',
+  'maintainanceModeHelpUrl',
+  'vendorNotFoundHelpUrl',
+  'webshopIsClosed',
+  'useVendorLicenseIdInShop',
+  'useTipInsteadOfDonation',
+  'maxOrderAmount',
+  'currency',
+  'styleRevision',
+  'mainItem',
+  'timeZone',
+] as const;
+type PublicSettings = ReturnType<typeof publicSettings>;
+export type ShopSettings = Pick<PublicSettings, (typeof shopSettingKeys)[number]>;
+
+function shopSettings(settings: PublicSettings): ShopSettings {
+  return Object.fromEntries(shopSettingKeys.map((key) => [key, settings[key]])) as ShopSettings;
 }
 
 /** The boot data, and the copy of the settings and items it came from: one query. */
@@ -26,7 +56,10 @@ export async function buildBoot(
 ): Promise<{ boot: Boot; shop: ShopData }> {
   const { vendor, shop } = await checkVendorInShop(db, licenceId);
   const items = publicItemsIn(shop.items, language);
-  return { boot: { settings: publicSettings(shop.settings, shop.mainItem, config), vendor, items }, shop };
+  return {
+    boot: { settings: shopSettings(publicSettings(shop.settings, shop.mainItem, config)), vendor, items },
+    shop,
+  };
 }
 
 /**

@@ -71,6 +71,8 @@ const fromRoot = (url: string) => (/^(https?:)?\/\//.test(url) || url.startsWith
 interface PageData {
   lang: 'de' | 'en';
   boot: Boot;
+  /** The newspaper's own description for search engines, or empty for ours. */
+  metaDescription: string;
   customCss: boolean;
   /**
    * The widget's styles, inline on every page of the shop's own: a screen the script draws (the
@@ -104,12 +106,12 @@ const descriptions = {
  */
 export function renderShopPage(
   template: string,
-  { lang, boot, customCss, css, firstScreen, withoutScript }: PageData,
+  { lang, boot, metaDescription, customCss, css, firstScreen, withoutScript }: PageData,
 ): string {
   const { settings } = boot;
   // The newspaper's own text when it wrote one, in whatever language it wrote it.
   const description =
-    settings.metaDescription ||
+    metaDescription ||
     descriptions[lang](
       settings.newspaperName || (lang === 'de' ? 'Die Straßenzeitung' : 'The street paper'),
       boot.vendor?.displayName,
@@ -323,6 +325,7 @@ export function shopPage(root: string, rendererFile: string): Middleware<AppStat
       renderShopPage(template.data.toString('utf8'), {
         lang,
         boot: pageBoot,
+        metaDescription: shop.settings.meta_description,
         customCss: shop.settings.style_css !== '',
         css: renderer?.css,
         firstScreen: renderer?.renderFirstScreen(pageBoot, url, lang),
