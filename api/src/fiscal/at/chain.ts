@@ -91,7 +91,13 @@ export function atSignatureOf(row: ReceiptRow, cashRegisterId: string): AtSignat
   };
 }
 
-const ensured = new Set<string>();
+/** Cash registers this process has set up at SIGN AT, per paper's database (till ids repeat between papers). */
+const ensuredOfDb = new WeakMap<Knex, Set<string>>();
+function ensuredIn(db: Knex): Set<string> {
+  let ensured = ensuredOfDb.get(db);
+  if (!ensured) ensuredOfDb.set(db, (ensured = new Set()));
+  return ensured;
+}
 
 /** The till's cash register, set up at SIGN AT on first use (with the unit), and its row here. */
 async function registeredTill(
@@ -103,7 +109,7 @@ async function registeredTill(
   const registerId = registerIdOf(endpoint.scuId, tillId);
   const key = `${endpoint.baseUrl} ${registerId}`;
   const known = await db('fiscal_rksv_tills').where({ till_id: tillId }).first<TillRow | undefined>();
-  if (known?.register_id === registerId && ensured.has(key)) return { ...known, register_id: registerId };
+  if (known?.register_id === registerId && ensuredIn(db).has(key)) return { ...known, register_id: registerId };
   // A chain begun elsewhere (another unit, or before this till signed at SIGN AT) is not continued
   // by a new register under the same till: its copy here would mix two Kassen-IDs.
   if (
@@ -121,7 +127,7 @@ async function registeredTill(
     .insert({ till_id: tillId, cash_register_id: cashRegisterId, register_id: registerId, scu_id: endpoint.scuId })
     .onConflict('till_id')
     .merge(['cash_register_id', 'register_id', 'scu_id']);
-  ensured.add(key);
+  ensuredIn(db).add(key);
   const row = await db('fiscal_rksv_tills').where({ till_id: tillId }).first<TillRow>();
   return { ...row, register_id: registerId };
 }

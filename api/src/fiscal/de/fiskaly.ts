@@ -68,9 +68,19 @@ interface Token {
 type Json = Record<string, unknown>;
 
 const tokens = new Map<string, Token>();
-/** TSSs (per account) and clients (per TSS and till) this process knows to be ready. */
-const readyTss = new Map<string, { id: string; certificate?: string }>();
-const readyClients = new Map<string, { id: string; serial: string }>();
+/**
+ * TSSs (per account) and clients (per TSS and till) this process knows to be ready, per paper's
+ * database: till ids repeat between papers, and one paper's TSS must never stand for another's.
+ */
+const readyOfDb = new WeakMap<
+  Knex,
+  { tss: Map<string, { id: string; certificate?: string }>; clients: Map<string, { id: string; serial: string }> }
+>();
+function readyOf(db: Knex) {
+  let ready = readyOfDb.get(db);
+  if (!ready) readyOfDb.set(db, (ready = { tss: new Map(), clients: new Map() }));
+  return ready;
+}
 
 /** Answers 429 and 5xx are tried this many times more, after a short wait (Retry-After, at most 2 s). */
 const retries = 2;
@@ -216,7 +226,7 @@ class Setup {
   /** The TSS in use, INITIALIZED: its set-up resumed or begun, step by step. */
   async tss(): Promise<{ id: string; certificate?: string }> {
     const account = accountOf(this.endpoint.apiKey);
-    const ready = readyTss.get(account);
+    const ready = readyOf(this.db).tss.get(account);
     if (ready) return ready;
     // Each pass takes one step; a TSS goes through four states at most and one may be replaced.
     for (let step = 0; step < 12; step++) {
@@ -255,7 +265,7 @@ class Setup {
         if (row.state !== 'INITIALIZED') await this.update(row.id, { state: 'INITIALIZED' });
         const certificate = typeof found.body.certificate === 'string' ? found.body.certificate : undefined;
         const tss = { id: row.id, certificate: certificate || undefined };
-        readyTss.set(account, tss);
+        readyOf(this.db).tss.set(account, tss);
         return tss;
       } else if (state === 'DISABLED') {
         await this.update(row.id, { state: 'DISABLED', note: 'Disabled at fiskaly.' });
@@ -313,7 +323,7 @@ class Setup {
 
   /** The till's client at the TSS: registered with the till's serial number the first time. */
   async client(tssId: string, tillId: number): Promise<{ id: string; serial: string }> {
-    const cached = readyClients.get(this.clientKey(tssId, tillId));
+    const cached = readyOf(this.db).clients.get(this.clientKey(tssId, tillId));
     if (cached) return cached;
     const serial = tillSerial(tillId);
     let row = await this.db('fiscal_clients')
@@ -348,7 +358,7 @@ class Setup {
       return this.client(tssId, tillId);
     }
     const client = { id: row.id, serial: row.serial_number };
-    readyClients.set(this.clientKey(tssId, tillId), client);
+    readyOf(this.db).clients.set(this.clientKey(tssId, tillId), client);
     return client;
   }
 
@@ -373,7 +383,7 @@ class Setup {
     await this.db('fiscal_clients')
       .where({ tss_id: tss.id, id: row.id })
       .update({ state: 'DEREGISTERED', deregistered_at: this.db.fn.now() });
-    readyClients.delete(this.clientKey(tss.id, tillId));
+    readyOf(this.db).clients.delete(this.clientKey(tss.id, tillId));
     return { tssId: tss.id, clientId: row.id };
   }
 
@@ -397,8 +407,9 @@ class Setup {
     await this.db('fiscal_clients')
       .where({ tss_id: row.id, state: 'REGISTERED' })
       .update({ state: 'DEREGISTERED', deregistered_at: this.db.fn.now() });
-    readyTss.delete(account);
-    for (const key of [...readyClients.keys()]) if (key.startsWith(`${row.id} `)) readyClients.delete(key);
+    readyOf(this.db).tss.delete(account);
+    for (const key of [...readyOf(this.db).clients.keys()])
+      if (key.startsWith(`${row.id} `)) readyOf(this.db).clients.delete(key);
     return { tssId: row.id };
   }
 }
@@ -470,14 +481,14 @@ export function fiskalyPort(db: Knex, endpoint: FiskalyEndpoint): FiskalyPort {
   // A refusal may mean the TSS or client changed elsewhere (taken out of service, deregistered): the
   // set-up is checked again and the call tried once more, then the refusal stands.
   const forget = () => {
-    readyTss.delete(accountOf(endpoint.apiKey));
-    readyClients.clear();
+    readyOf(db).tss.delete(accountOf(endpoint.apiKey));
+    readyOf(db).clients.clear();
   };
   const withReady = async <T>(
     tillId: number,
     work: (tss: { id: string; certificate?: string }, client: { id: string; serial: string }) => Promise<T>,
   ): Promise<T> => {
-    const cached = readyTss.has(accountOf(endpoint.apiKey));
+    const cached = readyOf(db).tss.has(accountOf(endpoint.apiKey));
     const tss = await setup.tss();
     try {
       return await work(tss, await setup.client(tss.id, tillId));
