@@ -64,9 +64,9 @@ export default tseslint.config(
   // The layers of api/src point one way (docs/architecture.md): routes → domain → db, with http/ at
   // the bottom of the request side. http/ knows Koa, errors and auth and imports no domain folder
   // (vendors, orders, ledger, counter, payouts, shop, identity, protocol, stripe, webhooks-out, items,
-  // settings, files, pdf, mail, …): only the shared foundations that every layer may use, which are
-  // config.ts, db/, log.ts, language/, and errors.ts (the domain errors it answers),
-  // period.ts, csv.ts, lists.ts, form-fields.ts and event-loop.ts. What it needs of a domain, app.ts hands it.
+  // settings, files, pdf, mail, …): only what every layer may use: foundations/ (config, log, the
+  // domain errors it answers, the period rule, CSV lines, lists, form fields, the event loop's slices),
+  // db/ and language/. What it needs of a domain, app.ts hands it.
   {
     files: ['api/src/http/**/*.ts'],
     rules: {
@@ -75,16 +75,16 @@ export default tseslint.config(
         {
           patterns: [
             {
-              regex: '^\\.\\./(?!(config|log|errors|period|csv|lists|form-fields|event-loop)\\.ts$|language/|db/)',
+              regex: '^\\.\\./(?!foundations/|language/|db/)',
               message:
-                'http/ imports no domain folder, only the shared foundations (config, db/, log, language/, errors, period, csv, lists, form-fields, event-loop); let app.ts hand it what it needs.',
+                'http/ imports no domain folder, only foundations/, db/ and language/; let app.ts hand it what it needs.',
             },
           ],
         },
       ],
     },
   },
-  // Domains throw the domain errors of api/src/errors.ts and import nothing from http/. The route
+  // Domains throw the domain errors of api/src/foundations/errors.ts and import nothing from http/. The route
   // layer may: app.ts, routes.ts and server.ts, every routes.ts and *-routes.ts, and the few files
   // that answer requests themselves (web/, the shop's page and its forms, the protocol around audited routes, the
   // Stripe sandbox's and the login provider's own HTTP surfaces). A command-line tool is no route.
@@ -109,7 +109,7 @@ export default tseslint.config(
             {
               regex: '^(\\.{1,2}/)+http/',
               message:
-                'A domain imports nothing from http/: throw the domain errors of api/src/errors.ts (invalidError, notFoundError, conflictError, …), and leave requests to the routes.',
+                'A domain imports nothing from http/: throw the domain errors of api/src/foundations/errors.ts (invalidError, notFoundError, conflictError, …), and leave requests to the routes.',
             },
           ],
         },

@@ -12,15 +12,15 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { Knex } from 'knex';
 import type { AddressInfo } from 'node:net';
 import { buildApp } from '../api/src/app.ts';
-import { loadConfig } from '../api/src/config.ts';
+import { loadConfig } from '../api/src/foundations/config.ts';
 import { createDb, migrate, type Db } from '../api/src/db/connection.ts';
 import { bookPaidOrdersInBulk, bookTillDaysInBulk, insertOrderEntriesInBulk } from '../api/src/ledger/bulk.ts';
-import { setLogSilent } from '../api/src/log.ts';
-import { oneRow } from '../api/src/one-row.ts';
+import { setLogSilent } from '../api/src/foundations/log.ts';
+import { oneRow } from '../api/src/foundations/one-row.ts';
 import { seedOnFirstStart } from '../seeds/index.ts';
 import { startTestIssuer } from '../tests/support/issuer.ts';
 import { median, printTable, type BenchOptions, type Figure } from './figures.ts';
-import { localDay } from '../api/src/period.ts';
+import { localDay } from '../api/src/foundations/period.ts';
 
 interface Scale {
   vendors: number;

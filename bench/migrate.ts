@@ -8,7 +8,7 @@
 // the copy goes into a schema beside it, migrated through the same steps, and is dropped afterwards.
 import type { Knex } from 'knex';
 import { createDb, migrate, type Db } from '../api/src/db/connection.ts';
-import { setLogSilent } from '../api/src/log.ts';
+import { setLogSilent } from '../api/src/foundations/log.ts';
 import { migrations } from '../migrations/index.ts';
 import type { BenchOptions, Figure } from './figures.ts';
 

@@ -4,7 +4,7 @@ import { allowBackdating, backdateOrder, backdatePayout } from '../api/src/ledge
 import { bookFee, bookOrder, orderEntryRows } from '../api/src/ledger/book.ts';
 import { payOut } from '../api/src/ledger/payout.ts';
 import { vendorAccountSummary } from '../api/src/ledger/queries.ts';
-import { oneRow } from '../api/src/one-row.ts';
+import { oneRow } from '../api/src/foundations/one-row.ts';
 import { pricedItems } from '../api/src/items/queries.ts';
 import { priceCart } from '../api/src/orders/place.ts';
 import { generator, nth } from './demo.ts';

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import Koa from 'koa';
 import { protocol } from './protocol/middleware.ts';
-import type { Config } from './config.ts';
+import type { Config } from './foundations/config.ts';
 import type { Db } from './db/connection.ts';
 import { authenticate } from './http/auth.ts';
 import { compress } from './http/compress.ts';
@@ -19,7 +19,7 @@ import { createVerifier, tokenRefusal, type Verifier } from './identity/verifier
 import { showsTestRibbon, usesSandbox } from './stripe/mode.ts';
 import { stripeSandbox } from './stripe/sandbox/index.ts';
 import { routes as allRoutes } from './routes.ts';
-import { creditIsTestMoney, isLocalStart } from './safety.ts';
+import { creditIsTestMoney, isLocalStart } from './startup/safety.ts';
 import { embedOrigins, isEmbedOrigin } from './shop/origins.ts';
 import { currentShopData } from './shop/cache.ts';
 import { shopPage } from './shop/page.ts';

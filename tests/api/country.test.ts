@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import type { Db } from '../../api/src/db/connection.ts';
-import { loadConfig } from '../../api/src/config.ts';
+import { loadConfig } from '../../api/src/foundations/config.ts';
 import { adoptCountry } from '../../api/src/country/installation.ts';
 import { countries, presets, roundCash } from '../../api/src/country/presets.ts';
 import { seedOnFirstStart } from '../../seeds/index.ts';

@@ -1,6 +1,6 @@
 import { assertRefused } from '../support/assertions.ts';
 import assert from 'node:assert/strict';
-import type { Config } from '../../api/src/config.ts';
+import type { Config } from '../../api/src/foundations/config.ts';
 import { toBuffer } from '../../api/src/db/connection.ts';
 import { processOutbox } from '../../api/src/mail/outbox.ts';
 import { deliverOrder } from '../../api/src/orders/deliveries.ts';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import supertest from 'supertest';
 import { buildApp } from '../../api/src/app.ts';
-import { loadConfig } from '../../api/src/config.ts';
+import { loadConfig } from '../../api/src/foundations/config.ts';
 import { stripeClient } from '../../api/src/stripe/adapter.ts';
 import { describeApi } from '../support/env.ts';
 import { withForm } from '../support/fixtures.ts';

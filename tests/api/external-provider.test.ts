@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import supertest from 'supertest';
 import { buildApp } from '../../api/src/app.ts';
-import { loadConfig } from '../../api/src/config.ts';
+import { loadConfig } from '../../api/src/foundations/config.ts';
 import { assertRefused } from '../support/assertions.ts';
 import { describeApi } from '../support/env.ts';
 import { startKeycloakStandIn, type KeycloakStandIn } from '../support/keycloak.ts';

@@ -3,7 +3,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import supertest from 'supertest';
 import { buildApp } from '../../api/src/app.ts';
-import { loadConfig, type Config } from '../../api/src/config.ts';
+import { loadConfig, type Config } from '../../api/src/foundations/config.ts';
 import { createDb, migrate, type Db } from '../../api/src/db/connection.ts';
 import { vendorAccountSummary } from '../../api/src/ledger/queries.ts';
 import { capturedLog } from '../support/log.ts';

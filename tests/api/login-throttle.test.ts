@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { loadConfig, type Config } from '../../api/src/config.ts';
+import { loadConfig, type Config } from '../../api/src/foundations/config.ts';
 import { claimAttempt, loginSucceeded } from '../../api/src/identity/provider/throttle.ts';
 import { describeApi } from '../support/env.ts';
 import { Browser, openLoginPage } from '../support/oidc-flow.ts';

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import supertest from 'supertest';
 import { decodeJwt } from 'jose';
 import { buildApp } from '../../api/src/app.ts';
-import type { Config } from '../../api/src/config.ts';
+import type { Config } from '../../api/src/foundations/config.ts';
 import { capturedLog } from '../support/log.ts';
 import { DEMO_NEWSPAPER_NAME } from '../../seeds/demo.ts';
 import { describeApi } from '../support/env.ts';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import supertest from 'supertest';
 import { buildApp } from '../../api/src/app.ts';
-import type { Config } from '../../api/src/config.ts';
+import type { Config } from '../../api/src/foundations/config.ts';
 import { fieldLabel } from '../../api/src/language/fields.ts';
 import { messagesDe } from '../../api/src/language/messages-de.ts';
 import { languageOf, money, tr, translate, type Param } from '../../api/src/language/messages.ts';

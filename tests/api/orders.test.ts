@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
-import { setLogSilent } from '../../api/src/log.ts';
+import { setLogSilent } from '../../api/src/foundations/log.ts';
 import { stripeClient } from '../../api/src/stripe/adapter.ts';
 import { assertRefused } from '../support/assertions.ts';
 import { describeApi } from '../support/env.ts';
 import { itemId, placeMainOrder, sandboxFee } from '../support/orders.ts';
 import { payInSandbox } from '../support/sandbox.ts';
 import { listenShop, type ListeningShop } from '../support/shop-server.ts';
-import { localDay } from '../../api/src/period.ts';
+import { localDay } from '../../api/src/foundations/period.ts';
 
 // Placing orders: every refusal rule of product.md with its message, prices from
 // our own data, the rate limit, Stripe failing, receipts and the back office list.

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describeApi } from '../support/env.ts';
-import { localMidnight } from '../../api/src/period.ts';
+import { localMidnight } from '../../api/src/foundations/period.ts';
 
 // The API turns local days into instants in JavaScript; the database must agree to the second, or
 // a statistics day and a list period would disagree about a row at midnight.

@@ -6,7 +6,7 @@ import type { RouteDef } from '../../api/src/http/routes.ts';
 import { describeApi } from '../support/env.ts';
 import { pngBytes, withForm } from '../support/fixtures.ts';
 import supertest from 'supertest';
-import { localDay } from '../../api/src/period.ts';
+import { localDay } from '../../api/src/foundations/period.ts';
 import { bookPaidOrder } from '../support/books.ts';
 
 describeApi('protocol of changes', (t) => {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import supertest from 'supertest';
 import { buildApp } from '../../api/src/app.ts';
-import { loadConfig, type Config } from '../../api/src/config.ts';
+import { loadConfig, type Config } from '../../api/src/foundations/config.ts';
 import { perProcess, TokenBuckets } from '../../api/src/http/rate-limit.ts';
 import type { Db } from '../../api/src/db/connection.ts';
 import { describeApi } from '../support/env.ts';

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Stripe from 'stripe';
-import type { Config } from '../../api/src/config.ts';
+import type { Config } from '../../api/src/foundations/config.ts';
 import { resumeSandbox } from '../../api/src/stripe/sandbox/index.ts';
 import { sandboxCredentials } from '../../api/src/stripe/sandbox/keys.ts';
 import { describeApi } from '../support/env.ts';

@@ -4,7 +4,7 @@ import http from 'node:http';
 import net, { type AddressInfo } from 'node:net';
 import supertest from 'supertest';
 import { buildApp } from '../../api/src/app.ts';
-import { loadConfig, type Config } from '../../api/src/config.ts';
+import { loadConfig, type Config } from '../../api/src/foundations/config.ts';
 import { limits } from '../../api/src/http/body.ts';
 import { connectionBucket } from '../../api/src/http/client-address.ts';
 import type { RouteDef } from '../../api/src/http/routes.ts';

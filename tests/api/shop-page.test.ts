@@ -7,7 +7,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import supertest from 'supertest';
 import { buildApp } from '../../api/src/app.ts';
-import type { Config } from '../../api/src/config.ts';
+import type { Config } from '../../api/src/foundations/config.ts';
 import { DEMO_NEWSPAPER_NAME } from '../../seeds/demo.ts';
 import { describeApi } from '../support/env.ts';
 import { pngBytes, withForm } from '../support/fixtures.ts';

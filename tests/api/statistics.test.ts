@@ -3,7 +3,7 @@ import supertest from 'supertest';
 import { buildApp } from '../../api/src/app.ts';
 import { bookHistory } from '../support/books.ts';
 import { describeApi, type ApiTest } from '../support/env.ts';
-import { localDay } from '../../api/src/period.ts';
+import { localDay } from '../../api/src/foundations/period.ts';
 
 // The statistics: per item, per day/week/month and vendor activity equal direct
 // SQL over the ledger (sales and tips customers → vendor, refunds vendor → customers subtracted),

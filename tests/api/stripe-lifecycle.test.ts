@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import type supertest from 'supertest';
-import type { DomainError } from '../../api/src/errors.ts';
+import type { DomainError } from '../../api/src/foundations/errors.ts';
 import { applySession } from '../../api/src/orders/settle.ts';
 import { Stripe, stripeClient } from '../../api/src/stripe/adapter.ts';
 import { describeApi } from '../support/env.ts';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { sandboxCredentials } from '../../api/src/stripe/sandbox/keys.ts';
-import { loadConfig } from '../../api/src/config.ts';
+import { loadConfig } from '../../api/src/foundations/config.ts';
 import { assertBalanced, balanceOf, eventually, itemId, signedEvent, vendorId } from '../support/orders.ts';
 import { Browser, exchangeCode, loginWithPkce, openLoginPage, tokenRequest } from '../support/oidc-flow.ts';
 import { startCluster, type Cluster } from '../support/processes.ts';

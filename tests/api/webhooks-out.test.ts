@@ -7,7 +7,7 @@ import { createEndpoint } from '../../api/src/webhooks-out/queries.ts';
 import { maxAttempts, processDeliveries } from '../../api/src/webhooks-out/delivery.ts';
 import { emitEvent } from '../../api/src/webhooks-out/emit.ts';
 import { eventTypes } from '../../api/src/webhooks-out/types.ts';
-import type { Config } from '../../api/src/config.ts';
+import type { Config } from '../../api/src/foundations/config.ts';
 import { bookOrder } from '../../api/src/ledger/book.ts';
 import { createDb } from '../../api/src/db/connection.ts';
 import { removeDir, startServer, tempDir, type RunningServer } from '../e2e/server.ts';

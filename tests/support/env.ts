@@ -1,11 +1,11 @@
 import path from 'node:path';
 import supertest from 'supertest';
 import { buildApp } from '../../api/src/app.ts';
-import { loadConfig, type Config } from '../../api/src/config.ts';
+import { loadConfig, type Config } from '../../api/src/foundations/config.ts';
 import { clientConfig, createDb, migrate, type Db } from '../../api/src/db/connection.ts';
 import { listTables, quoteIdent, readSequences } from '../../api/src/maintenance/tables.ts';
-import { oneRow } from '../../api/src/one-row.ts';
-import { setLogSilent } from '../../api/src/log.ts';
+import { oneRow } from '../../api/src/foundations/one-row.ts';
+import { setLogSilent } from '../../api/src/foundations/log.ts';
 import { seedOnFirstStart } from '../../seeds/index.ts';
 import { startTestIssuer, type TestIssuer } from './issuer.ts';
 

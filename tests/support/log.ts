@@ -1,4 +1,4 @@
-import { setLogSilent } from '../../api/src/log.ts';
+import { setLogSilent } from '../../api/src/foundations/log.ts';
 
 /** The lines the app logs while `action` runs (the suites are silent otherwise). */
 export async function capturedLog(action: () => Promise<unknown>): Promise<string[]> {

@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import supertest from 'supertest';
 import { buildApp } from '../../api/src/app.ts';
-import type { Config } from '../../api/src/config.ts';
+import type { Config } from '../../api/src/foundations/config.ts';
 import { stopSandboxDeliveries } from '../../api/src/stripe/sandbox/webhooks.ts';
 import type { ApiTest } from './env.ts';
 

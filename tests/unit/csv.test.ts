@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { centsToDecimal, type CsvColumn, csvHeader, csvLine, periodFilename } from '../../api/src/csv.ts';
+import { centsToDecimal, type CsvColumn, csvHeader, csvLine, periodFilename } from '../../api/src/foundations/csv.ts';
 
 // The CSV writer as a German spreadsheet program reads its output.
 

@@ -7,9 +7,9 @@ import { promisify } from 'node:util';
 import { CORE_SCHEMA, load, mergeTag } from 'js-yaml';
 import supertest from 'supertest';
 import { buildApp } from '../../api/src/app.ts';
-import { loadConfig, type Config } from '../../api/src/config.ts';
+import { loadConfig, type Config } from '../../api/src/foundations/config.ts';
 import { createDb, migrate, type Db } from '../../api/src/db/connection.ts';
-import { configRefusals } from '../../api/src/safety.ts';
+import { configRefusals } from '../../api/src/startup/safety.ts';
 import { Stripe, STRIPE_API_VERSION } from '../../api/src/stripe/adapter.ts';
 import { handledEvents } from '../../api/src/stripe/events.ts';
 import { DEMO_VENDOR_EMAIL_POSTFIX } from '../../seeds/demo.ts';
@@ -112,7 +112,7 @@ describe('deployment files', () => {
       assert.deepEqual(
         Object.keys(appEnvironment).filter((name) => !names.has(name)),
         [],
-        'variables api/src/config.ts never reads',
+        'variables api/src/foundations/config.ts never reads',
       );
     });
 

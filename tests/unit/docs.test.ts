@@ -160,8 +160,8 @@ describe('the docs', () => {
     assert.deepEqual(missing, [], 'each folder is named in docs/architecture.md as `folder/`');
   });
 
-  it('give every environment variable api/src/config.ts reads a row in docs/configuration.md', () => {
-    const variables = variablesRead(read('api/src/config.ts'));
+  it('give every environment variable api/src/foundations/config.ts reads a row in docs/configuration.md', () => {
+    const variables = variablesRead(read('api/src/foundations/config.ts'));
     // The parse must find the three forms, or a change of style would leave nothing to check.
     for (const known of ['PORT', 'HOST', 'BIND', 'DATABASE_URL', 'MAX_CONNECTIONS_PER_ADDRESS', 'STRIPE_TIMEOUT_MS'])
       assert.ok(variables.includes(known), `the parse finds ${known}`);

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import type { Knex } from 'knex';
-import { DomainError } from '../../api/src/errors.ts';
+import { DomainError } from '../../api/src/foundations/errors.ts';
 import {
   bookDisputeState,
   decideDisputeBearer,

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
-import type { DomainError } from '../../api/src/errors.ts';
-import { localDay, localMidnight, periodBound, readPeriod } from '../../api/src/period.ts';
+import type { DomainError } from '../../api/src/foundations/errors.ts';
+import { localDay, localMidnight, periodBound, readPeriod } from '../../api/src/foundations/period.ts';
 
-// The one period rule of the API (see api/src/period.ts), at the edges where it goes wrong:
+// The one period rule of the API (see api/src/foundations/period.ts), at the edges where it goes wrong:
 // clock changes, the last day of a month, offsets, days that do not exist.
 
 const berlin = 'Europe/Berlin';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import type { Db } from '../../api/src/db/connection.ts';
 import { readSequences } from '../../api/src/maintenance/tables.ts';
-import { oneRow } from '../../api/src/one-row.ts';
+import { oneRow } from '../../api/src/foundations/one-row.ts';
 import { seedOnFirstStart } from '../../seeds/index.ts';
 import { describeApi } from '../support/env.ts';
 

@@ -3,8 +3,8 @@ import { accountTurnovers } from '../ledger/queries.ts';
 import { licenseSortKey } from '../vendors/queries.ts';
 import { accountKindName, accountName, type NamedAccount } from './names.ts';
 import { type Language } from '../language/messages.ts';
-import type { CsvColumn } from '../csv.ts';
-import type { Period } from '../period.ts';
+import type { CsvColumn } from '../foundations/csv.ts';
+import type { Period } from '../foundations/period.ts';
 
 type Db = Knex | Knex.Transaction;
 

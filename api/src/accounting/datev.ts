@@ -1,14 +1,14 @@
 import type { Knex } from 'knex';
-import { invalidError } from '../errors.ts';
+import { invalidError } from '../foundations/errors.ts';
 import { day, tr } from '../language/messages.ts';
 import { documentKindNames, type LedgerKind } from '../ledger/kinds.ts';
 import { type CashOnlyKind, cashOnlyKinds, type DatevRole, movementContra, postingRole } from '../ledger/postings.ts';
 import { voucherLabel } from '../ledger/till.ts';
 import type { DatevSettings } from './datev-settings.ts';
 import { accountName } from './names.ts';
-import { centsToDecimal } from '../csv.ts';
-import { localDay, type Period, zoneOffset } from '../period.ts';
-import { slicesOf } from '../event-loop.ts';
+import { centsToDecimal } from '../foundations/csv.ts';
+import { localDay, type Period, zoneOffset } from '../foundations/period.ts';
+import { slicesOf } from '../foundations/event-loop.ts';
 
 // The bookkeeper's DATEV file: an EXTF "Buchungsstapel" (format category 21, version 13, header
 // version 700) as DATEV's import reads it. It reads the ledger and the cash book and moves no money.

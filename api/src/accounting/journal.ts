@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { minorUnitExponent } from '../money/currency.ts';
-import { slicesOf } from '../event-loop.ts';
+import { slicesOf } from '../foundations/event-loop.ts';
 import type { DatevSettings } from './datev-settings.ts';
 import { type Booking, cashOnlyMovements, type DatevPeriod, movementBooking, rowBookings } from './datev.ts';
 

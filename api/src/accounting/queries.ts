@@ -1,11 +1,11 @@
 import type { Knex } from 'knex';
-import { invalidError } from '../errors.ts';
-import { toIso } from '../dates.ts';
+import { invalidError } from '../foundations/errors.ts';
+import { toIso } from '../foundations/dates.ts';
 import { kindLabel, ledgerKinds, salesKinds, type LedgerKind } from '../ledger/kinds.ts';
 import { accountName } from './names.ts';
 import { type Language } from '../language/messages.ts';
-import type { CsvColumn } from '../csv.ts';
-import { type ListSpec, oneOfFilter, periodFilters } from '../lists.ts';
+import type { CsvColumn } from '../foundations/csv.ts';
+import { type ListSpec, oneOfFilter, periodFilters } from '../foundations/lists.ts';
 
 type Db = Knex | Knex.Transaction;
 

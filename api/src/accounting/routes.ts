@@ -1,7 +1,7 @@
-import { respondCsv, respondDownload, wantsCsv } from '../http/csv.ts';
+import { respondCsv, respondDownload, wantsCsv } from '../http/csv-response.ts';
 import { badRequest } from '../http/errors.ts';
-import { applyFilters, readListFilter, respondList } from '../http/list.ts';
-import { requestPeriod } from '../http/period.ts';
+import { applyFilters, readListFilter, respondList } from '../http/list-query.ts';
+import { requestPeriod } from '../http/period-query.ts';
 import type { AppContext, ProtocolSpec, RouteDef } from '../http/routes.ts';
 import { parse } from '../http/validate.ts';
 import { accountStatements, statementCsvColumns } from './accounts.ts';
@@ -9,17 +9,17 @@ import { assertDatevReady, datevFile, datevModes, datevPeriod, type DatevMode } 
 import { encodeWindows1252 } from './windows1252.ts';
 import { journalFile } from './journal.ts';
 import { installationCurrency } from '../settings/currency.ts';
-import { invalidError } from '../errors.ts';
-import { localDay } from '../period.ts';
+import { invalidError } from '../foundations/errors.ts';
+import { localDay } from '../foundations/period.ts';
 import { datevSettingsForm, readDatevSettings, saveDatevSettings } from './datev-settings.ts';
 import { chartDefaults } from '../ledger/postings.ts';
 import { paymentBatches, paymentCsvColumns, paymentList, payments, paymentTotals } from './queries.ts';
 import { languageOf } from '../language/messages.ts';
 import { trialBalance, trialBalanceCsvColumns } from './trial-balance.ts';
-import { periodFilename } from '../csv.ts';
+import { periodFilename } from '../foundations/csv.ts';
 import { assertEuroBooks } from '../settings/currency.ts';
-import type { ListSpec } from '../lists.ts';
-import { readPeriod } from '../period.ts';
+import type { ListSpec } from '../foundations/lists.ts';
+import { readPeriod } from '../foundations/period.ts';
 
 const spec = paymentList as ListSpec<never, unknown>;
 

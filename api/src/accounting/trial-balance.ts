@@ -9,8 +9,8 @@ import {
   postingRole,
 } from '../ledger/postings.ts';
 import { type Message, tr } from '../language/messages.ts';
-import type { CsvColumn } from '../csv.ts';
-import type { Period } from '../period.ts';
+import type { CsvColumn } from '../foundations/csv.ts';
+import type { Period } from '../foundations/period.ts';
 import type { DatevSettings } from './datev-settings.ts';
 
 // The trial balance (Summen- und Saldenliste) of the DATEV file: each account's opening balance,

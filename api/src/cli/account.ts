@@ -1,6 +1,6 @@
-import { loadConfig } from '../config.ts';
+import { loadConfig } from '../foundations/config.ts';
 import { openDb, openFailureMessage } from '../db/open.ts';
-import { conflictError, DomainError, invalidError, notFoundError } from '../errors.ts';
+import { conflictError, DomainError, invalidError, notFoundError } from '../foundations/errors.ts';
 import { generatePassword } from '../identity/accounts/passwords.ts';
 import { createAccount, resetPassword } from '../identity/accounts/queries.ts';
 import { tr } from '../language/messages.ts';

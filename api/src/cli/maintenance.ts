@@ -1,7 +1,7 @@
 import path from 'node:path';
-import { ConfigError, loadConfig } from '../config.ts';
+import { ConfigError, loadConfig } from '../foundations/config.ts';
 import { withoutPassword } from '../db/connection.ts';
-import { setLogSilent } from '../log.ts';
+import { setLogSilent } from '../foundations/log.ts';
 import { writeBackup } from '../maintenance/backup.ts';
 import { checkDatabase } from '../maintenance/check.ts';
 import { eraseCustomerEmails } from '../privacy/erase-emails.ts';

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { buildApp } from '../app.ts';
-import { loadConfig } from '../config.ts';
+import { loadConfig } from '../foundations/config.ts';
 import { createDb, migrate } from '../db/connection.ts';
 import { configuredWebhookSecrets, keyedClient, stripeClient } from '../stripe/adapter.ts';
 import { setupWebhookEndpoint, webhookUrl, type SetupOutcome } from '../stripe/setup.ts';

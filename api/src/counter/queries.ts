@@ -1,11 +1,11 @@
 import { presetOf } from '../country/presets.ts';
 import type { Knex } from 'knex';
-import { oneRow } from '../one-row.ts';
+import { oneRow } from '../foundations/one-row.ts';
 import { payoutLines, type PayoutLineKind } from '../ledger/payout-lines.ts';
 import { tillBalanceSql, voucherLabel } from '../ledger/till.ts';
 import { vatByRate, vatIncluded, vatPercent } from '../ledger/vat.ts';
 import { payoutVoucherSql, reversedVoucherSql } from '../ledger/vouchers.ts';
-import { toIso } from '../dates.ts';
+import { toIso } from '../foundations/dates.ts';
 
 // What the counter screens and papers read: tills with their balance, the cash book with its
 // running balance, the closes, and one visit with everything its receipt prints.

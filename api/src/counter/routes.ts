@@ -1,4 +1,4 @@
-import { respondCsv, wantsCsv } from '../http/csv.ts';
+import { respondCsv, wantsCsv } from '../http/csv-response.ts';
 import { badRequest, notFound } from '../http/errors.ts';
 import { staffName } from '../http/context.ts';
 import type { AppContext, ProtocolSpec, RouteDef } from '../http/routes.ts';
@@ -8,7 +8,7 @@ import { vendorAccountId } from '../ledger/accounts.ts';
 import { counterVisit } from '../ledger/counter.ts';
 import { accountRowToApi, openRows, type AccountRow, type VendorLedgerRow } from '../ledger/queries.ts';
 import { bookManualMovement, closeDay, createTill } from '../ledger/till.ts';
-import { creditIsTestMoney } from '../safety.ts';
+import { creditIsTestMoney } from '../startup/safety.ts';
 import { vendorOfLicence } from '../vendors/queries.ts';
 import {
   cashBook,
@@ -30,7 +30,7 @@ import { officeToday } from './today.ts';
 import { refuseRatesWithoutSlot } from '../fiscal/at/rates.ts';
 import { closeInput, dayRange, movementInput, tillInput, tillLocationInput, visitInput } from './schema.ts';
 import { tr, type Message } from '../language/messages.ts';
-import type { CsvColumn } from '../csv.ts';
+import type { CsvColumn } from '../foundations/csv.ts';
 import { receiptFiscalBlock, withFiscalBlock } from '../fiscal/receipt.ts';
 import { startVisitTransaction } from '../fiscal/visit-start.ts';
 import { publishLedgerEvent } from '../webhooks-out/ledger-events.ts';

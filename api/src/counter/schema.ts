@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { manualKinds } from '../ledger/till.ts';
 import { allDenominations } from '../country/presets.ts';
-import { periodDay } from '../period.ts';
+import { periodDay } from '../foundations/period.ts';
 
 const cents = (message: string) =>
   z

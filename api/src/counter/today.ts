@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { openCreditTotal } from '../ledger/queries.ts';
-import { oneRow } from '../one-row.ts';
+import { oneRow } from '../foundations/one-row.ts';
 import { listTills, type Till } from './queries.ts';
 
 // The office's start screen: today's figures in the newspaper's time zone, the tills with the

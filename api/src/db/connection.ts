@@ -6,7 +6,7 @@ import ClientPgLite from 'knex-pglite';
 import pg from 'pg';
 import { migrations } from '../../../migrations/index.ts';
 import { lockDataDir } from './lock.ts';
-import { log } from '../log.ts';
+import { log } from '../foundations/log.ts';
 
 export type Db = Knex;
 

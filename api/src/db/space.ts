@@ -1,5 +1,5 @@
 import { pgCode } from './connection.ts';
-import { log } from '../log.ts';
+import { log } from '../foundations/log.ts';
 
 // A full disk under the database (PostgreSQL's SQLSTATE 53100 "disk full"; PGlite reports the same
 // code, e.g. "could not write to file "pg_wal/xlogtemp.42": No space left on device") is not a fault

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
 import { toBuffer } from '../db/connection.ts';
-import { oneRow } from '../one-row.ts';
-import { invalidError } from '../errors.ts';
+import { oneRow } from '../foundations/one-row.ts';
+import { invalidError } from '../foundations/errors.ts';
 import { sniffContentType, type FileKind } from './sniff.ts';
 import { fieldLabel } from '../language/fields.ts';
 import { tr } from '../language/messages.ts';

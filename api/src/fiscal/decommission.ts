@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
-import type { FiscalCountry } from '../config.ts';
-import { invalidError } from '../errors.ts';
+import type { FiscalCountry } from '../foundations/config.ts';
+import { invalidError } from '../foundations/errors.ts';
 import { writeEntry } from '../protocol/record.ts';
 import type { Signature } from './port.ts';
 import type { TillFiscal } from './settings.ts';

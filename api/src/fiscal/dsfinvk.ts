@@ -1,7 +1,7 @@
 import { strToU8, zipSync } from 'fflate';
 import type { Knex } from 'knex';
-import type { Config } from '../config.ts';
-import { conflictError } from '../errors.ts';
+import type { Config } from '../foundations/config.ts';
+import { conflictError } from '../foundations/errors.ts';
 import { tr, type Message } from '../language/messages.ts';
 import { vatIncluded } from '../ledger/vat.ts';
 import { movementRequest, visitRequest, type Built } from './cases.ts';

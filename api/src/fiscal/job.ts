@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
-import type { Config } from '../config.ts';
-import { log } from '../log.ts';
+import type { Config } from '../foundations/config.ts';
+import { log } from '../foundations/log.ts';
 import { signPending } from './transactions.ts';
 
 /**

@@ -1,4 +1,4 @@
-import type { FiscalCountry } from '../config.ts';
+import type { FiscalCountry } from '../foundations/config.ts';
 
 // The port every country's signing plugs into. The core (transactions.ts) decides what is signed
 // and when, keeps the state and retries; an adapter only turns one transaction into the country's

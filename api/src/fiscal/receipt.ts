@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import qrcode from 'qrcode-generator';
-import type { Config } from '../config.ts';
+import type { Config } from '../foundations/config.ts';
 import { tillFiscal } from './settings.ts';
 import { signForReceipt, type FiscalTransaction } from './transactions.ts';
 

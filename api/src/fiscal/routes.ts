@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import { conflictError } from '../errors.ts';
+import { conflictError } from '../foundations/errors.ts';
 import { notFound } from '../http/errors.ts';
 import type { AppContext, RouteDef } from '../http/routes.ts';
 import { idParam, parse } from '../http/validate.ts';
-import { fiscalCountries, fiscalModes } from '../config.ts';
+import { fiscalCountries, fiscalModes } from '../foundations/config.ts';
 import { tr } from '../language/messages.ts';
-import { periodDay } from '../period.ts';
+import { periodDay } from '../foundations/period.ts';
 import { assertEuroBooks } from '../settings/currency.ts';
 import packageJson from '../../../package.json' with { type: 'json' };
 import { rksvRegistration } from './at/chain.ts';

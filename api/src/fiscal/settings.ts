@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
-import type { Config, FiscalCountry, FiscalMode } from '../config.ts';
-import { conflictError } from '../errors.ts';
-import { missingFiscalCredentials } from '../safety.ts';
+import type { Config, FiscalCountry, FiscalMode } from '../foundations/config.ts';
+import { conflictError } from '../foundations/errors.ts';
+import { missingFiscalCredentials } from '../startup/safety.ts';
 import { presetOf } from '../country/presets.ts';
 import { tr } from '../language/messages.ts';
 

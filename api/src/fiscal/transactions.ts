@@ -1,8 +1,8 @@
 import type { Knex } from 'knex';
-import type { Config, FiscalCountry } from '../config.ts';
-import { isLoopback } from '../config.ts';
-import { log } from '../log.ts';
-import { isLocalUrl } from '../safety.ts';
+import type { Config, FiscalCountry } from '../foundations/config.ts';
+import { isLoopback } from '../foundations/config.ts';
+import { log } from '../foundations/log.ts';
+import { isLocalUrl } from '../startup/safety.ts';
 import { rksvPort } from './at/chain.ts';
 import { movementRequest, openingRequest, visitRequest, type Built } from './cases.ts';
 import { fiskalyPort, type FiskalyPort } from './de/fiskaly.ts';

@@ -1,8 +1,8 @@
 import type { Knex } from 'knex';
-import type { Config } from '../config.ts';
-import { invalidError } from '../errors.ts';
+import type { Config } from '../foundations/config.ts';
+import { invalidError } from '../foundations/errors.ts';
 import { tr } from '../language/messages.ts';
-import { log } from '../log.ts';
+import { log } from '../foundations/log.ts';
 import { fallbackVatRate } from './cases.ts';
 import { ratesWithoutSlot } from './de/standard-v1.ts';
 import type { FiscalRequest } from './port.ts';

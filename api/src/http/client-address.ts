@@ -1,6 +1,6 @@
 import net from 'node:net';
 import type { Context } from 'koa';
-import { trustedProxies, type Config } from '../config.ts';
+import { trustedProxies, type Config } from '../foundations/config.ts';
 
 // Who is on the other end. Behind a load balancer every request comes from the balancer; it names the
 // client in X-Forwarded-For and the scheme in X-Forwarded-Proto. Anyone can send those headers, so

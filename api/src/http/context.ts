@@ -1,5 +1,5 @@
 import type { ParameterizedContext } from 'koa';
-import type { Config } from '../config.ts';
+import type { Config } from '../foundations/config.ts';
 import type { Db } from '../db/connection.ts';
 
 // The request context every route, middleware and the protocol share: in a module of its own, so that

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Context, Middleware } from 'koa';
 import { isDatabaseUnreachable, isTransactionConflict, pgCode, withoutPassword } from '../db/connection.ts';
-import { DomainError, TooManyRequests, type FieldErrors, type RefusalKind } from '../errors.ts';
+import { DomainError, TooManyRequests, type FieldErrors, type RefusalKind } from '../foundations/errors.ts';
 import { isDiskFull, noteDiskFull, noteWriteSucceeded } from '../db/space.ts';
-import { log } from '../log.ts';
+import { log } from '../foundations/log.ts';
 import { languageOf, namesMoney, translate, type Language, type Text } from '../language/messages.ts';
 import { isMachinePath } from './paths.ts';
 import type { AppDeps } from './context.ts';
@@ -63,7 +63,7 @@ interface Refusal {
   body: { message: Text; errors?: FieldErrors; currentAmount?: number; [figure: string]: unknown };
 }
 
-/** The answer to a domain's refusal (api/src/errors.ts): its kind says the status. */
+/** The answer to a domain's refusal (api/src/foundations/errors.ts): its kind says the status. */
 export function domainRefusal(error: DomainError): Refusal & { headers?: Record<string, string> } {
   return {
     status: refusalStatus[error.refusal],

@@ -1,7 +1,7 @@
 import type { Middleware } from 'koa';
-import { isLoopback, type Config } from '../config.ts';
+import { isLoopback, type Config } from '../foundations/config.ts';
 import { translate, tr } from '../language/messages.ts';
-import { log } from '../log.ts';
+import { log } from '../foundations/log.ts';
 import { isTrusted, plainAddress } from './client-address.ts';
 import { HttpError } from './errors.ts';
 import { isMachinePath } from './paths.ts';

@@ -1,5 +1,5 @@
 import type { Context } from 'koa';
-import type { Config } from '../config.ts';
+import type { Config } from '../foundations/config.ts';
 import { clientBucket } from './client-address.ts';
 import { HttpError } from './errors.ts';
 import { type Text } from '../language/messages.ts';

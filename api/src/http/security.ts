@@ -1,5 +1,5 @@
 import type { Middleware } from 'koa';
-import type { Config } from '../config.ts';
+import type { Config } from '../foundations/config.ts';
 import type { Db } from '../db/connection.ts';
 import { cameOverTls } from './client-address.ts';
 import { isMachinePath } from './paths.ts';

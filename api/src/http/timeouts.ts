@@ -1,8 +1,8 @@
 import http, { type Server } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Middleware } from 'koa';
-import type { Config } from '../config.ts';
-import { log } from '../log.ts';
+import type { Config } from '../foundations/config.ts';
+import { log } from '../foundations/log.ts';
 import { connectionBucket } from './client-address.ts';
 import { HttpError } from './errors.ts';
 

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { rejectFields, type FieldErrors } from '../errors.ts';
+import { rejectFields, type FieldErrors } from '../foundations/errors.ts';
 import { badRequest } from './errors.ts';
 import { Message, tr, type Param } from '../language/messages.ts';
 

@@ -1,4 +1,4 @@
-import type { Config } from '../config.ts';
+import type { Config } from '../foundations/config.ts';
 
 /** Path of the embedded OpenID provider below the public URL. */
 export const providerPath = '/oidc';

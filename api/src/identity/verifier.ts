@@ -1,5 +1,5 @@
 import { createLocalJWKSet, createRemoteJWKSet, jwtVerify, type JWTPayload } from 'jose';
-import type { Config } from '../config.ts';
+import type { Config } from '../foundations/config.ts';
 import type { Db } from '../db/connection.ts';
 import { findActiveAccount } from './accounts/queries.ts';
 import { apiAudience, issuerUrl } from './issuer.ts';

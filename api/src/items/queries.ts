@@ -2,12 +2,12 @@ import type { Knex } from 'knex';
 import { pgCode } from '../db/connection.ts';
 import { fileUrl, storeFile, type Upload } from '../files/queries.ts';
 import { imageKinds, pdfKinds } from '../files/sniff.ts';
-import { invalidError, notFoundError, rejectFields, type FieldErrors } from '../errors.ts';
+import { invalidError, notFoundError, rejectFields, type FieldErrors } from '../foundations/errors.ts';
 import type { ItemForm, ItemValues } from './schema.ts';
-import { oneRow } from '../one-row.ts';
+import { oneRow } from '../foundations/one-row.ts';
 import { money, tr, type Language } from '../language/messages.ts';
 import { vatPercent } from '../ledger/vat.ts';
-import type { ListSpec } from '../lists.ts';
+import type { ListSpec } from '../foundations/lists.ts';
 
 type Db = Knex | Knex.Transaction;
 

@@ -1,5 +1,5 @@
-import { formFiles } from '../http/form.ts';
-import { respondList } from '../http/list.ts';
+import { formFiles } from '../http/form-body.ts';
+import { respondList } from '../http/list-query.ts';
 import type { AppContext, ProtocolSpec, RouteDef } from '../http/routes.ts';
 import { idParam, parse } from '../http/validate.ts';
 import { backofficeListSpec, deleteItem, findItem, itemNotFound, itemsQuery, saveItem } from './queries.ts';

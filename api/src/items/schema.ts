@@ -10,7 +10,7 @@ import {
   optionalFormField,
   text,
   vatRate,
-} from '../form-fields.ts';
+} from '../foundations/form-fields.ts';
 
 const fields = {
   name: formField(text({ min: 1, max: 200, required: 'Please enter a name.' }), 'Please enter a name.'),

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { oneRow } from '../one-row.ts';
+import { oneRow } from '../foundations/one-row.ts';
 import { accountBalances } from './queries.ts';
 
 // The invariants of the books, read back from the rows (read only). The constraints and the ledger

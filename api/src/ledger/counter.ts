@@ -3,7 +3,7 @@ import { accountIds, vendorAccountId } from './accounts.ts';
 import type { PublishLedgerEvent } from './events.ts';
 import { payOut } from './payout.ts';
 import { openCredit } from './queries.ts';
-import { oneRow } from '../one-row.ts';
+import { oneRow } from '../foundations/one-row.ts';
 import { CounterError } from './errors.ts';
 import { refuseTestCreditAsCash } from './test-credit.ts';
 import { bookMovement, lockTill } from './till.ts';

@@ -1,8 +1,8 @@
-// What the money rules refuse, as domain errors (api/src/errors.ts): the kind of refusal, the
+// What the money rules refuse, as domain errors (api/src/foundations/errors.ts): the kind of refusal, the
 // sentence for the person asking and the figures to show again; http/ answers them as it answers
 // every other domain error. Nothing here knows of requests.
 
-import { DomainError, type FieldErrors, type RefusalKind } from '../errors.ts';
+import { DomainError, type FieldErrors, type RefusalKind } from '../foundations/errors.ts';
 import { money, tr, type Text } from '../language/messages.ts';
 import type { Bearer } from './kinds.ts';
 

@@ -12,7 +12,7 @@ import { openCredit } from './queries.ts';
 import { refuseTestCreditAsCash } from './test-credit.ts';
 import { bookMovement, defaultTillId, lockTill } from './till.ts';
 import { payoutVoucherSql } from './vouchers.ts';
-import { oneRow } from '../one-row.ts';
+import { oneRow } from '../foundations/one-row.ts';
 import type { PublishLedgerEvent } from './events.ts';
 
 // Cash at the counter. A payout pays a vendor's whole open credit and stamps every row it settled

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import type { LedgerKind } from './kinds.ts';
 import { withVendorMoney, type VendorMoneyColumns } from './queries.ts';
 import { payoutVoucherSql, rowVoucherSql } from './vouchers.ts';
-import { nextTurn } from '../event-loop.ts';
+import { nextTurn } from '../foundations/event-loop.ts';
 
 type Db = Knex | Knex.Transaction;
 

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { CounterError, RequestReused } from './errors.ts';
-import { oneRow } from '../one-row.ts';
+import { oneRow } from '../foundations/one-row.ts';
 import type { PublishLedgerEvent } from './events.ts';
 import { day as dayParam, money, tr } from '../language/messages.ts';
 import { presetOf } from '../country/presets.ts';

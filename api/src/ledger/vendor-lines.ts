@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { itemNameSql } from '../language/item-names.ts';
 import type { Language } from '../language/messages.ts';
-import { toIso } from '../dates.ts';
+import { toIso } from '../foundations/dates.ts';
 
 type Db = Knex | Knex.Transaction;
 

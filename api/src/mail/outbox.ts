@@ -1,8 +1,8 @@
 import type { Knex } from 'knex';
 import nodemailer, { type Transporter } from 'nodemailer';
-import type { Config } from '../config.ts';
+import type { Config } from '../foundations/config.ts';
 import type { Db } from '../db/connection.ts';
-import { log } from '../log.ts';
+import { log } from '../foundations/log.ts';
 
 // Mails are written to the outbox inside the transaction that causes them and sent after commit,
 // so a mail exists exactly when its cause does, and a failing mail server never undoes a payment.

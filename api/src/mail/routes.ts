@@ -1,7 +1,7 @@
-import { respondList } from '../http/list.ts';
+import { respondList } from '../http/list-query.ts';
 import type { RouteDef } from '../http/routes.ts';
-import { toIso } from '../dates.ts';
-import { idFilter, type ListSpec, oneOfFilter } from '../lists.ts';
+import { toIso } from '../foundations/dates.ts';
+import { idFilter, type ListSpec, oneOfFilter } from '../foundations/lists.ts';
 
 interface OutboxRow {
   id: number;

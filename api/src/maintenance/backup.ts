@@ -4,7 +4,7 @@ import { pipeline } from 'node:stream/promises';
 import { createGzip } from 'node:zlib';
 import type { Knex } from 'knex';
 import { clientConfig, type Db } from '../db/connection.ts';
-import { oneRow } from '../one-row.ts';
+import { oneRow } from '../foundations/one-row.ts';
 import { appliedMigrations } from './versions.ts';
 import {
   listTables,

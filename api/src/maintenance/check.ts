@@ -1,8 +1,8 @@
 import type { Knex } from 'knex';
 import type { Db } from '../db/connection.ts';
 import { checkBooks } from '../ledger/consistency.ts';
-import { log } from '../log.ts';
-import { oneRow } from '../one-row.ts';
+import { log } from '../foundations/log.ts';
+import { oneRow } from '../foundations/one-row.ts';
 
 // npm run check, and the same at every start: are the books consistent, and do the indexes agree
 // with their tables? Two processes on one embedded data directory left orders an index

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { createGunzip } from 'node:zlib';
 import type { Knex } from 'knex';
 import { migrate, type Db } from '../db/connection.ts';
-import { oneRow } from '../one-row.ts';
+import { oneRow } from '../foundations/one-row.ts';
 import { backupFormat, backupVersion, type BackupHeader, type SequencesLine, type TableMarker } from './backup.ts';
 import { MaintenanceError } from './errors.ts';
 import { listTables, quoteIdent, summarise, useStableSession } from './tables.ts';

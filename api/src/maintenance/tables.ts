@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { oneRow } from '../one-row.ts';
+import { oneRow } from '../foundations/one-row.ts';
 
 // What a backup, a restore and a move to PostgreSQL need to know about the schema, read from the
 // database's catalogue rather than listed by hand: a table added by a later migration is backed up,

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { migrations, type Migration } from '../../../migrations/index.ts';
 import type { Db } from '../db/connection.ts';
-import { oneRow } from '../one-row.ts';
+import { oneRow } from '../foundations/one-row.ts';
 import { MaintenanceError } from './errors.ts';
 
 // Schema versions: a backup's rows fit the schema after the migrations the source had run, so a

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { Config } from '../config.ts';
+import type { Config } from '../foundations/config.ts';
 import { queueMail } from '../mail/outbox.ts';
 import { createDownloadLink, downloadLinksFor, linkPath, type DownloadLink } from '../pdf/links.ts';
 import { itemNameSql } from '../language/item-names.ts';

@@ -1,12 +1,12 @@
 import type { Knex } from 'knex';
 import { recordEvent } from '../protocol/record.ts';
-import { oneRow } from '../one-row.ts';
-import { notFoundError } from '../errors.ts';
+import { oneRow } from '../foundations/one-row.ts';
+import { notFoundError } from '../foundations/errors.ts';
 import { bookDisputeState, decideDisputeBearer } from '../ledger/dispute.ts';
 import type { Bearer } from '../ledger/kinds.ts';
 import { emitOrderRefunded } from '../webhooks-out/emit.ts';
 import { bookStripeRefund, statusAfterRefunds } from '../ledger/refund.ts';
-import type { Config } from '../config.ts';
+import type { Config } from '../foundations/config.ts';
 import type { Stripe } from '../stripe/adapter.ts';
 import { lockOrder, type DisputeRow } from './queries.ts';
 import { orderOfPayment } from './settle.ts';

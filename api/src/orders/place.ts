@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import type { Knex } from 'knex';
-import type { Config } from '../config.ts';
+import type { Config } from '../foundations/config.ts';
 import { hotRows } from '../db/connection.ts';
-import { conflictError, invalidError, serviceError } from '../errors.ts';
+import { conflictError, invalidError, serviceError } from '../foundations/errors.ts';
 import { orderEntryRows } from '../ledger/book.ts';
-import { log } from '../log.ts';
+import { log } from '../foundations/log.ts';
 import { createCheckoutSession, idempotencyKey, type Stripe } from '../stripe/adapter.ts';
 import { isEmbedOrigin } from '../shop/origins.ts';
 import { checkVendorInShop } from '../shop/vendor-check.ts';
@@ -15,7 +15,7 @@ import { countRequest, refuseBeyond } from './rate-limit.ts';
 import { emailAddress, type OrderInput } from './schema.ts';
 import { money, tr, type Text } from '../language/messages.ts';
 import { minimumCharge } from '../money/currency.ts';
-import { oneRow } from '../one-row.ts';
+import { oneRow } from '../foundations/one-row.ts';
 
 // A new order: every rule of the shop checked with a message the customer understands, every price
 // from our own data, the order committed before Stripe hears of it, then the Checkout Session.

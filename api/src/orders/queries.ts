@@ -1,10 +1,10 @@
 import type { Knex } from 'knex';
 import { fileUrl } from '../files/queries.ts';
 import { hotRows } from '../db/connection.ts';
-import { invalidError } from '../errors.ts';
+import { invalidError } from '../foundations/errors.ts';
 import { downloadLinkOf, type DownloadLinkRow } from '../pdf/links.ts';
-import { toIso } from '../dates.ts';
-import { idFilter, type ListSpec, oneOfFilter, periodFilters } from '../lists.ts';
+import { toIso } from '../foundations/dates.ts';
+import { idFilter, type ListSpec, oneOfFilter, periodFilters } from '../foundations/lists.ts';
 
 type Db = Knex | Knex.Transaction;
 

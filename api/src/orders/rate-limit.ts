@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { TooManyRequests } from '../errors.ts';
+import { TooManyRequests } from '../foundations/errors.ts';
 import { type Text } from '../language/messages.ts';
 
 // New orders per client address and minute, counted in the database (table rate_limits) by the

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
-import { oneRow } from '../one-row.ts';
-import type { Config } from '../config.ts';
-import { log } from '../log.ts';
+import { oneRow } from '../foundations/one-row.ts';
+import type { Config } from '../foundations/config.ts';
+import { log } from '../foundations/log.ts';
 import { expireCheckoutSession } from '../stripe/adapter.ts';
 import { forgetOldRates } from './rate-limit.ts';
 import { applySession, settleOrder } from './settle.ts';

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
-import type { Config } from '../config.ts';
-import { conflictError, notFoundError, serviceError } from '../errors.ts';
+import type { Config } from '../foundations/config.ts';
+import { conflictError, notFoundError, serviceError } from '../foundations/errors.ts';
 import { assertRefundable } from '../ledger/refund.ts';
 import { recordEvent } from '../protocol/record.ts';
 import { idempotencyKey, refundPayment, retrieveDispute, StripeFailure, type Stripe } from '../stripe/adapter.ts';

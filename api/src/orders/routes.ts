@@ -1,10 +1,10 @@
 import { clientBucket } from '../http/client-address.ts';
 import { perProcess, TokenBuckets } from '../http/rate-limit.ts';
-import type { Config } from '../config.ts';
-import { TooManyRequests } from '../errors.ts';
+import type { Config } from '../foundations/config.ts';
+import { TooManyRequests } from '../foundations/errors.ts';
 import { HttpError } from '../http/errors.ts';
 import { staffName } from '../http/context.ts';
-import { respondList } from '../http/list.ts';
+import { respondList } from '../http/list-query.ts';
 import { pathParam } from '../http/params.ts';
 import type { AppContext, RouteDef } from '../http/routes.ts';
 import { idParam, parse } from '../http/validate.ts';

@@ -1,13 +1,13 @@
 import type { Knex } from 'knex';
 import { protocolInsert, recordEvent, systemEntry } from '../protocol/record.ts';
-import type { Config } from '../config.ts';
-import { conflictError, notFoundError } from '../errors.ts';
+import type { Config } from '../foundations/config.ts';
+import { conflictError, notFoundError } from '../foundations/errors.ts';
 import { hotRows } from '../db/connection.ts';
 import { eventStored, orderPaidEvent } from '../webhooks-out/emit.ts';
 import { bookFee, bookOrder, takesFee } from '../ledger/book.ts';
 import { VendorDeleted } from '../ledger/errors.ts';
 import { kickOutbox } from '../mail/outbox.ts';
-import { oneRow } from '../one-row.ts';
+import { oneRow } from '../foundations/one-row.ts';
 import {
   matchesKeyMode,
   paymentIntentId,

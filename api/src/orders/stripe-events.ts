@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { hotRows } from '../db/connection.ts';
-import type { Config } from '../config.ts';
+import type { Config } from '../foundations/config.ts';
 import { applyDispute, applyEarlyFraudWarning, applyRefund } from './lifecycle.ts';
 import { orderOfPayment, settleOrder } from './settle.ts';
 import { applyPayout } from '../stripe-balance/bank-transfers.ts';

@@ -1,6 +1,6 @@
 import { badRequest, HttpError } from '../http/errors.ts';
 import type { RouteDef } from '../http/routes.ts';
-import { log } from '../log.ts';
+import { log } from '../foundations/log.ts';
 import { matchesKeyMode, StripeFailure, verifiedEvent, webhookSecrets } from '../stripe/adapter.ts';
 import { PaymentNotSettled } from './settle.ts';
 import { handleStripeEvent } from './stripe-events.ts';

@@ -1,6 +1,6 @@
-import type { Config } from '../config.ts';
+import type { Config } from '../foundations/config.ts';
 import type { Db } from '../db/connection.ts';
-import { log } from '../log.ts';
+import { log } from '../foundations/log.ts';
 import { matchesKeyMode, retrieveSession, StripeFailure, type Stripe } from '../stripe/adapter.ts';
 import type { OrderRow } from './queries.ts';
 import { claimWindow } from './rate-limit.ts';

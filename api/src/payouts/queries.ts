@@ -1,12 +1,12 @@
 import type { Knex } from 'knex';
-import { invalidError } from '../errors.ts';
-import { periodFilters, type ListSpec } from '../lists.ts';
+import { invalidError } from '../foundations/errors.ts';
+import { periodFilters, type ListSpec } from '../foundations/lists.ts';
 import { vendorAccountId } from '../ledger/accounts.ts';
 import { accountRows, accountRowToApi, type AccountRow, type VendorLedgerRow } from '../ledger/queries.ts';
 import { payoutLineName, payoutLinesJsonSql, type PayoutLine } from '../ledger/payout-lines.ts';
 import { payoutVoucherSql, reversalVoucherSql } from '../ledger/vouchers.ts';
 import { licenseSortKey } from '../vendors/queries.ts';
-import { toIso } from '../dates.ts';
+import { toIso } from '../foundations/dates.ts';
 import { tr } from '../language/messages.ts';
 
 type Db = Knex | Knex.Transaction;

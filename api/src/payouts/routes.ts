@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
-import { respondCsv, wantsCsv } from '../http/csv.ts';
+import { respondCsv, wantsCsv } from '../http/csv-response.ts';
 import { notFound } from '../http/errors.ts';
-import { applyFilters, readListFilter, respondList } from '../http/list.ts';
+import { applyFilters, readListFilter, respondList } from '../http/list-query.ts';
 import { staffName } from '../http/context.ts';
 import type { AppContext, ProtocolSpec, RouteDef } from '../http/routes.ts';
 import { letterhead, sendPrintable } from '../web/printable.ts';
@@ -24,9 +24,9 @@ import {
 import { receiptHtml, reversalReceiptHtml } from './receipt.ts';
 import { payoutInput, reversalInput } from './schema.ts';
 import { tr } from '../language/messages.ts';
-import { creditIsTestMoney } from '../safety.ts';
-import { centsToDecimal, type CsvColumn } from '../csv.ts';
-import type { ListSpec } from '../lists.ts';
+import { creditIsTestMoney } from '../startup/safety.ts';
+import { centsToDecimal, type CsvColumn } from '../foundations/csv.ts';
+import type { ListSpec } from '../foundations/lists.ts';
 import { receiptFiscalBlock, withFiscalBlock } from '../fiscal/receipt.ts';
 import { publishLedgerEvent } from '../webhooks-out/ledger-events.ts';
 

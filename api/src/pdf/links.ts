@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Knex } from 'knex';
 import { readFile, type StoredFile } from '../files/queries.ts';
-import { notFoundError } from '../errors.ts';
+import { notFoundError } from '../foundations/errors.ts';
 
 type Db = Knex | Knex.Transaction;
 

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
-import type { Config } from '../config.ts';
-import { log } from '../log.ts';
-import { oneRow } from '../one-row.ts';
+import type { Config } from '../foundations/config.ts';
+import { log } from '../foundations/log.ts';
+import { oneRow } from '../foundations/one-row.ts';
 import { scrubJsonColumns, type JsonColumn } from './scrub.ts';
 
 // Customers' e-mail addresses are kept only while they serve the customer: the mail with the

@@ -7,9 +7,9 @@ import { payoutVoucherSql, reversalVoucherSql } from '../ledger/vouchers.ts';
 import { commentToApi, vendorComments, type CommentRow } from '../vendors/comments/queries.ts';
 import { locationToApi, vendorLocations, type LocationRow } from '../vendors/locations/queries.ts';
 import { allVendors, vendorToApi, type VendorRow } from '../vendors/queries.ts';
-import { toIso } from '../dates.ts';
+import { toIso } from '../foundations/dates.ts';
 import { vendorLanguage } from '../vendors/language.ts';
-import { type CsvColumn, csvHeader, csvLine } from '../csv.ts';
+import { type CsvColumn, csvHeader, csvLine } from '../foundations/csv.ts';
 
 // A vendor's copy of everything stored about them (GDPR Art. 15): one ZIP of JSON (complete, for a
 // program) and CSV (for a spreadsheet), with a README in the vendor's language saying what each is.

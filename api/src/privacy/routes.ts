@@ -5,7 +5,7 @@ import { idParam } from '../http/validate.ts';
 import { CreditNotZero } from '../ledger/errors.ts';
 import { removeVendorWithoutCredit } from '../ledger/vendor.ts';
 import { vendorNotFound } from '../vendors/queries.ts';
-import { toIso } from '../dates.ts';
+import { toIso } from '../foundations/dates.ts';
 import { pseudonym } from '../language/erased.ts';
 import { anonymiseVendor } from './anonymise.ts';
 import { exportVendor } from './export.ts';

@@ -4,7 +4,7 @@ import type { Middleware } from 'koa';
 import { isTransactionConflict, pgCode } from '../db/connection.ts';
 import type { AppContext, AppDeps, AppState, Method } from '../http/context.ts';
 import type { ProtocolSpec } from '../http/routes.ts';
-import { log } from '../log.ts';
+import { log } from '../foundations/log.ts';
 import { writeEntry, type ProtocolEntry } from './record.ts';
 
 type RecordId = string | number;

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
-import { invalidError } from '../errors.ts';
+import { invalidError } from '../foundations/errors.ts';
 import { tr } from '../language/messages.ts';
-import { type ListSpec, periodFilters } from '../lists.ts';
+import { type ListSpec, periodFilters } from '../foundations/lists.ts';
 import type { Language } from '../language/messages.ts';
 import { ERASED, pseudonymIn } from '../language/erased.ts';
 

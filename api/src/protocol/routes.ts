@@ -1,4 +1,4 @@
-import { respondList } from '../http/list.ts';
+import { respondList } from '../http/list-query.ts';
 import type { RouteDef } from '../http/routes.ts';
 import { protocolEntries, protocolList } from './queries.ts';
 

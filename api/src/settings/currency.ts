@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { conflictError } from '../errors.ts';
+import { conflictError } from '../foundations/errors.ts';
 import { tr } from '../language/messages.ts';
 import { isCurrency, type Currency } from '../money/currency.ts';
 

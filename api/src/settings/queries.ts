@@ -1,13 +1,13 @@
 import type { Knex } from 'knex';
-import type { Config } from '../config.ts';
+import type { Config } from '../foundations/config.ts';
 import { fileUrl, storeFile, type Upload } from '../files/queries.ts';
 import { imageKinds } from '../files/sniff.ts';
-import { rejectFields } from '../errors.ts';
+import { rejectFields } from '../foundations/errors.ts';
 import { issuerUrl } from '../identity/issuer.ts';
 import { findMainItem, setMainProduct } from '../items/queries.ts';
 import { vatPercent } from '../ledger/vat.ts';
 import type { GermanVariant, SettingsForm, settingsFileFields } from './schema.ts';
-import { oneRow } from '../one-row.ts';
+import { oneRow } from '../foundations/one-row.ts';
 import { minorUnitExponent, type Currency } from '../money/currency.ts';
 import { assertCurrencyChangeable } from './currency.ts';
 

@@ -1,4 +1,4 @@
-import { formFiles } from '../http/form.ts';
+import { formFiles } from '../http/form-body.ts';
 import type { ProtocolSpec, RouteDef } from '../http/routes.ts';
 import { parse } from '../http/validate.ts';
 import { readSettingsForProtocol, readStyleCss, saveStyleCss, updateSettings } from './queries.ts';

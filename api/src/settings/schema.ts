@@ -16,8 +16,8 @@ import {
   url,
   vatRate,
   type Converter,
-} from '../form-fields.ts';
-import { toOrigin } from '../config.ts';
+} from '../foundations/form-fields.ts';
+import { toOrigin } from '../foundations/config.ts';
 import { tr } from '../language/messages.ts';
 import { currencies, isCurrency, type Currency } from '../money/currency.ts';
 

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { Config } from '../config.ts';
+import type { Config } from '../foundations/config.ts';
 import { publicSettings } from '../settings/queries.ts';
 import { checkVendorInShop, type VendorCheck } from './vendor-check.ts';
 import type { ShopData } from './cache.ts';

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { findMainItem, listPublicItems, pricedItems, type PricedItemRow } from '../items/queries.ts';
-import { oneRow } from '../one-row.ts';
+import { oneRow } from '../foundations/one-row.ts';
 import { getSettingsRow, type StoredSettings } from '../settings/queries.ts';
 
 // The settings and items every public request reads, kept per database in this process. Migration

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { ParameterizedContext } from 'koa';
-import type { Config } from '../config.ts';
-import { DomainError } from '../errors.ts';
+import type { Config } from '../foundations/config.ts';
+import { DomainError } from '../foundations/errors.ts';
 import { clientBucket } from '../http/client-address.ts';
 import { domainRefusal, HttpError } from '../http/errors.ts';
 import type { AppDeps, AppState } from '../http/routes.ts';

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { Config } from '../config.ts';
+import type { Config } from '../foundations/config.ts';
 import { currentShopData } from './cache.ts';
 
 // The newspaper's own websites that may embed the shop: from EMBED_ORIGINS and from the settings.

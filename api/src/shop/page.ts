@@ -7,7 +7,7 @@ import { limitVendorCheck } from '../http/rate-limit.ts';
 import { findValidLink } from '../pdf/links.ts';
 import { showsTestRibbon } from '../stripe/mode.ts';
 import type { AppDeps, AppState } from '../http/routes.ts';
-import { log } from '../log.ts';
+import { log } from '../foundations/log.ts';
 import { etagOf, pathBelow, readFileIn, sendCached, type AnyContext } from '../web/static.ts';
 import { buildBoot, inlineJson, type Boot } from './boot.ts';
 import { formFields, keepVisit, keptVisit, orderOfPage, payWithoutScript, type Visit } from './forms.ts';

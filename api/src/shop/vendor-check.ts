@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { hotRows } from '../db/connection.ts';
-import { oneRow } from '../one-row.ts';
+import { oneRow } from '../foundations/one-row.ts';
 import { shopData, type ShopData } from './cache.ts';
 import { licenseIdPattern } from '../vendors/schema.ts';
 

@@ -8,7 +8,7 @@ import {
   type BenefitScheme,
   type BenefitStatement,
 } from '../ledger/benefit.ts';
-import { checkPeriodYear, localMidnight } from '../period.ts';
+import { checkPeriodYear, localMidnight } from '../foundations/period.ts';
 import {
   benefitSchemeForm,
   benefitSchemeToApi,

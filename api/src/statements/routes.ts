@@ -1,4 +1,4 @@
-import { respondCsv } from '../http/csv.ts';
+import { respondCsv } from '../http/csv-response.ts';
 import { badRequest } from '../http/errors.ts';
 import type { AppContext, RouteDef } from '../http/routes.ts';
 import { letterhead, sendPrintable } from '../web/printable.ts';
@@ -8,8 +8,8 @@ import { vendorOfUser } from '../vendors/me.ts';
 import { findVendor, vendorNotFound } from '../vendors/queries.ts';
 import { statementPageHtml } from './page.ts';
 import { statementRows, statementTexts, vendorLanguage, type StatementLanguage, type StatementRow } from './rows.ts';
-import { type CsvColumn, periodFilename } from '../csv.ts';
-import { checkPeriodYear, localDay, localMidnight, readPeriod } from '../period.ts';
+import { type CsvColumn, periodFilename } from '../foundations/csv.ts';
+import { checkPeriodYear, localDay, localMidnight, readPeriod } from '../foundations/period.ts';
 
 // Vendor statements: staff read any vendor's, and every vendor's of a year at once; a vendor reads
 // their own. Each answers JSON, `format=csv` or `format=html` (the printable page). The language is

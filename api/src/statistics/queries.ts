@@ -1,9 +1,9 @@
 import type { Knex } from 'knex';
 import { kindLabel } from '../ledger/kinds.ts';
 import { isRefundSql, salesAndTheirRefundsSql } from '../ledger/refund.ts';
-import { oneRow } from '../one-row.ts';
-import type { CsvColumn } from '../csv.ts';
-import { localDay, localMidnight, nextDay } from '../period.ts';
+import { oneRow } from '../foundations/one-row.ts';
+import type { CsvColumn } from '../foundations/csv.ts';
+import { localDay, localMidnight, nextDay } from '../foundations/period.ts';
 
 type Db = Knex | Knex.Transaction;
 

@@ -1,9 +1,9 @@
-import { respondCsv, wantsCsv } from '../http/csv.ts';
+import { respondCsv, wantsCsv } from '../http/csv-response.ts';
 import { badRequest } from '../http/errors.ts';
-import { requestPeriod } from '../http/period.ts';
+import { requestPeriod } from '../http/period-query.ts';
 import type { RouteDef } from '../http/routes.ts';
 import { defaultPeriod, itemCsvColumns, salesStatistics, seriesCsvColumns } from './queries.ts';
-import { periodFilename } from '../csv.ts';
+import { periodFilename } from '../foundations/csv.ts';
 
 export const statisticsRoutes: RouteDef[] = [
   {

@@ -1,4 +1,4 @@
-import type { CsvColumn } from '../csv.ts';
+import type { CsvColumn } from '../foundations/csv.ts';
 import { tr, type Message } from '../language/messages.ts';
 import { figures, type Figure, type ObjectType, type Reconciliation } from './answer.ts';
 

@@ -1,11 +1,11 @@
 import type { Knex } from 'knex';
-import type { Config } from '../config.ts';
-import { invalidError, serviceError } from '../errors.ts';
+import type { Config } from '../foundations/config.ts';
+import { invalidError, serviceError } from '../foundations/errors.ts';
 import { tr } from '../language/messages.ts';
-import type { Period } from '../period.ts';
+import type { Period } from '../foundations/period.ts';
 import { balanceTransactionsBetween, retrieveCharge, StripeFailure, type Stripe } from '../stripe/adapter.ts';
 import { figures, type Difference, type Figure, type ObjectType, type Reconciliation, type Totals } from './answer.ts';
-import { slicesOf } from '../event-loop.ts';
+import { slicesOf } from '../foundations/event-loop.ts';
 
 // Stripe's balance beside the books, for a period. Stripe records every movement of the newspaper's
 // money there as a balance transaction (https://docs.stripe.com/api/balance_transactions): a charge

@@ -1,8 +1,8 @@
-import { respondCsv } from '../http/csv.ts';
+import { respondCsv } from '../http/csv-response.ts';
 import { badRequest } from '../http/errors.ts';
-import { requestPeriod } from '../http/period.ts';
+import { requestPeriod } from '../http/period-query.ts';
 import type { AppContext, RouteDef } from '../http/routes.ts';
-import { periodFilename } from '../csv.ts';
+import { periodFilename } from '../foundations/csv.ts';
 import { reconciliationCsvColumns, reconciliationLines } from './csv.ts';
 import { reconcileStripe } from './reconciliation.ts';
 

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import Stripe from 'stripe';
 import type { Knex } from 'knex';
-import type { Config } from '../config.ts';
+import type { Config } from '../foundations/config.ts';
 import { isLiveKey, usesSandbox } from './mode.ts';
 import { sandboxCredentials } from './sandbox/keys.ts';
 

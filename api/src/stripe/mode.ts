@@ -1,4 +1,4 @@
-import type { Config } from '../config.ts';
+import type { Config } from '../foundations/config.ts';
 
 // Test mode or live mode: what the configured key can move. Only a live key moves real money; the
 // sandbox and `sk_test_`/`rk_test_` keys are test mode, whose test cards must never credit a vendor

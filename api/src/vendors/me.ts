@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { forbiddenError } from '../errors.ts';
+import { forbiddenError } from '../foundations/errors.ts';
 import type { User } from '../identity/user.ts';
 import { findVendor, liveVendors, type VendorRow } from './queries.ts';
 

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { pgCode } from '../db/connection.ts';
-import { conflictError, invalidError, notFoundError } from '../errors.ts';
+import { conflictError, invalidError, notFoundError } from '../foundations/errors.ts';
 import {
   createVendorLogin,
   removeVendorLogin,
@@ -9,9 +9,9 @@ import {
 } from '../identity/accounts/queries.ts';
 import { getSettingsRow } from '../settings/queries.ts';
 import type { VendorInput } from './schema.ts';
-import { oneRow } from '../one-row.ts';
+import { oneRow } from '../foundations/one-row.ts';
 import { tr } from '../language/messages.ts';
-import { toIso } from '../dates.ts';
+import { toIso } from '../foundations/dates.ts';
 
 type Db = Knex | Knex.Transaction;
 

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
-import { respondCsv, wantsCsv } from '../http/csv.ts';
+import { respondCsv, wantsCsv } from '../http/csv-response.ts';
 import { badRequest } from '../http/errors.ts';
-import { applyFilters, readListFilter, respondList } from '../http/list.ts';
+import { applyFilters, readListFilter, respondList } from '../http/list-query.ts';
 import type { AppContext, ProtocolSpec, RouteDef } from '../http/routes.ts';
 import { idParam, parse } from '../http/validate.ts';
 import { vendorAccountId } from '../ledger/accounts.ts';
@@ -26,8 +26,8 @@ import {
 } from './queries.ts';
 import { vendorInput, vendorStateInput } from './schema.ts';
 import { tr } from '../language/messages.ts';
-import type { CsvColumn } from '../csv.ts';
-import type { ListSpec } from '../lists.ts';
+import type { CsvColumn } from '../foundations/csv.ts';
+import type { ListSpec } from '../foundations/lists.ts';
 
 type VendorWithMoney = VendorRow & VendorMoneyColumns & { open_warnings: number };
 

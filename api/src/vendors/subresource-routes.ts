@@ -1,12 +1,12 @@
 import type { Knex } from 'knex';
 import type { z } from 'zod';
 import { notFound } from '../http/errors.ts';
-import { respondList } from '../http/list.ts';
+import { respondList } from '../http/list-query.ts';
 import type { AppContext, ProtocolSpec, RouteDef } from '../http/routes.ts';
 import { idParam, parse } from '../http/validate.ts';
 import { requireLiveVendor } from './queries.ts';
 import { tr, languageOf } from '../language/messages.ts';
-import type { ListSpec } from '../lists.ts';
+import type { ListSpec } from '../foundations/lists.ts';
 
 type Db = Knex | Knex.Transaction;
 

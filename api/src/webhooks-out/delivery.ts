@@ -2,9 +2,9 @@ import { createHmac } from 'node:crypto';
 import http from 'node:http';
 import https from 'node:https';
 import net from 'node:net';
-import type { Config } from '../config.ts';
+import type { Config } from '../foundations/config.ts';
 import type { Db } from '../db/connection.ts';
-import { log } from '../log.ts';
+import { log } from '../foundations/log.ts';
 import { allowsInternal, InternalAddress, isInternalAddress, publicLookup } from './address.ts';
 import { onEventCommitted } from './emit.ts';
 

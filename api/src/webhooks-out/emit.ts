@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { hotRows } from '../db/connection.ts';
-import { oneRow } from '../one-row.ts';
+import { oneRow } from '../foundations/one-row.ts';
 import type { EventType } from './types.ts';
 
 // Events are written in the caller's transaction, beside the bookings they report: one event row

@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import type { Db } from '../db/connection.ts';
-import { oneRow } from '../one-row.ts';
-import { toIso } from '../dates.ts';
+import { oneRow } from '../foundations/one-row.ts';
+import { toIso } from '../foundations/dates.ts';
 import { wakeSenderAfterCommit } from './emit.ts';
 import { eventTypes } from './types.ts';
-import { idFilter, type ListSpec, oneOfFilter } from '../lists.ts';
+import { idFilter, type ListSpec, oneOfFilter } from '../foundations/lists.ts';
 
 // Endpoints as staff see them (never with their secret, except once in the answer that made it)
 // and the deliveries of each.

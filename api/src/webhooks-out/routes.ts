@@ -1,9 +1,9 @@
 import { notFound } from '../http/errors.ts';
-import { respondList } from '../http/list.ts';
+import { respondList } from '../http/list-query.ts';
 import { tr } from '../language/messages.ts';
 import type { AppContext, ProtocolSpec, RouteDef } from '../http/routes.ts';
 import { idParam, parse } from '../http/validate.ts';
-import { rejectFields } from '../errors.ts';
+import { rejectFields } from '../foundations/errors.ts';
 import { endpointAddressProblem } from './address.ts';
 import {
   createEndpoint,

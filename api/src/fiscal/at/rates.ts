@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
-import type { Config } from '../../config.ts';
-import { invalidError } from '../../errors.ts';
+import type { Config } from '../../foundations/config.ts';
+import { invalidError } from '../../foundations/errors.ts';
 import { tr } from '../../language/messages.ts';
 import { fallbackVatRate } from '../cases.ts';
 import { tillFiscal } from '../settings.ts';

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Knex } from 'knex';
-import { log } from '../../log.ts';
+import { log } from '../../foundations/log.ts';
 import { tillSerial, uuidFrom } from '../ids.ts';
 import type { DeSignature, FiscalPort, FiscalRequest, SignJob } from '../port.ts';
 import { SigningFailed } from '../port.ts';

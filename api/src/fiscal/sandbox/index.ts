@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import Router from '@koa/router';
 import type { Knex } from 'knex';
 import type { Context, Middleware } from 'koa';
-import { isLoopback } from '../../config.ts';
+import { isLoopback } from '../../foundations/config.ts';
 import { standardV1Errors, type StandardV1Receipt } from '../de/standard-v1.ts';
 import { simulatorCredentials } from './keys.ts';
 import { rksvSimulator } from './rksv.ts';

@@ -1,9 +1,9 @@
 import type { Knex } from 'knex';
 import { pgCode } from '../../db/connection.ts';
-import { conflictError } from '../../errors.ts';
+import { conflictError } from '../../foundations/errors.ts';
 import { revokeAccountState } from '../provider/adapter.ts';
 import { generatePassword, hashPassword } from './passwords.ts';
-import { oneRow } from '../../one-row.ts';
+import { oneRow } from '../../foundations/one-row.ts';
 import { tr } from '../../language/messages.ts';
 
 type Db = Knex | Knex.Transaction;

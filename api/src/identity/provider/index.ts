@@ -1,8 +1,8 @@
 import type { Context, Middleware } from 'koa';
 import { errors, Provider, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
-import type { Config } from '../../config.ts';
+import type { Config } from '../../foundations/config.ts';
 import type { Db } from '../../db/connection.ts';
-import { log } from '../../log.ts';
+import { log } from '../../foundations/log.ts';
 import { findActiveAccount, subjectOf, type AccountRow } from '../accounts/queries.ts';
 import { apiAudience, apiResource, issuerUrl, providerPath } from '../issuer.ts';
 import { createEmbeddedVerifier, type Verifier } from '../verifier.ts';

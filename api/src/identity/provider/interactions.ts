@@ -2,7 +2,7 @@ import { bodyParser } from '@koa/bodyparser';
 import type { Context } from 'koa';
 import { errors, type Provider } from 'oidc-provider';
 import { recordEvent } from '../../protocol/record.ts';
-import type { Config } from '../../config.ts';
+import type { Config } from '../../foundations/config.ts';
 import type { Db } from '../../db/connection.ts';
 import { addressBucket, clientAddress } from '../../http/client-address.ts';
 import { readPublicSettings } from '../../settings/queries.ts';

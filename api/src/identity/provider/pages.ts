@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { colourPattern } from '../../form-fields.ts';
+import { colourPattern } from '../../foundations/form-fields.ts';
 
 // The embedded provider's own pages (login, logout, errors): server-rendered HTML without any
 // framework, German by default, every value escaped.

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
-import { oneRow } from '../../one-row.ts';
-import type { Config } from '../../config.ts';
+import { oneRow } from '../../foundations/one-row.ts';
+import type { Config } from '../../foundations/config.ts';
 
 // Login attempts at the embedded provider, counted in the database before the password is checked,
 // so that every API process sees the same counts and parallel attempts cannot all slip under a limit.

@@ -3,11 +3,11 @@ import type Router from '@koa/router';
 import type { Knex } from 'knex';
 import type { Context } from 'koa';
 import Stripe from 'stripe';
-import type { Config } from '../../config.ts';
+import type { Config } from '../../foundations/config.ts';
 import type { Db } from '../../db/connection.ts';
 import { pathParam } from '../../http/params.ts';
-import { oneRow } from '../../one-row.ts';
-import { log } from '../../log.ts';
+import { oneRow } from '../../foundations/one-row.ts';
+import { log } from '../../foundations/log.ts';
 import { invalidParam, StripeApiError } from './errors.ts';
 import { bookFee } from './fees.ts';
 import {

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
-import type { Config } from '../../config.ts';
+import type { Config } from '../../foundations/config.ts';
 import type { Db } from '../../db/connection.ts';
-import { log } from '../../log.ts';
+import { log } from '../../foundations/log.ts';
 import { heldFeeLast4 } from './cards.ts';
 import { chargeTransaction, type Charge } from './objects.ts';
 import { getObject, insertObject, saveObject } from './store.ts';

@@ -1,8 +1,8 @@
 import Router from '@koa/router';
 import type { Middleware } from 'koa';
-import type { Config } from '../../config.ts';
+import type { Config } from '../../foundations/config.ts';
 import type { Db } from '../../db/connection.ts';
-import { log } from '../../log.ts';
+import { log } from '../../foundations/log.ts';
 import { mountApi, unknownRoute, type IsEmbedOrigin } from './api.ts';
 import { bookOverdueFees } from './fees.ts';
 import { startBankActions } from './later.ts';

@@ -1,7 +1,7 @@
 import type Router from '@koa/router';
 import type { Knex } from 'knex';
 import type { Context } from 'koa';
-import type { Config } from '../../config.ts';
+import type { Config } from '../../foundations/config.ts';
 import type { Db } from '../../db/connection.ts';
 import { pathParam } from '../../http/params.ts';
 import { currentSession } from './api.ts';

@@ -1,8 +1,8 @@
 import type { Knex } from 'knex';
 import Stripe from 'stripe';
-import type { Config } from '../../config.ts';
+import type { Config } from '../../foundations/config.ts';
 import type { Db } from '../../db/connection.ts';
-import { log } from '../../log.ts';
+import { log } from '../../foundations/log.ts';
 import { sandboxCredentials } from './keys.ts';
 import { newId, unixNow } from './objects.ts';
 import { listObjects, type StripeObject } from './store.ts';

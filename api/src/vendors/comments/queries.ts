@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
-import { toIso } from '../../dates.ts';
+import { toIso } from '../../foundations/dates.ts';
 import type { CommentInput, CommentPatch } from './schema.ts';
-import { oneRow } from '../../one-row.ts';
+import { oneRow } from '../../foundations/one-row.ts';
 import { createdBy } from '../../protocol/queries.ts';
 
 type Db = Knex | Knex.Transaction;

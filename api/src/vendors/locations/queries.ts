@@ -1,8 +1,8 @@
 import type { Knex } from 'knex';
 import type { LocationPatch, WorkingTime } from './schema.ts';
-import { oneRow } from '../../one-row.ts';
+import { oneRow } from '../../foundations/one-row.ts';
 import { createdBy } from '../../protocol/queries.ts';
-import { toIso } from '../../dates.ts';
+import { toIso } from '../../foundations/dates.ts';
 
 type Db = Knex | Knex.Transaction;
 

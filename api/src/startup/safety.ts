@@ -1,8 +1,8 @@
-import { isLoopback, type Config } from './config.ts';
-import type { Db } from './db/connection.ts';
-import { isLiveKey, isTestMode, showsTestRibbon } from './stripe/mode.ts';
-import { resetPassword } from './identity/accounts/queries.ts';
-import { demoLoginsInUse } from '../../seeds/demo.ts';
+import { isLoopback, type Config } from '../foundations/config.ts';
+import type { Db } from '../db/connection.ts';
+import { isLiveKey, isTestMode, showsTestRibbon } from '../stripe/mode.ts';
+import { resetPassword } from '../identity/accounts/queries.ts';
+import { demoLoginsInUse } from '../../../seeds/demo.ts';
 
 // Production is safe by default, local stays zero-config: reachable from any machine but this one
 // (a PUBLIC_URL elsewhere, or listening on an interface other than loopback), the server refuses a default that could move money without a real payment (the

@@ -1,10 +1,10 @@
-import { readPeriod, type Period } from '../period.ts';
+import { readPeriod, type Period } from '../foundations/period.ts';
 import { badRequest } from './errors.ts';
-import { readListFilter } from './list.ts';
+import { readListFilter } from './list-query.ts';
 import type { AppContext } from './routes.ts';
 import { tr } from '../language/messages.ts';
 
-// The periods of requests, by the rule of api/src/period.ts.
+// The periods of requests, by the rule of api/src/foundations/period.ts.
 
 /** The period of a request that takes nothing else: `?from=&to=` or `filter={"from":…,"to":…}`. */
 export function requestPeriod(ctx: AppContext): Period {

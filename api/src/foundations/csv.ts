@@ -1,5 +1,5 @@
 import { localDay, zoneOffset, type Period } from './period.ts';
-import { Message, translate, type Language, type Text } from './language/messages.ts';
+import { Message, translate, type Language, type Text } from '../language/messages.ts';
 
 // CSV as German spreadsheet programs open it without an import dialog: UTF-8 with a byte order
 // mark, `;` between fields, a decimal comma, every field quoted, local date and time. A text

@@ -2,8 +2,8 @@
 // (api/src/http/errors.ts) turns each kind of refusal into a status once. Nothing here knows of
 // requests, so domains, the ledger and command-line tools throw the same errors.
 
-import { fieldLabel } from './language/fields.ts';
-import { asMessage, tr, type Text } from './language/messages.ts';
+import { fieldLabel } from '../language/fields.ts';
+import { asMessage, tr, type Text } from '../language/messages.ts';
 
 /**
  * What kind of refusal it is. The names are those of the counter's refusals (ledger/errors.ts), so a

@@ -3,10 +3,10 @@ import { badRequest } from './errors.ts';
 import { refuseNulIn } from './nul.ts';
 import type { AppContext } from './routes.ts';
 import { tr, languageOf } from '../language/messages.ts';
-import type { ListSpec } from '../lists.ts';
+import type { ListSpec } from '../foundations/lists.ts';
 
 // Lists as answers: the `sort`, `range` and `filter` parameters of ra-data-simple-rest, the page and
-// its Content-Range. What a list is (its columns and filters) is declared in api/src/lists.ts.
+// its Content-Range. What a list is (its columns and filters) is declared in api/src/foundations/lists.ts.
 
 export const maxPageSize = 1000;
 

@@ -1,11 +1,11 @@
 import type { Knex } from 'knex';
 import type { Config } from './config.ts';
 import { invalidError } from './errors.ts';
-import { tr, type Language } from './language/messages.ts';
+import { tr, type Language } from '../language/messages.ts';
 import { periodBound } from './period.ts';
 
 // What a resource's list is: its columns to sort by, its filters and its rows as the API shows them.
-// The domains declare their lists here; http/list.ts answers them by the ra-data-simple-rest contract.
+// The domains declare their lists here; http/list-query.ts answers them by the ra-data-simple-rest contract.
 
 /** How one resource's list answers the ra-data-simple-rest contract. */
 export interface ListSpec<Row, Out> {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { invalidError } from './errors.ts';
-import { tr } from './language/messages.ts';
+import { tr } from '../language/messages.ts';
 
 // One rule for every period in the API: `from` is inclusive, `to` exclusive. A time with an offset
 // ("2026-05-01T00:00:00+02:00", "…Z") is that instant. A bare date is midnight in the newspaper's

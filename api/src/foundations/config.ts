@@ -1,7 +1,7 @@
 import net from 'node:net';
 import path from 'node:path';
-import { type Country, countries, isCountry, presets } from './country/presets.ts';
-import { currencies, isCurrency, type Currency } from './money/currency.ts';
+import { type Country, countries, isCountry, presets } from '../country/presets.ts';
+import { currencies, isCurrency, type Currency } from '../money/currency.ts';
 
 /** Everything the process reads from its environment, typed, with the embedded defaults. */
 export interface Config {

@@ -1,15 +1,15 @@
 import { PassThrough } from 'node:stream';
-import { csvHeader, csvLine, type CsvColumn } from '../csv.ts';
+import { csvHeader, csvLine, type CsvColumn } from '../foundations/csv.ts';
 import { languageOf } from '../language/messages.ts';
-import { slicesOf } from '../event-loop.ts';
+import { slicesOf } from '../foundations/event-loop.ts';
 import type { AppContext } from './routes.ts';
 
-// CSV and other downloads as answers; the lines themselves are written by api/src/csv.ts.
+// CSV and other downloads as answers; the lines themselves are written by api/src/foundations/csv.ts.
 
 /**
  * Answers a CSV download. `batches` yields the rows a page at a time, so a year of ledger rows is
  * streamed instead of held in memory; a short table is passed as `[rows]`. The lines are written a
- * slice at a time (api/src/event-loop.ts), so a long table never holds the event loop.
+ * slice at a time (api/src/foundations/event-loop.ts), so a long table never holds the event loop.
  */
 export function respondCsv<Row>(
   ctx: AppContext,

@@ -3,7 +3,7 @@ import { badRequest } from './errors.ts';
 import { fieldLabel } from '../language/fields.ts';
 import { tr } from '../language/messages.ts';
 
-// The files of a multipart form; its text fields are parsed with the converters of api/src/form-fields.ts.
+// The files of a multipart form; its text fields are parsed with the converters of api/src/foundations/form-fields.ts.
 
 /**
  * The uploaded files of a form, refusing files in fields that take none (they would otherwise be

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Message, money, tr, type Text } from './language/messages.ts';
+import { Message, money, tr, type Text } from '../language/messages.ts';
 
 // Multipart forms deliver every field as a string. These helpers turn such a string into the typed
 // value (boolean, whole number, colour, URL, …) with a message a person understands, so items and
