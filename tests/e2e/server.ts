@@ -84,13 +84,15 @@ function seededTemplateDir(): Promise<string> {
 
 /**
  * Whether a start with this environment would write what the template holds: the demo seeded
- * (SEED_DEMO=true), no sales history, and its demo passwords kept, which a start that is local (no
- * HOST, a loopback PUBLIC_URL) does. A start on its own data directory or database, or of another
+ * (SEED_DEMO=true) in the default country and currency, no sales history, and its demo passwords kept,
+ * which a start that is local (no HOST, a loopback PUBLIC_URL) does. A start on its own data directory or database, or of another
  * checkout, starts as it is asked to.
  */
 function startsLikeTemplate(options: ServerOptions, env: NodeJS.ProcessEnv): boolean {
   if (options.dataDir !== undefined || options.databaseUrl || options.root) return false;
   if (env.SEED_DEMO !== 'true' || env.SEED_HISTORY !== 'false' || env.HOST || env.BIND) return false;
+  // Another country's or currency's demo is seeded by its own first start.
+  if (env.CURRENCY || env.COUNTRY) return false;
   try {
     return ['127.0.0.1', 'localhost', '[::1]'].includes(new URL(env.PUBLIC_URL ?? '').hostname);
   } catch {
