@@ -375,6 +375,61 @@ describeApi('outbound webhooks: endpoints, events, signed deliveries', (t) => {
       assert.deepEqual(deliveries.map((d) => `${d.event_id}:${d.endpoint_id}`).sort(), expected);
     });
 
+    it('names the installation’s currency in every event of a CHF paper, as Stripe writes it', async function () {
+      this.timeout(60_000);
+      await t.db('settings').update({ currency: 'CHF' });
+      await createVia({ url: 'https://a.example.org', eventTypes: allTypes });
+      const francs = await listenBooksShop(t, { sandboxCurrencies: ['chf'] });
+      try {
+        await sell(francs, t.db, { vendor: 'DEMO-2', items: { Zeitung: 1 } });
+      } finally {
+        await francs.close();
+      }
+      const open = await as(t.http.get('/api/payments/forpayout').query({ vendor: 'DEMO-2' }));
+      const paidOut = await as(t.http.post('/api/payments/payout')).send({
+        vendor: 'DEMO-2',
+        expectedAmount: open.body.balance,
+      });
+      assert.equal(paidOut.status, 201, JSON.stringify(paidOut.body));
+      const reversed = await as(t.http.post(`/api/payments/payout/${paidOut.body.id}/reverse`)).send({
+        reason: 'twice',
+      });
+      assert.equal(reversed.status, 200, JSON.stringify(reversed.body));
+      const till = (await t.db('tills').orderBy('id').first()) as { id: number };
+      const bought = await as(t.http.post('/api/counter/visits')).send({
+        visitId: randomUUID(),
+        vendor: 'DEMO-3',
+        tillId: till.id,
+        items: [{ itemId: await itemId(t.db, 'Zeitung'), quantity: 4 }],
+        cash: 600,
+        payOut: false,
+        expectedCredit: 0,
+      });
+      assert.equal(bought.status, 201, JSON.stringify(bought.body));
+      const balance = (await as(t.http.get('/api/tills'))).body.tills.find((x: { id: number }) => x.id === till.id)
+        .balance as number;
+      const closed = await as(t.http.post(`/api/tills/${till.id}/closes`)).send({
+        counted: balance,
+        expected: balance,
+      });
+      assert.equal(closed.status, 201, JSON.stringify(closed.body));
+
+      const events = await t
+        .db('webhook_events')
+        .orderBy('type')
+        .select<{ type: string; data: object }[]>('type', 'data');
+      assert.deepEqual(
+        events.map((e) => [e.type, (e.data as { currency: string }).currency]),
+        [
+          ['counter.day_closed', 'chf'],
+          ['counter.sale', 'chf'],
+          ['order.paid', 'chf'],
+          ['payout.created', 'chf'],
+          ['payout.reversed', 'chf'],
+        ],
+      );
+    });
+
     it('writes no event for an order booked by hand outside the paid path, and none when nothing subscribes', async () => {
       // bookOrder alone is not a payment: only settling a paid order emits order.paid.
       const vendor = await vendorId(t.db, 'DEMO-1');

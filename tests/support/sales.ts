@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import type { Config } from '../../api/src/foundations/config.ts';
 import type { Db } from '../../api/src/db/connection.ts';
 import type { ApiTest } from './env.ts';
 import { itemId } from './orders.ts';
@@ -13,10 +14,15 @@ export const noFeeCard = '4000000000000010';
 
 /**
  * The app on a real port (the Stripe SDK reaches the sandbox through it). Its webhook refuses the
- * sandbox's signature, so only the success page's verify call settles an order: no waiting.
+ * sandbox's signature, so only the success page's verify call settles an order: no waiting. `more`:
+ * further configuration, e.g. the sandbox's settle currencies for a paper in francs.
  */
-export const listenBooksShop = (t: ApiTest) =>
-  listenShop(t, (c) => ({ orderRateLimit: 10_000, stripe: { ...c.stripe, webhookSecret: 'whsec_not_the_sandbox' } }));
+export const listenBooksShop = (t: ApiTest, more: Partial<Config> = {}) =>
+  listenShop(t, (c) => ({
+    orderRateLimit: 10_000,
+    stripe: { ...c.stripe, webhookSecret: 'whsec_not_the_sandbox' },
+    ...more,
+  }));
 
 export interface SaleOptions {
   vendor: string;

@@ -1,13 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { hotRows } from '../db/connection.ts';
+import { stripeCurrency } from '../money/currency.ts';
 import { oneRow } from '../foundations/one-row.ts';
+import { installationCurrency } from '../settings/currency.ts';
 import type { EventType } from './types.ts';
 
 // Events are written in the caller's transaction, beside the bookings they report: one event row
 // and one delivery per active endpoint subscribed to its type. A booking that rolls back leaves no
 // event; one that commits is delivered by the sender (delivery.ts), however often the process
-// restarts. Payloads carry ids, amounts in cents and licence ids, never a customer's address.
+// restarts. Payloads carry ids, amounts in the currency's minor unit and licence ids, never a
+// customer's address.
 
 /** Woken after an event is committed, so the sender need not wait for its next round. */
 let wake: (() => void) | undefined;
@@ -77,6 +80,12 @@ async function storeEvent(trx: Knex.Transaction, type: EventType, dataSql: strin
 export function emitEvent(trx: Knex.Transaction, type: EventType, data: Record<string, unknown>): Promise<string> {
   return storeEvent(trx, type, '?', [JSON.stringify(data)]);
 }
+
+/**
+ * The currency of a payload's amounts as an order's payload writes it (Stripe's lower case, "chf"):
+ * the installation's, in which the counter's cash and the books are kept.
+ */
+const payloadCurrency = async (trx: Knex.Transaction) => stripeCurrency(await installationCurrency(trx));
 
 const iso = (value: Date | string | null) => (value === null ? null : new Date(value).toISOString());
 
@@ -161,7 +170,7 @@ export async function emitPayout(trx: Knex.Transaction, payoutId: number): Promi
     receiptNumber: payout.receipt_number,
     vendor: payout.license_id,
     amount: Number(payout.amount),
-    currency: 'eur',
+    currency: await payloadCurrency(trx),
     tillId: payout.till_id,
     paidAt: iso(payout.created_at),
   });
@@ -175,7 +184,7 @@ export async function emitPayoutReversed(trx: Knex.Transaction, payoutId: number
     receiptNumber: payout.receipt_number,
     vendor: payout.license_id,
     amount: Number(payout.amount),
-    currency: 'eur',
+    currency: await payloadCurrency(trx),
     reason: payout.reversal_reason,
     reversedAt: iso(payout.reversed_at),
   });
@@ -213,7 +222,7 @@ export async function emitCounterSale(trx: Knex.Transaction, visitId: string): P
     amount: Number(visit.copies_amount),
     fromCredit: Number(visit.from_credit),
     cash: Number(visit.cash_paid),
-    currency: 'eur',
+    currency: await payloadCurrency(trx),
     items: items.map((item) => ({ ...item, amount: Number(item.amount) })),
     soldAt: iso(visit.created_at),
   });
@@ -244,7 +253,7 @@ export async function emitDayClosed(trx: Knex.Transaction, closeId: number): Pro
     expected: Number(close.expected),
     counted: Number(close.counted),
     difference: Number(close.difference),
-    currency: 'eur',
+    currency: await payloadCurrency(trx),
     closedAt: iso(close.created_at),
   });
 }
