@@ -12,7 +12,7 @@ import { rksvRegistration } from './at/chain.ts';
 import { aesKeyCheckValue } from './at/rksv.ts';
 import { dep7Export } from './at/dep.ts';
 import { simulatedAesKey } from './sandbox/rksv.ts';
-import { dsfinvkExport } from './dsfinvk.ts';
+import { dsfinvkExport } from './dsfinvk/export.ts';
 import { decommissions, decommissionsOf, recordDecommission, requireReason } from './decommission.ts';
 import { allTillsFiscal, setTillFiscal, tillFiscal, usesSimulator } from './settings.ts';
 import { SigningFailed } from './port.ts';
