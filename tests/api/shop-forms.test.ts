@@ -73,6 +73,25 @@ describeApi('the shop’s forms without JavaScript', (t) => {
     assert.match(english.text, /Please accept the terms to pay\./);
   });
 
+  it('names the amounts of a refused order in the installation’s currency', async () => {
+    // Below Stripe's smallest charge: the shop's page lets it through, the order refuses it.
+    await t.db('settings').update({ currency: 'CHF' });
+    await t.db('items').where({ name: 'Zeitung' }).update({ price: 20, counter_price: 10 });
+    const browser = supertest.agent(shop.url);
+    const main = ((await browser.get('/api/settings')).body as { mainItem: { id: number } }).mainItem.id;
+    await form(browser, '/v/DEMO-1/shop', { quantity: `${main}:1` });
+    const refused = await browser
+      .post('/v/DEMO-1/confirmation')
+      .type('form')
+      .set('Accept-Language', 'en')
+      .send({ terms: 'yes', pay: 'order' });
+    assert.equal(refused.status, 400);
+    assert.deepEqual(
+      new Set(refused.text.match(/Card payments need [^<"]*/g)),
+      new Set(['Card payments need a total of at least CHF 0.50.']),
+    );
+  });
+
   it('refuses other bodies and huge ones in words, and starts afresh on a forged cookie', async () => {
     const browser = supertest.agent(shop.url);
     const json = await browser

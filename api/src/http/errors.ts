@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Context, Middleware } from 'koa';
-import { isDatabaseUnreachable, isTransactionConflict, pgCode, withoutPassword } from '../db/connection.ts';
+import { isDatabaseUnreachable, isTransactionConflict, pgCode, withoutPassword, type Db } from '../db/connection.ts';
 import { DomainError, TooManyRequests, type FieldErrors, type RefusalKind } from '../foundations/errors.ts';
 import { isDiskFull, noteDiskFull, noteWriteSucceeded } from '../db/space.ts';
 import { log } from '../foundations/log.ts';
@@ -98,8 +98,7 @@ const translateFields = (errors: FieldErrors, language: Language, currency: stri
  * The installation's currency, read only for a refusal that names an amount; the euro when the
  * database cannot answer (that refusal is then about the database, not about money).
  */
-async function currencyFor(ctx: Context, texts: Text[]): Promise<string> {
-  const { db } = ctx as unknown as AppDeps;
+async function currencyFor(db: Db, texts: Text[]): Promise<string> {
   if (!texts.some(namesMoney)) return 'EUR';
   try {
     const row = await db('settings').where({ id: 1 }).first<{ currency: string } | undefined>('currency');
@@ -107,6 +106,14 @@ async function currencyFor(ctx: Context, texts: Text[]): Promise<string> {
   } catch {
     return 'EUR';
   }
+}
+
+/**
+ * A refusal's sentence for a reader of `language`, its amounts in the installation's currency, for a
+ * page that shows a refusal itself instead of answering it (the shop's form without the script).
+ */
+export async function refusalText(db: Db, text: Text, language: Language): Promise<string> {
+  return translate(text, language, await currencyFor(db, [text]));
 }
 
 /** What a failed request answers, still in message ids: status, body and extra headers. */
@@ -213,7 +220,10 @@ export function errorHandler(): Middleware {
       ctx.status = status;
       ctx.set(headers ?? {});
       ctx.vary('Accept-Language');
-      const currency = await currencyFor(ctx, [body.message, ...Object.values(body.errors ?? {})]);
+      const currency = await currencyFor((ctx as unknown as AppDeps).db, [
+        body.message,
+        ...Object.values(body.errors ?? {}),
+      ]);
       ctx.body = {
         ...body,
         message: translate(body.message, language, currency),

@@ -3,10 +3,10 @@ import type { ParameterizedContext } from 'koa';
 import type { Config } from '../foundations/config.ts';
 import { DomainError } from '../foundations/errors.ts';
 import { clientBucket } from '../http/client-address.ts';
-import { domainRefusal, HttpError } from '../http/errors.ts';
+import { domainRefusal, HttpError, refusalText } from '../http/errors.ts';
 import type { AppDeps, AppState } from '../http/routes.ts';
 import { parse } from '../http/validate.ts';
-import { translate, tr, type Language } from '../language/messages.ts';
+import { tr, type Language } from '../language/messages.ts';
 import { placeOrder } from '../orders/place.ts';
 import { findOrderByToken, orderReceipt } from '../orders/queries.ts';
 import { orderInput } from '../orders/schema.ts';
@@ -130,10 +130,10 @@ export async function payWithoutScript(
   } catch (error) {
     if (error instanceof DomainError) {
       const refused = domainRefusal(error);
-      return { refusal: translate(refused.body.message, order.lang), status: refused.status };
+      return { refusal: await refusalText(ctx.db, refused.body.message, order.lang), status: refused.status };
     }
     if (error instanceof HttpError && error.status < 500)
-      return { refusal: translate(error.text, order.lang), status: error.status };
+      return { refusal: await refusalText(ctx.db, error.text, order.lang), status: error.status };
     throw error;
   }
 }
