@@ -283,6 +283,7 @@ const onPostgresToo: Record<string, string> = {
   'api/statements.test.ts': 'a vendor’s sums per period',
   'api/datev-books.test.ts': 'every account’s figure summed, read beside concurrent credit reads',
   'api/vouchers.test.ts': 'one gap-free numbering held by a lock across receipts, cash book and payouts',
+  'api/currency-path.test.ts': 'a sale, a counter visit, a payout and a close in five currencies, summed per account',
   // Locks and concurrency: a pool of connections where PGlite serialises everything.
   'api/orders.test.ts': 'one order per cart when "Pay" is sent many times at once',
   'api/payments.test.ts': 'hundreds of purchases at once, webhooks racing each other',
