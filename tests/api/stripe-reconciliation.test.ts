@@ -70,13 +70,13 @@ describeApi('Stripe reconciliation: Stripe’s balance transactions beside the b
   });
 
   const as = <R extends supertest.Test>(request: R) => request.set('Authorization', office);
-  const deliver = async (type: string, object: { id: string; object: string }) => {
-    const res = await postEvent(shop, signedEvent(type, object, webhookSecret));
+  const deliver = async (type: string, object: { id: string; object: string }, via = shop) => {
+    const res = await postEvent(via, signedEvent(type, object, webhookSecret));
     assert.equal(res.status, 200, `${type}: ${JSON.stringify(res.body)}`);
   };
   const period = () => ({ from: start, to: new Date(Date.now() + 60_000).toISOString() });
-  const reconcile = async () => {
-    const res = await as(shop.http.get('/api/stripe-reconciliation')).query(period());
+  const reconcile = async (via = shop) => {
+    const res = await as(via.http.get('/api/stripe-reconciliation')).query(period());
     assert.equal(res.status, 200, JSON.stringify(res.body));
     return res.body as Reconciliation;
   };
@@ -280,6 +280,30 @@ describeApi('Stripe reconciliation: Stripe’s balance transactions beside the b
     const result = await reconcile();
     assert.deepEqual(result.differences, [], 'no difference');
     assert.equal(result.stripe.total, 0, 'everything at the bank');
+  });
+
+  it('a paper in francs: its sales, fees, refund and payout to the bank are booked and agree with Stripe', async function () {
+    this.timeout(60_000);
+    await t.db('settings').update({ currency: 'CHF' });
+    const francs = await listenBooksShop(t, { sandboxCurrencies: ['chf'] });
+    try {
+      const sold = await sell(francs, t.db, { vendor: 'DEMO-1', items: { Zeitung: 4 }, tip: 100 });
+      const refunded = await sell(francs, t.db, { vendor: 'DEMO-2', items: { Zeitung: 2 } });
+      assert.equal((await as(francs.http.post(`/api/orders/${refunded.id}/refund/`))).status, 200);
+      const paid = (await payOutBalance(t.db, francs.url)) as { id: string; amount: number; currency: string };
+      assert.equal(paid.currency, 'chf');
+      await deliver('payout.paid', { id: paid.id, object: 'payout' }, francs);
+      assert.deepEqual(await payoutRows(paid.id), [['stripe_payout', paid.amount]], 'the francs reached the bank');
+      await assertBalanced(t.db);
+      const result = await reconcile(francs);
+      assert.deepEqual(result.differences, [], 'no difference');
+      assert.deepEqual(result.books, result.stripe, 'every figure the same on both sides');
+      assert.equal(result.stripe.charges, sold.amount_total + refunded.amount_total);
+      assert.equal(result.stripe.other, 0, 'nothing of Stripe’s left unread');
+      assert.equal(result.stripe.payouts, -paid.amount);
+    } finally {
+      await francs.close();
+    }
   });
 
   it('the DATEV export books a payout Soll bank, Haben money in transit', async () => {

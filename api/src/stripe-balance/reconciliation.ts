@@ -2,6 +2,8 @@ import type { Knex } from 'knex';
 import type { Config } from '../foundations/config.ts';
 import { invalidError, serviceError } from '../foundations/errors.ts';
 import { tr } from '../language/messages.ts';
+import { stripeCurrency } from '../money/currency.ts';
+import { installationCurrency } from '../settings/currency.ts';
 import type { Period } from '../foundations/period.ts';
 import { balanceTransactionsBetween, retrieveCharge, StripeFailure, type Stripe } from '../stripe/adapter.ts';
 import { figures, type Difference, type Figure, type ObjectType, type Reconciliation, type Totals } from './answer.ts';
@@ -159,8 +161,16 @@ async function paymentOfCharge(
   return { charge, intent: idOf((await retrieveCharge(db, config, charge)).payment_intent) };
 }
 
-/** What a balance transaction moved, figure by figure (a charge its amount and its fee). */
-async function stripeMovements(db: Knex, config: Config, txn: Stripe.BalanceTransaction): Promise<Movement[]> {
+/**
+ * What a balance transaction moved, figure by figure (a charge its amount and its fee); one in
+ * another currency than the books' (`currency`, as Stripe writes it) is none of the shop's figures.
+ */
+async function stripeMovements(
+  db: Knex,
+  config: Config,
+  txn: Stripe.BalanceTransaction,
+  currency: string,
+): Promise<Movement[]> {
   const at = new Date(txn.created * 1000);
   const source = idOf(txn.source) ?? txn.id;
   // An expanded refund or dispute names its payment.
@@ -176,7 +186,7 @@ async function stripeMovements(db: Knex, config: Config, txn: Stripe.BalanceTran
     payment,
     at,
   });
-  if (txn.currency !== 'eur') return [movement('other', txn.id, txn.net, txn.id)];
+  if (txn.currency !== currency) return [movement('other', txn.id, txn.net, txn.id)];
   const feeElsewhere = (moved: Movement[]) =>
     txn.fee ? [...moved, movement('other', txn.id, -txn.fee, txn.id)] : moved;
   switch (txn.reporting_category) {
@@ -214,9 +224,10 @@ async function stripeMovements(db: Knex, config: Config, txn: Stripe.BalanceTran
 async function stripeSide(db: Knex, config: Config, from: Date, to: Date): Promise<Movement[]> {
   try {
     const transactions = await balanceTransactionsBetween(db, config, from, to);
+    const currency = stripeCurrency(await installationCurrency(db));
     const movements: Movement[] = [];
     // Oldest first, as the books list their rows.
-    for (const txn of transactions.reverse()) movements.push(...(await stripeMovements(db, config, txn)));
+    for (const txn of transactions.reverse()) movements.push(...(await stripeMovements(db, config, txn, currency)));
     return movements;
   } catch (error) {
     if (error instanceof StripeFailure)
