@@ -297,6 +297,17 @@ describeApi('the whole path of the money in each currency', (t) => {
       assert.ok(shopPage.text.includes(`"currency":"${currency}"`), 'the shop page names the currency');
       read.push({ where: 'the shop page', text: shopPage.text });
       await csv('the visits CSV', '/api/counter/visits?format=csv');
+      await csv('the bookings CSV', `/api/payments?format=csv`);
+      await csv('the accounts CSV', `/api/payments/accounts?${period}&format=csv`);
+      for (const [where, url] of [
+        ['the accounts', `/api/payments/accounts?${period}`],
+        ['the payouts', '/api/payouts'],
+        ['the cash book', `/api/tills/${till.id}/book`],
+        ['the office’s day', '/api/office/today'],
+      ]) {
+        const res = json(where, await as(shop.http.get(url)));
+        assert.equal(res.status, 200, `${where}: ${res.text}`);
+      }
       await csv('the cash book CSV', `/api/tills/${till.id}/book?format=csv`);
       await csv('the closes CSV', `/api/tills/${till.id}/closes?format=csv`);
 
