@@ -18,6 +18,7 @@ export const entries = {
   account: 'api/src/cli/account.ts',
   'stripe-setup': 'api/src/cli/stripe-setup.ts',
   maintenance: 'api/src/cli/maintenance.ts',
+  paper: 'api/src/cli/paper.ts',
 };
 
 async function buildServer() {

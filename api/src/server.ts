@@ -1,79 +1,91 @@
-import { buildApp } from './app.ts';
+import { createShopServer } from './http/timeouts.ts';
+import { createDb, type Db } from './db/connection.ts';
 import { ConfigError, loadConfig, type Config } from './foundations/config.ts';
 import { openDb, openFailureMessage } from './db/open.ts';
-import { createShopServer } from './http/timeouts.ts';
 import { issuerUrl } from './identity/issuer.ts';
 import { log, setLogSilent } from './foundations/log.ts';
-import { checkAtStart } from './maintenance/check.ts';
-import { startWebhookSender } from './webhooks-out/delivery.ts';
-import { startFiscalSigning } from './fiscal/job.ts';
-import { startOutboxWorker } from './mail/outbox.ts';
 import { releaseWaiting } from './orders/changes.ts';
-import { startReconciliation } from './orders/reconcile.ts';
-import { startEmailErasure } from './privacy/erase-emails.ts';
-import { configRefusals, databaseRefusals, isLocalStart, replaceDemoPasswords } from './startup/safety.ts';
-import { resumeSandbox } from './stripe/sandbox/index.ts';
+import { hasPlatform } from './platform/papers.ts';
+import { startPlatform } from './platform/serve.ts';
+import { preparePaper, servePaper } from './startup/paper.ts';
+import { configRefusals, databaseRefusals, isLocalStart } from './startup/safety.ts';
 import { demoLoginsInUse } from '../../seeds/demo.ts';
-import { seedOnFirstStart } from '../../seeds/index.ts';
-import { adoptCountry } from './country/installation.ts';
-import { chooseCurrencyOnFirstStart } from './settings/currency.ts';
 
 const config = configOrRefuse();
 setLogSilent(config.logLevel === 'silent');
-refuseToStart(configRefusals(config));
-const db = await openDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }).catch((error: unknown) => {
-  console.error(openFailureMessage(error));
-  process.exit(1);
-});
-const refusals = await databaseRefusals(db, config);
-if (refusals.length) await db.destroy();
-refuseToStart(refusals);
-await chooseCurrencyOnFirstStart(db, config.currency);
-const history = config.seedHistory ? { now: new Date(), timeZone: config.timeZone } : undefined;
-await adoptCountry(db, config.country);
-const seeded = config.seedDemo ? await seedOnFirstStart(db, history) : false;
-// Behind a public address even a demo chosen on purpose never opens with the published passwords.
-const newPasswords = seeded && !isLocalStart(config) && !config.oidc.issuer ? await replaceDemoPasswords(db) : [];
-
-const app = buildApp({ db, config });
-const demoLogins = config.oidc.issuer ? [] : await demoLoginsInUse(db);
-startOutboxWorker(db, config);
-const webhookSender = startWebhookSender(db, config);
-startReconciliation(db, config);
-const fiscalSigning = startFiscalSigning(db, config);
-startEmailErasure(db, config);
-// The sandbox's webhook deliveries that a stopped process left pending go out now.
-const sandbox = config.stripe.secretKey ? undefined : resumeSandbox(db, config);
-const handle = app.callback();
+const served = config.platform.domain ? await startPapers() : await startOnePaper();
 // Where only this machine reaches the server, every connection is this machine's own (the browser, the
 // sandbox calling the server, a test): one address is everybody, and a cap per address would refuse it.
 const limits = isLocalStart(config) ? { ...config, maxConnectionsPerAddress: Infinity } : config;
-const server = createShopServer((req, res) => void handle(req, res), limits).listen(config.port, config.host, () => {
-  const where = config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `embedded PostgreSQL in ${config.dataDir}`;
-  console.log(
-    [
-      '',
-      `Street newspaper shop is running${seeded ? ' (demo newspaper seeded)' : ''}.`,
-      `  Shop:        ${config.publicUrl}/v/DEMO-1`,
-      `  Back office: ${config.publicUrl}/backoffice`,
-      `  API:         ${config.publicUrl}/api/settings/`,
-      `  Listening:   ${listening()}`,
-      `  Database:    ${where}`,
-      `  Logins:      ${config.oidc.issuer ? 'OpenID provider' : 'embedded OpenID provider'} at ${issuerUrl(config)}`,
-      ...(demoLogins.length
-        ? [
-            `  Demo logins: ${demoLogins.map((d) => `${d.username} / ${d.password} (${d.licenseId ? `vendor ${d.licenseId}` : 'back office'})`).join(', ')}`,
-          ]
-        : []),
-      ...(newPasswords.length
-        ? [`  Demo logins (shown once): ${newPasswords.map((d) => `${d.username} / ${d.password}`).join(', ')}`]
-        : []),
-      '',
-    ].join('\n'),
-  );
+const server = createShopServer(served.handle, limits).listen(config.port, config.host, () => {
+  console.log(['', ...served.banner(), `  Listening:   ${listening()}`, ''].join('\n'));
 });
-// The books and the indexes are checked at every start; a failure is a warning, the shop goes on.
-void checkAtStart(db);
+
+/** The one paper of DATABASE_URL or DATA_DIR, migrated, its demo seeded on the first start. */
+async function startOnePaper() {
+  refuseToStart(configRefusals(config));
+  const db = await openDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }).catch((error: unknown) => {
+    console.error(openFailureMessage(error));
+    process.exit(1);
+  });
+  const refusals = await databaseRefusals(db, config);
+  if (refusals.length) await db.destroy();
+  refuseToStart(refusals);
+  const { seeded, newPasswords } = await preparePaper(db, config);
+  const paper = servePaper(db, config);
+  const demoLogins = config.oidc.issuer ? [] : await demoLoginsInUse(db);
+  const where = config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `embedded PostgreSQL in ${config.dataDir}`;
+  const banner = () => [
+    `Street newspaper shop is running${seeded ? ' (demo newspaper seeded)' : ''}.`,
+    `  Shop:        ${config.publicUrl}/v/DEMO-1`,
+    `  Back office: ${config.publicUrl}/backoffice`,
+    `  API:         ${config.publicUrl}/api/settings/`,
+    `  Database:    ${where}`,
+    `  Logins:      ${config.oidc.issuer ? 'OpenID provider' : 'embedded OpenID provider'} at ${issuerUrl(config)}`,
+    ...(demoLogins.length
+      ? [
+          `  Demo logins: ${demoLogins.map((d) => `${d.username} / ${d.password} (${d.licenseId ? `vendor ${d.licenseId}` : 'back office'})`).join(', ')}`,
+        ]
+      : []),
+    ...(newPasswords.length
+      ? [`  Demo logins (shown once): ${newPasswords.map((d) => `${d.username} / ${d.password}`).join(', ')}`]
+      : []),
+  ];
+  const stop = async () => {
+    paper.stop();
+    await db.destroy();
+  };
+  return { handle: paper.handle, banner, stop };
+}
+
+/** Every paper of the platform schema (PLATFORM_DOMAIN), each at its own hosts. */
+async function startPapers() {
+  if (!config.databaseUrl || !config.platform.secret)
+    refuseToStart([
+      'PLATFORM_DOMAIN serves many papers from PostgreSQL only: set DATABASE_URL to the PostgreSQL database and ' +
+        'PLATFORM_SECRET to the secret the papers were added with (npm run paper).',
+    ]);
+  const admin: Db = createDb({ databaseUrl: config.databaseUrl, dataDir: '', poolMax: 2 });
+  const made = await hasPlatform(admin).catch((error: unknown) => {
+    console.error(openFailureMessage(error));
+    process.exit(1);
+  });
+  if (!made) {
+    await admin.destroy();
+    refuseToStart(['PLATFORM_DOMAIN is set, but the database lists no papers: add one with npm run paper -- add.']);
+  }
+  const platform = await startPlatform(admin, process.env, config);
+  const banner = () => [
+    `Street newspaper platform is running: ${platform.papers.length} papers.`,
+    ...platform.papers.map((p) => `  ${p.slug.padEnd(12)} ${p.url ?? `not served: ${p.why}`}`),
+    '  Database:    PostgreSQL (DATABASE_URL)',
+  ];
+  const stop = async () => {
+    await platform.stop();
+    await admin.destroy();
+  };
+  return { handle: platform.handle, banner, stop };
+}
 
 /** The configuration, or a refusal naming the variable that cannot be used. */
 function configOrRefuse(): Config {
@@ -121,10 +133,7 @@ async function shutdown(signal: string) {
   setTimeout(() => server.closeAllConnections(), 5000).unref();
   await new Promise((resolve) => server.once('close', resolve));
   clearInterval(closingIdle);
-  webhookSender.stop();
-  fiscalSigning.stop();
-  sandbox?.stop();
-  await db.destroy();
+  await served.stop();
   process.exit(0);
 }
 process.on('SIGINT', () => void shutdown('SIGINT'));

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { createHash, createPublicKey, randomUUID, verify } from 'node:crypto';
 import type { Db } from '../../api/src/db/connection.ts';
-import { sealingKey, unseal } from '../../api/src/fiscal/de/secrets.ts';
+import { sealingKey } from '../../api/src/fiscal/de/secrets.ts';
+import { unseal } from '../../api/src/foundations/sealing.ts';
 import { parseQrCode } from '../../api/src/fiscal/de/standard-v1.ts';
 import { tillSerial, uuidFrom } from '../../api/src/fiscal/ids.ts';
 import type { DeSignature } from '../../api/src/fiscal/port.ts';

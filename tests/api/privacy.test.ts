@@ -362,7 +362,7 @@ describeApi('privacy: customers’ e-mail addresses erased after their links exp
     let locked = () => {};
     const isLocked = new Promise<void>((resolve) => (locked = resolve));
     const holder = t.db.transaction(async (trx) => {
-      await trx.raw('select pg_advisory_xact_lock(?)', [erasureLockKey]);
+      await trx.raw('select pg_advisory_xact_lock(?, hashtext(current_schema()))', [erasureLockKey]);
       locked();
       await held;
     });

@@ -30,8 +30,10 @@ export interface DbOptions {
   databaseUrl?: string;
   /** PGlite data directory, or 'memory://' for a throw-away database. */
   dataDir: string;
-  /** PostgreSQL schema to work in (tests use their own). */
+  /** PostgreSQL schema to work in (tests use their own, a platform's paper its `paper_<slug>`). */
   schema?: string;
+  /** Most connections of the PostgreSQL pool (10 unless given; a platform's paper has a few). */
+  poolMax?: number;
   /**
    * How long a query waits for PGlite's one connection before it fails (knex's 60 s unless given).
    * Opening the database is not bound by it (`migrate` waits for it); tests shorten it to show that.
@@ -83,7 +85,7 @@ export function createDb(options: DbOptions): Db {
         keepAlive: true,
       },
       searchPath: options.schema ? [options.schema] : undefined,
-      pool: { min: 0, max: 10 },
+      pool: { min: 0, max: options.poolMax ?? 10 },
       acquireConnectionTimeout: acquireTimeoutMs,
       log: { warn: knexLog('warn'), error: knexLog('error'), deprecate: knexLog('warn'), debug: () => {} },
     });
@@ -184,7 +186,10 @@ export async function opened(db: Db): Promise<Db> {
   return db;
 }
 
-/** Identifies the migration lock among all of the database's advisory locks. */
+/**
+ * Identifies the migration lock among all of the database's advisory locks; the schema is the lock's
+ * second key, so the papers of one platform (each its own schema) migrate without waiting for another.
+ */
 const migrationLockKey = 4_004_000;
 
 /**
@@ -207,12 +212,32 @@ export async function migrate(db: Db): Promise<void> {
   });
   try {
     await migrator.transaction(async (trx) => {
-      await trx.raw('select pg_advisory_xact_lock(?)', [migrationLockKey]);
+      await trx.raw('select pg_advisory_xact_lock(?, hashtext(current_schema()))', [migrationLockKey]);
       await migrator.migrate.latest({ migrationSource });
     });
   } finally {
     await migrator.destroy();
   }
+}
+
+/**
+ * Takes a job's advisory lock for this transaction if no other holds it. The schema is the lock's
+ * second key: one job at a time per paper, while the papers of one platform (each its own schema on
+ * the same PostgreSQL) never wait for each other's.
+ */
+export async function tryJobLock(trx: Knex.Transaction, key: number): Promise<boolean> {
+  const { rows } = await trx.raw<{ rows: { locked: boolean }[] }>(
+    'select pg_try_advisory_xact_lock(?, hashtext(current_schema())) as locked',
+    [key],
+  );
+  return rows[0]?.locked === true;
+}
+
+/** The names of the migrations the database's schema still lacks. */
+export async function pendingMigrations(db: Db): Promise<string[]> {
+  await opened(db);
+  const [, pending] = (await db.migrate.list({ migrationSource })) as [unknown, { name: string }[]];
+  return pending.map((m) => m.name);
 }
 
 /** Bytes from a bytea column: pg gives a Buffer, PGlite a Uint8Array. */

@@ -147,6 +147,12 @@ export interface Config {
   /** Map tiles of the back office's maps; any {z}/{x}/{y} tile server (OpenStreetMap's by default). */
   mapTileUrl: string;
   logLevel: 'silent' | 'info';
+  /**
+   * Many papers on one PostgreSQL (api/src/platform): PLATFORM_DOMAIN, under which each paper is
+   * reached at `<slug>.<domain>` besides its own hosts; set, `npm start` serves every paper of the
+   * platform schema. PLATFORM_SECRET seals the papers' database passwords in that schema.
+   */
+  platform: { domain?: string; secret?: string };
   /** Seed the demo newspaper into an empty database. */
   seedDemo: boolean;
   /** SEED_DEMO=true, the demo chosen on purpose: only then is it seeded behind a public address. */
@@ -170,7 +176,14 @@ export class ConfigError extends Error {
 
 /** localhost, 127.0.0.0/8 and ::1 (bare or in brackets): only the person at this machine can reach it. */
 export function isLoopback(host: string): boolean {
-  return host === 'localhost' || host === '::1' || host === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+  // RFC 6761: every name under .localhost is this machine, and browsers resolve it so themselves.
+  return (
+    host === 'localhost' ||
+    host.endsWith('.localhost') ||
+    host === '::1' ||
+    host === '[::1]' ||
+    /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host)
+  );
 }
 
 /**
@@ -239,6 +252,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     embedOrigins: embedOrigins(env.EMBED_ORIGINS ?? ''),
     mapTileUrl: env.MAP_TILE_URL || 'https://tile.openstreetmap.org/{z}/{x}/{y}.png',
     logLevel: env.LOG_LEVEL === 'silent' ? 'silent' : 'info',
+    platform: { domain: platformDomain(env.PLATFORM_DOMAIN), secret: env.PLATFORM_SECRET || undefined },
     seedDemo: env.SEED_DEMO !== 'false',
     seedDemoChosen: env.SEED_DEMO === 'true',
     seedHistory: env.SEED_HISTORY !== 'false',
@@ -315,12 +329,26 @@ function listenHost(raw: string | undefined, loopbackOfUrl: string | undefined):
   if (raw === undefined || raw.trim() === '') {
     if (loopbackOfUrl === undefined) return undefined;
     const bare = loopbackOfUrl.replace(/^\[|\]$/g, '');
-    return bare === 'localhost' ? '127.0.0.1' : bare;
+    return bare === 'localhost' || bare.endsWith('.localhost') ? '127.0.0.1' : bare;
   }
   const host = raw.trim().replace(/^\[|\]$/g, '');
   if (host !== 'localhost' && !net.isIP(host))
     throw new ConfigError(`HOST must be an IP address to listen on (127.0.0.1, 0.0.0.0, ::), got "${raw}"`);
   return host === 'localhost' ? '127.0.0.1' : host;
+}
+
+/** A host name as a Host header carries it (lower case, no port), for `<slug>.<domain>`. */
+export const hostName = /^(?=.{1,253}$)[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/;
+
+function platformDomain(raw: string | undefined): string | undefined {
+  const domain = raw
+    ?.trim()
+    .toLowerCase()
+    .replace(/^\.|\.$/g, '');
+  if (!domain) return undefined;
+  if (!hostName.test(domain))
+    throw new ConfigError(`PLATFORM_DOMAIN must be a domain like papers.example.org, got "${raw}"`);
+  return domain;
 }
 
 function databaseUrl(raw: string | undefined): string | undefined {

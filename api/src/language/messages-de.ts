@@ -281,6 +281,23 @@ export const messagesDe: Record<string, string> = {
   'Please choose a date within the years {first} to {last}.':
     'Bitte ein Datum in den Jahren {first} bis {last} wählen.',
   'For this computer only': 'Nur für diesen Computer',
+  'This newspaper’s shop is closed for the time being.': 'Der Shop dieser Zeitung ist vorübergehend geschlossen.',
+  'This newspaper’s shop is being updated. Please try again in a few minutes.':
+    'Der Shop dieser Zeitung wird gerade aktualisiert. Bitte in ein paar Minuten noch einmal versuchen.',
+  'No newspaper is served at this address.': 'Unter dieser Adresse gibt es keine Zeitung.',
+  'The slug "{slug}" must be 1 to 40 lower-case letters, digits and hyphens, starting and ending with a letter or digit.':
+    'Der Kurzname "{slug}" muss aus 1 bis 40 Kleinbuchstaben, Ziffern und Bindestrichen bestehen und mit einem Buchstaben oder einer Ziffer beginnen und enden.',
+  '"{host}" is not a host name like shop.example.org.': '"{host}" ist kein Hostname wie shop.example.org.',
+  'The country "{country}" has no preset.': 'Für das Land "{country}" gibt es keine Vorgaben.',
+  'The currency "{currency}" is not one the shop keeps books in.':
+    'In der Währung "{currency}" kann der Shop keine Bücher führen.',
+  'The time zone "{timeZone}" is no IANA time zone like Europe/Zurich.':
+    'Die Zeitzone "{timeZone}" ist keine IANA-Zeitzone wie Europe/Zurich.',
+  'The paper "{slug}" or one of its hosts is taken: {reason}.':
+    'Die Zeitung "{slug}" oder einer ihrer Hostnamen ist schon vergeben: {reason}.',
+  'There is no paper "{slug}".': 'Es gibt keine Zeitung "{slug}".',
+  'The database password of the paper "{slug}" does not open with this PLATFORM_SECRET: start with the secret it was added with.':
+    'Das Datenbank-Passwort der Zeitung "{slug}" lässt sich mit diesem PLATFORM_SECRET nicht öffnen: Bitte mit dem Geheimnis starten, mit dem sie angelegt wurde.',
   'Please write the name of the address without a dot at its end.':
     'Bitte den Namen der Adresse ohne Punkt am Ende schreiben.',
   'The address is this shop’s own; events are only sent to other systems.':

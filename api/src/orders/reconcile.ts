@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { oneRow } from '../foundations/one-row.ts';
+import { tryJobLock } from '../db/connection.ts';
 import type { Config } from '../foundations/config.ts';
 import { log } from '../foundations/log.ts';
 import { expireCheckoutSession } from '../stripe/adapter.ts';
@@ -40,10 +40,7 @@ const sessionLifetime = `interval '24 hours'`;
  */
 async function claimDueOrders(db: Knex, { startedAt }: { startedAt?: Date } = {}): Promise<number[]> {
   return db.transaction(async (trx) => {
-    const { rows } = await trx.raw<{ rows: { locked: boolean }[] }>('select pg_try_advisory_xact_lock(?) as locked', [
-      lockKey,
-    ]);
-    if (!oneRow(rows).locked) return [];
+    if (!(await tryJobLock(trx, lockKey))) return [];
     // At start no webhook may be on its way for an order paid before the stop (or crash): the orders
     // placed before this process started are asked about at once, the newest first, not after the grace.
     const due = trx('orders')
@@ -146,7 +143,7 @@ export async function runReconciliation(
  * Runs the job every RECONCILE_INTERVAL_SECONDS (a minute) in the background, for as long as the
  * process runs. Every API process may run it: the claim hands each due order to one of them.
  */
-export function startReconciliation(db: Knex, config: Config): void {
+export function startReconciliation(db: Knex, config: Config): { stop(): void } {
   let running = false;
   const startedAt = new Date();
   const runOnce = async (options: { startedAt?: Date } = {}) => {
@@ -160,7 +157,13 @@ export function startReconciliation(db: Knex, config: Config): void {
   };
   // A webhook lost to a crash (or sent while no process listened) is not repeated soon: the first
   // run comes right after the start (once the server listens, as the sandbox needs it), not a minute later.
-  setTimeout(() => void runOnce({ startedAt }), startDelayMs).unref();
+  const first = setTimeout(() => void runOnce({ startedAt }), startDelayMs).unref();
   const timer = setInterval(() => void runOnce(), config.reconcileIntervalSeconds * 1000);
   timer.unref();
+  return {
+    stop: () => {
+      clearTimeout(first);
+      clearInterval(timer);
+    },
+  };
 }

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { Config } from '../foundations/config.ts';
 import { log } from '../foundations/log.ts';
-import { oneRow } from '../foundations/one-row.ts';
+import { tryJobLock } from '../db/connection.ts';
 import { scrubJsonColumns, type JsonColumn } from './scrub.ts';
 
 // Customers' e-mail addresses are kept only while they serve the customer: the mail with the
@@ -33,10 +33,7 @@ export interface ErasureRun {
 /** One batch under the job's lock: answers the erased orders, or null when another run holds the lock. */
 async function eraseBatch(db: Knex, days: number): Promise<number | null> {
   return db.transaction(async (trx) => {
-    const { rows } = await trx.raw<{ rows: { locked: boolean }[] }>('select pg_try_advisory_xact_lock(?) as locked', [
-      erasureLockKey,
-    ]);
-    if (!oneRow(rows).locked) return null;
+    if (!(await tryJobLock(trx, erasureLockKey))) return null;
     const due: { id: number; email: string }[] = await trx('orders as o')
       .whereNotNull('o.email')
       .whereRaw(
@@ -81,7 +78,7 @@ export async function eraseCustomerEmails(db: Knex, config: Pick<Config, 'custom
 }
 
 /** Runs the job every hour in the background (and soon after the start); each process may, the lock picks one. */
-export function startEmailErasure(db: Knex, config: Config): void {
+export function startEmailErasure(db: Knex, config: Config): { stop(): void } {
   let running = false;
   const runOnce = async () => {
     if (running) return;
@@ -95,6 +92,12 @@ export function startEmailErasure(db: Knex, config: Config): void {
       running = false;
     }
   };
-  setTimeout(() => void runOnce(), 60_000).unref();
-  setInterval(() => void runOnce(), 3_600_000).unref();
+  const first = setTimeout(() => void runOnce(), 60_000).unref();
+  const timer = setInterval(() => void runOnce(), 3_600_000).unref();
+  return {
+    stop: () => {
+      clearTimeout(first);
+      clearInterval(timer);
+    },
+  };
 }

@@ -40,7 +40,9 @@ export function changedFields(
  * left. Taken first in the transaction, before any row lock, so it cannot join a lock cycle.
  */
 async function lockRecord(trx: Knex.Transaction, recordType: string, id: RecordId): Promise<void> {
-  await trx.raw('select pg_advisory_xact_lock(hashtext(?))', [`protocol:${recordType}:${id}`]);
+  await trx.raw('select pg_advisory_xact_lock(hashtext(current_schema()), hashtext(?))', [
+    `protocol:${recordType}:${id}`,
+  ]);
 }
 
 const succeeded = (ctx: AppContext) => ctx.status < 400;

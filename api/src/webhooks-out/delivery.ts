@@ -233,14 +233,14 @@ export function kickDeliveries(db: Db, config: Config): void {
  */
 export function startWebhookSender(db: Db, config: Config): { stop(): void } {
   const kick = () => kickDeliveries(db, config);
-  onEventCommitted(kick);
+  onEventCommitted(db, kick);
   kick();
   const timer = setInterval(kick, Math.min(10_000, config.webhookRetryFirstMs));
   timer.unref();
   return {
     stop: () => {
       clearInterval(timer);
-      onEventCommitted(undefined);
+      onEventCommitted(db, undefined);
     },
   };
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
-import { hotRows } from '../db/connection.ts';
+import { clientConfig, hotRows } from '../db/connection.ts';
 import { stripeCurrency } from '../money/currency.ts';
 import { oneRow } from '../foundations/one-row.ts';
 import { installationCurrency } from '../settings/currency.ts';
@@ -12,12 +12,17 @@ import type { EventType } from './types.ts';
 // restarts. Payloads carry ids, amounts in the currency's minor unit and licence ids, never a
 // customer's address.
 
-/** Woken after an event is committed, so the sender need not wait for its next round. */
-let wake: (() => void) | undefined;
+/**
+ * Woken after an event is committed, so the sender need not wait for its next round: the sender of
+ * the database the event was written to (a process serving many papers runs one sender per paper).
+ * Keyed by the knex's configuration, which its transactions share.
+ */
+const wakes = new WeakMap<object, () => void>();
 
-/** The sender of this process listens here (one at a time). */
-export function onEventCommitted(listener: (() => void) | undefined): void {
-  wake = listener;
+/** The sender of `db` in this process listens here (one per database). */
+export function onEventCommitted(db: Knex, listener: (() => void) | undefined): void {
+  if (listener) wakes.set(clientConfig(db), listener);
+  else wakes.delete(clientConfig(db));
 }
 
 /** The outermost transaction: only its commit makes the event visible to the sender. */
@@ -29,9 +34,10 @@ function outermost(trx: Knex.Transaction): Knex.Transaction {
 
 /** Wakes this process's sender once `db`'s transaction (or the one it is part of) has committed; at once outside one. */
 export function wakeSenderAfterCommit(db: Knex): void {
-  if (!db.isTransaction) return wake?.();
+  const wake = () => wakes.get(clientConfig(db))?.();
+  if (!db.isTransaction) return wake();
   outermost(db as Knex.Transaction).executionPromise?.then(
-    () => wake?.(),
+    () => wake(),
     () => undefined,
   );
 }

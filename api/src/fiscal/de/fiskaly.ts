@@ -4,7 +4,8 @@ import { log } from '../../foundations/log.ts';
 import { tillSerial, uuidFrom } from '../ids.ts';
 import type { DeSignature, FiscalPort, FiscalRequest, SignJob } from '../port.ts';
 import { SigningFailed } from '../port.ts';
-import { sealingKey, seal, unseal } from './secrets.ts';
+import { seal, unseal } from '../../foundations/sealing.ts';
+import { sealingKey } from './secrets.ts';
 import { abortReceipt, parseQrCode, processOf, qrCode, standardV1 } from './standard-v1.ts';
 
 // Germany through fiskaly SIGN DE v2, the cloud TSE, or the local simulator that speaks the same

@@ -1,0 +1,161 @@
+import { createDb, migrate, withoutPassword, type Db } from '../db/connection.ts';
+import { ConfigError, loadConfig, type Config } from '../foundations/config.ts';
+import { DomainError, invalidError } from '../foundations/errors.ts';
+import { setLogSilent } from '../foundations/log.ts';
+import {
+  addPaper,
+  findPaper,
+  hasPlatform,
+  listPapers,
+  migratePlatform,
+  paperDb,
+  removePaper,
+  schemaOf,
+  setPaperStatus,
+} from '../platform/papers.ts';
+import { paperConfig } from '../platform/serve.ts';
+import { preparePaper } from '../startup/paper.ts';
+
+// npm run paper: the papers of a platform, many papers on one PostgreSQL (docs/architecture.md,
+// "Many papers on one installation"). The server serves them with PLATFORM_DOMAIN set.
+
+const usage = `Usage:
+  npm run paper -- add <slug> --host <host> [--host <host> …] [--currency CHF] [--country CH]
+                   [--time-zone Europe/Zurich] [--demo]
+  npm run paper -- list
+  npm run paper -- migrate                 every paper's schema, each in its own transaction
+  npm run paper -- suspend <slug>          answered 503 from the next start on
+  npm run paper -- resume <slug>
+  npm run paper -- remove <slug> --yes     drops the paper's schema with all its data, and its role
+
+Needs DATABASE_URL (PostgreSQL) and PLATFORM_SECRET, as npm start with PLATFORM_DOMAIN does.`;
+
+const say = (line: string) => process.stdout.write(`${line}\n`);
+
+function options(args: string[], name: string): string[] {
+  return args.flatMap((arg, i) => (arg === `--${name}` && args[i + 1] !== undefined ? [args[i + 1]!] : []));
+}
+
+/** The configuration of a platform: PostgreSQL and the secret, else a sentence saying so. */
+function platformConfig(): Config & { databaseUrl: string; platform: { secret: string } } {
+  const config = loadConfig();
+  const { databaseUrl, platform } = config;
+  if (!databaseUrl)
+    throw invalidError(
+      'Many papers need PostgreSQL: set DATABASE_URL to a PostgreSQL database. The embedded database (DATA_DIR) holds one paper.',
+    );
+  if (!platform.secret)
+    throw invalidError(
+      'Set PLATFORM_SECRET (a long random text, kept like a password): it seals the papers’ database passwords.',
+    );
+  return { ...config, databaseUrl, platform: { ...platform, secret: platform.secret } };
+}
+
+async function add(admin: Db, config: ReturnType<typeof platformConfig>, args: string[]): Promise<void> {
+  const slug = args[1];
+  const hosts = options(args, 'host');
+  if (!slug || slug.startsWith('--')) throw invalidError(usage);
+  if (!hosts.length && !config.platform.domain)
+    throw invalidError(`Give the paper a host (--host shop.example.org), or set PLATFORM_DOMAIN for ${slug}.<domain>.`);
+  await migratePlatform(admin);
+  const paper = await addPaper(admin, config.platform.secret, {
+    slug,
+    hosts,
+    currency: options(args, 'currency')[0],
+    country: options(args, 'country')[0],
+    timeZone: options(args, 'time-zone')[0],
+  });
+  say(
+    `Paper ${slug} added: schema and role ${schemaOf(slug)}, ${paper.currency}, ${paper.country}, ${paper.timeZone}.`,
+  );
+  const db = await paperDb(admin, config.databaseUrl, config.platform.secret, slug);
+  try {
+    await migrate(db);
+    const demo = args.includes('--demo');
+    const { seeded, newPasswords } = await preparePaper(db, {
+      ...paperConfig(process.env, config, paper),
+      seedDemo: demo,
+      seedHistory: false,
+    });
+    if (seeded) say('The demo newspaper is seeded.');
+    for (const login of newPasswords) say(`  Demo login (shown once): ${login.username} / ${login.password}`);
+  } finally {
+    await db.destroy();
+  }
+}
+
+/** Migrates every paper, each on its own; one that fails is reported and the others go on. */
+async function migrateAll(admin: Db, config: ReturnType<typeof platformConfig>): Promise<boolean> {
+  await migratePlatform(admin);
+  let failed = false;
+  for (const paper of await listPapers(admin)) {
+    const db = await paperDb(admin, config.databaseUrl, config.platform.secret, paper.slug);
+    try {
+      const before = await db.migrate.currentVersion().catch(() => 'none');
+      await migrate(db);
+      const after = await db.migrate.currentVersion();
+      say(`${paper.slug}: ${before === after ? 'up to date' : `migrated to ${after}`}`);
+    } catch (error) {
+      failed = true;
+      say(`${paper.slug}: failed, left as it was: ${withoutPassword(String((error as Error)?.message ?? error))}`);
+    } finally {
+      await db.destroy();
+    }
+  }
+  return !failed;
+}
+
+async function run(args: string[]): Promise<boolean> {
+  const command = args[0];
+  if (!command || !['add', 'list', 'migrate', 'suspend', 'resume', 'remove'].includes(command))
+    throw invalidError(usage);
+  const config = platformConfig();
+  const admin = createDb({ databaseUrl: config.databaseUrl, dataDir: '', poolMax: 2 });
+  try {
+    if (command === 'add') {
+      await add(admin, config, args);
+      return true;
+    }
+    if (command === 'migrate') return await migrateAll(admin, config);
+    if (!(await hasPlatform(admin)))
+      throw invalidError('This database has no papers yet: add one with npm run paper -- add.');
+    if (command === 'list') {
+      for (const paper of await listPapers(admin)) {
+        const hosts = new Set([
+          ...paper.hosts,
+          ...(config.platform.domain ? [`${paper.slug}.${config.platform.domain}`] : []),
+        ]);
+        say(
+          `${paper.slug}\t${paper.status}\t${paper.currency}\t${paper.country}\t${paper.timeZone}\t${[...hosts].join(' ')}`,
+        );
+      }
+      return true;
+    }
+    const slug = args[1];
+    if (!slug) throw invalidError(usage);
+    if (command === 'remove') {
+      await findPaper(admin, slug);
+      if (!args.includes('--yes'))
+        throw invalidError(
+          `This drops the paper ${slug} with all its data for good. Run it again with --yes to do it.`,
+        );
+      await removePaper(admin, slug);
+      say(`Paper ${slug} removed: its schema, its data and its role are gone.`);
+      return true;
+    }
+    await setPaperStatus(admin, slug, command === 'suspend' ? 'suspended' : 'active');
+    say(`Paper ${slug} is ${command === 'suspend' ? 'suspended' : 'active'} from the next start of the server on.`);
+    return true;
+  } finally {
+    await admin.destroy();
+  }
+}
+
+setLogSilent(true);
+try {
+  if (!(await run(process.argv.slice(2)))) process.exitCode = 1;
+} catch (error) {
+  const known = error instanceof DomainError || error instanceof ConfigError;
+  console.error(known ? error.message : String((error as Error)?.stack ?? error));
+  process.exitCode = 1;
+}
