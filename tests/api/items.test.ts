@@ -229,7 +229,7 @@ describeApi('items', (t) => {
 
     it('takes prices in whole cents only, never negative', async () => {
       for (const price of ['1,50', '1.5', '2e3', 'abc', '']) {
-        assertFieldError(await post({ name: 'Bad price', price }), 'price', /whole cents/);
+        assertFieldError(await post({ name: 'Bad price', price }), 'price', /smallest unit/);
       }
       assertFieldError(await post({ name: 'Negative', price: '-1' }), 'price', /must not be negative/);
     });
@@ -468,7 +468,7 @@ describeApi('items', (t) => {
     it('validates a PUT like a POST', async () => {
       const item = await create({});
       assertFieldError(await put(item.id, { name: '' }), 'name', /Please enter a name/);
-      assertFieldError(await put(item.id, { price: '3,00' }), 'price', /whole cents/);
+      assertFieldError(await put(item.id, { price: '3,00' }), 'price', /smallest unit/);
       assertFieldError(await put(item.id, { donationOnly: 'on' }), 'donationOnly', /Donation only is not allowed/);
       assertFieldError(
         await put(item.id, {}, { image: { bytes: Buffer.from('<svg/>'), name: 'x.png' } }),

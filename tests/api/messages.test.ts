@@ -224,7 +224,10 @@ describeApi('API messages: every refusal of the shop and the back office, in Ger
       id: 'Please check the field "{field}": {problem}',
       params: {
         field: fieldLabel('price'),
-        problem: tr('Please enter the amount in whole cents, for example 150 for 1,50 €.'),
+        problem: tr("Please enter the amount in the currency's smallest unit, for example {minor} for {amount}.", {
+          minor: '150',
+          amount: money(150),
+        }),
       },
       request: (h) => asOffice(h.post('/api/items')).field('name', 'Neu').field('price', '1,50'),
     },

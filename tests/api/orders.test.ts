@@ -38,7 +38,7 @@ const cases: Case[] = [
     name: `a tip of ${JSON.stringify(tip)}`,
     body: (i: Record<string, number>) => ({ vendor: 'DEMO-1', entries: [{ item: i.print, quantity: 1 }], tip }),
     field: 'tip',
-    message: 'Please enter the tip in whole cents (0 or more), for example 150 for 1,50 €.',
+    message: "Please enter the tip in the currency's smallest unit (0 or more), for example 150 for €1.50.",
   })),
   {
     name: 'an unknown item',

@@ -248,7 +248,7 @@ describeApi('settings', (t) => {
         [{ mapCenterLong: '-180.5' }, 'mapCenterLong', /between -180 and 180/],
         [{ mapCenterLat: 'north' }, 'mapCenterLat', /Please enter a number/],
         [{ maxOrderAmount: '0' }, 'maxOrderAmount', /at least €0\.01/],
-        [{ maxOrderAmount: '150,00' }, 'maxOrderAmount', /whole cents/],
+        [{ maxOrderAmount: '150,00' }, 'maxOrderAmount', /smallest unit, for example 150 for €1\.50/],
         [{ vendorEmailPostfix: 'not a domain' }, 'vendorEmailPostfix', /domain like @example.org/],
         [{ qrCodeEnableLogo: 'maybe' }, 'qrCodeEnableLogo', /yes or no/],
         [{ newspaperName: 'x'.repeat(201) }, 'newspaperName', /at most 200 characters/],

@@ -1,25 +1,29 @@
 import assert from 'node:assert/strict';
-import { centsToDecimal, type CsvColumn, csvHeader, csvLine, periodFilename } from '../../api/src/foundations/csv.ts';
+import { type CsvColumn, csvHeader, csvLine, minorToDecimal, periodFilename } from '../../api/src/foundations/csv.ts';
 
 // The CSV writer as a German spreadsheet program reads its output.
 
+const berlin = { timeZone: 'Europe/Berlin', language: 'de', currency: 'EUR' } as const;
+
 describe('CSV writer', () => {
   it('writes cents as euros with a decimal comma, exactly', () => {
-    assert.deepEqual([0, 5, -50, 1250, 123456, -100001, 9007199254740991].map(centsToDecimal), [
-      '0,00',
-      '0,05',
-      '-0,50',
-      '12,50',
-      '1234,56',
-      '-1000,01',
-      '90071992547409,91',
-    ]);
+    assert.deepEqual(
+      [0, 5, -50, 1250, 123456, -100001, 9007199254740991].map((n) => minorToDecimal(n, 'EUR')),
+      ['0,00', '0,05', '-0,50', '12,50', '1234,56', '-1000,01', '90071992547409,91'],
+    );
+  });
+
+  it('writes amounts with the digits of the installation’s currency: francs with two, yen with none', () => {
+    const columns: CsvColumn<{ amount: number }>[] = [{ header: 'Amount', value: (r) => r.amount, format: 'cents' }];
+    assert.equal(csvLine(columns, { amount: 1345 }, { ...berlin, currency: 'CHF' }), '"13,45"\r\n');
+    assert.equal(csvLine(columns, { amount: 500 }, { ...berlin, currency: 'JPY' }), '"500"\r\n');
+    assert.equal(csvLine(columns, { amount: -1 }, { ...berlin, currency: 'JPY' }), '"-1"\r\n');
   });
 
   it('quotes every field, doubles quotes, keeps separators and line breaks inside, and turns formulas into text', () => {
     const columns: CsvColumn<{ text: string | null }>[] = [{ header: 'Text "1"', value: (r) => r.text }];
     assert.equal(csvHeader(columns as CsvColumn<unknown>[]), '\uFEFF"Text ""1"""\r\n');
-    const line = (text: string | null) => csvLine(columns, { text }, 'Europe/Berlin');
+    const line = (text: string | null) => csvLine(columns, { text }, berlin);
     assert.equal(line('a;b\r\nc "d"'), '"a;b\r\nc ""d"""\r\n');
     assert.equal(line(null), '""\r\n');
     for (const formula of ['=HYPERLINK("x")', '+1', '-1+2', '@SUM(A1)', '\tx', '\rx'])
@@ -34,7 +38,7 @@ describe('CSV writer', () => {
       { header: 'ok', value: (r) => r.ok },
     ];
     assert.equal(
-      csvLine(columns, { at: new Date('2026-05-31T22:00:00Z'), n: 1.5, ok: true }, 'Europe/Berlin'),
+      csvLine(columns, { at: new Date('2026-05-31T22:00:00Z'), n: 1.5, ok: true }, berlin),
       '"01.06.2026 00:00:00";"01.06.2026";"1,5";"ja"\r\n',
     );
   });
@@ -54,11 +58,7 @@ describe('CSV writer', () => {
     for (const night of ['2026-03-28T20:00:00Z', '2026-10-24T20:00:00Z']) {
       for (let quarter = 0; quarter < 40; quarter++) {
         const at = new Date(Date.parse(night) + quarter * 900_000 + 59_999);
-        assert.equal(
-          csvLine(columns, { at }, 'Europe/Berlin'),
-          `"${intl.format(at).replace(',', '')}"\r\n`,
-          at.toISOString(),
-        );
+        assert.equal(csvLine(columns, { at }, berlin), `"${intl.format(at).replace(',', '')}"\r\n`, at.toISOString());
       }
     }
   });

@@ -6,7 +6,7 @@ import { type CashOnlyKind, cashOnlyKinds, type DatevRole, movementContra, posti
 import { voucherLabel } from '../ledger/till.ts';
 import type { DatevSettings } from './datev-settings.ts';
 import { accountName } from './names.ts';
-import { centsToDecimal } from '../foundations/csv.ts';
+import { minorToDecimal } from '../foundations/csv.ts';
 import { localDay, type Period, zoneOffset } from '../foundations/period.ts';
 import { slicesOf } from '../foundations/event-loop.ts';
 
@@ -144,7 +144,7 @@ const emptyTail = ';'.repeat(datevColumns.length - 1 - Math.max(...Object.values
 function bookingLine(booking: Booking): string {
   const values: Record<keyof typeof filled, string> = {
     // A negative sum (a day whose corrections outweigh its bookings) goes the other way round.
-    amount: centsToDecimal(Math.abs(booking.amount)),
+    amount: minorToDecimal(Math.abs(booking.amount), 'EUR'),
     side: text(booking.amount < 0 ? 'H' : 'S', 1),
     currency: text('EUR', 3),
     account: booking.account,

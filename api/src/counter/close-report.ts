@@ -86,20 +86,20 @@ tbody.count tr:first-child td{border-top:2px solid #000}
 export function closeReportHtml(input: PaperInput & { close: TillClose; days: CloseDay[] }): string {
   const { close, days } = input;
   const t = texts[input.lang];
-  const { euros, when, day } = formatters(input);
-  const amount = (cents: number) => (cents ? euros(cents) : '');
+  const { amount: money, when, day } = formatters(input);
+  const amount = (minor: number) => (minor ? money(minor) : '');
   const row = (
     label: string,
     figures: { count?: number; amountIn?: number; amountOut?: number; balance?: number },
     attributes = '',
   ) =>
-    `<tr${attributes}><td>${label}</td><td class="num">${figures.count ?? ''}</td><td class="num">${amount(figures.amountIn ?? 0)}</td><td class="num">${amount(figures.amountOut ?? 0)}</td><td class="num">${figures.balance === undefined ? '' : euros(figures.balance)}</td></tr>`;
+    `<tr${attributes}><td>${label}</td><td class="num">${figures.count ?? ''}</td><td class="num">${amount(figures.amountIn ?? 0)}</td><td class="num">${amount(figures.amountOut ?? 0)}</td><td class="num">${figures.balance === undefined ? '' : money(figures.balance)}</td></tr>`;
   const pieces = Object.entries(close.denominations ?? {})
     .filter(([, n]) => n > 0)
     .sort(([a], [b]) => Number(b) - Number(a))
     .map(
       ([value, n]) =>
-        `<tr><td>${euros(Number(value))}</td><td class="num">${n}</td><td class="num">${euros(Number(value) * n)}</td></tr>`,
+        `<tr><td>${money(Number(value))}</td><td class="num">${n}</td><td class="num">${money(Number(value) * n)}</td></tr>`,
     );
   const period =
     days.length === 0

@@ -1,4 +1,5 @@
 import { payoutLineName } from '../ledger/payout-lines.ts';
+import { formatAmount, type Currency } from '../money/currency.ts';
 import type { Visit } from './queries.ts';
 
 // The papers of the counter: the visit's receipt (Kaufbeleg / Auszahlungsbeleg) the vendor signs; the
@@ -34,6 +35,7 @@ const texts = {
     copiesTotal: 'Gekaufte Exemplare (brutto)',
     fromCredit: 'Davon aus dem Guthaben',
     cashPaid: 'Bar bezahlt',
+    cashRounding: 'Rundung auf die kleinste Münze',
     tendered: 'Gegeben',
     change: 'Rückgeld',
     payoutTotal: 'Auszahlung',
@@ -69,6 +71,7 @@ const texts = {
     copiesTotal: 'Copies bought (gross)',
     fromCredit: 'Paid from the credit',
     cashPaid: 'Paid in cash',
+    cashRounding: 'Rounding to the smallest coin',
     tendered: 'Handed over',
     change: 'Change',
     payoutTotal: 'Payout',
@@ -115,14 +118,16 @@ export interface PaperInput {
   logoUrl: string | null;
   lang: PaperLanguage;
   timeZone: string;
+  /** The installation's currency: every amount on the paper is in its minor unit. */
+  currency: Currency;
 }
 
-export function formatters({ lang, timeZone }: PaperInput) {
+export function formatters({ lang, timeZone, currency }: PaperInput) {
   const t = texts[lang];
-  const money = new Intl.NumberFormat(t.locale, { style: 'currency', currency: 'EUR' });
   return {
     t,
-    euros: (cents: number) => escapeHtml(money.format(cents / 100)),
+    /** An amount in minor units as the reader's language writes the currency: "CHF 3.50", "3,50 €", "¥500". */
+    amount: (minor: number) => escapeHtml(formatAmount(minor, currency, lang)),
     when: (iso: string) =>
       escapeHtml(
         new Intl.DateTimeFormat(t.locale, { timeZone, dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso)),
@@ -161,12 +166,12 @@ ${body}
  */
 export function visitReceiptHtml(input: PaperInput & { visit: Visit }): string {
   const { visit } = input;
-  const { t, euros, when } = formatters(input);
+  const { t, amount: money, when } = formatters(input);
   const percent = new Intl.NumberFormat(texts[input.lang].locale, { style: 'percent', maximumFractionDigits: 2 });
   const rate = (vatRate: number) => escapeHtml(percent.format(vatRate / 100));
   const title = visit.payout && visit.lines.length ? t.both : visit.payout ? t.payout : t.purchase;
   const row = (label: string, amount: number | null, id = '', quantity = '') =>
-    `<tr${id ? ` id="${id}"` : ''}><td>${label}</td><td class="num">${quantity}</td><td class="num">${amount === null ? '' : euros(amount)}</td></tr>`;
+    `<tr${id ? ` id="${id}"` : ''}><td>${label}</td><td class="num">${quantity}</td><td class="num">${amount === null ? '' : money(amount)}</td></tr>`;
   const settled = visit.settled.map((line) =>
     row(
       escapeHtml(payoutLineName({ kind: line.kind, itemName: line.label }, input.lang)),
@@ -179,17 +184,17 @@ export function visitReceiptHtml(input: PaperInput & { visit: Visit }): string {
   const vat = visit.vatTotals.reduce((sum, rate) => sum + rate.vat, 0);
   const bought = visit.lines.map(
     (line) =>
-      `<tr><td>${escapeHtml(t.copies(line.quantity, line.itemName, ''))}${euros(line.unitPrice)}</td>` +
+      `<tr><td>${escapeHtml(t.copies(line.quantity, line.itemName, ''))}${money(line.unitPrice)}</td>` +
       `<td class="num">${line.quantity}</td><td class="num">${rate(line.vatRate)}</td>` +
-      `<td class="num">${euros(line.vat)}</td><td class="num">${euros(line.amount)}</td></tr>`,
+      `<td class="num">${money(line.vat)}</td><td class="num">${money(line.amount)}</td></tr>`,
   );
   // With more than one rate, the VAT of each rate on its own line, as an invoice must state it.
   const perRate =
     visit.vatTotals.length > 1
       ? visit.vatTotals.map(
           (sum) =>
-            `<tr><td colspan="3">${escapeHtml(t.vatIncluded(percent.format(sum.rate / 100), '')) + euros(sum.gross)}</td>` +
-            `<td class="num">${euros(sum.vat)}</td><td></td></tr>`,
+            `<tr><td colspan="3">${escapeHtml(t.vatIncluded(percent.format(sum.rate / 100), '')) + money(sum.gross)}</td>` +
+            `<td class="num">${money(sum.vat)}</td><td></td></tr>`,
         )
       : [];
   const purchase = visit.lines.length
@@ -200,13 +205,16 @@ export function visitReceiptHtml(input: PaperInput & { visit: Visit }): string {
 ${bought.join('\n')}
 ${perRate.join('\n')}
 </tbody>
-<tfoot><tr><td colspan="3">${t.grossTotal}</td><td class="num" id="receipt-vat">${euros(vat)}</td><td class="num" id="receipt-gross">${euros(gross)}</td></tr></tfoot>
+<tfoot><tr><td colspan="3">${t.grossTotal}</td><td class="num" id="receipt-vat">${money(vat)}</td><td class="num" id="receipt-gross">${money(gross)}</td></tr></tfoot>
 </table>`
     : '';
   const lines = [
     row(t.creditBefore, visit.creditBefore, 'receipt-credit-before'),
     ...(visit.lines.length ? [row(t.copiesTotal, -gross, 'receipt-copies')] : []),
     ...(visit.cashPaid ? [row(t.cashPaid, visit.cashPaid, 'receipt-cash')] : []),
+    // What rounding the cash took off the copies stays the vendor's (+), what it added is paid (−):
+    // the lines add up to the credit afterwards.
+    ...(visit.cashRounding ? [row(t.cashRounding, visit.cashRounding, 'receipt-rounding')] : []),
   ];
   const vendor = `${escapeHtml(visit.vendor.name)} (${escapeHtml(visit.vendor.licenseId)})`;
   const seller = [input.newspaperName, input.newspaperAddress?.trim()].filter(Boolean).map((part) => escapeHtml(part!));
@@ -227,11 +235,11 @@ ${purchase}
 <thead><tr><th>${t.line}</th><th class="num">${t.quantity}</th><th class="num">${t.amount}</th></tr></thead>
 <tbody>
 ${lines.join('\n')}
-${visit.payout ? `<tr class="total">${`<td>${t.payoutTotal}</td><td></td><td class="num" id="receipt-payout">${euros(visit.payout.amount)}</td>`}</tr>` : ''}
+${visit.payout ? `<tr class="total">${`<td>${t.payoutTotal}</td><td></td><td class="num" id="receipt-payout">${money(visit.payout.amount)}</td>`}</tr>` : ''}
 ${row(t.creditAfter, visit.creditAfter, 'receipt-credit-after')}
 </tbody>
 </table>
-${visit.change ? `<dl id="receipt-change"><dt>${t.tendered}</dt><dd>${euros(visit.cashTendered)}</dd><dt>${t.change}</dt><dd>${euros(visit.change)}</dd></dl>` : ''}
+${visit.change ? `<dl id="receipt-change"><dt>${t.tendered}</dt><dd>${money(visit.cashTendered)}</dd><dt>${t.change}</dt><dd>${money(visit.change)}</dd></dl>` : ''}
 ${settled.length ? `<h2>${t.settled}</h2><table id="receipt-settled"><tbody>${settled.join('\n')}</tbody></table>` : ''}
 <section class="signatures">
 <div>${t.signVendor}<br>${vendor}</div>

@@ -87,12 +87,20 @@ export const integer =
     return n;
   };
 
-/** Money is sent in integer cents; "1,50" or "1.5" is refused rather than rounded. */
+/**
+ * Money is sent as an integer in the currency's minor unit; "1,50" or "1.5" is refused rather than
+ * rounded. The example's 150 reads right in any currency: 1.50 in cents, ¥150 in yen.
+ */
 export const cents =
   ({ min = 0, max = int32 }: { min?: number; max?: number } = {}): Converter<number> =>
   (value) => {
     if (!/^[+-]?\d+$/.test(value))
-      return new Invalid('Please enter the amount in whole cents, for example 150 for 1,50 €.');
+      return new Invalid(
+        tr("Please enter the amount in the currency's smallest unit, for example {minor} for {amount}.", {
+          minor: '150',
+          amount: money(150),
+        }),
+      );
     const n = Number(value);
     if (n < min)
       return new Invalid(

@@ -104,7 +104,7 @@ const labels: Record<string, Text> = {
   telephone: 'Telephone',
   tendered: 'Cash handed over',
   tillId: 'Till',
-  tipsFreeUpTo: 'Tips free up to (€ a month)',
+  tipsFreeUpTo: 'Tips free up to (a month)',
   to: 'Until',
   town: 'Town',
   url: 'Address (URL)',

@@ -119,7 +119,7 @@ export const messagesDe: Record<string, string> = {
   Resolved: 'Erledigt',
   Scheme: 'Leistung',
   'Warn within (% of a limit)': 'Warnen im Abstand von (% einer Grenze)',
-  'Tips free up to (€ a month)': 'Trinkgeld frei bis (€ im Monat)',
+  'Tips free up to (a month)': 'Trinkgeld frei bis (im Monat)',
   Bands: 'Stufen',
   'Borne by': 'Getragen von',
   'Donation only': 'Nur Spende',
@@ -218,8 +218,8 @@ export const messagesDe: Record<string, string> = {
   'Please send valid JSON.': 'Bitte gültiges JSON senden.',
   'Please choose yes or no (true or false).': 'Bitte ja oder nein (true oder false) wählen.',
   'Please enter a whole number.': 'Bitte eine ganze Zahl eingeben.',
-  'Please enter the amount in whole cents, for example 150 for 1,50 €.':
-    'Bitte den Betrag in ganzen Cent eingeben, zum Beispiel 150 für 1,50 €.',
+  "Please enter the amount in the currency's smallest unit, for example {minor} for {amount}.":
+    'Bitte den Betrag in der kleinsten Einheit der Währung eingeben, zum Beispiel {minor} für {amount}.',
   'The amount must not be negative.': 'Der Betrag darf nicht negativ sein.',
   'The amount must be at least {minimum}.': 'Der Betrag muss mindestens {minimum} sein.',
   'Please enter at most {maximum}.': 'Bitte höchstens {maximum} eingeben.',
@@ -442,8 +442,8 @@ export const messagesDe: Record<string, string> = {
   'Please send the items as a list.': 'Bitte die Artikel als Liste senden.',
   'Please enter a smaller tip.': 'Bitte gib einen kleineren Betrag ein.',
   'The tip must not be negative.': 'Der Betrag darf nicht negativ sein.',
-  'Please enter the tip in whole cents (0 or more), for example 150 for 1,50 €.':
-    'Bitte gib den Betrag in ganzen Cent ein (0 oder mehr), zum Beispiel 150 für 1,50 €.',
+  "Please enter the tip in the currency's smallest unit (0 or more), for example {minor} for {amount}.":
+    'Bitte gib den Betrag in der kleinsten Einheit der Währung ein (0 oder mehr), zum Beispiel {minor} für {amount}.',
   'The return address must not contain a name or password.':
     'Die Rücksprungadresse darf keinen Namen und kein Passwort enthalten.',
   'The return address must be a full web address starting with https:// or http://.':

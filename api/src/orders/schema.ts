@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { money, tr } from '../language/messages.ts';
 import { cartIdPattern } from './limits.ts';
 
 // The shape of a new order as the shop sends it. Prices are not part of it: anything else a client
@@ -11,7 +12,12 @@ const hasLogin = (value: string) => URL.canParse(value) && Boolean(new URL(value
 
 const cartIdMessage = 'The cart id must be 16 to 64 letters, digits, "-" or "_".';
 
-const tipMessage = 'Please enter the tip in whole cents (0 or more), for example 150 for 1,50 €.';
+// The example's 150 reads right in any currency (1.50 in cents, ¥150 in yen). Its amount travels as
+// the custom issue's params, which http/validate.ts fills into the sentence.
+const tipMessage = tr(
+  "Please enter the tip in the currency's smallest unit (0 or more), for example {minor} for {amount}.",
+  { minor: '150', amount: money(150) },
+);
 
 const entry = z.object(
   {
@@ -40,10 +46,8 @@ export const orderInput = z.object(
       .array(entry, { error: 'Please send the items as a list.' })
       .max(50, 'Please order at most 50 different items at once.'),
     tip: z
-      .number({ error: tipMessage })
-      .int(tipMessage)
-      .min(0, 'The tip must not be negative.')
-      .max(100_000_000, 'Please enter a smaller tip.')
+      .custom<number>((value) => Number.isInteger(value), { error: tipMessage.id, params: tipMessage.params })
+      .pipe(z.number().min(0, 'The tip must not be negative.').max(100_000_000, 'Please enter a smaller tip.'))
       .default(0),
     email: z
       .string({ error: 'Please enter a valid email address.' })

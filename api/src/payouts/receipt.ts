@@ -1,4 +1,5 @@
 import { payoutLineName, type PayoutLine } from '../ledger/payout-lines.ts';
+import { formatAmount, type Currency } from '../money/currency.ts';
 import type { Payout } from './queries.ts';
 
 // The paper the vendor signs at the counter: who got how much for what, when, from whom. What the
@@ -92,20 +93,21 @@ export interface ReceiptInput {
   lines: PayoutLine[];
   lang: ReceiptLanguage;
   timeZone: string;
+  /** The installation's currency: the amounts are in its minor unit. */
+  currency: Currency;
 }
 
 /** The receipt of a payout as a complete HTML page. */
-export function receiptHtml({ newspaperName, logoUrl, payout, lines, lang, timeZone }: ReceiptInput): string {
+export function receiptHtml({ newspaperName, logoUrl, payout, lines, lang, timeZone, currency }: ReceiptInput): string {
   const t = texts[lang];
-  const money = new Intl.NumberFormat(t.locale, { style: 'currency', currency: 'EUR' });
-  const euros = (cents: number) => escapeHtml(money.format(cents / 100));
+  const amount = (minor: number) => escapeHtml(formatAmount(minor, currency, lang));
   const when = (iso: string) =>
     new Intl.DateTimeFormat(t.locale, { timeZone, dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso));
   const rows = lines
     .map(
       (line) =>
         `<tr><td>${escapeHtml(payoutLineName(line, lang))}</td>` +
-        `<td class="num">${line.quantity ?? ''}</td><td class="num">${euros(line.amount)}</td></tr>`,
+        `<td class="num">${line.quantity ?? ''}</td><td class="num">${amount(line.amount)}</td></tr>`,
     )
     .join('\n');
   const vendor = `${escapeHtml(payout.vendor.name)} (${escapeHtml(payout.vendor.licenseId)})`;
@@ -139,7 +141,7 @@ ${reversal}
 <tbody>
 ${rows}
 </tbody>
-<tfoot><tr><td colspan="2">${t.total}</td><td class="num" id="receipt-total">${euros(payout.amount)}</td></tr></tfoot>
+<tfoot><tr><td colspan="2">${t.total}</td><td class="num" id="receipt-total">${amount(payout.amount)}</td></tr></tfoot>
 </table>
 <section class="signatures">
 <div>${t.signVendor}<br>${vendor}</div>
@@ -159,10 +161,10 @@ export function reversalReceiptHtml({
   payout,
   lang,
   timeZone,
+  currency,
 }: Omit<ReceiptInput, 'lines'>): string {
   const t = texts[lang];
-  const money = new Intl.NumberFormat(t.locale, { style: 'currency', currency: 'EUR' });
-  const euros = (cents: number) => escapeHtml(money.format(cents / 100));
+  const amount = (minor: number) => escapeHtml(formatAmount(minor, currency, lang));
   const when = (iso: string) =>
     new Intl.DateTimeFormat(t.locale, { timeZone, dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso));
   const vendor = `${escapeHtml(payout.vendor.name)} (${escapeHtml(payout.vendor.licenseId)})`;
@@ -189,7 +191,7 @@ ${logoUrl ? `<img src="${escapeHtml(logoUrl)}" alt="">` : ''}
 <dt>${t.reason}</dt><dd id="receipt-reason">${escapeHtml(payout.reversalReason ?? '')}</dd>
 </dl>
 <table id="receipt-rows">
-<tfoot><tr><td>${t.returned}</td><td class="num" id="receipt-total">${euros(payout.amount)}</td></tr></tfoot>
+<tfoot><tr><td>${t.returned}</td><td class="num" id="receipt-total">${amount(payout.amount)}</td></tr></tfoot>
 </table>
 <section class="signatures">
 <div>${t.signVendorPlain}<br>${vendor}</div>

@@ -25,7 +25,8 @@ import { receiptHtml, reversalReceiptHtml } from './receipt.ts';
 import { payoutInput, reversalInput } from './schema.ts';
 import { tr } from '../language/messages.ts';
 import { creditIsTestMoney } from '../startup/safety.ts';
-import { centsToDecimal, type CsvColumn } from '../foundations/csv.ts';
+import type { CsvColumn } from '../foundations/csv.ts';
+import { formatAmount } from '../money/currency.ts';
 import type { ListSpec } from '../foundations/lists.ts';
 import { receiptFiscalBlock, withFiscalBlock } from '../fiscal/receipt.ts';
 import { publishLedgerEvent } from '../webhooks-out/ledger-events.ts';
@@ -70,8 +71,10 @@ const csvColumns: CsvColumn<Payout>[] = [
   { header: 'Reversal reason', value: (p) => p.reversalReason },
   {
     header: 'Lines',
-    value: (p) =>
-      p.items.map((item) => `${item.itemName} × ${item.quantity}: ${centsToDecimal(item.amount)} €`).join('; '),
+    value: (p, language, currency) =>
+      p.items
+        .map((item) => `${item.itemName} × ${item.quantity}: ${formatAmount(item.amount, currency, language)}`)
+        .join('; '),
   },
   { header: 'Reversal voucher', value: (p) => p.reversalVoucher },
 ];

@@ -9,7 +9,9 @@ import { locationToApi, vendorLocations, type LocationRow } from '../vendors/loc
 import { allVendors, vendorToApi, type VendorRow } from '../vendors/queries.ts';
 import { toIso } from '../foundations/dates.ts';
 import { vendorLanguage } from '../vendors/language.ts';
-import { type CsvColumn, csvHeader, csvLine } from '../foundations/csv.ts';
+import { type CsvColumn, type CsvReader, csvHeader, csvLine } from '../foundations/csv.ts';
+import { formatAmount, type Currency } from '../money/currency.ts';
+import { installationCurrency } from '../settings/currency.ts';
 
 // A vendor's copy of everything stored about them (GDPR Art. 15): one ZIP of JSON (complete, for a
 // program) and CSV (for a spreadsheet), with a README in the vendor's language saying what each is.
@@ -31,12 +33,16 @@ export const exportFiles = [
 
 type ExportFile = (typeof exportFiles)[number];
 
-const readme: Record<KindLanguage, { title: string; intro: string; files: Record<ExportFile, string> }> = {
+const readme: Record<
+  KindLanguage,
+  { title: string; intro: (currency: Currency) => string; files: Record<ExportFile, string> }
+> = {
   de: {
     title: 'Datenauskunft nach Art. 15 DSGVO',
-    intro:
+    intro: (currency) =>
       'Diese Datei enthält alle Daten, die die Straßenzeitung über Sie als Verkäuferin oder Verkäufer gespeichert hat. ' +
-      'Beträge stehen in den JSON-Dateien in Cent, in den CSV-Dateien in Euro. Buchungen müssen wir 10 Jahre ' +
+      `Alle Beträge sind in ${currency}: in den JSON-Dateien in der kleinsten Einheit der Währung (150 steht für ` +
+      `${formatAmount(150, currency, 'de')}), in den CSV-Dateien als Dezimalzahl. Buchungen müssen wir 10 Jahre ` +
       'aufbewahren (§ 147 AO, § 257 HGB); alle anderen Daten löschen wir, wenn Sie es wünschen und Ihr Guthaben 0 ist.',
     files: {
       'README.txt': 'Diese Beschreibung.',
@@ -53,10 +59,11 @@ const readme: Record<KindLanguage, { title: string; intro: string; files: Record
   },
   en: {
     title: 'Copy of your data (Art. 15 GDPR)',
-    intro:
-      'This file holds all data the street newspaper has stored about you as a vendor. Amounts are in cents in ' +
-      'the JSON files and in euros in the CSV files. Bookings must be kept for 10 years (§ 147 AO, § 257 HGB); ' +
-      'all other data is erased when you ask for it and your credit is 0.',
+    intro: (currency) =>
+      'This file holds all data the street newspaper has stored about you as a vendor. ' +
+      `All amounts are in ${currency}: in the JSON files in the currency's smallest unit (150 stands for ` +
+      `${formatAmount(150, currency, 'en')}), in the CSV files as decimal numbers. Bookings must be kept for ` +
+      '10 years (§ 147 AO, § 257 HGB); all other data is erased when you ask for it and your credit is 0.',
     files: {
       'README.txt': 'This description.',
       'profile.json': 'Your record: name, licence ID, contact data, address, language, dates of registration.',
@@ -112,23 +119,23 @@ interface VisitLine {
 
 const headers = (language: KindLanguage, de: string, en: string) => (language === 'de' ? de : en);
 
-function ledgerColumns(l: KindLanguage): CsvColumn<LedgerLine>[] {
+function ledgerColumns(l: KindLanguage, currency: Currency): CsvColumn<LedgerLine>[] {
   return [
     { header: headers(l, 'Buchung', 'Booking'), value: (r) => r.id },
     { header: headers(l, 'Zeit', 'Time'), value: (r) => r.createdAt, format: 'date' },
     { header: headers(l, 'Art', 'Kind'), value: (r) => r.kindName },
     { header: headers(l, 'Artikel', 'Item'), value: (r) => r.itemName },
     { header: headers(l, 'Menge', 'Quantity'), value: (r) => r.quantity },
-    { header: headers(l, 'Betrag (€)', 'Amount (€)'), value: (r) => r.amount, format: 'cents' },
+    { header: headers(l, `Betrag (${currency})`, `Amount (${currency})`), value: (r) => r.amount, format: 'cents' },
     { header: headers(l, 'Auszahlung', 'Payout'), value: (r) => r.payoutId },
   ];
 }
 
-function payoutColumns(l: KindLanguage): CsvColumn<PayoutLine>[] {
+function payoutColumns(l: KindLanguage, currency: Currency): CsvColumn<PayoutLine>[] {
   return [
     { header: headers(l, 'Belegnummer', 'Voucher number'), value: (p) => p.voucher },
     { header: headers(l, 'Zeit', 'Time'), value: (p) => p.created_at, format: 'date' },
-    { header: headers(l, 'Betrag (€)', 'Amount (€)'), value: (p) => p.amount, format: 'cents' },
+    { header: headers(l, `Betrag (${currency})`, `Amount (${currency})`), value: (p) => p.amount, format: 'cents' },
     { header: headers(l, 'Ausgezahlt von', 'Paid out by'), value: (p) => p.authorised_by },
     { header: headers(l, 'Storniert', 'Reversed'), value: (p) => p.reversed_at, format: 'date' },
     { header: headers(l, 'Grund der Stornierung', 'Reason of the reversal'), value: (p) => p.reversal_reason },
@@ -136,19 +143,27 @@ function payoutColumns(l: KindLanguage): CsvColumn<PayoutLine>[] {
   ];
 }
 
-function visitColumns(l: KindLanguage): CsvColumn<VisitLine>[] {
+function visitColumns(l: KindLanguage, currency: Currency): CsvColumn<VisitLine>[] {
   return [
     { header: headers(l, 'Besuch', 'Visit'), value: (v) => v.id },
     { header: headers(l, 'Zeit', 'Time'), value: (v) => v.created_at, format: 'date' },
-    { header: headers(l, 'Exemplare (€)', 'Copies (€)'), value: (v) => v.copies_amount, format: 'cents' },
-    { header: headers(l, 'Vom Guthaben (€)', 'From credit (€)'), value: (v) => v.from_credit, format: 'cents' },
-    { header: headers(l, 'Bar (€)', 'In cash (€)'), value: (v) => v.cash_paid, format: 'cents' },
+    {
+      header: headers(l, `Exemplare (${currency})`, `Copies (${currency})`),
+      value: (v) => v.copies_amount,
+      format: 'cents',
+    },
+    {
+      header: headers(l, `Vom Guthaben (${currency})`, `From credit (${currency})`),
+      value: (v) => v.from_credit,
+      format: 'cents',
+    },
+    { header: headers(l, `Bar (${currency})`, `In cash (${currency})`), value: (v) => v.cash_paid, format: 'cents' },
     { header: headers(l, 'Auszahlung', 'Payout'), value: (v) => v.payout_id },
   ];
 }
 
-const csv = <Row>(columns: CsvColumn<Row>[], rows: Row[], timeZone: string) =>
-  csvHeader(columns as CsvColumn<unknown>[]) + rows.map((row) => csvLine(columns, row, timeZone)).join('');
+const csv = <Row>(columns: CsvColumn<Row>[], rows: Row[], reader: CsvReader) =>
+  csvHeader(columns as CsvColumn<unknown>[]) + rows.map((row) => csvLine(columns, row, reader)).join('');
 
 const json = (value: unknown) => strToU8(`${JSON.stringify(value, null, 2)}\n`);
 
@@ -220,11 +235,13 @@ export async function exportVendor(db: Db, vendorId: number, timeZone: string): 
     .select('id', 'created_at', 'copies_amount', 'from_credit', 'cash_paid', 'payout_id');
   const { credit } = await vendorAccountSummary(db, vendorId);
 
+  const currency = await installationCurrency(db);
+  const reader: CsvReader = { timeZone, language, currency };
   const words = readme[language];
   const readmeText = [
     words.title,
     '',
-    words.intro,
+    words.intro(currency),
     '',
     ...exportFiles.map((file) => `${file}: ${words.files[file]}`),
     '',
@@ -252,9 +269,9 @@ export async function exportVendor(db: Db, vendorId: number, timeZone: string): 
       loginThrottle: throttle,
     }),
     'ledger.json': json({ credit, rows: ledger }),
-    'ledger.csv': strToU8(csv(ledgerColumns(language), ledger, timeZone)),
-    'payouts.csv': strToU8(csv(payoutColumns(language), payouts, timeZone)),
-    'counter-visits.csv': strToU8(csv(visitColumns(language), visits, timeZone)),
+    'ledger.csv': strToU8(csv(ledgerColumns(language, currency), ledger, reader)),
+    'payouts.csv': strToU8(csv(payoutColumns(language, currency), payouts, reader)),
+    'counter-visits.csv': strToU8(csv(visitColumns(language, currency), visits, reader)),
   };
   const day = new Date().toISOString().slice(0, 10);
   const who = vendor.license_id ?? `geloescht-${vendorId}`;

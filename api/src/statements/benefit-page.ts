@@ -1,4 +1,5 @@
 import type { BenefitStatement, MonthEarnings } from '../ledger/benefit.ts';
+import { formatAmount, type Currency } from '../money/currency.ts';
 import { escapeHtml } from '../payouts/receipt.ts';
 import { sheetsDocument } from './page.ts';
 import type { StatementLanguage } from './rows.ts';
@@ -98,6 +99,8 @@ export interface BenefitPageInput {
   logoUrl: string | null;
   issuedAt: Date;
   timeZone: string;
+  /** The installation's currency: the amounts are in its minor unit. */
+  currency: Currency;
   sheets: BenefitSheet[];
 }
 
@@ -136,8 +139,7 @@ const monthColumns = ['sales', 'licences', 'feesBorne', 'copiesBought', 'other',
 function sheetHtml(sheet: BenefitSheet, input: BenefitPageInput, index: number): string {
   const t = benefitTexts[sheet.lang];
   const heading = input.sheets.length === 1 ? 'h1' : 'h2';
-  const money = new Intl.NumberFormat(t.locale, { style: 'currency', currency: 'EUR' });
-  const euros = (cents: number) => escapeHtml(money.format(cents / 100));
+  const amount = (minor: number) => escapeHtml(formatAmount(minor, input.currency, sheet.lang));
   const day = (value: Date | string) =>
     new Intl.DateTimeFormat(t.locale, { timeZone: input.timeZone, dateStyle: 'medium' }).format(new Date(value));
   const calendarDay = (value: string) => day(`${value}T12:00:00Z`);
@@ -149,7 +151,7 @@ function sheetHtml(sheet: BenefitSheet, input: BenefitPageInput, index: number):
   // Refunds and chargebacks are rare: their column is printed only when the period has one.
   const columns = monthColumns.filter((c) => c !== 'other' || statement.months.some((m) => m.other !== 0));
   const cells = (figures: Omit<MonthEarnings, 'month'>) =>
-    columns.map((c) => `<td class="num${c === 'net' ? ' net' : ''}">${euros(figures[c])}</td>`).join('');
+    columns.map((c) => `<td class="num${c === 'net' ? ' net' : ''}">${amount(figures[c])}</td>`).join('');
   const monthRows = statement.months
     .map((m) => `<tr><th scope="row">${escapeHtml(monthName(m.month))}</th>${cells(m)}</tr>`)
     .join('\n');
@@ -158,7 +160,7 @@ function sheetHtml(sheet: BenefitSheet, input: BenefitPageInput, index: number):
 ${statement.purchases
   .map(
     (p) =>
-      `<tr><td>${escapeHtml(day(p.at))}</td><td class="num">${p.copies}</td><td class="num">${euros(p.amount)}</td>` +
+      `<tr><td>${escapeHtml(day(p.at))}</td><td class="num">${p.copies}</td><td class="num">${amount(p.amount)}</td>` +
       `<td>${escapeHtml(p.vouchers.join(', ') || t.fromCredit)}</td></tr>`,
   )
   .join('\n')}
@@ -169,7 +171,7 @@ ${statement.purchases
 ${statement.payouts
   .map(
     (p) =>
-      `<tr><td>${escapeHtml(day(p.at))}</td><td>${escapeHtml(p.reverses ? `${p.voucher} (${t.reverses} ${p.reverses})` : p.voucher)}</td><td class="num">${euros(-p.amount)}</td></tr>`,
+      `<tr><td>${escapeHtml(day(p.at))}</td><td>${escapeHtml(p.reverses ? `${p.voucher} (${t.reverses} ${p.reverses})` : p.voucher)}</td><td class="num">${amount(-p.amount)}</td></tr>`,
   )
   .join('\n')}
 </tbody></table>`
@@ -191,7 +193,7 @@ ${input.logoUrl ? `<img src="${escapeHtml(input.logoUrl)}" alt="">` : ''}
 ${monthRows}
 </tbody>
 <tfoot><tr><th scope="row">${t.total}</th>${cells(statement.totals)}</tr>
-<tr><th scope="row">${t.average}</th>${columns.map((c) => `<td class="num">${c === 'net' ? euros(statement.averageNet) : ''}</td>`).join('')}</tr></tfoot>
+<tr><th scope="row">${t.average}</th>${columns.map((c) => `<td class="num">${c === 'net' ? amount(statement.averageNet) : ''}</td>`).join('')}</tr></tfoot>
 </table></div>
 <h3>${t.purchases}</h3>
 ${purchases}

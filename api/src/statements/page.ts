@@ -1,3 +1,4 @@
+import { formatAmount, type Currency } from '../money/currency.ts';
 import { escapeHtml } from '../payouts/receipt.ts';
 import { statementTexts, type StatementLanguage, type StatementRow } from './rows.ts';
 
@@ -20,6 +21,8 @@ export interface StatementPageInput {
   logoUrl: string | null;
   issuedAt: Date;
   timeZone: string;
+  /** The installation's currency: the amounts are in its minor unit. */
+  currency: Currency;
   sheets: StatementSheet[];
 }
 
@@ -52,8 +55,7 @@ function sheetHtml(sheet: StatementSheet, input: StatementPageInput, index: numb
   const t = statementTexts[sheet.lang];
   // One statement is the page's heading; in a batch the document has one and each statement is a part.
   const heading = input.sheets.length === 1 ? 'h1' : 'h2';
-  const money = new Intl.NumberFormat(t.locale, { style: 'currency', currency: 'EUR' });
-  const euros = (cents: number) => escapeHtml(money.format(cents / 100));
+  const amount = (minor: number) => escapeHtml(formatAmount(minor, input.currency, sheet.lang));
   const day = (value: Date | string) =>
     new Intl.DateTimeFormat(t.locale, { timeZone: input.timeZone, dateStyle: 'medium' }).format(new Date(value));
   // Calendar days are printed as such: noon UTC is the same day in every zone.
@@ -64,7 +66,7 @@ function sheetHtml(sheet: StatementSheet, input: StatementPageInput, index: numb
       return (
         `<tr class="${credit ? `credit ${row.kind}` : row.kind}"><td class="nowrap">${row.at ? escapeHtml(day(row.at)) : ''}</td>` +
         `<td>${escapeHtml(row.label)}</td><td class="nowrap">${escapeHtml(row.voucher ?? '')}</td>` +
-        `<td class="num">${row.count ?? ''}</td><td class="num">${euros(row.amount)}</td></tr>`
+        `<td class="num">${row.count ?? ''}</td><td class="num">${amount(row.amount)}</td></tr>`
       );
     })
     .join('\n');

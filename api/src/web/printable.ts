@@ -1,5 +1,6 @@
 import { fileUrl } from '../files/queries.ts';
 import type { AppContext } from '../http/routes.ts';
+import type { Currency } from '../money/currency.ts';
 import { getSettingsRow } from '../settings/queries.ts';
 
 // The printable pages (payout and counter receipts, the cash report, vendor statements): HTML of our
@@ -16,15 +17,19 @@ export function sendPrintable(ctx: AppContext, html: string): void {
   ctx.body = html;
 }
 
-/** The newspaper's name, address and logo: the top of a printed page, the seller on a receipt. */
+/**
+ * The newspaper's name, address and logo: the top of a printed page, the seller on a receipt; and the
+ * currency its books are kept in, which every amount on the page is written in.
+ */
 export async function letterhead(
   ctx: AppContext,
-): Promise<{ newspaperName: string; newspaperAddress: string; logoUrl: string | null }> {
+): Promise<{ newspaperName: string; newspaperAddress: string; logoUrl: string | null; currency: Currency }> {
   const settings = await getSettingsRow(ctx.db);
   const logo = fileUrl(settings.logo_file_id as string | null);
   return {
     newspaperName: settings.newspaper_name,
     newspaperAddress: settings.newspaper_address as string,
     logoUrl: logo && `${ctx.config.publicUrl}${logo}`,
+    currency: settings.currency,
   };
 }
