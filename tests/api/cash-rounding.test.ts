@@ -77,11 +77,45 @@ describeApi('cash rounding at the counter', (t) => {
     assert.equal(up.credit, up.creditBefore);
   });
 
+  it('prints the rounding on the receipt as a line of its own, in francs, so the lines add up to the credit afterwards', async function () {
+    this.timeout(60_000);
+    await t.db('settings').update({ country: 'CH', currency: 'CHF' });
+    const receipt = async (id: string, lang: string) => {
+      const res = await as(shop.http.get(`/api/counter/visits/${id}/receipt`).query({ lang }));
+      assert.equal(res.status, 200, res.text);
+      assert.doesNotMatch(res.text, /€|EUR/i);
+      const text = res.text.replace(/[\u00a0\u202f]/g, ' ');
+      const cell = (id: string) =>
+        text
+          .match(new RegExp(`<tr id="${id}"><td>([^<]*)</td><td class="num"></td><td class="num">([^<]*)</td>`))
+          ?.slice(1);
+      return { text, cell };
+    };
+    const down = await visit(1347);
+    const de = await receipt(down.body.id, 'de');
+    assert.match(de.text, /id="receipt-gross">CHF 13\.47</);
+    assert.deepEqual(de.cell('receipt-copies'), ['Gekaufte Exemplare (brutto)', 'CHF-13.47']);
+    assert.deepEqual(de.cell('receipt-cash'), ['Bar bezahlt', 'CHF 13.45']);
+    assert.deepEqual(de.cell('receipt-rounding'), ['Rundung auf die kleinste Münze', 'CHF 0.02']);
+    const en = await receipt(down.body.id, 'en');
+    assert.deepEqual(en.cell('receipt-cash'), ['Paid in cash', 'CHF 13.45']);
+    assert.deepEqual(en.cell('receipt-rounding'), ['Rounding to the smallest coin', 'CHF 0.02']);
+
+    // Rounded up, the vendor pays the 0.02: −13.48 + 13.50 − 0.02 leaves the credit where it was.
+    const up = await visit(1348);
+    const upDe = await receipt(up.body.id, 'de');
+    assert.deepEqual(upDe.cell('receipt-cash'), ['Bar bezahlt', 'CHF 13.50']);
+    assert.deepEqual(upDe.cell('receipt-rounding'), ['Rundung auf die kleinste Münze', 'CHF-0.02']);
+    assert.equal(upDe.cell('receipt-credit-before')![1], upDe.cell('receipt-credit-after')![1]);
+  });
+
   it('rounds nothing at a euro till', async function () {
     this.timeout(60_000);
     const { body, moved } = await visit(1347);
     assert.deepEqual([body.cashPaid, body.cashRounding, moved], [1347, 0, 1347]);
     assert.equal((await t.db('ledger_rows').where({ kind: 'cash_rounding' })).length, 0);
+    const receipt = await as(shop.http.get(`/api/counter/visits/${body.id}/receipt`));
+    assert.doesNotMatch(receipt.text, /receipt-rounding/, 'no rounding line');
   });
 
   it('takes 13.47 by card in full at a CHF installation', async function () {

@@ -180,6 +180,93 @@ describeApi('counter: visits, tills, cash book and daily close', (t) => {
     });
   });
 
+  describe('the papers in the installation’s currency', () => {
+    /** A visit of DEMO-3 with 46.00 of credit: 10 Zeitung at 1.50 from the credit, the rest paid out. */
+    async function paidOutVisit() {
+      await giveCredit(t.db, 'DEMO-3', 4600);
+      const till = await firstTill();
+      const done = await visit({
+        vendor: 'DEMO-3',
+        tillId: till.id,
+        items: [{ itemId: await zeitung(), quantity: 10 }],
+        payOut: true,
+        expectedCredit: 4600,
+      });
+      assert.equal(done.status, 201, JSON.stringify(done.body));
+      return { till, visitId: done.body.id as string };
+    }
+
+    /** A printed page as its reader sees it: never a euro in another currency. */
+    async function paper(path: string, lang: 'de' | 'en') {
+      const res = await as(t.http.get(path).query({ lang }));
+      assert.equal(res.status, 200, res.text);
+      assert.doesNotMatch(res.text, /€|EUR/i, `${path} names no euro`);
+      return res.text.replace(/[\u00a0\u202f]/g, ' ').replace(/&#39;/g, "'");
+    }
+
+    it('prints the receipt and the cash report in Swiss francs for a German reader', async () => {
+      await t.db('settings').update({ country: 'CH', currency: 'CHF' });
+      const { till, visitId } = await paidOutVisit();
+      const receipt = await paper(`/api/counter/visits/${visitId}/receipt`, 'de');
+      for (const figure of [
+        'id="receipt-credit-before"><td>Guthaben vor dem Besuch</td><td class="num"></td><td class="num">CHF 46.00<',
+        '10 × Zeitung à CHF 1.50',
+        'id="receipt-gross">CHF 15.00<',
+        'id="receipt-copies"><td>Gekaufte Exemplare (brutto)</td><td class="num"></td><td class="num">CHF-15.00<',
+        'id="receipt-payout">CHF 31.00<',
+      ])
+        assert.ok(receipt.includes(figure), `the receipt shows ${figure}`);
+
+      const closed = await close(till.id, {
+        counted: 196900,
+        expected: 196900,
+        denominations: { 100000: 1, 20000: 4, 10000: 1, 5000: 1, 1000: 1, 500: 1, 200: 2 },
+      });
+      assert.equal(closed.status, 201, JSON.stringify(closed.body));
+      const report = await paper(`/api/closes/${closed.body.id}/report`, 'de');
+      for (const figure of [
+        `id="report-opening"><td>Anfangsbestand</td><td class="num"></td><td class="num"></td><td class="num"></td><td class="num">CHF 2'000.00<`,
+        `id="report-counted"><td>Gezählter Ist-Bestand</td><td class="num"></td><td class="num"></td><td class="num"></td><td class="num">CHF 1'969.00<`,
+        `<tr><td>CHF 1'000.00</td><td class="num">1</td><td class="num">CHF 1'000.00</td></tr>`,
+        '<tr><td>CHF 2.00</td><td class="num">2</td><td class="num">CHF 4.00</td></tr>',
+      ])
+        assert.ok(report.includes(figure), `the report shows ${figure}`);
+    });
+
+    it('prints yen without decimals for an English reader, and the CSVs count whole yen', async () => {
+      await t.db('settings').update({ country: 'JP', currency: 'JPY' });
+      const { till, visitId } = await paidOutVisit();
+      const receipt = await paper(`/api/counter/visits/${visitId}/receipt`, 'en');
+      for (const figure of [
+        '<td class="num">¥4,600<',
+        '10 × Zeitung at ¥150',
+        'id="receipt-gross">¥1,500<',
+        'id="receipt-payout">¥3,100<',
+      ])
+        assert.ok(receipt.includes(figure), `the receipt shows ${figure}`);
+      assert.doesNotMatch(receipt, /¥[\d,]+\.\d/, 'no decimals');
+
+      const closed = await close(till.id, {
+        counted: 196900,
+        expected: 196900,
+        denominations: { 10000: 19, 5000: 1, 1000: 1, 500: 1, 100: 4 },
+      });
+      assert.equal(closed.status, 201, JSON.stringify(closed.body));
+      const report = await paper(`/api/closes/${closed.body.id}/report`, 'en');
+      assert.ok(report.includes('id="report-counted"><td>Counted balance</td>'), report);
+      assert.ok(report.includes('<td class="num">¥196,900</td></tr>'), 'the counted balance in whole yen');
+      assert.ok(report.includes('<tr><td>¥100</td><td class="num">4</td><td class="num">¥400</td></tr>'));
+
+      const csv = await as(t.http.get(`/api/tills/${till.id}/book`).query({ format: 'csv' }));
+      assert.equal(csv.status, 200);
+      const [, payout] = csv.text.trim().split('\r\n');
+      assert.match(payout, /"0";"3100";"196900"$/, 'out and balance in whole yen');
+      const visits = await as(t.http.get('/api/counter/visits').query({ format: 'csv' }));
+      assert.equal(visits.status, 200);
+      assert.match(visits.text, /"1500";"1500";"0";"3100";"office"/, 'copies, from credit, cash, payout in yen');
+    });
+  });
+
   it('prints a payout receipt without card fees the newspaper covered, and with one it did not', async () => {
     for (let n = 0; n < 8; n++) await giveCredit(t.db, 'DEMO-10', 600, { fee: 34, covered: true });
     await giveCredit(t.db, 'DEMO-10', 600, { fee: 34, covered: false });

@@ -397,7 +397,11 @@ describeApi('payouts: credit, payout, reversal, lists and receipt', (t) => {
           [c.voucher, 'DEMO-1', '9,00', 'office'],
         ],
       );
-      assert.equal(lines[2][9], 'Zeitung × 3: 9,00 €');
+      assert.equal(
+        lines[2][9].replace(/\u00a0/g, ' '),
+        'Zeitung × 3: 9,00 €',
+        'the amount as a German reader writes it',
+      );
     });
 
     it('prints a receipt in German (or English) with the newspaper, number, vendor, rows, total and signature lines, every text escaped', async () => {
@@ -431,6 +435,35 @@ describeApi('payouts: credit, payout, reversal, lists and receipt', (t) => {
       assert.match(en, /Payout receipt/);
       assert.match(en, /id="receipt-total">€4\.00</);
       assert.equal((await as(t.http.get('/api/payouts/99999/receipt'))).status, 404);
+    });
+    it('writes the receipts and the CSV in the installation’s currency: francs for a German reader, pounds in the CSV', async () => {
+      const [a, , c] = await threePayouts();
+      await reverse(a.id, { reason: 'Test' });
+      // The rows are integers in the minor unit whatever the currency; the papers read it from the settings.
+      await t.db('settings').update({ currency: 'CHF' });
+      const page = async (path: string, lang: string) => {
+        const res = await as(t.http.get(path).query({ lang }));
+        assert.equal(res.status, 200, res.text);
+        assert.doesNotMatch(res.text, /€|EUR/i, `${path} names no euro`);
+        return res.text.replace(/[\u00a0\u202f]/g, ' ');
+      };
+      const receipt = await page(`/api/payouts/${c.id}/receipt`, 'de');
+      assert.match(receipt, /id="receipt-total">CHF 9\.00</);
+      assert.match(receipt, /Zeitung<\/td><td class="num">3<\/td><td class="num">CHF 9\.00</);
+      assert.match(await page(`/api/payouts/${a.id}/reversal/receipt`, 'de'), /id="receipt-total">CHF 3\.00</);
+
+      await t.db('settings').update({ currency: 'GBP' });
+      assert.match(await page(`/api/payouts/${c.id}/receipt`, 'en'), /id="receipt-total">£9\.00</);
+      const csv = await as(
+        t.http
+          .get('/api/payouts/')
+          .query({ format: 'csv', filter: '{"vendor":"DEMO-1"}' })
+          .set('Accept-Language', 'en'),
+      );
+      assert.equal(csv.status, 200);
+      assert.doesNotMatch(csv.text, /€|EUR/i);
+      const later = csv.text.trim().split('\r\n')[2].split(';');
+      assert.deepEqual([later[4], later[9]], ['"9,00"', '"Zeitung × 3: £9.00"']);
     });
   });
 
