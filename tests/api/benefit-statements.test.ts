@@ -300,6 +300,23 @@ describeApi('statements of earnings for vendors on benefits', (t) => {
     assert.equal(images.length, vendors.length);
   });
 
+  it('writes the page in the installation’s currency: francs for a German reader, pounds for an English one', async () => {
+    const { totals } = (await statement(demo)).body as { totals: { net: number } };
+    const decimal = `${Math.trunc(totals.net / 100)}.${String(totals.net % 100).padStart(2, '0')}`;
+    const grouped = (apostrophe: string) => decimal.replace(/\B(?=(\d{3})+\.)/g, apostrophe);
+    for (const [currency, lang, net] of [
+      ['CHF', 'de', `CHF ${grouped("'")}`],
+      ['GBP', 'en', `£${grouped(',')}`],
+    ] as const) {
+      await t.db('settings').update({ currency });
+      const res = await statement(demo, { format: 'html', lang });
+      assert.equal(res.status, 200, res.text);
+      assert.doesNotMatch(res.text, /€|EUR/i, `no euro in ${currency}`);
+      const text = res.text.replace(/[\u00a0\u202f]/g, ' ').replace(/&#39;/g, "'");
+      assert.ok(text.includes(`<td class="num net">${net}</td>`), `the total net reads ${net}`);
+    }
+  });
+
   it('refuses bad periods and formats with a message', async () => {
     const queries: Record<string, string>[] = [
       { from: '2026-13', to: '2026-06' },

@@ -176,6 +176,35 @@ describeApi('privacy: a vendor’s data export and anonymisation', (t) => {
     assert.equal(entry?.actor_name, 'office');
   });
 
+  it('export: the README and the CSVs name the installation’s currency, in francs for a German reader and in whole yen', async () => {
+    const csvAmount = (csv: string) => csv.trim().split('\r\n')[1].split(';')[2];
+    try {
+      await t.db('settings').update({ currency: 'CHF' });
+      await t.db('vendors').where({ id: vendorId }).update({ language: 'de' });
+      const swiss = unzipSync(new Uint8Array((await zipOf(vendorId)).body));
+      const text = (name: string) => strFromU8(swiss[name]).replace(/[\u00a0\u202f]/g, ' ');
+      for (const file of ['README.txt', 'ledger.csv', 'payouts.csv', 'counter-visits.csv'])
+        assert.doesNotMatch(text(file), /€|EUR|Euro|Cent\b/, `${file} names no euro`);
+      assert.match(text('README.txt'), /Alle Beträge sind in CHF: .*\(150 steht für CHF 1\.50\)/);
+      assert.match(text('ledger.csv'), /"Betrag \(CHF\)"/);
+      assert.match(text('payouts.csv'), /"Betrag \(CHF\)"/);
+      assert.match(text('counter-visits.csv'), /"Exemplare \(CHF\)";"Vom Guthaben \(CHF\)";"Bar \(CHF\)"/);
+      assert.match(csvAmount(text('payouts.csv')), /^"\d+,\d\d"$/);
+
+      await t.db('settings').update({ currency: 'JPY' });
+      await t.db('vendors').where({ id: vendorId }).update({ language: 'en' });
+      const japanese = unzipSync(new Uint8Array((await zipOf(vendorId)).body));
+      const readme = strFromU8(japanese['README.txt']);
+      assert.match(readme, /All amounts are in JPY: .*\(150 stands for ¥150\)/);
+      const payouts = strFromU8(japanese['payouts.csv']);
+      assert.match(payouts, /"Amount \(JPY\)"/);
+      assert.match(csvAmount(payouts), /^"\d+"$/, 'whole yen');
+    } finally {
+      await t.db('settings').update({ currency: 'EUR' });
+      await t.db('vendors').where({ id: vendorId }).update({ language: 'en' });
+    }
+  });
+
   it('export: unknown vendors are 404, vendors and the public may not export', async () => {
     assert.equal((await as(t.http.get('/api/vendors/999999/export'))).status, 404);
     assert.equal((await as(t.http.get('/api/vendors/abc/export'))).status, 400);

@@ -311,6 +311,30 @@ describeApi('vendor statements', (t) => {
     assert.match(german.text, /01\.05\.2026 – 31\.05\.2026/);
   });
 
+  it('prints the statement and its CSV in the installation’s currency: francs for a German reader, yen for an English one', async () => {
+    const closing = ((await statement(vendor.id)).body as { rows: Row[] }).rows.at(-1)!.amount;
+    const page = async (id: number) => {
+      const res = await statement(id, { format: 'html' });
+      assert.equal(res.status, 200, res.text);
+      assert.doesNotMatch(res.text, /€|EUR/i, 'no euro in another currency');
+      return res.text.replace(/[\u00a0\u202f]/g, ' ').replace(/&#39;/g, "'");
+    };
+    const cents = `${Math.trunc(closing / 100)}.${String(closing % 100).padStart(2, '0')}`;
+    await t.db('settings').update({ currency: 'CHF' });
+    assert.ok(
+      (await page(vendor.id)).includes(`<td class="num">CHF ${cents}</td></tr>`),
+      `the German statement closes with CHF ${cents}`,
+    );
+    await t.db('settings').update({ currency: 'JPY' });
+    const yen = ((await statement(other.id)).body as { rows: Row[] }).rows.at(-1)!.amount;
+    const english = await page(other.id);
+    assert.ok(english.includes(`<td class="num">¥${yen.toLocaleString('en-US')}</td></tr>`), `closes with ¥${yen}`);
+    assert.doesNotMatch(english, /¥[\d,]+\.\d/, 'yen have no decimals');
+    const csv = await statement(vendor.id, { format: 'csv' });
+    assert.equal(csv.status, 200);
+    assert.match(csv.text.trim().split('\r\n').at(-1)!, new RegExp(`;"${closing}"$`), 'whole yen in the CSV');
+  });
+
   it("lets a vendor read their own statements and months, and no one else's", async () => {
     const token = await vendorToken(vendor.licenseId);
     const own = await t.http.get('/api/vendors/me/statement').query(may).set('Authorization', token);
