@@ -9,6 +9,7 @@ import { cors } from './http/cors.ts';
 import { errorHandler } from './http/errors.ts';
 import { fiscalSandbox } from './fiscal/sandbox/index.ts';
 import { usesSimulator } from './fiscal/settings.ts';
+import { installationCurrency } from './settings/currency.ts';
 import { routeTable, type AppDeps, type AppState, type RouteDef } from './http/routes.ts';
 import { localOnly } from './http/local-only.ts';
 import { securityHeaders } from './http/security.ts';
@@ -48,6 +49,7 @@ export function buildApp({ db, config, verifier, routes = allRoutes, distDir = p
   const app = new Koa<AppState, AppDeps>({ proxy: false });
   app.context.db = db;
   app.context.config = config;
+  app.context.installationCurrency = installationCurrency;
 
   // Without an external issuer the embedded OpenID provider at /oidc issues the tokens.
   const embedded = config.oidc.issuer ? undefined : embeddedIdentity(db, config);

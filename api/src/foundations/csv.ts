@@ -1,6 +1,6 @@
 import { localDay, zoneOffset, type Period } from './period.ts';
 import { Message, translate, type Language, type Text } from '../language/messages.ts';
-import { minorUnitExponent, type Currency } from '../money/currency.ts';
+import { minorUnitExponent } from '../money/currency.ts';
 
 // CSV as German spreadsheet programs open it without an import dialog: UTF-8 with a byte order
 // mark, `;` between fields, a decimal comma, every field quoted, local date and time. A text
@@ -15,12 +15,13 @@ export type CsvValue = string | number | boolean | Date | Message | null | undef
 export interface CsvReader {
   timeZone: string;
   language: Language;
-  currency: Currency;
+  /** ISO 4217, as the settings hold it. */
+  currency: string;
 }
 
 export interface CsvColumn<Row> {
   header: Text;
-  value: (row: Row, language: Language, currency: Currency) => CsvValue;
+  value: (row: Row, language: Language, currency: string) => CsvValue;
   /**
    * `cents` writes an integer in the currency's minor unit as a decimal number of its unit ("12,50"
    * for 1250 cents, "500" for 500 yen); `date` as local "21.11.2026 14:05:00".

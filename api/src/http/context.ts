@@ -27,6 +27,11 @@ export interface AppState {
 export interface AppDeps {
   db: Db;
   config: Config;
+  /**
+   * The currency the books are kept in ("EUR", "CHF", "JPY"), which a CSV's amounts are written in.
+   * app.ts hands over the settings' reader, since http/ reads no domain's tables.
+   */
+  installationCurrency: (db: Db) => Promise<string>;
 }
 export type AppContext = ParameterizedContext<AppState, AppDeps> & { params: Record<string, string> };
 

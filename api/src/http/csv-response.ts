@@ -1,7 +1,6 @@
 import { PassThrough } from 'node:stream';
 import { csvHeader, csvLine, type CsvColumn } from '../foundations/csv.ts';
 import { languageOf } from '../language/messages.ts';
-import { installationCurrency } from '../settings/currency.ts';
 import { slicesOf } from '../foundations/event-loop.ts';
 import type { AppContext } from './routes.ts';
 
@@ -22,7 +21,7 @@ export function respondCsv<Row>(
   const language = languageOf(ctx.get('Accept-Language'));
   ctx.vary('Accept-Language');
   respondDownload(ctx, 'text/csv; charset=utf-8', filename, async function* () {
-    const reader = { timeZone, language, currency: await installationCurrency(ctx.db) };
+    const reader = { timeZone, language, currency: await ctx.installationCurrency(ctx.db) };
     yield csvHeader(columns as CsvColumn<unknown>[], language);
     for await (const rows of batches)
       for await (const slice of slicesOf(rows)) yield slice.map((row) => csvLine(columns, row, reader)).join('');
