@@ -8,7 +8,8 @@ import { itemId, vendorId } from '../support/orders.ts';
 // The bookkeeper's journal (date, voucher, debit, credit, amount, currency, text) books every
 // movement once, so each account's debits and credits in the file are the trial balance's, as the
 // DATEV file's are (datev-books.test.ts): card sales with a tip, a counter visit paid in cash (rounded
-// at a Swiss till), a bank deposit, an expense and a close that counts short; in euro and in francs.
+// at a Swiss till), a bank deposit, an expense and a close that counts short; in euro and in francs,
+// its texts in German and in English.
 
 /** "13.47" → 1347, "-0.02" → -2; "600" in a currency without minor units → 600. */
 const minor = (amount: string, exponent: number) => {
@@ -23,6 +24,22 @@ describeApi('the journal CSV against the trial balance', (t) => {
   });
   beforeEach(() => t.reset());
   const as = <R extends supertest.Test>(request: R) => request.set('Authorization', office);
+
+  /** The journal of one day for a reader of `language`, as its lines. */
+  const journal = async (day: string, language: 'de' | 'en') => {
+    const res = await as(t.http.get('/api/accounting/journal').query({ from: day, to: day }))
+      .set('Accept-Language', language)
+      .buffer(true)
+      .parse((response, done) => {
+        let text = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk: string) => (text += chunk));
+        response.on('end', () => done(null, text));
+      });
+    assert.equal(res.status, 200, String(res.body));
+    assert.match(String(res.headers.vary), /Accept-Language/);
+    return (res.body as string).trimEnd().split('\r\n');
+  };
 
   for (const { currency, country, price } of [
     { currency: 'EUR', country: 'DE', price: 150 },
@@ -59,16 +76,7 @@ describeApi('the journal CSV against the trial balance', (t) => {
       });
       assert.equal(closed.status, 201, JSON.stringify(closed.body));
 
-      const res = await as(t.http.get('/api/accounting/journal').query({ from: today, to: today }))
-        .buffer(true)
-        .parse((response, done) => {
-          let text = '';
-          response.setEncoding('utf8');
-          response.on('data', (chunk: string) => (text += chunk));
-          response.on('end', () => done(null, text));
-        });
-      assert.equal(res.status, 200, String(res.body));
-      const [head, ...rows] = (res.body as string).trimEnd().split('\r\n');
+      const [head, ...rows] = await journal(today, 'de');
       assert.equal(head, 'Date,Voucher,Debit account,Credit account,Amount,Currency,Text');
       const sums: Record<string, { debit: number; credit: number }> = {};
       const at = (account: string) => (sums[account] ??= { debit: 0, credit: 0 });
@@ -82,7 +90,22 @@ describeApi('the journal CSV against the trial balance', (t) => {
         at(credit).credit += minor(amount, 2);
       }
       assert.ok(rows.some((row) => row.includes('"Ausgabe, Kasse 1, Briefmarken, ""Porto"""')));
+      assert.ok(rows.some((row) => row.includes('"Verkauf Zeitung, ')));
+      assert.ok(rows.some((row) => row.includes('"Kassenfehlbetrag, Kasse 1, Wechselgeld"')));
       if (country === 'CH') assert.ok(rows.some((row) => row.includes(',4901,') && row.includes('Rundungsdifferenz')));
+
+      // An English reader gets the same bookings, each text in English; the headings stay as they are.
+      const [englishHead, ...english] = await journal(today, 'en');
+      assert.equal(englishHead, head);
+      const withoutText = (row: string) => row.split(',').slice(0, 6).join(',');
+      assert.deepEqual(english.map(withoutText), rows.map(withoutText));
+      assert.ok(english.some((row) => row.includes('"Expense, Kasse 1, Briefmarken, ""Porto"""')));
+      assert.ok(english.some((row) => row.includes('"Sale Newspaper, ')));
+      assert.ok(english.some((row) => row.includes('"Till shortfall, Kasse 1, Wechselgeld"')));
+      assert.ok(english.some((row) => row.includes('"Bank deposit, Kasse 1"')));
+      if (country === 'CH') assert.ok(english.some((row) => row.includes(',4901,') && row.includes('Cash rounding')));
+      for (const german of ['Verkauf', 'Ausgabe', 'Kassenfehlbetrag', 'Einzahlung', 'Rundungsdifferenz', 'Trinkgeld'])
+        assert.ok(!english.some((row) => row.includes(german)), `no "${german}" in English`);
 
       const balanceRes = await as(t.http.get('/api/accounting/trial-balance').query({ from: today, to: today }));
       assert.equal(balanceRes.status, 200);

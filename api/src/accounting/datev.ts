@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { invalidError } from '../foundations/errors.ts';
-import { day, tr } from '../language/messages.ts';
+import { itemName } from '../language/item-names.ts';
+import { day, tr, type Language } from '../language/messages.ts';
 import { documentKindNames, type LedgerKind } from '../ledger/kinds.ts';
 import { type CashOnlyKind, cashOnlyKinds, type DatevRole, movementContra, postingRole } from '../ledger/postings.ts';
 import { voucherLabel } from '../ledger/till.ts';
@@ -290,6 +291,12 @@ interface Party {
   vendor?: string;
 }
 
+/** An item as a booking text names it, in both languages. */
+interface ItemNames {
+  name: string;
+  name_en: string;
+}
+
 // A batch's rows arrive and are parsed in one turn of the event loop; these rows are narrow (the
 // names come from the caches below), so two thousand take a few milliseconds.
 const rowBatchSize = 2000;
@@ -348,8 +355,9 @@ async function* datevRowBatches(db: Db, period: DatevPeriod, timeZone: string): 
 /**
  * The accounts and item names a batch names, read once per export: a month names a few thousand
  * accounts thousands of times each, and one join per row would cost more than the rows themselves.
+ * Names are in `language`, the reader's (the DATEV file's: German).
  */
-function namesOf(db: Db) {
+function namesOf(db: Db, language: Language) {
   const parties = new Map<number, Party>();
   const items = new Map<number, string>();
   return async (batch: DatevRow[]) => {
@@ -373,15 +381,17 @@ function namesOf(db: Db) {
         parties.set(Number(row.id), {
           kind: row.kind,
           vendor_id: row.vendor_id,
-          vendor: row.kind === 'vendor' ? accountName({ ...row, kind: 'vendor' }, 'de') : undefined,
+          vendor: row.kind === 'vendor' ? accountName({ ...row, kind: 'vendor' }, language) : undefined,
         });
     }
     const missingItems = [...new Set(batch.map((row) => row.item_id))].filter(
       (id): id is number => id !== null && !items.has(id),
     );
     if (missingItems.length) {
-      const rows = await db('items').whereIn('id', missingItems).select<{ id: number; name: string }[]>('id', 'name');
-      for (const row of rows) items.set(Number(row.id), row.name);
+      const rows = await db('items')
+        .whereIn('id', missingItems)
+        .select<(ItemNames & { id: number })[]>('id', 'name', 'name_en');
+      for (const row of rows) items.set(Number(row.id), itemName(row, language));
     }
     return {
       party: (id: number) => {
@@ -403,10 +413,16 @@ function voucherOf(row: DatevRow): string {
   return row.stripe_ref ?? '';
 }
 
-/** "Verkauf Zeitung, Jürgen Öztürk (DEMO-1)": the kind, the item, the vendor. */
-function bookingText(kind: LedgerKind, itemName: string | undefined, sender: Party, receiver: Party): string {
+/** "Verkauf Zeitung, Jürgen Öztürk (DEMO-1)" ("Sale Newspaper, …" in English): the kind, the item, the vendor. */
+function bookingText(
+  kind: LedgerKind,
+  item: string | undefined,
+  sender: Party,
+  receiver: Party,
+  language: Language,
+): string {
   const vendor = sender.kind === 'vendor' ? sender.vendor : receiver.kind === 'vendor' ? receiver.vendor : undefined;
-  const what = [documentKindNames.de[kind], itemName].filter(Boolean).join(' ');
+  const what = [documentKindNames[language][kind], item].filter(Boolean).join(' ');
   return [what, vendor].filter(Boolean).join(', ');
 }
 
@@ -427,14 +443,15 @@ function rowAccounts(
   };
 }
 
-/** One line per ledger row, oldest first, read in batches and handed on a slice at a time. */
+/** One line per ledger row, oldest first, read in batches and handed on a slice at a time; texts in `language`. */
 export async function* rowBookings(
   db: Db,
   settings: DatevSettings,
   period: DatevPeriod,
   timeZone: string,
+  language: Language,
 ): AsyncGenerator<Booking[]> {
-  const names = namesOf(db);
+  const names = namesOf(db, language);
   for await (const batch of datevRowBatches(db, period, timeZone)) {
     const { party, item } = await names(batch);
     for await (const slice of slicesOf(batch))
@@ -452,19 +469,30 @@ export async function* rowBookings(
           }),
           day: row.day,
           voucher: voucherOf(row),
-          text: bookingText(row.kind, item(row.item_id), sender, receiver),
+          text: bookingText(row.kind, item(row.item_id), sender, receiver, language),
         };
       });
   }
 }
 
-/** What a cash movement without a ledger row is called in the file. */
-const movementTexts: Record<CashOnlyKind, string> = {
-  bank_deposit: 'Einzahlung auf die Bank',
-  bank_withdrawal: 'Abhebung von der Bank',
-  expense: 'Ausgabe',
-  income: 'Einnahme',
-  difference: 'Kassendifferenz',
+/** What a cash movement without a ledger row is called in a booking text; a difference by its sign. */
+const movementTexts: Record<Language, Record<Exclude<CashOnlyKind, 'difference'> | 'surplus' | 'shortfall', string>> = {
+  de: {
+    bank_deposit: 'Einzahlung auf die Bank',
+    bank_withdrawal: 'Abhebung von der Bank',
+    expense: 'Ausgabe',
+    income: 'Einnahme',
+    surplus: 'Kassenüberschuss',
+    shortfall: 'Kassenfehlbetrag',
+  },
+  en: {
+    bank_deposit: 'Bank deposit',
+    bank_withdrawal: 'Bank withdrawal',
+    expense: 'Expense',
+    income: 'Income',
+    surplus: 'Till surplus',
+    shortfall: 'Till shortfall',
+  },
 };
 
 interface CashOnlyMovement {
@@ -480,18 +508,14 @@ interface CashOnlyMovement {
 
 /**
  * A cash movement without a ledger row as a booking: Kasse against its counter-account, the till
- * debited when cash comes in (a positive amount), credited when it goes out.
+ * debited when cash comes in (a positive amount), credited when it goes out; its text in `language`.
  */
-export function movementBooking(settings: DatevSettings, movement: CashOnlyMovement): Booking {
+export function movementBooking(settings: DatevSettings, movement: CashOnlyMovement, language: Language): Booking {
   const cash = settings.accounts.cash;
   const contra = settings.accounts[movementContra(movement.kind, movement.amount)];
   const incoming = movement.amount > 0;
   const kind =
-    movement.kind === 'difference'
-      ? incoming
-        ? 'Kassenüberschuss'
-        : 'Kassenfehlbetrag'
-      : movementTexts[movement.kind];
+    movementTexts[language][movement.kind === 'difference' ? (incoming ? 'surplus' : 'shortfall') : movement.kind];
   return {
     amount: Math.abs(movement.amount),
     account: incoming ? cash : contra,
@@ -569,7 +593,7 @@ async function dailyBookings(
     );
   // A day's cash movements of one kind go in one direction (a difference's sign decides its account).
   for (const movement of await cashOnlyMovements(db, period)) {
-    const booking = movementBooking(settings, movement);
+    const booking = movementBooking(settings, movement, 'de');
     add(booking, booking.text.split(',')[0]!, 1);
   }
   return [...lines.values()]
@@ -595,9 +619,10 @@ export async function* datevFile(
       yield slice.map(bookingLine).join('');
     return;
   }
-  for await (const bookings of rowBookings(db, settings, period, timeZone)) yield bookings.map(bookingLine).join('');
+  for await (const bookings of rowBookings(db, settings, period, timeZone, 'de'))
+    yield bookings.map(bookingLine).join('');
   yield (await cashOnlyMovements(db, period))
-    .map((movement) => bookingLine(movementBooking(settings, movement)))
+    .map((movement) => bookingLine(movementBooking(settings, movement, 'de')))
     .join('');
 }
 

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import type { Language } from '../language/messages.ts';
 import { minorUnitExponent } from '../money/currency.ts';
 import { slicesOf } from '../foundations/event-loop.ts';
 import type { DatevSettings } from './datev-settings.ts';
@@ -10,7 +11,8 @@ import { type Booking, cashOnlyMovements, type DatevPeriod, movementBooking, row
 // from its sender's account to its receiver's, each cash movement without a ledger row between the
 // till and its counter-account), with the account numbers of the DATEV settings, so it reconciles
 // with the trial balance per account the same way. Amounts are in the installation's currency, as
-// decimals of its major unit with a point (Stripe's exponent: 500 JPY is "500").
+// decimals of its major unit with a point (Stripe's exponent: 500 JPY is "500"); the headings stay
+// English for an importer, the text is in the reader's language (German or English).
 
 type Db = Knex | Knex.Transaction;
 
@@ -46,17 +48,18 @@ function line(booking: Booking, currency: string): string {
   );
 }
 
-/** The journal of a period as text chunks: the heading, then every booking, oldest first. */
+/** The journal of a period as text chunks: the heading, then every booking, oldest first, its text in `language`. */
 export async function* journalFile(
   db: Db,
   settings: DatevSettings,
   period: DatevPeriod,
   currency: string,
   timeZone: string,
+  language: Language,
 ): AsyncGenerator<string> {
   yield header.join(',') + '\r\n';
-  for await (const bookings of rowBookings(db, settings, period, timeZone))
+  for await (const bookings of rowBookings(db, settings, period, timeZone, language))
     yield bookings.map((booking) => line(booking, currency)).join('');
   for await (const slice of slicesOf(await cashOnlyMovements(db, period)))
-    yield slice.map((movement) => line(movementBooking(settings, movement), currency)).join('');
+    yield slice.map((movement) => line(movementBooking(settings, movement, language), currency)).join('');
 }

@@ -147,8 +147,10 @@ export const accountingRoutes: RouteDef[] = [
         lastDay: localDay(new Date(asked.to.getTime() - 1), timeZone),
         fiscalYearStart: firstDay,
       };
+      const language = languageOf(ctx.get('Accept-Language'));
+      ctx.vary('Accept-Language');
       respondDownload(ctx, 'text/csv; charset=utf-8', periodFilename('journal', period, timeZone), () =>
-        journalFile(ctx.db, settings, period, currency, timeZone),
+        journalFile(ctx.db, settings, period, currency, timeZone, language),
       );
     },
   },
