@@ -223,7 +223,11 @@ describeApi('items', (t) => {
     it('needs a name and a price', async () => {
       assertFieldError(await post({ price: 100 }), 'name', /Please enter a name/);
       assertFieldError(await post({ name: '   ', price: 100 }), 'name', /Please enter a name/);
-      assertFieldError(await post({ name: 'No price' }), 'price', /Please enter a price in cents/);
+      assertFieldError(
+        await post({ name: 'No price' }),
+        'price',
+        /Please enter a price in the currency's smallest unit/,
+      );
       assertFieldError(await post({ name: 'x'.repeat(201), price: 100 }), 'name', /at most 200 characters/);
     });
 

@@ -6,7 +6,7 @@ import { periodDay } from '../foundations/period.ts';
 const cents = (message: string) =>
   z
     .number({ error: message })
-    .int('Please give the amount in whole cents.')
+    .int("Please give the amount as a whole number in the currency's smallest unit.")
     .min(0, 'The amount cannot be negative.')
     .max(100_000_000, 'The amount is too large.');
 
@@ -43,11 +43,11 @@ export const visitInput = z.object({
       { error: 'Please list the copies as items.' },
     )
     .max(100, 'At most 100 lines.'),
-  cash: cents('Please give the cash paid in cents.'),
-  tendered: cents('Please give the cash handed over in cents.').optional(),
+  cash: cents("Please give the cash paid in the currency's smallest unit."),
+  tendered: cents("Please give the cash handed over in the currency's smallest unit.").optional(),
   payOut: z.boolean({ error: 'Please say whether the rest is paid out.' }),
   expectedCredit: z
-    .number({ error: 'Please give the credit you were shown, in cents.' })
+    .number({ error: "Please give the credit you were shown, in the currency's smallest unit." })
     .int()
     .min(-100_000_000)
     .max(100_000_000),
@@ -59,7 +59,7 @@ export const tillInput = z.object({
     .trim()
     .min(1, 'Please name the till.')
     .max(100, 'At most 100 characters.'),
-  openingBalance: cents('Please give the opening balance in cents.'),
+  openingBalance: cents("Please give the opening balance in the currency's smallest unit."),
 });
 
 /** Where a till stands, when not at the paper's address: empty fields take the paper's. */
@@ -72,7 +72,7 @@ export const tillLocationInput = z.object({
 
 export const movementInput = z.object({
   kind: z.enum(manualKinds, { error: 'Please choose one of: {values}.' }),
-  amount: cents('Please give the amount in cents.').min(1, 'Please give an amount above 0.'),
+  amount: cents("Please give the amount in the currency's smallest unit.").min(1, 'Please give an amount above 0.'),
   reason: z.string().trim().max(1000, 'At most 1000 characters.').default(''),
   requestId,
 });
@@ -80,7 +80,7 @@ export const movementInput = z.object({
 const pieces = z.number().int('Whole pieces only.').min(0).max(1_000_000);
 
 export const closeInput = z.object({
-  counted: cents('Please give the counted cash in cents.'),
+  counted: cents("Please give the counted cash in the currency's smallest unit."),
   expected: z
     .number({ error: 'Please give the expected balance you were shown.' })
     .int()

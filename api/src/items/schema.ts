@@ -18,7 +18,7 @@ const fields = {
   // The English name and description; empty: the German ones are shown in English too.
   nameEn: formField(text({ max: 200 })),
   descriptionEn: formField(text({ max: 5000 })),
-  price: formField(cents(), 'Please enter a price in cents.'),
+  price: formField(cents(), "Please enter a price in the currency's smallest unit."),
   // What a vendor pays the office per copy at the counter; empty: not sold at the counter.
   counterPrice: optionalFormField(cents()),
   // The VAT rate in the price, in percent (stored in hundredths); empty: the newspaper's rate.

@@ -237,7 +237,8 @@ export const messagesDe: Record<string, string> = {
     'Bitte hier eine Datei hochladen oder einen leeren Text senden, um die gespeicherte zu entfernen.',
   'No file expected here.': 'Hier wird keine Datei erwartet.',
   'Please enter a name.': 'Bitte einen Namen eingeben.',
-  'Please enter a price in cents.': 'Bitte einen Preis in Cent eingeben.',
+  "Please enter a price in the currency's smallest unit.":
+    'Bitte einen Preis in der kleinsten Einheit der Währung eingeben.',
   'Please enter a whole number greater than 0, or leave it empty.':
     'Bitte eine ganze Zahl größer als 0 eingeben oder das Feld leer lassen.',
   'Please choose a licence item.': 'Bitte einen Lizenzartikel wählen.',
@@ -369,7 +370,8 @@ export const messagesDe: Record<string, string> = {
   'Change is given only when the cash pays all the copies ({total}).':
     'Rückgeld gibt es nur, wenn das Bargeld alle Exemplare bezahlt ({total}).',
   '{total} in cash, or no change.': '{total} bar, oder kein Rückgeld.',
-  'Please give the cash handed over in cents.': 'Bitte das gegebene Bargeld in Cent angeben.',
+  "Please give the cash handed over in the currency's smallest unit.":
+    'Bitte das gegebene Bargeld in der kleinsten Einheit der Währung angeben.',
   'The credit is {credit}: {fromCredit} cannot be paid from it. Please take the rest in cash.':
     'Das Guthaben beträgt {credit}: {fromCredit} können nicht davon bezahlt werden. Bitte den Rest bar kassieren.',
   'At least {amount} in cash.': 'Mindestens {amount} bar.',
@@ -378,7 +380,8 @@ export const messagesDe: Record<string, string> = {
   'Please add copies or pay out a credit.': 'Bitte Exemplare hinzufügen oder ein Guthaben auszahlen.',
   'The amount is too large.': 'Der Betrag ist zu groß.',
   'The amount cannot be negative.': 'Der Betrag darf nicht negativ sein.',
-  'Please give the amount in whole cents.': 'Bitte den Betrag in ganzen Cent angeben.',
+  "Please give the amount as a whole number in the currency's smallest unit.":
+    'Bitte den Betrag als ganze Zahl in der kleinsten Einheit der Währung angeben.',
   'The visit needs an id made by the screen (a UUID).':
     'Der Besuch braucht eine vom Bildschirm erzeugte ID (eine UUID).',
   'The submission needs an id made by the screen (a UUID).':
@@ -390,19 +393,24 @@ export const messagesDe: Record<string, string> = {
   'Whole copies only.': 'Nur ganze Exemplare.',
   'Please give a number of copies.': 'Bitte eine Anzahl Exemplare angeben.',
   'Please list the copies as items.': 'Bitte die Exemplare als Artikel auflisten.',
-  'Please give the cash paid in cents.': 'Bitte das bezahlte Bargeld in Cent angeben.',
+  "Please give the cash paid in the currency's smallest unit.":
+    'Bitte das bezahlte Bargeld in der kleinsten Einheit der Währung angeben.',
   'Please say whether the rest is paid out.': 'Bitte angeben, ob der Rest ausgezahlt wird.',
-  'Please give the credit you were shown, in cents.': 'Bitte das angezeigte Guthaben in Cent angeben.',
+  "Please give the credit you were shown, in the currency's smallest unit.":
+    'Bitte das angezeigte Guthaben in der kleinsten Einheit der Währung angeben.',
   'At most 100 characters.': 'Höchstens 100 Zeichen.',
   'At most 10 characters.': 'Höchstens 10 Zeichen.',
   'At most 60 characters.': 'Höchstens 60 Zeichen.',
   'At most 62 characters.': 'Höchstens 62 Zeichen.',
   'Please name the till.': 'Bitte die Kasse benennen.',
-  'Please give the opening balance in cents.': 'Bitte den Anfangsbestand in Cent angeben.',
-  'Please give the amount in cents.': 'Bitte den Betrag in Cent angeben.',
+  "Please give the opening balance in the currency's smallest unit.":
+    'Bitte den Anfangsbestand in der kleinsten Einheit der Währung angeben.',
+  "Please give the amount in the currency's smallest unit.":
+    'Bitte den Betrag in der kleinsten Einheit der Währung angeben.',
   'At most 1000 characters.': 'Höchstens 1000 Zeichen.',
   'Whole pieces only.': 'Nur ganze Stück.',
-  'Please give the counted cash in cents.': 'Bitte das gezählte Bargeld in Cent angeben.',
+  "Please give the counted cash in the currency's smallest unit.":
+    'Bitte das gezählte Bargeld in der kleinsten Einheit der Währung angeben.',
   'Please give the expected balance you were shown.': 'Bitte den angezeigten erwarteten Kassenstand angeben.',
   'Unknown coin or note.': 'Unbekannte Münze oder unbekannter Schein.',
   'Please give a date as YYYY-MM-DD.': 'Bitte ein Datum im Format JJJJ-MM-TT angeben.',
@@ -508,7 +516,8 @@ export const messagesDe: Record<string, string> = {
   'Please choose one from the list.': 'Bitte einen Eintrag aus der Liste wählen.',
   'The filter "vendor" must be a licence ID.': 'Der Filter „vendor“ muss eine Ausweisnummer sein.',
   'The filter "reversed" must be true or false.': 'Der Filter „reversed“ muss true oder false sein.',
-  'Please give the amount you were shown, in cents.': 'Bitte den angezeigten Betrag in Cent angeben.',
+  "Please give the amount you were shown, in the currency's smallest unit.":
+    'Bitte den angezeigten Betrag in der kleinsten Einheit der Währung angeben.',
   'Please say why the payout is reversed.': 'Bitte angeben, warum die Auszahlung storniert wird.',
   'Please name one vendor: ?vendor=<licence id>.':
     'Bitte eine Verkäuferin oder einen Verkäufer angeben: ?vendor=<Ausweisnummer>.',

@@ -7,8 +7,8 @@ export const payoutInput = z.object({
     .trim()
     .min(1, 'Please give the vendor’s licence ID.'),
   expectedAmount: z
-    .number({ error: 'Please give the amount you were shown, in cents.' })
-    .int('Please give the amount in whole cents.')
+    .number({ error: "Please give the amount you were shown, in the currency's smallest unit." })
+    .int("Please give the amount as a whole number in the currency's smallest unit.")
     .min(0, 'The amount cannot be negative.')
     .max(Number.MAX_SAFE_INTEGER, 'The amount is too large.'),
   /** The till the cash comes from; the first till when left out. */
