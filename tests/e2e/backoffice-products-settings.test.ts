@@ -102,7 +102,7 @@ describe('e2e: products and settings in the back office', function () {
     await field(/^Preis/).fill('12,505');
     await save();
     await fieldMessage(/^Preis/)
-      .filter({ hasText: 'Bitte einen Betrag in Euro eingeben, zum Beispiel 2,50.' })
+      .filter({ hasText: 'Bitte einen Betrag in EUR eingeben, zum Beispiel 2,50.' })
       .waitFor();
   });
 

@@ -128,7 +128,9 @@ export function App({ login, settings }: { login: Login; settings: PublicSetting
           </p>
         )}
         {!problem && !vendor && <div className="me-spinner" role="progressbar" aria-busy="true" />}
-        {vendor && page === 'info' && <Info vendor={vendor} get={get} t={t} locale={locale} />}
+        {vendor && page === 'info' && (
+          <Info vendor={vendor} get={get} t={t} locale={locale} currency={settings.currency} />
+        )}
         {vendor && page === 'statements' && <Statements get={get} openPage={openPage} t={t} locale={locale} />}
         {vendor && page === 'qrcode' && <QrCode vendor={vendor} settings={settings} t={t} locale={locale} />}
         {vendor && page === 'profile' && <Profile vendor={vendor} t={t} locale={locale} />}

@@ -6,7 +6,7 @@ export interface IdentityProvider {
   scopes: string;
 }
 
-/** GET /api/settings: what anyone may read (money in cents, files as URLs). */
+/** GET /api/settings: what anyone may read (money in the currency's minor unit, files as URLs). */
 export interface PublicSettings {
   newspaperName: string;
   /** The seller's address on the purchase receipt. */
@@ -42,6 +42,8 @@ export interface PublicSettings {
   useTipInsteadOfDonation: boolean;
   orgaCoversTransactionCosts: boolean;
   maxOrderAmount: number;
+  /** The installation's currency (ISO 4217: EUR, CHF, GBP, JPY): every amount is in its minor unit. */
+  currency: string;
   /** How German mails write a date: "8. Januar 2027" (de-DE) or "8. Jänner 2027" (de-AT). */
   germanVariant: 'de-DE' | 'de-AT';
   /** The shop's meta description; empty: the text the shop writes from the newspaper's and vendor's name. */

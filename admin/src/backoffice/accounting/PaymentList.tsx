@@ -15,7 +15,7 @@ import {
 } from 'react-admin';
 import { formatDateTime } from '../../shared/dates.ts';
 import type { Locale } from '../../shared/locale.ts';
-import { useFormatCents } from '../common/money.tsx';
+import { useFormatMoney } from '../common/money.tsx';
 import { PageTitle } from '../layout/PageTitle.tsx';
 import { filterParam, periodFilename, useDownload } from '../common/download.ts';
 import { DatevExport } from './DatevExport.tsx';
@@ -99,7 +99,7 @@ export function PaymentList({ sales = false }: { sales?: boolean }) {
   const isSmall = useMediaQuery<Theme>((theme) => theme.breakpoints.down('md'));
   const translate = useTranslate();
   const locale = useLocale() as Locale;
-  const formatCents = useFormatCents();
+  const formatMoney = useFormatMoney();
   const kindName = (record: PaymentRecord) => translate(`app.vendor.kind_${record.kind}`, { _: record.kind });
   // What a row is about: its item, or for a tip or a fee its kind.
   const what = (record: PaymentRecord) => record.itemName ?? kindName(record);
@@ -117,7 +117,7 @@ export function PaymentList({ sales = false }: { sales?: boolean }) {
         <SimpleList
           primaryText={(record: PaymentRecord) => `${what(record)}${record.quantity ? ` × ${record.quantity}` : ''}`}
           secondaryText={(record: PaymentRecord) => `${date(record)} · ${record.senderName} → ${record.receiverName}`}
-          tertiaryText={(record: PaymentRecord) => formatCents(record.amount)}
+          tertiaryText={(record: PaymentRecord) => formatMoney(record.amount)}
           linkType={false}
         />
       ) : (
@@ -132,7 +132,7 @@ export function PaymentList({ sales = false }: { sales?: boolean }) {
             render={(record: PaymentRecord) => (sales ? what(record) : (record.itemName ?? ''))}
           />
           <DataTable.Col source="quantity" disableSort align="right" />
-          <DataTable.Col source="amount" align="right" render={(record: PaymentRecord) => formatCents(record.amount)} />
+          <DataTable.Col source="amount" align="right" render={(record: PaymentRecord) => formatMoney(record.amount)} />
         </DataTable>
       )}
       <ListTotals permanent={sales ? salesOnly : undefined} />

@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Fragment } from 'react';
 import { useDataProvider, useTranslate } from 'react-admin';
 import { ledgerKinds } from '../../../../api/src/ledger/kinds.ts';
-import { useFormatCents } from '../common/money.tsx';
+import { useFormatMoney } from '../common/money.tsx';
 import { filterParam } from '../common/download.ts';
 import type { ShopDataProvider } from '../dataProvider.ts';
 import { usePeriodFilter } from './PeriodFilter.tsx';
@@ -56,7 +56,7 @@ function byKind(lines: TotalsLine[]): { kind: string; lines: TotalsLine[]; quant
 /** Per item, with a sum per kind of booking, for the list's whole filtered period. */
 export function TotalsTable({ totals, id }: { totals: PaymentTotals; id?: string }) {
   const translate = useTranslate();
-  const formatCents = useFormatCents();
+  const formatMoney = useFormatMoney();
   const lineName = useLineName();
   const kindName = (kind: string) => translate(`app.vendor.kind_${kind}`, { _: kind });
   return (
@@ -78,13 +78,13 @@ export function TotalsTable({ totals, id }: { totals: PaymentTotals; id?: string
                   <TableRow key={`${line.kind}-${line.itemId}`}>
                     <TableCell sx={{ pl: 4 }}>{lineName(line)}</TableCell>
                     <TableCell align="right">{line.quantity || ''}</TableCell>
-                    <TableCell align="right">{formatCents(line.amount)}</TableCell>
+                    <TableCell align="right">{formatMoney(line.amount)}</TableCell>
                   </TableRow>
                 ))}
               <TableRow className="books-total" data-kind={group.kind} sx={{ '& td': { fontWeight: 700 } }}>
                 <TableCell>{translate('app.books.kind_total', { kind: kindName(group.kind) })}</TableCell>
                 <TableCell align="right">{group.quantity || ''}</TableCell>
-                <TableCell align="right">{formatCents(group.amount)}</TableCell>
+                <TableCell align="right">{formatMoney(group.amount)}</TableCell>
               </TableRow>
             </Fragment>
           ))}

@@ -23,7 +23,7 @@ import { Title, useDataProvider, useTranslate } from 'react-admin';
 import { Link, useSearchParams } from 'react-router-dom';
 import type { TrialBalance as Balance, TrialBalanceLine } from '../../../../api/src/accounting/trial-balance.ts';
 import { periodFilename, useDownload } from '../common/download.ts';
-import { useFormatCents } from '../common/money.tsx';
+import { useFormatMoney } from '../common/money.tsx';
 import type { ShopDataProvider } from '../dataProvider.ts';
 import { PageTitle } from '../layout/PageTitle.tsx';
 import { reconciliationPath } from '../reconciliation/index.ts';
@@ -161,7 +161,7 @@ const columns = ['opening', 'debit', 'credit', 'closing', 'product', 'difference
 
 function AccountsTable({ balance, headingId }: { balance: Balance; headingId: string }) {
   const translate = useTranslate();
-  const formatCents = useFormatCents();
+  const formatMoney = useFormatMoney();
   const accountName = useAccountName();
   // Amounts stay on one line; on a phone the table scrolls sideways inside its own box instead.
   const amount = { whiteSpace: 'nowrap' } as const;
@@ -179,7 +179,7 @@ function AccountsTable({ balance, headingId }: { balance: Balance; headingId: st
         aria-describedby={differs ? explanationId(line) : undefined}
         sx={differs ? { ...amount, color: 'error.main', fontWeight: 700 } : amount}
       >
-        {value === null ? '–' : formatCents(value)}
+        {value === null ? '–' : formatMoney(value)}
       </TableCell>
     );
   };
@@ -218,10 +218,10 @@ function AccountsTable({ balance, headingId }: { balance: Balance; headingId: st
               {translate('app.trial_balance.total')}
             </TableCell>
             <TableCell align="right" data-column="debit" sx={total}>
-              {formatCents(balance.debit)}
+              {formatMoney(balance.debit)}
             </TableCell>
             <TableCell align="right" data-column="credit" sx={total}>
-              {formatCents(balance.credit)}
+              {formatMoney(balance.credit)}
             </TableCell>
             <TableCell colSpan={3} />
           </TableRow>
@@ -238,11 +238,11 @@ function AccountsTable({ balance, headingId }: { balance: Balance; headingId: st
  */
 function Differences({ lines, balance }: { lines: TrialBalanceLine[]; balance: Balance }) {
   const translate = useTranslate();
-  const formatCents = useFormatCents();
+  const formatMoney = useFormatMoney();
   const accountName = useAccountName();
   const unbalanced = balance.debit !== balance.credit && (
     <Alert severity="error" id="trial-balance-unbalanced">
-      {translate('app.trial_balance.unbalanced', { amount: formatCents(balance.debit - balance.credit) })}
+      {translate('app.trial_balance.unbalanced', { amount: formatMoney(balance.debit - balance.credit) })}
     </Alert>
   );
   if (lines.length === 0)
@@ -265,10 +265,10 @@ function Differences({ lines, balance }: { lines: TrialBalanceLine[]; balance: B
           const datev = line.debit - line.credit;
           const product = line.product ?? 0;
           const values = {
-            datev: formatCents(datev),
-            product: formatCents(product),
-            change: formatCents(-product),
-            difference: formatCents(line.difference ?? 0),
+            datev: formatMoney(datev),
+            product: formatMoney(product),
+            change: formatMoney(-product),
+            difference: formatMoney(line.difference ?? 0),
           };
           return (
             <ListItem

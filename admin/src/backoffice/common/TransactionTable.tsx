@@ -5,7 +5,7 @@ import { useLocale, useTranslate } from 'react-admin';
 import { formatDateTime } from '../../shared/dates.ts';
 import type { AccountRow } from '../../shared/ledger.ts';
 import type { Locale } from '../../shared/locale.ts';
-import { useFormatCents } from './money.tsx';
+import { useFormatMoney } from './money.tsx';
 import { ScrollRegion } from './ScrollRegion.tsx';
 
 /**
@@ -24,7 +24,7 @@ export function TransactionTable({
   children?: ReactNode;
 }) {
   const translate = useTranslate();
-  const formatCents = useFormatCents();
+  const formatMoney = useFormatMoney();
   const locale = useLocale() as Locale;
   return (
     <ScrollRegion label="app.vendor.transactions" sx={sx}>
@@ -44,7 +44,7 @@ export function TransactionTable({
               <TableCell>{row.itemName ?? translate(`app.vendor.kind_${row.kind}`, { _: row.kind })}</TableCell>
               <TableCell align="right">{row.quantity ?? ''}</TableCell>
               <TableCell align="right" sx={{ whiteSpace: 'nowrap', color: row.sign < 0 ? 'error.main' : undefined }}>
-                {row.sign < 0 ? '−' : '+'} {formatCents(row.amount)}
+                {row.sign < 0 ? '−' : '+'} {formatMoney(row.amount)}
               </TableCell>
             </TableRow>
           ))}

@@ -17,13 +17,11 @@ import {
 } from '@mui/material';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { Button, Confirm, HttpError, Title, useLocale, useTranslate, useDataProvider } from 'react-admin';
+import { Button, Confirm, HttpError, Title, useTranslate, useDataProvider } from 'react-admin';
 import type { ShopDataProvider } from '../dataProvider.ts';
 import { useNavigate, useParams } from 'react-router-dom';
 import type { AccountRow } from '../../shared/ledger.ts';
-import type { Locale } from '../../shared/locale.ts';
-import { centsToInput, parseEuros } from '../../shared/money.ts';
-import { useFormatCents } from '../common/money.tsx';
+import { AmountField, useAmount, useFormatMoney } from '../common/money.tsx';
 import { TransactionTable } from '../common/TransactionTable.tsx';
 import { PageTitle } from '../layout/PageTitle.tsx';
 import { counterPaths } from './paths.ts';
@@ -87,8 +85,8 @@ function VisitForm({ licenseId }: { licenseId: string }) {
   const translate = useTranslate();
   const dataProvider = useDataProvider<ShopDataProvider>();
   const queryClient = useQueryClient();
-  const formatCents = useFormatCents();
-  const locale = useLocale() as Locale;
+  const formatMoney = useFormatMoney();
+  const amount = useAmount();
   const navigate = useNavigate();
   const { data, error, isPending, refetch } = useQuery({
     queryKey: ['counter', licenseId],
@@ -127,7 +125,7 @@ function VisitForm({ licenseId }: { licenseId: string }) {
     .filter((line) => line.quantity > 0);
   const total = lines.reduce((sum, line) => sum + line.quantity * line.item.counterPrice, 0);
   // What the vendor hands over: the copies take what they cost, the rest goes back as change.
-  const tendered = cashText.trim() === '' ? 0 : parseEuros(cashText);
+  const tendered = cashText.trim() === '' ? 0 : amount.parse(cashText);
   const cash = tendered === undefined ? undefined : Math.min(tendered, total);
   const change = tendered === undefined || cash === undefined ? 0 : tendered - cash;
   const fromCredit = total - (cash ?? 0);
@@ -137,9 +135,9 @@ function VisitForm({ licenseId }: { licenseId: string }) {
   const movesCash = payout > 0 || (cash ?? 0) > 0;
   const invalid =
     cash === undefined
-      ? translate('app.validation.euros')
+      ? amount.refusal()
       : fromCredit > available
-        ? translate('app.counter.too_much_credit', { amount: formatCents(fromCredit - available) })
+        ? translate('app.counter.too_much_credit', { amount: formatMoney(fromCredit - available) })
         : total === 0 && payout === 0
           ? translate('app.counter.nothing')
           : undefined;
@@ -166,7 +164,7 @@ function VisitForm({ licenseId }: { licenseId: string }) {
     } catch (failed) {
       const body = failed instanceof HttpError ? (failed.body as { currentCredit?: number } | undefined) : undefined;
       if (typeof body?.currentCredit === 'number')
-        setProblem(translate('app.counter.stale', { amount: formatCents(body.currentCredit) }));
+        setProblem(translate('app.counter.stale', { amount: formatMoney(body.currentCredit) }));
       else setProblem((failed as Error).message);
       await refetch();
     } finally {
@@ -206,7 +204,7 @@ function VisitForm({ licenseId }: { licenseId: string }) {
         {vendor}
       </Typography>
       <Typography sx={{ mb: 2 }}>
-        {translate('app.counter.credit')}: <strong id="counter-credit">{formatCents(data.credit)}</strong>
+        {translate('app.counter.credit')}: <strong id="counter-credit">{formatMoney(data.credit)}</strong>
       </Typography>
       {problem && (
         <Alert severity="warning" sx={{ mb: 2 }} id="counter-problem">
@@ -231,7 +229,7 @@ function VisitForm({ licenseId }: { licenseId: string }) {
             {data.items.map((item) => (
               <TableRow key={item.id}>
                 <TableCell>{item.name}</TableCell>
-                <TableCell align="right">{formatCents(item.counterPrice)}</TableCell>
+                <TableCell align="right">{formatMoney(item.counterPrice)}</TableCell>
                 <TableCell align="right">
                   <TextField
                     type="number"
@@ -263,7 +261,7 @@ function VisitForm({ licenseId }: { licenseId: string }) {
           value={till?.id ?? ''}
           onChange={(event) => edit(() => setTillId(Number(event.target.value)))}
           slotProps={{ select: { id: 'counter-till' } }}
-          helperText={till ? translate('app.counter.till_balance', { amount: formatCents(till.balance) }) : ''}
+          helperText={till ? translate('app.counter.till_balance', { amount: formatMoney(till.balance) }) : ''}
         >
           {data.tills.map((x) => (
             <MenuItem key={x.id} value={x.id}>
@@ -271,18 +269,17 @@ function VisitForm({ licenseId }: { licenseId: string }) {
             </MenuItem>
           ))}
         </TextField>
-        <TextField
+        <AmountField
           size="small"
           label={translate('app.counter.cash')}
           value={cashText}
           onChange={(event) => edit(() => setCashText(event.target.value))}
           id="counter-cash"
-          slotProps={{ htmlInput: { inputMode: 'decimal' } }}
         />
         <Button
           label="app.counter.all_cash"
           id="counter-all-cash"
-          onClick={() => edit(() => setCashText(centsToInput(total, locale)))}
+          onClick={() => edit(() => setCashText(amount.toInput(total)))}
         />
         <FormControlLabel
           control={
@@ -299,44 +296,44 @@ function VisitForm({ licenseId }: { licenseId: string }) {
         <TableBody>
           <TableRow>
             <TableCell>{translate('app.counter.credit')}</TableCell>
-            <TableCell align="right">{formatCents(data.credit)}</TableCell>
+            <TableCell align="right">{formatMoney(data.credit)}</TableCell>
           </TableRow>
           <TableRow>
             <TableCell>{translate('app.counter.copies_total')}</TableCell>
             <TableCell align="right" id="counter-total">
-              {formatCents(total)}
+              {formatMoney(total)}
             </TableCell>
           </TableRow>
           <TableRow>
             <TableCell>{translate('app.counter.from_credit')}</TableCell>
             <TableCell align="right" id="counter-from-credit">
-              {formatCents(Math.max(fromCredit, 0))}
+              {formatMoney(Math.max(fromCredit, 0))}
             </TableCell>
           </TableRow>
           <TableRow>
             <TableCell>{translate('app.counter.cash_in')}</TableCell>
             <TableCell align="right" id="counter-cash-in">
-              {formatCents(cash ?? 0)}
+              {formatMoney(cash ?? 0)}
             </TableCell>
           </TableRow>
           {change > 0 && (
             <TableRow sx={{ '& td': { fontWeight: 700 } }}>
               <TableCell>{translate('app.counter.change')}</TableCell>
               <TableCell align="right" id="counter-change">
-                {formatCents(change)}
+                {formatMoney(change)}
               </TableCell>
             </TableRow>
           )}
           <TableRow sx={{ '& td': { fontWeight: 700 } }}>
             <TableCell>{translate('app.counter.payout')}</TableCell>
             <TableCell align="right" id="counter-payout-amount">
-              {formatCents(payout)}
+              {formatMoney(payout)}
             </TableCell>
           </TableRow>
           <TableRow>
             <TableCell>{translate('app.counter.credit_after')}</TableCell>
             <TableCell align="right" id="counter-credit-after">
-              {formatCents(data.credit - Math.max(fromCredit, 0) - payout)}
+              {formatMoney(data.credit - Math.max(fromCredit, 0) - payout)}
             </TableCell>
           </TableRow>
         </TableBody>
@@ -368,15 +365,15 @@ function VisitForm({ licenseId }: { licenseId: string }) {
             <Typography>
               {translate('app.counter.confirm_content', {
                 vendor,
-                credit: formatCents(data.credit),
-                fromCredit: formatCents(Math.max(fromCredit, 0)),
-                cash: formatCents(cash ?? 0),
-                payout: formatCents(payout),
+                credit: formatMoney(data.credit),
+                fromCredit: formatMoney(Math.max(fromCredit, 0)),
+                cash: formatMoney(cash ?? 0),
+                payout: formatMoney(payout),
               })}
             </Typography>
             {change > 0 && (
               <Typography sx={{ fontWeight: 700 }} id="counter-confirm-change">
-                {translate('app.counter.confirm_change', { amount: formatCents(change) })}
+                {translate('app.counter.confirm_change', { amount: formatMoney(change) })}
               </Typography>
             )}
             {movesCash && <AfterCloseNotice till={till} id="counter-confirm-after-close" />}

@@ -4,7 +4,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Button, useDataProvider, useTranslate } from 'react-admin';
 import type { ShopDataProvider } from '../dataProvider.ts';
-import { parseEuros } from '../../shared/money.ts';
+import { AmountField, useAmount } from '../common/money.tsx';
 
 /** A new till with its opening balance. */
 export function NewTill() {
@@ -14,10 +14,10 @@ export function NewTill() {
   const [name, setName] = useState('');
   const [opening, setOpening] = useState('0');
   const [problem, setProblem] = useState<string>();
-  const cents = parseEuros(opening);
+  const minor = useAmount().parse(opening);
   const create = async () => {
     try {
-      await dataProvider.call('/api/tills', { method: 'POST', body: { name, openingBalance: cents } });
+      await dataProvider.call('/api/tills', { method: 'POST', body: { name, openingBalance: minor } });
       setName('');
       await queryClient.invalidateQueries({ queryKey: ['tills'] });
     } catch (failed) {
@@ -33,7 +33,7 @@ export function NewTill() {
         onChange={(e) => setName(e.target.value)}
         id="till-new-name"
       />
-      <TextField
+      <AmountField
         size="small"
         label={translate('app.tills.opening_balance')}
         value={opening}
@@ -42,7 +42,7 @@ export function NewTill() {
       <Button
         label="app.tills.create"
         id="till-create"
-        disabled={!name.trim() || cents === undefined}
+        disabled={!name.trim() || minor === undefined}
         aria-label={translate('app.tills.create')}
         onClick={() => void create()}
       >

@@ -8,7 +8,7 @@ import { formatDateTime } from '../../shared/dates.ts';
 import type { Locale } from '../../shared/locale.ts';
 import { DayInput } from '../common/DayInput.tsx';
 import { useDownload } from '../common/download.ts';
-import { useFormatCents } from '../common/money.tsx';
+import { useFormatMoney } from '../common/money.tsx';
 import { ScrollRegion } from '../common/ScrollRegion.tsx';
 import type { CashMovement } from '../../../../api/src/counter/queries.ts';
 import type { Till } from './CashDay.tsx';
@@ -18,7 +18,7 @@ export function TillBook({ till, today }: { till: Till; today: string }) {
   const translate = useTranslate();
   const [locale] = useLocaleState();
   const dataProvider = useDataProvider<ShopDataProvider>();
-  const formatCents = useFormatCents();
+  const formatMoney = useFormatMoney();
   const [from, setFrom] = useState(today);
   const [to, setTo] = useState(today);
   const download = useDownload();
@@ -74,9 +74,9 @@ export function TillBook({ till, today }: { till: Till; today: string }) {
                   </TableCell>
                   <TableCell>{m.reason}</TableCell>
                   <TableCell>{m.staff}</TableCell>
-                  <TableCell align="right">{m.amountIn ? formatCents(m.amountIn) : ''}</TableCell>
-                  <TableCell align="right">{m.amountOut ? formatCents(m.amountOut) : ''}</TableCell>
-                  <TableCell align="right">{formatCents(m.balance)}</TableCell>
+                  <TableCell align="right">{m.amountIn ? formatMoney(m.amountIn) : ''}</TableCell>
+                  <TableCell align="right">{m.amountOut ? formatMoney(m.amountOut) : ''}</TableCell>
+                  <TableCell align="right">{formatMoney(m.balance)}</TableCell>
                 </TableRow>
               ))}
             </TableBody>

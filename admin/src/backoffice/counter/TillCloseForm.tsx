@@ -4,8 +4,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Button, Confirm, useDataProvider, useTranslate } from 'react-admin';
 import type { ShopDataProvider } from '../dataProvider.ts';
-import { parseEuros } from '../../shared/money.ts';
-import { useFormatCents } from '../common/money.tsx';
+import { AmountField, useAmount, useFormatMoney } from '../common/money.tsx';
 import { PrintFrame } from '../common/PrintFrame.tsx';
 import { OpenDays } from './CashDay.tsx';
 import type { Till } from './CashDay.tsx';
@@ -16,7 +15,8 @@ export function TillCloseForm({ till, today }: { till: Till; today: string }) {
   const translate = useTranslate();
   const dataProvider = useDataProvider<ShopDataProvider>();
   const queryClient = useQueryClient();
-  const formatCents = useFormatCents();
+  const formatMoney = useFormatMoney();
+  const amount = useAmount();
   // The coins and notes of the newspaper's country, as the tills' answer names them.
   const pieceValues = till.denominations;
   const [byPieces, setByPieces] = useState(true);
@@ -56,7 +56,7 @@ export function TillCloseForm({ till, today }: { till: Till; today: string }) {
   );
   const counted = byPieces
     ? pieceValues.reduce((sum, value) => sum + value * counts[value], 0)
-    : parseEuros(countedText);
+    : amount.parse(countedText);
   const difference = counted === undefined ? 0 : counted - till.balance;
   const close = async () => {
     setProblem(undefined);
@@ -95,7 +95,7 @@ export function TillCloseForm({ till, today }: { till: Till; today: string }) {
       </Typography>
       {covers('till-open-days')}
       <Typography sx={{ my: 1 }}>
-        {translate('app.tills.expected')}: <strong id="till-expected">{formatCents(till.balance)}</strong>
+        {translate('app.tills.expected')}: <strong id="till-expected">{formatMoney(till.balance)}</strong>
       </Typography>
       <FormControlLabel
         control={<Checkbox checked={byPieces} onChange={(e) => setByPieces(e.target.checked)} id="till-by-pieces" />}
@@ -108,7 +108,7 @@ export function TillCloseForm({ till, today }: { till: Till; today: string }) {
               key={value}
               type="number"
               size="small"
-              label={formatCents(value)}
+              label={formatMoney(value)}
               value={pieces[value] ?? ''}
               onChange={(e) => setPieces({ ...pieces, [value]: e.target.value })}
               id={`till-piece-${value}`}
@@ -117,7 +117,7 @@ export function TillCloseForm({ till, today }: { till: Till; today: string }) {
           ))}
         </Box>
       ) : (
-        <TextField
+        <AmountField
           size="small"
           label={translate('app.tills.counted')}
           value={countedText}
@@ -128,8 +128,8 @@ export function TillCloseForm({ till, today }: { till: Till; today: string }) {
       )}
       <Typography sx={{ my: 1 }}>
         {translate('app.tills.counted')}:{' '}
-        <strong id="till-counted-sum">{counted === undefined ? '–' : formatCents(counted)}</strong> ·{' '}
-        {translate('app.tills.difference')}: <strong id="till-difference">{formatCents(difference)}</strong>
+        <strong id="till-counted-sum">{counted === undefined ? '–' : formatMoney(counted)}</strong> ·{' '}
+        {translate('app.tills.difference')}: <strong id="till-difference">{formatMoney(difference)}</strong>
       </Typography>
       {difference !== 0 && (
         <TextField
@@ -164,9 +164,9 @@ export function TillCloseForm({ till, today }: { till: Till; today: string }) {
           <Box id="till-close-confirm">
             <Typography>
               {translate('app.tills.close_confirm_content', {
-                expected: formatCents(till.balance),
-                counted: formatCents(counted ?? 0),
-                difference: formatCents(difference),
+                expected: formatMoney(till.balance),
+                counted: formatMoney(counted ?? 0),
+                difference: formatMoney(difference),
               })}
             </Typography>
             {covers('till-close-confirm-days')}

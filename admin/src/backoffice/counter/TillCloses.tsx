@@ -20,7 +20,7 @@ import type { ShopDataProvider } from '../dataProvider.ts';
 import { formatDate } from '../../shared/dates.ts';
 import type { Locale } from '../../shared/locale.ts';
 import { useDownload } from '../common/download.ts';
-import { useFormatCents } from '../common/money.tsx';
+import { useFormatMoney } from '../common/money.tsx';
 import { PrintFrame } from '../common/PrintFrame.tsx';
 import { ScrollRegion } from '../common/ScrollRegion.tsx';
 import type { TillClose } from '../../../../api/src/counter/queries.ts';
@@ -30,7 +30,7 @@ import type { Till } from './CashDay.tsx';
 export function TillCloses({ till }: { till: Till }) {
   const translate = useTranslate();
   const dataProvider = useDataProvider<ShopDataProvider>();
-  const formatCents = useFormatCents();
+  const formatMoney = useFormatMoney();
   const download = useDownload();
   const [open, setOpen] = useState<TillClose>();
   const [locale] = useLocaleState();
@@ -67,9 +67,9 @@ export function TillCloses({ till }: { till: Till }) {
             {data.closes.map((c) => (
               <TableRow key={c.id}>
                 <TableCell>{formatDate(c.day, locale as Locale)}</TableCell>
-                <TableCell align="right">{formatCents(c.expected)}</TableCell>
-                <TableCell align="right">{formatCents(c.counted)}</TableCell>
-                <TableCell align="right">{formatCents(c.difference)}</TableCell>
+                <TableCell align="right">{formatMoney(c.expected)}</TableCell>
+                <TableCell align="right">{formatMoney(c.counted)}</TableCell>
+                <TableCell align="right">{formatMoney(c.difference)}</TableCell>
                 <TableCell>{c.staff}</TableCell>
                 <TableCell>
                   <Button label="app.tills.report" className="till-report-open" onClick={() => setOpen(c)}>

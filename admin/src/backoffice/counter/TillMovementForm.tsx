@@ -4,7 +4,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Button, useDataProvider, useTranslate } from 'react-admin';
 import type { ShopDataProvider } from '../dataProvider.ts';
-import { parseEuros } from '../../shared/money.ts';
+import { AmountField, useAmount } from '../common/money.tsx';
 import { AfterCloseNotice } from './CashDay.tsx';
 import type { Till } from './CashDay.tsx';
 
@@ -22,12 +22,12 @@ export function TillMovementForm({ till }: { till: Till }) {
   // One id per movement until it is booked: sent again after an answer that did not arrive, the API
   // answers the movement it booked instead of booking it twice.
   const [requestId, setRequestId] = useState(() => crypto.randomUUID());
-  const cents = parseEuros(amount);
+  const minor = useAmount().parse(amount);
   const submit = async () => {
     try {
       const done = (await dataProvider.call(`/api/tills/${till.id}/movements`, {
         method: 'POST',
-        body: { kind, amount: cents, reason, requestId },
+        body: { kind, amount: minor, reason, requestId },
       })) as { voucher: string };
       setRequestId(crypto.randomUUID());
       setMessage({ ok: true, text: translate('app.tills.booked', { voucher: done.voucher }) });
@@ -59,13 +59,12 @@ export function TillMovementForm({ till }: { till: Till }) {
             </MenuItem>
           ))}
         </TextField>
-        <TextField
+        <AmountField
           size="small"
           label={translate('app.tills.amount')}
           value={amount}
           onChange={(e) => setAmount(e.target.value)}
           id="till-movement-amount"
-          slotProps={{ htmlInput: { inputMode: 'decimal' } }}
         />
         <TextField
           size="small"
@@ -78,7 +77,7 @@ export function TillMovementForm({ till }: { till: Till }) {
           label="app.tills.book_movement"
           variant="contained"
           id="till-movement-book"
-          disabled={!cents}
+          disabled={!minor}
           aria-label={translate('app.tills.book_movement')}
           onClick={() => void submit()}
         >

@@ -5,7 +5,7 @@ import { Title, useDataProvider, useLocaleState, useTranslate } from 'react-admi
 import { formatDate } from '../../shared/dates.ts';
 import type { Locale } from '../../shared/locale.ts';
 import type { ShopDataProvider } from '../dataProvider.ts';
-import { useFormatCents } from '../common/money.tsx';
+import { useFormatMoney } from '../common/money.tsx';
 import { PageTitle } from '../layout/PageTitle.tsx';
 import { Dep7Export } from './Dep7Export.tsx';
 import { FiscalExport, TillFiscal } from './TillFiscal.tsx';
@@ -21,7 +21,7 @@ import type { Till } from './CashDay.tsx';
 export function TillsPage() {
   const translate = useTranslate();
   const dataProvider = useDataProvider<ShopDataProvider>();
-  const formatCents = useFormatCents();
+  const formatMoney = useFormatMoney();
   const [locale] = useLocaleState();
   const [selected, setSelected] = useState(0);
   const { data } = useQuery({
@@ -45,7 +45,7 @@ export function TillsPage() {
           {till && data && (
             <Box key={till.id}>
               <Typography variant="h5" component="h2" sx={{ mb: 1 }}>
-                {till.name}: <span id="till-balance">{formatCents(till.balance)}</span>
+                {till.name}: <span id="till-balance">{formatMoney(till.balance)}</span>
               </Typography>
               <Typography color="text.secondary" sx={{ mb: 2 }}>
                 {translate('app.tills.closed_until')}:{' '}

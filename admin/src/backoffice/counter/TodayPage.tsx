@@ -4,7 +4,7 @@ import type { ReactNode } from 'react';
 import { Title, useTranslate, useDataProvider } from 'react-admin';
 import type { ShopDataProvider } from '../dataProvider.ts';
 import { Link } from 'react-router-dom';
-import { useFormatCents } from '../common/money.tsx';
+import { useFormatMoney } from '../common/money.tsx';
 import { PageTitle } from '../layout/PageTitle.tsx';
 import { counterPaths } from './paths.ts';
 import { OpenDays, type OpenDay, type TillDay } from './CashDay.tsx';
@@ -38,7 +38,7 @@ function Tile({ id, title, children }: { id: string; title: string; children: Re
 export function TodayPage() {
   const translate = useTranslate();
   const dataProvider = useDataProvider<ShopDataProvider>();
-  const formatCents = useFormatCents();
+  const formatMoney = useFormatMoney();
   const { data, error } = useQuery({
     queryKey: ['office', 'today'],
     queryFn: () => dataProvider.call('/api/office/today') as Promise<OfficeToday>,
@@ -61,7 +61,7 @@ export function TodayPage() {
         <Box sx={{ display: 'grid', gridTemplateColumns: 'repeat(auto-fill, minmax(250px, 1fr))', gap: 2 }}>
           <Tile id="today-card-sales" title={translate('app.today.card_sales')}>
             <Typography variant="h5" component="p">
-              {formatCents(data.cardSales.amount)}
+              {formatMoney(data.cardSales.amount)}
             </Typography>
             <Typography color="text.secondary">
               {translate('app.today.orders', { smart_count: data.cardSales.orders })}
@@ -69,7 +69,7 @@ export function TodayPage() {
           </Tile>
           <Tile id="today-payouts" title={translate('app.today.payouts')}>
             <Typography variant="h5" component="p">
-              {formatCents(data.payouts.amount)}
+              {formatMoney(data.payouts.amount)}
             </Typography>
             <Typography color="text.secondary">
               {translate('app.today.payout_count', { smart_count: data.payouts.count })}
@@ -79,7 +79,7 @@ export function TodayPage() {
             {data.counterCopies.length === 0 && <Typography color="text.secondary">–</Typography>}
             {data.counterCopies.map((c) => (
               <Typography key={c.itemId}>
-                {c.quantity} × {c.itemName}: {formatCents(c.amount)}
+                {c.quantity} × {c.itemName}: {formatMoney(c.amount)}
               </Typography>
             ))}
           </Tile>
@@ -87,7 +87,7 @@ export function TodayPage() {
             {data.tills.map((till) => (
               <Box key={till.id} sx={{ mb: 1 }}>
                 <Typography>
-                  {till.name}: <strong>{formatCents(till.balance)}</strong>
+                  {till.name}: <strong>{formatMoney(till.balance)}</strong>
                 </Typography>
                 {till.closedToday && (
                   <Typography color="text.secondary" variant="body2">
@@ -114,7 +114,7 @@ export function TodayPage() {
           </Tile>
           <Tile id="today-open-credit" title={translate('app.today.open_credit')}>
             <Typography variant="h5" component="p">
-              {formatCents(data.openCredit.amount)}
+              {formatMoney(data.openCredit.amount)}
             </Typography>
             <Typography color="text.secondary">
               {translate('app.today.vendors', { smart_count: data.openCredit.vendors })}

@@ -5,7 +5,7 @@ import { Button, DataTable, List, SimpleList, useLocale, useRecordContext, useTr
 import { Link } from 'react-router-dom';
 import { formatDate } from '../../shared/dates.ts';
 import type { Locale } from '../../shared/locale.ts';
-import { useFormatCents } from '../common/money.tsx';
+import { useFormatMoney } from '../common/money.tsx';
 import { PageTitle } from '../layout/PageTitle.tsx';
 import { creditPaths } from './paths.ts';
 import type { CreditRecord } from './record.ts';
@@ -39,10 +39,10 @@ function Empty() {
 /** /credits: vendors with credit to pay out, the largest first, each with the way to the payout page. */
 export function CreditList() {
   const isSmall = useMediaQuery<Theme>((theme) => theme.breakpoints.down('md'));
-  const formatCents = useFormatCents();
+  const formatMoney = useFormatMoney();
   const locale = useLocale() as Locale;
   const lastPayout = (record: CreditRecord) =>
-    record.lastPayout ? `${formatCents(record.lastPayout.amount)} · ${formatDate(record.lastPayout.at, locale)}` : '—';
+    record.lastPayout ? `${formatMoney(record.lastPayout.amount)} · ${formatDate(record.lastPayout.at, locale)}` : '—';
   return (
     <List
       resource="vendorsummary"
@@ -57,7 +57,7 @@ export function CreditList() {
       {isSmall ? (
         <SimpleList
           primaryText={(record: CreditRecord) => `${record.licenseId} · ${record.firstName} ${record.lastName}`}
-          secondaryText={(record: CreditRecord) => formatCents(record.credit)}
+          secondaryText={(record: CreditRecord) => formatMoney(record.credit)}
           tertiaryText={() => <PayoutButton />}
           linkType={false}
         />
@@ -66,7 +66,7 @@ export function CreditList() {
           <DataTable.Col source="licenseId" />
           <DataTable.Col source="firstName" />
           <DataTable.Col source="lastName" />
-          <DataTable.Col source="credit" align="right" render={(record: CreditRecord) => formatCents(record.credit)} />
+          <DataTable.Col source="credit" align="right" render={(record: CreditRecord) => formatMoney(record.credit)} />
           <DataTable.Col source="lastPayout" render={lastPayout} />
           <DataTable.Col label="app.vendor.actions" disableSort render={() => <PayoutButton />} />
         </DataTable>

@@ -15,7 +15,7 @@ import {
   useTranslate,
 } from 'react-admin';
 import { useParams } from 'react-router-dom';
-import { useFormatCents } from '../common/money.tsx';
+import { useFormatMoney } from '../common/money.tsx';
 import { TransactionTable } from '../common/TransactionTable.tsx';
 import { PageTitle } from '../layout/PageTitle.tsx';
 import { Receipt, ReceiptButton } from '../payouts/Receipt.tsx';
@@ -48,7 +48,7 @@ interface LastPayout extends Paid {
 function PaidMeanwhile({ payout }: { payout: LastPayout }) {
   const translate = useTranslate();
   const locale = useLocale() as Locale;
-  const formatCents = useFormatCents();
+  const formatMoney = useFormatMoney();
   return (
     <Alert
       severity="warning"
@@ -58,7 +58,7 @@ function PaidMeanwhile({ payout }: { payout: LastPayout }) {
     >
       {translate('app.books.paid_meanwhile', {
         name: payout.authorisedBy,
-        amount: formatCents(payout.amount),
+        amount: formatMoney(payout.amount),
         date: formatDateTime(payout.createdAt, locale),
         receipt: payout.voucher,
       })}
@@ -68,13 +68,13 @@ function PaidMeanwhile({ payout }: { payout: LastPayout }) {
 
 function OpenRows({ rows, balance }: { rows: AccountRow[]; balance: number }) {
   const translate = useTranslate();
-  const formatCents = useFormatCents();
+  const formatMoney = useFormatMoney();
   return (
     <TransactionTable id="payout-rows" rows={rows}>
       <TableRow sx={{ '& td': { fontWeight: 700 } }}>
         <TableCell colSpan={3}>{translate('app.books.credit')}</TableCell>
         <TableCell align="right" id="payout-credit" sx={{ whiteSpace: 'nowrap' }}>
-          {formatCents(balance)}
+          {formatMoney(balance)}
         </TableCell>
       </TableRow>
     </TransactionTable>
@@ -92,7 +92,7 @@ function Payout({ licenseId }: { licenseId: string }) {
   const translate = useTranslate();
   const dataProvider = useDataProvider<ShopDataProvider>();
   const queryClient = useQueryClient();
-  const formatCents = useFormatCents();
+  const formatMoney = useFormatMoney();
   const queryKey = ['payments', 'forpayout', licenseId];
   const { data, error, isPending, refetch } = useQuery({
     queryKey,
@@ -135,7 +135,7 @@ function Payout({ licenseId }: { licenseId: string }) {
           ? (failed.body as { currentAmount?: number; lastPayout?: LastPayout } | undefined)
           : undefined;
       if (typeof body?.currentAmount === 'number')
-        setProblem(translate('app.books.stale', { amount: formatCents(body.currentAmount) }));
+        setProblem(translate('app.books.stale', { amount: formatMoney(body.currentAmount) }));
       else if (body?.lastPayout) setLostTo(body.lastPayout);
       // Any other refusal of the books (a debt meanwhile): the reloaded rows say "No credits to pay out".
       else if (status !== 409) setProblem((failed as Error).message);
@@ -150,7 +150,7 @@ function Payout({ licenseId }: { licenseId: string }) {
     return (
       <Box id="payout-done">
         <Alert severity="success" sx={{ mb: 2 }}>
-          {translate('app.books.paid', { amount: formatCents(paid.amount), vendor })}
+          {translate('app.books.paid', { amount: formatMoney(paid.amount), vendor })}
         </Alert>
         <Typography variant="h6" component="h2" sx={{ mb: 1 }}>
           {translate('app.books.receipt_title', { receipt: paid.voucher })}
@@ -196,12 +196,12 @@ function Payout({ licenseId }: { licenseId: string }) {
         content={
           <>
             <Typography>
-              {translate('app.books.confirm_content', { amount: formatCents(data.balance), vendor })}
+              {translate('app.books.confirm_content', { amount: formatMoney(data.balance), vendor })}
             </Typography>
             <AfterCloseNotice till={till} id="payout-confirm-after-close" />
           </>
         }
-        translateOptions={{ amount: formatCents(data.balance), vendor }}
+        translateOptions={{ amount: formatMoney(data.balance), vendor }}
         confirm="app.books.pay_out"
         onConfirm={() => void payOut()}
         onClose={() => setConfirming(false)}

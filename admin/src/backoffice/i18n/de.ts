@@ -37,7 +37,7 @@ export const de = {
       pick_colour: 'Farbe wählen',
     },
     validation: {
-      euros: 'Bitte einen Betrag in Euro eingeben, zum Beispiel 2,50.',
+      amount: 'Bitte einen Betrag in %{currency} eingeben, zum Beispiel %{example}.',
       day: 'Bitte ein Datum wie 21.11.2026 eingeben.',
     },
     vendor: {
@@ -75,7 +75,7 @@ export const de = {
       privacy_anonymise_hint:
         'Anonymisieren löscht Name, Kontaktdaten, Adresse, Standorte, Kommentare und Login (Art. 17 DSGVO). Die Buchungen bleiben 10 Jahre unter einem Pseudonym erhalten (§ 147 AO), die Lizenznummer wird frei.',
       privacy_anonymise_blocked:
-        'Anonymisieren ist erst möglich, wenn das Guthaben 0,00 € beträgt (jetzt %{credit}): Bitte zuerst auszahlen oder die Schulden ausgleichen, sonst ginge Geld verloren.',
+        'Anonymisieren ist erst möglich, wenn das Guthaben null beträgt (jetzt %{credit}): Bitte zuerst auszahlen oder die Schulden ausgleichen, sonst ginge Geld verloren.',
       privacy_anonymise_title: '%{name} anonymisieren?',
       privacy_anonymise_content:
         'Das kann nicht rückgängig gemacht werden. Alle persönlichen Daten werden endgültig gelöscht, auch aus dem Protokoll; die Buchungen heißen danach „Gelöscht #%{id}“. Laden Sie vorher die Datenauskunft herunter, falls sie noch gebraucht wird.',

@@ -37,7 +37,7 @@ export const en = {
       pick_colour: 'Pick a colour',
     },
     validation: {
-      euros: 'Please enter an amount in euros, for example 2,50.',
+      amount: 'Please enter an amount in %{currency}, for example %{example}.',
       day: 'Please enter a date like 21/11/2026.',
     },
     vendor: {
@@ -73,7 +73,7 @@ export const en = {
       privacy_anonymise_hint:
         'Anonymising erases name, contact data, address, locations, comments and login (Art. 17 GDPR). The bookings are kept for 10 years under a pseudonym (§ 147 AO); the licence ID becomes free.',
       privacy_anonymise_blocked:
-        'Anonymising is possible only once the credit is €0.00 (now %{credit}): please pay it out or settle the debt first, or money would be lost.',
+        'Anonymising is possible only once the credit is zero (now %{credit}): please pay it out or settle the debt first, or money would be lost.',
       privacy_anonymise_title: 'Anonymise %{name}?',
       privacy_anonymise_content:
         'This cannot be undone. All personal data is erased for good, from the protocol too; the bookings are then named "Deleted #%{id}". Download the data export first if it is still needed.',

@@ -1,7 +1,7 @@
 import { Button, Stack } from '@mui/material';
 import { useState } from 'react';
 import { Confirm, useDataProvider, useNotify, useRecordContext, useRefresh, useTranslate } from 'react-admin';
-import { useFormatCents } from '../common/money.tsx';
+import { useFormatMoney } from '../common/money.tsx';
 import type { CallApi, OrderRecord } from './record.ts';
 
 /** Statuses Stripe may still change: the order is asked about again. */
@@ -14,7 +14,7 @@ export function OrderActions() {
   const notify = useNotify();
   const refresh = useRefresh();
   const translate = useTranslate();
-  const formatCents = useFormatCents();
+  const formatMoney = useFormatMoney();
   const [busy, setBusy] = useState(false);
   const [confirming, setConfirming] = useState(false);
   const [bearer, setBearer] = useState<'vendor' | 'newspaper' | null>(null);
@@ -85,7 +85,7 @@ export function OrderActions() {
             loading={busy}
             title={translate('app.order.dispute_title', { id: record.id })}
             content={translate(`app.order.dispute_content_${bearer ?? 'vendor'}`, {
-              amount: formatCents(dispute.amount),
+              amount: formatMoney(dispute.amount),
               vendor: record.vendorLicenseId,
             })}
             onConfirm={() => void decide()}
@@ -109,7 +109,7 @@ export function OrderActions() {
             isOpen={confirming}
             loading={busy}
             title={translate('app.order.refund_title', { id: record.id })}
-            content={translate('app.order.refund_content', { amount: formatCents(record.amountTotal) })}
+            content={translate('app.order.refund_content', { amount: formatMoney(record.amountTotal) })}
             confirm="app.order.refund"
             confirmColor="warning"
             onConfirm={() => void refund()}

@@ -12,7 +12,7 @@ import {
 } from 'react-admin';
 import { formatDate, formatDateTime } from '../../shared/dates.ts';
 import type { Locale } from '../../shared/locale.ts';
-import { useFormatCents } from '../common/money.tsx';
+import { useFormatMoney } from '../common/money.tsx';
 import { useVendorLabel } from '../common/vendorLabel.ts';
 import { PageTitle } from '../layout/PageTitle.tsx';
 import { OrderActions } from './OrderActions.tsx';
@@ -62,7 +62,7 @@ function StripeState() {
   const record = useRecordContext<OrderRecord>();
   const translate = useTranslate();
   const locale = useLocale() as Locale;
-  const formatCents = useFormatCents();
+  const formatMoney = useFormatMoney();
   if (!record) return null;
   const refund = record.refundStatus && record.refundStatus !== 'succeeded' && (
     <Chip
@@ -77,7 +77,7 @@ function StripeState() {
       size="small"
       color="info"
       className="order-partly-refunded"
-      label={translate('app.order.partly_refunded', { amount: formatCents(record.amountRefunded) })}
+      label={translate('app.order.partly_refunded', { amount: formatMoney(record.amountRefunded) })}
     />
   );
   // Radar's warning: refunding now may spare a chargeback and its fee.
@@ -97,7 +97,7 @@ function StripeState() {
       label={translate(
         record.dispute.bearer ? `app.order.dispute_borne_${record.dispute.bearer}` : 'app.order.dispute',
         {
-          amount: formatCents(record.dispute.amount),
+          amount: formatMoney(record.dispute.amount),
           due: record.dispute.evidenceDueBy ? formatDate(record.dispute.evidenceDueBy, locale) : '–',
           status: record.dispute.status,
         },
@@ -121,7 +121,7 @@ function StripeState() {
 export function OrderList() {
   const vendorLabel = useVendorLabel();
   const locale = useLocale() as Locale;
-  const formatCents = useFormatCents();
+  const formatMoney = useFormatMoney();
   const isSmall = useMediaQuery<Theme>((theme) => theme.breakpoints.down('md'));
   const when = (record: OrderRecord) => (record.createdAt ? formatDateTime(record.createdAt, locale) : '');
   return (
@@ -142,7 +142,7 @@ export function OrderList() {
             label="app.order.order"
             render={(record: OrderRecord) => (
               <>
-                #{record.id} · {formatCents(record.amountTotal)}
+                #{record.id} · {formatMoney(record.amountTotal)}
                 <br />
                 {when(record)}
                 <br />
@@ -166,7 +166,7 @@ export function OrderList() {
           <DataTable.Col
             source="amountTotal"
             align="right"
-            render={(record: OrderRecord) => formatCents(record.amountTotal)}
+            render={(record: OrderRecord) => formatMoney(record.amountTotal)}
           />
         )}
         <DataTable.Col source="status" render={() => <OrderStatus />} />

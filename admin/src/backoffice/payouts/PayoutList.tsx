@@ -20,7 +20,7 @@ import { formatDate, formatDateTime } from '../../shared/dates.ts';
 import type { Locale } from '../../shared/locale.ts';
 import { filterParam, periodFilename, useDownload } from '../common/download.ts';
 import { PeriodList, periodInputs, usePeriodFilter } from '../accounting/PeriodFilter.tsx';
-import { useFormatCents } from '../common/money.tsx';
+import { useFormatMoney } from '../common/money.tsx';
 import { useVendorLabel } from '../common/vendorLabel.ts';
 import { PageTitle } from '../layout/PageTitle.tsx';
 import { ReceiptButton } from './Receipt.tsx';
@@ -81,7 +81,7 @@ function Actions() {
 /** What the payout settled, one line per item: "Zeitung × 3: 7,50 €". */
 function Settled() {
   const record = useRecordContext<PayoutListRecord>();
-  const formatCents = useFormatCents();
+  const formatMoney = useFormatMoney();
   const translate = useTranslate();
   if (!record) return null;
   return (
@@ -89,7 +89,7 @@ function Settled() {
       {record.items.map((item) => (
         <li key={`${item.kind}-${item.itemId}`}>
           {item.kind === 'item' ? item.itemName : translate(`app.vendor.kind_${item.kind}`, { _: item.itemName })} ×{' '}
-          {item.quantity}: {formatCents(item.amount)}
+          {item.quantity}: {formatMoney(item.amount)}
         </li>
       ))}
     </Box>
@@ -137,7 +137,7 @@ function Totals() {
   const filterValues = usePeriodFilter();
   const dataProvider = useDataProvider<ShopDataProvider>();
   const translate = useTranslate();
-  const formatCents = useFormatCents();
+  const formatMoney = useFormatMoney();
   const { data, error } = useQuery({
     queryKey: ['payouts', 'totals', filterValues],
     queryFn: () => dataProvider.call(`/api/payouts/totals?${filterParam(filterValues)}`) as Promise<PayoutTotals>,
@@ -155,13 +155,13 @@ function Totals() {
         ) : (
           <>
             <Typography sx={{ fontWeight: 700 }} id="payouts-total">
-              {translate('app.books.payouts_total', { smart_count: data.count, amount: formatCents(data.amount) })}
+              {translate('app.books.payouts_total', { smart_count: data.count, amount: formatMoney(data.amount) })}
             </Typography>
             {data.reversedCount > 0 && (
               <Typography color="text.secondary">
                 {translate('app.books.reversed_total', {
                   count: data.reversedCount,
-                  amount: formatCents(data.reversedAmount),
+                  amount: formatMoney(data.reversedAmount),
                 })}
               </Typography>
             )}
@@ -176,14 +176,14 @@ function Totals() {
 export function PayoutList() {
   const isSmall = useMediaQuery<Theme>((theme) => theme.breakpoints.down('md'));
   const locale = useLocale() as Locale;
-  const formatCents = useFormatCents();
+  const formatMoney = useFormatMoney();
   const vendorLabel = useVendorLabel();
   const vendor = (record: PayoutListRecord) => vendorLabel(record.vendor);
   return (
     <PeriodList title={<PageTitle page="app.page.payouts" />} filters={filters} actions={<Actions />}>
       {isSmall ? (
         <SimpleList
-          primaryText={(record: PayoutListRecord) => `${formatCents(record.amount)} · ${vendor(record)}`}
+          primaryText={(record: PayoutListRecord) => `${formatMoney(record.amount)} · ${vendor(record)}`}
           secondaryText={(record: PayoutListRecord) =>
             `${record.voucher} · ${formatDateTime(record.createdAt, locale)} · ${record.authorisedBy}`
           }
@@ -206,7 +206,7 @@ export function PayoutList() {
           <DataTable.Col
             source="amount"
             align="right"
-            render={(record: PayoutListRecord) => formatCents(record.amount)}
+            render={(record: PayoutListRecord) => formatMoney(record.amount)}
           />
           <DataTable.Col source="items" disableSort render={() => <Settled />} />
           <DataTable.Col source="authorisedBy" disableSort />

@@ -2,7 +2,7 @@ import UndoIcon from '@mui/icons-material/Undo';
 import { Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle, TextField } from '@mui/material';
 import { useState, type FormEvent } from 'react';
 import { Button, useDataProvider, useNotify, useRefresh, useTranslate } from 'react-admin';
-import { useFormatCents } from '../common/money.tsx';
+import { useFormatMoney } from '../common/money.tsx';
 import type { ShopDataProvider } from '../dataProvider.ts';
 import { useVendorLabel, type NamedVendor } from '../common/vendorLabel.ts';
 
@@ -20,7 +20,7 @@ export function ReverseButton({ payout }: { payout: PayoutRecord }) {
   const dataProvider = useDataProvider<ShopDataProvider>();
   const notify = useNotify();
   const refresh = useRefresh();
-  const formatCents = useFormatCents();
+  const formatMoney = useFormatMoney();
   const vendorLabel = useVendorLabel();
   const [open, setOpen] = useState(false);
   const [reason, setReason] = useState('');
@@ -62,7 +62,7 @@ export function ReverseButton({ payout }: { payout: PayoutRecord }) {
           <DialogContent>
             <DialogContentText sx={{ mb: 2 }}>
               {translate('app.books.reverse_content', {
-                amount: formatCents(payout.amount),
+                amount: formatMoney(payout.amount),
                 vendor: vendorLabel(payout.vendor),
               })}
             </DialogContentText>

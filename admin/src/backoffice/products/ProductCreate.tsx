@@ -1,16 +1,13 @@
 import { Create } from 'react-admin';
 import { PageTitle } from '../layout/PageTitle.tsx';
 import { productPaths } from './paths.ts';
-import { ProductForm, productTransform } from './ProductForm.tsx';
+import { ProductForm, useProductTransform } from './ProductForm.tsx';
 
 /** /newproduct */
 export function ProductCreate() {
+  const transform = useProductTransform();
   return (
-    <Create
-      title={<PageTitle page="app.page.new_product" />}
-      transform={productTransform}
-      redirect={() => productPaths.list}
-    >
+    <Create title={<PageTitle page="app.page.new_product" />} transform={transform} redirect={() => productPaths.list}>
       <ProductForm />
     </Create>
   );

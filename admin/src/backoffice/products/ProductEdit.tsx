@@ -1,7 +1,7 @@
 import { DeleteButton, Edit, ListButton, SaveButton, Toolbar, TopToolbar } from 'react-admin';
 import { PageTitle } from '../layout/PageTitle.tsx';
 import { productPaths } from './paths.ts';
-import { ProductForm, productTransform } from './ProductForm.tsx';
+import { ProductForm, useProductTransform } from './ProductForm.tsx';
 
 function EditToolbar() {
   return (
@@ -14,6 +14,7 @@ function EditToolbar() {
 
 /** /productsettings/update/{id} */
 export function ProductEdit() {
+  const transform = useProductTransform();
   return (
     <Edit
       title={<PageTitle page="app.page.edit_product" />}
@@ -23,7 +24,7 @@ export function ProductEdit() {
         </TopToolbar>
       }
       mutationMode="pessimistic"
-      transform={productTransform}
+      transform={transform}
       redirect={() => productPaths.list}
     >
       <ProductForm toolbar={<EditToolbar />} />

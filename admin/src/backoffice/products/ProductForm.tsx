@@ -20,7 +20,7 @@ import {
 } from 'react-admin';
 import { ColourInput } from '../common/ColourInput.tsx';
 import { asFileValue } from '../common/files.ts';
-import { EuroInput, eurosToCents } from '../common/money.tsx';
+import { MoneyInput, toMinorUnits, useCurrency } from '../common/money.tsx';
 import { Section, wide } from '../common/Section.tsx';
 import { useVatRateFormat } from '../common/vatRate.ts';
 import { useSettings } from '../SettingsContext.tsx';
@@ -52,9 +52,12 @@ function PdfPreview() {
   );
 }
 
-/** Price and max order amount are typed in euros; the API takes cents. */
-export const productTransform = (values: Record<string, unknown>) =>
-  eurosToCents(values, ['price', 'maxOrderAmount', 'counterPrice']);
+/** Price and max order amount are typed in the installation's currency; the API takes minor units. */
+export function useProductTransform() {
+  const currency = useCurrency();
+  return (values: Record<string, unknown>) =>
+    toMinorUnits(values, ['price', 'maxOrderAmount', 'counterPrice'], currency);
+}
 
 /** The item's fields, the same on create and edit; the server's messages appear at these fields. */
 export function ProductForm({ toolbar }: { toolbar?: ReactElement<typeof Toolbar> }) {
@@ -66,8 +69,8 @@ export function ProductForm({ toolbar }: { toolbar?: ReactElement<typeof Toolbar
       <Section title="app.product.section_item">
         <TextInput source="name" validate={required()} />
         <TextInput source="nameEn" />
-        <EuroInput source="price" validate={required()} />
-        <EuroInput source="counterPrice" />
+        <MoneyInput source="price" validate={required()} />
+        <MoneyInput source="counterPrice" />
         <TextInput
           source="vatRate"
           format={vatRateFormat}
@@ -78,7 +81,7 @@ export function ProductForm({ toolbar }: { toolbar?: ReactElement<typeof Toolbar
         <TextInput source="descriptionEn" multiline sx={wide} />
         <TextInput source="measure" />
         <NumberInput source="order" step={1} />
-        <EuroInput source="maxOrderAmount" />
+        <MoneyInput source="maxOrderAmount" />
         <BooleanInput source="disabled" />
         <BooleanInput source="isMainProduct" />
         <BooleanInput source="takesOverTransactionCosts" />

@@ -13,7 +13,7 @@ import {
   type RaRecord,
 } from 'react-admin';
 import { assetUrl } from '../../shared/settings.ts';
-import { useFormatCents } from '../common/money.tsx';
+import { useFormatMoney } from '../common/money.tsx';
 import { PageTitle } from '../layout/PageTitle.tsx';
 import { productPaths } from './paths.ts';
 
@@ -66,7 +66,7 @@ const greyedOut = (record: ProductRecord) => (record.disabled ? { opacity: 0.5 }
 
 export function ProductList() {
   const isSmall = useMediaQuery<Theme>((theme) => theme.breakpoints.down('md'));
-  const formatCents = useFormatCents();
+  const formatMoney = useFormatMoney();
   return (
     <List
       title={<PageTitle page="app.page.products" />}
@@ -84,7 +84,7 @@ export function ProductList() {
         <SimpleList<ProductRecord>
           leftAvatar={(record) => <ProductPicture record={record} />}
           primaryText={(record) => record.name}
-          secondaryText={(record) => formatCents(record.price)}
+          secondaryText={(record) => formatMoney(record.price)}
           rowClick={(id) => productPaths.edit(id)}
           rowSx={greyedOut}
         />
@@ -92,7 +92,7 @@ export function ProductList() {
         <DataTable<ProductRecord> rowClick={(id) => productPaths.edit(id)} rowSx={greyedOut} bulkActionButtons={false}>
           <DataTable.Col source="image" disableSort render={() => <Thumbnail />} />
           <DataTable.Col source="name" />
-          <DataTable.Col source="price" align="right" render={(record: ProductRecord) => formatCents(record.price)} />
+          <DataTable.Col source="price" align="right" render={(record: ProductRecord) => formatMoney(record.price)} />
           <DataTable.NumberCol source="order" />
           <DataTable.Col label="app.product.labels" disableSort render={() => <Badges />} />
         </DataTable>

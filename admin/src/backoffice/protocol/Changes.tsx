@@ -3,8 +3,8 @@ import { useLocale, useRecordContext, useTranslate } from 'react-admin';
 import { Link } from 'react-router-dom';
 import { formatDateTime } from '../../shared/dates.ts';
 import type { Locale } from '../../shared/locale.ts';
-import { formatCents } from '../../shared/money.ts';
 import type { ProtocolEntry } from '../../../../api/src/protocol/queries.ts';
+import { useFormatMoney } from '../common/money.tsx';
 import { actionKey, isCents, humanised, recordKinds } from './records.ts';
 
 /** A line of a payout or a sale as the entry kept it. */
@@ -18,14 +18,15 @@ const isLine = (value: object): value is Line => 'itemName' in value && typeof (
 
 const isoInstant = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/;
 
-/** Values as people read them: euros, yes/no, dates, lists and objects in words; long texts (CSS) cut. */
+/** Values as people read them: amounts in the installation's currency, yes/no, dates, lists and objects in words; long texts (CSS) cut. */
 function useShown() {
   const translate = useTranslate();
   const locale = useLocale() as Locale;
+  const formatMoney = useFormatMoney();
   const empty = translate('app.protocol.empty_value');
   const shown = (field: string, value: unknown, label: (field: string) => string): string => {
     if (value === null || value === undefined || value === '') return empty;
-    if (typeof value === 'number' && isCents(field)) return formatCents(value, locale);
+    if (typeof value === 'number' && isCents(field)) return formatMoney(value);
     if (field === 'kind' && typeof value === 'string') return translate(`app.vendor.kind_${value}`, { _: value });
     if (typeof value === 'boolean') return translate(value ? 'ra.boolean.true' : 'ra.boolean.false');
     if (typeof value === 'string' && isoInstant.test(value)) return formatDateTime(value, locale);
@@ -36,7 +37,7 @@ function useShown() {
       const name =
         kind === 'item' ? String(value.itemName) : translate(`app.vendor.kind_${kind}`, { _: value.itemName });
       const quantity = typeof value.quantity === 'number' ? ` × ${value.quantity}` : '';
-      return `${name}${quantity}: ${formatCents(value.amount as number, locale)}`;
+      return `${name}${quantity}: ${formatMoney(value.amount as number)}`;
     }
     if (typeof value === 'object')
       return Object.entries(value as Record<string, unknown>)
@@ -62,13 +63,13 @@ function useLabel(recordType: string | null) {
 /** The record as a person names it: "Maria Muster (DEMO-33)", "Zeitung", "12,50 € an Maria Muster (DEMO-3)". */
 function useRecordName() {
   const translate = useTranslate();
-  const locale = useLocale() as Locale;
+  const formatMoney = useFormatMoney();
   return (entry: ProtocolEntry): string => {
     const type = translate(`app.protocol.type_${(entry.recordType ?? '').replace(/-/g, '_')}`, { _: entry.recordType });
     const named = entry.recordName;
     const name = named?.name ? (named.licenseId ? `${named.name} (${named.licenseId})` : named.name) : null;
     if (entry.recordType === 'payout' && named?.amount != null && name)
-      return translate('app.protocol.payout_to', { amount: formatCents(named.amount, locale), name });
+      return translate('app.protocol.payout_to', { amount: formatMoney(named.amount), name });
     if (name && (entry.recordType === 'vendor' || entry.recordType === 'item')) return name;
     if (name) return translate('app.protocol.type_of', { type, name });
     return `${type} ${entry.recordId ?? ''}`.trim();

@@ -30,7 +30,7 @@ export const recordKinds: Record<string, RecordKind> = {
   'login-lock': { link: () => '/login-locks' },
 };
 
-/** Fields the API holds in cents: shown as euros in the language of the screen. */
+/** Fields the API holds in minor units: shown in the installation's currency as the screen's language writes it. */
 const centFields = new Set([
   'amount',
   'amountTotal',

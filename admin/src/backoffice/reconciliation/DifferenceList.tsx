@@ -3,7 +3,7 @@ import { useLocale, useTranslate } from 'react-admin';
 import { Link } from 'react-router-dom';
 import { formatDateTime } from '../../shared/dates.ts';
 import type { Locale } from '../../shared/locale.ts';
-import { useFormatCents } from '../common/money.tsx';
+import { useFormatMoney } from '../common/money.tsx';
 import type { Difference } from './types.ts';
 
 /**
@@ -13,7 +13,7 @@ import type { Difference } from './types.ts';
 export function DifferenceList({ differences }: { differences: Difference[] }) {
   const translate = useTranslate();
   const locale = useLocale() as Locale;
-  const formatCents = useFormatCents();
+  const formatMoney = useFormatMoney();
   if (differences.length === 0)
     return (
       <Alert severity="success" id="reconciliation-no-differences">
@@ -69,13 +69,13 @@ export function DifferenceList({ differences }: { differences: Difference[] }) {
                 {translate('app.reconciliation.stripe')}
               </Typography>
               <Typography component="dd" variant="body2" sx={{ m: 0, textAlign: 'right' }}>
-                {formatCents(difference.stripe)}
+                {formatMoney(difference.stripe)}
               </Typography>
               <Typography component="dt" variant="body2">
                 {translate('app.reconciliation.books')}
               </Typography>
               <Typography component="dd" variant="body2" sx={{ m: 0, textAlign: 'right' }}>
-                {formatCents(difference.books)}
+                {formatMoney(difference.books)}
               </Typography>
               <Typography component="dt" variant="body2" sx={{ fontWeight: 700 }}>
                 {translate('app.reconciliation.difference')}
@@ -85,7 +85,7 @@ export function DifferenceList({ differences }: { differences: Difference[] }) {
                 variant="body2"
                 sx={{ m: 0, textAlign: 'right', fontWeight: 700, color: 'error.main' }}
               >
-                {formatCents(difference.stripe - difference.books)}
+                {formatMoney(difference.stripe - difference.books)}
               </Typography>
             </Box>
           </Stack>

@@ -1,12 +1,12 @@
 import { Box, Table, TableBody, TableCell, TableHead, TableRow } from '@mui/material';
 import { useTranslate } from 'react-admin';
-import { useFormatCents } from '../common/money.tsx';
+import { useFormatMoney } from '../common/money.tsx';
 import { figures, type Figure, type Reconciliation } from './types.ts';
 
 /** Stripe's figures and the books' side by side, with what differs; the sum last. */
 export function FiguresTable({ reconciliation }: { reconciliation: Reconciliation }) {
   const translate = useTranslate();
-  const formatCents = useFormatCents();
+  const formatMoney = useFormatMoney();
   const { stripe, books } = reconciliation;
   // A figure that is nothing on both sides says nothing: shown only when something moved.
   const shown = figures.filter((figure) => stripe[figure] !== 0 || books[figure] !== 0);
@@ -21,13 +21,13 @@ export function FiguresTable({ reconciliation }: { reconciliation: Reconciliatio
           {translate(`app.reconciliation.figure_${figure}`)}
         </TableCell>
         <TableCell align="right" sx={weight}>
-          {formatCents(stripe[figure])}
+          {formatMoney(stripe[figure])}
         </TableCell>
         <TableCell align="right" sx={weight}>
-          {formatCents(books[figure])}
+          {formatMoney(books[figure])}
         </TableCell>
         <TableCell align="right" sx={{ ...weight, color: difference === 0 ? undefined : 'error.main' }}>
-          {difference === 0 ? '–' : formatCents(difference)}
+          {difference === 0 ? '–' : formatMoney(difference)}
         </TableCell>
       </TableRow>
     );

@@ -17,7 +17,7 @@ import { Link } from 'react-router-dom';
 import { datevSettingsPath } from '../accounting/paths.ts';
 import { ColourInput } from '../common/ColourInput.tsx';
 import { asFileValue } from '../common/files.ts';
-import { EuroInput, eurosToCents } from '../common/money.tsx';
+import { MoneyInput, toMinorUnits, useCurrency } from '../common/money.tsx';
 import { Section, wide } from '../common/Section.tsx';
 import { useVatRateFormat } from '../common/vatRate.ts';
 import { qrPaths } from '../qrcodes/paths.ts';
@@ -34,19 +34,20 @@ const germanVariants = [
 const coordinate = (value: string | number | null | undefined) => (value == null ? '' : String(value));
 
 /**
- * /settings/update: every general setting (money in euros), logo and favicon, then the shop's custom
+ * /settings/update: every general setting (money in the installation's currency), logo and favicon, then the shop's custom
  * CSS. A save waits for the server (pessimistic): its messages appear at the fields, and success is
  * announced only after it answered.
  */
 export function SettingsEdit() {
   const translate = useTranslate();
   const vatRateFormat = useVatRateFormat();
+  const currency = useCurrency();
   return (
     <>
       <SettingsForm
         page="app.page.settings"
         savedMessage="app.settings.saved"
-        transform={(values: RaRecord) => eurosToCents(values, ['maxOrderAmount'])}
+        transform={(values: RaRecord) => toMinorUnits(values, ['maxOrderAmount'], currency)}
       >
         <Section title="app.settings.section_newspaper">
           <TextInput source="newspaperName" sx={wide} />
@@ -88,7 +89,7 @@ export function SettingsEdit() {
           >
             <SelectInput optionText="name" emptyText="app.settings.no_main_item" />
           </ReferenceInput>
-          <EuroInput source="maxOrderAmount" validate={required()} />
+          <MoneyInput source="maxOrderAmount" validate={required()} />
           <BooleanInput source="webshopIsClosed" />
           <BooleanInput source="useVendorLicenseIdInShop" />
           <BooleanInput source="useTipInsteadOfDonation" />

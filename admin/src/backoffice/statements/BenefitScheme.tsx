@@ -15,7 +15,8 @@ import {
 import { useEffect, useState } from 'react';
 import { Button, useDataProvider, useLocale, useNotify, useTranslate } from 'react-admin';
 import type { Locale } from '../../shared/locale.ts';
-import { centsToInput, parseEuros } from '../../shared/money.ts';
+import { amountToInput, parseAmount } from '../../shared/money.ts';
+import { AmountField, useCurrency } from '../common/money.tsx';
 import type { ShopDataProvider } from '../dataProvider.ts';
 
 // The installation's benefit scheme, as the office keeps it up to date: start from a preset
@@ -41,29 +42,33 @@ interface Draft {
 
 const keys: Key[] = ['de-buergergeld', 'at-grundversorgung', 'custom', 'none'];
 
-function toDraft(scheme: Scheme, locale: Locale): Draft {
+function toDraft(scheme: Scheme, currency: string, locale: Locale): Draft {
   return {
     scheme: scheme.scheme,
-    bands: scheme.bands.map((band) => ({ upTo: centsToInput(band.upTo, locale), percent: String(band.percent) })),
+    bands: scheme.bands.map((band) => ({
+      upTo: amountToInput(band.upTo, currency, locale),
+      percent: String(band.percent),
+    })),
     warnPercent: String(scheme.warnPercent),
-    tipsFreeUpTo: scheme.tipsFreeUpTo === null ? '' : centsToInput(scheme.tipsFreeUpTo, locale),
+    tipsFreeUpTo: scheme.tipsFreeUpTo === null ? '' : amountToInput(scheme.tipsFreeUpTo, currency, locale),
   };
 }
 
 /** The draft as the API takes it; a number that cannot be read goes as NaN, which the API refuses by field. */
-function fromDraft(draft: Draft): Scheme {
-  const cents = (text: string) => parseEuros(text) ?? Number.NaN;
+function fromDraft(draft: Draft, currency: string): Scheme {
+  const minor = (text: string) => parseAmount(text, currency) ?? Number.NaN;
   return {
     scheme: draft.scheme,
-    bands: draft.bands.map((band) => ({ upTo: cents(band.upTo), percent: Number(band.percent) })),
+    bands: draft.bands.map((band) => ({ upTo: minor(band.upTo), percent: Number(band.percent) })),
     warnPercent: Number(draft.warnPercent),
-    tipsFreeUpTo: draft.tipsFreeUpTo.trim() === '' ? null : cents(draft.tipsFreeUpTo),
+    tipsFreeUpTo: draft.tipsFreeUpTo.trim() === '' ? null : minor(draft.tipsFreeUpTo),
   };
 }
 
 export function BenefitSchemeButton({ onSaved }: { onSaved: () => void }) {
   const translate = useTranslate();
   const locale = useLocale() as Locale;
+  const currency = useCurrency();
   const notify = useNotify();
   const dataProvider = useDataProvider<ShopDataProvider>();
   const [open, setOpen] = useState(false);
@@ -78,19 +83,19 @@ export function BenefitSchemeButton({ onSaved }: { onSaved: () => void }) {
       ({ presets: loaded, ...scheme }) => {
         if (!current) return;
         setPresets(loaded);
-        setDraft(toDraft(scheme, locale));
+        setDraft(toDraft(scheme, currency, locale));
       },
       (failed: Error) => current && setError(failed.message),
     );
     return () => {
       current = false;
     };
-  }, [open, dataProvider, locale]);
+  }, [open, dataProvider, currency, locale]);
 
   const save = async () => {
     if (!draft) return;
     try {
-      await dataProvider.call('/api/settings/benefit-scheme', { method: 'PUT', body: fromDraft(draft) });
+      await dataProvider.call('/api/settings/benefit-scheme', { method: 'PUT', body: fromDraft(draft, currency) });
       notify('app.statements.scheme.saved', { type: 'success' });
       setOpen(false);
       onSaved();
@@ -122,7 +127,7 @@ export function BenefitSchemeButton({ onSaved }: { onSaved: () => void }) {
                 id="benefit-scheme-key"
                 label={translate('app.statements.scheme.scheme')}
                 value={draft.scheme}
-                onChange={(event) => setDraft(toDraft(presets[event.target.value as Key], locale))}
+                onChange={(event) => setDraft(toDraft(presets[event.target.value as Key], currency, locale))}
                 size="small"
               >
                 {keys.map((key) => (
@@ -133,12 +138,11 @@ export function BenefitSchemeButton({ onSaved }: { onSaved: () => void }) {
               </TextField>
               {draft.bands.map((band, index) => (
                 <Box key={index} sx={{ display: 'flex', gap: 1, alignItems: 'center' }}>
-                  <TextField
+                  <AmountField
                     id={`benefit-band-${index}-upto`}
                     label={translate('app.statements.scheme.up_to', { n: index + 1 })}
                     value={band.upTo}
                     onChange={(event) => setBand(index, 'upTo', event.target.value)}
-                    slotProps={{ htmlInput: { inputMode: 'decimal' } }}
                     size="small"
                   />
                   <TextField
@@ -175,13 +179,12 @@ export function BenefitSchemeButton({ onSaved }: { onSaved: () => void }) {
                 slotProps={{ htmlInput: { inputMode: 'numeric' } }}
                 size="small"
               />
-              <TextField
+              <AmountField
                 id="benefit-tips-free"
                 label={translate('app.statements.scheme.tips_free')}
                 helperText={translate('app.statements.scheme.tips_free_help')}
                 value={draft.tipsFreeUpTo}
                 onChange={(event) => setDraft({ ...draft, tipsFreeUpTo: event.target.value })}
-                slotProps={{ htmlInput: { inputMode: 'decimal' } }}
                 size="small"
               />
             </Box>

@@ -16,7 +16,7 @@ import { useDataProvider, useLocale, useTranslate } from 'react-admin';
 import { formatMonth, localDay } from '../../shared/dates.ts';
 import type { Locale } from '../../shared/locale.ts';
 import { PrintFrame } from '../common/PrintFrame.tsx';
-import { useFormatCents } from '../common/money.tsx';
+import { useFormatMoney } from '../common/money.tsx';
 import { BenefitSchemeButton } from './BenefitScheme.tsx';
 import type { ShopDataProvider } from '../dataProvider.ts';
 
@@ -67,7 +67,7 @@ const columns = ['sales', 'licences', 'feesBorne', 'copiesBought', 'net', 'tips'
 export function BenefitView({ vendorId }: { vendorId: number }) {
   const translate = useTranslate();
   const locale = useLocale() as Locale;
-  const formatCents = useFormatCents();
+  const formatMoney = useFormatMoney();
   const dataProvider = useDataProvider<ShopDataProvider>();
   const lastMonth = addMonths(localDay().slice(0, 7), -1);
   const [span, setSpan] = useState<Span>('half');
@@ -99,7 +99,7 @@ export function BenefitView({ vendorId }: { vendorId: number }) {
   const gaugeText = (gauge: Gauge) =>
     gauge.level === 'ok'
       ? translate('app.statements.benefit.ok')
-      : translate(`app.statements.benefit.${gauge.level}`, { edge: formatCents(gauge.edge ?? 0) });
+      : translate(`app.statements.benefit.${gauge.level}`, { edge: formatMoney(gauge.edge ?? 0) });
   const answer = loaded.answer;
   const warned = answer?.months.filter((m) => m.gauge.level !== 'ok' || m.gauge.tips !== 'ok') ?? [];
 
@@ -179,7 +179,7 @@ export function BenefitView({ vendorId }: { vendorId: number }) {
                         align="right"
                         sx={{ whiteSpace: 'nowrap', fontWeight: column === 'net' ? 700 : undefined }}
                       >
-                        {formatCents(month[column])}
+                        {formatMoney(month[column])}
                       </TableCell>
                     ))}
                     <TableCell sx={{ fontWeight: month.gauge.level === 'ok' ? undefined : 700 }}>
@@ -195,7 +195,7 @@ export function BenefitView({ vendorId }: { vendorId: number }) {
                   </TableCell>
                   {columns.map((column) => (
                     <TableCell key={column} align="right" sx={{ whiteSpace: 'nowrap', fontWeight: 700 }}>
-                      {formatCents(answer.totals[column])}
+                      {formatMoney(answer.totals[column])}
                     </TableCell>
                   ))}
                   <TableCell />
@@ -206,7 +206,7 @@ export function BenefitView({ vendorId }: { vendorId: number }) {
                   </TableCell>
                   {columns.map((column) => (
                     <TableCell key={column} align="right" sx={{ whiteSpace: 'nowrap' }}>
-                      {column === 'net' ? formatCents(answer.averageNet) : ''}
+                      {column === 'net' ? formatMoney(answer.averageNet) : ''}
                     </TableCell>
                   ))}
                   <TableCell id="benefit-average-gauge">{gaugeText(answer.averageGauge)}</TableCell>

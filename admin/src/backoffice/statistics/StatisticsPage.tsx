@@ -18,7 +18,7 @@ import { useEffect, useState } from 'react';
 import { Title, useDataProvider, useLocale, useNotify, useTranslate } from 'react-admin';
 import { formatDate } from '../../shared/dates.ts';
 import type { Locale } from '../../shared/locale.ts';
-import { useFormatCents } from '../common/money.tsx';
+import { useFormatMoney } from '../common/money.tsx';
 import { PageTitle } from '../layout/PageTitle.tsx';
 import { Columns, HorizontalBars } from './charts.tsx';
 import { presetDays } from './period.ts';
@@ -46,7 +46,7 @@ const query = (period: PeriodChoice) => `from=${period.from}&to=${period.to}`;
 export default function StatisticsPage() {
   const translate = useTranslate();
   const locale = useLocale() as Locale;
-  const formatCents = useFormatCents();
+  const formatMoney = useFormatMoney();
   const dataProvider = useDataProvider<ShopDataProvider>();
   const notify = useNotify();
   const [period, setPeriod] = useState<PeriodChoice>(() => ({ preset: 'last30', ...presetDays('last30') }));
@@ -142,14 +142,14 @@ export default function StatisticsPage() {
                             <TableCell>{itemName(item)}</TableCell>
                             {/* Tips have no quantity. */}
                             <TableCell align="right">{item.itemId === null ? '' : item.quantity}</TableCell>
-                            <TableCell align="right">{formatCents(item.amount)}</TableCell>
+                            <TableCell align="right">{formatMoney(item.amount)}</TableCell>
                           </TableRow>
                         ))}
                         <TableRow>
                           <TableCell sx={{ fontWeight: 700 }}>{translate('app.statistics.total')}</TableCell>
                           <TableCell />
                           <TableCell align="right" sx={{ fontWeight: 700 }} id="statistics-total">
-                            {formatCents(loaded.statistics.items.reduce((sum, item) => sum + item.amount, 0))}
+                            {formatMoney(loaded.statistics.items.reduce((sum, item) => sum + item.amount, 0))}
                           </TableCell>
                         </TableRow>
                       </TableBody>
@@ -161,7 +161,7 @@ export default function StatisticsPage() {
                       bars={loaded.statistics.items.map((item) => ({
                         label: itemName(item),
                         value: item.amount,
-                        text: formatCents(item.amount),
+                        text: formatMoney(item.amount),
                       }))}
                     />
                   </Box>
@@ -178,7 +178,7 @@ export default function StatisticsPage() {
                         <TableRow key={item.itemId}>
                           <TableCell>{item.itemName}</TableCell>
                           <TableCell align="right">{item.quantity}</TableCell>
-                          <TableCell align="right">{formatCents(item.amount)}</TableCell>
+                          <TableCell align="right">{formatMoney(item.amount)}</TableCell>
                         </TableRow>
                       ))}
                     </TableBody>
@@ -205,8 +205,8 @@ export default function StatisticsPage() {
                 bars={loaded.statistics.series.map((point) => ({
                   label: formatDate(point.period, locale),
                   value: point.amount,
-                  text: formatCents(point.amount),
-                  detail: `${formatCents(point.amount)} · ${translate('app.statistics.orders', { smart_count: point.orders })}`,
+                  text: formatMoney(point.amount),
+                  detail: `${formatMoney(point.amount)} · ${translate('app.statistics.orders', { smart_count: point.orders })}`,
                 }))}
               />
             </CardContent>

@@ -5,7 +5,7 @@ import { useMediaQuery, useTheme } from '@mui/material';
 export interface Bar {
   label: string;
   value: number;
-  /** The value as people read it ("12,50 €"), shown beside the bar or on the axis. */
+  /** The value as people read it ("12,50 €", "CHF 12.50"), shown beside the bar or on the axis. */
   text: string;
   /** The tooltip's text when it says more than `text`. */
   detail?: string;

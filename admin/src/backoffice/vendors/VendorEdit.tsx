@@ -12,7 +12,7 @@ import {
   useTranslate,
   type RaRecord,
 } from 'react-admin';
-import { useFormatCents } from '../common/money.tsx';
+import { useFormatMoney } from '../common/money.tsx';
 import { PageTitle } from '../layout/PageTitle.tsx';
 import { VendorComments } from './comments/VendorComments.tsx';
 import { VendorLocations } from './locations/VendorLocations.tsx';
@@ -27,14 +27,14 @@ import { VendorFields } from './VendorFields.tsx';
 function Delete() {
   const record = useRecordContext<VendorRecord>();
   const translate = useTranslate();
-  const formatCents = useFormatCents();
+  const formatMoney = useFormatMoney();
   const credit = record?.credit ?? 0;
   const blocked = credit !== 0;
   return (
     <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, flexWrap: 'wrap', justifyContent: 'flex-end' }}>
       {blocked && (
         <Typography variant="body2" id="vendor-delete-blocked" sx={{ maxWidth: 420 }}>
-          {translate('app.vendor.delete_blocked', { amount: formatCents(credit) })}
+          {translate('app.vendor.delete_blocked', { amount: formatMoney(credit) })}
         </Typography>
       )}
       <DeleteButton

@@ -28,7 +28,7 @@ import {
 } from 'react-admin';
 import { Link, useNavigate } from 'react-router-dom';
 import { filterParam, useDownload } from '../common/download.ts';
-import { useFormatCents } from '../common/money.tsx';
+import { useFormatMoney } from '../common/money.tsx';
 import { MoneyQuickActions } from '../credits/MoneyQuickActions.tsx';
 import { loadable } from '../common/loadable.tsx';
 import type { ShopDataProvider } from '../dataProvider.ts';
@@ -275,8 +275,8 @@ export function VendorList() {
   // The table, with the selection and the quick actions, from a tablet's width up (it scrolls in its
   // own box where it is wider than the screen); a phone gets the simple list.
   const isSmall = useMediaQuery<Theme>((theme) => theme.breakpoints.down('sm'));
-  const formatCents = useFormatCents();
-  const credit = (record: RaRecord) => (typeof record.credit === 'number' ? formatCents(record.credit) : '');
+  const formatMoney = useFormatMoney();
+  const credit = (record: RaRecord) => (typeof record.credit === 'number' ? formatMoney(record.credit) : '');
   return (
     <VendorQrDialogs>
       <List

@@ -7,7 +7,7 @@ import { useNavigate } from 'react-router-dom';
 import { localDay } from '../../shared/dates.ts';
 import type { ShopDataProvider } from '../dataProvider.ts';
 import { useDownload } from '../common/download.ts';
-import { useFormatCents } from '../common/money.tsx';
+import { useFormatMoney } from '../common/money.tsx';
 import { vendorPaths } from './paths.ts';
 import type { VendorRecord } from './record.ts';
 
@@ -17,7 +17,7 @@ import type { VendorRecord } from './record.ts';
  */
 export function VendorPrivacy({ vendor }: { vendor: VendorRecord }) {
   const translate = useTranslate();
-  const formatCents = useFormatCents();
+  const formatMoney = useFormatMoney();
   const download = useDownload();
   const dataProvider = useDataProvider<ShopDataProvider>();
   const notify = useNotify();
@@ -59,7 +59,7 @@ export function VendorPrivacy({ vendor }: { vendor: VendorRecord }) {
       <Typography variant="body2" id="vendor-anonymise-hint">
         {credit === 0
           ? translate('app.vendor.privacy_anonymise_hint')
-          : translate('app.vendor.privacy_anonymise_blocked', { credit: formatCents(credit) })}
+          : translate('app.vendor.privacy_anonymise_blocked', { credit: formatMoney(credit) })}
       </Typography>
       <div>
         <Button

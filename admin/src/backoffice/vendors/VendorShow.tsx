@@ -20,7 +20,7 @@ import { Link } from 'react-router-dom';
 import { formatDate } from '../../shared/dates.ts';
 import type { Locale } from '../../shared/locale.ts';
 import { ItemsSold } from '../accounting/ItemsSold.tsx';
-import { useFormatCents } from '../common/money.tsx';
+import { useFormatMoney } from '../common/money.tsx';
 import { PageTitle } from '../layout/PageTitle.tsx';
 import { StatementButton } from '../statements/StatementDialog.tsx';
 import { LastTransactions } from './LastTransactions.tsx';
@@ -73,7 +73,7 @@ function ProfileActions() {
 function Profile() {
   const record = useRecordContext<VendorRecord>();
   const translate = useTranslate();
-  const formatCents = useFormatCents();
+  const formatMoney = useFormatMoney();
   const locale = useLocale();
   if (!record) return null;
   return (
@@ -122,13 +122,13 @@ function Profile() {
         <Box sx={grid}>
           <Labeled source="credit">
             <Typography id="vendor-credit">
-              {typeof record.credit === 'number' ? formatCents(record.credit) : '—'}
+              {typeof record.credit === 'number' ? formatMoney(record.credit) : '—'}
             </Typography>
           </Labeled>
           <Labeled source="lastPayout">
             <Typography>
               {record.lastPayout
-                ? `${formatCents(record.lastPayout.amount)} · ${formatDate(record.lastPayout.at, locale as Locale)}`
+                ? `${formatMoney(record.lastPayout.amount)} · ${formatDate(record.lastPayout.at, locale as Locale)}`
                 : '—'}
             </Typography>
           </Labeled>

@@ -1,11 +1,18 @@
 import { useEffect, useState } from 'react';
 import { formatDate } from '../../shared/dates.ts';
-import { formatCents } from '../../shared/money.ts';
+import { formatAmount } from '../../shared/money.ts';
 import { ApiError, type Get, type OwnPayment, type OwnVendor } from '../api.ts';
 import type { PageProps } from './props.ts';
 
 /** /me: the credit first and large, then the last payout and the last bookings. */
-export function Info({ vendor, get, t, locale }: PageProps & { get: Get; vendor: OwnVendor }) {
+export function Info({
+  vendor,
+  get,
+  t,
+  locale,
+  currency,
+}: PageProps & { get: Get; vendor: OwnVendor; currency: string }) {
+  const money = (minor: number) => formatAmount(minor, currency, locale);
   const [payments, setPayments] = useState<OwnPayment[] | string | null>(null);
   const date = (iso: string) => formatDate(iso, locale);
 
@@ -20,7 +27,7 @@ export function Info({ vendor, get, t, locale }: PageProps & { get: Get; vendor:
       <section className="me-card me-credit" id="me-credit">
         <h2>{t.credit}</h2>
         <p className="me-amount" id="me-credit-amount">
-          {formatCents(vendor.credit, locale)}
+          {money(vendor.credit)}
         </p>
       </section>
       <section className="me-card" id="me-last-payout">
@@ -28,7 +35,7 @@ export function Info({ vendor, get, t, locale }: PageProps & { get: Get; vendor:
         <p>
           {vendor.lastPayout
             ? [
-                formatCents(vendor.lastPayout.amount, locale),
+                money(vendor.lastPayout.amount),
                 date(vendor.lastPayout.at),
                 vendor.lastPayout.voucher && `${t.voucher} ${vendor.lastPayout.voucher}`,
               ]
@@ -58,7 +65,7 @@ export function Info({ vendor, get, t, locale }: PageProps & { get: Get; vendor:
                     {payment.paidOut ? ` · ${t.paidOut}` : ''}
                   </small>
                 </span>
-                <strong>{formatCents(payment.amount, locale)}</strong>
+                <strong>{money(payment.amount)}</strong>
               </li>
             ))}
           </ul>
