@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
-import { centsToInput, formatCents } from '../../admin/src/shared/money.ts';
+import { amountToInput, formatAmount } from '../../admin/src/shared/money.ts';
 import { eventually } from '../support/orders.ts';
 import { accessToken, useBrowserTab } from './admin-login.ts';
 import { expectAccessible, seriousViolations } from './axe.ts';
@@ -104,9 +104,9 @@ describe('e2e: statements of earnings for the job centre in the back office', fu
         months: { net: number; tips: number; gauge: { level: string } }[];
       };
       const row = page.locator(`#benefit-months tr[data-month="${month}"]`);
-      await row.filter({ hasText: formatCents(answer.months[0].net, lang) }).waitFor();
+      await row.filter({ hasText: formatAmount(answer.months[0].net, 'EUR', lang) }).waitFor();
       assert.equal(await row.getAttribute('data-gauge'), answer.months[0].gauge.level);
-      await row.filter({ hasText: formatCents(answer.months[0].tips, lang) }).waitFor();
+      await row.filter({ hasText: formatAmount(answer.months[0].tips, 'EUR', lang) }).waitFor();
       const frame = page.frameLocator('#benefit-page');
       // The page speaks the vendor's language, whichever the office reads.
       await frame
@@ -140,13 +140,13 @@ describe('e2e: statements of earnings for the job centre in the back office', fu
     ).json()) as { months: { net: number }[] };
     const net = answer.months[0].net;
     const row = page.locator(`#benefit-months tr[data-month="${month}"]`);
-    await row.filter({ hasText: formatCents(net, 'de') }).waitFor();
+    await row.filter({ hasText: formatAmount(net, 'EUR', 'de') }).waitFor();
     await page.locator('#benefit-scheme-button').click();
     await page.locator('#benefit-scheme-key').click();
     await page.getByRole('option', { name: 'Eigene Grenzen' }).click();
     await page.locator('#benefit-band-add').click();
     // A limit at this month's net earnings: the month is at its edge.
-    await page.locator('#benefit-band-0-upto').fill(centsToInput(net, 'de'));
+    await page.locator('#benefit-band-0-upto').fill(amountToInput(net, 'EUR', 'de'));
     await page.locator('#benefit-band-0-percent').fill('100');
     await dialogAccessible('the benefit scheme dialog');
     await screenshot(page, 'backoffice-benefit-scheme-de-1280');
