@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { strFromU8, unzipSync } from 'fflate';
 import supertest from 'supertest';
 import { buildApp } from '../../api/src/app.ts';
 import { processOutbox } from '../../api/src/mail/outbox.ts';
@@ -10,15 +11,16 @@ import { formatAmount, minorUnitExponent } from '../../api/src/money/currency.ts
 import { stripeClient } from '../../api/src/stripe/adapter.ts';
 import { describeApi } from '../support/env.ts';
 import { bookedRows, eventually, itemId, placeOrder, sandboxFee, vendorId } from '../support/orders.ts';
+import { pdfPrinter } from '../support/pdf.ts';
 import { payInSandbox } from '../support/sandbox.ts';
 import { listenShop, type ListeningShop } from '../support/shop-server.ts';
 
 // The whole path of a paper's money once in each currency an installation may keep its books in: a
 // customer buys with a tip by card and Stripe's webhook settles it, the vendor buys a copy at the
 // counter in cash (asked in the country's smallest coin), is paid out, the till's day is closed, and
-// the office reads the vendor's statement, the journal and the trial balance. Outside the euro, the
-// texts a reader gets on that path (JSON answers and a refusal naming an amount, the books' and lists'
-// CSV files, the receipt mail, the shop's page) show no sign of the euro.
+// the office reads the vendor's statement, the journal and the trial balance. Outside the euro, every
+// text a reader gets on that path (pages, their print, CSV files, JSON answers and refusals, the
+// privacy export, the receipt mail, the shop's page) shows no sign of the euro.
 
 /** A sign of the euro a reader could see; "Euro" as a word counts too. */
 const euro = /€|\bEUR\b|\beuros?\b/i;
@@ -54,7 +56,23 @@ const minor = (amount: string, exponent: number) => {
   return Number(whole) * 10 ** exponent + Number(part || 0);
 };
 
+/** An amount as the CSV files write it: a decimal comma, the currency's digits ("-8,50", "500"). */
+const decimal = (amount: number, exponent: number) =>
+  exponent === 0 ? String(amount) : (amount / 100).toFixed(2).replace('.', ',');
+
 const spaced = (text: string) => text.replace(/&nbsp;|[\u00a0\u202f]/g, ' ');
+/** A page's words as a reader sees them: no style, no tags, its few escapes read. */
+const plainText = (html: string) =>
+  spaced(
+    html
+      .replace(/<style>[^<]*<\/style>/, '')
+      .replace(/<[^>]+>/g, ' ')
+      .replace(/&#39;/g, "'")
+      .replace(/&quot;/g, '"')
+      .replace(/&lt;/g, '<')
+      .replace(/&gt;/g, '>')
+      .replace(/&amp;/g, '&'),
+  );
 
 /** The shop's page as Vite builds it (a stand-in): the server puts the first screen's data into it. */
 function shopBuild(): string {
@@ -79,6 +97,7 @@ describeApi('the whole path of the money in each currency', (t) => {
   let shop: ListeningShop;
   let office = '';
   let dist = '';
+  const printer = pdfPrinter();
   before(async () => {
     shop = await listenShop(t, () => ({
       orderRateLimit: 10_000,
@@ -89,6 +108,7 @@ describeApi('the whole path of the money in each currency', (t) => {
   });
   after(async () => {
     await shop.close();
+    await printer.close();
     fs.rmSync(dist, { recursive: true, force: true });
   });
   beforeEach(() => t.reset());
@@ -98,6 +118,7 @@ describeApi('the whole path of the money in each currency', (t) => {
     const total = price + tip;
     const rounding = counterPrice - asked;
     const fee = sandboxFee(total);
+    const exponent = minorUnitExponent(currency);
 
     it(`sells, takes cash, pays out, closes and books in ${currency} (${country})`, async function () {
       this.timeout(60_000);
@@ -109,6 +130,21 @@ describeApi('the whole path of the money in each currency', (t) => {
       const json = (where: string, res: supertest.Response) => {
         read.push({ where, text: JSON.stringify(res.body) });
         return res;
+      };
+      /**
+       * A printable page: its HTML, and outside the euro its German print as the office prints it
+       * (Chromium's PDF read back as text). The print is of the same HTML on either engine: once.
+       */
+      const page = async (where: string, url: string, lang: 'de' | 'en') => {
+        const res = await as(shop.http.get(url));
+        assert.equal(res.status, 200, `${where}: ${res.text}`);
+        assert.match(String(res.headers['content-type']), /^text\/html/);
+        read.push({ where: `${where} (${lang})`, text: res.text });
+        if (outsideEuro && lang === 'de' && t.engine === 'pglite') {
+          const printed = await printer.print(res.text, `currency-path-${currency}-${where}-${t.engine}`);
+          read.push({ where: `${where}, printed`, text: printed.text });
+        }
+        return plainText(res.text);
       };
       const download = async (where: string, url: string) => {
         const res = await bytesOf(as(shop.http.get(url)));
@@ -129,6 +165,16 @@ describeApi('the whole path of the money in each currency', (t) => {
 
       // The customer's purchase: its Checkout Session in the currency, paid on the sandbox's page,
       // settled by Stripe's webhook; the newspaper covers the card fee.
+      for (const lang of ['de', 'en']) {
+        const refused = json(
+          `a tip in fractions, refused (${lang})`,
+          await shop.http
+            .post('/api/orders')
+            .set('Accept-Language', lang)
+            .send({ vendor: 'DEMO-1', entries: [{ item: paper, quantity: 1 }], tip: 1.5 }),
+        );
+        assert.equal(refused.status, 400, JSON.stringify(refused.body));
+      }
       const order = await placeOrder(shop, t.db, {
         items: { Zeitung: 1 },
         tip,
@@ -178,6 +224,15 @@ describeApi('the whole path of the money in each currency', (t) => {
         [visit.body.copiesAmount, visit.body.cashPaid, visit.body.cashRounding],
         [counterPrice, asked, rounding],
       );
+      for (const lang of ['de', 'en'] as const) {
+        const receipt = await page(
+          'the counter receipt',
+          `/api/counter/visits/${visit.body.id}/receipt?lang=${lang}`,
+          lang,
+        );
+        assert.ok(receipt.includes(money(counterPrice, lang)), `the copy's price in ${receipt}`);
+        assert.ok(receipt.includes(money(asked, lang)), `the cash asked in ${receipt}`);
+      }
 
       // The payout of the whole credit, refused first for a figure above it.
       for (const lang of ['de', 'en'] as const) {
@@ -222,6 +277,10 @@ describeApi('the whole path of the money in each currency', (t) => {
           { kind: 'payout', amount: total, from: 'vendor', to: 'cash', payout: paidOut },
         ],
       );
+      for (const lang of ['de', 'en'] as const) {
+        const receipt = await page('the payout receipt', `/api/payouts/${paidOut}/receipt?lang=${lang}`, lang);
+        assert.ok(receipt.includes(money(total, lang)), `the payout in ${receipt}`);
+      }
 
       // The close of the till's day: it holds what was paid in and out since its float.
       const tills = json('the tills', await as(shop.http.get('/api/tills')));
@@ -232,13 +291,30 @@ describeApi('the whole path of the money in each currency', (t) => {
         await as(shop.http.post(`/api/tills/${till.id}/closes`)).send({ counted: balance, expected: balance }),
       );
       assert.equal(closed.status, 201, JSON.stringify(closed.body));
+      for (const lang of ['de', 'en'] as const) {
+        const report = await page('the close report', `/api/closes/${closed.body.id}/report?lang=${lang}`, lang);
+        assert.ok(report.includes(money(balance, lang)), `the counted cash in ${report}`);
+      }
 
       // The vendor's statement of the day.
       const period = `from=${today}&to=${today}`;
       const statement = json('the statement', await as(shop.http.get(`/api/vendors/${vendor}/statement?${period}`)));
       assert.equal(statement.status, 200, JSON.stringify(statement.body));
       for (const lang of ['de', 'en'] as const) {
-        await csv(`the statement CSV (${lang})`, `/api/vendors/${vendor}/statement?${period}&format=csv&lang=${lang}`);
+        const sheet = await page(
+          'the statement',
+          `/api/vendors/${vendor}/statement?${period}&format=html&lang=${lang}`,
+          lang,
+        );
+        for (const amount of [price, tip, -total])
+          assert.ok(sheet.includes(money(amount, lang)), `${amount} in ${sheet}`);
+        const sheetCsv = await csv(
+          `the statement CSV (${lang})`,
+          `/api/vendors/${vendor}/statement?${period}&format=csv&lang=${lang}`,
+        );
+        // A spreadsheet's number in the currency's digits: "8,00" francs, "500" yen.
+        for (const amount of [price, tip, -total])
+          assert.ok(sheetCsv.includes(`;"${decimal(amount, exponent)}"`), `${amount} in ${sheetCsv}`);
       }
       await csv('the year’s statements', `/api/statements?year=${today.slice(0, 4)}&format=csv`);
 
@@ -253,7 +329,7 @@ describeApi('the whole path of the money in each currency', (t) => {
         // Only the text can hold a quoted comma: the six fields before it are plain.
         const [date = '', , debit = '', credit = '', amount = '', code] = line.split(',');
         assert.deepEqual([date, code], [today, currency], line);
-        const value = minor(amount, minorUnitExponent(currency));
+        const value = minor(amount, exponent);
         amounts.push(value);
         at(debit).debit += value;
         at(credit).credit += value;
@@ -296,6 +372,7 @@ describeApi('the whole path of the money in each currency', (t) => {
       assert.equal(shopPage.status, 200);
       assert.ok(shopPage.text.includes(`"currency":"${currency}"`), 'the shop page names the currency');
       read.push({ where: 'the shop page', text: shopPage.text });
+      await csv('the payouts CSV', '/api/payouts?format=csv');
       await csv('the visits CSV', '/api/counter/visits?format=csv');
       await csv('the bookings CSV', `/api/payments?format=csv`);
       await csv('the accounts CSV', `/api/payments/accounts?${period}&format=csv`);
@@ -310,6 +387,9 @@ describeApi('the whole path of the money in each currency', (t) => {
       }
       await csv('the cash book CSV', `/api/tills/${till.id}/book?format=csv`);
       await csv('the closes CSV', `/api/tills/${till.id}/closes?format=csv`);
+      const exported = unzipSync(new Uint8Array(await download('the privacy export', `/api/vendors/${vendor}/export`)));
+      for (const [name, bytes] of Object.entries(exported))
+        read.push({ where: `the privacy export’s ${name}`, text: strFromU8(bytes) });
 
       const seen = read.flatMap(({ where, text }) => {
         const found = euro.exec(text);
