@@ -27,6 +27,7 @@ const processTests = [
   'tests/unit/reconcile-at-start.test.ts',
   'tests/api/bench-processes.test.ts',
   'tests/api/hot-paths-processes.test.ts',
+  'tests/api/platform.test.ts',
   'tests/api/two-servers.test.ts',
   'tests/e2e/foundation.test.ts',
   'tests/e2e/production-start.test.ts',

@@ -7,18 +7,20 @@ import { log, setLogSilent } from './foundations/log.ts';
 import { releaseWaiting } from './orders/changes.ts';
 import { hasPlatform } from './platform/papers.ts';
 import { startPlatform } from './platform/serve.ts';
+import { resolveLocalhostNames } from './startup/localhost-names.ts';
 import { preparePaper, servePaper } from './startup/paper.ts';
 import { configRefusals, databaseRefusals, isLocalStart } from './startup/safety.ts';
 import { demoLoginsInUse } from '../../seeds/demo.ts';
 
 const config = configOrRefuse();
 setLogSilent(config.logLevel === 'silent');
+resolveLocalhostNames();
 const served = config.platform.domain ? await startPapers() : await startOnePaper();
 // Where only this machine reaches the server, every connection is this machine's own (the browser, the
 // sandbox calling the server, a test): one address is everybody, and a cap per address would refuse it.
 const limits = isLocalStart(config) ? { ...config, maxConnectionsPerAddress: Infinity } : config;
 const server = createShopServer(served.handle, limits).listen(config.port, config.host, () => {
-  console.log(['', ...served.banner(), `  Listening:   ${listening()}`, ''].join('\n'));
+  console.log(['', ...served.banner(`  Listening:   ${listening()}`), ''].join('\n'));
 });
 
 /** The one paper of DATABASE_URL or DATA_DIR, migrated, its demo seeded on the first start. */
@@ -35,11 +37,12 @@ async function startOnePaper() {
   const paper = servePaper(db, config);
   const demoLogins = config.oidc.issuer ? [] : await demoLoginsInUse(db);
   const where = config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `embedded PostgreSQL in ${config.dataDir}`;
-  const banner = () => [
+  const banner = (listeningLine: string) => [
     `Street newspaper shop is running${seeded ? ' (demo newspaper seeded)' : ''}.`,
     `  Shop:        ${config.publicUrl}/v/DEMO-1`,
     `  Back office: ${config.publicUrl}/backoffice`,
     `  API:         ${config.publicUrl}/api/settings/`,
+    listeningLine,
     `  Database:    ${where}`,
     `  Logins:      ${config.oidc.issuer ? 'OpenID provider' : 'embedded OpenID provider'} at ${issuerUrl(config)}`,
     ...(demoLogins.length
@@ -75,9 +78,10 @@ async function startPapers() {
     refuseToStart(['PLATFORM_DOMAIN is set, but the database lists no papers: add one with npm run paper -- add.']);
   }
   const platform = await startPlatform(admin, process.env, config);
-  const banner = () => [
+  const banner = (listeningLine: string) => [
     `Street newspaper platform is running: ${platform.papers.length} papers.`,
     ...platform.papers.map((p) => `  ${p.slug.padEnd(12)} ${p.url ?? `not served: ${p.why}`}`),
+    listeningLine,
     '  Database:    PostgreSQL (DATABASE_URL)',
   ];
   const stop = async () => {

@@ -1,39 +1,59 @@
 import assert from 'node:assert/strict';
-import dns from 'node:dns';
+import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { createDb, migrate, pgCode, type Db } from '../../api/src/db/connection.ts';
+import { promisify } from 'node:util';
+import { createDb, pgCode, type Db } from '../../api/src/db/connection.ts';
 import { loadConfig } from '../../api/src/foundations/config.ts';
-import { addPaper, migratePlatform, paperDb, removePaper, schemaOf } from '../../api/src/platform/papers.ts';
-import { paperConfig, startPlatform, type Platform } from '../../api/src/platform/serve.ts';
-import { preparePaper } from '../../api/src/startup/paper.ts';
+import { addPaper, paperDb, removePaper, schemaOf } from '../../api/src/platform/papers.ts';
+import { startPlatform, type Platform } from '../../api/src/platform/serve.ts';
+import { resolveLocalhostNames } from '../../api/src/startup/localhost-names.ts';
+import { repoRoot } from '../e2e/server.ts';
 import { loginWithPkce } from '../support/oidc-flow.ts';
 
+const run = promisify(execFile);
+
 /**
- * Many papers in one process: two papers added to a fresh PostgreSQL database as `npm run paper --
- * add --demo` adds them, served by one handler that picks the paper by the request's Host. Each
- * answers with its own settings and currency, an unknown host with 404, one paper's login is refused
- * at the other's host, and PostgreSQL itself keeps one paper's role out of the other's schema.
+ * Many papers in one process: papers added to a fresh PostgreSQL database with `npm run paper`, served
+ * by one handler that picks the paper by the request's Host. Each answers with its own settings and
+ * currency, an unknown host with 404, a suspended paper and one behind the migrations with 503; one
+ * paper's login is refused at the other's host, and PostgreSQL itself keeps one paper's role out of
+ * the other's schema.
  */
 const adminUrl = process.env.TEST_DATABASE_URL;
 const suite = adminUrl ? describe : describe.skip;
 
 suite(`many papers, one process${adminUrl ? '' : ' (skipped: needs TEST_DATABASE_URL)'}`, function () {
-  this.timeout(120_000);
+  // Each `npm run paper` is a process of its own that opens the database; two seed the demo.
+  this.timeout(300_000);
   const database = `platform_test_${process.pid}`;
   // Roles belong to the whole PostgreSQL cluster, so the slugs carry the process too.
-  const a = `a-${process.pid}`;
-  const b = `b-${process.pid}`;
+  const [a, b, c, d] = ['a', 'b', 'c', 'd'].map((letter) => `${letter}-${process.pid}`) as [
+    string,
+    string,
+    string,
+    string,
+  ];
   const secret = 'platform test secret';
   let databaseUrl: string;
   let admin: Db;
   let platform: Platform;
   let server: http.Server;
   let port: number;
-  const lookup = dns.lookup;
+  let env: NodeJS.ProcessEnv;
+
+  /** `npm run paper -- …` as an operator runs it: its exit code and everything it printed. */
+  const paper = (env: NodeJS.ProcessEnv, ...args: string[]) =>
+    run('npm', ['run', '--silent', 'paper', '--', ...args], { cwd: repoRoot, env }).then(
+      (done) => ({ code: 0, out: done.stdout + done.stderr }),
+      (failed: { code: number; stdout: string; stderr: string }) => ({
+        code: failed.code,
+        out: failed.stdout + failed.stderr,
+      }),
+    );
 
   /** A GET at the paper's host through the one listening server, as a browser sends it. */
   const get = (host: string, pathname: string, token?: string) =>
@@ -42,9 +62,8 @@ suite(`many papers, one process${adminUrl ? '' : ' (skipped: needs TEST_DATABASE
     });
 
   before(async function () {
-    // Browsers resolve every name under .localhost to this machine; Node asks the system, which may not.
-    (dns as { lookup: unknown }).lookup = (host: string, ...rest: unknown[]) =>
-      (lookup as (...args: unknown[]) => void)(host.endsWith('.localhost') ? '127.0.0.1' : host, ...rest);
+    // As the server does: a.localhost is this machine, for the test's requests and the paper's own calls.
+    resolveLocalhostNames();
     const root = createDb({ databaseUrl: adminUrl, dataDir: '' });
     await root.raw(`drop database if exists ${database} with (force)`);
     await root.raw(`create database ${database}`);
@@ -59,7 +78,7 @@ suite(`many papers, one process${adminUrl ? '' : ' (skipped: needs TEST_DATABASE
     server = http.createServer((req, res) => handle(req, res));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     port = (server.address() as AddressInfo).port;
-    const env = {
+    env = {
       ...process.env,
       DATABASE_URL: databaseUrl,
       PLATFORM_DOMAIN: 'localhost',
@@ -70,15 +89,22 @@ suite(`many papers, one process${adminUrl ? '' : ' (skipped: needs TEST_DATABASE
     };
     const base = loadConfig(env);
 
-    await migratePlatform(admin);
-    for (const [slug, host, currency, country, name] of [
-      [a, 'a.localhost', 'EUR', 'DE', 'Straßenblatt A'],
-      [b, 'b.localhost', 'CHF', 'CH', 'Surprise B'],
-    ] as const) {
-      const paper = await addPaper(admin, secret, { slug, hosts: [host], currency, country });
+    const added = await paper(env, 'add', a, '--host', 'a.localhost', '--currency', 'EUR', '--country', 'DE', '--demo');
+    assert.equal(added.code, 0, added.out);
+    assert.match(added.out, /The demo newspaper is seeded/);
+    assert.equal(
+      (await paper(env, 'add', b, '--host', 'b.localhost', '--currency', 'CHF', '--country', 'CH', '--demo')).code,
+      0,
+    );
+    // c is suspended; d is listed with its role and an empty schema, as when its migration failed.
+    assert.equal((await paper(env, 'add', c, '--host', 'c.localhost')).code, 0);
+    assert.equal((await paper(env, 'suspend', c)).code, 0);
+    await addPaper(admin, secret, { slug: d, hosts: ['d.localhost'] });
+    for (const [slug, name] of [
+      [a, 'Straßenblatt A'],
+      [b, 'Surprise B'],
+    ]) {
       const db = await paperDb(admin, databaseUrl, secret, slug);
-      await migrate(db);
-      await preparePaper(db, { ...paperConfig(env, base, paper), seedDemo: true, seedHistory: false });
       await db('settings').where({ id: 1 }).update({ newspaper_name: name });
       await db.destroy();
     }
@@ -87,11 +113,10 @@ suite(`many papers, one process${adminUrl ? '' : ' (skipped: needs TEST_DATABASE
   });
 
   after(async () => {
-    (dns as { lookup: unknown }).lookup = lookup;
     await platform?.stop();
     server?.close();
     if (admin) {
-      for (const slug of [a, b]) await removePaper(admin, slug).catch(() => undefined);
+      for (const slug of [a, b, c, d]) await removePaper(admin, slug).catch(() => undefined);
       await admin.destroy();
     }
     const root = createDb({ databaseUrl: adminUrl, dataDir: '' });
@@ -116,17 +141,52 @@ suite(`many papers, one process${adminUrl ? '' : ' (skipped: needs TEST_DATABASE
       assert.ok(html.includes(`"currency":"${currency}"`), `${host}'s page is in ${currency}`);
     }
     assert.deepEqual(
-      platform.papers.map((p) => p.url),
+      platform.papers.filter((p) => p.url).map((p) => p.url),
       [`http://a.localhost:${port}`, `http://b.localhost:${port}`],
     );
   });
 
   it('answers a host no paper lists with 404, never with a paper', async () => {
-    for (const host of ['c.localhost', 'localhost', '127.0.0.1']) {
+    for (const host of ['e.localhost', 'localhost', '127.0.0.1', 'www.a.localhost']) {
       const response = await get(host, '/api/settings/');
       assert.equal(response.status, 404, host);
       assert.match(await response.text(), /No newspaper is served at this address/);
     }
+  });
+
+  it('answers a suspended paper and one whose schema is behind with 503 and a sentence', async () => {
+    const suspended = await get('c.localhost', '/api/settings/');
+    assert.equal(suspended.status, 503);
+    assert.match(await suspended.text(), /closed for the time being/);
+    const behind = await get('d.localhost', '/v/DEMO-1');
+    assert.equal(behind.status, 503);
+    assert.match(await behind.text(), /being updated/);
+    assert.deepEqual(
+      platform.papers.map((p) => [p.slug, p.url !== undefined]),
+      [
+        [a, true],
+        [b, true],
+        [c, false],
+        [d, false],
+      ],
+    );
+  });
+
+  it('lists the papers, migrates each on its own, and refuses to run without PostgreSQL', async () => {
+    const listed = await paper(env, 'list');
+    assert.equal(listed.code, 0, listed.out);
+    assert.match(listed.out, new RegExp(`^${c}\\tsuspended\\tEUR\\tDE\\tEurope/Berlin\\tc.localhost`, 'm'));
+    assert.match(listed.out, new RegExp(`^${b}\\tactive\\tCHF\\tCH\\tEurope/Zurich\\tb.localhost`, 'm'));
+    const migrated = await paper(env, 'migrate');
+    assert.equal(migrated.code, 0, migrated.out);
+    assert.match(migrated.out, new RegExp(`^${a}: up to date$`, 'm'));
+    assert.match(migrated.out, new RegExp(`^${d}: migrated to \\d+`, 'm'));
+    const refused = await paper({ ...env, DATABASE_URL: '' }, 'list');
+    assert.equal(refused.code, 1);
+    assert.match(refused.out, /Many papers need PostgreSQL: set DATABASE_URL/);
+    const unconfirmed = await paper(env, 'remove', d);
+    assert.equal(unconfirmed.code, 1);
+    assert.match(unconfirmed.out, /Run it again with --yes/);
   });
 
   it("refuses a's staff token at b's host", async () => {
