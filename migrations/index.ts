@@ -41,6 +41,7 @@ import * as fiscalDecommissions from './041_fiscal_decommissions.ts';
 import * as country from './042_country.ts';
 import * as currency from './043_currency.ts';
 import * as cashRounding from './044_cash_rounding.ts';
+import * as swissVatId from './045_swiss_vat_id.ts';
 
 export interface Migration {
   name: string;
@@ -92,4 +93,5 @@ export const migrations: Migration[] = [
   { name: '042_country', ...country },
   { name: '043_currency', ...currency },
   { name: '044_cash_rounding', ...cashRounding },
+  { name: '045_swiss_vat_id', ...swissVatId },
 ];

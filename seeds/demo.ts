@@ -322,6 +322,83 @@ const comments = [
   ['Spricht gut Englisch, hilft bei Übersetzungen.', false],
 ] as const;
 
+/**
+ * The demo paper's address and tax identity in each country, written as that country's tax office
+ * writes them (examples of the format, no real company's): what the tills' exports to the tax office
+ * name. `taxNumber` is the number the tax office knows the paper by (Steuernummer, the Swiss UID, the
+ * UTR, the EIN, the Business Number, the organisation number, the invoice registration number);
+ * `vatId` the VAT number, empty where the country has none of that form.
+ */
+export const demoCompanies: Record<
+  Country,
+  { street: string; postcode: string; town: string; country: string; taxNumber: string; vatId: string }
+> = {
+  DE: {
+    street: 'Musterstraße 12',
+    postcode: '80331',
+    town: 'München',
+    country: 'DEU',
+    taxNumber: '143/123/45678',
+    vatId: 'DE123456789',
+  },
+  AT: {
+    street: 'Mariahilfer Straße 12',
+    postcode: '1070',
+    town: 'Wien',
+    country: 'AUT',
+    taxNumber: '12 345/6789',
+    vatId: 'ATU12345678',
+  },
+  CH: {
+    street: 'Freie Strasse 12',
+    postcode: '4051',
+    town: 'Basel',
+    country: 'CHE',
+    taxNumber: 'CHE-123.456.789',
+    vatId: 'CHE-123.456.789 MWST',
+  },
+  GB: {
+    street: '12 Old Street',
+    postcode: 'EC1V 9HL',
+    town: 'London',
+    country: 'GBR',
+    taxNumber: '1234567890',
+    vatId: 'GB123456789',
+  },
+  US: {
+    street: '12 Bowery',
+    postcode: 'NY 10002',
+    town: 'New York',
+    country: 'USA',
+    taxNumber: '12-3456789',
+    vatId: '',
+  },
+  CA: {
+    street: '12 Queen Street West',
+    postcode: 'ON M5H 2N2',
+    town: 'Toronto',
+    country: 'CAN',
+    taxNumber: '123456789RT0001',
+    vatId: '',
+  },
+  SE: {
+    street: 'Drottninggatan 12',
+    postcode: '111 51',
+    town: 'Stockholm',
+    country: 'SWE',
+    taxNumber: '556677-8899',
+    vatId: 'SE556677889901',
+  },
+  JP: {
+    street: '1-2-3 Jinnan',
+    postcode: '150-0041',
+    town: 'Shibuya-ku, Tokyo',
+    country: 'JPN',
+    taxNumber: 'T1234567890123',
+    vatId: '',
+  },
+};
+
 const isoDate = (d: Date) => d.toISOString().slice(0, 10);
 const addDays = (date: string, days: number) => isoDate(new Date(Date.parse(date) + days * 86_400_000));
 
@@ -331,6 +408,7 @@ export async function seedDemo(trx: Knex.Transaction | Knex): Promise<void> {
   const settings = await trx('settings').where({ id: 1 }).first<{ country: string } | undefined>('country');
   const preset = presetOf(settings?.country ?? 'DE');
   const prices = demoPrices[preset.country];
+  const company = demoCompanies[preset.country];
 
   // Files: the logo and the digital edition's PDF.
   const logoFileId = await storeFile(
@@ -384,13 +462,13 @@ export async function seedDemo(trx: Knex.Transaction | Knex): Promise<void> {
       orga_covers_transaction_costs: true,
       max_order_amount: prices.maxOrder,
       vat_rate: preset.tax.newspaper,
-      // The address and tax identity the tills' exports to the tax office name (an example, not a real one).
-      company_street: 'Musterstraße 12',
-      company_postcode: '80331',
-      company_town: 'München',
-      company_country: 'DEU',
-      tax_number: '143/123/45678',
-      vat_id: 'DE123456789',
+      // The address and tax identity the tills' exports to the tax office name, in the country's form.
+      company_street: company.street,
+      company_postcode: company.postcode,
+      company_town: company.town,
+      company_country: company.country,
+      tax_number: company.taxNumber,
+      vat_id: company.vatId,
     });
 
   // Items: the print issue (id 1), the PDF licence, then what refers to it.

@@ -4,8 +4,9 @@ import { loadConfig } from '../../api/src/foundations/config.ts';
 import { adoptCountry } from '../../api/src/country/installation.ts';
 import { countries, presets, roundCash } from '../../api/src/country/presets.ts';
 import { seedOnFirstStart } from '../../seeds/index.ts';
-import { demoPrices } from '../../seeds/demo.ts';
+import { demoCompanies, demoPrices } from '../../seeds/demo.ts';
 import { describeApi } from '../support/env.ts';
+import { withForm } from '../support/fixtures.ts';
 
 // The country of an installation: its preset's rates, rounding, coins and notes, and signing law,
 // and the demo a first start seeds in it.
@@ -124,6 +125,59 @@ describeApi('an installation’s country', (t) => {
       assert.equal(euroNotes.body.message, 'Not a coin or note of CH: 50000.');
       const swiss = await close({ 100000: 1, 100: 1 });
       assert.equal(swiss.status, 201, JSON.stringify(swiss.body));
+    } finally {
+      await t.reset();
+    }
+  });
+
+  it('gives each country’s demo paper an address and tax numbers of that country, which the settings form takes back', async function () {
+    this.timeout(120_000);
+    const company = () =>
+      t
+        .db('settings')
+        .first('company_street', 'company_postcode', 'company_town', 'company_country', 'tax_number', 'vat_id');
+    const forms: Record<string, RegExp> = {
+      CH: /^CHE-\d{3}\.\d{3}\.\d{3} MWST$/,
+      GB: /^GB\d{9}$/,
+      AT: /^ATU\d{8}$/,
+      SE: /^SE\d{10}01$/,
+      DE: /^DE\d{9}$/,
+    };
+    try {
+      for (const country of countries) {
+        await emptyDatabase(t.db);
+        await adoptCountry(t.db, country);
+        assert.equal(await seedOnFirstStart(t.db), true);
+        const seeded = await company();
+        const expected = demoCompanies[country];
+        assert.deepEqual(seeded, {
+          company_street: expected.street,
+          company_postcode: expected.postcode,
+          company_town: expected.town,
+          company_country: expected.country,
+          tax_number: expected.taxNumber,
+          vat_id: expected.vatId,
+        });
+        if (country !== 'DE') {
+          assert.notEqual(seeded.company_country, 'DEU', country);
+          assert.doesNotMatch(`${seeded.tax_number} ${seeded.vat_id} ${seeded.company_town}`, /^DE|München|\/123\//);
+        }
+        if (forms[country]) assert.match(seeded.vat_id, forms[country], country);
+        else assert.equal(seeded.vat_id, '', `${country} has no VAT number of that form`);
+      }
+      assert.equal(demoCompanies.CH.town, 'Basel');
+      assert.equal(demoCompanies.GB.town, 'London');
+
+      // The Swiss paper's numbers survive the settings form, written the way staff might type them.
+      await emptyDatabase(t.db);
+      await adoptCountry(t.db, 'CH');
+      await seedOnFirstStart(t.db);
+      const office = await t.office();
+      const saved = await withForm(t.http.put('/api/settings').set('Authorization', office), {
+        vatId: 'che 123 456 789 mwst',
+      });
+      assert.equal(saved.status, 200, JSON.stringify(saved.body));
+      assert.deepEqual([saved.body.vatId, saved.body.taxNumber], ['CHE-123.456.789 MWST', 'CHE-123.456.789']);
     } finally {
       await t.reset();
     }

@@ -77,9 +77,14 @@ const countryCode: Converter<string> = (value) => {
     : new Invalid('Please enter the country as its three-letter code (ISO 3166), for example DEU.');
 };
 
-/** A VAT identification number: the country's two letters and up to 13 letters or digits; empty: none. */
+/**
+ * A VAT identification number: the country's two letters and up to 13 letters or digits, or a Swiss
+ * one, the UID with the tax's name ("CHE-123.456.789 MWST", also TVA or IVA); empty: none.
+ */
 const vatId: Converter<string> = (value) => {
   const id = value.replace(/\s+/g, '').toUpperCase();
+  const swiss = /^CHE-?(\d{3})\.?(\d{3})\.?(\d{3})(MWST|TVA|IVA)$/.exec(id);
+  if (swiss) return `CHE-${swiss[1]}.${swiss[2]}.${swiss[3]} ${swiss[4]}`;
   return id === '' || /^[A-Z]{2}[0-9A-Z+*]{2,13}$/.test(id)
     ? id
     : new Invalid('Please enter the VAT identification number like DE123456789, or leave it empty.');
