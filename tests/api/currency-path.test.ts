@@ -184,7 +184,10 @@ describeApi('the whole path of the money in each currency', (t) => {
       read.push({ where: 'the order', text: order.answer });
       const session = await stripeClient(t.db, shop.config).checkout.sessions.retrieve(order.sessionId);
       assert.deepEqual([session.currency, session.amount_total], [currency.toLowerCase(), total]);
-      await payInSandbox(shop.url, order.checkoutUrl);
+      const cardPage = await fetch(new URL(new URL(order.checkoutUrl).pathname, shop.url));
+      assert.equal(cardPage.status, 200);
+      read.push({ where: 'the sandbox’s card page', text: await cardPage.text() });
+      const back = await payInSandbox(shop.url, order.checkoutUrl);
       await eventually(
         async () => (await t.db('orders').where({ id: order.id }).first('status')).status === 'paid',
         'the webhook settles the order',
@@ -196,6 +199,7 @@ describeApi('the whole path of the money in each currency', (t) => {
         { kind: 'fee_cover', amount: fee },
       ]);
       json('the receipt page’s order', await shop.http.get(`/api/orders/${order.token}`));
+      json('the success page’s check', await shop.http.get(`/api/orders/verify${new URL(back).search}`));
       await processOutbox(t.db, shop.config);
       const receiptMail = await t.db('outbox').where({ order_id: order.id, kind: 'receipt' }).first('subject', 'text');
       const mailText = spaced(receiptMail.text as string);
@@ -366,6 +370,21 @@ describeApi('the whole path of the money in each currency', (t) => {
       if (!outsideEuro) return;
 
       // What else a reader of a paper outside the euro gets on the path.
+      const vendorLogin = await t.auth(['vendor'], {
+        sub: 'vendor-DEMO-1',
+        preferred_username: 'DEMO-1',
+        vendor: 'DEMO-1',
+      });
+      for (const [where, url] of [
+        ['the shop’s settings', '/api/settings'],
+        ['the shop’s items', '/api/items'],
+        ['the vendor’s page', '/api/vendors/me'],
+        ['the vendor’s payments', '/api/vendors/me/payments'],
+        ['the vendor’s statement', `/api/vendors/me/statement?${period}`],
+      ]) {
+        const res = json(where, await shop.http.get(url).set('Authorization', vendorLogin));
+        assert.equal(res.status, 200, `${where}: ${res.text}`);
+      }
       const shopPage = await supertest(buildApp({ db: t.db, config: shop.config, distDir: dist }).callback()).get(
         '/v/DEMO-1',
       );
