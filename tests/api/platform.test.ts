@@ -13,6 +13,8 @@ import { startPlatform, type Platform } from '../../api/src/platform/serve.ts';
 import { resolveLocalhostNames } from '../../api/src/startup/localhost-names.ts';
 import { repoRoot } from '../e2e/server.ts';
 import { loginWithPkce } from '../support/oidc-flow.ts';
+import { assertBalanced, eventually, itemId } from '../support/orders.ts';
+import { payInSandbox } from '../support/sandbox.ts';
 
 const run = promisify(execFile);
 
@@ -187,6 +189,35 @@ suite(`many papers, one process${adminUrl ? '' : ' (skipped: needs TEST_DATABASE
     const unconfirmed = await paper(env, 'remove', d);
     assert.equal(unconfirmed.code, 1);
     assert.match(unconfirmed.out, /Run it again with --yes/);
+  });
+
+  it("books a purchase at b's host in CHF in b's books only, through b's own sandbox and webhook", async () => {
+    const [dbA, dbB] = [await paperDb(admin, databaseUrl, secret, a), await paperDb(admin, databaseUrl, secret, b)];
+    try {
+      const rowsOfA = await dbA('ledger_rows').count<{ count: number }[]>('* as count');
+      const item = await itemId(dbB, 'Zeitung');
+      const placed = await fetch(`http://b.localhost:${port}/api/orders`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ vendor: 'DEMO-1', entries: [{ item, quantity: 1 }], tip: 100 }),
+      });
+      const order = (await placed.json()) as { order: string; checkoutUrl: string };
+      assert.equal(placed.status, 201, JSON.stringify(order));
+      await payInSandbox(`http://b.localhost:${port}`, order.checkoutUrl);
+      const paid = await eventually(
+        () =>
+          dbB('orders')
+            .where({ token: order.order, status: 'paid' })
+            .first<{ currency: string } | undefined>('currency'),
+        "the order paid in b's books",
+      );
+      assert.equal(paid.currency, 'chf'); // as Stripe writes it
+      assert.deepEqual(await dbA('ledger_rows').count<{ count: number }[]>('* as count'), rowsOfA);
+      await assertBalanced(dbA);
+      await assertBalanced(dbB);
+    } finally {
+      await Promise.all([dbA.destroy(), dbB.destroy()]);
+    }
   });
 
   it("refuses a's staff token at b's host", async () => {
