@@ -42,6 +42,7 @@ import * as country from './042_country.ts';
 import * as currency from './043_currency.ts';
 import * as cashRounding from './044_cash_rounding.ts';
 import * as swissVatId from './045_swiss_vat_id.ts';
+import * as stripeConnect from './046_stripe_connect.ts';
 
 export interface Migration {
   name: string;
@@ -94,4 +95,5 @@ export const migrations: Migration[] = [
   { name: '043_currency', ...currency },
   { name: '044_cash_rounding', ...cashRounding },
   { name: '045_swiss_vat_id', ...swissVatId },
+  { name: '046_stripe_connect', ...stripeConnect },
 ];

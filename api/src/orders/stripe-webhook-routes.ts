@@ -1,7 +1,7 @@
 import { badRequest, HttpError } from '../http/errors.ts';
 import type { RouteDef } from '../http/routes.ts';
 import { log } from '../foundations/log.ts';
-import { matchesKeyMode, StripeFailure, verifiedEvent, webhookSecrets } from '../stripe/adapter.ts';
+import { connectedAccount, matchesKeyMode, StripeFailure, verifiedEvent, webhookSecrets } from '../stripe/adapter.ts';
 import { PaymentNotSettled } from './settle.ts';
 import { handleStripeEvent } from './stripe-events.ts';
 
@@ -27,6 +27,15 @@ export const webhookRoutes: RouteDef[] = [
             ? 'This live mode event does not match the shop’s Stripe key.'
             : 'This test mode event does not match the shop’s Stripe key.',
         );
+      // Only the paper's own account's events: its connected account's (they carry `account`,
+      // https://docs.stripe.com/connect/webhooks), or without one the account's own (they carry none).
+      // Another account's event is acknowledged and left alone: Stripe would only deliver it again.
+      const account = await connectedAccount(ctx.db);
+      if ((event.account ?? null) !== account) {
+        log.warn('a Stripe webhook of another account is ignored', { event: event.id, type: event.type });
+        ctx.body = { received: true, ignored: true };
+        return;
+      }
       let outcome: Awaited<ReturnType<typeof handleStripeEvent>>;
       try {
         outcome = await handleStripeEvent(ctx.db, ctx.config, event);

@@ -131,10 +131,33 @@ export async function withRateLimitBackoff<T>(request: () => Promise<T>): Promis
   }
 }
 
-/** Runs one SDK call; the SDK's errors leave as StripeFailure, anything else unchanged. */
-async function call<T>(db: Knex, config: Config, request: (stripe: Stripe) => Promise<T>): Promise<T> {
+/**
+ * The paper's connected Stripe account (settings.stripe_account), or null when the paper is the
+ * platform's own account's merchant. With one, the paper is the merchant of record of a direct
+ * charge (https://docs.stripe.com/connect/direct-charges): its fees, refunds, disputes and payouts
+ * stay on its account.
+ */
+export async function connectedAccount(db: Knex): Promise<string | null> {
+  const row = await db('settings')
+    .where({ id: 1 })
+    .first<{ stripe_account: string | null } | undefined>('stripe_account');
+  return row?.stripe_account ?? null;
+}
+
+/**
+ * Runs one SDK call, on the paper's connected account when it has one (the SDK's per-request
+ * `stripeAccount` sends the Stripe-Account header, https://docs.stripe.com/connect/authentication);
+ * the SDK's errors leave as StripeFailure, anything else unchanged.
+ */
+async function call<T>(
+  db: Knex,
+  config: Config,
+  request: (stripe: Stripe, options: Stripe.RequestOptions) => Promise<T>,
+): Promise<T> {
+  const account = await connectedAccount(db);
+  const options: Stripe.RequestOptions = account ? { stripeAccount: account } : {};
   try {
-    return await withoutCallSite(() => request(stripeClient(db, config)));
+    return await withoutCallSite(() => request(stripeClient(db, config), options));
   } catch (error) {
     if (!(error instanceof Stripe.errors.StripeError)) throw error;
     const reason = error instanceof Stripe.errors.StripeInvalidRequestError ? 'refused' : 'unavailable';
@@ -149,12 +172,12 @@ export function createCheckoutSession(
   params: Stripe.Checkout.SessionCreateParams,
   idempotencyKey: string,
 ): Promise<Stripe.Checkout.Session> {
-  return call(db, config, (stripe) => stripe.checkout.sessions.create(params, { idempotencyKey }));
+  return call(db, config, (stripe, options) => stripe.checkout.sessions.create(params, { ...options, idempotencyKey }));
 }
 
 /** Ends an open Checkout Session; Stripe refuses (`refused`) one that completed meanwhile. */
 export function expireCheckoutSession(db: Knex, config: Config, sessionId: string): Promise<Stripe.Checkout.Session> {
-  return call(db, config, (stripe) => stripe.checkout.sessions.expire(sessionId));
+  return call(db, config, (stripe, options) => stripe.checkout.sessions.expire(sessionId, {}, options));
 }
 
 /** Refunds a payment; the idempotency key makes a repeated or concurrent call get the same refund. */
@@ -164,7 +187,7 @@ export function refundPayment(
   params: Stripe.RefundCreateParams,
   idempotencyKey: string,
 ): Promise<Stripe.Refund> {
-  return call(db, config, (stripe) => stripe.refunds.create(params, { idempotencyKey }));
+  return call(db, config, (stripe, options) => stripe.refunds.create(params, { ...options, idempotencyKey }));
 }
 
 /**
@@ -210,8 +233,12 @@ export async function webhookSecrets(db: Knex, config: Config): Promise<string[]
 
 /** What the settle step reads from a session: the payment and its fee in one call. */
 export function retrieveSession(db: Knex, config: Config, sessionId: string): Promise<Stripe.Checkout.Session> {
-  return call(db, config, (stripe) =>
-    stripe.checkout.sessions.retrieve(sessionId, { expand: ['payment_intent.latest_charge.balance_transaction'] }),
+  return call(db, config, (stripe, options) =>
+    stripe.checkout.sessions.retrieve(
+      sessionId,
+      { expand: ['payment_intent.latest_charge.balance_transaction'] },
+      options,
+    ),
   );
 }
 
@@ -245,16 +272,16 @@ export function idempotencyKey(order: { id: number; token: string }, action: str
 
 /** A refund as Stripe has it now (an event only says "look again"). */
 export const retrieveRefund = (db: Knex, config: Config, id: string) =>
-  call(db, config, (stripe) => stripe.refunds.retrieve(id));
+  call(db, config, (stripe, options) => stripe.refunds.retrieve(id, {}, options));
 
 /** Every refund of a charge: a `charge.refunded` from Stripe's Dashboard names only the charge. */
 export async function chargeRefunds(db: Knex, config: Config, charge: string): Promise<Stripe.Refund[]> {
-  return (await call(db, config, (stripe) => stripe.refunds.list({ charge, limit: 100 }))).data;
+  return (await call(db, config, (stripe, options) => stripe.refunds.list({ charge, limit: 100 }, options))).data;
 }
 
 /** A dispute as Stripe has it now, with its balance transactions (the money it moved). */
 export const retrieveDispute = (db: Knex, config: Config, id: string) =>
-  call(db, config, (stripe) => stripe.disputes.retrieve(id));
+  call(db, config, (stripe, options) => stripe.disputes.retrieve(id, {}, options));
 
 /**
  * The list parameters of a sweep: every object created since `since`, each with its payment intent
@@ -269,36 +296,42 @@ const sweptSince = (since: Date) => ({
 
 /** Every refund Stripe made since `since` (ours, the Dashboard's), newest first, page by page. */
 export const recentRefunds = (db: Knex, config: Config, since: Date) =>
-  call(db, config, (stripe) => stripe.refunds.list(sweptSince(since)).autoPagingToArray({ limit: 10_000 }));
+  call(db, config, (stripe, options) =>
+    stripe.refunds.list(sweptSince(since), options).autoPagingToArray({ limit: 10_000 }),
+  );
 
 /** Every dispute Stripe opened since `since`, with its balance transactions, page by page. */
 export const recentDisputes = (db: Knex, config: Config, since: Date) =>
-  call(db, config, (stripe) => stripe.disputes.list(sweptSince(since)).autoPagingToArray({ limit: 10_000 }));
+  call(db, config, (stripe, options) =>
+    stripe.disputes.list(sweptSince(since), options).autoPagingToArray({ limit: 10_000 }),
+  );
 
 /** Every early fraud warning Radar raised since `since`, page by page. */
 export const recentEarlyFraudWarnings = (db: Knex, config: Config, since: Date) =>
-  call(db, config, (stripe) =>
-    stripe.radar.earlyFraudWarnings.list(sweptSince(since)).autoPagingToArray({ limit: 10_000 }),
+  call(db, config, (stripe, options) =>
+    stripe.radar.earlyFraudWarnings.list(sweptSince(since), options).autoPagingToArray({ limit: 10_000 }),
   );
 
 /** A payment intent: its metadata names the order it pays (`payment_intent_data` when the session was made). */
 export const retrievePaymentIntent = (db: Knex, config: Config, id: string) =>
-  call(db, config, (stripe) => stripe.paymentIntents.retrieve(id));
+  call(db, config, (stripe, options) => stripe.paymentIntents.retrieve(id, {}, options));
 
 /** Radar's early fraud warning as Stripe has it now. */
 export const retrieveEarlyFraudWarning = (db: Knex, config: Config, id: string) =>
-  call(db, config, (stripe) => stripe.radar.earlyFraudWarnings.retrieve(id));
+  call(db, config, (stripe, options) => stripe.radar.earlyFraudWarnings.retrieve(id, {}, options));
 
 /** A payout to the bank as Stripe has it now. */
 export const retrievePayout = (db: Knex, config: Config, id: string) =>
-  call(db, config, (stripe) => stripe.payouts.retrieve(id));
+  call(db, config, (stripe, options) => stripe.payouts.retrieve(id, {}, options));
 
 /** Every payout Stripe created since `since`, page by page. */
 export const recentPayouts = (db: Knex, config: Config, since: Date) =>
-  call(db, config, (stripe) =>
-    stripe.payouts.list({ created: { gte: Math.floor(since.getTime() / 1000) }, limit: 100 }).autoPagingToArray({
-      limit: 10_000,
-    }),
+  call(db, config, (stripe, options) =>
+    stripe.payouts
+      .list({ created: { gte: Math.floor(since.getTime() / 1000) }, limit: 100 }, options)
+      .autoPagingToArray({
+        limit: 10_000,
+      }),
   );
 
 /**
@@ -307,17 +340,20 @@ export const recentPayouts = (db: Knex, config: Config, since: Date) =>
  * (https://docs.stripe.com/api/balance_transactions/list). Stripe's times are whole seconds.
  */
 export const balanceTransactionsBetween = (db: Knex, config: Config, from: Date, to: Date) =>
-  call(db, config, async (stripe) => {
+  call(db, config, async (stripe, options) => {
     const all: Stripe.BalanceTransaction[] = [];
-    const pages = stripe.balanceTransactions.list({
-      created: { gte: Math.ceil(from.getTime() / 1000), lt: Math.ceil(to.getTime() / 1000) },
-      expand: ['data.source'],
-      limit: 100,
-    });
+    const pages = stripe.balanceTransactions.list(
+      {
+        created: { gte: Math.ceil(from.getTime() / 1000), lt: Math.ceil(to.getTime() / 1000) },
+        expand: ['data.source'],
+        limit: 100,
+      },
+      options,
+    );
     for await (const txn of pages) all.push(txn);
     return all;
   });
 
 /** A charge as Stripe has it (its payment intent names our order). */
 export const retrieveCharge = (db: Knex, config: Config, id: string) =>
-  call(db, config, (stripe) => stripe.charges.retrieve(id));
+  call(db, config, (stripe, options) => stripe.charges.retrieve(id, {}, options));

@@ -24,6 +24,7 @@ import {
 } from './form.ts';
 import { sandboxCredentials, type SandboxCredentials } from './keys.ts';
 import { balance, listBalanceTransactions, listPayouts, payOutBalance } from './balance.ts';
+import { chargingAccount, createAccount, createAccountLink, requestedAccount, retrieveAccount } from './connect.ts';
 import {
   createSession,
   expand,
@@ -50,11 +51,13 @@ import { inRange, page, type StripeList } from './lists.ts';
 import { finishRefund, refundCharge } from './refunds.ts';
 import {
   claimIdempotencyKey,
+  currentAccount,
   deleteObject,
   ensureRoom,
   getObject,
   insertObject,
   listObjects,
+  onAccount,
   saveObject,
   storeIdempotentError,
   storeIdempotentResponse,
@@ -92,7 +95,10 @@ const maskKey = (key: string) =>
  * Stripe's bearer key check against this installation's key: a missing or wrong key is a 401 the
  * SDK turns into StripeAuthenticationError. Answers who called (the key's hash), for idempotency keys.
  */
-async function checkKey(db: Db, ctx: Context): Promise<{ caller: string; credentials: SandboxCredentials }> {
+async function checkKey(
+  db: Db,
+  ctx: Context,
+): Promise<{ caller: string; credentials: SandboxCredentials; maskedKey: string }> {
   const key = /^Bearer\s+(\S+)$/i.exec(ctx.get('Authorization'))?.[1];
   if (!key) {
     throw new StripeApiError(
@@ -107,7 +113,7 @@ async function checkKey(db: Db, ctx: Context): Promise<{ caller: string; credent
   // Compared in constant time: the key is the sandbox's only lock.
   if (!timingSafeEqual(given, expected))
     throw new StripeApiError(401, 'invalid_request_error', `Invalid API Key provided: ${maskKey(key)}`);
-  return { caller: given.toString('hex'), credentials };
+  return { caller: given.toString('hex'), credentials, maskedKey: maskKey(key) };
 }
 
 /** An error in Stripe's terms: anything unexpected is Stripe's api_error and goes to the log. */
@@ -170,29 +176,35 @@ function route(db: Db, config: Config, handler: Handler) {
     const requestId = newId('req_', 14);
     ctx.set('Request-Id', requestId);
     try {
-      const { caller, credentials } = await checkKey(db, ctx);
+      const { caller: keyHash, credentials, maskedKey } = await checkKey(db, ctx);
       ctx.state.credentials = credentials;
+      // A request with the Stripe-Account header acts on that connected account, its idempotency
+      // keys apart from the platform's (https://docs.stripe.com/connect/authentication).
+      const account = await requestedAccount(db, ctx.get('Stripe-Account'), maskedKey);
+      const caller = account ? `${keyHash}:${account}` : keyHash;
       const params =
         ctx.method === 'GET' ? parseParams(ctx.querystring) : bodyParams(ctx, await readBody(ctx.req, bodyLimit));
       const key = ctx.method === 'POST' ? ctx.get('Idempotency-Key') : '';
-      const { outcome, replayed, failed } = await db.transaction(async (trx) => {
-        const request = `${ctx.method} ${ctx.path} ${JSON.stringify(params)}`;
-        const replay = key ? await claimIdempotencyKey(trx, caller, key, request) : undefined;
-        if (replay) return { outcome: { body: replay.body, events: [] }, replayed: true, failed: replay.error };
-        if (!key) return { outcome: await queued(trx, await handler(trx, params, ctx)), replayed: false };
-        try {
-          // A savepoint: a failure undoes the request's changes and keeps its key claimed.
-          const outcome = await trx.transaction(async (inner) => queued(inner, await handler(inner, params, ctx)));
-          await storeIdempotentResponse(trx, caller, key, outcome.body);
-          return { outcome, replayed: false };
-        } catch (error) {
-          const known = stripeError(ctx, error, requestId);
-          if (!keptUnderKey(known)) throw known;
-          // Stripe answers the same error to every retry under this key for 24 hours.
-          await storeIdempotentError(trx, caller, key, known);
-          return { outcome: { body: null, events: [] }, replayed: false, failed: known };
-        }
-      });
+      const { outcome, replayed, failed } = await onAccount(account, () =>
+        db.transaction(async (trx) => {
+          const request = `${ctx.method} ${ctx.path} ${JSON.stringify(params)}`;
+          const replay = key ? await claimIdempotencyKey(trx, caller, key, request) : undefined;
+          if (replay) return { outcome: { body: replay.body, events: [] }, replayed: true, failed: replay.error };
+          if (!key) return { outcome: await queued(trx, await handler(trx, params, ctx)), replayed: false };
+          try {
+            // A savepoint: a failure undoes the request's changes and keeps its key claimed.
+            const outcome = await trx.transaction(async (inner) => queued(inner, await handler(inner, params, ctx)));
+            await storeIdempotentResponse(trx, caller, key, outcome.body);
+            return { outcome, replayed: false };
+          } catch (error) {
+            const known = stripeError(ctx, error, requestId);
+            if (!keptUnderKey(known)) throw known;
+            // Stripe answers the same error to every retry under this key for 24 hours.
+            await storeIdempotentError(trx, caller, key, known);
+            return { outcome: { body: null, events: [] }, replayed: false, failed: known };
+          }
+        }),
+      );
       if (replayed) ctx.set('Idempotent-Replayed', 'true');
       if (failed) throw failed;
       ctx.status = 200;
@@ -282,11 +294,11 @@ async function checkReturnUrl(
 const createCheckoutSession =
   (config: Config, isEmbedOrigin: IsEmbedOrigin): Handler =>
   async (trx, params) => {
-    const session = createSession(
-      params,
-      (id) => `${config.publicUrl}/stripe-sandbox/pay/${id}`,
-      config.sandboxCurrencies,
-    );
+    // A direct charge on a connected account (https://docs.stripe.com/connect/direct-charges): in a
+    // currency that account settles in, and only once it may charge at all.
+    const account = currentAccount();
+    const currencies = account ? [(await chargingAccount(trx, account)).default_currency] : config.sandboxCurrencies;
+    const session = createSession(params, (id) => `${config.publicUrl}/stripe-sandbox/pay/${id}`, currencies);
     await checkReturnUrl(trx, config, isEmbedOrigin, 'success_url', session.success_url);
     await checkReturnUrl(trx, config, isEmbedOrigin, 'cancel_url', session.cancel_url);
     // A session is where storage grows (its payment and refunds follow from it): bounded here.
@@ -523,8 +535,11 @@ function enabledEvents(params: Params): string[] {
 const createWebhookEndpoint =
   (config: Config): Handler =>
   async (trx, params, ctx) => {
-    onlyKnown(params, ['url', 'enabled_events', 'description', 'api_version', 'metadata', 'expand']);
+    onlyKnown(params, ['url', 'enabled_events', 'description', 'api_version', 'connect', 'metadata', 'expand']);
     const url = ownUrl(config, params);
+    const connect = text(params, 'connect');
+    if (connect !== undefined && connect !== 'true' && connect !== 'false')
+      throw invalidParam('connect', 'Invalid boolean: connect must be true or false.');
     const enabled = enabledEvents(params);
     const apiVersion = text(params, 'api_version') ?? null;
     if (apiVersion !== null && apiVersion !== Stripe.API_VERSION)
@@ -549,6 +564,8 @@ const createWebhookEndpoint =
       metadata: metadata(params),
       status: 'enabled',
       url,
+      // Kept only on a Connect endpoint: an account endpoint looks as it always did.
+      ...(connect === 'true' ? { connect: true } : {}),
     };
     await insertObject(trx, endpoint);
     const { webhookSecret } = ctx.state.credentials as SandboxCredentials;
@@ -593,6 +610,25 @@ const deleteWebhookEndpoint: Handler = async (trx, params, ctx) => {
   return { body: { id: endpoint.id, object: 'webhook_endpoint', deleted: true }, events: [] };
 };
 
+const createAccountHandler =
+  (config: Config): Handler =>
+  async (trx, params) => ({ body: await createAccount(trx, params, config), events: [] });
+
+const retrieveAccountHandler: Handler = async (trx, params, ctx) => {
+  onlyKnown(params, ['expand']);
+  return { body: await retrieveAccount(trx, pathParam(ctx, 'id')), events: [] };
+};
+
+/** An account link returns its visitor to the shop or the sites that embed it, as the checkout page does. */
+const createAccountLinkHandler =
+  (config: Config, isEmbedOrigin: IsEmbedOrigin): Handler =>
+  async (trx, params) => ({
+    body: await createAccountLink(trx, params, config, (name, url) =>
+      checkReturnUrl(trx, config, isEmbedOrigin, name, url),
+    ),
+    events: [],
+  });
+
 /** The Stripe API calls our adapter makes (checkout, refunds), plus webhook endpoints (for tests) and the sandbox's fee release. */
 export function mountApi(router: Router, db: Db, config: Config, isEmbedOrigin: IsEmbedOrigin): void {
   const r = (handler: Handler) => route(db, config, handler);
@@ -627,6 +663,9 @@ export function mountApi(router: Router, db: Db, config: Config, isEmbedOrigin: 
   router.post('/v1/webhook_endpoints/:id', r(updateWebhookEndpoint(config)));
   router.delete('/v1/webhook_endpoints/:id', r(deleteWebhookEndpoint));
   router.post('/stripe-sandbox/sessions/:id/release-fee', r(releaseHeldFee));
+  router.post('/v1/accounts', r(createAccountHandler(config)));
+  router.get('/v1/accounts/:id', r(retrieveAccountHandler));
+  router.post('/v1/account_links', r(createAccountLinkHandler(config, isEmbedOrigin)));
 }
 
 /** Stripe's answer to a path it does not know. */

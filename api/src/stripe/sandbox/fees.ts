@@ -4,7 +4,7 @@ import type { Db } from '../../db/connection.ts';
 import { log } from '../../foundations/log.ts';
 import { heldFeeLast4 } from './cards.ts';
 import { chargeTransaction, type Charge } from './objects.ts';
-import { getObject, insertObject, saveObject } from './store.ts';
+import { getObject, insertObject, onAccount, saveObject } from './store.ts';
 import { deliverDue, queueEvents, stripeEvent, type StripeEvent } from './webhooks.ts';
 
 // Live Stripe often has no balance transaction on a charge when the payment completes: the fee
@@ -47,6 +47,6 @@ export async function bookOverdueFees(db: Db, config: Config): Promise<void> {
     .whereRaw(`data->>'balance_transaction' is null`)
     .whereRaw(`coalesce(data->'payment_method_details'->'card'->>'last4', '') <> ?`, [heldFeeLast4])
     .where('created_at', '<', db.raw(`now() - make_interval(secs => ?)`, [config.sandboxFeeDelayMs / 1000]))
-    .select<{ id: string }[]>('id');
-  for (const { id } of rows) await bookFeeNow(db, config, id);
+    .select<{ id: string; account: string | null }[]>('id', 'account');
+  for (const { id, account } of rows) await onAccount(account, () => bookFeeNow(db, config, id));
 }

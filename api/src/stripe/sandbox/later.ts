@@ -6,7 +6,7 @@ import { payoutArrives, payoutInTransit } from './balance.ts';
 import { openDispute, warnOfFraud } from './lifecycle.ts';
 import { unixNow, type Charge } from './objects.ts';
 import type { PayoutStep, Scheduled } from './scheduled.ts';
-import { deleteObject, getObject, listObjects } from './store.ts';
+import { deleteObject, getObject, onAccount } from './store.ts';
 import { deliverDue, queueEvents, type StripeEvent } from './webhooks.ts';
 
 // What the banks do some time later: Stripe's test cards for disputes and early fraud warnings
@@ -54,23 +54,29 @@ async function act(trx: Knex.Transaction, scheduled: Scheduled): Promise<StripeE
  */
 export async function doBankActions(db: Db, config: Config, all = false, payout?: string): Promise<number> {
   const now = unixNow();
-  const due = (await listObjects<Scheduled>(db, 'sandbox_scheduled'))
-    .filter((scheduled) => all || scheduled.due <= now)
-    .filter((scheduled) => !payout || (isPayoutStep(scheduled) && scheduled.payout === payout))
-    .sort((a, b) => a.due - b.due);
+  // The banks of every account: each record is done on the account it was made on.
+  const records = await db('stripe_sandbox_objects')
+    .where({ type: 'sandbox_scheduled' })
+    .select<{ data: Scheduled; account: string | null }[]>('data', 'account');
+  const due = records
+    .filter(({ data }) => all || data.due <= now)
+    .filter(({ data }) => !payout || (isPayoutStep(data) && data.payout === payout))
+    .sort((a, b) => a.data.due - b.data.due);
   let done = 0;
-  for (const { id } of due) {
-    const acted = await db.transaction(async (trx) => {
-      const row = await trx('stripe_sandbox_objects')
-        .where({ id, type: 'sandbox_scheduled' })
-        .forUpdate()
-        .skipLocked()
-        .first<{ data: Scheduled } | undefined>('data');
-      if (!row) return false;
-      await queueEvents(trx, await act(trx, row.data));
-      await deleteObject(trx, row.data);
-      return true;
-    });
+  for (const { data, account } of due) {
+    const acted = await onAccount(account, () =>
+      db.transaction(async (trx) => {
+        const row = await trx('stripe_sandbox_objects')
+          .where({ id: data.id, type: 'sandbox_scheduled' })
+          .forUpdate()
+          .skipLocked()
+          .first<{ data: Scheduled } | undefined>('data');
+        if (!row) return false;
+        await queueEvents(trx, await act(trx, row.data));
+        await deleteObject(trx, row.data);
+        return true;
+      }),
+    );
     if (acted) done++;
   }
   if (done) deliverDue(db, config);

@@ -9,9 +9,10 @@ import { StripeApiError } from './errors.ts';
 import { parseParams, readBody, type Params } from './form.ts';
 import { cardOfNumber, digits, testCards, type CardOutcome } from './cards.ts';
 import { chargeTransaction, payment, present, type CheckoutSession } from './objects.ts';
+import { visitAccountLink } from './connect.ts';
 import { bookFeeLater } from './fees.ts';
 import { scheduleBankAction } from './scheduled.ts';
-import { insertObject, saveObject } from './store.ts';
+import { accountOfObject, insertObject, onAccount, saveObject } from './store.ts';
 import { deliverDue, queueEvents, stripeEvent, type StripeEvent } from './webhooks.ts';
 
 /** The page's languages: the customer's `locale` on the session picks one, a switch on the page the other. */
@@ -52,6 +53,7 @@ const text = {
     backToShop: 'Zurück zum Shop',
     missingTitle: 'Nicht gefunden',
     missing: 'Diese Bezahlseite gibt es nicht.',
+    linkMissing: 'Diesen Link zur Einrichtung eines Stripe-Kontos gibt es nicht.',
     language: 'Sprache',
   },
   en: {
@@ -87,6 +89,7 @@ const text = {
     backToShop: 'Back to the shop',
     missingTitle: 'Not found',
     missing: 'This checkout page does not exist.',
+    linkMissing: 'This link to set up a Stripe account does not exist.',
     language: 'Language',
   },
 } satisfies Record<Lang, Record<string, string | ((total: string) => string)>>;
@@ -259,8 +262,8 @@ function sendPage(ctx: Context, status: number, html: string): void {
   ctx.body = html;
 }
 
-const notFoundPage = (lang: Lang) =>
-  layout(lang, text[lang].missingTitle, `<h1 id="sandbox-missing">${text[lang].missing}</h1>`);
+const notFoundPage = (lang: Lang, what: 'missing' | 'linkMissing' = 'missing') =>
+  layout(lang, text[lang].missingTitle, `<h1 id="sandbox-missing">${text[lang][what]}</h1>`);
 
 /**
  * Completes an open session with a successful card payment, inside the caller's transaction. The fee
@@ -332,40 +335,65 @@ export function mountPage(router: Router, db: Db, config: Config): void {
     }
   }
 
-  router.get('/stripe-sandbox/pay/:id', async (ctx) => {
-    const session = await withSession(pathParam(ctx, 'id'));
-    if (!session) return sendPage(ctx, 404, notFoundPage(pageLang(ctx)));
-    const lang = pageLang(ctx, session);
-    if (session.status !== 'open')
-      return sendPage(ctx, session.status === 'expired' ? 410 : 200, statusPage(lang, session));
-    sendPage(ctx, 200, checkoutPage(lang, session));
-  });
+  /**
+   * The payer reaches the page by the session's id alone: the page acts on the account the session
+   * was made on (a connected account's for a direct charge), and so does all that follows from it.
+   */
+  const onSessionAccount =
+    (handler: (ctx: Context & { params: Record<string, string> }) => Promise<void>) =>
+    async (ctx: Context & { params: Record<string, string> }) =>
+      onAccount((await accountOfObject(db, 'checkout.session', pathParam(ctx, 'id'))) ?? null, () => handler(ctx));
 
-  router.post('/stripe-sandbox/pay/:id', async (ctx) => {
-    // An unreadable form is treated like an empty card field.
-    const form = await readBody(ctx.req, 16 * 1024)
-      .then(parseParams)
-      .catch((): Params => ({}));
-    const entered = typeof form.card === 'string' ? form.card : '';
-    const card = cardOfNumber(entered);
-    const refusal = card ? outcomeWords[card.outcome].decline : (w: Words) => w.incorrect;
-    let feeOf: string | undefined;
-    const pay =
-      card && !refusal
-        ? (trx: Knex.Transaction, open: CheckoutSession) =>
-            complete(trx, config, open, digits(entered).slice(-4), card.outcome, (charge) => (feeOf = charge))
-        : undefined;
-    const session = await withSession(pathParam(ctx, 'id'), pay);
-    // Only once the payment is committed: a fee for a payment that was rolled back would name no charge.
-    if (feeOf) bookFeeLater(db, config, feeOf);
-    if (!session) return sendPage(ctx, 404, notFoundPage(pageLang(ctx)));
-    if (session.status === 'complete' && session.payment_status === 'paid') {
-      ctx.status = 303;
-      ctx.redirect(successUrl(session));
-      return;
-    }
-    const lang = pageLang(ctx, session);
-    if (session.status !== 'open') return sendPage(ctx, 410, statusPage(lang, session));
-    sendPage(ctx, card ? 402 : 400, checkoutPage(lang, session, { card: entered, error: refusal!(text[lang]) }));
+  router.get(
+    '/stripe-sandbox/pay/:id',
+    onSessionAccount(async (ctx) => {
+      const session = await withSession(pathParam(ctx, 'id'));
+      if (!session) return sendPage(ctx, 404, notFoundPage(pageLang(ctx)));
+      const lang = pageLang(ctx, session);
+      if (session.status !== 'open')
+        return sendPage(ctx, session.status === 'expired' ? 410 : 200, statusPage(lang, session));
+      sendPage(ctx, 200, checkoutPage(lang, session));
+    }),
+  );
+
+  router.post(
+    '/stripe-sandbox/pay/:id',
+    onSessionAccount(async (ctx) => {
+      // An unreadable form is treated like an empty card field.
+      const form = await readBody(ctx.req, 16 * 1024)
+        .then(parseParams)
+        .catch((): Params => ({}));
+      const entered = typeof form.card === 'string' ? form.card : '';
+      const card = cardOfNumber(entered);
+      const refusal = card ? outcomeWords[card.outcome].decline : (w: Words) => w.incorrect;
+      let feeOf: string | undefined;
+      const pay =
+        card && !refusal
+          ? (trx: Knex.Transaction, open: CheckoutSession) =>
+              complete(trx, config, open, digits(entered).slice(-4), card.outcome, (charge) => (feeOf = charge))
+          : undefined;
+      const session = await withSession(pathParam(ctx, 'id'), pay);
+      // Only once the payment is committed: a fee for a payment that was rolled back would name no charge.
+      if (feeOf) bookFeeLater(db, config, feeOf);
+      if (!session) return sendPage(ctx, 404, notFoundPage(pageLang(ctx)));
+      if (session.status === 'complete' && session.payment_status === 'paid') {
+        ctx.status = 303;
+        ctx.redirect(successUrl(session));
+        return;
+      }
+      const lang = pageLang(ctx, session);
+      if (session.status !== 'open') return sendPage(ctx, 410, statusPage(lang, session));
+      sendPage(ctx, card ? 402 : 400, checkoutPage(lang, session, { card: entered, error: refusal!(text[lang]) }));
+    }),
+  );
+
+  // An account link's single-use address (connect.ts): the connected account's owner is sent on.
+  router.get('/stripe-sandbox/onboard/:id', async (ctx) => {
+    const to = await visitAccountLink(db, config, pathParam(ctx, 'id'));
+    if (to === undefined) return sendPage(ctx, 404, notFoundPage(pageLang(ctx), 'linkMissing'));
+    ctx.set('Cache-Control', 'no-store');
+    ctx.set('Referrer-Policy', 'no-referrer');
+    ctx.status = 303;
+    ctx.redirect(to);
   });
 }

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
 import { noSuchObject, StripeApiError } from './errors.ts';
@@ -15,6 +16,29 @@ type Db = Knex | Knex.Transaction;
 // process on the same database.
 
 /**
+ * The account a request acts on: a connected account's id when it named one in the Stripe-Account
+ * header (https://docs.stripe.com/connect/authentication), null for the platform's own. Every object
+ * is kept with the account it was made on and is found only from that account, as on Stripe; work
+ * that follows from a request (its fee, the banks' steps) runs on the account of its objects.
+ */
+const accountScope = new AsyncLocalStorage<string | null>();
+
+/** Runs `work` on `account` (null: the platform's own). */
+export const onAccount = <T>(account: string | null, work: () => Promise<T>): Promise<T> =>
+  accountScope.run(account, work);
+
+/** The account the running work acts on; null for the platform's own. */
+export const currentAccount = (): string | null => accountScope.getStore() ?? null;
+
+/** The account an object belongs to, whichever it is (for the hosted pages, reached by the object's id alone). */
+export async function accountOfObject(trx: Db, type: string, id: string): Promise<string | null | undefined> {
+  const row = await trx('stripe_sandbox_objects')
+    .where({ id, type })
+    .first<{ account: string | null } | undefined>('account');
+  return row?.account;
+}
+
+/**
  * Stored with the time of the statement itself (not of its transaction), so objects made in one
  * request keep the order they were made in: Stripe lists newest first, in that order.
  */
@@ -23,6 +47,7 @@ export async function insertObject(trx: Db, object: StripeObject): Promise<void>
     id: object.id,
     type: object.object,
     data: JSON.stringify(object),
+    account: currentAccount(),
     created_at: trx.raw('clock_timestamp()'),
   });
 }
@@ -44,16 +69,21 @@ export async function getObject<T extends StripeObject = StripeObject>(
   id: string,
   { lock = false } = {},
 ): Promise<T> {
-  const query = trx('stripe_sandbox_objects').where({ id, type }).first('data');
+  const query = trx('stripe_sandbox_objects').where({ id, type, account: currentAccount() }).first('data');
   if (lock) query.forUpdate();
   const row = (await query) as { data: T } | undefined;
   if (!row) throw noSuchObject(type, id);
   return row.data;
 }
 
-export async function listObjects<T extends StripeObject>(trx: Db, type: string): Promise<T[]> {
+/** The objects of a type on the current account (or on `account`), oldest first. */
+export async function listObjects<T extends StripeObject>(
+  trx: Db,
+  type: string,
+  account = currentAccount(),
+): Promise<T[]> {
   const rows = await trx('stripe_sandbox_objects')
-    .where({ type })
+    .where({ type, account })
     .orderBy([{ column: 'created_at' }, { column: 'id' }])
     .select<{ data: T }[]>('data');
   return rows.map((row) => row.data);

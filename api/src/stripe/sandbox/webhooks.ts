@@ -5,10 +5,12 @@ import type { Db } from '../../db/connection.ts';
 import { log } from '../../foundations/log.ts';
 import { sandboxCredentials } from './keys.ts';
 import { newId, unixNow } from './objects.ts';
-import { listObjects, type StripeObject } from './store.ts';
+import { currentAccount, listObjects, type StripeObject } from './store.ts';
 
 export interface StripeEvent extends StripeObject {
   object: 'event';
+  /** The connected account the event happened on; absent on the platform's own events. */
+  account?: string;
   type: string;
   data: { object: StripeObject; previous_attributes?: Record<string, unknown> };
 }
@@ -21,18 +23,28 @@ export interface WebhookEndpoint extends StripeObject {
   object: 'webhook_endpoint';
   url: string;
   enabled_events: string[];
+  /**
+   * A Connect endpoint gets the events of every connected account and none of the platform's; an
+   * account endpoint only the platform's (https://docs.stripe.com/connect/webhooks).
+   */
+  connect?: boolean;
 }
 
-/** An event with the object as it is now (a copy: later changes to the object are later events' business). */
+/**
+ * An event with the object as it is now (a copy: later changes to the object are later events' business).
+ * An event on a connected account names it in `account` (https://docs.stripe.com/connect/webhooks).
+ */
 export function stripeEvent(
   type: string,
   current: StripeObject,
   previousAttributes?: Record<string, unknown>,
+  account = currentAccount(),
 ): StripeEvent {
   const object = JSON.parse(JSON.stringify(current)) as StripeObject;
   return {
     id: newId('evt_'),
     object: 'event',
+    ...(account ? { account } : {}),
     api_version: Stripe.API_VERSION,
     created: unixNow(),
     data: previousAttributes ? { object, previous_attributes: previousAttributes } : { object },
@@ -49,16 +61,21 @@ export const ownWebhookUrl = (config: Config) => `${config.publicUrl}/api/webhoo
 /**
  * Queues the events for every endpoint that wants them, in the transaction of the change that caused
  * them: a change that is committed has its deliveries committed with it, whatever happens next to
- * this process. Without any registered endpoint the server's own route gets every event.
+ * this process. Without any registered endpoint the server's own route gets every event, the
+ * connected accounts' too.
  */
 export async function queueEvents(trx: Knex.Transaction, events: StripeEvent[]): Promise<void> {
   if (events.length === 0) return;
-  const registered = await listObjects<WebhookEndpoint>(trx, 'webhook_endpoint');
+  // The platform's endpoints, whichever account the events happened on.
+  const registered = await listObjects<WebhookEndpoint>(trx, 'webhook_endpoint', null);
   const rows = events.flatMap((event) => {
     const targets = registered.length
       ? registered
           .filter(
-            (e) => e.status !== 'disabled' && (e.enabled_events.includes('*') || e.enabled_events.includes(event.type)),
+            (e) =>
+              e.status !== 'disabled' &&
+              Boolean(e.connect) === Boolean(event.account) &&
+              (e.enabled_events.includes('*') || e.enabled_events.includes(event.type)),
           )
           .map((e) => e.id)
       : [null];
