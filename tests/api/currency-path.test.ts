@@ -400,6 +400,9 @@ describeApi('the whole path of the money in each currency', (t) => {
         ['the payouts', '/api/payouts'],
         ['the cash book', `/api/tills/${till.id}/book`],
         ['the office’s day', '/api/office/today'],
+        ['the protocol', '/api/protocol'],
+        ['the outbox', '/api/outbox'],
+        ['the statistics', `/api/payments/statistics?${period}`],
       ]) {
         const res = json(where, await as(shop.http.get(url)));
         assert.equal(res.status, 200, `${where}: ${res.text}`);
