@@ -1,4 +1,4 @@
-import type { CloseDay, TillClose } from './queries.ts';
+import type { CloseDay, TillClose } from './closes.ts';
 import { escapeHtml, formatters, page, type PaperInput, type PaperLanguage } from './receipt.ts';
 
 // The daily close's report (Kassenbericht), on the counter's paper (receipt.ts). A close covers the

@@ -1,6 +1,6 @@
 import { payoutLineName } from '../ledger/payout-lines.ts';
 import { formatAmount, type Currency } from '../money/currency.ts';
-import type { Visit } from './queries.ts';
+import type { Visit } from './visits.ts';
 
 // The papers of the counter: the visit's receipt (Kaufbeleg / Auszahlungsbeleg) the vendor signs; the
 // daily close's report (Kassenbericht, close-report.ts) shares the page. Plain HTML with print styles

@@ -10,20 +10,10 @@ import { accountRowToApi, openRows, type AccountRow, type VendorLedgerRow } from
 import { bookManualMovement, closeDay, createTill } from '../ledger/till.ts';
 import { creditIsTestMoney } from '../startup/safety.ts';
 import { vendorOfLicence } from '../vendors/queries.ts';
-import {
-  cashBook,
-  type CashMovement,
-  closeDays,
-  findClose,
-  findTill,
-  findVisit,
-  listCloses,
-  listTills,
-  localToday,
-  recentVisits,
-  type TillClose,
-  type VisitSummary,
-} from './queries.ts';
+import { cashBook, type CashMovement } from './cash-book.ts';
+import { closeDays, findClose, listCloses, type TillClose } from './closes.ts';
+import { findTill, listTills, localToday } from './tills.ts';
+import { findVisit, recentVisits, type VisitSummary } from './visits.ts';
 import { visitReceiptHtml } from './receipt.ts';
 import { closeReportHtml } from './close-report.ts';
 import { officeToday } from './today.ts';

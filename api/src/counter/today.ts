@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { openCreditTotal } from '../ledger/queries.ts';
 import { oneRow } from '../foundations/one-row.ts';
-import { listTills, type Till } from './queries.ts';
+import { listTills, type Till } from './tills.ts';
 
 // The office's start screen: today's figures in the newspaper's time zone, the tills with the
 // earlier days whose cash no close has counted yet, the vendors' open credit, open warnings, orders
