@@ -2,14 +2,14 @@ import { Alert, Box, Typography } from '@mui/material';
 import { useLocale, useTranslate } from 'react-admin';
 import { formatDateTime, formatDay } from '../../shared/dates.ts';
 import type { Locale } from '../../shared/locale.ts';
-import type { Till } from '../../../../api/src/counter/queries.ts';
+import type { Till } from '../../../../api/src/counter/tills.ts';
 
-// The cash day as the API answers it for a till (api/src/counter/queries.ts): a close counts every
+// The cash day as the API answers it for a till (api/src/counter/tills.ts): a close counts every
 // movement since the previous one, cash moved after today's close goes into the next day's, and the
 // days no close has counted yet are named. Staff read this before they confirm a movement.
 
-/** A till as /api/tills lists it: the API's own type (api/src/counter/queries.ts). */
-export type { Till } from '../../../../api/src/counter/queries.ts';
+/** A till as /api/tills lists it: the API's own type (api/src/counter/tills.ts). */
+export type { Till } from '../../../../api/src/counter/tills.ts';
 
 /** A day with movements that no close has counted yet. */
 export type OpenDay = Till['openDays'][number];

@@ -10,7 +10,7 @@ import { DayInput } from '../common/DayInput.tsx';
 import { useDownload } from '../common/download.ts';
 import { useFormatMoney } from '../common/money.tsx';
 import { ScrollRegion } from '../common/ScrollRegion.tsx';
-import type { CashMovement } from '../../../../api/src/counter/queries.ts';
+import type { CashMovement } from '../../../../api/src/counter/cash-book.ts';
 import type { Till } from './CashDay.tsx';
 
 /** The till's cash book for a span of days, with its CSV. */

@@ -8,7 +8,7 @@ import { AmountField, useAmount, useFormatMoney } from '../common/money.tsx';
 import { PrintFrame } from '../common/PrintFrame.tsx';
 import { OpenDays } from './CashDay.tsx';
 import type { Till } from './CashDay.tsx';
-import type { TillClose } from '../../../../api/src/counter/queries.ts';
+import type { TillClose } from '../../../../api/src/counter/closes.ts';
 
 /** The daily close: the cash counted (by pieces or as a total) against what the book expects. */
 export function TillCloseForm({ till, today }: { till: Till; today: string }) {

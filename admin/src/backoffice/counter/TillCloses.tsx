@@ -23,7 +23,7 @@ import { useDownload } from '../common/download.ts';
 import { useFormatMoney } from '../common/money.tsx';
 import { PrintFrame } from '../common/PrintFrame.tsx';
 import { ScrollRegion } from '../common/ScrollRegion.tsx';
-import type { TillClose } from '../../../../api/src/counter/queries.ts';
+import type { TillClose } from '../../../../api/src/counter/closes.ts';
 import type { Till } from './CashDay.tsx';
 
 /** The till's closes, each with its report to print, and their CSV. */
