@@ -7,7 +7,7 @@ export interface CreditRecord {
   licenseId: string;
   firstName: string;
   lastName: string;
-  /** Cents the vendor has to get; negative when the vendor owes money. */
+  /** Minor units the vendor has to get; negative when the vendor owes money. */
   credit: number;
   lastPayout: { amount: number; at: string } | null;
 }

@@ -5,7 +5,7 @@ import { formatDateTime } from '../../shared/dates.ts';
 import type { Locale } from '../../shared/locale.ts';
 import type { ProtocolEntry } from '../../../../api/src/protocol/queries.ts';
 import { useFormatMoney } from '../common/money.tsx';
-import { actionKey, isCents, humanised, recordKinds } from './records.ts';
+import { actionKey, isAmount, humanised, recordKinds } from './records.ts';
 
 /** A line of a payout or a sale as the entry kept it. */
 interface Line {
@@ -26,7 +26,7 @@ function useShown() {
   const empty = translate('app.protocol.empty_value');
   const shown = (field: string, value: unknown, label: (field: string) => string): string => {
     if (value === null || value === undefined || value === '') return empty;
-    if (typeof value === 'number' && isCents(field)) return formatMoney(value);
+    if (typeof value === 'number' && isAmount(field)) return formatMoney(value);
     if (field === 'kind' && typeof value === 'string') return translate(`app.vendor.kind_${value}`, { _: value });
     if (typeof value === 'boolean') return translate(value ? 'ra.boolean.true' : 'ra.boolean.false');
     if (typeof value === 'string' && isoInstant.test(value)) return formatDateTime(value, locale);

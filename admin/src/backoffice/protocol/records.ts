@@ -31,7 +31,7 @@ export const recordKinds: Record<string, RecordKind> = {
 };
 
 /** Fields the API holds in minor units: shown in the installation's currency as the screen's language writes it. */
-const centFields = new Set([
+const amountFields = new Set([
   'amount',
   'amountTotal',
   'amountTip',
@@ -49,8 +49,8 @@ const centFields = new Set([
   'cashTendered',
 ]);
 
-/** A field in cents: one of the list, or named so ("feeCents", "totalAmount", "listPrice"). */
-export const isCents = (field: string) => centFields.has(field) || /(Cents|Price|Amount)$/.test(field);
+/** A field in minor units: one of the list, or named so ("feeCents", "totalAmount", "listPrice"). */
+export const isAmount = (field: string) => amountFields.has(field) || /(Cents|Price|Amount)$/.test(field);
 
 /** "postCode" → "Post code": a field nobody labelled still reads as words, not as code. */
 export const humanised = (field: string) => {

@@ -6,7 +6,7 @@ export interface VendorRecord extends RaRecord<number> {
   firstName: string;
   lastName: string;
   isDisabled: boolean;
-  /** Open credit in cents; absent where the answer does not carry it. */
+  /** Open credit in minor units; absent where the answer does not carry it. */
   credit?: number | null;
   lastPayout?: { amount: number; at: string } | null;
   /** Calendar days, "YYYY-MM-DD". */
