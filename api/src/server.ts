@@ -79,8 +79,8 @@ async function startPapers() {
   }
   const platform = await startPlatform(admin, process.env, config);
   const banner = (listeningLine: string) => [
-    `Street newspaper platform is running: ${platform.papers.length} papers.`,
-    ...platform.papers.map((p) => `  ${p.slug.padEnd(12)} ${p.url ?? `not served: ${p.why}`}`),
+    `Street newspaper platform is running: ${platform.papers().length} papers.`,
+    ...platform.papers().map((p) => `  ${p.slug.padEnd(12)} ${p.url ?? `not served: ${p.why}`}`),
     listeningLine,
     '  Database:    PostgreSQL (DATABASE_URL)',
   ];

@@ -143,7 +143,10 @@ suite(`many papers, one process${adminUrl ? '' : ' (skipped: needs TEST_DATABASE
       assert.ok(html.includes(`"currency":"${currency}"`), `${host}'s page is in ${currency}`);
     }
     assert.deepEqual(
-      platform.papers.filter((p) => p.url).map((p) => p.url),
+      platform
+        .papers()
+        .filter((p) => p.url)
+        .map((p) => p.url),
       [`http://a.localhost:${port}`, `http://b.localhost:${port}`],
     );
   });
@@ -164,7 +167,7 @@ suite(`many papers, one process${adminUrl ? '' : ' (skipped: needs TEST_DATABASE
     assert.equal(behind.status, 503);
     assert.match(await behind.text(), /being updated/);
     assert.deepEqual(
-      platform.papers.map((p) => [p.slug, p.url !== undefined]),
+      platform.papers().map((p) => [p.slug, p.url !== undefined]),
       [
         [a, true],
         [b, true],
@@ -183,6 +186,9 @@ suite(`many papers, one process${adminUrl ? '' : ' (skipped: needs TEST_DATABASE
     assert.equal(migrated.code, 0, migrated.out);
     assert.match(migrated.out, new RegExp(`^${a}: up to date$`, 'm'));
     assert.match(migrated.out, new RegExp(`^${d}: migrated to \\d+`, 'm'));
+    // The server takes the migrated paper up at its next look at the list, without a restart.
+    await platform.refresh();
+    assert.equal((await get('d.localhost', '/api/settings/')).status, 200);
     const refused = await paper({ ...env, DATABASE_URL: '' }, 'list');
     assert.equal(refused.code, 1);
     assert.match(refused.out, /Many papers need PostgreSQL: set DATABASE_URL/);
@@ -239,6 +245,18 @@ suite(`many papers, one process${adminUrl ? '' : ' (skipped: needs TEST_DATABASE
     } finally {
       await db.destroy();
     }
+  });
+
+  it('suspends and resumes a paper without a restart, the other paper served throughout', async () => {
+    assert.equal((await paper(env, 'suspend', b)).code, 0);
+    await platform.refresh();
+    assert.equal((await get('b.localhost', '/api/settings/')).status, 503);
+    assert.equal((await get('a.localhost', '/api/settings/')).status, 200);
+    assert.equal((await paper(env, 'resume', b)).code, 0);
+    await platform.refresh();
+    const resumed = await get('b.localhost', '/api/settings/');
+    assert.equal(resumed.status, 200);
+    assert.equal(((await resumed.json()) as { currency: string }).currency, 'CHF');
   });
 });
 

@@ -24,7 +24,7 @@ const usage = `Usage:
                    [--time-zone Europe/Zurich] [--demo]
   npm run paper -- list
   npm run paper -- migrate                 every paper's schema, each in its own transaction
-  npm run paper -- suspend <slug>          answered 503 from the next start on
+  npm run paper -- suspend <slug>          answered 503 (a running server: within 30 seconds)
   npm run paper -- resume <slug>
   npm run paper -- remove <slug> --yes     drops the paper's schema with all its data, and its role
 
@@ -144,7 +144,9 @@ async function run(args: string[]): Promise<boolean> {
       return true;
     }
     await setPaperStatus(admin, slug, command === 'suspend' ? 'suspended' : 'active');
-    say(`Paper ${slug} is ${command === 'suspend' ? 'suspended' : 'active'} from the next start of the server on.`);
+    say(
+      `Paper ${slug} is ${command === 'suspend' ? 'suspended' : 'active'}; a running server takes it up within 30 seconds.`,
+    );
     return true;
   } finally {
     await admin.destroy();

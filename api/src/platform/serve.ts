@@ -42,10 +42,15 @@ const suspended = tr('This newspaper’s shop is closed for the time being.');
 const notReady = tr('This newspaper’s shop is being updated. Please try again in a few minutes.');
 const unknownHost = tr('No newspaper is served at this address.');
 
+/** How often the list of papers is read again. */
+const refreshSeconds = 30;
+
 export interface Platform {
   handle: (req: IncomingMessage, res: ServerResponse) => void;
   /** The papers served, with the address of each; the others with why not. */
-  papers: { slug: string; url?: string; why?: string }[];
+  papers(): { slug: string; url?: string; why?: string }[];
+  /** Reads `platform.papers` again now rather than at the next round. */
+  refresh(): Promise<void>;
   /** Stops every paper's jobs and closes every paper's pool. */
   stop(): Promise<void>;
 }
@@ -74,25 +79,75 @@ export async function startPlatform(
 ): Promise<Platform> {
   const { databaseUrl, platform } = base;
   if (!databaseUrl || !platform.secret) throw new Error('a platform needs DATABASE_URL and PLATFORM_SECRET');
-  const byHost = new Map<string, Entry>();
-  const pools: Db[] = [];
-  const entries: Entry[] = [];
-  const papers = await listPapers(admin);
-  for (const paper of papers) {
-    const entry = await startOne(paper);
-    entries.push(entry);
-    for (const host of [...paper.hosts, ...(platform.domain ? [`${paper.slug}.${platform.domain}`] : [])])
-      byHost.set(host, entry);
+  /** Each listed paper as started, with what it was started from (a change of status or hosts restarts it). */
+  interface Started {
+    entry: Entry;
+    paper: Paper;
+    pool?: Db;
+  }
+  const started = new Map<string, Started>();
+  let byHost = new Map<string, Entry>();
+
+  /** A paper's jobs and pool are let go, once no host leads to it any more. */
+  async function release(was: Started): Promise<void> {
+    if ('served' in was.entry) was.entry.served.stop();
+    await was.pool?.destroy();
   }
 
-  async function startOne(paper: Paper): Promise<Entry> {
+  /**
+   * Brings what is served in line with `platform.papers`: a paper added or resumed is started, a
+   * suspended or removed one stopped, one that was behind the migrations or refused is tried again.
+   * The new start takes the hosts over before the old one is let go, so no request meets a closed pool.
+   */
+  async function refresh(): Promise<void> {
+    const papers = await listPapers(admin);
+    const retired: Started[] = [];
+    for (const [slug, was] of started)
+      if (!papers.some((p) => p.slug === slug)) {
+        retired.push(was);
+        started.delete(slug);
+      }
+    for (const paper of papers) {
+      const was = started.get(paper.slug);
+      const unchanged =
+        was &&
+        was.paper.status === paper.status &&
+        was.paper.hosts.join(' ') === paper.hosts.join(' ') &&
+        ('served' in was.entry || paper.status === 'suspended');
+      if (unchanged) continue;
+      started.set(paper.slug, { paper, ...(await startOne(paper)) });
+      if (was) retired.push(was);
+    }
+    const hosts = new Map<string, Entry>();
+    for (const { paper, entry } of started.values())
+      for (const host of [...paper.hosts, ...(platform.domain ? [`${paper.slug}.${platform.domain}`] : [])])
+        hosts.set(host, entry);
+    byHost = hosts;
+    for (const was of retired) await release(was);
+  }
+
+  /** A paper that cannot be opened (its password, the database) is answered 503, the others go on. */
+  async function startOne(paper: Paper): Promise<Omit<Started, 'paper'>> {
     if (paper.status === 'suspended') {
       log.info('paper suspended, not served', { paper: paper.slug });
-      return { slug: paper.slug, status: 503, text: suspended };
+      return { entry: { slug: paper.slug, status: 503, text: suspended } };
     }
     const config = paperConfig(env, base, paper);
-    const db = await paperDb(admin, databaseUrl!, platform.secret!, paper.slug);
-    pools.push(db);
+    let pool: Db | undefined;
+    try {
+      pool = await paperDb(admin, databaseUrl!, platform.secret!, paper.slug);
+      return { pool, entry: await readyOrWhyNot(paper, config, pool) };
+    } catch (error) {
+      log.error('paper not served: it did not start', {
+        paper: paper.slug,
+        error: String((error as Error)?.message ?? error),
+      });
+      await pool?.destroy();
+      return { entry: { slug: paper.slug, status: 503, text: notReady } };
+    }
+  }
+
+  async function readyOrWhyNot(paper: Paper, config: Config, db: Db): Promise<Entry> {
     const pending = await pendingMigrations(db);
     if (pending.length) {
       log.warn('paper not served: its schema is behind the migrations (npm run paper -- migrate)', {
@@ -110,6 +165,17 @@ export async function startPlatform(
     return { slug: paper.slug, served: servePaper(db, config, distDir), url: config.publicUrl };
   }
 
+  await refresh();
+  // A paper added, suspended, resumed or migrated is taken up within this time, without a restart.
+  const refreshing = setInterval(
+    () =>
+      void refresh().catch((error: unknown) =>
+        log.error('the list of papers could not be read', { error: String((error as Error)?.message ?? error) }),
+      ),
+    refreshSeconds * 1000,
+  );
+  refreshing.unref();
+
   return {
     handle(req, res) {
       const entry = byHost.get(hostOf(req));
@@ -117,12 +183,17 @@ export async function startPlatform(
       if ('served' in entry) return entry.served.handle(req, res);
       answer(res, entry.status, entry.text);
     },
-    papers: entries.map((entry) =>
-      'served' in entry ? { slug: entry.slug, url: entry.url } : { slug: entry.slug, why: translate(entry.text, 'en') },
-    ),
+    papers: () =>
+      [...started.values()].map(({ entry }) =>
+        'served' in entry
+          ? { slug: entry.slug, url: entry.url }
+          : { slug: entry.slug, why: translate(entry.text, 'en') },
+      ),
+    refresh,
     async stop() {
-      for (const entry of entries) if ('served' in entry) entry.served.stop();
-      await Promise.all(pools.map((db) => db.destroy()));
+      clearInterval(refreshing);
+      for (const was of started.values()) await release(was);
+      started.clear();
     },
   };
 }
