@@ -17,6 +17,7 @@ export const entries = {
   server: 'api/src/server.ts',
   account: 'api/src/cli/account.ts',
   'stripe-setup': 'api/src/cli/stripe-setup.ts',
+  'stripe-connect': 'api/src/cli/stripe-connect.ts',
   maintenance: 'api/src/cli/maintenance.ts',
   paper: 'api/src/cli/paper.ts',
 };

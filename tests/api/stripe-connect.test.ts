@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import type { Db } from '../../api/src/db/connection.ts';
 import { stripeClient, Stripe } from '../../api/src/stripe/adapter.ts';
+import { createConnectedAccount, onboardingLink, useConnectedAccount } from '../../api/src/stripe/connect.ts';
 import { sandboxCredentials } from '../../api/src/stripe/sandbox/keys.ts';
+import { DomainError } from '../../api/src/foundations/errors.ts';
 import { describeApi } from '../support/env.ts';
 import { assertBalanced, bookedRows, eventually, placeMainOrder, postEvent } from '../support/orders.ts';
 import { payInSandbox } from '../support/sandbox.ts';
@@ -218,6 +220,25 @@ describeApi('Stripe Connect: direct charges on the paper’s connected account',
     const res = await connectEvent(t.db, shop, 'checkout.session.completed', session, account.id);
     assert.deepEqual(res.body, { received: true, ignored: true });
     assert.equal(await ledgerRows(t.db), rows);
+  });
+
+  it('connects a paper only to an account that may charge, in the currency of its books (npm run stripe-connect)', async () => {
+    const account = await createConnectedAccount(stripe, 'DE', 'office@paper.example');
+    await assert.rejects(useConnectedAccount(t.db, stripe, account.id), (error: unknown) => {
+      assert.ok(error instanceof DomainError);
+      assert.match(error.message, /finishes the onboarding first/);
+      return true;
+    });
+    const link = await onboardingLink(stripe, account.id, shop.url);
+    assert.equal((await fetch(link.url, { redirect: 'manual' })).headers.get('location'), `${shop.url}/backoffice`);
+    await useConnectedAccount(t.db, stripe, account.id);
+    assert.equal((await t.db('settings').first('stripe_account')).stripe_account, account.id);
+
+    const swiss = await onboardedAccount('CH');
+    await assert.rejects(useConnectedAccount(t.db, stripe, swiss.id), /settles in CHF, the paper’s books are in EUR/);
+    assert.equal((await t.db('settings').first('stripe_account')).stripe_account, account.id, 'unchanged');
+    await useConnectedAccount(t.db, stripe, null);
+    assert.equal((await t.db('settings').first('stripe_account')).stripe_account, null);
   });
 
   it('refuses a Checkout Session in a currency the connected account does not settle in', async () => {

@@ -1,36 +1,11 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { buildApp } from '../app.ts';
 import { loadConfig } from '../foundations/config.ts';
-import { createDb, migrate } from '../db/connection.ts';
+import { withSandbox } from './with-sandbox.ts';
 import { configuredWebhookSecrets, keyedClient, stripeClient } from '../stripe/adapter.ts';
-import { setupWebhookEndpoint, webhookUrl, type SetupOutcome } from '../stripe/setup.ts';
+import { setupWebhookEndpoint, webhookUrl } from '../stripe/setup.ts';
 
 // `npm run stripe-setup`: creates or updates the webhook endpoint <PUBLIC_URL>/api/webhooks/stripe
 // at Stripe (STRIPE_SECRET_KEY) or, without a key, in this installation's sandbox, and prints the
 // signing secret once. With a real key the database is not opened: it may be in use by the server.
-
-async function withSandbox(
-  run: (config: ReturnType<typeof loadConfig>, db: ReturnType<typeof createDb>) => Promise<SetupOutcome>,
-) {
-  const config = loadConfig();
-  const db = createDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
-  // The sandbox answers in this process, on a loopback port of its own; PUBLIC_URL stays the
-  // address it registers, as the running server's sandbox would.
-  const server = http.createServer();
-  try {
-    await migrate(db);
-    const handle = buildApp({ db, config }).callback();
-    server.on('request', (req, res) => void handle(req, res));
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const apiUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    return await run({ ...config, stripe: { ...config.stripe, apiUrl } }, db);
-  } finally {
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
-    await db.destroy();
-  }
-}
 
 async function main(): Promise<string> {
   const config = loadConfig();

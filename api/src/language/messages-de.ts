@@ -8,6 +8,10 @@ export const messagesDe: Record<string, string> = {
     'Eine Kasse in {country} kann nicht signieren: Dort verlangt es kein Gesetz, und die Signatur eines anderen Landes gilt nicht.',
   'Signing is off in this country.': 'In diesem Land ist die Signatur aus.',
   'Not found.': 'Nicht gefunden.',
+  'Stripe does not let the account {account} take payments yet: its owner finishes the onboarding first.':
+    'Stripe lässt das Konto {account} noch keine Zahlungen annehmen: Erst schließt seine Inhaberin oder sein Inhaber die Einrichtung ab.',
+  'The account {account} settles in {accountCurrency}, the paper’s books are in {currency}.':
+    'Das Konto {account} rechnet in {accountCurrency} ab, die Bücher der Zeitung sind in {currency}.',
   'This entry already exists.': 'Diesen Eintrag gibt es schon.',
   'This entry refers to something that does not exist or is still in use.':
     'Dieser Eintrag verweist auf etwas, das es nicht gibt oder das noch verwendet wird.',
