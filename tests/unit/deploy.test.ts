@@ -346,6 +346,7 @@ describe('deployment files', () => {
           'erase-emails',
           'migrate-to-postgres',
           'restore',
+          'stripe-connect',
           'stripe-setup',
         ]);
         // Past their usage, each tool loads its bundle and reads the configuration, which refuses a bad
