@@ -63,7 +63,10 @@ describe('e2e: a vendor’s data export and anonymisation in the back office', f
     await page.goto(url(`/userprofile/${vendorId}`));
     await page.locator('#vendor-privacy').waitFor();
     assert.equal(await anonymiseButton().isDisabled(), true);
-    assert.match(await page.locator('#vendor-anonymise-hint').innerText(), /erst möglich, wenn das Guthaben null beträgt/);
+    assert.match(
+      await page.locator('#vendor-anonymise-hint').innerText(),
+      /erst möglich, wenn das Guthaben null beträgt/,
+    );
     await expectAccessible(page, 'the vendor profile with its privacy panel (German)');
     await screenshot(page, 'backoffice-vendor-privacy-blocked-de-1280');
     await language('en');
