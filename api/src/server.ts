@@ -14,7 +14,6 @@ import { demoLoginsInUse } from '../../seeds/demo.ts';
 
 const config = configOrRefuse();
 setLogSilent(config.logLevel === 'silent');
-resolveLocalhostNames();
 const served = config.platform.domain ? await startPapers() : await startOnePaper();
 // Where only this machine reaches the server, every connection is this machine's own (the browser, the
 // sandbox calling the server, a test): one address is everybody, and a cap per address would refuse it.
@@ -68,6 +67,9 @@ async function startPapers() {
       'PLATFORM_DOMAIN serves many papers from PostgreSQL only: set DATABASE_URL to the PostgreSQL database and ' +
         'PLATFORM_SECRET to the secret the papers were added with (npm run paper).',
     ]);
+  // Papers at a.localhost on this machine call themselves there (sandbox, webhooks). Not for one paper:
+  // compose.yaml's containers reach the balancer and Keycloak under .localhost names of their network.
+  resolveLocalhostNames();
   const admin: Db = createDb({ databaseUrl: config.databaseUrl, dataDir: '', poolMax: 2 });
   const made = await hasPlatform(admin).catch((error: unknown) => {
     console.error(openFailureMessage(error));

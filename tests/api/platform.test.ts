@@ -46,6 +46,7 @@ suite(`many papers, one process${adminUrl ? '' : ' (skipped: needs TEST_DATABASE
   let server: http.Server;
   let port: number;
   let env: NodeJS.ProcessEnv;
+  let officePassword: string;
 
   /** `npm run paper -- …` as an operator runs it: its exit code and everything it printed. */
   const paper = (env: NodeJS.ProcessEnv, ...args: string[]) =>
@@ -88,12 +89,16 @@ suite(`many papers, one process${adminUrl ? '' : ' (skipped: needs TEST_DATABASE
       PORT: String(port),
       OIDC_ISSUER: '',
       LOG_LEVEL: 'silent',
+      // A paper at a.localhost counts as public: test mode on purpose, the demo's passwords replaced.
+      STRIPE_SANDBOX: 'true',
     };
     const base = loadConfig(env);
 
     const added = await paper(env, 'add', a, '--host', 'a.localhost', '--currency', 'EUR', '--country', 'DE', '--demo');
     assert.equal(added.code, 0, added.out);
     assert.match(added.out, /The demo newspaper is seeded/);
+    officePassword = /Demo login \(shown once\): office \/ (\S+)/.exec(added.out)?.[1] ?? '';
+    assert.ok(officePassword, added.out);
     assert.equal(
       (await paper(env, 'add', b, '--host', 'b.localhost', '--currency', 'CHF', '--country', 'CH', '--demo')).code,
       0,
@@ -227,7 +232,7 @@ suite(`many papers, one process${adminUrl ? '' : ' (skipped: needs TEST_DATABASE
   });
 
   it("refuses a's staff token at b's host", async () => {
-    const office = await loginWithPkce(`http://a.localhost:${port}`, 'office', 'office');
+    const office = await loginWithPkce(`http://a.localhost:${port}`, 'office', officePassword);
     assert.equal((await get('a.localhost', '/api/vendors/', office.access_token)).status, 200);
     assert.equal((await get('b.localhost', '/api/vendors/', office.access_token)).status, 401);
   });

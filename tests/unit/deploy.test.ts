@@ -345,13 +345,19 @@ describe('deployment files', () => {
           'check',
           'erase-emails',
           'migrate-to-postgres',
+          'paper',
           'restore',
           'stripe-connect',
           'stripe-setup',
         ]);
         // Past their usage, each tool loads its bundle and reads the configuration, which refuses a bad
         // PORT before any database is opened: the answer shows that everything it imports is there.
-        const args: Record<string, string[]> = { account: ['add', 'someone'], backup: ['x'], restore: ['x'] };
+        const args: Record<string, string[]> = {
+          account: ['add', 'someone'],
+          backup: ['x'],
+          restore: ['x'],
+          paper: ['list'],
+        };
         for (const [name, script] of tools) {
           assert.doesNotMatch(script, /\btsx\b/, name);
           const out = await promisify(execFile)('npm', ['run', '--silent', name, '--', ...(args[name] ?? [])], {

@@ -176,14 +176,7 @@ export class ConfigError extends Error {
 
 /** localhost, 127.0.0.0/8 and ::1 (bare or in brackets): only the person at this machine can reach it. */
 export function isLoopback(host: string): boolean {
-  // RFC 6761: every name under .localhost is this machine, and browsers resolve it so themselves.
-  return (
-    host === 'localhost' ||
-    host.endsWith('.localhost') ||
-    host === '::1' ||
-    host === '[::1]' ||
-    /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host)
-  );
+  return host === 'localhost' || host === '::1' || host === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
 }
 
 /**
@@ -329,7 +322,7 @@ function listenHost(raw: string | undefined, loopbackOfUrl: string | undefined):
   if (raw === undefined || raw.trim() === '') {
     if (loopbackOfUrl === undefined) return undefined;
     const bare = loopbackOfUrl.replace(/^\[|\]$/g, '');
-    return bare === 'localhost' || bare.endsWith('.localhost') ? '127.0.0.1' : bare;
+    return bare === 'localhost' ? '127.0.0.1' : bare;
   }
   const host = raw.trim().replace(/^\[|\]$/g, '');
   if (host !== 'localhost' && !net.isIP(host))

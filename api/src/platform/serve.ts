@@ -16,7 +16,8 @@ import { listPapers, paperDb, type Paper } from './papers.ts';
 export function paperConfig(env: NodeJS.ProcessEnv, base: Config, paper: Paper): Config {
   const host = paper.hosts[0] ?? `${paper.slug}.${base.platform.domain}`;
   // A name under .localhost is this machine (a trial on a laptop): plain HTTP on the port listened on.
-  const publicUrl = isLoopback(host) ? `http://${host}:${base.port}` : `https://${host}`;
+  // It still counts as a public address for the start's checks (safety.ts), as it does in compose.yaml.
+  const publicUrl = isLoopback(host) || host.endsWith('.localhost') ? `http://${host}:${base.port}` : `https://${host}`;
   return loadConfig({
     ...env,
     PUBLIC_URL: publicUrl,
