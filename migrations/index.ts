@@ -43,6 +43,7 @@ import * as currency from './043_currency.ts';
 import * as cashRounding from './044_cash_rounding.ts';
 import * as swissVatId from './045_swiss_vat_id.ts';
 import * as stripeConnect from './046_stripe_connect.ts';
+import * as payoutRounding from './047_payout_rounding.ts';
 
 export interface Migration {
   name: string;
@@ -96,4 +97,5 @@ export const migrations: Migration[] = [
   { name: '044_cash_rounding', ...cashRounding },
   { name: '045_swiss_vat_id', ...swissVatId },
   { name: '046_stripe_connect', ...stripeConnect },
+  { name: '047_payout_rounding', ...payoutRounding },
 ];

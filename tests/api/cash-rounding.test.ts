@@ -3,13 +3,14 @@ import { randomUUID } from 'node:crypto';
 import type supertest from 'supertest';
 import { describeApi } from '../support/env.ts';
 import { itemId } from '../support/orders.ts';
-import { listenBooksShop, sell } from '../support/sales.ts';
+import { listenBooksShop, noFeeCard, sell } from '../support/sales.ts';
 import type { ListeningShop } from '../support/shop-server.ts';
 
 // Cash at the counter of a Swiss till is paid in coins of 5 centimes at the smallest: copies of
 // 13.47 are asked as 13.45, the till takes 13.45, and the 0.02 are booked as cash rounding on an
 // account of their own, which the trial balance shows; the vendor's credit moves as if 13.47 had
-// been paid. A card pays the exact amount.
+// been paid. A card pays the exact amount. A cash payout of a credit of 13.47 hands over 13.45 the
+// same way, settles the whole credit, and its reversal gives the 13.47 back.
 
 describeApi('cash rounding at the counter', (t) => {
   let shop: ListeningShop;
@@ -127,6 +128,120 @@ describeApi('cash rounding at the counter', (t) => {
     const sale = await t.db('ledger_rows').where({ order_id: order.id, kind: 'sale' }).first('amount');
     assert.equal(Number(sale.amount), 1347);
     assert.equal((await t.db('ledger_rows').where({ kind: 'cash_rounding' })).length, 0);
+  });
+
+  /** A credit of `cents` for DEMO-3 from one card sale without fee; answers the credit open for payout. */
+  async function credit(cents: number) {
+    await t.db('items').where({ name: 'Zeitung' }).update({ price: cents });
+    await sell(shop, t.db, { vendor: 'DEMO-3', items: { Zeitung: 1 }, card: noFeeCard });
+    const open = await as(shop.http.get('/api/payments/forpayout/').query({ vendor: 'DEMO-3' }));
+    assert.equal(open.status, 200, JSON.stringify(open.body));
+    return open.body.balance as number;
+  }
+  const tillBalance = async () => (await as(shop.http.get('/api/tills'))).body.tills[0].balance as number;
+  const payOut = (expectedAmount: number, requestId?: string) =>
+    as(shop.http.post('/api/payments/payout/')).send({ vendor: 'DEMO-3', expectedAmount, requestId });
+  const payoutRounding = () =>
+    t
+      .db('ledger_rows as r')
+      .join('ledger_accounts as a', 'a.id', 'r.sender_id')
+      .where({ 'r.kind': 'cash_rounding' })
+      .orderBy('r.id')
+      .select('r.amount', 'r.payout_id', 'r.reversal_of', 'a.kind as sender');
+
+  it('pays out a CHF credit of 13.47 as 13.45, books the 0.02 as rounding of the payout, and its reversal gives back 13.47', async function () {
+    this.timeout(60_000);
+    // Sold by card first: the sandbox takes cards in euros only.
+    assert.equal(await credit(1347), 1347);
+    await t.db('settings').update({ country: 'CH', currency: 'CHF' });
+    const before = await tillBalance();
+    const requestId = randomUUID();
+    const paid = await payOut(1347, requestId);
+    assert.equal(paid.status, 201, JSON.stringify(paid.body));
+    assert.equal(paid.body.amount, 1345, 'the cash handed over');
+    assert.equal(await tillBalance(), before - 1345);
+    const again = await payOut(1347, requestId);
+    assert.equal(again.status, 201, JSON.stringify(again.body));
+    assert.equal(again.body.id, paid.body.id, 'the same submission answers the first payout');
+    const open = await as(shop.http.get('/api/payments/forpayout/').query({ vendor: 'DEMO-3' }));
+    assert.equal(open.body.balance, 0, 'the whole credit is settled');
+    assert.deepEqual(
+      (await payoutRounding()).map((row) => [Number(row.amount), row.payout_id, row.sender]),
+      [[2, paid.body.id, 'vendor']],
+    );
+
+    const balance = await as(shop.http.get('/api/accounting/trial-balance').query({ from: today(), to: today() }));
+    assert.equal(balance.status, 200, JSON.stringify(balance.body));
+    const line = balance.body.lines.find((l: { role: string }) => l.role === 'rounding');
+    assert.deepEqual([line.debit, line.credit], [0, 2], 'the newspaper keeps the 0.02');
+    assert.equal(balance.body.debit, balance.body.credit);
+    assert.equal(balance.body.lines.find((l: { role: string }) => l.role === 'cash').difference, 0);
+
+    for (const [lang, name, total] of [
+      ['de', 'Rundung auf die kleinste Münze', 'Auszahlungsbetrag'],
+      ['en', 'Rounding to the smallest coin', 'Amount paid out'],
+    ]) {
+      const receipt = await as(shop.http.get(`/api/payouts/${paid.body.id}/receipt`).query({ lang }));
+      assert.equal(receipt.status, 200, receipt.text);
+      const text = receipt.text.replace(/[\u00a0\u202f]/g, ' ');
+      assert.match(text, new RegExp(`<tr><td>${name}</td><td class="num"></td><td class="num">CHF-0\\.02</td></tr>`));
+      assert.match(text, new RegExp(`${total}</td><td class="num" id="receipt-total">CHF 13\\.45<`));
+    }
+
+    const reversed = await as(shop.http.post(`/api/payments/payout/${paid.body.id}/reverse/`)).send({
+      reason: 'Wrong vendor',
+    });
+    assert.equal(reversed.status, 200, JSON.stringify(reversed.body));
+    assert.equal(await tillBalance(), before, 'the cash is back in the till');
+    const reopened = await as(shop.http.get('/api/payments/forpayout/').query({ vendor: 'DEMO-3' }));
+    assert.equal(reopened.body.balance, 1347, 'the exact credit the payout settled');
+    const rows = await payoutRounding();
+    assert.deepEqual(
+      rows.map((row) => [Number(row.amount), row.sender]),
+      [
+        [2, 'vendor'],
+        [2, 'orga'],
+      ],
+    );
+    assert.equal(rows[1].reversal_of !== null, true);
+    const after = await as(shop.http.get('/api/accounting/trial-balance').query({ from: today(), to: today() }));
+    assert.equal(after.body.debit, after.body.credit);
+    const paidAgain = await payOut(1347);
+    assert.equal(paidAgain.status, 201, JSON.stringify(paidAgain.body));
+    assert.equal(paidAgain.body.amount, 1345);
+  });
+
+  it('pays out a CHF credit of 13.48 as 13.50, the newspaper adding the 0.02, and refuses a stale amount', async function () {
+    this.timeout(60_000);
+    // Sold by card first: the sandbox takes cards in euros only.
+    assert.equal(await credit(1348), 1348);
+    await t.db('settings').update({ country: 'CH', currency: 'CHF' });
+    const stale = await payOut(1350);
+    assert.equal(stale.status, 409, JSON.stringify(stale.body));
+    const before = await tillBalance();
+    const paid = await payOut(1348);
+    assert.equal(paid.status, 201, JSON.stringify(paid.body));
+    assert.equal(paid.body.amount, 1350);
+    assert.equal(await tillBalance(), before - 1350);
+    assert.deepEqual(
+      (await payoutRounding()).map((row) => [Number(row.amount), row.payout_id, row.sender]),
+      [[2, paid.body.id, 'orga']],
+    );
+    const open = await as(shop.http.get('/api/payments/forpayout/').query({ vendor: 'DEMO-3' }));
+    assert.equal(open.body.balance, 0);
+  });
+
+  it('pays out a euro credit exactly', async function () {
+    this.timeout(60_000);
+    assert.equal(await credit(1347), 1347);
+    const before = await tillBalance();
+    const paid = await payOut(1347);
+    assert.equal(paid.status, 201, JSON.stringify(paid.body));
+    assert.equal(paid.body.amount, 1347);
+    assert.equal(await tillBalance(), before - 1347);
+    assert.equal((await payoutRounding()).length, 0);
+    const receipt = await as(shop.http.get(`/api/payouts/${paid.body.id}/receipt`));
+    assert.doesNotMatch(receipt.text, /Rundung|Rounding/);
   });
 
   it('refuses in the database a rounding without its visit or above half a krona', async () => {

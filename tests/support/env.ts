@@ -271,6 +271,7 @@ const onPostgresToo: Record<string, string> = {
   'api/ledger-bulk.test.ts': 'bulk booking against the booking functions: many rows in one statement, sums as parsed',
   'api/ledger-bulk-cash-book.test.ts': 'the cash book booked in bulk, payout by payout (PostgreSQL only: its size)',
   'api/payouts.test.ts': 'credit, payout and reversal: sums of cents and a payout racing a sale',
+  'api/cash-rounding.test.ts': 'the constraints and unique indexes that tie a cash rounding to its visit or payout',
   'api/credit.test.ts': 'one credit in every list and answer: the sums as each engine’s driver parses them',
   'api/counter.test.ts': 'the till and its cash book: concurrent visits and bookings, running balances',
   'api/cash-day.test.ts': 'the daily close: sums over what moved since the last close',

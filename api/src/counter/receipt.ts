@@ -1,4 +1,4 @@
-import { payoutLineName } from '../ledger/payout-lines.ts';
+import { cashRoundingName, payoutLineName } from '../ledger/payout-lines.ts';
 import { formatAmount, type Currency } from '../money/currency.ts';
 import type { Visit } from './visits.ts';
 
@@ -35,7 +35,6 @@ const texts = {
     copiesTotal: 'Gekaufte Exemplare (brutto)',
     fromCredit: 'Davon aus dem Guthaben',
     cashPaid: 'Bar bezahlt',
-    cashRounding: 'Rundung auf die kleinste Münze',
     tendered: 'Gegeben',
     change: 'Rückgeld',
     payoutTotal: 'Auszahlung',
@@ -71,7 +70,6 @@ const texts = {
     copiesTotal: 'Copies bought (gross)',
     fromCredit: 'Paid from the credit',
     cashPaid: 'Paid in cash',
-    cashRounding: 'Rounding to the smallest coin',
     tendered: 'Handed over',
     change: 'Change',
     payoutTotal: 'Payout',
@@ -214,7 +212,7 @@ ${perRate.join('\n')}
     ...(visit.cashPaid ? [row(t.cashPaid, visit.cashPaid, 'receipt-cash')] : []),
     // What rounding the cash took off the copies stays the vendor's (+), what it added is paid (−):
     // the lines add up to the credit afterwards.
-    ...(visit.cashRounding ? [row(t.cashRounding, visit.cashRounding, 'receipt-rounding')] : []),
+    ...(visit.cashRounding ? [row(cashRoundingName[input.lang], visit.cashRounding, 'receipt-rounding')] : []),
   ];
   const vendor = `${escapeHtml(visit.vendor.name)} (${escapeHtml(visit.vendor.licenseId)})`;
   const seller = [input.newspaperName, input.newspaperAddress?.trim()].filter(Boolean).map((part) => escapeHtml(part!));

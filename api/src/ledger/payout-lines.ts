@@ -24,7 +24,8 @@ export type PayoutLineKind =
   | 'dispute_vendor'
   | 'dispute_won'
   | 'counter_sale'
-  | 'counter_cash';
+  | 'counter_cash'
+  | 'cash_rounding';
 
 export interface PayoutLine {
   itemId: number | null;
@@ -114,9 +115,16 @@ export async function payoutLines(
   }));
 }
 
+/** Cash rounded at the counter or in a payout, as the papers a vendor signs name it (the books: "Cash rounding"). */
+export const cashRoundingName: Record<KindLanguage, string> = {
+  de: 'Rundung auf die kleinste Münze',
+  en: 'Rounding to the smallest coin',
+};
+
 /** A line's name on paper and in the list: the item's, or the kind's; a counter purchase names both. */
 export function payoutLineName(line: Pick<PayoutLine, 'kind' | 'itemName'>, language: KindLanguage): string {
   if (line.kind === 'item') return line.itemName ?? '';
+  if (line.kind === 'cash_rounding') return cashRoundingName[language];
   const name = documentKindNames[language][line.kind satisfies LedgerKind];
   return line.kind === 'counter_sale' && line.itemName ? `${name}: ${line.itemName}` : name;
 }

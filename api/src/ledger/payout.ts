@@ -13,10 +13,15 @@ import { refuseTestCreditAsCash } from './test-credit.ts';
 import { bookMovement, defaultTillId, lockTill } from './till.ts';
 import { payoutVoucherSql } from './vouchers.ts';
 import { oneRow } from '../foundations/one-row.ts';
+import { presetOf, roundCash } from '../country/presets.ts';
 import type { PublishLedgerEvent } from './events.ts';
 
 // Cash at the counter. A payout pays a vendor's whole open credit and stamps every row it settled
-// with its id; a reversal books the money back as one new open row. Both lock the till's row and
+// with its id; a reversal books the money back as one new open row. Where the country's smallest
+// coin is above the minor unit (country/presets.ts), the cash handed over is the credit rounded to
+// it (13.47 CHF: 13.45), and the difference is a `cash_rounding` row between the vendor and the
+// newspaper stamped with the payout, as at the counter (ledger/counter.ts): the payout's amount is
+// the cash, and the vendor's credit is settled in full. A reversal takes the rounding back too. Both lock the till's row and
 // then the vendor's account row (the order of ledger/till.ts), so two tabs, two clicks or two
 // servers queue on them: the second one finds nothing open any more. Nothing here calls out of the
 // database.
@@ -92,19 +97,25 @@ export async function payOut(
     await lockTill(trx, tillId);
     // Under the till's lock, a submission sent twice at once finds the first one's payout here.
     if (request.requestId !== undefined) {
-      const earlier = await trx('payouts')
+      // The credit it settled: the cash handed over and what the rounding took off (or added).
+      const earlier = await trx('payouts as p')
         .where({ request_id: request.requestId })
-        .first<{ id: number; vendor_id: number; till_id: number; amount: number | string } | undefined>(
+        .first<{ id: number; vendor_id: number; till_id: number; credit: number | string } | undefined>(
           'id',
           'vendor_id',
           'till_id',
-          'amount',
+          trx.raw(
+            `p.amount + coalesce((select sum(case when r.sender_id = a.id then r.amount else -r.amount end)
+               from ledger_rows r join ledger_accounts a on a.vendor_id = p.vendor_id
+               where r.payout_id = p.id and r.kind = 'cash_rounding' and r.counter_visit_id is null
+                 and r.reversal_of is null), 0) as credit`,
+          ),
         );
       if (earlier) {
         if (
           earlier.vendor_id !== request.vendorId ||
           earlier.till_id !== tillId ||
-          Number(earlier.amount) !== request.expectedAmount
+          Number(earlier.credit) !== request.expectedAmount
         )
           throw new RequestReused();
         return earlier.id;
@@ -120,6 +131,9 @@ export async function payOut(
       throw new NothingToPayOut(request.vendorId, await lastPayout(trx, request.vendorId, request.timeZone));
     if (credit !== request.expectedAmount) throw new StaleAmount(credit);
     refuseTestCreditAsCash(request.creditIsTestMoney, credit);
+    const { country } = await trx('settings').where({ id: 1 }).first<{ country: string }>('country');
+    const cash = roundCash(credit, presetOf(country).cashRounding.step);
+    const rounding = credit - cash;
 
     // The id is drawn first so that the receipt number can carry it.
     const { rows: drawn } = await trx.raw<{ rows: { id: number }[] }>(
@@ -135,15 +149,25 @@ export async function payOut(
         id,
       ]),
       vendor_id: request.vendorId,
-      amount: credit,
+      amount: cash,
       authorised_by: request.authorisedBy,
     });
-    const { cash } = await accountIds(trx, request.vendorId);
+    const accounts = await accountIds(trx, request.vendorId);
+    // Rounded down, the vendor leaves the difference to the newspaper; rounded up, the newspaper adds it.
+    if (rounding !== 0)
+      await trx('ledger_rows').insert({
+        sender_id: rounding > 0 ? account : accounts.orga,
+        receiver_id: rounding > 0 ? accounts.orga : account,
+        amount: Math.abs(rounding),
+        kind: 'cash_rounding',
+        payout_id: id,
+        authorised_by: request.authorisedBy,
+      });
     const inserted = await trx('ledger_rows')
       .insert({
         sender_id: account,
-        receiver_id: cash,
-        amount: credit,
+        receiver_id: accounts.cash,
+        amount: cash,
         kind: 'payout',
         payout_id: id,
         authorised_by: request.authorisedBy,
@@ -153,7 +177,7 @@ export async function payOut(
     await bookMovement(trx, {
       tillId,
       kind: 'payout',
-      amount: -credit,
+      amount: -cash,
       vendorId: request.vendorId,
       ledgerRowId: Number(oneRow(inserted).id),
       staff: request.authorisedBy,
@@ -175,8 +199,9 @@ export interface ReversalRequest {
 
 /**
  * Undoes a mistaken payout: cash → vendor for the same amount, open again, naming the payout's row
- * (which the database lets be reversed only once). The settled rows keep their payout: that is the
- * history; the reversal row carries the credit from now on.
+ * (which the database lets be reversed only once), and its rounding turned around, naming the
+ * rounding row. The settled rows keep their payout: that is the history; the reversal rows carry
+ * the credit from now on, the exact credit the payout settled.
  */
 export async function reversePayout(
   db: Knex | Knex.Transaction,
@@ -215,6 +240,23 @@ export async function reversePayout(
         authorised_by: request.authorisedBy,
       })
       .returning<{ id: number | string }[]>('id');
+    const rounding = await trx('ledger_rows')
+      .where({ payout_id: request.payoutId, kind: 'cash_rounding', counter_visit_id: null, reversal_of: null })
+      .first<{ id: number; sender_id: number; receiver_id: number; amount: number | string } | undefined>(
+        'id',
+        'sender_id',
+        'receiver_id',
+        'amount',
+      );
+    if (rounding)
+      await trx('ledger_rows').insert({
+        sender_id: rounding.receiver_id,
+        receiver_id: rounding.sender_id,
+        amount: rounding.amount,
+        kind: 'cash_rounding',
+        reversal_of: rounding.id,
+        authorised_by: request.authorisedBy,
+      });
     // The cash that was not handed out goes back into the payout's till, on today's page of its book.
     await bookMovement(trx, {
       tillId: found.till_id,
