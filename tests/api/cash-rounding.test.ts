@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import type supertest from 'supertest';
+import { checkBooks } from '../../api/src/ledger/consistency.ts';
 import { describeApi } from '../support/env.ts';
 import { itemId } from '../support/orders.ts';
 import { listenBooksShop, noFeeCard, sell } from '../support/sales.ts';
@@ -209,6 +210,8 @@ describeApi('cash rounding at the counter', (t) => {
     const paidAgain = await payOut(1347);
     assert.equal(paidAgain.status, 201, JSON.stringify(paidAgain.body));
     assert.equal(paidAgain.body.amount, 1345);
+    const problems = await t.db.transaction(async (trx) => (await checkBooks(trx)).flatMap((c) => c.problems));
+    assert.deepEqual(problems, [], 'each payout equals its cash row and the rows it settled');
   });
 
   it('pays out a CHF credit of 13.48 as 13.50, the newspaper adding the 0.02, and refuses a stale amount', async function () {
