@@ -120,7 +120,8 @@ describeApi('the journal CSV against the trial balance', (t) => {
         ),
       );
       const rounding = lines.find((line) => line.role === 'rounding');
-      if (country === 'CH') assert.deepEqual([rounding?.debit, rounding?.credit], [2, 0]);
+      // The visit's cash rounded 0.02 off the copies, and the rest of the credit was paid out rounded up by 0.01.
+      if (country === 'CH') assert.deepEqual([rounding?.debit, rounding?.credit], [3, 0]);
       else assert.equal(rounding, undefined);
     });
   }
