@@ -239,6 +239,14 @@ describeApi('Stripe Connect: direct charges on the paper’s connected account',
     assert.equal((await t.db('settings').first('stripe_account')).stripe_account, account.id, 'unchanged');
     await useConnectedAccount(t.db, stripe, null);
     assert.equal((await t.db('settings').first('stripe_account')).stripe_account, null);
+    const entries = await t.db('protocol_entries').where({ action: 'stripe.account_connected' }).orderBy('id');
+    assert.deepEqual(
+      entries.map((entry) => entry.details),
+      [
+        { from: null, to: account.id },
+        { from: account.id, to: null },
+      ],
+    );
   });
 
   it('refuses a Checkout Session in a currency the connected account does not settle in', async () => {

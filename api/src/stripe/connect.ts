@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { conflictError } from '../foundations/errors.ts';
 import { tr } from '../language/messages.ts';
+import { recordEvent } from '../protocol/record.ts';
 import type { Stripe } from './adapter.ts';
 
 // A paper's own Stripe account, connected to the platform's (Stripe Connect, Standard accounts:
@@ -49,5 +50,19 @@ export async function useConnectedAccount(db: Knex, stripe: Stripe, account: str
         }),
       );
   }
-  await db('settings').where({ id: 1 }).update({ stripe_account: account, updated_at: db.fn.now() });
+  await db.transaction(async (trx) => {
+    const before = await trx('settings')
+      .where({ id: 1 })
+      .forUpdate()
+      .first<{ stripe_account: string | null }>('stripe_account');
+    await trx('settings').where({ id: 1 }).update({ stripe_account: account, updated_at: trx.fn.now() });
+    // Where the paper's money goes is the office's business to see: in the protocol, from the console.
+    await recordEvent(trx, {
+      action: 'stripe.account_connected',
+      actor: 'npm run stripe-connect',
+      recordType: 'settings',
+      recordId: 1,
+      details: { from: before.stripe_account, to: account },
+    });
+  });
 }

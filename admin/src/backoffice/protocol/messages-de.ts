@@ -34,6 +34,7 @@ export const de = {
       action_login_failed: 'Anmeldung fehlgeschlagen',
       action_login_locked: 'Anmeldung gesperrt',
       action_login_unlocked: 'Anmeldung entsperrt',
+      action_stripe_account_connected: 'Stripe-Konto verbunden',
       action_payment_confirmed: 'Zahlung bestätigt',
       action_payment_flagged: 'Zahlung zu prüfen',
       action_payment_refunded: 'Zahlung erstattet',

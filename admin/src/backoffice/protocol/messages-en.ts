@@ -36,6 +36,7 @@ export const en: typeof de = {
       action_login_failed: 'Login failed',
       action_login_locked: 'Login locked',
       action_login_unlocked: 'Login unlocked',
+      action_stripe_account_connected: 'Stripe account connected',
       action_payment_confirmed: 'Payment confirmed',
       action_payment_flagged: 'Payment to check',
       action_payment_refunded: 'Payment refunded',
