@@ -67,6 +67,12 @@ async function startPapers() {
       'PLATFORM_DOMAIN serves many papers from PostgreSQL only: set DATABASE_URL to the PostgreSQL database and ' +
         'PLATFORM_SECRET to the secret the papers were added with (npm run paper).',
     ]);
+  // One outside issuer for every paper would let a login of one paper into every other.
+  if (config.oidc.issuer)
+    refuseToStart([
+      'OIDC_ISSUER is set, but many papers cannot share one login provider: leave it unset, so that each ' +
+        'paper has its own embedded OpenID provider at https://<host>/oidc.',
+    ]);
   // Papers at a.localhost on this machine call themselves there (sandbox, webhooks). Not for one paper:
   // compose.yaml's containers reach the balancer and Keycloak under .localhost names of their network.
   resolveLocalhostNames();
