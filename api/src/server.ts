@@ -1,6 +1,6 @@
 import { createShopServer } from './http/timeouts.ts';
 import { createDb, type Db } from './db/connection.ts';
-import { ConfigError, loadConfig, type Config } from './foundations/config.ts';
+import { ConfigError, isLocalStart, loadConfig, type Config } from './foundations/config.ts';
 import { openDb, openFailureMessage } from './db/open.ts';
 import { issuerUrl } from './identity/issuer.ts';
 import { log, setLogSilent } from './foundations/log.ts';
@@ -9,7 +9,7 @@ import { hasPlatform } from './platform/papers.ts';
 import { startPlatform } from './platform/serve.ts';
 import { resolveLocalhostNames } from './startup/localhost-names.ts';
 import { preparePaper, servePaper } from './startup/paper.ts';
-import { configRefusals, databaseRefusals, isLocalStart } from './startup/safety.ts';
+import { configRefusals, databaseRefusals } from './startup/safety.ts';
 import { demoLoginsInUse } from '../../seeds/demo.ts';
 
 const config = configOrRefuse();

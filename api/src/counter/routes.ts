@@ -8,7 +8,7 @@ import { vendorAccountId } from '../ledger/accounts.ts';
 import { counterVisit } from '../ledger/counter.ts';
 import { accountRowToApi, openRows, type AccountRow, type VendorLedgerRow } from '../ledger/queries.ts';
 import { bookManualMovement, closeDay, createTill } from '../ledger/till.ts';
-import { creditIsTestMoney } from '../startup/safety.ts';
+import { creditIsTestMoney } from '../stripe/mode.ts';
 import { vendorOfLicence } from '../vendors/queries.ts';
 import { cashBook, type CashMovement } from './cash-book.ts';
 import { closeDays, findClose, listCloses, type TillClose } from './closes.ts';

@@ -1,9 +1,20 @@
 import type { Knex } from 'knex';
 import type { Config, FiscalCountry, FiscalMode } from '../foundations/config.ts';
 import { conflictError } from '../foundations/errors.ts';
-import { missingFiscalCredentials } from '../startup/safety.ts';
 import { presetOf } from '../country/presets.ts';
 import { tr } from '../language/messages.ts';
+
+/** The variables live signing needs, in the order a refusal names them. */
+export const fiscalCredentials = [
+  ['FISCAL_API_KEY', 'apiKey'],
+  ['FISCAL_API_SECRET', 'apiSecret'],
+  ['FISCAL_TSS_ID', 'tssId'],
+  ['FISCAL_CLIENT_ID', 'clientId'],
+] as const;
+
+/** The signing credentials that are not set. */
+export const missingFiscalCredentials = (config: Config) =>
+  fiscalCredentials.filter(([, key]) => !config.fiscal[key]).map(([name]) => name);
 
 // A till's fiscal mode and country: its own setting, else the installation's FISCAL_MODE and
 // FISCAL_COUNTRY. Switching a till off stops its signing; switching it on again begins anew with the

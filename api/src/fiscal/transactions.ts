@@ -1,8 +1,7 @@
 import type { Knex } from 'knex';
 import type { Config, FiscalCountry } from '../foundations/config.ts';
-import { isLoopback } from '../foundations/config.ts';
+import { isLocalUrl, isLoopback } from '../foundations/config.ts';
 import { log } from '../foundations/log.ts';
-import { isLocalUrl } from '../startup/safety.ts';
 import { rksvPort } from './at/chain.ts';
 import { movementRequest, openingRequest, visitRequest, type Built } from './cases.ts';
 import { fiskalyPort, type FiskalyPort } from './de/fiskaly.ts';

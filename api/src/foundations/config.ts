@@ -179,6 +179,19 @@ export function isLoopback(host: string): boolean {
   return host === 'localhost' || host === '::1' || host === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
 }
 
+/** localhost, 127.0.0.0/8 and [::1]: only the person at this machine can reach it. */
+export function isLocalUrl(publicUrl: string): boolean {
+  return isLoopback(new URL(publicUrl).hostname);
+}
+
+/**
+ * Whether only this machine can reach the server: it listens on loopback and names a loopback
+ * address. What PUBLIC_URL says alone decides nothing: a server listening on every interface is
+ * reachable from everywhere, whatever address it believes it has.
+ */
+export const isLocalStart = (config: Pick<Config, 'host' | 'publicUrl'>) =>
+  config.host !== undefined && isLoopback(config.host) && isLocalUrl(config.publicUrl);
+
 /**
  * The environment as a typed configuration; throws a ConfigError naming the first variable whose
  * value cannot be used, so a start stops with one line instead of a stack trace.

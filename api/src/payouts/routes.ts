@@ -24,7 +24,7 @@ import {
 import { receiptHtml, reversalReceiptHtml } from './receipt.ts';
 import { payoutInput, reversalInput } from './schema.ts';
 import { tr } from '../language/messages.ts';
-import { creditIsTestMoney } from '../startup/safety.ts';
+import { creditIsTestMoney } from '../stripe/mode.ts';
 import type { CsvColumn } from '../foundations/csv.ts';
 import { formatAmount } from '../money/currency.ts';
 import type { ListSpec } from '../foundations/lists.ts';

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { buildApp } from '../app.ts';
-import type { Config } from '../foundations/config.ts';
+import { isLocalStart, type Config } from '../foundations/config.ts';
 import type { Db } from '../db/connection.ts';
 import { adoptCountry } from '../country/installation.ts';
 import { startFiscalSigning } from '../fiscal/job.ts';
@@ -12,7 +12,7 @@ import { chooseCurrencyOnFirstStart } from '../settings/currency.ts';
 import { resumeSandbox } from '../stripe/sandbox/index.ts';
 import { startWebhookSender } from '../webhooks-out/delivery.ts';
 import { seedOnFirstStart } from '../../../seeds/index.ts';
-import { isLocalStart, replaceDemoPasswords } from './safety.ts';
+import { replaceDemoPasswords } from './safety.ts';
 
 // One paper's start, the same for an installation of one paper (server.ts) and for each paper a
 // platform serves (platform/serve.ts): its data made ready, then its app and its background jobs,

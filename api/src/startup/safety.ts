@@ -1,6 +1,7 @@
-import { isLoopback, type Config } from '../foundations/config.ts';
+import { isLocalStart, isLocalUrl, type Config } from '../foundations/config.ts';
+import { fiscalCredentials, missingFiscalCredentials } from '../fiscal/settings.ts';
 import type { Db } from '../db/connection.ts';
-import { isLiveKey, isTestMode, showsTestRibbon } from '../stripe/mode.ts';
+import { isLiveKey, isTestMode } from '../stripe/mode.ts';
 import { resetPassword } from '../identity/accounts/queries.ts';
 import { demoLoginsInUse } from '../../../seeds/demo.ts';
 
@@ -10,25 +11,6 @@ import { demoLoginsInUse } from '../../../seeds/demo.ts';
 // unless that choice is made explicitly. Each refusal names the variable that decides it. A local
 // start in turn refuses every request that reaches it through a proxy or under another name
 // (http/local-only.ts), since a proxy on this machine would publish it with those defaults.
-
-/** localhost, 127.0.0.0/8 and [::1]: only the person at this machine can reach it. */
-export function isLocalUrl(publicUrl: string): boolean {
-  return isLoopback(new URL(publicUrl).hostname);
-}
-
-/**
- * Whether only this machine can reach the server: it listens on loopback and names a loopback
- * address. What PUBLIC_URL says alone decides nothing: a server listening on every interface is
- * reachable from everywhere, whatever address it believes it has.
- */
-export const isLocalStart = (config: Pick<Config, 'host' | 'publicUrl'>) =>
-  config.host !== undefined && isLoopback(config.host) && isLocalUrl(config.publicUrl);
-
-/**
- * Test mode chosen on purpose where others reach the server: its card credit is test money, which
- * the ledger never pays in cash (ledger/test-credit.ts).
- */
-export const creditIsTestMoney = (config: Config) => showsTestRibbon(config) && !isLocalStart(config);
 
 /** Where the server can be reached, for a refusal's first words. */
 const whereReached = (config: Config) =>
@@ -70,18 +52,6 @@ export function configRefusals(config: Config): string[] {
   }
   return refusals;
 }
-
-/** The variables live signing needs, in the order a refusal names them. */
-const fiscalCredentials = [
-  ['FISCAL_API_KEY', 'apiKey'],
-  ['FISCAL_API_SECRET', 'apiSecret'],
-  ['FISCAL_TSS_ID', 'tssId'],
-  ['FISCAL_CLIENT_ID', 'clientId'],
-] as const;
-
-/** The signing credentials that are not set. */
-export const missingFiscalCredentials = (config: Config) =>
-  fiscalCredentials.filter(([, key]) => !config.fiscal[key]).map(([name]) => name);
 
 /**
  * Signing, refused wherever the server runs: live without the provider's credentials would sign

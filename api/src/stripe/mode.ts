@@ -1,4 +1,4 @@
-import type { Config } from '../foundations/config.ts';
+import { isLocalStart, type Config } from '../foundations/config.ts';
 
 // Test mode or live mode: what the configured key can move. Only a live key moves real money; the
 // sandbox and `sk_test_`/`rk_test_` keys are test mode, whose test cards must never credit a vendor
@@ -15,3 +15,9 @@ export const isTestMode = (config: Config) => !isLiveKey(config);
 
 /** Whether the pages carry the test-mode ribbon. */
 export const showsTestRibbon = (config: Config) => Boolean(config.stripe.sandbox) && isTestMode(config);
+
+/**
+ * Test mode chosen on purpose where others reach the server: its card credit is test money, which
+ * the ledger never pays in cash (ledger/test-credit.ts).
+ */
+export const creditIsTestMoney = (config: Config) => showsTestRibbon(config) && !isLocalStart(config);

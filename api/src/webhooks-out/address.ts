@@ -2,7 +2,7 @@ import dns from 'node:dns';
 import net from 'node:net';
 import os from 'node:os';
 import type { Text } from '../language/messages.ts';
-import { isLocalUrl } from '../startup/safety.ts';
+import { isLocalUrl } from '../foundations/config.ts';
 
 // Staff name the addresses the server calls, so an address inside the server's own network (the
 // database, a cloud's metadata service, the admin port of a router) must never be one of them:
