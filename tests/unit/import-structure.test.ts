@@ -17,7 +17,7 @@ function importGraph(): Map<string, string[]> {
       else if (entry.name.endsWith('.ts')) {
         const text = fs.readFileSync(full, 'utf8');
         const targets = [...text.matchAll(/(?:from|import)\s*\(?\s*'(\.{1,2}\/[^']+\.ts)'/g)]
-          .map((m) => path.resolve(path.dirname(full), m[1]!))
+          .map((m) => path.resolve(path.dirname(full), m[1]))
           .filter((target) => target.startsWith(root + path.sep));
         graph.set(full, targets);
       }
@@ -64,7 +64,7 @@ function circles(graph: Map<string, string[]>): string[][] {
 /** The top folder of a file of api/src ('' for a file at the top). */
 const folderOf = (file: string) => {
   const parts = path.relative(root, file).split(path.sep);
-  return parts.length > 1 ? parts[0]! : '';
+  return parts.length > 1 ? parts[0] : '';
 };
 
 /** The pairs of top folders that import each other, as "a <-> b" with a before b. */
