@@ -181,7 +181,13 @@ export async function placeOrder(
   // The order takes the installation's currency as it is committed, under a key share lock of the settings
   // row: a change of currency (api/src/settings/currency.ts) waits for it and then sees the order.
   const placed = oneRow(
-    await hotRows<{ requests: number; retry_after: number; order_id: number | null; currency: string }>(
+    await hotRows<{
+      requests: number;
+      retry_after: number;
+      order_id: number | null;
+      currency: string;
+      stripe_account: string | null;
+    }>(
       db,
       `with counted as (${counted.sql}),
        placed as (
@@ -198,6 +204,7 @@ export async function placeOrder(
            as e(kind text, item_id integer, quantity integer, unit_price integer, amount integer)
        )
        select counted.requests, counted.retry_after, (select id from placed) as order_id,
+         (select stripe_account from settings where id = 1) as stripe_account,
          (select currency from placed) as currency
        from counted`,
       [
@@ -261,6 +268,7 @@ export async function placeOrder(
         ...returnAddresses(config, token, input.returnUrl),
       },
       idempotencyKey({ id: orderId, token }, 'checkout'),
+      placed.stripe_account,
     );
     if (!session.url) throw new Error('Stripe answered a Checkout Session without a URL');
   } catch (error) {

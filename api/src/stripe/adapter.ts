@@ -147,14 +147,16 @@ export async function connectedAccount(db: Knex): Promise<string | null> {
 /**
  * Runs one SDK call, on the paper's connected account when it has one (the SDK's per-request
  * `stripeAccount` sends the Stripe-Account header, https://docs.stripe.com/connect/authentication);
- * the SDK's errors leave as StripeFailure, anything else unchanged.
+ * the SDK's errors leave as StripeFailure, anything else unchanged. A caller that read the account
+ * with its own statement passes it (`known`), so the hot path asks the database no more.
  */
 async function call<T>(
   db: Knex,
   config: Config,
   request: (stripe: Stripe, options: Stripe.RequestOptions) => Promise<T>,
+  known?: string | null,
 ): Promise<T> {
-  const account = await connectedAccount(db);
+  const account = known === undefined ? await connectedAccount(db) : known;
   const options: Stripe.RequestOptions = account ? { stripeAccount: account } : {};
   try {
     return await withoutCallSite(() => request(stripeClient(db, config), options));
@@ -165,14 +167,23 @@ async function call<T>(
   }
 }
 
-/** A Checkout Session for an order; the idempotency key makes a repeated call get the same session. */
+/**
+ * A Checkout Session for an order, on the connected `account` the order was placed under (null: the
+ * platform's own); the idempotency key makes a repeated call get the same session.
+ */
 export function createCheckoutSession(
   db: Knex,
   config: Config,
   params: Stripe.Checkout.SessionCreateParams,
   idempotencyKey: string,
+  account: string | null,
 ): Promise<Stripe.Checkout.Session> {
-  return call(db, config, (stripe, options) => stripe.checkout.sessions.create(params, { ...options, idempotencyKey }));
+  return call(
+    db,
+    config,
+    (stripe, options) => stripe.checkout.sessions.create(params, { ...options, idempotencyKey }),
+    account,
+  );
 }
 
 /** Ends an open Checkout Session; Stripe refuses (`refused`) one that completed meanwhile. */
