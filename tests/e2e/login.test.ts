@@ -18,7 +18,7 @@ describe('e2e: login at the embedded OpenID provider in Chromium', function () {
   const e2e = useServerAndBrowser();
   before(async () => {
     ({ server, browser } = e2e);
-    page = await browser.newPage({ viewport: phone, deviceScaleFactor: 2, locale: 'de-AT' });
+    page = await (await browser.newContext({ viewport: phone, deviceScaleFactor: 2, locale: 'de-AT' })).newPage();
     page.on('pageerror', (error) => problems.push(error.message));
     page.on('console', (message) => {
       // Our pages only: the back office is not what this test is about. A style or script blocked by
@@ -121,11 +121,15 @@ describe('e2e: login at the embedded OpenID provider in Chromium', function () {
     });
     assert.equal(afterLogout.status, 400, 'the refresh token died with the session');
 
-    // The session is gone: a new authorization asks for the password again.
-    await page.goto(authorizeUrl(server.url, { challenge: pkce().challenge }));
-    await page.waitForURL((url) => url.pathname.startsWith('/oidc/interaction/'));
-    assert.equal(await heading(), 'Anmelden');
-    assert.equal(await page.getByLabel('Passwort').inputValue(), '');
+    // The session is gone: a new authorization asks for the password again. It goes in a second tab of
+    // the same browser session: the first one, back at the back office, is sent on to a login of the
+    // back office's own, which would cut into a navigation of the test's there.
+    const loginTab = await page.context().newPage();
+    loginTab.on('pageerror', (error) => problems.push(error.message));
+    await loginTab.goto(authorizeUrl(server.url, { challenge: pkce().challenge }));
+    await loginTab.waitForURL((url) => url.pathname.startsWith('/oidc/interaction/'));
+    assert.equal(await loginTab.getByRole('heading', { level: 1 }).textContent(), 'Anmelden');
+    assert.equal(await loginTab.getByLabel('Passwort').inputValue(), '');
     assert.deepEqual(problems, [], 'no page errors or blocked resources');
   });
 });
