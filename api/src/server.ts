@@ -9,7 +9,7 @@ import { hasPlatform } from './platform/papers.ts';
 import { startPlatform } from './platform/serve.ts';
 import { resolveLocalhostNames } from './startup/localhost-names.ts';
 import { preparePaper, servePaper } from './startup/paper.ts';
-import { configRefusals, databaseRefusals } from './startup/safety.ts';
+import { configRefusals, databaseRefusals, platformRefusals } from './startup/safety.ts';
 import { demoLoginsInUse } from '../../seeds/demo.ts';
 
 const config = configOrRefuse();
@@ -62,17 +62,7 @@ async function startOnePaper() {
 
 /** Every paper of the platform schema (PLATFORM_DOMAIN), each at its own hosts. */
 async function startPapers() {
-  if (!config.databaseUrl || !config.platform.secret)
-    refuseToStart([
-      'PLATFORM_DOMAIN serves many papers from PostgreSQL only: set DATABASE_URL to the PostgreSQL database and ' +
-        'PLATFORM_SECRET to the secret the papers were added with (npm run paper).',
-    ]);
-  // One outside issuer for every paper would let a login of one paper into every other.
-  if (config.oidc.issuer)
-    refuseToStart([
-      'OIDC_ISSUER is set, but many papers cannot share one login provider: leave it unset, so that each ' +
-        'paper has its own embedded OpenID provider at https://<host>/oidc.',
-    ]);
+  refuseToStart(platformRefusals(config));
   // Papers at a.localhost on this machine call themselves there (sandbox, webhooks). Not for one paper:
   // compose.yaml's containers reach the balancer and Keycloak under .localhost names of their network.
   resolveLocalhostNames();

@@ -111,3 +111,30 @@ export async function replaceDemoPasswords(db: Db): Promise<{ username: string; 
   }
   return replaced;
 }
+
+/**
+ * What many papers in one process (PLATFORM_DOMAIN) refuse besides: every paper's data lives in
+ * PostgreSQL, and nothing that identifies a paper to the outside may be one for all of them.
+ */
+export function platformRefusals(config: Config): string[] {
+  const refusals: string[] = [];
+  if (!config.databaseUrl || !config.platform.secret)
+    refusals.push(
+      'PLATFORM_DOMAIN serves many papers from PostgreSQL only: set DATABASE_URL to the PostgreSQL database and ' +
+        'PLATFORM_SECRET to the secret the papers were added with (npm run paper).',
+    );
+  // One outside issuer for every paper would let a login of one paper into every other.
+  if (config.oidc.issuer)
+    refusals.push(
+      'OIDC_ISSUER is set, but many papers cannot share one login provider: leave it unset, so that each ' +
+        'paper has its own embedded OpenID provider at https://<host>/oidc.',
+    );
+  // The FISCAL_ credentials are one fiskaly organisation: every paper's tills would sign with it, and
+  // one paper's cash would be recorded at another's tax office.
+  if (config.fiscal.mode === 'live')
+    refusals.push(
+      'FISCAL_MODE is live, but many papers cannot share one signing account (FISCAL_API_KEY, FISCAL_TSS_ID): ' +
+        "one paper's cash would be signed for another. Use FISCAL_MODE=test or off with PLATFORM_DOMAIN.",
+    );
+  return refusals;
+}
