@@ -8,12 +8,22 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { createDb, pgCode, type Db } from '../../api/src/db/connection.ts';
 import { loadConfig } from '../../api/src/foundations/config.ts';
-import { addPaper, paperDb, removePaper, schemaOf } from '../../api/src/platform/papers.ts';
+import { addPaper, findPaper, paperDb, removePaper, schemaOf } from '../../api/src/platform/papers.ts';
 import { startPlatform, type Platform } from '../../api/src/platform/serve.ts';
+import { journalFile } from '../../api/src/accounting/journal.ts';
+import { readDatevSettings } from '../../api/src/accounting/datev-settings.ts';
+import { trialBalance } from '../../api/src/accounting/trial-balance.ts';
+import { localDay, readPeriod } from '../../api/src/foundations/period.ts';
+import { vendorAccountSummary } from '../../api/src/ledger/queries.ts';
+import { openDatabase } from '../../api/src/maintenance/open.ts';
+import { readBackupLines, restoreBackup } from '../../api/src/maintenance/restore.ts';
+import { installationCurrency } from '../../api/src/settings/currency.ts';
+import { sandboxCredentials } from '../../api/src/stripe/sandbox/keys.ts';
+import { bookPaidOrder } from '../support/books.ts';
 import { resolveLocalhostNames } from '../../api/src/startup/localhost-names.ts';
 import { repoRoot } from '../e2e/server.ts';
 import { loginWithPkce } from '../support/oidc-flow.ts';
-import { assertBalanced, eventually, itemId } from '../support/orders.ts';
+import { assertBalanced, eventually, itemId, vendorId } from '../support/orders.ts';
 import { payInSandbox } from '../support/sandbox.ts';
 
 const run = promisify(execFile);
@@ -262,6 +272,69 @@ suite(`many papers, one process${adminUrl ? '' : ' (skipped: needs TEST_DATABASE
     const resumed = await get('b.localhost', '/api/settings/');
     assert.equal(resumed.status, 200);
     assert.equal(((await resumed.json()) as { currency: string }).currency, 'CHF');
+  });
+
+  it("backs up b alone with npm run paper -- backup: restored as an installation of its own, its credits, trial balance and journal are b's to the byte", async () => {
+    const file = path.join(os.tmpdir(), `paper-${b}.backup.gz`);
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'paper-restored-'));
+    const [dbA, dbB] = [await paperDb(admin, databaseUrl, secret, a), await paperDb(admin, databaseUrl, secret, b)];
+    let restored: Db | undefined;
+    try {
+      await bookPaidOrder(dbB, await vendorId(dbB, 'DEMO-2'), new Date(), { prints: 3, digital: 1, tip: 250 });
+      // Marks of a's own that b's backup must not hold: a vendor's name and the sandbox's secret key.
+      const onlyInA = `Nur im Blatt A ${process.pid}`;
+      await dbA('vendors').where({ license_id: 'DEMO-3' }).update({ last_name: onlyInA });
+      const secretOfA = (await sandboxCredentials(dbA)).secretKey;
+
+      const done = await paper(env, 'backup', b, '--out', file);
+      assert.equal(done.code, 0, done.out);
+      assert.match(done.out, /npm run restore -- .* COUNTRY=CH CURRENCY=CHF TIME_ZONE=Europe\/Zurich/);
+      let text = '';
+      for await (const line of readBackupLines(file)) text += `${line}\n`;
+      for (const mark of ['Straßenblatt A', onlyInA, secretOfA, schemaOf(a)])
+        assert.ok(!text.includes(mark), `b's backup holds ${mark}`);
+      assert.ok(text.includes('Surprise B'));
+
+      restored = await openDatabase({ dataDir }, { existing: false });
+      await restoreBackup(restored, file);
+
+      /** What the bookkeeper compares: every vendor's credit, the trial balance, the journal's CSV. */
+      const books = async (db: Db) => {
+        const { timeZone } = await findPaper(admin, b);
+        const vendors = await db('vendors').orderBy('license_id').select<{ id: number; license_id: string }[]>();
+        const credits = [];
+        for (const v of vendors) credits.push([v.license_id, (await vendorAccountSummary(db, v.id)).credit]);
+        const settings = await readDatevSettings(db);
+        const today = localDay(new Date(), timeZone);
+        const period = readPeriod({ from: `${today.slice(0, 4)}-01-01`, to: today }, timeZone);
+        const firstDay = localDay(period.from!, timeZone);
+        const journal = {
+          ...period,
+          from: period.from!,
+          to: period.to!,
+          firstDay,
+          lastDay: today,
+          fiscalYearStart: firstDay,
+        };
+        const chunks: Buffer[] = [];
+        const csv = journalFile(db, settings, journal, await installationCurrency(db), timeZone, 'de');
+        for await (const chunk of csv) chunks.push(Buffer.from(chunk));
+        return { credits, trialBalance: await trialBalance(db, settings, period), journal: Buffer.concat(chunks) };
+      };
+      const [original, copy] = [await books(dbB), await books(restored)];
+      assert.ok(original.credits.some(([licence, credit]) => licence === 'DEMO-2' && Number(credit) > 0));
+      assert.ok(original.journal.toString().includes('CHF'));
+      assert.deepEqual(copy.credits, original.credits);
+      assert.deepEqual(copy.trialBalance, original.trialBalance);
+      assert.ok(copy.journal.equals(original.journal), 'the journal, byte for byte');
+      const [settings] = await restored('settings').select('newspaper_name', 'currency', 'country');
+      assert.deepEqual(settings, { newspaper_name: 'Surprise B', currency: 'CHF', country: 'CH' });
+      assert.equal((await restored('vendors').where({ last_name: onlyInA }).first()) ?? null, null);
+    } finally {
+      await Promise.all([dbA.destroy(), dbB.destroy(), restored?.destroy()]);
+      fs.rmSync(dataDir, { recursive: true, force: true });
+      fs.rmSync(file, { force: true });
+    }
   });
 });
 

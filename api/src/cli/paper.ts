@@ -1,7 +1,9 @@
+import path from 'node:path';
 import { createDb, migrate, withoutPassword, type Db } from '../db/connection.ts';
 import { ConfigError, loadConfig, type Config } from '../foundations/config.ts';
 import { DomainError, invalidError } from '../foundations/errors.ts';
 import { setLogSilent } from '../foundations/log.ts';
+import { writeBackup } from '../maintenance/backup.ts';
 import {
   addPaper,
   findPaper,
@@ -27,6 +29,10 @@ const usage = `Usage:
   npm run paper -- suspend <slug>          answered 503 (a running server: within 30 seconds)
   npm run paper -- resume <slug>
   npm run paper -- remove <slug> --yes     drops the paper's schema with all its data, and its role
+  npm run paper -- backup <slug> [--out <file>]
+                                           the paper's data alone, as npm run backup writes it (file:
+                                           <slug>-<date>.backup.gz); npm run restore turns it into an
+                                           installation of its own, embedded or on PostgreSQL
 
 Needs DATABASE_URL (PostgreSQL) and PLATFORM_SECRET, as npm start with PLATFORM_DOMAIN does.`;
 
@@ -84,6 +90,30 @@ async function add(admin: Db, config: ReturnType<typeof platformConfig>, args: s
   }
 }
 
+/**
+ * The paper's backup, read by its own role from its own schema: nothing of another paper or of the
+ * platform can be in it. It is a backup of one installation, so npm run restore makes one of it; what
+ * the platform's list keeps beside the schema (country, currency, time zone) is said for its start.
+ */
+async function backup(admin: Db, config: ReturnType<typeof platformConfig>, args: string[]): Promise<void> {
+  const slug = args[1]!;
+  const paper = await findPaper(admin, slug);
+  const file = path.resolve(options(args, 'out')[0] ?? `${slug}-${new Date().toISOString().slice(0, 10)}.backup.gz`);
+  const db = await paperDb(admin, config.databaseUrl, config.platform.secret, slug);
+  try {
+    const header = await writeBackup(db, file);
+    const rows = header.tables.reduce((sum, t) => sum + t.rows, 0);
+    say(
+      `Wrote ${file}: the paper ${slug}, ${header.tables.length} tables, ${rows.toLocaleString('en-US')} rows, schema ${header.migrations.at(-1)}.`,
+    );
+    say(
+      `As an installation of its own: npm run restore -- ${file} (into an empty DATA_DIR or DATABASE_URL), then start it with COUNTRY=${paper.country} CURRENCY=${paper.currency} TIME_ZONE=${paper.timeZone}.`,
+    );
+  } finally {
+    await db.destroy();
+  }
+}
+
 /** Migrates every paper, each on its own; one that fails is reported and the others go on. */
 async function migrateAll(admin: Db, config: ReturnType<typeof platformConfig>): Promise<boolean> {
   await migratePlatform(admin);
@@ -107,7 +137,7 @@ async function migrateAll(admin: Db, config: ReturnType<typeof platformConfig>):
 
 async function run(args: string[]): Promise<boolean> {
   const command = args[0];
-  if (!command || !['add', 'list', 'migrate', 'suspend', 'resume', 'remove'].includes(command))
+  if (!command || !['add', 'list', 'migrate', 'suspend', 'resume', 'remove', 'backup'].includes(command))
     throw invalidError(usage);
   const config = platformConfig();
   const admin = createDb({ databaseUrl: config.databaseUrl, dataDir: '', poolMax: 2 });
@@ -132,7 +162,11 @@ async function run(args: string[]): Promise<boolean> {
       return true;
     }
     const slug = args[1];
-    if (!slug) throw invalidError(usage);
+    if (!slug || slug.startsWith('--')) throw invalidError(usage);
+    if (command === 'backup') {
+      await backup(admin, config, args);
+      return true;
+    }
     if (command === 'remove') {
       await findPaper(admin, slug);
       if (!args.includes('--yes'))
