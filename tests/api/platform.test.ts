@@ -6,10 +6,12 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import type { Knex } from 'knex';
 import { createDb, pgCode, type Db } from '../../api/src/db/connection.ts';
 import { loadConfig } from '../../api/src/foundations/config.ts';
 import { addPaper, findPaper, paperDb, removePaper, schemaOf } from '../../api/src/platform/papers.ts';
-import { startPlatform, type Platform } from '../../api/src/platform/serve.ts';
+import { paperConfig, startPlatform, type Platform } from '../../api/src/platform/serve.ts';
+import { reconcilePending } from '../../api/src/orders/reconcile.ts';
 import { journalFile } from '../../api/src/accounting/journal.ts';
 import { readDatevSettings } from '../../api/src/accounting/datev-settings.ts';
 import { trialBalance } from '../../api/src/accounting/trial-balance.ts';
@@ -334,6 +336,53 @@ suite(`many papers, one process${adminUrl ? '' : ' (skipped: needs TEST_DATABASE
       await Promise.all([dbA.destroy(), dbB.destroy(), restored?.destroy()]);
       fs.rmSync(dataDir, { recursive: true, force: true });
       fs.rmSync(file, { force: true });
+    }
+  });
+
+  it("runs b's reconciliation while a's holds its lock, and a's second run finds the lock taken", async () => {
+    const base = loadConfig(env);
+    const opened = await Promise.all(
+      [a, b].map(async (slug) => {
+        const db = await paperDb(admin, databaseUrl, secret, slug);
+        return { db, config: paperConfig(env, base, await findPaper(admin, slug)) };
+      }),
+    );
+    const [paperA, paperB] = opened as [(typeof opened)[number], (typeof opened)[number]];
+    /** An order placed at the paper's host and left unpaid: due for the run at a start. */
+    const pendingOrder = async ({ db, config }: typeof paperA) => {
+      const placed = await fetch(`${config.publicUrl}/api/orders`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ vendor: 'DEMO-1', entries: [{ item: await itemId(db, 'Zeitung'), quantity: 1 }] }),
+      });
+      assert.equal(placed.status, 201, await placed.clone().text());
+      const { order } = (await placed.json()) as { order: string };
+      return (await db('orders').where({ token: order }).first<{ id: number }>('id')).id;
+    };
+    let hold: Knex.Transaction | undefined;
+    try {
+      const [orderA, orderB] = [await pendingOrder(paperA), await pendingOrder(paperB)];
+      // A's first run is held inside its claim, after it took the job's lock: the orders table is locked.
+      hold = await paperA.db.transaction();
+      const startedAt = new Date();
+      await hold.raw('lock table orders in exclusive mode');
+      const firstOfA = reconcilePending(paperA.db, paperA.config, { startedAt });
+      await eventually(async () => {
+        const { rows } = await admin.raw<{ rows: { waiting: boolean }[] }>(
+          `select exists (select 1 from pg_locks l join pg_stat_activity s on s.pid = l.pid
+             where s.usename = ? and not l.granted) as waiting`,
+          [schemaOf(a)],
+        );
+        return rows[0]?.waiting;
+      }, "a's first run waiting for its orders");
+      // Other orders of the papers may be due as well: what counts is who claims these two.
+      assert.ok((await reconcilePending(paperB.db, paperB.config, { startedAt })).includes(orderB));
+      assert.deepEqual(await reconcilePending(paperA.db, paperA.config, { startedAt }), [], "a's lock is held");
+      await hold.rollback();
+      assert.ok((await firstOfA).includes(orderA));
+    } finally {
+      if (hold && !hold.isCompleted()) await hold.rollback();
+      await Promise.all(opened.map(({ db }) => db.destroy()));
     }
   });
 });
