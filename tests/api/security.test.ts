@@ -10,6 +10,7 @@ import { connectionBucket } from '../../api/src/http/client-address.ts';
 import type { RouteDef } from '../../api/src/http/routes.ts';
 import { tileSource } from '../../api/src/http/security.ts';
 import { createShopServer } from '../../api/src/http/timeouts.ts';
+import { allowingRibbon } from '../../api/src/web/ribbon.ts';
 import { describeApi } from '../support/env.ts';
 import { withForm } from '../support/fixtures.ts';
 import { itemId } from '../support/orders.ts';
@@ -179,6 +180,37 @@ describeApi('security headers on every answer', (t) => {
       assert.match(csp.get('script-src')?.join(' ') ?? "'nonce-", /^'nonce-/, 'scripts only with the page’s nonce');
       assert.equal(response.headers.get('x-content-type-options'), 'nosniff');
       assert.equal(response.headers.get('referrer-policy'), 'no-referrer');
+    } finally {
+      await shop.close();
+    }
+  });
+
+  it('lets the test-mode ribbon’s style into the login page, whose own styles go by nonce, and leaves other policies be', async () => {
+    const shop = await listenShop(t, (c) => ({
+      oidc: { ...c.oidc, issuer: undefined },
+      stripe: { ...c.stripe, secretKey: undefined, sandbox: true },
+    }));
+    try {
+      const browser = new Browser(shop.url);
+      const url = authorizeUrl(shop.url, {
+        redirectUri: `${shop.url}/backoffice/auth-callback`,
+        challenge: pkce().challenge,
+      });
+      const { response } = await browser.follow(await browser.request(url), () => false);
+      assert.equal(response.status, 200);
+      const css = /<style>([^<]*)<\/style><div id="test-mode-ribbon"/.exec(await response.text())?.[1];
+      assert.ok(css, 'the login page carries the ribbon');
+      const styles = directives(response.headers.get('content-security-policy') ?? undefined).get('style-src') ?? [];
+      assert.ok(styles.includes(`'sha256-${createHash('sha256').update(css).digest('base64')}'`), styles.join(' '));
+      assert.match(styles.join(' '), /'nonce-/, 'the page’s own style still by its nonce');
+      assert.ok(!styles.includes("'unsafe-inline'"));
+      // A hash beside 'unsafe-inline' would switch it off, and with it the styles MUI writes in the
+      // back office and the sandbox's card page: policies that take inline styles stay as they are.
+      for (const policy of [
+        "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'",
+        "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; frame-ancestors 'none'",
+      ])
+        assert.equal(allowingRibbon(policy), policy);
     } finally {
       await shop.close();
     }
