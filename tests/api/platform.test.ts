@@ -1,15 +1,13 @@
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import type { Knex } from 'knex';
-import { createDb, pgCode, type Db } from '../../api/src/db/connection.ts';
+import { pgCode, type Db } from '../../api/src/db/connection.ts';
 import { loadConfig } from '../../api/src/foundations/config.ts';
-import { addPaper, findPaper, paperDb, removePaper, schemaOf } from '../../api/src/platform/papers.ts';
+import { addPaper, findPaper, paperDb, schemaOf } from '../../api/src/platform/papers.ts';
 import { paperConfig, startPlatform, type Platform } from '../../api/src/platform/serve.ts';
 import { reconcilePending } from '../../api/src/orders/reconcile.ts';
 import { journalFile } from '../../api/src/accounting/journal.ts';
@@ -23,12 +21,17 @@ import { installationCurrency } from '../../api/src/settings/currency.ts';
 import { sandboxCredentials } from '../../api/src/stripe/sandbox/keys.ts';
 import { bookPaidOrder } from '../support/books.ts';
 import { resolveLocalhostNames } from '../../api/src/startup/localhost-names.ts';
-import { repoRoot } from '../e2e/server.ts';
 import { loginWithPkce } from '../support/oidc-flow.ts';
 import { assertBalanced, eventually, itemId, vendorId } from '../support/orders.ts';
+import {
+  demoPassword,
+  nameNewspaper,
+  platformDatabase,
+  processSlug,
+  runPaper as paper,
+  type PlatformDatabase,
+} from '../support/platform.ts';
 import { payInSandbox } from '../support/sandbox.ts';
-
-const run = promisify(execFile);
 
 /**
  * Many papers in one process: papers added to a fresh PostgreSQL database with `npm run paper`, served
@@ -43,15 +46,9 @@ const suite = adminUrl ? describe : describe.skip;
 suite(`many papers, one process${adminUrl ? '' : ' (skipped: needs TEST_DATABASE_URL)'}`, function () {
   // Each `npm run paper` is a process of its own that opens the database; two seed the demo.
   this.timeout(300_000);
-  const database = `platform_test_${process.pid}`;
-  // Roles belong to the whole PostgreSQL cluster, so the slugs carry the process too.
-  const [a, b, c, d] = ['a', 'b', 'c', 'd'].map((letter) => `${letter}-${process.pid}`) as [
-    string,
-    string,
-    string,
-    string,
-  ];
+  const [a, b, c, d] = ['a', 'b', 'c', 'd'].map(processSlug) as [string, string, string, string];
   const secret = 'platform test secret';
+  let database: PlatformDatabase;
   let databaseUrl: string;
   let admin: Db;
   let platform: Platform;
@@ -59,16 +56,6 @@ suite(`many papers, one process${adminUrl ? '' : ' (skipped: needs TEST_DATABASE
   let port: number;
   let env: NodeJS.ProcessEnv;
   let officePassword: string;
-
-  /** `npm run paper -- …` as an operator runs it: its exit code and everything it printed. */
-  const paper = (env: NodeJS.ProcessEnv, ...args: string[]) =>
-    run('npm', ['run', '--silent', 'paper', '--', ...args], { cwd: repoRoot, env }).then(
-      (done) => ({ code: 0, out: done.stdout + done.stderr }),
-      (failed: { code: number; stdout: string; stderr: string }) => ({
-        code: failed.code,
-        out: failed.stdout + failed.stderr,
-      }),
-    );
 
   /** A GET at the paper's host through the one listening server, as a browser sends it. */
   const get = (host: string, pathname: string, token?: string) =>
@@ -79,14 +66,8 @@ suite(`many papers, one process${adminUrl ? '' : ' (skipped: needs TEST_DATABASE
   before(async function () {
     // As the server does: a.localhost is this machine, for the test's requests and the paper's own calls.
     resolveLocalhostNames();
-    const root = createDb({ databaseUrl: adminUrl, dataDir: '' });
-    await root.raw(`drop database if exists ${database} with (force)`);
-    await root.raw(`create database ${database}`);
-    await root.destroy();
-    const url = new URL(adminUrl!);
-    url.pathname = `/${database}`;
-    databaseUrl = url.href;
-    admin = createDb({ databaseUrl, dataDir: '' });
+    database = await platformDatabase(adminUrl!, `platform_test_${process.pid}`);
+    ({ url: databaseUrl, admin } = database);
 
     // The one server listens first: each paper's address carries its port.
     let handle: http.RequestListener = (_req, res) => res.end();
@@ -109,8 +90,7 @@ suite(`many papers, one process${adminUrl ? '' : ' (skipped: needs TEST_DATABASE
     const added = await paper(env, 'add', a, '--host', 'a.localhost', '--currency', 'EUR', '--country', 'DE', '--demo');
     assert.equal(added.code, 0, added.out);
     assert.match(added.out, /The demo newspaper is seeded/);
-    officePassword = /Demo login \(shown once\): office \/ (\S+)/.exec(added.out)?.[1] ?? '';
-    assert.ok(officePassword, added.out);
+    officePassword = demoPassword(added.out, 'office');
     assert.equal(
       (await paper(env, 'add', b, '--host', 'b.localhost', '--currency', 'CHF', '--country', 'CH', '--demo')).code,
       0,
@@ -119,14 +99,8 @@ suite(`many papers, one process${adminUrl ? '' : ' (skipped: needs TEST_DATABASE
     assert.equal((await paper(env, 'add', c, '--host', 'c.localhost')).code, 0);
     assert.equal((await paper(env, 'suspend', c)).code, 0);
     await addPaper(admin, secret, { slug: d, hosts: ['d.localhost'] });
-    for (const [slug, name] of [
-      [a, 'Straßenblatt A'],
-      [b, 'Surprise B'],
-    ]) {
-      const db = await paperDb(admin, databaseUrl, secret, slug);
-      await db('settings').where({ id: 1 }).update({ newspaper_name: name });
-      await db.destroy();
-    }
+    await nameNewspaper(database, secret, a, 'Straßenblatt A');
+    await nameNewspaper(database, secret, b, 'Surprise B');
     platform = await startPlatform(admin, env, base, fakeBuild());
     handle = platform.handle;
   });
@@ -134,13 +108,7 @@ suite(`many papers, one process${adminUrl ? '' : ' (skipped: needs TEST_DATABASE
   after(async () => {
     await platform?.stop();
     server?.close();
-    if (admin) {
-      for (const slug of [a, b, c, d]) await removePaper(admin, slug).catch(() => undefined);
-      await admin.destroy();
-    }
-    const root = createDb({ databaseUrl: adminUrl, dataDir: '' });
-    await root.raw(`drop database if exists ${database} with (force)`);
-    await root.destroy();
+    await database?.drop();
   });
 
   it('answers each host with its own paper: settings, currency and shop page', async () => {
