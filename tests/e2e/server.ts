@@ -124,6 +124,11 @@ export interface ServerOptions {
   env?: Record<string, string | undefined>;
   /** How long to wait for /readyz. */
   readyTimeoutMs?: number;
+  /**
+   * The origin whose /readyz says the server is ready, when not the server's own: a platform
+   * (PLATFORM_DOMAIN) answers at its papers' hosts only, and 127.0.0.1 with 404.
+   */
+  readyAt?: string;
   /** The checkout whose server runs (the bench measures an earlier commit's app by it); this one unless told. */
   root?: string;
 }
@@ -230,7 +235,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     // process on the same port would answer /readyz too. An earlier checkout (the bench's) may print less.
     const ready =
       (options.root !== undefined || out.includes('Listening:')) &&
-      (await fetch(`${url}/readyz`).then(
+      (await fetch(`${options.readyAt ?? url}/readyz`).then(
         (r) => r.ok,
         () => false,
       ));
