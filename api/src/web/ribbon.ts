@@ -16,7 +16,8 @@ const ribbonCss =
  */
 const ribbonStyleSource = `'sha256-${createHash('sha256').update(ribbonCss).digest('base64')}'`;
 
-const ribbonHtml = (text: string) => `<style>${ribbonCss}</style><div id="test-mode-ribbon" role="status">${text}</div>`;
+const ribbonHtml = (text: string) =>
+  `<style>${ribbonCss}</style><div id="test-mode-ribbon" role="status">${text}</div>`;
 
 /** A source list that lets inline styles only by nonce or hash: 'unsafe-inline' beside one counts for nothing. */
 const inlineOnlyByName = (sources: string[]) =>
