@@ -8,6 +8,7 @@ import type { Knex } from 'knex';
 import { pgCode, type Db } from '../../api/src/db/connection.ts';
 import { loadConfig } from '../../api/src/foundations/config.ts';
 import { addPaper, findPaper, paperDb, schemaOf } from '../../api/src/platform/papers.ts';
+import { platformWebhookSecrets, Stripe, stripeClient } from '../../api/src/stripe/adapter.ts';
 import { paperConfig, startPlatform, type Platform } from '../../api/src/platform/serve.ts';
 import { reconcilePending } from '../../api/src/orders/reconcile.ts';
 import { journalFile } from '../../api/src/accounting/journal.ts';
@@ -56,6 +57,8 @@ suite(`many papers, one process${adminUrl ? '' : ' (skipped: needs TEST_DATABASE
   let port: number;
   let env: NodeJS.ProcessEnv;
   let officePassword: string;
+  /** The webhook calls the one server took, as `POST <host><path>`, in the order they came. */
+  const webhookCalls: string[] = [];
 
   /** A GET at the paper's host through the one listening server, as a browser sends it. */
   const get = (host: string, pathname: string, token?: string) =>
@@ -102,7 +105,10 @@ suite(`many papers, one process${adminUrl ? '' : ' (skipped: needs TEST_DATABASE
     await nameNewspaper(database, secret, a, 'Straßenblatt A');
     await nameNewspaper(database, secret, b, 'Surprise B');
     platform = await startPlatform(admin, env, base, fakeBuild());
-    handle = platform.handle;
+    handle = (req, res) => {
+      if (req.url?.startsWith('/api/webhooks/')) webhookCalls.push(`${req.method} ${req.headers.host}${req.url}`);
+      platform.handle(req, res);
+    };
   });
 
   after(async () => {
@@ -206,6 +212,161 @@ suite(`many papers, one process${adminUrl ? '' : ' (skipped: needs TEST_DATABASE
       assert.deepEqual(await dbA('ledger_rows').count<{ count: number }[]>('* as count'), rowsOfA);
       await assertBalanced(dbA);
       await assertBalanced(dbB);
+    } finally {
+      await Promise.all([dbA.destroy(), dbB.destroy()]);
+    }
+  });
+
+  it("sells at b.localhost on b's connected account in CHF, and the platform's Connect endpoint books its events in b's books only", async () => {
+    const configB = paperConfig(env, loadConfig(env), await findPaper(admin, b));
+    const [dbA, dbB] = [await paperDb(admin, databaseUrl, secret, a), await paperDb(admin, databaseUrl, secret, b)];
+    try {
+      // b's Standard account, made on the platform and onboarded through its account link.
+      const stripe = stripeClient(dbB, configB);
+      const account = await stripe.accounts.create({ type: 'standard', country: 'CH' });
+      const link = await stripe.accountLinks.create({
+        account: account.id,
+        type: 'account_onboarding',
+        refresh_url: `${configB.publicUrl}/backoffice`,
+        return_url: `${configB.publicUrl}/backoffice`,
+      });
+      assert.equal((await fetch(link.url, { redirect: 'manual' })).status, 303);
+      const connected = await paper(env, 'connect', b, account.id);
+      assert.equal(connected.code, 0, connected.out);
+      assert.equal((await findPaper(admin, b)).stripeAccount, account.id);
+      assert.equal(
+        (await dbB('settings').first<{ stripe_account: string }>('stripe_account')).stripe_account,
+        account.id,
+      );
+      const taken = await paper(env, 'connect', a, account.id);
+      assert.equal(taken.code, 1);
+      assert.match(taken.out, new RegExp(`The Stripe account ${account.id} is connected to the paper "${b}" already`));
+      assert.equal((await findPaper(admin, a)).stripeAccount, null);
+      assert.match((await paper(env, 'list')).out, new RegExp(`^${b}\\t.*\\t${account.id}$`, 'm'));
+
+      const rowsOfA = await dbA('ledger_rows').count<{ count: number }[]>('* as count');
+      webhookCalls.length = 0;
+      const placed = await fetch(`http://b.localhost:${port}/api/orders`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ vendor: 'DEMO-1', entries: [{ item: await itemId(dbB, 'Zeitung'), quantity: 2 }] }),
+      });
+      const order = (await placed.json()) as { order: string; checkoutUrl: string };
+      assert.equal(placed.status, 201, JSON.stringify(order));
+      const { stripe_session_id: sessionId } = await dbB('orders')
+        .where({ token: order.order })
+        .first<{ stripe_session_id: string }>('stripe_session_id');
+      // A direct charge: the session is b's account's, in francs, and the platform has none of it.
+      const session = await stripe.checkout.sessions.retrieve(sessionId, {}, { stripeAccount: account.id });
+      assert.equal(session.currency, 'chf');
+      await assert.rejects(stripe.checkout.sessions.retrieve(sessionId), { code: 'resource_missing' });
+
+      await payInSandbox(`http://b.localhost:${port}`, order.checkoutUrl);
+      const paid = await eventually(
+        () =>
+          dbB('orders')
+            .where({ token: order.order, status: 'paid' })
+            .whereNotNull('fee')
+            .first<{ id: number } | undefined>('id'),
+        "the order paid and its card fee known in b's books",
+      );
+      const completed = await dbB('stripe_events')
+        .where({ type: 'checkout.session.completed' })
+        .whereRaw(`payload->'data'->'object'->>'id' = ?`, [sessionId])
+        .first<{ payload: { account?: string } }>('payload');
+      assert.equal(completed.payload.account, account.id);
+      assert.ok(
+        webhookCalls.includes(`POST b.localhost:${port}/api/webhooks/stripe-connect`),
+        `the sandbox sent the account's events to the platform's Connect endpoint: ${webhookCalls.join(', ')}`,
+      );
+      const [booked] = await dbB('ledger_rows').where({ order_id: paid.id }).count<{ count: string }[]>('* as count');
+      assert.ok(Number(booked.count) > 0, "the sale booked in b's ledger");
+      assert.deepEqual(await dbA('ledger_rows').count<{ count: number }[]>('* as count'), rowsOfA);
+      await assertBalanced(dbA);
+      await assertBalanced(dbB);
+    } finally {
+      await Promise.all([dbA.destroy(), dbB.destroy()]);
+    }
+  });
+
+  it("answers the platform's Connect endpoint at any host: b's event again is a duplicate, an unknown account's or the platform's own changes nothing, a bad signature is 400, a suspended paper's 503", async () => {
+    const [dbA, dbB] = [await paperDb(admin, databaseUrl, secret, a), await paperDb(admin, databaseUrl, secret, b)];
+    const [platformSecret] = platformWebhookSecrets(loadConfig(env));
+    /** A delivery of `event` to the platform's endpoint at a host no paper lists, as Stripe signs it. */
+    const deliver = (event: object, signWith = platformSecret) => {
+      const payload = JSON.stringify(event);
+      return fetch(`http://stripe.localhost:${port}/api/webhooks/stripe-connect`, {
+        method: 'POST',
+        headers: {
+          'Content-Type': 'application/json',
+          'Stripe-Signature': Stripe.webhooks.generateTestHeaderString({ payload, secret: signWith }),
+        },
+        body: payload,
+      });
+    };
+    /** What an event could change: the ledger rows and the events stored, of both papers. */
+    const counts = async () =>
+      Promise.all(
+        [dbA, dbB].flatMap((db) => [
+          db('ledger_rows').count<{ count: number }[]>('* as count'),
+          db('stripe_events').count<{ count: number }[]>('* as count'),
+        ]),
+      );
+    try {
+      const { payload: completed } = await dbB('stripe_events')
+        .where({ type: 'checkout.session.completed' })
+        .whereRaw(`payload->>'account' is not null`)
+        .first<{ payload: Stripe.Event & { account: string } }>('payload');
+      const before = await counts();
+
+      const again = await deliver(completed);
+      assert.equal(again.status, 200);
+      assert.deepEqual(await again.json(), { received: true, duplicate: true }, "b's books know the event");
+
+      for (const event of [
+        { ...completed, id: `evt_unknown_${process.pid}`, account: 'acct_1UnknownPaper00000' },
+        { ...completed, id: `evt_platform_${process.pid}`, account: undefined },
+      ]) {
+        const answer = await deliver(event);
+        assert.equal(answer.status, 200);
+        assert.deepEqual(await answer.json(), { received: true, ignored: true });
+      }
+      const { webhookSecret: secretOfB } = await sandboxCredentials(dbB);
+      assert.equal((await deliver({ ...completed, id: `evt_forged_${process.pid}` }, secretOfB)).status, 400);
+      assert.deepEqual(await counts(), before, 'no row and no event stored anywhere');
+
+      // c is suspended: its account's event is answered so that Stripe delivers it again.
+      await admin('platform.papers').where({ slug: c }).update({ stripe_account: 'acct_1SuspendedPaper000' });
+      try {
+        const waiting = await deliver({
+          ...completed,
+          id: `evt_suspended_${process.pid}`,
+          account: 'acct_1SuspendedPaper000',
+        });
+        assert.equal(waiting.status, 503);
+        assert.equal(waiting.headers.get('retry-after'), '300');
+        assert.match(((await waiting.json()) as { message: string }).message, /bitte erneut zustellen/);
+      } finally {
+        await admin('platform.papers').where({ slug: c }).update({ stripe_account: null });
+      }
+
+      // b's sandbox registers a Connect endpoint at the platform's address too, and at no other.
+      const configB = paperConfig(env, loadConfig(env), await findPaper(admin, b));
+      const stripe = stripeClient(dbB, configB);
+      const endpoint = await stripe.webhookEndpoints.create({
+        url: `${configB.publicUrl}/api/webhooks/stripe-connect`,
+        connect: true,
+        enabled_events: ['checkout.session.completed'],
+      });
+      await stripe.webhookEndpoints.del(endpoint.id);
+      await assert.rejects(
+        stripe.webhookEndpoints.create({
+          url: `http://stripe.localhost:${port}/api/webhooks/stripe-connect`,
+          connect: true,
+          enabled_events: ['checkout.session.completed'],
+        }),
+        { code: 'url_invalid' },
+      );
     } finally {
       await Promise.all([dbA.destroy(), dbB.destroy()]);
     }

@@ -4,8 +4,11 @@ import { ConfigError, loadConfig, type Config } from '../foundations/config.ts';
 import { DomainError, invalidError } from '../foundations/errors.ts';
 import { setLogSilent } from '../foundations/log.ts';
 import { writeBackup } from '../maintenance/backup.ts';
+import { keyedClient, stripeClient } from '../stripe/adapter.ts';
+import { useConnectedAccount } from '../stripe/connect.ts';
 import {
   addPaper,
+  connectAccount,
   findPaper,
   hasPlatform,
   listPapers,
@@ -17,6 +20,7 @@ import {
 } from '../platform/papers.ts';
 import { paperConfig } from '../platform/serve.ts';
 import { preparePaper } from '../startup/paper.ts';
+import { onSandboxOf } from './with-sandbox.ts';
 
 // npm run paper: the papers of a platform, many papers on one PostgreSQL (docs/architecture.md,
 // "Many papers on one installation"). The server serves them with PLATFORM_DOMAIN set.
@@ -29,6 +33,10 @@ const usage = `Usage:
   npm run paper -- suspend <slug>          answered 503 (a running server: within 30 seconds)
   npm run paper -- resume <slug>
   npm run paper -- remove <slug> --yes     drops the paper's schema with all its data, and its role
+  npm run paper -- connect <slug> <acct_…>|none
+                                           the paper sells on its connected Stripe account (Standard,
+                                           onboarded), and the platform's Connect endpoint hands it
+                                           that account's events; none: on the platform's own again
   npm run paper -- backup <slug> [--out <file>]
                                            the paper's data alone, as npm run backup writes it (file:
                                            <slug>-<date>.backup.gz); npm run restore turns it into an
@@ -114,6 +122,36 @@ async function backup(admin: Db, config: ReturnType<typeof platformConfig>, args
   }
 }
 
+/**
+ * The paper's connected Stripe account, in the platform's list (where the Connect endpoint finds the
+ * paper by an event's `account`) and in the paper's settings (where its sales take it) at once. The
+ * account is checked with the platform's key, or without one in the paper's own sandbox.
+ */
+async function connect(admin: Db, config: ReturnType<typeof platformConfig>, args: string[]): Promise<void> {
+  const [, slug, given] = args;
+  if (!slug || !given || given.startsWith('--')) throw invalidError(usage);
+  const account = given === 'none' ? null : given;
+  const paper = await findPaper(admin, slug);
+  const db = await paperDb(admin, config.databaseUrl, config.platform.secret, slug);
+  try {
+    const local = paperConfig(process.env, config, paper);
+    await connectAccount(admin, slug, account, () =>
+      local.stripe.secretKey
+        ? useConnectedAccount(db, keyedClient(local), account, 'npm run paper')
+        : onSandboxOf(db, local, (sandbox) =>
+            useConnectedAccount(db, stripeClient(db, sandbox), account, 'npm run paper'),
+          ),
+    );
+  } finally {
+    await db.destroy();
+  }
+  say(
+    account
+      ? `Paper ${slug} sells on ${account} from its next order on; the platform's Connect endpoint hands it the account's events.`
+      : `Paper ${slug} sells on the platform's own Stripe account again.`,
+  );
+}
+
 /** Migrates every paper, each on its own; one that fails is reported and the others go on. */
 async function migrateAll(admin: Db, config: ReturnType<typeof platformConfig>): Promise<boolean> {
   await migratePlatform(admin);
@@ -137,7 +175,7 @@ async function migrateAll(admin: Db, config: ReturnType<typeof platformConfig>):
 
 async function run(args: string[]): Promise<boolean> {
   const command = args[0];
-  if (!command || !['add', 'list', 'migrate', 'suspend', 'resume', 'remove', 'backup'].includes(command))
+  if (!command || !['add', 'list', 'migrate', 'suspend', 'resume', 'remove', 'backup', 'connect'].includes(command))
     throw invalidError(usage);
   const config = platformConfig();
   const admin = createDb({ databaseUrl: config.databaseUrl, dataDir: '', poolMax: 2 });
@@ -156,7 +194,7 @@ async function run(args: string[]): Promise<boolean> {
           ...(config.platform.domain ? [`${paper.slug}.${config.platform.domain}`] : []),
         ]);
         say(
-          `${paper.slug}\t${paper.status}\t${paper.currency}\t${paper.country}\t${paper.timeZone}\t${[...hosts].join(' ')}`,
+          `${paper.slug}\t${paper.status}\t${paper.currency}\t${paper.country}\t${paper.timeZone}\t${[...hosts].join(' ')}\t${paper.stripeAccount ?? '-'}`,
         );
       }
       return true;
@@ -165,6 +203,10 @@ async function run(args: string[]): Promise<boolean> {
     if (!slug || slug.startsWith('--')) throw invalidError(usage);
     if (command === 'backup') {
       await backup(admin, config, args);
+      return true;
+    }
+    if (command === 'connect') {
+      await connect(admin, config, args);
       return true;
     }
     if (command === 'remove') {

@@ -40,6 +40,12 @@ async function command(args: string[], stripe: Stripe, db: () => Promise<Db>, pu
 
 async function run(args: string[]): Promise<string> {
   const config = loadConfig();
+  // A platform's papers live in schemas of their own, which this command does not open: their
+  // settings, and without a key their sandboxes, are reached through npm run paper.
+  if (config.platform.domain && (args[0] === 'use' || !config.stripe.secretKey))
+    throw invalidError(
+      'On a platform (PLATFORM_DOMAIN) a paper sells on its account with npm run paper -- connect <slug> <acct_…>, which the platform’s Connect endpoint finds it by; without STRIPE_SECRET_KEY each paper has a sandbox of its own, which this command does not reach.',
+    );
   if (!config.stripe.secretKey)
     return withSandbox((local, db) =>
       command(args, stripeClient(db, local), () => Promise.resolve(db), config.publicUrl, config.country),

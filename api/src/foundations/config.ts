@@ -151,8 +151,10 @@ export interface Config {
    * Many papers on one PostgreSQL (api/src/platform): PLATFORM_DOMAIN, under which each paper is
    * reached at `<slug>.<domain>` besides its own hosts; set, `npm start` serves every paper of the
    * platform schema. PLATFORM_SECRET seals the papers' database passwords in that schema.
+   * PLATFORM_STRIPE_WEBHOOK_SECRET: the signing secrets of the platform's Connect webhook endpoint
+   * (comma-separated while one is replaced), which takes every connected account's events.
    */
-  platform: { domain?: string; secret?: string };
+  platform: { domain?: string; secret?: string; stripeWebhookSecret?: string };
   /** Seed the demo newspaper into an empty database. */
   seedDemo: boolean;
   /** SEED_DEMO=true, the demo chosen on purpose: only then is it seeded behind a public address. */
@@ -258,7 +260,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     embedOrigins: embedOrigins(env.EMBED_ORIGINS ?? ''),
     mapTileUrl: env.MAP_TILE_URL || 'https://tile.openstreetmap.org/{z}/{x}/{y}.png',
     logLevel: env.LOG_LEVEL === 'silent' ? 'silent' : 'info',
-    platform: { domain: platformDomain(env.PLATFORM_DOMAIN), secret: env.PLATFORM_SECRET || undefined },
+    platform: {
+      domain: platformDomain(env.PLATFORM_DOMAIN),
+      secret: env.PLATFORM_SECRET || undefined,
+      stripeWebhookSecret: env.PLATFORM_STRIPE_WEBHOOK_SECRET || undefined,
+    },
     seedDemo: env.SEED_DEMO !== 'false',
     seedDemoChosen: env.SEED_DEMO === 'true',
     seedHistory: env.SEED_HISTORY !== 'false',

@@ -301,6 +301,10 @@ export const messagesDe: Record<string, string> = {
   'The paper "{slug}" or one of its hosts is taken: {reason}.':
     'Die Zeitung "{slug}" oder einer ihrer Hostnamen ist schon vergeben: {reason}.',
   'There is no paper "{slug}".': 'Es gibt keine Zeitung "{slug}".',
+  '"{account}" is no Stripe account id like acct_1Nv0FGQ9RKHgCVdK.':
+    '"{account}" ist keine Stripe-Konto-ID wie acct_1Nv0FGQ9RKHgCVdK.',
+  'The Stripe account {account} is connected to the paper "{slug}" already.':
+    'Das Stripe-Konto {account} ist schon mit der Zeitung "{slug}" verbunden.',
   'The database password of the paper "{slug}" does not open with this PLATFORM_SECRET: start with the secret it was added with.':
     'Das Datenbank-Passwort der Zeitung "{slug}" lässt sich mit diesem PLATFORM_SECRET nicht öffnen: Bitte mit dem Geheimnis starten, mit dem sie angelegt wurde.',
   'Please write the name of the address without a dot at its end.':
@@ -551,6 +555,8 @@ export const messagesDe: Record<string, string> = {
     'Stripe konnte zu diesem Ereignis nicht gefragt werden; bitte erneut zustellen.',
   'The payment of this event is not settled yet; please deliver it again.':
     'Die Zahlung dieses Ereignisses ist noch nicht abgeschlossen; bitte erneut zustellen.',
+  'The newspaper of this event is not served now; please deliver it again.':
+    'Die Zeitung dieses Ereignisses ist gerade nicht erreichbar; bitte erneut zustellen.',
   // DATEV export and its settings.
   'Please give the adviser number as digits.': 'Bitte die Beraternummer in Ziffern angeben.',
   'Please give the client number as digits.': 'Bitte die Mandantennummer in Ziffern angeben.',

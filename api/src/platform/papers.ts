@@ -252,6 +252,39 @@ export async function setPaperStatus(admin: Db, slug: string, status: PaperStatu
   await admin('platform.papers').where({ slug }).update({ status });
 }
 
+/**
+ * The paper sells on the connected Stripe `account` (null: on the platform's own again), as the
+ * platform's Connect endpoint finds it by its events' `account`. The paper's own settings say the same
+ * (`inPaper`, which checks the account at Stripe and writes them as the paper's role): the entry is
+ * taken first, so an account of another paper is refused before anything changes, and committed only
+ * once the paper's settings are written, so a refusal at Stripe leaves both as they were.
+ */
+export async function connectAccount(
+  admin: Db,
+  slug: string,
+  account: string | null,
+  inPaper: () => Promise<void>,
+): Promise<void> {
+  await paperRow(admin, slug);
+  if (account !== null && !/^acct_[A-Za-z0-9]{1,64}$/.test(account))
+    throw invalidError(tr('"{account}" is no Stripe account id like acct_1Nv0FGQ9RKHgCVdK.', { account }));
+  try {
+    await admin.transaction(async (trx) => {
+      await trx('platform.papers').where({ slug }).update({ stripe_account: account });
+      await inPaper();
+    });
+  } catch (error) {
+    if (pgCode(error) !== '23505') throw error;
+    const holder = await admin('platform.papers').where({ stripe_account: account }).first<{ slug: string }>('slug');
+    throw conflictError(
+      tr('The Stripe account {account} is connected to the paper "{slug}" already.', {
+        account: account!,
+        slug: holder?.slug ?? '?',
+      }),
+    );
+  }
+}
+
 /** Drops the paper's schema with all its data, its role and its entry, in one transaction. */
 export async function removePaper(admin: Db, slug: string): Promise<void> {
   await paperRow(admin, slug);

@@ -5,12 +5,15 @@ import { log } from '../foundations/log.ts';
 import { translate, tr, type Text } from '../language/messages.ts';
 import { preparePaper, servePaper, type ServedPaper } from '../startup/paper.ts';
 import { configRefusals, databaseRefusals } from '../startup/safety.ts';
+import { connectWebhook, connectWebhookPath } from './stripe-connect-routes.ts';
 import { listPapers, paperDb, type Paper } from './papers.ts';
 
 // One process serves every paper of the platform. The request's Host, exactly, picks the paper: one
 // of its own hosts or `<slug>.<PLATFORM_DOMAIN>`. A host no paper lists gets 404, never a default
 // paper. Each paper served has its own pool (as its own database role), its own configuration, app
-// and jobs, built by the same start as a single paper's (startup/paper.ts).
+// and jobs, built by the same start as a single paper's (startup/paper.ts). One path is the
+// platform's own at every host: its Stripe Connect endpoint (stripe-connect-routes.ts), which the event's
+// `account` leads to the paper.
 
 /** A paper's configuration: the environment's, with its address, currency, country and time zone. */
 export function paperConfig(env: NodeJS.ProcessEnv, base: Config, paper: Paper): Config {
@@ -37,7 +40,7 @@ interface Unserved {
   text: Text;
 }
 
-type Entry = { slug: string; served: ServedPaper; url: string } | Unserved;
+type Entry = { slug: string; served: ServedPaper; url: string; db: Db; config: Config } | Unserved;
 
 const suspended = tr('This newspaper’s shop is closed for the time being.');
 const notReady = tr('This newspaper’s shop is being updated. Please try again in a few minutes.');
@@ -64,6 +67,9 @@ function answer(res: ServerResponse, status: number, text: Text): void {
   if (status === 503) res.setHeader('Retry-After', '300');
   res.end(`${translate(text, 'de')}\n${translate(text, 'en')}\n`);
 }
+
+/** A request's path, without its query and a final slash (optional, as in the API). */
+const pathOf = (req: IncomingMessage) => (req.url ?? '').split('?')[0]!.replace(/(.)\/$/, '$1');
 
 /** A Host header's name: lower case, without port and a final dot. */
 const hostOf = (req: IncomingMessage) => (req.headers.host ?? '').toLowerCase().replace(/:\d+$/, '').replace(/\.$/, '');
@@ -163,7 +169,7 @@ export async function startPlatform(
       return { slug: paper.slug, status: 503, text: notReady };
     }
     await preparePaper(db, config);
-    return { slug: paper.slug, served: servePaper(db, config, distDir), url: config.publicUrl };
+    return { slug: paper.slug, served: servePaper(db, config, distDir), url: config.publicUrl, db, config };
   }
 
   await refresh();
@@ -177,8 +183,14 @@ export async function startPlatform(
   );
   refreshing.unref();
 
+  const connectEvent = connectWebhook(admin, base, (slug) => {
+    const entry = started.get(slug)?.entry;
+    return entry && 'served' in entry ? entry : undefined;
+  });
+
   return {
     handle(req, res) {
+      if (pathOf(req) === connectWebhookPath) return void connectEvent(req, res);
       const entry = byHost.get(hostOf(req));
       if (!entry) return answer(res, 404, unknownHost);
       if ('served' in entry) return entry.served.handle(req, res);

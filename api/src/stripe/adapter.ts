@@ -3,7 +3,7 @@ import Stripe from 'stripe';
 import type { Knex } from 'knex';
 import type { Config } from '../foundations/config.ts';
 import { isLiveKey, usesSandbox } from './mode.ts';
-import { sandboxCredentials } from './sandbox/keys.ts';
+import { platformConnectSecret, sandboxCredentials } from './sandbox/keys.ts';
 
 // The one place that knows where Stripe is. With a secret key configured it is Stripe (or the
 // Stripe-compatible API at STRIPE_API_URL); without, it is the local sandbox on this very server (or
@@ -226,8 +226,11 @@ export function verifiedEvent(
  * The secrets of STRIPE_WEBHOOK_SECRET: one, or while an endpoint is replaced two, comma-separated
  * (the new endpoint's and the old one's; `npm run stripe-setup` says when the old one may go).
  */
-export const configuredWebhookSecrets = (config: Config): string[] =>
-  (config.stripe.webhookSecret ?? '')
+export const configuredWebhookSecrets = (config: Config): string[] => secretList(config.stripe.webhookSecret);
+
+/** The secrets of a comma-separated list. */
+const secretList = (value: string | undefined) =>
+  (value ?? '')
     .split(',')
     .map((secret) => secret.trim())
     .filter(Boolean);
@@ -240,6 +243,18 @@ export async function webhookSecrets(db: Knex, config: Config): Promise<string[]
   const configured = configuredWebhookSecrets(config);
   if (configured.length) return configured;
   return usesSandbox(config) ? [(await sandboxCredentials(db)).webhookSecret] : [];
+}
+
+/**
+ * The secrets that sign the events of the platform's Connect endpoint, which gets the events of every
+ * connected account (https://docs.stripe.com/connect/webhooks): PLATFORM_STRIPE_WEBHOOK_SECRET's
+ * (comma-separated while an endpoint is replaced), or while the papers run their sandboxes the one
+ * the sandboxes sign with. With a real key and no PLATFORM_STRIPE_WEBHOOK_SECRET there is none.
+ */
+export function platformWebhookSecrets(config: Config): string[] {
+  const configured = secretList(config.platform.stripeWebhookSecret);
+  if (configured.length) return configured;
+  return usesSandbox(config) && config.platform.secret ? [platformConnectSecret(config.platform.secret)] : [];
 }
 
 /** What the settle step reads from a session: the payment and its fee in one call. */

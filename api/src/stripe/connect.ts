@@ -29,9 +29,14 @@ export const onboardingLink = (stripe: Stripe, account: string, publicUrl: strin
 /**
  * The paper sells on `account` from now on (null: on the platform's own account again). Refused while
  * Stripe does not let the account charge, and when the account settles in another currency than
- * the paper's books: every sale would be refused.
+ * the paper's books: every sale would be refused. `actor`: the command that did it, for the protocol.
  */
-export async function useConnectedAccount(db: Knex, stripe: Stripe, account: string | null): Promise<void> {
+export async function useConnectedAccount(
+  db: Knex,
+  stripe: Stripe,
+  account: string | null,
+  actor = 'npm run stripe-connect',
+): Promise<void> {
   if (account !== null) {
     const found = await stripe.accounts.retrieve(account);
     if (!found.charges_enabled)
@@ -59,7 +64,7 @@ export async function useConnectedAccount(db: Knex, stripe: Stripe, account: str
     // Where the paper's money goes is the office's business to see: in the protocol, from the console.
     await recordEvent(trx, {
       action: 'stripe.account_connected',
-      actor: 'npm run stripe-connect',
+      actor,
       recordType: 'settings',
       recordId: 1,
       details: { from: before.stripe_account, to: account },

@@ -66,6 +66,7 @@ import {
 import {
   deliverDue,
   ownWebhookUrl,
+  platformConnectUrl,
   queueEvents,
   retryDeliveriesNow,
   stripeEvent,
@@ -505,15 +506,17 @@ function advanceClock(db: Db, config: Config) {
 const maxEndpoints = 16;
 
 /**
- * The sandbox sends events only to the server's own webhook route: another URL would hand customers'
- * e-mail addresses and receipt links to whoever registered it, and make the server POST anywhere.
+ * The sandbox sends events only to the server's own webhook route (on a platform, or to the
+ * platform's Connect endpoint): another URL would hand customers' e-mail addresses and receipt links
+ * to whoever registered it, and make the server POST anywhere.
  */
 function ownUrl(config: Config, params: Params): string {
   const url = requiredText(params, 'url');
-  if (url !== ownWebhookUrl(config)) {
+  const allowed = [ownWebhookUrl(config), platformConnectUrl(config)].filter((own) => own !== undefined);
+  if (!allowed.includes(url)) {
     throw invalidParam(
       'url',
-      `The local Stripe sandbox sends events only to this server's own webhook endpoint, ${ownWebhookUrl(config)}.`,
+      `The local Stripe sandbox sends events only to this server's own webhook ${allowed.length > 1 ? 'endpoints' : 'endpoint'}, ${allowed.join(' and ')}.`,
       'url_invalid',
     );
   }

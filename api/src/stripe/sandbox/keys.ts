@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { deriveKey } from '../../foundations/sealing.ts';
 import { newId } from './objects.ts';
 
 /**
@@ -39,3 +40,13 @@ export async function sandboxCredentials(db: Knex): Promise<SandboxCredentials> 
   known.set(db, credentials);
   return credentials;
 }
+
+/**
+ * The signing secret of the platform's Connect endpoint while the papers run their sandboxes: every
+ * paper's sandbox signs its connected accounts' events with it, and the platform verifies them with
+ * it (stripe/adapter.ts, platformWebhookSecrets). Each paper's sandbox keeps its own credentials in
+ * its own schema, which the platform cannot read, so the secret is made from PLATFORM_SECRET, which
+ * the platform and each paper's configuration share and nobody outside knows.
+ */
+export const platformConnectSecret = (platformSecret: string) =>
+  `whsec_${deriveKey(platformSecret, 'street-paper-shop platform', 'sandbox connect webhook secret').toString('base64url')}`;

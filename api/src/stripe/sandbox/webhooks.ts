@@ -3,7 +3,7 @@ import Stripe from 'stripe';
 import type { Config } from '../../foundations/config.ts';
 import type { Db } from '../../db/connection.ts';
 import { log } from '../../foundations/log.ts';
-import { sandboxCredentials } from './keys.ts';
+import { platformConnectSecret, sandboxCredentials } from './keys.ts';
 import { newId, unixNow } from './objects.ts';
 import { currentAccount, listObjects, type StripeObject } from './store.ts';
 
@@ -55,14 +55,24 @@ export function stripeEvent(
   };
 }
 
-/** The only address the sandbox sends events to: the server's own webhook route. */
+/** The server's own webhook route: the one address the sandbox of a single paper sends events to. */
 export const ownWebhookUrl = (config: Config) => `${config.publicUrl}/api/webhooks/stripe`;
+
+/**
+ * On a platform (PLATFORM_DOMAIN), its Connect endpoint, which the platform's process answers at
+ * every host it serves, so at the paper's own address too: the other address the sandbox sends to.
+ * Like the platform's Connect endpoint at Stripe it gets the events of the connected accounts
+ * (https://docs.stripe.com/connect/webhooks), signed with the platform's secret, not the paper's.
+ */
+export const platformConnectUrl = (config: Config): string | undefined =>
+  config.platform.domain && config.platform.secret ? `${config.publicUrl}/api/webhooks/stripe-connect` : undefined;
 
 /**
  * Queues the events for every endpoint that wants them, in the transaction of the change that caused
  * them: a change that is committed has its deliveries committed with it, whatever happens next to
  * this process. Without any registered endpoint the server's own route gets every event, the
- * connected accounts' too.
+ * connected accounts' too; on a platform the connected accounts' go to its Connect endpoint instead,
+ * as once the platform registered one at Stripe.
  */
 export async function queueEvents(trx: Knex.Transaction, events: StripeEvent[]): Promise<void> {
   if (events.length === 0) return;
@@ -135,12 +145,15 @@ async function target(
   config: Config,
   delivery: Delivery,
 ): Promise<{ url: string; secret: string } | undefined> {
-  const { webhookSecret } = await sandboxCredentials(db);
-  if (delivery.endpoint_id === null) return { url: ownWebhookUrl(config), secret: webhookSecret };
+  const connect = platformConnectUrl(config);
+  const toPlatform = connect ? { url: connect, secret: platformConnectSecret(config.platform.secret!) } : undefined;
+  const own = { url: ownWebhookUrl(config), secret: (await sandboxCredentials(db)).webhookSecret };
+  if (delivery.endpoint_id === null) return delivery.payload.account ? (toPlatform ?? own) : own;
   const endpoint = await db('stripe_sandbox_objects')
     .where({ id: delivery.endpoint_id, type: 'webhook_endpoint' })
-    .first<{ id: string } | undefined>('id');
-  return endpoint ? { url: ownWebhookUrl(config), secret: webhookSecret } : undefined;
+    .first<{ data: WebhookEndpoint } | undefined>('data');
+  if (!endpoint) return undefined;
+  return toPlatform && endpoint.data.url === toPlatform.url ? toPlatform : own;
 }
 
 /** One signed POST, as Stripe sends it; the outcome as text when it failed. */
