@@ -90,14 +90,15 @@ suite(`many papers, one process${adminUrl ? '' : ' (skipped: needs TEST_DATABASE
     };
     const base = loadConfig(env);
 
-    const added = await paper(env, 'add', a, '--host', 'a.localhost', '--currency', 'EUR', '--country', 'DE', '--demo');
+    // Two operators' commands at once, the first two of the database: both make the schema `platform`.
+    const [added, addedB] = await Promise.all([
+      paper(env, 'add', a, '--host', 'a.localhost', '--currency', 'EUR', '--country', 'DE', '--demo'),
+      paper(env, 'add', b, '--host', 'b.localhost', '--currency', 'CHF', '--country', 'CH', '--demo'),
+    ]);
     assert.equal(added.code, 0, added.out);
+    assert.equal(addedB.code, 0, addedB.out);
     assert.match(added.out, /The demo newspaper is seeded/);
     officePassword = demoPassword(added.out, 'office');
-    assert.equal(
-      (await paper(env, 'add', b, '--host', 'b.localhost', '--currency', 'CHF', '--country', 'CH', '--demo')).code,
-      0,
-    );
     // c is suspended; d is listed with its role and an empty schema, as when its migration failed.
     assert.equal((await paper(env, 'add', c, '--host', 'c.localhost')).code, 0);
     assert.equal((await paper(env, 'suspend', c)).code, 0);

@@ -190,7 +190,7 @@ export async function opened(db: Db): Promise<Db> {
  * Identifies the migration lock among all of the database's advisory locks; the schema is the lock's
  * second key, so the papers of one platform (each its own schema) migrate without waiting for another.
  */
-const migrationLockKey = 4_004_000;
+export const migrationLockKey = 4_004_000;
 
 /**
  * Brings the schema up to date. Several API processes may start together on one PostgreSQL, and

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Knex } from 'knex';
 import { runSql } from '../../../migrations/sql.ts';
 import { type Country, isCountry, presets } from '../country/presets.ts';
-import { createDb, pgCode, type Db } from '../db/connection.ts';
+import { createDb, migrationLockKey, pgCode, type Db } from '../db/connection.ts';
 import { hostName } from '../foundations/config.ts';
 import { conflictError, invalidError, notFoundError } from '../foundations/errors.ts';
 import { deriveKey, seal, unseal } from '../foundations/sealing.ts';
@@ -125,10 +125,17 @@ const platformSource: Knex.MigrationSource<(typeof platformMigrations)[number]> 
   getMigration: (m) => Promise.resolve(m),
 };
 
-/** Creates or updates the schema `platform`; the papers' schemas are left as they are. */
+/**
+ * Creates or updates the schema `platform`; the papers' schemas are left as they are. Two papers
+ * added at once both come here, and knex's own lock fails the second rather than let it wait: they
+ * queue on the migrations' advisory lock (db/connection.ts), held on a connection of its own.
+ */
 export async function migratePlatform(admin: Db): Promise<void> {
-  await admin.raw('create schema if not exists platform');
-  await admin.migrate.latest({ migrationSource: platformSource, schemaName: 'platform' });
+  await admin.transaction(async (trx) => {
+    await trx.raw("select pg_advisory_xact_lock(?, hashtext('platform'))", [migrationLockKey]);
+    await admin.raw('create schema if not exists platform');
+    await admin.migrate.latest({ migrationSource: platformSource, schemaName: 'platform' });
+  });
 }
 
 /** Whether the schema `platform` has been made (by the first `npm run paper -- add`). */
