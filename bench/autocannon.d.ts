@@ -10,6 +10,12 @@ declare module 'autocannon' {
     p90: number;
     p99: number;
   }
+  export interface Request {
+    method?: string;
+    path?: string;
+    headers: Record<string, string>;
+    body?: string;
+  }
   interface Options {
     url: string;
     connections?: number;
@@ -18,6 +24,8 @@ declare module 'autocannon' {
     method?: string;
     headers?: Record<string, string>;
     body?: string;
+    /** Each request made anew by setupRequest, in turn. */
+    requests?: { setupRequest?: (request: Request) => Request }[];
   }
   interface Result {
     requests: Histogram;

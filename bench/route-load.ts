@@ -2,7 +2,7 @@
 // its work does not share the app's thread: autocannon against one URL, a warm-up (1 s unless the
 // task says otherwise), then the measured run. Reads its tasks as a JSON array from argv[2], runs
 // them one after the other and prints their figures as one JSON line, an array in the same order.
-import autocannon from 'autocannon';
+import autocannon, { type Request } from 'autocannon';
 
 export interface RouteTask {
   url: string;
@@ -13,6 +13,8 @@ export interface RouteTask {
   headers: Record<string, string>;
   /** 0: none (a tiny bench, which checks that the route answers, not how fast). */
   warmUpSeconds?: number;
+  /** Each request with the next of these as its Host, in turn (many papers behind one address). */
+  hosts?: string[];
 }
 
 export interface RouteResult {
@@ -22,6 +24,14 @@ export interface RouteResult {
   failures: number;
 }
 
+function nextHost(hosts: string[]) {
+  let next = 0;
+  return (request: Request): Request => ({
+    ...request,
+    headers: { ...request.headers, host: hosts[next++ % hosts.length] },
+  });
+}
+
 async function load(task: RouteTask): Promise<RouteResult> {
   const options = {
     url: task.url,
@@ -29,6 +39,7 @@ async function load(task: RouteTask): Promise<RouteResult> {
     method: task.method ?? 'GET',
     headers: task.headers,
     ...(task.body === undefined ? {} : { body: task.body }),
+    ...(task.hosts ? { requests: [{ setupRequest: nextHost(task.hosts) }] } : {}),
   };
   const warmUp = task.warmUpSeconds ?? 1;
   if (warmUp > 0) await autocannon({ ...options, duration: warmUp });

@@ -5,6 +5,8 @@
 //   routes, on PGlite and on PostgreSQL (BENCH_DATABASE_URL or TEST_DATABASE_URL);
 // - purchases (bench/purchases.ts): whole purchases with the app, the Stripe sandbox and the load
 //   generator in three processes: the app's purchases per second and CPU ms per purchase;
+// - papers (bench/papers.ts): 50 demo papers served by one process on PostgreSQL, against one
+//   paper's installation in the same run: memory and connections per paper, the hot paths' rates;
 // - books (bench/books.ts): the back office's money queries under a long history;
 // - migrate (bench/migrate.ts): that history brought from the migration before the counter's to the
 //   latest (after books, whose history it copies);
@@ -17,12 +19,14 @@ import { passes, printFigures, type BenchPart, type Figure } from './figures.ts'
 import { benchLighthouse } from './lighthouse.ts';
 import { benchLoad } from './load.ts';
 import { benchMigrate } from './migrate.ts';
+import { benchPapers } from './papers.ts';
 import { benchPurchases } from './purchases.ts';
 import { benchShop } from './shop.ts';
 
 const parts: Record<string, BenchPart> = {
   load: benchLoad,
   purchases: benchPurchases,
+  papers: benchPapers,
   books: benchBooks,
   migrate: benchMigrate,
   shop: benchShop,
