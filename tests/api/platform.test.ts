@@ -1,13 +1,20 @@
 import assert from 'node:assert/strict';
+import { createPublicKey, randomUUID, verify } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type { Knex } from 'knex';
+import Koa from 'koa';
 import { pgCode, type Db } from '../../api/src/db/connection.ts';
 import { loadConfig } from '../../api/src/foundations/config.ts';
-import { addPaper, findPaper, paperDb, schemaOf } from '../../api/src/platform/papers.ts';
+import { parseQrCode } from '../../api/src/fiscal/de/standard-v1.ts';
+import type { DeSignature } from '../../api/src/fiscal/port.ts';
+import { fiscalSandbox } from '../../api/src/fiscal/sandbox/index.ts';
+import { simulatorCredentials } from '../../api/src/fiscal/sandbox/keys.ts';
+import { serialOf, transactionLogMessage } from '../../api/src/fiscal/sandbox/tss.ts';
+import { addPaper, findPaper, paperDb, schemaOf, setPaperFiscal } from '../../api/src/platform/papers.ts';
 import { platformWebhookSecrets, Stripe, stripeClient } from '../../api/src/stripe/adapter.ts';
 import { paperConfig, startPlatform, type Platform } from '../../api/src/platform/serve.ts';
 import { reconcilePending } from '../../api/src/orders/reconcile.ts';
@@ -22,6 +29,7 @@ import { installationCurrency } from '../../api/src/settings/currency.ts';
 import { sandboxCredentials } from '../../api/src/stripe/sandbox/keys.ts';
 import { bookPaidOrder } from '../support/books.ts';
 import { resolveLocalhostNames } from '../../api/src/startup/localhost-names.ts';
+import { preparePaper } from '../../api/src/startup/paper.ts';
 import { loginWithPkce } from '../support/oidc-flow.ts';
 import { assertBalanced, eventually, itemId, vendorId } from '../support/orders.ts';
 import {
@@ -515,7 +523,171 @@ suite(`many papers, one process${adminUrl ? '' : ' (skipped: needs TEST_DATABASE
       await Promise.all(opened.map(({ db }) => db.destroy()));
     }
   });
+
+  it("signs a's cash sale with a's own TSE simulator and d's with d's own fiskaly account: each signature holds under its own device's key and not under the other's", async () => {
+    const base = loadConfig(env);
+    if (!platform.papers().some((p) => p.slug === d && p.url)) {
+      assert.equal((await paper(env, 'migrate')).code, 0);
+      await platform.refresh();
+    }
+    const [dbA, dbD] = [await paperDb(admin, databaseUrl, secret, a), await paperDb(admin, databaseUrl, secret, d)];
+    // d's fiskaly organisation: the TSE simulator on a loopback port of its own, its state in d's schema.
+    const signingService = new Koa().use(fiscalSandbox(dbD)).callback();
+    const fiskaly = http.createServer((req, res) => void signingService(req, res));
+    await new Promise<void>((resolve) => fiskaly.listen(0, '127.0.0.1', resolve));
+    try {
+      const { newPasswords } = await preparePaper(dbD, {
+        ...paperConfig(env, base, await findPaper(admin, d)),
+        seedDemo: true,
+        seedHistory: false,
+      });
+      const officeOfD = newPasswords.find((login) => login.username === 'office')!.password;
+      const account = await simulatorCredentials(dbD);
+      const [tss, client] = [randomUUID(), randomUUID()];
+      const apiUrl = `http://127.0.0.1:${(fiskaly.address() as AddressInfo).port}/fiscal-sandbox/api/v2`;
+      const given = await paper(
+        env,
+        'fiscal',
+        d,
+        '--api-key',
+        account.apiKey,
+        '--api-secret',
+        account.apiSecret,
+        '--tss',
+        tss,
+        '--client',
+        client,
+        '--api-url',
+        apiUrl,
+      );
+      assert.equal(given.code, 0, given.out);
+      assert.match(given.out, new RegExp(`Paper ${d} signs with its own fiskaly account: TSS ${tss}`));
+      assert.ok(!given.out.includes(account.apiSecret), 'the secret is not printed');
+      const listed = JSON.stringify(await admin('platform.papers').where({ slug: d }).first());
+      assert.ok(!listed.includes(account.apiKey) && !listed.includes(account.apiSecret), 'sealed in the list');
+      // d's account and d's TSS are never another paper's: given to a, each is refused.
+      const sameKey = await paper(
+        env,
+        'fiscal',
+        a,
+        '--api-key',
+        account.apiKey,
+        '--api-secret',
+        's',
+        '--tss',
+        randomUUID(),
+        '--client',
+        randomUUID(),
+      );
+      assert.equal(sameKey.code, 1, sameKey.out);
+      assert.match(sameKey.out, new RegExp(`The paper "${d}" signs with this API key or this TSS`));
+      await assert.rejects(
+        setPaperFiscal(admin, secret, a, { apiKey: 'another key', apiSecret: 's', tssId: tss, clientId: randomUUID() }),
+        new RegExp(`The paper "${d}" signs with this API key or this TSS`),
+      );
+      assert.equal((await findPaper(admin, a)).fiscal, null);
+      await platform.refresh();
+
+      /** The paper's first till switched to test mode, a cash sale of two copies at it, and its signing now. */
+      const sellAndSign = async (host: string, db: Db, password: string, simulator: boolean) => {
+        const url = `http://${host}:${port}`;
+        const { access_token: token } = await loginWithPkce(url, 'office', password);
+        const call = (method: string, pathname: string, body?: object) =>
+          fetch(`${url}${pathname}`, {
+            method,
+            headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+            body: body && JSON.stringify(body),
+          });
+        const till = ((await (await call('GET', '/api/tills')).json()) as { tills: { id: number }[] }).tills[0].id;
+        const set = await call('PUT', `/api/tills/${till}/fiscal`, { mode: 'test', country: 'DE' });
+        assert.equal(set.status, 200, await set.clone().text());
+        assert.equal(((await set.json()) as { simulator: boolean }).simulator, simulator, host);
+        const zeitung = await itemId(db, 'Zeitung');
+        const { counter_price: price } = await db('items')
+          .where({ id: zeitung })
+          .first<{ counter_price: number }>('counter_price');
+        const vendor = await call('GET', '/api/counter/vendor?vendor=DEMO-4');
+        const sold = await call('POST', '/api/counter/visits', {
+          visitId: randomUUID(),
+          vendor: 'DEMO-4',
+          tillId: till,
+          items: [{ itemId: zeitung, quantity: 2 }],
+          cash: 2 * price,
+          payOut: false,
+          expectedCredit: ((await vendor.json()) as { credit: number }).credit,
+        });
+        assert.equal(sold.status, 201, await sold.clone().text());
+        const { id: visit } = (await sold.json()) as { id: string };
+        assert.equal((await call('POST', '/api/fiscal/retry', {})).status, 200);
+        const rows = await db('fiscal_transactions')
+          .where({ till_id: till })
+          .orderBy('id')
+          .select<{ state: string; tx_id: string; counter_visit_id: string | null; signature: DeSignature }[]>(
+            'state',
+            'tx_id',
+            'counter_visit_id',
+            'signature',
+          );
+        assert.deepEqual(
+          rows.map((row) => row.state),
+          rows.map(() => 'signed'),
+          host,
+        );
+        const sale = rows.find((row) => row.counter_visit_id === visit);
+        assert.ok(sale, `the sale at ${host} is signed`);
+        return { sale: sale.signature, txIds: rows.map((row) => row.tx_id) };
+      };
+      const signedA = await sellAndSign('a.localhost', dbA, officePassword, true);
+      const signedD = await sellAndSign('d.localhost', dbD, officeOfD, false);
+
+      // Each paper's device, as its own schema holds it: a's simulator's TSS, d's TSS at its account.
+      const device = async (db: Db, id: string) =>
+        db('fiscal_sandbox_tss').where({ id }).first<{ public_key: string; serial_number: string }>();
+      const [deviceA, deviceD] = [await device(dbA, (await simulatorCredentials(dbA)).tssId), await device(dbD, tss)];
+      assert.deepEqual(
+        [signedA.sale.tssId, signedA.sale.publicKey],
+        [(await simulatorCredentials(dbA)).tssId, deviceA.public_key],
+      );
+      assert.deepEqual([signedD.sale.tssId, signedD.sale.publicKey], [tss, deviceD.public_key]);
+      assert.notEqual(deviceA.public_key, deviceD.public_key);
+      assert.ok(finishHolds(signedA.sale.qr, deviceA.public_key), "a's sale under a's key");
+      assert.ok(!finishHolds(signedA.sale.qr, deviceD.public_key), "a's sale not under d's key");
+      assert.ok(finishHolds(signedD.sale.qr, deviceD.public_key), "d's sale under d's key");
+      assert.ok(!finishHolds(signedD.sale.qr, deviceA.public_key), "d's sale not under a's key");
+      // Each device's log holds its own paper's transactions and none of the other's.
+      const logged = async (db: Db) =>
+        (await db('fiscal_sandbox_transactions').select<{ id: string }[]>('id')).map((row) => row.id).sort();
+      assert.deepEqual(await logged(dbA), [...signedA.txIds].sort());
+      assert.deepEqual(await logged(dbD), [...signedD.txIds].sort());
+    } finally {
+      fiskaly.closeAllConnections();
+      await new Promise((resolve) => fiskaly.close(resolve));
+      await Promise.all([dbA.destroy(), dbD.destroy()]);
+    }
+  });
 });
+
+/**
+ * Whether the finish signature of a DSFinV-K QR code holds under a TSE's public key (base64 of its
+ * uncompressed P-384 point): the TR-03151 log message the QR code's fields make, checked by node:crypto.
+ */
+function finishHolds(qr: string, publicKey: string): boolean {
+  const fields = parseQrCode(qr);
+  const message = transactionLogMessage({
+    operationType: 'FinishTransaction',
+    clientSerial: fields.clientSerial,
+    processData: fields.processData,
+    processType: fields.processType,
+    transactionNumber: fields.transactionNumber,
+    tssSerial: serialOf(fields.publicKey),
+    signatureCounter: fields.signatureCounter,
+    logTime: Date.parse(fields.end) / 1000,
+  });
+  const point = Buffer.from(publicKey, 'base64');
+  const coordinate = (from: number) => point.subarray(from, from + 48).toString('base64url');
+  const key = createPublicKey({ key: { kty: 'EC', crv: 'P-384', x: coordinate(1), y: coordinate(49) }, format: 'jwk' });
+  return verify('sha384', message, { key, dsaEncoding: 'ieee-p1363' }, Buffer.from(fields.signature, 'base64'));
+}
 
 /** A stand-in of the widget's build: the shop page's HTML, into which the server inlines its data. */
 function fakeBuild(): string {

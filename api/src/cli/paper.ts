@@ -16,6 +16,7 @@ import {
   paperDb,
   removePaper,
   schemaOf,
+  setPaperFiscal,
   setPaperStatus,
 } from '../platform/papers.ts';
 import { paperConfig } from '../platform/serve.ts';
@@ -41,8 +42,15 @@ const usage = `Usage:
                                            the paper's data alone, as npm run backup writes it (file:
                                            <slug>-<date>.backup.gz); npm run restore turns it into an
                                            installation of its own, embedded or on PostgreSQL
+  npm run paper -- fiscal <slug> --api-key <key> --api-secret <secret> --tss <uuid> --client <uuid>
+                   [--api-url <url>] [--secret-key <secret>]
+                                           the paper's own fiskaly account (SIGN DE; in Austria SIGN AT,
+                                           --tss its signature creation unit): its tills sign with it
+                                           alone; no two papers share an API key or a TSS
 
-Needs DATABASE_URL (PostgreSQL) and PLATFORM_SECRET, as npm start with PLATFORM_DOMAIN does.`;
+Needs DATABASE_URL (PostgreSQL) and PLATFORM_SECRET, as npm start with PLATFORM_DOMAIN does.
+A platform never signs with FISCAL_API_KEY and the other FISCAL_ credentials: they would be one
+account for every paper, so each paper is given its own with npm run paper -- fiscal.`;
 
 const say = (line: string) => process.stdout.write(`${line}\n`);
 
@@ -152,6 +160,27 @@ async function connect(admin: Db, config: ReturnType<typeof platformConfig>, arg
   );
 }
 
+/** The paper's own signing credentials, sealed in the platform's list; none of them is printed. */
+async function fiscal(admin: Db, config: ReturnType<typeof platformConfig>, args: string[]): Promise<void> {
+  const slug = args[1]!;
+  const given = (name: string) => options(args, name)[0];
+  const missing = ['api-key', 'api-secret', 'tss', 'client'].filter((name) => !given(name));
+  if (missing.length) throw invalidError(`Give ${missing.map((name) => `--${name}`).join(', ')}.\n\n${usage}`);
+  await migratePlatform(admin);
+  await setPaperFiscal(admin, config.platform.secret, slug, {
+    apiKey: given('api-key')!,
+    apiSecret: given('api-secret')!,
+    tssId: given('tss')!,
+    clientId: given('client')!,
+    apiUrl: given('api-url'),
+    secretKey: given('secret-key'),
+  });
+  say(
+    `Paper ${slug} signs with its own fiskaly account: TSS ${given('tss')!.toLowerCase()}, client ${given('client')!.toLowerCase()}. ` +
+      'A running server takes it up within 30 seconds.',
+  );
+}
+
 /** Migrates every paper, each on its own; one that fails is reported and the others go on. */
 async function migrateAll(admin: Db, config: ReturnType<typeof platformConfig>): Promise<boolean> {
   await migratePlatform(admin);
@@ -175,7 +204,10 @@ async function migrateAll(admin: Db, config: ReturnType<typeof platformConfig>):
 
 async function run(args: string[]): Promise<boolean> {
   const command = args[0];
-  if (!command || !['add', 'list', 'migrate', 'suspend', 'resume', 'remove', 'backup', 'connect'].includes(command))
+  if (
+    !command ||
+    !['add', 'list', 'migrate', 'suspend', 'resume', 'remove', 'backup', 'connect', 'fiscal'].includes(command)
+  )
     throw invalidError(usage);
   const config = platformConfig();
   const admin = createDb({ databaseUrl: config.databaseUrl, dataDir: '', poolMax: 2 });
@@ -207,6 +239,10 @@ async function run(args: string[]): Promise<boolean> {
     }
     if (command === 'connect') {
       await connect(admin, config, args);
+      return true;
+    }
+    if (command === 'fiscal') {
+      await fiscal(admin, config, args);
       return true;
     }
     if (command === 'remove') {

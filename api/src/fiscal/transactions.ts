@@ -81,9 +81,14 @@ export function shapeTransaction(row: Row): FiscalTransaction {
   };
 }
 
-/** Where this server's own simulator answers: this machine's address of the server. */
+/**
+ * Where this server's own simulator answers: this machine's address of the server. A platform's
+ * paper at a name under .localhost is called there, as the process resolves those names to this
+ * machine: its Host picks the paper, and so its own simulator, where 127.0.0.1 would pick none.
+ */
 function simulatorBase(config: Config, path = simulatorPath): string {
-  if (isLocalUrl(config.publicUrl)) return `${config.publicUrl}${path}`;
+  const onThisMachine = config.platform.domain && new URL(config.publicUrl).hostname.endsWith('.localhost');
+  if (isLocalUrl(config.publicUrl) || onThisMachine) return `${config.publicUrl}${path}`;
   const host = config.host && isLoopback(config.host) ? config.host : '127.0.0.1';
   return `http://${host.includes(':') ? `[${host}]` : host}:${config.port}${path}`;
 }

@@ -307,6 +307,16 @@ export const messagesDe: Record<string, string> = {
     'Das Stripe-Konto {account} ist schon mit der Zeitung "{slug}" verbunden.',
   'The database password of the paper "{slug}" does not open with this PLATFORM_SECRET: start with the secret it was added with.':
     'Das Datenbank-Passwort der Zeitung "{slug}" lässt sich mit diesem PLATFORM_SECRET nicht öffnen: Bitte mit dem Geheimnis starten, mit dem sie angelegt wurde.',
+  'The signing credentials need the API key, the API secret, the TSS and the client id.':
+    'Die Zugangsdaten zur Signatur brauchen den API-Schlüssel, das API-Secret, die TSS und die Client-ID.',
+  'The TSS and the client id are UUIDs like 0b9ac2e5-1b4e-4a53-8d3e-2f6c1c9a7f10; "{id}" is none.':
+    'TSS und Client-ID sind UUIDs wie 0b9ac2e5-1b4e-4a53-8d3e-2f6c1c9a7f10; "{id}" ist keine.',
+  '"{url}" is no address like https://kassensichv-middleware.fiskaly.com/api/v2.':
+    '"{url}" ist keine Adresse wie https://kassensichv-middleware.fiskaly.com/api/v2.',
+  'The paper "{other}" signs with this API key or this TSS: each paper signs with an account and a TSS of its own.':
+    'Die Zeitung "{other}" signiert mit diesem API-Schlüssel oder dieser TSS: Jede Zeitung signiert mit einem eigenen Konto und einer eigenen TSS.',
+  'The signing credentials of the paper "{slug}" do not open with this PLATFORM_SECRET: start with the secret they were set with.':
+    'Die Zugangsdaten zur Signatur der Zeitung "{slug}" lassen sich mit diesem PLATFORM_SECRET nicht öffnen: Bitte mit dem Geheimnis starten, mit dem sie gesetzt wurden.',
   'Please write the name of the address without a dot at its end.':
     'Bitte den Namen der Adresse ohne Punkt am Ende schreiben.',
   'The address is this shop’s own; events are only sent to other systems.':

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { Knex } from 'knex';
 import { runSql } from '../../../migrations/sql.ts';
 import { type Country, isCountry, presets } from '../country/presets.ts';
@@ -41,7 +41,26 @@ export interface Paper {
   status: PaperStatus;
   /** The paper's Stripe account on the platform's, once connected. */
   stripeAccount: string | null;
+  /** The paper's own signing credentials (`npm run paper -- fiscal`), sealed; `paperFiscal` opens them. */
+  fiscal: string | null;
   createdAt: Date;
+}
+
+/**
+ * A paper's own account at the signing service (fiskaly SIGN DE, or SIGN AT in Austria): its
+ * organisation's API key and secret, its TSS (in Austria its signature creation unit) and the client
+ * id its tills' clients are made from. On a platform these are the only credentials a paper signs
+ * with; the FISCAL_ variables of the environment would be one organisation for every paper.
+ */
+export interface PaperFiscal {
+  apiKey: string;
+  apiSecret: string;
+  tssId: string;
+  clientId: string;
+  /** Another base of the signing API than FISCAL_API_URL's (or fiskaly's). */
+  apiUrl?: string;
+  /** What the TSS's admin PUK and PIN are sealed with in the paper's schema; the API secret when absent. */
+  secretKey?: string;
 }
 
 interface PaperRow {
@@ -53,6 +72,7 @@ interface PaperRow {
   status: PaperStatus;
   stripe_account: string | null;
   db_password: string;
+  fiscal_credentials: string | null;
   created_at: Date;
 }
 
@@ -64,6 +84,7 @@ const toPaper = (row: PaperRow): Paper => ({
   timeZone: row.time_zone,
   status: row.status,
   stripeAccount: row.stripe_account,
+  fiscal: row.fiscal_credentials ?? null,
   createdAt: row.created_at,
 });
 
@@ -117,6 +138,22 @@ const platformMigrations: { name: string; up: (knex: Knex) => Promise<void>; dow
       );
     },
   },
+  {
+    name: '002_paper_fiscal',
+    down: forwardOnly,
+    up: async (knex) => {
+      // One signing account and one TSS belong to one paper: the database refuses them a second.
+      // The account is a hash of the API key, the key itself is only in the sealed credentials.
+      await runSql(
+        knex,
+        `alter table platform.papers
+           -- the paper's signing credentials as JSON, sealed with PLATFORM_SECRET (foundations/sealing.ts)
+           add column fiscal_credentials text,
+           add column fiscal_account text unique,
+           add column fiscal_tss text unique;`,
+      );
+    },
+  },
 ];
 
 const platformSource: Knex.MigrationSource<(typeof platformMigrations)[number]> = {
@@ -149,6 +186,9 @@ export async function hasPlatform(admin: Db): Promise<boolean> {
 /** The key the papers' passwords are sealed with. */
 const passwordKey = (secret: string) => deriveKey(secret, 'street-paper-shop platform', 'paper database passwords');
 
+/** The key the papers' signing credentials are sealed with. */
+const fiscalKey = (secret: string) => deriveKey(secret, 'street-paper-shop platform', 'paper fiscal credentials');
+
 export async function listPapers(admin: Db): Promise<Paper[]> {
   const rows = await admin('platform.papers').orderBy('slug').select<PaperRow[]>('*');
   return rows.map(toPaper);
@@ -163,7 +203,7 @@ export interface NewPaper {
 }
 
 /** The paper as given, checked, with the country's currency and time zone where none is given. */
-function checked(paper: NewPaper): Omit<Paper, 'status' | 'stripeAccount' | 'createdAt'> {
+function checked(paper: NewPaper): Omit<Paper, 'status' | 'stripeAccount' | 'fiscal' | 'createdAt'> {
   if (!slugPattern.test(paper.slug))
     throw invalidError(
       tr(
@@ -323,4 +363,82 @@ export async function paperDb(admin: Db, databaseUrl: string, secret: string, sl
   url.password = password;
   url.searchParams.delete('options');
   return createDb({ databaseUrl: url.href, dataDir: '', schema: schemaOf(slug), poolMax: 4 });
+}
+
+const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** The signing account as the platform's list keeps it: a hash of the API key, never the key. */
+const fiscalAccount = (apiKey: string) => `key:${createHash('sha256').update(apiKey).digest('hex')}`;
+
+/**
+ * Gives the paper its own signing credentials, sealed; a running server signs its tills with them
+ * from its next look at the list. An API key or a TSS another paper signs with is refused: that
+ * paper's device would sign this paper's cash.
+ */
+export async function setPaperFiscal(admin: Db, secret: string, slug: string, input: PaperFiscal): Promise<Paper> {
+  await paperRow(admin, slug);
+  if ((['apiKey', 'apiSecret', 'tssId', 'clientId'] as const).some((key) => !input[key]?.trim()))
+    throw invalidError(tr('The signing credentials need the API key, the API secret, the TSS and the client id.'));
+  const fiscal: PaperFiscal = {
+    apiKey: input.apiKey.trim(),
+    apiSecret: input.apiSecret.trim(),
+    tssId: input.tssId.trim().toLowerCase(),
+    clientId: input.clientId.trim().toLowerCase(),
+    ...(input.apiUrl?.trim() ? { apiUrl: input.apiUrl.trim().replace(/\/+$/, '') } : {}),
+    ...(input.secretKey ? { secretKey: input.secretKey } : {}),
+  };
+  for (const id of [fiscal.tssId, fiscal.clientId])
+    if (!uuidPattern.test(id))
+      throw invalidError(
+        tr('The TSS and the client id are UUIDs like 0b9ac2e5-1b4e-4a53-8d3e-2f6c1c9a7f10; "{id}" is none.', { id }),
+      );
+  if (fiscal.apiUrl && !/^https?:$/.test(URL.canParse(fiscal.apiUrl) ? new URL(fiscal.apiUrl).protocol : ''))
+    throw invalidError(
+      tr('"{url}" is no address like https://kassensichv-middleware.fiskaly.com/api/v2.', { url: fiscal.apiUrl }),
+    );
+  try {
+    const [row] = await admin('platform.papers')
+      .where({ slug })
+      .update({
+        fiscal_credentials: sealFiscal(secret, slug, fiscal),
+        fiscal_account: fiscalAccount(fiscal.apiKey),
+        fiscal_tss: fiscal.tssId,
+      })
+      .returning<PaperRow[]>('*');
+    return toPaper(row!);
+  } catch (error) {
+    if (pgCode(error) !== '23505') throw error;
+    const other = await admin('platform.papers')
+      .whereNot({ slug })
+      .andWhere(
+        (q) => void q.where({ fiscal_account: fiscalAccount(fiscal.apiKey) }).orWhere({ fiscal_tss: fiscal.tssId }),
+      )
+      .first<{ slug: string } | undefined>('slug');
+    throw conflictError(
+      tr(
+        'The paper "{other}" signs with this API key or this TSS: each paper signs with an account and a TSS of its own.',
+        {
+          other: other?.slug ?? '?',
+        },
+      ),
+    );
+  }
+}
+
+/** The credentials as the platform's list keeps them: sealed, bound to the paper. */
+export const sealFiscal = (secret: string, slug: string, fiscal: PaperFiscal) =>
+  seal(fiscalKey(secret), JSON.stringify(fiscal), `fiscal:${slug}`);
+
+/** The paper's own signing credentials, opened; undefined where it has none. */
+export function paperFiscal(secret: string, paper: Paper): PaperFiscal | undefined {
+  if (!paper.fiscal) return undefined;
+  const opened = unseal(fiscalKey(secret), paper.fiscal, `fiscal:${paper.slug}`);
+  if (opened === undefined)
+    throw conflictError(
+      tr(
+        'The signing credentials of the paper "{slug}" do not open with this PLATFORM_SECRET: start with the secret they were set with.',
+        { slug: paper.slug },
+      ),
+    );
+  return JSON.parse(opened) as PaperFiscal;
 }

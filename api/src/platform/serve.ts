@@ -5,8 +5,9 @@ import { log } from '../foundations/log.ts';
 import { translate, tr, type Text } from '../language/messages.ts';
 import { preparePaper, servePaper, type ServedPaper } from '../startup/paper.ts';
 import { configRefusals, databaseRefusals } from '../startup/safety.ts';
+import { presets } from '../country/presets.ts';
 import { connectWebhook, connectWebhookPath } from './stripe-connect-routes.ts';
-import { listPapers, paperDb, type Paper } from './papers.ts';
+import { listPapers, paperDb, paperFiscal, type Paper } from './papers.ts';
 
 // One process serves every paper of the platform. The request's Host, exactly, picks the paper: one
 // of its own hosts or `<slug>.<PLATFORM_DOMAIN>`. A host no paper lists gets 404, never a default
@@ -15,12 +16,19 @@ import { listPapers, paperDb, type Paper } from './papers.ts';
 // platform's own at every host: its Stripe Connect endpoint (stripe-connect-routes.ts), which the event's
 // `account` leads to the paper.
 
-/** A paper's configuration: the environment's, with its address, currency, country and time zone. */
+/**
+ * A paper's configuration: the environment's, with its address, currency, country and time zone, and
+ * its own signing: under its country's law only, with its own credentials (`npm run paper -- fiscal`)
+ * or, in test mode without them, its own simulator. The FISCAL_ credentials of the environment are
+ * never a paper's: they would be one fiskaly organisation signing every paper's cash.
+ */
 export function paperConfig(env: NodeJS.ProcessEnv, base: Config, paper: Paper): Config {
   const host = paper.hosts[0] ?? `${paper.slug}.${base.platform.domain}`;
   // A name under .localhost is this machine (a trial on a laptop): plain HTTP on the port listened on.
   // It still counts as a public address for the start's checks (safety.ts), as it does in compose.yaml.
   const publicUrl = isLoopback(host) || host.endsWith('.localhost') ? `http://${host}:${base.port}` : `https://${host}`;
+  const law = presets[paper.country].fiscal.law;
+  const own = paper.fiscal ? paperFiscal(base.platform.secret ?? '', paper) : undefined;
   return loadConfig({
     ...env,
     PUBLIC_URL: publicUrl,
@@ -28,6 +36,15 @@ export function paperConfig(env: NodeJS.ProcessEnv, base: Config, paper: Paper):
     CURRENCY: paper.currency,
     COUNTRY: paper.country,
     TIME_ZONE: paper.timeZone,
+    // A paper in a country without a signing law signs nothing, whatever FISCAL_MODE says for the others.
+    FISCAL_MODE: law ? env.FISCAL_MODE : 'off',
+    FISCAL_COUNTRY: law ?? '',
+    FISCAL_API_KEY: own?.apiKey ?? '',
+    FISCAL_API_SECRET: own?.apiSecret ?? '',
+    FISCAL_TSS_ID: own?.tssId ?? '',
+    FISCAL_CLIENT_ID: own?.clientId ?? '',
+    FISCAL_API_URL: own?.apiUrl ?? env.FISCAL_API_URL,
+    FISCAL_SECRET_KEY: own?.secretKey ?? '',
     // A platform's paper gets its demo from `npm run paper -- add --demo`, never from a start.
     SEED_DEMO: 'false',
   });
@@ -38,6 +55,8 @@ interface Unserved {
   slug: string;
   status: 503;
   text: Text;
+  /** For the operator (the start's banner), where the answer's sentence does not say it. */
+  why?: string;
 }
 
 type Entry = { slug: string; served: ServedPaper; url: string; db: Db; config: Config } | Unserved;
@@ -120,6 +139,7 @@ export async function startPlatform(
         was &&
         was.paper.status === paper.status &&
         was.paper.hosts.join(' ') === paper.hosts.join(' ') &&
+        was.paper.fiscal === paper.fiscal &&
         ('served' in was.entry || paper.status === 'suspended');
       if (unchanged) continue;
       started.set(paper.slug, { paper, ...(await startOne(paper)) });
@@ -139,9 +159,9 @@ export async function startPlatform(
       log.info('paper suspended, not served', { paper: paper.slug });
       return { entry: { slug: paper.slug, status: 503, text: suspended } };
     }
-    const config = paperConfig(env, base, paper);
     let pool: Db | undefined;
     try {
+      const config = paperConfig(env, base, paper);
       pool = await paperDb(admin, databaseUrl!, platform.secret!, paper.slug);
       return { pool, entry: await readyOrWhyNot(paper, config, pool) };
     } catch (error) {
@@ -163,10 +183,10 @@ export async function startPlatform(
       });
       return { slug: paper.slug, status: 503, text: notReady };
     }
-    const refusals = [...configRefusals(config), ...(await databaseRefusals(db, config))];
+    const refusals = [...configRefusals(config, paper.slug), ...(await databaseRefusals(db, config))];
     if (refusals.length) {
       log.warn('paper not served: its start is refused', { paper: paper.slug, refusals });
-      return { slug: paper.slug, status: 503, text: notReady };
+      return { slug: paper.slug, status: 503, text: notReady, why: refusals.join(' ') };
     }
     await preparePaper(db, config);
     return { slug: paper.slug, served: servePaper(db, config, distDir), url: config.publicUrl, db, config };
@@ -200,7 +220,7 @@ export async function startPlatform(
       [...started.values()].map(({ entry }) =>
         'served' in entry
           ? { slug: entry.slug, url: entry.url }
-          : { slug: entry.slug, why: translate(entry.text, 'en') },
+          : { slug: entry.slug, why: entry.why ?? translate(entry.text, 'en') },
       ),
     refresh,
     async stop() {

@@ -16,10 +16,10 @@ import { demoLoginsInUse } from '../../../seeds/demo.ts';
 const whereReached = (config: Config) =>
   isLocalUrl(config.publicUrl) ? `HOST is ${config.host ?? 'every interface'}` : `PUBLIC_URL is ${config.publicUrl}`;
 
-/** What the configuration alone refuses (no database needed). */
-export function configRefusals(config: Config): string[] {
-  if (isLocalStart(config)) return fiscalRefusals(config);
-  const refusals: string[] = fiscalRefusals(config);
+/** What the configuration alone refuses (no database needed); `paper`: a platform's paper, by its slug. */
+export function configRefusals(config: Config, paper?: string): string[] {
+  if (isLocalStart(config)) return fiscalRefusals(config, paper);
+  const refusals: string[] = fiscalRefusals(config, paper);
   const where = whereReached(config);
   if (isLocalUrl(config.publicUrl)) {
     refusals.push(
@@ -58,8 +58,15 @@ export function configRefusals(config: Config): string[] {
  * nothing while receipts claim a TSE, and half of them is a typo (test mode would quietly use the
  * simulator instead of the provider the other half names).
  */
-function fiscalRefusals(config: Config): string[] {
+function fiscalRefusals(config: Config, paper?: string): string[] {
   const missing = missingFiscalCredentials(config);
+  // A platform's paper has credentials of its own or none (paperConfig): the variables are not its.
+  if (paper !== undefined && config.fiscal.mode === 'live' && missing.length)
+    return [
+      `FISCAL_MODE is live, but the paper ${paper} has no signing credentials of its own, so it is not served: ` +
+        "its cash would go unsigned, and no other paper's account may sign it. " +
+        `Give it its own with npm run paper -- fiscal ${paper} --api-key … --api-secret … --tss … --client … (docs/fiscal.md).`,
+    ];
   if (config.fiscal.mode === 'live' && missing.length)
     return [
       `FISCAL_MODE is live, but ${missing.join(', ')} ${missing.length === 1 ? 'is' : 'are'} not set: every cash ` +
@@ -112,6 +119,9 @@ export async function replaceDemoPasswords(db: Db): Promise<{ username: string; 
   return replaced;
 }
 
+/** The variables that name one signing account (and the secret of its TSS's admin) for every paper. */
+const sharedFiscalVariables = [...fiscalCredentials, ['FISCAL_SECRET_KEY', 'secretKey']] as const;
+
 /**
  * What many papers in one process (PLATFORM_DOMAIN) refuse besides: every paper's data lives in
  * PostgreSQL, and nothing that identifies a paper to the outside may be one for all of them.
@@ -130,11 +140,14 @@ export function platformRefusals(config: Config): string[] {
         'paper has its own embedded OpenID provider at https://<host>/oidc.',
     );
   // The FISCAL_ credentials are one fiskaly organisation: every paper's tills would sign with it, and
-  // one paper's cash would be recorded at another's tax office.
-  if (config.fiscal.mode === 'live')
+  // one paper's cash would be recorded at another's tax office. Each paper has its own (serve.ts).
+  const shared = sharedFiscalVariables.filter(([, key]) => config.fiscal[key]).map(([name]) => name);
+  if (shared.length)
     refusals.push(
-      'FISCAL_MODE is live, but many papers cannot share one signing account (FISCAL_API_KEY, FISCAL_TSS_ID): ' +
-        "one paper's cash would be signed for another. Use FISCAL_MODE=test or off with PLATFORM_DOMAIN.",
+      `${shared.join(', ')} ${shared.length === 1 ? 'is' : 'are'} set, but many papers cannot share one signing ` +
+        "account: one paper's cash would be signed for another. Remove " +
+        `${shared.length === 1 ? 'it' : 'them'} and give each paper its own with ` +
+        'npm run paper -- fiscal <slug> --api-key … --api-secret … --tss … --client … (docs/fiscal.md).',
     );
   return refusals;
 }
