@@ -219,14 +219,14 @@ describe('e2e: the counter, the cash book and the daily close in the back office
     await page.locator('#backoffice-language button[value="de"]').click();
     await page.goto(url('/tills'));
     await page.locator('#till-closed').filter({ hasText: 'Der Tag ist abgeschlossen' }).waitFor();
-    // The list of closes names the day as German readers write it, not as ISO.
+    // The list of closes names the day as German readers write it (2.12.2026), not as ISO.
     const closedDay = (await (await get('/api/tills/1/closes')).json()).closes[0].day as string;
-    const [y, m, d] = closedDay.split('-');
+    const [y, m, d] = closedDay.split('-').map(Number);
     await page
       .getByRole('row')
       .filter({ has: page.locator('.till-report-open') })
       .first()
-      .getByText(`${d}.${m}.${y}`)
+      .getByText(`${d}.${m}.${y}`, { exact: true })
       .waitFor();
     await page.locator('.till-report-open').first().click();
     const german = page.frameLocator('#till-report');
