@@ -7,6 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Knex } from 'knex';
 import Koa from 'koa';
+import { unzipSync } from 'fflate';
 import { pgCode, type Db } from '../../api/src/db/connection.ts';
 import { loadConfig } from '../../api/src/foundations/config.ts';
 import { parseQrCode } from '../../api/src/fiscal/de/standard-v1.ts';
@@ -30,6 +31,9 @@ import { sandboxCredentials } from '../../api/src/stripe/sandbox/keys.ts';
 import { bookPaidOrder } from '../support/books.ts';
 import { resolveLocalhostNames } from '../../api/src/startup/localhost-names.ts';
 import { preparePaper } from '../../api/src/startup/paper.ts';
+import type { Access, RouteDef } from '../../api/src/http/routes.ts';
+import { routes } from '../../api/src/routes.ts';
+import { plantMarker } from '../support/marker.ts';
 import { loginWithPkce } from '../support/oidc-flow.ts';
 import { assertBalanced, eventually, itemId, vendorId } from '../support/orders.ts';
 import {
@@ -46,8 +50,8 @@ import { payInSandbox } from '../support/sandbox.ts';
  * Many papers in one process: papers added to a fresh PostgreSQL database with `npm run paper`, served
  * by one handler that picks the paper by the request's Host. Each answers with its own settings and
  * currency, an unknown host with 404, a suspended paper and one behind the migrations with 503; one
- * paper's login is refused at the other's host, and PostgreSQL itself keeps one paper's role out of
- * the other's schema.
+ * paper's logins are refused at the other's host on every route, nothing of the other paper is in
+ * any of its answers, and PostgreSQL itself keeps one paper's role out of the other's schema.
  */
 const adminUrl = process.env.TEST_DATABASE_URL;
 const suite = adminUrl ? describe : describe.skip;
@@ -64,9 +68,22 @@ suite(`many papers, one process${adminUrl ? '' : ' (skipped: needs TEST_DATABASE
   let server: http.Server;
   let port: number;
   let env: NodeJS.ProcessEnv;
-  let officePassword: string;
   /** The webhook calls the one server took, as `POST <host><path>`, in the order they came. */
   const webhookCalls: string[] = [];
+  /** The demo's office and vendor logins of a and b, with the passwords `npm run paper -- add` printed. */
+  let passwords: Record<string, { office: string; vendor: string }>;
+  const logins = (out: string) => ({ office: demoPassword(out, 'office'), vendor: demoPassword(out, 'vendor') });
+  const tokens = new Map<string, Promise<string>>();
+  /** The access token of a demo login of paper a or b, logged in once at its own host. */
+  const tokenOf = (paper: 'a' | 'b', login: 'office' | 'vendor') => {
+    const key = `${paper} ${login}`;
+    if (!tokens.has(key))
+      tokens.set(
+        key,
+        loginWithPkce(`http://${paper}.localhost:${port}`, login, passwords[paper][login]).then((t) => t.access_token),
+      );
+    return tokens.get(key)!;
+  };
 
   /** A GET at the paper's host through the one listening server, as a browser sends it. */
   const get = (host: string, pathname: string, token?: string) =>
@@ -106,7 +123,7 @@ suite(`many papers, one process${adminUrl ? '' : ' (skipped: needs TEST_DATABASE
     assert.equal(added.code, 0, added.out);
     assert.equal(addedB.code, 0, addedB.out);
     assert.match(added.out, /The demo newspaper is seeded/);
-    officePassword = demoPassword(added.out, 'office');
+    passwords = { a: logins(added.out), b: logins(addedB.out) };
     // c is suspended; d is listed with its role and an empty schema, as when its migration failed.
     assert.equal((await paper(env, 'add', c, '--host', 'c.localhost')).code, 0);
     assert.equal((await paper(env, 'suspend', c)).code, 0);
@@ -381,26 +398,267 @@ suite(`many papers, one process${adminUrl ? '' : ' (skipped: needs TEST_DATABASE
     }
   });
 
-  it("refuses a's staff token at b's host", async () => {
-    const office = await loginWithPkce(`http://a.localhost:${port}`, 'office', officePassword);
-    assert.equal((await get('a.localhost', '/api/vendors/', office.access_token)).status, 200);
-    assert.equal((await get('b.localhost', '/api/vendors/', office.access_token)).status, 401);
+  it("refuses a's staff and vendor tokens at b's host on every route that is not public", async () => {
+    const [office, vendor] = [await tokenOf('a', 'office'), await tokenOf('a', 'vendor')];
+    // At their own host they open what they are for.
+    assert.equal((await get('a.localhost', '/api/vendors/', office)).status, 200);
+    assert.equal((await get('a.localhost', '/api/vendors/me', vendor)).status, 200);
+    const dbB = await paperDb(admin, databaseUrl, secret, b);
+    try {
+      const guarded = routes.filter((r) => r.access !== 'public');
+      assert.ok(guarded.length > 80, `${guarded.length} routes`);
+      const calls = guarded.flatMap((route) => [
+        { route, caller: 'staff', token: office },
+        { route, caller: 'vendor', token: vendor },
+      ]);
+      const paths = new Map<RouteDef, string>();
+      for (const route of guarded) paths.set(route, await concretePath(route.path, firstOf(dbB)));
+      const answers = await inTurns(calls, async ({ route, caller, token }) => {
+        const response = await fetch(`http://b.localhost:${port}${paths.get(route)}`, {
+          method: route.method,
+          headers: { Accept: 'application/json', Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+          body: route.method === 'GET' ? undefined : '{}',
+        });
+        await response.arrayBuffer();
+        return `${route.method} ${route.path} as a's ${caller}: ${response.status}`;
+      });
+      assert.deepEqual(
+        answers.filter((answer) => !/: 40[13]$/.test(answer)),
+        [],
+      );
+    } finally {
+      await dbB.destroy();
+    }
   });
 
-  it("lets PostgreSQL refuse a's role every row of b's schema", async () => {
+  it("lets PostgreSQL refuse a's role every table, view and sequence of b's schema", async () => {
     const db = await paperDb(admin, databaseUrl, secret, a);
     try {
       assert.equal(((await db.raw('select count(*)::int as n from vendors')).rows[0] as { n: number }).n > 0, true);
-      await assert.rejects(db.raw(`select * from ${schemaOf(b)}.vendors`), (error: unknown) => {
-        assert.equal(pgCode(error), '42501', String(error)); // insufficient_privilege
-        return true;
-      });
+      const { rows } = await admin.raw<{ rows: { name: string }[] }>(
+        `select relname as name from pg_class where relnamespace = ?::regnamespace and relkind in ('r', 'p', 'v', 'm', 'S', 'f')
+          order by relname`,
+        [schemaOf(b)],
+      );
+      assert.ok(rows.length > 50, `${rows.length} relations in b's schema`);
+      const allowed: string[] = [];
+      for (const { name } of rows) {
+        try {
+          await db.raw(`select * from ${schemaOf(b)}."${name}" limit 1`);
+          allowed.push(name);
+        } catch (error) {
+          if (pgCode(error) !== '42501') allowed.push(`${name}: ${String(error)}`); // insufficient_privilege
+        }
+      }
+      assert.deepEqual(allowed, []);
       await assert.rejects(db.raw('select * from platform.papers'), (error: unknown) => pgCode(error) === '42501');
       await assert.rejects(db.raw(`set role ${schemaOf(b)}`), (error: unknown) => pgCode(error) === '42501');
     } finally {
       await db.destroy();
     }
   });
+
+  it("shows nothing of b at a's host: a marker in every table of b and b's own sum are in no answer of a's to any GET route", async function () {
+    this.timeout(120_000);
+    const marker = `MARKERB${process.pid}`;
+    const [dbA, dbB] = [await paperDb(admin, databaseUrl, secret, a), await paperDb(admin, databaseUrl, secret, b)];
+    const callers = {
+      a: { staff: await tokenOf('a', 'office'), vendor: await tokenOf('a', 'vendor'), anyone: undefined },
+      b: { staff: await tokenOf('b', 'office'), vendor: await tokenOf('b', 'vendor'), anyone: undefined },
+    };
+    await officeWorkAtA(dbA, callers.a.staff);
+    // b's own sum: a tip no other booking has (CHF 735.19, 73519 in the API's cents), in b's books.
+    await bookPaidOrder(dbB, await vendorId(dbB, 'DEMO-2'), new Date(), { prints: 0, digital: 0, tip: 73_519 });
+    const sumOfB = /(?<![\dA-Za-z])735[.,’']?19(?![\dA-Za-z])/;
+    const planted = await plantMarker(admin, schemaOf(b), marker);
+    try {
+      assert.ok(planted.tables.size > 50, `${planted.tables.size} tables in b's schema`);
+      // The tables that hold no text the marker could be put in: their checks allow only their own words.
+      assert.deepEqual(
+        [...planted.tables].filter(([, { columns }]) => !columns.length).map(([table]) => table),
+        [
+          'fiscal_sandbox_state', // the signing simulator's counters
+          'fiscal_tills', // a till's signing mode and country
+          'knex_migrations_lock',
+          'ledger_accounts', // an account's kind and its vendor
+          'order_entries', // an entry's kind, item, quantity and amounts
+          'shop_revision',
+          'till_voucher_counters',
+        ],
+      );
+      // The rows that carry the marker are asked for by their ids at a's host too: a's answer must be a's, or none.
+      const plantedOf: Pick = async (table, column) => {
+        const key = planted.tables.get(table)?.key;
+        const row = key
+          ? await admin(`${schemaOf(b)}.${table}`)
+              .where(key)
+              .first<Record<string, string | number | null> | undefined>(column)
+          : undefined;
+        return row?.[column] === undefined || row[column] === null ? undefined : String(row[column]);
+      };
+      const gets = routes.filter((r) => r.method === 'GET');
+      // Each route is asked by the callers it answers; what it refuses the others is access.test.ts's.
+      const mayCall: Record<Access, string[]> = {
+        public: ['staff', 'vendor', 'anyone'],
+        authenticated: ['staff', 'vendor'],
+        vendor: ['vendor'],
+        backoffice: ['staff'],
+      };
+      assert.ok(gets.length > 60, `${gets.length} GET routes`);
+
+      /** Every GET route's answers at `host` to each caller, with the ids of each of `picks`, and the shop's pages. */
+      const answersAt = async (
+        host: string,
+        tokens: Record<string, string | undefined>,
+        picks: Pick[],
+        formats: string[],
+      ) => {
+        const today = localDay(new Date(), 'Europe/Berlin');
+        const requests: { label: string; url: string; token?: string; queries: string[] }[] = [];
+        for (const pick of picks) {
+          const licence = (await pick('vendors', 'license_id')) ?? '';
+          // What a route may ask for beside the path: a period (of days, of a year, of months), a vendor.
+          const queries = (
+            [
+              { from: localDay(new Date(Date.now() - 60 * 86_400_000), 'Europe/Berlin'), to: today },
+              { year: today.slice(0, 4) },
+              { from: today.slice(0, 7), to: today.slice(0, 7) },
+              { vendor: licence },
+            ] as Record<string, string>[]
+          ).map((query) => new URLSearchParams(query).toString());
+          for (const route of gets) {
+            const url = `http://${host}:${port}${await concretePath(route.path, pick)}`;
+            for (const [caller, token] of Object.entries(tokens))
+              if (mayCall[route.access].includes(caller))
+                requests.push({ label: `${route.path} as ${caller}`, url, token, queries });
+          }
+          // The shop's pages, which carry the paper's settings and a vendor's record inline.
+          for (const [label, page] of [
+            ['/', '/'],
+            ['/v/:licenseId', `/v/${encodeURIComponent(licence)}`],
+          ])
+            requests.push({ label, url: `http://${host}:${port}${page}`, queries: [] });
+        }
+        // A path the same for both rows is asked once, with the queries of both.
+        const unique = new Map<string, (typeof requests)[number]>();
+        for (const r of requests) {
+          const key = `${r.url} ${r.token ?? ''}`;
+          const same = unique.get(key);
+          unique.set(key, same ? { ...same, queries: [...new Set([...same.queries, ...r.queries])] } : r);
+        }
+        const asked = [...unique.values()];
+        const answers = await inTurns(asked, (r) => readAll(r.url, r.token, r.queries, formats));
+        return answers.flatMap((some, i) =>
+          some.map((answer) => ({ ...answer, label: `${asked[i].label}${answer.query}` })),
+        );
+      };
+      const markerPattern = new RegExp(marker, 'i');
+      /** The routes whose answers show `pattern`, beyond what the request said (a refusal may repeat the id asked for). */
+      const showing = (answers: Awaited<ReturnType<typeof answersAt>>, pattern: RegExp) => [
+        ...new Set(
+          answers
+            .filter(({ url, body }) => {
+              const asked = new URL(url);
+              const said = [...asked.pathname.split('/').map(decodeURIComponent), ...asked.searchParams.values()];
+              return pattern.test(
+                said
+                  .filter((value) => markerPattern.test(value))
+                  .reduce((text, value) => text.split(value).join(''), body),
+              );
+            })
+            .map((answer) => answer.label),
+        ),
+      ];
+
+      // b's own answers show the marker and the sum: what is looked for at a's host is there to be
+      // found, and has passed through this process, in every caller's answers.
+      const ofB = await answersAt('b.localhost', callers.b, [firstOf(dbB), plantedOf], []);
+      const markedAtB = showing(ofB, markerPattern);
+      for (const seen of [
+        '/api/settings as anyone',
+        '/api/vendors as staff',
+        '/api/vendors/me as vendor',
+        '/v/:licenseId',
+      ])
+        assert.ok(
+          markedAtB.some((label) => label.startsWith(seen)),
+          `b's ${seen} shows the marker: ${markedAtB.join(', ')}`,
+        );
+      assert.ok(showing(ofB, sumOfB).includes('/api/payments as staff'), "b's payments show b's sum");
+
+      const ofA = await answersAt('a.localhost', callers.a, [firstOf(dbA), plantedOf], ['csv', 'html']);
+      assert.deepEqual(showing(ofA, markerPattern), [], "a's answers with b's marker");
+      assert.deepEqual(showing(ofA, sumOfB), [], "a's answers with b's sum");
+      assert.deepEqual(
+        ofA.filter((answer) => answer.status >= 500).map((answer) => `${answer.label}: ${answer.status}`),
+        [],
+      );
+      // What a's host answers with rows of a's own: every GET route but those a has no rows for (payouts,
+      // digital editions, webhook deliveries, a checkout at Stripe: a's credit is test money, it sells
+      // no PDF, its endpoint is off, its order is booked without one) and Austria's signing.
+      const answered = new Set(ofA.filter((x) => x.status === 200).map((x) => x.label.replace(/ as .*|\?.*/, '')));
+      assert.deepEqual(
+        gets.map((route) => route.path).filter((path) => !answered.has(path)),
+        [
+          '/api/orders/verify',
+          '/api/payouts/:id',
+          '/api/payouts/:id/receipt',
+          '/api/payouts/:id/reversal/receipt',
+          '/api/tills/dep7',
+          '/api/tills/:id/rksv',
+          '/api/webhook-deliveries/:id',
+          '/api/pdf/:id/validate',
+          '/api/pdf/:id',
+        ],
+      );
+    } finally {
+      await planted.undo();
+      await Promise.all([dbA.destroy(), dbB.destroy()]);
+    }
+  });
+
+  /**
+   * a's shop and office at work: an order paid, copies sold at the counter, the day's close, a webhook
+   * endpoint and the DATEV numbers, so that a's receipts, reports and exports have rows to show. (A
+   * payout is refused: a's credit is test money.)
+   */
+  async function officeWorkAtA(db: Db, token: string): Promise<void> {
+    const call = async (method: string, pathname: string, body?: object) => {
+      const response = await fetch(`http://a.localhost:${port}${pathname}`, {
+        method,
+        headers: { Accept: 'application/json', 'Content-Type': 'application/json', Authorization: `Bearer ${token}` },
+        body: body && JSON.stringify(body),
+      });
+      return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+    };
+    const done = (answer: { status: number; body: object }, status: number) =>
+      assert.equal(answer.status, status, JSON.stringify(answer.body));
+    await bookPaidOrder(db, await vendorId(db, 'DEMO-1'), new Date(), { prints: 2, digital: 0, tip: 50 });
+    const till = await db('tills').orderBy('id').first<{ id: number }>('id');
+    const copy = await db('items')
+      .where({ name: 'Zeitung' })
+      .first<{ id: number; counter_price: number }>('id', 'counter_price');
+    const sale = {
+      visitId: randomUUID(),
+      vendor: 'DEMO-3',
+      tillId: till.id,
+      items: [{ itemId: copy.id, quantity: 2 }],
+      cash: 2 * copy.counter_price,
+      payOut: false,
+      expectedCredit: 0,
+    };
+    done(await call('POST', '/api/counter/visits', sale), 201);
+    const { tills } = (await call('GET', '/api/tills')).body as { tills: { id: number; balance: number }[] };
+    const balance = tills.find((t) => t.id === till.id)!.balance;
+    done(await call('POST', `/api/tills/${till.id}/closes`, { counted: balance, expected: balance }), 201);
+    const endpoint = { url: 'https://erp.example.org/a', eventTypes: ['payout.created'], active: false };
+    done(await call('POST', '/api/webhook-endpoints', endpoint), 201);
+    const { chartDefaults: _defaults, ...datev } = (await call('GET', '/api/accounting/datev/settings')).body;
+    done(
+      await call('PUT', '/api/accounting/datev/settings', { ...datev, adviserNumber: '29098', clientNumber: '55003' }),
+      200,
+    );
+  }
 
   it('suspends and resumes a paper without a restart, the other paper served throughout', async () => {
     assert.equal((await paper(env, 'suspend', b)).code, 0);
@@ -637,7 +895,7 @@ suite(`many papers, one process${adminUrl ? '' : ' (skipped: needs TEST_DATABASE
         assert.ok(sale, `the sale at ${host} is signed`);
         return { sale: sale.signature, txIds: rows.map((row) => row.tx_id) };
       };
-      const signedA = await sellAndSign('a.localhost', dbA, officePassword, true);
+      const signedA = await sellAndSign('a.localhost', dbA, passwords.a.office, true);
       const signedD = await sellAndSign('d.localhost', dbD, officeOfD, false);
 
       // Each paper's device, as its own schema holds it: a's simulator's TSS, d's TSS at its account.
@@ -699,4 +957,115 @@ function fakeBuild(): string {
       '<body><div id="shop"></div></body></html>\n',
   );
   return dir;
+}
+
+/** A value of `column` in a row of `table` of one paper, for a path; undefined where it has none. */
+type Pick = (table: string, column: string) => Promise<string | undefined>;
+
+/** The paper's first row of each table (least id, first licence): a row that is there. */
+const firstOf =
+  (db: Db): Pick =>
+  async (table, column) => {
+    const row = await db(table)
+      .whereNotNull(column)
+      // An image: the shop's /files/:id serves no other file.
+      .whereRaw(table === 'files' ? "content_type like 'image/%'" : 'true')
+      .orderBy(column)
+      .first<Record<string, unknown> | undefined>(column)
+      .catch(() => undefined);
+    return row ? String(row[column]) : undefined;
+  };
+
+/** The table a path's parameter names a row of, by the segment before it. */
+const tableBefore: Record<string, string> = {
+  check: 'vendors',
+  closes: 'till_closes',
+  comments: 'vendor_comments',
+  disputes: 'stripe_disputes',
+  files: 'files',
+  items: 'items',
+  locations: 'vendor_locations',
+  'login-locks': 'login_throttle',
+  orders: 'orders',
+  pdf: 'download_links',
+  payout: 'payouts',
+  payouts: 'payouts',
+  tills: 'tills',
+  vendors: 'vendors',
+  visits: 'counter_visits',
+  'webhook-deliveries': 'webhook_deliveries',
+  'webhook-endpoints': 'webhook_endpoints',
+};
+const columnOf: Record<string, string> = { licenseId: 'license_id', token: 'token', username: 'username' };
+
+/** A declared path with its parameters filled from `pick`'s rows ("1" where no table is known). */
+async function concretePath(path: string, pick: Pick): Promise<string> {
+  const segments = path.split('/');
+  for (const [i, segment] of segments.entries()) {
+    if (!segment.startsWith(':')) continue;
+    const table = tableBefore[segments[i - 1] ?? ''];
+    const value = table ? await pick(table, columnOf[segment.slice(1)] ?? 'id') : undefined;
+    segments[i] = encodeURIComponent(value ?? '1');
+  }
+  return segments.join('/');
+}
+
+/** `work` on every item, a few at a time: the machine's cores are shared with the server under test. */
+async function inTurns<T, R>(items: T[], work: (item: T) => Promise<R>, width = 4): Promise<R[]> {
+  const results: R[] = [];
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: width }, async () => {
+      while (next < items.length) {
+        const i = next++;
+        results[i] = await work(items[i]);
+      }
+    }),
+  );
+  return results;
+}
+
+/**
+ * A GET's answers as the caller reads them: plain, or, where the route asks for more, with the first
+ * of `queries` it takes; where it answers a logged-in caller, also in each of `formats` (CSV, the
+ * printable page) that it knows. A ZIP's files are read unpacked.
+ */
+async function readAll(
+  url: string,
+  token: string | undefined,
+  queries: string[],
+  formats: string[],
+): Promise<{ url: string; query: string; status: number; body: string }[]> {
+  const read = async (query: string) => {
+    const asked = query ? `${url}?${query}` : url;
+    const response = await fetch(asked, {
+      headers: {
+        Accept: 'application/json, text/html, */*',
+        // Unpacked as sent: compressing and inflating every answer would only cost the machine's time.
+        'Accept-Encoding': 'identity',
+        ...(token ? { Authorization: `Bearer ${token}` } : {}),
+      },
+    });
+    const bytes = new Uint8Array(await response.arrayBuffer());
+    const body = /zip/.test(response.headers.get('content-type') ?? '')
+      ? Object.entries(unzipSync(bytes))
+          .map(([name, file]) => `${name}\n${Buffer.from(file).toString('latin1')}`)
+          .join('\n')
+      : Buffer.from(bytes).toString('latin1');
+    return { url: asked, query: query ? `?${query}` : '', status: response.status, body };
+  };
+  const answers = [await read('')];
+  for (const query of queries) {
+    if (answers.at(-1)!.status !== 400) break;
+    answers.push(await read(query));
+  }
+  const plain = answers.at(-1)!;
+  if (plain.status === 200 && token)
+    for (const format of formats) {
+      const formatted = await read([plain.query.slice(1), `format=${format}`].filter(Boolean).join('&'));
+      // A route that answers the same has no formats: the next one would be the same again.
+      if (formatted.body === plain.body) break;
+      answers.push(formatted);
+    }
+  return answers;
 }
