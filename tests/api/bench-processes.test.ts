@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { benchLoad } from '../../bench/load.ts';
+import { benchPapers } from '../../bench/papers.ts';
 import { benchPurchases } from '../../bench/purchases.ts';
 import { assertMeasured, quietly } from '../support/bench.ts';
 
@@ -39,4 +40,19 @@ describe('bench parts with processes of their own, tiny', function () {
     ]);
     assert.ok(figures.some((figure) => /^paid orders not booked exactly once \(of [1-9]/.test(figure.name)));
   });
+
+  // Many papers need PostgreSQL: without it the part says so and measures nothing.
+  (process.env.TEST_DATABASE_URL ? it : it.skip)(
+    'the papers bench adds two demo papers, serves them from one process and loads their hot paths and one paper’s',
+    async () => {
+      const figures = await quietly(() => benchPapers({ tiny: true }));
+      assertMeasured(figures, [
+        'memory per paper (resident)',
+        'PostgreSQL connections per paper, at most during the start and the first requests',
+        'GET /v/DEMO-1 (shop page), 2 papers vs one paper',
+        'GET /api/vendors/check/DEMO-1/, 2 papers vs one paper',
+        'GET /api/items/, 2 papers vs one paper',
+      ]);
+    },
+  );
 });

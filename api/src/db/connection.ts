@@ -34,6 +34,8 @@ export interface DbOptions {
   schema?: string;
   /** Most connections of the PostgreSQL pool (10 unless given; a platform's paper has a few). */
   poolMax?: number;
+  /** How long an unused connection of the pool stays open (tarn's 30 s unless given). */
+  poolIdleMs?: number;
   /**
    * How long a query waits for PGlite's one connection before it fails (knex's 60 s unless given).
    * Opening the database is not bound by it (`migrate` waits for it); tests shorten it to show that.
@@ -85,7 +87,11 @@ export function createDb(options: DbOptions): Db {
         keepAlive: true,
       },
       searchPath: options.schema ? [options.schema] : undefined,
-      pool: { min: 0, max: options.poolMax ?? 10 },
+      pool: {
+        min: 0,
+        max: options.poolMax ?? 10,
+        ...(options.poolIdleMs ? { idleTimeoutMillis: options.poolIdleMs } : {}),
+      },
       acquireConnectionTimeout: acquireTimeoutMs,
       log: { warn: knexLog('warn'), error: knexLog('error'), deprecate: knexLog('warn'), debug: () => {} },
     });

@@ -345,6 +345,15 @@ export async function removePaper(admin: Db, slug: string): Promise<void> {
 }
 
 /**
+ * An unused connection of a paper's pool is closed after a second, where a single paper's pool keeps
+ * it 30 s. A platform's start starts every paper at once, and each paper's jobs make their first run
+ * at its start with up to four connections: kept 30 s (or 5 s), 50 papers ran into PostgreSQL's
+ * default of 100 connections (npm run bench -- papers). The price is a new connection for an idle
+ * paper's job every 10 s; a busy paper keeps its connections in use.
+ */
+const paperPoolIdleMs = 1_000;
+
+/**
  * A pool of the paper's own: logged in as its role, in its schema, a few connections (a process
  * holds one pool per paper, and PostgreSQL's connections are shared by all of them).
  */
@@ -362,7 +371,13 @@ export async function paperDb(admin: Db, databaseUrl: string, secret: string, sl
   url.username = schemaOf(slug);
   url.password = password;
   url.searchParams.delete('options');
-  return createDb({ databaseUrl: url.href, dataDir: '', schema: schemaOf(slug), poolMax: 4 });
+  return createDb({
+    databaseUrl: url.href,
+    dataDir: '',
+    schema: schemaOf(slug),
+    poolMax: 4,
+    poolIdleMs: paperPoolIdleMs,
+  });
 }
 
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
