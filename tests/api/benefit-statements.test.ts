@@ -198,11 +198,22 @@ describeApi('statements of earnings for vendors on benefits', (t) => {
   it('warns at a band edge of the benefit scheme, for a vendor placed just above it', async () => {
     const scheme = await t.http.get('/api/settings/benefit-scheme').set('Authorization', office);
     assert.equal(scheme.status, 200);
-    assert.equal(scheme.body.scheme, 'de-buergergeld', 'Bürgergeld is the default');
+    assert.equal(scheme.body.scheme, 'de-buergergeld', 'Bürgergeld is the default in Germany');
     assert.deepEqual(
       scheme.body.bands.map((b: { upTo: number }) => b.upTo),
       [10_000, 52_000, 100_000, 120_000],
     );
+    // Another country's paper starts with its own law's scheme, or none where the code knows none.
+    for (const [country, expected] of [
+      ['AT', 'at-grundversorgung'],
+      ['CH', 'none'],
+      ['GB', 'none'],
+    ] as const) {
+      await t.db('settings').where({ id: 1 }).update({ country });
+      const other = await t.http.get('/api/settings/benefit-scheme').set('Authorization', office);
+      assert.equal(other.body.scheme, expected, country);
+    }
+    await t.db('settings').where({ id: 1 }).update({ country: 'DE' });
 
     const body = (await statement(edgeVendor)).body as Answer;
     const february = body.months[1];

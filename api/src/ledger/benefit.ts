@@ -239,8 +239,6 @@ export const benefitSchemePresets: Record<BenefitSchemeKey, BenefitScheme> = {
   none: { scheme: 'none', bands: [], warnPercent: 10, tipsFreeUpTo: null },
 };
 
-export const defaultBenefitScheme = benefitSchemePresets['de-buergergeld'];
-
 export type GaugeLevel = 'ok' | 'near' | 'over';
 
 export interface BenefitGauge {

@@ -1,17 +1,20 @@
 import type { Knex } from 'knex';
 import { z } from 'zod';
+import { presetOf, type Country } from '../country/presets.ts';
 import {
   benefitSchemeKeys,
   benefitSchemePresets,
-  defaultBenefitScheme,
   type BenefitScheme,
+  type BenefitSchemeKey,
 } from '../ledger/benefit.ts';
 
 type Db = Knex | Knex.Transaction;
 
 // The installation's benefit scheme (settings.benefit_scheme): which scheme the vendors' benefit
 // statements are gauged against, with its bands as the office keeps them up to date. Null in the
-// database is the default scheme as the code publishes it.
+// database is the default scheme of the installation's country as the code publishes it: Bürgergeld
+// in Germany, the Grundversorgung's allowance in Austria; elsewhere none, whose law the office
+// enters itself (a German scheme in euros gauges nothing of a paper in Switzerland).
 
 const band = z.strictObject({
   upTo: z.number().int().min(1).max(100_000_000),
@@ -36,12 +39,14 @@ export const benefitSchemeForm = z
     });
   });
 
+const countryDefaults: Partial<Record<Country, BenefitSchemeKey>> = { DE: 'de-buergergeld', AT: 'at-grundversorgung' };
+
 export async function readBenefitScheme(db: Db): Promise<BenefitScheme> {
   const row = await db('settings')
     .where({ id: 1 })
-    .first<{ benefit_scheme: BenefitScheme | string | null }>('benefit_scheme');
+    .first<{ benefit_scheme: BenefitScheme | string | null; country: string }>('benefit_scheme', 'country');
   const stored = row?.benefit_scheme;
-  if (!stored) return defaultBenefitScheme;
+  if (!stored) return benefitSchemePresets[countryDefaults[presetOf(row?.country ?? 'DE').country] ?? 'none'];
   return typeof stored === 'string' ? (JSON.parse(stored) as BenefitScheme) : stored;
 }
 
