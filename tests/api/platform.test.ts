@@ -91,6 +91,23 @@ suite(`many papers, one process${adminUrl ? '' : ' (skipped: needs TEST_DATABASE
       headers: { Accept: 'application/json, text/html', ...(token ? { Authorization: `Bearer ${token}` } : {}) },
     });
 
+  /** a's and b's books, each through its own role, for the length of `use`. */
+  async function withBooks(use: (dbA: Db, dbB: Db) => Promise<void>): Promise<void> {
+    const [dbA, dbB] = [await paperDb(admin, databaseUrl, secret, a), await paperDb(admin, databaseUrl, secret, b)];
+    try {
+      await use(dbA, dbB);
+    } finally {
+      await Promise.all([dbA.destroy(), dbB.destroy()]);
+    }
+  }
+
+  /** What b did left a's ledger as it was (`rowsOfA`, counted before), and both books balance. */
+  async function assertAUntouched(dbA: Db, dbB: Db, rowsOfA: unknown): Promise<void> {
+    assert.deepEqual(await dbA('ledger_rows').count<{ count: number }[]>('* as count'), rowsOfA);
+    await assertBalanced(dbA);
+    await assertBalanced(dbB);
+  }
+
   before(async function () {
     // As the server does: a.localhost is this machine, for the test's requests and the paper's own calls.
     resolveLocalhostNames();
@@ -215,8 +232,7 @@ suite(`many papers, one process${adminUrl ? '' : ' (skipped: needs TEST_DATABASE
   });
 
   it("books a purchase at b's host in CHF in b's books only, through b's own sandbox and webhook", async () => {
-    const [dbA, dbB] = [await paperDb(admin, databaseUrl, secret, a), await paperDb(admin, databaseUrl, secret, b)];
-    try {
+    await withBooks(async (dbA, dbB) => {
       const rowsOfA = await dbA('ledger_rows').count<{ count: number }[]>('* as count');
       const item = await itemId(dbB, 'Zeitung');
       const placed = await fetch(`http://b.localhost:${port}/api/orders`, {
@@ -235,18 +251,13 @@ suite(`many papers, one process${adminUrl ? '' : ' (skipped: needs TEST_DATABASE
         "the order paid in b's books",
       );
       assert.equal(paid.currency, 'chf'); // as Stripe writes it
-      assert.deepEqual(await dbA('ledger_rows').count<{ count: number }[]>('* as count'), rowsOfA);
-      await assertBalanced(dbA);
-      await assertBalanced(dbB);
-    } finally {
-      await Promise.all([dbA.destroy(), dbB.destroy()]);
-    }
+      await assertAUntouched(dbA, dbB, rowsOfA);
+    });
   });
 
   it("sells at b.localhost on b's connected account in CHF, and the platform's Connect endpoint books its events in b's books only", async () => {
     const configB = paperConfig(env, loadConfig(env), await findPaper(admin, b));
-    const [dbA, dbB] = [await paperDb(admin, databaseUrl, secret, a), await paperDb(admin, databaseUrl, secret, b)];
-    try {
+    await withBooks(async (dbA, dbB) => {
       // b's Standard account, made on the platform and onboarded through its account link.
       const stripe = stripeClient(dbB, configB);
       const account = await stripe.accounts.create({ type: 'standard', country: 'CH' });
@@ -307,38 +318,33 @@ suite(`many papers, one process${adminUrl ? '' : ' (skipped: needs TEST_DATABASE
       );
       const [booked] = await dbB('ledger_rows').where({ order_id: paid.id }).count<{ count: string }[]>('* as count');
       assert.ok(Number(booked.count) > 0, "the sale booked in b's ledger");
-      assert.deepEqual(await dbA('ledger_rows').count<{ count: number }[]>('* as count'), rowsOfA);
-      await assertBalanced(dbA);
-      await assertBalanced(dbB);
-    } finally {
-      await Promise.all([dbA.destroy(), dbB.destroy()]);
-    }
+      await assertAUntouched(dbA, dbB, rowsOfA);
+    });
   });
 
   it("answers the platform's Connect endpoint at any host: b's event again is a duplicate, an unknown account's or the platform's own changes nothing, a bad signature is 400, a suspended paper's 503", async () => {
-    const [dbA, dbB] = [await paperDb(admin, databaseUrl, secret, a), await paperDb(admin, databaseUrl, secret, b)];
-    const [platformSecret] = platformWebhookSecrets(loadConfig(env));
-    /** A delivery of `event` to the platform's endpoint at a host no paper lists, as Stripe signs it. */
-    const deliver = (event: object, signWith = platformSecret) => {
-      const payload = JSON.stringify(event);
-      return fetch(`http://stripe.localhost:${port}/api/webhooks/stripe-connect`, {
-        method: 'POST',
-        headers: {
-          'Content-Type': 'application/json',
-          'Stripe-Signature': Stripe.webhooks.generateTestHeaderString({ payload, secret: signWith }),
-        },
-        body: payload,
-      });
-    };
-    /** What an event could change: the ledger rows and the events stored, of both papers. */
-    const counts = async () =>
-      Promise.all(
-        [dbA, dbB].flatMap((db) => [
-          db('ledger_rows').count<{ count: number }[]>('* as count'),
-          db('stripe_events').count<{ count: number }[]>('* as count'),
-        ]),
-      );
-    try {
+    await withBooks(async (dbA, dbB) => {
+      const [platformSecret] = platformWebhookSecrets(loadConfig(env));
+      /** A delivery of `event` to the platform's endpoint at a host no paper lists, as Stripe signs it. */
+      const deliver = (event: object, signWith = platformSecret) => {
+        const payload = JSON.stringify(event);
+        return fetch(`http://stripe.localhost:${port}/api/webhooks/stripe-connect`, {
+          method: 'POST',
+          headers: {
+            'Content-Type': 'application/json',
+            'Stripe-Signature': Stripe.webhooks.generateTestHeaderString({ payload, secret: signWith }),
+          },
+          body: payload,
+        });
+      };
+      /** What an event could change: the ledger rows and the events stored, of both papers. */
+      const counts = async () =>
+        Promise.all(
+          [dbA, dbB].flatMap((db) => [
+            db('ledger_rows').count<{ count: number }[]>('* as count'),
+            db('stripe_events').count<{ count: number }[]>('* as count'),
+          ]),
+        );
       const { payload: completed } = await dbB('stripe_events')
         .where({ type: 'checkout.session.completed' })
         .whereRaw(`payload->>'account' is not null`)
@@ -393,9 +399,7 @@ suite(`many papers, one process${adminUrl ? '' : ' (skipped: needs TEST_DATABASE
         }),
         { code: 'url_invalid' },
       );
-    } finally {
-      await Promise.all([dbA.destroy(), dbB.destroy()]);
-    }
+    });
   });
 
   it("refuses a's staff and vendor tokens at b's host on every route that is not public", async () => {
