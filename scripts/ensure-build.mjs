@@ -24,6 +24,7 @@ function newest(dir) {
 }
 
 const lockFile = path.join('dist', '.build.lock');
+const staleLockMs = 10 * 60_000;
 /** Sleeps without a timer: this script is synchronous from start to end. */
 const sleep = (ms) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 const alive = (pid) => {
@@ -50,8 +51,10 @@ function lock() {
     } catch {
       continue; // let go between the two calls
     }
-    // 0: made but not yet filled in by its holder, which is a moment away.
-    if (holder && !alive(holder)) fs.rmSync(lockFile, { force: true });
+    // 0: made but not yet filled in by its holder, which is a moment away. A build takes a minute:
+    // a lock far older is a killed build's whose process id another process has since taken.
+    const stale = Date.now() - (fs.statSync(lockFile, { throwIfNoEntry: false })?.mtimeMs ?? Date.now()) > staleLockMs;
+    if ((holder && !alive(holder)) || stale) fs.rmSync(lockFile, { force: true });
     else sleep(100);
   }
 }
