@@ -5,7 +5,7 @@
 // share nothing: each has its own databases (a schema or database named by its pid), servers and ports.
 //
 // Each group's output is shown as one mocha run, the first as it comes and each next one once those
-// before it have ended. Then the wall time and the CPU time the run cost (user and system time of this
+// before it have ended, with its wall time and CPU-seconds. Then the wall time and the CPU time the run cost (user and system time of this
 // process and every process it waited for: the mocha groups and what they started), and as the last
 // line the sum of all groups:
 // "N passed, N failed[, N skipped]". Arguments (e.g. `npm test -- --grep vendor`) go to every group.
@@ -52,23 +52,30 @@ const cores = Math.max(1, Math.min(groups.length, os.availableParallelism?.() ??
 const started = performance.now();
 
 /**
- * CPU-seconds (user and system) of this process and of its children that have ended and were waited
- * for, with theirs in turn, as the shell's `times` counts them. Linux reports the children's share in
- * /proc/self/stat (cutime and cstime, in ticks of 1/100 s); elsewhere only this process's own is known.
+ * CPU-seconds (user and system) of this process's children that have ended and were waited for, with
+ * theirs in turn, as the shell's `times` counts them: Linux reports them in /proc/self/stat (cutime
+ * and cstime, in ticks of 1/100 s); elsewhere they are unknown (undefined).
  */
-function cpuSeconds() {
-  const own = process.resourceUsage();
-  const ownSeconds = (own.userCPUTime + own.systemCPUTime) / 1e6;
+function childrenSeconds() {
   try {
     const stat = fs.readFileSync('/proc/self/stat', 'utf8');
     // The fields after the command's name in parentheses: state is field 3, cutime 16 and cstime 17.
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    const ticks = Number(fields[13]) + Number(fields[14]);
-    return { seconds: ownSeconds + ticks / 100, children: true };
+    return (Number(fields[13]) + Number(fields[14])) / 100;
   } catch {
-    return { seconds: ownSeconds, children: false };
+    return undefined;
   }
 }
+
+/** CPU-seconds of this process and of its children that were waited for (theirs when known). */
+function cpuSeconds() {
+  const own = process.resourceUsage();
+  const children = childrenSeconds();
+  return { seconds: (own.userCPUTime + own.systemCPUTime) / 1e6 + (children ?? 0), children: children !== undefined };
+}
+
+/** The children's CPU-seconds counted so far: each group's are what its end adds. */
+let reapedSeconds = childrenSeconds() ?? 0;
 
 const duration = (seconds) => `${Math.floor(Math.round(seconds) / 60)} min ${Math.round(seconds) % 60} s`;
 
@@ -95,6 +102,14 @@ function start(index) {
   });
   run.child.stderr.on('data', (chunk) => write(process.stderr, chunk));
   const begun = performance.now();
+  // The group's CPU: what this process's reaped children gained when its mocha process was reaped
+  // (read at its exit, before anything else can be waited for; groups end minutes apart).
+  run.child.once('exit', () => {
+    const now = childrenSeconds();
+    if (now === undefined) return;
+    run.cpu = now - reapedSeconds;
+    reapedSeconds = now;
+  });
   run.ended = new Promise((resolve) =>
     run.child.once('close', (code, signal) => resolve({ code, signal, seconds: (performance.now() - begun) / 1000 })),
   );
@@ -129,7 +144,8 @@ for (const [index, run] of runs.entries()) {
   for (const [stream, chunk] of run.pending.splice(0)) stream.write(chunk);
   const { code, signal, seconds } = await run.ended;
   // How long each group takes, to keep the processes ending together as the groups grow.
-  process.stdout.write(`\nThe ${run.group.name} took ${duration(seconds)}.\n`);
+  const cpu = run.cpu === undefined ? '' : ` and ${Math.round(run.cpu)} CPU-seconds`;
+  process.stdout.write(`\nThe ${run.group.name} took ${duration(seconds)}${cpu}.\n`);
   // Our reporter (tests/support/reporter.cjs) prints this line without colours.
   const counts = run.tail
     .split('\n')
