@@ -10,7 +10,7 @@ import { eventTypes } from '../../api/src/webhooks-out/types.ts';
 import type { Config } from '../../api/src/foundations/config.ts';
 import { bookOrder } from '../../api/src/ledger/book.ts';
 import { createDb } from '../../api/src/db/connection.ts';
-import { removeDir, startServer, tempDir, type RunningServer } from '../e2e/server.ts';
+import { removeDir, seededCopy, startServer, tempDir, type RunningServer } from '../e2e/server.ts';
 import { describeApi, enginesUnderTest } from '../support/env.ts';
 import { loginWithPkce } from '../support/oidc-flow.ts';
 import { itemId, vendorId } from '../support/orders.ts';
@@ -712,6 +712,9 @@ for (const engineName of enginesUnderTest()) {
       if (databaseUrl) {
         await onServer(`drop database if exists "${database}" with (force)`);
         await onServer(`create database "${database}"`);
+      } else {
+        // The demo migrated and seeded once per process: the restart, not the first start, is under test.
+        await seededCopy(dataDir);
       }
       receiver = await webhookReceiver('down');
     });

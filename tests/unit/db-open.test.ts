@@ -2,20 +2,21 @@ import assert from 'node:assert/strict';
 import { openDb } from '../../api/src/db/open.ts';
 import { checkDatabase } from '../../api/src/maintenance/check.ts';
 import { openDatabase } from '../../api/src/maintenance/open.ts';
-import { removeDir, tempDir } from '../e2e/server.ts';
+import { removeDir, seededCopy } from '../e2e/server.ts';
 
 // An embedded database that takes long to open (a large one replaying its journal after `kill -9`,
 // on a slow disk) was reported as damaged, with the advice to start empty and restore the last
 // backup, which would lose every sale since: knex gave up on PGlite's first connection after its
 // acquire timeout, and the start took that for damage; a backup or check gave up the same way. Here
 // the timeout is shortened to 25 ms, far below the time any PGlite needs to open (hundreds of ms),
-// to show the same with a real database.
+// to show the same with a real database: a copy of the tests' demo data directory, migrated and seeded
+// once per process, since how the database came to be is not what is under test.
 
 describe('opening the embedded database', function () {
   this.timeout(60_000);
 
   it('waits for a database that opens more slowly than a query waits for its connection, and keeps its data', async () => {
-    const dataDir = tempDir('street-paper-open-');
+    const dataDir = await seededCopy();
     try {
       const first = await openDb({ dataDir });
       await first('vendors').insert({ first_name: 'Slow', last_name: 'Start', license_id: 'OPEN-1' });
@@ -34,9 +35,8 @@ describe('opening the embedded database', function () {
   });
 
   it('lets a maintenance command (npm run check, backup …) wait for it the same way', async () => {
-    const dataDir = tempDir('street-paper-open-');
+    const dataDir = await seededCopy();
     try {
-      await (await openDb({ dataDir })).destroy();
       const db = await openDatabase({ dataDir }, { existing: true, embeddedAcquireTimeoutMs: 25 });
       try {
         const failed = (await checkDatabase(db)).filter((result) => result.problems.length);
