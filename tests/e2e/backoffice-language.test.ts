@@ -5,7 +5,8 @@ import { accessToken, openLoggedIn } from './admin-login.ts';
 import { seriousViolations } from './axe.ts';
 import { chromiumArgs, chromiumPath, screenshot } from './browser.ts';
 import { buyInShop } from './purchase.ts';
-import { removeDir, startServer, type RunningServer } from './server.ts';
+import { testServer } from './host.ts';
+import { removeDir, type RunningServer } from './server.ts';
 
 // a German back office shows no English word from the server or the
 // browser, even in a browser whose own language is English (Chromium started with --lang=en-US):
@@ -26,7 +27,7 @@ describe('e2e: a German back office in an English browser', function () {
     // Under load (the suite runs beside others on two cores) the server may need a while to start.
     this.timeout(240_000);
     [server, browser] = await Promise.all([
-      startServer({ readyTimeoutMs: 170_000 }),
+      testServer({ readyTimeoutMs: 170_000 }),
       chromium.launch({ executablePath: chromiumPath, headless: true, args: [...chromiumArgs, '--lang=en-US'] }),
     ]);
     // The browser's language, its Accept-Language and its date input are English.

@@ -15,7 +15,8 @@ describe('e2e: login at the embedded OpenID provider in Chromium', function () {
   let page: Page;
   const problems: string[] = [];
 
-  const e2e = useServerAndBrowser();
+  // Its own process: the banner it prints at start is under test.
+  const e2e = useServerAndBrowser({ ownProcess: true });
   before(async () => {
     ({ server, browser } = e2e);
     page = await (await browser.newContext({ viewport: phone, deviceScaleFactor: 2, locale: 'de-AT' })).newPage();

@@ -88,7 +88,7 @@ function seededTemplateDir(): Promise<string> {
  * which a start that is local (no HOST, a loopback PUBLIC_URL) does. A start on its own data directory or database, or of another
  * checkout, starts as it is asked to.
  */
-function startsLikeTemplate(options: ServerOptions, env: NodeJS.ProcessEnv): boolean {
+export function startsLikeTemplate(options: ServerOptions, env: NodeJS.ProcessEnv): boolean {
   if (options.dataDir !== undefined || options.databaseUrl || options.root) return false;
   if (env.SEED_DEMO !== 'true' || env.SEED_HISTORY !== 'false' || env.HOST || env.BIND) return false;
   // Another country's or currency's demo is seeded by its own first start.
@@ -145,6 +145,32 @@ export interface RunningServer {
   stop(timeoutMs?: number): Promise<number | null>;
 }
 
+/**
+ * The environment of a test's server at `where`: this process's, quiet, with the demo seeded and no
+ * history (every e2e test starts from an empty ledger), no outside login provider, and the
+ * options' own; an option's undefined removes a variable.
+ */
+export function serverEnv(
+  options: ServerOptions,
+  where: { port: number; url: string; dataDir: string },
+): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    PORT: String(where.port),
+    PUBLIC_URL: where.url,
+    DATA_DIR: where.dataDir,
+    DATABASE_URL: options.databaseUrl ?? '',
+    LOG_LEVEL: 'silent',
+    SEED_DEMO: 'true',
+    SEED_HISTORY: 'false',
+    OIDC_ISSUER: '',
+    EMBED_ORIGINS: '',
+    ...options.env,
+  };
+  for (const [name, value] of Object.entries(env)) if (value === undefined) delete env[name];
+  return env;
+}
+
 /** Node's arguments for the server as `npm start` runs it: the bundle scripts/ensure-build.mjs keeps current. */
 export const serverStart = ['--enable-source-maps', 'dist/server/server.mjs'];
 
@@ -178,21 +204,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const port = options.port ?? (await freePort());
   const dataDir = options.dataDir ?? tempDir();
   const url = `http://127.0.0.1:${port}`;
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    PORT: String(port),
-    PUBLIC_URL: url,
-    DATA_DIR: dataDir,
-    DATABASE_URL: options.databaseUrl ?? '',
-    LOG_LEVEL: 'silent',
-    SEED_DEMO: 'true',
-    // every e2e test starts from an empty ledger
-    SEED_HISTORY: 'false',
-    OIDC_ISSUER: '',
-    EMBED_ORIGINS: '',
-    ...options.env,
-  };
-  for (const [name, value] of Object.entries(env)) if (value === undefined) delete env[name];
+  const env = serverEnv(options, { port, url, dataDir });
   if (startsLikeTemplate(options, env)) await seededCopy(dataDir);
   if (!options.root) ensureBuild();
   const child = spawn(process.execPath, options.root ? startIn(options.root) : serverStart, {

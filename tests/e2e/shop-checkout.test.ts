@@ -5,7 +5,8 @@ import { loginWithPkce } from '../support/oidc-flow.ts';
 import { eventually } from '../support/orders.ts';
 import { payInSandbox } from '../support/sandbox.ts';
 import { screenshot, resize } from './browser.ts';
-import { startServer, type RunningServer } from './server.ts';
+import { testServer } from './host.ts';
+import type { RunningServer } from './server.ts';
 import { useServerAndBrowser } from './suite.ts';
 
 // The customer's path of product.md in Chromium against the real server and its Stripe sandbox:
@@ -580,7 +581,7 @@ describe('e2e: buying in the shop widget, paid through the Stripe sandbox', func
     const db = new PGlite(dataDir);
     await db.query(`update download_links set expires_at = now() - interval '1 minute' where id = $1`, [linkId]);
     await db.close();
-    server = e2e.server = await startServer({ dataDir });
+    server = e2e.server = await testServer({ dataDir });
 
     await page.goto(`${server.url}/pdf/${linkId}`);
     assert.equal(

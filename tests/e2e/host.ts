@@ -1,0 +1,178 @@
+import { fork, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { atRunEnd } from '../support/run-end.ts';
+import type { HostAnswer, HostRequest } from './paper-host.ts';
+import {
+  ensureBuild,
+  freePort,
+  repoRoot,
+  seededCopy,
+  serverEnv,
+  startsLikeTemplate,
+  startServer,
+  tempDir,
+  type RunningServer,
+  type ServerOptions,
+} from './server.ts';
+
+// The test process's one server process (paper-host.ts), lent to one suite at a time: each lease
+// serves a paper of its own on the host's port, from a copy of the seeded template unless the suite
+// brings a data directory, and ends with the paper's jobs stopped and its database closed.
+
+/**
+ * Settings of the process rather than of a paper: a suite that needs others than the host's gets a
+ * server of its own. The currency, country, demo and history are the paper's (its data directory).
+ */
+const processSettings = [
+  'PORT',
+  'HOST',
+  'BIND',
+  'PUBLIC_URL',
+  'DATABASE_URL',
+  'TRUST_PROXY',
+  'RATE_LIMIT_IPV6_PREFIX',
+  'MAX_CONNECTIONS',
+  'MAX_CONNECTIONS_PER_ADDRESS',
+  'LOG_LEVEL',
+  'PLATFORM_DOMAIN',
+  'PLATFORM_SECRET',
+  'PLATFORM_STRIPE_WEBHOOK_SECRET',
+];
+
+interface Host {
+  child: ChildProcess;
+  port: number;
+  url: string;
+  env: NodeJS.ProcessEnv;
+  out: string;
+  err: string;
+  exited: Promise<number | null>;
+  /** The answers not yet taken, in order. */
+  answers: ((answer: HostAnswer) => void)[];
+}
+
+let running: Promise<Host> | undefined;
+let lent = false;
+
+async function startHost(): Promise<Host> {
+  ensureBuild();
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const env = serverEnv({}, { port, url, dataDir: '' });
+  const child = fork(path.join(repoRoot, 'tests/e2e/paper-host.ts'), {
+    cwd: repoRoot,
+    env,
+    execArgv: ['--import', 'tsx'],
+    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+  });
+  const host: Host = {
+    child,
+    port,
+    url,
+    env,
+    out: '',
+    err: '',
+    answers: [],
+    exited: new Promise((resolve) => child.once('exit', (code) => resolve(code))),
+  };
+  child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (host.out += chunk));
+  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (host.err += chunk));
+  child.on('message', (answer: HostAnswer) => host.answers.shift()?.(answer));
+  const listening = new Promise<boolean>((resolve) => {
+    const check = () => host.out.includes('Listening:') && resolve(true);
+    child.stdout!.on('data', check);
+    void host.exited.then(() => resolve(false));
+  });
+  if (!(await listening)) {
+    // Another process took the port between freePort and listen: a new port.
+    if (host.err.includes('EADDRINUSE')) return startHost();
+    throw new Error(`the tests' server process ended before it listened\n${host.out}\n${host.err}`);
+  }
+  void host.exited.then(() => {
+    running = undefined;
+    for (const answer of host.answers.splice(0)) answer({ refused: `the server process ended\n${host.err}` });
+  });
+  return host;
+}
+
+function ask(host: Host, request: HostRequest, timeoutMs: number): Promise<HostAnswer> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(
+      () => reject(new Error(`the server did not answer within ${timeoutMs} ms\n${host.out}\n${host.err}`)),
+      timeoutMs,
+    );
+    host.answers.push((answer) => {
+      clearTimeout(timer);
+      resolve(answer);
+    });
+    host.child.send(request);
+  });
+}
+
+/**
+ * The process's server, serving a paper for the caller, when the options ask for nothing the host
+ * cannot give (a port, PostgreSQL, another checkout, settings of the process) and no other suite holds
+ * it; otherwise undefined, and the caller starts a server of its own. `stop()` ends the lease: 0 when
+ * the paper stopped without an error nobody caught (the real server's exit code on SIGTERM).
+ */
+export async function leaseServer(options: ServerOptions): Promise<RunningServer | undefined> {
+  if (lent || options.port || options.databaseUrl || options.root || options.readyAt) return undefined;
+  lent = true;
+  let host: Host;
+  try {
+    running ??= startHost();
+    host = await running;
+  } catch (error) {
+    lent = false;
+    throw error;
+  }
+  const dataDir = options.dataDir ?? tempDir();
+  const env = serverEnv(options, { port: host.port, url: host.url, dataDir });
+  if (processSettings.some((name) => (env[name] ?? '') !== (host.env[name] ?? ''))) {
+    lent = false;
+    return undefined;
+  }
+  if (startsLikeTemplate(options, env)) await seededCopy(dataDir);
+  const outFrom = host.out.length;
+  const errFrom = host.err.length;
+  const answer = await ask(host, { serve: { dataDir, env } }, options.readyTimeoutMs ?? 60_000);
+  if (!('served' in answer)) {
+    lent = false;
+    throw new Error(`the server did not start: ${'refused' in answer ? answer.refused : ''}`);
+  }
+  let released: Promise<number> | undefined;
+  const stop = (timeoutMs = 10_000) =>
+    (released ??= ask(host, { release: true }, timeoutMs).then((end) => {
+      lent = false;
+      if ('released' in end && end.problems.length === 0) return 0;
+      host.err += `\n${'released' in end ? end.problems.join('\n') : 'refused' in end ? end.refused : ''}`;
+      return 1;
+    }));
+  return {
+    url: host.url,
+    port: host.port,
+    dataDir,
+    process: host.child,
+    stdout: () => host.out.slice(outFrom),
+    stderr: () => host.err.slice(errFrom),
+    stop,
+  };
+}
+
+/**
+ * A server for a suite: the process's host serving the suite's paper, or, with `ownProcess` (the
+ * suite looks at the process itself: its banner, its exit) or options the host cannot serve, a
+ * server started for it.
+ */
+export async function testServer(options: ServerOptions & { ownProcess?: boolean } = {}): Promise<RunningServer> {
+  return (!options.ownProcess && (await leaseServer(options))) || startServer(options);
+}
+
+/** At the run's end the host stops as the real server does on SIGTERM: with exit code 0. */
+atRunEnd(async () => {
+  const host = await running?.catch(() => undefined);
+  if (!host) return;
+  host.child.kill('SIGTERM');
+  const code = await host.exited;
+  if (code !== 0) throw new Error(`the tests' server process exited with ${code}\n${host.out}\n${host.err}`);
+});

@@ -1,0 +1,109 @@
+// The end-to-end tests' server process, one per test process, serving one paper after another on
+// the same port. Each suite hands it a data directory (a copy of the seeded template, or one of its
+// own) and the paper's settings; the host opens that database and serves it through the same start as
+// `npm start` (startup/paper.ts: the paper's data made ready, its app and jobs bound to its own
+// database and configuration); at the suite's end it stops the paper's jobs and closes its database,
+// as the server's shutdown does. A new paper begins with nothing of the one before it, since a paper's
+// state hangs off its database and configuration, never off the process (the platform serves many
+// papers in one process on the same guarantee); what a suite gains is the process's start: Node,
+// the modules and PGlite's WebAssembly, about four CPU-seconds each time.
+//
+// Started by tests/e2e/host.ts with an IPC channel; what the process itself shows (its banner, its
+// exit code, its listening address) stays a test of the real server (`startServer`).
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Db } from '../../api/src/db/connection.ts';
+import { openDb, openFailureMessage } from '../../api/src/db/open.ts';
+import { ConfigError, loadConfig } from '../../api/src/foundations/config.ts';
+import { log, setLogSilent } from '../../api/src/foundations/log.ts';
+import { createShopServer } from '../../api/src/http/timeouts.ts';
+import { preparePaper, servePaper, type ServedPaper } from '../../api/src/startup/paper.ts';
+import { configRefusals, databaseRefusals } from '../../api/src/startup/safety.ts';
+
+/** What the test process asks: serve this data directory with these settings, or stop the paper served. */
+export type HostRequest = { serve: { dataDir: string; env: NodeJS.ProcessEnv } } | { release: true };
+/** The answer: served, or refused with the reasons the real server would print before it exits. */
+export type HostAnswer = { served: true } | { refused: string } | { released: true; problems: string[] };
+
+const base = loadConfig();
+setLogSilent(base.logLevel === 'silent');
+
+let current: { db: Db; paper: ServedPaper } | undefined;
+/** Errors nobody caught while a paper was served: the real server would have crashed on them. */
+let problems: string[] = [];
+let stopping = false;
+
+const notServing = (_req: IncomingMessage, res: ServerResponse) => {
+  res.statusCode = 503;
+  res.end('no paper is served at the moment');
+};
+// Only this machine reaches the host: one address is everybody (as server.ts for a local start).
+const server = createShopServer((req, res) => (current?.paper.handle ?? notServing)(req, res), {
+  ...base,
+  maxConnectionsPerAddress: Infinity,
+});
+
+const caught = (error: unknown) => {
+  const text = String((error as Error)?.stack ?? error);
+  // Work a stop cuts off (a job's call as its database closes) is taken up again by its next start.
+  if (stopping || !current) log.warn('work cut off by a paper’s stop', { error: text });
+  else problems.push(text);
+};
+process.on('uncaughtException', caught);
+process.on('unhandledRejection', caught);
+
+async function serve(dataDir: string, env: NodeJS.ProcessEnv): Promise<HostAnswer> {
+  let config;
+  try {
+    config = loadConfig({ ...env, PORT: String(base.port), PUBLIC_URL: base.publicUrl, DATA_DIR: dataDir });
+  } catch (error) {
+    if (error instanceof ConfigError) return { refused: error.message };
+    throw error;
+  }
+  const refusals = configRefusals(config);
+  if (refusals.length) return { refused: refusals.join('\n') };
+  let db: Db;
+  try {
+    db = await openDb({ dataDir });
+  } catch (error) {
+    return { refused: openFailureMessage(error) };
+  }
+  const dbRefusals = await databaseRefusals(db, config);
+  if (dbRefusals.length) {
+    await db.destroy();
+    return { refused: dbRefusals.join('\n') };
+  }
+  await preparePaper(db, config);
+  problems = [];
+  current = { db, paper: servePaper(db, config) };
+  return { served: true };
+}
+
+async function release(): Promise<HostAnswer> {
+  const was = current;
+  const found = problems;
+  if (was) {
+    stopping = true;
+    was.paper.stop();
+    // A receipt still waiting for its payment, a keep-alive socket: nothing of this paper stays open.
+    server.closeAllConnections();
+    current = undefined;
+    await was.db.destroy();
+    stopping = false;
+  }
+  problems = [];
+  return { released: true, problems: found };
+}
+
+process.on('message', (request: HostRequest) => {
+  const answer = 'serve' in request ? serve(request.serve.dataDir, request.serve.env) : release();
+  answer.then(
+    (reply) => process.send?.(reply),
+    (error: unknown) => process.send?.({ refused: String((error as Error)?.stack ?? error) }),
+  );
+});
+
+// The test process going away (its IPC channel closed) ends the host, cleanly if it can.
+process.on('disconnect', () => void release().finally(() => process.exit(0)));
+process.on('SIGTERM', () => void release().finally(() => server.close(() => process.exit(0))));
+
+server.listen(base.port, base.host, () => console.log(`Listening: ${base.publicUrl}`));
