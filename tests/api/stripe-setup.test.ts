@@ -7,7 +7,7 @@ import { stripeClient } from '../../api/src/stripe/adapter.ts';
 import { sandboxCredentials } from '../../api/src/stripe/sandbox/keys.ts';
 import { setupWebhookEndpoint } from '../../api/src/stripe/setup.ts';
 import { handledEvents } from '../../api/src/stripe/events.ts';
-import { removeDir, repoRoot, tempDir } from '../e2e/server.ts';
+import { removeDir, repoRoot, seededCopy, tempDir } from '../e2e/server.ts';
 import { describeApi } from '../support/env.ts';
 import { startHttpFaultProxy } from '../support/http-fault-proxy.ts';
 import { listenShop, type ListeningShop } from '../support/shop-server.ts';
@@ -20,6 +20,8 @@ const run = promisify(execFile);
 describe('npm run stripe-setup against the sandbox', function () {
   this.timeout(120_000);
   const dataDir = tempDir('stripe-setup-');
+  // The demo's data directory, migrated once per process: the endpoint, not the migration, is under test.
+  before(() => seededCopy(dataDir));
   after(() => removeDir(dataDir));
 
   const setup = () =>
