@@ -8,7 +8,7 @@ import { checkDatabase } from '../../api/src/maintenance/check.ts';
 import { capturedLog } from '../support/log.ts';
 import { loginWithPkce } from '../support/oidc-flow.ts';
 import { buyInShop } from '../e2e/purchase.ts';
-import { removeDir, startServer, tempDir, type RunningServer } from '../e2e/server.ts';
+import { removeDir, seededCopy, startServer, tempDir, type RunningServer } from '../e2e/server.ts';
 
 // on a full disk customers got 500 "An error occurred…", staff 500 on payouts, /readyz
 // stayed 200 and the log had a thousand identical lines. Here a small file system of its own (tmpfs)
@@ -106,7 +106,8 @@ describe('a full disk under the embedded database', function () {
       'and recovers when space is freed',
     async () => {
       const dir = (mounted as { dir: string }).dir;
-      const dataDir = path.join(dir, 'data');
+      // The demo as a first start leaves it, copied onto the small disk: the full disk, not the first start, is under test.
+      const dataDir = await seededCopy(path.join(dir, 'data'));
       const env = { LOG_LEVEL: 'info', ORDER_RATE_LIMIT: '100000' };
       server = await startServer({ dataDir, readyTimeoutMs: 180_000, env });
       const { url } = server;
