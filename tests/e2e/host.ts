@@ -5,10 +5,9 @@ import type { HostAnswer, HostRequest } from './paper-host.ts';
 import {
   ensureBuild,
   freePort,
+  prepareDataDir,
   repoRoot,
-  seededCopy,
   serverEnv,
-  startsLikeTemplate,
   startServer,
   tempDir,
   type RunningServer,
@@ -16,8 +15,8 @@ import {
 } from './server.ts';
 
 // The test process's one server process (paper-host.ts), lent to one suite at a time: each lease
-// serves a paper of its own on the host's port, from a copy of the seeded template unless the suite
-// brings a data directory, and ends with the paper's jobs stopped and its database closed.
+// serves a paper of its own on the host's port, from a copy of a template unless the suite brings a
+// data directory (server.ts prepareDataDir), and ends with the paper's jobs stopped and its database closed.
 
 /**
  * Settings of the process rather than of a paper: a suite that needs others than the host's gets a
@@ -132,7 +131,7 @@ export async function leaseServer(options: ServerOptions): Promise<RunningServer
     lent = false;
     return undefined;
   }
-  if (startsLikeTemplate(options, env)) await seededCopy(dataDir);
+  await prepareDataDir(options, env, dataDir);
   const outFrom = host.out.length;
   const errFrom = host.err.length;
   const answer = await ask(host, { serve: { dataDir, env } }, options.readyTimeoutMs ?? 60_000);

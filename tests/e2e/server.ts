@@ -54,32 +54,41 @@ export function removeDir(dir: string): void {
 }
 
 /**
- * A data directory as the server's first start leaves it for the e2e tests (schema migrated, demo
- * newspaper seeded without history), made once per process and copied for each start that would make
- * the same one: migrating and seeding are most of a first start, and the e2e suites start about 40 servers.
- * The copy's server finds the schema current and the demo's marker row, and skips both, as on any
- * later start; everything a start does besides (its keys, the sandbox, the workers) it does itself.
+ * Data directories as a first start leaves them, made once per process and copied for each start
+ * that would make the same: migrating is most of a first start (about four CPU-seconds on PGlite),
+ * and the tests start about 40 servers. `migrated` holds the schema alone, for a start that seeds
+ * its own demo (another currency, country or history, a public address) or none; `seeded` adds the
+ * demo newspaper without history, as the e2e servers' first start seeds it. A copy's server finds the
+ * schema current (and the demo's marker row) and skips what is done, as on any later start;
+ * everything a start does besides (its keys, the sandbox, the workers) it does itself.
  */
-let seededTemplate: Promise<string> | undefined;
+const templates: { migrated?: Promise<string>; seeded?: Promise<string> } = {};
 
-function seededTemplateDir(): Promise<string> {
-  seededTemplate ??= (async () => {
+/** `dir` holding what `template` holds, without its lock file (the template maker's, long released). */
+function copyOf(template: string, dir: string): string {
+  fs.cpSync(template, dir, { recursive: true, filter: (source) => path.basename(source) !== lockFileName });
+  return dir;
+}
+
+function templateDir(kind: 'migrated' | 'seeded'): Promise<string> {
+  templates[kind] ??= (async () => {
     // Loaded here, not at the top: the bench imports this module and never needs PGlite in its process.
     const [{ openDb }, { seedOnFirstStart }] = await Promise.all([
       import('../../api/src/db/open.ts'),
       import('../../seeds/index.ts'),
     ]);
-    const dir = tempDir('street-paper-e2e-template-');
+    const dir = tempDir(`street-paper-e2e-${kind}-`);
     process.once('exit', () => removeDir(dir));
+    if (kind === 'seeded') copyOf(await templateDir('migrated'), dir);
     const db = await openDb({ dataDir: dir });
     try {
-      await seedOnFirstStart(db);
+      if (kind === 'seeded') await seedOnFirstStart(db);
     } finally {
       await db.destroy();
     }
     return dir;
   })();
-  return seededTemplate;
+  return templates[kind];
 }
 
 /**
@@ -88,7 +97,7 @@ function seededTemplateDir(): Promise<string> {
  * which a start that is local (no HOST, a loopback PUBLIC_URL) does. A start on its own data directory or database, or of another
  * checkout, starts as it is asked to.
  */
-export function startsLikeTemplate(options: ServerOptions, env: NodeJS.ProcessEnv): boolean {
+function startsLikeTemplate(options: ServerOptions, env: NodeJS.ProcessEnv): boolean {
   if (options.dataDir !== undefined || options.databaseUrl || options.root) return false;
   if (env.SEED_DEMO !== 'true' || env.SEED_HISTORY !== 'false' || env.HOST || env.BIND) return false;
   // Another country's or currency's demo is seeded by its own first start.
@@ -106,12 +115,18 @@ export function startsLikeTemplate(options: ServerOptions, env: NodeJS.ProcessEn
  * a first start migrate and seed it.
  */
 export async function seededCopy(dir = tempDir()): Promise<string> {
-  // The lock file is the template maker's, long released; a copy never carries it.
-  fs.cpSync(await seededTemplateDir(), dir, {
-    recursive: true,
-    filter: (source) => path.basename(source) !== lockFileName,
-  });
-  return dir;
+  return copyOf(await templateDir('seeded'), dir);
+}
+
+/**
+ * Readies the data directory of a start on PGlite that brings none of its own: the seeded template
+ * where the start would seed the same, else the migrated one, whose start then seeds (or not) as its
+ * settings say. A directory the caller brings is its own first start, untouched.
+ */
+export async function prepareDataDir(options: ServerOptions, env: NodeJS.ProcessEnv, dataDir: string): Promise<void> {
+  if (startsLikeTemplate(options, env)) await seededCopy(dataDir);
+  else if (options.dataDir === undefined && !options.databaseUrl && !options.root)
+    copyOf(await templateDir('migrated'), dataDir);
 }
 
 export interface ServerOptions {
@@ -205,7 +220,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const dataDir = options.dataDir ?? tempDir();
   const url = `http://127.0.0.1:${port}`;
   const env = serverEnv(options, { port, url, dataDir });
-  if (startsLikeTemplate(options, env)) await seededCopy(dataDir);
+  await prepareDataDir(options, env, dataDir);
   if (!options.root) ensureBuild();
   const child = spawn(process.execPath, options.root ? startIn(options.root) : serverStart, {
     cwd: options.root ?? repoRoot,
