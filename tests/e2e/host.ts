@@ -1,7 +1,7 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { atRunEnd } from '../support/run-end.ts';
-import type { HostAnswer, HostRequest } from './paper-host.ts';
+import type { HostAnswer, HostCall, HostRequest } from './paper-host.ts';
 import {
   ensureBuild,
   freePort,
@@ -46,12 +46,13 @@ interface Host {
   out: string;
   err: string;
   exited: Promise<number | null>;
-  /** The answers not yet taken, in order. */
-  answers: ((answer: HostAnswer) => void)[];
+  /** Who waits for the answer to each request, by its id. */
+  answers: Map<number, (answer: HostAnswer) => void>;
 }
 
 let running: Promise<Host> | undefined;
 let lent = false;
+let lastRequest = 0;
 
 async function startHost(): Promise<Host> {
   ensureBuild();
@@ -71,12 +72,12 @@ async function startHost(): Promise<Host> {
     env,
     out: '',
     err: '',
-    answers: [],
+    answers: new Map(),
     exited: new Promise((resolve) => child.once('exit', (code) => resolve(code))),
   };
   child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (host.out += chunk));
   child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (host.err += chunk));
-  child.on('message', (answer: HostAnswer) => host.answers.shift()?.(answer));
+  child.on('message', (answer: HostAnswer) => host.answers.get(answer.id)?.(answer));
   const listening = new Promise<boolean>((resolve) => {
     const check = () => host.out.includes('Listening:') && resolve(true);
     child.stdout!.on('data', check);
@@ -89,22 +90,25 @@ async function startHost(): Promise<Host> {
   }
   void host.exited.then(() => {
     running = undefined;
-    for (const answer of host.answers.splice(0)) answer({ refused: `the server process ended\n${host.err}` });
+    for (const [id, answer] of host.answers) answer({ id, refused: `the server process ended\n${host.err}` });
   });
   return host;
 }
 
-function ask(host: Host, request: HostRequest, timeoutMs: number): Promise<HostAnswer> {
+/** The host's answer to `request`; one that comes after `timeoutMs` is no one's. */
+function ask(host: Host, request: HostCall, timeoutMs: number): Promise<HostAnswer> {
+  const id = ++lastRequest;
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(
-      () => reject(new Error(`the server did not answer within ${timeoutMs} ms\n${host.out}\n${host.err}`)),
-      timeoutMs,
-    );
-    host.answers.push((answer) => {
+    const timer = setTimeout(() => {
+      host.answers.delete(id);
+      reject(new Error(`the server did not answer within ${timeoutMs} ms\n${host.out}\n${host.err}`));
+    }, timeoutMs);
+    host.answers.set(id, (answer) => {
+      host.answers.delete(id);
       clearTimeout(timer);
       resolve(answer);
     });
-    host.child.send(request);
+    host.child.send({ id, ...request } satisfies HostRequest);
   });
 }
 
@@ -131,13 +135,17 @@ export async function leaseServer(options: ServerOptions): Promise<RunningServer
     lent = false;
     return undefined;
   }
-  await prepareDataDir(options, env, dataDir);
   const outFrom = host.out.length;
   const errFrom = host.err.length;
-  const answer = await ask(host, { serve: { dataDir, env } }, options.readyTimeoutMs ?? 60_000);
-  if (!('served' in answer)) {
+  try {
+    await prepareDataDir(options, env, dataDir);
+    const answer = await ask(host, { serve: { dataDir, env } }, options.readyTimeoutMs ?? 60_000);
+    if (!('served' in answer))
+      throw new Error(`the server did not start: ${'refused' in answer ? answer.refused : ''}`);
+  } catch (error) {
+    // The next lease begins by stopping whatever this one left served.
     lent = false;
-    throw new Error(`the server did not start: ${'refused' in answer ? answer.refused : ''}`);
+    throw error;
   }
   let released: Promise<number> | undefined;
   const stop = (timeoutMs = 10_000) =>

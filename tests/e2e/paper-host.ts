@@ -20,9 +20,12 @@ import { preparePaper, servePaper, type ServedPaper } from '../../api/src/startu
 import { configRefusals, databaseRefusals } from '../../api/src/startup/safety.ts';
 
 /** What the test process asks: serve this data directory with these settings, or stop the paper served. */
-export type HostRequest = { serve: { dataDir: string; env: NodeJS.ProcessEnv } } | { release: true };
+export type HostCall = { serve: { dataDir: string; env: NodeJS.ProcessEnv } } | { release: true };
 /** The answer: served, or refused with the reasons the real server would print before it exits. */
-export type HostAnswer = { served: true } | { refused: string } | { released: true; problems: string[] };
+export type Answer = { served: true } | { refused: string } | { released: true; problems: string[] };
+/** Each call and its answer carry the call's number, so that a late answer is never taken for another's. */
+export type HostRequest = { id: number } & HostCall;
+export type HostAnswer = { id: number } & Answer;
 
 const base = loadConfig();
 setLogSilent(base.logLevel === 'silent');
@@ -51,7 +54,9 @@ const caught = (error: unknown) => {
 process.on('uncaughtException', caught);
 process.on('unhandledRejection', caught);
 
-async function serve(dataDir: string, env: NodeJS.ProcessEnv): Promise<HostAnswer> {
+async function serve(dataDir: string, env: NodeJS.ProcessEnv): Promise<Answer> {
+  // A paper whose lease was given up (its test timed out) stops before the next one is served.
+  await release();
   let config;
   try {
     config = loadConfig({ ...env, PORT: String(base.port), PUBLIC_URL: base.publicUrl, DATA_DIR: dataDir });
@@ -72,13 +77,18 @@ async function serve(dataDir: string, env: NodeJS.ProcessEnv): Promise<HostAnswe
     await db.destroy();
     return { refused: dbRefusals.join('\n') };
   }
-  await preparePaper(db, config);
+  try {
+    await preparePaper(db, config);
+  } catch (error) {
+    await db.destroy();
+    throw error;
+  }
   problems = [];
   current = { db, paper: servePaper(db, config) };
   return { served: true };
 }
 
-async function release(): Promise<HostAnswer> {
+async function release(): Promise<Answer> {
   const was = current;
   const found = problems;
   if (was) {
@@ -97,8 +107,8 @@ async function release(): Promise<HostAnswer> {
 process.on('message', (request: HostRequest) => {
   const answer = 'serve' in request ? serve(request.serve.dataDir, request.serve.env) : release();
   answer.then(
-    (reply) => process.send?.(reply),
-    (error: unknown) => process.send?.({ refused: String((error as Error)?.stack ?? error) }),
+    (reply) => process.send?.({ id: request.id, ...reply }),
+    (error: unknown) => process.send?.({ id: request.id, refused: String((error as Error)?.stack ?? error) }),
   );
 });
 
