@@ -324,9 +324,10 @@ export function runsOnPostgres(file: string): boolean {
 /**
  * Declares a suite once per database engine: PGlite always, PostgreSQL when TEST_DATABASE_URL is set
  * and its file is in `onPostgresToo`. The database is reset to the demo newspaper before the suite;
- * call `t.reset()` for more.
+ * call `t.reset()` for more. The body learns which engine it declares for, so that a test which does
+ * not use the suite's database (a command run on a database of its own) is declared on one alone.
  */
-export function describeApi(title: string, body: (t: ApiTest) => void): void {
+export function describeApi(title: string, body: (t: ApiTest, engine: EngineName) => void): void {
   let file: string | undefined;
   for (const name of enginesUnderTest()) {
     if (name === 'postgres' && !(file && runsOnPostgres(file))) continue;
@@ -348,7 +349,7 @@ export function describeApi(title: string, body: (t: ApiTest) => void): void {
         } satisfies ApiTest);
         await t.reset();
       });
-      body(t);
+      body(t, name);
     }).file;
   }
 }
