@@ -1,9 +1,10 @@
 import path from 'node:path';
+import type { Knex } from 'knex';
 import supertest from 'supertest';
 import { buildApp } from '../../api/src/app.ts';
 import { loadConfig, type Config } from '../../api/src/foundations/config.ts';
 import { clientConfig, createDb, migrate, type Db } from '../../api/src/db/connection.ts';
-import { listTables, quoteIdent, readSequences } from '../../api/src/maintenance/tables.ts';
+import { isDerivedTable, listTables, quoteIdent, readSequences } from '../../api/src/maintenance/tables.ts';
 import { oneRow } from '../../api/src/foundations/one-row.ts';
 import { setLogSilent } from '../../api/src/foundations/log.ts';
 import { seedOnFirstStart } from '../../seeds/index.ts';
@@ -105,7 +106,7 @@ async function retryDeadlock(work: () => Promise<void>): Promise<void> {
 interface SeededSnapshot {
   tables: string[];
   /** Per table with seeded rows, in the order of their foreign keys: its insert and the rows' JSON. */
-  inserts: { sql: string; rows: string }[];
+  inserts: { table: string; sql: string; rows: string }[];
   /** One statement setting every serial where the seed left it, as `restart identity` and the seed would. */
   sequences?: string;
   /**
@@ -118,12 +119,64 @@ interface SeededSnapshot {
   empty: 'delete' | 'truncate';
   /** Resets since the last vacuum (DELETE only). */
   sinceVacuum: number;
+  /** Per table, the tables whose foreign keys point at it: TRUNCATE … CASCADE empties them too. */
+  referencedBy: Map<string, string[]>;
+  /** Each table's state when the last reset ended (TRUNCATE only): see `changedTables`. */
+  states: Map<string, string>;
+  /** When a reset last stamped every table's rows with its time (TRUNCATE only). */
+  stampedAt: number;
 }
 
 /** DELETE leaves dead rows behind; a vacuum this often keeps the seeded tables a page or two. */
 const vacuumEvery = 25;
 
 const snapshots = new WeakMap<Db, Promise<SeededSnapshot>>();
+
+/** Per table of the schema, the tables whose foreign keys point at it. */
+async function foreignKeys(db: Knex): Promise<Map<string, string[]>> {
+  const { rows } = await db.raw<{ rows: { referenced: string; referencing: string }[] }>(
+    `select p.relname as referenced, c.relname as referencing
+       from pg_constraint k join pg_class c on c.oid = k.conrelid join pg_class p on p.oid = k.confrelid
+       where k.contype = 'f' and k.connamespace = current_schema()::regnamespace`,
+  );
+  const referencedBy = new Map<string, string[]>();
+  for (const { referenced, referencing } of rows)
+    referencedBy.set(referenced, [...(referencedBy.get(referenced) ?? []), referencing]);
+  return referencedBy;
+}
+
+/**
+ * Each table's row count and the newest transaction that wrote one of its rows (the highest xmin):
+ * a committed insert, update or delete changes one or the other, since every new row version carries
+ * a newer transaction id. Migration 022's revision is left out: it follows settings and items.
+ */
+async function tableStates(db: Knex, tables: string[]): Promise<Map<string, string>> {
+  const read = tables
+    .filter((table) => !isDerivedTable(table))
+    .map(
+      (table) =>
+        `select '${table}' as name, count(*) || ':' || coalesce(max(xmin::text::bigint), 0) as state from ${quoteIdent(table)}`,
+    );
+  const { rows } = await db.raw<{ rows: { name: string; state: string }[] }>(read.join(' union all '));
+  return new Map(rows.map(({ name, state }) => [name, state]));
+}
+
+/**
+ * The tables a reset must empty and load again: those changed since the last reset ended, and the
+ * tables whose foreign keys reach them (TRUNCATE … CASCADE empties those as well).
+ */
+async function changedTables(db: Knex, snapshot: SeededSnapshot): Promise<string[]> {
+  const now = await tableStates(db, snapshot.tables);
+  const chosen = new Set([...now].filter(([table, state]) => snapshot.states.get(table) !== state).map(([t]) => t));
+  for (const table of chosen) for (const referencing of snapshot.referencedBy.get(table) ?? []) chosen.add(referencing);
+  return snapshot.tables.filter((table) => chosen.has(table));
+}
+
+/**
+ * How long rows a reset left unchanged keep the time it stamped them with: then a reset stamps every
+ * table again, so that no test reads a seeded row as made minutes before it started (or yesterday).
+ */
+const restampAfterMs = 30_000;
 
 /** Empties every table and seeds the demo as a first start does, and keeps what that left. */
 async function seedAndSnapshot(db: Db): Promise<SeededSnapshot> {
@@ -164,6 +217,7 @@ async function seedAndSnapshot(db: Db): Promise<SeededSnapshot> {
             : `x.${quoteIdent(column)}`,
         );
         inserts.push({
+          table: table.name,
           sql: `insert into ${name} (${columns.map((c) => quoteIdent(c.name)).join(', ')})
                 select ${values.join(', ')} from json_populate_recordset(null::${name}, ?::json) x`,
           rows: rows[0].rows,
@@ -182,6 +236,9 @@ async function seedAndSnapshot(db: Db): Promise<SeededSnapshot> {
         sequences: sequences.length ? `select ${sequences.join(', ')}` : undefined,
         empty: clientConfig(db).client === 'pg' && seeded.superuser === 'on' ? 'delete' : 'truncate',
         sinceVacuum: 0,
+        referencedBy: await foreignKeys(trx),
+        states: await tableStates(trx, tables),
+        stampedAt: Date.now(),
       };
     }),
   );
@@ -205,6 +262,8 @@ export async function resetDatabase(db: Db): Promise<void> {
     return;
   }
   const snapshot = await known;
+  let states: Map<string, string> | undefined;
+  let restamped = false;
   await retryDeadlock(() =>
     db.transaction(async (trx) => {
       if (snapshot.empty === 'delete') {
@@ -212,14 +271,26 @@ export async function resetDatabase(db: Db): Promise<void> {
         await trx.raw(`set local session_replication_role = replica`);
         await trx.raw(snapshot.tables.map((table) => `delete from ${quoteIdent(table)}`).join('; '));
         await trx.raw(`set local session_replication_role = origin`);
+        for (const { sql, rows } of snapshot.inserts) await trx.raw(sql, [rows]);
       } else {
-        await trx.raw(`truncate table ${snapshot.tables.map(quoteIdent).join(', ')} cascade`);
+        // PGlite truncates each table in a millisecond or two, about 60 ms for all of them, which
+        // hundreds of resets per run pay: only the tables a test changed are emptied and loaded again
+        // (PGlite has one connection, so nothing writes between the look and the truncate), and every
+        // table now and then, so that no row keeps an old reset's time for long.
+        restamped = Date.now() - snapshot.stampedAt > restampAfterMs;
+        const chosen = restamped ? snapshot.tables : await changedTables(trx, snapshot);
+        if (chosen.length) await trx.raw(`truncate table ${chosen.map(quoteIdent).join(', ')} cascade`);
+        // With triggers, as the seed's own inserts: a change of settings and items raises the shop's revision.
+        for (const { table, sql, rows } of snapshot.inserts) if (chosen.includes(table)) await trx.raw(sql, [rows]);
       }
-      // With triggers, as the seed's own inserts: a change of settings and items raises the shop's revision.
-      for (const { sql, rows } of snapshot.inserts) await trx.raw(sql, [rows]);
       if (snapshot.sequences) await trx.raw(snapshot.sequences);
+      if (snapshot.empty === 'truncate') states = await tableStates(trx, snapshot.tables);
     }),
   );
+  // Only what committed counts: a failed reset keeps the states of the one before, beside which what
+  // a test changed still reads as changed.
+  if (states) snapshot.states = states;
+  if (restamped) snapshot.stampedAt = Date.now();
   if (snapshot.empty === 'delete' && ++snapshot.sinceVacuum >= vacuumEvery) {
     snapshot.sinceVacuum = 0;
     await db.raw(`vacuum ${snapshot.tables.map(quoteIdent).join(', ')}`);

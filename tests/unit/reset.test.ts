@@ -47,7 +47,7 @@ async function changeThings(db: Db): Promise<void> {
   await db('vendor_comments').insert({ vendor_id: 1, comment: 'left behind' });
 }
 
-describeApi('the tests’ reset', (t) => {
+describeApi('the tests’ reset', (t, engine) => {
   it('leaves the rows, ids and serials seeding again leaves, and raises the shop’s revision', async () => {
     // Seeding again, as the reset did before it kept a snapshot.
     await changeThings(t.db);
@@ -69,4 +69,22 @@ describeApi('the tests’ reset', (t) => {
     assert.deepEqual(await contents(t.db), seeded);
     assert.ok((await revision()) > before, 'the shop’s copies of settings and items are read again');
   });
+
+  if (engine === 'pglite')
+    it('on PGlite loads again only the tables a test changed and those whose foreign keys reach them', async () => {
+      await t.reset();
+      const seeded = await contents(t.db);
+      const newest = async (table: string) =>
+        oneRow((await t.db.raw<{ rows: { xmin: string }[] }>(`select max(xmin::text) as xmin from "${table}"`)).rows)
+          .xmin;
+      const items = await newest('items');
+      const locations = await newest('vendor_locations');
+      // vendor_locations holds seeded rows whose foreign key reaches vendors: emptied with it, and loaded again
+      await t.db('vendors').where({ license_id: 'DEMO-2' }).update({ first_name: 'Changed' });
+      await t.db('vendor_comments').insert({ vendor_id: 1, comment: 'left behind' });
+      await t.reset();
+      assert.deepEqual(await contents(t.db), seeded);
+      assert.equal(await newest('items'), items, 'the items, which no test changed, stay as they were');
+      assert.notEqual(await newest('vendor_locations'), locations, 'the vendors’ locations are loaded again');
+    });
 });
