@@ -119,14 +119,21 @@ export async function seededCopy(dir = tempDir()): Promise<string> {
 }
 
 /**
+ * `dir` (a new temporary directory unless given; it must be empty) holding an empty schema as the
+ * first start's migrations leave it, for a test that seeds what it needs itself.
+ */
+export async function migratedCopy(dir = tempDir()): Promise<string> {
+  return copyOf(await templateDir('migrated'), dir);
+}
+
+/**
  * Readies the data directory of a start on PGlite that brings none of its own: the seeded template
  * where the start would seed the same, else the migrated one, whose start then seeds (or not) as its
  * settings say. A directory the caller brings is its own first start, untouched.
  */
 export async function prepareDataDir(options: ServerOptions, env: NodeJS.ProcessEnv, dataDir: string): Promise<void> {
   if (startsLikeTemplate(options, env)) await seededCopy(dataDir);
-  else if (options.dataDir === undefined && !options.databaseUrl && !options.root)
-    copyOf(await templateDir('migrated'), dataDir);
+  else if (options.dataDir === undefined && !options.databaseUrl && !options.root) await migratedCopy(dataDir);
 }
 
 export interface ServerOptions {
