@@ -25,9 +25,8 @@ const programs = projects.map((project) => {
   return ts.createProgram({ rootNames: parsed.fileNames, options: parsed.options });
 });
 
-// Each file is checked in the one program that owns it, with its own project's options, as ESLint
-// reads it: the root's program also holds the api/, admin/ and shop-widget/ files its tests import,
-// and checking their bodies again there, under the tests' options, cost as much as checking them once.
+// The root's program also holds the api/, admin/ and shop-widget/ files its tests import: those were
+// checked already, in the program that owns them.
 const owned = new Set();
 const typeErrors = [
   ...configErrors,

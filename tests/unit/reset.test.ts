@@ -75,8 +75,10 @@ describeApi('the tests’ reset', (t, engine) => {
       await t.reset();
       const seeded = await contents(t.db);
       const newest = async (table: string) =>
-        oneRow((await t.db.raw<{ rows: { xmin: string }[] }>(`select max(xmin::text) as xmin from "${table}"`)).rows)
-          .xmin;
+        oneRow(
+          (await t.db.raw<{ rows: { xmin: string }[] }>(`select max(xmin::text::bigint)::text as xmin from "${table}"`))
+            .rows,
+        ).xmin;
       const items = await newest('items');
       const locations = await newest('vendor_locations');
       // vendor_locations holds seeded rows whose foreign key reaches vendors: emptied with it, and loaded again
