@@ -195,8 +195,16 @@ export async function resize(page: Page, size: { width: number; height: number }
   await animationsDone(page);
 }
 
-/** Saves a full-page screenshot under .test-output/ and returns its path. */
-export async function screenshot(page: Page, name: string): Promise<string> {
+/**
+ * Whether the e2e tests save their screenshots: they are for a person to look at, and `.ci/run` turns
+ * them off (E2E_SCREENSHOTS=0), since a CI run keeps no files; encoding a full page as PNG costs
+ * Chromium about half a CPU-second, and the suite takes a few hundred.
+ */
+const screenshotsWanted = process.env.E2E_SCREENSHOTS !== '0';
+
+/** Saves a full-page screenshot under .test-output/ (unless E2E_SCREENSHOTS=0). */
+export async function screenshot(page: Page, name: string): Promise<void> {
+  if (!screenshotsWanted) return;
   fs.mkdirSync(outputDir, { recursive: true });
   const file = path.join(outputDir, `${name}.png`);
   try {
@@ -208,7 +216,6 @@ export async function screenshot(page: Page, name: string): Promise<string> {
     if (!String(error).includes('Unable to capture screenshot')) throw error;
     await page.screenshot({ path: file, fullPage: true });
   }
-  return file;
 }
 
 /**
