@@ -37,7 +37,7 @@ export interface LighthouseOptions extends BenchOptions {
 
 export async function benchLighthouse({ tiny = false, origin }: LighthouseOptions = {}): Promise<Figure[]> {
   ensureBuild();
-  const server = origin ? undefined : await startServer();
+  const server = origin ? undefined : await startServer({ optimised: true });
   const base = origin ?? server!.url;
   const judged: readonly (typeof categories)[number][] = tiny ? ['performance'] : categories;
   const chrome = await chromeLauncher.launch({

@@ -69,6 +69,7 @@ async function startSandbox(
   }
   const server = await startServer({
     dataDir,
+    optimised: true,
     env: { PUBLIC_URL: appUrl, SEED_DEMO: 'false', SANDBOX_FEE_DELAY_MS: '0' },
   });
   return { server, secretKey, webhookSecret };
@@ -104,6 +105,7 @@ async function benchEngine(part: string, adminUrl: string | undefined, tiny: boo
   const app = await startServer({
     port,
     databaseUrl,
+    optimised: true,
     root: process.env.BENCH_APP_DIR || undefined,
     env: {
       STRIPE_SECRET_KEY: sandbox.secretKey,
