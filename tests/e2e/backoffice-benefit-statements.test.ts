@@ -67,7 +67,9 @@ describe('e2e: statements of earnings for the job centre in the back office', fu
       .filter({ hasText: lang === 'de' ? 'Jobcenter' : 'job centre' })
       .waitFor();
     await page.locator('#statement-tab-benefit').click();
+    await shown(6);
     await choose('#benefit-span', lang === 'de' ? 'Monat' : 'Month');
+    await shown(1);
     const monthName = new Intl.DateTimeFormat(lang === 'de' ? 'de-DE' : 'en-GB', {
       timeZone: 'UTC',
       month: 'long',
@@ -77,21 +79,19 @@ describe('e2e: statements of earnings for the job centre in the back office', fu
   }
 
   /**
-   * Opens the select `id` and takes its option `name`. The dialog renders its first answer while it
-   * opens; a click that lands in that render leaves the menu closed (seen on a loaded machine), so
-   * a menu that did not open is opened once more.
+   * Waits until the dialog shows its answer of `months` months: a select opened while the answer is
+   * drawn can be drawn again closed.
    */
+  const shown = (months: number) =>
+    page.waitForFunction(
+      (count) => document.querySelectorAll('#benefit-months tr[data-month]').length === count,
+      months,
+    );
+
+  /** Opens the select `id` and takes its option `name`. */
   async function choose(id: string, name: string) {
-    const option = page.getByRole('option', { name, exact: true });
     await page.locator(id).click();
-    if (
-      !(await option.waitFor({ timeout: 5_000 }).then(
-        () => true,
-        () => false,
-      ))
-    )
-      await page.locator(id).click();
-    await option.click();
+    await page.getByRole('option', { name, exact: true }).click();
   }
 
   for (const lang of ['de', 'en'] as const) {

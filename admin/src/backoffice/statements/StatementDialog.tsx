@@ -79,7 +79,16 @@ export function StatementButton({ vendorId, licenseId, name }: { vendorId: numbe
       <Button label="app.statements.open" onClick={() => setOpen(true)} id="vendor-statement-button">
         <ReceiptLongIcon />
       </Button>
-      <Dialog open={open} onClose={() => setOpen(false)} fullWidth maxWidth="md" aria-labelledby="statement-title">
+      {/* As tall as it may be from the start: a dialog that grew with each answer would move its
+          controls from under the pointer of someone about to click them. */}
+      <Dialog
+        open={open}
+        onClose={() => setOpen(false)}
+        fullWidth
+        maxWidth="md"
+        aria-labelledby="statement-title"
+        slotProps={{ paper: { sx: { height: 'calc(100% - 64px)' } } }}
+      >
         <DialogTitle id="statement-title">{translate('app.statements.title', { vendor: name })}</DialogTitle>
         <DialogContent>
           <Tabs
