@@ -27,7 +27,7 @@ import { PageTitle } from '../layout/PageTitle.tsx';
 import { counterPaths } from './paths.ts';
 import { PrintFrame } from '../common/PrintFrame.tsx';
 import { AfterCloseNotice, type TillDay } from './CashDay.tsx';
-import { FiscalOffNotice } from './TillFiscal.tsx';
+import { FiscalOffNotice, useFiscalOverview } from './TillFiscal.tsx';
 
 interface AtCounter {
   vendor: { id: number; licenseId: string; firstName: string; lastName: string };
@@ -94,6 +94,9 @@ function VisitForm({ licenseId }: { licenseId: string }) {
       dataProvider.call(`/api/counter/vendor?vendor=${encodeURIComponent(licenseId)}`) as Promise<AtCounter>,
     retry: false,
   });
+  // The notice that a till does not sign stands above the button: drawn with the form rather than
+  // after it, so that the button does not move from under a pointer about to click it.
+  const fiscal = useFiscalOverview();
   const [visitId, setVisitId] = useState(newVisitId);
   const [quantities, setQuantities] = useState<Record<number, string>>({});
   const [cashText, setCashText] = useState('');
@@ -109,7 +112,8 @@ function VisitForm({ licenseId }: { licenseId: string }) {
     apply();
   };
 
-  if (isPending) return <Typography color="text.secondary">{translate('ra.page.loading')}</Typography>;
+  if (isPending || fiscal.isPending)
+    return <Typography color="text.secondary">{translate('ra.page.loading')}</Typography>;
   if (error) {
     const status = error instanceof HttpError ? (error.status as number) : 0;
     return (
