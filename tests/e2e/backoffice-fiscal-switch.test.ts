@@ -118,9 +118,14 @@ describe('e2e: staff switch a till to test mode, print a signed Kaufbeleg, see t
     await screenshot(page, `${name}-390`);
     await resize(page, { width: 1280, height: 900 });
   };
+  // The select shows the choice before anything else is clicked: a choice that did not take fails here, by name.
   const choose = async (select: string, option: string) => {
     await page.locator(select).click();
     await page.getByRole('option', { name: option, exact: true }).click();
+    await page
+      .locator(select)
+      .filter({ hasText: new RegExp(`^${option}$`) })
+      .waitFor();
   };
   const confirmDialog = async (text: string, button: string) => {
     const dialog = page.getByRole('dialog');
