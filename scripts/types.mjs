@@ -1,8 +1,8 @@
 // The TypeScript programs of the four projects and their type errors, as `npm run typecheck` and
 // `npm run types-and-lint` find them: every file is checked once, in the program of the project that
 // owns it (api/, admin/ and shop-widget/ own their folders; the root owns its tests, seeds, scripts
-// and benchmark), although the root's program holds the api/, admin/ and shop-widget/ files its
-// tests import too.
+// and benchmark, and what a project's tsconfig leaves out of its folder), although the root's program
+// holds the api/, admin/ and shop-widget/ files its tests import too.
 import path from 'node:path';
 import ts from 'typescript';
 
@@ -12,23 +12,35 @@ export const projects = ['api/tsconfig.json', 'admin/tsconfig.json', 'shop-widge
 /** The folders of the projects other than the root's, each owning what lies in it. */
 const ownFolders = projects.map((project) => path.dirname(path.join(root, project))).filter((dir) => dir !== root);
 
-/** Whether the project of `tsconfig` owns `file`: the innermost project folder holding it. */
-function owns(tsconfig, file) {
+function parse(tsconfig, errors = []) {
+  return ts.getParsedCommandLineOfConfigFile(path.join(root, tsconfig), undefined, {
+    ...ts.sys,
+    onUnRecoverableConfigFileDiagnostic: (diagnostic) => errors.push(diagnostic),
+  });
+}
+
+/**
+ * Whether the project of `tsconfig` checks `file`: a project checks what lies in its folder; the root
+ * checks the rest, and also a file in a project's folder that the project's own tsconfig does not
+ * include (api/ holds only src/, the root all of api/), which no other program would check.
+ */
+function owner(tsconfig) {
   const dir = path.dirname(path.join(root, tsconfig));
-  const inner = ownFolders.find((folder) => file.startsWith(folder + path.sep));
-  return dir === root ? !inner : inner === dir;
+  if (dir !== root) return (file) => file.startsWith(dir + path.sep);
+  const included = new Set(
+    projects.filter((project) => project !== tsconfig).flatMap((project) => parse(project)?.fileNames ?? []),
+  );
+  return (file) => !ownFolders.some((folder) => file.startsWith(folder + path.sep)) || !included.has(file);
 }
 
 /** The project's program (undefined when its tsconfig cannot be read) and the type errors of its own files. */
 export function checkProject(tsconfig) {
   const errors = [];
-  const parsed = ts.getParsedCommandLineOfConfigFile(path.join(root, tsconfig), undefined, {
-    ...ts.sys,
-    onUnRecoverableConfigFileDiagnostic: (diagnostic) => errors.push(diagnostic),
-  });
+  const parsed = parse(tsconfig, errors);
   if (!parsed) return { program: undefined, errors };
   const program = ts.createProgram({ rootNames: parsed.fileNames, options: parsed.options });
-  const files = program.getSourceFiles().filter((file) => owns(tsconfig, file.fileName));
+  const owns = owner(tsconfig);
+  const files = program.getSourceFiles().filter((file) => owns(file.fileName));
   errors.push(
     ...ts.sortAndDeduplicateDiagnostics([
       ...parsed.errors,
