@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import type { Page } from 'playwright-core';
+import type { Page, Route } from 'playwright-core';
 import { eventually } from '../support/orders.ts';
 import { accessToken, useBrowserTab } from './admin-login.ts';
 import { screenshot } from './browser.ts';
@@ -247,5 +247,25 @@ describe('e2e: the counter, the cash book and the daily close in the back office
       .filter({ hasText: euros(counted) })
       .waitFor();
     await screenshot(page, 'backoffice-today-de-1280');
+  });
+
+  it('draws the visit once the tills’ signing state has failed to load, without waiting for its retries', async () => {
+    // The first answer is an error; each retry is held unanswered, as a server that stopped answering.
+    const held: Route[] = [];
+    let asked = 0;
+    const handler = async (route: Route) => {
+      asked++;
+      if (asked > 1) return void held.push(route);
+      await route.fulfill({ status: 503, contentType: 'application/json', body: '{"message":"Nicht erreichbar."}' });
+    };
+    await page.route('**/api/fiscal', handler);
+    try {
+      await page.goto(url('/counter/DEMO-1'));
+      await page.locator('#counter-confirm').waitFor();
+      assert.equal(await page.locator('#counter-fiscal-off').count(), 0, 'no notice without the signing state');
+    } finally {
+      await page.unroute('**/api/fiscal', handler);
+      await Promise.all(held.map((route) => route.abort()));
+    }
   });
 });

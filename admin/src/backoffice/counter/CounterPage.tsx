@@ -95,8 +95,10 @@ function VisitForm({ licenseId }: { licenseId: string }) {
     retry: false,
   });
   // The notice that a till does not sign stands above the button: drawn with the form rather than
-  // after it, so that the button does not move from under a pointer about to click it.
+  // after it, so that the button does not move from under a pointer about to click it. A signing
+  // state that fails to load holds up the visit no longer than its first try.
   const fiscal = useFiscalOverview();
+  const fiscalWaiting = fiscal.isPending && fiscal.failureCount === 0;
   const [visitId, setVisitId] = useState(newVisitId);
   const [quantities, setQuantities] = useState<Record<number, string>>({});
   const [cashText, setCashText] = useState('');
@@ -112,8 +114,7 @@ function VisitForm({ licenseId }: { licenseId: string }) {
     apply();
   };
 
-  if (isPending || fiscal.isPending)
-    return <Typography color="text.secondary">{translate('ra.page.loading')}</Typography>;
+  if (isPending || fiscalWaiting) return <Typography color="text.secondary">{translate('ra.page.loading')}</Typography>;
   if (error) {
     const status = error instanceof HttpError ? (error.status as number) : 0;
     return (
