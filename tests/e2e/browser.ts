@@ -198,9 +198,10 @@ export async function resize(page: Page, size: { width: number; height: number }
 /**
  * Whether the e2e tests save their screenshots: they are for a person to look at, and `.ci/run` turns
  * them off (E2E_SCREENSHOTS=0), since a CI run keeps no files; encoding a full page as PNG costs
- * Chromium about half a CPU-second, and the suite takes a few hundred.
+ * Chromium about half a CPU-second, and the suite takes a few hundred. A test skips the screens and
+ * widths it opens for a screenshot alone when none is taken.
  */
-const screenshotsWanted = process.env.E2E_SCREENSHOTS !== '0';
+export const screenshotsWanted = process.env.E2E_SCREENSHOTS !== '0';
 
 /** Saves a full-page screenshot under .test-output/ (unless E2E_SCREENSHOTS=0). */
 export async function screenshot(page: Page, name: string): Promise<void> {
