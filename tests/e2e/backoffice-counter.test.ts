@@ -268,4 +268,51 @@ describe('e2e: the counter, the cash book and the daily close in the back office
       await Promise.all(held.map((route) => route.abort()));
     }
   });
+
+  it('draws a till’s forms with its signing state, which stands above them, and without it once its first try has failed', async () => {
+    // The signing state held back: the screen says it is loading and draws none of the forms whose
+    // buttons the signing state, arriving, would push from under the pointer.
+    let release = () => {};
+    const answered = new Promise<void>((resolve) => (release = resolve));
+    let asked = () => {};
+    const held = new Promise<void>((resolve) => (asked = resolve));
+    const hold = async (route: Route) => {
+      asked();
+      await answered;
+      await route.continue();
+    };
+    await page.route('**/api/fiscal', hold);
+    try {
+      const tills = page.waitForResponse((response) => new URL(response.url()).pathname === '/api/tills');
+      await page.goto(url('/tills'));
+      await Promise.all([held, tills]);
+      await page.locator('#tills-loading').waitFor();
+      assert.equal(await page.locator('#till-location-save').count(), 0, 'no form before the signing state');
+      release();
+      await page.locator('#till-fiscal-mode').waitFor();
+      await page.locator('#till-location-save').waitFor();
+      assert.equal(await page.locator('#tills-loading').count(), 0);
+    } finally {
+      release();
+      await page.unroute('**/api/fiscal', hold);
+    }
+
+    // The first answer an error, each retry held unanswered: the forms draw, without the signing state.
+    const unanswered: Route[] = [];
+    let tries = 0;
+    const failing = async (route: Route) => {
+      tries++;
+      if (tries > 1) return void unanswered.push(route);
+      await route.fulfill({ status: 503, contentType: 'application/json', body: '{"message":"Nicht erreichbar."}' });
+    };
+    await page.route('**/api/fiscal', failing);
+    try {
+      await page.goto(url('/tills'));
+      await page.locator('#till-location-save').waitFor();
+      assert.equal(await page.locator('#till-fiscal-mode').count(), 0, 'no signing section without the signing state');
+    } finally {
+      await page.unroute('**/api/fiscal', failing);
+      await Promise.all(unanswered.map((route) => route.abort()));
+    }
+  });
 });

@@ -27,7 +27,7 @@ import { PageTitle } from '../layout/PageTitle.tsx';
 import { counterPaths } from './paths.ts';
 import { PrintFrame } from '../common/PrintFrame.tsx';
 import { AfterCloseNotice, type TillDay } from './CashDay.tsx';
-import { FiscalOffNotice, useFiscalOverview } from './TillFiscal.tsx';
+import { FiscalOffNotice, onFirstTry, useFiscalOverview } from './TillFiscal.tsx';
 
 interface AtCounter {
   vendor: { id: number; licenseId: string; firstName: string; lastName: string };
@@ -94,11 +94,8 @@ function VisitForm({ licenseId }: { licenseId: string }) {
       dataProvider.call(`/api/counter/vendor?vendor=${encodeURIComponent(licenseId)}`) as Promise<AtCounter>,
     retry: false,
   });
-  // The notice that a till does not sign stands above the button: drawn with the form rather than
-  // after it, so that the button does not move from under a pointer about to click it. A signing
-  // state that fails to load holds up the visit no longer than its first try.
+  // The notice that a till does not sign stands above the button: drawn with the form (onFirstTry).
   const fiscal = useFiscalOverview();
-  const fiscalWaiting = fiscal.isPending && fiscal.failureCount === 0;
   const [visitId, setVisitId] = useState(newVisitId);
   const [quantities, setQuantities] = useState<Record<number, string>>({});
   const [cashText, setCashText] = useState('');
@@ -114,7 +111,8 @@ function VisitForm({ licenseId }: { licenseId: string }) {
     apply();
   };
 
-  if (isPending || fiscalWaiting) return <Typography color="text.secondary">{translate('ra.page.loading')}</Typography>;
+  if (isPending || onFirstTry(fiscal))
+    return <Typography color="text.secondary">{translate('ra.page.loading')}</Typography>;
   if (error) {
     const status = error instanceof HttpError ? (error.status as number) : 0;
     return (

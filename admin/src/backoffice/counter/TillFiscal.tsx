@@ -61,6 +61,15 @@ export function useFiscalOverview() {
   });
 }
 
+/**
+ * Whether the signing state is on its first try still. A screen where it draws above buttons waits
+ * that long before drawing them, so that none moves from under a pointer about to click it; a signing
+ * state that fails to load holds the screen up no longer than that.
+ */
+export function onFirstTry(fiscal: { isPending: boolean; failureCount: number }): boolean {
+  return fiscal.isPending && fiscal.failureCount === 0;
+}
+
 /** "Testmodus · Deutschland (TSE) · lokaler TSE-Simulator …": what applies to a till now. */
 function useApplies() {
   const translate = useTranslate();

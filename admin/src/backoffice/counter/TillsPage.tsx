@@ -8,7 +8,7 @@ import type { ShopDataProvider } from '../dataProvider.ts';
 import { useFormatMoney } from '../common/money.tsx';
 import { PageTitle } from '../layout/PageTitle.tsx';
 import { Dep7Export } from './Dep7Export.tsx';
-import { FiscalExport, TillFiscal } from './TillFiscal.tsx';
+import { FiscalExport, onFirstTry, TillFiscal, useFiscalOverview } from './TillFiscal.tsx';
 import { TillBook } from './TillBook.tsx';
 import { TillMovementForm } from './TillMovementForm.tsx';
 import { TillCloseForm } from './TillCloseForm.tsx';
@@ -24,16 +24,28 @@ export function TillsPage() {
   const formatMoney = useFormatMoney();
   const [locale] = useLocaleState();
   const [selected, setSelected] = useState(0);
-  const { data } = useQuery({
+  const tills = useQuery({
     queryKey: ['tills'],
     queryFn: () => dataProvider.call('/api/tills') as Promise<{ tills: Till[]; today: string }>,
   });
+  // A till's signing and its DEP7 export stand above its other forms: drawn with them (onFirstTry).
+  const fiscal = useFiscalOverview();
+  const data = onFirstTry(fiscal) ? undefined : tills.data;
   const till = data?.tills[selected] ?? data?.tills[0];
   return (
     <Box sx={{ maxWidth: 1100 }}>
       <Title title={<PageTitle page="app.page.tills" />} />
       <Card sx={{ mt: 2 }}>
         <CardContent>
+          {tills.error ? (
+            <Alert severity="error">{tills.error.message}</Alert>
+          ) : (
+            !data && (
+              <Typography id="tills-loading" color="text.secondary">
+                {translate('ra.page.loading')}
+              </Typography>
+            )
+          )}
           {data && data.tills.length === 0 && <Alert severity="info">{translate('app.tills.none')}</Alert>}
           {data && data.tills.length > 1 && (
             <Tabs value={selected} onChange={(_e, n: number) => setSelected(n)} sx={{ mb: 2 }}>
