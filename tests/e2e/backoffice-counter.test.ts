@@ -249,8 +249,11 @@ describe('e2e: the counter, the cash book and the daily close in the back office
     await screenshot(page, 'backoffice-today-de-1280');
   });
 
-  it('draws the visit once the tills’ signing state has failed to load, without waiting for its retries', async () => {
-    // The first answer is an error; each retry is held unanswered, as a server that stopped answering.
+  /**
+   * Runs `look` while the tills' signing state fails: its first answer is an error and each retry is
+   * held unanswered, as a server that stopped answering.
+   */
+  async function signingStateFailing(look: () => Promise<void>): Promise<void> {
     const held: Route[] = [];
     let asked = 0;
     const handler = async (route: Route) => {
@@ -260,13 +263,19 @@ describe('e2e: the counter, the cash book and the daily close in the back office
     };
     await page.route('**/api/fiscal', handler);
     try {
-      await page.goto(url('/counter/DEMO-1'));
-      await page.locator('#counter-confirm').waitFor();
-      assert.equal(await page.locator('#counter-fiscal-off').count(), 0, 'no notice without the signing state');
+      await look();
     } finally {
       await page.unroute('**/api/fiscal', handler);
       await Promise.all(held.map((route) => route.abort()));
     }
+  }
+
+  it('draws the visit once the tills’ signing state has failed to load, without waiting for its retries', async () => {
+    await signingStateFailing(async () => {
+      await page.goto(url('/counter/DEMO-1'));
+      await page.locator('#counter-confirm').waitFor();
+      assert.equal(await page.locator('#counter-fiscal-off').count(), 0, 'no notice without the signing state');
+    });
   });
 
   it('draws a till’s forms with its signing state, which stands above them, and without it once its first try has failed', async () => {
@@ -297,22 +306,11 @@ describe('e2e: the counter, the cash book and the daily close in the back office
       await page.unroute('**/api/fiscal', hold);
     }
 
-    // The first answer an error, each retry held unanswered: the forms draw, without the signing state.
-    const unanswered: Route[] = [];
-    let tries = 0;
-    const failing = async (route: Route) => {
-      tries++;
-      if (tries > 1) return void unanswered.push(route);
-      await route.fulfill({ status: 503, contentType: 'application/json', body: '{"message":"Nicht erreichbar."}' });
-    };
-    await page.route('**/api/fiscal', failing);
-    try {
+    // The signing state failing: the forms draw, without it.
+    await signingStateFailing(async () => {
       await page.goto(url('/tills'));
       await page.locator('#till-location-save').waitFor();
       assert.equal(await page.locator('#till-fiscal-mode').count(), 0, 'no signing section without the signing state');
-    } finally {
-      await page.unroute('**/api/fiscal', failing);
-      await Promise.all(unanswered.map((route) => route.abort()));
-    }
+    });
   });
 });
