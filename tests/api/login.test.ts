@@ -313,7 +313,7 @@ describeApi('embedded OpenID provider', (t) => {
       assert.equal(account.username, vendor.licenseId);
       assert.equal(account.email, `${vendor.licenseId}@demo.strassenzeitung.org`, 'e-mail from the settings postfix');
       assert.deepEqual(account.groups, ['vendor']);
-      assert.match(account.password_hash, /^scrypt\$/);
+      assert.match(account.password_hash, /^scrypt\$32768\$8\$1\$/, 'stored at the product’s cost');
 
       const tokens = await loginWithPkce(shop.url, login.username, login.oneTimePassword);
       const me = await hello(tokens.access_token);

@@ -73,16 +73,20 @@ function copyOf(template: string, dir: string): string {
 function templateDir(kind: 'migrated' | 'seeded'): Promise<string> {
   templates[kind] ??= (async () => {
     // Loaded here, not at the top: the bench imports this module and never needs PGlite in its process.
-    const [{ openDb }, { seedOnFirstStart }] = await Promise.all([
+    const [{ openDb }, { seedOnFirstStart }, { demoLoginsAtTestCost }] = await Promise.all([
       import('../../api/src/db/open.ts'),
       import('../../seeds/index.ts'),
+      import('../support/demo-logins.ts'),
     ]);
     const dir = tempDir(`street-paper-e2e-${kind}-`);
     process.once('exit', () => removeDir(dir));
     if (kind === 'seeded') copyOf(await templateDir('migrated'), dir);
     const db = await openDb({ dataDir: dir });
     try {
-      if (kind === 'seeded') await seedOnFirstStart(db);
+      if (kind === 'seeded') {
+        await seedOnFirstStart(db);
+        await demoLoginsAtTestCost(db);
+      }
     } finally {
       await db.destroy();
     }

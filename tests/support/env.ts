@@ -8,6 +8,7 @@ import { isDerivedTable, listTables, quoteIdent, readSequences } from '../../api
 import { oneRow } from '../../api/src/foundations/one-row.ts';
 import { setLogSilent } from '../../api/src/foundations/log.ts';
 import { seedOnFirstStart } from '../../seeds/index.ts';
+import { demoLoginsAtTestCost } from './demo-logins.ts';
 import { startTestIssuer, type TestIssuer } from './issuer.ts';
 
 setLogSilent(process.env.TEST_LOG !== '1');
@@ -187,6 +188,7 @@ async function seedAndSnapshot(db: Db): Promise<SeededSnapshot> {
       await trx.raw(`truncate table ${tables.map(quoteIdent).join(', ')} restart identity cascade`);
       await trx('settings').insert({ id: 1 });
       await seedOnFirstStart(trx);
+      await demoLoginsAtTestCost(trx);
       // Every now() of the seed is this transaction's start; a reset stamps its own instead.
       const seeded = oneRow(
         (

@@ -3,6 +3,7 @@ import type { Db } from '../../api/src/db/connection.ts';
 import { readSequences } from '../../api/src/maintenance/tables.ts';
 import { oneRow } from '../../api/src/foundations/one-row.ts';
 import { seedOnFirstStart } from '../../seeds/index.ts';
+import { demoLoginsAtTestCost } from '../support/demo-logins.ts';
 import { describeApi } from '../support/env.ts';
 
 // The tests' reset loads a snapshot of the seeded demo instead of seeding again (tests/support/env.ts):
@@ -49,7 +50,7 @@ async function changeThings(db: Db): Promise<void> {
 
 describeApi('the tests’ reset', (t, engine) => {
   it('leaves the rows, ids and serials seeding again leaves, and raises the shop’s revision', async () => {
-    // Seeding again, as the reset did before it kept a snapshot.
+    // Seeding again, as the reset did before it kept a snapshot (the demo logins at the tests' cost).
     await changeThings(t.db);
     await t.db.transaction(async (trx) => {
       const { rows } = await trx.raw<{ rows: { name: string }[] }>(
@@ -59,6 +60,7 @@ describeApi('the tests’ reset', (t, engine) => {
       await trx.raw(`truncate table ${rows.map(({ name }) => `"${name}"`).join(', ')} restart identity cascade`);
       await trx('settings').insert({ id: 1 });
       await seedOnFirstStart(trx);
+      await demoLoginsAtTestCost(trx);
     });
     const seeded = await contents(t.db);
     const revision = async () => Number((await t.db('shop_revision').first('revision'))?.revision);
