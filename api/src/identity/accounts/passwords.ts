@@ -2,15 +2,10 @@ import { randomBytes, randomInt, scrypt, timingSafeEqual, type ScryptOptions } f
 
 // scrypt with a salt of its own per password. The parameters travel in the stored string
 // (`scrypt$N$r$p$salt$hash`), so they can be raised later without breaking existing hashes.
-export interface ScryptCost {
-  N: number;
-  r: number;
-  p: number;
-}
-const cost: ScryptCost = { N: 2 ** 15, r: 8, p: 1 };
+const cost = { N: 2 ** 15, r: 8, p: 1 };
 const keyLength = 64;
 
-function derive(password: string, salt: Buffer, options: ScryptCost): Promise<Buffer> {
+function derive(password: string, salt: Buffer, options: { N: number; r: number; p: number }): Promise<Buffer> {
   // scrypt needs a little over 128·N·r bytes, just above Node's default ceiling (32 MiB) at N = 2^15.
   const scryptOptions: ScryptOptions = { ...options, maxmem: 256 * options.N * options.r };
   return new Promise((resolve, reject) =>
@@ -20,11 +15,10 @@ function derive(password: string, salt: Buffer, options: ScryptCost): Promise<Bu
   );
 }
 
-/** The stored form of `password`; every account's at the cost above (`at` is for test data alone). */
-export async function hashPassword(password: string, at: ScryptCost = cost): Promise<string> {
+export async function hashPassword(password: string): Promise<string> {
   const salt = randomBytes(16);
-  const key = await derive(password, salt, at);
-  return ['scrypt', at.N, at.r, at.p, salt.toString('base64url'), key.toString('base64url')].join('$');
+  const key = await derive(password, salt, cost);
+  return ['scrypt', cost.N, cost.r, cost.p, salt.toString('base64url'), key.toString('base64url')].join('$');
 }
 
 const hashPattern = /^scrypt\$(\d+)\$(\d+)\$(\d+)\$([A-Za-z0-9_-]+)\$([A-Za-z0-9_-]+)$/;
