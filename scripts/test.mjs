@@ -13,6 +13,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
+import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 
 /**
@@ -50,6 +51,10 @@ const extra = process.argv.slice(2);
 const colour = process.stdout.isTTY ? ['--color'] : [];
 const cores = Math.max(1, Math.min(groups.length, os.availableParallelism?.() ?? os.cpus().length));
 const started = performance.now();
+// The data directories a first start leaves (migrated, and seeded with the demo) are made once for
+// all groups, by the first process that needs one (tests/e2e/server.ts), and go with this run.
+const templates = fs.mkdtempSync(path.join(os.tmpdir(), 'street-paper-templates-'));
+process.once('exit', () => fs.rmSync(templates, { recursive: true, force: true }));
 
 /**
  * CPU-seconds (user and system) of this process's children that have ended and were waited for, with
@@ -95,6 +100,7 @@ function start(index) {
   };
   run.child = spawn(process.execPath, [mocha, ...colour, ...run.group.args, ...extra], {
     stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, TEST_TEMPLATES_DIR: templates },
   });
   run.child.stdout.on('data', (chunk) => {
     run.tail = (run.tail + chunk.toString('utf8')).slice(-4096);

@@ -54,13 +54,17 @@ export function removeDir(dir: string): void {
 }
 
 /**
- * Data directories as a first start leaves them, made once per process and copied for each start
- * that would make the same: migrating is most of a first start (about four CPU-seconds on PGlite),
- * and the tests start about 40 servers. `migrated` holds the schema alone, for a start that seeds
- * its own demo (another currency, country or history, a public address) or none; `seeded` adds the
- * demo newspaper without history, as the e2e servers' first start seeds it. A copy's server finds the
- * schema current (and the demo's marker row) and skips what is done, as on any later start;
- * everything a start does besides (its keys, the sandbox, the workers) it does itself.
+ * Data directories as a first start leaves them, made once and copied for each start that would make
+ * the same: migrating is most of a first start (about four CPU-seconds on PGlite), and the tests start
+ * about 40 servers. `migrated` holds the schema alone, for a start that seeds its own demo (another
+ * currency, country or history, a public address) or none; `seeded` adds the demo newspaper without
+ * history, as the e2e servers' first start seeds it. A copy's server finds the schema current (and
+ * the demo's marker row) and skips what is done, as on any later start; everything a start does
+ * besides (its keys, the sandbox, the workers) it does itself.
+ *
+ * `npm test` names a folder of its own in TEST_TEMPLATES_DIR, which it removes at its end: its test
+ * processes share the templates there, the first to need one making it and the others waiting for it
+ * (`sharedTemplate`). A test file run alone makes its own, removed when its process exits.
  */
 const templates: { migrated?: Promise<string>; seeded?: Promise<string> } = {};
 
@@ -70,26 +74,88 @@ function copyOf(template: string, dir: string): string {
   return dir;
 }
 
+/** Makes a template in `dir`, which exists and is empty. */
+async function makeTemplate(kind: 'migrated' | 'seeded', dir: string): Promise<void> {
+  // Loaded here, not at the top: the bench imports this module and never needs PGlite in its process.
+  const [{ openDb }, { seedOnFirstStart }, { demoLoginsAtTestCost }] = await Promise.all([
+    import('../../api/src/db/open.ts'),
+    import('../../seeds/index.ts'),
+    import('../support/demo-logins.ts'),
+  ]);
+  if (kind === 'seeded') copyOf(await templateDir('migrated'), dir);
+  const db = await openDb({ dataDir: dir });
+  try {
+    if (kind === 'seeded') {
+      await seedOnFirstStart(db);
+      await demoLoginsAtTestCost(db);
+    }
+  } finally {
+    await db.destroy();
+  }
+}
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+};
+
+/**
+ * The template `kind` in the run's shared folder: made by the process that takes its lock file (in a
+ * folder of its own, renamed into place once complete, so no process ever copies half of one), and
+ * waited for by the others until it is in place. A maker that died (its process gone) leaves its lock
+ * to the next.
+ */
+async function sharedTemplate(kind: 'migrated' | 'seeded', root: string): Promise<string> {
+  const dir = path.join(root, kind);
+  const lock = `${dir}.lock`;
+  for (;;) {
+    if (fs.existsSync(dir)) return dir;
+    let taken = false;
+    try {
+      fs.writeFileSync(lock, String(process.pid), { flag: 'wx' });
+      taken = true;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+    if (taken) {
+      const making = fs.mkdtempSync(`${dir}-making-`);
+      try {
+        await makeTemplate(kind, making);
+        fs.renameSync(making, dir);
+      } catch (error) {
+        removeDir(making);
+        throw error;
+      } finally {
+        fs.rmSync(lock, { force: true });
+      }
+      return dir;
+    }
+    let holder: number;
+    try {
+      holder = Number(fs.readFileSync(lock, 'utf8').trim());
+    } catch {
+      continue; // let go between the two calls
+    }
+    // 0: the lock is made and its pid a moment away from being written, unless that moment is long past.
+    const orphaned = holder
+      ? !alive(holder)
+      : Date.now() - (fs.statSync(lock, { throwIfNoEntry: false })?.mtimeMs ?? 0) > 10_000;
+    if (orphaned) fs.rmSync(lock, { force: true });
+    else await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
 function templateDir(kind: 'migrated' | 'seeded'): Promise<string> {
   templates[kind] ??= (async () => {
-    // Loaded here, not at the top: the bench imports this module and never needs PGlite in its process.
-    const [{ openDb }, { seedOnFirstStart }, { demoLoginsAtTestCost }] = await Promise.all([
-      import('../../api/src/db/open.ts'),
-      import('../../seeds/index.ts'),
-      import('../support/demo-logins.ts'),
-    ]);
+    const shared = process.env.TEST_TEMPLATES_DIR;
+    if (shared) return sharedTemplate(kind, shared);
     const dir = tempDir(`street-paper-e2e-${kind}-`);
     process.once('exit', () => removeDir(dir));
-    if (kind === 'seeded') copyOf(await templateDir('migrated'), dir);
-    const db = await openDb({ dataDir: dir });
-    try {
-      if (kind === 'seeded') {
-        await seedOnFirstStart(db);
-        await demoLoginsAtTestCost(db);
-      }
-    } finally {
-      await db.destroy();
-    }
+    await makeTemplate(kind, dir);
     return dir;
   })();
   return templates[kind];
