@@ -13,7 +13,7 @@ import { configRefusals } from '../../api/src/startup/safety.ts';
 import { Stripe, STRIPE_API_VERSION } from '../../api/src/stripe/adapter.ts';
 import { handledEvents } from '../../api/src/stripe/events.ts';
 import { DEMO_VENDOR_EMAIL_POSTFIX } from '../../seeds/demo.ts';
-import { ensureBuild } from '../e2e/server.ts';
+import { ensureBuild, migratedCopy, removeDir } from '../e2e/server.ts';
 
 // What the deployment files (Dockerfile, compose.yaml, deploy/**) say about the app must stay true
 // while the app changes. No Docker engine needed: the files are read and held against the code.
@@ -246,6 +246,7 @@ describe('deployment files', () => {
     let config: Config;
     let http: ReturnType<typeof supertest>;
     let distDir: string;
+    let dataDir = '';
 
     before(async function () {
       this.timeout(120_000);
@@ -256,8 +257,9 @@ describe('deployment files', () => {
       fs.writeFileSync(path.join(distDir, 'admin', 'index.html'), '<title>back office</title>');
       fs.writeFileSync(path.join(distDir, 'admin', 'me.html'), '<title>vendor page</title>');
       fs.writeFileSync(path.join(distDir, 'shop-widget', 'index.html'), '<title>shop</title>');
-      config = loadConfig({ ...appEnvironment, DATABASE_URL: '', DATA_DIR: 'memory://' });
-      db = createDb({ dataDir: 'memory://' });
+      dataDir = await migratedCopy();
+      config = loadConfig({ ...appEnvironment, DATABASE_URL: '', DATA_DIR: dataDir });
+      db = createDb({ dataDir });
       await migrate(db);
       http = supertest(buildApp({ db, config, distDir }).callback());
     });
@@ -265,6 +267,7 @@ describe('deployment files', () => {
     after(async () => {
       await db?.destroy();
       if (distDir) fs.rmSync(distDir, { recursive: true, force: true });
+      if (dataDir) removeDir(dataDir);
     });
 
     it('serves every redirect URI of the realm client with the page that finishes the login', async () => {

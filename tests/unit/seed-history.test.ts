@@ -5,6 +5,7 @@ import { salesStatistics } from '../../api/src/statistics/queries.ts';
 import { HISTORY_DAYS, HISTORY_ORDER_COUNT } from '../../seeds/history.ts';
 import { seedOnFirstStart } from '../../seeds/index.ts';
 import { enginesUnderTest, type EngineName } from '../support/env.ts';
+import { migratedCopy, removeDir } from '../e2e/server.ts';
 
 const now = new Date('2026-11-21T10:00:00Z');
 const timeZone = 'Europe/Berlin';
@@ -13,8 +14,9 @@ const day = 86_400_000;
 let schemas = 0;
 
 /**
- * A fresh database as `npm start` leaves it on the first start: the demo and its history. PGlite in
- * memory; on PostgreSQL a schema of its own, dropped again by `close`.
+ * A fresh database as `npm start` leaves it on the first start: the demo and its history. On PGlite a
+ * copy of the migrated data directory (its migrations are then found done, as on the first start's
+ * own second look), removed again by `close`; on PostgreSQL a schema of its own, dropped by `close`.
  */
 async function startedDemo(engine: EngineName): Promise<{ db: Db; close: () => Promise<void> }> {
   const url = process.env.TEST_DATABASE_URL;
@@ -28,8 +30,8 @@ async function startedDemo(engine: EngineName): Promise<{ db: Db; close: () => P
     }
   };
   if (engine === 'postgres') await onPostgres(`drop schema if exists ${schema} cascade; create schema ${schema}`);
-  const db =
-    engine === 'postgres' ? createDb({ databaseUrl: url, dataDir: '', schema }) : createDb({ dataDir: 'memory://' });
+  const dataDir = engine === 'postgres' ? '' : await migratedCopy();
+  const db = engine === 'postgres' ? createDb({ databaseUrl: url, dataDir: '', schema }) : createDb({ dataDir });
   await migrate(db);
   assert.equal(await seedOnFirstStart(db, { now, timeZone }), true);
   return {
@@ -37,6 +39,7 @@ async function startedDemo(engine: EngineName): Promise<{ db: Db; close: () => P
     close: async () => {
       await db.destroy();
       if (engine === 'postgres') await onPostgres(`drop schema if exists ${schema} cascade`);
+      else removeDir(dataDir);
     },
   };
 }
