@@ -6,6 +6,11 @@
 // side, each building its own. The findings are the same: every file is checked with the tsconfig
 // that owns it (scripts/types.mjs), as the project service finds it. The type errors are printed as
 // tsc prints them, then ESLint's findings; any of either fails.
+//
+// `npm run types-and-lint` gives V8 a young generation of 64 MB a half (`--max-semi-space-size=64`,
+// against 16): the checker and the rules make short-lived objects by the gigabyte, and fewer, larger
+// scavenges cost about 7 % less CPU (77 against 83 CPU-seconds, three runs each); 32 gains little
+// and 128 no more.
 import { ESLint } from 'eslint';
 import { checkProject, formatErrors, projects, root } from './types.mjs';
 
