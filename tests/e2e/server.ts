@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { lockFileName } from '../../api/src/db/lock.ts';
+import { DatabaseInUseError, lockDataDir, lockFileName } from '../../api/src/db/lock.ts';
 
 /** The repository root, whatever the current directory of the test run. */
 export const repoRoot = path.resolve(import.meta.dirname, '../..');
@@ -94,58 +94,41 @@ async function makeTemplate(kind: 'migrated' | 'seeded', dir: string): Promise<v
   }
 }
 
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-};
-
 /**
- * The template `kind` in the run's shared folder: made by the process that takes its lock file (in a
- * folder of its own, renamed into place once complete, so no process ever copies half of one), and
- * waited for by the others until it is in place. A maker that died (its process gone) leaves its lock
- * to the next.
+ * The template `kind` in the run's shared folder: made by one process at a time, which holds the
+ * product's own lock of a data directory (`lockDataDir`) on a folder beside it, and waited for by the
+ * others until it is in place. It is made in a folder of its own and renamed into place once
+ * complete, so no process ever copies half of one; a maker that died leaves its lock to the next,
+ * as a killed server does.
  */
 async function sharedTemplate(kind: 'migrated' | 'seeded', root: string): Promise<string> {
   const dir = path.join(root, kind);
-  const lock = `${dir}.lock`;
   for (;;) {
     if (fs.existsSync(dir)) return dir;
-    let taken = false;
+    let release: () => void;
     try {
-      fs.writeFileSync(lock, String(process.pid), { flag: 'wx' });
-      taken = true;
+      release = lockDataDir(`${dir}-maker`);
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      if (!(error instanceof DatabaseInUseError)) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      continue;
     }
-    if (taken) {
-      const making = fs.mkdtempSync(`${dir}-making-`);
-      try {
-        await makeTemplate(kind, making);
-        fs.renameSync(making, dir);
-      } catch (error) {
-        removeDir(making);
-        throw error;
-      } finally {
-        fs.rmSync(lock, { force: true });
-      }
-      return dir;
-    }
-    let holder: number;
     try {
-      holder = Number(fs.readFileSync(lock, 'utf8').trim());
-    } catch {
-      continue; // let go between the two calls
+      // Another maker may have put it in place between the look above and the lock.
+      if (!fs.existsSync(dir)) {
+        const making = fs.mkdtempSync(`${dir}-making-`);
+        try {
+          await makeTemplate(kind, making);
+          fs.renameSync(making, dir);
+        } catch (error) {
+          removeDir(making);
+          throw error;
+        }
+      }
+    } finally {
+      release();
     }
-    // 0: the lock is made and its pid a moment away from being written, unless that moment is long past.
-    const orphaned = holder
-      ? !alive(holder)
-      : Date.now() - (fs.statSync(lock, { throwIfNoEntry: false })?.mtimeMs ?? 0) > 10_000;
-    if (orphaned) fs.rmSync(lock, { force: true });
-    else await new Promise((resolve) => setTimeout(resolve, 100));
+    return dir;
   }
 }
 
