@@ -23,8 +23,8 @@ export interface TestEngine {
   config: Config;
   app: ReturnType<typeof buildApp>;
   /**
-   * The app listening on a loopback port for the engine's suites. Handed supertest the app's callback
-   * instead, it would open a server for each request and close it after (about a third of a
+   * The app listening on a loopback port for the engine's suites. Given the app's callback instead,
+   * supertest would open a server for each request and close it after (about a third of a
    * millisecond of CPU each, tens of thousands of times a run).
    */
   server: http.Server;

@@ -15,8 +15,8 @@ let schemas = 0;
 
 /**
  * A fresh database as `npm start` leaves it on the first start: the demo and its history. On PGlite a
- * copy of the migrated data directory (its migrations are then found done, as on the first start's
- * own second look), removed again by `close`; on PostgreSQL a schema of its own, dropped by `close`.
+ * copy of the migrated data directory, in which `migrate` finds nothing left to do, removed again by
+ * `close`; on PostgreSQL a schema of its own, dropped by `close`.
  */
 async function startedDemo(engine: EngineName): Promise<{ db: Db; close: () => Promise<void> }> {
   const url = process.env.TEST_DATABASE_URL;
