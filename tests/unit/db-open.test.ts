@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
 import { openDb } from '../../api/src/db/open.ts';
 import { checkDatabase } from '../../api/src/maintenance/check.ts';
 import { openDatabase } from '../../api/src/maintenance/open.ts';
@@ -26,6 +28,23 @@ describe('opening the embedded database', function () {
       try {
         const vendor = await db('vendors').where({ license_id: 'OPEN-1' }).first('first_name');
         assert.equal(vendor?.first_name, 'Slow');
+      } finally {
+        await db.destroy();
+      }
+    } finally {
+      removeDir(dataDir);
+    }
+  });
+
+  it('keeps a buffer cache of 32 MB, not the 128 MB its postgresql.conf asks for, which it would hold resident', async () => {
+    const dataDir = await seededCopy();
+    try {
+      const conf = fs.readFileSync(path.join(dataDir, 'postgresql.conf'), 'utf8');
+      assert.match(conf, /^shared_buffers = 128MB/m);
+      const db = await openDb({ dataDir });
+      try {
+        const { rows } = await db.raw<{ rows: { shared_buffers: string }[] }>('show shared_buffers');
+        assert.equal(rows[0]?.shared_buffers, '32MB');
       } finally {
         await db.destroy();
       }
