@@ -396,4 +396,38 @@ describeApi('shop page: the first screen in one answer', (t) => {
     assert.equal(tiny.headers['content-encoding'], undefined, 'a few bytes are not worth encoding');
     assert.equal(JSON.parse(tiny.body.toString()).licenseId, 'DEMO-1');
   });
+
+  it('reads and compresses a script named by its content once, however often it is asked for', async () => {
+    const shop = path.join(dist, 'shop-widget');
+    const first = await rawGet(app, '/assets/index-abc123.js', { 'Accept-Encoding': 'br' });
+    const firstWidget = await rawGet(app, '/widget.js', { 'Accept-Encoding': 'br' });
+    assert.equal(first.headers['content-encoding'], 'br');
+    assert.match(String(first.headers.vary), /Accept-Encoding/);
+    // Vite never puts other bytes under a hashed name; other bytes on the disk show whether it is read again.
+    const originals = ['assets/index-abc123.js', 'widget.js'].map((name) => {
+      const file = path.join(shop, name);
+      const original = fs.readFileSync(file);
+      fs.writeFileSync(file, `/* another build */ ${original.toString()}`);
+      return [file, original] as const;
+    });
+    try {
+      for (const encoding of ['br', 'gzip', 'identity']) {
+        const again = await rawGet(app, '/assets/index-abc123.js', { 'Accept-Encoding': encoding });
+        assert.equal(again.headers.etag, first.headers.etag, encoding);
+        const body = encoding === 'br' ? again.body : encoding === 'gzip' ? zlib.gunzipSync(again.body) : again.body;
+        assert.equal(body.toString(), encoding === 'br' ? first.body.toString() : script, encoding);
+      }
+      const unchanged = await rawGet(app, '/assets/index-abc123.js', { 'If-None-Match': first.headers.etag! });
+      assert.equal(unchanged.status, 304);
+      // widget.js keeps its name from build to build: it is read as it is now.
+      const widget = await rawGet(app, '/widget.js', { 'Accept-Encoding': 'br' });
+      assert.notEqual(widget.headers.etag, firstWidget.headers.etag);
+      assert.match(zlib.brotliDecompressSync(widget.body).toString(), /^\/\* another build \*\//);
+      const sideways = await rawGet(app, '/assets/../widget.js', { 'Accept-Encoding': 'br' });
+      assert.equal(sideways.headers['cache-control'], 'public, max-age=300', 'widget.js, not a hashed name');
+      assert.equal(sideways.headers.etag, widget.headers.etag);
+    } finally {
+      for (const [file, original] of originals) fs.writeFileSync(file, original);
+    }
+  });
 });

@@ -1,6 +1,6 @@
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
-import type { Middleware } from 'koa';
+import type { Middleware, ParameterizedContext } from 'koa';
 
 // A phone on weak mobile data pays for every byte: text answers (pages, scripts, styles, JSON) go out
 // compressed with brotli or gzip, whichever the browser takes. Compression runs on libuv's thread
@@ -15,8 +15,10 @@ const compressibleType = /^(text\/|application\/(json|javascript|xml|manifest\+j
 /** Brotli's quality 5 compresses about as well as gzip -9 in a fraction of quality 11's time. */
 const brotliQuality = 5;
 
+type Encoding = 'br' | 'gzip';
+
 /** The encoding to send for an Accept-Encoding header: brotli before gzip, never one refused with q=0. */
-export function chooseEncoding(header: string): 'br' | 'gzip' | undefined {
+function chooseEncoding(header: string): Encoding | undefined {
   const weights = new Map<string, number>();
   for (const part of header.toLowerCase().split(',')) {
     const [name = '', ...params] = part.split(';').map((s) => s.trim());
@@ -37,7 +39,7 @@ function bodyBytes(body: unknown): Buffer | undefined {
 }
 
 /** `raw` in `encoding`, on libuv's thread pool. */
-export function encode(raw: Buffer, encoding: 'br' | 'gzip'): Promise<Buffer> {
+function encode(raw: Buffer, encoding: Encoding): Promise<Buffer> {
   return encoding === 'br'
     ? brotli(raw, {
         params: {
@@ -46,6 +48,29 @@ export function encode(raw: Buffer, encoding: 'br' | 'gzip'): Promise<Buffer> {
         },
       })
     : gzip(raw);
+}
+
+/** Each encoding of bytes that never change, made when a browser first asks for it. */
+export type KeptEncodings = Partial<Record<Encoding, Promise<Buffer>>>;
+
+/**
+ * Answers `raw`, which never changes, in the encoding the browser takes: compressed at the first
+ * request that asks for that encoding and kept in `kept` for the next ones, where the middleware
+ * below would compress it again every time (it leaves a body that has its encoding alone).
+ */
+export async function sendKeptEncoded(
+  ctx: ParameterizedContext<unknown, object, unknown>,
+  raw: Buffer,
+  kept: KeptEncodings,
+): Promise<void> {
+  ctx.vary('Accept-Encoding');
+  const encoding = chooseEncoding(ctx.get('Accept-Encoding'));
+  if (!encoding || ctx.method === 'HEAD' || raw.length < minimumBytes || !compressibleType.test(ctx.response.type)) {
+    ctx.body = raw;
+    return;
+  }
+  ctx.body = await (kept[encoding] ??= encode(raw, encoding));
+  ctx.set('Content-Encoding', encoding);
 }
 
 export function compress(): Middleware {

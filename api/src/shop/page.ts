@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Middleware } from 'koa';
-import { chooseEncoding, encode } from '../http/compress.ts';
+import { sendKeptEncoded, type KeptEncodings } from '../http/compress.ts';
 import { HttpError } from '../http/errors.ts';
 import { limitVendorCheck } from '../http/rate-limit.ts';
 import { findValidLink } from '../pdf/links.ts';
@@ -200,7 +200,7 @@ interface RenderedPage {
   html: Buffer;
   etag: string;
   /** The page compressed once per encoding a browser asked for, not again for every request. */
-  encoded: Partial<Record<'br' | 'gzip', Promise<Buffer>>>;
+  encoded: KeptEncodings;
 }
 
 /**
@@ -209,13 +209,8 @@ interface RenderedPage {
  * compresses it after that, per request.
  */
 async function sendPage(ctx: AnyContext, page: RenderedPage, withRibbon: boolean): Promise<void> {
-  const encoding = chooseEncoding(ctx.get('Accept-Encoding'));
-  if (!encoding || withRibbon) {
-    ctx.body = page.html;
-    return;
-  }
-  ctx.body = await (page.encoded[encoding] ??= encode(page.html, encoding));
-  ctx.set('Content-Encoding', encoding);
+  if (withRibbon) ctx.body = page.html;
+  else await sendKeptEncoded(ctx, page.html, page.encoded);
 }
 
 /** Pages rendered at most per copy of the settings and items; more are rendered anew each time. */
