@@ -419,6 +419,9 @@ describeApi('shop page: the first screen in one answer', (t) => {
       }
       const unchanged = await rawGet(app, '/assets/index-abc123.js', { 'If-None-Match': first.headers.etag! });
       assert.equal(unchanged.status, 304);
+      const head = await page.head('/assets/index-abc123.js').set('Accept-Encoding', 'br');
+      assert.equal(head.headers['content-encoding'], 'br', 'a HEAD says what the GET sends');
+      assert.equal(head.headers['content-length'], first.headers['content-length']);
       // widget.js keeps its name from build to build: it is read as it is now.
       const widget = await rawGet(app, '/widget.js', { 'Accept-Encoding': 'br' });
       assert.notEqual(widget.headers.etag, firstWidget.headers.etag);

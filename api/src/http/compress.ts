@@ -65,7 +65,7 @@ export async function sendKeptEncoded(
 ): Promise<void> {
   ctx.vary('Accept-Encoding');
   const encoding = chooseEncoding(ctx.get('Accept-Encoding'));
-  if (!encoding || ctx.method === 'HEAD' || raw.length < minimumBytes || !compressibleType.test(ctx.response.type)) {
+  if (!encoding || raw.length < minimumBytes || !compressibleType.test(ctx.response.type)) {
     ctx.body = raw;
     return;
   }
