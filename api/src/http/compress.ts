@@ -55,8 +55,8 @@ export type KeptEncodings = Partial<Record<Encoding, Promise<Buffer>>>;
 
 /**
  * Answers `raw`, which never changes, in the encoding the browser takes: compressed at the first
- * request that asks for that encoding and kept in `kept` for the next ones, where the middleware
- * below would compress it again every time (it leaves a body that has its encoding alone).
+ * request that asks for that encoding and kept in `kept` for the next ones, where `compress()` would
+ * compress it again at every request (it leaves a body that already has its encoding alone).
  */
 export async function sendKeptEncoded(
   ctx: ParameterizedContext<unknown, object, unknown>,
