@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import type { DomainError } from '../../api/src/foundations/errors.ts';
-import { localDay, localMidnight, periodBound, readPeriod } from '../../api/src/foundations/period.ts';
+import { localDateTime, localDay, localMidnight, periodBound, readPeriod } from '../../api/src/foundations/period.ts';
 
 // The one period rule of the API (see api/src/foundations/period.ts), at the edges where it goes wrong:
 // clock changes, the last day of a month, offsets, days that do not exist.
@@ -51,6 +51,47 @@ describe('periods', () => {
   it('names the local day of an instant', () => {
     assert.equal(localDay(new Date('2026-05-31T22:00:00Z'), berlin), '2026-06-01');
     assert.equal(localDay(new Date('2026-05-31T21:59:59.999Z'), berlin), '2026-05-31');
+  });
+
+  it('reads an instant as the wall clock of its zone to the second, as Intl formats it', () => {
+    assert.equal(localDateTime('2026-11-27T13:03:00.999Z', berlin), '2026-11-27T14:03:00');
+    assert.equal(localDateTime(new Date('2026-03-29T01:00:00Z'), berlin), '2026-03-29T03:00:00');
+    assert.equal(localDateTime(new Date('2026-10-25T00:59:59Z'), berlin), '2026-10-25T02:59:59');
+    assert.equal(localDateTime(new Date('2026-10-25T01:00:00Z'), berlin), '2026-10-25T02:00:00');
+    // Against Intl itself, instant by instant, in zones with half-hour, 45-minute and half-hour-DST offsets.
+    const zones = [
+      berlin,
+      'Europe/London',
+      'America/Santiago',
+      'Asia/Kolkata',
+      'Pacific/Chatham',
+      'Australia/Lord_Howe',
+    ];
+    for (const timeZone of zones) {
+      const format = new Intl.DateTimeFormat('en-CA', {
+        timeZone,
+        hourCycle: 'h23',
+        year: 'numeric',
+        month: '2-digit',
+        day: '2-digit',
+        hour: '2-digit',
+        minute: '2-digit',
+        second: '2-digit',
+      });
+      for (let at = Date.UTC(2025, 0, 1); at < Date.UTC(2027, 0, 1); at += 21_600_577) {
+        const part = (parts: Intl.DateTimeFormatPart[], type: string) => parts.find((p) => p.type === type)?.value;
+        const parts = format.formatToParts(at);
+        const [date, time] = [
+          ['year', 'month', 'day'],
+          ['hour', 'minute', 'second'],
+        ].map((types) => types.map((type) => part(parts, type)));
+        assert.equal(
+          localDateTime(new Date(at), timeZone),
+          `${date.join('-')}T${time.join(':')}`,
+          `${timeZone} at ${at}`,
+        );
+      }
+    }
   });
 
   it('refuses what is no date, with the field named', () => {

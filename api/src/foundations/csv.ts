@@ -1,4 +1,4 @@
-import { localDay, zoneOffset, type Period } from './period.ts';
+import { localDateTime, localDay, type Period } from './period.ts';
 import { Message, translate, type Language, type Text } from '../language/messages.ts';
 import { minorUnitExponent } from '../money/currency.ts';
 
@@ -40,14 +40,10 @@ export function minorToDecimal(minor: number, currency: string): string {
   return `${sign}${Math.trunc(abs / 100)},${String(abs % 100).padStart(2, '0')}`;
 }
 
+/** "27.11.2026", or with `withTime` "27.11.2026 14:03:00", in the newspaper's zone. */
 function localDate(value: Date | string, timeZone: string, withTime: boolean): string {
-  const at = new Date(value).getTime();
-  const local = new Date(at + zoneOffset(at, timeZone));
-  const two = (n: number) => String(n).padStart(2, '0');
-  const day = `${two(local.getUTCDate())}.${two(local.getUTCMonth() + 1)}.${local.getUTCFullYear()}`;
-  return withTime
-    ? `${day} ${two(local.getUTCHours())}:${two(local.getUTCMinutes())}:${two(local.getUTCSeconds())}`
-    : day;
+  const [year, month, day, time] = localDateTime(value, timeZone).split(/[-T]/);
+  return withTime ? `${day}.${month}.${year} ${time}` : `${day}.${month}.${year}`;
 }
 
 function cell<Row>(column: CsvColumn<Row>, row: Row, reader: CsvReader): string {

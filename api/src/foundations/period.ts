@@ -96,9 +96,18 @@ export function zonedInstant(wall: number, timeZone: string): Date {
   return new Date(wall - after);
 }
 
+/**
+ * The local wall-clock time of an instant to the second, without an offset: "2026-11-27T14:03:00".
+ * The one reading of an instant in a zone, for days, CSV cells, DSFinV-K's date-times and RKSV's receipts.
+ */
+export function localDateTime(at: Date | string, timeZone: string): string {
+  const instant = new Date(at).getTime();
+  return new Date(instant + zoneOffset(instant, timeZone)).toISOString().slice(0, 19);
+}
+
 /** The local calendar day of an instant, as "2026-05-01". */
 export function localDay(at: Date, timeZone: string): string {
-  return new Date(at.getTime() + zoneOffset(at.getTime(), timeZone)).toISOString().slice(0, 10);
+  return localDateTime(at, timeZone).slice(0, 10);
 }
 
 /** Midnight at the start of a local calendar day ("2026-05-01"). */

@@ -102,25 +102,6 @@ export function formatAmount(cents: number): string {
   return `${cents < 0 ? '-' : ''}${Math.floor(abs / 100)},${String(abs % 100).padStart(2, '0')}`;
 }
 
-/** Date and time of the receipt, local and without a zone (Anlage Z 4: ISO 8601 "yyyy-MM-ddTHH:mm:ss"). */
-export function receiptTime(at: Date, timeZone: string): string {
-  const parts = Object.fromEntries(
-    new Intl.DateTimeFormat('en-CA', {
-      timeZone,
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-      hourCycle: 'h23',
-    })
-      .formatToParts(at)
-      .map((p) => [p.type, p.value]),
-  );
-  return `${parts.year}-${parts.month}-${parts.day}T${parts.hour}:${parts.minute}:${parts.second}`;
-}
-
 // R1 is the only algorithm suite the Anlage defines (Z 2: ES256, SHA-256, a chain value of 8 bytes).
 const chainBytes = 8;
 

@@ -1,22 +1,12 @@
 import { strToU8, zipSync } from 'fflate';
 import type { Knex } from 'knex';
 import type { Config } from '../../foundations/config.ts';
+import { localDateTime } from '../../foundations/period.ts';
 import { vatIncluded } from '../../ledger/vat.ts';
 import { gdpduDtd, gdpduDtdName } from '../gdpdu-dtd.ts';
 import type { DeSignature } from '../port.ts';
 import { tillSerial } from '../ids.ts';
-import {
-  csv,
-  decimal,
-  indexXml,
-  keyOf,
-  localTime,
-  notTaxable,
-  taxonomyVersion,
-  vatKeys,
-  whole,
-  type Table,
-} from './format.ts';
+import { csv, decimal, indexXml, keyOf, notTaxable, taxonomyVersion, vatKeys, whole, type Table } from './format.ts';
 import { closesOf, json, masterData, tillMaster, vorgaenge, type TillMaster } from './queries.ts';
 import { certificateColumns, missingSignature } from './signatures.ts';
 import { dsfinvkTables } from './tables.ts';
@@ -51,7 +41,7 @@ export async function dsfinvkExport(
 
   const tills = new Map<number, TillMaster>();
   for (const close of await closesOf(db, from, to)) {
-    const z = [String(close.till_id), localTime(close.created_at, config.timeZone), Number(close.number)] as const;
+    const z = [String(close.till_id), localDateTime(close.created_at, config.timeZone), Number(close.number)] as const;
     const till = tills.get(close.till_id) ?? (await tillMaster(db, close.till_id));
     tills.set(close.till_id, till);
     const items = await vorgaenge(db, close);
@@ -139,7 +129,7 @@ export async function dsfinvkExport(
         ]);
         paid.set(payment.type, (paid.get(payment.type) ?? 0) + payment.amount);
       }
-      const start = localTime(item.start, config.timeZone);
+      const start = localDateTime(item.start, config.timeZone);
       t.transactions.rows.push([
         ...z,
         item.bonId,

@@ -108,19 +108,3 @@ ${tables.map(table).join('\n')}
 </DataSet>
 `;
 }
-
-/** A local time without an offset, as DSFinV-K's date-times are: 2026-11-27T14:03:00. */
-export function localTime(at: Date | string, timeZone: string): string {
-  const parts = new Intl.DateTimeFormat('en-CA', {
-    timeZone,
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-    second: '2-digit',
-    hourCycle: 'h23',
-  }).formatToParts(new Date(at));
-  const part = (type: string) => parts.find((p) => p.type === type)?.value ?? '00';
-  return `${part('year')}-${part('month')}-${part('day')}T${part('hour')}:${part('minute')}:${part('second')}`;
-}

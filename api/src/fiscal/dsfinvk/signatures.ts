@@ -1,4 +1,4 @@
-import { localTime } from './format.ts';
+import { localDateTime } from '../../foundations/period.ts';
 import type { TillMaster, Vorgang } from './queries.ts';
 
 // What tse.csv and transactions_tse.csv say of the TSE: its certificate in two columns, and for a Bon
@@ -23,7 +23,7 @@ export function endOfService(item: Vorgang, till: TillMaster, timeZone: string):
   // Signing that began again after it covers the Bons from then on.
   const since = till.signing_since ? new Date(till.signing_since).getTime() : null;
   if (since !== null && since > new Date(ended.at).getTime() && start >= since) return undefined;
-  const [, year, month, day, time] = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}:\d{2})/.exec(localTime(ended.at, timeZone))!;
+  const [, year, month, day, time] = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}:\d{2})/.exec(localDateTime(ended.at, timeZone))!;
   return `TSE außer Betrieb genommen am ${day}.${month}.${year} ${time}: ${ended.reason}`.slice(0, 200);
 }
 

@@ -11,7 +11,6 @@ import {
   machineCode,
   qrOf,
   rawOf,
-  receiptTime,
   signingInput,
   stornoMarker,
   sumOf,
@@ -19,6 +18,7 @@ import {
   zeroAmounts,
   type Amounts,
 } from '../at/rksv.ts';
+import { localDateTime } from '../../foundations/period.ts';
 import { simulatorCredentials } from './keys.ts';
 import { newToken, validToken } from './tss.ts';
 
@@ -177,7 +177,8 @@ async function chainReceipt(
   const number = Number(register.receipt_number) + 1;
   const receiptNumber = String(number);
   const now = new Date();
-  const time = receiptTime(now, viennaTime);
+  // Anlage Z 4: the receipt's date and time are local, without a zone ("yyyy-MM-ddTHH:mm:ss").
+  const time = localDateTime(now, viennaTime);
   // A training receipt leaves the counter as it is; a storno's amounts count (Detailspezifikation Abs. 4).
   const turnover = Number(register.turnover) + (type === 'TRAINING' ? 0 : sumOf(amounts));
   const counterField =
@@ -461,7 +462,7 @@ function mount(router: Router, db: Knex): void {
         register.outage = false;
         await trx('fiscal_sandbox_rksv_registers').where({ id: registerId }).update({ outage: false });
       }
-      const month = receiptTime(new Date(), viennaTime).slice(0, 7);
+      const month = localDateTime(new Date(), viennaTime).slice(0, 7);
       if (register.month && register.month !== month)
         await automatic(trx, register, scu, register.month.endsWith('-12') ? 'YEARLY_CLOSE' : 'MONTHLY_CLOSE');
       return chainReceipt(trx, register, scu, id, type as ReceiptType, amounts);
