@@ -60,6 +60,8 @@ export async function dsfinvkExport(
     items.forEach((item, n) => {
       const { request } = item.built;
       const gross = request.lines.reduce((sum, line) => sum + line.gross, 0);
+      // The Bon's sums per VAT key, for transactions_vat.csv, beside each line's own.
+      const perKey = new Map<number, { gross: number; vat: number }>();
       request.lines.forEach((line, pos) => {
         const key = keyOf(line.vatRate);
         const vat = line.vatRate === null ? 0 : vatIncluded(line.gross, line.vatRate);
@@ -99,15 +101,11 @@ export async function dsfinvkExport(
         sum.gross += line.gross;
         sum.vat += vat;
         cases.set(caseKey, sum);
+        const bonSum = perKey.get(key.key) ?? { gross: 0, vat: 0 };
+        bonSum.gross += line.gross;
+        bonSum.vat += vat;
+        perKey.set(key.key, bonSum);
       });
-      const perKey = new Map<number, { gross: number; vat: number }>();
-      for (const line of request.lines) {
-        const key = keyOf(line.vatRate).key;
-        const sum = perKey.get(key) ?? { gross: 0, vat: 0 };
-        sum.gross += line.gross;
-        sum.vat += line.vatRate === null ? 0 : vatIncluded(line.gross, line.vatRate);
-        perKey.set(key, sum);
-      }
       for (const [key, sum] of perKey)
         t.transactionsVat.rows.push([
           ...z,
