@@ -6,6 +6,7 @@ import { accessToken, logInAtProvider, useBrowserTab } from './admin-login.ts';
 import { expectAccessible } from './axe.ts';
 import { phone, screenshot, resize } from './browser.ts';
 import { pdfPrinter } from '../support/pdf.ts';
+import { wallClockFormat } from '../support/wall-clock.ts';
 import { buyInShop } from './purchase.ts';
 import type { RunningServer } from './server.ts';
 
@@ -42,17 +43,8 @@ function englishMinute(text: string): Minute {
 
 /** An instant's day and minute in a zone. */
 function minuteIn(iso: string, zone: string): Minute {
-  const parts = new Intl.DateTimeFormat('en-CA', {
-    timeZone: zone,
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-    hourCycle: 'h23',
-  }).formatToParts(new Date(iso));
-  const part = (type: string) => parts.find((p) => p.type === type)!.value;
-  return { day: `${part('year')}-${part('month')}-${part('day')}`, time: `${part('hour')}:${part('minute')}` };
+  const local = wallClockFormat('sv-SE', zone).format(new Date(iso));
+  return { day: local.slice(0, 10), time: local.slice(11, 16) };
 }
 
 /** The text of the file a click on `selector` downloads. */

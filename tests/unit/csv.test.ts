@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { type CsvColumn, csvHeader, csvLine, minorToDecimal, periodFilename } from '../../api/src/foundations/csv.ts';
+import { wallClockFormat } from '../support/wall-clock.ts';
 
 // The CSV writer as a German spreadsheet program reads its output.
 
@@ -45,16 +46,7 @@ describe('CSV writer', () => {
 
   it('writes the local time Intl gives, on both nights of a clock change, quarter hour by quarter hour', () => {
     const columns: CsvColumn<{ at: Date }>[] = [{ header: 'at', value: (r) => r.at, format: 'date' }];
-    const intl = new Intl.DateTimeFormat('de-DE', {
-      timeZone: 'Europe/Berlin',
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-      hourCycle: 'h23',
-    });
+    const intl = wallClockFormat('de-DE', 'Europe/Berlin');
     for (const night of ['2026-03-28T20:00:00Z', '2026-10-24T20:00:00Z']) {
       for (let quarter = 0; quarter < 40; quarter++) {
         const at = new Date(Date.parse(night) + quarter * 900_000 + 59_999);
