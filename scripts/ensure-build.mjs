@@ -69,8 +69,16 @@ const staleParts = () =>
   });
 
 // What scripts/build-server.mjs bundles: the server's code and tools, the migrations and seeds they
-// import, and package.json (the version).
-const serverSources = ['api/src', 'migrations', 'seeds', 'package.json', 'scripts/build-server.mjs'];
+// import, package.json (the version) and the installed packages, whose list npm writes anew at every
+// install (node_modules/.package-lock.json).
+const serverSources = [
+  'api/src',
+  'migrations',
+  'seeds',
+  'package.json',
+  'node_modules/.package-lock.json',
+  'scripts/build-server.mjs',
+];
 const bundles = Object.keys(entries).map((name) => `dist/server/${name}.mjs`);
 const built = (file) => (fs.existsSync(file) ? fs.statSync(file).mtimeMs : 0);
 const serverStale = () =>

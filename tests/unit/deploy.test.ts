@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
+import { isBuiltin } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -379,27 +380,43 @@ describe('deployment files', () => {
       }
     });
 
-    it('imports from the bundles only packages the image installs (dependencies, not devDependencies)', () => {
+    it('imports from the bundles only packages the image installs, and bundles no devDependency', () => {
       ensureBuild();
-      const { dependencies } = JSON.parse(read('package.json')) as { dependencies: Record<string, string> };
+      const { dependencies, devDependencies } = JSON.parse(read('package.json')) as Record<
+        'dependencies' | 'devDependencies',
+        Record<string, string>
+      >;
       const files = fs
         .readdirSync(path.join(repo, 'dist/server'), { recursive: true, encoding: 'utf8' })
         .filter((file) => file.endsWith('.mjs'));
       assert.ok(files.includes('server.mjs') && files.includes('maintenance.mjs'), files.join(', '));
-      const packages = new Set<string>();
+      const packageOf = (specifier: string) => {
+        const parts = specifier.split('/');
+        return specifier.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0];
+      };
+      const imported = new Set<string>();
+      const bundled = new Set<string>();
       for (const file of files) {
         const code = fs.readFileSync(path.join(repo, 'dist/server', file), 'utf8');
-        // esbuild writes each import of a package as `import … from "name"` or `import "name"`.
-        for (const [, specifier] of code.matchAll(/^\s*(?:import|export)\b[^;'"]*?["']([^"'./][^"']*)["']/gm)) {
-          if (specifier.startsWith('node:')) continue;
-          const parts = specifier.split('/');
-          packages.add(specifier.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0]);
+        // esbuild writes each import it leaves outside as `import … from "name"` or `import "name"`.
+        for (const [, specifier] of code.matchAll(/^\s*(?:import|export)\b[^;'"]*?["']([^"'./][^"']*)["']/gm))
+          if (!isBuiltin(specifier)) imported.add(packageOf(specifier));
+        // What it bundled, each file by its path in the source map.
+        const { sources } = JSON.parse(fs.readFileSync(path.join(repo, 'dist/server', `${file}.map`), 'utf8')) as {
+          sources: string[];
+        };
+        for (const source of sources) {
+          const inPackages = source.lastIndexOf('node_modules/');
+          if (inPackages >= 0) bundled.add(packageOf(source.slice(inPackages + 'node_modules/'.length)));
         }
       }
       // The walk must see the packages, or it would pass with nothing to check.
-      for (const known of ['koa', 'knex', '@electric-sql/pglite', 'stripe']) assert.ok(packages.has(known), known);
-      const missing = [...packages].filter((name) => !(name in dependencies)).sort();
+      assert.ok(imported.has('@electric-sql/pglite'), [...imported].join(', '));
+      for (const known of ['koa', 'knex', 'stripe', 'oidc-provider']) assert.ok(bundled.has(known), known);
+      const missing = [...imported].filter((name) => !(name in dependencies)).sort();
       assert.deepEqual(missing, [], 'packages the bundles import that npm ci --omit=dev leaves out');
+      const tools = [...bundled].filter((name) => name in devDependencies).sort();
+      assert.deepEqual(tools, [], 'development packages bundled into the server');
     });
   });
 });
