@@ -3,7 +3,8 @@ import { benchBooks } from '../../bench/books.ts';
 import { benchMigrate } from '../../bench/migrate.ts';
 import { seedSalesHistory } from '../../seeds/history.ts';
 import { assertMeasured, quietly } from '../support/bench.ts';
-import { engine, resetDatabase } from '../support/env.ts';
+import { engine } from '../support/env.ts';
+import { resetDatabase } from '../support/reset.ts';
 
 // The bench parts on a tiny history, so that a route they call cannot change under them unseen: a
 // part throws when a route it calls answers an error. Their figures are the bench's to judge, on

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { leaseServer } from './host.ts';
+import { mainItemOrder, placeOrder } from './purchase.ts';
 import { removeDir } from './server.ts';
 
 // The e2e suites' one server process serves each suite a paper of its own: what one paper changed is
@@ -26,6 +27,28 @@ describe('e2e: one server process serves each suite a paper of its own', functio
       assert.equal(next.process.pid, swiss.process.pid, 'the same process');
       assert.equal(next.url, swiss.url);
       assert.equal(await currencyOf(next.url), 'EUR', 'nothing of the Swiss paper is left');
+    } finally {
+      assert.equal(await next.stop(), 0);
+      removeDir(next.dataDir);
+    }
+  });
+
+  it('serves each suite of the seeded demo from its one kept copy, the demo loaded back: an order of one is not in the next', async () => {
+    const first = (await leaseServer({}))!;
+    let token: string;
+    try {
+      ({ token } = await placeOrder(first.url, await mainItemOrder(first.url, 'DEMO-1')));
+      assert.equal((await fetch(`${first.url}/api/orders/${token}`)).status, 200, 'the order is there');
+    } finally {
+      assert.equal(await first.stop(), 0);
+      removeDir(first.dataDir);
+    }
+    const next = (await leaseServer({}))!;
+    try {
+      assert.equal(next.dataDir, first.dataDir, 'the same kept copy');
+      assert.equal((await fetch(`${next.url}/api/orders/${token}`)).status, 404, 'nothing of the order before');
+      const again = await placeOrder(next.url, await mainItemOrder(next.url, 'DEMO-1'));
+      assert.notEqual(again.token, token, 'a new order of its own');
     } finally {
       assert.equal(await next.stop(), 0);
       removeDir(next.dataDir);

@@ -1,22 +1,28 @@
 import { fork, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 import { atRunEnd } from '../support/run-end.ts';
 import type { HostAnswer, HostCall, HostRequest } from './paper-host.ts';
 import {
   ensureBuild,
   freePort,
+  keptDirs,
   prepareDataDir,
   repoRoot,
+  seededCopy,
   serverEnv,
   startServer,
+  startsLikeTemplate,
   tempDir,
   type RunningServer,
   type ServerOptions,
 } from './server.ts';
 
 // The test process's one server process (paper-host.ts), lent to one suite at a time: each lease
-// serves a paper of its own on the host's port, from a copy of a template unless the suite brings a
-// data directory (server.ts prepareDataDir), and ends with the paper's jobs stopped and its database closed.
+// serves a paper of its own on the host's port, and ends with the paper's jobs stopped. A paper as the
+// seeded template holds it is served from the host's one kept copy of it, the demo loaded back into
+// it for each lease; any other from a copy of a template (server.ts prepareDataDir) or the suite's
+// own data directory, closed at the lease's end.
 
 /**
  * Settings of the process rather than of a paper: a suite that needs others than the host's gets a
@@ -48,6 +54,8 @@ interface Host {
   exited: Promise<number | null>;
   /** Who waits for the answer to each request, by its id. */
   answers: Map<number, (answer: HostAnswer) => void>;
+  /** The host's copy of the seeded template, once a lease has asked for one. */
+  keptDir?: string;
 }
 
 let running: Promise<Host> | undefined;
@@ -129,8 +137,10 @@ export async function leaseServer(options: ServerOptions): Promise<RunningServer
     lent = false;
     throw error;
   }
-  const dataDir = options.dataDir ?? tempDir();
-  const env = serverEnv(options, { port: host.port, url: host.url, dataDir });
+  const where = { port: host.port, url: host.url };
+  const kept = startsLikeTemplate(options, serverEnv(options, { ...where, dataDir: '' }));
+  const dataDir = kept ? (host.keptDir ?? tempDir()) : (options.dataDir ?? tempDir());
+  const env = serverEnv(options, { ...where, dataDir });
   if (processSettings.some((name) => (env[name] ?? '') !== (host.env[name] ?? ''))) {
     lent = false;
     return undefined;
@@ -138,8 +148,12 @@ export async function leaseServer(options: ServerOptions): Promise<RunningServer
   const outFrom = host.out.length;
   const errFrom = host.err.length;
   try {
-    await prepareDataDir(options, env, dataDir);
-    const answer = await ask(host, { serve: { dataDir, env } }, options.readyTimeoutMs ?? 60_000);
+    if (kept && !host.keptDir) {
+      await seededCopy(dataDir);
+      host.keptDir = dataDir;
+      keptDirs.add(dataDir);
+    } else if (!kept) await prepareDataDir(options, env, dataDir);
+    const answer = await ask(host, { serve: { dataDir, env, kept } }, options.readyTimeoutMs ?? 60_000);
     if (!('served' in answer))
       throw new Error(`the server did not start: ${'refused' in answer ? answer.refused : ''}`);
   } catch (error) {
@@ -181,5 +195,6 @@ atRunEnd(async () => {
   if (!host) return;
   host.child.kill('SIGTERM');
   const code = await host.exited;
+  if (host.keptDir) fs.rmSync(host.keptDir, { recursive: true, force: true });
   if (code !== 0) throw new Error(`the tests' server process exited with ${code}\n${host.out}\n${host.err}`);
 });

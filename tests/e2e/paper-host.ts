@@ -8,6 +8,13 @@
 // papers in one process on the same guarantee); what a suite gains is the process's start: Node,
 // the modules and PGlite's WebAssembly, about four CPU-seconds each time.
 //
+// A paper begun from the seeded template (most suites') is served from one data directory the host
+// keeps open: the first such lease opens a copy of the template, and each later one loads the demo
+// back into it (tests/support/reset.ts, as the API tests' engines between suites) where a new copy
+// would cost the test process about 0.7 CPU-seconds (some 1,300 files of Postgres's made anew) and the
+// host the opening and the closing of PGlite. The paper's start (startup/paper.ts) runs on it as on
+// any start; its jobs stop and its connections close at the lease's end as before.
+//
 // Started by tests/e2e/host.ts with an IPC channel; what the process itself shows (its banner, its
 // exit code, its listening address) stays a test of the real server (`startServer`).
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -18,9 +25,13 @@ import { log, setLogSilent } from '../../api/src/foundations/log.ts';
 import { createShopServer } from '../../api/src/http/timeouts.ts';
 import { preparePaper, servePaper, type ServedPaper } from '../../api/src/startup/paper.ts';
 import { configRefusals, databaseRefusals } from '../../api/src/startup/safety.ts';
+import { resetDatabase } from '../support/reset.ts';
 
-/** What the test process asks: serve this data directory with these settings, or stop the paper served. */
-export type HostCall = { serve: { dataDir: string; env: NodeJS.ProcessEnv } } | { release: true };
+/**
+ * What the test process asks: serve this data directory with these settings (`kept`: the host's kept
+ * copy of the seeded template, the demo loaded back into it first), or stop the paper served.
+ */
+export type HostCall = { serve: { dataDir: string; env: NodeJS.ProcessEnv; kept?: boolean } } | { release: true };
 /** The answer: served, or refused with the reasons the real server would print before it exits. */
 export type Answer = { served: true } | { refused: string } | { released: true; problems: string[] };
 /** Each call and its answer carry the call's number, so that a late answer is never taken for another's. */
@@ -31,6 +42,8 @@ const base = loadConfig();
 setLogSilent(base.logLevel === 'silent');
 
 let current: { db: Db; paper: ServedPaper } | undefined;
+/** The copy of the seeded template the host keeps open between leases, once a lease asked for it. */
+let kept: { dataDir: string; db: Db } | undefined;
 /** Errors nobody caught while a paper was served: the real server would have crashed on them. */
 let problems: string[] = [];
 let stopping = false;
@@ -54,7 +67,29 @@ const caught = (error: unknown) => {
 process.on('uncaughtException', caught);
 process.on('unhandledRejection', caught);
 
-async function serve(dataDir: string, env: NodeJS.ProcessEnv): Promise<Answer> {
+/** The database of `dataDir`: the kept one with the demo loaded back, or the directory's own, opened. */
+async function open(dataDir: string, keep: boolean): Promise<Db> {
+  if (keep && kept?.dataDir === dataDir) {
+    await resetDatabase(kept.db);
+    return kept.db;
+  }
+  const db = await openDb({ dataDir });
+  if (keep) {
+    await closeKept();
+    kept = { dataDir, db };
+    // The first reset seeds the demo as the template holds it and keeps what it loads back later.
+    await resetDatabase(db);
+  }
+  return db;
+}
+
+async function closeKept(): Promise<void> {
+  const was = kept;
+  kept = undefined;
+  await was?.db.destroy();
+}
+
+async function serve(dataDir: string, env: NodeJS.ProcessEnv, keep: boolean): Promise<Answer> {
   // A paper whose lease was given up (its test timed out) stops before the next one is served.
   await release();
   let config;
@@ -68,19 +103,20 @@ async function serve(dataDir: string, env: NodeJS.ProcessEnv): Promise<Answer> {
   if (refusals.length) return { refused: refusals.join('\n') };
   let db: Db;
   try {
-    db = await openDb({ dataDir });
+    db = await open(dataDir, keep);
   } catch (error) {
     return { refused: openFailureMessage(error) };
   }
+  const close = () => (db === kept?.db ? closeKept() : db.destroy());
   const dbRefusals = await databaseRefusals(db, config);
   if (dbRefusals.length) {
-    await db.destroy();
+    await close();
     return { refused: dbRefusals.join('\n') };
   }
   try {
     await preparePaper(db, config);
   } catch (error) {
-    await db.destroy();
+    await close();
     throw error;
   }
   problems = [];
@@ -97,7 +133,7 @@ async function release(): Promise<Answer> {
     // A receipt still waiting for its payment, a keep-alive socket: nothing of this paper stays open.
     server.closeAllConnections();
     current = undefined;
-    await was.db.destroy();
+    if (was.db !== kept?.db) await was.db.destroy();
     stopping = false;
   }
   problems = [];
@@ -105,7 +141,8 @@ async function release(): Promise<Answer> {
 }
 
 process.on('message', (request: HostRequest) => {
-  const answer = 'serve' in request ? serve(request.serve.dataDir, request.serve.env) : release();
+  const answer =
+    'serve' in request ? serve(request.serve.dataDir, request.serve.env, request.serve.kept === true) : release();
   answer.then(
     (reply) => process.send?.({ id: request.id, ...reply }),
     (error: unknown) => process.send?.({ id: request.id, refused: String((error as Error)?.stack ?? error) }),
@@ -113,7 +150,8 @@ process.on('message', (request: HostRequest) => {
 });
 
 // The test process going away (its IPC channel closed) ends the host, cleanly if it can.
-process.on('disconnect', () => void release().finally(() => process.exit(0)));
-process.on('SIGTERM', () => void release().finally(() => server.close(() => process.exit(0))));
+const end = () => release().then(closeKept);
+process.on('disconnect', () => void end().finally(() => process.exit(0)));
+process.on('SIGTERM', () => void end().finally(() => server.close(() => process.exit(0))));
 
 server.listen(base.port, base.host, () => console.log(`Listening: ${base.publicUrl}`));

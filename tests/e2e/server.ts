@@ -49,7 +49,14 @@ export function tempDir(prefix = 'street-paper-e2e-'): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
 }
 
+/**
+ * Data directories a process serves from for the whole run (the e2e host's copy of the seeded
+ * template, host.ts): `removeDir` leaves them to the run's end, which removes them.
+ */
+export const keptDirs = new Set<string>();
+
 export function removeDir(dir: string): void {
+  if (keptDirs.has(dir)) return;
   fs.rmSync(dir, { recursive: true, force: true });
 }
 
@@ -150,7 +157,7 @@ function templateDir(kind: 'migrated' | 'seeded'): Promise<string> {
  * which a start that is local (no HOST, a loopback PUBLIC_URL) does. A start on its own data directory or database, or of another
  * checkout, starts as it is asked to.
  */
-function startsLikeTemplate(options: ServerOptions, env: NodeJS.ProcessEnv): boolean {
+export function startsLikeTemplate(options: ServerOptions, env: NodeJS.ProcessEnv): boolean {
   if (options.dataDir !== undefined || options.databaseUrl || options.root) return false;
   if (env.SEED_DEMO !== 'true' || env.SEED_HISTORY !== 'false' || env.HOST || env.BIND) return false;
   // Another country's or currency's demo is seeded by its own first start.
