@@ -12,12 +12,16 @@
 // keeps open: the first such lease opens a copy of the template, and each later one loads the demo
 // back into it (tests/support/reset.ts, as the API tests' engines between suites) where a new copy
 // would cost the test process about 0.7 CPU-seconds (some 1,300 files of Postgres's made anew) and the
-// host the opening and the closing of PGlite. The paper's start (startup/paper.ts) runs on it as on
-// any start; its jobs stop and its connections close at the lease's end as before.
+// host the opening and the closing of PGlite. Each lease gets a knex of its own over that PGlite:
+// what the product keeps in memory per database (keyed by its knex: a TSS known to be ready, the
+// cash registers set up at SIGN AT, the Stripe sandbox's keys) begins empty for each paper, as in a
+// process of its own, although the same files were loaded back underneath it. The paper's start
+// (startup/paper.ts) runs on it as on any start; its jobs stop and its knex ends at the lease's end.
 //
 // Started by tests/e2e/host.ts with an IPC channel; what the process itself shows (its banner, its
 // exit code, its listening address) stays a test of the real server (`startServer`).
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import knexPkg, { type Knex } from 'knex';
 import type { Db } from '../../api/src/db/connection.ts';
 import { openDb, openFailureMessage } from '../../api/src/db/open.ts';
 import { ConfigError, loadConfig } from '../../api/src/foundations/config.ts';
@@ -41,8 +45,14 @@ export type HostAnswer = { id: number } & Answer;
 const base = loadConfig();
 setLogSilent(base.logLevel === 'silent');
 
+// knex as a CommonJS package hands its function over as the default export, or under `knex`.
+const createKnex = (knexPkg as unknown as { knex?: typeof knexPkg }).knex ?? knexPkg;
+
 let current: { db: Db; paper: ServedPaper } | undefined;
-/** The copy of the seeded template the host keeps open between leases, once a lease asked for it. */
+/**
+ * The copy of the seeded template the host keeps open between leases, once a lease asked for it: its
+ * knex is the host's, for the resets; each lease's paper is served through one of its own (leaseOf).
+ */
 let kept: { dataDir: string; db: Db } | undefined;
 /** Errors nobody caught while a paper was served: the real server would have crashed on them. */
 let problems: string[] = [];
@@ -71,15 +81,26 @@ process.on('unhandledRejection', caught);
 async function open(dataDir: string, keep: boolean): Promise<Db> {
   if (keep && kept?.dataDir === dataDir) {
     await resetDatabase(kept.db);
-    return kept.db;
+    return leaseOf(kept.db);
   }
   const db = await openDb({ dataDir });
-  if (keep) {
-    await closeKept();
-    kept = { dataDir, db };
-    // The first reset seeds the demo as the template holds it and keeps what it loads back later.
-    await resetDatabase(db);
-  }
+  if (!keep) return db;
+  await closeKept();
+  kept = { dataDir, db };
+  // The first reset seeds the demo as the template holds it and keeps what it loads back later.
+  await resetDatabase(db);
+  return leaseOf(db);
+}
+
+/**
+ * A knex of the lease's own over the kept database's PGlite (the same configuration, so the same
+ * connection). Its destroy ends its pool and leaves PGlite open: the host's knex closes it. The two
+ * never work at once: the host resets only between leases.
+ */
+function leaseOf(keptDb: Db): Db {
+  const { client, dialect, connection } = keptDb.client.config as Knex.Config;
+  const db = createKnex({ client, dialect, connection } as Knex.Config);
+  (db.client as { destroyRawConnection: () => Promise<void> }).destroyRawConnection = () => Promise.resolve();
   return db;
 }
 
@@ -107,7 +128,7 @@ async function serve(dataDir: string, env: NodeJS.ProcessEnv, keep: boolean): Pr
   } catch (error) {
     return { refused: openFailureMessage(error) };
   }
-  const close = () => (db === kept?.db ? closeKept() : db.destroy());
+  const close = () => db.destroy();
   const dbRefusals = await databaseRefusals(db, config);
   if (dbRefusals.length) {
     await close();
@@ -133,7 +154,7 @@ async function release(): Promise<Answer> {
     // A receipt still waiting for its payment, a keep-alive socket: nothing of this paper stays open.
     server.closeAllConnections();
     current = undefined;
-    if (was.db !== kept?.db) await was.db.destroy();
+    await was.db.destroy();
     stopping = false;
   }
   problems = [];
