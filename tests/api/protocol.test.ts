@@ -116,6 +116,26 @@ describeApi('protocol of changes', (t) => {
       assert.deepEqual(await protocol(), before);
     });
 
+    it('refuses a malformed id or body before the database: no transaction begun, no record locked or read', async () => {
+      const vendor = await createVendor();
+      const statements: string[] = [];
+      const seen = (query: { sql: string }) => statements.push(query.sql);
+      t.db.client.on('query', seen);
+      try {
+        const refusals = [
+          t.http.put(`/api/vendors/${vendor.id}`).send({ ...vendor, email: 'not an address' }),
+          t.http.put('/api/vendors/qqq').send(vendor),
+          t.http.patch(`/api/vendors/${vendor.id}`).send({ isDisabled: 'qqq' }),
+          t.http.post('/api/vendors').send({ licenseId: [] }),
+          t.http.post('/api/payments/payout').send({ vendor: 'qqq', amount: -1 }),
+        ];
+        for (const request of refusals) assert.equal((await request.set('Authorization', maria)).status, 400);
+      } finally {
+        t.db.client.removeListener('query', seen);
+      }
+      assert.deepEqual(statements, []);
+    });
+
     it('queues concurrent changes of one vendor, so each entry starts where the previous one ended', async () => {
       const vendor = await createVendor();
       const results = await Promise.all(

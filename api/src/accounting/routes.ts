@@ -3,7 +3,7 @@ import { badRequest } from '../http/errors.ts';
 import { applyFilters, readListFilter, respondList } from '../http/list-query.ts';
 import { requestPeriod } from '../http/period-query.ts';
 import type { AppContext, ProtocolSpec, RouteDef } from '../http/routes.ts';
-import { parse } from '../http/validate.ts';
+import { readInput } from '../http/validate.ts';
 import { accountStatements, statementCsvColumns } from './accounts.ts';
 import { assertDatevReady, datevFile, datevModes, datevPeriod, type DatevMode } from './datev.ts';
 import { encodeWindows1252 } from './windows1252.ts';
@@ -183,9 +183,10 @@ export const accountingRoutes: RouteDef[] = [
     path: '/api/accounting/datev/settings',
     access: 'backoffice',
     body: 'json',
+    input: datevSettingsForm,
     protocol: datevProtocol,
     handler: async (ctx) => {
-      const settings = parse(datevSettingsForm, ctx.request.body);
+      const settings = readInput(ctx, datevSettingsForm);
       ctx.body = { ...(await saveDatevSettings(ctx.db, settings)), chartDefaults };
     },
   },

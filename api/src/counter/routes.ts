@@ -3,7 +3,7 @@ import { badRequest, notFound } from '../http/errors.ts';
 import { staffName } from '../http/context.ts';
 import type { AppContext, ProtocolSpec, RouteDef } from '../http/routes.ts';
 import { letterhead, sendPrintable } from '../web/printable.ts';
-import { idParam, parse } from '../http/validate.ts';
+import { idParam, parse, readInput } from '../http/validate.ts';
 import { vendorAccountId } from '../ledger/accounts.ts';
 import { counterVisit } from '../ledger/counter.ts';
 import { accountRowToApi, openRows, type AccountRow, type VendorLedgerRow } from '../ledger/queries.ts';
@@ -164,11 +164,12 @@ export const counterRoutes: RouteDef[] = [
     path: '/api/counter/visits',
     access: 'backoffice',
     body: 'json',
+    input: visitInput,
     protocol: visitProtocol,
     // The TSE transaction starts with the visit, before its booking's transaction opens, and is
     // cancelled when the booking fails (fiscal/visit-start.ts).
     around: async (ctx, run) => {
-      const input = parse(visitInput, ctx.request.body);
+      const input = readInput(ctx, visitInput);
       const fiscal = await startVisitTransaction(ctx.db, ctx.config, {
         visitId: input.visitId.toLowerCase(),
         tillId: input.tillId,
@@ -183,7 +184,7 @@ export const counterRoutes: RouteDef[] = [
       if (ctx.status >= 400) await fiscal?.cancel();
     },
     handler: async (ctx) => {
-      const input = parse(visitInput, ctx.request.body);
+      const input = readInput(ctx, visitInput);
       await refuseRatesWithoutSlot(
         ctx.db,
         ctx.config,
@@ -259,13 +260,14 @@ export const counterRoutes: RouteDef[] = [
     path: '/api/tills',
     access: 'backoffice',
     body: 'json',
+    input: tillInput,
     protocol: {
       recordType: 'till',
       action: 'create',
       load: (ctx, id) => findTill(ctx.db, Number(id), ctx.config.timeZone),
     },
     handler: async (ctx) => {
-      const input = parse(tillInput, ctx.request.body);
+      const input = readInput(ctx, tillInput);
       const id = await createTill(ctx.db, input);
       ctx.status = 201;
       ctx.body = await requireTill(ctx, id);
@@ -277,10 +279,11 @@ export const counterRoutes: RouteDef[] = [
     path: '/api/tills/:id/location',
     access: 'backoffice',
     body: 'json',
+    input: tillLocationInput,
     protocol: tillProtocol('update'),
     handler: async (ctx) => {
       const id = (await requireTill(ctx, tillParam(ctx))).id;
-      const location = parse(tillLocationInput, ctx.request.body);
+      const location = readInput(ctx, tillLocationInput);
       await ctx.db('tills').where({ id }).update({
         location_name: location.name,
         location_street: location.street,
@@ -308,10 +311,11 @@ export const counterRoutes: RouteDef[] = [
     path: '/api/tills/:id/movements',
     access: 'backoffice',
     body: 'json',
+    input: movementInput,
     protocol: tillProtocol('movement'),
     handler: async (ctx) => {
       const till = await requireTill(ctx, tillParam(ctx));
-      const input = parse(movementInput, ctx.request.body);
+      const input = readInput(ctx, movementInput);
       const { voucher } = await bookManualMovement(ctx.db, {
         tillId: till.id,
         ...input,
@@ -338,10 +342,11 @@ export const counterRoutes: RouteDef[] = [
     path: '/api/tills/:id/closes',
     access: 'backoffice',
     body: 'json',
+    input: closeInput,
     protocol: tillProtocol('close'),
     handler: async (ctx) => {
       const till = await requireTill(ctx, tillParam(ctx));
-      const input = parse(closeInput, ctx.request.body);
+      const input = readInput(ctx, closeInput);
       const id = await closeDay(
         ctx.db,
         {

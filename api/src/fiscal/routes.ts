@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { conflictError } from '../foundations/errors.ts';
 import { notFound } from '../http/errors.ts';
 import type { AppContext, RouteDef } from '../http/routes.ts';
-import { idParam, parse } from '../http/validate.ts';
+import { idParam, parse, readInput } from '../http/validate.ts';
 import { fiscalCountries, fiscalModes } from '../foundations/config.ts';
 import { tr } from '../language/messages.ts';
 import { periodDay } from '../foundations/period.ts';
@@ -232,6 +232,7 @@ export const fiscalRoutes: RouteDef[] = [
     path: '/api/tills/:id/fiscal',
     access: 'backoffice',
     body: 'json',
+    input: fiscalInput,
     protocol: {
       recordType: 'till_fiscal',
       id: tillParam,
@@ -239,7 +240,7 @@ export const fiscalRoutes: RouteDef[] = [
     },
     handler: async (ctx) => {
       const id = await requireTill(ctx);
-      const input = parse(fiscalInput, ctx.request.body);
+      const input = readInput(ctx, fiscalInput);
       const before = await tillFiscal(ctx.db, ctx.config, id);
       // Ending a signing till's signing is a step of its own (decommission.ts): never without a reason.
       const reason = decommissions(before, input.mode ?? ctx.config.fiscal.mode) ? requireReason(input.reason) : null;

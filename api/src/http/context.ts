@@ -23,6 +23,8 @@ export interface AppState {
   user?: Caller;
   /** The embed origins a shop page was made with, so its frame-ancestors need no second read. */
   embedOrigins?: string[];
+  /** The request's body as the route's `input` schema read it (http/validate.ts readInput). */
+  input?: { schema: unknown; value: unknown };
 }
 export interface AppDeps {
   db: Db;

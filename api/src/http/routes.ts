@@ -1,9 +1,11 @@
 import Router from '@koa/router';
 import type { Middleware, Next, ParameterizedContext } from 'koa';
+import type { z } from 'zod';
 import { authorize } from './auth.ts';
 import { bodyParser, type BodyKind } from './body.ts';
 import { accessLevels, type Access, type AppContext, type AppDeps, type AppState, type Method } from './context.ts';
 import { refuseNul } from './nul.ts';
+import { readInput } from './validate.ts';
 
 // The context types live in context.ts (so auth.ts and the protocol need not import this file); they
 // are exported here too for the routes that import them with RouteDef.
@@ -37,6 +39,12 @@ export interface RouteDef {
   path: string;
   access: Access;
   body?: BodyKind;
+  /**
+   * The schema the body is read with (the handler takes it with `readInput`). The record's id and the
+   * body are refused before the route does any database work or calls out (the protocol's
+   * transaction and lock, `around`): a flood of malformed requests opens no transaction.
+   */
+  input?: z.ZodType;
   /** What the protocol records of a change through this route. */
   protocol?: ProtocolSpec;
   /**
@@ -80,6 +88,14 @@ export function routeTable(defs: RouteDef[], wrap: RouteWrap): Middleware<AppSta
     const chain: Middleware[] = [authorize(def.access) as unknown as Middleware];
     if (def.body) chain.push(bodyParser(def.body));
     chain.push(refuseNul());
+    const { input, protocol } = def;
+    if (input || protocol?.id)
+      chain.push(((ctx: AppContext, next: () => Promise<void>) => {
+        // In the order the handler met them: the record's id, then the body.
+        protocol?.id?.(ctx);
+        if (input) readInput(ctx, input);
+        return next();
+      }) as unknown as Middleware);
     const around = def.around;
     if (around)
       chain.push(((ctx: AppContext, next: () => Promise<void>) => around(ctx, next)) as unknown as Middleware);

@@ -1,7 +1,7 @@
 import { formFiles } from '../http/form-body.ts';
 import { respondList } from '../http/list-query.ts';
 import type { AppContext, ProtocolSpec, RouteDef } from '../http/routes.ts';
-import { idParam, parse } from '../http/validate.ts';
+import { idParam, readInput } from '../http/validate.ts';
 import { backofficeListSpec, deleteItem, findItem, itemNotFound, itemsQuery, saveItem } from './queries.ts';
 import { itemCreateForm, itemFileFields, itemUpdateForm } from './schema.ts';
 
@@ -33,9 +33,10 @@ export const itemRoutes: RouteDef[] = [
     path: '/api/items',
     access: 'backoffice',
     body: 'multipart',
+    input: itemCreateForm,
     protocol: itemProtocol,
     handler: async (ctx) => {
-      const form = parse(itemCreateForm, ctx.request.body);
+      const form = readInput(ctx, itemCreateForm);
       ctx.body = await saveItem(ctx.db, undefined, form, formFiles(ctx, itemFileFields));
       ctx.status = 201;
     },
@@ -45,10 +46,11 @@ export const itemRoutes: RouteDef[] = [
     path: '/api/items/:id',
     access: 'backoffice',
     body: 'multipart',
+    input: itemUpdateForm,
     protocol: { ...itemProtocol, id: itemId },
     handler: async (ctx) => {
       const id = itemId(ctx);
-      const form = parse(itemUpdateForm, ctx.request.body);
+      const form = readInput(ctx, itemUpdateForm);
       ctx.body = await saveItem(ctx.db, id, form, formFiles(ctx, itemFileFields));
     },
   },

@@ -7,7 +7,7 @@ import { staffName } from '../http/context.ts';
 import { respondList } from '../http/list-query.ts';
 import { pathParam } from '../http/params.ts';
 import type { AppContext, RouteDef } from '../http/routes.ts';
-import { idParam, parse } from '../http/validate.ts';
+import { idParam, readInput } from '../http/validate.ts';
 import { StripeFailure } from '../stripe/adapter.ts';
 import { placeOrder } from './place.ts';
 import { decideDispute } from './lifecycle.ts';
@@ -96,8 +96,9 @@ export const orderRoutes: RouteDef[] = [
     path: '/api/orders',
     access: 'public',
     body: 'json',
+    input: orderInput,
     handler: async (ctx) => {
-      const input = parse(orderInput, ctx.request.body);
+      const input = readInput(ctx, orderInput);
       // "Try again" of an order whose money has moved since (paid on another device): its receipt,
       // never a second order of the same cart that could be paid too.
       const retried = input.retryOf
@@ -204,8 +205,9 @@ export const orderRoutes: RouteDef[] = [
     path: '/api/disputes/:id/decision',
     access: 'backoffice',
     body: 'json',
+    input: disputeDecision,
     handler: async (ctx) => {
-      const { bearer } = parse(disputeDecision, ctx.request.body);
+      const { bearer } = readInput(ctx, disputeDecision);
       const id = pathParam(ctx, 'id');
       if (!/^dp_[A-Za-z0-9_]{1,100}$/.test(id)) throw new HttpError(404, 'There is no such dispute.');
       await decideDispute(ctx.db, id, bearer, staffName(ctx));

@@ -5,7 +5,7 @@ import { applyFilters, readListFilter, respondList } from '../http/list-query.ts
 import { staffName } from '../http/context.ts';
 import type { AppContext, ProtocolSpec, RouteDef } from '../http/routes.ts';
 import { letterhead, sendPrintable } from '../web/printable.ts';
-import { idParam, parse } from '../http/validate.ts';
+import { idParam, readInput } from '../http/validate.ts';
 import { vendorAccountId } from '../ledger/accounts.ts';
 import { payOut, reversePayout } from '../ledger/payout.ts';
 import { payoutLines } from '../ledger/payout-lines.ts';
@@ -107,9 +107,10 @@ export const payoutRoutes: RouteDef[] = [
     path: '/api/payments/payout',
     access: 'backoffice',
     body: 'json',
+    input: payoutInput,
     protocol: payoutProtocol('payout'),
     handler: async (ctx) => {
-      const input = parse(payoutInput, ctx.request.body);
+      const input = readInput(ctx, payoutInput);
       const vendor = await vendorOfLicence(ctx.db, input.vendor);
       const id = await payOut(
         ctx.db,
@@ -134,10 +135,11 @@ export const payoutRoutes: RouteDef[] = [
     path: '/api/payments/payout/:id/reverse',
     access: 'backoffice',
     body: 'json',
+    input: reversalInput,
     protocol: { ...payoutProtocol('reverse'), id: payoutId },
     handler: async (ctx) => {
       const id = payoutId(ctx);
-      const { reason } = parse(reversalInput, ctx.request.body);
+      const { reason } = readInput(ctx, reversalInput);
       await reversePayout(
         ctx.db,
         {

@@ -1,6 +1,6 @@
 import { formFiles } from '../http/form-body.ts';
 import type { ProtocolSpec, RouteDef } from '../http/routes.ts';
-import { parse } from '../http/validate.ts';
+import { readInput } from '../http/validate.ts';
 import { readSettingsForProtocol, readStyleCss, saveStyleCss, updateSettings } from './queries.ts';
 import { settingsFileFields, settingsForm, styleCss } from './schema.ts';
 
@@ -17,9 +17,10 @@ export const settingsRoutes: RouteDef[] = [
     path: '/api/settings',
     access: 'backoffice',
     body: 'multipart',
+    input: settingsForm,
     protocol: settingsProtocol,
     handler: async (ctx) => {
-      const form = parse(settingsForm, ctx.request.body);
+      const form = readInput(ctx, settingsForm);
       ctx.body = await updateSettings(ctx.db, ctx.config, form, formFiles(ctx, settingsFileFields));
     },
   },
@@ -28,9 +29,10 @@ export const settingsRoutes: RouteDef[] = [
     path: '/api/settings/css',
     access: 'backoffice',
     body: 'css',
+    input: styleCss,
     protocol: settingsProtocol,
     handler: async (ctx) => {
-      ctx.body = { styleRevision: await saveStyleCss(ctx.db, parse(styleCss, ctx.request.body)) };
+      ctx.body = { styleRevision: await saveStyleCss(ctx.db, readInput(ctx, styleCss)) };
     },
   },
   {

@@ -1,6 +1,6 @@
 import { badRequest } from '../http/errors.ts';
 import type { AppContext, ProtocolSpec, RouteDef } from '../http/routes.ts';
-import { idParam, parse } from '../http/validate.ts';
+import { idParam, readInput } from '../http/validate.ts';
 import {
   benefitGauge,
   benefitStatements,
@@ -180,9 +180,10 @@ export const benefitRoutes: RouteDef[] = [
     path: '/api/settings/benefit-scheme',
     access: 'backoffice',
     body: 'json',
+    input: benefitSchemeForm,
     protocol: schemeProtocol,
     handler: async (ctx) => {
-      ctx.body = benefitSchemeToApi(await saveBenefitScheme(ctx.db, parse(benefitSchemeForm, ctx.request.body)));
+      ctx.body = benefitSchemeToApi(await saveBenefitScheme(ctx.db, readInput(ctx, benefitSchemeForm)));
     },
   },
 ];

@@ -3,7 +3,7 @@ import { respondCsv, wantsCsv } from '../http/csv-response.ts';
 import { badRequest } from '../http/errors.ts';
 import { applyFilters, readListFilter, respondList } from '../http/list-query.ts';
 import type { AppContext, ProtocolSpec, RouteDef } from '../http/routes.ts';
-import { idParam, parse } from '../http/validate.ts';
+import { idParam, readInput } from '../http/validate.ts';
 import { vendorAccountId } from '../ledger/accounts.ts';
 import { vendorAccountSummary, vendorMoneyToApi, withVendorMoney, type VendorMoneyColumns } from '../ledger/queries.ts';
 import { removeVendorWithoutCredit } from '../ledger/vendor.ts';
@@ -188,9 +188,10 @@ export const vendorRoutes: RouteDef[] = [
     path: '/api/vendors',
     access: 'backoffice',
     body: 'json',
+    input: vendorInput,
     protocol: vendorProtocol,
     handler: async (ctx) => {
-      const input = parse(vendorInput, ctx.request.body);
+      const input = readInput(ctx, vendorInput);
       const { vendor, login } = await createVendor(ctx.db, input);
       ctx.status = 201;
       // The vendor's login with its one-time password: shown to staff in this answer only.
@@ -213,11 +214,12 @@ export const vendorRoutes: RouteDef[] = [
     path: '/api/vendors/:id',
     access: 'backoffice',
     body: 'json',
+    input: vendorInput,
     protocol: { ...vendorProtocol, id: vendorId },
     handler: async (ctx) => {
       const id = vendorId(ctx);
       assertSameId(ctx.request.body, id);
-      const input = parse(vendorInput, ctx.request.body);
+      const input = readInput(ctx, vendorInput);
       if (!(await updateVendor(ctx.db, id, input))) throw vendorNotFound(id);
       ctx.body = await vendorAnswer(ctx, id);
     },
@@ -228,11 +230,12 @@ export const vendorRoutes: RouteDef[] = [
     path: '/api/vendors/:id',
     access: 'backoffice',
     body: 'json',
+    input: vendorStateInput,
     protocol: { ...vendorProtocol, id: vendorId },
     handler: async (ctx) => {
       const id = vendorId(ctx);
       assertSameId(ctx.request.body, id);
-      const { isDisabled } = parse(vendorStateInput, ctx.request.body);
+      const { isDisabled } = readInput(ctx, vendorStateInput);
       if (!(await setVendorDisabled(ctx.db, id, isDisabled))) throw vendorNotFound(id);
       ctx.body = await vendorAnswer(ctx, id);
     },

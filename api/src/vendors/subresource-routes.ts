@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import { notFound } from '../http/errors.ts';
 import { respondList } from '../http/list-query.ts';
 import type { AppContext, ProtocolSpec, RouteDef } from '../http/routes.ts';
-import { idParam, parse } from '../http/validate.ts';
+import { idParam, readInput } from '../http/validate.ts';
 import { requireLiveVendor } from './queries.ts';
 import { tr, languageOf } from '../language/messages.ts';
 import type { ListSpec } from '../foundations/lists.ts';
@@ -68,10 +68,11 @@ export function vendorSubResourceRoutes<Row, Input, Patch>(r: VendorSubResource<
       path: base,
       access: 'backoffice',
       body: 'json',
+      input: r.input,
       protocol,
       handler: async (ctx) => {
         const vendorId = await liveVendorId(ctx);
-        const input = parse(r.input, ctx.request.body);
+        const input = readInput(ctx, r.input);
         ctx.status = 201;
         ctx.body = r.list.toApi(await r.create(ctx.db, vendorId, input), languageOf(ctx.get('Accept-Language')));
       },
@@ -81,10 +82,11 @@ export function vendorSubResourceRoutes<Row, Input, Patch>(r: VendorSubResource<
       path: one,
       access: 'backoffice',
       body: 'json',
+      input: r.patch,
       protocol: protocolOne,
       handler: async (ctx) => {
         const [vendorId, id] = await childIds(ctx, r.param, r.name);
-        const patch = parse(r.patch, ctx.request.body);
+        const patch = readInput(ctx, r.patch);
         const row = await r.update(ctx.db, vendorId, id, patch);
         if (!row) throw missing(vendorId, id);
         ctx.body = r.list.toApi(row, languageOf(ctx.get('Accept-Language')));

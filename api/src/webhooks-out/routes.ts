@@ -2,7 +2,7 @@ import { notFound } from '../http/errors.ts';
 import { respondList } from '../http/list-query.ts';
 import { tr } from '../language/messages.ts';
 import type { AppContext, ProtocolSpec, RouteDef } from '../http/routes.ts';
-import { idParam, parse } from '../http/validate.ts';
+import { idParam, readInput } from '../http/validate.ts';
 import { rejectFields } from '../foundations/errors.ts';
 import { endpointAddressProblem } from './address.ts';
 import {
@@ -63,9 +63,10 @@ export const eventRoutes: RouteDef[] = [
     path: '/api/webhook-endpoints',
     access: 'backoffice',
     body: 'json',
+    input: endpointInput,
     protocol: endpointProtocol(),
     handler: async (ctx) => {
-      const input = parse(endpointInput, ctx.request.body);
+      const input = readInput(ctx, endpointInput);
       await checkUrl(ctx, input.url);
       const { id, secret } = await createEndpoint(ctx.db, input);
       ctx.status = 201;
@@ -77,10 +78,11 @@ export const eventRoutes: RouteDef[] = [
     path: '/api/webhook-endpoints/:id',
     access: 'backoffice',
     body: 'json',
+    input: endpointChange,
     protocol: { ...endpointProtocol(), id: endpointId },
     handler: async (ctx) => {
       const id = endpointId(ctx);
-      const input = parse(endpointChange, ctx.request.body);
+      const input = readInput(ctx, endpointChange);
       await checkUrl(ctx, input.url);
       await requireEndpoint(ctx, id);
       await updateEndpoint(ctx.db, id, input);
