@@ -1,19 +1,18 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { promisify } from 'node:util';
 import { createDb } from '../../api/src/db/connection.ts';
 import { verifyPassword } from '../../api/src/identity/accounts/passwords.ts';
-import { ensureBuild, repoRoot } from '../e2e/server.ts';
+import { ensureBuild, migratedCopy, removeDir, repoRoot, tempDir } from '../e2e/server.ts';
 
 const run = promisify(execFile);
 
 describe('npm run account: staff logins made at the console', function () {
   // Three processes each open the embedded database; a loaded CI machine once took over a minute.
   this.timeout(120_000);
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'account-cli-'));
+  // The database as the first start's migrations leave it (made once per run): opening an empty one,
+  // which the first command would do, is the server's first start and tested there.
+  const dataDir = tempDir('account-cli-');
   const env = { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', LOG_LEVEL: 'silent' };
   const account = (...args: string[]) =>
     run('npm', ['run', '--silent', 'account', '--', ...args], { cwd: repoRoot, env }).then(
@@ -24,8 +23,11 @@ describe('npm run account: staff logins made at the console', function () {
       }),
     );
   // The bundle npm run account runs, current once for the file (npm test builds it first).
-  before(() => ensureBuild());
-  after(() => rmSync(dataDir, { recursive: true, force: true }));
+  before(async () => {
+    ensureBuild();
+    await migratedCopy(dataDir);
+  });
+  after(() => removeDir(dataDir));
 
   it('adds a back-office account with a printed password, refuses the name twice, and replaces a forgotten password', async () => {
     const added = await account('add', 'Sabine', '--email', 'sabine@office.example');
