@@ -7,7 +7,7 @@ import path from 'node:path';
 import { createDb } from '../../api/src/db/connection.ts';
 import { lockDataDir, lockFileName } from '../../api/src/db/lock.ts';
 import { hashPassword } from '../../api/src/identity/accounts/passwords.ts';
-import { ensureBuild, freePort, removeDir, repoRoot, serverStart, startServer, tempDir } from './server.ts';
+import { ensureBuild, freePort, removeDir, repoRoot, seededCopy, serverStart, startServer, tempDir } from './server.ts';
 
 // Production is safe by default, local stays zero-config: the real server (`api/src/server.ts`)
 // started behind a public PUBLIC_URL refuses every default that could move money without a real
@@ -231,7 +231,9 @@ describe('npm start', function () {
   this.timeout(120_000);
 
   it('stops the server on SIGTERM: no process left, the data directory free', async () => {
-    const dataDir = tempDir();
+    // The demo as a first start leaves it: SIGTERM and the lock are under test here, the first start
+    // on an empty data directory in foundation.test.ts.
+    const dataDir = await seededCopy();
     const port = await freePort();
     const npm = spawn('npm', ['start', '--silent'], {
       cwd: repoRoot,
