@@ -7,7 +7,17 @@ import path from 'node:path';
 import { createDb } from '../../api/src/db/connection.ts';
 import { lockDataDir, lockFileName } from '../../api/src/db/lock.ts';
 import { hashPassword } from '../../api/src/identity/accounts/passwords.ts';
-import { ensureBuild, freePort, removeDir, repoRoot, seededCopy, serverStart, startServer, tempDir } from './server.ts';
+import {
+  ensureBuild,
+  freePort,
+  migratedCopy,
+  removeDir,
+  repoRoot,
+  seededCopy,
+  serverStart,
+  startServer,
+  tempDir,
+} from './server.ts';
 
 // Production is safe by default, local stays zero-config: the real server (`api/src/server.ts`)
 // started behind a public PUBLIC_URL refuses every default that could move money without a real
@@ -89,7 +99,8 @@ describe('starting behind a public address', function () {
   });
 
   it('starts in test mode with STRIPE_SANDBOX=true, shows the ribbon on shop and back office, and refuses a demo password', async () => {
-    const dataDir = tempDir();
+    // Migrated but empty: this start seeds the demo and gives its logins passwords of their own.
+    const dataDir = await migratedCopy();
     const server = await startServer({
       dataDir,
       env: { PUBLIC_URL: publicUrl, STRIPE_SANDBOX: 'true', SEED_DEMO: 'true' },
