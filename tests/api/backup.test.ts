@@ -1,12 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import assert from 'node:assert/strict';
 import { simulatorCredentials } from '../../api/src/fiscal/sandbox/keys.ts';
-import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import supertest from 'supertest';
 import { buildApp } from '../../api/src/app.ts';
@@ -19,6 +17,7 @@ import { restoreBackup } from '../../api/src/maintenance/restore.ts';
 import { isDerivedTable, isMigrationTable, listTables, readSequences } from '../../api/src/maintenance/tables.ts';
 import { appliedMigrations } from '../../api/src/maintenance/versions.ts';
 import { describeApi } from '../support/env.ts';
+import { npmScript } from '../support/npm-script.ts';
 import { pngBytes, withForm } from '../support/fixtures.ts';
 import { assertBalanced, eventually, postEvent, signedEvent } from '../support/orders.ts';
 import { listedVendor, listenBooksShop, sell } from '../support/sales.ts';
@@ -27,8 +26,6 @@ import { bankActsNow } from '../support/sandbox.ts';
 // Data safety: a backup restores every table as it was, from PGlite or
 // PostgreSQL into either, and an embedded installation moves into PostgreSQL with nothing lost.
 // "As it was" is checked per table by row count and a checksum over every row's full text.
-
-const run = promisify(execFile);
 const postgresUrl = process.env.TEST_DATABASE_URL;
 const root = path.resolve(import.meta.dirname, '../..');
 
@@ -61,17 +58,8 @@ function postgresDatabases() {
 }
 
 /** Runs an npm script the way an operator would, with the given database settings. */
-async function npmRun(script: string, args: string[], env: Record<string, string>) {
-  try {
-    const { stdout, stderr } = await run('npm', ['run', '--silent', script, '--', ...args], {
-      cwd: root,
-      env: { ...process.env, DATABASE_URL: '', DATA_DIR: '', LOG_LEVEL: 'silent', ...env },
-    });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const e = error as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
+function npmRun(script: string, args: string[], env: Record<string, string>) {
+  return npmScript(script, args, { ...process.env, DATABASE_URL: '', DATA_DIR: '', LOG_LEVEL: 'silent', ...env }, root);
 }
 
 /** Every table of the schema, straight from pg_tables: the comparison must leave none out. */

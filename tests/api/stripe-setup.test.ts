@@ -1,18 +1,15 @@
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import Stripe from 'stripe';
 import { createDb } from '../../api/src/db/connection.ts';
 import { stripeClient } from '../../api/src/stripe/adapter.ts';
 import { sandboxCredentials } from '../../api/src/stripe/sandbox/keys.ts';
 import { setupWebhookEndpoint } from '../../api/src/stripe/setup.ts';
 import { handledEvents } from '../../api/src/stripe/events.ts';
-import { removeDir, repoRoot, seededCopy, tempDir } from '../e2e/server.ts';
+import { removeDir, seededCopy, tempDir } from '../e2e/server.ts';
 import { describeApi } from '../support/env.ts';
+import { npmScript } from '../support/npm-script.ts';
 import { startHttpFaultProxy } from '../support/http-fault-proxy.ts';
 import { listenShop, type ListeningShop } from '../support/shop-server.ts';
-
-const run = promisify(execFile);
 
 // `npm run stripe-setup` creates the webhook endpoint <PUBLIC_URL>/api/webhooks/stripe
 // with exactly the events we handle and the pinned API version, once; a second run changes nothing.
@@ -24,18 +21,18 @@ describe('npm run stripe-setup against the sandbox', function () {
   before(() => seededCopy(dataDir));
   after(() => removeDir(dataDir));
 
-  const setup = () =>
-    run('npm', ['run', '--silent', 'stripe-setup'], {
-      cwd: repoRoot,
-      env: {
-        ...process.env,
-        DATA_DIR: dataDir,
-        DATABASE_URL: '',
-        STRIPE_SECRET_KEY: '',
-        PUBLIC_URL: 'https://shop.example.org',
-        LOG_LEVEL: 'silent',
-      },
+  const setup = async () => {
+    const done = await npmScript('stripe-setup', [], {
+      ...process.env,
+      DATA_DIR: dataDir,
+      DATABASE_URL: '',
+      STRIPE_SECRET_KEY: '',
+      PUBLIC_URL: 'https://shop.example.org',
+      LOG_LEVEL: 'silent',
     });
+    assert.equal(done.code, 0, done.out);
+    return done;
+  };
 
   it('creates the endpoint once, printing its secret; the second run changes nothing', async () => {
     const first = await setup();

@@ -1,13 +1,9 @@
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import { createDb, type Db } from '../../api/src/db/connection.ts';
 import { hasPlatform, listPapers, paperDb, removePaper } from '../../api/src/platform/papers.ts';
-import { repoRoot } from '../e2e/server.ts';
+import { npmScript } from './npm-script.ts';
 
 // Many papers in a test: a PostgreSQL database of the test process's own, papers added to it with
 // `npm run paper` as an operator adds them, and everything dropped again, the papers' roles included.
-
-const run = promisify(execFile);
 
 /** A paper's slug of this test process: roles belong to the whole PostgreSQL cluster, so it carries the process. */
 export const processSlug = (name: string) => `${name}-${process.pid}`;
@@ -48,14 +44,7 @@ export async function platformDatabase(serverUrl: string, name: string): Promise
 }
 
 /** `npm run paper -- …` as an operator runs it: its exit code and everything it printed. */
-export const runPaper = (env: NodeJS.ProcessEnv, ...args: string[]) =>
-  run('npm', ['run', '--silent', 'paper', '--', ...args], { cwd: repoRoot, env }).then(
-    (done) => ({ code: 0, out: done.stdout + done.stderr }),
-    (failed: { code: number; stdout: string; stderr: string }) => ({
-      code: failed.code,
-      out: failed.stdout + failed.stderr,
-    }),
-  );
+export const runPaper = (env: NodeJS.ProcessEnv, ...args: string[]) => npmScript('paper', args, env);
 
 /** The password `npm run paper -- add --demo` printed, once, for the demo's login `username`. */
 export function demoPassword(out: string, username: string): string {

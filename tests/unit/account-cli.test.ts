@@ -1,11 +1,8 @@
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import { createDb } from '../../api/src/db/connection.ts';
 import { verifyPassword } from '../../api/src/identity/accounts/passwords.ts';
-import { ensureBuild, migratedCopy, removeDir, repoRoot, tempDir } from '../e2e/server.ts';
-
-const run = promisify(execFile);
+import { ensureBuild, migratedCopy, removeDir, tempDir } from '../e2e/server.ts';
+import { npmScript } from '../support/npm-script.ts';
 
 describe('npm run account: staff logins made at the console', function () {
   // Three processes each open the embedded database; a loaded CI machine once took over a minute.
@@ -14,14 +11,7 @@ describe('npm run account: staff logins made at the console', function () {
   // which the first command would do, is the server's first start and tested there.
   const dataDir = tempDir('account-cli-');
   const env = { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', LOG_LEVEL: 'silent' };
-  const account = (...args: string[]) =>
-    run('npm', ['run', '--silent', 'account', '--', ...args], { cwd: repoRoot, env }).then(
-      (done) => ({ code: 0, out: done.stdout + done.stderr }),
-      (failed: { code: number; stdout: string; stderr: string }) => ({
-        code: failed.code,
-        out: failed.stdout + failed.stderr,
-      }),
-    );
+  const account = (...args: string[]) => npmScript('account', args, env);
   // The bundle npm run account runs, current once for the file (npm test builds it first).
   before(async () => {
     ensureBuild();

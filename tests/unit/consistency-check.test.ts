@@ -1,27 +1,19 @@
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import { createDb, migrate } from '../../api/src/db/connection.ts';
 import { seedOnFirstStart } from '../../seeds/index.ts';
-import { migratedCopy, removeDir, repoRoot, startServer, tempDir } from '../e2e/server.ts';
+import { migratedCopy, removeDir, startServer, tempDir } from '../e2e/server.ts';
+import { npmScript } from '../support/npm-script.ts';
 
 // after two processes wrote to one embedded data directory, tables and indexes disagreed,
 // paid orders had booked amounts different from their totals and receipt numbers were issued twice,
 // and nothing said so until a backup. `npm run check` reads the books and the indexes and names it.
 
-const run = promisify(execFile);
 const receiptIndex = 'payouts_receipt_number_key';
 
 /** `npm run check` on the embedded database in `dataDir`, or on the PostgreSQL database `databaseUrl`. */
 async function npmCheck(target: { dataDir: string; databaseUrl?: string }) {
   const env = { ...process.env, DATABASE_URL: target.databaseUrl ?? '', DATA_DIR: target.dataDir, LOG_LEVEL: 'silent' };
-  return run('npm', ['run', '--silent', 'check'], { cwd: repoRoot, env }).then(
-    (done) => ({ code: 0, out: done.stdout + done.stderr }),
-    (failed: { code: number; stdout: string; stderr: string }) => ({
-      code: failed.code,
-      out: failed.stdout + failed.stderr,
-    }),
-  );
+  return npmScript('check', [], env);
 }
 
 const adminUrl = process.env.TEST_DATABASE_URL;

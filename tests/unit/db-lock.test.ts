@@ -1,28 +1,20 @@
 import assert from 'node:assert/strict';
-import { execFile, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { lockFileName } from '../../api/src/db/lock.ts';
 import { removeDir, repoRoot, seededCopy, startServer, tempDir, type RunningServer } from '../e2e/server.ts';
+import { npmScript } from '../support/npm-script.ts';
 
 // two processes on one embedded data directory corrupt the books silently. Every opener
 // (server, npm run account, backup, …) takes the directory's lock; a second one is refused with the
 // holder named, and the lock of a killed process is taken over without a manual step.
 
-const run = promisify(execFile);
-
 /** An npm script as an operator runs it, on the data directory `dataDir`. */
 async function npmRun(dataDir: string, script: string, ...args: string[]) {
   const env = { ...process.env, DATABASE_URL: '', DATA_DIR: dataDir, LOG_LEVEL: 'silent' };
-  return run('npm', ['run', '--silent', script, '--', ...args], { cwd: repoRoot, env }).then(
-    (done) => ({ code: 0, out: done.stdout + done.stderr }),
-    (failed: { code: number; stdout: string; stderr: string }) => ({
-      code: failed.code,
-      out: failed.stdout + failed.stderr,
-    }),
-  );
+  return npmScript(script, args, env);
 }
 
 const holderNamed = (pid: number) => new RegExp(`in use by process ${pid} on host ${os.hostname()} \\(.*since \\d{4}-`);
