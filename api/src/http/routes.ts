@@ -5,7 +5,7 @@ import { authorize } from './auth.ts';
 import { bodyParser, type BodyKind } from './body.ts';
 import { accessLevels, type Access, type AppContext, type AppDeps, type AppState, type Method } from './context.ts';
 import { refuseNul } from './nul.ts';
-import { readInput } from './validate.ts';
+import { readBody } from './validate.ts';
 
 // The context types live in context.ts (so auth.ts and the protocol need not import this file); they
 // are exported here too for the routes that import them with RouteDef.
@@ -93,7 +93,7 @@ export function routeTable(defs: RouteDef[], wrap: RouteWrap): Middleware<AppSta
       chain.push(((ctx: AppContext, next: () => Promise<void>) => {
         // In the order the handler met them: the record's id, then the body.
         protocol?.id?.(ctx);
-        if (input) readInput(ctx, input);
+        if (input) readBody(ctx, input);
         return next();
       }) as unknown as Middleware);
     const around = def.around;

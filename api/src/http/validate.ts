@@ -76,19 +76,26 @@ export function parse<S extends z.ZodType>(schema: S, input: unknown): z.infer<S
   return rejectFields(errors) as never;
 }
 
+type InputContext = { request: { body?: unknown }; state: { input?: { schema: unknown; value: unknown } } };
+
 /**
- * The request's body read with `schema` (a 400 naming every bad field): the route's `input`, which the
- * route table has read before the handler's transaction, is read once per request.
+ * Reads the request's body with the route's `input` schema (a 400 naming every bad field) and keeps it
+ * on the request: the route table does so before the route's transaction, its lock and `around`.
  */
-export function readInput<S extends z.ZodType>(
-  ctx: { request: { body?: unknown }; state: { input?: { schema: unknown; value: unknown } } },
-  schema: S,
-): z.infer<S> {
+export function readBody(ctx: InputContext, schema: z.ZodType): void {
+  ctx.state.input = { schema, value: parse(schema, ctx.request.body) };
+}
+
+/**
+ * The body as the route table read it with `schema`. A handler that reads a body with a schema its
+ * route does not declare as `input` would parse it inside its transaction, after the lock: that is a
+ * mistake in the route, and fails every request to it, so a test of the route finds it at once.
+ */
+export function readInput<S extends z.ZodType>(ctx: InputContext, schema: S): z.infer<S> {
   const read = ctx.state.input;
-  if (read?.schema === schema) return read.value as z.infer<S>;
-  const value = parse(schema, ctx.request.body);
-  ctx.state.input = { schema, value };
-  return value;
+  if (read?.schema !== schema)
+    throw new Error('The route reads a body with a schema it does not declare as its input.');
+  return read.value as z.infer<S>;
 }
 
 /** A numeric route parameter such as /vendors/:id. */
