@@ -57,6 +57,7 @@ function cpuMs(pid: number): { all: number; kernel: number } {
  */
 async function startSandbox(
   appUrl: string,
+  tiny: boolean,
 ): Promise<{ server: RunningServer; secretKey: string; webhookSecret: string }> {
   const dataDir = await seededCopy(tempDir('street-paper-bench-sandbox-'));
   const secretKey = `sk_test_bench${randomBytes(20).toString('hex')}`;
@@ -69,7 +70,7 @@ async function startSandbox(
   }
   const server = await startServer({
     dataDir,
-    optimised: true,
+    optimised: !tiny,
     env: { PUBLIC_URL: appUrl, SEED_DEMO: 'false', SANDBOX_FEE_DELAY_MS: '0' },
   });
   return { server, secretKey, webhookSecret };
@@ -101,11 +102,12 @@ async function benchEngine(part: string, adminUrl: string | undefined, tiny: boo
   }
   const port = await freePort();
   const appUrl = `http://127.0.0.1:${port}`;
-  const sandbox = await startSandbox(appUrl);
+  const sandbox = await startSandbox(appUrl, tiny);
+  // A tiny run measures nothing: its servers run on V8 as a test's do (tests/e2e/server.ts testEngine).
   const app = await startServer({
     port,
     databaseUrl,
-    optimised: true,
+    optimised: !tiny,
     root: process.env.BENCH_APP_DIR || undefined,
     env: {
       STRIPE_SECRET_KEY: sandbox.secretKey,

@@ -17,6 +17,7 @@ import {
   serverStart,
   startServer,
   tempDir,
+  testEngine,
 } from './server.ts';
 
 // Production is safe by default, local stays zero-config: the real server (`api/src/server.ts`)
@@ -33,7 +34,7 @@ const ribbon = 'id="test-mode-ribbon"';
 async function refusedStart(
   env: Record<string, string>,
   dataDir = tempDir(),
-  { command = ['node', ...serverStart], bare = false } = {},
+  { command = ['node', ...testEngine, ...serverStart], bare = false } = {},
 ) {
   const [program, ...args] = command;
   const child = spawn(program === 'node' ? process.execPath : program, args, {

@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { ensureBuild, repoRoot } from '../e2e/server.ts';
+import { ensureBuild, repoRoot, testEngine } from '../e2e/server.ts';
 
 const run = promisify(execFile);
 
@@ -31,7 +31,8 @@ function scriptCommand(root: string, script: string): string[] {
  * `npm run <script> -- <args>` as an operator types it, in `root`, with the environment `env`: the
  * command of the script in package.json, without npm and the build check in front of it, each of
  * which costs a process and about 0.4 CPU-seconds on every call (the build is made current once per
- * test process instead). That every script runs through npm itself, deploy.test.ts holds.
+ * test process instead), on V8's baseline compiler (`testEngine`). That every script runs through
+ * npm itself, deploy.test.ts holds.
  */
 export async function npmScript(
   script: string,
@@ -40,7 +41,7 @@ export async function npmScript(
   root = repoRoot,
 ): Promise<ToolRun> {
   ensureBuild(root);
-  return run(process.execPath, [...scriptCommand(root, script), ...args], { cwd: root, env }).then(
+  return run(process.execPath, [...testEngine, ...scriptCommand(root, script), ...args], { cwd: root, env }).then(
     ({ stdout, stderr }) => ({ code: 0, stdout, stderr, out: stdout + stderr }),
     (failed: { code: number; stdout: string; stderr: string }) => ({
       code: failed.code,
