@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { independentReads } from '../db/reads.ts';
 import type { Config } from '../foundations/config.ts';
 import { fileUrl, storeFile, type Upload } from '../files/queries.ts';
 import { imageKinds } from '../files/sniff.ts';
@@ -66,7 +67,11 @@ const defaultLogo = 'img/logo.png';
  * column added later (a key, a secret) never becomes public by accident; the CSS has its own URL.
  */
 export async function readPublicSettings(db: Knex | Knex.Transaction, config: Config) {
-  const [row, mainItem] = await Promise.all([getSettingsRow(db), findMainItem(db)]);
+  const [row, mainItem] = await independentReads(
+    db,
+    () => getSettingsRow(db),
+    () => findMainItem(db),
+  );
   return publicSettings(row as StoredSettings, mainItem, config);
 }
 

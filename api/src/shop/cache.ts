@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { findMainItem, listPublicItems, pricedItems, type PricedItemRow } from '../items/queries.ts';
+import { independentReads } from '../db/reads.ts';
 import { oneRow } from '../foundations/one-row.ts';
 import { getSettingsRow, type StoredSettings } from '../settings/queries.ts';
 
@@ -27,12 +28,13 @@ const copies = new WeakMap<Knex, Copy>();
 
 async function load(db: Knex, revision: number): Promise<ShopData> {
   // Read after the revision was, so at least as new as it: a later change only raises it again.
-  const [settings, mainItem, items, priced] = await Promise.all([
-    getSettingsRow(db),
-    findMainItem(db),
-    listPublicItems(db),
-    pricedItems(db),
-  ]);
+  const [settings, mainItem, items, priced] = await independentReads(
+    db,
+    () => getSettingsRow(db),
+    () => findMainItem(db),
+    () => listPublicItems(db),
+    () => pricedItems(db),
+  );
   return {
     revision,
     settings: settings as StoredSettings,

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { kindLabel } from '../ledger/kinds.ts';
 import { isRefundSql, salesAndTheirRefundsSql } from '../ledger/refund.ts';
+import { independentReads } from '../db/reads.ts';
 import { oneRow } from '../foundations/one-row.ts';
 import type { CsvColumn } from '../foundations/csv.ts';
 import { localDay, localMidnight, nextDay } from '../foundations/period.ts';
@@ -105,29 +106,33 @@ export async function salesStatistics(db: Db, period: StatisticsPeriod, timeZone
   const granularity = granularityOf(period);
   const starts = buckets(period, granularity, timeZone);
   const bounds = starts.map((day) => localMidnight(day, timeZone).toISOString());
-  // Three independent reads: on PostgreSQL they run side by side on separate connections.
-  const [{ rows: sums }, { rows: orders }, vendors, counterItems] = (await Promise.all([
-    db.raw(
-      `select width_bucket(r.created_at, ?::timestamptz[]) as bucket, r.item_id, ${isRefundSql('r')} as refund,
+  const [{ rows: sums }, { rows: orders }, vendors, counterItems] = await independentReads<
+    [
+      { rows: { bucket: number; item_id: number | null; refund: boolean; amount: number; quantity: number }[] },
+      { rows: { bucket: number; orders: number }[] },
+      Statistics['vendors'],
+      ItemSales[],
+    ]
+  >(
+    db,
+    async () =>
+      db.raw(
+        `select width_bucket(r.created_at, ?::timestamptz[]) as bucket, r.item_id, ${isRefundSql('r')} as refund,
         sum(r.amount)::bigint as amount, coalesce(sum(r.quantity), 0)::bigint as quantity
       from ledger_rows r
       where ${salesAndTheirRefundsSql('r')} and r.created_at >= ? and r.created_at < ?
       group by 1, 2, 3`,
-      [bounds, period.from, period.to],
-    ),
-    db.raw(
-      `select width_bucket(paid_at, ?::timestamptz[]) as bucket, count(*)::bigint as orders
+        [bounds, period.from, period.to],
+      ),
+    async () =>
+      db.raw(
+        `select width_bucket(paid_at, ?::timestamptz[]) as bucket, count(*)::bigint as orders
       from orders where status in ('paid', 'refunded') and paid_at >= ? and paid_at < ? group by 1`,
-      [bounds, period.from, period.to],
-    ),
-    vendorActivity(db, period),
-    counterSales(db, period),
-  ])) as [
-    { rows: { bucket: number; item_id: number | null; refund: boolean; amount: number; quantity: number }[] },
-    { rows: { bucket: number; orders: number }[] },
-    Statistics['vendors'],
-    ItemSales[],
-  ];
+        [bounds, period.from, period.to],
+      ),
+    () => vendorActivity(db, period),
+    () => counterSales(db, period),
+  );
 
   const series = starts.map((start) => ({ period: start, amount: 0, quantity: 0, orders: 0 }));
   const byItem = new Map<number | null, ItemSales>();
