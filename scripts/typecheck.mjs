@@ -21,7 +21,7 @@ if (share.length) {
 } else {
   // Largest first (the root's tests, seeds, scripts and benchmark; admin's; api's; the widget's), dealt
   // there and back (on two cores: the root's and the widget's, admin's and api's), which evens the
-  // processes out: about 30 s each on two cores, where one process a project took about 60 s.
+  // processes out: each about 40 to 45 CPU-seconds on two cores.
   const order = [
     'tsconfig.json',
     'admin/tsconfig.json',
@@ -44,7 +44,17 @@ if (share.length) {
       child.stdout.on('data', (chunk) => (output += chunk));
       child.stderr.on('data', (chunk) => (output += chunk));
       child.on('error', (error) => resolve({ ok: false, output: `FAILED: ${share.join(', ')}\n${error}\n` }));
-      child.on('close', (code) => resolve({ ok: code === 0, output }));
+      child.on('close', (code, signal) => {
+        // A process that dies (out of memory, killed) says nothing of the projects it had not reached.
+        const lines = output.split('\n');
+        const unreported = share.filter(
+          (project) => !lines.includes(`ok: ${project}`) && !lines.includes(`FAILED: ${project}`),
+        );
+        const ended = signal ? `killed by ${signal}` : `ended with exit code ${code}`;
+        for (const project of code === 0 ? [] : unreported)
+          output += `FAILED: ${project} (not checked: its process ${ended})\n`;
+        resolve({ ok: code === 0, output });
+      });
     });
   const results = await Promise.all(
     shares.map(async (share) => {
