@@ -58,6 +58,9 @@ interface Host {
   keptDir?: string;
 }
 
+/** The test process's garbage-collection flags, which its host process takes over. */
+const garbageFlags = /^--(max-semi-space-size|single-threaded-gc)\b/;
+
 let running: Promise<Host> | undefined;
 let lent = false;
 let lastRequest = 0;
@@ -70,8 +73,8 @@ async function startHost(): Promise<Host> {
   const child = fork(path.join(repoRoot, 'tests/e2e/paper-host.ts'), {
     cwd: repoRoot,
     env,
-    // It lives as long as its test process, and collects its garbage as the test processes do (.mocharc.cjs).
-    execArgv: ['--import', 'tsx', '--max-semi-space-size=32', '--single-threaded-gc'],
+    // It lives as long as its test process, so it collects its garbage as that process does (.mocharc.cjs).
+    execArgv: ['--import', 'tsx', ...process.execArgv.filter((flag) => garbageFlags.test(flag))],
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
   });
   const host: Host = {
