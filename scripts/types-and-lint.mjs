@@ -16,8 +16,8 @@
 // on its own thread too (`--no-concurrent-recompilation`): V8's four helper threads otherwise spend
 // about a third of the process's CPU compiling TypeScript's checker and ESLint's rules while the
 // main thread goes on (39 of 123 CPU-seconds, read per thread from /proc); on the main thread the
-// same run costs about a tenth less (111 and 114 against 122 and 129 CPU-seconds, alternated) and
-// takes some 20 s longer.
+// same run costs about a tenth less (111 and 114 against 122 and 129 CPU-seconds, alternated, the
+// gate alone on the machine) and takes some 20 s longer.
 import { ESLint } from 'eslint';
 import { checkProject, formatErrors, projects, root } from './types.mjs';
 
