@@ -14,6 +14,14 @@ describe('CSV writer', () => {
     );
   });
 
+  it('writes the same amounts with a decimal point for the journal’s importers, and yen without one', () => {
+    assert.deepEqual(
+      [0, 5, -50, 1347, -100001].map((n) => minorToDecimal(n, 'CHF', '.')),
+      ['0.00', '0.05', '-0.50', '13.47', '-1000.01'],
+    );
+    assert.equal(minorToDecimal(600, 'JPY', '.'), '600');
+  });
+
   it('writes amounts with the digits of the installation’s currency: francs with two, yen with none', () => {
     const columns: CsvColumn<{ amount: number }>[] = [{ header: 'Amount', value: (r) => r.amount, format: 'cents' }];
     assert.equal(csvLine(columns, { amount: 1345 }, { ...berlin, currency: 'CHF' }), '"13,45"\r\n');

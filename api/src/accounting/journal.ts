@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { Language } from '../language/messages.ts';
-import { minorUnitExponent } from '../money/currency.ts';
+import { minorToDecimal, neutraliseFormula } from '../foundations/csv.ts';
 import { slicesOf } from '../foundations/event-loop.ts';
 import type { DatevSettings } from './datev-settings.ts';
 import { type Booking, cashOnlyMovements, type DatevPeriod, movementBooking, rowBookings } from './datev.ts';
@@ -20,16 +20,8 @@ const header = ['Date', 'Voucher', 'Debit account', 'Credit account', 'Amount', 
 
 /** A field quoted when it holds a separator, a quote or a line break; a formula's lead neutralised. */
 function field(value: string): string {
-  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+  const safe = neutraliseFormula(value);
   return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
-}
-
-/** Minor units as the major unit's decimal: 1347 → "13.47", JPY 600 → "600". */
-export function majorDecimal(minor: number, currency: string): string {
-  if (minorUnitExponent(currency) === 0) return String(minor);
-  const sign = minor < 0 ? '-' : '';
-  const abs = Math.abs(minor);
-  return `${sign}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, '0')}`;
 }
 
 function line(booking: Booking, currency: string): string {
@@ -41,7 +33,7 @@ function line(booking: Booking, currency: string): string {
       field(booking.voucher),
       debit,
       credit,
-      majorDecimal(Math.abs(booking.amount), currency),
+      minorToDecimal(Math.abs(booking.amount), currency, '.'),
       currency,
       field(booking.text),
     ].join(',') + '\r\n'

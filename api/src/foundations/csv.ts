@@ -31,13 +31,19 @@ export interface CsvColumn<Row> {
 
 /**
  * "1234,56" for 123456 cents, "-0,50" for -50, "500" for 500 yen: an amount in the currency's minor
- * unit as a decimal number; exact for any safe integer, no float rounding.
+ * unit as a decimal number; exact for any safe integer, no float rounding. A German spreadsheet reads
+ * the decimal comma; an importer of the international journal reads a point (`decimalMark`).
  */
-export function minorToDecimal(minor: number, currency: string): string {
+export function minorToDecimal(minor: number, currency: string, decimalMark: ',' | '.' = ','): string {
   if (minorUnitExponent(currency) === 0) return String(minor);
   const sign = minor < 0 ? '-' : '';
   const abs = Math.abs(minor);
-  return `${sign}${Math.trunc(abs / 100)},${String(abs % 100).padStart(2, '0')}`;
+  return `${sign}${Math.trunc(abs / 100)}${decimalMark}${String(abs % 100).padStart(2, '0')}`;
+}
+
+/** A text a spreadsheet would run as a formula (= + - @ or a control character first) as plain text. */
+export function neutraliseFormula(text: string): string {
+  return /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
 }
 
 /** "27.11.2026", or with `withTime` "27.11.2026 14:03:00", in the newspaper's zone. */
@@ -57,8 +63,7 @@ function cell<Row>(column: CsvColumn<Row>, row: Row, reader: CsvReader): string 
   else if (typeof value === 'number') text = String(value).replace('.', ',');
   else if (typeof value === 'boolean') text = translate(value ? 'yes' : 'no', reader.language);
   else {
-    text = value instanceof Date ? value.toISOString() : value;
-    if (/^[=+\-@\t\r]/.test(text)) text = `'${text}`;
+    text = neutraliseFormula(value instanceof Date ? value.toISOString() : value);
   }
   return `"${text.replace(/"/g, '""')}"`;
 }
