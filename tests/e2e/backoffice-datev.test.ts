@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import type { Page } from 'playwright-core';
 import { useBrowserTab } from './admin-login.ts';
 import { seriousViolations } from './axe.ts';
-import { keyboardFocusRing, phone, screenshot, resize } from './browser.ts';
+import { animationsDone, keyboardFocusRing, phone, screenshot, resize } from './browser.ts';
 import type { RunningServer } from './server.ts';
 
 // the DATEV export from the accounting screen. Its settings are entered on their own page,
@@ -11,8 +11,8 @@ import type { RunningServer } from './server.ts';
 /**
  * expectAccessible for what these screens add: no critical or serious axe violation inside `root`
  * (the dialog, or the page's main content) and no h1 of their own. The layout around them has known
- * findings (the sidebar menu's roles, the language toggle's names, no h1 yet) that the accessibility work
- * back-office accessibility work fixes for every screen at once.
+ * findings (the sidebar menu's roles, the language toggle's names, no h1 yet) that the back office's
+ * accessibility work fixes for every screen at once.
  */
 async function expectAccessible(page: Page, label: string, root: string): Promise<void> {
   // A dialog fading in has a contrast axe cannot judge: wait until it stands.
@@ -106,5 +106,38 @@ describe('e2e: DATEV export from the accounting screen', function () {
     await page.getByLabel('Adviser number (Beraternummer)').waitFor();
     await expectAccessible(page, 'the DATEV settings (English)', '#main-content');
     await screenshot(page, 'backoffice-datev-settings-en-390');
+  });
+
+  it("keeps each of the dialog's buttons whole on a phone, in German and English", async () => {
+    try {
+      await resize(page, phone);
+      for (const [language, title] of [
+        ['de', 'DATEV-Export (EXTF-Buchungsstapel)'],
+        ['en', 'DATEV export (EXTF booking batch)'],
+      ] as const) {
+        await page.evaluate((chosen) => localStorage.setItem('street-paper.locale', chosen), language);
+        await page.goto(url('/payments'));
+        await page.locator('#books-datev').click();
+        const dialog = page.getByRole('dialog', { name: title });
+        await dialog.locator('#journal-download').waitFor();
+        await animationsDone(page);
+        // Each button lies inside the dialog, its label not wider than the button.
+        const cut = await dialog.locator('.MuiDialogActions-root button').evaluateAll((buttons) => {
+          const paper = buttons[0].closest('.MuiDialog-paper')!.getBoundingClientRect();
+          return buttons
+            .filter((button) => {
+              const box = button.getBoundingClientRect();
+              const outside = box.left < paper.left || box.right > paper.right;
+              return outside || button.scrollWidth > button.clientWidth;
+            })
+            .map((button) => button.textContent);
+        });
+        assert.deepEqual(cut, [], `buttons cut off at ${phone.width} px (${language})`);
+        await screenshot(page, `backoffice-datev-dialog-${language}-actions-390`);
+      }
+    } finally {
+      await page.evaluate(() => localStorage.setItem('street-paper.locale', 'de'));
+      await resize(page, { width: 1280, height: 900 });
+    }
   });
 });

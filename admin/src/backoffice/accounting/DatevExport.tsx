@@ -94,7 +94,8 @@ export function DatevExport({ period }: { period: { from?: string; to?: string }
             </Stack>
           </Stack>
         </DialogContent>
-        <DialogActions>
+        {/* Three buttons, the journal's label long in German: on a phone they take a second line. */}
+        <DialogActions sx={{ flexWrap: 'wrap', rowGap: 1 }}>
           <MuiButton onClick={() => setOpen(false)}>{translate('ra.action.cancel')}</MuiButton>
           {/* The double-entry journal needs no DATEV numbers: every installation, every country. */}
           <MuiButton
