@@ -536,4 +536,82 @@ describeApi('fiscal: signing the till in Austria (fiskaly SIGN AT, against its l
     assert.match(failures[0].lastError, /KASSE-1-0A0B0C\) was signed by another signature service/);
     assert.equal(await t.db('fiscal_sandbox_rksv_registers').first(), undefined, 'no second register');
   });
+
+  it('both simulators refuse as fiskaly does: no token, a body that is no JSON object or too large, an id that is no UUID, a switch without the API key', async () => {
+    const { apiKey, apiSecret } = await simulatorCredentials(t.db);
+    const call = async (path: string, init: { method?: string; token?: string; body?: string } = {}) => {
+      const res = await realFetch(`${shop.url}/fiscal-sandbox${path}`, {
+        method: init.method ?? 'GET',
+        headers: {
+          'Content-Type': 'application/json',
+          ...(init.token ? { Authorization: `Bearer ${init.token}` } : {}),
+        },
+        body: init.body,
+      });
+      const body = (await res.json()) as { status_code: number; error: string; code: string; message: string };
+      assert.equal(body.status_code, res.status, `${path}: the status in the body`);
+      assert.equal(body.error, body.code, `${path}: fiskaly names the code twice`);
+      return { status: res.status, code: body.code, message: body.message };
+    };
+    const credentials = JSON.stringify({ api_key: apiKey, api_secret: apiSecret });
+    for (const [api, item, param] of [
+      ['/api/v2', '/tss', 'tss'],
+      ['/api/rksv/v1', '/cash-register', 'register'],
+    ] as const) {
+      const token = (
+        (await (
+          await realFetch(`${shop.url}/fiscal-sandbox${api}/auth`, {
+            method: 'POST',
+            headers: { 'Content-Type': 'application/json' },
+            body: credentials,
+          })
+        ).json()) as { access_token: string }
+      ).access_token;
+      assert.ok(token, `${api}: a token for the right key and secret`);
+      const id = randomUUID();
+      assert.deepEqual(await call(`${api}${item}/${id}`), {
+        status: 401,
+        code: 'E_UNAUTHORIZED',
+        message: 'Missing or invalid token.',
+      });
+      assert.deepEqual(await call(`${api}${item}/${id}`, { token: apiSecret }), {
+        status: 401,
+        code: 'E_UNAUTHORIZED',
+        message: 'Missing or invalid token.',
+      });
+      assert.deepEqual(await call(`${api}${item}/Kasse-1`, { token }), {
+        status: 400,
+        code: 'E_ID',
+        message: `${param} must be a UUID.`,
+      });
+      for (const body of ['[1]', '"text"', '{"api_key":']) {
+        assert.deepEqual(await call(`${api}/auth`, { method: 'POST', body }), {
+          status: 400,
+          code: 'E_JSON',
+          message: 'The request body must be a JSON object.',
+        });
+      }
+      assert.deepEqual(
+        await call(`${api}/auth`, { method: 'POST', body: JSON.stringify({ pad: 'x'.repeat(70_000) }) }),
+        {
+          status: 413,
+          code: 'E_BODY_TOO_LARGE',
+          message: 'The request body is too large.',
+        },
+      );
+      assert.equal((await call(`${api}/auth`, { method: 'POST', body: '{}' })).status, 401);
+    }
+    for (const [path, body] of [
+      ['/offline', { offline: false }],
+      ['/rksv/scu', { failing: false }],
+    ] as const) {
+      for (const token of [undefined, apiSecret]) {
+        assert.deepEqual(await call(path, { method: 'POST', token, body: JSON.stringify(body) }), {
+          status: 401,
+          code: 'E_UNAUTHORIZED',
+          message: 'The API key is needed.',
+        });
+      }
+    }
+  });
 });

@@ -5,6 +5,15 @@ import type { Context, Middleware } from 'koa';
 import { isLoopback } from '../../foundations/config.ts';
 import { standardV1Errors, type StandardV1Receipt } from '../de/standard-v1.ts';
 import { simulatorCredentials } from './keys.ts';
+import {
+  answeringRefusals,
+  readJson,
+  requireApiKey,
+  requireToken,
+  SimulatorError,
+  uuidParam,
+  type Json,
+} from './requests.ts';
 import { rksvSimulator } from './rksv.ts';
 import {
   finishSignature,
@@ -15,7 +24,6 @@ import {
   signatureAlgorithm,
   startSignature,
   timestampFormat,
-  validToken,
 } from './tss.ts';
 
 // The local TSE simulator: the subset of fiskaly SIGN DE v2 the adapter calls (de/fiskaly.ts names
@@ -36,37 +44,6 @@ import {
 // DELETE /fiscal-sandbox/faults forgets them. As the Stripe sandbox's controls, for the failure tests.
 
 export const simulatorPath = '/fiscal-sandbox/api/v2';
-
-type Json = Record<string, unknown>;
-
-class SimulatorError extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
-async function readJson(ctx: Context): Promise<Json> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of ctx.req) {
-    size += (chunk as Buffer).length;
-    if (size > 64 * 1024) throw new SimulatorError(413, 'E_BODY_TOO_LARGE', 'The request body is too large.');
-    chunks.push(chunk as Buffer);
-  }
-  const text = Buffer.concat(chunks).toString('utf8');
-  if (!text) return {};
-  try {
-    const value = JSON.parse(text) as unknown;
-    if (value && typeof value === 'object' && !Array.isArray(value)) return value as Json;
-  } catch {
-    // answered below
-  }
-  throw new SimulatorError(400, 'E_JSON', 'The request body must be a JSON object.');
-}
 
 /** Only this machine, directly: the socket's peer is loopback and no proxy forwarded the request. */
 function fromThisMachine(ctx: Context): boolean {
@@ -112,20 +89,7 @@ async function lockTss(trx: Knex.Transaction, id: string): Promise<TssRow> {
   return tss;
 }
 
-const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-
 function mount(router: Router, db: Knex): void {
-  const authorised = async (ctx: Context) => {
-    const { apiSecret } = await simulatorCredentials(db);
-    const token = /^Bearer (.+)$/.exec(ctx.get('authorization'))?.[1] ?? '';
-    if (!validToken(apiSecret, token)) throw new SimulatorError(401, 'E_UNAUTHORIZED', 'Missing or invalid token.');
-  };
-  const idParam = (ctx: Context, name: string) => {
-    const value = String((ctx as Context & { params: Record<string, string> }).params[name] ?? '').toLowerCase();
-    if (!uuid.test(value)) throw new SimulatorError(400, 'E_ID', `${name} must be a UUID.`);
-    return value;
-  };
-
   router.post('/api/v2/auth', async (ctx) => {
     const body = await readJson(ctx);
     const credentials = await simulatorCredentials(db);
@@ -136,9 +100,9 @@ function mount(router: Router, db: Knex): void {
   });
 
   router.get('/api/v2/tss/:tss', async (ctx) => {
-    await authorised(ctx);
+    await requireToken(db, ctx);
     const tss = await db('fiscal_sandbox_tss')
-      .where({ id: idParam(ctx, 'tss') })
+      .where({ id: uuidParam(ctx, 'tss') })
       .first<TssRow | undefined>();
     if (!tss) throw new SimulatorError(404, 'E_TSS_NOT_FOUND', 'TSS not found.');
     if (!tss.certificate) {
@@ -149,9 +113,9 @@ function mount(router: Router, db: Knex): void {
   });
 
   router.put('/api/v2/tss/:tss', async (ctx) => {
-    await authorised(ctx);
+    await requireToken(db, ctx);
     await readJson(ctx);
-    const id = idParam(ctx, 'tss');
+    const id = uuidParam(ctx, 'tss');
     const keys = newKeyPair();
     const puk = randomBytes(5).toString('hex');
     const inserted = await db('fiscal_sandbox_tss')
@@ -173,10 +137,10 @@ function mount(router: Router, db: Knex): void {
   });
 
   router.patch('/api/v2/tss/:tss', async (ctx) => {
-    await authorised(ctx);
+    await requireToken(db, ctx);
     const body = await readJson(ctx);
     ctx.body = await db.transaction(async (trx) => {
-      const tss = await lockTss(trx, idParam(ctx, 'tss'));
+      const tss = await lockTss(trx, uuidParam(ctx, 'tss'));
       const allowed: Record<string, string[]> = {
         CREATED: ['UNINITIALIZED'],
         UNINITIALIZED: ['INITIALIZED', 'DISABLED'],
@@ -196,9 +160,9 @@ function mount(router: Router, db: Knex): void {
   });
 
   router.patch('/api/v2/tss/:tss/admin', async (ctx) => {
-    await authorised(ctx);
+    await requireToken(db, ctx);
     const body = await readJson(ctx);
-    const id = idParam(ctx, 'tss');
+    const id = uuidParam(ctx, 'tss');
     const tss = await db('fiscal_sandbox_tss').where({ id }).first<TssRow | undefined>();
     if (!tss) throw new SimulatorError(404, 'E_TSS_NOT_FOUND', 'TSS not found.');
     if (body.admin_puk !== tss.admin_puk) throw new SimulatorError(401, 'E_ADMIN_PUK', 'Wrong admin PUK.');
@@ -209,9 +173,9 @@ function mount(router: Router, db: Knex): void {
   });
 
   router.post('/api/v2/tss/:tss/admin/auth', async (ctx) => {
-    await authorised(ctx);
+    await requireToken(db, ctx);
     const body = await readJson(ctx);
-    const id = idParam(ctx, 'tss');
+    const id = uuidParam(ctx, 'tss');
     const tss = await db('fiscal_sandbox_tss').where({ id }).first<TssRow | undefined>();
     if (!tss) throw new SimulatorError(404, 'E_TSS_NOT_FOUND', 'TSS not found.');
     if (!tss.admin_pin || body.admin_pin !== tss.admin_pin)
@@ -221,18 +185,18 @@ function mount(router: Router, db: Knex): void {
   });
 
   router.post('/api/v2/tss/:tss/admin/logout', async (ctx) => {
-    await authorised(ctx);
+    await requireToken(db, ctx);
     await readJson(ctx);
     await db('fiscal_sandbox_tss')
-      .where({ id: idParam(ctx, 'tss') })
+      .where({ id: uuidParam(ctx, 'tss') })
       .update({ admin_authenticated: false });
     ctx.body = {};
   });
 
   router.get('/api/v2/tss/:tss/client/:client', async (ctx) => {
-    await authorised(ctx);
+    await requireToken(db, ctx);
     const client = await db('fiscal_sandbox_clients')
-      .where({ tss_id: idParam(ctx, 'tss'), id: idParam(ctx, 'client') })
+      .where({ tss_id: uuidParam(ctx, 'tss'), id: uuidParam(ctx, 'client') })
       .first<{ id: string; serial_number: string; state: string } | undefined>();
     if (!client) throw new SimulatorError(404, 'E_CLIENT_NOT_FOUND', 'Client not found.');
     ctx.body = { _id: client.id, _type: 'CLIENT', serial_number: client.serial_number, state: client.state };
@@ -240,10 +204,10 @@ function mount(router: Router, db: Knex): void {
 
   // A client's deregistration, by the logged-in admin (fiskaly: PATCH with state DEREGISTERED).
   router.patch('/api/v2/tss/:tss/client/:client', async (ctx) => {
-    await authorised(ctx);
+    await requireToken(db, ctx);
     const body = await readJson(ctx);
-    const tssId = idParam(ctx, 'tss');
-    const id = idParam(ctx, 'client');
+    const tssId = uuidParam(ctx, 'tss');
+    const id = uuidParam(ctx, 'client');
     ctx.body = await db.transaction(async (trx) => {
       const tss = await lockTss(trx, tssId);
       if (!tss.admin_authenticated)
@@ -262,10 +226,10 @@ function mount(router: Router, db: Knex): void {
   });
 
   router.put('/api/v2/tss/:tss/client/:client', async (ctx) => {
-    await authorised(ctx);
+    await requireToken(db, ctx);
     const body = await readJson(ctx);
-    const tssId = idParam(ctx, 'tss');
-    const id = idParam(ctx, 'client');
+    const tssId = uuidParam(ctx, 'tss');
+    const id = uuidParam(ctx, 'client');
     ctx.body = await db.transaction(async (trx) => {
       const tss = await lockTss(trx, tssId);
       if (tss.state !== 'INITIALIZED' || !tss.admin_authenticated)
@@ -282,19 +246,19 @@ function mount(router: Router, db: Knex): void {
   });
 
   router.get('/api/v2/tss/:tss/tx/:tx', async (ctx) => {
-    await authorised(ctx);
+    await requireToken(db, ctx);
     const tx = await db('fiscal_sandbox_transactions')
-      .where({ tss_id: idParam(ctx, 'tss'), id: idParam(ctx, 'tx') })
+      .where({ tss_id: uuidParam(ctx, 'tss'), id: uuidParam(ctx, 'tx') })
       .first<{ body: Json } | undefined>('body');
     if (!tx) throw new SimulatorError(404, 'E_TX_NOT_FOUND', 'Transaction not found.');
     ctx.body = tx.body;
   });
 
   router.put('/api/v2/tss/:tss/tx/:tx', async (ctx) => {
-    await authorised(ctx);
+    await requireToken(db, ctx);
     const body = await readJson(ctx);
-    const tssId = idParam(ctx, 'tss');
-    const txId = idParam(ctx, 'tx');
+    const tssId = uuidParam(ctx, 'tss');
+    const txId = uuidParam(ctx, 'tx');
     const revision = Number(ctx.query.tx_revision);
     if (!Number.isInteger(revision) || revision < 1)
       throw new SimulatorError(400, 'E_TX_REVISION', 'tx_revision must be a whole number of at least 1.');
@@ -417,13 +381,8 @@ async function isOffline(db: Knex): Promise<boolean> {
 export function fiscalSandbox(db: Knex): Middleware {
   const router = new Router({ prefix: '/fiscal-sandbox' });
   mount(router, db);
-  const controlKey = async (ctx: Context) => {
-    const { apiKey } = await simulatorCredentials(db);
-    if (ctx.get('authorization') !== `Bearer ${apiKey}`)
-      throw new SimulatorError(401, 'E_UNAUTHORIZED', 'The API key is needed.');
-  };
   router.post('/offline', async (ctx) => {
-    await controlKey(ctx);
+    await requireApiKey(db, ctx);
     const body = await readJson(ctx);
     await db('fiscal_sandbox_state')
       .insert({ id: true, offline: body.offline === true })
@@ -432,7 +391,7 @@ export function fiscalSandbox(db: Knex): Middleware {
     ctx.body = { offline: body.offline === true };
   });
   router.post('/faults', async (ctx) => {
-    await controlKey(ctx);
+    await requireApiKey(db, ctx);
     const body = await readJson(ctx);
     const kind = body.kind;
     const method = typeof body.method === 'string' ? body.method.toUpperCase() : '*';
@@ -462,7 +421,7 @@ export function fiscalSandbox(db: Knex): Middleware {
     ctx.body = { method, resource, kind, status, delayMs, times };
   });
   router.delete('/faults', async (ctx) => {
-    await controlKey(ctx);
+    await requireApiKey(db, ctx);
     await db('fiscal_sandbox_faults').delete();
     ctx.status = 204;
   });
@@ -497,7 +456,7 @@ export function fiscalSandbox(db: Knex): Middleware {
       return;
     }
     if (fault?.kind === 'slow') await new Promise((resolve) => setTimeout(resolve, fault.delay_ms));
-    try {
+    await answeringRefusals(ctx, async () => {
       await austria(ctx, async () => {
         await routes(ctx, () => {
           ctx.status = 404;
@@ -505,11 +464,7 @@ export function fiscalSandbox(db: Knex): Middleware {
           return Promise.resolve();
         });
       });
-    } catch (error) {
-      if (!(error instanceof SimulatorError)) throw error;
-      ctx.status = error.status;
-      ctx.body = { status_code: error.status, error: error.code, code: error.code, message: error.message };
-    }
+    });
     if (fault?.kind === 'timeout') {
       // Done, but the answer never comes: held until the caller gives up and closes the connection.
       await untilClosed(ctx);

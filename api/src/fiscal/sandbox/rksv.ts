@@ -1,7 +1,7 @@
 import { createHash, createPrivateKey, generateKeyPairSync, randomBytes, randomUUID, sign } from 'node:crypto';
 import Router from '@koa/router';
 import type { Knex } from 'knex';
-import type { Context, Middleware } from 'koa';
+import type { Middleware } from 'koa';
 import {
   amountsOfRaw,
   chainValue,
@@ -20,7 +20,8 @@ import {
 } from '../at/rksv.ts';
 import { localDateTime } from '../../foundations/period.ts';
 import { simulatorCredentials } from './keys.ts';
-import { newToken, validToken } from './tss.ts';
+import { readJson, requireApiKey, requireToken, SimulatorError, uuidParam, type Json } from './requests.ts';
+import { newToken } from './tss.ts';
 
 // The local simulator of fiskaly SIGN AT (https://developer.fiskaly.com/api/rksv/v1): the subset of
 // its API the adapter (../at/fiskaly.ts) calls, under /fiscal-sandbox/api/rksv/v1 in place of
@@ -48,44 +49,6 @@ export const rksvSimulatorPath = '/fiscal-sandbox/api/rksv/v1';
 
 /** The time zone of the receipts' local time: the service is Austrian. */
 const viennaTime = 'Europe/Vienna';
-
-type Json = Record<string, unknown>;
-
-class SignAtError extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
-async function readJson(ctx: Context): Promise<Json> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of ctx.req) {
-    size += (chunk as Buffer).length;
-    if (size > 64 * 1024) throw new SignAtError(413, 'E_BODY_TOO_LARGE', 'The request body is too large.');
-    chunks.push(chunk as Buffer);
-  }
-  const text = Buffer.concat(chunks).toString('utf8');
-  if (!text) return {};
-  try {
-    const value = JSON.parse(text) as unknown;
-    if (value && typeof value === 'object' && !Array.isArray(value)) return value as Json;
-  } catch {
-    // answered below
-  }
-  throw new SignAtError(400, 'E_JSON', 'The request body must be a JSON object.');
-}
-
-const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-const param = (ctx: Context, name: string) => {
-  const value = String((ctx as Context & { params: Record<string, string> }).params[name] ?? '').toLowerCase();
-  if (!uuid.test(value)) throw new SignAtError(400, 'E_ID', `${name} must be a UUID.`);
-  return value;
-};
 
 interface ScuRow {
   id: string;
@@ -248,23 +211,17 @@ async function lockRegister(trx: Knex.Transaction, id: string): Promise<{ regist
     .where({ id })
     .forUpdate()
     .first<RegisterRow | undefined>();
-  if (!register) throw new SignAtError(404, 'E_CASH_REGISTER_NOT_FOUND', `Cash register ${id} not found.`);
+  if (!register) throw new SimulatorError(404, 'E_CASH_REGISTER_NOT_FOUND', `Cash register ${id} not found.`);
   const scu = await trx('fiscal_sandbox_rksv_scu').where({ id: register.scu_id }).first<ScuRow>();
   return { register, scu };
 }
 
 function mount(router: Router, db: Knex): void {
-  const authorised = async (ctx: Context) => {
-    const { apiSecret } = await simulatorCredentials(db);
-    const token = /^Bearer (.+)$/.exec(ctx.get('authorization'))?.[1] ?? '';
-    if (!validToken(apiSecret, token)) throw new SignAtError(401, 'E_UNAUTHORIZED', 'Missing or invalid token.');
-  };
-
   router.post('/auth', async (ctx) => {
     const body = await readJson(ctx);
     const credentials = await simulatorCredentials(db);
     if (body.api_key !== credentials.apiKey || body.api_secret !== credentials.apiSecret)
-      throw new SignAtError(401, 'E_UNAUTHORIZED', 'Invalid API key or secret.');
+      throw new SimulatorError(401, 'E_UNAUTHORIZED', 'Invalid API key or secret.');
     const seconds = 3600;
     ctx.body = {
       access_token: newToken(credentials.apiSecret, seconds),
@@ -274,25 +231,25 @@ function mount(router: Router, db: Knex): void {
   });
 
   router.get('/signature-creation-unit/:scu', async (ctx) => {
-    await authorised(ctx);
+    await requireToken(db, ctx);
     const scu = await db('fiscal_sandbox_rksv_scu')
-      .where({ id: param(ctx, 'scu') })
+      .where({ id: uuidParam(ctx, 'scu') })
       .first<ScuRow | undefined>();
-    if (!scu) throw new SignAtError(404, 'E_SCU_NOT_FOUND', 'Signature creation unit not found.');
+    if (!scu) throw new SimulatorError(404, 'E_SCU_NOT_FOUND', 'Signature creation unit not found.');
     ctx.body = scuBody(scu);
   });
 
   router.put('/signature-creation-unit/:scu', async (ctx) => {
-    await authorised(ctx);
+    await requireToken(db, ctx);
     const body = await readJson(ctx);
-    const id = param(ctx, 'scu');
+    const id = uuidParam(ctx, 'scu');
     const entity = body.legal_entity_id as Json | undefined;
     const vatId = typeof entity?.vat_id === 'string' ? entity.vat_id : '';
     const taxId = typeof entity?.tax_id === 'string' ? entity.tax_id : '';
     if (!vatId && !taxId)
-      throw new SignAtError(400, 'E_LEGAL_ENTITY_ID', 'legal_entity_id needs a vat_id or a tax_id.');
+      throw new SimulatorError(400, 'E_LEGAL_ENTITY_ID', 'legal_entity_id needs a vat_id or a tax_id.');
     if (typeof body.legal_entity_name !== 'string' || !body.legal_entity_name.trim())
-      throw new SignAtError(400, 'E_LEGAL_ENTITY_NAME', 'legal_entity_name is required.');
+      throw new SimulatorError(400, 'E_LEGAL_ENTITY_NAME', 'legal_entity_name is required.');
     const inserted = await db('fiscal_sandbox_rksv_scu')
       .insert({
         id,
@@ -304,45 +261,49 @@ function mount(router: Router, db: Knex): void {
       .onConflict('id')
       .ignore()
       .returning<ScuRow[]>('*');
-    if (!inserted[0]) throw new SignAtError(409, 'E_SCU_CONFLICT', 'The signature creation unit exists already.');
+    if (!inserted[0]) throw new SimulatorError(409, 'E_SCU_CONFLICT', 'The signature creation unit exists already.');
     ctx.body = scuBody(inserted[0]);
   });
 
   router.patch('/signature-creation-unit/:scu', async (ctx) => {
-    await authorised(ctx);
+    await requireToken(db, ctx);
     const body = await readJson(ctx);
-    const id = param(ctx, 'scu');
+    const id = uuidParam(ctx, 'scu');
     const scu = await db('fiscal_sandbox_rksv_scu').where({ id }).first<ScuRow | undefined>();
-    if (!scu) throw new SignAtError(404, 'E_SCU_NOT_FOUND', 'Signature creation unit not found.');
+    if (!scu) throw new SimulatorError(404, 'E_SCU_NOT_FOUND', 'Signature creation unit not found.');
     const allowed: Record<string, string[]> = { CREATED: ['INITIALIZED'], INITIALIZED: ['DECOMMISSIONED'] };
     const state = String(body.state);
     if (state !== scu.state) {
       if (!allowed[scu.state]?.includes(state))
-        throw new SignAtError(409, 'E_SCU_STATE', `A signature creation unit cannot go from ${scu.state} to ${state}.`);
+        throw new SimulatorError(
+          409,
+          'E_SCU_STATE',
+          `A signature creation unit cannot go from ${scu.state} to ${state}.`,
+        );
       await db('fiscal_sandbox_rksv_scu').where({ id }).update({ state });
     }
     ctx.body = scuBody({ ...scu, state });
   });
 
   router.get('/cash-register/:register', async (ctx) => {
-    await authorised(ctx);
+    await requireToken(db, ctx);
     const register = await db('fiscal_sandbox_rksv_registers')
-      .where({ id: param(ctx, 'register') })
+      .where({ id: uuidParam(ctx, 'register') })
       .first<RegisterRow | undefined>();
-    if (!register) throw new SignAtError(404, 'E_CASH_REGISTER_NOT_FOUND', 'Cash register not found.');
+    if (!register) throw new SimulatorError(404, 'E_CASH_REGISTER_NOT_FOUND', 'Cash register not found.');
     ctx.body = registerBody(register);
   });
 
   router.put('/cash-register/:register', async (ctx) => {
-    await authorised(ctx);
+    await requireToken(db, ctx);
     const body = await readJson(ctx);
-    const id = param(ctx, 'register');
+    const id = uuidParam(ctx, 'register');
     // The organisation's initialised unit signs its registers' receipts.
     const scu = await db('fiscal_sandbox_rksv_scu')
       .where({ state: 'INITIALIZED' })
       .orderBy('created_at')
       .first<ScuRow | undefined>();
-    if (!scu) throw new SignAtError(409, 'E_SCU_STATE', 'No INITIALIZED signature creation unit.');
+    if (!scu) throw new SimulatorError(409, 'E_SCU_STATE', 'No INITIALIZED signature creation unit.');
     const inserted = await db('fiscal_sandbox_rksv_registers')
       .insert({
         id,
@@ -356,14 +317,14 @@ function mount(router: Router, db: Knex): void {
       .onConflict('id')
       .ignore()
       .returning<RegisterRow[]>('*');
-    if (!inserted[0]) throw new SignAtError(409, 'E_CASH_REGISTER_CONFLICT', 'The cash register exists already.');
+    if (!inserted[0]) throw new SimulatorError(409, 'E_CASH_REGISTER_CONFLICT', 'The cash register exists already.');
     ctx.body = registerBody(inserted[0]);
   });
 
   router.patch('/cash-register/:register', async (ctx) => {
-    await authorised(ctx);
+    await requireToken(db, ctx);
     const body = await readJson(ctx);
-    const id = param(ctx, 'register');
+    const id = uuidParam(ctx, 'register');
     ctx.body = await db.transaction(async (trx) => {
       const { register, scu } = await lockRegister(trx, id);
       const allowed: Record<string, string[]> = {
@@ -374,7 +335,7 @@ function mount(router: Router, db: Knex): void {
       const state = String(body.state);
       if (state === register.state) return registerBody(register);
       if (!allowed[register.state]?.includes(state))
-        throw new SignAtError(
+        throw new SimulatorError(
           409,
           'E_CASH_REGISTER_STATE',
           `A cash register cannot go from ${register.state} to ${state}.`,
@@ -393,17 +354,17 @@ function mount(router: Router, db: Knex): void {
   });
 
   router.get('/cash-register/:register/receipt/:receipt', async (ctx) => {
-    await authorised(ctx);
+    await requireToken(db, ctx);
     const row = await db('fiscal_sandbox_rksv_receipts')
-      .where({ register_id: param(ctx, 'register'), id: param(ctx, 'receipt') })
+      .where({ register_id: uuidParam(ctx, 'register'), id: uuidParam(ctx, 'receipt') })
       .first<{ body: Json | string } | undefined>('body');
-    if (!row) throw new SignAtError(404, 'E_RECEIPT_NOT_FOUND', 'Receipt not found.');
+    if (!row) throw new SimulatorError(404, 'E_RECEIPT_NOT_FOUND', 'Receipt not found.');
     ctx.body = json(row.body);
   });
 
   router.get('/cash-register/:register/receipt', async (ctx) => {
-    await authorised(ctx);
-    const registerId = param(ctx, 'register');
+    await requireToken(db, ctx);
+    const registerId = uuidParam(ctx, 'register');
     const limit = Math.min(Math.max(Number(ctx.query.limit) || 100, 1), 100);
     const offset = Math.max(Number(ctx.query.offset) || 0, 0);
     const order = ctx.query.order === 'DESC' ? 'desc' : 'asc';
@@ -429,16 +390,16 @@ function mount(router: Router, db: Knex): void {
   });
 
   router.put('/cash-register/:register/receipt/:receipt', async (ctx) => {
-    await authorised(ctx);
+    await requireToken(db, ctx);
     const body = await readJson(ctx);
-    const registerId = param(ctx, 'register');
-    const id = param(ctx, 'receipt');
+    const registerId = uuidParam(ctx, 'register');
+    const id = uuidParam(ctx, 'receipt');
     const type = String(body.receipt_type);
     if (!['NORMAL', 'CANCELLATION', 'TRAINING'].includes(type))
-      throw new SignAtError(400, 'E_RECEIPT_TYPE', 'receipt_type must be NORMAL, CANCELLATION or TRAINING.');
+      throw new SimulatorError(400, 'E_RECEIPT_TYPE', 'receipt_type must be NORMAL, CANCELLATION or TRAINING.');
     const amounts = amountsOfRaw((body.schema as Json | undefined)?.raw);
     if (!amounts)
-      throw new SignAtError(
+      throw new SimulatorError(
         400,
         'E_SCHEMA',
         'schema.raw needs gross_amount_standard, _reduced_1, _reduced_2, _zero and _special as decimal strings.',
@@ -451,7 +412,11 @@ function mount(router: Router, db: Knex): void {
         .first<{ body: Json | string } | undefined>('body');
       if (known) return json(known.body);
       if (register.state !== 'INITIALIZED')
-        throw new SignAtError(409, 'E_CASH_REGISTER_STATE', `The cash register is ${register.state}, not INITIALIZED.`);
+        throw new SimulatorError(
+          409,
+          'E_CASH_REGISTER_STATE',
+          `The cash register is ${register.state}, not INITIALIZED.`,
+        );
       if (scu.failing && !register.outage) {
         register.outage = true;
         await trx('fiscal_sandbox_rksv_registers').where({ id: registerId }).update({ outage: true });
@@ -470,8 +435,8 @@ function mount(router: Router, db: Knex): void {
   });
 
   router.get('/cash-register/:register/export', async (ctx) => {
-    await authorised(ctx);
-    const registerId = param(ctx, 'register');
+    await requireToken(db, ctx);
+    const registerId = uuidParam(ctx, 'register');
     const rows = await db('fiscal_sandbox_rksv_receipts')
       .where({ register_id: registerId })
       .orderBy('receipt_number')
@@ -488,33 +453,25 @@ function mount(router: Router, db: Knex): void {
   });
 }
 
-/** The simulator's API and its two switches, as middleware; ../sandbox/index.ts guards who may call. */
+/**
+ * The simulator's API and its switch, as middleware; ../sandbox/index.ts guards who may call and answers
+ * its refusals.
+ */
 export function rksvSimulator(db: Knex): Middleware {
   const api = new Router({ prefix: rksvSimulatorPath });
   mount(api, db);
   const control = new Router({ prefix: '/fiscal-sandbox/rksv' });
-  const withApiKey = async (ctx: Context) => {
-    const { apiKey } = await simulatorCredentials(db);
-    if (ctx.get('authorization') !== `Bearer ${apiKey}`)
-      throw new SignAtError(401, 'E_UNAUTHORIZED', 'The API key is needed.');
-  };
   control.post('/scu', async (ctx) => {
-    await withApiKey(ctx);
+    await requireApiKey(db, ctx);
     const body = await readJson(ctx);
     await db('fiscal_sandbox_rksv_scu').update({ failing: body.failing === true });
     ctx.body = { failing: body.failing === true };
   });
   const routes = [api.routes(), control.routes()] as unknown as Middleware[];
   return async (ctx, next) => {
-    try {
-      await routes[0]!(ctx, async () => {
-        await routes[1]!(ctx, next);
-      });
-    } catch (error) {
-      if (!(error instanceof SignAtError)) throw error;
-      ctx.status = error.status;
-      ctx.body = { status_code: error.status, error: error.code, code: error.code, message: error.message };
-    }
+    await routes[0]!(ctx, async () => {
+      await routes[1]!(ctx, next);
+    });
   };
 }
 
